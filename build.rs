@@ -1,0 +1,41 @@
+//! Embeds every `queries/<lang>/<name>.scm` file into the binary, so that adding a query
+//! file needs no Rust change. The generated table is `OUT_DIR/embedded_queries.rs`.
+
+use std::{env, fmt::Write, fs, path::Path};
+
+fn main() {
+    let manifest = env::var("CARGO_MANIFEST_DIR").unwrap();
+    let queries = Path::new(&manifest).join("queries");
+    println!("cargo::rerun-if-changed={}", queries.display());
+    println!("cargo::rerun-if-changed=grammars/languages.toml");
+
+    let mut entries = Vec::new();
+    if let Ok(langs) = fs::read_dir(&queries) {
+        for lang in langs.flatten() {
+            let lang_dir = lang.path();
+            if !lang_dir.is_dir() {
+                continue;
+            }
+            println!("cargo::rerun-if-changed={}", lang_dir.display());
+            for file in fs::read_dir(&lang_dir).unwrap().flatten() {
+                let path = file.path();
+                if path.extension().is_some_and(|e| e == "scm") {
+                    let lang_id = lang.file_name().to_string_lossy().into_owned();
+                    let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+                    entries.push((lang_id, name, path));
+                }
+            }
+        }
+    }
+    entries.sort();
+
+    let mut out = String::from(
+        "/// (language id, query name, query source) for every file under `queries/`.\n\
+         pub static EMBEDDED_QUERIES: &[(&str, &str, &str)] = &[\n",
+    );
+    for (lang, name, path) in &entries {
+        writeln!(out, "    ({lang:?}, {name:?}, include_str!({:?})),", path.display().to_string()).unwrap();
+    }
+    out.push_str("];\n");
+    fs::write(Path::new(&env::var("OUT_DIR").unwrap()).join("embedded_queries.rs"), out).unwrap();
+}

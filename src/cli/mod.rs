@@ -1,0 +1,237 @@
+//! The command-line front end: argument parsing and human/JSON rendering only; every answer
+//! comes from `ide`.
+//!
+//! Exit codes: 0 ok, 1 findings (syntax errors for `parse`, no match for `symbols`),
+//! 2 usage or I/O error.
+
+mod render;
+
+use std::{
+    io::Write,
+    path::{Path, PathBuf},
+    process::ExitCode,
+};
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::{
+    ide,
+    lang::{Language, registry},
+    semantic::symbols::SymbolKind,
+    workspace::{self, Host, LoadOptions},
+};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "sextant",
+    version,
+    about = "Code intelligence for Rust, Python, JavaScript, TypeScript and Go workspaces",
+    long_about = "Code intelligence for Rust, Python, JavaScript, TypeScript and Go workspaces.\n\n\
+        sextant parses every source file under a root (respecting .gitignore and sextant.toml), \
+        and answers questions about it: syntax trees and errors, outlines, and ranked symbol \
+        search.",
+    after_help = "Exit codes: 0 ok, 1 findings (syntax errors, no symbol matched), 2 usage or I/O error."
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct GlobalArgs {
+    /// Workspace root.
+    #[arg(long, global = true, value_name = "DIR", default_value = ".")]
+    pub root: PathBuf,
+    /// Print machine-readable JSON instead of text.
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// Skip files larger than this many bytes [default: sextant.toml's max_file_size, else 2097152].
+    #[arg(long, global = true, value_name = "BYTES")]
+    pub max_file_size: Option<u64>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Show a file's syntax tree (an indented s-expression with line:column spans) and its
+    /// syntax errors.
+    Parse(ParseArgs),
+    /// Show the symbols a file defines, as a tree.
+    Outline(FileArgs),
+    /// Search the workspace's symbols (fuzzy, ranked: exact, prefix, word starts, substring,
+    /// subsequence).
+    Symbols(SymbolsArgs),
+    /// List the supported languages, their file extensions and capabilities.
+    Languages,
+    /// Index the workspace and report files, bytes, lines and symbols per language, skipped
+    /// files and the index time.
+    Stats(StatsArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct FileArgs {
+    /// The file (relative to the current directory or to --root), or `-` for stdin.
+    pub file: PathBuf,
+    /// Language to parse as, instead of detecting it from the extension or shebang.
+    #[arg(long, short = 'l', value_name = "LANG")]
+    pub language: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct ParseArgs {
+    #[command(flatten)]
+    pub file: FileArgs,
+    /// Show nodes down to this depth; deeper ones are elided as `(kind …)`.
+    #[arg(long, value_name = "N")]
+    pub depth: Option<usize>,
+    /// Show at most this many tree lines.
+    #[arg(long, value_name = "N", default_value_t = 5000)]
+    pub max_nodes: usize,
+    /// Only list syntax errors, not the tree.
+    #[arg(long)]
+    pub errors_only: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct SymbolsArgs {
+    /// What to look for; empty lists every symbol (with the filters below).
+    pub query: String,
+    /// Only symbols of this kind (repeatable): module, class, struct, union, enum, variant,
+    /// trait, interface, impl, type, function, method, field, constant, static, variable, macro.
+    #[arg(long, short = 'k', value_name = "KIND")]
+    pub kind: Vec<String>,
+    /// Only symbols in files of this language.
+    #[arg(long = "lang", value_name = "LANG")]
+    pub language: Option<String>,
+    /// Only symbols in files under this workspace-relative path prefix.
+    #[arg(long, value_name = "PREFIX")]
+    pub path: Option<String>,
+    /// At most this many results.
+    #[arg(long, short = 'n', value_name = "N", default_value_t = 50)]
+    pub limit: usize,
+}
+
+#[derive(Args, Debug)]
+pub struct StatsArgs {
+    /// List every skipped file with its reason.
+    #[arg(long)]
+    pub skipped: bool,
+}
+
+/// A failure reported as `sextant: error: …` with exit code 2.
+pub struct CliError(pub String);
+
+impl<E: std::fmt::Display> From<E> for CliError {
+    fn from(e: E) -> Self {
+        CliError(e.to_string())
+    }
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(&cli) {
+        Ok((output, code)) => {
+            let mut stdout = std::io::stdout().lock();
+            match stdout.write_all(output.as_bytes()).and_then(|()| stdout.flush()) {
+                Ok(()) => code,
+                // `sextant symbols x | head` closes the pipe early: not an error.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => code,
+                Err(e) => {
+                    eprintln!("sextant: error: writing output: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Err(CliError(message)) => {
+            eprintln!("sextant: error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Runs a command, returning its output and exit code.
+pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
+    let g = &cli.global;
+    match &cli.command {
+        Command::Languages => Ok((render::languages(g.json), ExitCode::SUCCESS)),
+        Command::Parse(args) => {
+            let (host, file) = single_file(g, &args.file)?;
+            let mut options = ide::ParseOptions { max_nodes: args.max_nodes, ..Default::default() };
+            if let Some(depth) = args.depth {
+                options.max_depth = depth;
+            }
+            if args.errors_only {
+                options.max_nodes = 0;
+            }
+            let out = ide::parse_tree(&host.db, file, options).map_err(cancelled)?;
+            let code = if out.error_count > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS };
+            Ok((render::parse(&out, g.json, args.errors_only), code))
+        }
+        Command::Outline(args) => {
+            let (host, file) = single_file(g, args)?;
+            let out = ide::outline(&host.db, file).map_err(cancelled)?;
+            Ok((render::outline(&out, g.json), ExitCode::SUCCESS))
+        }
+        Command::Symbols(args) => {
+            let query = ide::SymbolQuery {
+                query: args.query.clone(),
+                kinds: args.kind.iter().map(|k| parse_kind(k)).collect::<Result<_, _>>()?,
+                language: args.language.as_deref().map(parse_language).transpose()?.map(|l| l.lang_id),
+                path_prefix: args.path.clone(),
+                limit: args.limit,
+            };
+            let host = load_workspace(g)?;
+            let out = ide::symbol_search(&host.db, host.workspace, &query).map_err(cancelled)?;
+            let code = if out.symbols.is_empty() { ExitCode::from(1) } else { ExitCode::SUCCESS };
+            Ok((render::symbols(&out, g.json), code))
+        }
+        Command::Stats(args) => {
+            let host = load_workspace(g)?;
+            let stats = ide::workspace_stats(&host.db, host.workspace).map_err(cancelled)?;
+            Ok((render::stats(&host, &stats, g.json, args.skipped), ExitCode::SUCCESS))
+        }
+    }
+}
+
+fn cancelled(_: salsa::Cancelled) -> CliError {
+    CliError("the analysis was cancelled".into())
+}
+
+fn parse_kind(name: &str) -> Result<SymbolKind, CliError> {
+    SymbolKind::from_name(name).ok_or_else(|| {
+        let known: Vec<&str> = SymbolKind::ALL.iter().map(|k| k.as_str()).collect();
+        CliError(format!("unknown symbol kind {name:?} (known: {})", known.join(", ")))
+    })
+}
+
+fn parse_language(name: &str) -> Result<&'static Language, CliError> {
+    registry()
+        .by_id(name)
+        .ok_or_else(|| CliError(format!("unknown language {name:?} (known: {})", registry().ids().join(", "))))
+}
+
+fn load_workspace(g: &GlobalArgs) -> Result<Host, CliError> {
+    let options = LoadOptions { max_file_size: g.max_file_size, progress: true };
+    Ok(Host::load(&g.root, &options)?)
+}
+
+fn single_file(g: &GlobalArgs, args: &FileArgs) -> Result<(Host, crate::db::SourceFile), CliError> {
+    let language = args.language.as_deref().map(parse_language).transpose()?;
+    let max_file_size = g.max_file_size.unwrap_or(workspace::DEFAULT_MAX_FILE_SIZE);
+    if args.file == Path::new("-") {
+        let language = language.ok_or_else(|| CliError("reading stdin (`-`) needs --language".into()))?;
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)?;
+        if bytes.len() as u64 > max_file_size {
+            return Err(CliError(format!("stdin: {} bytes, over the {max_file_size} byte limit", bytes.len())));
+        }
+        return Ok(workspace::source_host("<stdin>".into(), language, bytes)?);
+    }
+    let path = if args.file.is_relative() && !args.file.exists() && g.root.join(&args.file).exists() {
+        g.root.join(&args.file)
+    } else {
+        args.file.clone()
+    };
+    Ok(workspace::load_single_file(&path, language, max_file_size)?)
+}

@@ -1,0 +1,163 @@
+//! Human and JSON rendering of `ide` answers.
+
+use std::fmt::Write;
+
+use serde::Serialize;
+
+use crate::{
+    ide::{Outline, OutlineNode, ParseOutput, SymbolSearch, WorkspaceStats},
+    lang::registry,
+    workspace::Host,
+};
+
+fn json<T: Serialize>(value: &T) -> String {
+    let mut out = serde_json::to_string(value).expect("answers serialize");
+    out.push('\n');
+    out
+}
+
+pub fn languages(as_json: bool) -> String {
+    #[derive(Serialize)]
+    struct Entry<'a> {
+        id: &'a str,
+        name: &'a str,
+        extensions: &'a [String],
+        shebangs: &'a [String],
+        capabilities: Vec<&'static str>,
+    }
+    let entries: Vec<Entry> = registry()
+        .all()
+        .map(|l| Entry {
+            id: &l.id,
+            name: &l.name,
+            extensions: &l.extensions,
+            shebangs: &l.shebangs,
+            capabilities: l.capabilities(),
+        })
+        .collect();
+    if as_json {
+        return json(&entries);
+    }
+    let mut out = format!("{:<12} {:<12} {:<22} {}\n", "ID", "NAME", "EXTENSIONS", "CAPABILITIES");
+    for e in &entries {
+        let exts: Vec<String> = e.extensions.iter().map(|x| format!(".{x}")).collect();
+        writeln!(out, "{:<12} {:<12} {:<22} {}", e.id, e.name, exts.join(" "), e.capabilities.join(", ")).unwrap();
+    }
+    out
+}
+
+pub fn parse(out: &ParseOutput, as_json: bool, errors_only: bool) -> String {
+    if as_json {
+        return json(out);
+    }
+    let mut s = String::new();
+    if !errors_only {
+        s.push_str(&out.tree);
+        if out.truncated {
+            writeln!(s, "… tree truncated after {} lines (see --max-nodes, --depth)", out.node_count).unwrap();
+        }
+    }
+    if out.lossy_utf8 {
+        writeln!(s, "{}: warning: not valid UTF-8; invalid bytes were replaced for analysis", out.path).unwrap();
+    }
+    for e in &out.errors {
+        writeln!(s, "{}:{}:{}: error: {}", out.path, e.span.start.line, e.span.start.column, e.message).unwrap();
+    }
+    if out.errors_truncated {
+        writeln!(s, "… {} more errors", out.error_count - out.errors.len()).unwrap();
+    }
+    if errors_only && out.error_count == 0 {
+        writeln!(s, "{}: no syntax errors", out.path).unwrap();
+    }
+    s
+}
+
+pub fn outline(out: &Outline, as_json: bool) -> String {
+    if as_json {
+        return json(out);
+    }
+    fn walk(s: &mut String, nodes: &[OutlineNode], depth: usize) {
+        for n in nodes {
+            let indent = "  ".repeat(depth);
+            let lines = if n.start.line == n.end.line {
+                format!("{}", n.start.line)
+            } else {
+                format!("{}-{}", n.start.line, n.end.line)
+            };
+            let head = format!("{indent}{} {}", n.kind, n.name);
+            writeln!(s, "{head:<48} {lines:<11} {}", n.signature).unwrap();
+            walk(s, &n.children, depth + 1);
+        }
+    }
+    let mut s = String::new();
+    walk(&mut s, &out.symbols, 0);
+    if out.symbols.is_empty() {
+        writeln!(s, "{}: no symbols", out.path).unwrap();
+    }
+    s
+}
+
+pub fn symbols(out: &SymbolSearch, as_json: bool) -> String {
+    if as_json {
+        return json(out);
+    }
+    let mut s = String::new();
+    for m in &out.symbols {
+        let qualified = match &m.container {
+            Some(c) => format!("{c}.{}", m.name),
+            None => m.name.clone(),
+        };
+        let location = format!("{}:{}:{}", m.path, m.start.line, m.start.column);
+        writeln!(s, "{location:<40} {:<9} {qualified:<32} {}", m.kind.as_str(), m.signature).unwrap();
+    }
+    if out.symbols.is_empty() {
+        writeln!(s, "no symbol matches {:?}", out.query).unwrap();
+    } else if out.truncated {
+        writeln!(s, "… {} of {} matches shown (see --limit)", out.symbols.len(), out.total).unwrap();
+    }
+    s
+}
+
+pub fn stats(host: &Host, stats: &WorkspaceStats, as_json: bool, list_skipped: bool) -> String {
+    if as_json {
+        #[derive(Serialize)]
+        struct Full<'a> {
+            root: String,
+            #[serde(flatten)]
+            stats: &'a WorkspaceStats,
+            skipped: &'a [crate::workspace::SkippedFile],
+            index_ms: f64,
+        }
+        return json(&Full {
+            root: host.root.display().to_string(),
+            stats,
+            skipped: &host.skipped,
+            index_ms: host.index_time.as_secs_f64() * 1000.0,
+        });
+    }
+    let mut s = format!("root: {}\n", host.root.display());
+    writeln!(s, "{:<12} {:>8} {:>12} {:>10} {:>9}", "LANGUAGE", "FILES", "BYTES", "LINES", "SYMBOLS").unwrap();
+    for l in &stats.languages {
+        writeln!(s, "{:<12} {:>8} {:>12} {:>10} {:>9}", l.language, l.files, l.bytes, l.lines, l.symbols).unwrap();
+        if l.lossy_files > 0 {
+            writeln!(s, "{:<12} {} files not valid UTF-8 (invalid bytes replaced)", "", l.lossy_files).unwrap();
+        }
+    }
+    writeln!(s, "{:<12} {:>8} {:>12} {:>10} {:>9}", "total", stats.files, stats.bytes, stats.lines, stats.symbols).unwrap();
+    if !host.skipped.is_empty() {
+        let mut reasons: std::collections::BTreeMap<String, usize> = Default::default();
+        for f in &host.skipped {
+            *reasons.entry(serde_json::to_value(&f.reason).unwrap().as_str().unwrap_or("").to_string()).or_default() += 1;
+        }
+        let summary: Vec<String> = reasons.iter().map(|(r, n)| format!("{n} {r}")).collect();
+        writeln!(s, "skipped: {} files ({})", host.skipped.len(), summary.join(", ")).unwrap();
+        if list_skipped {
+            for f in &host.skipped {
+                let reason = serde_json::to_value(&f.reason).unwrap();
+                writeln!(s, "  {}: {} ({})", f.path, reason.as_str().unwrap_or(""), f.detail).unwrap();
+            }
+        }
+    }
+    writeln!(s, "indexed in {:.2} s", host.index_time.as_secs_f64()).unwrap();
+    s
+}

@@ -1,0 +1,63 @@
+//! The salsa database and its inputs.
+//!
+//! Invariant: inputs are the only way facts enter the database, and they are set from one
+//! writer (the workspace loader now; the live watcher later). Paths are stored as plain
+//! workspace-relative strings: this layer never touches the disk.
+
+use std::{path::PathBuf, sync::Arc};
+
+use crate::lang::LangId;
+
+/// The query database trait every tracked function takes.
+#[salsa::db]
+pub trait Db: salsa::Database {}
+
+#[salsa::db]
+#[derive(Clone)]
+pub struct RootDatabase {
+    storage: salsa::Storage<Self>,
+}
+
+impl Default for RootDatabase {
+    fn default() -> Self {
+        RootDatabase { storage: salsa::Storage::new(None) }
+    }
+}
+
+impl RootDatabase {
+    /// A database that reports every salsa event to `callback` (tests count executions).
+    pub fn with_event_callback(callback: impl Fn(salsa::Event) + Send + Sync + 'static) -> Self {
+        RootDatabase { storage: salsa::Storage::new(Some(Box::new(callback))) }
+    }
+}
+
+#[salsa::db]
+impl salsa::Database for RootDatabase {}
+
+#[salsa::db]
+impl Db for RootDatabase {}
+
+/// One source file of the workspace.
+#[salsa::input(debug)]
+pub struct SourceFile {
+    /// Workspace-relative path with `/` separators (`src/main.rs`).
+    #[returns(ref)]
+    pub path: String,
+    #[returns(copy)]
+    pub lang: LangId,
+    /// The text analysed. For a file that is not valid UTF-8 this is the lossy decoding
+    /// (see `lossy_utf8`), and sextant never writes such a file back.
+    #[returns(ref)]
+    pub text: Arc<str>,
+    #[returns(copy)]
+    pub lossy_utf8: bool,
+}
+
+/// The set of files being analysed, sorted by path.
+#[salsa::input(debug)]
+pub struct Workspace {
+    #[returns(ref)]
+    pub root: PathBuf,
+    #[returns(ref)]
+    pub files: Arc<[SourceFile]>,
+}

@@ -1,0 +1,77 @@
+//! `outline`: a file's symbols as a tree.
+
+use serde::Serialize;
+
+use super::{Cancellable, catch};
+use crate::{
+    db::{Db, SourceFile},
+    semantic::symbols::{SymbolKind, file_symbols},
+    syntax::LineCol,
+};
+
+#[derive(Clone, Debug, Serialize)]
+pub struct OutlineNode {
+    pub name: String,
+    pub kind: SymbolKind,
+    pub signature: String,
+    /// The whole definition.
+    pub start: LineCol,
+    pub end: LineCol,
+    /// Where the name is.
+    pub name_start: LineCol,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<OutlineNode>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Outline {
+    pub path: String,
+    pub language: String,
+    pub symbol_count: usize,
+    pub symbols: Vec<OutlineNode>,
+}
+
+pub fn outline(db: &dyn Db, file: SourceFile) -> Cancellable<Outline> {
+    catch(|| {
+        let symbols = file_symbols(db, file);
+        let mut nodes: Vec<Option<OutlineNode>> = symbols
+            .summaries
+            .iter()
+            .zip(symbols.positions.iter())
+            .map(|(s, p)| {
+                Some(OutlineNode {
+                    name: s.name.clone(),
+                    kind: s.kind,
+                    signature: s.signature.clone(),
+                    start: p.start,
+                    end: p.end,
+                    name_start: p.name_start,
+                    children: Vec::new(),
+                })
+            })
+            .collect();
+        // Parents come before their children, so attach from the back.
+        let mut roots = Vec::new();
+        for i in (0..nodes.len()).rev() {
+            let node = nodes[i].take().expect("each node is attached once");
+            match symbols.summaries[i].parent {
+                Some(p) => nodes[p as usize].as_mut().expect("parent precedes child").children.push(node),
+                None => roots.push(node),
+            }
+        }
+        roots.reverse();
+        fn restore_order(nodes: &mut [OutlineNode]) {
+            for n in nodes {
+                n.children.reverse();
+                restore_order(&mut n.children);
+            }
+        }
+        restore_order(&mut roots);
+        Outline {
+            path: file.path(db).clone(),
+            language: file.lang(db).info().id.clone(),
+            symbol_count: symbols.summaries.len(),
+            symbols: roots,
+        }
+    })
+}

@@ -1,0 +1,57 @@
+//! `stats`: what the workspace holds, per language.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::{Cancellable, catch};
+use crate::{
+    db::{Db, Workspace},
+    semantic::symbols::symbol_summaries,
+};
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct LanguageStats {
+    pub language: String,
+    pub files: usize,
+    pub bytes: usize,
+    pub lines: usize,
+    pub symbols: usize,
+    /// Files that are not valid UTF-8 (analysed with invalid bytes replaced).
+    pub lossy_files: usize,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct WorkspaceStats {
+    pub files: usize,
+    pub bytes: usize,
+    pub lines: usize,
+    pub symbols: usize,
+    pub languages: Vec<LanguageStats>,
+}
+
+pub fn workspace_stats(db: &dyn Db, workspace: Workspace) -> Cancellable<WorkspaceStats> {
+    catch(|| {
+        let mut per_lang: BTreeMap<String, LanguageStats> = BTreeMap::new();
+        for &file in workspace.files(db).iter() {
+            let lang = &file.lang(db).info().id;
+            let text = file.text(db);
+            let entry = per_lang
+                .entry(lang.clone())
+                .or_insert_with(|| LanguageStats { language: lang.clone(), ..Default::default() });
+            entry.files += 1;
+            entry.bytes += text.len();
+            entry.lines += text.lines().count();
+            entry.symbols += symbol_summaries(db, file).len();
+            entry.lossy_files += usize::from(file.lossy_utf8(db));
+        }
+        let languages: Vec<LanguageStats> = per_lang.into_values().collect();
+        WorkspaceStats {
+            files: languages.iter().map(|l| l.files).sum(),
+            bytes: languages.iter().map(|l| l.bytes).sum(),
+            lines: languages.iter().map(|l| l.lines).sum(),
+            symbols: languages.iter().map(|l| l.symbols).sum(),
+            languages,
+        }
+    })
+}

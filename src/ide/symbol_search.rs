@@ -1,0 +1,89 @@
+//! `symbols`: ranked fuzzy search over every symbol of the workspace.
+
+use serde::Serialize;
+
+use super::{Cancellable, catch};
+use crate::{
+    db::{Db, Workspace},
+    lang::LangId,
+    semantic::{
+        index::{MatchTier, symbol_index},
+        symbols::{SymbolKind, file_symbols},
+    },
+    syntax::LineCol,
+};
+
+#[derive(Clone, Debug, Default)]
+pub struct SymbolQuery {
+    pub query: String,
+    /// Only these kinds (all when empty; impl blocks only when listed).
+    pub kinds: Vec<SymbolKind>,
+    pub language: Option<LangId>,
+    /// Only files whose workspace-relative path starts with this (`src/` or `src/db`).
+    pub path_prefix: Option<String>,
+    pub limit: usize,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SymbolMatch {
+    pub name: String,
+    pub kind: SymbolKind,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub container: Option<String>,
+    pub path: String,
+    pub language: String,
+    pub start: LineCol,
+    pub end_line: u32,
+    pub signature: String,
+    #[serde(rename = "match")]
+    pub tier: MatchTier,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SymbolSearch {
+    pub query: String,
+    pub symbols: Vec<SymbolMatch>,
+    /// Symbols that matched in all; more than `symbols.len()` when truncated.
+    pub total: usize,
+    pub truncated: bool,
+}
+
+pub fn symbol_search(db: &dyn Db, workspace: Workspace, q: &SymbolQuery) -> Cancellable<SymbolSearch> {
+    catch(|| {
+        let index = symbol_index(db, workspace);
+        let prefix = q.path_prefix.as_deref().map(|p| p.trim_start_matches("./"));
+        let result = index.search(&q.query, q.limit, |e| {
+            let kind_ok = if q.kinds.is_empty() { e.kind.defines_name() } else { q.kinds.contains(&e.kind) };
+            kind_ok
+                && q.language.is_none_or(|l| l == e.lang)
+                && prefix.is_none_or(|p| e.file.path(db).starts_with(p))
+        });
+        let symbols = result
+            .hits
+            .iter()
+            .map(|hit| {
+                let file = hit.entry.file;
+                let symbols = file_symbols(db, file);
+                let summary = &symbols.summaries[hit.entry.symbol as usize];
+                let pos = &symbols.positions[hit.entry.symbol as usize];
+                SymbolMatch {
+                    name: summary.name.clone(),
+                    kind: summary.kind,
+                    container: summary.container.clone(),
+                    path: file.path(db).clone(),
+                    language: hit.entry.lang.info().id.clone(),
+                    start: pos.name_start,
+                    end_line: pos.end.line,
+                    signature: summary.signature.clone(),
+                    tier: hit.tier,
+                }
+            })
+            .collect::<Vec<_>>();
+        SymbolSearch {
+            query: q.query.clone(),
+            truncated: result.total > symbols.len(),
+            total: result.total,
+            symbols,
+        }
+    })
+}

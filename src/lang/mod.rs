@@ -1,0 +1,311 @@
+//! The language registry: everything sextant knows about a language, as data.
+//!
+//! Invariant: language knowledge comes from `grammars/languages.toml` and
+//! `queries/<lang>/*.scm`, both embedded at compile time. Queries are compiled once per
+//! process, on first use. This layer knows nothing of files or salsa.
+
+mod grammars;
+
+use std::{collections::BTreeMap, path::Path, sync::OnceLock};
+
+use serde::Deserialize;
+
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/embedded_queries.rs"));
+}
+
+const REGISTRY_TOML: &str = include_str!("../../grammars/languages.toml");
+
+/// A small copyable handle on a registered language, cheap to store in salsa inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LangId(u16);
+
+impl LangId {
+    pub fn info(self) -> &'static Language {
+        &registry().languages[self.0 as usize]
+    }
+}
+
+/// The queries a language may ship; each is one file `queries/<lang>/<name>.scm`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum QueryKind {
+    /// Definitions (symbols) and their names.
+    Tags,
+}
+
+impl QueryKind {
+    pub const ALL: &[QueryKind] = &[QueryKind::Tags];
+
+    pub fn file_stem(self) -> &'static str {
+        match self {
+            QueryKind::Tags => "tags",
+        }
+    }
+
+    /// The user-facing capability a query provides.
+    pub fn capability(self) -> &'static str {
+        match self {
+            QueryKind::Tags => "symbols",
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LanguageSpec {
+    id: String,
+    name: String,
+    grammar: String,
+    extensions: Vec<String>,
+    shebangs: Vec<String>,
+    line_comment: Vec<String>,
+    block_comment: Vec<(String, String)>,
+    identifier: String,
+    indent_unit: String,
+    import_style: String,
+    keywords: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RegistrySpec {
+    language: Vec<LanguageSpec>,
+}
+
+/// One language: its grammar, its syntax facts and its compiled queries.
+pub struct Language {
+    pub lang_id: LangId,
+    pub id: String,
+    pub name: String,
+    pub extensions: Vec<String>,
+    pub shebangs: Vec<String>,
+    pub line_comment: Vec<String>,
+    pub block_comment: Vec<(String, String)>,
+    pub identifier: regex::Regex,
+    pub indent_unit: String,
+    pub import_style: String,
+    pub keywords: Vec<String>,
+    pub grammar: tree_sitter::Language,
+    query_sources: BTreeMap<QueryKind, String>,
+    compiled: BTreeMap<QueryKind, OnceLock<Result<tree_sitter::Query, String>>>,
+}
+
+impl std::fmt::Debug for Language {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Language").field("id", &self.id).finish_non_exhaustive()
+    }
+}
+
+impl Language {
+    /// The compiled query of this kind, if the language ships one. Compiled on first use.
+    /// An embedded query that fails to compile is a bug caught by the test suite; at run
+    /// time it makes the capability unavailable rather than failing the process.
+    pub fn query(&self, kind: QueryKind) -> Option<&tree_sitter::Query> {
+        let source = self.query_sources.get(&kind)?;
+        let cell = self.compiled.get(&kind)?;
+        cell.get_or_init(|| {
+            tree_sitter::Query::new(&self.grammar, source).map_err(|e| e.to_string())
+        })
+        .as_ref()
+        .ok()
+    }
+
+    /// Compiles the query (if any) and returns the compile error, for tests and diagnostics.
+    pub fn query_error(&self, kind: QueryKind) -> Option<String> {
+        self.query(kind);
+        self.compiled.get(&kind)?.get()?.as_ref().err().cloned()
+    }
+
+    /// The query source as compiled: the language's own file followed by any inherited ones.
+    pub fn query_source(&self, kind: QueryKind) -> Option<&str> {
+        self.query_sources.get(&kind).map(String::as_str)
+    }
+
+    /// User-facing capabilities: always `syntax`, plus one per shipped query.
+    pub fn capabilities(&self) -> Vec<&'static str> {
+        let mut caps = vec!["syntax"];
+        caps.extend(self.query_sources.keys().map(|k| k.capability()));
+        caps
+    }
+
+    pub fn is_identifier(&self, text: &str) -> bool {
+        self.identifier.is_match(text)
+    }
+
+    pub fn is_keyword(&self, text: &str) -> bool {
+        self.keywords.iter().any(|k| k == text)
+    }
+}
+
+pub struct Registry {
+    languages: Vec<Language>,
+}
+
+impl Registry {
+    pub fn all(&self) -> impl Iterator<Item = &Language> {
+        self.languages.iter()
+    }
+
+    pub fn by_id(&self, id: &str) -> Option<&Language> {
+        self.languages.iter().find(|l| l.id.eq_ignore_ascii_case(id))
+    }
+
+    pub fn ids(&self) -> Vec<&str> {
+        self.languages.iter().map(|l| l.id.as_str()).collect()
+    }
+
+    /// The language of a file, from its extension, or for an extensionless file from the
+    /// interpreter named on its shebang line (`first_line`, when the caller has it).
+    pub fn for_path(&self, path: &Path, first_line: Option<&[u8]>) -> Option<&Language> {
+        if let Some(ext) = path.extension().and_then(|e| e.to_str()) {
+            return self.languages.iter().find(|l| l.extensions.iter().any(|e| e == ext));
+        }
+        let interpreter = shebang_interpreter(first_line?)?;
+        self.languages.iter().find(|l| l.shebangs.iter().any(|s| s == interpreter))
+    }
+
+    /// True when a file with this path could only be classified by its shebang.
+    pub fn needs_shebang(path: &Path) -> bool {
+        path.extension().is_none()
+    }
+}
+
+/// `#!/usr/bin/env -S python3 -u` → `python3`; `#!/usr/bin/node` → `node`.
+fn shebang_interpreter(first_line: &[u8]) -> Option<&str> {
+    let line = std::str::from_utf8(first_line.strip_prefix(b"#!")?).ok()?;
+    let line = line.lines().next()?;
+    let mut words = line.split_whitespace();
+    let mut program = words.next()?.rsplit('/').next()?;
+    if program == "env" {
+        program = words.find(|w| !w.starts_with('-'))?;
+    }
+    Some(program)
+}
+
+pub fn registry() -> &'static Registry {
+    static REGISTRY: OnceLock<Registry> = OnceLock::new();
+    REGISTRY.get_or_init(|| build_registry().expect("embedded grammars/languages.toml is valid"))
+}
+
+fn build_registry() -> Result<Registry, String> {
+    let spec: RegistrySpec = toml::from_str(REGISTRY_TOML).map_err(|e| e.to_string())?;
+    let mut languages = Vec::new();
+    for (index, lang) in spec.language.into_iter().enumerate() {
+        let grammar = grammars::grammar(&lang.grammar)
+            .ok_or_else(|| format!("language {}: unknown grammar {:?}", lang.id, lang.grammar))?;
+        let identifier = regex::Regex::new(&format!("^(?:{})$", lang.identifier))
+            .map_err(|e| format!("language {}: identifier pattern: {e}", lang.id))?;
+        let mut query_sources = BTreeMap::new();
+        let mut compiled = BTreeMap::new();
+        for &kind in QueryKind::ALL {
+            if let Some(src) = compose_query(&lang.id, kind, 0)? {
+                query_sources.insert(kind, src);
+                compiled.insert(kind, OnceLock::new());
+            }
+        }
+        languages.push(Language {
+            lang_id: LangId(index as u16),
+            id: lang.id,
+            name: lang.name,
+            extensions: lang.extensions,
+            shebangs: lang.shebangs,
+            line_comment: lang.line_comment,
+            block_comment: lang.block_comment,
+            identifier,
+            indent_unit: lang.indent_unit,
+            import_style: lang.import_style,
+            keywords: lang.keywords,
+            grammar,
+            query_sources,
+            compiled,
+        });
+    }
+    Ok(Registry { languages })
+}
+
+fn embedded_query(lang: &str, kind: QueryKind) -> Option<&'static str> {
+    embedded::EMBEDDED_QUERIES
+        .iter()
+        .find(|(l, name, _)| *l == lang && *name == kind.file_stem())
+        .map(|(_, _, src)| *src)
+}
+
+/// A query file may start with `; inherits: javascript` (comma-separated ids): the inherited
+/// files' patterns are appended after its own, so its own patterns take precedence (the
+/// earliest pattern wins when several capture the same node).
+fn compose_query(lang: &str, kind: QueryKind, depth: usize) -> Result<Option<String>, String> {
+    let Some(own) = embedded_query(lang, kind) else { return Ok(None) };
+    if depth > 8 {
+        return Err(format!("queries/{lang}/{}.scm: inheritance too deep (a cycle?)", kind.file_stem()));
+    }
+    let mut composed = own.to_string();
+    let inherits = own
+        .lines()
+        .take_while(|l| l.starts_with(';'))
+        .find_map(|l| l.trim_start_matches(';').trim().strip_prefix("inherits:"));
+    for parent in inherits.into_iter().flat_map(|list| list.split(',')).map(str::trim) {
+        let inherited = compose_query(parent, kind, depth + 1)?.ok_or_else(|| {
+            format!("queries/{lang}/{}.scm inherits from {parent:?}, which has no such file", kind.file_stem())
+        })?;
+        composed.push('\n');
+        composed.push_str(&inherited);
+    }
+    Ok(Some(composed))
+}
+
+/// Every embedded query file, including ones for kinds or languages the registry does not
+/// know (so a test can flag them).
+pub fn embedded_query_files() -> &'static [(&'static str, &'static str, &'static str)] {
+    embedded::EMBEDDED_QUERIES
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shebangs() {
+        assert_eq!(shebang_interpreter(b"#!/usr/bin/env python3\n"), Some("python3"));
+        assert_eq!(shebang_interpreter(b"#!/usr/bin/env -S node --foo"), Some("node"));
+        assert_eq!(shebang_interpreter(b"#!/usr/bin/python"), Some("python"));
+        assert_eq!(shebang_interpreter(b"# not a shebang"), None);
+    }
+
+    #[test]
+    fn extensions_resolve() {
+        let r = registry();
+        for (file, lang) in [
+            ("a.rs", "rust"),
+            ("a.py", "python"),
+            ("a.pyi", "python"),
+            ("a.mjs", "javascript"),
+            ("a.cjs", "javascript"),
+            ("a.jsx", "javascript"),
+            ("a.ts", "typescript"),
+            ("a.mts", "typescript"),
+            ("a.cts", "typescript"),
+            ("a.tsx", "tsx"),
+            ("a.go", "go"),
+        ] {
+            assert_eq!(r.for_path(Path::new(file), None).map(|l| l.id.as_str()), Some(lang));
+        }
+        assert!(r.for_path(Path::new("a.txt"), None).is_none());
+        let script = r.for_path(Path::new("bin/tool"), Some(b"#!/usr/bin/env python3"));
+        assert_eq!(script.map(|l| l.id.as_str()), Some("python"));
+    }
+
+    #[test]
+    fn every_embedded_query_compiles_and_belongs_to_a_language() {
+        let r = registry();
+        for (lang, name, _) in embedded_query_files() {
+            let language = r.by_id(lang).unwrap_or_else(|| panic!("queries/{lang}: unknown language"));
+            let kind = QueryKind::ALL
+                .iter()
+                .find(|k| k.file_stem() == *name)
+                .unwrap_or_else(|| panic!("queries/{lang}/{name}.scm: unknown query kind"));
+            if let Some(err) = language.query_error(*kind) {
+                panic!("queries/{lang}/{name}.scm does not compile: {err}");
+            }
+        }
+    }
+}

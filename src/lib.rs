@@ -1,0 +1,12 @@
+//! sextant: incremental code intelligence over a multi-language workspace.
+//!
+//! Layers, each using only the ones before it (see ARCHITECTURE.md):
+//! `lang` → `syntax` → `db` → `semantic` → `ide` → `workspace` → `cli`.
+
+pub mod cli;
+pub mod db;
+pub mod ide;
+pub mod lang;
+pub mod semantic;
+pub mod syntax;
+pub mod workspace;

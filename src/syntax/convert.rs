@@ -1,0 +1,95 @@
+//! tree-sitter tree → rowan green tree.
+//!
+//! Walks the tree with a cursor (no recursion: deeply nested input must not overflow the
+//! stack) and emits text strictly left to right from a single position `pos`, so the result
+//! is lossless by construction: every byte between `pos` and the next node start becomes a
+//! gap token of the enclosing node, and nodes that overlap what was already emitted are
+//! clamped.
+
+use rowan::{GreenNode, GreenNodeBuilder, SyntaxKind};
+
+use super::{ERROR, MISSING, RawKind, TEXT, WHITESPACE, floor_char_boundary};
+
+pub(super) fn green_from_tree(tree: &tree_sitter::Tree, text: &str) -> GreenNode {
+    let mut out = Emitter { builder: GreenNodeBuilder::new(), text, pos: 0 };
+    let root = tree.root_node();
+    out.builder.start_node(SyntaxKind(root.kind_id()));
+
+    let mut cursor = root.walk();
+    if cursor.goto_first_child() {
+        let mut depth = 1usize;
+        'walk: loop {
+            let node = cursor.node();
+            out.gap_until(node.start_byte());
+            if node.is_missing() {
+                out.token(MISSING, node.start_byte());
+            } else if node.child_count() == 0 {
+                let kind = if node.is_error() { ERROR } else { node.kind_id() };
+                out.token(kind, node.end_byte());
+            } else {
+                out.builder.start_node(SyntaxKind(node.kind_id()));
+                if cursor.goto_first_child() {
+                    depth += 1;
+                    continue 'walk;
+                }
+                // A node with children the cursor cannot enter: treat its text as a leaf.
+                out.token(TEXT, node.end_byte());
+                out.builder.finish_node();
+            }
+            // Move to the next sibling, closing every node we climb out of.
+            loop {
+                if cursor.goto_next_sibling() {
+                    continue 'walk;
+                }
+                if depth == 1 || !cursor.goto_parent() {
+                    break 'walk;
+                }
+                depth -= 1;
+                out.gap_until(cursor.node().end_byte());
+                out.builder.finish_node();
+            }
+        }
+    }
+    out.gap_until(text.len());
+    out.builder.finish_node();
+    out.builder.finish()
+}
+
+struct Emitter<'a> {
+    builder: GreenNodeBuilder<'static>,
+    text: &'a str,
+    pos: usize,
+}
+
+impl Emitter<'_> {
+    /// Emits the bytes between the current position and `end` as whitespace or text tokens.
+    fn gap_until(&mut self, end: usize) {
+        let end = floor_char_boundary(self.text, end);
+        if end <= self.pos {
+            return;
+        }
+        let gap = &self.text[self.pos..end];
+        // Split so that whitespace and non-whitespace runs get their own kinds.
+        let mut start = 0;
+        let mut chars = gap.char_indices().peekable();
+        while let Some((i, c)) = chars.next() {
+            let ws = c.is_whitespace();
+            let next_differs = chars.peek().is_none_or(|&(_, n)| n.is_whitespace() != ws);
+            if next_differs {
+                let piece_end = chars.peek().map_or(gap.len(), |&(j, _)| j);
+                let kind = if ws { WHITESPACE } else { TEXT };
+                self.builder.token(SyntaxKind(kind), &gap[start..piece_end]);
+                start = piece_end;
+            }
+            let _ = i;
+        }
+        self.pos = end;
+    }
+
+    /// Emits one token covering the current position up to `end` (possibly empty).
+    fn token(&mut self, kind: RawKind, end: usize) {
+        let end = floor_char_boundary(self.text, end).max(self.pos);
+        self.builder.token(SyntaxKind(kind), &self.text[self.pos..end]);
+        self.pos = end;
+    }
+}

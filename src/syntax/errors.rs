@@ -1,0 +1,122 @@
+//! Syntax errors from tree-sitter's `ERROR` and `MISSING` nodes, with readable messages.
+
+use super::{SyntaxError, TextRange, TextSize, floor_char_boundary};
+use crate::lang::Language;
+
+const MAX_TOKEN_CHARS: usize = 24;
+
+pub(super) fn collect(lang: &Language, tree: &tree_sitter::Tree, text: &str) -> Vec<SyntaxError> {
+    let mut errors = Vec::new();
+    let root = tree.root_node();
+    if !root.has_error() {
+        return errors;
+    }
+    let mut cursor = root.walk();
+    // Preorder walk that only descends into subtrees containing errors.
+    'walk: loop {
+        let node = cursor.node();
+        let mut descend = node.has_error();
+        if node.is_missing() {
+            errors.push(missing(lang, node, text));
+            descend = false;
+        } else if node.is_error() {
+            errors.push(unexpected(node, text));
+            descend = false;
+        }
+        if descend && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                continue 'walk;
+            }
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+        }
+    }
+    errors
+}
+
+fn range(node: tree_sitter::Node, text: &str) -> TextRange {
+    let start = floor_char_boundary(text, node.start_byte());
+    let end = floor_char_boundary(text, node.end_byte()).max(start);
+    TextRange::new(TextSize::new(start as u32), TextSize::new(end as u32))
+}
+
+fn missing(lang: &Language, node: tree_sitter::Node, text: &str) -> SyntaxError {
+    let kind = node.kind();
+    let what = if lang.grammar.node_kind_is_named(node.kind_id()) {
+        kind.replace('_', " ")
+    } else {
+        format!("`{kind}`")
+    };
+    SyntaxError { range: range(node, text), message: format!("missing {what}") }
+}
+
+fn unexpected(node: tree_sitter::Node, text: &str) -> SyntaxError {
+    let range = range(node, text);
+    let error_text = &text[usize::from(range.start())..usize::from(range.end())];
+    let rest_is_blank = text[usize::from(range.end())..].trim().is_empty();
+    let message = match first_token(node, text) {
+        None => "syntax error".to_string(),
+        Some(_) if rest_is_blank && unclosed_delimiter(error_text).is_some() => {
+            format!("unexpected end of file: unclosed `{}`", unclosed_delimiter(error_text).unwrap())
+        }
+        Some(token) => format!("unexpected `{}`", shorten(token)),
+    };
+    SyntaxError { range, message }
+}
+
+/// The text of the first non-empty leaf inside `node`.
+fn first_token<'t>(node: tree_sitter::Node, text: &'t str) -> Option<&'t str> {
+    let mut cursor = node.walk();
+    loop {
+        let current = cursor.node();
+        if current.child_count() == 0 || !cursor.goto_first_child() {
+            let start = floor_char_boundary(text, current.start_byte());
+            let end = floor_char_boundary(text, current.end_byte()).max(start);
+            if end > start {
+                return Some(&text[start..end]);
+            }
+            // Empty leaf: try the following ones.
+            loop {
+                if cursor.node() == node {
+                    return None;
+                }
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    return None;
+                }
+            }
+        }
+    }
+}
+
+/// The innermost bracket opened in `text` and never closed, ignoring string contents only
+/// roughly (good enough for a message, never used for analysis).
+fn unclosed_delimiter(text: &str) -> Option<char> {
+    let mut stack = Vec::new();
+    for c in text.chars() {
+        match c {
+            '(' | '[' | '{' => stack.push(c),
+            ')' | ']' | '}' => {
+                stack.pop();
+            }
+            _ => {}
+        }
+    }
+    stack.pop()
+}
+
+fn shorten(token: &str) -> String {
+    let one_line: String = token.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one_line.chars().count() > MAX_TOKEN_CHARS {
+        let cut: String = one_line.chars().take(MAX_TOKEN_CHARS).collect();
+        format!("{cut}…")
+    } else {
+        one_line
+    }
+}

@@ -1,0 +1,136 @@
+//! The syntax layer: any text in, a lossless tree and a list of syntax errors out.
+//!
+//! Invariants:
+//! - **Lossless.** `Parse::syntax().text()` equals the input text byte for byte, whatever the
+//!   input (tree-sitter error recovery, zero-width or overlapping nodes, odd boundaries).
+//! - **Never fails.** Parsing returns a tree for every input; problems are data
+//!   (`SyntaxError`s with byte ranges), never panics or `Err`s.
+//!
+//! tree-sitter trees are ~28× the source size, so the tree kept (in salsa) is a rowan green
+//! tree (~6×). Node kinds are tree-sitter kind ids of the file's grammar; the few synthetic
+//! kinds sextant adds live at 0xF000 and above, which no grammar uses.
+
+mod convert;
+mod errors;
+mod line_index;
+mod parser;
+
+use std::sync::Arc;
+
+pub use line_index::{LineCol, LineIndex, line_col_from_point};
+pub use parser::{parse_tree_sitter, with_parser};
+pub use rowan::{TextRange, TextSize};
+
+use crate::lang::{LangId, Language};
+
+/// A rowan kind: the grammar's kind id, or one of the synthetic kinds below.
+pub type RawKind = u16;
+
+/// Whitespace between tree-sitter nodes, kept as a token of the parent node.
+pub const WHITESPACE: RawKind = 0xF000;
+/// Non-whitespace text that tree-sitter did not cover with a child node.
+pub const TEXT: RawKind = 0xF001;
+/// A zero-width token standing for a node tree-sitter inserted during error recovery.
+pub const MISSING: RawKind = 0xF002;
+/// tree-sitter's kind id for `ERROR` nodes.
+pub const ERROR: RawKind = u16::MAX;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum AnyLanguage {}
+
+impl rowan::Language for AnyLanguage {
+    type Kind = RawKind;
+    fn kind_from_raw(raw: rowan::SyntaxKind) -> RawKind {
+        raw.0
+    }
+    fn kind_to_raw(kind: RawKind) -> rowan::SyntaxKind {
+        rowan::SyntaxKind(kind)
+    }
+}
+
+pub type SyntaxNode = rowan::SyntaxNode<AnyLanguage>;
+pub type SyntaxToken = rowan::SyntaxToken<AnyLanguage>;
+pub type SyntaxElement = rowan::SyntaxElement<AnyLanguage>;
+
+/// A syntax error found in the tree: an `ERROR` node or a node tree-sitter had to invent.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SyntaxError {
+    pub range: TextRange,
+    pub message: String,
+}
+
+/// The result of parsing one file: the lossless tree and its syntax errors.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Parse {
+    pub lang: LangId,
+    pub green: rowan::GreenNode,
+    pub errors: Arc<[SyntaxError]>,
+}
+
+impl Parse {
+    /// A rowan cursor over the tree. Not `Send`: build it where it is used.
+    pub fn syntax(&self) -> SyntaxNode {
+        SyntaxNode::new_root(self.green.clone())
+    }
+
+    /// The human name of a kind in this file's grammar (`function_definition`, `;`, `ERROR`).
+    pub fn kind_name(&self, kind: RawKind) -> &'static str {
+        kind_name(self.lang.info(), kind)
+    }
+
+    /// Named kinds are grammar rules (`identifier`); anonymous ones are literal tokens (`;`).
+    pub fn kind_is_named(&self, kind: RawKind) -> bool {
+        match kind {
+            WHITESPACE | TEXT => false,
+            MISSING | ERROR => true,
+            k => self.lang.info().grammar.node_kind_is_named(k),
+        }
+    }
+}
+
+pub fn kind_name(lang: &'static Language, kind: RawKind) -> &'static str {
+    match kind {
+        WHITESPACE => "WHITESPACE",
+        TEXT => "TEXT",
+        MISSING => "MISSING",
+        ERROR => "ERROR",
+        k => lang.grammar.node_kind_for_id(k).unwrap_or("UNKNOWN"),
+    }
+}
+
+/// Parses `text` as `lang`. Never fails; see the module invariants.
+pub fn parse(lang: &Language, text: &str) -> Parse {
+    match parse_tree_sitter(lang, text, None) {
+        Some(tree) => Parse {
+            lang: lang.lang_id,
+            green: convert::green_from_tree(&tree, text),
+            errors: errors::collect(lang, &tree, text).into(),
+        },
+        None => {
+            // tree-sitter gave up (it only does so when cancelled or out of memory): keep the
+            // text as one error node so the tree stays lossless.
+            let mut builder = rowan::GreenNodeBuilder::new();
+            builder.start_node(rowan::SyntaxKind(ERROR));
+            builder.token(rowan::SyntaxKind(TEXT), text);
+            builder.finish_node();
+            Parse {
+                lang: lang.lang_id,
+                green: builder.finish(),
+                errors: vec![SyntaxError {
+                    range: TextRange::up_to(TextSize::of(text)),
+                    message: "the parser gave up on this file".into(),
+                }]
+                .into(),
+            }
+        }
+    }
+}
+
+/// The largest char boundary of `text` that is `<= offset` (clamped to the text length).
+pub(crate) fn floor_char_boundary(text: &str, offset: usize) -> usize {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}

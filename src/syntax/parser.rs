@@ -1,0 +1,41 @@
+//! One tree-sitter parser per language per thread, reused across files.
+
+use std::{cell::RefCell, collections::HashMap};
+
+use crate::lang::{LangId, Language};
+
+thread_local! {
+    static PARSERS: RefCell<HashMap<LangId, tree_sitter::Parser>> = RefCell::new(HashMap::new());
+}
+
+/// Runs `f` with this thread's parser for `lang`.
+pub fn with_parser<R>(lang: &Language, f: impl FnOnce(&mut tree_sitter::Parser) -> R) -> R {
+    PARSERS.with(|parsers| {
+        let mut parsers = parsers.borrow_mut();
+        let parser = parsers.entry(lang.lang_id).or_insert_with(|| {
+            let mut parser = tree_sitter::Parser::new();
+            parser
+                .set_language(&lang.grammar)
+                .expect("registered grammars have a supported ABI (checked by tests)");
+            parser
+        });
+        f(parser)
+    })
+}
+
+/// A tree-sitter parse of `text`, optionally reusing an edited `old` tree.
+/// `None` only if tree-sitter gives up.
+pub fn parse_tree_sitter(
+    lang: &Language,
+    text: &str,
+    old: Option<&tree_sitter::Tree>,
+) -> Option<tree_sitter::Tree> {
+    with_parser(lang, |parser| {
+        let tree = parser.parse(text, old);
+        if tree.is_none() {
+            // Otherwise the next parse would try to resume this one.
+            parser.reset();
+        }
+        tree
+    })
+}

@@ -1,0 +1,208 @@
+//! Walking a root and reading its source files, in parallel.
+
+use std::{
+    path::{Path, PathBuf},
+    sync::Mutex,
+};
+
+use serde::Serialize;
+
+use super::config::Config;
+use crate::lang::{LangId, registry};
+
+/// Bytes inspected for NUL when deciding that a file is binary (as git and ripgrep do).
+const BINARY_SNIFF_BYTES: usize = 8 * 1024;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SkipReason {
+    TooLarge,
+    Binary,
+    Unreadable,
+    SymlinkLoop,
+    OutsideWorkspace,
+    NonUtf8Path,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SkippedFile {
+    pub path: String,
+    pub reason: SkipReason,
+    pub detail: String,
+}
+
+pub struct LoadedFile {
+    pub path: String,
+    pub lang: LangId,
+    pub text: String,
+    pub lossy_utf8: bool,
+}
+
+pub(super) enum Candidate {
+    File { abs: PathBuf, rel: String },
+    Skipped(SkippedFile),
+}
+
+/// Lists the files under `root` that sextant would index, honouring `.gitignore`, `.ignore`
+/// and the config's include/exclude globs.
+pub(super) fn walk(root: &Path, config: &Config) -> Result<Vec<Candidate>, String> {
+    let mut overrides = ignore::overrides::OverrideBuilder::new(root);
+    for glob in &config.include {
+        overrides.add(glob).map_err(|e| format!("sextant.toml include {glob:?}: {e}"))?;
+    }
+    for glob in &config.exclude {
+        overrides.add(&format!("!{glob}")).map_err(|e| format!("sextant.toml exclude {glob:?}: {e}"))?;
+    }
+    let overrides = overrides.build().map_err(|e| e.to_string())?;
+    let canonical_root = root.canonicalize().map_err(|e| format!("{}: {e}", root.display()))?;
+
+    let found = Mutex::new(Vec::new());
+    let walker = ignore::WalkBuilder::new(root)
+        .standard_filters(true)
+        .require_git(false)
+        .follow_links(true)
+        .overrides(overrides)
+        .build_parallel();
+    walker.run(|| {
+        let found = &found;
+        let canonical_root = &canonical_root;
+        Box::new(move |entry| {
+            let candidate = match entry {
+                Ok(entry) if entry.file_type().is_some_and(|t| t.is_file()) => {
+                    classify(root, canonical_root, entry.path(), entry.path_is_symlink())
+                }
+                Ok(_) => None,
+                Err(err) => Some(walk_error(root, err)),
+            };
+            if let Some(c) = candidate {
+                found.lock().unwrap().push(c);
+            }
+            ignore::WalkState::Continue
+        })
+    });
+    let mut found = found.into_inner().unwrap();
+    found.sort_by(|a, b| sort_key(a).cmp(sort_key(b)));
+    Ok(found)
+}
+
+fn sort_key(c: &Candidate) -> &str {
+    match c {
+        Candidate::File { rel, .. } => rel,
+        Candidate::Skipped(s) => &s.path,
+    }
+}
+
+pub fn relative_path(root: &Path, path: &Path) -> Option<String> {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    let parts: Option<Vec<&str>> = rel.components().map(|c| c.as_os_str().to_str()).collect();
+    Some(parts?.join("/"))
+}
+
+fn classify(root: &Path, canonical_root: &Path, path: &Path, is_symlink: bool) -> Option<Candidate> {
+    let Some(rel) = relative_path(root, path) else {
+        return Some(Candidate::Skipped(SkippedFile {
+            path: path.strip_prefix(root).unwrap_or(path).to_string_lossy().into_owned(),
+            reason: SkipReason::NonUtf8Path,
+            detail: "path is not valid UTF-8".into(),
+        }));
+    };
+    // Extensionless files are classified later, from their shebang line.
+    let registry = registry();
+    if !crate::lang::Registry::needs_shebang(path) && registry.for_path(path, None).is_none() {
+        return None;
+    }
+    if is_symlink {
+        match path.canonicalize() {
+            Ok(target) if target.starts_with(canonical_root) => {}
+            Ok(target) => {
+                return Some(Candidate::Skipped(SkippedFile {
+                    path: rel,
+                    reason: SkipReason::OutsideWorkspace,
+                    detail: format!("symlink to {}", target.display()),
+                }));
+            }
+            Err(e) => {
+                return Some(Candidate::Skipped(SkippedFile {
+                    path: rel,
+                    reason: SkipReason::Unreadable,
+                    detail: e.to_string(),
+                }));
+            }
+        }
+    }
+    Some(Candidate::File { abs: path.to_path_buf(), rel })
+}
+
+fn walk_error(root: &Path, err: ignore::Error) -> Candidate {
+    let mut path = None;
+    let mut is_loop = false;
+    let mut current = &err;
+    loop {
+        match current {
+            ignore::Error::WithPath { path: p, err } => {
+                path.get_or_insert_with(|| p.clone());
+                current = err;
+            }
+            ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => current = err,
+            ignore::Error::Loop { child, .. } => {
+                path.get_or_insert_with(|| child.clone());
+                is_loop = true;
+                break;
+            }
+            _ => break,
+        }
+    }
+    let path = path.map(|p| relative_path(root, &p).unwrap_or_else(|| p.to_string_lossy().into_owned()));
+    Candidate::Skipped(SkippedFile {
+        path: path.unwrap_or_default(),
+        reason: if is_loop { SkipReason::SymlinkLoop } else { SkipReason::Unreadable },
+        detail: err.to_string(),
+    })
+}
+
+pub enum ReadOutcome {
+    Loaded(LoadedFile),
+    Skipped(SkippedFile),
+    /// Not a source file sextant knows (an extensionless file without a known shebang), or
+    /// a file that vanished between the walk and the read.
+    Ignored,
+}
+
+/// Reads one file, enforcing the size limit and rejecting binary content.
+pub fn read_source(abs: &Path, rel: &str, max_file_size: u64) -> ReadOutcome {
+    let skipped = |reason, detail: String| ReadOutcome::Skipped(SkippedFile { path: rel.to_string(), reason, detail });
+    let size = match std::fs::metadata(abs) {
+        Ok(m) => m.len(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return ReadOutcome::Ignored,
+        Err(e) => return skipped(SkipReason::Unreadable, e.to_string()),
+    };
+    if size > max_file_size {
+        return skipped(
+            SkipReason::TooLarge,
+            format!("{} bytes, over the {} byte limit", size, max_file_size),
+        );
+    }
+    let bytes = match std::fs::read(abs) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return ReadOutcome::Ignored,
+        Err(e) => return skipped(SkipReason::Unreadable, e.to_string()),
+    };
+    if bytes.len() as u64 > max_file_size {
+        return skipped(SkipReason::TooLarge, format!("{} bytes, over the {} byte limit", bytes.len(), max_file_size));
+    }
+    let first_line = bytes.split(|&b| b == b'\n').next();
+    let Some(lang) = registry().for_path(abs, first_line) else { return ReadOutcome::Ignored };
+    if bytes[..bytes.len().min(BINARY_SNIFF_BYTES)].contains(&0) {
+        return skipped(SkipReason::Binary, "contains NUL bytes".into());
+    }
+    let (text, lossy_utf8) = decode(bytes);
+    ReadOutcome::Loaded(LoadedFile { path: rel.to_string(), lang: lang.lang_id, text, lossy_utf8 })
+}
+
+/// UTF-8 text, or its lossy decoding and `true` when the bytes are not valid UTF-8.
+pub fn decode(bytes: Vec<u8>) -> (String, bool) {
+    match String::from_utf8(bytes) {
+        Ok(text) => (text, false),
+        Err(e) => (String::from_utf8_lossy(e.as_bytes()).into_owned(), true),
+    }
+}

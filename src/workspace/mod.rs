@@ -1,0 +1,243 @@
+//! Loading a workspace from disk into the database.
+//!
+//! Invariant: this is the only layer that reads the disk, and the only writer of salsa
+//! inputs. Queries never do I/O.
+
+mod config;
+mod load;
+
+use std::{
+    collections::HashMap,
+    io::IsTerminal,
+    path::{Path, PathBuf},
+    sync::Arc,
+    time::{Duration, Instant},
+};
+
+use rayon::prelude::*;
+
+pub use config::{CONFIG_FILE, Config, DEFAULT_MAX_FILE_SIZE};
+pub use load::{LoadedFile, ReadOutcome, SkipReason, SkippedFile, decode, read_source, relative_path};
+
+use crate::{
+    db::{RootDatabase, SourceFile, Workspace},
+    lang::Language,
+    semantic::{index::symbol_index, symbols::symbol_summaries},
+};
+
+#[derive(Clone, Debug, Default)]
+pub struct LoadOptions {
+    /// Overrides `max_file_size` from `sextant.toml`.
+    pub max_file_size: Option<u64>,
+    /// Show a progress bar on stderr if it is a terminal and indexing takes a while.
+    pub progress: bool,
+}
+
+/// A database loaded with a workspace, plus what loading it found out.
+pub struct Host {
+    pub db: RootDatabase,
+    pub workspace: Workspace,
+    /// The root as given (for display) and canonicalized.
+    pub root: PathBuf,
+    pub config: Config,
+    pub skipped: Vec<SkippedFile>,
+    /// Time to walk, read, parse and index every file.
+    pub index_time: Duration,
+    by_path: HashMap<String, SourceFile>,
+}
+
+impl Host {
+    /// Walks `root`, reads and indexes every source file on all cores.
+    pub fn load(root: &Path, options: &LoadOptions) -> Result<Host, String> {
+        let started = Instant::now();
+        let meta = std::fs::metadata(root).map_err(|e| format!("{}: {e}", root.display()))?;
+        if !meta.is_dir() {
+            return Err(format!("{}: not a directory", root.display()));
+        }
+        let root = root.canonicalize().map_err(|e| format!("{}: {e}", root.display()))?;
+        let mut config = Config::load(&root)?;
+        if let Some(max) = options.max_file_size {
+            config.max_file_size = max;
+        }
+
+        let candidates = load::walk(&root, &config)?;
+        let progress = Progress::new(options.progress, candidates.len() as u64);
+        let mut skipped = Vec::new();
+        let mut to_read = Vec::new();
+        for c in candidates {
+            match c {
+                load::Candidate::File { abs, rel } => to_read.push((abs, rel)),
+                load::Candidate::Skipped(s) => skipped.push(s),
+            }
+        }
+        let outcomes: Vec<ReadOutcome> = to_read
+            .par_iter()
+            .map(|(abs, rel)| read_source(abs, rel, config.max_file_size))
+            .collect();
+        let mut loaded = Vec::new();
+        for outcome in outcomes {
+            match outcome {
+                ReadOutcome::Loaded(f) => loaded.push(f),
+                ReadOutcome::Skipped(s) => skipped.push(s),
+                ReadOutcome::Ignored => {}
+            }
+        }
+        skipped.sort_by(|a, b| a.path.cmp(&b.path));
+
+        let mut host = Host::from_files(root, loaded);
+        host.config = config;
+        host.skipped = skipped;
+        host.index(&progress);
+        progress.finish();
+        host.index_time = started.elapsed();
+        Ok(host)
+    }
+
+    /// A database over the given files, not yet indexed (queries compute on demand).
+    pub fn from_files(root: PathBuf, files: Vec<LoadedFile>) -> Host {
+        let db = RootDatabase::default();
+        Host::from_files_in(db, root, files)
+    }
+
+    /// Like [`Host::from_files`], in a caller-made database (tests pass one that logs events).
+    pub fn from_files_in(db: RootDatabase, root: PathBuf, mut files: Vec<LoadedFile>) -> Host {
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        files.dedup_by(|a, b| a.path == b.path);
+        let mut by_path = HashMap::with_capacity(files.len());
+        let inputs: Vec<SourceFile> = files
+            .into_iter()
+            .map(|f| {
+                let file = SourceFile::new(&db, f.path.clone(), f.lang, Arc::from(f.text), f.lossy_utf8);
+                by_path.insert(f.path, file);
+                file
+            })
+            .collect();
+        let workspace = Workspace::new(&db, root.clone(), Arc::from(inputs));
+        Host {
+            db,
+            workspace,
+            root,
+            config: Config::default(),
+            skipped: Vec::new(),
+            index_time: Duration::ZERO,
+            by_path,
+        }
+    }
+
+    /// Computes every file's symbols in parallel, then the workspace symbol index.
+    fn index(&self, progress: &Progress) {
+        let files = self.workspace.files(&self.db).clone();
+        // `RootDatabase` is `Send` but not `Sync`: each worker takes its own clone.
+        let template = std::sync::Mutex::new(self.db.clone());
+        files.par_iter().for_each_init(
+            || template.lock().unwrap().clone(),
+            |db, &file| {
+                symbol_summaries(db, file);
+                progress.inc();
+            },
+        );
+        drop(template);
+        symbol_index(&self.db, self.workspace);
+    }
+
+    pub fn file(&self, path: &str) -> Option<SourceFile> {
+        self.by_path.get(path.trim_start_matches("./")).copied()
+    }
+
+    pub fn files(&self) -> &[SourceFile] {
+        self.workspace.files(&self.db)
+    }
+
+    /// Replaces a file's text (the single writer's job; used by tests and benchmarks until
+    /// the file watcher exists).
+    pub fn set_file_text(&mut self, file: SourceFile, text: &str) {
+        use salsa::Setter;
+        file.set_text(&mut self.db).to(Arc::from(text));
+    }
+
+    /// Resolves a path given on the command line (relative to the current directory or
+    /// absolute) to a workspace-relative path.
+    pub fn relative(&self, path: &Path) -> Option<String> {
+        let abs = path.canonicalize().ok()?;
+        let rel = abs.strip_prefix(&self.root).ok()?;
+        relative_path(Path::new(""), rel)
+    }
+}
+
+/// A database holding just one file read from disk (for `parse` and `outline`, which need
+/// no workspace). `language` overrides detection by extension and shebang.
+pub fn load_single_file(path: &Path, language: Option<&Language>, max_file_size: u64) -> Result<(Host, SourceFile), String> {
+    let display = path.display().to_string();
+    let meta = std::fs::metadata(path).map_err(|e| format!("{display}: {e}"))?;
+    if meta.is_dir() {
+        return Err(format!("{display}: is a directory"));
+    }
+    if meta.len() > max_file_size {
+        return Err(format!("{display}: {} bytes, over the {max_file_size} byte limit (see --max-file-size)", meta.len()));
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("{display}: {e}"))?;
+    let first_line = bytes.split(|&b| b == b'\n').next();
+    let lang = match language {
+        Some(l) => l,
+        None => crate::lang::registry().for_path(path, first_line).ok_or_else(|| {
+            format!(
+                "{display}: unknown language (use --language; known: {})",
+                crate::lang::registry().ids().join(", ")
+            )
+        })?,
+    };
+    source_host(display, lang, bytes)
+}
+
+/// A database holding one in-memory source (`sextant parse -` reads stdin).
+pub fn source_host(path: String, lang: &Language, bytes: Vec<u8>) -> Result<(Host, SourceFile), String> {
+    if bytes[..bytes.len().min(8192)].contains(&0) {
+        return Err(format!("{path}: binary file (contains NUL bytes)"));
+    }
+    let (text, lossy_utf8) = decode(bytes);
+    let host = Host::from_files(
+        PathBuf::from("."),
+        vec![LoadedFile { path: path.clone(), lang: lang.lang_id, text, lossy_utf8 }],
+    );
+    let file = host.file(&path).expect("just added");
+    Ok((host, file))
+}
+
+/// A progress bar on stderr that only appears once indexing has taken a moment, and never
+/// when stderr is not a terminal.
+struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+    started: Instant,
+    shown: std::sync::atomic::AtomicBool,
+}
+
+const PROGRESS_DELAY: Duration = Duration::from_millis(300);
+
+impl Progress {
+    fn new(enabled: bool, total: u64) -> Progress {
+        let bar = (enabled && std::io::stderr().is_terminal()).then(|| {
+            let bar = indicatif::ProgressBar::with_draw_target(Some(total), indicatif::ProgressDrawTarget::hidden());
+            bar.set_style(
+                indicatif::ProgressStyle::with_template("indexing {bar:30} {pos}/{len} files {elapsed}")
+                    .expect("valid template"),
+            );
+            bar
+        });
+        Progress { bar, started: Instant::now(), shown: false.into() }
+    }
+
+    fn inc(&self) {
+        let Some(bar) = &self.bar else { return };
+        if !self.shown.load(std::sync::atomic::Ordering::Relaxed) && self.started.elapsed() > PROGRESS_DELAY {
+            self.shown.store(true, std::sync::atomic::Ordering::Relaxed);
+            bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        }
+        bar.inc(1);
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}

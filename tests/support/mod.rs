@@ -1,0 +1,104 @@
+//! Test support: rust-analyzer style fixtures and snapshot files.
+//!
+//! A fixture is one string holding several files, each introduced by a `//- path` line:
+//!
+//! ```text
+//! //- src/lib.rs
+//! fn main() {}
+//! //- pkg/mod.py
+//! def f(): $0pass
+//! ```
+//!
+//! `$0` marks a cursor; it is removed from the text and its byte offset recorded.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use sextant::{lang::registry, workspace::{Host, LoadedFile}};
+
+pub struct FixtureFile {
+    pub path: String,
+    pub text: String,
+    pub cursor: Option<usize>,
+}
+
+pub fn parse_fixture(fixture: &str) -> Vec<FixtureFile> {
+    let mut files: Vec<FixtureFile> = Vec::new();
+    for line in fixture.split_inclusive('\n') {
+        if let Some(path) = line.strip_prefix("//- ") {
+            files.push(FixtureFile {
+                path: path.trim().trim_start_matches('/').to_string(),
+                text: String::new(),
+                cursor: None,
+            });
+            continue;
+        }
+        let file = files.last_mut().expect("a fixture starts with a `//- path` line");
+        if let Some(i) = line.find("$0") {
+            file.cursor = Some(file.text.len() + i);
+            file.text.push_str(&line.replacen("$0", "", 1));
+        } else {
+            file.text.push_str(line);
+        }
+    }
+    files
+}
+
+/// A database over the fixture's files; the language comes from each path.
+pub fn host(files: &[FixtureFile]) -> Host {
+    Host::from_files(PathBuf::from("/fixture"), loaded(files))
+}
+
+pub fn loaded(files: &[FixtureFile]) -> Vec<LoadedFile> {
+    files
+        .iter()
+        .map(|f| {
+            let lang = registry()
+                .for_path(Path::new(&f.path), Some(f.text.as_bytes()))
+                .unwrap_or_else(|| panic!("{}: no language for this path", f.path));
+            LoadedFile { path: f.path.clone(), lang: lang.lang_id, text: f.text.clone(), lossy_utf8: false }
+        })
+        .collect()
+}
+
+/// Compares `actual` with the snapshot file, or rewrites it when `UPDATE_SNAPSHOTS=1`.
+/// A missing snapshot is written and the test fails, so new snapshots get reviewed.
+pub fn assert_snapshot(path: &Path, actual: &str) {
+    let update = std::env::var_os("UPDATE_SNAPSHOTS").is_some_and(|v| v == "1");
+    match std::fs::read_to_string(path) {
+        Ok(expected) if expected == actual => {}
+        Ok(_) | Err(_) if update => std::fs::write(path, actual).unwrap(),
+        Ok(expected) => panic!(
+            "snapshot {} differs (rerun with UPDATE_SNAPSHOTS=1 to accept)\n{}",
+            path.display(),
+            diff(&expected, actual)
+        ),
+        Err(_) => {
+            std::fs::write(path, actual).unwrap();
+            panic!("snapshot {} was missing and has been written; review it and rerun", path.display());
+        }
+    }
+}
+
+fn diff(expected: &str, actual: &str) -> String {
+    let mut out = String::new();
+    let (e, a): (Vec<&str>, Vec<&str>) = (expected.lines().collect(), actual.lines().collect());
+    for i in 0..e.len().max(a.len()) {
+        match (e.get(i), a.get(i)) {
+            (Some(x), Some(y)) if x == y => {}
+            (x, y) => {
+                if let Some(x) = x {
+                    out.push_str(&format!("-{:4} {x}\n", i + 1));
+                }
+                if let Some(y) = y {
+                    out.push_str(&format!("+{:4} {y}\n", i + 1));
+                }
+            }
+        }
+    }
+    out
+}
+
+pub fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
