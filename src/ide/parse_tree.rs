@@ -6,7 +6,7 @@ use super::{Cancellable, Span, catch};
 use crate::{
     db::{Db, SourceFile},
     semantic,
-    syntax::{LineIndex, SyntaxElement, WHITESPACE},
+    syntax::{LineIndex, MISSING, SyntaxElement, WHITESPACE},
 };
 
 #[derive(Clone, Copy, Debug)]
@@ -94,6 +94,16 @@ pub fn parse_tree(db: &dyn Db, file: SourceFile, options: ParseOptions) -> Cance
                     let elided = this_depth == options.max_depth && node.first_child_or_token().is_some();
                     let dots = if elided { " …" } else { "" };
                     tree.push_str(&format!("({name} {span}{dots})\n"));
+                }
+                SyntaxElement::Token(_) if kind == MISSING => {
+                    // The token is empty; the error at this offset says what is missing.
+                    let offset = element.text_range().start();
+                    let what = parse
+                        .errors
+                        .iter()
+                        .find(|e| e.range.start() == offset && e.message.starts_with("missing "))
+                        .map_or("", |e| e.message.trim_start_matches("missing "));
+                    tree.push_str(&format!("(MISSING {what} {span})\n"));
                 }
                 SyntaxElement::Token(token) if parse.kind_is_named(kind) => {
                     tree.push_str(&format!("({name} {} {span})\n", quote(token.text())));

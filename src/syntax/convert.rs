@@ -5,10 +5,17 @@
 //! is lossless by construction: every byte between `pos` and the next node start becomes a
 //! gap token of the enclosing node, and nodes that overlap what was already emitted are
 //! clamped.
+//!
+//! Nesting is capped at [`MAX_DEPTH`]: a deeper node keeps its kind but its text becomes one
+//! `TEXT` token. Consumers of rowan trees (including dropping one) recurse per level, and
+//! worker threads have small stacks; pathological input (20 000 nested brackets) must not
+//! crash the process.
 
 use rowan::{GreenNode, GreenNodeBuilder, SyntaxKind};
 
 use super::{ERROR, MISSING, RawKind, TEXT, WHITESPACE, floor_char_boundary};
+
+pub const MAX_DEPTH: usize = 1000;
 
 pub(super) fn green_from_tree(tree: &tree_sitter::Tree, text: &str) -> GreenNode {
     let mut out = Emitter { builder: GreenNodeBuilder::new(), text, pos: 0 };
@@ -28,11 +35,11 @@ pub(super) fn green_from_tree(tree: &tree_sitter::Tree, text: &str) -> GreenNode
                 out.token(kind, node.end_byte());
             } else {
                 out.builder.start_node(SyntaxKind(node.kind_id()));
-                if cursor.goto_first_child() {
+                if depth < MAX_DEPTH && cursor.goto_first_child() {
                     depth += 1;
                     continue 'walk;
                 }
-                // A node with children the cursor cannot enter: treat its text as a leaf.
+                // Too deep (or a node the cursor cannot enter): keep its text as one token.
                 out.token(TEXT, node.end_byte());
                 out.builder.finish_node();
             }

@@ -1,0 +1,166 @@
+//! The syntax layer's invariants, through the public API:
+//! lossless trees for any input, errors as data, no panics; and error messages as snapshots.
+
+mod support;
+
+use std::fmt::Write;
+
+use sextant::{
+    ide::{self, ParseOptions},
+    lang::{Language, registry},
+    syntax,
+};
+use support::{assert_snapshot, fixtures_dir, host, parse_fixture};
+
+fn assert_lossless(lang: &Language, text: &str) {
+    let parse = syntax::parse(lang, text);
+    let tree_text = parse.syntax().text().to_string();
+    assert!(tree_text == text, "{}: tree text differs from input {:?}", lang.id, text);
+    let len = u32::try_from(text.len()).unwrap();
+    for e in parse.errors.iter() {
+        assert!(u32::from(e.range.end()) <= len, "error range past the end: {e:?}");
+    }
+}
+
+/// xorshift: deterministic inputs without a dependency.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+const PIECES: &[&str] = &[
+    "fn ", "def ", "class ", "func ", "function ", "struct ", "impl ", "interface ", "type ", "let ",
+    "const ", "var ", "import ", "from ", "package ", "return ", "if ", "else", "=>", "->", ":", ";",
+    ",", ".", "(", ")", "[", "]", "{", "}", "<", ">", "=", "+", "*", "&", "|", "!", "?", "@", "#",
+    "\"", "'", "`", "\\", "/*", "*/", "//", "\n", "\n    ", "\t", " ", "x", "Foo", "bar_baz", "42",
+    "0x1f", "1.5e3", "é", "漢字", "😀", "\u{200d}", "\r\n", "\u{feff}", "r#\"", "\"#", "${", "</a>", "<a>",
+];
+
+fn random_source(rng: &mut Rng) -> String {
+    let mut bytes: Vec<u8> = Vec::new();
+    for _ in 0..rng.below(200) {
+        match rng.below(20) {
+            // Invalid UTF-8 and control bytes, decoded lossily like a real file would be.
+            0 => bytes.push([0xff, 0xc3, 0x80, 0xe2, 0x0b, 0x7f][rng.below(6)]),
+            _ => bytes.extend_from_slice(PIECES[rng.below(PIECES.len())].as_bytes()),
+        }
+    }
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+#[test]
+fn random_inputs_are_lossless_in_every_language() {
+    let mut rng = Rng(0x5eed_1234_abcd_ef01);
+    for _ in 0..300 {
+        let text = random_source(&mut rng);
+        for lang in registry().all() {
+            assert_lossless(lang, &text);
+        }
+    }
+}
+
+#[test]
+fn truncated_fixtures_are_lossless() {
+    let mut sources = Vec::new();
+    collect_fixture_texts(&fixtures_dir(), &mut sources);
+    assert!(!sources.is_empty());
+    for (path, text) in sources {
+        let Some(lang) = registry().for_path(std::path::Path::new(&path), Some(text.as_bytes())) else { continue };
+        assert_lossless(lang, &text);
+        let step = (text.len() / 40).max(1);
+        let mut cut = 0;
+        while cut < text.len() {
+            if text.is_char_boundary(cut) {
+                assert_lossless(lang, &text[..cut]);
+                assert_lossless(lang, &text[cut..]);
+            }
+            cut += step;
+        }
+    }
+}
+
+#[test]
+fn mixed_encodings_and_odd_bytes_are_lossless() {
+    let cases: Vec<Vec<u8>> = vec![
+        b"def f():\n    return '\xe9t\xe9'\n".to_vec(),     // Latin-1 inside UTF-8 source
+        b"\xef\xbb\xbffn main() {}\n".to_vec(),             // BOM
+        b"fn main() {\r\n    let x = 1;\r\n}\r\n".to_vec(), // CRLF
+        b"package main\n\x00\x01\x02 func f() {}".to_vec(), // control bytes
+        vec![0xff; 100],
+        Vec::new(),
+        b"\n\n\n".to_vec(),
+        "const s = '😀'; // 漢字\n".as_bytes().to_vec(),
+    ];
+    for bytes in cases {
+        let text = String::from_utf8_lossy(&bytes);
+        for lang in registry().all() {
+            assert_lossless(lang, &text);
+        }
+    }
+}
+
+#[test]
+fn deeply_nested_input_does_not_overflow_the_stack() {
+    for lang in registry().all() {
+        let depth = 20_000;
+        let text = format!("x = {}1{}\n", "(".repeat(depth), ")".repeat(depth));
+        assert_lossless(lang, &text);
+        let unclosed = "[".repeat(depth);
+        assert_lossless(lang, &unclosed);
+        sextant::semantic::symbols::extract(lang, &text);
+    }
+}
+
+#[test]
+fn large_file_is_lossless() {
+    let unit = "def f(a, b):\n    return a + b  # é\n\nclass C:\n    x: int = 1\n";
+    let text = unit.repeat(20_000);
+    assert_lossless(registry().by_id("python").unwrap(), &text);
+}
+
+/// `tests/fixtures/syntax/*.fixture`: each file's syntax errors, as `sextant parse` lists them.
+#[test]
+fn syntax_error_snapshots() {
+    let dir = fixtures_dir().join("syntax");
+    let mut paths: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.path()).collect();
+    paths.retain(|p| p.extension().is_some_and(|e| e == "fixture"));
+    paths.sort();
+    assert!(!paths.is_empty());
+    for path in paths {
+        let files = parse_fixture(&std::fs::read_to_string(&path).unwrap());
+        let host = host(&files);
+        let mut actual = String::new();
+        for f in &files {
+            let file = host.file(&f.path).unwrap();
+            let out = ide::parse_tree(&host.db, file, ParseOptions { max_nodes: 0, ..Default::default() }).unwrap();
+            writeln!(actual, "//- {}", f.path).unwrap();
+            for e in &out.errors {
+                let snippet = &f.text[e.span.byte_start as usize..e.span.byte_end as usize];
+                let snippet: String = snippet.chars().take(30).collect();
+                writeln!(actual, "{} {}: {:?}", e.span, e.message, snippet).unwrap();
+            }
+        }
+        assert_snapshot(&path.with_extension("snap"), &actual);
+    }
+}
+
+fn collect_fixture_texts(dir: &std::path::Path, out: &mut Vec<(String, String)>) {
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            collect_fixture_texts(&path, out);
+        } else if path.extension().is_some_and(|e| e == "fixture") {
+            for f in parse_fixture(&std::fs::read_to_string(&path).unwrap()) {
+                out.push((f.path, f.text));
+            }
+        }
+    }
+}
