@@ -62,10 +62,10 @@ fn unexpected(node: tree_sitter::Node, text: &str) -> SyntaxError {
         None => "syntax error".to_string(),
         // An error that runs to the end of the file: the parser was still waiting for
         // something (a closing bracket, a body) when the text ended.
-        Some(token) if rest_is_blank && error_text.trim() != token => match unclosed_delimiter(error_text) {
-            Some(open) => format!("unexpected end of file: unclosed `{open}`"),
-            None => "unexpected end of file".to_string(),
-        },
+        Some(_) if rest_is_blank && unclosed_delimiter(error_text).is_some() => {
+            format!("unexpected end of file: unclosed `{}`", unclosed_delimiter(error_text).unwrap_or('('))
+        }
+        Some(token) if rest_is_blank && error_text.trim() != token => "unexpected end of file".to_string(),
         Some(token) => format!("unexpected `{}`", shorten(token)),
     };
     SyntaxError { range, message }
