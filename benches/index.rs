@@ -1,1 +1,222 @@
-fn main(){}
+//! Benchmarks, each beside a baseline measured in the same run:
+//!
+//! - `cold_index/*`: parse + symbols + workspace index of every file, against tree-sitter
+//!   parse-only of the same files, both on all cores (rayon). Texts are in memory, so disk
+//!   speed is out of the picture. `generated` is a deterministic workspace (300 files per
+//!   language); set `SEXTANT_BENCH_CORPUS=/some/dir` to add a real directory.
+//! - `reindex_after_edit`: a one-line edit inside a function body, then everything a
+//!   symbol search needs, against a tree-sitter parse of that one file.
+//! - `symbol_search`: ranked fuzzy search over the indexed workspace.
+//!
+//! After the run, the ratios between each measurement and its baseline are printed.
+
+use std::{hint::black_box, path::PathBuf, sync::Mutex, time::Duration};
+
+use criterion::{BenchmarkId, Criterion};
+use rayon::prelude::*;
+use sextant::{
+    ide::{self, SymbolQuery},
+    lang::registry,
+    semantic::{index::symbol_index, symbols::symbol_summaries},
+    syntax,
+    workspace::{Host, LoadOptions, LoadedFile},
+};
+
+fn generated_workspace() -> Vec<LoadedFile> {
+    let mut files = Vec::new();
+    let lang = |id: &str| registry().by_id(id).unwrap().lang_id;
+    for i in 0..300 {
+        let mut py = format!("\"\"\"Module {i}.\"\"\"\nimport os\n\nLIMIT_{i} = {i}\n\n");
+        let mut rs = format!("//! Module {i}.\nuse std::fmt;\n\npub const LIMIT_{i}: usize = {i};\n\n");
+        let mut js = format!("// Module {i}\nimport {{ x }} from './m{i}.js';\n\nexport const LIMIT_{i} = {i};\n\n");
+        let mut ts = format!("// Module {i}\nexport interface Shape{i} {{\n  area(): number;\n  name: string;\n}}\n\n");
+        let mut go = format!("package pkg{i}\n\nimport \"fmt\"\n\nconst Limit{i} = {i}\n\n");
+        for j in 0..12 {
+            py.push_str(&format!(
+                "class Widget{i}_{j}(Base):\n    size: int = {j}\n\n    def __init__(self, width, height):\n        self.width = width\n        self.height = height\n\n    def area_{j}(self):\n        total = 0\n        for k in range(self.width):\n            total += k * self.height\n        return total\n\n    @property\n    def name(self):\n        return f\"widget-{{self.width}}\"\n\n\ndef make_widget_{i}_{j}(n):\n    return Widget{i}_{j}(n, n + 1)\n\n\n"
+            ));
+            rs.push_str(&format!(
+                "pub struct Widget{i}_{j} {{\n    pub width: u32,\n    pub height: u32,\n}}\n\nimpl Widget{i}_{j} {{\n    pub fn new(width: u32, height: u32) -> Self {{\n        Self {{ width, height }}\n    }}\n\n    pub fn area_{j}(&self) -> u64 {{\n        let mut total = 0u64;\n        for k in 0..self.width {{\n            total += u64::from(k) * u64::from(self.height);\n        }}\n        total\n    }}\n}}\n\nimpl fmt::Display for Widget{i}_{j} {{\n    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {{\n        write!(f, \"{{}}x{{}}\", self.width, self.height)\n    }}\n}}\n\n"
+            ));
+            js.push_str(&format!(
+                "export class Widget{i}_{j} extends Base {{\n  size = {j};\n  constructor(width, height) {{\n    super();\n    this.width = width;\n    this.height = height;\n  }}\n  area{j}() {{\n    let total = 0;\n    for (let k = 0; k < this.width; k++) {{\n      total += k * this.height;\n    }}\n    return total;\n  }}\n}}\n\nexport function makeWidget{i}_{j}(n) {{\n  return new Widget{i}_{j}(n, n + 1);\n}}\n\n"
+            ));
+            ts.push_str(&format!(
+                "export class Widget{i}_{j} implements Shape{i} {{\n  name = \"w\";\n  constructor(private width: number, private height: number) {{}}\n  area(): number {{\n    let total = 0;\n    for (let k = 0; k < this.width; k++) {{\n      total += k * this.height;\n    }}\n    return total;\n  }}\n}}\n\nexport type Pair{j} = [Widget{i}_{j}, number];\nexport function makeWidget{i}_{j}(n: number): Widget{i}_{j} {{\n  return new Widget{i}_{j}(n, n + 1);\n}}\n\n"
+            ));
+            go.push_str(&format!(
+                "type Widget{i}_{j} struct {{\n\tWidth  int\n\tHeight int\n}}\n\nfunc (w *Widget{i}_{j}) Area{j}() int {{\n\ttotal := 0\n\tfor k := 0; k < w.Width; k++ {{\n\t\ttotal += k * w.Height\n\t}}\n\treturn total\n}}\n\nfunc MakeWidget{i}_{j}(n int) *Widget{i}_{j} {{\n\tfmt.Println(n)\n\treturn &Widget{i}_{j}{{n, n + 1}}\n}}\n\n"
+            ));
+        }
+        for (ext, id, text) in [("py", "python", py), ("rs", "rust", rs), ("js", "javascript", js), ("ts", "typescript", ts), ("go", "go", go)] {
+            files.push(LoadedFile { path: format!("{id}/m{i}.{ext}"), lang: lang(id), text, lossy_utf8: false });
+        }
+    }
+    files
+}
+
+/// A real directory, read the way `sextant` reads it (ignore rules, size limit).
+fn corpus() -> Option<(String, Vec<LoadedFile>)> {
+    let dir = PathBuf::from(std::env::var_os("SEXTANT_BENCH_CORPUS")?);
+    let host = Host::load(&dir, &LoadOptions::default()).expect("SEXTANT_BENCH_CORPUS is readable");
+    let files = host
+        .files()
+        .iter()
+        .map(|&f| LoadedFile {
+            path: f.path(&host.db).clone(),
+            lang: f.lang(&host.db),
+            text: f.text(&host.db).to_string(),
+            lossy_utf8: f.lossy_utf8(&host.db),
+        })
+        .collect();
+    let name = dir.file_name().map_or("corpus".into(), |n| n.to_string_lossy().into_owned());
+    Some((name, files))
+}
+
+fn clone_files(files: &[LoadedFile]) -> Vec<LoadedFile> {
+    files
+        .iter()
+        .map(|f| LoadedFile { path: f.path.clone(), lang: f.lang, text: f.text.clone(), lossy_utf8: f.lossy_utf8 })
+        .collect()
+}
+
+/// What `Host::load` does after reading: every file's symbols on all cores, then the index.
+fn index_all(host: &Host) {
+    let template = Mutex::new(host.db.clone());
+    host.files().par_iter().for_each_init(
+        || template.lock().unwrap().clone(),
+        |db, &file| {
+            symbol_summaries(db, file);
+        },
+    );
+    drop(template);
+    black_box(symbol_index(&host.db, host.workspace));
+}
+
+fn parse_only(files: &[LoadedFile]) {
+    files.par_iter().for_each(|f| {
+        black_box(syntax::parse_tree_sitter(f.lang.info(), &f.text, None));
+    });
+}
+
+fn bench_cold_index(c: &mut Criterion) {
+    let mut sets = vec![("generated".to_string(), generated_workspace())];
+    sets.extend(corpus());
+    let mut group = c.benchmark_group("cold_index");
+    group.sample_size(10).measurement_time(Duration::from_secs(10));
+    for (name, files) in &sets {
+        group.bench_with_input(BenchmarkId::new("tree_sitter_parse_only", name), files, |b, files| {
+            b.iter(|| parse_only(files))
+        });
+        group.bench_with_input(BenchmarkId::new("sextant_index", name), files, |b, files| {
+            b.iter_with_large_drop(|| {
+                let host = Host::from_files(PathBuf::from("/bench"), clone_files(files));
+                index_all(&host);
+                host
+            })
+        });
+    }
+    group.finish();
+}
+
+fn bench_reindex(c: &mut Criterion) {
+    let files = generated_workspace();
+    let mut host = Host::from_files(PathBuf::from("/bench"), clone_files(&files));
+    index_all(&host);
+    let file = host.file("python/m7.py").unwrap();
+    let original = file.text(&host.db).to_string();
+    let marker = "        return total\n";
+    let offset = original.find(marker).unwrap();
+    let mut group = c.benchmark_group("reindex_after_edit");
+    group.bench_function("tree_sitter_parse_of_that_file", |b| {
+        b.iter(|| black_box(syntax::parse_tree_sitter(file.lang(&host.db).info(), &original, None)))
+    });
+    let mut flip = false;
+    group.bench_function("sextant_edit_and_requery", |b| {
+        b.iter(|| {
+            // Alternate between two bodies so every iteration is a real change.
+            flip = !flip;
+            let edited = format!(
+                "{}        return total{}\n{}",
+                &original[..offset],
+                if flip { " + 0" } else { " + 1" },
+                &original[offset + marker.len()..]
+            );
+            host.set_file_text(file, &edited);
+            black_box(symbol_index(&host.db, host.workspace));
+            black_box(sextant::semantic::symbols::file_symbols(&host.db, file));
+        })
+    });
+    group.finish();
+}
+
+fn bench_search(c: &mut Criterion) {
+    let mut sets = vec![("generated".to_string(), generated_workspace())];
+    sets.extend(corpus());
+    let mut group = c.benchmark_group("symbol_search");
+    for (name, files) in &sets {
+        let host = Host::from_files(PathBuf::from("/bench"), clone_files(files));
+        index_all(&host);
+        for q in ["area", "mkwid", "Widget1", "xyz_nothing", "get"] {
+            let query = SymbolQuery { query: q.into(), limit: 50, ..Default::default() };
+            group.bench_function(BenchmarkId::new(name.as_str(), q), |b| {
+                b.iter(|| black_box(ide::symbol_search(&host.db, host.workspace, &query).unwrap()))
+            });
+        }
+    }
+    group.finish();
+}
+
+/// Mean time of a finished benchmark, from criterion's saved estimates.
+fn mean_ns(id: &str) -> Option<f64> {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("../criterion").join(id).join("new/estimates.json");
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
+    json["median"]["point_estimate"].as_f64()
+}
+
+fn print_ratios() {
+    let mut lines = Vec::new();
+    let mut names = vec!["generated".to_string()];
+    if let Some(dir) = std::env::var_os("SEXTANT_BENCH_CORPUS") {
+        names.push(PathBuf::from(dir).file_name().map_or("corpus".into(), |n| n.to_string_lossy().into_owned()));
+    }
+    for name in &names {
+        if let (Some(engine), Some(parse)) = (
+            mean_ns(&format!("cold_index/sextant_index/{name}")),
+            mean_ns(&format!("cold_index/tree_sitter_parse_only/{name}")),
+        ) {
+            lines.push(format!(
+                "cold index {name}: {:.1} ms vs parse-only {:.1} ms = {:.2}x",
+                engine / 1e6,
+                parse / 1e6,
+                engine / parse
+            ));
+        }
+    }
+    if let (Some(edit), Some(parse)) = (
+        mean_ns("reindex_after_edit/sextant_edit_and_requery"),
+        mean_ns("reindex_after_edit/tree_sitter_parse_of_that_file"),
+    ) {
+        lines.push(format!(
+            "re-index after edit: {:.3} ms, that file's parse {:.3} ms, beyond the parse {:.3} ms",
+            edit / 1e6,
+            parse / 1e6,
+            (edit - parse) / 1e6
+        ));
+    }
+    if !lines.is_empty() {
+        println!("\nratios (medians, same run):");
+        for l in lines {
+            println!("  {l}");
+        }
+    }
+}
+
+fn main() {
+    let mut c = Criterion::default().configure_from_args();
+    bench_cold_index(&mut c);
+    bench_reindex(&mut c);
+    bench_search(&mut c);
+    c.final_summary();
+    print_ratios();
+}
