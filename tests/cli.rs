@@ -217,6 +217,10 @@ fn stats_reports_languages_and_skipped_files() {
     assert!(text.contains("big.py: too_large"), "{text}");
     assert!(text.contains("indexed in"), "{text}");
 
+    let excluded = json(&sextant(root, &["stats", "--json", "--exclude", "app/**", "--exclude", "bin/"]));
+    let python = excluded["languages"].as_array().unwrap().iter().find(|l| l["language"] == "python").unwrap();
+    assert_eq!(python["files"], 1, "only latin1.py is left: {excluded}");
+
     let larger = json(&sextant(root, &["stats", "--json", "--max-file-size", "100000"]));
     assert!(!larger["skipped"].as_array().unwrap().iter().any(|s| s["path"] == "big.py"));
 }

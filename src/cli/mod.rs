@@ -50,6 +50,10 @@ pub struct GlobalArgs {
     /// Skip files larger than this many bytes [default: sextant.toml's max_file_size, else 2097152].
     #[arg(long, global = true, value_name = "BYTES")]
     pub max_file_size: Option<u64>,
+    /// Leave out files matching this gitignore-style glob (repeatable), on top of
+    /// .gitignore, .ignore and sextant.toml.
+    #[arg(long, global = true, value_name = "GLOB")]
+    pub exclude: Vec<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -64,6 +68,9 @@ pub enum Command {
     Symbols(SymbolsArgs),
     /// List the supported languages, their file extensions and capabilities.
     Languages,
+    /// List the files sextant indexes (after ignore rules, globs and limits), with their
+    /// language.
+    Files(FilesArgs),
     /// Index the workspace and report files, bytes, lines and symbols per language, skipped
     /// files and the index time.
     Stats(StatsArgs),
@@ -110,6 +117,13 @@ pub struct SymbolsArgs {
     /// At most this many results.
     #[arg(long, short = 'n', value_name = "N", default_value_t = 50)]
     pub limit: usize,
+}
+
+#[derive(Args, Debug)]
+pub struct FilesArgs {
+    /// Only files of this language.
+    #[arg(long = "lang", value_name = "LANG")]
+    pub language: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -186,6 +200,17 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
             let code = if out.symbols.is_empty() { ExitCode::from(1) } else { ExitCode::SUCCESS };
             Ok((render::symbols(&out, g.json), code))
         }
+        Command::Files(args) => {
+            let language = args.language.as_deref().map(parse_language).transpose()?.map(|l| l.lang_id);
+            let host = Host::load(&g.root, &LoadOptions { max_file_size: g.max_file_size, exclude: g.exclude.clone(), progress: false })?;
+            let files: Vec<(String, String)> = host
+                .files()
+                .iter()
+                .filter(|f| language.is_none_or(|l| f.lang(&host.db) == l))
+                .map(|f| (f.path(&host.db).clone(), f.lang(&host.db).info().id.clone()))
+                .collect();
+            Ok((render::files(&files, g.json), ExitCode::SUCCESS))
+        }
         Command::Stats(args) => {
             let host = load_workspace(g)?;
             let stats = ide::workspace_stats(&host.db, host.workspace).map_err(cancelled)?;
@@ -212,7 +237,7 @@ fn parse_language(name: &str) -> Result<&'static Language, CliError> {
 }
 
 fn load_workspace(g: &GlobalArgs) -> Result<Host, CliError> {
-    let options = LoadOptions { max_file_size: g.max_file_size, progress: true };
+    let options = LoadOptions { max_file_size: g.max_file_size, exclude: g.exclude.clone(), progress: true };
     Ok(Host::load(&g.root, &options)?)
 }
 

@@ -161,3 +161,21 @@ pub fn stats(host: &Host, stats: &WorkspaceStats, as_json: bool, list_skipped: b
     writeln!(s, "indexed in {:.2} s", host.index_time.as_secs_f64()).unwrap();
     s
 }
+
+pub fn files(files: &[(String, String)], as_json: bool) -> String {
+    if as_json {
+        #[derive(Serialize)]
+        struct Entry<'a> {
+            path: &'a str,
+            language: &'a str,
+        }
+        let entries: Vec<Entry> = files.iter().map(|(p, l)| Entry { path: p, language: l }).collect();
+        return json(&entries);
+    }
+    let mut s = String::new();
+    for (path, _) in files {
+        s.push_str(path);
+        s.push('\n');
+    }
+    s
+}

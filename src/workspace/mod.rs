@@ -29,6 +29,8 @@ use crate::{
 pub struct LoadOptions {
     /// Overrides `max_file_size` from `sextant.toml`.
     pub max_file_size: Option<u64>,
+    /// Globs to leave out, added to `sextant.toml`'s `exclude`.
+    pub exclude: Vec<String>,
     /// Show a progress bar on stderr if it is a terminal and indexing takes a while.
     pub progress: bool,
 }
@@ -59,6 +61,7 @@ impl Host {
         if let Some(max) = options.max_file_size {
             config.max_file_size = max;
         }
+        config.exclude.extend(options.exclude.iter().cloned());
 
         let candidates = load::walk(&root, &config)?;
         let progress = Progress::new(options.progress, candidates.len() as u64);

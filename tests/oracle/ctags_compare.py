@@ -6,7 +6,7 @@
 
 For each tag ctags reports (of the given kinds), sextant must report a symbol with the same
 name in the same file starting on the same line, or (counted separately, as a line
-disagreement) on another line. Files sextant skipped (size limit, binary) are left out.
+disagreement) on another line. Only files sextant indexes are compared (`sextant files`).
 Exits 1 when more than --max-missing tags are not found at all.
 """
 
@@ -36,8 +36,9 @@ def ctags_tags(root, ctags_lang, kinds):
     return tags
 
 
-def sextant_symbols(binary, root, lang):
+def sextant_symbols(binary, root, lang, excludes):
     cmd = [binary, "--root", root, "symbols", "", "--json", "--lang", lang, "--limit", "100000000"]
+    cmd += [f"--exclude={e}" for e in excludes]
     for kind in ["module", "class", "struct", "union", "enum", "variant", "trait", "interface", "impl",
                  "type", "function", "method", "field", "constant", "static", "variable", "macro"]:
         cmd += ["--kind", kind]
@@ -47,9 +48,10 @@ def sextant_symbols(binary, root, lang):
     return json.loads(result.stdout)["symbols"]
 
 
-def skipped_files(binary, root):
-    out = subprocess.run([binary, "--root", root, "stats", "--json"], capture_output=True, text=True, check=True).stdout
-    return {s["path"] for s in json.loads(out)["skipped"]}
+def indexed_files(binary, root, lang, excludes):
+    cmd = [binary, "--root", root, "files", "--json", "--lang", lang] + [f"--exclude={e}" for e in excludes]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    return {f["path"] for f in json.loads(out)}
 
 
 def main():
@@ -61,12 +63,14 @@ def main():
     ap.add_argument("--lang", required=True)
     ap.add_argument("--max-missing", type=int, default=0)
     ap.add_argument("--show", type=int, default=30)
+    ap.add_argument("--exclude", action="append", default=[], help="glob passed to sextant --exclude")
     args = ap.parse_args()
 
     tags = ctags_tags(args.root, args.ctags_lang, set(args.ctags_kinds.split(",")))
-    skipped = skipped_files(args.sextant, args.root)
-    tags = [t for t in tags if t[0] not in skipped]
-    symbols = sextant_symbols(args.sextant, args.root, args.lang)
+    # Compare on the files sextant indexes (ignore rules, size limit, binary files).
+    indexed = indexed_files(args.sextant, args.root, args.lang, args.exclude)
+    tags = [t for t in tags if t[0] in indexed]
+    symbols = sextant_symbols(args.sextant, args.root, args.lang, args.exclude)
 
     lines_by_name = collections.defaultdict(set)
     for s in symbols:
