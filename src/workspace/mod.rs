@@ -64,7 +64,8 @@ impl Host {
         config.exclude.extend(options.exclude.iter().cloned());
 
         let candidates = load::walk(&root, &config)?;
-        let progress = Progress::new(options.progress, candidates.len() as u64);
+        let progress = Progress::new(options.progress);
+        progress.phase("reading", candidates.len());
         let mut skipped = Vec::new();
         let mut to_read = Vec::new();
         for c in candidates {
@@ -75,7 +76,11 @@ impl Host {
         }
         let outcomes: Vec<ReadOutcome> = to_read
             .par_iter()
-            .map(|(abs, rel)| read_source(abs, rel, config.max_file_size))
+            .map(|(abs, rel)| {
+                let outcome = read_source(abs, rel, config.max_file_size);
+                progress.inc();
+                outcome
+            })
             .collect();
         let mut loaded = Vec::new();
         for outcome in outcomes {
@@ -130,6 +135,7 @@ impl Host {
     /// Computes every file's symbols in parallel, then the workspace symbol index.
     fn index(&self, progress: &Progress) {
         let files = self.workspace.files(&self.db).clone();
+        progress.phase("indexing", files.len());
         // `RootDatabase` is `Send` but not `Sync`: each worker takes its own clone.
         let template = std::sync::Mutex::new(self.db.clone());
         files.par_iter().for_each_init(
@@ -217,16 +223,24 @@ struct Progress {
 const PROGRESS_DELAY: Duration = Duration::from_millis(300);
 
 impl Progress {
-    fn new(enabled: bool, total: u64) -> Progress {
+    fn new(enabled: bool) -> Progress {
         let bar = (enabled && std::io::stderr().is_terminal()).then(|| {
-            let bar = indicatif::ProgressBar::with_draw_target(Some(total), indicatif::ProgressDrawTarget::hidden());
+            let bar = indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::hidden());
             bar.set_style(
-                indicatif::ProgressStyle::with_template("indexing {bar:30} {pos}/{len} files {elapsed}")
+                indicatif::ProgressStyle::with_template("{msg:8} {bar:30} {pos}/{len} files {elapsed}")
                     .expect("valid template"),
             );
             bar
         });
         Progress { bar, started: Instant::now(), shown: false.into() }
+    }
+
+    fn phase(&self, name: &'static str, total: usize) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(name);
+            bar.set_length(total as u64);
+            bar.set_position(0);
+        }
     }
 
     fn inc(&self) {
