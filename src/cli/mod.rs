@@ -81,7 +81,7 @@ pub struct FileArgs {
     /// The file (relative to the current directory or to --root), or `-` for stdin.
     pub file: PathBuf,
     /// Language to parse as, instead of detecting it from the extension or shebang.
-    #[arg(long, short = 'l', value_name = "LANG")]
+    #[arg(long, short = 'l', value_name = "LANG", visible_alias = "lang")]
     pub language: Option<String>,
 }
 
@@ -109,7 +109,7 @@ pub struct SymbolsArgs {
     #[arg(long, short = 'k', value_name = "KIND")]
     pub kind: Vec<String>,
     /// Only symbols in files of this language.
-    #[arg(long = "lang", value_name = "LANG")]
+    #[arg(long = "lang", value_name = "LANG", visible_alias = "language")]
     pub language: Option<String>,
     /// Only symbols in files under this workspace-relative path prefix.
     #[arg(long, value_name = "PREFIX")]
@@ -122,7 +122,7 @@ pub struct SymbolsArgs {
 #[derive(Args, Debug)]
 pub struct FilesArgs {
     /// Only files of this language.
-    #[arg(long = "lang", value_name = "LANG")]
+    #[arg(long = "lang", value_name = "LANG", visible_alias = "language")]
     pub language: Option<String>,
 }
 
