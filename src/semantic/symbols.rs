@@ -306,24 +306,34 @@ fn point(text: &str, offset: usize, p: tree_sitter::Point) -> LineCol {
     line_col_from_point(text, offset, p.row, p.column)
 }
 
-/// The definition's text up to its body (or its first line), on one line.
+/// The definition's head on one line: its text up to the body (or all of it when there is
+/// no body), whitespace collapsed, without leading decorators, capped in length.
 fn signature(text: &str, def: &RawDefinition) -> String {
-    let start = def.node.start_byte();
+    let mut start = def.node.start_byte();
+    // Decorators that the grammar puts inside the definition (`@dec class C {}` in
+    // JavaScript) are not part of the head.
+    let mut cursor = def.node.walk();
+    for child in def.node.children(&mut cursor) {
+        if child.kind() != "decorator" {
+            start = child.start_byte();
+            break;
+        }
+    }
     let end = match def.body {
         Some(body) if body.start_byte() > start => body.start_byte(),
-        _ => {
-            let node_end = def.node.end_byte();
-            text[syntax::floor_char_boundary(text, start)..syntax::floor_char_boundary(text, node_end)]
-                .find('\n')
-                .map_or(node_end, |i| start + i)
-        }
+        _ => def.node.end_byte(),
     };
     let start = syntax::floor_char_boundary(text, start);
     let end = syntax::floor_char_boundary(text, end).max(start);
     let mut out = String::new();
     for word in text[start..end].split_whitespace() {
-        if !out.is_empty() {
+        let glued = out.ends_with(['(', '[']) || word.starts_with([')', ']']);
+        if !out.is_empty() && !glued {
             out.push(' ');
+        }
+        if word.starts_with([')', ']']) && out.ends_with(',') {
+            // A trailing comma before a closing bracket only exists for line breaks.
+            out.pop();
         }
         out.push_str(word);
         if out.len() > MAX_SIGNATURE_CHARS * 4 {
