@@ -13,11 +13,18 @@ use sextant::{
 };
 use support::{assert_snapshot, fixtures_dir, host, parse_fixture};
 
-fn render(nodes: &[OutlineNode], depth: usize, out: &mut String) {
+/// One line per symbol: kind, name, `(in Container)` when the container is not simply the
+/// enclosing outline node, name position, line range, signature.
+fn render(nodes: &[OutlineNode], parent: Option<&str>, depth: usize, out: &mut String) {
     for n in nodes {
+        let container = match (&n.container, parent) {
+            (Some(c), Some(p)) if c == p => String::new(),
+            (Some(c), _) => format!(" (in {c})"),
+            (None, _) => String::new(),
+        };
         writeln!(
             out,
-            "{}{} {} @{}:{} [{}-{}] {}",
+            "{}{} {}{container} @{}:{} [{}-{}] {}",
             "  ".repeat(depth),
             n.kind,
             n.name,
@@ -28,7 +35,11 @@ fn render(nodes: &[OutlineNode], depth: usize, out: &mut String) {
             n.signature
         )
         .unwrap();
-        render(&n.children, depth + 1, out);
+        let qualified = match &n.container {
+            Some(c) => format!("{c}.{}", n.name),
+            None => n.name.clone(),
+        };
+        render(&n.children, Some(&qualified), depth + 1, out);
     }
 }
 
@@ -52,7 +63,7 @@ fn symbol_fixtures_match_snapshots_and_cover_every_pattern() {
             used.entry(lang.id.clone()).or_default().extend(extraction.patterns_used);
             let outline = ide::outline(&host.db, file).unwrap();
             writeln!(actual, "//- {}", f.path).unwrap();
-            render(&outline.symbols, 0, &mut actual);
+            render(&outline.symbols, None, 0, &mut actual);
         }
         let snap = path.with_extension("snap");
         if let Err(e) = std::panic::catch_unwind(|| assert_snapshot(&snap, &actual)) {

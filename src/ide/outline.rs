@@ -13,6 +13,8 @@ use crate::{
 pub struct OutlineNode {
     pub name: String,
     pub kind: SymbolKind,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub container: Option<String>,
     pub signature: String,
     /// The whole definition.
     pub start: LineCol,
@@ -42,6 +44,7 @@ pub fn outline(db: &dyn Db, file: SourceFile) -> Cancellable<Outline> {
                 Some(OutlineNode {
                     name: s.name.clone(),
                     kind: s.kind,
+                    container: s.container.clone(),
                     signature: s.signature.clone(),
                     start: p.start,
                     end: p.end,

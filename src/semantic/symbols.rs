@@ -7,8 +7,10 @@
 //!   method's receiver type) instead of the enclosing definition.
 //! - `@body` — optional; the signature is the definition's text up to the body.
 //!
-//! A node captured by several patterns yields one symbol: the earliest pattern in the file
-//! wins, so specific patterns (a method inside a class) go before general ones.
+//! A definition node captured by several patterns takes its symbols from the earliest
+//! pattern in the file, so specific patterns (a method inside a class) go before general
+//! ones; likewise a name node captured under several definitions. One pattern may match a
+//! node once per name (`var a, b int`): those symbols are siblings, not nested.
 //!
 //! The result is split in two for early cutoff: [`SymbolSummary`] (names, kinds,
 //! containers, signatures; no positions) is what other files' queries read, and
@@ -115,7 +117,7 @@ pub struct SymbolSummary {
     pub kind: SymbolKind,
     /// Dotted path of the enclosing symbols (`Outer.Inner`), if any.
     pub container: Option<String>,
-    /// The definition's head, on one line (`def area(self) -> float:`).
+    /// The definition's head, on one line (`def area(self) -> float`).
     pub signature: String,
     /// Index of the enclosing symbol in the same file, for outlines.
     pub parent: Option<u32>,
@@ -208,8 +210,11 @@ pub fn extract(lang: &Language, text: &str) -> Extraction {
         })
         .collect();
 
-    // Keep, per definition node and per name node, the match of the earliest pattern.
-    let mut by_node: HashMap<usize, RawDefinition> = HashMap::new();
+    // A definition node takes its names from the earliest pattern that matched it (one
+    // pattern may match it several times, once per name: `var a, b int`); then each name
+    // node keeps the earliest pattern's definition.
+    let mut candidates: Vec<RawDefinition> = Vec::new();
+    let mut first_pattern: HashMap<usize, usize> = HashMap::new();
     let mut cursor = tree_sitter::QueryCursor::new();
     let mut matches = cursor.matches(query, tree.root_node(), text.as_bytes());
     while let Some(m) = matches.next() {
@@ -224,12 +229,14 @@ pub fn extract(lang: &Language, text: &str) -> Extraction {
             }
         }
         let (Some((node, kind)), Some(name)) = (def, name) else { continue };
-        let candidate = RawDefinition { node, kind, name, container, body, pattern: m.pattern_index };
-        match by_node.get(&node.id()) {
-            Some(existing) if existing.pattern <= candidate.pattern => {}
-            _ => {
-                by_node.insert(node.id(), candidate);
-            }
+        let first = first_pattern.entry(node.id()).or_insert(m.pattern_index);
+        *first = (*first).min(m.pattern_index);
+        candidates.push(RawDefinition { node, kind, name, container, body, pattern: m.pattern_index });
+    }
+    let mut by_node: HashMap<(usize, usize), RawDefinition> = HashMap::new();
+    for candidate in candidates {
+        if first_pattern[&candidate.node.id()] == candidate.pattern {
+            by_node.entry((candidate.node.id(), candidate.name.id())).or_insert(candidate);
         }
     }
     let mut by_name: HashMap<usize, RawDefinition> = HashMap::new();
@@ -243,26 +250,29 @@ pub fn extract(lang: &Language, text: &str) -> Extraction {
     }
     let mut defs: Vec<RawDefinition> = by_name.into_values().collect();
     // Outer definitions before the ones they contain.
-    defs.sort_by_key(|d| (d.node.start_byte(), std::cmp::Reverse(d.node.end_byte()), d.pattern));
+    defs.sort_by_key(|d| (d.node.start_byte(), std::cmp::Reverse(d.node.end_byte()), d.name.start_byte()));
 
     let mut summaries = Vec::with_capacity(defs.len());
     let mut positions = Vec::with_capacity(defs.len());
     let mut patterns_used: Vec<usize> = Vec::new();
-    // Enclosing definitions: (index, end byte, qualified name).
-    let mut stack: Vec<(u32, usize, String)> = Vec::new();
+    // Enclosing definitions: (index, end byte, qualified name, node id).
+    let mut stack: Vec<(u32, usize, String, usize)> = Vec::new();
     for def in &defs {
         let start = def.node.start_byte();
-        while stack.last().is_some_and(|&(_, end, _)| end <= start || end < def.node.end_byte()) {
+        // Pop what does not contain this definition, and siblings sharing its node.
+        while stack.last().is_some_and(|&(_, end, _, node)| {
+            end <= start || end < def.node.end_byte() || node == def.node.id()
+        }) {
             stack.pop();
         }
         let name = node_text(text, def.name).to_string();
         if name.is_empty() {
             continue;
         }
-        let parent = stack.last().map(|(i, _, _)| *i);
+        let parent = stack.last().map(|(i, _, _, _)| *i);
         let container = match def.container {
             Some(node) => Some(node_text(text, node).to_string()).filter(|c| !c.is_empty()),
-            None => stack.last().map(|(_, _, q)| q.clone()),
+            None => stack.last().map(|(_, _, q, _)| q.clone()),
         };
         let summary = SymbolSummary {
             signature: signature(text, def),
@@ -272,7 +282,7 @@ pub fn extract(lang: &Language, text: &str) -> Extraction {
             parent,
         };
         let index = summaries.len() as u32;
-        stack.push((index, def.node.end_byte(), summary.qualified_name()));
+        stack.push((index, def.node.end_byte(), summary.qualified_name(), def.node.id()));
         summaries.push(summary);
         positions.push(SymbolPositions {
             range: range(text, def.node),
@@ -325,8 +335,17 @@ fn signature(text: &str, def: &RawDefinition) -> String {
     };
     let start = syntax::floor_char_boundary(text, start);
     let end = syntax::floor_char_boundary(text, end).max(start);
+    let mut head = without_comments(text, def.node, start, end);
+    if def.body.is_none() {
+        // Without a body capture the whole definition is the head, but a brace block that
+        // spans lines (`var cfg struct {` … `}`, `DEFAULTS = {` … `}`) is elided.
+        if let Some(open) = block_opening(&head) {
+            head.truncate(open + 1);
+            head.push_str(" … }");
+        }
+    }
     let mut out = String::new();
-    for word in text[start..end].split_whitespace() {
+    for word in head.split_whitespace() {
         let glued = out.ends_with(['(', '[']) || word.starts_with([')', ']']);
         if !out.is_empty() && !glued {
             out.push(' ');
@@ -342,6 +361,45 @@ fn signature(text: &str, def: &RawDefinition) -> String {
     }
     if out.chars().count() > MAX_SIGNATURE_CHARS {
         out = out.chars().take(MAX_SIGNATURE_CHARS).collect::<String>() + "…";
+    }
+    out
+}
+
+/// Byte offset of the first `{` that ends its line.
+fn block_opening(head: &str) -> Option<usize> {
+    head.match_indices('{').map(|(i, _)| i).find(|&i| {
+        let rest = head[i + 1..].trim_start_matches([' ', '\t', '\r']);
+        rest.starts_with('\n')
+    })
+}
+
+/// `text[start..end]` with the comments inside `node` in that span replaced by a space.
+fn without_comments(text: &str, node: tree_sitter::Node, start: usize, end: usize) -> String {
+    let mut out = String::new();
+    let mut pos = start;
+    let mut cursor = node.walk();
+    'walk: loop {
+        let n = cursor.node();
+        let overlaps = n.start_byte() < end && n.end_byte() > start;
+        if overlaps && n.kind().contains("comment") && n.start_byte() >= pos {
+            let comment_start = syntax::floor_char_boundary(text, n.start_byte());
+            out.push_str(&text[pos..comment_start]);
+            out.push(' ');
+            pos = syntax::floor_char_boundary(text, n.end_byte().min(end)).max(pos);
+        } else if overlaps && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                continue 'walk;
+            }
+            if !cursor.goto_parent() || cursor.node() == node {
+                break 'walk;
+            }
+        }
+    }
+    if pos < end {
+        out.push_str(&text[pos..end]);
     }
     out
 }
