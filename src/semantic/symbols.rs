@@ -172,6 +172,8 @@ pub struct Extraction {
 }
 
 const MAX_SIGNATURE_CHARS: usize = 160;
+/// Tree depth below which no pattern starts matching.
+const MAX_DEFINITION_DEPTH: u32 = 500;
 
 #[derive(Clone, Copy)]
 enum Role {
@@ -216,6 +218,9 @@ pub fn extract(lang: &Language, text: &str) -> Extraction {
     let mut candidates: Vec<RawDefinition> = Vec::new();
     let mut first_pattern: HashMap<usize, usize> = HashMap::new();
     let mut cursor = tree_sitter::QueryCursor::new();
+    // Pathologically deep trees make some patterns quadratic (20 000 nested parentheses
+    // took 11 s in TypeScript); no real definition sits this deep.
+    cursor.set_max_start_depth(Some(MAX_DEFINITION_DEPTH));
     let mut matches = cursor.matches(query, tree.root_node(), text.as_bytes());
     while let Some(m) = matches.next() {
         let (mut def, mut name, mut container, mut body) = (None, None, None, None);
