@@ -30,6 +30,10 @@ struct IndexedName {
     name: Box<str>,
     lower: Box<str>,
     mask: u64,
+    /// The name's words, lowercased and concatenated (`getHTTPServer` → `gethttpserver`),
+    /// with the end offset of each word: word-start matching needs no allocation.
+    words: Box<str>,
+    word_ends: Box<[u16]>,
     entries: Range<u32>,
 }
 
@@ -87,9 +91,17 @@ pub fn symbol_index(db: &dyn Db, workspace: Workspace) -> Arc<SymbolIndex> {
             i += 1;
         }
         let lower = name.to_lowercase();
+        let mut words = String::new();
+        let mut word_ends = Vec::new();
+        for word in split_words(name) {
+            words.push_str(&word);
+            word_ends.push(u16::try_from(words.len()).unwrap_or(u16::MAX));
+        }
         index.names.push(IndexedName {
             mask: char_mask(&lower),
             lower: lower.into(),
+            words: words.into(),
+            word_ends: word_ends.into(),
             name: name.into(),
             entries: start..index.entries.len() as u32,
         });
@@ -112,41 +124,42 @@ impl SymbolIndex {
         let lower = query.to_lowercase();
         let mask = char_mask(&lower);
         let compact: String = lower.chars().filter(|c| !is_separator(*c)).collect();
-        let mut scored: Vec<(MatchTier, u32, u32)> = Vec::new();
+        // Rank distinct names first (far fewer than symbols), then walk their entries in
+        // order: the first `limit` kept entries are the answer, all kept ones the total.
+        let mut ranked: Vec<(MatchTier, usize, u32)> = Vec::new();
         for (name_index, n) in self.names.iter().enumerate() {
             if n.mask & mask != mask {
                 continue;
             }
-            let Some(tier) = match_tier(query, &lower, &compact, n) else { continue };
-            for e in n.entries.clone() {
-                if keep(&self.entries[e as usize]) {
-                    scored.push((tier, name_index as u32, e));
+            if let Some(tier) = match_tier(query, &lower, &compact, n) {
+                ranked.push((tier, n.name.len(), name_index as u32));
+            }
+        }
+        ranked.sort_unstable();
+        let mut hits = Vec::new();
+        let mut total = 0;
+        for (tier, _, name_index) in ranked {
+            for e in self.names[name_index as usize].entries.clone() {
+                let entry = &self.entries[e as usize];
+                if keep(entry) {
+                    total += 1;
+                    if hits.len() < limit {
+                        hits.push(SearchHit { entry: *entry, tier });
+                    }
                 }
             }
         }
-        let total = scored.len();
-        let key = |&(tier, name, entry): &(MatchTier, u32, u32)| {
-            (tier, self.names[name as usize].name.len(), name, entry)
-        };
-        if scored.len() > limit && limit > 0 {
-            scored.select_nth_unstable_by_key(limit - 1, key);
-            scored.truncate(limit);
-        }
-        scored.truncate(limit);
-        scored.sort_unstable_by_key(key);
-        SearchResult {
-            hits: scored
-                .into_iter()
-                .map(|(tier, _, e)| SearchHit { entry: self.entries[e as usize], tier })
-                .collect(),
-            total,
-        }
+        SearchResult { hits, total }
     }
 }
 
 fn match_tier(query: &str, lower_query: &str, compact: &str, n: &IndexedName) -> Option<MatchTier> {
     if lower_query.is_empty() {
         return Some(MatchTier::Exact);
+    }
+    // Every tier implies a subsequence match; most names fail here, cheaply.
+    if !is_subsequence(lower_query, &n.lower) {
+        return None;
     }
     if &*n.name == query {
         return Some(MatchTier::Exact);
@@ -157,16 +170,13 @@ fn match_tier(query: &str, lower_query: &str, compact: &str, n: &IndexedName) ->
     if n.lower.starts_with(lower_query) {
         return Some(MatchTier::Prefix);
     }
-    if !compact.is_empty() && word_starts_match(&n.name, compact) {
+    if !compact.is_empty() && n.word_ends.len() >= 2 && word_starts_match(n, compact) {
         return Some(MatchTier::WordStarts);
     }
     if n.lower.contains(lower_query) {
         return Some(MatchTier::Substring);
     }
-    if is_subsequence(lower_query, &n.lower) {
-        return Some(MatchTier::Subsequence);
-    }
-    None
+    Some(MatchTier::Subsequence)
 }
 
 fn is_separator(c: char) -> bool {
@@ -189,7 +199,7 @@ fn char_mask(lower: &str) -> u64 {
 }
 
 /// Lowercased words of an identifier: `getHTTPServer_v2` → `get`, `http`, `server`, `v2`.
-fn words(name: &str) -> Vec<String> {
+fn split_words(name: &str) -> Vec<String> {
     let chars: Vec<char> = name.chars().collect();
     let mut words = Vec::new();
     let mut current = String::new();
@@ -219,33 +229,48 @@ fn words(name: &str) -> Vec<String> {
     words
 }
 
-/// Can `query` be split into pieces that are prefixes of words of `name`, in order
+/// Can `query` be split into pieces that are prefixes of the name's words, in order
 /// (words may be skipped)?
-fn word_starts_match(name: &str, query: &str) -> bool {
-    let words = words(name);
-    if words.len() < 2 {
-        return false;
-    }
-    fn go(words: &[String], query: &str) -> bool {
+fn word_starts_match(n: &IndexedName, query: &str) -> bool {
+    fn go(words: &str, ends: &[u16], from_word: usize, query: &str) -> bool {
         if query.is_empty() {
             return true;
         }
-        for (i, w) in words.iter().enumerate() {
-            let common = w.chars().zip(query.chars()).take_while(|(a, b)| a == b).count();
+        for i in from_word..ends.len() {
+            let start = if i == 0 { 0 } else { ends[i - 1] as usize };
+            let word = &words[start..ends[i] as usize];
+            let common: usize = word
+                .chars()
+                .zip(query.chars())
+                .take_while(|(a, b)| a == b)
+                .map(|(a, _)| a.len_utf8())
+                .sum();
             // Longest piece first; every shorter piece is also a prefix.
-            for len in (1..=common).rev() {
-                let cut = query.char_indices().nth(len).map_or(query.len(), |(b, _)| b);
-                if go(&words[i + 1..], &query[cut..]) {
+            let mut cut = common;
+            while cut > 0 {
+                if query.is_char_boundary(cut) && go(words, ends, i + 1, &query[cut..]) {
                     return true;
                 }
+                cut -= 1;
             }
         }
         false
     }
-    go(&words, query)
+    go(&n.words, &n.word_ends, 0, query)
 }
 
 fn is_subsequence(query: &str, name: &str) -> bool {
+    if query.is_ascii() {
+        // ASCII bytes never occur inside multi-byte characters: compare bytes.
+        let mut rest = name.as_bytes();
+        for &q in query.as_bytes() {
+            match rest.iter().position(|&b| b == q) {
+                Some(i) => rest = &rest[i + 1..],
+                None => return false,
+            }
+        }
+        return true;
+    }
     let mut name_chars = name.chars();
     query.chars().all(|q| name_chars.any(|c| c == q))
 }
@@ -254,21 +279,38 @@ fn is_subsequence(query: &str, name: &str) -> bool {
 mod tests {
     use super::*;
 
+    fn indexed(name: &str) -> IndexedName {
+        let mut words = String::new();
+        let mut word_ends = Vec::new();
+        for w in split_words(name) {
+            words.push_str(&w);
+            word_ends.push(words.len() as u16);
+        }
+        IndexedName {
+            name: name.into(),
+            lower: name.to_lowercase().into(),
+            mask: char_mask(&name.to_lowercase()),
+            words: words.into(),
+            word_ends: word_ends.into(),
+            entries: 0..0,
+        }
+    }
+
     #[test]
     fn word_splitting() {
-        assert_eq!(words("getHTTPServer_v2"), ["get", "http", "server", "v2"]);
-        assert_eq!(words("__init__"), ["init"]);
-        assert_eq!(words("SymbolIndex"), ["symbol", "index"]);
+        assert_eq!(split_words("getHTTPServer_v2"), ["get", "http", "server", "v2"]);
+        assert_eq!(split_words("__init__"), ["init"]);
+        assert_eq!(split_words("SymbolIndex"), ["symbol", "index"]);
     }
 
     #[test]
     fn word_starts() {
-        assert!(word_starts_match("get_symbol_index", "gsi"));
-        assert!(word_starts_match("getSymbolIndex", "getsym"));
-        assert!(word_starts_match("get_symbol_index", "symidx") == false);
-        assert!(word_starts_match("get_symbol_index", "symind"));
-        assert!(!word_starts_match("get_symbol_index", "gxi"));
-        assert!(!word_starts_match("parse", "pa"));
+        assert!(word_starts_match(&indexed("get_symbol_index"), "gsi"));
+        assert!(word_starts_match(&indexed("getSymbolIndex"), "getsym"));
+        assert!(!word_starts_match(&indexed("get_symbol_index"), "symidx"));
+        assert!(word_starts_match(&indexed("get_symbol_index"), "symind"));
+        assert!(!word_starts_match(&indexed("get_symbol_index"), "gxi"));
+        assert!(word_starts_match(&indexed("Ünïcode_wörd"), "üw"));
     }
 
     #[test]
