@@ -6,7 +6,7 @@
 ; (`type X struct`, `const X = 1`: the signature keeps the keyword), or on its spec when it
 ; sits in a group `( ... )` (so the symbol starts on its own line). A spec that declares
 ; several names (`var a, b int`, `X, Y float64` in a struct) yields one symbol per name,
-; captured on the name itself, since the engine keeps one symbol per definition node.
+; captured on the name itself (so each gets its own range, not the whole spec's).
 
 ; ---------------------------------------------------------------------------------------
 ; Functions and methods
