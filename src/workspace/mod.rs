@@ -4,6 +4,7 @@
 //! inputs. Queries never do I/O.
 
 mod config;
+pub mod live;
 mod load;
 
 use std::{
@@ -45,7 +46,71 @@ pub struct Host {
     pub skipped: Vec<SkippedFile>,
     /// Time to walk, read, parse and index every file.
     pub index_time: Duration,
+    options: LoadOptions,
     by_path: HashMap<String, SourceFile>,
+}
+
+/// What [`Host::apply_disk_changes`] did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Applied {
+    pub changed: usize,
+    pub added: usize,
+    pub removed: usize,
+    /// The whole root was walked again (new files, directories, ignore rules or config).
+    pub rescanned: bool,
+}
+
+/// `sextant.toml` merged with command-line overrides.
+fn effective_config(root: &Path, options: &LoadOptions) -> Result<Config, String> {
+    let mut config = Config::load(root)?;
+    if let Some(max) = options.max_file_size {
+        config.max_file_size = max;
+    }
+    config.exclude.extend(options.exclude.iter().cloned());
+    Ok(config)
+}
+
+/// Reads the walked candidates for which `should_read(rel)` holds, in parallel.
+fn read_candidates(
+    candidates: Vec<load::Candidate>,
+    config: &Config,
+    progress: &Progress,
+    should_read: impl Fn(&str) -> bool + Sync,
+) -> (Vec<LoadedFile>, Vec<SkippedFile>) {
+    let mut skipped = Vec::new();
+    let mut to_read = Vec::new();
+    for c in candidates {
+        match c {
+            load::Candidate::File { abs, rel } if should_read(&rel) => to_read.push((abs, rel)),
+            load::Candidate::File { .. } => {}
+            load::Candidate::Skipped(s) => skipped.push(s),
+        }
+    }
+    progress.phase("reading", to_read.len());
+    let outcomes: Vec<ReadOutcome> = to_read
+        .par_iter()
+        .map(|(abs, rel)| {
+            let outcome = read_source(abs, rel, config.max_file_size);
+            progress.inc();
+            outcome
+        })
+        .collect();
+    let mut loaded = Vec::new();
+    for outcome in outcomes {
+        match outcome {
+            ReadOutcome::Loaded(f) => loaded.push(f),
+            ReadOutcome::Skipped(s) => skipped.push(s),
+            ReadOutcome::Ignored => {}
+        }
+    }
+    skipped.sort_by(|a, b| a.path.cmp(&b.path));
+    (loaded, skipped)
+}
+
+/// Files whose change can alter which files are indexed.
+fn affects_file_set(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    matches!(name, ".gitignore" | ".ignore" | CONFIG_FILE) || rel == ".git/info/exclude"
 }
 
 impl Host {
@@ -57,43 +122,14 @@ impl Host {
             return Err(format!("{}: not a directory", root.display()));
         }
         let root = root.canonicalize().map_err(|e| format!("{}: {e}", root.display()))?;
-        let mut config = Config::load(&root)?;
-        if let Some(max) = options.max_file_size {
-            config.max_file_size = max;
-        }
-        config.exclude.extend(options.exclude.iter().cloned());
-
+        let config = effective_config(&root, options)?;
         let candidates = load::walk(&root, &config)?;
         let progress = Progress::new(options.progress);
-        progress.phase("reading", candidates.len());
-        let mut skipped = Vec::new();
-        let mut to_read = Vec::new();
-        for c in candidates {
-            match c {
-                load::Candidate::File { abs, rel } => to_read.push((abs, rel)),
-                load::Candidate::Skipped(s) => skipped.push(s),
-            }
-        }
-        let outcomes: Vec<ReadOutcome> = to_read
-            .par_iter()
-            .map(|(abs, rel)| {
-                let outcome = read_source(abs, rel, config.max_file_size);
-                progress.inc();
-                outcome
-            })
-            .collect();
-        let mut loaded = Vec::new();
-        for outcome in outcomes {
-            match outcome {
-                ReadOutcome::Loaded(f) => loaded.push(f),
-                ReadOutcome::Skipped(s) => skipped.push(s),
-                ReadOutcome::Ignored => {}
-            }
-        }
-        skipped.sort_by(|a, b| a.path.cmp(&b.path));
+        let (loaded, skipped) = read_candidates(candidates, &config, &progress, |_| true);
 
         let mut host = Host::from_files(root, loaded);
         host.config = config;
+        host.options = options.clone();
         host.skipped = skipped;
         host.index(&progress);
         progress.finish();
@@ -128,8 +164,136 @@ impl Host {
             config: Config::default(),
             skipped: Vec::new(),
             index_time: Duration::ZERO,
+            options: LoadOptions::default(),
             by_path,
         }
+    }
+
+    /// Brings the database in line with the disk after the watcher reported `paths` (absolute,
+    /// created, modified, removed or renamed). Known files are reread; anything that may
+    /// change the set of files (a new file, a directory, an ignore file, `sextant.toml`)
+    /// walks the root again, reading only new and touched files. A file that vanished
+    /// mid-read is simply gone.
+    pub fn apply_disk_changes(&mut self, paths: &[PathBuf], force_rescan: bool) -> Applied {
+        let mut touched: Vec<String> = paths.iter().filter_map(|p| self.relative_lexically(p)).collect();
+        touched.sort();
+        touched.dedup();
+        let rescan = force_rescan
+            || touched.iter().any(|rel| {
+                affects_file_set(rel)
+                    || (!self.by_path.contains_key(rel) && {
+                        let abs = self.root.join(rel);
+                        // A new source file, or a directory created, removed or renamed.
+                        abs.is_dir() || !abs.exists() || crate::lang::Registry::needs_shebang(&abs)
+                            || crate::lang::registry().for_path(&abs, None).is_some()
+                    })
+            });
+        if rescan {
+            return self.rescan(&touched);
+        }
+        let mut applied = Applied::default();
+        let mut removed = Vec::new();
+        for rel in &touched {
+            let Some(&file) = self.by_path.get(rel) else { continue };
+            match read_source(&self.root.join(rel), rel, self.config.max_file_size) {
+                ReadOutcome::Loaded(f) => applied.changed += usize::from(self.update_text(file, f)),
+                ReadOutcome::Skipped(s) => {
+                    self.skipped.retain(|k| k.path != s.path);
+                    self.skipped.push(s);
+                    removed.push(rel.clone());
+                }
+                ReadOutcome::Ignored => removed.push(rel.clone()),
+            }
+        }
+        if !removed.is_empty() {
+            applied.removed = removed.len();
+            for rel in &removed {
+                self.by_path.remove(rel);
+            }
+            self.publish_file_set();
+        }
+        applied
+    }
+
+    fn rescan(&mut self, touched: &[String]) -> Applied {
+        let mut applied = Applied { rescanned: true, ..Applied::default() };
+        let config = match effective_config(&self.root, &self.options) {
+            Ok(c) => c,
+            // A half-written sextant.toml: keep the last good configuration.
+            Err(_) => self.config.clone(),
+        };
+        let Ok(candidates) = load::walk(&self.root, &config) else { return applied };
+        let present: std::collections::HashSet<String> = candidates
+            .iter()
+            .filter_map(|c| match c {
+                load::Candidate::File { rel, .. } => Some(rel.clone()),
+                load::Candidate::Skipped(_) => None,
+            })
+            .collect();
+        let touched: std::collections::HashSet<&str> = touched.iter().map(String::as_str).collect();
+        let known = &self.by_path;
+        let (loaded, skipped) = read_candidates(candidates, &config, &Progress::new(false), |rel| {
+            !known.contains_key(rel) || touched.contains(rel)
+        });
+        let mut gone: Vec<String> = self.by_path.keys().filter(|rel| !present.contains(*rel)).cloned().collect();
+        gone.extend(skipped.iter().filter(|s| self.by_path.contains_key(&s.path)).map(|s| s.path.clone()));
+        for rel in &gone {
+            if self.by_path.remove(rel).is_some() {
+                applied.removed += 1;
+            }
+        }
+        for f in loaded {
+            match self.by_path.get(&f.path) {
+                Some(&file) => applied.changed += usize::from(self.update_text(file, f)),
+                None => {
+                    let file = SourceFile::new(&self.db, f.path.clone(), f.lang, Arc::from(f.text), f.lossy_utf8);
+                    self.by_path.insert(f.path, file);
+                    applied.added += 1;
+                }
+            }
+        }
+        self.config = config;
+        self.skipped = skipped;
+        if applied.added > 0 || applied.removed > 0 {
+            self.publish_file_set();
+        }
+        applied
+    }
+
+    /// Sets a file's text (and encoding flag) if it differs; true when it did.
+    fn update_text(&mut self, file: SourceFile, loaded: LoadedFile) -> bool {
+        use salsa::Setter;
+        if **file.text(&self.db) == *loaded.text && file.lossy_utf8(&self.db) == loaded.lossy_utf8 {
+            return false;
+        }
+        file.set_text(&mut self.db).to(Arc::from(loaded.text));
+        if file.lossy_utf8(&self.db) != loaded.lossy_utf8 {
+            file.set_lossy_utf8(&mut self.db).to(loaded.lossy_utf8);
+        }
+        if file.lang(&self.db) != loaded.lang {
+            file.set_lang(&mut self.db).to(loaded.lang);
+        }
+        true
+    }
+
+    fn publish_file_set(&mut self) {
+        use salsa::Setter;
+        let mut files: Vec<(&String, &SourceFile)> = self.by_path.iter().collect();
+        files.sort_by(|a, b| a.0.cmp(b.0));
+        let files: Arc<[SourceFile]> = files.into_iter().map(|(_, f)| *f).collect();
+        self.workspace.set_files(&mut self.db).to(files);
+    }
+
+    /// Workspace-relative path of an absolute path under the root, without touching the disk
+    /// (the file may be gone).
+    fn relative_lexically(&self, path: &Path) -> Option<String> {
+        let rel = path.strip_prefix(&self.root).ok()?;
+        relative_path(Path::new(""), rel).filter(|r| !r.is_empty())
+    }
+
+    /// Path → file map (readers use a copy of it with their snapshot).
+    pub fn file_map(&self) -> HashMap<String, SourceFile> {
+        self.by_path.clone()
     }
 
     /// Computes every file's symbols in parallel, then the workspace symbol index.
