@@ -68,6 +68,9 @@ pub enum Command {
     Symbols(SymbolsArgs),
     /// List the supported languages, their file extensions and capabilities.
     Languages,
+    /// Serve the workspace to coding agents over MCP (stdio by default, or streamable HTTP
+    /// with --http). The index follows file changes on disk.
+    Mcp(McpArgs),
     /// List the files sextant indexes (after ignore rules, globs and limits), with their
     /// language.
     Files(FilesArgs),
@@ -120,6 +123,38 @@ pub struct SymbolsArgs {
 }
 
 #[derive(Args, Debug)]
+pub struct McpArgs {
+    /// Serve streamable HTTP at this loopback address (e.g. 127.0.0.1:7311) instead of stdio.
+    #[arg(long, value_name = "ADDR")]
+    pub http: Option<std::net::SocketAddr>,
+    /// With --http: require `Authorization: Bearer <token>`, the token read from this
+    /// environment variable.
+    #[arg(long, value_name = "VAR", conflicts_with = "token_file")]
+    pub token_env: Option<String>,
+    /// With --http: require a bearer token read from this file (surrounding whitespace trimmed).
+    #[arg(long, value_name = "PATH")]
+    pub token_file: Option<PathBuf>,
+    /// Allow serving the filesystem root or the home directory itself.
+    #[arg(long)]
+    pub allow_broad_root: bool,
+    /// Tool calls running at once; more wait.
+    #[arg(long, value_name = "N", default_value_t = crate::mcp::Limits::default().max_in_flight)]
+    pub max_in_flight: usize,
+    /// Time limit of one tool call, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = crate::mcp::Limits::default().request_timeout_ms)]
+    pub request_timeout_ms: u64,
+    /// Largest answer, in characters of JSON.
+    #[arg(long, value_name = "N", default_value_t = crate::mcp::Limits::default().max_response_chars)]
+    pub max_response_chars: usize,
+    /// Largest `source` accepted by parse_source, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = crate::mcp::Limits::default().max_source_bytes)]
+    pub max_source_bytes: usize,
+    /// Largest request (a stdio line or an HTTP body), in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = crate::mcp::Limits::default().max_request_bytes)]
+    pub max_request_bytes: usize,
+}
+
+#[derive(Args, Debug)]
 pub struct FilesArgs {
     /// Only files of this language.
     #[arg(long = "lang", value_name = "LANG", visible_alias = "language")]
@@ -169,6 +204,10 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
     let g = &cli.global;
     match &cli.command {
         Command::Languages => Ok((render::languages(g.json), ExitCode::SUCCESS)),
+        Command::Mcp(args) => {
+            run_mcp(g, args)?;
+            Ok((String::new(), ExitCode::SUCCESS))
+        }
         Command::Parse(args) => {
             let (host, file) = single_file(g, &args.file)?;
             let mut options = ide::ParseOptions { max_nodes: args.max_nodes, ..Default::default() };
@@ -184,7 +223,7 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
         }
         Command::Outline(args) => {
             let (host, file) = single_file(g, args)?;
-            let out = ide::outline(&host.db, file).map_err(cancelled)?;
+            let out = ide::outline(&host.db, file, usize::MAX).map_err(cancelled)?;
             Ok((render::outline(&out, g.json), ExitCode::SUCCESS))
         }
         Command::Symbols(args) => {
@@ -217,6 +256,50 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
             Ok((render::stats(&host, &stats, g.json, args.skipped), ExitCode::SUCCESS))
         }
     }
+}
+
+fn run_mcp(g: &GlobalArgs, args: &McpArgs) -> Result<(), CliError> {
+    let root = crate::mcp::check_root(&g.root, args.allow_broad_root)?;
+    let limits = crate::mcp::Limits {
+        max_source_bytes: args.max_source_bytes,
+        max_request_bytes: args.max_request_bytes,
+        max_in_flight: args.max_in_flight,
+        request_timeout_ms: args.request_timeout_ms,
+        max_response_chars: args.max_response_chars,
+    };
+    let token = match (&args.token_env, &args.token_file) {
+        (Some(var), _) => Some(std::env::var(var).map_err(|_| CliError(format!("--token-env: ${var} is not set")))?),
+        (None, Some(path)) => Some(
+            std::fs::read_to_string(path)
+                .map_err(|e| CliError(format!("--token-file {}: {e}", path.display())))?
+                .trim()
+                .to_string(),
+        ),
+        (None, None) => None,
+    };
+    if token.as_deref().is_some_and(str::is_empty) {
+        return Err(CliError("the bearer token is empty".into()));
+    }
+    if token.is_some() && args.http.is_none() {
+        return Err(CliError("--token-env/--token-file only apply with --http".into()));
+    }
+    if let Some(addr) = args.http {
+        if !addr.ip().is_loopback() {
+            return Err(CliError(format!("refusing to listen on {addr}: loopback addresses only (127.0.0.1, ::1)")));
+        }
+    }
+    let load = LoadOptions { max_file_size: g.max_file_size, exclude: g.exclude.clone(), progress: false };
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(async {
+        let live = crate::mcp::start_workspace(&root, load)?;
+        match args.http {
+            Some(addr) => crate::mcp::serve_http(live, limits, addr, token).await,
+            None => crate::mcp::serve_stdio(live, limits).await,
+        }
+    })?;
+    // Blocking reads of stdin may linger in the runtime; the work is done.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+    Ok(())
 }
 
 fn cancelled(_: salsa::Cancelled) -> CliError {

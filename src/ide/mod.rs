@@ -28,7 +28,7 @@ fn catch<T>(f: impl FnOnce() -> T) -> Cancellable<T> {
 }
 
 /// A range in editor terms: 1-based line/column (columns in characters) and byte offsets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Span {
     pub start: LineCol,
     pub end: LineCol,

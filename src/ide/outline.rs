@@ -9,7 +9,7 @@ use crate::{
     syntax::LineCol,
 };
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct OutlineNode {
     pub name: String,
     pub kind: SymbolKind,
@@ -25,21 +25,27 @@ pub struct OutlineNode {
     pub children: Vec<OutlineNode>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Outline {
     pub path: String,
     pub language: String,
+    /// Symbols the file defines in all.
     pub symbol_count: usize,
     pub symbols: Vec<OutlineNode>,
+    /// Only the first `limit` symbols (in document order) are shown.
+    pub truncated: bool,
 }
 
-pub fn outline(db: &dyn Db, file: SourceFile) -> Cancellable<Outline> {
+/// The file's symbols as a tree, at most `limit` of them (the first in document order;
+/// parents always precede their children, so the tree stays whole).
+pub fn outline(db: &dyn Db, file: SourceFile, limit: usize) -> Cancellable<Outline> {
     catch(|| {
         let symbols = file_symbols(db, file);
         let mut nodes: Vec<Option<OutlineNode>> = symbols
             .summaries
             .iter()
             .zip(symbols.positions.iter())
+            .take(limit)
             .map(|(s, p)| {
                 Some(OutlineNode {
                     name: s.name.clone(),
@@ -58,8 +64,8 @@ pub fn outline(db: &dyn Db, file: SourceFile) -> Cancellable<Outline> {
         for i in (0..nodes.len()).rev() {
             let node = nodes[i].take().expect("each node is attached once");
             match symbols.summaries[i].parent {
-                Some(p) => nodes[p as usize].as_mut().expect("parent precedes child").children.push(node),
-                None => roots.push(node),
+                Some(p) if (p as usize) < nodes.len() => nodes[p as usize].as_mut().expect("parent precedes child").children.push(node),
+                _ => roots.push(node),
             }
         }
         roots.reverse();
@@ -74,6 +80,7 @@ pub fn outline(db: &dyn Db, file: SourceFile) -> Cancellable<Outline> {
             path: file.path(db).clone(),
             language: file.lang(db).info().id.clone(),
             symbol_count: symbols.summaries.len(),
+            truncated: symbols.summaries.len() > limit,
             symbols: roots,
         }
     })

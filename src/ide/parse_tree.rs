@@ -25,13 +25,13 @@ impl Default for ParseOptions {
     }
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct SyntaxErrorInfo {
     pub message: String,
     pub span: Span,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct ParseOutput {
     pub path: String,
     pub language: String,

@@ -10,7 +10,7 @@ use crate::{
     semantic::symbols::symbol_summaries,
 };
 
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, schemars::JsonSchema)]
 pub struct LanguageStats {
     pub language: String,
     pub files: usize,
@@ -21,7 +21,7 @@ pub struct LanguageStats {
     pub lossy_files: usize,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct WorkspaceStats {
     pub files: usize,
     pub bytes: usize,

@@ -24,7 +24,7 @@ pub struct SymbolQuery {
     pub limit: usize,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct SymbolMatch {
     pub name: String,
     pub kind: SymbolKind,
@@ -39,7 +39,7 @@ pub struct SymbolMatch {
     pub tier: MatchTier,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct SymbolSearch {
     pub query: String,
     pub symbols: Vec<SymbolMatch>,

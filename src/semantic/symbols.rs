@@ -28,7 +28,7 @@ use crate::{
 };
 
 /// What a symbol is. The `definition.<kind>` capture names in `tags.scm` use these names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SymbolKind {
     Module,

@@ -55,7 +55,7 @@ impl Snapshot {
 }
 
 /// State that readers may inspect without waiting for the index.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct LiveStatus {
     /// The first index is complete.
     pub ready: bool,

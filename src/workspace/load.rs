@@ -13,7 +13,7 @@ use crate::lang::{LangId, registry};
 /// Bytes inspected for NUL when deciding that a file is binary (as git and ripgrep do).
 const BINARY_SNIFF_BYTES: usize = 8 * 1024;
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SkipReason {
     TooLarge,
@@ -24,7 +24,7 @@ pub enum SkipReason {
     NonUtf8Path,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct SkippedFile {
     pub path: String,
     pub reason: SkipReason,
