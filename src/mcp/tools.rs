@@ -128,6 +128,9 @@ pub struct SextantServer {
     live: Arc<LiveWorkspace>,
     limits: Arc<Limits>,
     in_flight: Arc<Semaphore>,
+    /// Test hook: `SEXTANT_INJECT_PANIC=<tool name>` in the environment makes that tool panic
+    /// inside its worker, so tests can check that a panic fails only that request.
+    inject_panic: Option<String>,
     tool_router: ToolRouter<Self>,
 }
 
@@ -165,6 +168,7 @@ impl SextantServer {
             live,
             in_flight: Arc::new(Semaphore::new(limits.max_in_flight.max(1))),
             limits: Arc::new(limits),
+            inject_panic: std::env::var("SEXTANT_INJECT_PANIC").ok(),
             tool_router: Self::tool_router(),
         }
     }
@@ -195,7 +199,7 @@ impl SextantServer {
                     .into());
                 }
                 let lang = registry().by_id(language.id()).expect("every LanguageId is registered");
-                self.run(ctx, move |_| {
+                self.run("parse_source", ctx, move |_| {
                     let (host, file) = workspace::source_host("<source>".into(), lang, source.into_bytes())
                         .map_err(|e| ToolError::new(ErrorCode::InvalidArgument, e))?;
                     ide::parse_tree(&host.db, file, options).map_err(|_| cancelled())
@@ -207,7 +211,7 @@ impl SextantServer {
                     return Err(ToolError::new(ErrorCode::InvalidArgument, "`language` goes with `source`, not `path`").into());
                 }
                 let root = self.live.root().to_path_buf();
-                self.run_on_file(ctx, root, path, move |db, file| ide::parse_tree(db, file, options)).await?
+                self.run_on_file("parse_source", ctx, root, path, move |db, file| ide::parse_tree(db, file, options)).await?
             }
             _ => return Err(ToolError::new(ErrorCode::InvalidArgument, "give exactly one of `source` and `path`").into()),
         };
@@ -224,7 +228,7 @@ impl SextantServer {
         let args: OutlineArgs = parse_args(args)?;
         let limit = in_range("limit", args.limit, 1, 5000, 300)?;
         let root = self.live.root().to_path_buf();
-        let out = self.run_on_file(ctx, root, args.path, move |db, file| ide::outline(db, file, limit)).await?;
+        let out = self.run_on_file("outline", ctx, root, args.path, move |db, file| ide::outline(db, file, limit)).await?;
         self.bounded(out)
     }
 
@@ -244,7 +248,7 @@ impl SextantServer {
         };
         let live = self.live.clone();
         let out = self
-            .run(ctx, move |on_start| {
+            .run("lookup_symbol", ctx, move |on_start| {
                 live.read(on_start, |s: &Snapshot| ide::symbol_search(&s.db, s.workspace, &query)).map_err(read_error)
             })
             .await?;
@@ -261,7 +265,9 @@ impl SextantServer {
         let live = self.live.clone();
         let limits = (*self.limits).clone();
         let out = self
-            .run(ctx, move |on_start| {
+            .run("workspace_status", ctx, move |on_start| {
+                // Small workspaces are ready in a moment; larger ones report progress.
+                live.wait_ready(std::time::Duration::from_secs(2));
                 let index = live.status();
                 let (stats, skipped) = if index.ready {
                     live.read(on_start, |s: &Snapshot| {
@@ -331,6 +337,7 @@ impl SextantServer {
     /// attempt's salsa cancellation token. A panic becomes `INTERNAL`.
     async fn run<T: Send + 'static>(
         &self,
+        tool: &str,
         ctx: RequestContext<RoleServer>,
         work: impl FnOnce(&dyn Fn(salsa::CancellationToken)) -> Result<T, ToolError> + Send + 'static,
     ) -> Result<T, CallToolResult> {
@@ -340,12 +347,18 @@ impl SextantServer {
             let tokens = tokens.clone();
             move || tokens.lock().unwrap().iter().for_each(|t| t.cancel())
         };
+        let inject_panic = self.inject_panic.as_deref() == Some(tool);
         let job = async {
             let _permit = self.in_flight.acquire().await.map_err(|_| ToolError::new(ErrorCode::Internal, "server shutting down"))?;
             let tokens = tokens.clone();
             let handle = tokio::task::spawn_blocking(move || {
                 let register = move |t: salsa::CancellationToken| tokens.lock().unwrap().push(t);
-                std::panic::catch_unwind(AssertUnwindSafe(|| work(&register)))
+                std::panic::catch_unwind(AssertUnwindSafe(|| {
+                    if inject_panic {
+                        panic!("injected fault (SEXTANT_INJECT_PANIC)");
+                    }
+                    work(&register)
+                }))
             });
             match handle.await {
                 Ok(Ok(result)) => result,
@@ -370,13 +383,14 @@ impl SextantServer {
     /// indexed, else (an ignored file) read on demand with the same limits.
     async fn run_on_file<T: Send + 'static>(
         &self,
+        tool: &str,
         ctx: RequestContext<RoleServer>,
         root: std::path::PathBuf,
         path: String,
         query: impl Fn(&dyn crate::db::Db, SourceFile) -> Result<T, salsa::Cancelled> + Send + Sync + 'static,
     ) -> Result<T, CallToolResult> {
         let live = self.live.clone();
-        self.run(ctx, move |on_start| {
+        self.run(tool, ctx, move |on_start| {
             let (rel, abs) = paths::resolve(&root, &path)?;
             if abs.is_dir() {
                 return Err(ToolError::new(ErrorCode::InvalidArgument, format!("{rel:?} is a directory")));

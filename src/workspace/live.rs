@@ -150,6 +150,21 @@ impl LiveWorkspace {
         self.shared.status.lock().unwrap().clone()
     }
 
+    /// Waits up to `timeout` for the first index; true when it is ready.
+    pub fn wait_ready(&self, timeout: Duration) -> bool {
+        let deadline = Instant::now() + timeout;
+        let mut slot = self.shared.snapshot.lock().unwrap();
+        while slot.is_none() && self.shared.load_error.lock().unwrap().is_none() {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                break;
+            }
+            slot = self.shared.published.wait_timeout(slot, left).unwrap().0;
+        }
+        drop(slot);
+        self.status().ready
+    }
+
     /// Applies every change the watcher has reported so far (waiting for the first index if
     /// it is still running). Call it before taking a snapshot, never while holding one.
     pub fn sync(&self) {

@@ -1,0 +1,103 @@
+"""Fixtures for testing `sextant mcp` with the official MCP Python SDK as the client."""
+
+import contextlib
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+
+REPO = Path(__file__).resolve().parents[2]
+SEXTANT = os.environ.get("SEXTANT_BIN", str(REPO / "target" / "debug" / "sextant"))
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+def write(root: Path, rel: str, text: str | bytes) -> Path:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text)
+    return path
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    root = tmp_path / "ws"
+    write(root, "app/models.py", "class User:\n    def full_name(self):\n        return ''\n\n\ndef load_user(uid):\n    pass\n")
+    write(root, "src/lib.rs", "pub struct Config {\n    pub name: String,\n}\n\npub fn load_config() -> Config {\n    todo!()\n}\n")
+    write(root, "web/page.ts", "export interface Page {\n  title: string;\n}\n\nexport function renderPage(p: Page): string {\n  return p.title;\n}\n")
+    write(root, "cmd/main.go", "package main\n\nfunc main() {}\n")
+    write(root, "README.txt", "not source\n")
+    write(root, "big.py", "x = 1\n" * 2000)
+    write(root, "sextant.toml", "max_file_size = 10000\n")
+    return root
+
+
+@contextlib.asynccontextmanager
+async def stdio_session(root: Path, *args: str, env: dict | None = None):
+    params = StdioServerParameters(command=SEXTANT, args=["mcp", "--root", str(root), *args], env=env)
+    with open(os.devnull, "w") as errlog:
+        async with stdio_client(params, errlog=errlog) as (read, write_stream):
+            async with ClientSession(read, write_stream) as session:
+                await session.initialize()
+                yield session
+
+
+class HttpServer:
+    def __init__(self, process: subprocess.Popen, url: str):
+        self.process = process
+        self.url = url
+
+
+@contextlib.contextmanager
+def http_server(root: Path, *args: str, env: dict | None = None):
+    """`sextant mcp --http 127.0.0.1:0`; the port comes from its first stderr line."""
+    process = subprocess.Popen(
+        [SEXTANT, "mcp", "--root", str(root), "--http", "127.0.0.1:0", *args],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, **(env or {})},
+    )
+    try:
+        line = process.stderr.readline()
+        match = re.search(r"(http://\S+/mcp)", line)
+        assert match, f"no URL announced: {line!r}"
+        yield HttpServer(process, match.group(1))
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@contextlib.asynccontextmanager
+async def http_session(url: str, headers: dict | None = None):
+    import httpx2
+
+    async with httpx2.AsyncClient(headers=headers or {}, timeout=30) as client:
+        async with streamable_http_client(url, http_client=client) as streams:
+            read, write_stream = streams[0], streams[1]
+            async with ClientSession(read, write_stream) as session:
+                await session.initialize()
+                yield session
+
+
+def wait_until(check, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    while True:
+        if check():
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out")
+        time.sleep(0.05)

@@ -1,0 +1,346 @@
+"""`sextant mcp` through the official MCP Python SDK, over stdio and streamable HTTP."""
+
+import json
+import os
+import subprocess
+
+import anyio
+import pytest
+
+from conftest import SEXTANT, http_server, http_session, stdio_session, write
+
+pytestmark = pytest.mark.anyio
+
+TOOLS = {"parse_source", "outline", "lookup_symbol", "workspace_status"}
+
+
+def error_code(result) -> str:
+    assert result.is_error, result
+    return result.structured_content["code"]
+
+
+def names(result) -> list[str]:
+    assert not result.is_error, result
+    return [s["name"] for s in result.structured_content["symbols"]]
+
+
+# --- discovery -------------------------------------------------------------------------
+
+
+async def test_initialize_and_tool_definitions(workspace):
+    async with stdio_session(workspace) as session:
+        tools = (await session.list_tools()).tools
+    assert {t.name for t in tools} == TOOLS
+    for tool in tools:
+        assert tool.input_schema["type"] == "object"
+        assert tool.input_schema.get("additionalProperties") is False, tool.name
+        assert tool.output_schema and tool.output_schema["type"] == "object", tool.name
+        assert tool.annotations.read_only_hint is True
+        assert tool.annotations.destructive_hint is False
+        assert tool.annotations.idempotent_hint is True
+        assert tool.annotations.open_world_hint is False
+        # Definitions are paid for on every turn: keep them short.
+        assert len(tool.description) < 160, tool.description
+    lookup = next(t for t in tools if t.name == "lookup_symbol")
+    assert lookup.input_schema["required"] == ["query"]
+    assert lookup.input_schema["properties"]["limit"]["maximum"] == 200
+
+
+async def test_server_identity_and_instructions(workspace):
+    params_args = ["mcp", "--root", str(workspace)]
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+
+    with open(os.devnull, "w") as errlog:
+        async with stdio_client(StdioServerParameters(command=SEXTANT, args=params_args), errlog=errlog) as (r, w):
+            async with ClientSession(r, w) as session:
+                init = await session.initialize()
+    assert init.server_info.name == "sextant"
+    assert init.server_info.version
+    assert "lookup_symbol" in init.instructions and "grep" in init.instructions
+
+
+# --- happy paths -----------------------------------------------------------------------
+
+
+async def test_lookup_symbol_ranks_and_filters(workspace):
+    async with stdio_session(workspace) as session:
+        found = await session.call_tool("lookup_symbol", {"query": "load"})
+        assert names(found) == ["load_user", "load_config"]
+        first = found.structured_content["symbols"][0]
+        assert first["path"] == "app/models.py" and first["start"] == {"line": 6, "column": 5}
+        assert first["kind"] == "function" and first["match"] == "prefix"
+
+        method = await session.call_tool("lookup_symbol", {"query": "fullname"})
+        assert method.structured_content["symbols"][0]["container"] == "User"
+
+        rust_only = await session.call_tool("lookup_symbol", {"query": "load", "language": "rust"})
+        assert names(rust_only) == ["load_config"]
+        structs = await session.call_tool("lookup_symbol", {"query": "", "kinds": ["struct", "interface"]})
+        assert sorted(names(structs)) == ["Config", "Page"]
+        under_web = await session.call_tool("lookup_symbol", {"query": "", "path_prefix": "web/"})
+        assert all(s["path"].startswith("web/") for s in under_web.structured_content["symbols"])
+
+        limited = await session.call_tool("lookup_symbol", {"query": "", "limit": 2})
+        assert len(names(limited)) == 2
+        assert limited.structured_content["truncated"] is True
+        assert limited.structured_content["total"] > 2
+
+
+async def test_outline_is_a_tree(workspace):
+    async with stdio_session(workspace) as session:
+        out = await session.call_tool("outline", {"path": "app/models.py"})
+    assert not out.is_error
+    symbols = out.structured_content["symbols"]
+    assert [s["name"] for s in symbols] == ["User", "load_user"]
+    assert symbols[0]["children"][0]["name"] == "full_name"
+    assert symbols[0]["children"][0]["signature"] == "def full_name(self)"
+    assert symbols[0]["start"]["line"] == 1 and symbols[0]["end"]["line"] == 3
+
+
+async def test_outline_limit_truncates(workspace):
+    async with stdio_session(workspace) as session:
+        out = await session.call_tool("outline", {"path": "app/models.py", "limit": 1})
+    assert [s["name"] for s in out.structured_content["symbols"]] == ["User"]
+    assert out.structured_content["symbols"][0].get("children", []) == []
+    assert out.structured_content["truncated"] is True
+
+
+async def test_parse_source_returns_syntax_errors_as_data(workspace):
+    async with stdio_session(workspace) as session:
+        broken = await session.call_tool("parse_source", {"source": "def f(:\n    pass\n", "language": "python"})
+        assert not broken.is_error
+        content = broken.structured_content
+        assert content["error_count"] == 1
+        assert content["errors"][0]["message"] == "missing `)`"
+        assert content["errors"][0]["span"]["start"] == {"line": 1, "column": 7}
+        assert content["tree"].startswith("(module 1:1-3:1)\n")
+
+        shallow = await session.call_tool("parse_source", {"path": "src/lib.rs", "max_depth": 1})
+        assert not shallow.is_error
+        assert shallow.structured_content["tree"].splitlines()[1].startswith("  (struct_item")
+        assert all(line.startswith(("(", "  (")) for line in shallow.structured_content["tree"].splitlines())
+
+        capped = await session.call_tool("parse_source", {"path": "web/page.ts", "max_nodes": 3})
+        assert capped.structured_content["truncated"] is True
+        assert len(capped.structured_content["tree"].splitlines()) == 3
+
+
+async def test_workspace_status(workspace):
+    async with stdio_session(workspace) as session:
+        status = (await session.call_tool("workspace_status", {})).structured_content
+    assert status["ready"] is True
+    assert status["root"] == str(workspace.resolve())
+    languages = {l["language"]: l["files"] for l in status["stats"]["languages"]}
+    assert languages == {"python": 1, "rust": 1, "typescript": 1, "go": 1}
+    assert status["skipped_total"] == 1 and status["skipped"][0]["path"] == "big.py"
+    assert status["skipped"][0]["reason"] == "too_large"
+    assert status["limits"]["max_response_chars"] == 60000
+    assert status["watching"] is True
+
+
+# --- error codes -----------------------------------------------------------------------
+
+
+async def test_invalid_arguments(workspace):
+    async with stdio_session(workspace) as session:
+        unknown_field = await session.call_tool("outline", {"path": "app/models.py", "bogus": 1})
+        assert error_code(unknown_field) == "INVALID_ARGUMENT"
+        assert "bogus" in unknown_field.structured_content["message"]
+        bad_enum = await session.call_tool("lookup_symbol", {"query": "x", "language": "cobol"})
+        assert error_code(bad_enum) == "INVALID_ARGUMENT"
+        out_of_range = await session.call_tool("lookup_symbol", {"query": "x", "limit": 100000})
+        assert error_code(out_of_range) == "INVALID_ARGUMENT"
+        missing_language = await session.call_tool("parse_source", {"source": "x = 1"})
+        assert error_code(missing_language) == "INVALID_ARGUMENT"
+        both = await session.call_tool("parse_source", {"source": "x", "language": "python", "path": "a.py"})
+        assert error_code(both) == "INVALID_ARGUMENT"
+        directory = await session.call_tool("outline", {"path": "app"})
+        assert error_code(directory) == "INVALID_ARGUMENT"
+        # The server keeps serving after every failure.
+        assert names(await session.call_tool("lookup_symbol", {"query": "User"}))[0] == "User"
+
+
+async def test_paths_are_confined_to_the_workspace(workspace, tmp_path):
+    outside = write(tmp_path, "outside/secret.py", "def secret(): pass\n")
+    (workspace / "link.py").symlink_to(outside)
+    (workspace / "linkdir").symlink_to(outside.parent)
+    async with stdio_session(workspace) as session:
+        for path in ["../outside/secret.py", str(outside), "link.py", "linkdir/secret.py", "app/../../outside/secret.py", "/etc/passwd"]:
+            result = await session.call_tool("outline", {"path": path})
+            assert error_code(result) == "PATH_OUTSIDE_WORKSPACE", path
+        assert error_code(await session.call_tool("parse_source", {"path": "../outside/secret.py"})) == "PATH_OUTSIDE_WORKSPACE"
+        missing = await session.call_tool("outline", {"path": "app/nope.py"})
+        assert error_code(missing) == "NOT_FOUND"
+        unsupported = await session.call_tool("outline", {"path": "README.txt"})
+        assert error_code(unsupported) == "UNSUPPORTED_LANGUAGE"
+        too_large = await session.call_tool("outline", {"path": "big.py"})
+        assert error_code(too_large) == "TOO_LARGE"
+        inside_abs = await session.call_tool("outline", {"path": str(workspace / "app/models.py")})
+        assert not inside_abs.is_error
+
+
+async def test_ignored_files_inside_the_workspace_are_read_on_demand(workspace):
+    write(workspace, ".gitignore", "build/\n")
+    write(workspace, "build/gen.py", "def generated():\n    pass\n")
+    async with stdio_session(workspace) as session:
+        assert names(await session.call_tool("lookup_symbol", {"query": "generated"})) == []
+        out = await session.call_tool("outline", {"path": "build/gen.py"})
+        assert [s["name"] for s in out.structured_content["symbols"]] == ["generated"]
+
+
+async def test_size_limits(workspace):
+    async with stdio_session(workspace, "--max-source-bytes", "100", "--max-response-chars", "3000") as session:
+        big_source = await session.call_tool("parse_source", {"source": "x = 1\n" * 50, "language": "python"})
+        assert error_code(big_source) == "TOO_LARGE"
+        # A parse tree is cut to fit the response budget rather than refused.
+        tree = await session.call_tool("parse_source", {"source": "x = 1\n" * 16, "language": "python", "max_nodes": 5000})
+        assert not tree.is_error and tree.structured_content["truncated"] is True
+        assert len(json.dumps(tree.structured_content)) <= 3000
+    for i in range(60):
+        write(workspace, f"many/m{i}.py", f"def function_number_{i}():\n    pass\n")
+    async with stdio_session(workspace, "--max-response-chars", "3000") as session:
+        too_much = await session.call_tool("lookup_symbol", {"query": "function_number", "limit": 200})
+        assert error_code(too_much) == "TOO_LARGE"
+        fine = await session.call_tool("lookup_symbol", {"query": "function_number", "limit": 5})
+        assert len(names(fine)) == 5
+
+
+async def test_request_frames_over_the_limit_are_dropped(workspace):
+    async with stdio_session(workspace, "--max-request-bytes", "20000") as session:
+        with pytest.raises(Exception):
+            await session.call_tool(
+                "parse_source", {"source": "x" * 30000, "language": "python"}, read_timeout_seconds=2
+            )
+        assert names(await session.call_tool("lookup_symbol", {"query": "User"}))[0] == "User"
+
+
+async def test_timeout(workspace):
+    async with stdio_session(workspace, "--request-timeout-ms", "1") as session:
+        slow = await session.call_tool("parse_source", {"source": "f(x, y)\n" * 60000, "language": "python"})
+        assert error_code(slow) == "TIMEOUT"
+
+
+async def test_a_panic_fails_only_that_request(workspace):
+    env = {**os.environ, "SEXTANT_INJECT_PANIC": "outline"}
+    async with stdio_session(workspace, env=env) as session:
+        crashed = await session.call_tool("outline", {"path": "app/models.py"})
+        assert error_code(crashed) == "INTERNAL"
+        assert "injected fault" in crashed.structured_content["message"]
+        assert names(await session.call_tool("lookup_symbol", {"query": "User"}))[0] == "User"
+
+
+# --- a live workspace ------------------------------------------------------------------
+
+
+async def test_edits_on_disk_are_reflected(workspace):
+    async with stdio_session(workspace) as session:
+        assert names(await session.call_tool("lookup_symbol", {"query": "load_user"})) == ["load_user"]
+        write(workspace, "app/models.py", "def fetch_user(uid):\n    pass\n")
+        await anyio.sleep(0.3)
+        assert names(await session.call_tool("lookup_symbol", {"query": "load_user"})) == []
+        assert names(await session.call_tool("lookup_symbol", {"query": "fetch_user"})) == ["fetch_user"]
+        out = await session.call_tool("outline", {"path": "app/models.py"})
+        assert [s["name"] for s in out.structured_content["symbols"]] == ["fetch_user"]
+
+        write(workspace, "app/new.py", "class Fresh:\n    pass\n")
+        await anyio.sleep(0.3)
+        assert names(await session.call_tool("lookup_symbol", {"query": "Fresh"})) == ["Fresh"]
+        (workspace / "app/new.py").unlink()
+        await anyio.sleep(0.3)
+        assert names(await session.call_tool("lookup_symbol", {"query": "Fresh"})) == []
+        gone = await session.call_tool("outline", {"path": "app/new.py"})
+        assert error_code(gone) == "NOT_FOUND"
+
+
+async def test_concurrent_calls(workspace):
+    for i in range(30):
+        write(workspace, f"pkg/m{i}.py", f"def handler_{i}():\n    pass\n")
+    async with stdio_session(workspace, "--max-in-flight", "3") as session:
+        results = {}
+
+        async def call(i):
+            results[i] = await session.call_tool("lookup_symbol", {"query": f"handler_{i}"})
+
+        async with anyio.create_task_group() as group:
+            for i in range(30):
+                group.start_soon(call, i)
+    for i in range(30):
+        assert names(results[i])[0] == f"handler_{i}"
+
+
+async def test_cancelled_request_leaves_the_server_serving(workspace):
+    async with stdio_session(workspace) as session:
+        with anyio.move_on_after(0.05):
+            await session.call_tool("parse_source", {"source": "f(x, y)\n" * 60000, "language": "python"})
+        assert names(await session.call_tool("lookup_symbol", {"query": "User"}))[0] == "User"
+
+
+def test_eof_on_stdin_exits_cleanly(workspace):
+    init = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+    }
+    done = subprocess.run(
+        [SEXTANT, "mcp", "--root", str(workspace)],
+        input=json.dumps(init) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.splitlines()[0])["result"]["serverInfo"]["name"] == "sextant"
+
+
+def test_broad_roots_and_bad_addresses_are_refused(workspace):
+    root = subprocess.run([SEXTANT, "mcp", "--root", "/"], capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+    assert root.returncode == 2 and "--allow-broad-root" in root.stderr
+    public = subprocess.run(
+        [SEXTANT, "mcp", "--root", str(workspace), "--http", "0.0.0.0:0"], capture_output=True, text=True, timeout=30
+    )
+    assert public.returncode == 2 and "loopback" in public.stderr
+    missing = subprocess.run([SEXTANT, "mcp", "--root", str(workspace / "nope")], capture_output=True, text=True, timeout=30)
+    assert missing.returncode == 2 and "nope" in missing.stderr
+
+
+# --- streamable HTTP -------------------------------------------------------------------
+
+
+async def test_http_happy_path_and_freshness(workspace):
+    with http_server(workspace) as server:
+        async with http_session(server.url) as session:
+            assert {t.name for t in (await session.list_tools()).tools} == TOOLS
+            assert names(await session.call_tool("lookup_symbol", {"query": "renderPage"})) == ["renderPage"]
+            write(workspace, "web/page.ts", "export function paint(): void {}\n")
+            await anyio.sleep(0.3)
+            assert names(await session.call_tool("lookup_symbol", {"query": "paint"})) == ["paint"]
+            assert error_code(await session.call_tool("outline", {"path": "../x.py"})) == "PATH_OUTSIDE_WORKSPACE"
+
+
+async def test_http_checks_host_origin_and_token(workspace):
+    import httpx2
+
+    body = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+    }
+    headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+    env = {"SEXTANT_TEST_TOKEN": "s3cret-token"}
+    with http_server(workspace, "--token-env", "SEXTANT_TEST_TOKEN", env=env) as server:
+        async with httpx2.AsyncClient(timeout=10) as client:
+            no_token = await client.post(server.url, json=body, headers=headers)
+            assert no_token.status_code == 401
+            wrong = await client.post(server.url, json=body, headers={**headers, "Authorization": "Bearer nope"})
+            assert wrong.status_code == 401
+            auth = {**headers, "Authorization": "Bearer s3cret-token"}
+            ok = await client.post(server.url, json=body, headers=auth)
+            assert ok.status_code == 200, ok.text
+            evil_host = await client.post(server.url, json=body, headers={**auth, "Host": "evil.example"})
+            assert evil_host.status_code in (400, 403, 421), evil_host.status_code
+            evil_origin = await client.post(server.url, json=body, headers={**auth, "Origin": "http://evil.example"})
+            assert evil_origin.status_code == 403, evil_origin.status_code
+        async with http_session(server.url, headers={"Authorization": "Bearer s3cret-token"}) as session:
+            assert names(await session.call_tool("lookup_symbol", {"query": "Config"}))[0] == "Config"
