@@ -172,3 +172,22 @@ fn a_missing_root_fails_clearly() {
     let err = LiveWorkspace::start(Path::new("/definitely/not/here"), LoadOptions::default()).err().unwrap();
     assert!(err.contains("/definitely/not/here"), "{err}");
 }
+
+/// Regression: reading files during a rescan produced access events that triggered another
+/// rescan, forever; answers took tens of milliseconds instead of one.
+#[test]
+fn the_writer_goes_quiet_after_a_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for i in 0..20 {
+        write(root, &format!("m{i}.py"), "def f():\n    pass\n");
+    }
+    let live = LiveWorkspace::start(root, LoadOptions::default()).unwrap();
+    names(&live, "f");
+    write(root, "new.py", "def g():\n    pass\n");
+    eventually("creation", || names(&live, "g") == ["new.py:g"]);
+    std::thread::sleep(Duration::from_millis(500));
+    let settled = live.status().batches;
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(live.status().batches, settled, "events keep arriving with nothing changing on disk");
+}

@@ -66,6 +66,8 @@ pub struct LiveStatus {
     pub error: Option<String>,
     pub index_ms: Option<f64>,
     pub revision: u64,
+    /// Batches of file-system events applied since the first index.
+    pub batches: u64,
 }
 
 enum Message {
@@ -112,7 +114,14 @@ impl LiveWorkspace {
             snapshot: Mutex::new(None),
             load_error: Mutex::new(None),
             published: Condvar::new(),
-            status: Mutex::new(LiveStatus { ready: false, watching: false, error: None, index_ms: None, revision: 0 }),
+            status: Mutex::new(LiveStatus {
+                ready: false,
+                watching: false,
+                error: None,
+                index_ms: None,
+                revision: 0,
+                batches: 0,
+            }),
         });
         let (tx, rx) = mpsc::channel();
 
@@ -259,7 +268,9 @@ fn writer_loop(root: &Path, options: LoadOptions, shared: &Shared, rx: &Receiver
                     if event.need_rescan() {
                         rescan = true;
                     }
-                    pending.extend(event.paths);
+                    if changes_content(&event.kind) {
+                        pending.extend(event.paths);
+                    }
                 }
                 // The watcher lost events (queue overflow): only a walk can tell what changed.
                 Some(Message::Fs(Err(_))) => rescan = true,
@@ -298,12 +309,21 @@ fn writer_loop(root: &Path, options: LoadOptions, shared: &Shared, rx: &Receiver
             if applied != Default::default() {
                 revision += 1;
             }
+            shared.status.lock().unwrap().batches += 1;
             publish(&host, shared, revision);
         }
         for waiter in waiters.drain(..) {
             let _ = waiter.send(());
         }
     }
+}
+
+/// Whether an event may change what a file says. Reads (our own included: a rescan reads
+/// files) and permission changes do not; counting them would make every rescan trigger
+/// another.
+fn changes_content(kind: &notify::EventKind) -> bool {
+    use notify::{EventKind, event::ModifyKind};
+    !matches!(kind, EventKind::Access(_) | EventKind::Modify(ModifyKind::Metadata(_)))
 }
 
 fn publish(host: &Host, shared: &Shared, revision: u64) {
