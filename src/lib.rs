@@ -7,6 +7,7 @@ pub mod cli;
 pub mod db;
 pub mod ide;
 pub mod lang;
+pub mod lsp;
 pub mod mcp;
 pub mod semantic;
 pub mod syntax;

@@ -71,6 +71,9 @@ pub enum Command {
     /// Serve the workspace to coding agents over MCP (stdio by default, or streamable HTTP
     /// with --http). The index follows file changes on disk.
     Mcp(McpArgs),
+    /// Serve editors over the Language Server Protocol on stdio. The root is --root if given,
+    /// else the client's first workspace folder.
+    Lsp,
     /// List the files sextant indexes (after ignore rules, globs and limits), with their
     /// language.
     Files(FilesArgs),
@@ -204,6 +207,12 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
     let g = &cli.global;
     match &cli.command {
         Command::Languages => Ok((render::languages(g.json), ExitCode::SUCCESS)),
+        Command::Lsp => {
+            let explicit_root = std::env::args_os().any(|a| a == "--root" || a.to_string_lossy().starts_with("--root="));
+            let load = LoadOptions { max_file_size: g.max_file_size, exclude: g.exclude.clone(), progress: false };
+            crate::lsp::run_stdio(explicit_root.then(|| g.root.clone()), load)?;
+            Ok((String::new(), ExitCode::SUCCESS))
+        }
         Command::Mcp(args) => {
             run_mcp(g, args)?;
             Ok((String::new(), ExitCode::SUCCESS))

@@ -7,6 +7,7 @@
 mod outline;
 mod parse_tree;
 mod stats;
+mod structure;
 mod symbol_search;
 
 use std::panic::AssertUnwindSafe;
@@ -14,6 +15,7 @@ use std::panic::AssertUnwindSafe;
 pub use outline::{Outline, OutlineNode, outline};
 pub use parse_tree::{ParseOptions, ParseOutput, SyntaxErrorInfo, parse_tree};
 pub use stats::{LanguageStats, WorkspaceStats, workspace_stats};
+pub use structure::{Fold, folding_ranges, selection_ranges, syntax_errors};
 pub use symbol_search::{SymbolMatch, SymbolQuery, SymbolSearch, symbol_search};
 
 use serde::Serialize;

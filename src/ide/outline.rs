@@ -21,6 +21,9 @@ pub struct OutlineNode {
     pub end: LineCol,
     /// Where the name is.
     pub name_start: LineCol,
+    /// Byte offsets of the whole definition and of its name.
+    pub byte_range: [u32; 2],
+    pub name_byte_range: [u32; 2],
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub children: Vec<OutlineNode>,
 }
@@ -55,6 +58,8 @@ pub fn outline(db: &dyn Db, file: SourceFile, limit: usize) -> Cancellable<Outli
                     start: p.start,
                     end: p.end,
                     name_start: p.name_start,
+                    byte_range: [p.range.start().into(), p.range.end().into()],
+                    name_byte_range: [p.name_range.start().into(), p.name_range.end().into()],
                     children: Vec::new(),
                 })
             })

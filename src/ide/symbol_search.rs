@@ -34,6 +34,8 @@ pub struct SymbolMatch {
     pub language: String,
     pub start: LineCol,
     pub end_line: u32,
+    /// Byte offsets of the name.
+    pub name_byte_range: [u32; 2],
     pub signature: String,
     #[serde(rename = "match")]
     pub tier: MatchTier,
@@ -74,6 +76,7 @@ pub fn symbol_search(db: &dyn Db, workspace: Workspace, q: &SymbolQuery) -> Canc
                     language: hit.entry.lang.info().id.clone(),
                     start: pos.name_start,
                     end_line: pos.end.line,
+                    name_byte_range: [pos.name_range.start().into(), pos.name_range.end().into()],
                     signature: summary.signature.clone(),
                     tier: hit.tier,
                 }

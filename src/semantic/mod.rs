@@ -20,3 +20,10 @@ use crate::{
 pub fn parse(db: &dyn Db, file: SourceFile) -> Arc<Parse> {
     Arc::new(syntax::parse(file.lang(db).info(), file.text(db)))
 }
+
+/// Syntax errors only, from a tree-sitter parse without building the green tree: what
+/// diagnostics need after every keystroke.
+#[salsa::tracked(returns(clone))]
+pub fn syntax_errors(db: &dyn Db, file: SourceFile) -> Arc<[syntax::SyntaxError]> {
+    syntax::errors_only(file.lang(db).info(), file.text(db)).into()
+}

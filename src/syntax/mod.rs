@@ -126,6 +126,14 @@ pub fn parse(lang: &Language, text: &str) -> Parse {
     }
 }
 
+/// Just the syntax errors of `text` (no tree is kept).
+pub fn errors_only(lang: &Language, text: &str) -> Vec<SyntaxError> {
+    match parse_tree_sitter(lang, text, None) {
+        Some(tree) => errors::collect(lang, &tree, text),
+        None => parse(lang, text).errors.to_vec(),
+    }
+}
+
 /// The largest char boundary of `text` that is `<= offset` (clamped to the text length).
 pub(crate) fn floor_char_boundary(text: &str, offset: usize) -> usize {
     let mut offset = offset.min(text.len());

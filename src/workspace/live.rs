@@ -74,6 +74,8 @@ enum Message {
     Fs(notify::Result<notify::Event>),
     /// Apply every event received so far, then answer.
     Sync(Sender<()>),
+    /// An editor's text for a workspace-relative path (`None`: closed), then answer.
+    Overlay(String, Option<String>, Sender<()>),
     Shutdown,
 }
 
@@ -183,6 +185,15 @@ impl LiveWorkspace {
         }
     }
 
+    /// Makes an editor's text for `rel` the file's content (`None` gives it back to the
+    /// disk). Returns once applied, so later reads see it. Never call it holding a snapshot.
+    pub fn set_overlay(&self, rel: &str, text: Option<String>) {
+        let (reply_tx, reply_rx) = mpsc::channel();
+        if self.tx.send(Message::Overlay(rel.to_string(), text, reply_tx)).is_ok() {
+            let _ = reply_rx.recv();
+        }
+    }
+
     /// The current snapshot, waiting for the first index.
     pub fn snapshot(&self) -> Result<Snapshot, ReadError> {
         let mut slot = self.shared.snapshot.lock().unwrap();
@@ -252,6 +263,7 @@ fn writer_loop(root: &Path, options: LoadOptions, shared: &Shared, rx: &Receiver
     let mut pending: Vec<PathBuf> = Vec::new();
     let mut rescan = false;
     let mut waiters: Vec<Sender<()>> = Vec::new();
+    let mut overlays: Vec<(String, Option<String>)> = Vec::new();
     loop {
         // Wait for the first message of a batch, then gather until quiet.
         let first = match rx.recv() {
@@ -264,6 +276,10 @@ fn writer_loop(root: &Path, options: LoadOptions, shared: &Shared, rx: &Receiver
             match next.take() {
                 Some(Message::Shutdown) => return,
                 Some(Message::Sync(reply)) => waiters.push(reply),
+                Some(Message::Overlay(rel, text, reply)) => {
+                    overlays.push((rel, text));
+                    waiters.push(reply);
+                }
                 Some(Message::Fs(Ok(event))) => {
                     if event.need_rescan() {
                         rescan = true;
@@ -297,16 +313,24 @@ fn writer_loop(root: &Path, options: LoadOptions, shared: &Shared, rx: &Receiver
             }
         }
 
-        if !pending.is_empty() || rescan {
+        if !pending.is_empty() || rescan || !overlays.is_empty() {
             pending.sort();
             pending.dedup();
             let force = rescan || pending.len() > RESCAN_THRESHOLD;
             // Withdraw the published snapshot: the setters below wait for every clone.
             shared.snapshot.lock().unwrap().take();
-            let applied = host.apply_disk_changes(&pending, force);
+            let applied = if !pending.is_empty() || force {
+                host.apply_disk_changes(&pending, force)
+            } else {
+                Default::default()
+            };
             pending.clear();
             rescan = false;
-            if applied != Default::default() {
+            let edited = !overlays.is_empty();
+            for (rel, text) in overlays.drain(..) {
+                host.set_overlay(&rel, text);
+            }
+            if applied != Default::default() || edited {
                 revision += 1;
             }
             shared.status.lock().unwrap().batches += 1;

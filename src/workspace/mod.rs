@@ -48,6 +48,8 @@ pub struct Host {
     pub index_time: Duration,
     options: LoadOptions,
     by_path: HashMap<String, SourceFile>,
+    /// Texts of documents open in an editor; they win over the disk until closed.
+    overlays: HashMap<String, String>,
 }
 
 /// What [`Host::apply_disk_changes`] did.
@@ -166,6 +168,44 @@ impl Host {
             index_time: Duration::ZERO,
             options: LoadOptions::default(),
             by_path,
+            overlays: HashMap::new(),
+        }
+    }
+
+    /// Sets (`Some`) or removes (`None`) an editor's text for `rel`. While set, the disk
+    /// version is ignored; once removed, the disk decides again. Returns false for a path no
+    /// registered language handles.
+    pub fn set_overlay(&mut self, rel: &str, text: Option<String>) -> bool {
+        match text {
+            Some(text) => {
+                let abs = self.root.join(rel);
+                let lang = match self.by_path.get(rel) {
+                    Some(file) => file.lang(&self.db),
+                    None => match crate::lang::registry().for_path(&abs, text.lines().next().map(str::as_bytes)) {
+                        Some(l) => l.lang_id,
+                        None => return false,
+                    },
+                };
+                self.overlays.insert(rel.to_string(), text.clone());
+                let loaded = LoadedFile { path: rel.to_string(), lang, text, lossy_utf8: false };
+                match self.by_path.get(rel) {
+                    Some(&file) => {
+                        self.update_text(file, loaded);
+                    }
+                    None => {
+                        let file = SourceFile::new(&self.db, rel.to_string(), lang, Arc::from(loaded.text), false);
+                        self.by_path.insert(rel.to_string(), file);
+                        self.publish_file_set();
+                    }
+                }
+                true
+            }
+            None => {
+                self.overlays.remove(rel);
+                let abs = self.root.join(rel);
+                self.apply_disk_changes(&[abs], false);
+                true
+            }
         }
     }
 
@@ -195,6 +235,9 @@ impl Host {
         let mut removed = Vec::new();
         for rel in &touched {
             let Some(&file) = self.by_path.get(rel) else { continue };
+            if self.overlays.contains_key(rel) {
+                continue;
+            }
             match read_source(&self.root.join(rel), rel, self.config.max_file_size) {
                 ReadOutcome::Loaded(f) => applied.changed += usize::from(self.update_text(file, f)),
                 ReadOutcome::Skipped(s) => {
@@ -235,7 +278,13 @@ impl Host {
         let (loaded, skipped) = read_candidates(candidates, &config, &Progress::new(false), |rel| {
             !known.contains_key(rel) || touched.contains(rel)
         });
-        let mut gone: Vec<String> = self.by_path.keys().filter(|rel| !present.contains(*rel)).cloned().collect();
+        let overlays = &self.overlays;
+        let mut gone: Vec<String> = self
+            .by_path
+            .keys()
+            .filter(|rel| !present.contains(*rel) && !overlays.contains_key(*rel))
+            .cloned()
+            .collect();
         gone.extend(skipped.iter().filter(|s| self.by_path.contains_key(&s.path)).map(|s| s.path.clone()));
         for rel in &gone {
             if self.by_path.remove(rel).is_some() {
@@ -243,6 +292,9 @@ impl Host {
             }
         }
         for f in loaded {
+            if self.overlays.contains_key(&f.path) {
+                continue;
+            }
             match self.by_path.get(&f.path) {
                 Some(&file) => applied.changed += usize::from(self.update_text(file, f)),
                 None => {

@@ -1,0 +1,523 @@
+//! The LSP front end: `sextant lsp` on stdio (lsp-server + lsp-types).
+//!
+//! One main loop receives every message in order. Notifications that change documents go
+//! to the live workspace's single writer and are applied before the next message is read;
+//! requests run on worker threads over snapshots. `$/cancelRequest` cancels the worker's
+//! salsa query and answers `RequestCancelled`; a write during a request makes it retry on the
+//! new revision. Open documents overlay the disk; the file watcher keeps the rest fresh.
+
+mod position;
+
+use std::{
+    collections::HashMap,
+    path::{Path, PathBuf},
+    str::FromStr,
+    sync::{Arc, Mutex},
+    time::{Duration, Instant},
+};
+
+use crossbeam_channel::{Receiver, Sender, select};
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
+use lsp_types::{
+    DocumentSymbol, FoldingRange, FoldingRangeKind, InitializeParams, Location, OneOf, PositionEncodingKind,
+    SelectionRange, ServerCapabilities, SymbolInformation, SymbolKind as LspKind, TextDocumentContentChangeEvent,
+    TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions, Uri, WorkDoneProgressOptions,
+};
+use position::{Encoding, Lines};
+
+use crate::{
+    ide::{self, OutlineNode, SymbolQuery},
+    semantic::symbols::SymbolKind,
+    workspace::{
+        LoadOptions,
+        live::{LiveWorkspace, ReadError, Snapshot},
+    },
+};
+
+/// Quiet time after an edit before diagnostics are computed.
+const DIAGNOSTICS_DEBOUNCE: Duration = Duration::from_millis(30);
+const WORKSPACE_SYMBOL_LIMIT: usize = 100;
+const PROGRESS_TOKEN: &str = "sextant/indexing";
+
+/// Runs the server on stdin/stdout until the client says `exit`.
+pub fn run_stdio(root: Option<PathBuf>, load: LoadOptions) -> Result<(), String> {
+    let (connection, io_threads) = Connection::stdio();
+    let (id, params) = connection.initialize_start().map_err(|e| e.to_string())?;
+    let init: InitializeParams = serde_json::from_value(params).map_err(|e| format!("bad initialize params: {e}"))?;
+    let offers_utf8 = init
+        .capabilities
+        .general
+        .as_ref()
+        .and_then(|g| g.position_encodings.as_ref())
+        .is_some_and(|encodings| encodings.contains(&PositionEncodingKind::UTF8));
+    let encoding = if offers_utf8 { Encoding::Utf8 } else { Encoding::Utf16 };
+    let root = root
+        .or_else(|| workspace_root(&init))
+        .or_else(|| std::env::current_dir().ok())
+        .ok_or("no workspace root: pass --root or open a folder")?;
+    let root = root.canonicalize().map_err(|e| format!("{}: {e}", root.display()))?;
+
+    let capabilities = ServerCapabilities {
+        position_encoding: Some(if offers_utf8 { PositionEncodingKind::UTF8 } else { PositionEncodingKind::UTF16 }),
+        text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
+            open_close: Some(true),
+            change: Some(TextDocumentSyncKind::INCREMENTAL),
+            save: Some(lsp_types::TextDocumentSyncSaveOptions::Supported(true)),
+            ..Default::default()
+        })),
+        document_symbol_provider: Some(OneOf::Left(true)),
+        workspace_symbol_provider: Some(OneOf::Right(lsp_types::WorkspaceSymbolOptions {
+            work_done_progress_options: WorkDoneProgressOptions::default(),
+            resolve_provider: None,
+        })),
+        folding_range_provider: Some(lsp_types::FoldingRangeProviderCapability::Simple(true)),
+        selection_range_provider: Some(lsp_types::SelectionRangeProviderCapability::Simple(true)),
+        ..Default::default()
+    };
+    let result = serde_json::json!({
+        "capabilities": capabilities,
+        "serverInfo": { "name": "sextant", "version": env!("CARGO_PKG_VERSION") },
+    });
+    connection.initialize_finish(id, result).map_err(|e| e.to_string())?;
+
+    let live = Arc::new(LiveWorkspace::start(&root, LoadOptions { progress: false, ..load })?);
+    let progress = init.capabilities.window.as_ref().and_then(|w| w.work_done_progress).unwrap_or(false);
+    let mut server = Server::new(connection.sender.clone(), live, root, encoding);
+    if progress {
+        server.report_indexing_progress();
+    }
+    server.main_loop(&connection.receiver)?;
+    drop(server);
+    drop(connection);
+    io_threads.join().map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+fn workspace_root(init: &InitializeParams) -> Option<PathBuf> {
+    if let Some(folder) = init.workspace_folders.as_ref().and_then(|f| f.first()) {
+        return uri_to_path(&folder.uri);
+    }
+    #[allow(deprecated)]
+    init.root_uri.as_ref().and_then(uri_to_path)
+}
+
+fn uri_to_path(uri: &Uri) -> Option<PathBuf> {
+    let rest = uri.as_str().strip_prefix("file://")?;
+    let path = rest.get(rest.find('/')?..)?;
+    let mut bytes = Vec::with_capacity(path.len());
+    let raw = path.as_bytes();
+    let mut i = 0;
+    while i < raw.len() {
+        if raw[i] == b'%' && i + 2 < raw.len() {
+            let hex = std::str::from_utf8(&raw[i + 1..i + 3]).ok()?;
+            bytes.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            bytes.push(raw[i]);
+            i += 1;
+        }
+    }
+    Some(PathBuf::from(String::from_utf8(bytes).ok()?))
+}
+
+fn path_to_uri(path: &Path) -> Option<Uri> {
+    let mut s = String::from("file://");
+    for &b in path.to_str()?.as_bytes() {
+        if b.is_ascii_alphanumeric() || b"/-._~".contains(&b) {
+            s.push(b as char);
+        } else {
+            s.push_str(&format!("%{b:02X}"));
+        }
+    }
+    Uri::from_str(&s).ok()
+}
+
+struct Document {
+    rel: String,
+    text: String,
+    version: i32,
+}
+
+/// What a worker sends back to the main loop.
+enum Task {
+    Send(Message),
+    Diagnostics { uri: Uri, version: i32, message: Message },
+}
+
+struct Server {
+    sender: Sender<Message>,
+    live: Arc<LiveWorkspace>,
+    root: PathBuf,
+    encoding: Encoding,
+    docs: HashMap<Uri, Document>,
+    diagnostics_due: HashMap<Uri, Instant>,
+    /// Cancellation tokens of running requests, by request id.
+    running: Arc<Mutex<HashMap<RequestId, Vec<salsa::CancellationToken>>>>,
+    tasks: (Sender<Task>, Receiver<Task>),
+}
+
+impl Server {
+    fn new(sender: Sender<Message>, live: Arc<LiveWorkspace>, root: PathBuf, encoding: Encoding) -> Server {
+        Server {
+            sender,
+            live,
+            root,
+            encoding,
+            docs: HashMap::new(),
+            diagnostics_due: HashMap::new(),
+            running: Arc::default(),
+            tasks: crossbeam_channel::unbounded(),
+        }
+    }
+
+    fn send(&self, message: Message) {
+        let _ = self.sender.send(message);
+    }
+
+    fn notify(&self, method: &str, params: impl serde::Serialize) {
+        self.send(Message::Notification(Notification::new(method.to_string(), params)));
+    }
+
+    fn main_loop(&mut self, receiver: &Receiver<Message>) -> Result<(), String> {
+        let tasks = self.tasks.1.clone();
+        loop {
+            let timeout = self
+                .diagnostics_due
+                .values()
+                .min()
+                .map_or(Duration::from_secs(3600), |due| due.saturating_duration_since(Instant::now()));
+            select! {
+                recv(receiver) -> message => {
+                    let Ok(message) = message else { return Ok(()) };
+                    match message {
+                        Message::Request(request) => {
+                            if request.method == "shutdown" {
+                                self.send(Message::Response(Response::new_ok(request.id, ())));
+                                continue;
+                            }
+                            self.on_request(request);
+                        }
+                        Message::Notification(n) if n.method == "exit" => return Ok(()),
+                        Message::Notification(n) => self.on_notification(n),
+                        Message::Response(_) => {}
+                    }
+                }
+                recv(tasks) -> task => match task {
+                    Ok(Task::Send(message)) => self.send(message),
+                    Ok(Task::Diagnostics { uri, version, message }) => {
+                        // Drop answers computed for a text that has changed since.
+                        if self.docs.get(&uri).is_some_and(|d| d.version == version) && !self.diagnostics_due.contains_key(&uri) {
+                            self.send(message);
+                        }
+                    }
+                    Err(_) => {}
+                },
+                default(timeout) => {}
+            }
+            self.publish_due_diagnostics();
+        }
+    }
+
+    fn report_indexing_progress(&self) {
+        let create = Request::new(
+            RequestId::from("sextant/progress".to_string()),
+            "window/workDoneProgress/create".to_string(),
+            serde_json::json!({ "token": PROGRESS_TOKEN }),
+        );
+        self.send(Message::Request(create));
+        self.notify(
+            "$/progress",
+            serde_json::json!({ "token": PROGRESS_TOKEN, "value": { "kind": "begin", "title": "sextant: indexing", "cancellable": false } }),
+        );
+        let live = self.live.clone();
+        let tasks = self.tasks.0.clone();
+        std::thread::spawn(move || {
+            live.wait_ready(Duration::from_secs(24 * 3600));
+            let message = match live.status().index_ms {
+                Some(ms) => format!("indexed in {:.0} ms", ms),
+                None => "indexing failed".to_string(),
+            };
+            let end = Notification::new(
+                "$/progress".to_string(),
+                serde_json::json!({ "token": PROGRESS_TOKEN, "value": { "kind": "end", "message": message } }),
+            );
+            let _ = tasks.send(Task::Send(Message::Notification(end)));
+        });
+    }
+
+    fn relative(&self, uri: &Uri) -> Option<String> {
+        let path = uri_to_path(uri)?;
+        let rel = path.strip_prefix(&self.root).ok()?;
+        let parts: Option<Vec<&str>> = rel.components().map(|c| c.as_os_str().to_str()).collect();
+        Some(parts?.join("/")).filter(|r| !r.is_empty())
+    }
+
+    fn on_notification(&mut self, n: Notification) {
+        match n.method.as_str() {
+            "textDocument/didOpen" => {
+                let Ok(p) = serde_json::from_value::<lsp_types::DidOpenTextDocumentParams>(n.params) else { return };
+                let Some(rel) = self.relative(&p.text_document.uri) else { return };
+                self.live.set_overlay(&rel, Some(p.text_document.text.clone()));
+                self.docs.insert(
+                    p.text_document.uri.clone(),
+                    Document { rel, text: p.text_document.text, version: p.text_document.version },
+                );
+                self.diagnostics_due.insert(p.text_document.uri, Instant::now());
+            }
+            "textDocument/didChange" => {
+                let Ok(p) = serde_json::from_value::<lsp_types::DidChangeTextDocumentParams>(n.params) else { return };
+                let encoding = self.encoding;
+                let Some(doc) = self.docs.get_mut(&p.text_document.uri) else { return };
+                for change in p.content_changes {
+                    apply_change(&mut doc.text, change, encoding);
+                }
+                doc.version = p.text_document.version;
+                let (rel, text) = (doc.rel.clone(), doc.text.clone());
+                self.live.set_overlay(&rel, Some(text));
+                self.diagnostics_due.insert(p.text_document.uri, Instant::now() + DIAGNOSTICS_DEBOUNCE);
+            }
+            "textDocument/didClose" => {
+                let Ok(p) = serde_json::from_value::<lsp_types::DidCloseTextDocumentParams>(n.params) else { return };
+                if let Some(doc) = self.docs.remove(&p.text_document.uri) {
+                    self.live.set_overlay(&doc.rel, None);
+                }
+                self.diagnostics_due.remove(&p.text_document.uri);
+                self.notify(
+                    "textDocument/publishDiagnostics",
+                    lsp_types::PublishDiagnosticsParams { uri: p.text_document.uri, diagnostics: Vec::new(), version: None },
+                );
+            }
+            "$/cancelRequest" => {
+                let Ok(p) = serde_json::from_value::<lsp_types::CancelParams>(n.params) else { return };
+                let id: RequestId = match p.id {
+                    lsp_types::NumberOrString::Number(n) => n.into(),
+                    lsp_types::NumberOrString::String(s) => s.into(),
+                };
+                if let Some(tokens) = self.running.lock().unwrap().get(&id) {
+                    tokens.iter().for_each(|t| t.cancel());
+                }
+            }
+            // didSave: the overlay already holds the text; didChangeWatchedFiles: sextant's
+            // own watcher sees the same changes.
+            _ => {}
+        }
+    }
+
+    fn publish_due_diagnostics(&mut self) {
+        let now = Instant::now();
+        let due: Vec<Uri> = self.diagnostics_due.iter().filter(|(_, t)| **t <= now).map(|(u, _)| u.clone()).collect();
+        for uri in due {
+            self.diagnostics_due.remove(&uri);
+            let Some(doc) = self.docs.get(&uri) else { continue };
+            let (rel, version, live, tasks, encoding) =
+                (doc.rel.clone(), doc.version, self.live.clone(), self.tasks.0.clone(), self.encoding);
+            std::thread::spawn(move || {
+                let result = live.read(|_| {}, |s: &Snapshot| {
+                    let Some(file) = s.file(&rel) else { return Ok(Vec::new()) };
+                    let errors = ide::syntax_errors(&s.db, file)?;
+                    let text = file.text(&s.db);
+                    let lines = Lines::new(text, encoding);
+                    Ok(errors
+                        .iter()
+                        .map(|e| lsp_types::Diagnostic {
+                            range: lines.range(e.range.start().into(), e.range.end().into()),
+                            severity: Some(lsp_types::DiagnosticSeverity::ERROR),
+                            source: Some("sextant".into()),
+                            message: e.message.clone(),
+                            ..Default::default()
+                        })
+                        .collect())
+                });
+                if let Ok(diagnostics) = result {
+                    let params = lsp_types::PublishDiagnosticsParams { uri: uri.clone(), diagnostics, version: Some(version) };
+                    let message = Message::Notification(Notification::new("textDocument/publishDiagnostics".into(), params));
+                    let _ = tasks.send(Task::Diagnostics { uri, version, message });
+                }
+            });
+        }
+    }
+
+    fn on_request(&mut self, request: Request) {
+        let id = request.id.clone();
+        let method = request.method.clone();
+        let handler: Box<dyn FnOnce(&LiveWorkspace, &dyn Fn(salsa::CancellationToken)) -> Result<serde_json::Value, ReadError> + Send> =
+            match method.as_str() {
+                "textDocument/documentSymbol" => match self.file_params::<lsp_types::DocumentSymbolParams>(&request, |p| &p.text_document.uri) {
+                    Some((_, rel)) => {
+                        let encoding = self.encoding;
+                        Box::new(move |live, on_start| {
+                            live.read(on_start, |s: &Snapshot| {
+                                let Some(file) = s.file(&rel) else { return Ok(serde_json::Value::Null) };
+                                let outline = ide::outline(&s.db, file, usize::MAX)?;
+                                let lines = Lines::new(file.text(&s.db), encoding);
+                                let symbols: Vec<DocumentSymbol> = outline.symbols.iter().map(|n| document_symbol(n, &lines)).collect();
+                                Ok(serde_json::to_value(symbols).unwrap_or_default())
+                            })
+                        })
+                    }
+                    None => return self.invalid(request.id, "documentSymbol: unknown document"),
+                },
+                "workspace/symbol" => {
+                    let Ok(p) = serde_json::from_value::<lsp_types::WorkspaceSymbolParams>(request.params.clone()) else {
+                        return self.invalid(request.id, "workspace/symbol: bad params");
+                    };
+                    let (encoding, root) = (self.encoding, self.root.clone());
+                    Box::new(move |live, on_start| {
+                        let query = SymbolQuery { query: p.query.clone(), limit: WORKSPACE_SYMBOL_LIMIT, ..Default::default() };
+                        live.read(on_start, |s: &Snapshot| {
+                            let found = ide::symbol_search(&s.db, s.workspace, &query)?;
+                            let mut out = Vec::new();
+                            for m in &found.symbols {
+                                let (Some(file), Some(uri)) = (s.file(&m.path), path_to_uri(&root.join(&m.path))) else { continue };
+                                let lines = Lines::new(file.text(&s.db), encoding);
+                                #[allow(deprecated)]
+                                out.push(SymbolInformation {
+                                    name: m.name.clone(),
+                                    kind: lsp_kind(m.kind),
+                                    tags: None,
+                                    deprecated: None,
+                                    location: Location {
+                                        uri,
+                                        range: lines.range(m.name_byte_range[0] as usize, m.name_byte_range[1] as usize),
+                                    },
+                                    container_name: m.container.clone(),
+                                });
+                            }
+                            Ok(serde_json::to_value(out).unwrap_or_default())
+                        })
+                    })
+                }
+                "textDocument/foldingRange" => match self.file_params::<lsp_types::FoldingRangeParams>(&request, |p| &p.text_document.uri) {
+                    Some((_, rel)) => Box::new(move |live, on_start| {
+                        live.read(on_start, |s: &Snapshot| {
+                            let Some(file) = s.file(&rel) else { return Ok(serde_json::Value::Null) };
+                            let folds: Vec<FoldingRange> = ide::folding_ranges(&s.db, file)?
+                                .into_iter()
+                                .map(|f| FoldingRange {
+                                    start_line: f.start_line,
+                                    end_line: f.end_line,
+                                    kind: f.is_comment.then_some(FoldingRangeKind::Comment),
+                                    ..Default::default()
+                                })
+                                .collect();
+                            Ok(serde_json::to_value(folds).unwrap_or_default())
+                        })
+                    }),
+                    None => return self.invalid(request.id, "foldingRange: unknown document"),
+                },
+                "textDocument/selectionRange" => match self.file_params::<lsp_types::SelectionRangeParams>(&request, |p| &p.text_document.uri) {
+                    Some((p, rel)) => {
+                        let encoding = self.encoding;
+                        Box::new(move |live, on_start| {
+                            live.read(on_start, |s: &Snapshot| {
+                                let Some(file) = s.file(&rel) else { return Ok(serde_json::Value::Null) };
+                                let lines = Lines::new(file.text(&s.db), encoding);
+                                let offsets: Vec<usize> = p.positions.iter().map(|&pos| lines.offset(pos)).collect();
+                                let chains = ide::selection_ranges(&s.db, file, &offsets)?;
+                                let out: Vec<SelectionRange> = chains
+                                    .iter()
+                                    .map(|chain| {
+                                        let mut parent: Option<Box<SelectionRange>> = None;
+                                        for r in chain.iter().rev() {
+                                            let range = lines.range(r.start().into(), r.end().into());
+                                            parent = Some(Box::new(SelectionRange { range, parent }));
+                                        }
+                                        *parent.expect("every chain has a range")
+                                    })
+                                    .collect();
+                                Ok(serde_json::to_value(out).unwrap_or_default())
+                            })
+                        })
+                    }
+                    None => return self.invalid(request.id, "selectionRange: unknown document"),
+                },
+                _ => {
+                    self.send(Message::Response(Response::new_err(
+                        request.id,
+                        ErrorCode::MethodNotFound as i32,
+                        format!("sextant does not implement {method}"),
+                    )));
+                    return;
+                }
+            };
+        let (live, running, tasks) = (self.live.clone(), self.running.clone(), self.tasks.0.clone());
+        running.lock().unwrap().insert(id.clone(), Vec::new());
+        std::thread::spawn(move || {
+            let register = {
+                let running = running.clone();
+                let id = id.clone();
+                move |t: salsa::CancellationToken| {
+                    if let Some(tokens) = running.lock().unwrap().get_mut(&id) {
+                        tokens.push(t);
+                    }
+                }
+            };
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handler(&live, &register)));
+            running.lock().unwrap().remove(&id);
+            let response = match result {
+                Ok(Ok(value)) => Response::new_ok(id, value),
+                Ok(Err(ReadError::Cancelled)) => Response::new_err(id, ErrorCode::RequestCanceled as i32, "cancelled".into()),
+                Ok(Err(ReadError::LoadFailed(e))) => Response::new_err(id, ErrorCode::InternalError as i32, e),
+                Err(_) => Response::new_err(id, ErrorCode::InternalError as i32, format!("{method} panicked")),
+            };
+            let _ = tasks.send(Task::Send(Message::Response(response)));
+        });
+    }
+
+    /// Parses the params of a request about one document of this workspace.
+    fn file_params<P: serde::de::DeserializeOwned>(&self, request: &Request, uri: impl Fn(&P) -> &Uri) -> Option<(P, String)> {
+        let params: P = serde_json::from_value(request.params.clone()).ok()?;
+        let rel = self.relative(uri(&params))?;
+        Some((params, rel))
+    }
+
+    fn invalid(&self, id: RequestId, message: &str) {
+        self.send(Message::Response(Response::new_err(id, ErrorCode::InvalidParams as i32, message.to_string())));
+    }
+}
+
+fn apply_change(text: &mut String, change: TextDocumentContentChangeEvent, encoding: Encoding) {
+    match change.range {
+        None => *text = change.text,
+        Some(range) => {
+            let lines = Lines::new(text, encoding);
+            let start = lines.offset(range.start);
+            let end = lines.offset(range.end).max(start);
+            text.replace_range(start..end, &change.text);
+        }
+    }
+}
+
+#[allow(deprecated)]
+fn document_symbol(node: &OutlineNode, lines: &Lines) -> DocumentSymbol {
+    let range = lines.range(node.byte_range[0] as usize, node.byte_range[1] as usize);
+    let selection_range = lines.range(node.name_byte_range[0] as usize, node.name_byte_range[1] as usize);
+    DocumentSymbol {
+        name: node.name.clone(),
+        detail: Some(node.signature.clone()).filter(|s| !s.is_empty()),
+        kind: lsp_kind(node.kind),
+        tags: None,
+        deprecated: None,
+        range,
+        selection_range,
+        children: Some(node.children.iter().map(|c| document_symbol(c, lines)).collect()).filter(|c: &Vec<_>| !c.is_empty()),
+    }
+}
+
+fn lsp_kind(kind: SymbolKind) -> LspKind {
+    match kind {
+        SymbolKind::Module => LspKind::MODULE,
+        SymbolKind::Class => LspKind::CLASS,
+        SymbolKind::Struct | SymbolKind::Union => LspKind::STRUCT,
+        SymbolKind::Enum => LspKind::ENUM,
+        SymbolKind::Variant => LspKind::ENUM_MEMBER,
+        SymbolKind::Trait | SymbolKind::Interface => LspKind::INTERFACE,
+        SymbolKind::Impl => LspKind::NAMESPACE,
+        SymbolKind::Type => LspKind::TYPE_PARAMETER,
+        SymbolKind::Function | SymbolKind::Macro => LspKind::FUNCTION,
+        SymbolKind::Method => LspKind::METHOD,
+        SymbolKind::Field => LspKind::FIELD,
+        SymbolKind::Constant | SymbolKind::Static => LspKind::CONSTANT,
+        SymbolKind::Variable => LspKind::VARIABLE,
+    }
+}
