@@ -150,6 +150,33 @@ fn bench_reindex(c: &mut Criterion) {
     group.finish();
 }
 
+/// What an editor waits for after a keystroke: syntax errors of a 5,000-line file.
+fn bench_diagnostics(c: &mut Criterion) {
+    let unit = "def handler(request, retries=3):\n    for attempt in range(retries):\n        if request.ok:\n            return request.body\n    return None\n\n";
+    let text = unit.repeat(1000);
+    assert!(text.lines().count() >= 5000);
+    let lang = registry().by_id("python").unwrap();
+    let mut host = Host::from_files(
+        PathBuf::from("/bench"),
+        vec![LoadedFile { path: "big.py".into(), lang: lang.lang_id, text: text.clone(), lossy_utf8: false }],
+    );
+    let file = host.file("big.py").unwrap();
+    black_box(sextant::ide::syntax_errors(&host.db, file).unwrap());
+    let offset = text.len() / 2;
+    let mut group = c.benchmark_group("diagnostics_after_edit");
+    group.bench_function("tree_sitter_parse_of_that_file", |b| b.iter(|| black_box(syntax::parse_tree_sitter(lang, &text, None))));
+    let mut flip = false;
+    group.bench_function("sextant_edit_and_diagnose", |b| {
+        b.iter(|| {
+            flip = !flip;
+            let edited = format!("{}{}{}", &text[..offset], if flip { "x" } else { "y" }, &text[offset..]);
+            host.set_file_text(file, &edited);
+            black_box(sextant::ide::syntax_errors(&host.db, file).unwrap())
+        })
+    });
+    group.finish();
+}
+
 fn bench_search(c: &mut Criterion) {
     let mut sets = vec![("generated".to_string(), generated_workspace())];
     sets.extend(corpus());
@@ -204,6 +231,16 @@ fn print_ratios() {
             (edit - parse) / 1e6
         ));
     }
+    if let (Some(diag), Some(parse)) = (
+        mean_ns("diagnostics_after_edit/sextant_edit_and_diagnose"),
+        mean_ns("diagnostics_after_edit/tree_sitter_parse_of_that_file"),
+    ) {
+        lines.push(format!(
+            "diagnostics after an edit in a 5,000-line file: {:.2} ms (its parse alone {:.2} ms)",
+            diag / 1e6,
+            parse / 1e6
+        ));
+    }
     if !lines.is_empty() {
         println!("\nratios (medians, same run):");
         for l in lines {
@@ -216,6 +253,7 @@ fn main() {
     let mut c = Criterion::default().configure_from_args();
     bench_cold_index(&mut c);
     bench_reindex(&mut c);
+    bench_diagnostics(&mut c);
     bench_search(&mut c);
     c.final_summary();
     print_ratios();

@@ -1,0 +1,209 @@
+"""The LSP features through a real client."""
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from lsprotocol import types
+
+from conftest import open_doc, start
+
+
+def write(root: Path, rel: str, text: str) -> Path:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+async def wait_diagnostics(client, uri: str, predicate, timeout=10.0):
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        if uri in client.diagnostics and predicate(client.diagnostics[uri]):
+            return client.diagnostics[uri]
+        remaining = deadline - asyncio.get_running_loop().time()
+        assert remaining > 0, f"diagnostics for {uri}: {client.diagnostics.get(uri)}"
+        try:
+            await asyncio.wait_for(client.wait_for_notification("textDocument/publishDiagnostics"), remaining)
+        except asyncio.TimeoutError:
+            pass
+
+
+@pytest.mark.asyncio
+async def test_diagnostics_follow_incremental_edits_and_close(client, tmp_path):
+    root = tmp_path / "ws"
+    path = write(root, "app/broken.py", "def f(:\n    pass\n")
+    result = await start(client, root)
+    assert result.capabilities.position_encoding == types.PositionEncodingKind.Utf16
+    assert result.capabilities.text_document_sync.change == types.TextDocumentSyncKind.Incremental
+    uri = path.as_uri()
+    open_doc(client, path, path.read_text(), "python")
+    diagnostics = await wait_diagnostics(client, uri, lambda d: len(d) == 1)
+    assert diagnostics[0].message == "missing `)`"
+    assert diagnostics[0].range.start == types.Position(line=0, character=6)
+
+    # Fix it with an incremental edit: insert ")" before ":".
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[
+                types.TextDocumentContentChangePartial(
+                    range=types.Range(start=types.Position(line=0, character=6), end=types.Position(line=0, character=6)),
+                    text=")",
+                )
+            ],
+        )
+    )
+    await wait_diagnostics(client, uri, lambda d: len(d) == 0)
+
+    # Break it again in the editor only: the disk still has the broken text, the overlay wins.
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=3),
+            content_changes=[
+                types.TextDocumentContentChangePartial(
+                    range=types.Range(start=types.Position(line=1, character=4), end=types.Position(line=1, character=8)),
+                    text="return }",
+                )
+            ],
+        )
+    )
+    await wait_diagnostics(client, uri, lambda d: len(d) == 1)
+    client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+    await wait_diagnostics(client, uri, lambda d: len(d) == 0)
+
+
+@pytest.mark.asyncio
+async def test_document_and_workspace_symbols(client, tmp_path):
+    root = tmp_path / "ws"
+    path = write(root, "shapes.py", "class Shape:\n    def area(self):\n        return 0\n\n\ndef helper():\n    pass\n")
+    write(root, "src/lib.rs", "pub struct Config {}\nimpl Config {\n    pub fn load() -> Self { Config {} }\n}\n")
+    await start(client, root)
+    open_doc(client, path, path.read_text(), "python")
+    symbols = await client.text_document_document_symbol_async(
+        types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=path.as_uri()))
+    )
+    assert [s.name for s in symbols] == ["Shape", "helper"]
+    assert symbols[0].kind == types.SymbolKind.Class
+    assert [c.name for c in symbols[0].children] == ["area"]
+    assert symbols[0].children[0].kind == types.SymbolKind.Method
+    assert symbols[0].children[0].selection_range.start == types.Position(line=1, character=8)
+    assert symbols[0].range.end.line == 2
+
+    found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="load"))
+    assert [(s.name, s.container_name) for s in found] == [("load", "Config")]
+    assert found[0].location.uri == (root / "src/lib.rs").resolve().as_uri()
+    assert found[0].location.range.start == types.Position(line=2, character=11)
+
+    # An unopened file changed on disk shows up through the watcher.
+    write(root, "src/more.rs", "pub fn load_more() {}\n")
+    for _ in range(100):
+        found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="load_more"))
+        if found:
+            break
+        await asyncio.sleep(0.05)
+    assert [s.name for s in found] == ["load_more"]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("utf8", [False, True])
+async def test_positions_on_non_ascii_text(client, tmp_path, utf8):
+    root = tmp_path / "ws"
+    text = "const s = 'é😀漢'; function after() {}\n"
+    path = write(root, "a.js", text)
+    result = await start(client, root, utf8=utf8)
+    expected = types.PositionEncodingKind.Utf8 if utf8 else types.PositionEncodingKind.Utf16
+    assert result.capabilities.position_encoding == expected
+    open_doc(client, path, text, "javascript")
+    symbols = await client.text_document_document_symbol_async(
+        types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=path.as_uri()))
+    )
+    after = next(s for s in symbols if s.name == "after")
+    prefix = text[: text.index("after")]
+    column = len(prefix.encode("utf-8")) if utf8 else len(prefix.encode("utf-16-le")) // 2
+    assert after.selection_range.start == types.Position(line=0, character=column)
+
+    # An edit addressed in the negotiated encoding lands where it should: rename `after`.
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=path.as_uri(), version=2),
+            content_changes=[
+                types.TextDocumentContentChangePartial(
+                    range=types.Range(start=types.Position(line=0, character=column), end=types.Position(line=0, character=column + 5)),
+                    text="later",
+                )
+            ],
+        )
+    )
+    symbols = await client.text_document_document_symbol_async(
+        types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=path.as_uri()))
+    )
+    assert "later" in [s.name for s in symbols]
+
+
+@pytest.mark.asyncio
+async def test_folding_and_selection_ranges(client, tmp_path):
+    root = tmp_path / "ws"
+    text = "package main\n\nfunc main() {\n\tx := 1\n\tif x > 0 {\n\t\tx++\n\t}\n}\n"
+    path = write(root, "main.go", text)
+    await start(client, root)
+    open_doc(client, path, text, "go")
+    folds = await client.text_document_folding_range_async(
+        types.FoldingRangeParams(text_document=types.TextDocumentIdentifier(uri=path.as_uri()))
+    )
+    assert {(f.start_line, f.end_line) for f in folds} >= {(2, 7), (4, 6)}
+
+    ranges = await client.text_document_selection_range_async(
+        types.SelectionRangeParams(
+            text_document=types.TextDocumentIdentifier(uri=path.as_uri()),
+            positions=[types.Position(line=5, character=2)],
+        )
+    )
+    chain = []
+    node = ranges[0]
+    while node:
+        chain.append(node.range)
+        node = node.parent
+    assert chain[0] == types.Range(start=types.Position(line=5, character=2), end=types.Position(line=5, character=3))
+    assert chain[-1].start == types.Position(line=0, character=0)
+    # Each range contains the previous one.
+    for inner, outer in zip(chain, chain[1:]):
+        assert (outer.start.line, outer.start.character) <= (inner.start.line, inner.start.character)
+        assert (outer.end.line, outer.end.character) >= (inner.end.line, inner.end.character)
+
+
+@pytest.mark.asyncio
+async def test_indexing_progress_is_reported(client, tmp_path):
+    root = tmp_path / "ws"
+    for i in range(50):
+        write(root, f"m{i}.py", f"def f{i}():\n    pass\n")
+    await start(client, root, progress=True)
+    for _ in range(100):
+        reports = client.progress_reports.get("sextant/indexing", [])
+        if any(getattr(r, "kind", None) == "end" for r in reports):
+            break
+        await asyncio.sleep(0.05)
+    kinds = [r.kind for r in client.progress_reports["sextant/indexing"]]
+    assert kinds[0] == "begin" and kinds[-1] == "end"
+
+
+@pytest.mark.asyncio
+async def test_unknown_methods_and_cancellation(client, tmp_path):
+    root = tmp_path / "ws"
+    path = write(root, "a.py", "def f():\n    pass\n")
+    await start(client, root)
+    with pytest.raises(Exception):
+        await client.text_document_hover_async(
+            types.HoverParams(text_document=types.TextDocumentIdentifier(uri=path.as_uri()), position=types.Position(line=0, character=4))
+        )
+    # $/cancelRequest right after a request: the answer is either the result (it won the
+    # race) or RequestCancelled, and the server stays usable.
+    future = client.protocol.send_request("workspace/symbol", types.WorkspaceSymbolParams(query="f"))
+    msg_id = next(k for k, v in client.protocol._request_futures.items() if v is future)
+    client.protocol.notify("$/cancelRequest", types.CancelParams(id=msg_id))
+    try:
+        await asyncio.wrap_future(future)
+    except Exception as e:  # noqa: BLE001
+        assert "cancel" in str(e).lower(), e
+    found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="f"))
+    assert [s.name for s in found] == ["f"]
