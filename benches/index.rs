@@ -162,14 +162,15 @@ fn bench_diagnostics(c: &mut Criterion) {
     );
     let file = host.file("big.py").unwrap();
     black_box(sextant::ide::syntax_errors(&host.db, file).unwrap());
-    let offset = text.len() / 2;
+    // A one-character edit in the middle: `retries=3` becomes `retries=4` and back.
+    let offset = text[text.len() / 2..].find("retries=3").unwrap() + text.len() / 2 + "retries=".len();
     let mut group = c.benchmark_group("diagnostics_after_edit");
     group.bench_function("tree_sitter_parse_of_that_file", |b| b.iter(|| black_box(syntax::parse_tree_sitter(lang, &text, None))));
     let mut flip = false;
     group.bench_function("sextant_edit_and_diagnose", |b| {
         b.iter(|| {
             flip = !flip;
-            let edited = format!("{}{}{}", &text[..offset], if flip { "x" } else { "y" }, &text[offset..]);
+            let edited = format!("{}{}{}", &text[..offset], if flip { "4" } else { "3" }, &text[offset + 1..]);
             host.set_file_text(file, &edited);
             black_box(sextant::ide::syntax_errors(&host.db, file).unwrap())
         })

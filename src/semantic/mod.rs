@@ -25,5 +25,6 @@ pub fn parse(db: &dyn Db, file: SourceFile) -> Arc<Parse> {
 /// diagnostics need after every keystroke.
 #[salsa::tracked(returns(clone))]
 pub fn syntax_errors(db: &dyn Db, file: SourceFile) -> Arc<[syntax::SyntaxError]> {
-    syntax::errors_only(file.lang(db).info(), file.text(db)).into()
+    let key = salsa::plumbing::AsId::as_id(&file).as_bits();
+    syntax::errors_only(key, file.lang(db).info(), file.text(db)).into()
 }

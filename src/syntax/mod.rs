@@ -12,6 +12,7 @@
 
 mod convert;
 mod errors;
+mod incremental;
 mod line_index;
 mod parser;
 
@@ -126,9 +127,10 @@ pub fn parse(lang: &Language, text: &str) -> Parse {
     }
 }
 
-/// Just the syntax errors of `text` (no tree is kept).
-pub fn errors_only(lang: &Language, text: &str) -> Vec<SyntaxError> {
-    match parse_tree_sitter(lang, text, None) {
+/// Just the syntax errors of `text`. The tree-sitter tree is kept for a few files (`key`
+/// names the file) so that the next call after an edit reparses incrementally.
+pub fn errors_only(key: u64, lang: &Language, text: &Arc<str>) -> Vec<SyntaxError> {
+    match incremental::parse_reusing(key, lang, text) {
         Some(tree) => errors::collect(lang, &tree, text),
         None => parse(lang, text).errors.to_vec(),
     }

@@ -1,0 +1,110 @@
+//! Incremental reparsing for files being edited.
+//!
+//! Keeps the last tree-sitter tree of a few recently parsed files (keyed by the caller) and,
+//! when a file's text changes, describes the change to tree-sitter as one edit (common
+//! prefix and suffix) so that it reuses the unchanged parts. tree-sitter guarantees the same
+//! tree as a fresh parse, so callers see no difference except speed.
+
+use std::sync::{Arc, Mutex};
+
+use tree_sitter::{InputEdit, Point, Tree};
+
+use super::{floor_char_boundary, parse_tree_sitter};
+use crate::lang::{LangId, Language};
+
+/// Files kept: the ones an editor has open and is typing in.
+const CAPACITY: usize = 16;
+
+struct Entry {
+    key: u64,
+    lang: LangId,
+    text: Arc<str>,
+    tree: Tree,
+}
+
+static CACHE: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
+
+/// A tree-sitter parse of `text`, reusing the previous tree cached under `key` if any.
+pub fn parse_reusing(key: u64, lang: &Language, text: &Arc<str>) -> Option<Tree> {
+    let previous = {
+        let mut cache = CACHE.lock().unwrap();
+        let position = cache.iter().position(|e| e.key == key && e.lang == lang.lang_id);
+        position.map(|i| cache.remove(i))
+    };
+    let tree = match previous {
+        Some(entry) if *entry.text == **text => Some(entry.tree),
+        Some(mut entry) => {
+            entry.tree.edit(&edit_between(&entry.text, text));
+            parse_tree_sitter(lang, text, Some(&entry.tree))
+        }
+        None => parse_tree_sitter(lang, text, None),
+    }?;
+    let mut cache = CACHE.lock().unwrap();
+    if cache.len() >= CAPACITY {
+        cache.remove(0);
+    }
+    cache.push(Entry { key, lang: lang.lang_id, text: text.clone(), tree: tree.clone() });
+    Some(tree)
+}
+
+/// The single edit turning `old` into `new`: everything between their common prefix and
+/// common suffix was replaced.
+fn edit_between(old: &str, new: &str) -> InputEdit {
+    let max = old.len().min(new.len());
+    let mut prefix = old.bytes().zip(new.bytes()).take_while(|(a, b)| a == b).count();
+    prefix = floor_char_boundary(old, prefix.min(max));
+    let mut suffix = old.bytes().rev().zip(new.bytes().rev()).take(max - prefix).take_while(|(a, b)| a == b).count();
+    while !old.is_char_boundary(old.len() - suffix) || !new.is_char_boundary(new.len() - suffix) {
+        suffix -= 1;
+    }
+    let (old_end, new_end) = (old.len() - suffix, new.len() - suffix);
+    InputEdit {
+        start_byte: prefix,
+        old_end_byte: old_end,
+        new_end_byte: new_end,
+        start_position: point(old, prefix),
+        old_end_position: point(old, old_end),
+        new_end_position: point(new, new_end),
+    }
+}
+
+fn point(text: &str, offset: usize) -> Point {
+    let before = &text.as_bytes()[..offset];
+    let row = before.iter().filter(|&&b| b == b'\n').count();
+    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    Point { row, column: offset - line_start }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::registry;
+
+    #[test]
+    fn reparsing_after_edits_equals_a_fresh_parse() {
+        let lang = registry().by_id("rust").unwrap();
+        let texts = [
+            "fn main() {\n    let x = 1;\n}\n",
+            "fn main() {\n    let x = 12;\n}\n",
+            "fn main() {\n    let é = 12;\n}\nfn other() {}\n",
+            "fn main() {\n    let é = \n}\nfn other() {}\n",
+            "",
+            "struct S;\n",
+        ];
+        for text in texts {
+            let text: Arc<str> = Arc::from(text);
+            let reused = parse_reusing(u64::MAX - 7, lang, &text).unwrap();
+            let fresh = parse_tree_sitter(lang, &text, None).unwrap();
+            assert_eq!(reused.root_node().to_sexp(), fresh.root_node().to_sexp(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn edits_cover_the_change() {
+        let e = edit_between("abcXYZdef", "abcQdef");
+        assert_eq!((e.start_byte, e.old_end_byte, e.new_end_byte), (3, 6, 4));
+        let e = edit_between("a\nb", "a\nb\nc");
+        assert_eq!((e.start_byte, e.old_end_byte, e.new_end_byte), (3, 3, 5));
+        assert_eq!(e.start_position, Point { row: 1, column: 1 });
+    }
+}
