@@ -350,5 +350,11 @@ fn single_file(g: &GlobalArgs, args: &FileArgs) -> Result<(Host, crate::db::Sour
     } else {
         args.file.clone()
     };
-    Ok(workspace::load_single_file(&path, language, max_file_size)?)
+    // Inside the root, answers name the file as the workspace does (`src/lib.rs`).
+    let name = std::fs::canonicalize(&g.root)
+        .ok()
+        .zip(path.canonicalize().ok())
+        .and_then(|(root, abs)| abs.strip_prefix(&root).ok().and_then(|rel| workspace::relative_path(Path::new(""), rel)))
+        .unwrap_or_else(|| path.display().to_string());
+    Ok(workspace::load_single_file(&path, &name, language, max_file_size)?)
 }

@@ -420,9 +420,9 @@ impl SextantServer {
                             format!("{rel}: not a language sextant knows ({})", registry().ids().join(", ")),
                         ));
                     }
-                    let (host, file) = workspace::load_single_file(&abs, None, max_file_size).map_err(|e| {
+                    let (host, file) = workspace::load_single_file(&abs, &rel, None, max_file_size).map_err(|e| {
                         let code = if e.contains("byte limit") { ErrorCode::TooLarge } else { ErrorCode::NotFound };
-                        ToolError::new(code, e.replace(&abs.display().to_string(), &rel))
+                        ToolError::new(code, e)
                     })?;
                     query(&host.db, file).map_err(|_| cancelled())
                 }

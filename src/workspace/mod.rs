@@ -390,9 +390,15 @@ impl Host {
 }
 
 /// A database holding just one file read from disk (for `parse` and `outline`, which need
-/// no workspace). `language` overrides detection by extension and shebang.
-pub fn load_single_file(path: &Path, language: Option<&Language>, max_file_size: u64) -> Result<(Host, SourceFile), String> {
-    let display = path.display().to_string();
+/// no workspace), answering under the path `name`. `language` overrides detection by
+/// extension and shebang.
+pub fn load_single_file(
+    path: &Path,
+    name: &str,
+    language: Option<&Language>,
+    max_file_size: u64,
+) -> Result<(Host, SourceFile), String> {
+    let display = name.to_string();
     let meta = std::fs::metadata(path).map_err(|e| format!("{display}: {e}"))?;
     if meta.is_dir() {
         return Err(format!("{display}: is a directory"));
