@@ -16,6 +16,24 @@ def write(root: Path, rel: str, text: str) -> Path:
     return path
 
 
+def edit(client, uri: str, version: int, start: tuple[int, int], end: tuple[int, int], text: str):
+    """An incremental didChange replacing the range start..end (line, character)."""
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[
+                types.TextDocumentContentChangePartial(
+                    range=types.Range(
+                        start=types.Position(line=start[0], character=start[1]),
+                        end=types.Position(line=end[0], character=end[1]),
+                    ),
+                    text=text,
+                )
+            ],
+        )
+    )
+
+
 async def wait_diagnostics(client, uri: str, predicate, timeout=10.0):
     deadline = asyncio.get_running_loop().time() + timeout
     while True:
@@ -43,31 +61,11 @@ async def test_diagnostics_follow_incremental_edits_and_close(client, tmp_path):
     assert diagnostics[0].range.start == types.Position(line=0, character=6)
 
     # Fix it with an incremental edit: insert ")" before ":".
-    client.text_document_did_change(
-        types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
-            content_changes=[
-                types.TextDocumentContentChangePartial(
-                    range=types.Range(start=types.Position(line=0, character=6), end=types.Position(line=0, character=6)),
-                    text=")",
-                )
-            ],
-        )
-    )
+    edit(client, uri, 2, (0, 6), (0, 6), ")")
     await wait_diagnostics(client, uri, lambda d: len(d) == 0)
 
     # Break it again in the editor only: the disk still has the broken text, the overlay wins.
-    client.text_document_did_change(
-        types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=3),
-            content_changes=[
-                types.TextDocumentContentChangePartial(
-                    range=types.Range(start=types.Position(line=1, character=4), end=types.Position(line=1, character=8)),
-                    text="return }",
-                )
-            ],
-        )
-    )
+    edit(client, uri, 3, (1, 4), (1, 8), "return }")
     await wait_diagnostics(client, uri, lambda d: len(d) == 1)
     client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
     await wait_diagnostics(client, uri, lambda d: len(d) == 0)
@@ -124,17 +122,7 @@ async def test_positions_on_non_ascii_text(client, tmp_path, utf8):
     assert after.selection_range.start == types.Position(line=0, character=column)
 
     # An edit addressed in the negotiated encoding lands where it should: rename `after`.
-    client.text_document_did_change(
-        types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=path.as_uri(), version=2),
-            content_changes=[
-                types.TextDocumentContentChangePartial(
-                    range=types.Range(start=types.Position(line=0, character=column), end=types.Position(line=0, character=column + 5)),
-                    text="later",
-                )
-            ],
-        )
-    )
+    edit(client, path.as_uri(), 2, (0, column), (0, column + 5), "later")
     symbols = await client.text_document_document_symbol_async(
         types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=path.as_uri()))
     )
