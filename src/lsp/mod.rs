@@ -23,7 +23,7 @@ use lsp_types::{
     SelectionRange, ServerCapabilities, SymbolInformation, SymbolKind as LspKind, TextDocumentContentChangeEvent,
     TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions, Uri, WorkDoneProgressOptions,
 };
-use position::{Encoding, Lines};
+use position::{Encoding, Lines, position_on_line};
 
 use crate::{
     ide::{self, OutlineNode, SymbolQuery},
@@ -369,17 +369,20 @@ impl Server {
                             let mut out = Vec::new();
                             for m in &found.symbols {
                                 let (Some(file), Some(uri)) = (s.file(&m.path), path_to_uri(&root.join(&m.path))) else { continue };
-                                let lines = Lines::new(file.text(&s.db), encoding);
+                                // Names sit on one line, whose number is known: no line table needed.
+                                let (text, line) = (file.text(&s.db), m.start.line - 1);
+                                let [start, end] = m.name_byte_range.map(|o| o as usize);
+                                let range = lsp_types::Range {
+                                    start: position_on_line(text, line, start, encoding),
+                                    end: position_on_line(text, line, end, encoding),
+                                };
                                 #[allow(deprecated)]
                                 out.push(SymbolInformation {
                                     name: m.name.clone(),
                                     kind: lsp_kind(m.kind),
                                     tags: None,
                                     deprecated: None,
-                                    location: Location {
-                                        uri,
-                                        range: lines.range(m.name_byte_range[0] as usize, m.name_byte_range[1] as usize),
-                                    },
+                                    location: Location { uri, range },
                                     container_name: m.container.clone(),
                                 });
                             }

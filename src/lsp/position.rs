@@ -58,6 +58,19 @@ impl<'t> Lines<'t> {
     }
 }
 
+/// The position of `offset` on a known 0-based `line`, looking only at that line (cheap for
+/// one position in a large file).
+pub fn position_on_line(text: &str, line: u32, offset: usize, encoding: Encoding) -> Position {
+    let offset = floor_char_boundary(text, offset);
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let before = &text[line_start..offset];
+    let character = match encoding {
+        Encoding::Utf8 => before.len(),
+        Encoding::Utf16 => before.encode_utf16().count(),
+    };
+    Position { line, character: character as u32 }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -74,5 +87,8 @@ mod tests {
         assert_eq!(utf8.offset(Position { line: 0, character: 7 }), x);
         assert_eq!(utf16.offset(Position { line: 1, character: 99 }), text.len());
         assert_eq!(utf16.offset(Position { line: 9, character: 0 }), text.len());
+        assert_eq!(position_on_line(text, 0, x, Encoding::Utf16), utf16.position(x));
+        let z = text.find('z').unwrap();
+        assert_eq!(position_on_line(text, 1, z, Encoding::Utf8), utf8.position(z));
     }
 }
