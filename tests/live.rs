@@ -191,3 +191,27 @@ fn the_writer_goes_quiet_after_a_change() {
     std::thread::sleep(Duration::from_millis(500));
     assert_eq!(live.status().batches, settled, "events keep arriving with nothing changing on disk");
 }
+
+/// Build output in an ignored directory (`target/`, `node_modules/`) must not make the
+/// writer walk the workspace again and again.
+#[test]
+fn changes_in_ignored_directories_cause_no_rescans() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, ".gitignore", "target/\n");
+    write(root, "src/main.rs", "fn main() {}\n");
+    write(root, "target/debug/keep.rs", "fn generated() {}\n");
+    let live = LiveWorkspace::start(root, LoadOptions::default()).unwrap();
+    assert_eq!(names(&live, "main"), ["src/main.rs:main"]);
+    for i in 0..20 {
+        write(root, &format!("target/debug/build/out{i}"), "binary-ish output\n");
+        write(root, &format!("target/debug/gen{i}.rs"), "fn generated() {}\n");
+    }
+    std::thread::sleep(Duration::from_millis(600));
+    let status = live.status();
+    assert!(names(&live, "generated").is_empty());
+    assert_eq!(status.rescans, 0, "{status:?}");
+    write(root, "src/lib.rs", "pub fn library() {}\n");
+    eventually("a new source file", || names(&live, "library") == ["src/lib.rs:library"]);
+    assert_eq!(live.status().rescans, 1);
+}

@@ -68,6 +68,8 @@ pub struct LiveStatus {
     pub revision: u64,
     /// Batches of file-system events applied since the first index.
     pub batches: u64,
+    /// How many of them walked the whole root again.
+    pub rescans: u64,
 }
 
 enum Message {
@@ -123,6 +125,7 @@ impl LiveWorkspace {
                 index_ms: None,
                 revision: 0,
                 batches: 0,
+                rescans: 0,
             }),
         });
         let (tx, rx) = mpsc::channel();
@@ -333,7 +336,11 @@ fn writer_loop(root: &Path, options: LoadOptions, shared: &Shared, rx: &Receiver
             if applied != Default::default() || edited {
                 revision += 1;
             }
-            shared.status.lock().unwrap().batches += 1;
+            {
+                let mut status = shared.status.lock().unwrap();
+                status.batches += 1;
+                status.rescans += u64::from(applied.rescanned);
+            }
             publish(&host, shared, revision);
         }
         for waiter in waiters.drain(..) {

@@ -40,6 +40,8 @@ pub struct LoadedFile {
 
 pub(super) enum Candidate {
     File { abs: PathBuf, rel: String },
+    /// A directory the walk entered (so its files are subject to indexing).
+    Dir(String),
     Skipped(SkippedFile),
 }
 
@@ -71,6 +73,9 @@ pub(super) fn walk(root: &Path, config: &Config) -> Result<Vec<Candidate>, Strin
                 Ok(entry) if entry.file_type().is_some_and(|t| t.is_file()) => {
                     classify(root, canonical_root, entry.path(), entry.path_is_symlink())
                 }
+                Ok(entry) if entry.depth() > 0 && entry.file_type().is_some_and(|t| t.is_dir()) => {
+                    relative_path(root, entry.path()).map(Candidate::Dir)
+                }
                 Ok(_) => None,
                 Err(err) => Some(walk_error(root, err)),
             };
@@ -87,7 +92,7 @@ pub(super) fn walk(root: &Path, config: &Config) -> Result<Vec<Candidate>, Strin
 
 fn sort_key(c: &Candidate) -> &str {
     match c {
-        Candidate::File { rel, .. } => rel,
+        Candidate::File { rel, .. } | Candidate::Dir(rel) => rel,
         Candidate::Skipped(s) => &s.path,
     }
 }

@@ -48,6 +48,9 @@ pub struct Host {
     pub index_time: Duration,
     options: LoadOptions,
     by_path: HashMap<String, SourceFile>,
+    /// Directories the last walk entered; events under any other directory (ignored or
+    /// excluded ones, like `target/` or `node_modules/`) cannot change the index.
+    walked_dirs: std::collections::HashSet<String>,
     /// Texts of documents open in an editor; they win over the disk until closed.
     overlays: HashMap<String, String>,
 }
@@ -84,7 +87,7 @@ fn read_candidates(
     for c in candidates {
         match c {
             load::Candidate::File { abs, rel } if should_read(&rel) => to_read.push((abs, rel)),
-            load::Candidate::File { .. } => {}
+            load::Candidate::File { .. } | load::Candidate::Dir(_) => {}
             load::Candidate::Skipped(s) => skipped.push(s),
         }
     }
@@ -109,6 +112,16 @@ fn read_candidates(
     (loaded, skipped)
 }
 
+fn walked_dirs(candidates: &[load::Candidate]) -> std::collections::HashSet<String> {
+    candidates
+        .iter()
+        .filter_map(|c| match c {
+            load::Candidate::Dir(rel) => Some(rel.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Files whose change can alter which files are indexed.
 fn affects_file_set(rel: &str) -> bool {
     let name = rel.rsplit('/').next().unwrap_or(rel);
@@ -126,12 +139,14 @@ impl Host {
         let root = root.canonicalize().map_err(|e| format!("{}: {e}", root.display()))?;
         let config = effective_config(&root, options)?;
         let candidates = load::walk(&root, &config)?;
+        let walked_dirs = walked_dirs(&candidates);
         let progress = Progress::new(options.progress);
         let (loaded, skipped) = read_candidates(candidates, &config, &progress, |_| true);
 
         let mut host = Host::from_files(root, loaded);
         host.config = config;
         host.options = options.clone();
+        host.walked_dirs = walked_dirs;
         host.skipped = skipped;
         host.index(&progress);
         progress.finish();
@@ -168,6 +183,7 @@ impl Host {
             index_time: Duration::ZERO,
             options: LoadOptions::default(),
             by_path,
+            walked_dirs: Default::default(),
             overlays: HashMap::new(),
         }
     }
@@ -220,8 +236,8 @@ impl Host {
         touched.dedup();
         let rescan = force_rescan
             || touched.iter().any(|rel| {
-                affects_file_set(rel)
-                    || (!self.by_path.contains_key(rel) && {
+                (affects_file_set(rel) && (self.under_walked_dir(rel) || rel == ".git/info/exclude"))
+                    || (!self.by_path.contains_key(rel) && self.under_walked_dir(rel) && {
                         let abs = self.root.join(rel);
                         // A new source file, or a directory created, removed or renamed.
                         abs.is_dir() || !abs.exists() || crate::lang::Registry::needs_shebang(&abs)
@@ -266,11 +282,12 @@ impl Host {
             Err(_) => self.config.clone(),
         };
         let Ok(candidates) = load::walk(&self.root, &config) else { return applied };
+        self.walked_dirs = walked_dirs(&candidates);
         let present: std::collections::HashSet<String> = candidates
             .iter()
             .filter_map(|c| match c {
                 load::Candidate::File { rel, .. } => Some(rel.clone()),
-                load::Candidate::Skipped(_) => None,
+                load::Candidate::Skipped(_) | load::Candidate::Dir(_) => None,
             })
             .collect();
         let touched: std::collections::HashSet<&str> = touched.iter().map(String::as_str).collect();
@@ -310,6 +327,15 @@ impl Host {
             self.publish_file_set();
         }
         applied
+    }
+
+    /// Whether `rel`'s directory was entered by the last walk (or is the root). A new
+    /// directory's parent was; a build tree's (ignored) subdirectories were not.
+    fn under_walked_dir(&self, rel: &str) -> bool {
+        match rel.rsplit_once('/') {
+            None => true,
+            Some((dir, _)) => self.walked_dirs.contains(dir),
+        }
     }
 
     /// Sets a file's text (and encoding flag) if it differs; true when it did.
