@@ -77,18 +77,13 @@ impl Emitter<'_> {
         }
         let gap = &self.text[self.pos..end];
         // Split so that whitespace and non-whitespace runs get their own kinds.
-        let mut start = 0;
-        let mut chars = gap.char_indices().peekable();
-        while let Some((i, c)) = chars.next() {
-            let ws = c.is_whitespace();
-            let next_differs = chars.peek().is_none_or(|&(_, n)| n.is_whitespace() != ws);
-            if next_differs {
-                let piece_end = chars.peek().map_or(gap.len(), |&(j, _)| j);
-                let kind = if ws { WHITESPACE } else { TEXT };
-                self.builder.token(SyntaxKind(kind), &gap[start..piece_end]);
-                start = piece_end;
-            }
-            let _ = i;
+        let mut rest = gap;
+        while let Some(first) = rest.chars().next() {
+            let whitespace = first.is_whitespace();
+            let run = rest.find(|c: char| c.is_whitespace() != whitespace).unwrap_or(rest.len());
+            let kind = if whitespace { WHITESPACE } else { TEXT };
+            self.builder.token(SyntaxKind(kind), &rest[..run]);
+            rest = &rest[run..];
         }
         self.pos = end;
     }
