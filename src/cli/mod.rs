@@ -41,9 +41,9 @@ pub struct Cli {
 
 #[derive(Args, Debug, Clone)]
 pub struct GlobalArgs {
-    /// Workspace root.
-    #[arg(long, global = true, value_name = "DIR", default_value = ".")]
-    pub root: PathBuf,
+    /// Workspace root [default: the current directory; for `lsp`, the client's workspace folder].
+    #[arg(long = "root", global = true, value_name = "DIR")]
+    pub root_arg: Option<PathBuf>,
     /// Print machine-readable JSON instead of text.
     #[arg(long, global = true)]
     pub json: bool,
@@ -171,6 +171,12 @@ pub struct StatsArgs {
     pub skipped: bool,
 }
 
+impl GlobalArgs {
+    pub fn root(&self) -> &Path {
+        self.root_arg.as_deref().unwrap_or(Path::new("."))
+    }
+}
+
 /// A failure reported as `sextant: error: …` with exit code 2.
 pub struct CliError(pub String);
 
@@ -208,9 +214,8 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
     match &cli.command {
         Command::Languages => Ok((render::languages(g.json), ExitCode::SUCCESS)),
         Command::Lsp => {
-            let explicit_root = std::env::args_os().any(|a| a == "--root" || a.to_string_lossy().starts_with("--root="));
             let load = LoadOptions { max_file_size: g.max_file_size, exclude: g.exclude.clone(), progress: false };
-            crate::lsp::run_stdio(explicit_root.then(|| g.root.clone()), load)?;
+            crate::lsp::run_stdio(g.root_arg.clone(), load)?;
             Ok((String::new(), ExitCode::SUCCESS))
         }
         Command::Mcp(args) => {
@@ -250,7 +255,7 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
         }
         Command::Files(args) => {
             let language = args.language.as_deref().map(parse_language).transpose()?.map(|l| l.lang_id);
-            let host = Host::load(&g.root, &LoadOptions { max_file_size: g.max_file_size, exclude: g.exclude.clone(), progress: false })?;
+            let host = Host::load(g.root(), &LoadOptions { max_file_size: g.max_file_size, exclude: g.exclude.clone(), progress: false })?;
             let files: Vec<(String, String)> = host
                 .files()
                 .iter()
@@ -268,7 +273,7 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
 }
 
 fn run_mcp(g: &GlobalArgs, args: &McpArgs) -> Result<(), CliError> {
-    let root = crate::mcp::check_root(&g.root, args.allow_broad_root)?;
+    let root = crate::mcp::check_root(g.root(), args.allow_broad_root)?;
     let limits = crate::mcp::Limits {
         max_source_bytes: args.max_source_bytes,
         max_request_bytes: args.max_request_bytes,
@@ -330,7 +335,7 @@ fn parse_language(name: &str) -> Result<&'static Language, CliError> {
 
 fn load_workspace(g: &GlobalArgs) -> Result<Host, CliError> {
     let options = LoadOptions { max_file_size: g.max_file_size, exclude: g.exclude.clone(), progress: true };
-    Ok(Host::load(&g.root, &options)?)
+    Ok(Host::load(g.root(), &options)?)
 }
 
 fn single_file(g: &GlobalArgs, args: &FileArgs) -> Result<(Host, crate::db::SourceFile), CliError> {
@@ -345,13 +350,13 @@ fn single_file(g: &GlobalArgs, args: &FileArgs) -> Result<(Host, crate::db::Sour
         }
         return Ok(workspace::source_host("<stdin>".into(), language, bytes)?);
     }
-    let path = if args.file.is_relative() && !args.file.exists() && g.root.join(&args.file).exists() {
-        g.root.join(&args.file)
+    let path = if args.file.is_relative() && !args.file.exists() && g.root().join(&args.file).exists() {
+        g.root().join(&args.file)
     } else {
         args.file.clone()
     };
     // Inside the root, answers name the file as the workspace does (`src/lib.rs`).
-    let name = std::fs::canonicalize(&g.root)
+    let name = std::fs::canonicalize(g.root())
         .ok()
         .zip(path.canonicalize().ok())
         .and_then(|(root, abs)| abs.strip_prefix(&root).ok().and_then(|rel| workspace::relative_path(Path::new(""), rel)))
