@@ -5,6 +5,9 @@
 //! process, on first use. This layer knows nothing of files or salsa.
 
 mod grammars;
+mod roots;
+
+pub use roots::PatternRoots;
 
 use std::{collections::BTreeMap, path::Path, sync::OnceLock};
 
@@ -88,6 +91,7 @@ pub struct Language {
     pub grammar: tree_sitter::Language,
     query_sources: BTreeMap<QueryKind, String>,
     compiled: BTreeMap<QueryKind, OnceLock<Result<tree_sitter::Query, String>>>,
+    roots: BTreeMap<QueryKind, OnceLock<Option<PatternRoots>>>,
 }
 
 impl std::fmt::Debug for Language {
@@ -108,6 +112,14 @@ impl Language {
         })
         .as_ref()
         .ok()
+    }
+
+    /// The node kinds where the query's patterns start, when they can be known (see
+    /// `roots.rs`); `None` means the whole tree must be searched.
+    pub fn query_roots(&self, kind: QueryKind) -> Option<&PatternRoots> {
+        let query = self.query(kind)?;
+        let source = self.query_sources.get(&kind)?;
+        self.roots.get(&kind)?.get_or_init(|| roots::pattern_roots(&self.grammar, query, source)).as_ref()
     }
 
     /// Compiles the query (if any) and returns the compile error, for tests and diagnostics.
@@ -197,10 +209,12 @@ fn build_registry() -> Result<Registry, String> {
             .map_err(|e| format!("language {}: identifier pattern: {e}", lang.id))?;
         let mut query_sources = BTreeMap::new();
         let mut compiled = BTreeMap::new();
+        let mut roots = BTreeMap::new();
         for &kind in QueryKind::ALL {
             if let Some(src) = compose_query(&lang.id, kind, 0)? {
                 query_sources.insert(kind, src);
                 compiled.insert(kind, OnceLock::new());
+                roots.insert(kind, OnceLock::new());
             }
         }
         languages.push(Language {
@@ -218,6 +232,7 @@ fn build_registry() -> Result<Registry, String> {
             grammar,
             query_sources,
             compiled,
+            roots,
         });
     }
     Ok(Registry { languages })
@@ -292,6 +307,18 @@ mod tests {
         assert!(r.for_path(Path::new("a.txt"), None).is_none());
         let script = r.for_path(Path::new("bin/tool"), Some(b"#!/usr/bin/env python3"));
         assert_eq!(script.map(|l| l.id.as_str()), Some("python"));
+    }
+
+    #[test]
+    fn tags_queries_have_known_pattern_roots() {
+        // The fast path of symbol extraction (see roots.rs). JavaScript (and so TypeScript
+        // and TSX) has a wildcard-rooted pattern (`(_ value: (object …))`) and searches the
+        // whole tree.
+        for id in ["rust", "python", "go"] {
+            let lang = registry().by_id(id).unwrap();
+            assert!(lang.query_roots(QueryKind::Tags).is_some(), "{id}");
+        }
+        assert!(registry().by_id("javascript").unwrap().query_roots(QueryKind::Tags).is_none());
     }
 
     #[test]

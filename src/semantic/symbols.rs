@@ -218,25 +218,45 @@ pub fn extract(lang: &Language, text: &str) -> Extraction {
     let mut candidates: Vec<RawDefinition> = Vec::new();
     let mut first_pattern: HashMap<usize, usize> = HashMap::new();
     let mut cursor = tree_sitter::QueryCursor::new();
-    // Pathologically deep trees make some patterns quadratic (20 000 nested parentheses
-    // took 11 s in TypeScript); no real definition sits this deep.
-    cursor.set_max_start_depth(Some(MAX_DEFINITION_DEPTH));
-    let mut matches = cursor.matches(query, tree.root_node(), text.as_bytes());
-    while let Some(m) = matches.next() {
-        let (mut def, mut name, mut container, mut body) = (None, None, None, None);
-        for capture in m.captures() {
-            match roles[capture.index as usize] {
-                Role::Definition(kind) => def = Some((capture.node, kind)),
-                Role::Name => name = Some(capture.node),
-                Role::Container => container = Some(capture.node),
-                Role::Body => body = Some(capture.node),
-                Role::Other => {}
+    match lang.query_roots(QueryKind::Tags) {
+        // Start the cursor only at nodes where a pattern can begin (see `lang/roots.rs`):
+        // a plain walk is much cheaper than the cursor's own inspection of every node.
+        Some(roots) => {
+            cursor.set_max_start_depth(Some(0));
+            let mut walk = tree.walk();
+            let mut depth = 0u32;
+            'walk: loop {
+                let node = walk.node();
+                if roots.contains(node.kind_id()) || (roots.error_nodes && node.is_error()) {
+                    let mut matches = cursor.matches(query, node, text.as_bytes());
+                    while let Some(m) = matches.next() {
+                        collect_match(m, &roles, &mut candidates, &mut first_pattern);
+                    }
+                }
+                if depth < MAX_DEFINITION_DEPTH && walk.goto_first_child() {
+                    depth += 1;
+                    continue;
+                }
+                loop {
+                    if walk.goto_next_sibling() {
+                        continue 'walk;
+                    }
+                    if depth == 0 || !walk.goto_parent() {
+                        break 'walk;
+                    }
+                    depth -= 1;
+                }
             }
         }
-        let (Some((node, kind)), Some(name)) = (def, name) else { continue };
-        let first = first_pattern.entry(node.id()).or_insert(m.pattern_index);
-        *first = (*first).min(m.pattern_index);
-        candidates.push(RawDefinition { node, kind, name, container, body, pattern: m.pattern_index });
+        None => {
+            // Pathologically deep trees make some patterns quadratic (20 000 nested
+            // parentheses took 11 s in TypeScript); no real definition sits this deep.
+            cursor.set_max_start_depth(Some(MAX_DEFINITION_DEPTH));
+            let mut matches = cursor.matches(query, tree.root_node(), text.as_bytes());
+            while let Some(m) = matches.next() {
+                collect_match(m, &roles, &mut candidates, &mut first_pattern);
+            }
+        }
     }
     let mut by_node: HashMap<(usize, usize), RawDefinition> = HashMap::new();
     for candidate in candidates {
@@ -304,6 +324,29 @@ pub fn extract(lang: &Language, text: &str) -> Extraction {
         symbols: FileSymbols { summaries: summaries.into(), positions: positions.into() },
         patterns_used,
     }
+}
+
+/// Records one query match as a candidate definition.
+fn collect_match<'t>(
+    m: &tree_sitter::QueryMatch<'_, 't>,
+    roles: &[Role],
+    candidates: &mut Vec<RawDefinition<'t>>,
+    first_pattern: &mut HashMap<usize, usize>,
+) {
+    let (mut def, mut name, mut container, mut body) = (None, None, None, None);
+    for capture in m.captures() {
+        match roles[capture.index as usize] {
+            Role::Definition(kind) => def = Some((capture.node, kind)),
+            Role::Name => name = Some(capture.node),
+            Role::Container => container = Some(capture.node),
+            Role::Body => body = Some(capture.node),
+            Role::Other => {}
+        }
+    }
+    let (Some((node, kind)), Some(name)) = (def, name) else { return };
+    let first = first_pattern.entry(node.id()).or_insert(m.pattern_index);
+    *first = (*first).min(m.pattern_index);
+    candidates.push(RawDefinition { node, kind, name, container, body, pattern: m.pattern_index });
 }
 
 fn node_text<'t>(text: &'t str, node: tree_sitter::Node) -> &'t str {
