@@ -7,77 +7,145 @@
 
 use std::collections::HashSet;
 
-/// Kinds (by id) at which some pattern starts, plus whether `ERROR` nodes are roots.
-/// `None` when a pattern starts with a wildcard, a hidden or supertype node, a literal
-/// token or anything else this analysis does not understand: then the whole tree must be
-/// searched.
+/// Kinds (by id) at which some pattern starts, plus whether `ERROR` nodes are roots. A
+/// pattern rooted at a wildcard whose first required child is a named kind (`(_ value:
+/// (object …))`) can start at the parent of any node of that kind. `None` when a pattern
+/// starts in any other way (a hidden or supertype node, a literal token, …): then the whole
+/// tree must be searched.
 #[derive(Debug, Clone)]
 pub struct PatternRoots {
     kinds: Vec<bool>,
+    parent_of: Vec<bool>,
     pub error_nodes: bool,
 }
 
 impl PatternRoots {
+    /// A pattern may start at a node of this kind.
     pub fn contains(&self, kind_id: u16) -> bool {
         self.kinds.get(kind_id as usize).copied().unwrap_or(false)
     }
+
+    /// A pattern may start at the parent of a node of this kind.
+    pub fn starts_at_parent_of(&self, kind_id: u16) -> bool {
+        self.parent_of.get(kind_id as usize).copied().unwrap_or(false)
+    }
+}
+
+/// Where a pattern starts: at a node of one of these kinds, or at the parent of one.
+enum Root<'q> {
+    Kind(&'q str),
+    ParentOf(&'q str),
 }
 
 pub fn pattern_roots(grammar: &tree_sitter::Language, query: &tree_sitter::Query, source: &str) -> Option<PatternRoots> {
     let mut names: HashSet<&str> = HashSet::new();
+    let mut parents_of: HashSet<&str> = HashSet::new();
     for pattern in 0..query.pattern_count() {
         let start = query.start_byte_for_pattern(pattern);
-        names.extend(root_names(source.get(start..)?)?);
+        for root in pattern_root(source.get(start..)?)? {
+            match root {
+                Root::Kind(name) => names.insert(name),
+                Root::ParentOf(name) => parents_of.insert(name),
+            };
+        }
     }
     let count = grammar.node_kind_count();
-    let mut kinds = vec![false; count];
     let mut error_nodes = false;
+    let mut kinds = vec![false; count];
     for name in names {
         if name == "ERROR" {
             error_nodes = true;
-            continue;
-        }
-        let mut found = false;
-        // Aliases can give one name several ids: mark them all.
-        for id in 0..count as u16 {
-            if grammar.node_kind_is_named(id) && grammar.node_kind_for_id(id) == Some(name) {
-                if grammar.node_kind_is_supertype(id) || !grammar.node_kind_is_visible(id) {
-                    return None;
-                }
-                kinds[id as usize] = true;
-                found = true;
-            }
-        }
-        if !found {
-            return None;
+        } else {
+            mark(grammar, name, &mut kinds)?;
         }
     }
-    Some(PatternRoots { kinds, error_nodes })
+    let mut parent_of = vec![false; count];
+    for name in parents_of {
+        mark(grammar, name, &mut parent_of)?;
+    }
+    Some(PatternRoots { kinds, parent_of, error_nodes })
 }
 
-/// The root node names of the pattern at the start of `text`: `(name …)` or an alternation
-/// `[(a …) (b …)]`.
-fn root_names(text: &str) -> Option<Vec<&str>> {
+/// Marks every id of the named kind `name` (aliases can give one name several ids).
+fn mark(grammar: &tree_sitter::Language, name: &str, set: &mut [bool]) -> Option<()> {
+    let mut found = false;
+    for id in 0..set.len() as u16 {
+        if grammar.node_kind_is_named(id) && grammar.node_kind_for_id(id) == Some(name) {
+            if grammar.node_kind_is_supertype(id) || !grammar.node_kind_is_visible(id) {
+                return None;
+            }
+            set[id as usize] = true;
+            found = true;
+        }
+    }
+    found.then_some(())
+}
+
+/// The roots of the pattern at the start of `text`: one form, or each alternative of
+/// `[(a …) (_ value: (b …))]`.
+fn pattern_root(text: &str) -> Option<Vec<Root<'_>>> {
     let text = skip_trivia(text);
-    if let Some(rest) = text.strip_prefix('(') {
-        return Some(vec![node_name(rest)?]);
+    if text.starts_with('(') {
+        return Some(vec![form_root(text)?]);
     }
     let mut rest = text.strip_prefix('[')?;
-    let mut names = Vec::new();
+    let mut roots = Vec::new();
     loop {
         rest = skip_trivia(rest);
         if rest.starts_with(']') {
-            return Some(names);
+            return Some(roots);
         }
-        let inner = rest.strip_prefix('(')?;
-        names.push(node_name(inner)?);
+        if !rest.starts_with('(') {
+            return None;
+        }
+        roots.push(form_root(rest)?);
         rest = skip_balanced(rest)?;
-        // Captures and quantifiers after an alternative: `(a) @x`.
+        // Captures after an alternative: `(a) @x`.
         rest = skip_trivia(rest);
         while rest.starts_with('@') {
             let end = rest.find(|c: char| c.is_whitespace() || c == ']' || c == '(').unwrap_or(rest.len());
             rest = skip_trivia(&rest[end..]);
         }
+    }
+}
+
+/// The root of one parenthesized form `(name …)` or `(_ …)`.
+fn form_root(text: &str) -> Option<Root<'_>> {
+    let inner = skip_trivia(text.strip_prefix('(')?);
+    if let Some(children) = inner.strip_prefix('_').filter(|r| !r.starts_with(|c: char| c.is_alphanumeric() || c == '_')) {
+        return Some(Root::ParentOf(first_required_child(children)?));
+    }
+    node_name(inner).map(Root::Kind)
+}
+
+/// The kind of the first child step of a wildcard node that must be present:
+/// `name: (_)? body: (class_body …)` → `class_body`.
+fn first_required_child(mut text: &str) -> Option<&str> {
+    loop {
+        text = skip_trivia(text);
+        // A field name: `body:`.
+        if let Some(colon) = text.find(':') {
+            let field = &text[..colon];
+            if !field.is_empty() && field.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                text = skip_trivia(&text[colon + 1..]);
+            }
+        }
+        let inner = text.strip_prefix('(')?;
+        let name = skip_trivia(inner);
+        let end = name.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(name.len());
+        let (name, _) = name.split_at(end);
+        let after = skip_balanced(text)?;
+        let optional = after.starts_with(['?', '*']);
+        if optional {
+            text = after[1..].trim_start();
+            // Captures on the skipped child: `(_)? @container`.
+            while text.starts_with('@') {
+                let end = text.find(char::is_whitespace).unwrap_or(text.len());
+                text = &text[end..];
+            }
+            continue;
+        }
+        return (!name.is_empty() && !name.starts_with('_')).then_some(name);
     }
 }
 
@@ -142,10 +210,25 @@ mod tests {
 
     #[test]
     fn roots_of_patterns() {
-        assert_eq!(root_names("(a (b) @x) @y"), Some(vec!["a"]));
-        assert_eq!(root_names("  ; comment\n[(a \"]\" (b)) @x (c)] @y"), Some(vec!["a", "c"]));
-        assert_eq!(root_names("(_ (b))"), None);
-        assert_eq!(root_names("\"fn\" @kw"), None);
-        assert_eq!(root_names("(_hidden)"), None);
+        let child = |t| match pattern_root(t) {
+            Some(roots) => roots
+                .into_iter()
+                .map(|r| match r {
+                    Root::ParentOf(n) => format!("parent of {n}"),
+                    Root::Kind(n) => n.to_string(),
+                })
+                .collect::<Vec<_>>(),
+            None => vec!["none".into()],
+        };
+        assert_eq!(child("(_ value: (object (pair)))"), ["parent of object"]);
+        assert_eq!(child("(_\n  name: (_)? @container\n  body: (class_body (x)))"), ["parent of class_body"]);
+        assert_eq!(child("(_ (_) (y))"), ["none"]);
+        assert_eq!(child("(_ [(a) (b)])"), ["none"]);
+        assert_eq!(child("(function_item)"), ["function_item"]);
+        assert_eq!(child("(a (b) @x) @y"), ["a"]);
+        assert_eq!(child("  ; comment\n[(a \"]\" (b)) @x (c)] @y"), ["a", "c"]);
+        assert_eq!(child("[(_ value: (object)) (assignment_expression)]"), ["parent of object", "assignment_expression"]);
+        assert_eq!(child("\"fn\" @kw"), ["none"]);
+        assert_eq!(child("(_hidden)"), ["none"]);
     }
 }

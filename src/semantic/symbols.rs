@@ -222,13 +222,30 @@ pub fn extract(lang: &Language, text: &str) -> Extraction {
         // Start the cursor only at nodes where a pattern can begin (see `lang/roots.rs`):
         // a plain walk is much cheaper than the cursor's own inspection of every node.
         Some(roots) => {
-            cursor.set_max_start_depth(Some(0));
             let mut walk = tree.walk();
             let mut depth = 0u32;
+            let is_root = |node: tree_sitter::Node| roots.contains(node.kind_id()) || (roots.error_nodes && node.is_error());
+            // Parents searched because of a wildcard-rooted pattern (and not roots themselves).
+            let mut searched_parents: Vec<usize> = Vec::new();
             'walk: loop {
                 let node = walk.node();
-                if roots.contains(node.kind_id()) || (roots.error_nodes && node.is_error()) {
-                    let mut matches = cursor.matches(query, node, text.as_bytes());
+                let start = if is_root(node) {
+                    Some(node)
+                } else {
+                    None
+                };
+                let parent = node
+                    .parent()
+                    .filter(|p| roots.starts_at_parent_of(node.kind_id()) && !is_root(*p) && !searched_parents.contains(&p.id()));
+                if let Some(p) = parent {
+                    searched_parents.push(p.id());
+                }
+                // A wildcard-rooted pattern enters the cursor at its first concrete step, one
+                // level down: searching from the parent needs a start depth of 1 (matches
+                // found twice this way are merged below).
+                for (at, max_depth) in start.map(|n| (n, 0)).into_iter().chain(parent.map(|p| (p, 1))) {
+                    cursor.set_max_start_depth(Some(max_depth));
+                    let mut matches = cursor.matches(query, at, text.as_bytes());
                     while let Some(m) = matches.next() {
                         collect_match(m, &roles, &mut candidates, &mut first_pattern);
                     }
