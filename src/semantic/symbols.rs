@@ -226,7 +226,7 @@ pub fn extract(lang: &Language, text: &str) -> Extraction {
             let mut depth = 0u32;
             let is_root = |node: tree_sitter::Node| roots.contains(node.kind_id()) || (roots.error_nodes && node.is_error());
             // Parents searched because of a wildcard-rooted pattern (and not roots themselves).
-            let mut searched_parents: Vec<usize> = Vec::new();
+            let mut searched_parents: std::collections::HashSet<usize> = Default::default();
             'walk: loop {
                 let node = walk.node();
                 let start = if is_root(node) {
@@ -234,11 +234,14 @@ pub fn extract(lang: &Language, text: &str) -> Extraction {
                 } else {
                     None
                 };
-                let parent = node
-                    .parent()
-                    .filter(|p| roots.starts_at_parent_of(node.kind_id()) && !is_root(*p) && !searched_parents.contains(&p.id()));
+                // `Node::parent` walks down from the root: ask only when it can matter.
+                let parent = if roots.starts_at_parent_of(node.kind_id()) {
+                    node.parent().filter(|p| !is_root(*p) && !searched_parents.contains(&p.id()))
+                } else {
+                    None
+                };
                 if let Some(p) = parent {
-                    searched_parents.push(p.id());
+                    searched_parents.insert(p.id());
                 }
                 // A wildcard-rooted pattern enters the cursor at its first concrete step, one
                 // level down: searching from the parent needs a start depth of 1 (matches
