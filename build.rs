@@ -34,8 +34,17 @@ fn main() {
          pub static EMBEDDED_QUERIES: &[(&str, &str, &str)] = &[\n",
     );
     for (lang, name, path) in &entries {
-        writeln!(out, "    ({lang:?}, {name:?}, include_str!({:?})),", path.display().to_string()).unwrap();
+        writeln!(
+            out,
+            "    ({lang:?}, {name:?}, include_str!({:?})),",
+            path.display().to_string()
+        )
+        .unwrap();
     }
     out.push_str("];\n");
-    fs::write(Path::new(&env::var("OUT_DIR").unwrap()).join("embedded_queries.rs"), out).unwrap();
+    fs::write(
+        Path::new(&env::var("OUT_DIR").unwrap()).join("embedded_queries.rs"),
+        out,
+    )
+    .unwrap();
 }

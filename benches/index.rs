@@ -27,9 +27,14 @@ fn generated_workspace() -> Vec<LoadedFile> {
     let lang = |id: &str| registry().by_id(id).unwrap().lang_id;
     for i in 0..300 {
         let mut py = format!("\"\"\"Module {i}.\"\"\"\nimport os\n\nLIMIT_{i} = {i}\n\n");
-        let mut rs = format!("//! Module {i}.\nuse std::fmt;\n\npub const LIMIT_{i}: usize = {i};\n\n");
-        let mut js = format!("// Module {i}\nimport {{ x }} from './m{i}.js';\n\nexport const LIMIT_{i} = {i};\n\n");
-        let mut ts = format!("// Module {i}\nexport interface Shape{i} {{\n  area(): number;\n  name: string;\n}}\n\n");
+        let mut rs =
+            format!("//! Module {i}.\nuse std::fmt;\n\npub const LIMIT_{i}: usize = {i};\n\n");
+        let mut js = format!(
+            "// Module {i}\nimport {{ x }} from './m{i}.js';\n\nexport const LIMIT_{i} = {i};\n\n"
+        );
+        let mut ts = format!(
+            "// Module {i}\nexport interface Shape{i} {{\n  area(): number;\n  name: string;\n}}\n\n"
+        );
         let mut go = format!("package pkg{i}\n\nimport \"fmt\"\n\nconst Limit{i} = {i}\n\n");
         for j in 0..12 {
             py.push_str(&format!(
@@ -48,8 +53,19 @@ fn generated_workspace() -> Vec<LoadedFile> {
                 "type Widget{i}_{j} struct {{\n\tWidth  int\n\tHeight int\n}}\n\nfunc (w *Widget{i}_{j}) Area{j}() int {{\n\ttotal := 0\n\tfor k := 0; k < w.Width; k++ {{\n\t\ttotal += k * w.Height\n\t}}\n\treturn total\n}}\n\nfunc MakeWidget{i}_{j}(n int) *Widget{i}_{j} {{\n\tfmt.Println(n)\n\treturn &Widget{i}_{j}{{n, n + 1}}\n}}\n\n"
             ));
         }
-        for (ext, id, text) in [("py", "python", py), ("rs", "rust", rs), ("js", "javascript", js), ("ts", "typescript", ts), ("go", "go", go)] {
-            files.push(LoadedFile { path: format!("{id}/m{i}.{ext}"), lang: lang(id), text, lossy_utf8: false });
+        for (ext, id, text) in [
+            ("py", "python", py),
+            ("rs", "rust", rs),
+            ("js", "javascript", js),
+            ("ts", "typescript", ts),
+            ("go", "go", go),
+        ] {
+            files.push(LoadedFile {
+                path: format!("{id}/m{i}.{ext}"),
+                lang: lang(id),
+                text,
+                lossy_utf8: false,
+            });
         }
     }
     files
@@ -69,14 +85,21 @@ fn corpus() -> Option<(String, Vec<LoadedFile>)> {
             lossy_utf8: f.lossy_utf8(&host.db),
         })
         .collect();
-    let name = dir.file_name().map_or("corpus".into(), |n| n.to_string_lossy().into_owned());
+    let name = dir
+        .file_name()
+        .map_or("corpus".into(), |n| n.to_string_lossy().into_owned());
     Some((name, files))
 }
 
 fn clone_files(files: &[LoadedFile]) -> Vec<LoadedFile> {
     files
         .iter()
-        .map(|f| LoadedFile { path: f.path.clone(), lang: f.lang, text: f.text.clone(), lossy_utf8: f.lossy_utf8 })
+        .map(|f| LoadedFile {
+            path: f.path.clone(),
+            lang: f.lang,
+            text: f.text.clone(),
+            lossy_utf8: f.lossy_utf8,
+        })
         .collect()
 }
 
@@ -103,18 +126,26 @@ fn bench_cold_index(c: &mut Criterion) {
     let mut sets = vec![("generated".to_string(), generated_workspace())];
     sets.extend(corpus());
     let mut group = c.benchmark_group("cold_index");
-    group.sample_size(10).measurement_time(Duration::from_secs(10));
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(10));
     for (name, files) in &sets {
-        group.bench_with_input(BenchmarkId::new("tree_sitter_parse_only", name), files, |b, files| {
-            b.iter(|| parse_only(files))
-        });
-        group.bench_with_input(BenchmarkId::new("sextant_index", name), files, |b, files| {
-            b.iter_with_large_drop(|| {
-                let host = Host::from_files(PathBuf::from("/bench"), clone_files(files));
-                index_all(&host);
-                host
-            })
-        });
+        group.bench_with_input(
+            BenchmarkId::new("tree_sitter_parse_only", name),
+            files,
+            |b, files| b.iter(|| parse_only(files)),
+        );
+        group.bench_with_input(
+            BenchmarkId::new("sextant_index", name),
+            files,
+            |b, files| {
+                b.iter_with_large_drop(|| {
+                    let host = Host::from_files(PathBuf::from("/bench"), clone_files(files));
+                    index_all(&host);
+                    host
+                })
+            },
+        );
     }
     group.finish();
 }
@@ -129,7 +160,13 @@ fn bench_reindex(c: &mut Criterion) {
     let offset = original.find(marker).unwrap();
     let mut group = c.benchmark_group("reindex_after_edit");
     group.bench_function("tree_sitter_parse_of_that_file", |b| {
-        b.iter(|| black_box(syntax::parse_tree_sitter(file.lang(&host.db).info(), &original, None)))
+        b.iter(|| {
+            black_box(syntax::parse_tree_sitter(
+                file.lang(&host.db).info(),
+                &original,
+                None,
+            ))
+        })
     });
     let mut flip = false;
     group.bench_function("sextant_edit_and_requery", |b| {
@@ -158,19 +195,32 @@ fn bench_diagnostics(c: &mut Criterion) {
     let lang = registry().by_id("python").unwrap();
     let mut host = Host::from_files(
         PathBuf::from("/bench"),
-        vec![LoadedFile { path: "big.py".into(), lang: lang.lang_id, text: text.clone(), lossy_utf8: false }],
+        vec![LoadedFile {
+            path: "big.py".into(),
+            lang: lang.lang_id,
+            text: text.clone(),
+            lossy_utf8: false,
+        }],
     );
     let file = host.file("big.py").unwrap();
     black_box(sextant::ide::syntax_errors(&host.db, file).unwrap());
     // A one-character edit in the middle: `retries=3` becomes `retries=4` and back.
-    let offset = text[text.len() / 2..].find("retries=3").unwrap() + text.len() / 2 + "retries=".len();
+    let offset =
+        text[text.len() / 2..].find("retries=3").unwrap() + text.len() / 2 + "retries=".len();
     let mut group = c.benchmark_group("diagnostics_after_edit");
-    group.bench_function("tree_sitter_parse_of_that_file", |b| b.iter(|| black_box(syntax::parse_tree_sitter(lang, &text, None))));
+    group.bench_function("tree_sitter_parse_of_that_file", |b| {
+        b.iter(|| black_box(syntax::parse_tree_sitter(lang, &text, None)))
+    });
     let mut flip = false;
     group.bench_function("sextant_edit_and_diagnose", |b| {
         b.iter(|| {
             flip = !flip;
-            let edited = format!("{}{}{}", &text[..offset], if flip { "4" } else { "3" }, &text[offset + 1..]);
+            let edited = format!(
+                "{}{}{}",
+                &text[..offset],
+                if flip { "4" } else { "3" },
+                &text[offset + 1..]
+            );
             host.set_file_text(file, &edited);
             black_box(sextant::ide::syntax_errors(&host.db, file).unwrap())
         })
@@ -186,7 +236,11 @@ fn bench_search(c: &mut Criterion) {
         let host = Host::from_files(PathBuf::from("/bench"), clone_files(files));
         index_all(&host);
         for q in ["area", "mkwid", "Widget1", "xyz_nothing", "get"] {
-            let query = SymbolQuery { query: q.into(), limit: 50, ..Default::default() };
+            let query = SymbolQuery {
+                query: q.into(),
+                limit: 50,
+                ..Default::default()
+            };
             group.bench_function(BenchmarkId::new(name.as_str(), q), |b| {
                 b.iter(|| black_box(ide::symbol_search(&host.db, host.workspace, &query).unwrap()))
             });
@@ -197,8 +251,12 @@ fn bench_search(c: &mut Criterion) {
 
 /// Mean time of a finished benchmark, from criterion's saved estimates.
 fn mean_ns(id: &str) -> Option<f64> {
-    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("../criterion").join(id).join("new/estimates.json");
-    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("../criterion")
+        .join(id)
+        .join("new/estimates.json");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
     json["median"]["point_estimate"].as_f64()
 }
 
@@ -206,7 +264,11 @@ fn print_ratios() {
     let mut lines = Vec::new();
     let mut names = vec!["generated".to_string()];
     if let Some(dir) = std::env::var_os("SEXTANT_BENCH_CORPUS") {
-        names.push(PathBuf::from(dir).file_name().map_or("corpus".into(), |n| n.to_string_lossy().into_owned()));
+        names.push(
+            PathBuf::from(dir)
+                .file_name()
+                .map_or("corpus".into(), |n| n.to_string_lossy().into_owned()),
+        );
     }
     for name in &names {
         if let (Some(engine), Some(parse)) = (

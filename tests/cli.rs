@@ -38,11 +38,27 @@ fn write(root: &Path, rel: &str, contents: impl AsRef<[u8]>) {
 fn workspace() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    write(root, "app/models.py", "class User:\n    def full_name(self):\n        return ''\n\ndef load_user(uid):\n    pass\n");
-    write(root, "src/lib.rs", "pub struct Config {\n    pub name: String,\n}\n\npub fn load_config() -> Config {\n    todo!()\n}\n");
-    write(root, "web/main.ts", "export function renderPage(): void {}\nexport class Page {}\n");
+    write(
+        root,
+        "app/models.py",
+        "class User:\n    def full_name(self):\n        return ''\n\ndef load_user(uid):\n    pass\n",
+    );
+    write(
+        root,
+        "src/lib.rs",
+        "pub struct Config {\n    pub name: String,\n}\n\npub fn load_config() -> Config {\n    todo!()\n}\n",
+    );
+    write(
+        root,
+        "web/main.ts",
+        "export function renderPage(): void {}\nexport class Page {}\n",
+    );
     write(root, "cmd/main.go", "package main\n\nfunc main() {}\n");
-    write(root, "bin/tool", "#!/usr/bin/env python3\ndef tool_main():\n    pass\n");
+    write(
+        root,
+        "bin/tool",
+        "#!/usr/bin/env python3\ndef tool_main():\n    pass\n",
+    );
     write(root, "README.txt", "not source\n");
     dir
 }
@@ -53,10 +69,21 @@ fn languages_lists_every_language_with_extensions() {
     let out = sextant(dir.path(), &["languages", "--json"]);
     assert!(out.status.success());
     let langs = json(&out);
-    let ids: Vec<&str> = langs.as_array().unwrap().iter().map(|l| l["id"].as_str().unwrap()).collect();
-    assert_eq!(ids, ["rust", "python", "javascript", "typescript", "tsx", "go"]);
+    let ids: Vec<&str> = langs
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        ["rust", "python", "javascript", "typescript", "tsx", "go"]
+    );
     let text = stdout(&sextant(dir.path(), &["languages"]));
-    assert!(text.contains(".mjs") && text.contains(".tsx") && text.contains("symbols"), "{text}");
+    assert!(
+        text.contains(".mjs") && text.contains(".tsx") && text.contains("symbols"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -65,8 +92,17 @@ fn symbols_finds_ranked_matches_across_languages() {
     let out = sextant(dir.path(), &["symbols", "load", "--json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let v = json(&out);
-    let names: Vec<&str> = v["symbols"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["load_user", "load_config"], "prefix matches, shorter first");
+    let names: Vec<&str> = v["symbols"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["load_user", "load_config"],
+        "prefix matches, shorter first"
+    );
     let first = &v["symbols"][0];
     assert_eq!(first["path"], "app/models.py");
     assert_eq!(first["start"]["line"], 5);
@@ -77,21 +113,50 @@ fn symbols_finds_ranked_matches_across_languages() {
     assert_eq!(method["symbols"][0]["kind"], "method");
 
     let shebang = json(&sextant(dir.path(), &["symbols", "tool_main", "--json"]));
-    assert_eq!(shebang["symbols"][0]["path"], "bin/tool", "extensionless script found by its shebang");
+    assert_eq!(
+        shebang["symbols"][0]["path"], "bin/tool",
+        "extensionless script found by its shebang"
+    );
 }
 
 #[test]
 fn symbols_filters_and_limits() {
     let dir = workspace();
-    let by_kind = json(&sextant(dir.path(), &["symbols", "", "--kind", "class", "--json"]));
-    let names: Vec<&str> = by_kind["symbols"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
+    let by_kind = json(&sextant(
+        dir.path(),
+        &["symbols", "", "--kind", "class", "--json"],
+    ));
+    let names: Vec<&str> = by_kind["symbols"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
     assert!(names.contains(&"User"));
-    assert!(by_kind["symbols"].as_array().unwrap().iter().all(|s| s["kind"] == "class"));
+    assert!(
+        by_kind["symbols"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["kind"] == "class")
+    );
 
-    let by_path = json(&sextant(dir.path(), &["symbols", "", "--path", "app/", "--json"]));
-    assert!(by_path["symbols"].as_array().unwrap().iter().all(|s| s["path"].as_str().unwrap().starts_with("app/")));
+    let by_path = json(&sextant(
+        dir.path(),
+        &["symbols", "", "--path", "app/", "--json"],
+    ));
+    assert!(
+        by_path["symbols"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["path"].as_str().unwrap().starts_with("app/"))
+    );
 
-    let limited = json(&sextant(dir.path(), &["symbols", "", "--limit", "1", "--json"]));
+    let limited = json(&sextant(
+        dir.path(),
+        &["symbols", "", "--limit", "1", "--json"],
+    ));
     assert_eq!(limited["symbols"].as_array().unwrap().len(), 1);
     assert_eq!(limited["truncated"], true);
     assert!(limited["total"].as_u64().unwrap() > 1);
@@ -108,7 +173,11 @@ fn exit_codes_and_errors() {
 
     let bad_kind = sextant(dir.path(), &["symbols", "x", "--kind", "klass"]);
     assert_eq!(bad_kind.status.code(), Some(2));
-    assert!(stderr(&bad_kind).starts_with("sextant: error: unknown symbol kind \"klass\""), "{}", stderr(&bad_kind));
+    assert!(
+        stderr(&bad_kind).starts_with("sextant: error: unknown symbol kind \"klass\""),
+        "{}",
+        stderr(&bad_kind)
+    );
     assert_eq!(stderr(&bad_kind).lines().count(), 1);
 
     let missing = sextant(dir.path(), &["outline", "nope.py"]);
@@ -117,12 +186,22 @@ fn exit_codes_and_errors() {
 
     let unknown = sextant(dir.path(), &["parse", "README.txt"]);
     assert_eq!(unknown.status.code(), Some(2));
-    assert!(stderr(&unknown).contains("unknown language"), "{}", stderr(&unknown));
+    assert!(
+        stderr(&unknown).contains("unknown language"),
+        "{}",
+        stderr(&unknown)
+    );
 
-    let no_root = Command::new(env!("CARGO_BIN_EXE_sextant")).args(["--root", "/does/not/exist", "stats"]).output().unwrap();
+    let no_root = Command::new(env!("CARGO_BIN_EXE_sextant"))
+        .args(["--root", "/does/not/exist", "stats"])
+        .output()
+        .unwrap();
     assert_eq!(no_root.status.code(), Some(2));
 
-    let usage = Command::new(env!("CARGO_BIN_EXE_sextant")).arg("frobnicate").output().unwrap();
+    let usage = Command::new(env!("CARGO_BIN_EXE_sextant"))
+        .arg("frobnicate")
+        .output()
+        .unwrap();
     assert_eq!(usage.status.code(), Some(2));
 }
 
@@ -133,14 +212,23 @@ fn parse_shows_tree_and_errors() {
     let ok = sextant(dir.path(), &["parse", "app/models.py", "--depth", "1"]);
     assert_eq!(ok.status.code(), Some(0));
     let tree = stdout(&ok);
-    assert!(tree.starts_with("(module 1:1-7:1)\n  (class_definition 1:1-3:18 …)"), "{tree}");
+    assert!(
+        tree.starts_with("(module 1:1-7:1)\n  (class_definition 1:1-3:18 …)"),
+        "{tree}"
+    );
 
     let broken = sextant(dir.path(), &["parse", "broken.py", "--json"]);
     assert_eq!(broken.status.code(), Some(1), "syntax errors are findings");
     let v = json(&broken);
     assert_eq!(v["error_count"], 1);
-    assert_eq!(v["errors"][0]["span"]["start"], serde_json::json!({"line": 1, "column": 7}));
-    assert!(v["errors"][0]["message"].as_str().unwrap().contains(')'), "{v}");
+    assert_eq!(
+        v["errors"][0]["span"]["start"],
+        serde_json::json!({"line": 1, "column": 7})
+    );
+    assert!(
+        v["errors"][0]["message"].as_str().unwrap().contains(')'),
+        "{v}"
+    );
 
     let mut child = Command::new(env!("CARGO_BIN_EXE_sextant"))
         .args(["parse", "-", "--language", "go", "--errors-only"])
@@ -148,21 +236,39 @@ fn parse_shows_tree_and_errors() {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(b"package main\nfunc f() {\n").unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"package main\nfunc f() {\n")
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert!(stdout(&out).starts_with("<stdin>:2:10: error: unexpected end of file"), "{}", stdout(&out));
+    assert!(
+        stdout(&out).starts_with("<stdin>:2:10: error: unexpected end of file"),
+        "{}",
+        stdout(&out)
+    );
 }
 
 #[test]
 fn outline_is_a_tree() {
     let dir = workspace();
-    let v = json(&sextant(dir.path(), &["outline", "app/models.py", "--json"]));
+    let v = json(&sextant(
+        dir.path(),
+        &["outline", "app/models.py", "--json"],
+    ));
     assert_eq!(v["symbols"][0]["name"], "User");
     assert_eq!(v["symbols"][0]["children"][0]["name"], "full_name");
     assert_eq!(v["symbols"][1]["name"], "load_user");
     let text = stdout(&sextant(dir.path(), &["outline", "app/models.py"]));
-    assert!(text.lines().nth(1).unwrap().starts_with("  method full_name"), "{text}");
+    assert!(
+        text.lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("  method full_name"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -175,54 +281,120 @@ fn stats_reports_languages_and_skipped_files() {
     write(root, "ignored/gen.py", "def generated(): pass\n");
     write(root, ".gitignore", "ignored/\n");
     write(root, "vendor/lib.py", "def vendored(): pass\n");
-    write(root, "sextant.toml", "exclude = [\"vendor/\"]\nmax_file_size = 10000\n");
+    write(
+        root,
+        "sextant.toml",
+        "exclude = [\"vendor/\"]\nmax_file_size = 10000\n",
+    );
     #[cfg(unix)]
     {
         std::os::unix::fs::symlink(root, root.join("app/loop")).unwrap();
         let outside = tempfile::tempdir().unwrap();
         write(outside.path(), "secret.py", "def secret(): pass\n");
-        std::os::unix::fs::symlink(outside.path().join("secret.py"), root.join("app/escape.py")).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret.py"), root.join("app/escape.py"))
+            .unwrap();
         std::mem::forget(outside);
     }
 
     let out = sextant(root, &["stats", "--json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let v = json(&out);
-    let python = v["languages"].as_array().unwrap().iter().find(|l| l["language"] == "python").unwrap();
+    let python = v["languages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["language"] == "python")
+        .unwrap();
     assert_eq!(python["files"], 3, "models.py, bin/tool and latin1.py: {v}");
     assert_eq!(python["lossy_files"], 1);
     let reasons: Vec<(String, String)> = v["skipped"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|s| (s["path"].as_str().unwrap().to_string(), s["reason"].as_str().unwrap().to_string()))
+        .map(|s| {
+            (
+                s["path"].as_str().unwrap().to_string(),
+                s["reason"].as_str().unwrap().to_string(),
+            )
+        })
         .collect();
-    assert!(reasons.contains(&("big.py".into(), "too_large".into())), "{reasons:?}");
-    assert!(reasons.contains(&("blob.py".into(), "binary".into())), "{reasons:?}");
+    assert!(
+        reasons.contains(&("big.py".into(), "too_large".into())),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons.contains(&("blob.py".into(), "binary".into())),
+        "{reasons:?}"
+    );
     #[cfg(unix)]
     {
-        assert!(reasons.iter().any(|(_, r)| r == "symlink_loop"), "{reasons:?}");
-        assert!(reasons.contains(&("app/escape.py".into(), "outside_workspace".into())), "{reasons:?}");
+        assert!(
+            reasons.iter().any(|(_, r)| r == "symlink_loop"),
+            "{reasons:?}"
+        );
+        assert!(
+            reasons.contains(&("app/escape.py".into(), "outside_workspace".into())),
+            "{reasons:?}"
+        );
     }
-    assert!(!reasons.iter().any(|(p, _)| p.contains("vendor") || p.contains("ignored")));
+    assert!(
+        !reasons
+            .iter()
+            .any(|(p, _)| p.contains("vendor") || p.contains("ignored"))
+    );
 
     let found = json(&sextant(root, &["symbols", "", "--json"]));
-    let names: Vec<&str> = found["symbols"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> = found["symbols"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
     for absent in ["generated", "vendored", "secret"] {
-        assert!(!names.contains(&absent), "{absent} must not be indexed: {names:?}");
+        assert!(
+            !names.contains(&absent),
+            "{absent} must not be indexed: {names:?}"
+        );
     }
-    assert!(names.contains(&"ok"), "the latin-1 file is analysed: {names:?}");
+    assert!(
+        names.contains(&"ok"),
+        "the latin-1 file is analysed: {names:?}"
+    );
 
     let text = stdout(&sextant(root, &["stats", "--skipped"]));
     assert!(text.contains("big.py: too_large"), "{text}");
     assert!(text.contains("indexed in"), "{text}");
 
-    let excluded = json(&sextant(root, &["stats", "--json", "--exclude", "app/**", "--exclude", "bin/"]));
-    let python = excluded["languages"].as_array().unwrap().iter().find(|l| l["language"] == "python").unwrap();
+    let excluded = json(&sextant(
+        root,
+        &[
+            "stats",
+            "--json",
+            "--exclude",
+            "app/**",
+            "--exclude",
+            "bin/",
+        ],
+    ));
+    let python = excluded["languages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["language"] == "python")
+        .unwrap();
     assert_eq!(python["files"], 1, "only latin1.py is left: {excluded}");
 
-    let larger = json(&sextant(root, &["stats", "--json", "--max-file-size", "100000"]));
-    assert!(!larger["skipped"].as_array().unwrap().iter().any(|s| s["path"] == "big.py"));
+    let larger = json(&sextant(
+        root,
+        &["stats", "--json", "--max-file-size", "100000"],
+    ));
+    assert!(
+        !larger["skipped"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["path"] == "big.py")
+    );
 }
 
 #[test]

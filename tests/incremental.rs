@@ -8,7 +8,10 @@ use std::sync::{Arc, Mutex};
 use sextant::{
     db::RootDatabase,
     ide::{self, SymbolQuery},
-    semantic::{index::symbol_index, symbols::{file_symbols, symbol_summaries}},
+    semantic::{
+        index::symbol_index,
+        symbols::{file_symbols, symbol_summaries},
+    },
     workspace::Host,
 };
 use support::{loaded, parse_fixture};
@@ -39,7 +42,10 @@ fn logged_host() -> (Host, Arc<Mutex<Vec<String>>>) {
         }
     });
     let files = parse_fixture(FIXTURE.trim_start());
-    (Host::from_files_in(db, "/fixture".into(), loaded(&files)), log)
+    (
+        Host::from_files_in(db, "/fixture".into(), loaded(&files)),
+        log,
+    )
 }
 
 /// Computes everything a symbol search and outlines need, then returns what executed.
@@ -64,17 +70,25 @@ fn id_of(host: &Host, path: &str) -> String {
 fn whitespace_edit_in_a_body_reexecutes_only_that_file() {
     let (mut host, log) = logged_host();
     let first = compute_all(&host, &log);
-    assert!(first.iter().any(|q| q.starts_with("symbol_index")), "cold run builds the index: {first:?}");
+    assert!(
+        first.iter().any(|q| q.starts_with("symbol_index")),
+        "cold run builds the index: {first:?}"
+    );
 
     let a = host.file("pkg/a.py").unwrap();
-    let text = a.text(&host.db).replace("return w * h", "return   w  *  h\n\n");
+    let text = a
+        .text(&host.db)
+        .replace("return w * h", "return   w  *  h\n\n");
     host.set_file_text(a, &text);
     let executed = compute_all(&host, &log);
 
     let a_id = id_of(&host, "pkg/a.py");
     assert_eq!(
         executed,
-        vec![format!("file_symbols({a_id})"), format!("symbol_summaries({a_id})")],
+        vec![
+            format!("file_symbols({a_id})"),
+            format!("symbol_summaries({a_id})")
+        ],
         "only the edited file's queries may execute; the index and other files are only validated"
     );
 }
@@ -89,21 +103,40 @@ fn renaming_a_symbol_rebuilds_the_index_but_not_other_files() {
     let executed = compute_all(&host, &log);
 
     let a_id = id_of(&host, "pkg/a.py");
-    let others: Vec<&String> = executed.iter().filter(|q| !q.contains(&a_id) && !q.starts_with("symbol_index")).collect();
+    let others: Vec<&String> = executed
+        .iter()
+        .filter(|q| !q.contains(&a_id) && !q.starts_with("symbol_index"))
+        .collect();
     assert!(others.is_empty(), "other files re-executed: {others:?}");
-    assert!(executed.iter().any(|q| q.starts_with("symbol_index")), "{executed:?}");
+    assert!(
+        executed.iter().any(|q| q.starts_with("symbol_index")),
+        "{executed:?}"
+    );
 
-    let query = |q: &str| SymbolQuery { query: q.into(), limit: 10, ..Default::default() };
+    let query = |q: &str| SymbolQuery {
+        query: q.into(),
+        limit: 10,
+        ..Default::default()
+    };
     let found = ide::symbol_search(&host.db, host.workspace, &query("surface")).unwrap();
     assert_eq!(found.symbols.len(), 1);
     assert_eq!(found.symbols[0].path, "pkg/a.py");
-    assert!(ide::symbol_search(&host.db, host.workspace, &query("area")).unwrap().symbols.is_empty());
+    assert!(
+        ide::symbol_search(&host.db, host.workspace, &query("area"))
+            .unwrap()
+            .symbols
+            .is_empty()
+    );
 }
 
 #[test]
 fn positions_follow_an_edit_above_a_symbol() {
     let (mut host, _log) = logged_host();
-    let query = SymbolQuery { query: "scale".into(), limit: 10, ..Default::default() };
+    let query = SymbolQuery {
+        query: "scale".into(),
+        limit: 10,
+        ..Default::default()
+    };
     let before = ide::symbol_search(&host.db, host.workspace, &query).unwrap();
     assert_eq!(before.symbols[0].start.line, 5);
     let a = host.file("pkg/a.py").unwrap();

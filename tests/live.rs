@@ -21,13 +21,20 @@ fn write(root: &Path, rel: &str, text: &str) {
 }
 
 fn names(live: &LiveWorkspace, query: &str) -> Vec<String> {
-    let q = SymbolQuery { query: query.into(), limit: 1000, ..Default::default() };
-    live.read(|_| {}, |s: &Snapshot| ide::symbol_search(&s.db, s.workspace, &q))
-        .unwrap()
-        .symbols
-        .into_iter()
-        .map(|m| format!("{}:{}", m.path, m.name))
-        .collect()
+    let q = SymbolQuery {
+        query: query.into(),
+        limit: 1000,
+        ..Default::default()
+    };
+    live.read(
+        |_| {},
+        |s: &Snapshot| ide::symbol_search(&s.db, s.workspace, &q),
+    )
+    .unwrap()
+    .symbols
+    .into_iter()
+    .map(|m| format!("{}:{}", m.path, m.name))
+    .collect()
 }
 
 /// Polls until `check` holds; file events are asynchronous, so tests allow them a moment.
@@ -80,7 +87,9 @@ fn ignore_rules_and_config_changes_take_effect() {
 
     std::fs::remove_file(root.join("sextant.toml")).unwrap();
     std::fs::remove_file(root.join(".gitignore")).unwrap();
-    eventually("rules removed", || names(&live, "generated").len() == 1 && names(&live, "main").len() == 1);
+    eventually("rules removed", || {
+        names(&live, "generated").len() == 1 && names(&live, "main").len() == 1
+    });
 }
 
 #[test]
@@ -88,7 +97,11 @@ fn a_burst_of_changes_matches_a_fresh_index() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     for i in 0..200 {
-        write(root, &format!("m{i}.py"), &format!("def f{i}():\n    pass\n"));
+        write(
+            root,
+            &format!("m{i}.py"),
+            &format!("def f{i}():\n    pass\n"),
+        );
     }
     let live = LiveWorkspace::start(root, LoadOptions::default()).unwrap();
     assert_eq!(names(&live, "").len(), 200);
@@ -97,17 +110,29 @@ fn a_burst_of_changes_matches_a_fresh_index() {
     for i in 0..200 {
         match i % 4 {
             0 => std::fs::remove_file(root.join(format!("m{i}.py"))).unwrap(),
-            1 => write(root, &format!("m{i}.py"), &format!("class C{i}:\n    def m(self):\n        pass\n")),
+            1 => write(
+                root,
+                &format!("m{i}.py"),
+                &format!("class C{i}:\n    def m(self):\n        pass\n"),
+            ),
             _ => {}
         }
     }
     for i in 200..300 {
-        write(root, &format!("sub/n{i}.go"), &format!("package sub\n\nfunc G{i}() {{}}\n"));
+        write(
+            root,
+            &format!("sub/n{i}.go"),
+            &format!("package sub\n\nfunc G{i}() {{}}\n"),
+        );
     }
 
     let fresh = || {
         let host = Host::load(root, &LoadOptions::default()).unwrap();
-        let q = SymbolQuery { query: "".into(), limit: 10_000, ..Default::default() };
+        let q = SymbolQuery {
+            query: "".into(),
+            limit: 10_000,
+            ..Default::default()
+        };
         let mut v: Vec<String> = ide::symbol_search(&host.db, host.workspace, &q)
             .unwrap()
             .symbols
@@ -131,7 +156,11 @@ fn readers_keep_answering_while_files_change() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     for i in 0..50 {
-        write(root, &format!("m{i}.py"), &format!("def f{i}():\n    pass\n"));
+        write(
+            root,
+            &format!("m{i}.py"),
+            &format!("def f{i}():\n    pass\n"),
+        );
     }
     let live = std::sync::Arc::new(LiveWorkspace::start(root, LoadOptions::default()).unwrap());
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
@@ -169,7 +198,9 @@ fn readers_keep_answering_while_files_change() {
 
 #[test]
 fn a_missing_root_fails_clearly() {
-    let err = LiveWorkspace::start(Path::new("/definitely/not/here"), LoadOptions::default()).err().unwrap();
+    let err = LiveWorkspace::start(Path::new("/definitely/not/here"), LoadOptions::default())
+        .err()
+        .unwrap();
     assert!(err.contains("/definitely/not/here"), "{err}");
 }
 
@@ -189,7 +220,11 @@ fn the_writer_goes_quiet_after_a_change() {
     std::thread::sleep(Duration::from_millis(500));
     let settled = live.status().batches;
     std::thread::sleep(Duration::from_millis(500));
-    assert_eq!(live.status().batches, settled, "events keep arriving with nothing changing on disk");
+    assert_eq!(
+        live.status().batches,
+        settled,
+        "events keep arriving with nothing changing on disk"
+    );
 }
 
 /// Build output in an ignored directory (`target/`, `node_modules/`) must not make the
@@ -204,14 +239,24 @@ fn changes_in_ignored_directories_cause_no_rescans() {
     let live = LiveWorkspace::start(root, LoadOptions::default()).unwrap();
     assert_eq!(names(&live, "main"), ["src/main.rs:main"]);
     for i in 0..20 {
-        write(root, &format!("target/debug/build/out{i}"), "binary-ish output\n");
-        write(root, &format!("target/debug/gen{i}.rs"), "fn generated() {}\n");
+        write(
+            root,
+            &format!("target/debug/build/out{i}"),
+            "binary-ish output\n",
+        );
+        write(
+            root,
+            &format!("target/debug/gen{i}.rs"),
+            "fn generated() {}\n",
+        );
     }
     std::thread::sleep(Duration::from_millis(600));
     let status = live.status();
     assert!(names(&live, "generated").is_empty());
     assert_eq!(status.rescans, 0, "{status:?}");
     write(root, "src/lib.rs", "pub fn library() {}\n");
-    eventually("a new source file", || names(&live, "library") == ["src/lib.rs:library"]);
+    eventually("a new source file", || {
+        names(&live, "library") == ["src/lib.rs:library"]
+    });
     assert_eq!(live.status().rescans, 1);
 }

@@ -38,9 +38,16 @@ class Indexer:
 
 fn search(q: &str, limit: usize) -> Vec<String> {
     let host = host(&parse_fixture(FIXTURE.trim_start()));
-    let query = SymbolQuery { query: q.into(), limit, ..Default::default() };
+    let query = SymbolQuery {
+        query: q.into(),
+        limit,
+        ..Default::default()
+    };
     let out = ide::symbol_search(&host.db, host.workspace, &query).unwrap();
-    out.symbols.iter().map(|s| format!("{} {} {:?}", s.path, s.name, s.tier)).collect()
+    out.symbols
+        .iter()
+        .map(|s| format!("{} {} {:?}", s.path, s.name, s.tier))
+        .collect()
 }
 
 #[test]
@@ -71,7 +78,13 @@ fn subsequence_is_the_last_resort() {
 #[test]
 fn word_starts_beat_substrings() {
     let hits = search("gsi", 10);
-    assert_eq!(hits[..2], ["app/index.py getSymbolIndex WordStarts", "app/index.py get_symbol_index WordStarts"]);
+    assert_eq!(
+        hits[..2],
+        [
+            "app/index.py getSymbolIndex WordStarts",
+            "app/index.py get_symbol_index WordStarts"
+        ]
+    );
     let hits = search("symind", 10);
     assert_eq!(hits[0], "app/index.py symbol_index WordStarts");
 }
@@ -79,7 +92,11 @@ fn word_starts_beat_substrings() {
 #[test]
 fn limit_truncates_and_reports_the_total() {
     let host = host(&parse_fixture(FIXTURE.trim_start()));
-    let query = SymbolQuery { query: "index".into(), limit: 2, ..Default::default() };
+    let query = SymbolQuery {
+        query: "index".into(),
+        limit: 2,
+        ..Default::default()
+    };
     let out = ide::symbol_search(&host.db, host.workspace, &query).unwrap();
     assert_eq!(out.symbols.len(), 2);
     assert!(out.truncated);
@@ -90,12 +107,26 @@ fn limit_truncates_and_reports_the_total() {
 fn filters_by_kind_and_path() {
     let host = host(&parse_fixture(FIXTURE.trim_start()));
     let kinds = vec![sextant::semantic::symbols::SymbolKind::Method];
-    let query = SymbolQuery { query: "".into(), kinds, limit: 10, ..Default::default() };
+    let query = SymbolQuery {
+        query: "".into(),
+        kinds,
+        limit: 10,
+        ..Default::default()
+    };
     let out = ide::symbol_search(&host.db, host.workspace, &query).unwrap();
-    let names: Vec<_> = out.symbols.iter().map(|s| (s.name.as_str(), s.container.as_deref())).collect();
+    let names: Vec<_> = out
+        .symbols
+        .iter()
+        .map(|s| (s.name.as_str(), s.container.as_deref()))
+        .collect();
     assert_eq!(names, [("run", Some("Indexer"))]);
 
-    let query = SymbolQuery { query: "index".into(), path_prefix: Some("lib/".into()), limit: 10, ..Default::default() };
+    let query = SymbolQuery {
+        query: "index".into(),
+        path_prefix: Some("lib/".into()),
+        limit: 10,
+        ..Default::default()
+    };
     let out = ide::symbol_search(&host.db, host.workspace, &query).unwrap();
     assert!(out.symbols.iter().all(|s| s.path.starts_with("lib/")));
     assert_eq!(out.symbols.len(), 2);

@@ -49,7 +49,10 @@ fn symbol_fixtures_match_snapshots_and_cover_every_pattern() {
     // language id -> patterns used by its fixtures
     let mut used: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     let mut failures = Vec::new();
-    let mut fixtures: Vec<_> = walk(&dir).into_iter().filter(|p| p.extension().is_some_and(|e| e == "fixture")).collect();
+    let mut fixtures: Vec<_> = walk(&dir)
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "fixture"))
+        .collect();
     fixtures.sort();
     assert!(!fixtures.is_empty(), "no fixtures under {}", dir.display());
     for path in fixtures {
@@ -60,7 +63,9 @@ fn symbol_fixtures_match_snapshots_and_cover_every_pattern() {
             let file = host.file(&f.path).unwrap();
             let lang = file.lang(&host.db).info();
             let extraction = symbols::extract(lang, &f.text);
-            used.entry(lang.id.clone()).or_default().extend(extraction.patterns_used);
+            used.entry(lang.id.clone())
+                .or_default()
+                .extend(extraction.patterns_used);
             let outline = ide::outline(&host.db, file, usize::MAX).unwrap();
             writeln!(actual, "//- {}", f.path).unwrap();
             render(&outline.symbols, None, 0, &mut actual);
@@ -71,7 +76,9 @@ fn symbol_fixtures_match_snapshots_and_cover_every_pattern() {
         }
     }
     for lang in registry().all() {
-        let Some(query) = lang.query(QueryKind::Tags) else { continue };
+        let Some(query) = lang.query(QueryKind::Tags) else {
+            continue;
+        };
         let source = lang.query_source(QueryKind::Tags).unwrap();
         let patterns = used.get(&lang.id).cloned().unwrap_or_default();
         for p in 0..query.pattern_count() {

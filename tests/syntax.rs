@@ -15,10 +15,18 @@ use support::{assert_snapshot, fixtures_dir, host, parse_fixture};
 fn assert_lossless(lang: &Language, text: &str) {
     let parse = syntax::parse(lang, text);
     let tree_text = parse.syntax().text().to_string();
-    assert!(tree_text == text, "{}: tree text differs from input {:?}", lang.id, text);
+    assert!(
+        tree_text == text,
+        "{}: tree text differs from input {:?}",
+        lang.id,
+        text
+    );
     let len = u32::try_from(text.len()).unwrap();
     for e in parse.errors.iter() {
-        assert!(u32::from(e.range.end()) <= len, "error range past the end: {e:?}");
+        assert!(
+            u32::from(e.range.end()) <= len,
+            "error range past the end: {e:?}"
+        );
     }
 }
 
@@ -37,11 +45,75 @@ impl Rng {
 }
 
 const PIECES: &[&str] = &[
-    "fn ", "def ", "class ", "func ", "function ", "struct ", "impl ", "interface ", "type ", "let ",
-    "const ", "var ", "import ", "from ", "package ", "return ", "if ", "else", "=>", "->", ":", ";",
-    ",", ".", "(", ")", "[", "]", "{", "}", "<", ">", "=", "+", "*", "&", "|", "!", "?", "@", "#",
-    "\"", "'", "`", "\\", "/*", "*/", "//", "\n", "\n    ", "\t", " ", "x", "Foo", "bar_baz", "42",
-    "0x1f", "1.5e3", "é", "漢字", "😀", "\u{200d}", "\r\n", "\u{feff}", "r#\"", "\"#", "${", "</a>", "<a>",
+    "fn ",
+    "def ",
+    "class ",
+    "func ",
+    "function ",
+    "struct ",
+    "impl ",
+    "interface ",
+    "type ",
+    "let ",
+    "const ",
+    "var ",
+    "import ",
+    "from ",
+    "package ",
+    "return ",
+    "if ",
+    "else",
+    "=>",
+    "->",
+    ":",
+    ";",
+    ",",
+    ".",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    "<",
+    ">",
+    "=",
+    "+",
+    "*",
+    "&",
+    "|",
+    "!",
+    "?",
+    "@",
+    "#",
+    "\"",
+    "'",
+    "`",
+    "\\",
+    "/*",
+    "*/",
+    "//",
+    "\n",
+    "\n    ",
+    "\t",
+    " ",
+    "x",
+    "Foo",
+    "bar_baz",
+    "42",
+    "0x1f",
+    "1.5e3",
+    "é",
+    "漢字",
+    "😀",
+    "\u{200d}",
+    "\r\n",
+    "\u{feff}",
+    "r#\"",
+    "\"#",
+    "${",
+    "</a>",
+    "<a>",
 ];
 
 fn random_source(rng: &mut Rng) -> String {
@@ -73,7 +145,10 @@ fn truncated_fixtures_are_lossless() {
     collect_fixture_texts(&fixtures_dir(), &mut sources);
     assert!(!sources.is_empty());
     for (path, text) in sources {
-        let Some(lang) = registry().for_path(std::path::Path::new(&path), Some(text.as_bytes())) else { continue };
+        let Some(lang) = registry().for_path(std::path::Path::new(&path), Some(text.as_bytes()))
+        else {
+            continue;
+        };
         assert_lossless(lang, &text);
         let step = (text.len() / 40).max(1);
         let mut cut = 0;
@@ -90,8 +165,8 @@ fn truncated_fixtures_are_lossless() {
 #[test]
 fn mixed_encodings_and_odd_bytes_are_lossless() {
     let cases: Vec<Vec<u8>> = vec![
-        b"def f():\n    return '\xe9t\xe9'\n".to_vec(),     // Latin-1 inside UTF-8 source
-        b"\xef\xbb\xbffn main() {}\n".to_vec(),             // BOM
+        b"def f():\n    return '\xe9t\xe9'\n".to_vec(), // Latin-1 inside UTF-8 source
+        b"\xef\xbb\xbffn main() {}\n".to_vec(),         // BOM
         b"fn main() {\r\n    let x = 1;\r\n}\r\n".to_vec(), // CRLF
         b"package main\n\x00\x01\x02 func f() {}".to_vec(), // control bytes
         vec![0xff; 100],
@@ -130,7 +205,11 @@ fn large_file_is_lossless() {
 #[test]
 fn syntax_error_snapshots() {
     let dir = fixtures_dir().join("syntax");
-    let mut paths: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.path()).collect();
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
     paths.retain(|p| p.extension().is_some_and(|e| e == "fixture"));
     paths.sort();
     assert!(!paths.is_empty());
@@ -140,7 +219,15 @@ fn syntax_error_snapshots() {
         let mut actual = String::new();
         for f in &files {
             let file = host.file(&f.path).unwrap();
-            let out = ide::parse_tree(&host.db, file, ParseOptions { max_nodes: 0, ..Default::default() }).unwrap();
+            let out = ide::parse_tree(
+                &host.db,
+                file,
+                ParseOptions {
+                    max_nodes: 0,
+                    ..Default::default()
+                },
+            )
+            .unwrap();
             writeln!(actual, "//- {}", f.path).unwrap();
             for e in &out.errors {
                 let snippet = &f.text[e.span.byte_start as usize..e.span.byte_end as usize];

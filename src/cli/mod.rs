@@ -191,7 +191,10 @@ pub fn main() -> ExitCode {
     match run(&cli) {
         Ok((output, code)) => {
             let mut stdout = std::io::stdout().lock();
-            match stdout.write_all(output.as_bytes()).and_then(|()| stdout.flush()) {
+            match stdout
+                .write_all(output.as_bytes())
+                .and_then(|()| stdout.flush())
+            {
                 Ok(()) => code,
                 // `sextant symbols x | head` closes the pipe early: not an error.
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => code,
@@ -214,7 +217,11 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
     match &cli.command {
         Command::Languages => Ok((render::languages(g.json), ExitCode::SUCCESS)),
         Command::Lsp => {
-            let load = LoadOptions { max_file_size: g.max_file_size, exclude: g.exclude.clone(), progress: false };
+            let load = LoadOptions {
+                max_file_size: g.max_file_size,
+                exclude: g.exclude.clone(),
+                progress: false,
+            };
             crate::lsp::run_stdio(g.root_arg.clone(), load)?;
             Ok((String::new(), ExitCode::SUCCESS))
         }
@@ -224,7 +231,10 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
         }
         Command::Parse(args) => {
             let (host, file) = single_file(g, &args.file)?;
-            let mut options = ide::ParseOptions { max_nodes: args.max_nodes, ..Default::default() };
+            let mut options = ide::ParseOptions {
+                max_nodes: args.max_nodes,
+                ..Default::default()
+            };
             if let Some(depth) = args.depth {
                 options.max_depth = depth;
             }
@@ -232,7 +242,11 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
                 options.max_nodes = 0;
             }
             let out = ide::parse_tree(&host.db, file, options).map_err(cancelled)?;
-            let code = if out.error_count > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS };
+            let code = if out.error_count > 0 {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            };
             Ok((render::parse(&out, g.json, args.errors_only), code))
         }
         Command::Outline(args) => {
@@ -243,19 +257,44 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
         Command::Symbols(args) => {
             let query = ide::SymbolQuery {
                 query: args.query.clone(),
-                kinds: args.kind.iter().map(|k| parse_kind(k)).collect::<Result<_, _>>()?,
-                language: args.language.as_deref().map(parse_language).transpose()?.map(|l| l.lang_id),
+                kinds: args
+                    .kind
+                    .iter()
+                    .map(|k| parse_kind(k))
+                    .collect::<Result<_, _>>()?,
+                language: args
+                    .language
+                    .as_deref()
+                    .map(parse_language)
+                    .transpose()?
+                    .map(|l| l.lang_id),
                 path_prefix: args.path.clone(),
                 limit: args.limit,
             };
             let host = load_workspace(g)?;
             let out = ide::symbol_search(&host.db, host.workspace, &query).map_err(cancelled)?;
-            let code = if out.symbols.is_empty() { ExitCode::from(1) } else { ExitCode::SUCCESS };
+            let code = if out.symbols.is_empty() {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            };
             Ok((render::symbols(&out, g.json), code))
         }
         Command::Files(args) => {
-            let language = args.language.as_deref().map(parse_language).transpose()?.map(|l| l.lang_id);
-            let host = Host::load(g.root(), &LoadOptions { max_file_size: g.max_file_size, exclude: g.exclude.clone(), progress: false })?;
+            let language = args
+                .language
+                .as_deref()
+                .map(parse_language)
+                .transpose()?
+                .map(|l| l.lang_id);
+            let host = Host::load(
+                g.root(),
+                &LoadOptions {
+                    max_file_size: g.max_file_size,
+                    exclude: g.exclude.clone(),
+                    progress: false,
+                },
+            )?;
             let files: Vec<(String, String)> = host
                 .files()
                 .iter()
@@ -267,7 +306,10 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
         Command::Stats(args) => {
             let host = load_workspace(g)?;
             let stats = ide::workspace_stats(&host.db, host.workspace).map_err(cancelled)?;
-            Ok((render::stats(&host, &stats, g.json, args.skipped), ExitCode::SUCCESS))
+            Ok((
+                render::stats(&host, &stats, g.json, args.skipped),
+                ExitCode::SUCCESS,
+            ))
         }
     }
 }
@@ -282,7 +324,9 @@ fn run_mcp(g: &GlobalArgs, args: &McpArgs) -> Result<(), CliError> {
         max_response_chars: args.max_response_chars,
     };
     let token = match (&args.token_env, &args.token_file) {
-        (Some(var), _) => Some(std::env::var(var).map_err(|_| CliError(format!("--token-env: ${var} is not set")))?),
+        (Some(var), _) => Some(
+            std::env::var(var).map_err(|_| CliError(format!("--token-env: ${var} is not set")))?,
+        ),
         (None, Some(path)) => Some(
             std::fs::read_to_string(path)
                 .map_err(|e| CliError(format!("--token-file {}: {e}", path.display())))?
@@ -295,15 +339,25 @@ fn run_mcp(g: &GlobalArgs, args: &McpArgs) -> Result<(), CliError> {
         return Err(CliError("the bearer token is empty".into()));
     }
     if token.is_some() && args.http.is_none() {
-        return Err(CliError("--token-env/--token-file only apply with --http".into()));
+        return Err(CliError(
+            "--token-env/--token-file only apply with --http".into(),
+        ));
     }
     if let Some(addr) = args.http {
         if !addr.ip().is_loopback() {
-            return Err(CliError(format!("refusing to listen on {addr}: loopback addresses only (127.0.0.1, ::1)")));
+            return Err(CliError(format!(
+                "refusing to listen on {addr}: loopback addresses only (127.0.0.1, ::1)"
+            )));
         }
     }
-    let load = LoadOptions { max_file_size: g.max_file_size, exclude: g.exclude.clone(), progress: false };
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let load = LoadOptions {
+        max_file_size: g.max_file_size,
+        exclude: g.exclude.clone(),
+        progress: false,
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
     runtime.block_on(async {
         let live = crate::mcp::start_workspace(&root, load)?;
         match args.http {
@@ -323,18 +377,28 @@ fn cancelled(_: salsa::Cancelled) -> CliError {
 fn parse_kind(name: &str) -> Result<SymbolKind, CliError> {
     SymbolKind::from_name(name).ok_or_else(|| {
         let known: Vec<&str> = SymbolKind::ALL.iter().map(|k| k.as_str()).collect();
-        CliError(format!("unknown symbol kind {name:?} (known: {})", known.join(", ")))
+        CliError(format!(
+            "unknown symbol kind {name:?} (known: {})",
+            known.join(", ")
+        ))
     })
 }
 
 fn parse_language(name: &str) -> Result<&'static Language, CliError> {
-    registry()
-        .by_id(name)
-        .ok_or_else(|| CliError(format!("unknown language {name:?} (known: {})", registry().ids().join(", "))))
+    registry().by_id(name).ok_or_else(|| {
+        CliError(format!(
+            "unknown language {name:?} (known: {})",
+            registry().ids().join(", ")
+        ))
+    })
 }
 
 fn load_workspace(g: &GlobalArgs) -> Result<Host, CliError> {
-    let options = LoadOptions { max_file_size: g.max_file_size, exclude: g.exclude.clone(), progress: true };
+    let options = LoadOptions {
+        max_file_size: g.max_file_size,
+        exclude: g.exclude.clone(),
+        progress: true,
+    };
     Ok(Host::load(g.root(), &options)?)
 }
 
@@ -342,24 +406,38 @@ fn single_file(g: &GlobalArgs, args: &FileArgs) -> Result<(Host, crate::db::Sour
     let language = args.language.as_deref().map(parse_language).transpose()?;
     let max_file_size = g.max_file_size.unwrap_or(workspace::DEFAULT_MAX_FILE_SIZE);
     if args.file == Path::new("-") {
-        let language = language.ok_or_else(|| CliError("reading stdin (`-`) needs --language".into()))?;
+        let language =
+            language.ok_or_else(|| CliError("reading stdin (`-`) needs --language".into()))?;
         let mut bytes = Vec::new();
         std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)?;
         if bytes.len() as u64 > max_file_size {
-            return Err(CliError(format!("stdin: {} bytes, over the {max_file_size} byte limit", bytes.len())));
+            return Err(CliError(format!(
+                "stdin: {} bytes, over the {max_file_size} byte limit",
+                bytes.len()
+            )));
         }
         return Ok(workspace::source_host("<stdin>".into(), language, bytes)?);
     }
-    let path = if args.file.is_relative() && !args.file.exists() && g.root().join(&args.file).exists() {
-        g.root().join(&args.file)
-    } else {
-        args.file.clone()
-    };
+    let path =
+        if args.file.is_relative() && !args.file.exists() && g.root().join(&args.file).exists() {
+            g.root().join(&args.file)
+        } else {
+            args.file.clone()
+        };
     // Inside the root, answers name the file as the workspace does (`src/lib.rs`).
     let name = std::fs::canonicalize(g.root())
         .ok()
         .zip(path.canonicalize().ok())
-        .and_then(|(root, abs)| abs.strip_prefix(&root).ok().and_then(|rel| workspace::relative_path(Path::new(""), rel)))
+        .and_then(|(root, abs)| {
+            abs.strip_prefix(&root)
+                .ok()
+                .and_then(|rel| workspace::relative_path(Path::new(""), rel))
+        })
         .unwrap_or_else(|| path.display().to_string());
-    Ok(workspace::load_single_file(&path, &name, language, max_file_size)?)
+    Ok(workspace::load_single_file(
+        &path,
+        &name,
+        language,
+        max_file_size,
+    )?)
 }

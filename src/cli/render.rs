@@ -38,10 +38,21 @@ pub fn languages(as_json: bool) -> String {
     if as_json {
         return json(&entries);
     }
-    let mut out = format!("{:<12} {:<12} {:<22} {}\n", "ID", "NAME", "EXTENSIONS", "CAPABILITIES");
+    let mut out = format!(
+        "{:<12} {:<12} {:<22} {}\n",
+        "ID", "NAME", "EXTENSIONS", "CAPABILITIES"
+    );
     for e in &entries {
         let exts: Vec<String> = e.extensions.iter().map(|x| format!(".{x}")).collect();
-        writeln!(out, "{:<12} {:<12} {:<22} {}", e.id, e.name, exts.join(" "), e.capabilities.join(", ")).unwrap();
+        writeln!(
+            out,
+            "{:<12} {:<12} {:<22} {}",
+            e.id,
+            e.name,
+            exts.join(" "),
+            e.capabilities.join(", ")
+        )
+        .unwrap();
     }
     out
 }
@@ -54,14 +65,29 @@ pub fn parse(out: &ParseOutput, as_json: bool, errors_only: bool) -> String {
     if !errors_only {
         s.push_str(&out.tree);
         if out.truncated {
-            writeln!(s, "… tree truncated after {} lines (see --max-nodes, --depth)", out.node_count).unwrap();
+            writeln!(
+                s,
+                "… tree truncated after {} lines (see --max-nodes, --depth)",
+                out.node_count
+            )
+            .unwrap();
         }
     }
     if out.lossy_utf8 {
-        writeln!(s, "{}: warning: not valid UTF-8; invalid bytes were replaced for analysis", out.path).unwrap();
+        writeln!(
+            s,
+            "{}: warning: not valid UTF-8; invalid bytes were replaced for analysis",
+            out.path
+        )
+        .unwrap();
     }
     for e in &out.errors {
-        writeln!(s, "{}:{}:{}: error: {}", out.path, e.span.start.line, e.span.start.column, e.message).unwrap();
+        writeln!(
+            s,
+            "{}:{}:{}: error: {}",
+            out.path, e.span.start.line, e.span.start.column, e.message
+        )
+        .unwrap();
     }
     if out.errors_truncated {
         writeln!(s, "… {} more errors", out.error_count - out.errors.len()).unwrap();
@@ -108,12 +134,24 @@ pub fn symbols(out: &SymbolSearch, as_json: bool) -> String {
             None => m.name.clone(),
         };
         let location = format!("{}:{}:{}", m.path, m.start.line, m.start.column);
-        writeln!(s, "{location:<40} {:<9} {qualified:<32} {}", m.kind.as_str(), m.signature).unwrap();
+        writeln!(
+            s,
+            "{location:<40} {:<9} {qualified:<32} {}",
+            m.kind.as_str(),
+            m.signature
+        )
+        .unwrap();
     }
     if out.symbols.is_empty() {
         writeln!(s, "no symbol matches {:?}", out.query).unwrap();
     } else if out.truncated {
-        writeln!(s, "… {} of {} matches shown (see --limit)", out.symbols.len(), out.total).unwrap();
+        writeln!(
+            s,
+            "… {} of {} matches shown (see --limit)",
+            out.symbols.len(),
+            out.total
+        )
+        .unwrap();
     }
     s
 }
@@ -136,25 +174,66 @@ pub fn stats(host: &Host, stats: &WorkspaceStats, as_json: bool, list_skipped: b
         });
     }
     let mut s = format!("root: {}\n", host.root.display());
-    writeln!(s, "{:<12} {:>8} {:>12} {:>10} {:>9}", "LANGUAGE", "FILES", "BYTES", "LINES", "SYMBOLS").unwrap();
+    writeln!(
+        s,
+        "{:<12} {:>8} {:>12} {:>10} {:>9}",
+        "LANGUAGE", "FILES", "BYTES", "LINES", "SYMBOLS"
+    )
+    .unwrap();
     for l in &stats.languages {
-        writeln!(s, "{:<12} {:>8} {:>12} {:>10} {:>9}", l.language, l.files, l.bytes, l.lines, l.symbols).unwrap();
+        writeln!(
+            s,
+            "{:<12} {:>8} {:>12} {:>10} {:>9}",
+            l.language, l.files, l.bytes, l.lines, l.symbols
+        )
+        .unwrap();
         if l.lossy_files > 0 {
-            writeln!(s, "{:<12} {} files not valid UTF-8 (invalid bytes replaced)", "", l.lossy_files).unwrap();
+            writeln!(
+                s,
+                "{:<12} {} files not valid UTF-8 (invalid bytes replaced)",
+                "", l.lossy_files
+            )
+            .unwrap();
         }
     }
-    writeln!(s, "{:<12} {:>8} {:>12} {:>10} {:>9}", "total", stats.files, stats.bytes, stats.lines, stats.symbols).unwrap();
+    writeln!(
+        s,
+        "{:<12} {:>8} {:>12} {:>10} {:>9}",
+        "total", stats.files, stats.bytes, stats.lines, stats.symbols
+    )
+    .unwrap();
     if !host.skipped.is_empty() {
         let mut reasons: std::collections::BTreeMap<String, usize> = Default::default();
         for f in &host.skipped {
-            *reasons.entry(serde_json::to_value(&f.reason).unwrap().as_str().unwrap_or("").to_string()).or_default() += 1;
+            *reasons
+                .entry(
+                    serde_json::to_value(&f.reason)
+                        .unwrap()
+                        .as_str()
+                        .unwrap_or("")
+                        .to_string(),
+                )
+                .or_default() += 1;
         }
         let summary: Vec<String> = reasons.iter().map(|(r, n)| format!("{n} {r}")).collect();
-        writeln!(s, "skipped: {} files ({})", host.skipped.len(), summary.join(", ")).unwrap();
+        writeln!(
+            s,
+            "skipped: {} files ({})",
+            host.skipped.len(),
+            summary.join(", ")
+        )
+        .unwrap();
         if list_skipped {
             for f in &host.skipped {
                 let reason = serde_json::to_value(&f.reason).unwrap();
-                writeln!(s, "  {}: {} ({})", f.path, reason.as_str().unwrap_or(""), f.detail).unwrap();
+                writeln!(
+                    s,
+                    "  {}: {} ({})",
+                    f.path,
+                    reason.as_str().unwrap_or(""),
+                    f.detail
+                )
+                .unwrap();
             }
         }
     }
@@ -169,7 +248,13 @@ pub fn files(files: &[(String, String)], as_json: bool) -> String {
             path: &'a str,
             language: &'a str,
         }
-        let entries: Vec<Entry> = files.iter().map(|(p, l)| Entry { path: p, language: l }).collect();
+        let entries: Vec<Entry> = files
+            .iter()
+            .map(|(p, l)| Entry {
+                path: p,
+                language: l,
+            })
+            .collect();
         return json(&entries);
     }
     let mut s = String::new();

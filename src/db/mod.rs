@@ -20,14 +20,18 @@ pub struct RootDatabase {
 
 impl Default for RootDatabase {
     fn default() -> Self {
-        RootDatabase { storage: salsa::Storage::new(None) }
+        RootDatabase {
+            storage: salsa::Storage::new(None),
+        }
     }
 }
 
 impl RootDatabase {
     /// A database that reports every salsa event to `callback` (tests count executions).
     pub fn with_event_callback(callback: impl Fn(salsa::Event) + Send + Sync + 'static) -> Self {
-        RootDatabase { storage: salsa::Storage::new(Some(Box::new(callback))) }
+        RootDatabase {
+            storage: salsa::Storage::new(Some(Box::new(callback))),
+        }
     }
 }
 

@@ -69,7 +69,11 @@ pub fn outline(db: &dyn Db, file: SourceFile, limit: usize) -> Cancellable<Outli
         for i in (0..nodes.len()).rev() {
             let node = nodes[i].take().expect("each node is attached once");
             match symbols.summaries[i].parent {
-                Some(p) if (p as usize) < nodes.len() => nodes[p as usize].as_mut().expect("parent precedes child").children.push(node),
+                Some(p) if (p as usize) < nodes.len() => nodes[p as usize]
+                    .as_mut()
+                    .expect("parent precedes child")
+                    .children
+                    .push(node),
                 _ => roots.push(node),
             }
         }

@@ -21,7 +21,11 @@ pub struct ParseOptions {
 
 impl Default for ParseOptions {
     fn default() -> Self {
-        ParseOptions { max_depth: usize::MAX, max_nodes: 5_000, max_errors: 200 }
+        ParseOptions {
+            max_depth: usize::MAX,
+            max_nodes: 5_000,
+            max_errors: 200,
+        }
     }
 }
 
@@ -48,7 +52,11 @@ pub struct ParseOutput {
 
 const MAX_TOKEN_TEXT: usize = 40;
 
-pub fn parse_tree(db: &dyn Db, file: SourceFile, options: ParseOptions) -> Cancellable<ParseOutput> {
+pub fn parse_tree(
+    db: &dyn Db,
+    file: SourceFile,
+    options: ParseOptions,
+) -> Cancellable<ParseOutput> {
     catch(|| {
         let parse = semantic::parse(db, file);
         let text = file.text(db);
@@ -91,7 +99,8 @@ pub fn parse_tree(db: &dyn Db, file: SourceFile, options: ParseOptions) -> Cance
             }
             match &element {
                 SyntaxElement::Node(node) => {
-                    let elided = this_depth == options.max_depth && node.first_child_or_token().is_some();
+                    let elided =
+                        this_depth == options.max_depth && node.first_child_or_token().is_some();
                     let dots = if elided { " …" } else { "" };
                     tree.push_str(&format!("({name} {span}{dots})\n"));
                 }
@@ -118,7 +127,10 @@ pub fn parse_tree(db: &dyn Db, file: SourceFile, options: ParseOptions) -> Cance
             .errors
             .iter()
             .take(options.max_errors)
-            .map(|e| SyntaxErrorInfo { message: e.message.clone(), span: Span::new(&index, text, e.range) })
+            .map(|e| SyntaxErrorInfo {
+                message: e.message.clone(),
+                span: Span::new(&index, text, e.range),
+            })
             .collect();
         ParseOutput {
             path: file.path(db).clone(),

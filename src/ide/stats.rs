@@ -38,7 +38,10 @@ pub fn workspace_stats(db: &dyn Db, workspace: Workspace) -> Cancellable<Workspa
             let text = file.text(db);
             let entry = per_lang
                 .entry(lang.clone())
-                .or_insert_with(|| LanguageStats { language: lang.clone(), ..Default::default() });
+                .or_insert_with(|| LanguageStats {
+                    language: lang.clone(),
+                    ..Default::default()
+                });
             entry.files += 1;
             entry.bytes += text.len();
             entry.lines += text.lines().count();

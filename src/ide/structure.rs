@@ -37,16 +37,24 @@ pub fn folding_ranges(db: &dyn Db, file: SourceFile) -> Cancellable<Vec<Fold>> {
             let range = node.text_range();
             let start = index.line_col(text, range.start().into()).line - 1;
             // A node ending at a line start folds to the line before.
-            let end_offset = usize::from(range.end()).saturating_sub(1).max(range.start().into());
+            let end_offset = usize::from(range.end())
+                .saturating_sub(1)
+                .max(range.start().into());
             let end = index.line_col(text, end_offset).line - 1;
-            if end <= start || last_start_line == Some(start) && folds.last().is_some_and(|f| f.end_line >= end) {
+            if end <= start
+                || last_start_line == Some(start) && folds.last().is_some_and(|f| f.end_line >= end)
+            {
                 continue;
             }
             if folds.iter().rev().take(64).any(|f| f.start_line == start) {
                 continue;
             }
             let is_comment = parse.kind_name(node.kind()).contains("comment");
-            folds.push(Fold { start_line: start, end_line: end, is_comment });
+            folds.push(Fold {
+                start_line: start,
+                end_line: end,
+                is_comment,
+            });
             last_start_line = Some(start);
         }
         folds.sort_by_key(|f| (f.start_line, std::cmp::Reverse(f.end_line)));
@@ -57,7 +65,11 @@ pub fn folding_ranges(db: &dyn Db, file: SourceFile) -> Cancellable<Vec<Fold>> {
 
 /// For each offset, the ranges of the enclosing token and nodes, innermost first (for
 /// "expand selection").
-pub fn selection_ranges(db: &dyn Db, file: SourceFile, offsets: &[usize]) -> Cancellable<Vec<Vec<TextRange>>> {
+pub fn selection_ranges(
+    db: &dyn Db,
+    file: SourceFile,
+    offsets: &[usize],
+) -> Cancellable<Vec<Vec<TextRange>>> {
     catch(|| {
         let parse = semantic::parse(db, file);
         let root: SyntaxNode = parse.syntax();
@@ -67,7 +79,10 @@ pub fn selection_ranges(db: &dyn Db, file: SourceFile, offsets: &[usize]) -> Can
             .map(|&offset| {
                 let offset = TextSize::new(offset.min(u32::from(len) as usize) as u32);
                 let mut ranges: Vec<TextRange> = Vec::new();
-                let token = root.token_at_offset(offset).right_biased().or_else(|| root.token_at_offset(offset).left_biased());
+                let token = root
+                    .token_at_offset(offset)
+                    .right_biased()
+                    .or_else(|| root.token_at_offset(offset).left_biased());
                 if let Some(token) = token {
                     if token.kind() != WHITESPACE {
                         ranges.push(token.text_range());

@@ -50,12 +50,20 @@ pub struct SymbolSearch {
     pub truncated: bool,
 }
 
-pub fn symbol_search(db: &dyn Db, workspace: Workspace, q: &SymbolQuery) -> Cancellable<SymbolSearch> {
+pub fn symbol_search(
+    db: &dyn Db,
+    workspace: Workspace,
+    q: &SymbolQuery,
+) -> Cancellable<SymbolSearch> {
     catch(|| {
         let index = symbol_index(db, workspace);
         let prefix = q.path_prefix.as_deref().map(|p| p.trim_start_matches("./"));
         let result = index.search(&q.query, q.limit, |e| {
-            let kind_ok = if q.kinds.is_empty() { e.kind.defines_name() } else { q.kinds.contains(&e.kind) };
+            let kind_ok = if q.kinds.is_empty() {
+                e.kind.defines_name()
+            } else {
+                q.kinds.contains(&e.kind)
+            };
             kind_ok
                 && q.language.is_none_or(|l| l == e.lang)
                 && prefix.is_none_or(|p| e.file.path(db).starts_with(p))

@@ -96,7 +96,9 @@ pub struct Language {
 
 impl std::fmt::Debug for Language {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Language").field("id", &self.id).finish_non_exhaustive()
+        f.debug_struct("Language")
+            .field("id", &self.id)
+            .finish_non_exhaustive()
     }
 }
 
@@ -119,7 +121,10 @@ impl Language {
     pub fn query_roots(&self, kind: QueryKind) -> Option<&PatternRoots> {
         let query = self.query(kind)?;
         let source = self.query_sources.get(&kind)?;
-        self.roots.get(&kind)?.get_or_init(|| roots::pattern_roots(&self.grammar, query, source)).as_ref()
+        self.roots
+            .get(&kind)?
+            .get_or_init(|| roots::pattern_roots(&self.grammar, query, source))
+            .as_ref()
     }
 
     /// Compiles the query (if any) and returns the compile error, for tests and diagnostics.
@@ -159,7 +164,9 @@ impl Registry {
     }
 
     pub fn by_id(&self, id: &str) -> Option<&Language> {
-        self.languages.iter().find(|l| l.id.eq_ignore_ascii_case(id))
+        self.languages
+            .iter()
+            .find(|l| l.id.eq_ignore_ascii_case(id))
     }
 
     pub fn ids(&self) -> Vec<&str> {
@@ -170,10 +177,15 @@ impl Registry {
     /// interpreter named on its shebang line (`first_line`, when the caller has it).
     pub fn for_path(&self, path: &Path, first_line: Option<&[u8]>) -> Option<&Language> {
         if let Some(ext) = path.extension().and_then(|e| e.to_str()) {
-            return self.languages.iter().find(|l| l.extensions.iter().any(|e| e == ext));
+            return self
+                .languages
+                .iter()
+                .find(|l| l.extensions.iter().any(|e| e == ext));
         }
         let interpreter = shebang_interpreter(first_line?)?;
-        self.languages.iter().find(|l| l.shebangs.iter().any(|s| s == interpreter))
+        self.languages
+            .iter()
+            .find(|l| l.shebangs.iter().any(|s| s == interpreter))
     }
 
     /// True when a file with this path could only be classified by its shebang.
@@ -249,18 +261,30 @@ fn embedded_query(lang: &str, kind: QueryKind) -> Option<&'static str> {
 /// files' patterns are appended after its own, so its own patterns take precedence (the
 /// earliest pattern wins when several capture the same node).
 fn compose_query(lang: &str, kind: QueryKind, depth: usize) -> Result<Option<String>, String> {
-    let Some(own) = embedded_query(lang, kind) else { return Ok(None) };
+    let Some(own) = embedded_query(lang, kind) else {
+        return Ok(None);
+    };
     if depth > 8 {
-        return Err(format!("queries/{lang}/{}.scm: inheritance too deep (a cycle?)", kind.file_stem()));
+        return Err(format!(
+            "queries/{lang}/{}.scm: inheritance too deep (a cycle?)",
+            kind.file_stem()
+        ));
     }
     let mut composed = own.to_string();
     let inherits = own
         .lines()
         .take_while(|l| l.starts_with(';'))
         .find_map(|l| l.trim_start_matches(';').trim().strip_prefix("inherits:"));
-    for parent in inherits.into_iter().flat_map(|list| list.split(',')).map(str::trim) {
+    for parent in inherits
+        .into_iter()
+        .flat_map(|list| list.split(','))
+        .map(str::trim)
+    {
         let inherited = compose_query(parent, kind, depth + 1)?.ok_or_else(|| {
-            format!("queries/{lang}/{}.scm inherits from {parent:?}, which has no such file", kind.file_stem())
+            format!(
+                "queries/{lang}/{}.scm inherits from {parent:?}, which has no such file",
+                kind.file_stem()
+            )
         })?;
         composed.push('\n');
         composed.push_str(&inherited);
@@ -280,8 +304,14 @@ mod tests {
 
     #[test]
     fn shebangs() {
-        assert_eq!(shebang_interpreter(b"#!/usr/bin/env python3\n"), Some("python3"));
-        assert_eq!(shebang_interpreter(b"#!/usr/bin/env -S node --foo"), Some("node"));
+        assert_eq!(
+            shebang_interpreter(b"#!/usr/bin/env python3\n"),
+            Some("python3")
+        );
+        assert_eq!(
+            shebang_interpreter(b"#!/usr/bin/env -S node --foo"),
+            Some("node")
+        );
         assert_eq!(shebang_interpreter(b"#!/usr/bin/python"), Some("python"));
         assert_eq!(shebang_interpreter(b"# not a shebang"), None);
     }
@@ -302,7 +332,10 @@ mod tests {
             ("a.tsx", "tsx"),
             ("a.go", "go"),
         ] {
-            assert_eq!(r.for_path(Path::new(file), None).map(|l| l.id.as_str()), Some(lang));
+            assert_eq!(
+                r.for_path(Path::new(file), None).map(|l| l.id.as_str()),
+                Some(lang)
+            );
         }
         assert!(r.for_path(Path::new("a.txt"), None).is_none());
         let script = r.for_path(Path::new("bin/tool"), Some(b"#!/usr/bin/env python3"));
@@ -321,7 +354,9 @@ mod tests {
     fn every_embedded_query_compiles_and_belongs_to_a_language() {
         let r = registry();
         for (lang, name, _) in embedded_query_files() {
-            let language = r.by_id(lang).unwrap_or_else(|| panic!("queries/{lang}: unknown language"));
+            let language = r
+                .by_id(lang)
+                .unwrap_or_else(|| panic!("queries/{lang}: unknown language"));
             let kind = QueryKind::ALL
                 .iter()
                 .find(|k| k.file_stem() == *name)

@@ -27,7 +27,10 @@ impl PatternRoots {
 
     /// A pattern may start at the parent of a node of this kind.
     pub fn starts_at_parent_of(&self, kind_id: u16) -> bool {
-        self.parent_of.get(kind_id as usize).copied().unwrap_or(false)
+        self.parent_of
+            .get(kind_id as usize)
+            .copied()
+            .unwrap_or(false)
     }
 }
 
@@ -37,7 +40,11 @@ enum Root<'q> {
     ParentOf(&'q str),
 }
 
-pub fn pattern_roots(grammar: &tree_sitter::Language, query: &tree_sitter::Query, source: &str) -> Option<PatternRoots> {
+pub fn pattern_roots(
+    grammar: &tree_sitter::Language,
+    query: &tree_sitter::Query,
+    source: &str,
+) -> Option<PatternRoots> {
     let mut names: HashSet<&str> = HashSet::new();
     let mut parents_of: HashSet<&str> = HashSet::new();
     for pattern in 0..query.pattern_count() {
@@ -63,7 +70,11 @@ pub fn pattern_roots(grammar: &tree_sitter::Language, query: &tree_sitter::Query
     for name in parents_of {
         mark(grammar, name, &mut parent_of)?;
     }
-    Some(PatternRoots { kinds, parent_of, error_nodes })
+    Some(PatternRoots {
+        kinds,
+        parent_of,
+        error_nodes,
+    })
 }
 
 /// Marks every id of the named kind `name` (aliases can give one name several ids).
@@ -103,7 +114,9 @@ fn pattern_root(text: &str) -> Option<Vec<Root<'_>>> {
         // Captures after an alternative: `(a) @x`.
         rest = skip_trivia(rest);
         while rest.starts_with('@') {
-            let end = rest.find(|c: char| c.is_whitespace() || c == ']' || c == '(').unwrap_or(rest.len());
+            let end = rest
+                .find(|c: char| c.is_whitespace() || c == ']' || c == '(')
+                .unwrap_or(rest.len());
             rest = skip_trivia(&rest[end..]);
         }
     }
@@ -112,7 +125,10 @@ fn pattern_root(text: &str) -> Option<Vec<Root<'_>>> {
 /// The root of one parenthesized form `(name …)` or `(_ …)`.
 fn form_root(text: &str) -> Option<Root<'_>> {
     let inner = skip_trivia(text.strip_prefix('(')?);
-    if let Some(children) = inner.strip_prefix('_').filter(|r| !r.starts_with(|c: char| c.is_alphanumeric() || c == '_')) {
+    if let Some(children) = inner
+        .strip_prefix('_')
+        .filter(|r| !r.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+    {
         return Some(Root::ParentOf(first_required_child(children)?));
     }
     node_name(inner).map(Root::Kind)
@@ -132,7 +148,9 @@ fn first_required_child(mut text: &str) -> Option<&str> {
         }
         let inner = text.strip_prefix('(')?;
         let name = skip_trivia(inner);
-        let end = name.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(name.len());
+        let end = name
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(name.len());
         let (name, _) = name.split_at(end);
         let after = skip_balanced(text)?;
         let optional = after.starts_with(['?', '*']);
@@ -151,7 +169,9 @@ fn first_required_child(mut text: &str) -> Option<&str> {
 
 fn node_name(text: &str) -> Option<&str> {
     let text = skip_trivia(text);
-    let end = text.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(text.len());
+    let end = text
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(text.len());
     let name = &text[..end];
     (!name.is_empty() && !name.starts_with('_')).then_some(name)
 }
@@ -221,13 +241,19 @@ mod tests {
             None => vec!["none".into()],
         };
         assert_eq!(child("(_ value: (object (pair)))"), ["parent of object"]);
-        assert_eq!(child("(_\n  name: (_)? @container\n  body: (class_body (x)))"), ["parent of class_body"]);
+        assert_eq!(
+            child("(_\n  name: (_)? @container\n  body: (class_body (x)))"),
+            ["parent of class_body"]
+        );
         assert_eq!(child("(_ (_) (y))"), ["none"]);
         assert_eq!(child("(_ [(a) (b)])"), ["none"]);
         assert_eq!(child("(function_item)"), ["function_item"]);
         assert_eq!(child("(a (b) @x) @y"), ["a"]);
         assert_eq!(child("  ; comment\n[(a \"]\" (b)) @x (c)] @y"), ["a", "c"]);
-        assert_eq!(child("[(_ value: (object)) (assignment_expression)]"), ["parent of object", "assignment_expression"]);
+        assert_eq!(
+            child("[(_ value: (object)) (assignment_expression)]"),
+            ["parent of object", "assignment_expression"]
+        );
         assert_eq!(child("\"fn\" @kw"), ["none"]);
         assert_eq!(child("(_hidden)"), ["none"]);
     }

@@ -19,9 +19,10 @@ use std::{
 use crossbeam_channel::{Receiver, Sender, select};
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::{
-    DocumentSymbol, FoldingRange, FoldingRangeKind, InitializeParams, Location, OneOf, PositionEncodingKind,
-    SelectionRange, ServerCapabilities, SymbolInformation, SymbolKind as LspKind, TextDocumentContentChangeEvent,
-    TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions, Uri, WorkDoneProgressOptions,
+    DocumentSymbol, FoldingRange, FoldingRangeKind, InitializeParams, Location, OneOf,
+    PositionEncodingKind, SelectionRange, ServerCapabilities, SymbolInformation,
+    SymbolKind as LspKind, TextDocumentContentChangeEvent, TextDocumentSyncCapability,
+    TextDocumentSyncKind, TextDocumentSyncOptions, Uri, WorkDoneProgressOptions,
 };
 use position::{Encoding, Lines, position_on_line};
 
@@ -43,28 +44,41 @@ const PROGRESS_TOKEN: &str = "sextant/indexing";
 pub fn run_stdio(root: Option<PathBuf>, load: LoadOptions) -> Result<(), String> {
     let (connection, io_threads) = Connection::stdio();
     let (id, params) = connection.initialize_start().map_err(|e| e.to_string())?;
-    let init: InitializeParams = serde_json::from_value(params).map_err(|e| format!("bad initialize params: {e}"))?;
+    let init: InitializeParams =
+        serde_json::from_value(params).map_err(|e| format!("bad initialize params: {e}"))?;
     let offers_utf8 = init
         .capabilities
         .general
         .as_ref()
         .and_then(|g| g.position_encodings.as_ref())
         .is_some_and(|encodings| encodings.contains(&PositionEncodingKind::UTF8));
-    let encoding = if offers_utf8 { Encoding::Utf8 } else { Encoding::Utf16 };
+    let encoding = if offers_utf8 {
+        Encoding::Utf8
+    } else {
+        Encoding::Utf16
+    };
     let root = root
         .or_else(|| workspace_root(&init))
         .or_else(|| std::env::current_dir().ok())
         .ok_or("no workspace root: pass --root or open a folder")?;
-    let root = root.canonicalize().map_err(|e| format!("{}: {e}", root.display()))?;
+    let root = root
+        .canonicalize()
+        .map_err(|e| format!("{}: {e}", root.display()))?;
 
     let capabilities = ServerCapabilities {
-        position_encoding: Some(if offers_utf8 { PositionEncodingKind::UTF8 } else { PositionEncodingKind::UTF16 }),
-        text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
-            open_close: Some(true),
-            change: Some(TextDocumentSyncKind::INCREMENTAL),
-            save: Some(lsp_types::TextDocumentSyncSaveOptions::Supported(true)),
-            ..Default::default()
-        })),
+        position_encoding: Some(if offers_utf8 {
+            PositionEncodingKind::UTF8
+        } else {
+            PositionEncodingKind::UTF16
+        }),
+        text_document_sync: Some(TextDocumentSyncCapability::Options(
+            TextDocumentSyncOptions {
+                open_close: Some(true),
+                change: Some(TextDocumentSyncKind::INCREMENTAL),
+                save: Some(lsp_types::TextDocumentSyncSaveOptions::Supported(true)),
+                ..Default::default()
+            },
+        )),
         document_symbol_provider: Some(OneOf::Left(true)),
         workspace_symbol_provider: Some(OneOf::Right(lsp_types::WorkspaceSymbolOptions {
             work_done_progress_options: WorkDoneProgressOptions::default(),
@@ -78,10 +92,23 @@ pub fn run_stdio(root: Option<PathBuf>, load: LoadOptions) -> Result<(), String>
         "capabilities": capabilities,
         "serverInfo": { "name": "sextant", "version": env!("CARGO_PKG_VERSION") },
     });
-    connection.initialize_finish(id, result).map_err(|e| e.to_string())?;
+    connection
+        .initialize_finish(id, result)
+        .map_err(|e| e.to_string())?;
 
-    let live = Arc::new(LiveWorkspace::start(&root, LoadOptions { progress: false, ..load })?);
-    let progress = init.capabilities.window.as_ref().and_then(|w| w.work_done_progress).unwrap_or(false);
+    let live = Arc::new(LiveWorkspace::start(
+        &root,
+        LoadOptions {
+            progress: false,
+            ..load
+        },
+    )?);
+    let progress = init
+        .capabilities
+        .window
+        .as_ref()
+        .and_then(|w| w.work_done_progress)
+        .unwrap_or(false);
     let mut server = Server::new(connection.sender.clone(), live, root, encoding);
     if progress {
         server.report_indexing_progress();
@@ -141,7 +168,11 @@ struct Document {
 /// What a worker sends back to the main loop.
 enum Task {
     Send(Message),
-    Diagnostics { uri: Uri, version: i32, message: Message },
+    Diagnostics {
+        uri: Uri,
+        version: i32,
+        message: Message,
+    },
 }
 
 struct Server {
@@ -157,7 +188,12 @@ struct Server {
 }
 
 impl Server {
-    fn new(sender: Sender<Message>, live: Arc<LiveWorkspace>, root: PathBuf, encoding: Encoding) -> Server {
+    fn new(
+        sender: Sender<Message>,
+        live: Arc<LiveWorkspace>,
+        root: PathBuf,
+        encoding: Encoding,
+    ) -> Server {
         Server {
             sender,
             live,
@@ -175,7 +211,10 @@ impl Server {
     }
 
     fn notify(&self, method: &str, params: impl serde::Serialize) {
-        self.send(Message::Notification(Notification::new(method.to_string(), params)));
+        self.send(Message::Notification(Notification::new(
+            method.to_string(),
+            params,
+        )));
     }
 
     fn main_loop(&mut self, receiver: &Receiver<Message>) -> Result<(), String> {
@@ -185,7 +224,9 @@ impl Server {
                 .diagnostics_due
                 .values()
                 .min()
-                .map_or(Duration::from_secs(3600), |due| due.saturating_duration_since(Instant::now()));
+                .map_or(Duration::from_secs(3600), |due| {
+                    due.saturating_duration_since(Instant::now())
+                });
             select! {
                 recv(receiver) -> message => {
                     let Ok(message) = message else { return Ok(()) };
@@ -255,40 +296,69 @@ impl Server {
     fn on_notification(&mut self, n: Notification) {
         match n.method.as_str() {
             "textDocument/didOpen" => {
-                let Ok(p) = serde_json::from_value::<lsp_types::DidOpenTextDocumentParams>(n.params) else { return };
-                let Some(rel) = self.relative(&p.text_document.uri) else { return };
-                self.live.set_overlay(&rel, Some(p.text_document.text.clone()));
+                let Ok(p) =
+                    serde_json::from_value::<lsp_types::DidOpenTextDocumentParams>(n.params)
+                else {
+                    return;
+                };
+                let Some(rel) = self.relative(&p.text_document.uri) else {
+                    return;
+                };
+                self.live
+                    .set_overlay(&rel, Some(p.text_document.text.clone()));
                 self.docs.insert(
                     p.text_document.uri.clone(),
-                    Document { rel, text: p.text_document.text, version: p.text_document.version },
+                    Document {
+                        rel,
+                        text: p.text_document.text,
+                        version: p.text_document.version,
+                    },
                 );
-                self.diagnostics_due.insert(p.text_document.uri, Instant::now());
+                self.diagnostics_due
+                    .insert(p.text_document.uri, Instant::now());
             }
             "textDocument/didChange" => {
-                let Ok(p) = serde_json::from_value::<lsp_types::DidChangeTextDocumentParams>(n.params) else { return };
+                let Ok(p) =
+                    serde_json::from_value::<lsp_types::DidChangeTextDocumentParams>(n.params)
+                else {
+                    return;
+                };
                 let encoding = self.encoding;
-                let Some(doc) = self.docs.get_mut(&p.text_document.uri) else { return };
+                let Some(doc) = self.docs.get_mut(&p.text_document.uri) else {
+                    return;
+                };
                 for change in p.content_changes {
                     apply_change(&mut doc.text, change, encoding);
                 }
                 doc.version = p.text_document.version;
                 let (rel, text) = (doc.rel.clone(), doc.text.clone());
                 self.live.set_overlay(&rel, Some(text));
-                self.diagnostics_due.insert(p.text_document.uri, Instant::now() + DIAGNOSTICS_DEBOUNCE);
+                self.diagnostics_due
+                    .insert(p.text_document.uri, Instant::now() + DIAGNOSTICS_DEBOUNCE);
             }
             "textDocument/didClose" => {
-                let Ok(p) = serde_json::from_value::<lsp_types::DidCloseTextDocumentParams>(n.params) else { return };
+                let Ok(p) =
+                    serde_json::from_value::<lsp_types::DidCloseTextDocumentParams>(n.params)
+                else {
+                    return;
+                };
                 if let Some(doc) = self.docs.remove(&p.text_document.uri) {
                     self.live.set_overlay(&doc.rel, None);
                 }
                 self.diagnostics_due.remove(&p.text_document.uri);
                 self.notify(
                     "textDocument/publishDiagnostics",
-                    lsp_types::PublishDiagnosticsParams { uri: p.text_document.uri, diagnostics: Vec::new(), version: None },
+                    lsp_types::PublishDiagnosticsParams {
+                        uri: p.text_document.uri,
+                        diagnostics: Vec::new(),
+                        version: None,
+                    },
                 );
             }
             "$/cancelRequest" => {
-                let Ok(p) = serde_json::from_value::<lsp_types::CancelParams>(n.params) else { return };
+                let Ok(p) = serde_json::from_value::<lsp_types::CancelParams>(n.params) else {
+                    return;
+                };
                 let id: RequestId = match p.id {
                     lsp_types::NumberOrString::Number(n) => n.into(),
                     lsp_types::NumberOrString::String(s) => s.into(),
@@ -305,33 +375,61 @@ impl Server {
 
     fn publish_due_diagnostics(&mut self) {
         let now = Instant::now();
-        let due: Vec<Uri> = self.diagnostics_due.iter().filter(|(_, t)| **t <= now).map(|(u, _)| u.clone()).collect();
+        let due: Vec<Uri> = self
+            .diagnostics_due
+            .iter()
+            .filter(|(_, t)| **t <= now)
+            .map(|(u, _)| u.clone())
+            .collect();
         for uri in due {
             self.diagnostics_due.remove(&uri);
-            let Some(doc) = self.docs.get(&uri) else { continue };
-            let (rel, version, live, tasks, encoding) =
-                (doc.rel.clone(), doc.version, self.live.clone(), self.tasks.0.clone(), self.encoding);
+            let Some(doc) = self.docs.get(&uri) else {
+                continue;
+            };
+            let (rel, version, live, tasks, encoding) = (
+                doc.rel.clone(),
+                doc.version,
+                self.live.clone(),
+                self.tasks.0.clone(),
+                self.encoding,
+            );
             std::thread::spawn(move || {
-                let result = live.read(|_| {}, |s: &Snapshot| {
-                    let Some(file) = s.file(&rel) else { return Ok(Vec::new()) };
-                    let errors = ide::syntax_errors(&s.db, file)?;
-                    let text = file.text(&s.db);
-                    let lines = Lines::new(text, encoding);
-                    Ok(errors
-                        .iter()
-                        .map(|e| lsp_types::Diagnostic {
-                            range: lines.range(e.range.start().into(), e.range.end().into()),
-                            severity: Some(lsp_types::DiagnosticSeverity::ERROR),
-                            source: Some("sextant".into()),
-                            message: e.message.clone(),
-                            ..Default::default()
-                        })
-                        .collect())
-                });
+                let result = live.read(
+                    |_| {},
+                    |s: &Snapshot| {
+                        let Some(file) = s.file(&rel) else {
+                            return Ok(Vec::new());
+                        };
+                        let errors = ide::syntax_errors(&s.db, file)?;
+                        let text = file.text(&s.db);
+                        let lines = Lines::new(text, encoding);
+                        Ok(errors
+                            .iter()
+                            .map(|e| lsp_types::Diagnostic {
+                                range: lines.range(e.range.start().into(), e.range.end().into()),
+                                severity: Some(lsp_types::DiagnosticSeverity::ERROR),
+                                source: Some("sextant".into()),
+                                message: e.message.clone(),
+                                ..Default::default()
+                            })
+                            .collect())
+                    },
+                );
                 if let Ok(diagnostics) = result {
-                    let params = lsp_types::PublishDiagnosticsParams { uri: uri.clone(), diagnostics, version: Some(version) };
-                    let message = Message::Notification(Notification::new("textDocument/publishDiagnostics".into(), params));
-                    let _ = tasks.send(Task::Diagnostics { uri, version, message });
+                    let params = lsp_types::PublishDiagnosticsParams {
+                        uri: uri.clone(),
+                        diagnostics,
+                        version: Some(version),
+                    };
+                    let message = Message::Notification(Notification::new(
+                        "textDocument/publishDiagnostics".into(),
+                        params,
+                    ));
+                    let _ = tasks.send(Task::Diagnostics {
+                        uri,
+                        version,
+                        message,
+                    });
                 }
             });
         }
@@ -340,110 +438,146 @@ impl Server {
     fn on_request(&mut self, request: Request) {
         let id = request.id.clone();
         let method = request.method.clone();
-        let handler: Box<dyn FnOnce(&LiveWorkspace, &dyn Fn(salsa::CancellationToken)) -> Result<serde_json::Value, ReadError> + Send> =
-            match method.as_str() {
-                "textDocument/documentSymbol" => match self.file_params::<lsp_types::DocumentSymbolParams>(&request, |p| &p.text_document.uri) {
-                    Some((_, rel)) => {
-                        let encoding = self.encoding;
-                        Box::new(move |live, on_start| {
-                            live.read(on_start, |s: &Snapshot| {
-                                let Some(file) = s.file(&rel) else { return Ok(serde_json::Value::Null) };
-                                let outline = ide::outline(&s.db, file, usize::MAX)?;
-                                let lines = Lines::new(file.text(&s.db), encoding);
-                                let symbols: Vec<DocumentSymbol> = outline.symbols.iter().map(|n| document_symbol(n, &lines)).collect();
-                                Ok(serde_json::to_value(symbols).unwrap_or_default())
-                            })
-                        })
-                    }
-                    None => return self.invalid(request.id, "documentSymbol: unknown document"),
-                },
-                "workspace/symbol" => {
-                    let Ok(p) = serde_json::from_value::<lsp_types::WorkspaceSymbolParams>(request.params.clone()) else {
-                        return self.invalid(request.id, "workspace/symbol: bad params");
-                    };
-                    let (encoding, root) = (self.encoding, self.root.clone());
+        let handler: Box<
+            dyn FnOnce(
+                    &LiveWorkspace,
+                    &dyn Fn(salsa::CancellationToken),
+                ) -> Result<serde_json::Value, ReadError>
+                + Send,
+        > = match method.as_str() {
+            "textDocument/documentSymbol" => match self
+                .file_params::<lsp_types::DocumentSymbolParams>(&request, |p| &p.text_document.uri)
+            {
+                Some((_, rel)) => {
+                    let encoding = self.encoding;
                     Box::new(move |live, on_start| {
-                        let query = SymbolQuery { query: p.query.clone(), limit: WORKSPACE_SYMBOL_LIMIT, ..Default::default() };
                         live.read(on_start, |s: &Snapshot| {
-                            let found = ide::symbol_search(&s.db, s.workspace, &query)?;
-                            let mut out = Vec::new();
-                            for m in &found.symbols {
-                                let (Some(file), Some(uri)) = (s.file(&m.path), path_to_uri(&root.join(&m.path))) else { continue };
-                                // Names sit on one line, whose number is known: no line table needed.
-                                let (text, line) = (file.text(&s.db), m.start.line - 1);
-                                let [start, end] = m.name_byte_range.map(|o| o as usize);
-                                let range = lsp_types::Range {
-                                    start: position_on_line(text, line, start, encoding),
-                                    end: position_on_line(text, line, end, encoding),
-                                };
-                                #[allow(deprecated)]
-                                out.push(SymbolInformation {
-                                    name: m.name.clone(),
-                                    kind: lsp_kind(m.kind),
-                                    tags: None,
-                                    deprecated: None,
-                                    location: Location { uri, range },
-                                    container_name: m.container.clone(),
-                                });
-                            }
+                            let Some(file) = s.file(&rel) else {
+                                return Ok(serde_json::Value::Null);
+                            };
+                            let outline = ide::outline(&s.db, file, usize::MAX)?;
+                            let lines = Lines::new(file.text(&s.db), encoding);
+                            let symbols: Vec<DocumentSymbol> = outline
+                                .symbols
+                                .iter()
+                                .map(|n| document_symbol(n, &lines))
+                                .collect();
+                            Ok(serde_json::to_value(symbols).unwrap_or_default())
+                        })
+                    })
+                }
+                None => return self.invalid(request.id, "documentSymbol: unknown document"),
+            },
+            "workspace/symbol" => {
+                let Ok(p) = serde_json::from_value::<lsp_types::WorkspaceSymbolParams>(
+                    request.params.clone(),
+                ) else {
+                    return self.invalid(request.id, "workspace/symbol: bad params");
+                };
+                let (encoding, root) = (self.encoding, self.root.clone());
+                Box::new(move |live, on_start| {
+                    let query = SymbolQuery {
+                        query: p.query.clone(),
+                        limit: WORKSPACE_SYMBOL_LIMIT,
+                        ..Default::default()
+                    };
+                    live.read(on_start, |s: &Snapshot| {
+                        let found = ide::symbol_search(&s.db, s.workspace, &query)?;
+                        let mut out = Vec::new();
+                        for m in &found.symbols {
+                            let (Some(file), Some(uri)) =
+                                (s.file(&m.path), path_to_uri(&root.join(&m.path)))
+                            else {
+                                continue;
+                            };
+                            // Names sit on one line, whose number is known: no line table needed.
+                            let (text, line) = (file.text(&s.db), m.start.line - 1);
+                            let [start, end] = m.name_byte_range.map(|o| o as usize);
+                            let range = lsp_types::Range {
+                                start: position_on_line(text, line, start, encoding),
+                                end: position_on_line(text, line, end, encoding),
+                            };
+                            #[allow(deprecated)]
+                            out.push(SymbolInformation {
+                                name: m.name.clone(),
+                                kind: lsp_kind(m.kind),
+                                tags: None,
+                                deprecated: None,
+                                location: Location { uri, range },
+                                container_name: m.container.clone(),
+                            });
+                        }
+                        Ok(serde_json::to_value(out).unwrap_or_default())
+                    })
+                })
+            }
+            "textDocument/foldingRange" => match self
+                .file_params::<lsp_types::FoldingRangeParams>(&request, |p| &p.text_document.uri)
+            {
+                Some((_, rel)) => Box::new(move |live, on_start| {
+                    live.read(on_start, |s: &Snapshot| {
+                        let Some(file) = s.file(&rel) else {
+                            return Ok(serde_json::Value::Null);
+                        };
+                        let folds: Vec<FoldingRange> = ide::folding_ranges(&s.db, file)?
+                            .into_iter()
+                            .map(|f| FoldingRange {
+                                start_line: f.start_line,
+                                end_line: f.end_line,
+                                kind: f.is_comment.then_some(FoldingRangeKind::Comment),
+                                ..Default::default()
+                            })
+                            .collect();
+                        Ok(serde_json::to_value(folds).unwrap_or_default())
+                    })
+                }),
+                None => return self.invalid(request.id, "foldingRange: unknown document"),
+            },
+            "textDocument/selectionRange" => match self
+                .file_params::<lsp_types::SelectionRangeParams>(&request, |p| &p.text_document.uri)
+            {
+                Some((p, rel)) => {
+                    let encoding = self.encoding;
+                    Box::new(move |live, on_start| {
+                        live.read(on_start, |s: &Snapshot| {
+                            let Some(file) = s.file(&rel) else {
+                                return Ok(serde_json::Value::Null);
+                            };
+                            let lines = Lines::new(file.text(&s.db), encoding);
+                            let offsets: Vec<usize> =
+                                p.positions.iter().map(|&pos| lines.offset(pos)).collect();
+                            let chains = ide::selection_ranges(&s.db, file, &offsets)?;
+                            let out: Vec<SelectionRange> = chains
+                                .iter()
+                                .map(|chain| {
+                                    let mut parent: Option<Box<SelectionRange>> = None;
+                                    for r in chain.iter().rev() {
+                                        let range = lines.range(r.start().into(), r.end().into());
+                                        parent = Some(Box::new(SelectionRange { range, parent }));
+                                    }
+                                    *parent.expect("every chain has a range")
+                                })
+                                .collect();
                             Ok(serde_json::to_value(out).unwrap_or_default())
                         })
                     })
                 }
-                "textDocument/foldingRange" => match self.file_params::<lsp_types::FoldingRangeParams>(&request, |p| &p.text_document.uri) {
-                    Some((_, rel)) => Box::new(move |live, on_start| {
-                        live.read(on_start, |s: &Snapshot| {
-                            let Some(file) = s.file(&rel) else { return Ok(serde_json::Value::Null) };
-                            let folds: Vec<FoldingRange> = ide::folding_ranges(&s.db, file)?
-                                .into_iter()
-                                .map(|f| FoldingRange {
-                                    start_line: f.start_line,
-                                    end_line: f.end_line,
-                                    kind: f.is_comment.then_some(FoldingRangeKind::Comment),
-                                    ..Default::default()
-                                })
-                                .collect();
-                            Ok(serde_json::to_value(folds).unwrap_or_default())
-                        })
-                    }),
-                    None => return self.invalid(request.id, "foldingRange: unknown document"),
-                },
-                "textDocument/selectionRange" => match self.file_params::<lsp_types::SelectionRangeParams>(&request, |p| &p.text_document.uri) {
-                    Some((p, rel)) => {
-                        let encoding = self.encoding;
-                        Box::new(move |live, on_start| {
-                            live.read(on_start, |s: &Snapshot| {
-                                let Some(file) = s.file(&rel) else { return Ok(serde_json::Value::Null) };
-                                let lines = Lines::new(file.text(&s.db), encoding);
-                                let offsets: Vec<usize> = p.positions.iter().map(|&pos| lines.offset(pos)).collect();
-                                let chains = ide::selection_ranges(&s.db, file, &offsets)?;
-                                let out: Vec<SelectionRange> = chains
-                                    .iter()
-                                    .map(|chain| {
-                                        let mut parent: Option<Box<SelectionRange>> = None;
-                                        for r in chain.iter().rev() {
-                                            let range = lines.range(r.start().into(), r.end().into());
-                                            parent = Some(Box::new(SelectionRange { range, parent }));
-                                        }
-                                        *parent.expect("every chain has a range")
-                                    })
-                                    .collect();
-                                Ok(serde_json::to_value(out).unwrap_or_default())
-                            })
-                        })
-                    }
-                    None => return self.invalid(request.id, "selectionRange: unknown document"),
-                },
-                _ => {
-                    self.send(Message::Response(Response::new_err(
-                        request.id,
-                        ErrorCode::MethodNotFound as i32,
-                        format!("sextant does not implement {method}"),
-                    )));
-                    return;
-                }
-            };
-        let (live, running, tasks) = (self.live.clone(), self.running.clone(), self.tasks.0.clone());
+                None => return self.invalid(request.id, "selectionRange: unknown document"),
+            },
+            _ => {
+                self.send(Message::Response(Response::new_err(
+                    request.id,
+                    ErrorCode::MethodNotFound as i32,
+                    format!("sextant does not implement {method}"),
+                )));
+                return;
+            }
+        };
+        let (live, running, tasks) = (
+            self.live.clone(),
+            self.running.clone(),
+            self.tasks.0.clone(),
+        );
         running.lock().unwrap().insert(id.clone(), Vec::new());
         std::thread::spawn(move || {
             let register = {
@@ -455,27 +589,45 @@ impl Server {
                     }
                 }
             };
-            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handler(&live, &register)));
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                handler(&live, &register)
+            }));
             running.lock().unwrap().remove(&id);
             let response = match result {
                 Ok(Ok(value)) => Response::new_ok(id, value),
-                Ok(Err(ReadError::Cancelled)) => Response::new_err(id, ErrorCode::RequestCanceled as i32, "cancelled".into()),
-                Ok(Err(ReadError::LoadFailed(e))) => Response::new_err(id, ErrorCode::InternalError as i32, e),
-                Err(_) => Response::new_err(id, ErrorCode::InternalError as i32, format!("{method} panicked")),
+                Ok(Err(ReadError::Cancelled)) => {
+                    Response::new_err(id, ErrorCode::RequestCanceled as i32, "cancelled".into())
+                }
+                Ok(Err(ReadError::LoadFailed(e))) => {
+                    Response::new_err(id, ErrorCode::InternalError as i32, e)
+                }
+                Err(_) => Response::new_err(
+                    id,
+                    ErrorCode::InternalError as i32,
+                    format!("{method} panicked"),
+                ),
             };
             let _ = tasks.send(Task::Send(Message::Response(response)));
         });
     }
 
     /// Parses the params of a request about one document of this workspace.
-    fn file_params<P: serde::de::DeserializeOwned>(&self, request: &Request, uri: impl Fn(&P) -> &Uri) -> Option<(P, String)> {
+    fn file_params<P: serde::de::DeserializeOwned>(
+        &self,
+        request: &Request,
+        uri: impl Fn(&P) -> &Uri,
+    ) -> Option<(P, String)> {
         let params: P = serde_json::from_value(request.params.clone()).ok()?;
         let rel = self.relative(uri(&params))?;
         Some((params, rel))
     }
 
     fn invalid(&self, id: RequestId, message: &str) {
-        self.send(Message::Response(Response::new_err(id, ErrorCode::InvalidParams as i32, message.to_string())));
+        self.send(Message::Response(Response::new_err(
+            id,
+            ErrorCode::InvalidParams as i32,
+            message.to_string(),
+        )));
     }
 }
 
@@ -494,7 +646,10 @@ fn apply_change(text: &mut String, change: TextDocumentContentChangeEvent, encod
 #[allow(deprecated)]
 fn document_symbol(node: &OutlineNode, lines: &Lines) -> DocumentSymbol {
     let range = lines.range(node.byte_range[0] as usize, node.byte_range[1] as usize);
-    let selection_range = lines.range(node.name_byte_range[0] as usize, node.name_byte_range[1] as usize);
+    let selection_range = lines.range(
+        node.name_byte_range[0] as usize,
+        node.name_byte_range[1] as usize,
+    );
     DocumentSymbol {
         name: node.name.clone(),
         detail: Some(node.signature.clone()).filter(|s| !s.is_empty()),
@@ -503,7 +658,13 @@ fn document_symbol(node: &OutlineNode, lines: &Lines) -> DocumentSymbol {
         deprecated: None,
         range,
         selection_range,
-        children: Some(node.children.iter().map(|c| document_symbol(c, lines)).collect()).filter(|c: &Vec<_>| !c.is_empty()),
+        children: Some(
+            node.children
+                .iter()
+                .map(|c| document_symbol(c, lines))
+                .collect(),
+        )
+        .filter(|c: &Vec<_>| !c.is_empty()),
     }
 }
 

@@ -20,8 +20,17 @@ pub struct Lines<'t> {
 impl<'t> Lines<'t> {
     pub fn new(text: &'t str, encoding: Encoding) -> Lines<'t> {
         let mut starts = vec![0];
-        starts.extend(text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i + 1));
-        Lines { text, starts, encoding }
+        starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|&(_, b)| b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
+        Lines {
+            text,
+            starts,
+            encoding,
+        }
     }
 
     pub fn position(&self, offset: usize) -> Position {
@@ -32,17 +41,28 @@ impl<'t> Lines<'t> {
             Encoding::Utf8 => before.len(),
             Encoding::Utf16 => before.encode_utf16().count(),
         };
-        Position { line: line as u32, character: character as u32 }
+        Position {
+            line: line as u32,
+            character: character as u32,
+        }
     }
 
     pub fn range(&self, start: usize, end: usize) -> Range {
-        Range { start: self.position(start), end: self.position(end) }
+        Range {
+            start: self.position(start),
+            end: self.position(end),
+        }
     }
 
     /// Byte offset of a client position, clamped to the line (and the text).
     pub fn offset(&self, position: Position) -> usize {
-        let Some(&line_start) = self.starts.get(position.line as usize) else { return self.text.len() };
-        let line_end = self.starts.get(position.line as usize + 1).map_or(self.text.len(), |&s| s - 1);
+        let Some(&line_start) = self.starts.get(position.line as usize) else {
+            return self.text.len();
+        };
+        let line_end = self
+            .starts
+            .get(position.line as usize + 1)
+            .map_or(self.text.len(), |&s| s - 1);
         let line = &self.text[line_start..line_end.max(line_start)];
         let mut units = 0usize;
         for (i, c) in line.char_indices() {
@@ -68,7 +88,10 @@ pub fn position_on_line(text: &str, line: u32, offset: usize, encoding: Encoding
         Encoding::Utf8 => before.len(),
         Encoding::Utf16 => before.encode_utf16().count(),
     };
-    Position { line, character: character as u32 }
+    Position {
+        line,
+        character: character as u32,
+    }
 }
 
 #[cfg(test)]
@@ -80,15 +103,57 @@ mod tests {
         let text = "aé😀x\nz";
         let x = text.find('x').unwrap();
         let utf16 = Lines::new(text, Encoding::Utf16);
-        assert_eq!(utf16.position(x), Position { line: 0, character: 4 });
-        assert_eq!(utf16.offset(Position { line: 0, character: 4 }), x);
+        assert_eq!(
+            utf16.position(x),
+            Position {
+                line: 0,
+                character: 4
+            }
+        );
+        assert_eq!(
+            utf16.offset(Position {
+                line: 0,
+                character: 4
+            }),
+            x
+        );
         let utf8 = Lines::new(text, Encoding::Utf8);
-        assert_eq!(utf8.position(x), Position { line: 0, character: 7 });
-        assert_eq!(utf8.offset(Position { line: 0, character: 7 }), x);
-        assert_eq!(utf16.offset(Position { line: 1, character: 99 }), text.len());
-        assert_eq!(utf16.offset(Position { line: 9, character: 0 }), text.len());
-        assert_eq!(position_on_line(text, 0, x, Encoding::Utf16), utf16.position(x));
+        assert_eq!(
+            utf8.position(x),
+            Position {
+                line: 0,
+                character: 7
+            }
+        );
+        assert_eq!(
+            utf8.offset(Position {
+                line: 0,
+                character: 7
+            }),
+            x
+        );
+        assert_eq!(
+            utf16.offset(Position {
+                line: 1,
+                character: 99
+            }),
+            text.len()
+        );
+        assert_eq!(
+            utf16.offset(Position {
+                line: 9,
+                character: 0
+            }),
+            text.len()
+        );
+        assert_eq!(
+            position_on_line(text, 0, x, Encoding::Utf16),
+            utf16.position(x)
+        );
         let z = text.find('z').unwrap();
-        assert_eq!(position_on_line(text, 1, z, Encoding::Utf8), utf8.position(z));
+        assert_eq!(
+            position_on_line(text, 1, z, Encoding::Utf8),
+            utf8.position(z)
+        );
     }
 }

@@ -10,7 +10,8 @@ use axum::{
     response::{IntoResponse, Response},
 };
 use rmcp::transport::{
-    StreamableHttpServerConfig, StreamableHttpService, streamable_http_server::session::local::LocalSessionManager,
+    StreamableHttpServerConfig, StreamableHttpService,
+    streamable_http_server::session::local::LocalSessionManager,
 };
 
 use super::{Limits, SextantServer};
@@ -29,18 +30,32 @@ pub async fn serve_http(
             "refusing to listen on {addr}: sextant serves HTTP on loopback addresses only (127.0.0.1, ::1)"
         ));
     }
-    let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let port = listener.local_addr().map_err(|e| e.to_string())?.port();
     let config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(["localhost", "127.0.0.1", "::1", "[::1]"].map(|h| h.to_string()))
-        .with_allowed_origins([format!("http://localhost:{port}"), format!("http://127.0.0.1:{port}"), format!("http://[::1]:{port}")])
+        .with_allowed_origins([
+            format!("http://localhost:{port}"),
+            format!("http://127.0.0.1:{port}"),
+            format!("http://[::1]:{port}"),
+        ])
         .with_max_request_body_bytes(limits.max_request_bytes);
     // One server value shared by every session: the in-flight limit is global.
     let server = SextantServer::new(live, limits);
-    let service = StreamableHttpService::new(move || Ok(server.clone()), Arc::new(LocalSessionManager::default()), config);
-    let app = axum::Router::new()
-        .nest_service("/mcp", service)
-        .layer(middleware::from_fn_with_state(Arc::new(token), require_token));
+    let service = StreamableHttpService::new(
+        move || Ok(server.clone()),
+        Arc::new(LocalSessionManager::default()),
+        config,
+    );
+    let app =
+        axum::Router::new()
+            .nest_service("/mcp", service)
+            .layer(middleware::from_fn_with_state(
+                Arc::new(token),
+                require_token,
+            ));
     eprintln!("sextant: serving MCP on http://{}:{port}/mcp", addr.ip());
     axum::serve(listener, app)
         .with_graceful_shutdown(async {
@@ -50,7 +65,11 @@ pub async fn serve_http(
         .map_err(|e| e.to_string())
 }
 
-async fn require_token(State(token): State<Arc<Option<String>>>, request: Request, next: Next) -> Response {
+async fn require_token(
+    State(token): State<Arc<Option<String>>>,
+    request: Request,
+    next: Next,
+) -> Response {
     if let Some(expected) = token.as_deref() {
         let given = request
             .headers()
@@ -58,7 +77,11 @@ async fn require_token(State(token): State<Arc<Option<String>>>, request: Reques
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.strip_prefix("Bearer "));
         if !given.is_some_and(|g| constant_time_eq(g.as_bytes(), expected.as_bytes())) {
-            return (StatusCode::UNAUTHORIZED, [(header::WWW_AUTHENTICATE, "Bearer")], "missing or wrong bearer token\n")
+            return (
+                StatusCode::UNAUTHORIZED,
+                [(header::WWW_AUTHENTICATE, "Bearer")],
+                "missing or wrong bearer token\n",
+            )
                 .into_response();
         }
     }

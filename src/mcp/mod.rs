@@ -70,17 +70,24 @@ pub struct ToolError {
 
 impl ToolError {
     pub fn new(code: ErrorCode, message: impl Into<String>) -> ToolError {
-        ToolError { code, message: message.into() }
+        ToolError {
+            code,
+            message: message.into(),
+        }
     }
 }
 
 /// Refuses roots that would expose a whole machine or home directory.
 pub fn check_root(root: &std::path::Path, allow_broad_root: bool) -> Result<PathBuf, String> {
-    let canonical = root.canonicalize().map_err(|e| format!("{}: {e}", root.display()))?;
+    let canonical = root
+        .canonicalize()
+        .map_err(|e| format!("{}: {e}", root.display()))?;
     if !canonical.is_dir() {
         return Err(format!("{}: not a directory", root.display()));
     }
-    let home = std::env::var_os("HOME").map(PathBuf::from).and_then(|h| h.canonicalize().ok());
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .and_then(|h| h.canonicalize().ok());
     let broad = canonical.parent().is_none() || home.as_deref() == Some(canonical.as_path());
     if broad && !allow_broad_root {
         return Err(format!(
@@ -92,8 +99,18 @@ pub fn check_root(root: &std::path::Path, allow_broad_root: bool) -> Result<Path
 }
 
 /// Starts the live workspace for a server (indexing in the background).
-pub fn start_workspace(root: &std::path::Path, load: LoadOptions) -> Result<Arc<LiveWorkspace>, String> {
-    LiveWorkspace::start(root, LoadOptions { progress: false, ..load }).map(Arc::new)
+pub fn start_workspace(
+    root: &std::path::Path,
+    load: LoadOptions,
+) -> Result<Arc<LiveWorkspace>, String> {
+    LiveWorkspace::start(
+        root,
+        LoadOptions {
+            progress: false,
+            ..load
+        },
+    )
+    .map(Arc::new)
 }
 
 /// Serves MCP on stdin/stdout until stdin closes.
@@ -103,7 +120,10 @@ pub async fn serve_stdio(live: Arc<LiveWorkspace>, limits: Limits) -> Result<(),
     let transport = rmcp::transport::async_rw::AsyncRwTransport::new(stdin, stdout)
         .with_max_line_length(limits.max_request_bytes);
     let server = SextantServer::new(live, limits);
-    let running = server.serve(transport).await.map_err(|e| format!("MCP initialization failed: {e}"))?;
+    let running = server
+        .serve(transport)
+        .await
+        .map_err(|e| format!("MCP initialization failed: {e}"))?;
     running.waiting().await.map_err(|e| e.to_string())?;
     Ok(())
 }

@@ -9,12 +9,24 @@ use super::{ErrorCode, ToolError};
 /// pointing out is refused like `../..`. Returns the workspace-relative path (`/`-separated)
 /// and whether the file exists.
 pub fn resolve(root: &Path, user_path: &str) -> Result<(String, PathBuf), ToolError> {
-    let outside = || ToolError::new(ErrorCode::PathOutsideWorkspace, format!("{user_path:?} is outside the workspace"));
+    let outside = || {
+        ToolError::new(
+            ErrorCode::PathOutsideWorkspace,
+            format!("{user_path:?} is outside the workspace"),
+        )
+    };
     if user_path.is_empty() || user_path.contains('\0') {
-        return Err(ToolError::new(ErrorCode::InvalidArgument, "path must be a non-empty string without NUL"));
+        return Err(ToolError::new(
+            ErrorCode::InvalidArgument,
+            "path must be a non-empty string without NUL",
+        ));
     }
     let given = Path::new(user_path);
-    let joined = if given.is_absolute() { given.to_path_buf() } else { root.join(given) };
+    let joined = if given.is_absolute() {
+        given.to_path_buf()
+    } else {
+        root.join(given)
+    };
     let resolved = match joined.canonicalize() {
         Ok(p) => p,
         // Not there (or a dangling link): judge the path lexically, then report it missing.
@@ -28,7 +40,10 @@ pub fn resolve(root: &Path, user_path: &str) -> Result<(String, PathBuf), ToolEr
                     return Err(outside());
                 }
             }
-            return Err(ToolError::new(ErrorCode::NotFound, format!("{user_path:?} does not exist")));
+            return Err(ToolError::new(
+                ErrorCode::NotFound,
+                format!("{user_path:?} does not exist"),
+            ));
         }
     };
     if !resolved.starts_with(root) {
@@ -36,7 +51,9 @@ pub fn resolve(root: &Path, user_path: &str) -> Result<(String, PathBuf), ToolEr
     }
     let rel = resolved.strip_prefix(root).map_err(|_| outside())?;
     let parts: Option<Vec<&str>> = rel.components().map(|c| c.as_os_str().to_str()).collect();
-    let rel = parts.ok_or_else(|| ToolError::new(ErrorCode::InvalidArgument, "path is not valid UTF-8"))?.join("/");
+    let rel = parts
+        .ok_or_else(|| ToolError::new(ErrorCode::InvalidArgument, "path is not valid UTF-8"))?
+        .join("/");
     Ok((rel, resolved))
 }
 
@@ -71,16 +88,37 @@ mod tests {
         assert_eq!(resolve(&root, "./src/../src/a.py").unwrap().0, "src/a.py");
         let abs = root.join("src/a.py");
         assert_eq!(resolve(&root, abs.to_str().unwrap()).unwrap().0, "src/a.py");
-        assert_eq!(resolve(&root, "../x").unwrap_err().code, ErrorCode::PathOutsideWorkspace);
-        assert_eq!(resolve(&root, "src/../../etc/passwd").unwrap_err().code, ErrorCode::PathOutsideWorkspace);
-        assert_eq!(resolve(&root, "/etc/passwd").unwrap_err().code, ErrorCode::PathOutsideWorkspace);
-        assert_eq!(resolve(&root, "src/missing.py").unwrap_err().code, ErrorCode::NotFound);
-        assert_eq!(resolve(&root, "").unwrap_err().code, ErrorCode::InvalidArgument);
+        assert_eq!(
+            resolve(&root, "../x").unwrap_err().code,
+            ErrorCode::PathOutsideWorkspace
+        );
+        assert_eq!(
+            resolve(&root, "src/../../etc/passwd").unwrap_err().code,
+            ErrorCode::PathOutsideWorkspace
+        );
+        assert_eq!(
+            resolve(&root, "/etc/passwd").unwrap_err().code,
+            ErrorCode::PathOutsideWorkspace
+        );
+        assert_eq!(
+            resolve(&root, "src/missing.py").unwrap_err().code,
+            ErrorCode::NotFound
+        );
+        assert_eq!(
+            resolve(&root, "").unwrap_err().code,
+            ErrorCode::InvalidArgument
+        );
         #[cfg(unix)]
         {
             std::os::unix::fs::symlink("/etc", root.join("out")).unwrap();
-            assert_eq!(resolve(&root, "out/passwd").unwrap_err().code, ErrorCode::PathOutsideWorkspace);
-            assert_eq!(resolve(&root, "out/nope").unwrap_err().code, ErrorCode::PathOutsideWorkspace);
+            assert_eq!(
+                resolve(&root, "out/passwd").unwrap_err().code,
+                ErrorCode::PathOutsideWorkspace
+            );
+            assert_eq!(
+                resolve(&root, "out/nope").unwrap_err().code,
+                ErrorCode::PathOutsideWorkspace
+            );
         }
     }
 }

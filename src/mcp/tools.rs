@@ -137,25 +137,41 @@ pub struct SextantServer {
 /// Strict argument parsing that reports failures as tool errors (the model can correct
 /// itself) rather than protocol errors.
 fn parse_args<T: DeserializeOwned>(args: JsonObject) -> Result<T, ToolError> {
-    serde_json::from_value(serde_json::Value::Object(args))
-        .map_err(|e| ToolError::new(ErrorCode::InvalidArgument, format!("invalid arguments: {e}")))
+    serde_json::from_value(serde_json::Value::Object(args)).map_err(|e| {
+        ToolError::new(
+            ErrorCode::InvalidArgument,
+            format!("invalid arguments: {e}"),
+        )
+    })
 }
 
 fn input_schema<T: JsonSchema + 'static>() -> Arc<JsonObject> {
-    rmcp::handler::server::common::schema_for_input::<Parameters<T>>().expect("tool argument types have object schemas")
+    rmcp::handler::server::common::schema_for_input::<Parameters<T>>()
+        .expect("tool argument types have object schemas")
 }
 
-fn in_range(name: &str, value: Option<u32>, min: u32, max: u32, default: u32) -> Result<usize, ToolError> {
+fn in_range(
+    name: &str,
+    value: Option<u32>,
+    min: u32,
+    max: u32,
+    default: u32,
+) -> Result<usize, ToolError> {
     match value {
         None => Ok(default as usize),
         Some(v) if (min..=max).contains(&v) => Ok(v as usize),
-        Some(v) => Err(ToolError::new(ErrorCode::InvalidArgument, format!("{name} must be between {min} and {max}, got {v}"))),
+        Some(v) => Err(ToolError::new(
+            ErrorCode::InvalidArgument,
+            format!("{name} must be between {min} and {max}, got {v}"),
+        )),
     }
 }
 
 impl From<ToolError> for CallToolResult {
     fn from(e: ToolError) -> CallToolResult {
-        CallToolResult::structured_error(serde_json::json!({ "code": e.code, "message": e.message }))
+        CallToolResult::structured_error(
+            serde_json::json!({ "code": e.code, "message": e.message }),
+        )
     }
 }
 
@@ -178,7 +194,11 @@ impl SextantServer {
         input_schema = input_schema::<ParseSourceArgs>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn parse_source(&self, args: JsonObject, ctx: RequestContext<RoleServer>) -> Result<Json<ParseOutput>, CallToolResult> {
+    async fn parse_source(
+        &self,
+        args: JsonObject,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Json<ParseOutput>, CallToolResult> {
         let args: ParseSourceArgs = parse_args(args)?;
         let options = ParseOptions {
             max_depth: in_range("max_depth", args.max_depth, 1, 1000, 4)?,
@@ -194,26 +214,46 @@ impl SextantServer {
                 if source.len() > limits.max_source_bytes {
                     return Err(ToolError::new(
                         ErrorCode::TooLarge,
-                        format!("source is {} bytes; the limit is {}", source.len(), limits.max_source_bytes),
+                        format!(
+                            "source is {} bytes; the limit is {}",
+                            source.len(),
+                            limits.max_source_bytes
+                        ),
                     )
                     .into());
                 }
-                let lang = registry().by_id(language.id()).expect("every LanguageId is registered");
+                let lang = registry()
+                    .by_id(language.id())
+                    .expect("every LanguageId is registered");
                 self.run("parse_source", ctx, move |_| {
-                    let (host, file) = workspace::source_host("<source>".into(), lang, source.into_bytes())
-                        .map_err(|e| ToolError::new(ErrorCode::InvalidArgument, e))?;
+                    let (host, file) =
+                        workspace::source_host("<source>".into(), lang, source.into_bytes())
+                            .map_err(|e| ToolError::new(ErrorCode::InvalidArgument, e))?;
                     ide::parse_tree(&host.db, file, options).map_err(|_| cancelled())
                 })
                 .await?
             }
             (None, Some(path)) => {
                 if args.language.is_some() {
-                    return Err(ToolError::new(ErrorCode::InvalidArgument, "`language` goes with `source`, not `path`").into());
+                    return Err(ToolError::new(
+                        ErrorCode::InvalidArgument,
+                        "`language` goes with `source`, not `path`",
+                    )
+                    .into());
                 }
                 let root = self.live.root().to_path_buf();
-                self.run_on_file("parse_source", ctx, root, path, move |db, file| ide::parse_tree(db, file, options)).await?
+                self.run_on_file("parse_source", ctx, root, path, move |db, file| {
+                    ide::parse_tree(db, file, options)
+                })
+                .await?
             }
-            _ => return Err(ToolError::new(ErrorCode::InvalidArgument, "give exactly one of `source` and `path`").into()),
+            _ => {
+                return Err(ToolError::new(
+                    ErrorCode::InvalidArgument,
+                    "give exactly one of `source` and `path`",
+                )
+                .into());
+            }
         };
         fit_tree(&mut out, limits.max_response_chars);
         Ok(Json(out))
@@ -224,11 +264,19 @@ impl SextantServer {
         input_schema = input_schema::<OutlineArgs>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn outline(&self, args: JsonObject, ctx: RequestContext<RoleServer>) -> Result<Json<Outline>, CallToolResult> {
+    async fn outline(
+        &self,
+        args: JsonObject,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Json<Outline>, CallToolResult> {
         let args: OutlineArgs = parse_args(args)?;
         let limit = in_range("limit", args.limit, 1, 5000, 300)?;
         let root = self.live.root().to_path_buf();
-        let out = self.run_on_file("outline", ctx, root, args.path, move |db, file| ide::outline(db, file, limit)).await?;
+        let out = self
+            .run_on_file("outline", ctx, root, args.path, move |db, file| {
+                ide::outline(db, file, limit)
+            })
+            .await?;
         self.bounded(out)
     }
 
@@ -237,19 +285,28 @@ impl SextantServer {
         input_schema = input_schema::<LookupSymbolArgs>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn lookup_symbol(&self, args: JsonObject, ctx: RequestContext<RoleServer>) -> Result<Json<SymbolSearch>, CallToolResult> {
+    async fn lookup_symbol(
+        &self,
+        args: JsonObject,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Json<SymbolSearch>, CallToolResult> {
         let args: LookupSymbolArgs = parse_args(args)?;
         let query = SymbolQuery {
             query: args.query,
             kinds: args.kinds.unwrap_or_default(),
-            language: args.language.map(|l| registry().by_id(l.id()).expect("registered").lang_id),
+            language: args
+                .language
+                .map(|l| registry().by_id(l.id()).expect("registered").lang_id),
             path_prefix: args.path_prefix,
             limit: in_range("limit", args.limit, 1, 200, 20)?,
         };
         let live = self.live.clone();
         let out = self
             .run("lookup_symbol", ctx, move |on_start| {
-                live.read(on_start, |s: &Snapshot| ide::symbol_search(&s.db, s.workspace, &query)).map_err(read_error)
+                live.read(on_start, |s: &Snapshot| {
+                    ide::symbol_search(&s.db, s.workspace, &query)
+                })
+                .map_err(read_error)
             })
             .await?;
         self.bounded(out)
@@ -260,7 +317,11 @@ impl SextantServer {
         input_schema = input_schema::<WorkspaceStatusArgs>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn workspace_status(&self, args: JsonObject, ctx: RequestContext<RoleServer>) -> Result<Json<WorkspaceStatus>, CallToolResult> {
+    async fn workspace_status(
+        &self,
+        args: JsonObject,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Json<WorkspaceStatus>, CallToolResult> {
         let _: WorkspaceStatusArgs = parse_args(args)?;
         let live = self.live.clone();
         let limits = (*self.limits).clone();
@@ -301,7 +362,10 @@ fn cancelled() -> ToolError {
 fn read_error(e: ReadError) -> ToolError {
     match e {
         ReadError::Cancelled => cancelled(),
-        ReadError::LoadFailed(message) => ToolError::new(ErrorCode::Internal, format!("the workspace could not be loaded: {message}")),
+        ReadError::LoadFailed(message) => ToolError::new(
+            ErrorCode::Internal,
+            format!("the workspace could not be loaded: {message}"),
+        ),
     }
 }
 
@@ -309,7 +373,9 @@ fn read_error(e: ReadError) -> ToolError {
 fn fit_tree(out: &mut ParseOutput, max_chars: usize) {
     let budget = max_chars.saturating_sub(4_000);
     if out.tree.len() > budget {
-        let cut = out.tree[..crate::syntax::floor_char_boundary(&out.tree, budget)].rfind('\n').map_or(0, |i| i + 1);
+        let cut = out.tree[..crate::syntax::floor_char_boundary(&out.tree, budget)]
+            .rfind('\n')
+            .map_or(0, |i| i + 1);
         out.node_count = out.tree[..cut].lines().count();
         out.tree.truncate(cut);
         out.truncated = true;
@@ -318,7 +384,9 @@ fn fit_tree(out: &mut ParseOutput, max_chars: usize) {
 
 impl SextantServer {
     fn bounded<T: Serialize>(&self, value: T) -> ToolResult<T> {
-        let size = serde_json::to_string(&value).map(|s| s.len()).unwrap_or(usize::MAX);
+        let size = serde_json::to_string(&value)
+            .map(|s| s.len())
+            .unwrap_or(usize::MAX);
         if size > self.limits.max_response_chars {
             return Err(ToolError::new(
                 ErrorCode::TooLarge,
@@ -349,7 +417,11 @@ impl SextantServer {
         };
         let inject_panic = self.inject_panic.as_deref() == Some(tool);
         let job = async {
-            let _permit = self.in_flight.acquire().await.map_err(|_| ToolError::new(ErrorCode::Internal, "server shutting down"))?;
+            let _permit = self
+                .in_flight
+                .acquire()
+                .await
+                .map_err(|_| ToolError::new(ErrorCode::Internal, "server shutting down"))?;
             let tokens = tokens.clone();
             let handle = tokio::task::spawn_blocking(move || {
                 let register = move |t: salsa::CancellationToken| tokens.lock().unwrap().push(t);
@@ -362,8 +434,14 @@ impl SextantServer {
             });
             match handle.await {
                 Ok(Ok(result)) => result,
-                Ok(Err(panic)) => Err(ToolError::new(ErrorCode::Internal, format!("internal error: {}", panic_message(&panic)))),
-                Err(e) => Err(ToolError::new(ErrorCode::Internal, format!("internal error: {e}"))),
+                Ok(Err(panic)) => Err(ToolError::new(
+                    ErrorCode::Internal,
+                    format!("internal error: {}", panic_message(&panic)),
+                )),
+                Err(e) => Err(ToolError::new(
+                    ErrorCode::Internal,
+                    format!("internal error: {e}"),
+                )),
             }
         };
         tokio::select! {
@@ -387,13 +465,19 @@ impl SextantServer {
         ctx: RequestContext<RoleServer>,
         root: std::path::PathBuf,
         path: String,
-        query: impl Fn(&dyn crate::db::Db, SourceFile) -> Result<T, salsa::Cancelled> + Send + Sync + 'static,
+        query: impl Fn(&dyn crate::db::Db, SourceFile) -> Result<T, salsa::Cancelled>
+        + Send
+        + Sync
+        + 'static,
     ) -> Result<T, CallToolResult> {
         let live = self.live.clone();
         self.run(tool, ctx, move |on_start| {
             let (rel, abs) = paths::resolve(&root, &path)?;
             if abs.is_dir() {
-                return Err(ToolError::new(ErrorCode::InvalidArgument, format!("{rel:?} is a directory")));
+                return Err(ToolError::new(
+                    ErrorCode::InvalidArgument,
+                    format!("{rel:?} is a directory"),
+                ));
             }
             enum Found<T> {
                 Indexed(T),
@@ -402,28 +486,49 @@ impl SextantServer {
             let found = live
                 .read(on_start, |s: &Snapshot| match s.file(&rel) {
                     Some(file) => query(&s.db, file).map(Found::Indexed),
-                    None => Ok(Found::NotIndexed(s.skipped.iter().find(|k| k.path == rel).cloned(), s.max_file_size)),
+                    None => Ok(Found::NotIndexed(
+                        s.skipped.iter().find(|k| k.path == rel).cloned(),
+                        s.max_file_size,
+                    )),
                 })
                 .map_err(read_error)?;
             match found {
                 Found::Indexed(value) => Ok(value),
                 Found::NotIndexed(Some(skipped), _) => Err(match skipped.reason {
-                    SkipReason::TooLarge => ToolError::new(ErrorCode::TooLarge, format!("{rel}: {}", skipped.detail)),
-                    SkipReason::OutsideWorkspace => ToolError::new(ErrorCode::PathOutsideWorkspace, format!("{rel}: {}", skipped.detail)),
-                    _ => ToolError::new(ErrorCode::InvalidArgument, format!("{rel}: not analysed ({})", skipped.detail)),
+                    SkipReason::TooLarge => {
+                        ToolError::new(ErrorCode::TooLarge, format!("{rel}: {}", skipped.detail))
+                    }
+                    SkipReason::OutsideWorkspace => ToolError::new(
+                        ErrorCode::PathOutsideWorkspace,
+                        format!("{rel}: {}", skipped.detail),
+                    ),
+                    _ => ToolError::new(
+                        ErrorCode::InvalidArgument,
+                        format!("{rel}: not analysed ({})", skipped.detail),
+                    ),
                 }),
                 Found::NotIndexed(None, max_file_size) => {
-                    let first_line = std::fs::read(&abs).ok().map(|b| b.split(|&c| c == b'\n').next().unwrap_or(&[]).to_vec());
+                    let first_line = std::fs::read(&abs)
+                        .ok()
+                        .map(|b| b.split(|&c| c == b'\n').next().unwrap_or(&[]).to_vec());
                     if registry().for_path(&abs, first_line.as_deref()).is_none() {
                         return Err(ToolError::new(
                             ErrorCode::UnsupportedLanguage,
-                            format!("{rel}: not a language sextant knows ({})", registry().ids().join(", ")),
+                            format!(
+                                "{rel}: not a language sextant knows ({})",
+                                registry().ids().join(", ")
+                            ),
                         ));
                     }
-                    let (host, file) = workspace::load_single_file(&abs, &rel, None, max_file_size).map_err(|e| {
-                        let code = if e.contains("byte limit") { ErrorCode::TooLarge } else { ErrorCode::NotFound };
-                        ToolError::new(code, e)
-                    })?;
+                    let (host, file) = workspace::load_single_file(&abs, &rel, None, max_file_size)
+                        .map_err(|e| {
+                            let code = if e.contains("byte limit") {
+                                ErrorCode::TooLarge
+                            } else {
+                                ErrorCode::NotFound
+                            };
+                            ToolError::new(code, e)
+                        })?;
                     query(&host.db, file).map_err(|_| cancelled())
                 }
             }

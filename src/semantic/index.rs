@@ -44,7 +44,9 @@ pub struct SymbolIndex {
     entries: Vec<IndexEntry>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum MatchTier {
     Exact,
@@ -72,16 +74,30 @@ pub struct SearchResult {
 pub fn symbol_index(db: &dyn Db, workspace: Workspace) -> Arc<SymbolIndex> {
     let mut all: Vec<(&str, IndexEntry)> = Vec::new();
     let files = workspace.files(db);
-    let summaries: Vec<_> = files.iter().map(|&f| (f, symbol_summaries(db, f))).collect();
+    let summaries: Vec<_> = files
+        .iter()
+        .map(|&f| (f, symbol_summaries(db, f)))
+        .collect();
     for (file, symbols) in &summaries {
         let lang = file.lang(db);
         for (i, s) in symbols.iter().enumerate() {
-            all.push((&s.name, IndexEntry { file: *file, symbol: i as u32, kind: s.kind, lang }));
+            all.push((
+                &s.name,
+                IndexEntry {
+                    file: *file,
+                    symbol: i as u32,
+                    kind: s.kind,
+                    lang,
+                },
+            ));
         }
     }
     // Stable: within a name, entries stay in workspace order.
     all.sort_by(|a, b| a.0.cmp(b.0));
-    let mut index = SymbolIndex { names: Vec::new(), entries: Vec::with_capacity(all.len()) };
+    let mut index = SymbolIndex {
+        names: Vec::new(),
+        entries: Vec::with_capacity(all.len()),
+    };
     let mut i = 0;
     while i < all.len() {
         let name = all[i].0;
@@ -119,7 +135,12 @@ impl SymbolIndex {
     }
 
     /// Ranked search. `keep` filters entries (kind, language, path) before counting.
-    pub fn search(&self, query: &str, limit: usize, keep: impl Fn(&IndexEntry) -> bool) -> SearchResult {
+    pub fn search(
+        &self,
+        query: &str,
+        limit: usize,
+        keep: impl Fn(&IndexEntry) -> bool,
+    ) -> SearchResult {
         let query = query.trim();
         let lower = query.to_lowercase();
         let mask = char_mask(&lower);
@@ -144,7 +165,10 @@ impl SymbolIndex {
                 if keep(entry) {
                     total += 1;
                     if hits.len() < limit {
-                        hits.push(SearchHit { entry: *entry, tier });
+                        hits.push(SearchHit {
+                            entry: *entry,
+                            tier,
+                        });
                     }
                 }
             }
@@ -214,8 +238,20 @@ fn split_words(name: &str) -> Vec<String> {
         let next = chars.get(i + 1).copied();
         let boundary = match prev {
             Some(p) if c.is_uppercase() && p.is_lowercase() => true,
-            Some(p) if c.is_uppercase() && p.is_uppercase() && next.is_some_and(|n| n.is_lowercase()) => true,
-            Some(p) if c.is_ascii_digit() != p.is_ascii_digit() && p.is_alphabetic() && !c.is_ascii_digit() => true,
+            Some(p)
+                if c.is_uppercase()
+                    && p.is_uppercase()
+                    && next.is_some_and(|n| n.is_lowercase()) =>
+            {
+                true
+            }
+            Some(p)
+                if c.is_ascii_digit() != p.is_ascii_digit()
+                    && p.is_alphabetic()
+                    && !c.is_ascii_digit() =>
+            {
+                true
+            }
             _ => false,
         };
         if boundary && !current.is_empty() {
@@ -298,7 +334,10 @@ mod tests {
 
     #[test]
     fn word_splitting() {
-        assert_eq!(split_words("getHTTPServer_v2"), ["get", "http", "server", "v2"]);
+        assert_eq!(
+            split_words("getHTTPServer_v2"),
+            ["get", "http", "server", "v2"]
+        );
         assert_eq!(split_words("__init__"), ["init"]);
         assert_eq!(split_words("SymbolIndex"), ["symbol", "index"]);
     }

@@ -28,7 +28,19 @@ use crate::{
 };
 
 /// What a symbol is. The `definition.<kind>` capture names in `tags.scm` use these names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum SymbolKind {
     Module,
@@ -194,9 +206,16 @@ struct RawDefinition<'t> {
 }
 
 pub fn extract(lang: &Language, text: &str) -> Extraction {
-    let empty = Extraction { symbols: FileSymbols::default(), patterns_used: Vec::new() };
-    let Some(query) = lang.query(QueryKind::Tags) else { return empty };
-    let Some(tree) = syntax::parse_tree_sitter(lang, text, None) else { return empty };
+    let empty = Extraction {
+        symbols: FileSymbols::default(),
+        patterns_used: Vec::new(),
+    };
+    let Some(query) = lang.query(QueryKind::Tags) else {
+        return empty;
+    };
+    let Some(tree) = syntax::parse_tree_sitter(lang, text, None) else {
+        return empty;
+    };
 
     let roles: Vec<Role> = query
         .capture_names()
@@ -205,7 +224,10 @@ pub fn extract(lang: &Language, text: &str) -> Extraction {
             "name" => Role::Name,
             "container" => Role::Container,
             "body" => Role::Body,
-            other => match other.strip_prefix("definition.").and_then(SymbolKind::from_name) {
+            other => match other
+                .strip_prefix("definition.")
+                .and_then(SymbolKind::from_name)
+            {
                 Some(kind) => Role::Definition(kind),
                 None => Role::Other,
             },
@@ -224,19 +246,18 @@ pub fn extract(lang: &Language, text: &str) -> Extraction {
         Some(roots) => {
             let mut walk = tree.walk();
             let mut depth = 0u32;
-            let is_root = |node: tree_sitter::Node| roots.contains(node.kind_id()) || (roots.error_nodes && node.is_error());
+            let is_root = |node: tree_sitter::Node| {
+                roots.contains(node.kind_id()) || (roots.error_nodes && node.is_error())
+            };
             // Parents searched because of a wildcard-rooted pattern (and not roots themselves).
             let mut searched_parents: std::collections::HashSet<usize> = Default::default();
             'walk: loop {
                 let node = walk.node();
-                let start = if is_root(node) {
-                    Some(node)
-                } else {
-                    None
-                };
+                let start = if is_root(node) { Some(node) } else { None };
                 // `Node::parent` walks down from the root: ask only when it can matter.
                 let parent = if roots.starts_at_parent_of(node.kind_id()) {
-                    node.parent().filter(|p| !is_root(*p) && !searched_parents.contains(&p.id()))
+                    node.parent()
+                        .filter(|p| !is_root(*p) && !searched_parents.contains(&p.id()))
                 } else {
                     None
                 };
@@ -246,7 +267,11 @@ pub fn extract(lang: &Language, text: &str) -> Extraction {
                 // A wildcard-rooted pattern enters the cursor at its first concrete step, one
                 // level down: searching from the parent needs a start depth of 1 (matches
                 // found twice this way are merged below).
-                for (at, max_depth) in start.map(|n| (n, 0)).into_iter().chain(parent.map(|p| (p, 1))) {
+                for (at, max_depth) in start
+                    .map(|n| (n, 0))
+                    .into_iter()
+                    .chain(parent.map(|p| (p, 1)))
+                {
                     cursor.set_max_start_depth(Some(max_depth));
                     let mut matches = cursor.matches(query, at, text.as_bytes());
                     while let Some(m) = matches.next() {
@@ -281,7 +306,9 @@ pub fn extract(lang: &Language, text: &str) -> Extraction {
     let mut by_node: HashMap<(usize, usize), RawDefinition> = HashMap::new();
     for candidate in candidates {
         if first_pattern[&candidate.node.id()] == candidate.pattern {
-            by_node.entry((candidate.node.id(), candidate.name.id())).or_insert(candidate);
+            by_node
+                .entry((candidate.node.id(), candidate.name.id()))
+                .or_insert(candidate);
         }
     }
     let mut by_name: HashMap<usize, RawDefinition> = HashMap::new();
@@ -295,7 +322,13 @@ pub fn extract(lang: &Language, text: &str) -> Extraction {
     }
     let mut defs: Vec<RawDefinition> = by_name.into_values().collect();
     // Outer definitions before the ones they contain.
-    defs.sort_by_key(|d| (d.node.start_byte(), std::cmp::Reverse(d.node.end_byte()), d.name.start_byte()));
+    defs.sort_by_key(|d| {
+        (
+            d.node.start_byte(),
+            std::cmp::Reverse(d.node.end_byte()),
+            d.name.start_byte(),
+        )
+    });
 
     let mut summaries = Vec::with_capacity(defs.len());
     let mut positions = Vec::with_capacity(defs.len());
@@ -327,7 +360,12 @@ pub fn extract(lang: &Language, text: &str) -> Extraction {
             parent,
         };
         let index = summaries.len() as u32;
-        stack.push((index, def.node.end_byte(), summary.qualified_name(), def.node.id()));
+        stack.push((
+            index,
+            def.node.end_byte(),
+            summary.qualified_name(),
+            def.node.id(),
+        ));
         summaries.push(summary);
         positions.push(SymbolPositions {
             range: range(text, def.node),
@@ -341,7 +379,10 @@ pub fn extract(lang: &Language, text: &str) -> Extraction {
     patterns_used.sort_unstable();
     patterns_used.dedup();
     Extraction {
-        symbols: FileSymbols { summaries: summaries.into(), positions: positions.into() },
+        symbols: FileSymbols {
+            summaries: summaries.into(),
+            positions: positions.into(),
+        },
         patterns_used,
     }
 }
@@ -363,10 +404,19 @@ fn collect_match<'t>(
             Role::Other => {}
         }
     }
-    let (Some((node, kind)), Some(name)) = (def, name) else { return };
+    let (Some((node, kind)), Some(name)) = (def, name) else {
+        return;
+    };
     let first = first_pattern.entry(node.id()).or_insert(m.pattern_index);
     *first = (*first).min(m.pattern_index);
-    candidates.push(RawDefinition { node, kind, name, container, body, pattern: m.pattern_index });
+    candidates.push(RawDefinition {
+        node,
+        kind,
+        name,
+        container,
+        body,
+        pattern: m.pattern_index,
+    });
 }
 
 fn node_text<'t>(text: &'t str, node: tree_sitter::Node) -> &'t str {

@@ -18,7 +18,11 @@ use super::{ERROR, MISSING, RawKind, TEXT, WHITESPACE, floor_char_boundary};
 pub const MAX_DEPTH: usize = 1000;
 
 pub(super) fn green_from_tree(tree: &tree_sitter::Tree, text: &str) -> GreenNode {
-    let mut out = Emitter { builder: GreenNodeBuilder::new(), text, pos: 0 };
+    let mut out = Emitter {
+        builder: GreenNodeBuilder::new(),
+        text,
+        pos: 0,
+    };
     let root = tree.root_node();
     out.builder.start_node(SyntaxKind(root.kind_id()));
 
@@ -31,7 +35,11 @@ pub(super) fn green_from_tree(tree: &tree_sitter::Tree, text: &str) -> GreenNode
             if node.is_missing() {
                 out.token(MISSING, node.start_byte());
             } else if node.child_count() == 0 {
-                let kind = if node.is_error() { ERROR } else { node.kind_id() };
+                let kind = if node.is_error() {
+                    ERROR
+                } else {
+                    node.kind_id()
+                };
                 out.token(kind, node.end_byte());
             } else {
                 out.builder.start_node(SyntaxKind(node.kind_id()));
@@ -80,7 +88,9 @@ impl Emitter<'_> {
         let mut rest = gap;
         while let Some(first) = rest.chars().next() {
             let whitespace = first.is_whitespace();
-            let run = rest.find(|c: char| c.is_whitespace() != whitespace).unwrap_or(rest.len());
+            let run = rest
+                .find(|c: char| c.is_whitespace() != whitespace)
+                .unwrap_or(rest.len());
             let kind = if whitespace { WHITESPACE } else { TEXT };
             self.builder.token(SyntaxKind(kind), &rest[..run]);
             rest = &rest[run..];
@@ -91,7 +101,8 @@ impl Emitter<'_> {
     /// Emits one token covering the current position up to `end` (possibly empty).
     fn token(&mut self, kind: RawKind, end: usize) {
         let end = floor_char_boundary(self.text, end).max(self.pos);
-        self.builder.token(SyntaxKind(kind), &self.text[self.pos..end]);
+        self.builder
+            .token(SyntaxKind(kind), &self.text[self.pos..end]);
         self.pos = end;
     }
 }

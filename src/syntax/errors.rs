@@ -51,7 +51,10 @@ fn missing(lang: &Language, node: tree_sitter::Node, text: &str) -> SyntaxError 
     } else {
         format!("`{kind}`")
     };
-    SyntaxError { range: range(node, text), message: format!("missing {what}") }
+    SyntaxError {
+        range: range(node, text),
+        message: format!("missing {what}"),
+    }
 }
 
 fn unexpected(node: tree_sitter::Node, text: &str) -> SyntaxError {
@@ -63,9 +66,14 @@ fn unexpected(node: tree_sitter::Node, text: &str) -> SyntaxError {
         // An error that runs to the end of the file: the parser was still waiting for
         // something (a closing bracket, a body) when the text ended.
         Some(_) if rest_is_blank && unclosed_delimiter(error_text).is_some() => {
-            format!("unexpected end of file: unclosed `{}`", unclosed_delimiter(error_text).unwrap_or('('))
+            format!(
+                "unexpected end of file: unclosed `{}`",
+                unclosed_delimiter(error_text).unwrap_or('(')
+            )
         }
-        Some(token) if rest_is_blank && error_text.trim() != token => "unexpected end of file".to_string(),
+        Some(token) if rest_is_blank && error_text.trim() != token => {
+            "unexpected end of file".to_string()
+        }
         Some(token) => format!("unexpected `{}`", shorten(token)),
     };
     SyntaxError { range, message }

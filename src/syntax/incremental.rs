@@ -28,7 +28,9 @@ static CACHE: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
 pub fn parse_reusing(key: u64, lang: &Language, text: &Arc<str>) -> Option<Tree> {
     let previous = {
         let mut cache = CACHE.lock().unwrap();
-        let position = cache.iter().position(|e| e.key == key && e.lang == lang.lang_id);
+        let position = cache
+            .iter()
+            .position(|e| e.key == key && e.lang == lang.lang_id);
         position.map(|i| cache.remove(i))
     };
     let tree = match previous {
@@ -43,7 +45,12 @@ pub fn parse_reusing(key: u64, lang: &Language, text: &Arc<str>) -> Option<Tree>
     if cache.len() >= CAPACITY {
         cache.remove(0);
     }
-    cache.push(Entry { key, lang: lang.lang_id, text: text.clone(), tree: tree.clone() });
+    cache.push(Entry {
+        key,
+        lang: lang.lang_id,
+        text: text.clone(),
+        tree: tree.clone(),
+    });
     Some(tree)
 }
 
@@ -51,9 +58,19 @@ pub fn parse_reusing(key: u64, lang: &Language, text: &Arc<str>) -> Option<Tree>
 /// common suffix was replaced.
 fn edit_between(old: &str, new: &str) -> InputEdit {
     let max = old.len().min(new.len());
-    let mut prefix = old.bytes().zip(new.bytes()).take_while(|(a, b)| a == b).count();
+    let mut prefix = old
+        .bytes()
+        .zip(new.bytes())
+        .take_while(|(a, b)| a == b)
+        .count();
     prefix = floor_char_boundary(old, prefix.min(max));
-    let mut suffix = old.bytes().rev().zip(new.bytes().rev()).take(max - prefix).take_while(|(a, b)| a == b).count();
+    let mut suffix = old
+        .bytes()
+        .rev()
+        .zip(new.bytes().rev())
+        .take(max - prefix)
+        .take_while(|(a, b)| a == b)
+        .count();
     while !old.is_char_boundary(old.len() - suffix) || !new.is_char_boundary(new.len() - suffix) {
         suffix -= 1;
     }
@@ -71,8 +88,14 @@ fn edit_between(old: &str, new: &str) -> InputEdit {
 fn point(text: &str, offset: usize) -> Point {
     let before = &text.as_bytes()[..offset];
     let row = before.iter().filter(|&&b| b == b'\n').count();
-    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    Point { row, column: offset - line_start }
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    Point {
+        row,
+        column: offset - line_start,
+    }
 }
 
 #[cfg(test)]
@@ -95,7 +118,11 @@ mod tests {
             let text: Arc<str> = Arc::from(text);
             let reused = parse_reusing(u64::MAX - 7, lang, &text).unwrap();
             let fresh = parse_tree_sitter(lang, &text, None).unwrap();
-            assert_eq!(reused.root_node().to_sexp(), fresh.root_node().to_sexp(), "{text:?}");
+            assert_eq!(
+                reused.root_node().to_sexp(),
+                fresh.root_node().to_sexp(),
+                "{text:?}"
+            );
         }
     }
 

@@ -5,7 +5,9 @@
 
 use serde::Serialize;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, schemars::JsonSchema)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, schemars::JsonSchema,
+)]
 pub struct LineCol {
     /// 1-based line number.
     pub line: u32,
@@ -36,12 +38,17 @@ impl LineIndex {
         let line = self.line_starts.partition_point(|&s| s as usize <= offset) - 1;
         let line_start = self.line_starts[line] as usize;
         let column = text[line_start..offset].chars().count();
-        LineCol { line: line as u32 + 1, column: column as u32 + 1 }
+        LineCol {
+            line: line as u32 + 1,
+            column: column as u32 + 1,
+        }
     }
 
     /// Byte offset where 1-based `line` starts, if the line exists.
     pub fn line_start(&self, line: u32) -> Option<usize> {
-        self.line_starts.get(line.checked_sub(1)? as usize).map(|&s| s as usize)
+        self.line_starts
+            .get(line.checked_sub(1)? as usize)
+            .map(|&s| s as usize)
     }
 }
 
@@ -52,11 +59,17 @@ pub fn line_col_from_point(text: &str, offset: usize, row: usize, byte_column: u
     let line_start = offset.saturating_sub(byte_column);
     let line_start = super::floor_char_boundary(text, line_start);
     let column = text[line_start..offset].chars().count();
-    LineCol { line: row as u32 + 1, column: column as u32 + 1 }
+    LineCol {
+        line: row as u32 + 1,
+        column: column as u32 + 1,
+    }
 }
 
 fn memchr_newlines(text: &str) -> impl Iterator<Item = usize> + '_ {
-    text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i)
+    text.bytes()
+        .enumerate()
+        .filter(|&(_, b)| b == b'\n')
+        .map(|(i, _)| i)
 }
 
 #[cfg(test)]
@@ -70,7 +83,13 @@ mod tests {
         assert_eq!(index.line_col(text, 0), LineCol { line: 1, column: 1 });
         let x = text.find('x').unwrap();
         assert_eq!(index.line_col(text, x), LineCol { line: 2, column: 4 });
-        assert_eq!(index.line_col(text, text.len()), LineCol { line: 3, column: 1 });
-        assert_eq!(line_col_from_point(text, x, 1, x - 3), LineCol { line: 2, column: 4 });
+        assert_eq!(
+            index.line_col(text, text.len()),
+            LineCol { line: 3, column: 1 }
+        );
+        assert_eq!(
+            line_col_from_point(text, x, 1, x - 3),
+            LineCol { line: 2, column: 4 }
+        );
     }
 }

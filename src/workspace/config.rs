@@ -20,7 +20,11 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Self {
-        Config { include: Vec::new(), exclude: Vec::new(), max_file_size: DEFAULT_MAX_FILE_SIZE }
+        Config {
+            include: Vec::new(),
+            exclude: Vec::new(),
+            max_file_size: DEFAULT_MAX_FILE_SIZE,
+        }
     }
 }
 
@@ -29,7 +33,9 @@ impl Config {
     pub fn load(root: &Path) -> Result<Config, String> {
         let path = root.join(CONFIG_FILE);
         match std::fs::read_to_string(&path) {
-            Ok(text) => toml::from_str(&text).map_err(|e| format!("{}: {}", path.display(), e.message())),
+            Ok(text) => {
+                toml::from_str(&text).map_err(|e| format!("{}: {}", path.display(), e.message()))
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Config::default()),
             Err(e) => Err(format!("{}: {e}", path.display())),
         }

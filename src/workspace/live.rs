@@ -110,7 +110,9 @@ impl LiveWorkspace {
     /// Starts watching `root` and indexing it in the background. Readers wait for the first
     /// index; [`LiveWorkspace::status`] does not.
     pub fn start(root: &Path, options: LoadOptions) -> Result<LiveWorkspace, String> {
-        let root = root.canonicalize().map_err(|e| format!("{}: {e}", root.display()))?;
+        let root = root
+            .canonicalize()
+            .map_err(|e| format!("{}: {e}", root.display()))?;
         if !root.is_dir() {
             return Err(format!("{}: not a directory", root.display()));
         }
@@ -142,7 +144,8 @@ impl LiveWorkspace {
                 Some(w)
             }
             Err(e) => {
-                shared.status.lock().unwrap().error = Some(format!("file watcher unavailable: {e}"));
+                shared.status.lock().unwrap().error =
+                    Some(format!("file watcher unavailable: {e}"));
                 None
             }
         };
@@ -153,7 +156,13 @@ impl LiveWorkspace {
             .name("sextant-writer".into())
             .spawn(move || writer_loop(&writer_root, options, &writer_shared, &rx))
             .map_err(|e| e.to_string())?;
-        Ok(LiveWorkspace { shared, tx, writer: Some(writer), _watcher: watcher, root })
+        Ok(LiveWorkspace {
+            shared,
+            tx,
+            writer: Some(writer),
+            _watcher: watcher,
+            root,
+        })
     }
 
     pub fn root(&self) -> &Path {
@@ -192,7 +201,11 @@ impl LiveWorkspace {
     /// disk). Returns once applied, so later reads see it. Never call it holding a snapshot.
     pub fn set_overlay(&self, rel: &str, text: Option<String>) {
         let (reply_tx, reply_rx) = mpsc::channel();
-        if self.tx.send(Message::Overlay(rel.to_string(), text, reply_tx)).is_ok() {
+        if self
+            .tx
+            .send(Message::Overlay(rel.to_string(), text, reply_tx))
+            .is_ok()
+        {
             let _ = reply_rx.recv();
         }
     }
@@ -207,7 +220,12 @@ impl LiveWorkspace {
             if let Some(error) = self.shared.load_error.lock().unwrap().clone() {
                 return Err(ReadError::LoadFailed(error));
             }
-            slot = self.shared.published.wait_timeout(slot, Duration::from_millis(100)).unwrap().0;
+            slot = self
+                .shared
+                .published
+                .wait_timeout(slot, Duration::from_millis(100))
+                .unwrap()
+                .0;
         }
     }
 
@@ -354,7 +372,10 @@ fn writer_loop(root: &Path, options: LoadOptions, shared: &Shared, rx: &Receiver
 /// another.
 fn changes_content(kind: &notify::EventKind) -> bool {
     use notify::{EventKind, event::ModifyKind};
-    !matches!(kind, EventKind::Access(_) | EventKind::Modify(ModifyKind::Metadata(_)))
+    !matches!(
+        kind,
+        EventKind::Access(_) | EventKind::Modify(ModifyKind::Metadata(_))
+    )
 }
 
 fn publish(host: &Host, shared: &Shared, revision: u64) {

@@ -39,7 +39,10 @@ pub struct LoadedFile {
 }
 
 pub(super) enum Candidate {
-    File { abs: PathBuf, rel: String },
+    File {
+        abs: PathBuf,
+        rel: String,
+    },
     /// A directory the walk entered (so its files are subject to indexing).
     Dir(String),
     Skipped(SkippedFile),
@@ -50,13 +53,19 @@ pub(super) enum Candidate {
 pub(super) fn walk(root: &Path, config: &Config) -> Result<Vec<Candidate>, String> {
     let mut overrides = ignore::overrides::OverrideBuilder::new(root);
     for glob in &config.include {
-        overrides.add(glob).map_err(|e| format!("sextant.toml include {glob:?}: {e}"))?;
+        overrides
+            .add(glob)
+            .map_err(|e| format!("sextant.toml include {glob:?}: {e}"))?;
     }
     for glob in &config.exclude {
-        overrides.add(&format!("!{glob}")).map_err(|e| format!("sextant.toml exclude {glob:?}: {e}"))?;
+        overrides
+            .add(&format!("!{glob}"))
+            .map_err(|e| format!("sextant.toml exclude {glob:?}: {e}"))?;
     }
     let overrides = overrides.build().map_err(|e| e.to_string())?;
-    let canonical_root = root.canonicalize().map_err(|e| format!("{}: {e}", root.display()))?;
+    let canonical_root = root
+        .canonicalize()
+        .map_err(|e| format!("{}: {e}", root.display()))?;
 
     let found = Mutex::new(Vec::new());
     let walker = ignore::WalkBuilder::new(root)
@@ -103,10 +112,19 @@ pub fn relative_path(root: &Path, path: &Path) -> Option<String> {
     Some(parts?.join("/"))
 }
 
-fn classify(root: &Path, canonical_root: &Path, path: &Path, is_symlink: bool) -> Option<Candidate> {
+fn classify(
+    root: &Path,
+    canonical_root: &Path,
+    path: &Path,
+    is_symlink: bool,
+) -> Option<Candidate> {
     let Some(rel) = relative_path(root, path) else {
         return Some(Candidate::Skipped(SkippedFile {
-            path: path.strip_prefix(root).unwrap_or(path).to_string_lossy().into_owned(),
+            path: path
+                .strip_prefix(root)
+                .unwrap_or(path)
+                .to_string_lossy()
+                .into_owned(),
             reason: SkipReason::NonUtf8Path,
             detail: "path is not valid UTF-8".into(),
         }));
@@ -135,7 +153,10 @@ fn classify(root: &Path, canonical_root: &Path, path: &Path, is_symlink: bool) -
             }
         }
     }
-    Some(Candidate::File { abs: path.to_path_buf(), rel })
+    Some(Candidate::File {
+        abs: path.to_path_buf(),
+        rel,
+    })
 }
 
 fn walk_error(root: &Path, err: ignore::Error) -> Candidate {
@@ -148,7 +169,9 @@ fn walk_error(root: &Path, err: ignore::Error) -> Candidate {
                 path.get_or_insert_with(|| p.clone());
                 current = err;
             }
-            ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => current = err,
+            ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+                current = err
+            }
             ignore::Error::Loop { child, .. } => {
                 path.get_or_insert_with(|| child.clone());
                 is_loop = true;
@@ -157,10 +180,15 @@ fn walk_error(root: &Path, err: ignore::Error) -> Candidate {
             _ => break,
         }
     }
-    let path = path.map(|p| relative_path(root, &p).unwrap_or_else(|| p.to_string_lossy().into_owned()));
+    let path =
+        path.map(|p| relative_path(root, &p).unwrap_or_else(|| p.to_string_lossy().into_owned()));
     Candidate::Skipped(SkippedFile {
         path: path.unwrap_or_default(),
-        reason: if is_loop { SkipReason::SymlinkLoop } else { SkipReason::Unreadable },
+        reason: if is_loop {
+            SkipReason::SymlinkLoop
+        } else {
+            SkipReason::Unreadable
+        },
         detail: err.to_string(),
     })
 }
@@ -175,7 +203,13 @@ pub enum ReadOutcome {
 
 /// Reads one file, enforcing the size limit and rejecting binary content.
 pub fn read_source(abs: &Path, rel: &str, max_file_size: u64) -> ReadOutcome {
-    let skipped = |reason, detail: String| ReadOutcome::Skipped(SkippedFile { path: rel.to_string(), reason, detail });
+    let skipped = |reason, detail: String| {
+        ReadOutcome::Skipped(SkippedFile {
+            path: rel.to_string(),
+            reason,
+            detail,
+        })
+    };
     let size = match std::fs::metadata(abs) {
         Ok(m) => m.len(),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return ReadOutcome::Ignored,
@@ -193,15 +227,29 @@ pub fn read_source(abs: &Path, rel: &str, max_file_size: u64) -> ReadOutcome {
         Err(e) => return skipped(SkipReason::Unreadable, e.to_string()),
     };
     if bytes.len() as u64 > max_file_size {
-        return skipped(SkipReason::TooLarge, format!("{} bytes, over the {} byte limit", bytes.len(), max_file_size));
+        return skipped(
+            SkipReason::TooLarge,
+            format!(
+                "{} bytes, over the {} byte limit",
+                bytes.len(),
+                max_file_size
+            ),
+        );
     }
     let first_line = bytes.split(|&b| b == b'\n').next();
-    let Some(lang) = registry().for_path(abs, first_line) else { return ReadOutcome::Ignored };
+    let Some(lang) = registry().for_path(abs, first_line) else {
+        return ReadOutcome::Ignored;
+    };
     if bytes[..bytes.len().min(BINARY_SNIFF_BYTES)].contains(&0) {
         return skipped(SkipReason::Binary, "contains NUL bytes".into());
     }
     let (text, lossy_utf8) = decode(bytes);
-    ReadOutcome::Loaded(LoadedFile { path: rel.to_string(), lang: lang.lang_id, text, lossy_utf8 })
+    ReadOutcome::Loaded(LoadedFile {
+        path: rel.to_string(),
+        lang: lang.lang_id,
+        text,
+        lossy_utf8,
+    })
 }
 
 /// UTF-8 text, or its lossy decoding and `true` when the bytes are not valid UTF-8.

@@ -18,7 +18,9 @@ use std::{
 use rayon::prelude::*;
 
 pub use config::{CONFIG_FILE, Config, DEFAULT_MAX_FILE_SIZE};
-pub use load::{LoadedFile, ReadOutcome, SkipReason, SkippedFile, decode, read_source, relative_path};
+pub use load::{
+    LoadedFile, ReadOutcome, SkipReason, SkippedFile, decode, read_source, relative_path,
+};
 
 use crate::{
     db::{RootDatabase, SourceFile, Workspace},
@@ -136,7 +138,9 @@ impl Host {
         if !meta.is_dir() {
             return Err(format!("{}: not a directory", root.display()));
         }
-        let root = root.canonicalize().map_err(|e| format!("{}: {e}", root.display()))?;
+        let root = root
+            .canonicalize()
+            .map_err(|e| format!("{}: {e}", root.display()))?;
         let config = effective_config(&root, options)?;
         let candidates = load::walk(&root, &config)?;
         let walked_dirs = walked_dirs(&candidates);
@@ -168,7 +172,8 @@ impl Host {
         let inputs: Vec<SourceFile> = files
             .into_iter()
             .map(|f| {
-                let file = SourceFile::new(&db, f.path.clone(), f.lang, Arc::from(f.text), f.lossy_utf8);
+                let file =
+                    SourceFile::new(&db, f.path.clone(), f.lang, Arc::from(f.text), f.lossy_utf8);
                 by_path.insert(f.path, file);
                 file
             })
@@ -197,19 +202,32 @@ impl Host {
                 let abs = self.root.join(rel);
                 let lang = match self.by_path.get(rel) {
                     Some(file) => file.lang(&self.db),
-                    None => match crate::lang::registry().for_path(&abs, text.lines().next().map(str::as_bytes)) {
+                    None => match crate::lang::registry()
+                        .for_path(&abs, text.lines().next().map(str::as_bytes))
+                    {
                         Some(l) => l.lang_id,
                         None => return false,
                     },
                 };
                 self.overlays.insert(rel.to_string(), text.clone());
-                let loaded = LoadedFile { path: rel.to_string(), lang, text, lossy_utf8: false };
+                let loaded = LoadedFile {
+                    path: rel.to_string(),
+                    lang,
+                    text,
+                    lossy_utf8: false,
+                };
                 match self.by_path.get(rel) {
                     Some(&file) => {
                         self.update_text(file, loaded);
                     }
                     None => {
-                        let file = SourceFile::new(&self.db, rel.to_string(), lang, Arc::from(loaded.text), false);
+                        let file = SourceFile::new(
+                            &self.db,
+                            rel.to_string(),
+                            lang,
+                            Arc::from(loaded.text),
+                            false,
+                        );
                         self.by_path.insert(rel.to_string(), file);
                         self.publish_file_set();
                     }
@@ -231,16 +249,22 @@ impl Host {
     /// walks the root again, reading only new and touched files. A file that vanished
     /// mid-read is simply gone.
     pub fn apply_disk_changes(&mut self, paths: &[PathBuf], force_rescan: bool) -> Applied {
-        let mut touched: Vec<String> = paths.iter().filter_map(|p| self.relative_lexically(p)).collect();
+        let mut touched: Vec<String> = paths
+            .iter()
+            .filter_map(|p| self.relative_lexically(p))
+            .collect();
         touched.sort();
         touched.dedup();
         let rescan = force_rescan
             || touched.iter().any(|rel| {
-                (affects_file_set(rel) && (self.under_walked_dir(rel) || rel == ".git/info/exclude"))
+                (affects_file_set(rel)
+                    && (self.under_walked_dir(rel) || rel == ".git/info/exclude"))
                     || (!self.by_path.contains_key(rel) && self.under_walked_dir(rel) && {
                         let abs = self.root.join(rel);
                         // A new source file, or a directory created, removed or renamed.
-                        abs.is_dir() || !abs.exists() || crate::lang::Registry::needs_shebang(&abs)
+                        abs.is_dir()
+                            || !abs.exists()
+                            || crate::lang::Registry::needs_shebang(&abs)
                             || crate::lang::registry().for_path(&abs, None).is_some()
                     })
             });
@@ -250,7 +274,9 @@ impl Host {
         let mut applied = Applied::default();
         let mut removed = Vec::new();
         for rel in &touched {
-            let Some(&file) = self.by_path.get(rel) else { continue };
+            let Some(&file) = self.by_path.get(rel) else {
+                continue;
+            };
             if self.overlays.contains_key(rel) {
                 continue;
             }
@@ -275,13 +301,18 @@ impl Host {
     }
 
     fn rescan(&mut self, touched: &[String]) -> Applied {
-        let mut applied = Applied { rescanned: true, ..Applied::default() };
+        let mut applied = Applied {
+            rescanned: true,
+            ..Applied::default()
+        };
         let config = match effective_config(&self.root, &self.options) {
             Ok(c) => c,
             // A half-written sextant.toml: keep the last good configuration.
             Err(_) => self.config.clone(),
         };
-        let Ok(candidates) = load::walk(&self.root, &config) else { return applied };
+        let Ok(candidates) = load::walk(&self.root, &config) else {
+            return applied;
+        };
         self.walked_dirs = walked_dirs(&candidates);
         let present: std::collections::HashSet<String> = candidates
             .iter()
@@ -292,9 +323,10 @@ impl Host {
             .collect();
         let touched: std::collections::HashSet<&str> = touched.iter().map(String::as_str).collect();
         let known = &self.by_path;
-        let (loaded, skipped) = read_candidates(candidates, &config, &Progress::new(false), |rel| {
-            !known.contains_key(rel) || touched.contains(rel)
-        });
+        let (loaded, skipped) =
+            read_candidates(candidates, &config, &Progress::new(false), |rel| {
+                !known.contains_key(rel) || touched.contains(rel)
+            });
         let overlays = &self.overlays;
         let mut gone: Vec<String> = self
             .by_path
@@ -302,7 +334,12 @@ impl Host {
             .filter(|rel| !present.contains(*rel) && !overlays.contains_key(*rel))
             .cloned()
             .collect();
-        gone.extend(skipped.iter().filter(|s| self.by_path.contains_key(&s.path)).map(|s| s.path.clone()));
+        gone.extend(
+            skipped
+                .iter()
+                .filter(|s| self.by_path.contains_key(&s.path))
+                .map(|s| s.path.clone()),
+        );
         for rel in &gone {
             if self.by_path.remove(rel).is_some() {
                 applied.removed += 1;
@@ -315,7 +352,13 @@ impl Host {
             match self.by_path.get(&f.path) {
                 Some(&file) => applied.changed += usize::from(self.update_text(file, f)),
                 None => {
-                    let file = SourceFile::new(&self.db, f.path.clone(), f.lang, Arc::from(f.text), f.lossy_utf8);
+                    let file = SourceFile::new(
+                        &self.db,
+                        f.path.clone(),
+                        f.lang,
+                        Arc::from(f.text),
+                        f.lossy_utf8,
+                    );
                     self.by_path.insert(f.path, file);
                     applied.added += 1;
                 }
@@ -430,31 +473,45 @@ pub fn load_single_file(
         return Err(format!("{display}: is a directory"));
     }
     if meta.len() > max_file_size {
-        return Err(format!("{display}: {} bytes, over the {max_file_size} byte limit (see --max-file-size)", meta.len()));
+        return Err(format!(
+            "{display}: {} bytes, over the {max_file_size} byte limit (see --max-file-size)",
+            meta.len()
+        ));
     }
     let bytes = std::fs::read(path).map_err(|e| format!("{display}: {e}"))?;
     let first_line = bytes.split(|&b| b == b'\n').next();
     let lang = match language {
         Some(l) => l,
-        None => crate::lang::registry().for_path(path, first_line).ok_or_else(|| {
-            format!(
-                "{display}: unknown language (use --language; known: {})",
-                crate::lang::registry().ids().join(", ")
-            )
-        })?,
+        None => crate::lang::registry()
+            .for_path(path, first_line)
+            .ok_or_else(|| {
+                format!(
+                    "{display}: unknown language (use --language; known: {})",
+                    crate::lang::registry().ids().join(", ")
+                )
+            })?,
     };
     source_host(display, lang, bytes)
 }
 
 /// A database holding one in-memory source (`sextant parse -` reads stdin).
-pub fn source_host(path: String, lang: &Language, bytes: Vec<u8>) -> Result<(Host, SourceFile), String> {
+pub fn source_host(
+    path: String,
+    lang: &Language,
+    bytes: Vec<u8>,
+) -> Result<(Host, SourceFile), String> {
     if bytes[..bytes.len().min(8192)].contains(&0) {
         return Err(format!("{path}: binary file (contains NUL bytes)"));
     }
     let (text, lossy_utf8) = decode(bytes);
     let host = Host::from_files(
         PathBuf::from("."),
-        vec![LoadedFile { path: path.clone(), lang: lang.lang_id, text, lossy_utf8 }],
+        vec![LoadedFile {
+            path: path.clone(),
+            lang: lang.lang_id,
+            text,
+            lossy_utf8,
+        }],
     );
     let file = host.file(&path).expect("just added");
     Ok((host, file))
@@ -473,14 +530,23 @@ const PROGRESS_DELAY: Duration = Duration::from_millis(300);
 impl Progress {
     fn new(enabled: bool) -> Progress {
         let bar = (enabled && std::io::stderr().is_terminal()).then(|| {
-            let bar = indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::hidden());
+            let bar = indicatif::ProgressBar::with_draw_target(
+                None,
+                indicatif::ProgressDrawTarget::hidden(),
+            );
             bar.set_style(
-                indicatif::ProgressStyle::with_template("{msg:8} {bar:30} {pos}/{len} files {elapsed}")
-                    .expect("valid template"),
+                indicatif::ProgressStyle::with_template(
+                    "{msg:8} {bar:30} {pos}/{len} files {elapsed}",
+                )
+                .expect("valid template"),
             );
             bar
         });
-        Progress { bar, started: Instant::now(), shown: false.into() }
+        Progress {
+            bar,
+            started: Instant::now(),
+            shown: false.into(),
+        }
     }
 
     fn phase(&self, name: &'static str, total: usize) {
@@ -493,7 +559,9 @@ impl Progress {
 
     fn inc(&self) {
         let Some(bar) = &self.bar else { return };
-        if !self.shown.load(std::sync::atomic::Ordering::Relaxed) && self.started.elapsed() > PROGRESS_DELAY {
+        if !self.shown.load(std::sync::atomic::Ordering::Relaxed)
+            && self.started.elapsed() > PROGRESS_DELAY
+        {
             self.shown.store(true, std::sync::atomic::Ordering::Relaxed);
             bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
         }

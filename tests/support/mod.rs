@@ -14,7 +14,10 @@
 
 use std::path::{Path, PathBuf};
 
-use sextant::{lang::registry, workspace::{Host, LoadedFile}};
+use sextant::{
+    lang::registry,
+    workspace::{Host, LoadedFile},
+};
 
 pub struct FixtureFile {
     pub path: String,
@@ -33,7 +36,9 @@ pub fn parse_fixture(fixture: &str) -> Vec<FixtureFile> {
             });
             continue;
         }
-        let file = files.last_mut().expect("a fixture starts with a `//- path` line");
+        let file = files
+            .last_mut()
+            .expect("a fixture starts with a `//- path` line");
         if let Some(i) = line.find("$0") {
             file.cursor = Some(file.text.len() + i);
             file.text.push_str(&line.replacen("$0", "", 1));
@@ -56,7 +61,12 @@ pub fn loaded(files: &[FixtureFile]) -> Vec<LoadedFile> {
             let lang = registry()
                 .for_path(Path::new(&f.path), Some(f.text.as_bytes()))
                 .unwrap_or_else(|| panic!("{}: no language for this path", f.path));
-            LoadedFile { path: f.path.clone(), lang: lang.lang_id, text: f.text.clone(), lossy_utf8: false }
+            LoadedFile {
+                path: f.path.clone(),
+                lang: lang.lang_id,
+                text: f.text.clone(),
+                lossy_utf8: false,
+            }
         })
         .collect()
 }
@@ -75,7 +85,10 @@ pub fn assert_snapshot(path: &Path, actual: &str) {
         ),
         Err(_) => {
             std::fs::write(path, actual).unwrap();
-            panic!("snapshot {} was missing and has been written; review it and rerun", path.display());
+            panic!(
+                "snapshot {} was missing and has been written; review it and rerun",
+                path.display()
+            );
         }
     }
 }
