@@ -428,11 +428,7 @@ fn single_file(g: &GlobalArgs, args: &FileArgs) -> Result<(Host, crate::db::Sour
     let name = std::fs::canonicalize(g.root())
         .ok()
         .zip(path.canonicalize().ok())
-        .and_then(|(root, abs)| {
-            abs.strip_prefix(&root)
-                .ok()
-                .and_then(|rel| workspace::relative_path(Path::new(""), rel))
-        })
+        .and_then(|(root, abs)| workspace::relative_path(&root, &abs))
         .unwrap_or_else(|| path.display().to_string());
     Ok(workspace::load_single_file(
         &path,

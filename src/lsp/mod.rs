@@ -287,10 +287,7 @@ impl Server {
     }
 
     fn relative(&self, uri: &Uri) -> Option<String> {
-        let path = uri_to_path(uri)?;
-        let rel = path.strip_prefix(&self.root).ok()?;
-        let parts: Option<Vec<&str>> = rel.components().map(|c| c.as_os_str().to_str()).collect();
-        Some(parts?.join("/")).filter(|r| !r.is_empty())
+        crate::workspace::relative_path(&self.root, &uri_to_path(uri)?).filter(|r| !r.is_empty())
     }
 
     fn on_notification(&mut self, n: Notification) {

@@ -49,11 +49,8 @@ pub fn resolve(root: &Path, user_path: &str) -> Result<(String, PathBuf), ToolEr
     if !resolved.starts_with(root) {
         return Err(outside());
     }
-    let rel = resolved.strip_prefix(root).map_err(|_| outside())?;
-    let parts: Option<Vec<&str>> = rel.components().map(|c| c.as_os_str().to_str()).collect();
-    let rel = parts
-        .ok_or_else(|| ToolError::new(ErrorCode::InvalidArgument, "path is not valid UTF-8"))?
-        .join("/");
+    let rel = crate::workspace::relative_path(root, &resolved)
+        .ok_or_else(|| ToolError::new(ErrorCode::InvalidArgument, "path is not valid UTF-8"))?;
     Ok((rel, resolved))
 }
 

@@ -382,7 +382,7 @@ fn publish(host: &Host, shared: &Shared, revision: u64) {
     let snapshot = Snapshot {
         db: host.db.clone(),
         workspace: host.workspace,
-        files: Arc::new(host.file_map()),
+        files: host.file_map(),
         skipped: host.skipped.clone().into(),
         root: Arc::new(host.root.clone()),
         max_file_size: host.config.max_file_size,

@@ -106,8 +106,10 @@ fn sort_key(c: &Candidate) -> &str {
     }
 }
 
+/// `path` relative to `root` with `/` separators; `None` when it is not under `root` or
+/// not valid UTF-8.
 pub fn relative_path(root: &Path, path: &Path) -> Option<String> {
-    let rel = path.strip_prefix(root).unwrap_or(path);
+    let rel = path.strip_prefix(root).ok()?;
     let parts: Option<Vec<&str>> = rel.components().map(|c| c.as_os_str().to_str()).collect();
     Some(parts?.join("/"))
 }

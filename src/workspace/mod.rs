@@ -49,7 +49,8 @@ pub struct Host {
     /// Time to walk, read, parse and index every file.
     pub index_time: Duration,
     options: LoadOptions,
-    by_path: HashMap<String, SourceFile>,
+    /// Shared with reader snapshots; copied only when the set of files changes.
+    by_path: Arc<HashMap<String, SourceFile>>,
     /// Directories the last walk entered; events under any other directory (ignored or
     /// excluded ones, like `target/` or `node_modules/`) cannot change the index.
     walked_dirs: std::collections::HashSet<String>,
@@ -187,7 +188,7 @@ impl Host {
             skipped: Vec::new(),
             index_time: Duration::ZERO,
             options: LoadOptions::default(),
-            by_path,
+            by_path: Arc::new(by_path),
             walked_dirs: Default::default(),
             overlays: HashMap::new(),
         }
@@ -228,7 +229,7 @@ impl Host {
                             Arc::from(loaded.text),
                             false,
                         );
-                        self.by_path.insert(rel.to_string(), file);
+                        Arc::make_mut(&mut self.by_path).insert(rel.to_string(), file);
                         self.publish_file_set();
                     }
                 }
@@ -293,7 +294,7 @@ impl Host {
         if !removed.is_empty() {
             applied.removed = removed.len();
             for rel in &removed {
-                self.by_path.remove(rel);
+                Arc::make_mut(&mut self.by_path).remove(rel);
             }
             self.publish_file_set();
         }
@@ -341,7 +342,7 @@ impl Host {
                 .map(|s| s.path.clone()),
         );
         for rel in &gone {
-            if self.by_path.remove(rel).is_some() {
+            if Arc::make_mut(&mut self.by_path).remove(rel).is_some() {
                 applied.removed += 1;
             }
         }
@@ -359,7 +360,7 @@ impl Host {
                         Arc::from(f.text),
                         f.lossy_utf8,
                     );
-                    self.by_path.insert(f.path, file);
+                    Arc::make_mut(&mut self.by_path).insert(f.path, file);
                     applied.added += 1;
                 }
             }
@@ -408,12 +409,11 @@ impl Host {
     /// Workspace-relative path of an absolute path under the root, without touching the disk
     /// (the file may be gone).
     fn relative_lexically(&self, path: &Path) -> Option<String> {
-        let rel = path.strip_prefix(&self.root).ok()?;
-        relative_path(Path::new(""), rel).filter(|r| !r.is_empty())
+        relative_path(&self.root, path).filter(|r| !r.is_empty())
     }
 
-    /// Path → file map (readers use a copy of it with their snapshot).
-    pub fn file_map(&self) -> HashMap<String, SourceFile> {
+    /// Path → file map, shared with reader snapshots of the same revision.
+    pub fn file_map(&self) -> Arc<HashMap<String, SourceFile>> {
         self.by_path.clone()
     }
 
@@ -447,14 +447,6 @@ impl Host {
     pub fn set_file_text(&mut self, file: SourceFile, text: &str) {
         use salsa::Setter;
         file.set_text(&mut self.db).to(Arc::from(text));
-    }
-
-    /// Resolves a path given on the command line (relative to the current directory or
-    /// absolute) to a workspace-relative path.
-    pub fn relative(&self, path: &Path) -> Option<String> {
-        let abs = path.canonicalize().ok()?;
-        let rel = abs.strip_prefix(&self.root).ok()?;
-        relative_path(Path::new(""), rel)
     }
 }
 
