@@ -65,6 +65,7 @@ fn generated_workspace() -> Vec<LoadedFile> {
                 lang: lang(id),
                 text,
                 lossy_utf8: false,
+                real_path: None,
             });
         }
     }
@@ -83,6 +84,7 @@ fn corpus() -> Option<(String, Vec<LoadedFile>)> {
             lang: f.lang(&host.db),
             text: f.text(&host.db).to_string(),
             lossy_utf8: f.lossy_utf8(&host.db),
+            real_path: None,
         })
         .collect();
     let name = dir
@@ -99,6 +101,7 @@ fn clone_files(files: &[LoadedFile]) -> Vec<LoadedFile> {
             lang: f.lang,
             text: f.text.clone(),
             lossy_utf8: f.lossy_utf8,
+            real_path: None,
         })
         .collect()
 }
@@ -118,7 +121,12 @@ fn index_all(host: &Host) {
 
 fn parse_only(files: &[LoadedFile]) {
     files.par_iter().for_each(|f| {
-        black_box(syntax::parse_tree_sitter(f.lang.info(), &f.text, None));
+        black_box(syntax::parse_tree_sitter(
+            f.lang.info(),
+            &f.text,
+            None,
+            syntax::NEVER,
+        ));
     });
 }
 
@@ -165,6 +173,7 @@ fn bench_reindex(c: &mut Criterion) {
                 file.lang(&host.db).info(),
                 &original,
                 None,
+                syntax::NEVER,
             ))
         })
     });
@@ -200,6 +209,7 @@ fn bench_diagnostics(c: &mut Criterion) {
             lang: lang.lang_id,
             text: text.clone(),
             lossy_utf8: false,
+            real_path: None,
         }],
     );
     let file = host.file("big.py").unwrap();
@@ -209,7 +219,7 @@ fn bench_diagnostics(c: &mut Criterion) {
         text[text.len() / 2..].find("retries=3").unwrap() + text.len() / 2 + "retries=".len();
     let mut group = c.benchmark_group("diagnostics_after_edit");
     group.bench_function("tree_sitter_parse_of_that_file", |b| {
-        b.iter(|| black_box(syntax::parse_tree_sitter(lang, &text, None)))
+        b.iter(|| black_box(syntax::parse_tree_sitter(lang, &text, None, syntax::NEVER)))
     });
     let mut flip = false;
     group.bench_function("sextant_edit_and_diagnose", |b| {

@@ -409,11 +409,14 @@ fn single_file(g: &GlobalArgs, args: &FileArgs) -> Result<(Host, crate::db::Sour
         let language =
             language.ok_or_else(|| CliError("reading stdin (`-`) needs --language".into()))?;
         let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)?;
+        // One byte past the limit is enough to know it is over.
+        std::io::Read::read_to_end(
+            &mut std::io::Read::take(std::io::stdin().lock(), max_file_size + 1),
+            &mut bytes,
+        )?;
         if bytes.len() as u64 > max_file_size {
             return Err(CliError(format!(
-                "stdin: {} bytes, over the {max_file_size} byte limit",
-                bytes.len()
+                "stdin: over the {max_file_size} byte limit"
             )));
         }
         return Ok(workspace::source_host("<stdin>".into(), language, bytes)?);
@@ -430,7 +433,11 @@ fn single_file(g: &GlobalArgs, args: &FileArgs) -> Result<(Host, crate::db::Sour
         .zip(path.canonicalize().ok())
         .and_then(|(root, abs)| workspace::relative_path(&root, &abs))
         .unwrap_or_else(|| path.display().to_string());
+    // The CLI reads what its user names, anywhere; the reader still refuses FIFOs and
+    // devices and bounds the size.
+    let reader = workspace::ConfinedReader::new(PathBuf::from("/"));
     Ok(workspace::load_single_file(
+        &reader,
         &path,
         &name,
         language,

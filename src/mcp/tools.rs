@@ -1,10 +1,7 @@
 //! The MCP tools. Each parses its arguments strictly, runs one `ide` operation on a
 //! workspace snapshot in a blocking task (bounded in number and time), and bounds its answer.
 
-use std::{
-    panic::AssertUnwindSafe,
-    sync::{Arc, Mutex},
-};
+use std::{panic::AssertUnwindSafe, sync::Arc};
 
 use rmcp::{
     Json, RoleServer, ServerHandler,
@@ -24,8 +21,8 @@ use crate::{
     lang::registry,
     semantic::symbols::SymbolKind,
     workspace::{
-        self, SkipReason, SkippedFile,
-        live::{LiveStatus, LiveWorkspace, ReadError, Snapshot},
+        self, ConfinedReader, FileError, ReadRefusal, SkipReason, SkippedFile,
+        live::{LiveStatus, LiveWorkspace, ReadError, RequestCancel, Snapshot},
     },
 };
 
@@ -35,6 +32,16 @@ to find where a function, class, method, type or constant is defined (ranked fuz
 names, filters by kind, language and path). Use `outline` to see a file's structure without \
 reading it, `parse_source` for syntax errors, and `workspace_status` for what is indexed. Paths \
 are relative to the workspace root; lines and columns are 1-based.";
+
+/// `workspace_status` calls answered at once, outside the in-flight limit.
+const STATUS_LANE_SLOTS: usize = 2;
+
+/// The semaphore a tool call waits on.
+#[derive(Clone, Copy)]
+enum Lane {
+    Compute,
+    Status,
+}
 
 /// The languages a client may name, as a schema enum.
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
@@ -127,7 +134,11 @@ pub struct WorkspaceStatus {
 pub struct SextantServer {
     live: Arc<LiveWorkspace>,
     limits: Arc<Limits>,
+    /// Slots for tool calls that compute (`max_in_flight`).
     in_flight: Arc<Semaphore>,
+    /// A lane of its own for `workspace_status`, which only reads memoized state, so that
+    /// it answers while expensive calls fill every slot.
+    status_lane: Arc<Semaphore>,
     /// Test hook: `SEXTANT_INJECT_PANIC=<tool name>` in the environment makes that tool panic
     /// inside its worker, so tests can check that a panic fails only that request.
     inject_panic: Option<String>,
@@ -183,6 +194,7 @@ impl SextantServer {
         SextantServer {
             live,
             in_flight: Arc::new(Semaphore::new(limits.max_in_flight.max(1))),
+            status_lane: Arc::new(Semaphore::new(STATUS_LANE_SLOTS)),
             limits: Arc::new(limits),
             inject_panic: std::env::var("SEXTANT_INJECT_PANIC").ok(),
             tool_router: Self::tool_router(),
@@ -225,10 +237,13 @@ impl SextantServer {
                 let lang = registry()
                     .by_id(language.id())
                     .expect("every LanguageId is registered");
-                self.run("parse_source", ctx, move |_| {
+                self.run("parse_source", ctx, Lane::Compute, move |cancel| {
                     let (host, file) =
                         workspace::source_host("<source>".into(), lang, source.into_bytes())
-                            .map_err(|e| ToolError::new(ErrorCode::InvalidArgument, e))?;
+                            .map_err(|e| {
+                                ToolError::new(ErrorCode::InvalidArgument, e.to_string())
+                            })?;
+                    cancel.watch(salsa::Database::cancellation_token(&host.db));
                     ide::parse_tree(&host.db, file, options).map_err(|_| cancelled())
                 })
                 .await?
@@ -241,8 +256,7 @@ impl SextantServer {
                     )
                     .into());
                 }
-                let root = self.live.root().to_path_buf();
-                self.run_on_file("parse_source", ctx, root, path, move |db, file| {
+                self.run_on_file("parse_source", ctx, path, move |db, file| {
                     ide::parse_tree(db, file, options)
                 })
                 .await?
@@ -271,9 +285,8 @@ impl SextantServer {
     ) -> Result<Json<Outline>, CallToolResult> {
         let args: OutlineArgs = parse_args(args)?;
         let limit = in_range("limit", args.limit, 1, 5000, 300)?;
-        let root = self.live.root().to_path_buf();
         let out = self
-            .run_on_file("outline", ctx, root, args.path, move |db, file| {
+            .run_on_file("outline", ctx, args.path, move |db, file| {
                 ide::outline(db, file, limit)
             })
             .await?;
@@ -302,8 +315,8 @@ impl SextantServer {
         };
         let live = self.live.clone();
         let out = self
-            .run("lookup_symbol", ctx, move |on_start| {
-                live.read(on_start, |s: &Snapshot| {
+            .run("lookup_symbol", ctx, Lane::Compute, move |cancel| {
+                live.read_unless(cancel, |s: &Snapshot| {
                     ide::symbol_search(&s.db, s.workspace, &query)
                 })
                 .map_err(read_error)
@@ -326,12 +339,12 @@ impl SextantServer {
         let live = self.live.clone();
         let limits = (*self.limits).clone();
         let out = self
-            .run("workspace_status", ctx, move |on_start| {
+            .run("workspace_status", ctx, Lane::Status, move |cancel| {
                 // Small workspaces are ready in a moment; larger ones report progress.
                 live.wait_ready(std::time::Duration::from_secs(2));
                 let index = live.status();
                 let (stats, skipped) = if index.ready {
-                    live.read(on_start, |s: &Snapshot| {
+                    live.read_unless(cancel, |s: &Snapshot| {
                         Ok((ide::workspace_stats(&s.db, s.workspace)?, s.skipped.clone()))
                     })
                     .map(|(stats, skipped)| (Some(stats), skipped))
@@ -400,70 +413,82 @@ impl SextantServer {
         Ok(Json(value))
     }
 
-    /// Runs `work` on a blocking thread: at most `max_in_flight` at once, within the time
-    /// limit, cancelled when the client cancels. `work` gets a hook to register each query
-    /// attempt's salsa cancellation token. A panic becomes `INTERNAL`.
+    /// Runs `work` on a blocking thread, within the time limit, cancelled when the client
+    /// cancels. A call waits for a slot of its lane (`max_in_flight` for computing calls),
+    /// and the slot is released when the work has stopped, not when the answer was sent: a
+    /// timed-out call still running would otherwise let another start beside it. `work`
+    /// gets the request's [`RequestCancel`] to stop queries and waits. A panic becomes
+    /// `INTERNAL`.
     async fn run<T: Send + 'static>(
         &self,
         tool: &str,
         ctx: RequestContext<RoleServer>,
-        work: impl FnOnce(&dyn Fn(salsa::CancellationToken)) -> Result<T, ToolError> + Send + 'static,
+        lane: Lane,
+        work: impl FnOnce(&RequestCancel) -> Result<T, ToolError> + Send + 'static,
     ) -> Result<T, CallToolResult> {
         let timeout = self.limits.request_timeout();
-        let tokens: Arc<Mutex<Vec<salsa::CancellationToken>>> = Arc::default();
-        let cancel_all = {
-            let tokens = tokens.clone();
-            move || tokens.lock().unwrap().iter().for_each(|t| t.cancel())
+        let deadline = tokio::time::Instant::now() + timeout;
+        let timed_out = || {
+            CallToolResult::from(ToolError::new(
+                ErrorCode::Timeout,
+                format!("no answer within {} ms", timeout.as_millis()),
+            ))
         };
+        let cancelled_by_client = || {
+            CallToolResult::from(ToolError::new(
+                ErrorCode::Timeout,
+                "cancelled by the client",
+            ))
+        };
+        let slots = match lane {
+            Lane::Compute => self.in_flight.clone(),
+            Lane::Status => self.status_lane.clone(),
+        };
+        // Waiting for a slot counts against the time limit.
+        let permit = tokio::select! {
+            permit = slots.acquire_owned() => permit
+                .map_err(|_| CallToolResult::from(ToolError::new(ErrorCode::Internal, "server shutting down")))?,
+            () = tokio::time::sleep_until(deadline) => return Err(timed_out()),
+            () = ctx.ct.cancelled() => return Err(cancelled_by_client()),
+        };
+        let cancel = Arc::new(RequestCancel::default());
         let inject_panic = self.inject_panic.as_deref() == Some(tool);
-        let job = async {
-            let _permit = self
-                .in_flight
-                .acquire()
-                .await
-                .map_err(|_| ToolError::new(ErrorCode::Internal, "server shutting down"))?;
-            let tokens = tokens.clone();
-            let handle = tokio::task::spawn_blocking(move || {
-                let register = move |t: salsa::CancellationToken| tokens.lock().unwrap().push(t);
-                std::panic::catch_unwind(AssertUnwindSafe(|| {
-                    if inject_panic {
-                        panic!("injected fault (SEXTANT_INJECT_PANIC)");
-                    }
-                    work(&register)
-                }))
-            });
-            match handle.await {
-                Ok(Ok(result)) => result,
+        let worker_cancel = cancel.clone();
+        let handle = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            std::panic::catch_unwind(AssertUnwindSafe(|| {
+                if inject_panic {
+                    panic!("injected fault (SEXTANT_INJECT_PANIC)");
+                }
+                work(&worker_cancel)
+            }))
+        });
+        tokio::select! {
+            joined = handle => match joined {
+                Ok(Ok(result)) => result.map_err(CallToolResult::from),
                 Ok(Err(panic)) => Err(ToolError::new(
                     ErrorCode::Internal,
                     format!("internal error: {}", panic_message(&panic)),
-                )),
-                Err(e) => Err(ToolError::new(
-                    ErrorCode::Internal,
-                    format!("internal error: {e}"),
-                )),
-            }
-        };
-        tokio::select! {
-            result = job => result.map_err(CallToolResult::from),
-            () = tokio::time::sleep(timeout) => {
-                cancel_all();
-                Err(ToolError::new(ErrorCode::Timeout, format!("no answer within {} ms", timeout.as_millis())).into())
+                ).into()),
+                Err(e) => Err(ToolError::new(ErrorCode::Internal, format!("internal error: {e}")).into()),
+            },
+            () = tokio::time::sleep_until(deadline) => {
+                cancel.cancel();
+                Err(timed_out())
             }
             () = ctx.ct.cancelled() => {
-                cancel_all();
-                Err(ToolError::new(ErrorCode::Timeout, "cancelled by the client").into())
+                cancel.cancel();
+                Err(cancelled_by_client())
             }
         }
     }
 
     /// Resolves a client path and runs `query` on that file: from the live index when it is
-    /// indexed, else (an ignored file) read on demand with the same limits.
+    /// indexed, else (an ignored file) read on demand, confined and with the same limits.
     async fn run_on_file<T: Send + 'static>(
         &self,
         tool: &str,
         ctx: RequestContext<RoleServer>,
-        root: std::path::PathBuf,
         path: String,
         query: impl Fn(&dyn crate::db::Db, SourceFile) -> Result<T, salsa::Cancelled>
         + Send
@@ -471,8 +496,9 @@ impl SextantServer {
         + 'static,
     ) -> Result<T, CallToolResult> {
         let live = self.live.clone();
-        self.run(tool, ctx, move |on_start| {
-            let (rel, abs) = paths::resolve(&root, &path)?;
+        self.run(tool, ctx, Lane::Compute, move |cancel| {
+            let reader = ConfinedReader::new(live.root().to_path_buf());
+            let (rel, abs) = paths::resolve(reader.root(), &path)?;
             if abs.is_dir() {
                 return Err(ToolError::new(
                     ErrorCode::InvalidArgument,
@@ -484,7 +510,7 @@ impl SextantServer {
                 NotIndexed(Option<SkippedFile>, u64),
             }
             let found = live
-                .read(on_start, |s: &Snapshot| match s.file(&rel) {
+                .read_unless(cancel, |s: &Snapshot| match s.file(&rel) {
                     Some(file) => query(&s.db, file).map(Found::Indexed),
                     None => Ok(Found::NotIndexed(
                         s.skipped.iter().find(|k| k.path == rel).cloned(),
@@ -494,47 +520,44 @@ impl SextantServer {
                 .map_err(read_error)?;
             match found {
                 Found::Indexed(value) => Ok(value),
-                Found::NotIndexed(Some(skipped), _) => Err(match skipped.reason {
-                    SkipReason::TooLarge => {
-                        ToolError::new(ErrorCode::TooLarge, format!("{rel}: {}", skipped.detail))
-                    }
-                    SkipReason::OutsideWorkspace => ToolError::new(
-                        ErrorCode::PathOutsideWorkspace,
-                        format!("{rel}: {}", skipped.detail),
-                    ),
-                    _ => ToolError::new(
-                        ErrorCode::InvalidArgument,
-                        format!("{rel}: not analysed ({})", skipped.detail),
-                    ),
-                }),
+                Found::NotIndexed(Some(skipped), _) => Err(skipped_error(&rel, &skipped)),
                 Found::NotIndexed(None, max_file_size) => {
-                    let first_line = std::fs::read(&abs)
-                        .ok()
-                        .map(|b| b.split(|&c| c == b'\n').next().unwrap_or(&[]).to_vec());
-                    if registry().for_path(&abs, first_line.as_deref()).is_none() {
-                        return Err(ToolError::new(
-                            ErrorCode::UnsupportedLanguage,
-                            format!(
-                                "{rel}: not a language sextant knows ({})",
-                                registry().ids().join(", ")
-                            ),
-                        ));
-                    }
-                    let (host, file) = workspace::load_single_file(&abs, &rel, None, max_file_size)
-                        .map_err(|e| {
-                            let code = if e.contains("byte limit") {
-                                ErrorCode::TooLarge
-                            } else {
-                                ErrorCode::NotFound
-                            };
-                            ToolError::new(code, e)
-                        })?;
+                    let (host, file) =
+                        workspace::load_single_file(&reader, &abs, &rel, None, max_file_size)
+                            .map_err(file_error)?;
+                    cancel.watch(salsa::Database::cancellation_token(&host.db));
                     query(&host.db, file).map_err(|_| cancelled())
                 }
             }
         })
         .await
     }
+}
+
+/// Why an indexed-then-skipped file cannot be answered for.
+fn skipped_error(rel: &str, skipped: &SkippedFile) -> ToolError {
+    let code = match skipped.reason {
+        SkipReason::TooLarge => ErrorCode::TooLarge,
+        SkipReason::OutsideWorkspace => ErrorCode::PathOutsideWorkspace,
+        _ => ErrorCode::InvalidArgument,
+    };
+    ToolError::new(code, format!("{rel}: not analysed ({})", skipped.detail))
+}
+
+fn file_error(e: FileError) -> ToolError {
+    let code = match &e {
+        FileError::Refused { refusal, .. } => match refusal {
+            ReadRefusal::NotFound => ErrorCode::NotFound,
+            ReadRefusal::OutsideWorkspace(_) => ErrorCode::PathOutsideWorkspace,
+            ReadRefusal::TooLarge { .. } => ErrorCode::TooLarge,
+            ReadRefusal::NotRegularFile(_) | ReadRefusal::SymlinkLoop | ReadRefusal::Io(_) => {
+                ErrorCode::InvalidArgument
+            }
+        },
+        FileError::UnknownLanguage { .. } => ErrorCode::UnsupportedLanguage,
+        FileError::Binary { .. } => ErrorCode::InvalidArgument,
+    };
+    ToolError::new(code, e.to_string())
 }
 
 fn panic_message(payload: &Box<dyn std::any::Any + Send>) -> String {

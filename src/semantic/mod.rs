@@ -18,7 +18,26 @@ use crate::{
 /// summaries, not trees.
 #[salsa::tracked(returns(clone), lru = 128, no_eq)]
 pub fn parse(db: &dyn Db, file: SourceFile) -> Arc<Parse> {
-    Arc::new(syntax::parse(file.lang(db).info(), file.text(db)))
+    let interrupt = || is_cancelled(db);
+    match syntax::parse_interruptible(file.lang(db).info(), file.text(db), &interrupt) {
+        Some(parse) => Arc::new(parse),
+        None => cancelled(db),
+    }
+}
+
+/// Whether this query should stop: the request was cancelled or a write is waiting. Safe to
+/// call where unwinding is not (inside tree-sitter's callbacks).
+pub(crate) fn is_cancelled(db: &dyn Db) -> bool {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        db.unwind_if_revision_cancelled()
+    }))
+    .is_err()
+}
+
+/// Unwinds with `salsa::Cancelled` after an interrupted computation.
+pub(crate) fn cancelled(db: &dyn Db) -> ! {
+    db.unwind_if_revision_cancelled();
+    unreachable!("interrupted only when salsa has cancelled the query")
 }
 
 /// Syntax errors only, from a tree-sitter parse without building the green tree: what
@@ -26,5 +45,9 @@ pub fn parse(db: &dyn Db, file: SourceFile) -> Arc<Parse> {
 #[salsa::tracked(returns(clone))]
 pub fn syntax_errors(db: &dyn Db, file: SourceFile) -> Arc<[syntax::SyntaxError]> {
     let key = salsa::plumbing::AsId::as_id(&file).as_bits();
-    syntax::errors_only(key, file.lang(db).info(), file.text(db)).into()
+    let interrupt = || is_cancelled(db);
+    match syntax::errors_only(key, file.lang(db).info(), file.text(db), &interrupt) {
+        Some(errors) => errors.into(),
+        None => cancelled(db),
+    }
 }

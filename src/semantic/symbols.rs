@@ -166,7 +166,11 @@ pub struct FileSymbols {
 #[salsa::tracked(returns(clone))]
 pub fn file_symbols(db: &dyn Db, file: SourceFile) -> Arc<FileSymbols> {
     let lang = file.lang(db).info();
-    Arc::new(extract(lang, file.text(db)).symbols)
+    let interrupt = || super::is_cancelled(db);
+    match extract_interruptible(lang, file.text(db), &interrupt) {
+        Some(extraction) => Arc::new(extraction.symbols),
+        None => super::cancelled(db),
+    }
 }
 
 /// The position-free symbols of one file. Re-executes with `file_symbols` but backdates
@@ -206,15 +210,24 @@ struct RawDefinition<'t> {
 }
 
 pub fn extract(lang: &Language, text: &str) -> Extraction {
+    extract_interruptible(lang, text, syntax::NEVER).expect("never interrupted")
+}
+
+/// Like [`extract`]; `None` when `interrupt` stopped the parse.
+pub fn extract_interruptible(
+    lang: &Language,
+    text: &str,
+    interrupt: syntax::Interrupt,
+) -> Option<Extraction> {
     let empty = Extraction {
         symbols: FileSymbols::default(),
         patterns_used: Vec::new(),
     };
     let Some(query) = lang.query(QueryKind::Tags) else {
-        return empty;
+        return Some(empty);
     };
-    let Some(tree) = syntax::parse_tree_sitter(lang, text, None) else {
-        return empty;
+    let Some(tree) = syntax::parse_tree_sitter(lang, text, None, interrupt) else {
+        return (!interrupt()).then_some(empty);
     };
 
     let roles: Vec<Role> = query
@@ -378,13 +391,13 @@ pub fn extract(lang: &Language, text: &str) -> Extraction {
     }
     patterns_used.sort_unstable();
     patterns_used.dedup();
-    Extraction {
+    Some(Extraction {
         symbols: FileSymbols {
             summaries: summaries.into(),
             positions: positions.into(),
         },
         patterns_used,
-    }
+    })
 }
 
 /// Records one query match as a candidate definition.

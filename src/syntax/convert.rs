@@ -13,11 +13,19 @@
 
 use rowan::{GreenNode, GreenNodeBuilder, SyntaxKind};
 
-use super::{ERROR, MISSING, RawKind, TEXT, WHITESPACE, floor_char_boundary};
+use super::{ERROR, Interrupt, MISSING, RawKind, TEXT, WHITESPACE, floor_char_boundary};
 
 pub const MAX_DEPTH: usize = 1000;
 
-pub(super) fn green_from_tree(tree: &tree_sitter::Tree, text: &str) -> GreenNode {
+/// Nodes converted between two questions to `interrupt`.
+const INTERRUPT_EVERY: usize = 4096;
+
+/// The green tree of `tree`, or `None` when `interrupt` stopped the conversion.
+pub(super) fn green_from_tree(
+    tree: &tree_sitter::Tree,
+    text: &str,
+    interrupt: Interrupt,
+) -> Option<GreenNode> {
     let mut out = Emitter {
         builder: GreenNodeBuilder::new(),
         text,
@@ -27,9 +35,14 @@ pub(super) fn green_from_tree(tree: &tree_sitter::Tree, text: &str) -> GreenNode
     out.builder.start_node(SyntaxKind(root.kind_id()));
 
     let mut cursor = root.walk();
+    let mut visited = 0usize;
     if cursor.goto_first_child() {
         let mut depth = 1usize;
         'walk: loop {
+            visited += 1;
+            if visited % INTERRUPT_EVERY == 0 && interrupt() {
+                return None;
+            }
             let node = cursor.node();
             out.gap_until(node.start_byte());
             if node.is_missing() {
@@ -67,7 +80,7 @@ pub(super) fn green_from_tree(tree: &tree_sitter::Tree, text: &str) -> GreenNode
     }
     out.gap_until(text.len());
     out.builder.finish_node();
-    out.builder.finish()
+    Some(out.builder.finish())
 }
 
 struct Emitter<'a> {

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use tree_sitter::{InputEdit, Point, Tree};
 
-use super::{floor_char_boundary, parse_tree_sitter};
+use super::{Interrupt, floor_char_boundary, parse_tree_sitter};
 use crate::lang::{LangId, Language};
 
 /// Files kept: the ones an editor has open and is typing in.
@@ -25,7 +25,12 @@ struct Entry {
 static CACHE: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
 
 /// A tree-sitter parse of `text`, reusing the previous tree cached under `key` if any.
-pub fn parse_reusing(key: u64, lang: &Language, text: &Arc<str>) -> Option<Tree> {
+pub fn parse_reusing(
+    key: u64,
+    lang: &Language,
+    text: &Arc<str>,
+    interrupt: Interrupt,
+) -> Option<Tree> {
     let previous = {
         let mut cache = CACHE.lock().unwrap();
         let position = cache
@@ -37,9 +42,9 @@ pub fn parse_reusing(key: u64, lang: &Language, text: &Arc<str>) -> Option<Tree>
         Some(entry) if *entry.text == **text => Some(entry.tree),
         Some(mut entry) => {
             entry.tree.edit(&edit_between(&entry.text, text));
-            parse_tree_sitter(lang, text, Some(&entry.tree))
+            parse_tree_sitter(lang, text, Some(&entry.tree), interrupt)
         }
-        None => parse_tree_sitter(lang, text, None),
+        None => parse_tree_sitter(lang, text, None, interrupt),
     }?;
     let mut cache = CACHE.lock().unwrap();
     if cache.len() >= CAPACITY {
@@ -116,8 +121,8 @@ mod tests {
         ];
         for text in texts {
             let text: Arc<str> = Arc::from(text);
-            let reused = parse_reusing(u64::MAX - 7, lang, &text).unwrap();
-            let fresh = parse_tree_sitter(lang, &text, None).unwrap();
+            let reused = parse_reusing(u64::MAX - 7, lang, &text, crate::syntax::NEVER).unwrap();
+            let fresh = parse_tree_sitter(lang, &text, None, crate::syntax::NEVER).unwrap();
             assert_eq!(
                 reused.root_node().to_sexp(),
                 fresh.root_node().to_sexp(),

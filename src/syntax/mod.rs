@@ -24,6 +24,12 @@ pub use rowan::{TextRange, TextSize};
 
 use crate::lang::{LangId, Language};
 
+/// Asked now and then during long work (parsing, tree conversion); answering `true` stops
+/// it and the caller gets no result. Callers pass [`NEVER`] when nothing can cancel them.
+pub type Interrupt<'a> = &'a dyn Fn() -> bool;
+/// An [`Interrupt`] that never stops anything.
+pub const NEVER: Interrupt<'static> = &|| false;
+
 /// A rowan kind: the grammar's kind id, or one of the synthetic kinds below.
 pub type RawKind = u16;
 
@@ -101,38 +107,51 @@ pub fn kind_name(lang: &'static Language, kind: RawKind) -> &'static str {
 
 /// Parses `text` as `lang`. Never fails; see the module invariants.
 pub fn parse(lang: &Language, text: &str) -> Parse {
-    match parse_tree_sitter(lang, text, None) {
-        Some(tree) => Parse {
-            lang: lang.lang_id,
-            green: convert::green_from_tree(&tree, text),
-            errors: errors::collect(lang, &tree, text).into(),
-        },
-        None => {
-            // tree-sitter gave up (it only does so when cancelled or out of memory): keep the
-            // text as one error node so the tree stays lossless.
-            let mut builder = rowan::GreenNodeBuilder::new();
-            builder.start_node(rowan::SyntaxKind(ERROR));
-            builder.token(rowan::SyntaxKind(TEXT), text);
-            builder.finish_node();
-            Parse {
-                lang: lang.lang_id,
-                green: builder.finish(),
-                errors: vec![SyntaxError {
-                    range: TextRange::up_to(TextSize::of(text)),
-                    message: "the parser gave up on this file".into(),
-                }]
-                .into(),
-            }
-        }
+    parse_interruptible(lang, text, NEVER).expect("never interrupted")
+}
+
+/// Like [`parse`], but `None` when `interrupt` stopped it.
+pub fn parse_interruptible(lang: &Language, text: &str, interrupt: Interrupt) -> Option<Parse> {
+    let Some(tree) = parse_tree_sitter(lang, text, None, interrupt) else {
+        return (!interrupt()).then(|| gave_up(lang, text));
+    };
+    Some(Parse {
+        lang: lang.lang_id,
+        green: convert::green_from_tree(&tree, text, interrupt)?,
+        errors: errors::collect(lang, &tree, text).into(),
+    })
+}
+
+/// tree-sitter gave up (it only does so when cancelled or out of memory): the text becomes
+/// one error node so that the tree stays lossless.
+fn gave_up(lang: &Language, text: &str) -> Parse {
+    let mut builder = rowan::GreenNodeBuilder::new();
+    builder.start_node(rowan::SyntaxKind(ERROR));
+    builder.token(rowan::SyntaxKind(TEXT), text);
+    builder.finish_node();
+    Parse {
+        lang: lang.lang_id,
+        green: builder.finish(),
+        errors: vec![SyntaxError {
+            range: TextRange::up_to(TextSize::of(text)),
+            message: "the parser gave up on this file".into(),
+        }]
+        .into(),
     }
 }
 
-/// Just the syntax errors of `text`. The tree-sitter tree is kept for a few files (`key`
-/// names the file) so that the next call after an edit reparses incrementally.
-pub fn errors_only(key: u64, lang: &Language, text: &Arc<str>) -> Vec<SyntaxError> {
-    match incremental::parse_reusing(key, lang, text) {
-        Some(tree) => errors::collect(lang, &tree, text),
-        None => parse(lang, text).errors.to_vec(),
+/// Just the syntax errors of `text` (`None` when interrupted). The tree-sitter tree is kept
+/// for a few files (`key` names the file) so that the next call after an edit reparses
+/// incrementally.
+pub fn errors_only(
+    key: u64,
+    lang: &Language,
+    text: &Arc<str>,
+    interrupt: Interrupt,
+) -> Option<Vec<SyntaxError>> {
+    match incremental::parse_reusing(key, lang, text, interrupt) {
+        Some(tree) => Some(errors::collect(lang, &tree, text)),
+        None => (!interrupt()).then(|| gave_up(lang, text).errors.to_vec()),
     }
 }
 

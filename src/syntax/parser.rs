@@ -1,7 +1,8 @@
 //! One tree-sitter parser per language per thread, reused across files.
 
-use std::{cell::RefCell, collections::HashMap};
+use std::{cell::RefCell, collections::HashMap, ops::ControlFlow};
 
+use super::Interrupt;
 use crate::lang::{LangId, Language};
 
 thread_local! {
@@ -23,15 +24,30 @@ pub fn with_parser<R>(lang: &Language, f: impl FnOnce(&mut tree_sitter::Parser) 
     })
 }
 
-/// A tree-sitter parse of `text`, optionally reusing an edited `old` tree.
-/// `None` only if tree-sitter gives up.
+/// A tree-sitter parse of `text`, optionally reusing an edited `old` tree. `interrupt` is
+/// asked now and then while parsing; when it answers true the parse stops. `None` when
+/// interrupted or if tree-sitter gives up.
 pub fn parse_tree_sitter(
     lang: &Language,
     text: &str,
     old: Option<&tree_sitter::Tree>,
+    interrupt: Interrupt,
 ) -> Option<tree_sitter::Tree> {
     with_parser(lang, |parser| {
-        let tree = parser.parse(text, old);
+        let bytes = text.as_bytes();
+        let mut progress = |_: &tree_sitter::ParseState| {
+            // This runs inside tree-sitter's C frames: a panic must not unwind through them.
+            match std::panic::catch_unwind(std::panic::AssertUnwindSafe(interrupt)) {
+                Ok(false) => ControlFlow::Continue(()),
+                Ok(true) | Err(_) => ControlFlow::Break(()),
+            }
+        };
+        let options = tree_sitter::ParseOptions::new().progress_callback(&mut progress);
+        let tree = parser.parse_with_options(
+            &mut |i, _| bytes.get(i..).unwrap_or_default(),
+            old,
+            Some(options),
+        );
         if tree.is_none() {
             // Otherwise the next parse would try to resume this one.
             parser.reset();

@@ -1,11 +1,13 @@
 //! `sextant.toml` at the workspace root: optional include/exclude globs and limits.
 
-use std::path::Path;
-
 use serde::Deserialize;
+
+use super::reader::{ConfinedReader, ReadRefusal};
 
 pub const CONFIG_FILE: &str = "sextant.toml";
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 2 * 1024 * 1024;
+/// A configuration file larger than this is refused (it is a few lines in practice).
+const MAX_CONFIG_SIZE: u64 = 1024 * 1024;
 
 #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields, default)]
@@ -29,14 +31,16 @@ impl Default for Config {
 }
 
 impl Config {
-    /// Reads `<root>/sextant.toml`; its absence means defaults.
-    pub fn load(root: &Path) -> Result<Config, String> {
-        let path = root.join(CONFIG_FILE);
-        match std::fs::read_to_string(&path) {
-            Ok(text) => {
+    /// Reads `sextant.toml` at the reader's root; its absence means defaults.
+    pub fn load(reader: &ConfinedReader) -> Result<Config, String> {
+        let path = reader.root().join(CONFIG_FILE);
+        match reader.read(&path, MAX_CONFIG_SIZE) {
+            Ok(content) => {
+                let text = String::from_utf8(content.bytes)
+                    .map_err(|_| format!("{}: not valid UTF-8", path.display()))?;
                 toml::from_str(&text).map_err(|e| format!("{}: {}", path.display(), e.message()))
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Config::default()),
+            Err(ReadRefusal::NotFound) => Ok(Config::default()),
             Err(e) => Err(format!("{}: {e}", path.display())),
         }
     }

@@ -74,7 +74,7 @@ pub struct LiveStatus {
 
 enum Message {
     Fs(notify::Result<notify::Event>),
-    /// Apply every event received so far, then answer.
+    /// Apply every change made on disk before this message was sent, then answer.
     Sync(Sender<()>),
     /// An editor's text for a workspace-relative path (`None`: closed), then answer.
     Overlay(String, Option<String>, Sender<()>),
@@ -188,12 +188,24 @@ impl LiveWorkspace {
         self.status().ready
     }
 
-    /// Applies every change the watcher has reported so far (waiting for the first index if
-    /// it is still running). Call it before taking a snapshot, never while holding one.
+    /// Applies every change made on disk before this call (read-your-writes: a file written
+    /// before the call is seen by reads after it), waiting for the first index if it is
+    /// still running. Call it before taking a snapshot, never while holding one.
     pub fn sync(&self) {
+        self.sync_unless(&RequestCancel::default());
+    }
+
+    /// Like [`LiveWorkspace::sync`], but gives up waiting when `cancel` is cancelled.
+    fn sync_unless(&self, cancel: &RequestCancel) {
         let (reply_tx, reply_rx) = mpsc::channel();
-        if self.tx.send(Message::Sync(reply_tx)).is_ok() {
-            let _ = reply_rx.recv();
+        if self.tx.send(Message::Sync(reply_tx)).is_err() {
+            return;
+        }
+        while !cancel.is_cancelled() {
+            match reply_rx.recv_timeout(CANCEL_POLL) {
+                Err(RecvTimeoutError::Timeout) => {}
+                _ => return,
+            }
         }
     }
 
@@ -238,6 +250,28 @@ impl LiveWorkspace {
         query: impl Fn(&Snapshot) -> Result<T, salsa::Cancelled>,
     ) -> Result<T, ReadError> {
         self.sync();
+        self.read_synced(on_start, query)
+    }
+
+    /// Like [`LiveWorkspace::read`], stopped by `cancel` at any point: while waiting for the
+    /// writer as well as during the query.
+    pub fn read_unless<T>(
+        &self,
+        cancel: &RequestCancel,
+        query: impl Fn(&Snapshot) -> Result<T, salsa::Cancelled>,
+    ) -> Result<T, ReadError> {
+        self.sync_unless(cancel);
+        if cancel.is_cancelled() {
+            return Err(ReadError::Cancelled);
+        }
+        self.read_synced(|token| cancel.watch(token), query)
+    }
+
+    fn read_synced<T>(
+        &self,
+        on_start: impl Fn(salsa::CancellationToken),
+        query: impl Fn(&Snapshot) -> Result<T, salsa::Cancelled>,
+    ) -> Result<T, ReadError> {
         loop {
             let snapshot = self.snapshot()?;
             let token = salsa::Database::cancellation_token(&snapshot.db);
@@ -249,6 +283,39 @@ impl LiveWorkspace {
                 Err(_) => drop(snapshot),
             }
         }
+    }
+}
+
+/// How often a waiting reader checks whether its request was cancelled.
+const CANCEL_POLL: Duration = Duration::from_millis(20);
+
+/// Cancels one request's work wherever it is: waiting for the writer, or running queries on
+/// any number of database handles (each attempt's token is handed to [`RequestCancel::watch`]).
+#[derive(Default)]
+pub struct RequestCancel {
+    cancelled: std::sync::atomic::AtomicBool,
+    tokens: Mutex<Vec<salsa::CancellationToken>>,
+}
+
+impl RequestCancel {
+    pub fn cancel(&self) {
+        let tokens = self.tokens.lock().unwrap();
+        self.cancelled
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+        tokens.iter().for_each(|t| t.cancel());
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// Cancels `token` with this request (at once if the request is already cancelled).
+    pub fn watch(&self, token: salsa::CancellationToken) {
+        let mut tokens = self.tokens.lock().unwrap();
+        if self.is_cancelled() {
+            token.cancel();
+        }
+        tokens.push(token);
     }
 }
 
@@ -278,91 +345,253 @@ fn writer_loop(root: &Path, options: LoadOptions, shared: &Shared, rx: &Receiver
         status.ready = true;
         status.index_ms = Some(started.elapsed().as_secs_f64() * 1000.0);
     }
-    let mut revision = 0;
-    publish(&host, shared, revision);
+    let watching = shared.status.lock().unwrap().watching;
+    let mut writer = Writer {
+        revision: 0,
+        pending: Vec::new(),
+        rescan: false,
+        overlays: Vec::new(),
+        overlay_waiters: Vec::new(),
+        uncovered: Vec::new(),
+        covered: Vec::new(),
+        cookies: watching.then(|| Cookies::new(root)),
+    };
+    publish(&host, shared, writer.revision);
 
-    let mut pending: Vec<PathBuf> = Vec::new();
-    let mut rescan = false;
-    let mut waiters: Vec<Sender<()>> = Vec::new();
-    let mut overlays: Vec<(String, Option<String>)> = Vec::new();
     loop {
-        // Wait for the first message of a batch, then gather until quiet.
-        let first = match rx.recv() {
-            Ok(m) => m,
-            Err(_) => return,
-        };
+        // Wait for the first message of a batch (unless readers are still waiting), then
+        // gather until quiet, or until the waiting readers' cookie has come back.
+        let mut next = None;
+        if !writer.has_waiters() {
+            let Ok(first) = rx.recv() else { return };
+            next = Some(first);
+        }
         let batch_started = Instant::now();
-        let mut next = Some(first);
         loop {
-            match next.take() {
-                Some(Message::Shutdown) => return,
-                Some(Message::Sync(reply)) => waiters.push(reply),
-                Some(Message::Overlay(rel, text, reply)) => {
-                    overlays.push((rel, text));
-                    waiters.push(reply);
-                }
-                Some(Message::Fs(Ok(event))) => {
-                    if event.need_rescan() {
-                        rescan = true;
-                    }
-                    if changes_content(&event.kind) {
-                        pending.extend(event.paths);
-                    }
-                }
-                // The watcher lost events (queue overflow): only a walk can tell what changed.
-                Some(Message::Fs(Err(_))) => rescan = true,
-                None => {}
-            }
-            // A reader is waiting: apply what we have now rather than wait for quiet.
-            if !waiters.is_empty() {
-                match rx.try_recv() {
-                    Ok(m) => {
-                        next = Some(m);
-                        continue;
-                    }
-                    Err(_) => break,
+            if let Some(message) = next.take() {
+                if !writer.take(message) {
+                    return;
                 }
             }
-            let remaining = MAX_BATCH_DELAY.saturating_sub(batch_started.elapsed());
-            if remaining.is_zero() {
+            if writer.has_waiters() {
+                // Take what is already queued first: readers arriving together share a
+                // cookie, and an editor's burst of changes is applied at once.
+                if let Ok(m) = rx.try_recv() {
+                    next = Some(m);
+                    continue;
+                }
+                if writer.cookie_deadline().is_none() {
+                    if writer.has_answerable() {
+                        break;
+                    }
+                    writer.cover_waiters();
+                    if writer.cookie_deadline().is_none() {
+                        break;
+                    }
+                }
+            }
+            let wait = match writer.cookie_deadline() {
+                Some(deadline) => deadline.saturating_duration_since(Instant::now()),
+                None => DEBOUNCE.min(MAX_BATCH_DELAY.saturating_sub(batch_started.elapsed())),
+            };
+            if wait.is_zero() {
+                // A cookie that never came (the watcher is stuck or lost it): answer anyway.
+                writer.give_up_cookie();
                 break;
             }
-            match rx.recv_timeout(DEBOUNCE.min(remaining)) {
+            match rx.recv_timeout(wait) {
                 Ok(m) => next = Some(m),
+                Err(RecvTimeoutError::Timeout) if writer.cookie_deadline().is_some() => {}
                 Err(RecvTimeoutError::Timeout) => break,
                 Err(RecvTimeoutError::Disconnected) => return,
             }
         }
+        writer.apply(&mut host, shared);
+    }
+}
 
-        if !pending.is_empty() || rescan || !overlays.is_empty() {
-            pending.sort();
-            pending.dedup();
-            let force = rescan || pending.len() > RESCAN_THRESHOLD;
+/// The writer's state between batches.
+struct Writer {
+    revision: u64,
+    /// Paths reported by the watcher since the last batch.
+    pending: Vec<PathBuf>,
+    /// The watcher lost events: only a walk can tell what changed.
+    rescan: bool,
+    overlays: Vec<(String, Option<String>)>,
+    overlay_waiters: Vec<Sender<()>>,
+    /// Readers waiting for the disk, for whom no cookie was written yet.
+    uncovered: Vec<Sender<()>>,
+    /// Readers whose cookie is on its way (or has arrived).
+    covered: Vec<Sender<()>>,
+    /// `None` when there is no watcher to send cookies through.
+    cookies: Option<Cookies>,
+}
+
+impl Writer {
+    /// Records one message; false on shutdown.
+    fn take(&mut self, message: Message) -> bool {
+        match message {
+            Message::Shutdown => return false,
+            Message::Sync(reply) => self.uncovered.push(reply),
+            Message::Overlay(rel, text, reply) => {
+                self.overlays.push((rel, text));
+                self.overlay_waiters.push(reply);
+            }
+            Message::Fs(Ok(event)) => {
+                if event.need_rescan() {
+                    self.rescan = true;
+                }
+                if changes_content(&event.kind) {
+                    for path in event.paths {
+                        match &mut self.cookies {
+                            Some(cookies) if cookies.is_cookie(&path) => cookies.arrived(&path),
+                            _ => self.pending.push(path),
+                        }
+                    }
+                }
+            }
+            Message::Fs(Err(_)) => self.rescan = true,
+        }
+        true
+    }
+
+    fn has_waiters(&self) -> bool {
+        !self.uncovered.is_empty() || self.has_answerable()
+    }
+
+    /// Readers that the next apply answers (when no cookie is outstanding).
+    fn has_answerable(&self) -> bool {
+        !self.covered.is_empty() || !self.overlay_waiters.is_empty()
+    }
+
+    /// Writes one cookie for every reader that has none yet. Without a watcher (or when the
+    /// cookie cannot be written) they are answered with what has been received.
+    fn cover_waiters(&mut self) {
+        if let Some(cookies) = &mut self.cookies {
+            cookies.send();
+        }
+        self.covered.append(&mut self.uncovered);
+    }
+
+    fn give_up_cookie(&mut self) {
+        if let Some(cookies) = &mut self.cookies {
+            cookies.give_up();
+        }
+    }
+
+    fn cookie_deadline(&self) -> Option<Instant> {
+        self.cookies
+            .as_ref()
+            .and_then(|c| c.outstanding.as_ref())
+            .map(|(_, deadline)| *deadline)
+    }
+
+    /// Applies the batch, publishes a snapshot and answers the readers it covers.
+    fn apply(&mut self, host: &mut Host, shared: &Shared) {
+        if !self.pending.is_empty() || self.rescan || !self.overlays.is_empty() {
+            self.pending.sort();
+            self.pending.dedup();
+            let force = self.rescan || self.pending.len() > RESCAN_THRESHOLD;
             // Withdraw the published snapshot: the setters below wait for every clone.
             shared.snapshot.lock().unwrap().take();
-            let applied = if !pending.is_empty() || force {
-                host.apply_disk_changes(&pending, force)
+            let applied = if !self.pending.is_empty() || force {
+                host.apply_disk_changes(&self.pending, force)
             } else {
                 Default::default()
             };
-            pending.clear();
-            rescan = false;
-            let edited = !overlays.is_empty();
-            for (rel, text) in overlays.drain(..) {
+            self.pending.clear();
+            self.rescan = false;
+            let edited = !self.overlays.is_empty();
+            for (rel, text) in self.overlays.drain(..) {
                 host.set_overlay(&rel, text);
             }
             if applied != Default::default() || edited {
-                revision += 1;
+                self.revision += 1;
             }
             {
                 let mut status = shared.status.lock().unwrap();
                 status.batches += 1;
                 status.rescans += u64::from(applied.rescanned);
             }
-            publish(&host, shared, revision);
+            publish(host, shared, self.revision);
         }
-        for waiter in waiters.drain(..) {
+        for waiter in self.overlay_waiters.drain(..) {
             let _ = waiter.send(());
+        }
+        if self.cookie_deadline().is_none() {
+            for waiter in self.covered.drain(..) {
+                let _ = waiter.send(());
+            }
+        }
+    }
+}
+
+/// Read-your-writes through the watcher, as Watchman does it: to learn that every change
+/// made before a moment has been delivered, write a marker file (a cookie) and wait for the
+/// watcher to report it. The kernel queues events in order, so everything written before
+/// the cookie has arrived by then.
+struct Cookies {
+    dir: PathBuf,
+    prefix: String,
+    next: u64,
+    /// The cookie on its way, and when to stop waiting for it.
+    outstanding: Option<(PathBuf, Instant)>,
+    /// Cookies could not be written (a read-only root): readers get eventual freshness.
+    disabled: bool,
+}
+
+/// How long to wait for a cookie before answering anyway.
+const COOKIE_TIMEOUT: Duration = Duration::from_secs(2);
+
+impl Cookies {
+    fn new(root: &Path) -> Cookies {
+        // Inside `.git` when there is one, so that `git status` never shows a cookie.
+        let git = root.join(".git");
+        let dir = if git.is_dir() {
+            git
+        } else {
+            root.to_path_buf()
+        };
+        Cookies {
+            dir,
+            prefix: format!(".sextant-cookie-{}-", std::process::id()),
+            next: 0,
+            outstanding: None,
+            disabled: false,
+        }
+    }
+
+    fn is_cookie(&self, path: &Path) -> bool {
+        path.parent() == Some(self.dir.as_path())
+            && path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with(&self.prefix))
+    }
+
+    fn send(&mut self) {
+        if self.disabled {
+            return;
+        }
+        self.next += 1;
+        let path = self.dir.join(format!("{}{}", self.prefix, self.next));
+        match std::fs::File::create(&path) {
+            Ok(_) => self.outstanding = Some((path, Instant::now() + COOKIE_TIMEOUT)),
+            Err(_) => self.disabled = true,
+        }
+    }
+
+    fn arrived(&mut self, path: &Path) {
+        if self.outstanding.as_ref().is_some_and(|(p, _)| p == path) {
+            self.outstanding = None;
+        }
+        // Creation and removal both report the path; removing twice is harmless.
+        let _ = std::fs::remove_file(path);
+    }
+
+    fn give_up(&mut self) {
+        if let Some((path, _)) = self.outstanding.take() {
+            let _ = std::fs::remove_file(path);
         }
     }
 }

@@ -7,7 +7,10 @@ use std::{
 
 use serde::Serialize;
 
-use super::config::Config;
+use super::{
+    config::Config,
+    reader::{ConfinedReader, ReadRefusal},
+};
 use crate::lang::{LangId, registry};
 
 /// Bytes inspected for NUL when deciding that a file is binary (as git and ripgrep do).
@@ -21,6 +24,7 @@ pub enum SkipReason {
     Unreadable,
     SymlinkLoop,
     OutsideWorkspace,
+    NotRegularFile,
     NonUtf8Path,
 }
 
@@ -36,6 +40,9 @@ pub struct LoadedFile {
     pub lang: LangId,
     pub text: String,
     pub lossy_utf8: bool,
+    /// The workspace path of the file's real location, when it was reached through a
+    /// symlink (so that a change there refreshes this path too).
+    pub real_path: Option<String>,
 }
 
 pub(super) enum Candidate {
@@ -80,9 +87,16 @@ pub(super) fn walk(root: &Path, config: &Config) -> Result<Vec<Candidate>, Strin
         Box::new(move |entry| {
             let candidate = match entry {
                 Ok(entry) if entry.file_type().is_some_and(|t| t.is_file()) => {
-                    classify(root, canonical_root, entry.path(), entry.path_is_symlink())
+                    classify(root, entry.path())
                 }
                 Ok(entry) if entry.depth() > 0 && entry.file_type().is_some_and(|t| t.is_dir()) => {
+                    if entry.path_is_symlink() {
+                        if let Some(skipped) = outside_dir_link(root, canonical_root, entry.path())
+                        {
+                            found.lock().unwrap().push(Candidate::Skipped(skipped));
+                            return ignore::WalkState::Skip;
+                        }
+                    }
                     relative_path(root, entry.path()).map(Candidate::Dir)
                 }
                 Ok(_) => None,
@@ -114,12 +128,7 @@ pub fn relative_path(root: &Path, path: &Path) -> Option<String> {
     Some(parts?.join("/"))
 }
 
-fn classify(
-    root: &Path,
-    canonical_root: &Path,
-    path: &Path,
-    is_symlink: bool,
-) -> Option<Candidate> {
+fn classify(root: &Path, path: &Path) -> Option<Candidate> {
     let Some(rel) = relative_path(root, path) else {
         return Some(Candidate::Skipped(SkippedFile {
             path: path
@@ -132,32 +141,27 @@ fn classify(
         }));
     };
     // Extensionless files are classified later, from their shebang line.
-    let registry = registry();
-    if !crate::lang::Registry::needs_shebang(path) && registry.for_path(path, None).is_none() {
+    if !crate::lang::Registry::needs_shebang(path) && registry().for_path(path, None).is_none() {
         return None;
     }
-    if is_symlink {
-        match path.canonicalize() {
-            Ok(target) if target.starts_with(canonical_root) => {}
-            Ok(target) => {
-                return Some(Candidate::Skipped(SkippedFile {
-                    path: rel,
-                    reason: SkipReason::OutsideWorkspace,
-                    detail: format!("symlink to {}", target.display()),
-                }));
-            }
-            Err(e) => {
-                return Some(Candidate::Skipped(SkippedFile {
-                    path: rel,
-                    reason: SkipReason::Unreadable,
-                    detail: e.to_string(),
-                }));
-            }
-        }
-    }
+    // Where a symlinked file points is checked when it is read (it can be retargeted).
     Some(Candidate::File {
         abs: path.to_path_buf(),
         rel,
+    })
+}
+
+/// A symlinked directory pointing outside the root is not entered (its files would be
+/// refused one by one when read; a link to `/` would make that a walk of the machine).
+fn outside_dir_link(root: &Path, canonical_root: &Path, path: &Path) -> Option<SkippedFile> {
+    let target = path.canonicalize().ok()?;
+    if target.starts_with(canonical_root) {
+        return None;
+    }
+    Some(SkippedFile {
+        path: relative_path(root, path).unwrap_or_else(|| path.to_string_lossy().into_owned()),
+        reason: SkipReason::OutsideWorkspace,
+        detail: format!("directory symlink to {}", target.display()),
     })
 }
 
@@ -203,8 +207,14 @@ pub enum ReadOutcome {
     Ignored,
 }
 
-/// Reads one file, enforcing the size limit and rejecting binary content.
-pub fn read_source(abs: &Path, rel: &str, max_file_size: u64) -> ReadOutcome {
+/// Reads one source file through the confined reader, enforcing the size limit and
+/// rejecting binary content.
+pub fn read_source(
+    reader: &ConfinedReader,
+    abs: &Path,
+    rel: &str,
+    max_file_size: u64,
+) -> ReadOutcome {
     let skipped = |reason, detail: String| {
         ReadOutcome::Skipped(SkippedFile {
             path: rel.to_string(),
@@ -212,32 +222,24 @@ pub fn read_source(abs: &Path, rel: &str, max_file_size: u64) -> ReadOutcome {
             detail,
         })
     };
-    let size = match std::fs::metadata(abs) {
-        Ok(m) => m.len(),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return ReadOutcome::Ignored,
-        Err(e) => return skipped(SkipReason::Unreadable, e.to_string()),
+    let content = match reader.read(abs, max_file_size) {
+        Ok(content) => content,
+        Err(ReadRefusal::NotFound) => return ReadOutcome::Ignored,
+        // An extensionless file sextant cannot read is not known to be source at all.
+        Err(_) if crate::lang::Registry::needs_shebang(abs) => return ReadOutcome::Ignored,
+        Err(refusal) => {
+            let reason = match refusal {
+                ReadRefusal::NotFound => unreachable!("handled above"),
+                ReadRefusal::OutsideWorkspace(_) => SkipReason::OutsideWorkspace,
+                ReadRefusal::NotRegularFile(_) => SkipReason::NotRegularFile,
+                ReadRefusal::TooLarge { .. } => SkipReason::TooLarge,
+                ReadRefusal::SymlinkLoop => SkipReason::SymlinkLoop,
+                ReadRefusal::Io(_) => SkipReason::Unreadable,
+            };
+            return skipped(reason, refusal.to_string());
+        }
     };
-    if size > max_file_size {
-        return skipped(
-            SkipReason::TooLarge,
-            format!("{} bytes, over the {} byte limit", size, max_file_size),
-        );
-    }
-    let bytes = match std::fs::read(abs) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return ReadOutcome::Ignored,
-        Err(e) => return skipped(SkipReason::Unreadable, e.to_string()),
-    };
-    if bytes.len() as u64 > max_file_size {
-        return skipped(
-            SkipReason::TooLarge,
-            format!(
-                "{} bytes, over the {} byte limit",
-                bytes.len(),
-                max_file_size
-            ),
-        );
-    }
+    let bytes = content.bytes;
     let first_line = bytes.split(|&b| b == b'\n').next();
     let Some(lang) = registry().for_path(abs, first_line) else {
         return ReadOutcome::Ignored;
@@ -245,12 +247,14 @@ pub fn read_source(abs: &Path, rel: &str, max_file_size: u64) -> ReadOutcome {
     if bytes[..bytes.len().min(BINARY_SNIFF_BYTES)].contains(&0) {
         return skipped(SkipReason::Binary, "contains NUL bytes".into());
     }
+    let real_path = relative_path(reader.root(), &content.real_path).filter(|real| real != rel);
     let (text, lossy_utf8) = decode(bytes);
     ReadOutcome::Loaded(LoadedFile {
         path: rel.to_string(),
         lang: lang.lang_id,
         text,
         lossy_utf8,
+        real_path,
     })
 }
 

@@ -6,6 +6,7 @@
 mod config;
 pub mod live;
 mod load;
+pub mod reader;
 
 use std::{
     collections::HashMap,
@@ -21,6 +22,7 @@ pub use config::{CONFIG_FILE, Config, DEFAULT_MAX_FILE_SIZE};
 pub use load::{
     LoadedFile, ReadOutcome, SkipReason, SkippedFile, decode, read_source, relative_path,
 };
+pub use reader::{ConfinedReader, ReadRefusal};
 
 use crate::{
     db::{RootDatabase, SourceFile, Workspace},
@@ -56,6 +58,11 @@ pub struct Host {
     walked_dirs: std::collections::HashSet<String>,
     /// Texts of documents open in an editor; they win over the disk until closed.
     overlays: HashMap<String, String>,
+    /// The only way this host reads the disk.
+    reader: ConfinedReader,
+    /// For files reached through a symlink: path → the workspace path of the real file. A
+    /// change reported for the real file refreshes these paths too.
+    real_paths: HashMap<String, String>,
 }
 
 /// What [`Host::apply_disk_changes`] did.
@@ -69,8 +76,8 @@ pub struct Applied {
 }
 
 /// `sextant.toml` merged with command-line overrides.
-fn effective_config(root: &Path, options: &LoadOptions) -> Result<Config, String> {
-    let mut config = Config::load(root)?;
+fn effective_config(reader: &ConfinedReader, options: &LoadOptions) -> Result<Config, String> {
+    let mut config = Config::load(reader)?;
     if let Some(max) = options.max_file_size {
         config.max_file_size = max;
     }
@@ -80,6 +87,7 @@ fn effective_config(root: &Path, options: &LoadOptions) -> Result<Config, String
 
 /// Reads the walked candidates for which `should_read(rel)` holds, in parallel.
 fn read_candidates(
+    reader: &ConfinedReader,
     candidates: Vec<load::Candidate>,
     config: &Config,
     progress: &Progress,
@@ -98,7 +106,7 @@ fn read_candidates(
     let outcomes: Vec<ReadOutcome> = to_read
         .par_iter()
         .map(|(abs, rel)| {
-            let outcome = read_source(abs, rel, config.max_file_size);
+            let outcome = read_source(reader, abs, rel, config.max_file_size);
             progress.inc();
             outcome
         })
@@ -142,11 +150,12 @@ impl Host {
         let root = root
             .canonicalize()
             .map_err(|e| format!("{}: {e}", root.display()))?;
-        let config = effective_config(&root, options)?;
+        let reader = ConfinedReader::new(root.clone());
+        let config = effective_config(&reader, options)?;
         let candidates = load::walk(&root, &config)?;
         let walked_dirs = walked_dirs(&candidates);
         let progress = Progress::new(options.progress);
-        let (loaded, skipped) = read_candidates(candidates, &config, &progress, |_| true);
+        let (loaded, skipped) = read_candidates(&reader, candidates, &config, &progress, |_| true);
 
         let mut host = Host::from_files(root, loaded);
         host.config = config;
@@ -170,9 +179,13 @@ impl Host {
         files.sort_by(|a, b| a.path.cmp(&b.path));
         files.dedup_by(|a, b| a.path == b.path);
         let mut by_path = HashMap::with_capacity(files.len());
+        let mut real_paths = HashMap::new();
         let inputs: Vec<SourceFile> = files
             .into_iter()
             .map(|f| {
+                if let Some(real) = &f.real_path {
+                    real_paths.insert(f.path.clone(), real.clone());
+                }
                 let file =
                     SourceFile::new(&db, f.path.clone(), f.lang, Arc::from(f.text), f.lossy_utf8);
                 by_path.insert(f.path, file);
@@ -183,7 +196,7 @@ impl Host {
         Host {
             db,
             workspace,
-            root,
+            root: root.clone(),
             config: Config::default(),
             skipped: Vec::new(),
             index_time: Duration::ZERO,
@@ -191,6 +204,8 @@ impl Host {
             by_path: Arc::new(by_path),
             walked_dirs: Default::default(),
             overlays: HashMap::new(),
+            reader: ConfinedReader::new(root),
+            real_paths,
         }
     }
 
@@ -198,6 +213,10 @@ impl Host {
     /// version is ignored; once removed, the disk decides again. Returns false for a path no
     /// registered language handles.
     pub fn set_overlay(&mut self, rel: &str, text: Option<String>) -> bool {
+        // Front ends normalize paths; this is the last line of defence against `../x`.
+        if !is_workspace_relative(rel) {
+            return false;
+        }
         match text {
             Some(text) => {
                 let abs = self.root.join(rel);
@@ -216,6 +235,7 @@ impl Host {
                     lang,
                     text,
                     lossy_utf8: false,
+                    real_path: None,
                 };
                 match self.by_path.get(rel) {
                     Some(&file) => {
@@ -254,6 +274,17 @@ impl Host {
             .iter()
             .filter_map(|p| self.relative_lexically(p))
             .collect();
+        // Paths that reach a touched file through a symlink changed with it.
+        if !self.real_paths.is_empty() {
+            let touched_set: std::collections::HashSet<&String> = touched.iter().collect();
+            let links: Vec<String> = self
+                .real_paths
+                .iter()
+                .filter(|(_, real)| touched_set.contains(real))
+                .map(|(link, _)| link.clone())
+                .collect();
+            touched.extend(links);
+        }
         touched.sort();
         touched.dedup();
         let rescan = force_rescan
@@ -281,7 +312,12 @@ impl Host {
             if self.overlays.contains_key(rel) {
                 continue;
             }
-            match read_source(&self.root.join(rel), rel, self.config.max_file_size) {
+            match read_source(
+                &self.reader,
+                &self.root.join(rel),
+                rel,
+                self.config.max_file_size,
+            ) {
                 ReadOutcome::Loaded(f) => applied.changed += usize::from(self.update_text(file, f)),
                 ReadOutcome::Skipped(s) => {
                     self.skipped.retain(|k| k.path != s.path);
@@ -295,6 +331,7 @@ impl Host {
             applied.removed = removed.len();
             for rel in &removed {
                 Arc::make_mut(&mut self.by_path).remove(rel);
+                self.real_paths.remove(rel);
             }
             self.publish_file_set();
         }
@@ -306,7 +343,7 @@ impl Host {
             rescanned: true,
             ..Applied::default()
         };
-        let config = match effective_config(&self.root, &self.options) {
+        let config = match effective_config(&self.reader, &self.options) {
             Ok(c) => c,
             // A half-written sextant.toml: keep the last good configuration.
             Err(_) => self.config.clone(),
@@ -324,10 +361,13 @@ impl Host {
             .collect();
         let touched: std::collections::HashSet<&str> = touched.iter().map(String::as_str).collect();
         let known = &self.by_path;
-        let (loaded, skipped) =
-            read_candidates(candidates, &config, &Progress::new(false), |rel| {
-                !known.contains_key(rel) || touched.contains(rel)
-            });
+        let (loaded, skipped) = read_candidates(
+            &self.reader,
+            candidates,
+            &config,
+            &Progress::new(false),
+            |rel| !known.contains_key(rel) || touched.contains(rel),
+        );
         let overlays = &self.overlays;
         let mut gone: Vec<String> = self
             .by_path
@@ -342,6 +382,7 @@ impl Host {
                 .map(|s| s.path.clone()),
         );
         for rel in &gone {
+            self.real_paths.remove(rel);
             if Arc::make_mut(&mut self.by_path).remove(rel).is_some() {
                 applied.removed += 1;
             }
@@ -353,6 +394,7 @@ impl Host {
             match self.by_path.get(&f.path) {
                 Some(&file) => applied.changed += usize::from(self.update_text(file, f)),
                 None => {
+                    self.track_real_path(&f);
                     let file = SourceFile::new(
                         &self.db,
                         f.path.clone(),
@@ -382,9 +424,17 @@ impl Host {
         }
     }
 
+    fn track_real_path(&mut self, loaded: &LoadedFile) {
+        match &loaded.real_path {
+            Some(real) => self.real_paths.insert(loaded.path.clone(), real.clone()),
+            None => self.real_paths.remove(&loaded.path),
+        };
+    }
+
     /// Sets a file's text (and encoding flag) if it differs; true when it did.
     fn update_text(&mut self, file: SourceFile, loaded: LoadedFile) -> bool {
         use salsa::Setter;
+        self.track_real_path(&loaded);
         if **file.text(&self.db) == *loaded.text && file.lossy_utf8(&self.db) == loaded.lossy_utf8 {
             return false;
         }
@@ -450,40 +500,54 @@ impl Host {
     }
 }
 
-/// A database holding just one file read from disk (for `parse` and `outline`, which need
-/// no workspace), answering under the path `name`. `language` overrides detection by
+/// Why a single file could not be loaded for analysis.
+#[derive(Debug, thiserror::Error)]
+pub enum FileError {
+    #[error("{name}: {refusal}")]
+    Refused { name: String, refusal: ReadRefusal },
+    #[error("{name}: unknown language (known: {})", crate::lang::registry().ids().join(", "))]
+    UnknownLanguage { name: String },
+    #[error("{name}: binary file (contains NUL bytes)")]
+    Binary { name: String },
+}
+
+/// A database holding just one file read through `reader` (for `parse` and `outline`, which
+/// need no workspace), answering under the path `name`. `language` overrides detection by
 /// extension and shebang.
 pub fn load_single_file(
+    reader: &ConfinedReader,
     path: &Path,
     name: &str,
     language: Option<&Language>,
     max_file_size: u64,
-) -> Result<(Host, SourceFile), String> {
-    let display = name.to_string();
-    let meta = std::fs::metadata(path).map_err(|e| format!("{display}: {e}"))?;
-    if meta.is_dir() {
-        return Err(format!("{display}: is a directory"));
+) -> Result<(Host, SourceFile), FileError> {
+    let registry = crate::lang::registry();
+    // Known from the extension alone: no need to read a file that cannot be analysed.
+    if language.is_none()
+        && !crate::lang::Registry::needs_shebang(path)
+        && registry.for_path(path, None).is_none()
+    {
+        return Err(FileError::UnknownLanguage {
+            name: name.to_string(),
+        });
     }
-    if meta.len() > max_file_size {
-        return Err(format!(
-            "{display}: {} bytes, over the {max_file_size} byte limit (see --max-file-size)",
-            meta.len()
-        ));
-    }
-    let bytes = std::fs::read(path).map_err(|e| format!("{display}: {e}"))?;
+    let bytes = reader
+        .read(path, max_file_size)
+        .map_err(|refusal| FileError::Refused {
+            name: name.to_string(),
+            refusal,
+        })?
+        .bytes;
     let first_line = bytes.split(|&b| b == b'\n').next();
     let lang = match language {
         Some(l) => l,
-        None => crate::lang::registry()
+        None => registry
             .for_path(path, first_line)
-            .ok_or_else(|| {
-                format!(
-                    "{display}: unknown language (use --language; known: {})",
-                    crate::lang::registry().ids().join(", ")
-                )
+            .ok_or_else(|| FileError::UnknownLanguage {
+                name: name.to_string(),
             })?,
     };
-    source_host(display, lang, bytes)
+    source_host(name.to_string(), lang, bytes)
 }
 
 /// A database holding one in-memory source (`sextant parse -` reads stdin).
@@ -491,9 +555,9 @@ pub fn source_host(
     path: String,
     lang: &Language,
     bytes: Vec<u8>,
-) -> Result<(Host, SourceFile), String> {
+) -> Result<(Host, SourceFile), FileError> {
     if bytes[..bytes.len().min(8192)].contains(&0) {
-        return Err(format!("{path}: binary file (contains NUL bytes)"));
+        return Err(FileError::Binary { name: path });
     }
     let (text, lossy_utf8) = decode(bytes);
     let host = Host::from_files(
@@ -503,10 +567,20 @@ pub fn source_host(
             lang: lang.lang_id,
             text,
             lossy_utf8,
+            real_path: None,
         }],
     );
     let file = host.file(&path).expect("just added");
     Ok((host, file))
+}
+
+/// Whether `rel` is a plain workspace-relative path: not absolute, no `.` or `..`
+/// components, no empty segments.
+fn is_workspace_relative(rel: &str) -> bool {
+    !rel.is_empty()
+        && !rel.starts_with('/')
+        && !rel.contains('\0')
+        && rel.split('/').all(|part| !matches!(part, "" | "." | ".."))
 }
 
 /// A progress bar on stderr that only appears once indexing has taken a moment, and never

@@ -66,6 +66,7 @@ pub fn loaded(files: &[FixtureFile]) -> Vec<LoadedFile> {
                 lang: lang.lang_id,
                 text: f.text.clone(),
                 lossy_utf8: false,
+                real_path: None,
             }
         })
         .collect()
