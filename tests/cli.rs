@@ -425,3 +425,61 @@ fn closed_stdout_is_not_an_error() {
     assert!(out.status.code().is_some(), "killed by a signal");
     assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
 }
+
+/// Regression: a directory symlink pointing outside the root was followed and its files
+/// indexed (only file symlinks were checked).
+#[cfg(unix)]
+#[test]
+fn directory_symlinks_pointing_outside_are_not_followed() {
+    let dir = workspace();
+    let outside = tempfile::tempdir().unwrap();
+    write(outside.path(), "secret.py", "API_KEY = 'do-not-serve'\n");
+    write(
+        outside.path(),
+        "deep/more.py",
+        "def outside_function(): pass\n",
+    );
+    std::os::unix::fs::symlink(outside.path(), dir.path().join("vendor_link")).unwrap();
+    // A link inside the root is followed, under its own path.
+    std::os::unix::fs::symlink(dir.path().join("src"), dir.path().join("src_link")).unwrap();
+
+    let v = json(&sextant(dir.path(), &["stats", "--json"]));
+    let skipped: Vec<(&str, &str)> = v["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["path"].as_str().unwrap(), s["reason"].as_str().unwrap()))
+        .collect();
+    assert_eq!(skipped, [("vendor_link", "outside_workspace")], "{v}");
+    let found = sextant(dir.path(), &["symbols", "API_KEY"]);
+    assert_eq!(found.status.code(), Some(1), "{}", stdout(&found));
+    let files = stdout(&sextant(dir.path(), &["files"]));
+    assert!(!files.contains("vendor_link"), "{files}");
+    assert!(files.lines().any(|l| l.starts_with("src_link/")), "{files}");
+}
+
+/// Regression: a FIFO among the files blocked the reader that opened it.
+#[cfg(unix)]
+#[test]
+fn fifos_are_skipped_without_blocking() {
+    let dir = workspace();
+    let status = Command::new("mkfifo")
+        .arg(dir.path().join("pipe.py"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let v = json(&sextant(dir.path(), &["stats", "--json"]));
+    let skipped: Vec<(&str, &str)> = v["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["path"].as_str().unwrap(), s["reason"].as_str().unwrap()))
+        .collect();
+    assert_eq!(skipped, [("pipe.py", "not_regular_file")], "{v}");
+    let out = sextant(dir.path(), &["outline", "pipe.py"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out).trim(),
+        "sextant: error: pipe.py: not a regular file (a FIFO)"
+    );
+}

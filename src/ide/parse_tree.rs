@@ -67,7 +67,8 @@ pub fn parse_tree(
         let mut lines = 0usize;
         let mut truncated = false;
         let mut depth = 0usize;
-        for event in root.preorder_with_tokens() {
+        let mut walk = root.preorder_with_tokens();
+        while let Some(event) = walk.next() {
             let (element, enter) = match event {
                 rowan::WalkEvent::Enter(e) => (e, true),
                 rowan::WalkEvent::Leave(e) => (e, false),
@@ -82,14 +83,19 @@ pub fn parse_tree(
             let this_depth = depth;
             if is_node {
                 depth += 1;
+                // Nothing below the depth limit is shown: do not walk it.
+                if this_depth >= options.max_depth {
+                    walk.skip_subtree();
+                }
             }
             let kind = element.kind();
             if kind == WHITESPACE || this_depth > options.max_depth {
                 continue;
             }
             if lines >= options.max_nodes {
+                // The rest of a large file is not shown: stop rather than walk it.
                 truncated = true;
-                continue;
+                break;
             }
             lines += 1;
             let span = Span::new(&index, text, element.text_range());

@@ -86,7 +86,9 @@ pub(super) fn walk(root: &Path, config: &Config) -> Result<Vec<Candidate>, Strin
         let canonical_root = &canonical_root;
         Box::new(move |entry| {
             let candidate = match entry {
-                Ok(entry) if entry.file_type().is_some_and(|t| t.is_file()) => {
+                // FIFOs, sockets and devices too: the reader refuses them, and they are
+                // reported like any file that could not be read.
+                Ok(entry) if entry.file_type().is_some_and(|t| !t.is_dir()) => {
                     classify(root, entry.path())
                 }
                 Ok(entry) if entry.depth() > 0 && entry.file_type().is_some_and(|t| t.is_dir()) => {

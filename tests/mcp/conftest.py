@@ -47,7 +47,7 @@ def workspace(tmp_path: Path) -> Path:
 @contextlib.asynccontextmanager
 async def stdio_session(root: Path, *args: str, env: dict | None = None):
     params = StdioServerParameters(command=SEXTANT, args=["mcp", "--root", str(root), *args], env=env)
-    with open(os.devnull, "w") as errlog:
+    with open(os.environ.get("ERRLOG", os.devnull), "w") as errlog:
         async with stdio_client(params, errlog=errlog) as (read, write_stream):
             async with ClientSession(read, write_stream) as session:
                 await session.initialize()
