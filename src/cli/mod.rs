@@ -72,8 +72,9 @@ pub enum Command {
     /// with --http). The index follows file changes on disk.
     Mcp(McpArgs),
     /// Serve editors over the Language Server Protocol on stdio. The root is --root if given,
-    /// else the client's first workspace folder.
-    Lsp,
+    /// else the client's first workspace folder. Exits 0 after `shutdown` then `exit`, 1 if
+    /// the client exits or disconnects without `shutdown` or breaks the message framing.
+    Lsp(LspArgs),
     /// List the files sextant indexes (after ignore rules, globs and limits), with their
     /// language.
     Files(FilesArgs),
@@ -158,6 +159,15 @@ pub struct McpArgs {
 }
 
 #[derive(Args, Debug)]
+pub struct LspArgs {
+    /// Largest message body (its Content-Length) accepted from the client, in bytes; a
+    /// larger claim ends the connection with exit code 1.
+    #[arg(long, value_name = "BYTES", default_value_t = crate::lsp::DEFAULT_MAX_MESSAGE_BYTES,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_message_bytes: u64,
+}
+
+#[derive(Args, Debug)]
 pub struct FilesArgs {
     /// Only files of this language.
     #[arg(long = "lang", value_name = "LANG", visible_alias = "language")]
@@ -216,14 +226,14 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
     let g = &cli.global;
     match &cli.command {
         Command::Languages => Ok((render::languages(g.json), ExitCode::SUCCESS)),
-        Command::Lsp => {
+        Command::Lsp(args) => {
             let load = LoadOptions {
                 max_file_size: g.max_file_size,
                 exclude: g.exclude.clone(),
                 progress: false,
             };
-            crate::lsp::run_stdio(g.root_arg.clone(), load)?;
-            Ok((String::new(), ExitCode::SUCCESS))
+            let code = crate::lsp::run_stdio(g.root_arg.clone(), load, args.max_message_bytes)?;
+            Ok((String::new(), code))
         }
         Command::Mcp(args) => {
             run_mcp(g, args)?;

@@ -5,12 +5,19 @@
 //! requests run on worker threads over snapshots. `$/cancelRequest` cancels the worker's
 //! salsa query and answers `RequestCancelled`; a write during a request makes it retry on the
 //! new revision. Open documents overlay the disk; the file watcher keeps the rest fresh.
+//! stdin is framed by `transport`, which bounds what a client can make the server allocate.
+//!
+//! Only a `file` URI that names a path inside the root, after percent-decoding and lexical
+//! normalisation, becomes a workspace document; anything else is never overlaid, read from
+//! disk or indexed on the client's say-so.
 
 mod position;
+mod transport;
 
 use std::{
     collections::HashMap,
-    path::{Path, PathBuf},
+    path::{Component, Path, PathBuf},
+    process::ExitCode,
     str::FromStr,
     sync::{Arc, Mutex},
     time::{Duration, Instant},
@@ -25,6 +32,8 @@ use lsp_types::{
     TextDocumentSyncKind, TextDocumentSyncOptions, Uri, WorkDoneProgressOptions,
 };
 use position::{Encoding, Lines, position_on_line};
+pub use transport::DEFAULT_MAX_MESSAGE_BYTES;
+use transport::{ReaderEnd, Transport};
 
 use crate::{
     ide::{self, OutlineNode, SymbolQuery},
@@ -40,10 +49,19 @@ const DIAGNOSTICS_DEBOUNCE: Duration = Duration::from_millis(30);
 const WORKSPACE_SYMBOL_LIMIT: usize = 100;
 const PROGRESS_TOKEN: &str = "sextant/indexing";
 
-/// Runs the server on stdin/stdout until the client says `exit`.
-pub fn run_stdio(root: Option<PathBuf>, load: LoadOptions) -> Result<(), String> {
-    let (connection, io_threads) = Connection::stdio();
-    let (id, params) = connection.initialize_start().map_err(|e| e.to_string())?;
+/// Runs the server on stdin/stdout until the client says `exit` or closes stdin, and
+/// returns the exit status: 0 after `shutdown`, 1 without it or after a framing violation.
+pub fn run_stdio(
+    root: Option<PathBuf>,
+    load: LoadOptions,
+    max_message_bytes: u64,
+) -> Result<ExitCode, String> {
+    let transport = Transport::stdio(max_message_bytes);
+    let connection = &transport.connection;
+    let (id, params) = match wait_for_initialize(connection) {
+        Some(initialize) => initialize,
+        None => return Ok(close(transport, false)),
+    };
     let init: InitializeParams =
         serde_json::from_value(params).map_err(|e| format!("bad initialize params: {e}"))?;
     let offers_utf8 = init
@@ -92,9 +110,10 @@ pub fn run_stdio(root: Option<PathBuf>, load: LoadOptions) -> Result<(), String>
         "capabilities": capabilities,
         "serverInfo": { "name": "sextant", "version": env!("CARGO_PKG_VERSION") },
     });
-    connection
-        .initialize_finish(id, result)
-        .map_err(|e| e.to_string())?;
+    // `initialized` needs no wait: the main loop ignores it like any unknown notification.
+    let _ = connection
+        .sender
+        .send(Message::Response(Response::new_ok(id, result)));
 
     let live = Arc::new(LiveWorkspace::start(
         &root,
@@ -113,11 +132,51 @@ pub fn run_stdio(root: Option<PathBuf>, load: LoadOptions) -> Result<(), String>
     if progress {
         server.report_indexing_progress();
     }
-    server.main_loop(&connection.receiver)?;
+    server.main_loop(&connection.receiver);
+    let shut_down = server.shut_down;
     drop(server);
-    drop(connection);
-    io_threads.join().map_err(|e| e.to_string())?;
-    Ok(())
+    Ok(close(transport, shut_down))
+}
+
+/// Waits for `initialize`, answering other requests as the protocol asks. `None` if the
+/// client says `exit` or the connection ends first.
+fn wait_for_initialize(connection: &Connection) -> Option<(RequestId, serde_json::Value)> {
+    for message in &connection.receiver {
+        match message {
+            Message::Request(request) if request.method == "initialize" => {
+                return Some((request.id, request.params));
+            }
+            Message::Request(request) => {
+                let _ = connection.sender.send(Message::Response(Response::new_err(
+                    request.id,
+                    ErrorCode::ServerNotInitialized as i32,
+                    format!("{} before initialize", request.method),
+                )));
+            }
+            Message::Notification(n) if n.method == "exit" => return None,
+            Message::Notification(_) | Message::Response(_) => {}
+        }
+    }
+    None
+}
+
+/// Flushes the connection and turns the way it ended into the exit status the protocol
+/// asks for: 0 only after `shutdown`.
+fn close(transport: Transport, shut_down: bool) -> ExitCode {
+    let failure = ExitCode::from(1);
+    match transport.close() {
+        ReaderEnd::Violation(e) => {
+            // The peer's framing cannot be trusted any more: nothing after this is readable.
+            eprintln!("sextant: lsp: closing the connection: {e}");
+            failure
+        }
+        ReaderEnd::Exit | ReaderEnd::Closed | ReaderEnd::Eof if shut_down => ExitCode::SUCCESS,
+        ReaderEnd::Eof => {
+            eprintln!("sextant: lsp: the client closed the connection without shutdown");
+            failure
+        }
+        ReaderEnd::Exit | ReaderEnd::Closed => failure,
+    }
 }
 
 fn workspace_root(init: &InitializeParams) -> Option<PathBuf> {
@@ -128,15 +187,45 @@ fn workspace_root(init: &InitializeParams) -> Option<PathBuf> {
     init.root_uri.as_ref().and_then(uri_to_path)
 }
 
+/// The absolute, lexically normalised path a URI names: a `file` URI on this machine (no
+/// host or `localhost`), without query or fragment, whose percent-decoded path is UTF-8 with
+/// no NUL. `None` for anything else.
 fn uri_to_path(uri: &Uri) -> Option<PathBuf> {
-    let rest = uri.as_str().strip_prefix("file://")?;
-    let path = rest.get(rest.find('/')?..)?;
-    let mut bytes = Vec::with_capacity(path.len());
-    let raw = path.as_bytes();
+    if !uri
+        .scheme()
+        .is_some_and(|s| s.as_str().eq_ignore_ascii_case("file"))
+    {
+        return None;
+    }
+    if let Some(authority) = uri.authority() {
+        let host = authority.host().as_str();
+        let local = host.is_empty() || host.eq_ignore_ascii_case("localhost");
+        if !local || authority.userinfo().is_some() || authority.port().is_some() {
+            return None;
+        }
+    }
+    if uri.query().is_some() || uri.fragment().is_some() {
+        return None;
+    }
+    let decoded = percent_decode(uri.path().as_str())?;
+    if decoded.contains('\0') {
+        return None;
+    }
+    // Decoding first: `%2e%2e` must count as `..` here, as it will for the disk.
+    normalize_lexically(Path::new(&decoded))
+}
+
+/// Decodes `%XX` escapes; `None` for a malformed escape or a result that is not UTF-8.
+fn percent_decode(encoded: &str) -> Option<String> {
+    let raw = encoded.as_bytes();
+    let mut bytes = Vec::with_capacity(raw.len());
     let mut i = 0;
     while i < raw.len() {
-        if raw[i] == b'%' && i + 2 < raw.len() {
-            let hex = std::str::from_utf8(&raw[i + 1..i + 3]).ok()?;
+        if raw[i] == b'%' {
+            let hex = std::str::from_utf8(raw.get(i + 1..i + 3)?).ok()?;
+            if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return None;
+            }
             bytes.push(u8::from_str_radix(hex, 16).ok()?);
             i += 3;
         } else {
@@ -144,7 +233,34 @@ fn uri_to_path(uri: &Uri) -> Option<PathBuf> {
             i += 1;
         }
     }
-    Some(PathBuf::from(String::from_utf8(bytes).ok()?))
+    String::from_utf8(bytes).ok()
+}
+
+/// Resolves `.` and `..` without following links (`..` at `/` stays at `/`); `None` for a
+/// relative path.
+fn normalize_lexically(path: &Path) -> Option<PathBuf> {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::RootDir => out.push(Component::RootDir),
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::Normal(name) => out.push(name),
+            Component::Prefix(_) => return None,
+        }
+    }
+    out.has_root().then_some(out)
+}
+
+/// Whether `path` (absolute, normalised) stays under `root` (canonical) once links are
+/// followed: a link inside the root may point outside it. A path that does not exist yet
+/// is judged by its nearest existing ancestor.
+fn resolves_inside(root: &Path, path: &Path) -> bool {
+    path.ancestors()
+        .find_map(|p| p.canonicalize().ok())
+        .is_some_and(|real| real.starts_with(root))
 }
 
 fn path_to_uri(path: &Path) -> Option<Uri> {
@@ -185,6 +301,8 @@ struct Server {
     /// Cancellation tokens of running requests, by request id.
     running: Arc<Mutex<HashMap<RequestId, Vec<salsa::CancellationToken>>>>,
     tasks: (Sender<Task>, Receiver<Task>),
+    /// `shutdown` was answered: `exit` now means success.
+    shut_down: bool,
 }
 
 impl Server {
@@ -203,6 +321,7 @@ impl Server {
             diagnostics_due: HashMap::new(),
             running: Arc::default(),
             tasks: crossbeam_channel::unbounded(),
+            shut_down: false,
         }
     }
 
@@ -217,7 +336,8 @@ impl Server {
         )));
     }
 
-    fn main_loop(&mut self, receiver: &Receiver<Message>) -> Result<(), String> {
+    /// Serves until `exit` or until the connection ends.
+    fn main_loop(&mut self, receiver: &Receiver<Message>) {
         let tasks = self.tasks.1.clone();
         loop {
             let timeout = self
@@ -229,16 +349,21 @@ impl Server {
                 });
             select! {
                 recv(receiver) -> message => {
-                    let Ok(message) = message else { return Ok(()) };
+                    let Ok(message) = message else { return };
                     match message {
-                        Message::Request(request) => {
-                            if request.method == "shutdown" {
-                                self.send(Message::Response(Response::new_ok(request.id, ())));
-                                continue;
-                            }
-                            self.on_request(request);
+                        Message::Request(request) if self.shut_down => {
+                            self.send(Message::Response(Response::new_err(
+                                request.id,
+                                ErrorCode::InvalidRequest as i32,
+                                format!("{} after shutdown", request.method),
+                            )));
                         }
-                        Message::Notification(n) if n.method == "exit" => return Ok(()),
+                        Message::Request(request) if request.method == "shutdown" => {
+                            self.shut_down = true;
+                            self.send(Message::Response(Response::new_ok(request.id, ())));
+                        }
+                        Message::Request(request) => self.on_request(request),
+                        Message::Notification(n) if n.method == "exit" => return,
                         Message::Notification(n) => self.on_notification(n),
                         Message::Response(_) => {}
                     }
@@ -286,8 +411,12 @@ impl Server {
         });
     }
 
+    /// The workspace-relative path of a document inside the root; `None` for any other
+    /// document, which is then never overlaid, read or indexed.
     fn relative(&self, uri: &Uri) -> Option<String> {
-        crate::workspace::relative_path(&self.root, &uri_to_path(uri)?).filter(|r| !r.is_empty())
+        let path = uri_to_path(uri)?;
+        let rel = crate::workspace::relative_path(&self.root, &path).filter(|r| !r.is_empty())?;
+        resolves_inside(&self.root, &path).then_some(rel)
     }
 
     fn on_notification(&mut self, n: Notification) {
@@ -680,5 +809,76 @@ fn lsp_kind(kind: SymbolKind) -> LspKind {
         SymbolKind::Field => LspKind::FIELD,
         SymbolKind::Constant | SymbolKind::Static => LspKind::CONSTANT,
         SymbolKind::Variable => LspKind::VARIABLE,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn path(uri: &str) -> Option<String> {
+        let uri = Uri::from_str(uri).ok()?;
+        uri_to_path(&uri).map(|p| p.display().to_string())
+    }
+
+    #[test]
+    fn file_uris_decode_then_normalise() {
+        assert_eq!(path("file:///ws/a.py").as_deref(), Some("/ws/a.py"));
+        assert_eq!(
+            path("file://localhost/ws/a.py").as_deref(),
+            Some("/ws/a.py")
+        );
+        assert_eq!(
+            path("FILE://LocalHost/ws/a.py").as_deref(),
+            Some("/ws/a.py")
+        );
+        assert_eq!(path("file:/ws/a.py").as_deref(), Some("/ws/a.py"));
+        assert_eq!(path("file:///ws/%61%20b.py").as_deref(), Some("/ws/a b.py"));
+        assert_eq!(path("file:///ws/../x.py").as_deref(), Some("/x.py"));
+        assert_eq!(path("file:///ws/%2e%2e/x.py").as_deref(), Some("/x.py"));
+        assert_eq!(
+            path("file:///ws/s/%2E%2E/%2e%2e/x.py").as_deref(),
+            Some("/x.py")
+        );
+        assert_eq!(
+            path("file:///ws/s%2F..%2F..%2Fx.py").as_deref(),
+            Some("/x.py")
+        );
+        assert_eq!(path("file:///../../x.py").as_deref(), Some("/x.py"));
+        assert_eq!(path("file:///ws/./a/./b.py").as_deref(), Some("/ws/a/b.py"));
+    }
+
+    #[test]
+    fn uris_naming_no_local_path_are_refused() {
+        for uri in [
+            "file://elsewhere/ws/a.py",
+            "file://user@localhost/ws/a.py",
+            "file://localhost:1/ws/a.py",
+            "file:///ws/a%00.py",
+            "file:///ws/a%zz.py",
+            "file:///ws/a%2",
+            "file:///ws/%ff.py",
+            "file:///ws/a.py?x=1",
+            "file:///ws/a.py#top",
+            "untitled:/ws/a.py",
+            "https://example.invalid/ws/a.py",
+            "file:ws/a.py",
+        ] {
+            assert_eq!(path(uri), None, "{uri}");
+        }
+    }
+
+    #[test]
+    fn only_paths_under_the_root_resolve_inside_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap().join("ws");
+        std::fs::create_dir(&root).unwrap();
+        assert!(resolves_inside(&root, &root.join("new/file.py")));
+        assert!(!resolves_inside(&root, &root.with_file_name("other.py")));
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(dir.path(), root.join("up")).unwrap();
+            assert!(!resolves_inside(&root, &root.join("up/x.py")));
+        }
     }
 }
