@@ -153,9 +153,23 @@ pub struct McpArgs {
     /// Largest `source` accepted by parse_source, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = crate::mcp::Limits::default().max_source_bytes)]
     pub max_source_bytes: usize,
-    /// Largest request (a stdio line or an HTTP body), in bytes.
+    /// Largest request (a stdio line or an HTTP body), in bytes; must hold a
+    /// --max-source-bytes source escaped as JSON (6 times as long, plus 16384).
     #[arg(long, value_name = "BYTES", default_value_t = crate::mcp::Limits::default().max_request_bytes)]
     pub max_request_bytes: usize,
+    /// With --http: time for a request head to arrive, in milliseconds.
+    #[arg(long, value_name = "MS", requires = "http", default_value_t = crate::mcp::HttpLimits::default().header_timeout_ms)]
+    pub http_header_timeout_ms: u64,
+    /// With --http: time for a request body to arrive after its head, in milliseconds.
+    #[arg(long, value_name = "MS", requires = "http", default_value_t = crate::mcp::HttpLimits::default().body_timeout_ms)]
+    pub http_body_timeout_ms: u64,
+    /// With --http: time a keep-alive connection may wait for its next request, in
+    /// milliseconds.
+    #[arg(long, value_name = "MS", requires = "http", default_value_t = crate::mcp::HttpLimits::default().idle_timeout_ms)]
+    pub http_idle_timeout_ms: u64,
+    /// With --http: connections open at once; more wait to be accepted.
+    #[arg(long, value_name = "N", requires = "http", default_value_t = crate::mcp::HttpLimits::default().max_connections)]
+    pub http_max_connections: usize,
 }
 
 #[derive(Args, Debug)]
@@ -333,6 +347,7 @@ fn run_mcp(g: &GlobalArgs, args: &McpArgs) -> Result<(), CliError> {
         request_timeout_ms: args.request_timeout_ms,
         max_response_chars: args.max_response_chars,
     };
+    limits.check()?;
     let token = match (&args.token_env, &args.token_file) {
         (Some(var), _) => Some(
             std::env::var(var).map_err(|_| CliError(format!("--token-env: ${var} is not set")))?,
@@ -371,7 +386,15 @@ fn run_mcp(g: &GlobalArgs, args: &McpArgs) -> Result<(), CliError> {
     runtime.block_on(async {
         let live = crate::mcp::start_workspace(&root, load)?;
         match args.http {
-            Some(addr) => crate::mcp::serve_http(live, limits, addr, token).await,
+            Some(addr) => {
+                let http_limits = crate::mcp::HttpLimits {
+                    header_timeout_ms: args.http_header_timeout_ms,
+                    body_timeout_ms: args.http_body_timeout_ms,
+                    idle_timeout_ms: args.http_idle_timeout_ms,
+                    max_connections: args.http_max_connections,
+                };
+                crate::mcp::serve_http(live, limits, http_limits, addr, token).await
+            }
             None => crate::mcp::serve_stdio(live, limits).await,
         }
     })?;

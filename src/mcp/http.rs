@@ -1,47 +1,108 @@
 //! Streamable HTTP transport: loopback only, `Host` and `Origin` checked, optional bearer
-//! token.
+//! token, request bodies checked as JSON-RPC frames before rmcp sees them.
+//!
+//! Invariant: a request reaches rmcp only after the token check and, for a JSON `POST`, after
+//! its body (at most `max_request_bytes`) passed [`frame::check`]; a refused body gets a
+//! JSON-RPC error object, never a bare status.
 
-use std::{net::SocketAddr, sync::Arc};
+use std::{net::SocketAddr, sync::Arc, time::Duration};
 
 use axum::{
+    body::Body,
     extract::{Request, State},
-    http::{StatusCode, header},
+    http::{HeaderMap, HeaderValue, Method, StatusCode, header},
     middleware::{self, Next},
     response::{IntoResponse, Response},
 };
+use http_body_util::BodyExt;
 use rmcp::transport::{
     StreamableHttpServerConfig, StreamableHttpService,
     streamable_http_server::session::local::LocalSessionManager,
 };
 
-use super::{Limits, SextantServer};
+use super::{
+    Limits, SextantServer,
+    frame::{self, Rejection, Verdict},
+    http_conn,
+};
 use crate::workspace::live::LiveWorkspace;
 
-/// Serves MCP at `http://ADDR/mcp` until interrupted. `token`, when set, must come as
-/// `Authorization: Bearer <token>` on every request.
+/// Connection limits of the HTTP transport; set at start.
+#[derive(Clone, Debug)]
+pub struct HttpLimits {
+    /// Time for a request head to arrive, from the connection or from its first byte, in
+    /// milliseconds.
+    pub header_timeout_ms: u64,
+    /// Time for a request body to arrive after its head, in milliseconds.
+    pub body_timeout_ms: u64,
+    /// Time a keep-alive connection may wait for its next request, in milliseconds.
+    pub idle_timeout_ms: u64,
+    /// Connections open at once; more wait to be accepted.
+    pub max_connections: usize,
+}
+
+impl Default for HttpLimits {
+    fn default() -> Self {
+        HttpLimits {
+            header_timeout_ms: 10_000,
+            body_timeout_ms: 10_000,
+            idle_timeout_ms: 60_000,
+            max_connections: 64,
+        }
+    }
+}
+
+impl HttpLimits {
+    pub fn header_timeout(&self) -> Duration {
+        Duration::from_millis(self.header_timeout_ms)
+    }
+
+    pub fn body_timeout(&self) -> Duration {
+        Duration::from_millis(self.body_timeout_ms)
+    }
+
+    pub fn idle_timeout(&self) -> Duration {
+        Duration::from_millis(self.idle_timeout_ms)
+    }
+}
+
+/// Serves MCP at `http://ADDR/mcp` until SIGINT or SIGTERM, then stops gracefully. `token`,
+/// when set, must come as `Authorization: Bearer <token>` on every request.
 pub async fn serve_http(
     live: Arc<LiveWorkspace>,
     limits: Limits,
+    http_limits: HttpLimits,
     addr: SocketAddr,
     token: Option<String>,
 ) -> Result<(), String> {
+    limits.check()?;
     if !addr.ip().is_loopback() {
         return Err(format!(
             "refusing to listen on {addr}: sextant serves HTTP on loopback addresses only (127.0.0.1, ::1)"
         ));
     }
+    // Signal handlers first, so a signal right after the announcement is not fatal.
+    let shutdown = shutdown_signal()?;
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let port = listener.local_addr().map_err(|e| e.to_string())?.port();
+    let bound = SocketAddr::new(addr.ip(), port);
+    // The bound address itself is a valid Host and Origin (127.0.0.2, say).
+    let mut hosts = vec!["localhost".to_string(), "127.0.0.1".into(), "::1".into()];
+    hosts.push(addr.ip().to_string());
+    let origins = [
+        format!("http://localhost:{port}"),
+        format!("http://127.0.0.1:{port}"),
+        format!("http://[::1]:{port}"),
+        format!("http://{bound}"),
+    ];
     let config = StreamableHttpServerConfig::default()
-        .with_allowed_hosts(["localhost", "127.0.0.1", "::1", "[::1]"].map(|h| h.to_string()))
-        .with_allowed_origins([
-            format!("http://localhost:{port}"),
-            format!("http://127.0.0.1:{port}"),
-            format!("http://[::1]:{port}"),
-        ])
+        .with_allowed_hosts(hosts)
+        .with_allowed_origins(origins)
         .with_max_request_body_bytes(limits.max_request_bytes);
+    let end_streams = config.cancellation_token.clone();
+    let max_frame = limits.max_request_bytes;
     // One server value shared by every session: the in-flight limit is global.
     let server = SextantServer::new(live, limits);
     let service = StreamableHttpService::new(
@@ -49,20 +110,35 @@ pub async fn serve_http(
         Arc::new(LocalSessionManager::default()),
         config,
     );
-    let app =
-        axum::Router::new()
-            .nest_service("/mcp", service)
-            .layer(middleware::from_fn_with_state(
-                Arc::new(token),
-                require_token,
-            ));
-    eprintln!("sextant: serving MCP on http://{}:{port}/mcp", addr.ip());
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await
-        .map_err(|e| e.to_string())
+    let app = axum::Router::new()
+        .nest_service("/mcp", service)
+        .layer(middleware::from_fn_with_state(max_frame, check_body))
+        .layer(middleware::from_fn_with_state(
+            Arc::new(token),
+            require_token,
+        ));
+    eprintln!("sextant: serving MCP on http://{bound}/mcp");
+    http_conn::serve(listener, app, http_limits, shutdown, move || {
+        end_streams.cancel()
+    })
+    .await;
+    eprintln!("sextant: stopped");
+    Ok(())
+}
+
+/// Resolves on SIGINT or SIGTERM; the handlers are installed before this returns.
+fn shutdown_signal() -> Result<impl Future<Output = ()>, String> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut interrupt =
+        signal(SignalKind::interrupt()).map_err(|e| format!("installing signal handlers: {e}"))?;
+    let mut terminate =
+        signal(SignalKind::terminate()).map_err(|e| format!("installing signal handlers: {e}"))?;
+    Ok(async move {
+        tokio::select! {
+            _ = interrupt.recv() => {}
+            _ = terminate.recv() => {}
+        }
+    })
 }
 
 async fn require_token(
@@ -71,11 +147,7 @@ async fn require_token(
     next: Next,
 ) -> Response {
     if let Some(expected) = token.as_deref() {
-        let given = request
-            .headers()
-            .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "));
+        let given = bearer_token(request.headers());
         if !given.is_some_and(|g| constant_time_eq(g.as_bytes(), expected.as_bytes())) {
             return (
                 StatusCode::UNAUTHORIZED,
@@ -88,6 +160,122 @@ async fn require_token(
     next.run(request).await
 }
 
+/// The token of `Authorization: Bearer <token>`; the scheme is case-insensitive (RFC 7235).
+fn bearer_token(headers: &HeaderMap) -> Option<&str> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.trim_start().split_once(' ')?;
+    let token = token.trim_matches(' ');
+    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
+}
+
 fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// Checks the body of a JSON `POST` as one JSON-RPC frame; other requests pass untouched
+/// (rmcp answers a wrong content type with 415).
+async fn check_body(State(max_frame): State<usize>, request: Request, next: Next) -> Response {
+    if request.method() != Method::POST || !is_json(request.headers()) {
+        return next.run(request).await;
+    }
+    let (parts, body) = request.into_parts();
+    let bytes = match read_body(body, max_frame).await {
+        Ok(bytes) => bytes,
+        Err(BodyError::TooLarge(prefix)) => {
+            return rejection_response(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                Rejection::too_large(&prefix, max_frame),
+            );
+        }
+        Err(BodyError::TimedOut) => {
+            eprintln!("sextant: a request body did not arrive in time");
+            return (
+                StatusCode::REQUEST_TIMEOUT,
+                [(header::CONNECTION, "close")],
+                "the request body did not arrive in time\n",
+            )
+                .into_response();
+        }
+        Err(BodyError::Broken(e)) => {
+            return (StatusCode::BAD_REQUEST, format!("reading the body: {e}\n")).into_response();
+        }
+    };
+    match frame::check(&bytes) {
+        Verdict::Forward => {
+            next.run(Request::from_parts(parts, Body::from(bytes)))
+                .await
+        }
+        Verdict::Skip => rejection_response(
+            StatusCode::BAD_REQUEST,
+            Rejection {
+                code: frame::PARSE_ERROR,
+                message: "parse error: empty request body".into(),
+                id: serde_json::Value::Null,
+            },
+        ),
+        Verdict::Reject(rejection) => rejection_response(StatusCode::BAD_REQUEST, rejection),
+    }
+}
+
+fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            let essence = v.split_once(';').map_or(v, |(essence, _)| essence);
+            essence.trim().eq_ignore_ascii_case("application/json")
+        })
+}
+
+fn rejection_response(status: StatusCode, rejection: Rejection) -> Response {
+    eprintln!("{}", rejection.log_line());
+    (
+        status,
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        rejection.to_json(),
+    )
+        .into_response()
+}
+
+enum BodyError {
+    /// Over the limit; the first bytes, to find the request id in.
+    TooLarge(Vec<u8>),
+    TimedOut,
+    Broken(axum::Error),
+}
+
+/// Reads a whole body of at most `max` bytes; stops reading as soon as it is over.
+async fn read_body(mut body: Body, max: usize) -> Result<Vec<u8>, BodyError> {
+    let mut bytes = Vec::new();
+    while let Some(next) = body.frame().await {
+        let data = match next {
+            Ok(frame) => match frame.into_data() {
+                Ok(data) => data,
+                Err(_) => continue,
+            },
+            Err(e) if is_timeout(&e) => return Err(BodyError::TimedOut),
+            Err(e) => return Err(BodyError::Broken(e)),
+        };
+        if bytes.len() + data.len() > max {
+            let room = frame::ID_SCAN_BYTES.saturating_sub(bytes.len());
+            bytes.extend_from_slice(&data[..data.len().min(room)]);
+            return Err(BodyError::TooLarge(bytes));
+        }
+        bytes.extend_from_slice(&data);
+    }
+    Ok(bytes)
+}
+
+fn is_timeout(error: &axum::Error) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(e) = source {
+        if e.is::<http_conn::BodyTimedOut>() {
+            return true;
+        }
+        source = e.source();
+    }
+    false
 }

@@ -5,13 +5,17 @@
 //! structured content is `{code, message}` with a stable code; a panic in a tool fails that
 //! request only.
 
+mod frame;
 mod http;
+mod http_conn;
 mod paths;
+mod stdio;
 mod tools;
 
 use std::{path::PathBuf, sync::Arc, time::Duration};
 
-pub use http::serve_http;
+pub use http::{HttpLimits, serve_http};
+pub use stdio::serve_stdio;
 pub use tools::SextantServer;
 
 use crate::workspace::{LoadOptions, live::LiveWorkspace};
@@ -21,7 +25,8 @@ use crate::workspace::{LoadOptions, live::LiveWorkspace};
 pub struct Limits {
     /// Largest `source` string `parse_source` accepts, in bytes.
     pub max_source_bytes: usize,
-    /// Largest request frame (a stdio line, an HTTP body), in bytes.
+    /// Largest request frame (a stdio line, an HTTP body), in bytes. Must carry a maximal
+    /// `source` (see [`Limits::check`]).
     pub max_request_bytes: usize,
     /// Tool calls running at once; more wait (within their time limit).
     pub max_in_flight: usize,
@@ -35,7 +40,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_source_bytes: 1024 * 1024,
-            max_request_bytes: 1024 * 1024,
+            max_request_bytes: 8 * 1024 * 1024,
             max_in_flight: 8,
             request_timeout_ms: 30_000,
             max_response_chars: 60_000,
@@ -43,7 +48,35 @@ impl Default for Limits {
     }
 }
 
+/// JSON escaping can make a `source` this many times longer: a control character becomes
+/// `\u0001`.
+const WORST_ESCAPE_FACTOR: usize = 6;
+
+/// Room in a frame for everything around the `source` string: the JSON-RPC envelope, the
+/// other arguments, `_meta`.
+const ENVELOPE_BYTES: usize = 16 * 1024;
+
 impl Limits {
+    /// Refuses a frame limit too small to carry a `source` of `max_source_bytes` in the worst
+    /// escaping: such a request would be refused as an over-long frame instead of getting
+    /// `TOO_LARGE` from `parse_source`.
+    pub fn check(&self) -> Result<(), String> {
+        let needed = self
+            .max_source_bytes
+            .saturating_mul(WORST_ESCAPE_FACTOR)
+            .saturating_add(ENVELOPE_BYTES);
+        if self.max_request_bytes < needed {
+            return Err(format!(
+                "--max-request-bytes {} cannot carry a source of --max-source-bytes {} \
+                 (escaped as JSON it may take {WORST_ESCAPE_FACTOR} times as many bytes, plus \
+                 {ENVELOPE_BYTES} for the rest of the request): raise it to at least {needed} or \
+                 lower --max-source-bytes",
+                self.max_request_bytes, self.max_source_bytes
+            ));
+        }
+        Ok(())
+    }
+
     pub fn request_timeout(&self) -> Duration {
         Duration::from_millis(self.request_timeout_ms)
     }
@@ -111,19 +144,4 @@ pub fn start_workspace(
         },
     )
     .map(Arc::new)
-}
-
-/// Serves MCP on stdin/stdout until stdin closes.
-pub async fn serve_stdio(live: Arc<LiveWorkspace>, limits: Limits) -> Result<(), String> {
-    use rmcp::ServiceExt;
-    let (stdin, stdout) = rmcp::transport::stdio_pipes();
-    let transport = rmcp::transport::async_rw::AsyncRwTransport::new(stdin, stdout)
-        .with_max_line_length(limits.max_request_bytes);
-    let server = SextantServer::new(live, limits);
-    let running = server
-        .serve(transport)
-        .await
-        .map_err(|e| format!("MCP initialization failed: {e}"))?;
-    running.waiting().await.map_err(|e| e.to_string())?;
-    Ok(())
 }

@@ -61,15 +61,16 @@ class HttpServer:
 
 
 @contextlib.contextmanager
-def http_server(root: Path, *args: str, env: dict | None = None):
-    """`sextant mcp --http 127.0.0.1:0`; the port comes from its first stderr line."""
+def http_server(root: Path, *args: str, env: dict | None = None, host: str = "127.0.0.1", preexec_fn=None):
+    """`sextant mcp --http HOST:0`; the port comes from its first stderr line."""
     process = subprocess.Popen(
-        [SEXTANT, "mcp", "--root", str(root), "--http", "127.0.0.1:0", *args],
+        [SEXTANT, "mcp", "--root", str(root), "--http", f"{host}:0", *args],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, **(env or {})},
+        preexec_fn=preexec_fn,
     )
     try:
         line = process.stderr.readline()
@@ -101,3 +102,81 @@ def wait_until(check, timeout=10.0):
         if time.monotonic() > deadline:
             raise AssertionError("timed out")
         time.sleep(0.05)
+
+
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 0,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}},
+}
+
+
+class RawStdio:
+    """`sextant mcp` on stdio driven with raw bytes: one line out per answer."""
+
+    def __init__(self, root: Path, *args: str):
+        import queue
+        import threading
+
+        self.process = subprocess.Popen(
+            [SEXTANT, "mcp", "--root", str(root), *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        self.lines: queue.Queue = queue.Queue()
+        self.stderr = b""
+
+        def pump():
+            for line in self.process.stdout:
+                self.lines.put(line)
+            self.lines.put(None)
+
+        threading.Thread(target=pump, daemon=True).start()
+
+    def send(self, data: bytes | dict):
+        if isinstance(data, dict):
+            import json
+
+            data = json.dumps(data).encode() + b"\n"
+        self.process.stdin.write(data)
+        self.process.stdin.flush()
+
+    def recv(self, timeout: float = 20.0) -> dict:
+        """The next answer; raises on a hang (a generous deadline, not a timing check)."""
+        import json
+        import queue
+
+        try:
+            line = self.lines.get(timeout=timeout)
+        except queue.Empty:
+            raise AssertionError("no answer from the server") from None
+        assert line is not None, "stdout closed"
+        return json.loads(line)
+
+    def initialize(self):
+        self.send(INITIALIZE)
+        assert self.recv()["result"]["serverInfo"]["name"] == "sextant"
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    def close(self, timeout: float = 30.0) -> int:
+        """Closes stdin and returns the exit code; the stderr text is kept in `self.stderr`."""
+        self.process.stdin.close()
+        code = self.process.wait(timeout=timeout)
+        self.stderr = self.process.stderr.read()
+        return code
+
+    def kill(self):
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
+@contextlib.contextmanager
+def raw_stdio(root: Path, *args: str):
+    raw = RawStdio(root, *args)
+    try:
+        yield raw
+    finally:
+        raw.kill()

@@ -205,12 +205,16 @@ async def test_size_limits(workspace):
         assert len(names(fine)) == 5
 
 
-async def test_request_frames_over_the_limit_are_dropped(workspace):
-    async with stdio_session(workspace, "--max-request-bytes", "20000") as session:
-        with pytest.raises(Exception):
+async def test_request_frames_over_the_limit_are_answered(workspace):
+    from mcp.shared.exceptions import MCPError
+
+    async with stdio_session(workspace, "--max-source-bytes", "2000", "--max-request-bytes", "30000") as session:
+        with pytest.raises(MCPError) as raised:
             await session.call_tool(
-                "parse_source", {"source": "x" * 30000, "language": "python"}, read_timeout_seconds=2
+                "parse_source", {"source": "x" * 40000, "language": "python"}, read_timeout_seconds=30
             )
+        assert raised.value.code == -32600
+        assert "over the 30000 byte limit" in raised.value.message
         assert names(await session.call_tool("lookup_symbol", {"query": "User"}))[0] == "User"
 
 
