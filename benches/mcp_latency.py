@@ -4,7 +4,8 @@
     python3 benches/mcp_latency.py --sextant target/release/sextant --root /path/to/corpus
 
 Reports: time from spawning the server to the first lookup_symbol answer; median and p99
-of lookup_symbol round trips; how long a file saved on disk takes to show in answers.
+of lookup_symbol round trips; how long a file saved on disk takes to show in answers, and
+how often the first call after the save already saw it (read-your-writes: always).
 """
 
 import argparse
@@ -42,19 +43,24 @@ async def main(args):
 
                 probe = Path(args.root) / "sextant_latency_probe.py"
                 delays = []
+                first_call_fresh = 0
                 try:
                     for i in range(args.saves):
                         name = f"probe_function_{i}_{int(time.time() * 1000)}"
                         probe.write_text(f"def {name}():\n    pass\n")
                         t = time.perf_counter()
+                        calls = 0
                         while True:
                             found = await session.call_tool("lookup_symbol", {"query": name, "limit": 1})
+                            calls += 1
                             if found.structured_content["symbols"]:
                                 break
+                        first_call_fresh += calls == 1
                         delays.append((time.perf_counter() - t) * 1000)
                 finally:
                     probe.unlink(missing_ok=True)
                 print(f"file saved to visible in answers: median {statistics.median(delays):.1f} ms, max {max(delays):.1f} ms")
+                print(f"saves seen by the first call after the write: {first_call_fresh} of {len(delays)}")
 
 
 if __name__ == "__main__":

@@ -195,3 +195,26 @@ async def test_unknown_methods_and_cancellation(client, tmp_path):
         assert "cancel" in str(e).lower(), e
     found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="f"))
     assert [s.name for s in found] == ["f"]
+
+
+@pytest.mark.asyncio
+async def test_a_fifo_in_place_of_a_file_blocks_nothing(client, tmp_path):
+    """Regression: the writer blocked reading a FIFO, and the server answered nothing, not
+    even `shutdown` (which the fixture sends at the end)."""
+    import os
+
+    root = tmp_path / "ws"
+    write(root, "app.py", "def before_fifo():\n    pass\n")
+    write(root, "other.py", "def still_here():\n    pass\n")
+    await start(client, root)
+    found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="before_fifo"))
+    assert [s.name for s in found] == ["before_fifo"]
+    (root / "app.py").unlink()
+    os.mkfifo(root / "app.py")
+    # Asked at once: the answer already reflects the change, and nothing hangs.
+    found = await asyncio.wait_for(
+        client.workspace_symbol_async(types.WorkspaceSymbolParams(query="before_fifo")), timeout=20
+    )
+    assert found == []
+    found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="still_here"))
+    assert [s.name for s in found] == ["still_here"]
