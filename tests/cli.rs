@@ -35,6 +35,21 @@ fn write(root: &Path, rel: &str, contents: impl AsRef<[u8]>) {
     std::fs::write(path, contents).unwrap();
 }
 
+/// `(path, reason)` of each skipped file in a `stats --json` answer.
+fn skipped_reasons(stats: &Value) -> Vec<(String, String)> {
+    stats["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["path"].as_str().unwrap().to_string(),
+                s["reason"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
 fn workspace() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
@@ -307,17 +322,7 @@ fn stats_reports_languages_and_skipped_files() {
         .unwrap();
     assert_eq!(python["files"], 3, "models.py, bin/tool and latin1.py: {v}");
     assert_eq!(python["lossy_files"], 1);
-    let reasons: Vec<(String, String)> = v["skipped"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| {
-            (
-                s["path"].as_str().unwrap().to_string(),
-                s["reason"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect();
+    let reasons = skipped_reasons(&v);
     assert!(
         reasons.contains(&("big.py".into(), "too_large".into())),
         "{reasons:?}"
@@ -444,13 +449,12 @@ fn directory_symlinks_pointing_outside_are_not_followed() {
     std::os::unix::fs::symlink(dir.path().join("src"), dir.path().join("src_link")).unwrap();
 
     let v = json(&sextant(dir.path(), &["stats", "--json"]));
-    let skipped: Vec<(&str, &str)> = v["skipped"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| (s["path"].as_str().unwrap(), s["reason"].as_str().unwrap()))
-        .collect();
-    assert_eq!(skipped, [("vendor_link", "outside_workspace")], "{v}");
+    let skipped = skipped_reasons(&v);
+    assert_eq!(
+        skipped,
+        [("vendor_link".into(), "outside_workspace".into())],
+        "{v}"
+    );
     let found = sextant(dir.path(), &["symbols", "API_KEY"]);
     assert_eq!(found.status.code(), Some(1), "{}", stdout(&found));
     let files = stdout(&sextant(dir.path(), &["files"]));
@@ -469,13 +473,12 @@ fn fifos_are_skipped_without_blocking() {
         .unwrap();
     assert!(status.success());
     let v = json(&sextant(dir.path(), &["stats", "--json"]));
-    let skipped: Vec<(&str, &str)> = v["skipped"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| (s["path"].as_str().unwrap(), s["reason"].as_str().unwrap()))
-        .collect();
-    assert_eq!(skipped, [("pipe.py", "not_regular_file")], "{v}");
+    let skipped = skipped_reasons(&v);
+    assert_eq!(
+        skipped,
+        [("pipe.py".into(), "not_regular_file".into())],
+        "{v}"
+    );
     let out = sextant(dir.path(), &["outline", "pipe.py"]);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
