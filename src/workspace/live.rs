@@ -545,12 +545,12 @@ const COOKIE_TIMEOUT: Duration = Duration::from_secs(2);
 
 impl Cookies {
     fn new(root: &Path) -> Cookies {
-        // Inside `.git` when there is one, so that `git status` never shows a cookie.
+        // Inside `.git` when it is a directory of the root (not a link to elsewhere, which the
+        // watcher does not see), so that `git status` never shows a cookie.
         let git = root.join(".git");
-        let dir = if git.is_dir() {
-            git
-        } else {
-            root.to_path_buf()
+        let dir = match std::fs::symlink_metadata(&git) {
+            Ok(meta) if meta.is_dir() => git,
+            _ => root.to_path_buf(),
         };
         Cookies {
             dir,
