@@ -60,8 +60,9 @@ def measure(sextant, root, max_size):
     if done.returncode != 0:
         sys.exit(f"{' '.join(cmd)} failed:\n{done.stderr}")
     seconds, kb = done.stderr.strip().splitlines()[-1].split()
-    symbols = re.search(r"(\d[\d,]*) symbols", done.stdout)
-    return float(seconds), int(kb), symbols.group(1) if symbols else "?"
+    # The table's `total` row ends with the symbol count.
+    total = re.search(r"^total\s.*?(\d+)\s*$", done.stdout, re.MULTILINE)
+    return float(seconds), int(kb), total.group(1) if total else "?"
 
 
 def main():
