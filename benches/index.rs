@@ -7,6 +7,10 @@
 //! - `reindex_after_edit`: a one-line edit inside a function body, then everything a
 //!   symbol search needs, against a tree-sitter parse of that one file.
 //! - `symbol_search`: ranked fuzzy search over the indexed workspace.
+//! - `long_line`: symbols of a 1 MB minified JavaScript file (one line), against a
+//!   tree-sitter parse of it, and against the same code with newlines; positions on a long
+//!   line must cost what they cost anywhere (`benches/long_lines.py` runs the binary on
+//!   2 and 10 MB files).
 //!
 //! After the run, the ratios between each measurement and its baseline are printed.
 
@@ -259,6 +263,54 @@ fn bench_search(c: &mut Criterion) {
     group.finish();
 }
 
+/// Minified JavaScript of about `bytes` bytes: functions, classes, object literals with
+/// methods, arrow functions and IIFEs, strings in several scripts; and the same code with a
+/// newline after every `;`, `{` and `}`.
+fn minified_js(bytes: usize) -> (String, String) {
+    let mut single = String::new();
+    let mut i = 0;
+    while single.len() < bytes {
+        single.push_str(&format!(
+            "function fmt{i}(a,b){{var s='é漢😀'+a;if(b){{return s+b;}}return s;}}\
+             class Widget{i} extends Base{{size={i};constructor(w,h){{super();this.w=w;this.h=h;}}\
+             area(){{let t=0;for(let k=0;k<this.w;k++){{t+=k*this.h;}}return t;}}\
+             static make(n){{return new Widget{i}(n,n+1);}}get label(){{return 'w-漢{i}';}}}}\
+             const api{i}={{get(u){{return fetch(u);}},post:function(u,b){{return fetch(u,b);}},\
+             remove:(id)=>{{return id;}},retries:3,nested:{{deep(){{return 1;}}}}}};\
+             var handler{i}=function(e){{return e.target;}};\
+             let onClick{i}=(e)=>{{console.log('clické😀',e);}};\
+             (function(){{function inner{i}(x){{return x*2;}}var q=inner{i}({i});}})();"
+        ));
+        i += 1;
+    }
+    let lines = single
+        .replace(';', ";\n")
+        .replace('{', "{\n")
+        .replace('}', "}\n");
+    (single, lines)
+}
+
+fn bench_long_line(c: &mut Criterion) {
+    let (single, lines) = minified_js(1 << 20);
+    let lang = registry().by_id("javascript").unwrap();
+    let mut group = c.benchmark_group("long_line");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(10));
+    group.bench_function("tree_sitter_parse_only", |b| {
+        b.iter(|| black_box(syntax::parse_tree_sitter(lang, &single, None)))
+    });
+    for (name, text) in [
+        ("sextant_symbols", &single),
+        ("sextant_symbols_with_newlines", &lines),
+    ] {
+        group.bench_function(name, |b| {
+            b.iter(|| black_box(sextant::semantic::symbols::extract(lang, text)))
+        });
+    }
+    group.finish();
+}
+
 /// Mean time of a finished benchmark, from criterion's saved estimates.
 fn mean_ns(id: &str) -> Option<f64> {
     let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
@@ -314,6 +366,21 @@ fn print_ratios() {
             parse / 1e6
         ));
     }
+    if let (Some(one_line), Some(parse), Some(with_newlines)) = (
+        mean_ns("long_line/sextant_symbols"),
+        mean_ns("long_line/tree_sitter_parse_only"),
+        mean_ns("long_line/sextant_symbols_with_newlines"),
+    ) {
+        lines.push(format!(
+            "symbols of a 1 MB single line: {:.1} ms vs its parse-only {:.1} ms = {:.2}x; \
+             same code with newlines {:.1} ms ({:.2}x)",
+            one_line / 1e6,
+            parse / 1e6,
+            one_line / parse,
+            with_newlines / 1e6,
+            one_line / with_newlines
+        ));
+    }
     if !lines.is_empty() {
         println!("\nratios (medians, same run):");
         for l in lines {
@@ -328,6 +395,7 @@ fn main() {
     bench_reindex(&mut c);
     bench_diagnostics(&mut c);
     bench_search(&mut c);
+    bench_long_line(&mut c);
     c.final_summary();
     print_ratios();
 }

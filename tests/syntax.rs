@@ -1,14 +1,23 @@
 //! The syntax layer's invariants, through the public API:
 //! lossless trees for any input, errors as data, no panics; and error messages as snapshots.
+//! The `fuzz_*` tests check the same invariants, plus symbol positions, on generated input
+//! (`SEXTANT_FUZZ_CASES` cases each, 256 by default).
 
 mod support;
 
 use std::fmt::Write;
 
+use proptest::{
+    collection::vec,
+    prelude::*,
+    sample::select,
+    test_runner::{Config, TestRunner},
+};
 use sextant::{
     ide::{self, ParseOptions},
     lang::{Language, registry},
-    syntax,
+    semantic::symbols,
+    syntax::{self, LineCol},
 };
 use support::{assert_snapshot, fixtures_dir, host, parse_fixture};
 
@@ -21,11 +30,12 @@ fn assert_lossless(lang: &Language, text: &str) {
         lang.id,
         text
     );
-    let len = u32::try_from(text.len()).unwrap();
     for e in parse.errors.iter() {
+        let (start, end) = (usize::from(e.range.start()), usize::from(e.range.end()));
+        assert!(end <= text.len(), "error range past the end: {e:?}");
         assert!(
-            u32::from(e.range.end()) <= len,
-            "error range past the end: {e:?}"
+            text.is_char_boundary(start) && text.is_char_boundary(end),
+            "error range inside a character: {e:?}"
         );
     }
 }
@@ -250,4 +260,169 @@ fn collect_fixture_texts(dir: &std::path::Path, out: &mut Vec<(String, String)>)
             }
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Fuzzing
+
+fn fuzz_config() -> Config {
+    let cases = std::env::var("SEXTANT_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(256);
+    Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    }
+}
+
+/// Line and column of every char boundary, counted in one walk from the start.
+fn reference_positions(text: &str) -> Vec<Option<LineCol>> {
+    let mut at = vec![None; text.len() + 1];
+    let (mut line, mut column) = (1, 1);
+    for (offset, c) in text.char_indices().chain([(text.len(), '\0')]) {
+        at[offset] = Some(LineCol { line, column });
+        if c == '\n' {
+            (line, column) = (line + 1, 1);
+        } else {
+            column += 1;
+        }
+    }
+    at
+}
+
+/// Everything parsing and symbol extraction promise for any text: a lossless tree, error
+/// ranges on char boundaries within the text, symbol ranges likewise, and symbol
+/// positions equal to counting lines and characters from the start.
+fn assert_invariants(lang: &Language, text: &str) {
+    assert_lossless(lang, text);
+    let extraction = symbols::extract(lang, text).symbols;
+    assert_eq!(extraction.summaries.len(), extraction.positions.len());
+    let reference = reference_positions(text);
+    let position = |offset: usize, what: &str| {
+        assert!(
+            offset <= text.len(),
+            "{}: {what} {offset} past the end",
+            lang.id
+        );
+        reference[offset]
+            .unwrap_or_else(|| panic!("{}: {what} {offset} inside a character", lang.id))
+    };
+    for (i, (summary, p)) in extraction
+        .summaries
+        .iter()
+        .zip(extraction.positions.iter())
+        .enumerate()
+    {
+        let what = format!("symbol {:?}", summary.name);
+        assert!(p.range.start() <= p.range.end() && p.name_range.start() <= p.name_range.end());
+        assert_eq!(
+            p.start,
+            position(p.range.start().into(), &what),
+            "{what} start"
+        );
+        assert_eq!(p.end, position(p.range.end().into(), &what), "{what} end");
+        let name_start = position(p.name_range.start().into(), &what);
+        position(p.name_range.end().into(), &what);
+        assert_eq!(p.name_start, name_start, "{what} name");
+        assert!(summary.parent.is_none_or(|parent| (parent as usize) < i));
+    }
+}
+
+/// Token-like pieces and stray bytes (invalid UTF-8 included), decoded lossily the way a
+/// file is read.
+fn source_bytes() -> impl Strategy<Value = Vec<u8>> {
+    let chunk = prop_oneof![
+        3 => select(PIECES).prop_map(|p| p.as_bytes().to_vec()),
+        1 => any::<u8>().prop_map(|b| vec![b]),
+    ];
+    prop_oneof![
+        vec(chunk, 0..120).prop_map(|chunks| chunks.concat()),
+        vec(any::<u8>(), 0..300),
+    ]
+}
+
+#[test]
+fn fuzz_arbitrary_bytes_keep_the_invariants_in_every_language() {
+    TestRunner::new(fuzz_config())
+        .run(&source_bytes(), |bytes| {
+            let text = String::from_utf8_lossy(&bytes);
+            for lang in registry().all() {
+                assert_invariants(lang, &text);
+            }
+            Ok(())
+        })
+        .unwrap();
+}
+
+/// One edit of a source's bytes; positions wrap around the text's length.
+#[derive(Clone, Debug)]
+enum Edit {
+    Insert(usize, Vec<u8>),
+    Delete(usize, usize),
+    Replace(usize, u8),
+}
+
+impl Edit {
+    fn apply(&self, bytes: &mut Vec<u8>) {
+        let at = |i: usize| i % (bytes.len() + 1);
+        match self {
+            Edit::Insert(i, new) => {
+                let i = at(*i);
+                bytes.splice(i..i, new.iter().copied());
+            }
+            Edit::Delete(i, n) => {
+                let i = at(*i);
+                let end = (i + n).min(bytes.len());
+                bytes.drain(i..end);
+            }
+            Edit::Replace(i, b) => {
+                if !bytes.is_empty() {
+                    let i = *i % bytes.len();
+                    bytes[i] = *b;
+                }
+            }
+        }
+    }
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    prop_oneof![
+        (any::<usize>(), select(PIECES)).prop_map(|(i, p)| Edit::Insert(i, p.as_bytes().to_vec())),
+        (any::<usize>(), vec(any::<u8>(), 1..6)).prop_map(|(i, b)| Edit::Insert(i, b)),
+        (any::<usize>(), 1..80usize).prop_map(|(i, n)| Edit::Delete(i, n)),
+        (any::<usize>(), any::<u8>()).prop_map(|(i, b)| Edit::Replace(i, b)),
+    ]
+}
+
+/// Real-looking source: the symbol fixtures, a few bytes inserted, deleted or replaced,
+/// parsed in their own language and in one other.
+#[test]
+fn fuzz_mutated_fixtures_keep_the_invariants() {
+    let mut sources = Vec::new();
+    collect_fixture_texts(&fixtures_dir().join("symbols"), &mut sources);
+    let sources: Vec<(&Language, String)> = sources
+        .into_iter()
+        .filter_map(|(path, text)| {
+            let lang = registry().for_path(std::path::Path::new(&path), Some(text.as_bytes()))?;
+            Some((lang, text))
+        })
+        .collect();
+    assert!(sources.len() > 20);
+    let langs: Vec<&Language> = registry().all().collect();
+    let strategy = (0..sources.len(), 0..langs.len(), vec(edit(), 1..8));
+    TestRunner::new(fuzz_config())
+        .run(&strategy, |(source, other, edits)| {
+            let (lang, text) = &sources[source];
+            let mut bytes = text.as_bytes().to_vec();
+            for e in &edits {
+                e.apply(&mut bytes);
+            }
+            let text = String::from_utf8_lossy(&bytes);
+            assert_invariants(lang, &text);
+            assert_invariants(langs[other], &text);
+            Ok(())
+        })
+        .unwrap();
 }

@@ -1,8 +1,12 @@
 //! LSP positions: 0-based lines, columns in UTF-8 bytes or UTF-16 code units (negotiated).
+//!
+//! Invariant: converting one position costs a binary search and a scan of a few bytes
+//! (see `syntax::ColumnIndex`), never a walk along the line, so a document that is one
+//! long line (minified code) costs the same per symbol or diagnostic as any other.
 
 use lsp_types::{Position, Range};
 
-use crate::syntax::floor_char_boundary;
+use crate::syntax::{ColumnIndex, ColumnUnit, floor_char_boundary, line_starts};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Encoding {
@@ -10,37 +14,37 @@ pub enum Encoding {
     Utf16,
 }
 
-/// Line starts of one text, for converting both ways.
+impl Encoding {
+    fn unit(self) -> ColumnUnit {
+        match self {
+            Encoding::Utf8 => ColumnUnit::Utf8,
+            Encoding::Utf16 => ColumnUnit::Utf16,
+        }
+    }
+}
+
+/// Line starts and column totals of one text, for converting both ways.
 pub struct Lines<'t> {
     text: &'t str,
-    starts: Vec<usize>,
-    encoding: Encoding,
+    starts: Vec<u32>,
+    columns: ColumnIndex,
 }
 
 impl<'t> Lines<'t> {
     pub fn new(text: &'t str, encoding: Encoding) -> Lines<'t> {
-        let mut starts = vec![0];
-        starts.extend(
-            text.bytes()
-                .enumerate()
-                .filter(|&(_, b)| b == b'\n')
-                .map(|(i, _)| i + 1),
-        );
         Lines {
             text,
-            starts,
-            encoding,
+            starts: line_starts(text),
+            columns: ColumnIndex::new(text, encoding.unit()),
         }
     }
 
     pub fn position(&self, offset: usize) -> Position {
         let offset = floor_char_boundary(self.text, offset);
-        let line = self.starts.partition_point(|&s| s <= offset) - 1;
-        let before = &self.text[self.starts[line]..offset];
-        let character = match self.encoding {
-            Encoding::Utf8 => before.len(),
-            Encoding::Utf16 => before.encode_utf16().count(),
-        };
+        let line = self.starts.partition_point(|&s| s as usize <= offset) - 1;
+        let character = self
+            .columns
+            .units_between(self.text, self.starts[line] as usize, offset);
         Position {
             line: line as u32,
             character: character as u32,
@@ -54,40 +58,33 @@ impl<'t> Lines<'t> {
         }
     }
 
-    /// Byte offset of a client position, clamped to the line (and the text).
+    /// Byte offset of a client position, clamped to the line (and the text); a column
+    /// inside a character moves to the character's end.
     pub fn offset(&self, position: Position) -> usize {
         let Some(&line_start) = self.starts.get(position.line as usize) else {
             return self.text.len();
         };
+        let line_start = line_start as usize;
         let line_end = self
             .starts
             .get(position.line as usize + 1)
-            .map_or(self.text.len(), |&s| s - 1);
-        let line = &self.text[line_start..line_end.max(line_start)];
-        let mut units = 0usize;
-        for (i, c) in line.char_indices() {
-            if units >= position.character as usize {
-                return line_start + i;
-            }
-            units += match self.encoding {
-                Encoding::Utf8 => c.len_utf8(),
-                Encoding::Utf16 => c.len_utf16(),
-            };
-        }
-        line_start + line.len()
+            .map_or(self.text.len(), |&s| s as usize - 1);
+        self.columns.offset_after(
+            self.text,
+            line_start,
+            line_end.max(line_start),
+            position.character as usize,
+        )
     }
 }
 
-/// The position of `offset` on a known 0-based `line`, looking only at that line (cheap for
-/// one position in a large file).
+/// The position of `offset` on a known 0-based `line`, looking only at that line: cheap for
+/// a few positions in a large file (no table is built), but each call scans the line up to
+/// `offset`, so callers convert a bounded number of positions per file this way.
 pub fn position_on_line(text: &str, line: u32, offset: usize, encoding: Encoding) -> Position {
     let offset = floor_char_boundary(text, offset);
     let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
-    let before = &text[line_start..offset];
-    let character = match encoding {
-        Encoding::Utf8 => before.len(),
-        Encoding::Utf16 => before.encode_utf16().count(),
-    };
+    let character = encoding.unit().count(&text[line_start..offset]);
     Position {
         line,
         character: character as u32,
@@ -154,6 +151,69 @@ mod tests {
         assert_eq!(
             position_on_line(text, 1, z, Encoding::Utf8),
             utf8.position(z)
+        );
+    }
+
+    /// What the conversions must agree with: count along the line.
+    fn naive_position(text: &str, offset: usize, encoding: Encoding) -> Position {
+        let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+        let before = &text[line_start..offset];
+        Position {
+            line: text[..offset].matches('\n').count() as u32,
+            character: match encoding {
+                Encoding::Utf8 => before.len(),
+                Encoding::Utf16 => before.encode_utf16().count(),
+            } as u32,
+        }
+    }
+
+    #[test]
+    fn positions_far_along_one_long_line_are_exact() {
+        // A minified-looking line of ~1 MB with characters of 1 to 4 bytes (and 1 or 2
+        // UTF-16 units) throughout, then a short second line.
+        let unit = "function é漢😀(a){return 'x';};var y=1;";
+        let line = unit.repeat(1 << 20 >> 5);
+        let text = format!(
+            "{line}
+z = '😀';"
+        );
+        let marks: Vec<usize> = text.match_indices("return").map(|(i, _)| i).collect();
+        let far: Vec<usize> = marks.iter().rev().step_by(997).copied().collect();
+        for encoding in [Encoding::Utf8, Encoding::Utf16] {
+            let lines = Lines::new(&text, encoding);
+            for &offset in far.iter().chain(&[0, line.len(), text.len()]) {
+                let expected = naive_position(&text, offset, encoding);
+                assert_eq!(lines.position(offset), expected, "{encoding:?} at {offset}");
+                assert_eq!(
+                    lines.offset(expected),
+                    offset,
+                    "{encoding:?} back to {offset}"
+                );
+                assert_eq!(
+                    position_on_line(&text, expected.line, offset, encoding),
+                    expected
+                );
+            }
+        }
+        // The last emoji of the line: a UTF-16 column between its two surrogates lands
+        // after it, and a column past the line's end clamps to the line's end.
+        let emoji = line.rfind('😀').unwrap();
+        let utf16 = Lines::new(&text, Encoding::Utf16);
+        let at = utf16.position(emoji);
+        assert_eq!(at, naive_position(&text, emoji, Encoding::Utf16));
+        assert_eq!(
+            utf16.offset(Position {
+                line: 0,
+                character: at.character + 1
+            }),
+            emoji + '😀'.len_utf8()
+        );
+        assert_eq!(
+            utf16.offset(Position {
+                line: 0,
+                character: u32::MAX
+            }),
+            line.len()
         );
     }
 }

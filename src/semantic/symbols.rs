@@ -24,7 +24,7 @@ use tree_sitter::StreamingIterator;
 use crate::{
     db::{Db, SourceFile},
     lang::{Language, QueryKind},
-    syntax::{self, LineCol, TextRange, TextSize, line_col_from_point},
+    syntax::{self, ColumnIndex, ColumnUnit, LineCol, TextRange, TextSize},
 };
 
 /// What a symbol is. The `definition.<kind>` capture names in `tags.scm` use these names.
@@ -316,24 +316,30 @@ pub fn extract_interruptible(
             }
         }
     }
-    let mut by_node: HashMap<(usize, usize), RawDefinition> = HashMap::new();
+    // Kept in match order, so that a tie (one pattern matching a name under two nested
+    // definition nodes, which error recovery produces) goes to the first match rather
+    // than to hash order.
+    let mut seen: std::collections::HashSet<(usize, usize)> = Default::default();
+    let mut slot_of_name: HashMap<usize, usize> = HashMap::new();
+    let mut defs: Vec<RawDefinition> = Vec::new();
     for candidate in candidates {
-        if first_pattern[&candidate.node.id()] == candidate.pattern {
-            by_node
-                .entry((candidate.node.id(), candidate.name.id()))
-                .or_insert(candidate);
+        if first_pattern[&candidate.node.id()] != candidate.pattern
+            || !seen.insert((candidate.node.id(), candidate.name.id()))
+        {
+            continue;
         }
-    }
-    let mut by_name: HashMap<usize, RawDefinition> = HashMap::new();
-    for def in by_node.into_values() {
-        match by_name.get(&def.name.id()) {
-            Some(existing) if existing.pattern <= def.pattern => {}
-            _ => {
-                by_name.insert(def.name.id(), def);
+        match slot_of_name.get(&candidate.name.id()) {
+            Some(&slot) => {
+                if candidate.pattern < defs[slot].pattern {
+                    defs[slot] = candidate;
+                }
+            }
+            None => {
+                slot_of_name.insert(candidate.name.id(), defs.len());
+                defs.push(candidate);
             }
         }
     }
-    let mut defs: Vec<RawDefinition> = by_name.into_values().collect();
     // Outer definitions before the ones they contain.
     defs.sort_by_key(|d| {
         (
@@ -343,6 +349,9 @@ pub fn extract_interruptible(
         )
     });
 
+    // Columns are differences of running character counts: counting from each symbol's
+    // line start is quadratic on a minified file's one long line.
+    let columns = ColumnIndex::new(text, ColumnUnit::Chars);
     let mut summaries = Vec::with_capacity(defs.len());
     let mut positions = Vec::with_capacity(defs.len());
     let mut patterns_used: Vec<usize> = Vec::new();
@@ -382,10 +391,20 @@ pub fn extract_interruptible(
         summaries.push(summary);
         positions.push(SymbolPositions {
             range: range(text, def.node),
-            start: point(text, def.node.start_byte(), def.node.start_position()),
-            end: point(text, def.node.end_byte(), def.node.end_position()),
+            start: point(
+                text,
+                &columns,
+                def.node.start_byte(),
+                def.node.start_position(),
+            ),
+            end: point(text, &columns, def.node.end_byte(), def.node.end_position()),
             name_range: range(text, def.name),
-            name_start: point(text, def.name.start_byte(), def.name.start_position()),
+            name_start: point(
+                text,
+                &columns,
+                def.name.start_byte(),
+                def.name.start_position(),
+            ),
         });
         patterns_used.push(def.pattern);
     }
@@ -443,8 +462,8 @@ fn range(text: &str, node: tree_sitter::Node) -> TextRange {
     TextRange::new(TextSize::new(start as u32), TextSize::new(end as u32))
 }
 
-fn point(text: &str, offset: usize, p: tree_sitter::Point) -> LineCol {
-    line_col_from_point(text, offset, p.row, p.column)
+fn point(text: &str, columns: &ColumnIndex, offset: usize, p: tree_sitter::Point) -> LineCol {
+    columns.line_col_from_point(text, offset, p.row, p.column)
 }
 
 /// The definition's head on one line: its text up to the body (or all of it when there is
@@ -466,17 +485,72 @@ fn signature(text: &str, def: &RawDefinition) -> String {
     };
     let start = syntax::floor_char_boundary(text, start);
     let end = syntax::floor_char_boundary(text, end).max(start);
-    let mut head = without_comments(text, def.node, start, end);
+    // A head without a body can be megabytes (a minified `var modules = {…}`, nested
+    // definitions inside it each with a head of their own): read it through growing
+    // windows until one decides the capped signature.
+    let mut window = first_signature_window();
+    loop {
+        let window_end = if end - start <= window {
+            end
+        } else {
+            syntax::floor_char_boundary(text, start + window)
+        };
+        if let Some(signature) = signature_of_window(text, def, start, window_end, end) {
+            return signature;
+        }
+        window = window.saturating_mul(4);
+    }
+}
+
+/// First window of a head to read; most heads fit.
+const SIGNATURE_WINDOW_BYTES: usize = 1024;
+
+#[cfg(not(test))]
+fn first_signature_window() -> usize {
+    SIGNATURE_WINDOW_BYTES
+}
+
+// Tests compare tiny windows with one unbounded window (the whole head at once).
+#[cfg(test)]
+thread_local! {
+    static FIRST_SIGNATURE_WINDOW: std::cell::Cell<usize> =
+        const { std::cell::Cell::new(SIGNATURE_WINDOW_BYTES) };
+}
+
+#[cfg(test)]
+fn first_signature_window() -> usize {
+    FIRST_SIGNATURE_WINDOW.get()
+}
+
+/// The signature of the head `text[start..end]` read only up to `window_end`, if that
+/// prefix decides it. A prefix of the head yields a prefix of its words, except that the
+/// last word may be cut (or followed by the line break that elides a block): that word
+/// is left out, and the prefix decides the signature once the rest already overflows the
+/// cap (the first `MAX_SIGNATURE_CHARS` characters no longer change).
+fn signature_of_window(
+    text: &str,
+    def: &RawDefinition,
+    start: usize,
+    window_end: usize,
+    end: usize,
+) -> Option<String> {
+    let mut head = without_comments(text, def.node, start, window_end);
+    let mut complete = window_end == end;
     if def.body.is_none() {
         // Without a body capture the whole definition is the head, but a brace block that
         // spans lines (`var cfg struct {` … `}`, `DEFAULTS = {` … `}`) is elided.
         if let Some(open) = block_opening(&head) {
             head.truncate(open + 1);
             head.push_str(" … }");
+            complete = true;
         }
     }
+    let mut words: Vec<&str> = head.split_whitespace().collect();
+    if !complete {
+        words.pop();
+    }
     let mut out = String::new();
-    for word in head.split_whitespace() {
+    for word in words {
         let glued = out.ends_with(['(', '[']) || word.starts_with([')', ']']);
         if !out.is_empty() && !glued {
             out.push(' ');
@@ -490,10 +564,12 @@ fn signature(text: &str, def: &RawDefinition) -> String {
             break;
         }
     }
-    if out.chars().count() > MAX_SIGNATURE_CHARS {
-        out = out.chars().take(MAX_SIGNATURE_CHARS).collect::<String>() + "…";
+    let chars = out.chars().count();
+    if chars > MAX_SIGNATURE_CHARS {
+        // Later words could only remove a trailing comma past the cap, then add more.
+        return Some(out.chars().take(MAX_SIGNATURE_CHARS).collect::<String>() + "…");
     }
-    out
+    complete.then_some(out)
 }
 
 /// Byte offset of the first `{` that ends its line.
@@ -521,7 +597,8 @@ fn without_comments(text: &str, node: tree_sitter::Node, start: usize, end: usiz
             continue;
         }
         loop {
-            if cursor.goto_next_sibling() {
+            // Siblings come in text order: once one starts past the span, so do the rest.
+            if cursor.goto_next_sibling() && cursor.node().start_byte() < end {
                 continue 'walk;
             }
             if !cursor.goto_parent() || cursor.node() == node {
@@ -533,4 +610,74 @@ fn without_comments(text: &str, node: tree_sitter::Node, start: usize, end: usiz
         out.push_str(&text[pos..end]);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::registry;
+
+    fn extract_with_window(lang: &Language, text: &str, window: usize) -> FileSymbols {
+        FIRST_SIGNATURE_WINDOW.set(window);
+        let symbols = extract(lang, text).symbols;
+        FIRST_SIGNATURE_WINDOW.set(SIGNATURE_WINDOW_BYTES);
+        symbols
+    }
+
+    fn fixture_texts() -> Vec<(String, String)> {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/symbols");
+        let mut out = Vec::new();
+        for lang_dir in std::fs::read_dir(dir).unwrap().flatten() {
+            for entry in std::fs::read_dir(lang_dir.path()).unwrap().flatten() {
+                let path = entry.path();
+                if path.extension().is_some_and(|e| e == "fixture") {
+                    let lang = lang_dir.file_name().to_string_lossy().into_owned();
+                    out.push((lang, std::fs::read_to_string(path).unwrap()));
+                }
+            }
+        }
+        out
+    }
+
+    /// One pattern can match a name under two definition nodes (error recovery nests
+    /// them): which one wins must not depend on hash order.
+    #[test]
+    fn extraction_is_deterministic_when_a_pattern_matches_a_name_twice() {
+        let lang = registry().by_id("python").unwrap();
+        let text =
+            "class Shape(abc.ABC): sides: int name = \"shape\" width = height = 0 S, T = \"st\"";
+        let first = extract(lang, text).symbols;
+        for _ in 0..50 {
+            assert_eq!(extract(lang, text).symbols, first);
+        }
+    }
+
+    /// Reading a head through growing windows gives exactly the signature of reading it
+    /// whole, for every fixture as written, on one line (minified), and with its heads
+    /// padded past the cap by long comments and whitespace.
+    #[test]
+    fn signature_windows_match_whole_heads() {
+        let fixtures = fixture_texts();
+        assert!(!fixtures.is_empty());
+        let mut compared = 0;
+        for (lang_id, text) in fixtures {
+            let lang = registry().by_id(&lang_id).unwrap();
+            let variants = [
+                text.clone(),
+                text.replace('\n', " "),
+                text.replace(',', ",\n        ")
+                    .replace('(', "( /* é漢😀 */ "),
+                text.replace(' ', &" ".repeat(50)),
+            ];
+            for variant in variants {
+                let whole = extract_with_window(lang, &variant, usize::MAX);
+                for window in [1, 7, 64] {
+                    let windowed = extract_with_window(lang, &variant, window);
+                    assert_eq!(windowed, whole, "{lang_id}, first window {window}");
+                }
+                compared += whole.summaries.len();
+            }
+        }
+        assert!(compared > 1000, "only {compared} symbols compared");
+    }
 }

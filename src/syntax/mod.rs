@@ -18,7 +18,7 @@ mod parser;
 
 use std::sync::Arc;
 
-pub use line_index::{LineCol, LineIndex, line_col_from_point};
+pub use line_index::{ColumnIndex, ColumnUnit, LineCol, LineIndex, line_starts};
 pub use parser::{parse_tree_sitter, with_parser};
 pub use rowan::{TextRange, TextSize};
 
