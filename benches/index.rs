@@ -298,7 +298,14 @@ fn bench_long_line(c: &mut Criterion) {
         .sample_size(10)
         .measurement_time(Duration::from_secs(10));
     group.bench_function("tree_sitter_parse_only", |b| {
-        b.iter(|| black_box(syntax::parse_tree_sitter(lang, &single, None)))
+        b.iter(|| {
+            black_box(syntax::parse_tree_sitter(
+                lang,
+                &single,
+                None,
+                syntax::NEVER,
+            ))
+        })
     });
     for (name, text) in [
         ("sextant_symbols", &single),
