@@ -443,9 +443,10 @@ impl Writer {
                 }
                 if changes_content(&event.kind) {
                     for path in event.paths {
-                        match &mut self.cookies {
-                            Some(cookies) if cookies.is_cookie(&path) => cookies.arrived(&path),
-                            _ => self.pending.push(path),
+                        if !is_cookie(&path) {
+                            self.pending.push(path);
+                        } else if let Some(cookies) = &mut self.cookies {
+                            cookies.arrived(&path);
                         }
                     }
                 }
@@ -540,6 +541,15 @@ struct Cookies {
     disabled: bool,
 }
 
+/// Every cookie's name starts so, whichever server wrote it: none is ever workspace content.
+const COOKIE_PREFIX: &str = ".sextant-cookie-";
+
+fn is_cookie(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.starts_with(COOKIE_PREFIX))
+}
+
 /// How long to wait for a cookie before answering anyway.
 const COOKIE_TIMEOUT: Duration = Duration::from_secs(2);
 
@@ -554,19 +564,11 @@ impl Cookies {
         };
         Cookies {
             dir,
-            prefix: format!(".sextant-cookie-{}-", std::process::id()),
+            prefix: format!("{COOKIE_PREFIX}{}-", std::process::id()),
             next: 0,
             outstanding: None,
             disabled: false,
         }
-    }
-
-    fn is_cookie(&self, path: &Path) -> bool {
-        path.parent() == Some(self.dir.as_path())
-            && path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with(&self.prefix))
     }
 
     fn send(&mut self) {
@@ -581,12 +583,19 @@ impl Cookies {
         }
     }
 
+    /// A cookie was reported: ours (the one awaited, or an older one) or another server's.
     fn arrived(&mut self, path: &Path) {
         if self.outstanding.as_ref().is_some_and(|(p, _)| p == path) {
             self.outstanding = None;
         }
-        // Creation and removal both report the path; removing twice is harmless.
-        let _ = std::fs::remove_file(path);
+        let ours = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with(&self.prefix));
+        if ours {
+            // Creation and removal both report the path; removing twice is harmless.
+            let _ = std::fs::remove_file(path);
+        }
     }
 
     fn give_up(&mut self) {

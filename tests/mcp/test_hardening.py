@@ -309,3 +309,17 @@ async def test_answers_reflect_writes_with_zero_settle_time(workspace):
                 stale.append((step, op, rel))
     assert operations == 1000
     assert stale == []
+
+
+async def test_cookies_of_another_server_on_the_same_root_are_not_content(workspace):
+    """Two servers on one root (no `.git`, so cookies go in the root): one server's cookies
+    must not make the other walk the root again, nor show up anywhere."""
+    async with stdio_session(workspace) as first, stdio_session(workspace) as second:
+        await wait_until_indexed(first)
+        await wait_until_indexed(second)
+        for _ in range(20):
+            assert names(await first.call_tool("lookup_symbol", {"query": "User"}))[0] == "User"
+        status = (await second.call_tool("workspace_status", {})).structured_content
+        assert status["rescans"] == 0
+        assert [s for s in status["skipped"] if "cookie" in s["path"]] == []
+    assert [p.name for p in workspace.iterdir() if p.name.startswith(".sextant-cookie-")] == []
