@@ -94,6 +94,20 @@ async def http_session(url: str, headers: dict | None = None):
                 yield session
 
 
+async def wait_until_indexed(session) -> dict:
+    """The first index runs in the background (and a debug build on a busy machine can take
+    seconds): poll `workspace_status` until it says ready, and return that status."""
+    import anyio
+
+    for _ in range(100):
+        status = await session.call_tool("workspace_status", {})
+        # Under a short time limit the status call itself may time out while indexing.
+        if not status.is_error and status.structured_content["ready"]:
+            return status.structured_content
+        await anyio.sleep(0.2)
+    raise AssertionError("the workspace was never indexed")
+
+
 def wait_until(check, timeout=10.0):
     deadline = time.monotonic() + timeout
     while True:

@@ -9,7 +9,7 @@ from pathlib import Path
 import anyio
 import pytest
 
-from conftest import stdio_session, write
+from conftest import stdio_session, wait_until_indexed, write
 
 pytestmark = pytest.mark.anyio
 
@@ -58,17 +58,6 @@ def cpu_seconds(pid: int) -> float:
 
 def thread_count(pid: int) -> int:
     return len(list(Path(f"/proc/{pid}/task").iterdir()))
-
-
-async def wait_until_indexed(session) -> None:
-    """The first index runs in the background: CPU figures only mean something after it."""
-    for _ in range(100):
-        status = await session.call_tool("workspace_status", {})
-        # Under a short time limit the status call itself may time out while indexing.
-        if not status.is_error and status.structured_content["ready"]:
-            return
-        await anyio.sleep(0.2)
-    raise AssertionError("the workspace was never indexed")
 
 
 def peak_rss_kb(pid: int) -> int:

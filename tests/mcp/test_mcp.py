@@ -7,7 +7,7 @@ import subprocess
 import anyio
 import pytest
 
-from conftest import SEXTANT, http_server, http_session, stdio_session, write
+from conftest import SEXTANT, http_server, http_session, stdio_session, wait_until_indexed, write
 
 pytestmark = pytest.mark.anyio
 
@@ -127,7 +127,7 @@ async def test_parse_source_returns_syntax_errors_as_data(workspace):
 
 async def test_workspace_status(workspace):
     async with stdio_session(workspace) as session:
-        status = (await session.call_tool("workspace_status", {})).structured_content
+        status = await wait_until_indexed(session)
     assert status["ready"] is True
     assert status["root"] == str(workspace.resolve())
     languages = {l["language"]: l["files"] for l in status["stats"]["languages"]}
