@@ -16,7 +16,7 @@ mod transport;
 
 use std::{
     collections::HashMap,
-    path::{Component, Path, PathBuf},
+    path::{Path, PathBuf},
     process::ExitCode,
     str::FromStr,
     sync::{Arc, Mutex},
@@ -41,6 +41,7 @@ use crate::{
     workspace::{
         LoadOptions,
         live::{LiveWorkspace, ReadError, Snapshot},
+        normalize_lexically, resolves_inside,
     },
 };
 
@@ -234,33 +235,6 @@ fn percent_decode(encoded: &str) -> Option<String> {
         }
     }
     String::from_utf8(bytes).ok()
-}
-
-/// Resolves `.` and `..` without following links (`..` at `/` stays at `/`); `None` for a
-/// relative path.
-fn normalize_lexically(path: &Path) -> Option<PathBuf> {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::RootDir => out.push(Component::RootDir),
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::Normal(name) => out.push(name),
-            Component::Prefix(_) => return None,
-        }
-    }
-    out.has_root().then_some(out)
-}
-
-/// Whether `path` (absolute, normalised) stays under `root` (canonical) once links are
-/// followed: a link inside the root may point outside it. A path that does not exist yet
-/// is judged by its nearest existing ancestor.
-fn resolves_inside(root: &Path, path: &Path) -> bool {
-    path.ancestors()
-        .find_map(|p| p.canonicalize().ok())
-        .is_some_and(|real| real.starts_with(root))
 }
 
 fn path_to_uri(path: &Path) -> Option<Uri> {

@@ -1,8 +1,9 @@
 //! Confining client paths to the workspace root.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use super::{ErrorCode, ToolError};
+use crate::workspace::{normalize_lexically, resolves_inside};
 
 /// A client path, resolved inside `root` (canonical): relative paths are taken from the
 /// root; absolute ones must lie under it. Symlinks are resolved before the check, so a link
@@ -31,14 +32,9 @@ pub fn resolve(root: &Path, user_path: &str) -> Result<(String, PathBuf), ToolEr
         Ok(p) => p,
         // Not there (or a dangling link): judge the path lexically, then report it missing.
         Err(_) => {
-            let lexical = normalize(&joined).ok_or_else(outside)?;
-            if !lexical.starts_with(root) {
+            let lexical = normalize_lexically(&joined).ok_or_else(outside)?;
+            if !resolves_inside(root, &lexical) {
                 return Err(outside());
-            }
-            if let Some(parent) = lexical.parent().and_then(|p| p.canonicalize().ok()) {
-                if !parent.starts_with(root) {
-                    return Err(outside());
-                }
             }
             return Err(ToolError::new(
                 ErrorCode::NotFound,
@@ -52,23 +48,6 @@ pub fn resolve(root: &Path, user_path: &str) -> Result<(String, PathBuf), ToolEr
     let rel = crate::workspace::relative_path(root, &resolved)
         .ok_or_else(|| ToolError::new(ErrorCode::InvalidArgument, "path is not valid UTF-8"))?;
     Ok((rel, resolved))
-}
-
-/// `a/b/../c` → `a/c` without touching the disk; `None` if `..` climbs above the start.
-fn normalize(path: &Path) -> Option<PathBuf> {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::ParentDir => {
-                if !out.pop() {
-                    return None;
-                }
-            }
-            Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    Some(out)
 }
 
 #[cfg(test)]

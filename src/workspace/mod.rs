@@ -22,7 +22,7 @@ pub use config::{CONFIG_FILE, Config, DEFAULT_MAX_FILE_SIZE};
 pub use load::{
     LoadedFile, ReadOutcome, SkipReason, SkippedFile, decode, read_source, relative_path,
 };
-pub use reader::{ConfinedReader, ReadRefusal};
+pub use reader::{ConfinedReader, ReadRefusal, normalize_lexically, resolves_inside};
 
 use crate::{
     db::{RootDatabase, SourceFile, Workspace},

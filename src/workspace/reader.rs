@@ -97,13 +97,36 @@ impl ConfinedReader {
         check_size(bytes.len() as u64, limit)?;
         Ok(FileContent { bytes, real_path })
     }
+}
 
-    /// Whether `path` resolves inside the root (without reading it); false when it does not
-    /// exist.
-    pub fn is_inside(&self, path: &Path) -> bool {
-        path.canonicalize()
-            .is_ok_and(|real| real.starts_with(&self.root))
+/// Resolves `.` and `..` without touching the disk (`..` at `/` stays at `/`); `None` for a
+/// relative path. Front ends normalise client paths with it before judging them.
+pub fn normalize_lexically(path: &Path) -> Option<PathBuf> {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::RootDir => out.push(Component::RootDir),
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::Normal(name) => out.push(name),
+            Component::Prefix(_) => return None,
+        }
     }
+    out.has_root().then_some(out)
+}
+
+/// Whether `path` (absolute, normalised) stays under `root` (canonical) once links are
+/// followed: a link inside the root may point outside it. A path that does not exist yet
+/// is judged by its nearest existing ancestor.
+pub fn resolves_inside(root: &Path, path: &Path) -> bool {
+    path.starts_with(root)
+        && path
+            .ancestors()
+            .find_map(|p| p.canonicalize().ok())
+            .is_some_and(|real| real.starts_with(root))
 }
 
 fn check_kind(meta: &std::fs::Metadata) -> Result<(), ReadRefusal> {
