@@ -19,7 +19,6 @@
 use std::{collections::HashMap, sync::Arc};
 
 use serde::Serialize;
-use tree_sitter::StreamingIterator;
 
 use crate::{
     db::{Db, SourceFile},
@@ -188,8 +187,6 @@ pub struct Extraction {
 }
 
 const MAX_SIGNATURE_CHARS: usize = 160;
-/// Tree depth below which no pattern starts matching.
-const MAX_DEFINITION_DEPTH: u32 = 500;
 
 #[derive(Clone, Copy)]
 enum Role {
@@ -252,69 +249,11 @@ pub fn extract_interruptible(
     // node keeps the earliest pattern's definition.
     let mut candidates: Vec<RawDefinition> = Vec::new();
     let mut first_pattern: HashMap<usize, usize> = HashMap::new();
-    let mut cursor = tree_sitter::QueryCursor::new();
-    match lang.query_roots(QueryKind::Tags) {
-        // Start the cursor only at nodes where a pattern can begin (see `lang/roots.rs`):
-        // a plain walk is much cheaper than the cursor's own inspection of every node.
-        Some(roots) => {
-            let mut walk = tree.walk();
-            let mut depth = 0u32;
-            let is_root = |node: tree_sitter::Node| {
-                roots.contains(node.kind_id()) || (roots.error_nodes && node.is_error())
-            };
-            // Parents searched because of a wildcard-rooted pattern (and not roots themselves).
-            let mut searched_parents: std::collections::HashSet<usize> = Default::default();
-            'walk: loop {
-                let node = walk.node();
-                let start = if is_root(node) { Some(node) } else { None };
-                // `Node::parent` walks down from the root: ask only when it can matter.
-                let parent = if roots.starts_at_parent_of(node.kind_id()) {
-                    node.parent()
-                        .filter(|p| !is_root(*p) && !searched_parents.contains(&p.id()))
-                } else {
-                    None
-                };
-                if let Some(p) = parent {
-                    searched_parents.insert(p.id());
-                }
-                // A wildcard-rooted pattern enters the cursor at its first concrete step, one
-                // level down: searching from the parent needs a start depth of 1 (matches
-                // found twice this way are merged below).
-                for (at, max_depth) in start
-                    .map(|n| (n, 0))
-                    .into_iter()
-                    .chain(parent.map(|p| (p, 1)))
-                {
-                    cursor.set_max_start_depth(Some(max_depth));
-                    let mut matches = cursor.matches(query, at, text.as_bytes());
-                    while let Some(m) = matches.next() {
-                        collect_match(m, &roles, &mut candidates, &mut first_pattern);
-                    }
-                }
-                if depth < MAX_DEFINITION_DEPTH && walk.goto_first_child() {
-                    depth += 1;
-                    continue;
-                }
-                loop {
-                    if walk.goto_next_sibling() {
-                        continue 'walk;
-                    }
-                    if depth == 0 || !walk.goto_parent() {
-                        break 'walk;
-                    }
-                    depth -= 1;
-                }
-            }
-        }
-        None => {
-            // Pathologically deep trees make some patterns quadratic (20 000 nested
-            // parentheses took 11 s in TypeScript); no real definition sits this deep.
-            cursor.set_max_start_depth(Some(MAX_DEFINITION_DEPTH));
-            let mut matches = cursor.matches(query, tree.root_node(), text.as_bytes());
-            while let Some(m) = matches.next() {
-                collect_match(m, &roles, &mut candidates, &mut first_pattern);
-            }
-        }
+    let complete = syntax::run_query(lang, QueryKind::Tags, &tree, text, interrupt, |m| {
+        collect_match(m, &roles, &mut candidates, &mut first_pattern)
+    });
+    if !complete {
+        return None;
     }
     // Kept in match order, so that a tie (one pattern matching a name under two nested
     // definition nodes, which error recovery produces) goes to the first match rather

@@ -15,11 +15,13 @@ mod errors;
 mod incremental;
 mod line_index;
 mod parser;
+mod query;
 
 use std::sync::Arc;
 
 pub use line_index::{ColumnIndex, ColumnUnit, LineCol, LineIndex, line_starts};
 pub use parser::{parse_tree_sitter, with_parser};
+pub use query::{MAX_START_DEPTH, run_query};
 pub use rowan::{TextRange, TextSize};
 
 use crate::lang::{LangId, Language};

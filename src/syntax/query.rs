@@ -1,0 +1,100 @@
+//! Running a language's query over a tree, starting only where its patterns can begin.
+//!
+//! Invariant: the matches are those of a query cursor run over the whole tree (down to
+//! [`MAX_START_DEPTH`]), in the cursor's order per starting node; only the cost differs.
+//! When every pattern is rooted at known node kinds (`lang/roots.rs`), a plain walk finds
+//! the nodes where a pattern can start and the cursor starts only there: a cursor over a
+//! whole tree costs about half a parse even for one trivial pattern. Tags use it today;
+//! locals, imports, indents and folds will too.
+
+use tree_sitter::{QueryMatch, StreamingIterator, Tree};
+
+use super::Interrupt;
+use crate::lang::{Language, QueryKind};
+
+/// Tree depth below which no pattern starts matching. Pathologically deep trees make some
+/// patterns quadratic (20 000 nested parentheses took 11 s in TypeScript); nothing a query
+/// looks for sits this deep.
+pub const MAX_START_DEPTH: u32 = 500;
+
+/// Nodes walked between two questions to `interrupt`.
+const INTERRUPT_EVERY: u32 = 4096;
+
+/// Runs `lang`'s query of `kind` over `tree` (parsed from `text`), handing each match to
+/// `on_match`. Returns false when the language has no such query, or when `interrupt`
+/// stopped the run (the matches handed so far are then incomplete).
+pub fn run_query<'t>(
+    lang: &Language,
+    kind: QueryKind,
+    tree: &'t Tree,
+    text: &str,
+    interrupt: Interrupt,
+    mut on_match: impl FnMut(&QueryMatch<'_, 't>),
+) -> bool {
+    let Some(query) = lang.query(kind) else {
+        return false;
+    };
+    let mut cursor = tree_sitter::QueryCursor::new();
+    let Some(roots) = lang.query_roots(kind) else {
+        cursor.set_max_start_depth(Some(MAX_START_DEPTH));
+        let mut matches = cursor.matches(query, tree.root_node(), text.as_bytes());
+        while let Some(m) = matches.next() {
+            on_match(m);
+        }
+        return !interrupt();
+    };
+    let mut walk = tree.walk();
+    let mut depth = 0u32;
+    let mut visited = 0u32;
+    let is_root = |node: tree_sitter::Node| {
+        roots.contains(node.kind_id()) || (roots.error_nodes && node.is_error())
+    };
+    // Parents searched because of a wildcard-rooted pattern (and not roots themselves).
+    let mut searched_parents: std::collections::HashSet<usize> = Default::default();
+    'walk: loop {
+        visited += 1;
+        if visited % INTERRUPT_EVERY == 0 && interrupt() {
+            return false;
+        }
+        let node = walk.node();
+        let start = is_root(node).then_some(node);
+        // `Node::parent` walks down from the root: ask only when it can matter.
+        let parent = if roots.starts_at_parent_of(node.kind_id()) {
+            node.parent()
+                .filter(|p| !is_root(*p) && !searched_parents.contains(&p.id()))
+        } else {
+            None
+        };
+        if let Some(p) = parent {
+            searched_parents.insert(p.id());
+        }
+        // A wildcard-rooted pattern enters the cursor at its first concrete step, one level
+        // down: searching from the parent needs a start depth of 1 (callers merge matches
+        // found twice this way).
+        for (at, max_depth) in start
+            .map(|n| (n, 0))
+            .into_iter()
+            .chain(parent.map(|p| (p, 1)))
+        {
+            cursor.set_max_start_depth(Some(max_depth));
+            let mut matches = cursor.matches(query, at, text.as_bytes());
+            while let Some(m) = matches.next() {
+                on_match(m);
+            }
+        }
+        if depth < MAX_START_DEPTH && walk.goto_first_child() {
+            depth += 1;
+            continue;
+        }
+        loop {
+            if walk.goto_next_sibling() {
+                continue 'walk;
+            }
+            if depth == 0 || !walk.goto_parent() {
+                break 'walk;
+            }
+            depth -= 1;
+        }
+    }
+    true
+}
