@@ -277,6 +277,7 @@ struct Server {
     tasks: (Sender<Task>, Receiver<Task>),
     /// `shutdown` was answered: `exit` now means success.
     shut_down: bool,
+    test_delay: Option<Arc<TestDelay>>,
 }
 
 impl Server {
@@ -296,6 +297,7 @@ impl Server {
             running: Arc::default(),
             tasks: crossbeam_channel::unbounded(),
             shut_down: false,
+            test_delay: TestDelay::from_env().map(Arc::new),
         }
     }
 
@@ -678,6 +680,7 @@ impl Server {
             self.running.clone(),
             self.tasks.0.clone(),
         );
+        let delay = self.test_delay.clone().filter(|d| d.method == method);
         running.lock().unwrap().insert(id.clone(), Vec::new());
         std::thread::spawn(move || {
             let register = {
@@ -690,6 +693,9 @@ impl Server {
                 }
             };
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                if let Some(delay) = &delay {
+                    live.read(&register, |s: &Snapshot| delay.wait(&s.db))?;
+                }
                 handler(&live, &register)
             }));
             running.lock().unwrap().remove(&id);
@@ -728,6 +734,54 @@ impl Server {
             ErrorCode::InvalidParams as i32,
             message.to_string(),
         )));
+    }
+}
+
+/// Test hook: `SEXTANT_TEST_DELAY_MS=<method>:<ms>` in the environment (read once, when the
+/// server starts) makes every request for that method first spend `<ms>` inside a query of
+/// its own, in short sleeps that each check for cancellation, so that tests can cancel a
+/// request that is surely still running. It reports on stderr when it starts and how it
+/// ended. Inert unless set.
+struct TestDelay {
+    method: String,
+    steps: u64,
+}
+
+impl TestDelay {
+    const STEP: Duration = Duration::from_millis(10);
+
+    fn from_env() -> Option<TestDelay> {
+        let spec = std::env::var("SEXTANT_TEST_DELAY_MS").ok()?;
+        let (method, ms) = spec.rsplit_once(':')?;
+        let ms: u64 = ms.parse().ok()?;
+        Some(TestDelay {
+            method: method.to_string(),
+            steps: ms.div_ceil(Self::STEP.as_millis() as u64),
+        })
+    }
+
+    /// Sleeps step by step, unwinding with `salsa::Cancelled` as soon as the query is cancelled.
+    fn wait(&self, db: &dyn salsa::Database) -> Result<(), salsa::Cancelled> {
+        eprintln!(
+            "sextant: lsp: test delay: {} started, {} steps",
+            self.method, self.steps
+        );
+        let mut done = 0;
+        let outcome = salsa::Cancelled::catch(std::panic::AssertUnwindSafe(|| {
+            while done < self.steps {
+                db.unwind_if_revision_cancelled();
+                std::thread::sleep(Self::STEP);
+                done += 1;
+            }
+        }));
+        match &outcome {
+            Ok(()) => eprintln!("sextant: lsp: test delay: {} finished", self.method),
+            Err(_) => eprintln!(
+                "sextant: lsp: test delay: {} stopped by cancellation after {done} of {} steps",
+                self.method, self.steps
+            ),
+        }
+        outcome
     }
 }
 

@@ -53,9 +53,14 @@ class RawLsp:
     Messages from the server are parsed off stdout by a thread; `wait` reaps the process
     and reports its exit code and peak resident memory."""
 
-    def __init__(self, *args: str, cwd: Path | None = None):
+    def __init__(self, *args: str, cwd: Path | None = None, env: dict[str, str] | None = None):
         self.proc = subprocess.Popen(
-            [SEXTANT, "lsp", *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd
+            [SEXTANT, "lsp", *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=cwd,
+            env={**os.environ, **(env or {})},
         )
         self.messages: queue.Queue = queue.Queue()
         self.stderr_chunks: list[bytes] = []
@@ -80,8 +85,17 @@ class RawLsp:
             self.messages.put(json.loads(out.read(length)))
 
     def _read_stderr(self):
-        for chunk in iter(lambda: self.proc.stderr.read(4096), b""):
+        # read1: whatever is there now, so that tests can wait for a line while the server runs.
+        for chunk in iter(lambda: self.proc.stderr.read1(4096), b""):
             self.stderr_chunks.append(chunk)
+
+    def wait_for_stderr(self, text: str, timeout: float = 60) -> str:
+        """Waits until the server has written `text` to stderr, and returns all of stderr."""
+        deadline = time.monotonic() + timeout
+        while text not in self.stderr:
+            assert time.monotonic() < deadline, f"no {text!r} on stderr within {timeout} s; stderr: {self.stderr}"
+            time.sleep(0.02)
+        return self.stderr
 
     @property
     def stderr(self) -> str:

@@ -1,12 +1,14 @@
 """The LSP features through a real client."""
 
 import asyncio
+import re
 from pathlib import Path
 
 import pytest
 from lsprotocol import types
+from pygls.exceptions import JsonRpcMethodNotFound
 
-from conftest import open_doc, start
+from conftest import RawLsp, open_doc, start
 
 
 def write(root: Path, rel: str, text: str) -> Path:
@@ -176,25 +178,46 @@ async def test_indexing_progress_is_reported(client, tmp_path):
 
 
 @pytest.mark.asyncio
-async def test_unknown_methods_and_cancellation(client, tmp_path):
+async def test_unknown_methods_answer_method_not_found(client, tmp_path):
     root = tmp_path / "ws"
     path = write(root, "a.py", "def f():\n    pass\n")
     await start(client, root)
-    with pytest.raises(Exception):
+    with pytest.raises(JsonRpcMethodNotFound) as error:
         await client.text_document_hover_async(
             types.HoverParams(text_document=types.TextDocumentIdentifier(uri=path.as_uri()), position=types.Position(line=0, character=4))
         )
-    # $/cancelRequest right after a request: the answer is either the result (it won the
-    # race) or RequestCancelled, and the server stays usable.
-    future = client.protocol.send_request("workspace/symbol", types.WorkspaceSymbolParams(query="f"))
-    msg_id = next(k for k, v in client.protocol._request_futures.items() if v is future)
-    client.protocol.notify("$/cancelRequest", types.CancelParams(id=msg_id))
-    try:
-        await asyncio.wrap_future(future)
-    except Exception as e:  # noqa: BLE001
-        assert "cancel" in str(e).lower(), e
+    assert (error.value.code, error.value.message) == (-32601, "sextant does not implement textDocument/hover")
+    # The server stays usable.
     found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="f"))
     assert [s.name for s in found] == ["f"]
+
+
+def test_cancel_request_stops_a_running_request(tmp_path):
+    """`$/cancelRequest` for a request that is surely still running (the test hook keeps
+    documentSymbol busy for a minute inside its query) answers RequestCancelled, stops the
+    work, and leaves the server answering the next request."""
+    root = tmp_path / "ws"
+    path = write(root, "a.py", "def f():\n    pass\n")
+    server = RawLsp("--root", str(root), env={"SEXTANT_TEST_DELAY_MS": "textDocument/documentSymbol:60000"})
+    try:
+        server.initialize(root)
+        server.send({"id": 2, "method": "textDocument/documentSymbol", "params": {"textDocument": {"uri": path.as_uri()}}})
+        server.wait_for_stderr("test delay: textDocument/documentSymbol started, 6000 steps")
+        server.notify("$/cancelRequest", {"id": 2})
+        answer = server.response(2)
+        assert answer["error"] == {"code": -32800, "message": "cancelled"}, answer
+        # The work stopped when cancelled, long before its 6000 steps: the hook says so.
+        stderr = server.wait_for_stderr("test delay: textDocument/documentSymbol stopped by cancellation")
+        stopped = re.search(r"test delay: textDocument/documentSymbol stopped by cancellation after (\d+) of 6000 steps", stderr)
+        assert stopped and int(stopped[1]) < 6000, server.stderr
+        assert "test delay: textDocument/documentSymbol finished" not in server.stderr
+        answer = server.request(3, "workspace/symbol", {"query": "f"})
+        assert [s["name"] for s in answer["result"]] == ["f"], answer
+        assert server.request(4, "shutdown")["result"] is None
+        server.notify("exit")
+        assert server.wait()[0] == 0, server.stderr
+    finally:
+        server.kill()
 
 
 @pytest.mark.asyncio
