@@ -9,6 +9,7 @@ mod frame;
 mod http;
 mod http_conn;
 mod paths;
+mod schema;
 mod stdio;
 mod tools;
 

@@ -5,7 +5,7 @@ use std::{panic::AssertUnwindSafe, sync::Arc};
 
 use rmcp::{
     Json, RoleServer, ServerHandler,
-    handler::server::{router::tool::ToolRouter, wrapper::Parameters},
+    handler::server::router::tool::ToolRouter,
     model::{CallToolResult, Implementation, JsonObject, ServerCapabilities, ServerConfig},
     service::RequestContext,
     tool, tool_handler, tool_router,
@@ -14,7 +14,10 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 use tokio::sync::Semaphore;
 
-use super::{ErrorCode, Limits, ToolError, paths};
+use super::{
+    ErrorCode, Limits, ToolError, paths,
+    schema::{input_schema, output_schema},
+};
 use crate::{
     db::SourceFile,
     ide::{self, Outline, ParseOptions, ParseOutput, SymbolQuery, SymbolSearch},
@@ -156,11 +159,6 @@ fn parse_args<T: DeserializeOwned>(args: JsonObject) -> Result<T, ToolError> {
     })
 }
 
-fn input_schema<T: JsonSchema + 'static>() -> Arc<JsonObject> {
-    rmcp::handler::server::common::schema_for_input::<Parameters<T>>()
-        .expect("tool argument types have object schemas")
-}
-
 fn in_range(
     name: &str,
     value: Option<u32>,
@@ -204,6 +202,7 @@ impl SextantServer {
     #[tool(
         description = "Syntax tree outline (s-expression, line:col spans) and syntax errors of a source string or workspace file.",
         input_schema = input_schema::<ParseSourceArgs>(),
+        output_schema = output_schema::<ParseOutput>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
     )]
     async fn parse_source(
@@ -276,6 +275,7 @@ impl SextantServer {
     #[tool(
         description = "Symbols a workspace file defines, as a tree: name, kind, line range, one-line signature.",
         input_schema = input_schema::<OutlineArgs>(),
+        output_schema = output_schema::<Outline>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
     )]
     async fn outline(
@@ -296,6 +296,7 @@ impl SextantServer {
     #[tool(
         description = "Find definitions by name across the workspace: ranked fuzzy search with kind, language and path filters.",
         input_schema = input_schema::<LookupSymbolArgs>(),
+        output_schema = output_schema::<SymbolSearch>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
     )]
     async fn lookup_symbol(
@@ -328,6 +329,7 @@ impl SextantServer {
     #[tool(
         description = "Workspace root, index readiness, files per language, skipped files and the limits in force.",
         input_schema = input_schema::<WorkspaceStatusArgs>(),
+        output_schema = output_schema::<WorkspaceStatus>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
     )]
     async fn workspace_status(

@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Size of `tools/list` as a model sees it: each tool's name, description and input schema,
+serialized as compact JSON, fetched from `sextant mcp` with the MCP Python SDK.
+
+    python3 benches/tools_list_size.py --sextant target/debug/sextant
+
+Prints characters per tool and in all, and tokens: counted with tiktoken's cl100k_base when
+that encoding is available without a download, else estimated at 4 characters per token
+(and labelled as an estimate).
+"""
+
+import argparse
+import json
+import os
+import tempfile
+
+import anyio
+from mcp import ClientSession, StdioServerParameters, stdio_client
+
+
+def token_counter():
+    """A tokenizer that works offline, or None."""
+    try:
+        import tiktoken
+
+        encoding = tiktoken.get_encoding("cl100k_base")
+        return lambda text: len(encoding.encode(text))
+    except Exception:
+        return None
+
+
+async def model_view(sextant: str) -> list[dict]:
+    with tempfile.TemporaryDirectory() as root:
+        params = StdioServerParameters(command=sextant, args=["mcp", "--root", root])
+        with open(os.devnull, "w") as errlog:
+            async with stdio_client(params, errlog=errlog) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    listed = await session.list_tools()
+    return [
+        {"name": t.name, "description": t.description, "inputSchema": t.input_schema}
+        for t in sorted(listed.tools, key=lambda t: t.name)
+    ]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sextant", default="target/debug/sextant")
+    args = parser.parse_args()
+    tools = anyio.run(model_view, args.sextant)
+    count = token_counter()
+    unit = "tokens (cl100k_base)" if count else "tokens (estimated, 4 characters each)"
+    count = count or (lambda text: round(len(text) / 4))
+
+    def line(label: str, text: str):
+        print(f"{label:<18} {len(text):>6} characters {count(text):>6} {unit}")
+
+    for tool in tools:
+        line(tool["name"], json.dumps(tool, separators=(",", ":")))
+    line("all tools", json.dumps(tools, separators=(",", ":")))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,157 @@
+"""A second, independent client: the MCP Inspector's command-line mode (TypeScript SDK, whose
+validator warns about non-standard schemas and checks every result against its tool's output
+schema). `scripts/test` installs it under target/; without it these tests are skipped."""
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, SEXTANT, stdio_session, write
+
+INSPECTOR = Path(os.environ.get("SEXTANT_INSPECTOR", REPO / "target" / "npm-tools" / "node_modules" / ".bin" / "mcp-inspector"))
+
+pytestmark = pytest.mark.skipif(not INSPECTOR.exists(), reason=f"MCP Inspector not installed at {INSPECTOR}")
+
+
+@pytest.fixture
+def small(tmp_path: Path) -> Path:
+    root = tmp_path / "small"
+    write(root, "a.py", "def hello():\n    return 1\n")
+    return root
+
+
+def inspector(root: Path, method: str, *args: str) -> dict:
+    """Runs the Inspector once; returns what it printed, after checking it printed nothing else."""
+    done = subprocess.run(
+        [str(INSPECTOR), "--cli", SEXTANT, "mcp", "--root", str(root), "--method", method, *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    return json.loads(done.stdout)
+
+
+def call(root: Path, tool: str, **arguments: str) -> dict:
+    args = ["--tool-name", tool]
+    for key, value in arguments.items():
+        args += ["--tool-arg", f"{key}={value}"]
+    result = inspector(root, "tools/call", *args)
+    assert result["isError"] is False
+    assert [c["type"] for c in result["content"]] == ["text"]
+    assert json.loads(result["content"][0]["text"]) == result["structuredContent"]
+    return result["structuredContent"]
+
+
+@pytest.mark.anyio
+async def test_tools_list_matches_the_python_sdk_without_warnings(small):
+    listed = inspector(small, "tools/list")
+    async with stdio_session(small) as session:
+        expected = (await session.list_tools()).model_dump(mode="json", by_alias=True, exclude_none=True)
+    assert listed == {"tools": expected["tools"]}
+    assert [t["name"] for t in listed["tools"]] == ["lookup_symbol", "outline", "parse_source", "workspace_status"]
+
+
+def test_outline(small):
+    assert call(small, "outline", path="a.py") == {
+        "language": "python",
+        "path": "a.py",
+        "symbol_count": 1,
+        "symbols": [
+            {
+                "byte_range": [0, 25],
+                "end": {"column": 13, "line": 2},
+                "kind": "function",
+                "name": "hello",
+                "name_byte_range": [4, 9],
+                "name_start": {"column": 5, "line": 1},
+                "signature": "def hello()",
+                "start": {"column": 1, "line": 1},
+            }
+        ],
+        "truncated": False,
+    }
+
+
+def test_lookup_symbol_with_an_integer_argument(small):
+    """The Inspector turns `limit=5` into a number only when the schema's type is plainly
+    `integer`; with `["integer", "null"]` it sent the string "5"."""
+    assert call(small, "lookup_symbol", query="hello", limit="5", language="python") == {
+        "query": "hello",
+        "symbols": [
+            {
+                "end_line": 2,
+                "kind": "function",
+                "language": "python",
+                "match": "exact",
+                "name": "hello",
+                "name_byte_range": [4, 9],
+                "path": "a.py",
+                "signature": "def hello()",
+                "start": {"column": 5, "line": 1},
+            }
+        ],
+        "total": 1,
+        "truncated": False,
+    }
+
+
+def test_parse_source(small):
+    assert call(small, "parse_source", path="a.py", max_depth="2") == {
+        "error_count": 0,
+        "errors": [],
+        "errors_truncated": False,
+        "language": "python",
+        "lossy_utf8": False,
+        "node_count": 7,
+        "path": "a.py",
+        "tree": (
+            "(module 1:1-3:1)\n"
+            "  (function_definition 1:1-2:13)\n"
+            '    "def" 1:1-1:4\n'
+            '    (identifier "hello" 1:5-1:10)\n'
+            "    (parameters 1:10-1:12 …)\n"
+            '    ":" 1:12-1:13\n'
+            "    (block 2:5-2:13 …)\n"
+        ),
+        "truncated": False,
+    }
+
+
+def test_workspace_status(small):
+    # Each Inspector run starts a new server; on a busy machine the first index of even one
+    # file can outlast the two seconds `workspace_status` waits, so ask a few servers.
+    for _ in range(5):
+        status = call(small, "workspace_status")
+        if status["ready"]:
+            break
+    assert isinstance(status.pop("index_ms"), float)
+    assert status == {
+        "batches": 0,
+        "languages": ["rust", "python", "javascript", "typescript", "tsx", "go"],
+        "limits": {
+            "max_in_flight": 8,
+            "max_request_bytes": 8388608,
+            "max_response_chars": 60000,
+            "max_source_bytes": 1048576,
+            "request_timeout_ms": 30000,
+        },
+        "ready": True,
+        "rescans": 0,
+        "revision": 0,
+        "root": str(small),
+        "server_version": status["server_version"],
+        "skipped": [],
+        "skipped_total": 0,
+        "stats": {
+            "bytes": 26,
+            "files": 1,
+            "languages": [{"bytes": 26, "files": 1, "language": "python", "lines": 2, "lossy_files": 0, "symbols": 1}],
+            "lines": 2,
+            "symbols": 1,
+        },
+        "watching": True,
+    }

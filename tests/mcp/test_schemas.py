@@ -1,0 +1,80 @@
+"""Every tool schema from `tools/list` is standard JSON Schema: strict validators (such as the
+TypeScript SDK's) accept it without warnings, and no bound is lost in the translation."""
+
+import pytest
+
+from conftest import stdio_session
+
+pytestmark = pytest.mark.anyio
+
+# The `format` values JSON Schema 2020-12 defines (Validation, section 7.3).
+STANDARD_FORMATS = {
+    "date-time", "date", "time", "duration",
+    "email", "idn-email", "hostname", "idn-hostname", "ipv4", "ipv6",
+    "uri", "uri-reference", "iri", "iri-reference", "uuid", "uri-template",
+    "json-pointer", "relative-json-pointer", "regex",
+}
+
+
+def walk(schema, path="#"):
+    """Yields (path, subschema) for every object schema below `schema`."""
+    if isinstance(schema, dict):
+        yield path, schema
+        for key, value in schema.items():
+            if key in ("enum", "const", "default", "examples", "required"):
+                continue
+            yield from walk(value, f"{path}/{key}")
+    elif isinstance(schema, list):
+        for i, item in enumerate(schema):
+            yield from walk(item, f"{path}/{i}")
+
+
+def is_integer(schema: dict) -> bool:
+    kind = schema.get("type")
+    return kind == "integer" or (isinstance(kind, list) and "integer" in kind)
+
+
+async def tool_schemas(workspace):
+    async with stdio_session(workspace) as session:
+        tools = (await session.list_tools()).tools
+    assert sorted(t.name for t in tools) == ["lookup_symbol", "outline", "parse_source", "workspace_status"]
+    for tool in tools:
+        yield tool.name, "inputSchema", tool.input_schema
+        yield tool.name, "outputSchema", tool.output_schema
+
+
+async def test_every_format_is_standard(workspace):
+    bad = []
+    async for tool, kind, schema in tool_schemas(workspace):
+        for path, sub in walk(schema):
+            if "format" in sub and sub["format"] not in STANDARD_FORMATS:
+                bad.append(f"{tool} {kind} {path}: {sub['format']}")
+    assert bad == []
+
+
+async def test_every_integer_is_bounded_below(workspace):
+    """Every integer in these schemas is a count, line, column or offset: never negative."""
+    unbounded = []
+    async for tool, kind, schema in tool_schemas(workspace):
+        for path, sub in walk(schema):
+            if is_integer(sub) and not (isinstance(sub.get("minimum"), int) and sub["minimum"] >= 0):
+                unbounded.append(f"{tool} {kind} {path}")
+    assert unbounded == []
+
+
+async def test_argument_ranges_are_exact(workspace):
+    async with stdio_session(workspace) as session:
+        tools = {t.name: t.input_schema for t in (await session.list_tools()).tools}
+    ranges = {
+        (tool, name): (prop["type"], prop.get("minimum"), prop.get("maximum"), "format" in prop)
+        for tool, schema in tools.items()
+        for name, prop in schema.get("properties", {}).items()
+        if is_integer(prop)
+    }
+    assert ranges == {
+        ("parse_source", "max_depth"): ("integer", 1, 1000, False),
+        ("parse_source", "max_nodes"): ("integer", 1, 5000, False),
+        ("outline", "limit"): ("integer", 1, 5000, False),
+        ("lookup_symbol", "limit"): ("integer", 1, 200, False),
+    }
+    assert all(schema["additionalProperties"] is False for schema in tools.values())
