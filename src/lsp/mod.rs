@@ -40,7 +40,7 @@ use crate::{
     semantic::symbols::SymbolKind,
     workspace::{
         LoadOptions,
-        live::{LiveWorkspace, ReadError, Snapshot},
+        live::{LiveWorkspace, ReadError, RequestCancel, Snapshot},
         normalize_lexically, resolves_inside,
     },
 };
@@ -272,8 +272,9 @@ struct Server {
     encoding: Encoding,
     docs: HashMap<Uri, Document>,
     diagnostics_due: HashMap<Uri, Instant>,
-    /// Cancellation tokens of running requests, by request id.
-    running: Arc<Mutex<HashMap<RequestId, Vec<salsa::CancellationToken>>>>,
+    /// Cancellation of running requests, by request id. A `$/cancelRequest` that arrives
+    /// before the request's query has started still cancels it (`RequestCancel::watch`).
+    running: Arc<Mutex<HashMap<RequestId, Arc<RequestCancel>>>>,
     tasks: (Sender<Task>, Receiver<Task>),
     /// `shutdown` was answered: `exit` now means success.
     shut_down: bool,
@@ -465,8 +466,8 @@ impl Server {
                     lsp_types::NumberOrString::Number(n) => n.into(),
                     lsp_types::NumberOrString::String(s) => s.into(),
                 };
-                if let Some(tokens) = self.running.lock().unwrap().get(&id) {
-                    tokens.iter().for_each(|t| t.cancel());
+                if let Some(cancel) = self.running.lock().unwrap().get(&id) {
+                    cancel.cancel();
                 }
             }
             // didSave: the overlay already holds the text; didChangeWatchedFiles: sextant's
@@ -681,17 +682,10 @@ impl Server {
             self.tasks.0.clone(),
         );
         let delay = self.test_delay.clone().filter(|d| d.method == method);
-        running.lock().unwrap().insert(id.clone(), Vec::new());
+        let cancel = Arc::new(RequestCancel::default());
+        running.lock().unwrap().insert(id.clone(), cancel.clone());
         std::thread::spawn(move || {
-            let register = {
-                let running = running.clone();
-                let id = id.clone();
-                move |t: salsa::CancellationToken| {
-                    if let Some(tokens) = running.lock().unwrap().get_mut(&id) {
-                        tokens.push(t);
-                    }
-                }
-            };
+            let register = move |t: salsa::CancellationToken| cancel.watch(t);
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 if let Some(delay) = &delay {
                     live.read(&register, |s: &Snapshot| delay.wait(&s.db))?;

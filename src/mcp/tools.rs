@@ -176,11 +176,13 @@ fn in_range(
     }
 }
 
+/// A tool failure: `isError: true` with the JSON `{code, message}` as text content. Not as
+/// structured content: clients check structured content against the tool's output schema,
+/// errors included (the TypeScript SDK rejects the whole result otherwise).
 impl From<ToolError> for CallToolResult {
     fn from(e: ToolError) -> CallToolResult {
-        CallToolResult::structured_error(
-            serde_json::json!({ "code": e.code, "message": e.message }),
-        )
+        let body = serde_json::json!({ "code": e.code, "message": e.message });
+        CallToolResult::error(vec![rmcp::model::ContentBlock::text(body.to_string())])
     }
 }
 

@@ -1,6 +1,7 @@
 """Fixtures for testing `sextant mcp` with the official MCP Python SDK as the client."""
 
 import contextlib
+import json
 import os
 import re
 import subprocess
@@ -92,6 +93,15 @@ async def http_session(url: str, headers: dict | None = None):
             async with ClientSession(read, write_stream) as session:
                 await session.initialize()
                 yield session
+
+
+def tool_error(result) -> dict:
+    """A tool failure's `{code, message}`: `isError` set, the JSON as the one text content, and
+    no structured content (which clients would check against the tool's output schema)."""
+    assert result.is_error, result
+    assert result.structured_content is None, result
+    assert len(result.content) == 1 and result.content[0].type == "text", result
+    return json.loads(result.content[0].text)
 
 
 async def wait_until_indexed(session) -> dict:

@@ -9,7 +9,7 @@ from pathlib import Path
 import anyio
 import pytest
 
-from conftest import stdio_session, wait_until_indexed, write
+from conftest import stdio_session, tool_error, wait_until_indexed, write
 
 pytestmark = pytest.mark.anyio
 
@@ -31,8 +31,7 @@ def exact_paths(result, name: str) -> list[str]:
 
 
 def error_code(result) -> str:
-    assert result.is_error, result
-    return result.structured_content["code"]
+    return tool_error(result)["code"]
 
 
 def server_pid(root: Path) -> int:  # noqa
@@ -152,7 +151,7 @@ async def test_fifo_in_place_of_an_indexed_file_blocks_nothing(workspace):
         for _ in range(20):
             out = await session.call_tool("outline", {"path": "app/models.py"})
             assert error_code(out) == "INVALID_ARGUMENT"
-            assert "FIFO" in out.structured_content["message"]
+            assert "FIFO" in tool_error(out)["message"]
         # No call left a thread blocked behind.
         assert thread_count(pid) <= threads
 
@@ -165,7 +164,7 @@ async def test_fifo_read_on_demand_is_refused_without_blocking(workspace):
         for tool, args in [("outline", {}), ("parse_source", {})]:
             out = await session.call_tool(tool, {"path": "ignored/pipe.py", **args})
             assert error_code(out) == "INVALID_ARGUMENT"
-            assert out.structured_content["message"] == "ignored/pipe.py: not a regular file (a FIFO)"
+            assert tool_error(out)["message"] == "ignored/pipe.py: not a regular file (a FIFO)"
 
 
 async def test_huge_unindexed_file_is_refused_before_reading(workspace):
@@ -181,7 +180,7 @@ async def test_huge_unindexed_file_is_refused_before_reading(workspace):
         pid = server_pid(workspace)
         out = await session.call_tool("outline", {"path": "data/huge.py"})
         assert error_code(out) == "TOO_LARGE"
-        assert out.structured_content["message"] == "data/huge.py: 629145600 bytes, over the 10000 byte limit"
+        assert tool_error(out)["message"] == "data/huge.py: 629145600 bytes, over the 10000 byte limit"
         out = await session.call_tool("parse_source", {"path": "data/huge.bin"})
         assert error_code(out) == "UNSUPPORTED_LANGUAGE"
         # Nothing close to the file's size was ever held in memory.

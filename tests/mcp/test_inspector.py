@@ -155,3 +155,15 @@ def test_workspace_status(small):
         },
         "watching": True,
     }
+
+
+def test_tool_errors_reach_a_typescript_client(small):
+    """Regression: errors carried `{code, message}` as structured content, which the TypeScript
+    SDK checks against the tool's output schema and rejected with -32602, so the model never
+    saw the error."""
+    result = inspector(small, "tools/call", "--tool-name", "outline", "--tool-arg", "path=nope.py")
+    assert result["isError"] is True
+    assert "structuredContent" not in result
+    assert [json.loads(c["text"]) for c in result["content"]] == [
+        {"code": "NOT_FOUND", "message": '"nope.py" does not exist'}
+    ]

@@ -7,7 +7,7 @@ import subprocess
 import anyio
 import pytest
 
-from conftest import SEXTANT, http_server, http_session, stdio_session, wait_until_indexed, write
+from conftest import SEXTANT, http_server, http_session, stdio_session, tool_error, wait_until_indexed, write
 
 pytestmark = pytest.mark.anyio
 
@@ -15,8 +15,7 @@ TOOLS = {"parse_source", "outline", "lookup_symbol", "workspace_status"}
 
 
 def error_code(result) -> str:
-    assert result.is_error, result
-    return result.structured_content["code"]
+    return tool_error(result)["code"]
 
 
 def names(result) -> list[str]:
@@ -145,7 +144,7 @@ async def test_invalid_arguments(workspace):
     async with stdio_session(workspace) as session:
         unknown_field = await session.call_tool("outline", {"path": "app/models.py", "bogus": 1})
         assert error_code(unknown_field) == "INVALID_ARGUMENT"
-        assert "bogus" in unknown_field.structured_content["message"]
+        assert "bogus" in tool_error(unknown_field)["message"]
         bad_enum = await session.call_tool("lookup_symbol", {"query": "x", "language": "cobol"})
         assert error_code(bad_enum) == "INVALID_ARGUMENT"
         out_of_range = await session.call_tool("lookup_symbol", {"query": "x", "limit": 100000})
@@ -229,7 +228,7 @@ async def test_a_panic_fails_only_that_request(workspace):
     async with stdio_session(workspace, env=env) as session:
         crashed = await session.call_tool("outline", {"path": "app/models.py"})
         assert error_code(crashed) == "INTERNAL"
-        assert "injected fault" in crashed.structured_content["message"]
+        assert "injected fault" in tool_error(crashed)["message"]
         assert names(await session.call_tool("lookup_symbol", {"query": "User"}))[0] == "User"
 
 

@@ -10,7 +10,7 @@ import time
 import anyio
 import pytest
 
-from conftest import INITIALIZE, SEXTANT, http_server, http_session, raw_stdio, stdio_session
+from conftest import INITIALIZE, SEXTANT, http_server, http_session, raw_stdio, stdio_session, tool_error
 
 pytestmark = pytest.mark.anyio
 
@@ -93,7 +93,7 @@ async def test_a_source_just_over_the_default_source_limit_is_too_large(workspac
         result = await session.call_tool(
             "parse_source", {"source": "x" * (1024 * 1024 + 1), "language": "python"}, read_timeout_seconds=60
         )
-    assert result.is_error and result.structured_content["code"] == "TOO_LARGE"
+    assert tool_error(result)["code"] == "TOO_LARGE"
 
 
 async def test_the_frame_limit_carries_a_maximal_source_in_the_worst_escaping(workspace):
@@ -102,7 +102,7 @@ async def test_the_frame_limit_carries_a_maximal_source_in_the_worst_escaping(wo
         fits = await session.call_tool("parse_source", {"source": "\x01" * 10000, "language": "python"})
         assert not fits.is_error, fits
         over = await session.call_tool("parse_source", {"source": "\x01" * 10001, "language": "python"})
-        assert over.is_error and over.structured_content["code"] == "TOO_LARGE"
+        assert tool_error(over)["code"] == "TOO_LARGE"
 
 
 def test_a_frame_limit_too_small_for_the_source_limit_is_refused(workspace):
