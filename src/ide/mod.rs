@@ -12,7 +12,7 @@ mod symbol_search;
 
 use std::panic::AssertUnwindSafe;
 
-pub use outline::{Outline, OutlineNode, outline};
+pub use outline::{Outline, OutlineNode, outline, outline_page};
 pub use parse_tree::{ParseOptions, ParseOutput, SyntaxErrorInfo, parse_tree};
 pub use stats::{LanguageStats, WorkspaceStats, workspace_stats};
 pub use structure::{Fold, folding_ranges, selection_ranges, syntax_errors};

@@ -35,19 +35,35 @@ pub struct Outline {
     /// Symbols the file defines in all.
     pub symbol_count: usize,
     pub symbols: Vec<OutlineNode>,
-    /// Only the first `limit` symbols (in document order) are shown.
+    /// More symbols follow the ones shown (in document order).
     pub truncated: bool,
+    /// When truncated: ask again from this symbol (`offset`) for the rest.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_offset: Option<usize>,
 }
 
 /// The file's symbols as a tree, at most `limit` of them (the first in document order;
 /// parents always precede their children, so the tree stays whole).
 pub fn outline(db: &dyn Db, file: SourceFile, limit: usize) -> Cancellable<Outline> {
+    outline_page(db, file, 0, limit)
+}
+
+/// Like [`outline`], from the `offset`-th symbol in document order: a page of a long
+/// outline. A symbol whose parent is on an earlier page is a root of this one (its
+/// `container` still names the parent).
+pub fn outline_page(
+    db: &dyn Db,
+    file: SourceFile,
+    offset: usize,
+    limit: usize,
+) -> Cancellable<Outline> {
     catch(|| {
         let symbols = file_symbols(db, file);
         let mut nodes: Vec<Option<OutlineNode>> = symbols
             .summaries
             .iter()
             .zip(symbols.positions.iter())
+            .skip(offset)
             .take(limit)
             .map(|(s, p)| {
                 Some(OutlineNode {
@@ -68,13 +84,17 @@ pub fn outline(db: &dyn Db, file: SourceFile, limit: usize) -> Cancellable<Outli
         let mut roots = Vec::new();
         for i in (0..nodes.len()).rev() {
             let node = nodes[i].take().expect("each node is attached once");
-            match symbols.summaries[i].parent {
-                Some(p) if (p as usize) < nodes.len() => nodes[p as usize]
+            let parent = symbols.summaries[offset + i]
+                .parent
+                .and_then(|p| (p as usize).checked_sub(offset))
+                .filter(|&p| p < nodes.len());
+            match parent {
+                Some(p) => nodes[p]
                     .as_mut()
                     .expect("parent precedes child")
                     .children
                     .push(node),
-                _ => roots.push(node),
+                None => roots.push(node),
             }
         }
         roots.reverse();
@@ -85,11 +105,14 @@ pub fn outline(db: &dyn Db, file: SourceFile, limit: usize) -> Cancellable<Outli
             }
         }
         restore_order(&mut roots);
+        let end = offset.saturating_add(nodes.len());
+        let truncated = symbols.summaries.len() > end;
         Outline {
             path: file.path(db).clone(),
             language: file.lang(db).info().id.clone(),
             symbol_count: symbols.summaries.len(),
-            truncated: symbols.summaries.len() > limit,
+            truncated,
+            next_offset: truncated.then_some(end),
             symbols: roots,
         }
     })

@@ -93,9 +93,12 @@ pub struct ParseSourceArgs {
 pub struct OutlineArgs {
     /// Workspace file.
     pub path: String,
-    /// At most this many symbols, in document order (default 300).
+    /// At most this many symbols, in document order (default 300; fewer when the answer
+    /// would exceed the size limit).
     #[schemars(range(min = 1, max = 5000))]
     pub limit: Option<u32>,
+    /// Start at this symbol (document order): the `next_offset` of a truncated answer.
+    pub offset: Option<u32>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -287,9 +290,11 @@ impl SextantServer {
     ) -> Result<Json<Outline>, CallToolResult> {
         let args: OutlineArgs = parse_args(args)?;
         let limit = in_range("limit", args.limit, 1, 5000, 300)?;
+        let offset = args.offset.unwrap_or(0) as usize;
+        let max_chars = self.limits.max_response_chars;
         let out = self
             .run_on_file("outline", ctx, args.path, move |db, file| {
-                ide::outline(db, file, limit)
+                largest_that_fits(limit, max_chars, |n| ide::outline_page(db, file, offset, n))
             })
             .await?;
         self.bounded(out)
@@ -384,6 +389,32 @@ fn read_error(e: ReadError) -> ToolError {
             format!("the workspace could not be loaded: {message}"),
         ),
     }
+}
+
+/// The answer `build(n)` for the largest `n <= limit` whose JSON fits in `max_chars` (at least
+/// one item, which `bounded` refuses if even that is too large). A long list is cut to fit
+/// rather than refused, and says where to continue.
+fn largest_that_fits<T: Serialize>(
+    limit: usize,
+    max_chars: usize,
+    build: impl Fn(usize) -> Result<T, salsa::Cancelled>,
+) -> Result<T, salsa::Cancelled> {
+    let fits = |value: &T| serde_json::to_string(value).is_ok_and(|s| s.len() <= max_chars);
+    let full = build(limit)?;
+    if fits(&full) {
+        return Ok(full);
+    }
+    // The size grows with n: find the largest n that fits (n = 1 is the floor).
+    let (mut low, mut high) = (1, limit);
+    while low < high {
+        let mid = low + (high - low).div_ceil(2);
+        if fits(&build(mid)?) {
+            low = mid;
+        } else {
+            high = mid - 1;
+        }
+    }
+    build(low)
 }
 
 /// Cuts a parse tree to fit the response budget, keeping whole lines.

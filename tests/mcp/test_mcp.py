@@ -3,6 +3,7 @@
 import json
 import os
 import subprocess
+from pathlib import Path
 
 import anyio
 import pytest
@@ -102,6 +103,45 @@ async def test_outline_limit_truncates(workspace):
     assert [s["name"] for s in out.structured_content["symbols"]] == ["User"]
     assert out.structured_content["symbols"][0].get("children", []) == []
     assert out.structured_content["truncated"] is True
+
+
+async def test_outline_of_a_long_file_fits_and_pages(workspace):
+    """Regression: an outline over the response limit failed with TOO_LARGE (the standard
+    library's typing.py at the default limit); it is now cut to fit and says where to go on."""
+    names_in_order = [f"function_number_{i:03}_with_a_long_descriptive_name" for i in range(120)]
+    write(workspace, "app/long.py", "".join(f"def {n}(first, second):\n    pass\n" for n in names_in_order))
+    async with stdio_session(workspace, "--max-response-chars", "6000") as session:
+        seen, offset, pages = [], None, 0
+        while True:
+            args = {"path": "app/long.py"} | ({"offset": offset} if offset is not None else {})
+            page = await session.call_tool("outline", args)
+            assert not page.is_error, page
+            content = page.structured_content
+            assert len(json.dumps(content, separators=(",", ":"))) <= 6000
+            assert content["symbol_count"] == 120
+            seen += [s["name"] for s in content["symbols"]]
+            pages += 1
+            if not content["truncated"]:
+                assert "next_offset" not in content
+                break
+            assert content["next_offset"] == len(seen)
+            offset = content["next_offset"]
+    assert seen == names_in_order
+    assert pages > 2
+
+
+async def test_outline_of_typing_py_at_the_default_limit(tmp_path):
+    import sysconfig
+
+    root = tmp_path / "std"
+    root.mkdir()
+    (root / "typing.py").write_bytes((Path(sysconfig.get_paths()["stdlib"]) / "typing.py").read_bytes())
+    async with stdio_session(root) as session:
+        out = await session.call_tool("outline", {"path": "typing.py"})
+    assert not out.is_error, out
+    content = out.structured_content
+    assert content["truncated"] is True and content["next_offset"] > 0
+    assert len(json.dumps(content, separators=(",", ":"))) <= 60000
 
 
 async def test_parse_source_returns_syntax_errors_as_data(workspace):

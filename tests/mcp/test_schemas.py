@@ -75,6 +75,7 @@ async def test_argument_ranges_are_exact(workspace):
         ("parse_source", "max_depth"): ("integer", 1, 1000, False),
         ("parse_source", "max_nodes"): ("integer", 1, 5000, False),
         ("outline", "limit"): ("integer", 1, 5000, False),
+        ("outline", "offset"): ("integer", 0, 4294967295, False),
         ("lookup_symbol", "limit"): ("integer", 1, 200, False),
     }
     assert all(schema["additionalProperties"] is False for schema in tools.values())
