@@ -11,4 +11,6 @@ pub mod lsp;
 pub mod mcp;
 pub mod semantic;
 pub mod syntax;
+#[doc(hidden)]
+pub mod testing;
 pub mod workspace;

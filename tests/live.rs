@@ -10,7 +10,7 @@ use sextant::{
     ide::{self, SymbolQuery},
     workspace::{
         Host, LoadOptions,
-        live::{LiveWorkspace, Snapshot},
+        live::{LiveWorkspace, RequestCancel, Snapshot},
     },
 };
 
@@ -26,10 +26,9 @@ fn names(live: &LiveWorkspace, query: &str) -> Vec<String> {
         limit: 1000,
         ..Default::default()
     };
-    live.read(
-        |_| {},
-        |s: &Snapshot| ide::symbol_search(&s.db, s.workspace, &q),
-    )
+    live.read(&RequestCancel::default(), |s: &Snapshot| {
+        ide::symbol_search(&s.db, s.workspace, &q)
+    })
     .unwrap()
     .symbols
     .into_iter()

@@ -266,12 +266,8 @@ fn collect_fixture_texts(dir: &std::path::Path, out: &mut Vec<(String, String)>)
 // Fuzzing
 
 fn fuzz_config() -> Config {
-    let cases = std::env::var("SEXTANT_FUZZ_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(256);
     Config {
-        cases,
+        cases: sextant::testing::fuzz_cases(),
         failure_persistence: None,
         ..Config::default()
     }

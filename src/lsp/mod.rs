@@ -497,27 +497,24 @@ impl Server {
                 self.encoding,
             );
             std::thread::spawn(move || {
-                let result = live.read(
-                    |_| {},
-                    |s: &Snapshot| {
-                        let Some(file) = s.file(&rel) else {
-                            return Ok(Vec::new());
-                        };
-                        let errors = ide::syntax_errors(&s.db, file)?;
-                        let text = file.text(&s.db);
-                        let lines = Lines::new(text, encoding);
-                        Ok(errors
-                            .iter()
-                            .map(|e| lsp_types::Diagnostic {
-                                range: lines.range(e.range.start().into(), e.range.end().into()),
-                                severity: Some(lsp_types::DiagnosticSeverity::ERROR),
-                                source: Some("sextant".into()),
-                                message: e.message.clone(),
-                                ..Default::default()
-                            })
-                            .collect())
-                    },
-                );
+                let result = live.read(&RequestCancel::default(), |s: &Snapshot| {
+                    let Some(file) = s.file(&rel) else {
+                        return Ok(Vec::new());
+                    };
+                    let errors = ide::syntax_errors(&s.db, file)?;
+                    let text = file.text(&s.db);
+                    let lines = Lines::new(text, encoding);
+                    Ok(errors
+                        .iter()
+                        .map(|e| lsp_types::Diagnostic {
+                            range: lines.range(e.range.start().into(), e.range.end().into()),
+                            severity: Some(lsp_types::DiagnosticSeverity::ERROR),
+                            source: Some("sextant".into()),
+                            message: e.message.clone(),
+                            ..Default::default()
+                        })
+                        .collect())
+                });
                 if let Ok(diagnostics) = result {
                     let params = lsp_types::PublishDiagnosticsParams {
                         uri: uri.clone(),
@@ -542,10 +539,7 @@ impl Server {
         let id = request.id.clone();
         let method = request.method.clone();
         let handler: Box<
-            dyn FnOnce(
-                    &LiveWorkspace,
-                    &dyn Fn(salsa::CancellationToken),
-                ) -> Result<serde_json::Value, ReadError>
+            dyn FnOnce(&LiveWorkspace, &RequestCancel) -> Result<serde_json::Value, ReadError>
                 + Send,
         > = match method.as_str() {
             "textDocument/documentSymbol" => match self
@@ -553,8 +547,8 @@ impl Server {
             {
                 Some((_, rel)) => {
                     let encoding = self.encoding;
-                    Box::new(move |live, on_start| {
-                        live.read(on_start, |s: &Snapshot| {
+                    Box::new(move |live, cancel| {
+                        live.read(cancel, |s: &Snapshot| {
                             let Some(file) = s.file(&rel) else {
                                 return Ok(serde_json::Value::Null);
                             };
@@ -578,13 +572,13 @@ impl Server {
                     return self.invalid(request.id, "workspace/symbol: bad params");
                 };
                 let (encoding, root) = (self.encoding, self.root.clone());
-                Box::new(move |live, on_start| {
+                Box::new(move |live, cancel| {
                     let query = SymbolQuery {
                         query: p.query.clone(),
                         limit: WORKSPACE_SYMBOL_LIMIT,
                         ..Default::default()
                     };
-                    live.read(on_start, |s: &Snapshot| {
+                    live.read(cancel, |s: &Snapshot| {
                         let found = ide::symbol_search(&s.db, s.workspace, &query)?;
                         let mut out = Vec::new();
                         for m in &found.symbols {
@@ -617,8 +611,8 @@ impl Server {
             "textDocument/foldingRange" => match self
                 .file_params::<lsp_types::FoldingRangeParams>(&request, |p| &p.text_document.uri)
             {
-                Some((_, rel)) => Box::new(move |live, on_start| {
-                    live.read(on_start, |s: &Snapshot| {
+                Some((_, rel)) => Box::new(move |live, cancel| {
+                    live.read(cancel, |s: &Snapshot| {
                         let Some(file) = s.file(&rel) else {
                             return Ok(serde_json::Value::Null);
                         };
@@ -641,8 +635,8 @@ impl Server {
             {
                 Some((p, rel)) => {
                     let encoding = self.encoding;
-                    Box::new(move |live, on_start| {
-                        live.read(on_start, |s: &Snapshot| {
+                    Box::new(move |live, cancel| {
+                        live.read(cancel, |s: &Snapshot| {
                             let Some(file) = s.file(&rel) else {
                                 return Ok(serde_json::Value::Null);
                             };
@@ -685,12 +679,11 @@ impl Server {
         let cancel = Arc::new(RequestCancel::default());
         running.lock().unwrap().insert(id.clone(), cancel.clone());
         std::thread::spawn(move || {
-            let register = move |t: salsa::CancellationToken| cancel.watch(t);
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 if let Some(delay) = &delay {
-                    live.read(&register, |s: &Snapshot| delay.wait(&s.db))?;
+                    live.read(&cancel, |s: &Snapshot| delay.wait(&s.db))?;
                 }
-                handler(&live, &register)
+                handler(&live, &cancel)
             }));
             running.lock().unwrap().remove(&id);
             let response = match result {

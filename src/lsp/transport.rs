@@ -540,13 +540,6 @@ mod tests {
         ));
     }
 
-    fn fuzz_cases() -> u32 {
-        std::env::var("SEXTANT_FUZZ_CASES")
-            .ok()
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(256)
-    }
-
     /// Valid frames with a few bytes overwritten, inserted or cut.
     fn mutated_frames() -> impl Strategy<Value = Vec<u8>> {
         let bodies = prop::collection::vec(prop::collection::vec(any::<u8>(), 0..64), 1..4);
@@ -609,7 +602,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(fuzz_cases()))]
+        #![proptest_config(ProptestConfig::with_cases(crate::testing::fuzz_cases()))]
 
         #[test]
         fn fuzz_frame_reader_arbitrary_bytes(input in prop::collection::vec(any::<u8>(), 0..2048)) {

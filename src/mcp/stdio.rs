@@ -276,13 +276,6 @@ mod tests {
         assert_eq!(split(&[&[b'z'; 20]], 20), [Frame::Complete(vec![b'z'; 20])]);
     }
 
-    fn cases() -> u32 {
-        std::env::var("SEXTANT_FUZZ_CASES")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(256)
-    }
-
     const VALID: &[&str] = &[
         r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#,
         r#"{"jsonrpc":"2.0","id":"k","method":"tools/call","params":{"name":"parse_source","arguments":{"source":"x = \"\\u00e9\"","language":"python"}}}"#,
@@ -335,7 +328,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(cases()))]
+        #![proptest_config(ProptestConfig::with_cases(crate::testing::fuzz_cases()))]
 
         #[test]
         fn fuzz_stdio_frames_arbitrary_bytes(

@@ -324,7 +324,7 @@ impl SextantServer {
         let live = self.live.clone();
         let out = self
             .run("lookup_symbol", ctx, Lane::Compute, move |cancel| {
-                live.read_unless(cancel, |s: &Snapshot| {
+                live.read(cancel, |s: &Snapshot| {
                     ide::symbol_search(&s.db, s.workspace, &query)
                 })
                 .map_err(read_error)
@@ -353,7 +353,7 @@ impl SextantServer {
                 live.wait_ready(std::time::Duration::from_secs(2));
                 let index = live.status();
                 let (stats, skipped) = if index.ready {
-                    live.read_unless(cancel, |s: &Snapshot| {
+                    live.read(cancel, |s: &Snapshot| {
                         Ok((ide::workspace_stats(&s.db, s.workspace)?, s.skipped.clone()))
                     })
                     .map(|(stats, skipped)| (Some(stats), skipped))
@@ -545,7 +545,7 @@ impl SextantServer {
                 NotIndexed(Option<SkippedFile>, u64),
             }
             let found = live
-                .read_unless(cancel, |s: &Snapshot| match s.file(&rel) {
+                .read(cancel, |s: &Snapshot| match s.file(&rel) {
                     Some(file) => query(&s.db, file).map(Found::Indexed),
                     None => Ok(Found::NotIndexed(
                         s.skipped.iter().find(|k| k.path == rel).cloned(),

@@ -190,13 +190,8 @@ impl LiveWorkspace {
 
     /// Applies every change made on disk before this call (read-your-writes: a file written
     /// before the call is seen by reads after it), waiting for the first index if it is
-    /// still running. Call it before taking a snapshot, never while holding one.
-    pub fn sync(&self) {
-        self.sync_unless(&RequestCancel::default());
-    }
-
-    /// Like [`LiveWorkspace::sync`], but gives up waiting when `cancel` is cancelled.
-    fn sync_unless(&self, cancel: &RequestCancel) {
+    /// still running, unless `cancel` is cancelled first. Never call it holding a snapshot.
+    fn sync(&self, cancel: &RequestCancel) {
         let (reply_tx, reply_rx) = mpsc::channel();
         if self.tx.send(Message::Sync(reply_tx)).is_err() {
             return;
@@ -241,41 +236,22 @@ impl LiveWorkspace {
         }
     }
 
-    /// Runs `query` on a fresh snapshot, retrying when a write cancels it. `on_start` receives
-    /// each attempt's cancellation token, so the caller can cancel the query itself; such a
-    /// cancellation ends the read with [`ReadError::Cancelled`].
+    /// Runs `query` on a fresh snapshot after [`LiveWorkspace::sync`], retrying when a write
+    /// cancels it. `cancel` stops it at any point, while waiting for the writer as well as
+    /// during the query; the read then ends with [`ReadError::Cancelled`].
     pub fn read<T>(
-        &self,
-        on_start: impl Fn(salsa::CancellationToken),
-        query: impl Fn(&Snapshot) -> Result<T, salsa::Cancelled>,
-    ) -> Result<T, ReadError> {
-        self.sync();
-        self.read_synced(on_start, query)
-    }
-
-    /// Like [`LiveWorkspace::read`], stopped by `cancel` at any point: while waiting for the
-    /// writer as well as during the query.
-    pub fn read_unless<T>(
         &self,
         cancel: &RequestCancel,
         query: impl Fn(&Snapshot) -> Result<T, salsa::Cancelled>,
     ) -> Result<T, ReadError> {
-        self.sync_unless(cancel);
-        if cancel.is_cancelled() {
-            return Err(ReadError::Cancelled);
-        }
-        self.read_synced(|token| cancel.watch(token), query)
-    }
-
-    fn read_synced<T>(
-        &self,
-        on_start: impl Fn(salsa::CancellationToken),
-        query: impl Fn(&Snapshot) -> Result<T, salsa::Cancelled>,
-    ) -> Result<T, ReadError> {
+        self.sync(cancel);
         loop {
+            if cancel.is_cancelled() {
+                return Err(ReadError::Cancelled);
+            }
             let snapshot = self.snapshot()?;
             let token = salsa::Database::cancellation_token(&snapshot.db);
-            on_start(token.clone());
+            cancel.watch(token.clone());
             match query(&snapshot) {
                 Ok(value) => return Ok(value),
                 Err(_) if token.is_cancelled() => return Err(ReadError::Cancelled),
