@@ -3,7 +3,6 @@ work that outlives its request, and answers that lag behind writes. Each test re
 one reported failure through the MCP Python SDK against the real binary."""
 
 import os
-import time
 from pathlib import Path
 
 import anyio
@@ -34,7 +33,7 @@ def error_code(result) -> str:
     return tool_error(result)["code"]
 
 
-def server_pid(root: Path) -> int:  # noqa
+def server_pid(root: Path) -> int:
     """The `sextant mcp` process serving `root` (started by the SDK's stdio client)."""
     wanted = str(root)
     for entry in Path("/proc").iterdir():
