@@ -14,14 +14,14 @@
 //!
 //! After the run, the ratios between each measurement and its baseline are printed.
 
-use std::{hint::black_box, path::PathBuf, sync::Mutex, time::Duration};
+use std::{hint::black_box, path::PathBuf, time::Duration};
 
 use criterion::{BenchmarkId, Criterion};
 use rayon::prelude::*;
 use sextant::{
-    ide::{self, SymbolQuery},
+    ide::{AnalysisHost, SymbolQuery},
     lang::registry,
-    semantic::{index::symbol_index, symbols::symbol_summaries},
+    semantic::{index::symbol_index, symbols::file_symbols},
     syntax,
     workspace::{Host, LoadOptions, LoadedFile},
 };
@@ -80,14 +80,14 @@ fn generated_workspace() -> Vec<LoadedFile> {
 fn corpus() -> Option<(String, Vec<LoadedFile>)> {
     let dir = PathBuf::from(std::env::var_os("SEXTANT_BENCH_CORPUS")?);
     let host = Host::load(&dir, &LoadOptions::default()).expect("SEXTANT_BENCH_CORPUS is readable");
-    let files = host
+    let analysis = host.analysis();
+    let files = analysis
         .files()
-        .iter()
-        .map(|&f| LoadedFile {
-            path: f.path(&host.db).clone(),
-            lang: f.lang(&host.db),
-            text: f.text(&host.db).to_string(),
-            lossy_utf8: f.lossy_utf8(&host.db),
+        .map(|f| LoadedFile {
+            path: analysis.file_path(f).to_string(),
+            lang: analysis.file_language(f).lang_id,
+            text: analysis.file_text(f).to_string(),
+            lossy_utf8: analysis.file_is_lossy(f),
             real_path: None,
         })
         .collect();
@@ -112,15 +112,7 @@ fn clone_files(files: &[LoadedFile]) -> Vec<LoadedFile> {
 
 /// What `Host::load` does after reading: every file's symbols on all cores, then the index.
 fn index_all(host: &Host) {
-    let template = Mutex::new(host.db.clone());
-    host.files().par_iter().for_each_init(
-        || template.lock().unwrap().clone(),
-        |db, &file| {
-            symbol_summaries(db, file);
-        },
-    );
-    drop(template);
-    black_box(symbol_index(&host.db, host.workspace));
+    black_box(host.analysis().prime_caches(&|| {}).unwrap());
 }
 
 fn parse_only(files: &[LoadedFile]) {
@@ -167,14 +159,15 @@ fn bench_reindex(c: &mut Criterion) {
     let mut host = Host::from_files(PathBuf::from("/bench"), clone_files(&files));
     index_all(&host);
     let file = host.file("python/m7.py").unwrap();
-    let original = file.text(&host.db).to_string();
+    let original = host.analysis().file_text(file).to_string();
+    let lang = host.analysis().file_language(file);
     let marker = "        return total\n";
     let offset = original.find(marker).unwrap();
     let mut group = c.benchmark_group("reindex_after_edit");
     group.bench_function("tree_sitter_parse_of_that_file", |b| {
         b.iter(|| {
             black_box(syntax::parse_tree_sitter(
-                file.lang(&host.db).info(),
+                lang,
                 &original,
                 None,
                 syntax::NEVER,
@@ -192,9 +185,13 @@ fn bench_reindex(c: &mut Criterion) {
                 if flip { " + 0" } else { " + 1" },
                 &original[offset + marker.len()..]
             );
-            host.set_file_text(file, &edited);
-            black_box(symbol_index(&host.db, host.workspace));
-            black_box(sextant::semantic::symbols::file_symbols(&host.db, file));
+            host.set_file_text("python/m7.py", &edited);
+            let raw = host.analysis_host();
+            black_box(symbol_index(raw.raw_database(), raw.raw_workspace()));
+            black_box(file_symbols(
+                raw.raw_database(),
+                AnalysisHost::raw_file(file),
+            ));
         })
     });
     group.finish();
@@ -217,7 +214,7 @@ fn bench_diagnostics(c: &mut Criterion) {
         }],
     );
     let file = host.file("big.py").unwrap();
-    black_box(sextant::ide::syntax_errors(&host.db, file).unwrap());
+    black_box(host.analysis().syntax_errors(file).unwrap());
     // A one-character edit in the middle: `retries=3` becomes `retries=4` and back.
     let offset =
         text[text.len() / 2..].find("retries=3").unwrap() + text.len() / 2 + "retries=".len();
@@ -235,8 +232,8 @@ fn bench_diagnostics(c: &mut Criterion) {
                 if flip { "4" } else { "3" },
                 &text[offset + 1..]
             );
-            host.set_file_text(file, &edited);
-            black_box(sextant::ide::syntax_errors(&host.db, file).unwrap())
+            host.set_file_text("big.py", &edited);
+            black_box(host.analysis().syntax_errors(file).unwrap())
         })
     });
     group.finish();
@@ -256,7 +253,7 @@ fn bench_search(c: &mut Criterion) {
                 ..Default::default()
             };
             group.bench_function(BenchmarkId::new(name.as_str(), q), |b| {
-                b.iter(|| black_box(ide::symbol_search(&host.db, host.workspace, &query).unwrap()))
+                b.iter(|| black_box(host.analysis().symbol_search(&query).unwrap()))
             });
         }
     }

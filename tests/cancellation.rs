@@ -31,15 +31,15 @@ fn the_parser_asks_the_interrupt_and_stops() {
 #[test]
 fn cancelling_a_request_stops_its_parse_in_progress() {
     let lang = registry().by_id("python").unwrap();
-    let (host, file) =
-        workspace::source_host("big.py".into(), lang, heavy_python().into_bytes()).unwrap();
-    let token = salsa::Database::cancellation_token(&host.db);
+    let (analysis, file) =
+        workspace::standalone_source("big.py".into(), lang, heavy_python().into_bytes()).unwrap();
+    let token = analysis.cancellation_token();
     let canceller = std::thread::spawn(move || {
         std::thread::sleep(Duration::from_millis(20));
         token.cancel();
     });
     // Without an interruptible parse this would finish the parse and answer.
-    let result = ide::parse_tree(&host.db, file, ide::ParseOptions::default());
+    let result = analysis.parse_tree(file, ide::ParseOptions::default());
     canceller.join().unwrap();
     assert!(matches!(result, Err(salsa::Cancelled::Local)), "{result:?}");
 }

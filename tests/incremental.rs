@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use sextant::{
     db::RootDatabase,
-    ide::{self, SymbolQuery},
+    ide::{AnalysisHost, SymbolQuery},
     semantic::{
         index::symbol_index,
         symbols::{file_symbols, symbol_summaries},
@@ -43,7 +43,11 @@ fn logged_host() -> (Host, Arc<Mutex<Vec<String>>>) {
     });
     let files = parse_fixture(FIXTURE.trim_start());
     (
-        Host::from_files_in(db, "/fixture".into(), loaded(&files)),
+        Host::from_files_in(
+            AnalysisHost::with_database(db, "/fixture".into()),
+            "/fixture".into(),
+            loaded(&files),
+        ),
         log,
     )
 }
@@ -51,10 +55,14 @@ fn logged_host() -> (Host, Arc<Mutex<Vec<String>>>) {
 /// Computes everything a symbol search and outlines need, then returns what executed.
 fn compute_all(host: &Host, log: &Mutex<Vec<String>>) -> Vec<String> {
     log.lock().unwrap().clear();
-    symbol_index(&host.db, host.workspace);
-    for &file in host.files() {
-        symbol_summaries(&host.db, file);
-        file_symbols(&host.db, file);
+    let (db, workspace) = (
+        host.analysis_host().raw_database(),
+        host.analysis_host().raw_workspace(),
+    );
+    symbol_index(db, workspace);
+    for &file in workspace.files(db).iter() {
+        symbol_summaries(db, file);
+        file_symbols(db, file);
     }
     let mut executed = std::mem::take(&mut *log.lock().unwrap());
     executed.sort();
@@ -62,7 +70,7 @@ fn compute_all(host: &Host, log: &Mutex<Vec<String>>) -> Vec<String> {
 }
 
 fn id_of(host: &Host, path: &str) -> String {
-    let file = host.file(path).unwrap();
+    let file = AnalysisHost::raw_file(host.file(path).unwrap());
     format!("{:?}", salsa::plumbing::AsId::as_id(&file))
 }
 
@@ -76,10 +84,11 @@ fn whitespace_edit_in_a_body_reexecutes_only_that_file() {
     );
 
     let a = host.file("pkg/a.py").unwrap();
-    let text = a
-        .text(&host.db)
+    let text = host
+        .analysis()
+        .file_text(a)
         .replace("return w * h", "return   w  *  h\n\n");
-    host.set_file_text(a, &text);
+    host.set_file_text("pkg/a.py", &text);
     let executed = compute_all(&host, &log);
 
     let a_id = id_of(&host, "pkg/a.py");
@@ -98,8 +107,11 @@ fn renaming_a_symbol_rebuilds_the_index_but_not_other_files() {
     let (mut host, log) = logged_host();
     compute_all(&host, &log);
     let a = host.file("pkg/a.py").unwrap();
-    let text = a.text(&host.db).replace("def area", "def surface");
-    host.set_file_text(a, &text);
+    let text = host
+        .analysis()
+        .file_text(a)
+        .replace("def area", "def surface");
+    host.set_file_text("pkg/a.py", &text);
     let executed = compute_all(&host, &log);
 
     let a_id = id_of(&host, "pkg/a.py");
@@ -118,11 +130,12 @@ fn renaming_a_symbol_rebuilds_the_index_but_not_other_files() {
         limit: 10,
         ..Default::default()
     };
-    let found = ide::symbol_search(&host.db, host.workspace, &query("surface")).unwrap();
+    let found = host.analysis().symbol_search(&query("surface")).unwrap();
     assert_eq!(found.symbols.len(), 1);
     assert_eq!(found.symbols[0].path, "pkg/a.py");
     assert!(
-        ide::symbol_search(&host.db, host.workspace, &query("area"))
+        host.analysis()
+            .symbol_search(&query("area"))
             .unwrap()
             .symbols
             .is_empty()
@@ -137,11 +150,11 @@ fn positions_follow_an_edit_above_a_symbol() {
         limit: 10,
         ..Default::default()
     };
-    let before = ide::symbol_search(&host.db, host.workspace, &query).unwrap();
+    let before = host.analysis().symbol_search(&query).unwrap();
     assert_eq!(before.symbols[0].start.line, 5);
     let a = host.file("pkg/a.py").unwrap();
-    let text = format!("# header\n\n{}", a.text(&host.db));
-    host.set_file_text(a, &text);
-    let after = ide::symbol_search(&host.db, host.workspace, &query).unwrap();
+    let text = format!("# header\n\n{}", host.analysis().file_text(a));
+    host.set_file_text("pkg/a.py", &text);
+    let after = host.analysis().symbol_search(&query).unwrap();
     assert_eq!(after.symbols[0].start.line, 7);
 }

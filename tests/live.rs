@@ -7,7 +7,7 @@ use std::{
 };
 
 use sextant::{
-    ide::{self, SymbolQuery},
+    ide::SymbolQuery,
     workspace::{
         Host, LoadOptions,
         live::{LiveWorkspace, RequestCancel, Snapshot},
@@ -27,7 +27,7 @@ fn names(live: &LiveWorkspace, query: &str) -> Vec<String> {
         ..Default::default()
     };
     live.read(&RequestCancel::default(), |s: &Snapshot| {
-        ide::symbol_search(&s.db, s.workspace, &q)
+        s.analysis.symbol_search(&q)
     })
     .unwrap()
     .symbols
@@ -132,7 +132,9 @@ fn a_burst_of_changes_matches_a_fresh_index() {
             limit: 10_000,
             ..Default::default()
         };
-        let mut v: Vec<String> = ide::symbol_search(&host.db, host.workspace, &q)
+        let mut v: Vec<String> = host
+            .analysis()
+            .symbol_search(&q)
             .unwrap()
             .symbols
             .into_iter()

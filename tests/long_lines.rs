@@ -8,7 +8,7 @@ mod support;
 use std::collections::HashMap;
 
 use sextant::{
-    ide::{self, OutlineNode, ParseOptions},
+    ide::{OutlineNode, ParseOptions},
     syntax::LineCol,
 };
 use support::{FixtureFile, host};
@@ -64,7 +64,7 @@ fn symbol_columns_far_along_one_long_line_are_exact() {
     let reference = reference_positions(&text);
     let naive_line_col = |offset: usize| reference[&offset];
     let file = host.file("bundle.min.js").unwrap();
-    let outline = ide::outline(&host.db, file, usize::MAX).unwrap();
+    let outline = host.analysis().outline(file, usize::MAX).unwrap();
     let mut symbols = Vec::new();
     flatten(&outline.symbols, &mut symbols);
     // Per unit a function, a class, its method, a constant and its method; then two bindings.
@@ -85,15 +85,16 @@ fn symbol_columns_far_along_one_long_line_are_exact() {
     assert_eq!(last.name_start, LineCol { line: 1, column });
     assert!(column < offset as u32 - 50_000);
 
-    let parse = ide::parse_tree(
-        &host.db,
-        file,
-        ParseOptions {
-            max_nodes: 0,
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let parse = host
+        .analysis()
+        .parse_tree(
+            file,
+            ParseOptions {
+                max_nodes: 0,
+                ..Default::default()
+            },
+        )
+        .unwrap();
     assert!(!parse.errors.is_empty());
     for e in &parse.errors {
         let span = e.span;

@@ -2,7 +2,7 @@
 
 mod support;
 
-use sextant::ide::{self, SymbolQuery};
+use sextant::ide::SymbolQuery;
 use support::{host, parse_fixture};
 
 const FIXTURE: &str = r#"
@@ -43,7 +43,7 @@ fn search(q: &str, limit: usize) -> Vec<String> {
         limit,
         ..Default::default()
     };
-    let out = ide::symbol_search(&host.db, host.workspace, &query).unwrap();
+    let out = host.analysis().symbol_search(&query).unwrap();
     out.symbols
         .iter()
         .map(|s| format!("{} {} {:?}", s.path, s.name, s.tier))
@@ -97,7 +97,7 @@ fn limit_truncates_and_reports_the_total() {
         limit: 2,
         ..Default::default()
     };
-    let out = ide::symbol_search(&host.db, host.workspace, &query).unwrap();
+    let out = host.analysis().symbol_search(&query).unwrap();
     assert_eq!(out.symbols.len(), 2);
     assert!(out.truncated);
     assert_eq!(out.total, 9);
@@ -113,7 +113,7 @@ fn filters_by_kind_and_path() {
         limit: 10,
         ..Default::default()
     };
-    let out = ide::symbol_search(&host.db, host.workspace, &query).unwrap();
+    let out = host.analysis().symbol_search(&query).unwrap();
     let names: Vec<_> = out
         .symbols
         .iter()
@@ -127,7 +127,7 @@ fn filters_by_kind_and_path() {
         limit: 10,
         ..Default::default()
     };
-    let out = ide::symbol_search(&host.db, host.workspace, &query).unwrap();
+    let out = host.analysis().symbol_search(&query).unwrap();
     assert!(out.symbols.iter().all(|s| s.path.starts_with("lib/")));
     assert_eq!(out.symbols.len(), 2);
 }

@@ -7,7 +7,7 @@ mod support;
 use std::{collections::BTreeMap, fmt::Write};
 
 use sextant::{
-    ide::{self, OutlineNode},
+    ide::OutlineNode,
     lang::{QueryKind, registry},
     semantic::symbols,
 };
@@ -61,12 +61,12 @@ fn symbol_fixtures_match_snapshots_and_cover_every_pattern() {
         let mut actual = String::new();
         for f in &files {
             let file = host.file(&f.path).unwrap();
-            let lang = file.lang(&host.db).info();
+            let lang = host.analysis().file_language(file);
             let extraction = symbols::extract(lang, &f.text);
             used.entry(lang.id.clone())
                 .or_default()
                 .extend(extraction.patterns_used);
-            let outline = ide::outline(&host.db, file, usize::MAX).unwrap();
+            let outline = host.analysis().outline(file, usize::MAX).unwrap();
             writeln!(actual, "//- {}", f.path).unwrap();
             render(&outline.symbols, None, 0, &mut actual);
         }

@@ -14,7 +14,7 @@ use proptest::{
     test_runner::{Config, TestRunner},
 };
 use sextant::{
-    ide::{self, ParseOptions},
+    ide::ParseOptions,
     lang::{Language, registry},
     semantic::symbols,
     syntax::{self, LineCol},
@@ -229,15 +229,16 @@ fn syntax_error_snapshots() {
         let mut actual = String::new();
         for f in &files {
             let file = host.file(&f.path).unwrap();
-            let out = ide::parse_tree(
-                &host.db,
-                file,
-                ParseOptions {
-                    max_nodes: 0,
-                    ..Default::default()
-                },
-            )
-            .unwrap();
+            let out = host
+                .analysis()
+                .parse_tree(
+                    file,
+                    ParseOptions {
+                        max_nodes: 0,
+                        ..Default::default()
+                    },
+                )
+                .unwrap();
             writeln!(actual, "//- {}", f.path).unwrap();
             for e in &out.errors {
                 let snippet = &f.text[e.span.byte_start as usize..e.span.byte_end as usize];

@@ -4,6 +4,7 @@
 //! Exit codes: 0 ok, 1 findings (syntax errors for `parse`, no match for `symbols`),
 //! 2 usage or I/O error.
 
+mod progress;
 mod render;
 
 use std::{
@@ -15,9 +16,7 @@ use std::{
 use clap::{Args, Parser, Subcommand};
 
 use crate::{
-    ide,
-    lang::{Language, registry},
-    semantic::symbols::SymbolKind,
+    ide::{self, Analysis, FileId, Language, SymbolKind, registry},
     workspace::{self, Host, LoadOptions},
 };
 
@@ -244,7 +243,7 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
             let load = LoadOptions {
                 max_file_size: g.max_file_size,
                 exclude: g.exclude.clone(),
-                progress: false,
+                progress: None,
             };
             let code = crate::lsp::run_stdio(g.root_arg.clone(), load, args.max_message_bytes)?;
             Ok((String::new(), code))
@@ -254,7 +253,7 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
             Ok((String::new(), ExitCode::SUCCESS))
         }
         Command::Parse(args) => {
-            let (host, file) = single_file(g, &args.file)?;
+            let (analysis, file) = single_file(g, &args.file)?;
             let mut options = ide::ParseOptions {
                 max_nodes: args.max_nodes,
                 ..Default::default()
@@ -265,7 +264,7 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
             if args.errors_only {
                 options.max_nodes = 0;
             }
-            let out = ide::parse_tree(&host.db, file, options).map_err(cancelled)?;
+            let out = analysis.parse_tree(file, options).map_err(cancelled)?;
             let code = if out.error_count > 0 {
                 ExitCode::from(1)
             } else {
@@ -274,8 +273,8 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
             Ok((render::parse(&out, g.json, args.errors_only), code))
         }
         Command::Outline(args) => {
-            let (host, file) = single_file(g, args)?;
-            let out = ide::outline(&host.db, file, usize::MAX).map_err(cancelled)?;
+            let (analysis, file) = single_file(g, args)?;
+            let out = analysis.outline(file, usize::MAX).map_err(cancelled)?;
             Ok((render::outline(&out, g.json), ExitCode::SUCCESS))
         }
         Command::Symbols(args) => {
@@ -296,7 +295,7 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
                 limit: args.limit,
             };
             let host = load_workspace(g)?;
-            let out = ide::symbol_search(&host.db, host.workspace, &query).map_err(cancelled)?;
+            let out = host.analysis().symbol_search(&query).map_err(cancelled)?;
             let code = if out.symbols.is_empty() {
                 ExitCode::from(1)
             } else {
@@ -311,25 +310,19 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
                 .map(parse_language)
                 .transpose()?
                 .map(|l| l.lang_id);
-            let host = Host::load(
-                g.root(),
-                &LoadOptions {
-                    max_file_size: g.max_file_size,
-                    exclude: g.exclude.clone(),
-                    progress: false,
-                },
-            )?;
-            let files: Vec<(String, String)> = host
+            let host = load_workspace(g)?;
+            let analysis = host.analysis();
+            let files: Vec<(String, String)> = analysis
                 .files()
-                .iter()
-                .filter(|f| language.is_none_or(|l| f.lang(&host.db) == l))
-                .map(|f| (f.path(&host.db).clone(), f.lang(&host.db).info().id.clone()))
+                .map(|f| (analysis.file_path(f), analysis.file_language(f)))
+                .filter(|(_, lang)| language.is_none_or(|l| lang.lang_id == l))
+                .map(|(path, lang)| (path.to_string(), lang.id.clone()))
                 .collect();
             Ok((render::files(&files, g.json), ExitCode::SUCCESS))
         }
         Command::Stats(args) => {
             let host = load_workspace(g)?;
-            let stats = ide::workspace_stats(&host.db, host.workspace).map_err(cancelled)?;
+            let stats = host.analysis().workspace_stats().map_err(cancelled)?;
             Ok((
                 render::stats(&host, &stats, g.json, args.skipped),
                 ExitCode::SUCCESS,
@@ -378,7 +371,7 @@ fn run_mcp(g: &GlobalArgs, args: &McpArgs) -> Result<(), CliError> {
     let load = LoadOptions {
         max_file_size: g.max_file_size,
         exclude: g.exclude.clone(),
-        progress: false,
+        progress: None,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -430,12 +423,12 @@ fn load_workspace(g: &GlobalArgs) -> Result<Host, CliError> {
     let options = LoadOptions {
         max_file_size: g.max_file_size,
         exclude: g.exclude.clone(),
-        progress: true,
+        progress: progress::terminal_progress(),
     };
     Ok(Host::load(g.root(), &options)?)
 }
 
-fn single_file(g: &GlobalArgs, args: &FileArgs) -> Result<(Host, crate::db::SourceFile), CliError> {
+fn single_file(g: &GlobalArgs, args: &FileArgs) -> Result<(Analysis, FileId), CliError> {
     let language = args.language.as_deref().map(parse_language).transpose()?;
     let max_file_size = g.max_file_size.unwrap_or(workspace::DEFAULT_MAX_FILE_SIZE);
     if args.file == Path::new("-") {
@@ -452,7 +445,11 @@ fn single_file(g: &GlobalArgs, args: &FileArgs) -> Result<(Host, crate::db::Sour
                 "stdin: over the {max_file_size} byte limit"
             )));
         }
-        return Ok(workspace::source_host("<stdin>".into(), language, bytes)?);
+        return Ok(workspace::standalone_source(
+            "<stdin>".into(),
+            language,
+            bytes,
+        )?);
     }
     let path =
         if args.file.is_relative() && !args.file.exists() && g.root().join(&args.file).exists() {
@@ -469,7 +466,7 @@ fn single_file(g: &GlobalArgs, args: &FileArgs) -> Result<(Host, crate::db::Sour
     // The CLI reads what its user names, anywhere; the reader still refuses FIFOs and
     // devices and bounds the size.
     let reader = workspace::ConfinedReader::new(PathBuf::from("/"));
-    Ok(workspace::load_single_file(
+    Ok(workspace::standalone_file(
         &reader,
         &path,
         &name,

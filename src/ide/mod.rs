@@ -1,33 +1,41 @@
 //! The analysis API: the operations every front end calls.
 //!
-//! Invariants: answers are plain serializable data in editor terms (workspace-relative
-//! paths, 1-based line/column, byte ranges); every list has a limit and says when it was
-//! truncated; salsa cancellation is caught here, once, and returned as `Err(Cancelled)`.
+//! Invariants: front ends (`cli`, `mcp`, `lsp`) use this module and `workspace`'s
+//! lifecycle, nothing below them. The writer holds an [`AnalysisHost`]; readers hold an
+//! [`Analysis`] snapshot, whose every operation is addressed by a [`FileId`] (or works on
+//! the whole workspace) and returns plain serializable data in editor terms
+//! (workspace-relative paths, 1-based line/column, byte ranges). Every list has a limit and
+//! says when it was truncated. Salsa cancellation is caught in one place
+//! ([`Analysis`]'s methods) and returned as `Err(Cancelled)`.
 
+mod analysis;
 mod outline;
 mod parse_tree;
 mod stats;
 mod structure;
 mod symbol_search;
 
-use std::panic::AssertUnwindSafe;
+pub use analysis::{
+    Analysis, AnalysisHost, Cancellable, Change, ChangeSummary, FileContent, FileId,
+};
+pub use outline::{Outline, OutlineNode};
+pub use parse_tree::{ParseOptions, ParseOutput, SyntaxErrorInfo};
+pub use stats::{LanguageStats, WorkspaceStats};
+pub use structure::Fold;
+pub use symbol_search::{SymbolMatch, SymbolQuery, SymbolSearch};
 
-pub use outline::{Outline, OutlineNode, outline, outline_page};
-pub use parse_tree::{ParseOptions, ParseOutput, SyntaxErrorInfo, parse_tree};
-pub use stats::{LanguageStats, WorkspaceStats, workspace_stats};
-pub use structure::{Fold, folding_ranges, selection_ranges, syntax_errors};
-pub use symbol_search::{SymbolMatch, SymbolQuery, SymbolSearch, symbol_search};
+// The vocabulary of answers, defined below `ide` and part of its API.
+pub use crate::{
+    lang::{LangId, Language, Registry, registry},
+    semantic::symbols::SymbolKind,
+    syntax::{
+        ColumnIndex, ColumnUnit, LineCol, SyntaxError, TextRange, floor_char_boundary, line_starts,
+    },
+};
 
 use serde::Serialize;
 
-use crate::syntax::{LineCol, LineIndex, TextRange};
-
-pub type Cancellable<T> = Result<T, salsa::Cancelled>;
-
-/// Runs an analysis, turning salsa's cancellation unwind into a value.
-fn catch<T>(f: impl FnOnce() -> T) -> Cancellable<T> {
-    salsa::Cancelled::catch(AssertUnwindSafe(f))
-}
+use crate::syntax::LineIndex;
 
 /// A range in editor terms: 1-based line/column (columns in characters) and byte offsets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]

@@ -2,7 +2,6 @@
 
 use serde::Serialize;
 
-use super::{Cancellable, catch};
 use crate::{
     db::{Db, SourceFile},
     semantic::symbols::{SymbolKind, file_symbols},
@@ -42,78 +41,66 @@ pub struct Outline {
     pub next_offset: Option<usize>,
 }
 
-/// The file's symbols as a tree, at most `limit` of them (the first in document order;
-/// parents always precede their children, so the tree stays whole).
-pub fn outline(db: &dyn Db, file: SourceFile, limit: usize) -> Cancellable<Outline> {
-    outline_page(db, file, 0, limit)
-}
-
-/// Like [`outline`], from the `offset`-th symbol in document order: a page of a long
+/// The file's symbols as a tree (parents always precede their children, so the tree
+/// stays whole), at most `limit` of them from the `offset`-th symbol in document order: a page of a long
 /// outline. A symbol whose parent is on an earlier page is a root of this one (its
 /// `container` still names the parent).
-pub fn outline_page(
-    db: &dyn Db,
-    file: SourceFile,
-    offset: usize,
-    limit: usize,
-) -> Cancellable<Outline> {
-    catch(|| {
-        let symbols = file_symbols(db, file);
-        let mut nodes: Vec<Option<OutlineNode>> = symbols
-            .summaries
-            .iter()
-            .zip(symbols.positions.iter())
-            .skip(offset)
-            .take(limit)
-            .map(|(s, p)| {
-                Some(OutlineNode {
-                    name: s.name.clone(),
-                    kind: s.kind,
-                    container: s.container.clone(),
-                    signature: s.signature.clone(),
-                    start: p.start,
-                    end: p.end,
-                    name_start: p.name_start,
-                    byte_range: [p.range.start().into(), p.range.end().into()],
-                    name_byte_range: [p.name_range.start().into(), p.name_range.end().into()],
-                    children: Vec::new(),
-                })
+pub(crate) fn outline_page(db: &dyn Db, file: SourceFile, offset: usize, limit: usize) -> Outline {
+    let symbols = file_symbols(db, file);
+    let mut nodes: Vec<Option<OutlineNode>> = symbols
+        .summaries
+        .iter()
+        .zip(symbols.positions.iter())
+        .skip(offset)
+        .take(limit)
+        .map(|(s, p)| {
+            Some(OutlineNode {
+                name: s.name.clone(),
+                kind: s.kind,
+                container: s.container.clone(),
+                signature: s.signature.clone(),
+                start: p.start,
+                end: p.end,
+                name_start: p.name_start,
+                byte_range: [p.range.start().into(), p.range.end().into()],
+                name_byte_range: [p.name_range.start().into(), p.name_range.end().into()],
+                children: Vec::new(),
             })
-            .collect();
-        // Parents come before their children, so attach from the back.
-        let mut roots = Vec::new();
-        for i in (0..nodes.len()).rev() {
-            let node = nodes[i].take().expect("each node is attached once");
-            let parent = symbols.summaries[offset + i]
-                .parent
-                .and_then(|p| (p as usize).checked_sub(offset))
-                .filter(|&p| p < nodes.len());
-            match parent {
-                Some(p) => nodes[p]
-                    .as_mut()
-                    .expect("parent precedes child")
-                    .children
-                    .push(node),
-                None => roots.push(node),
-            }
+        })
+        .collect();
+    // Parents come before their children, so attach from the back.
+    let mut roots = Vec::new();
+    for i in (0..nodes.len()).rev() {
+        let node = nodes[i].take().expect("each node is attached once");
+        let parent = symbols.summaries[offset + i]
+            .parent
+            .and_then(|p| (p as usize).checked_sub(offset))
+            .filter(|&p| p < nodes.len());
+        match parent {
+            Some(p) => nodes[p]
+                .as_mut()
+                .expect("parent precedes child")
+                .children
+                .push(node),
+            None => roots.push(node),
         }
-        roots.reverse();
-        fn restore_order(nodes: &mut [OutlineNode]) {
-            for n in nodes {
-                n.children.reverse();
-                restore_order(&mut n.children);
-            }
+    }
+    roots.reverse();
+    fn restore_order(nodes: &mut [OutlineNode]) {
+        for n in nodes {
+            n.children.reverse();
+            restore_order(&mut n.children);
         }
-        restore_order(&mut roots);
-        let end = offset.saturating_add(nodes.len());
-        let truncated = symbols.summaries.len() > end;
-        Outline {
-            path: file.path(db).clone(),
-            language: file.lang(db).info().id.clone(),
-            symbol_count: symbols.summaries.len(),
-            truncated,
-            next_offset: truncated.then_some(end),
-            symbols: roots,
-        }
-    })
+    }
+    restore_order(&mut roots);
+    let end = offset.saturating_add(nodes.len());
+    let truncated = symbols.summaries.len() > end;
+    Outline {
+        path: file.path(db).clone(),
+        language: file.lang(db).info().id.clone(),
+        symbol_count: symbols.summaries.len(),
+        truncated,
+        next_offset: truncated.then_some(end),
+        symbols: roots,
+    }
 }

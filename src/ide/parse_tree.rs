@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::{Cancellable, Span, catch};
+use super::Span;
 use crate::{
     db::{Db, SourceFile},
     semantic,
@@ -52,104 +52,98 @@ pub struct ParseOutput {
 
 const MAX_TOKEN_TEXT: usize = 40;
 
-pub fn parse_tree(
-    db: &dyn Db,
-    file: SourceFile,
-    options: ParseOptions,
-) -> Cancellable<ParseOutput> {
-    catch(|| {
-        let parse = semantic::parse(db, file);
-        let text = file.text(db);
-        let index = LineIndex::new(text);
-        let root = parse.syntax();
+pub(crate) fn parse_tree(db: &dyn Db, file: SourceFile, options: ParseOptions) -> ParseOutput {
+    let parse = semantic::parse(db, file);
+    let text = file.text(db);
+    let index = LineIndex::new(text);
+    let root = parse.syntax();
 
-        let mut tree = String::new();
-        let mut lines = 0usize;
-        let mut truncated = false;
-        let mut depth = 0usize;
-        let mut walk = root.preorder_with_tokens();
-        while let Some(event) = walk.next() {
-            let (element, enter) = match event {
-                rowan::WalkEvent::Enter(e) => (e, true),
-                rowan::WalkEvent::Leave(e) => (e, false),
-            };
-            let is_node = element.as_node().is_some();
-            if !enter {
-                if is_node {
-                    depth -= 1;
-                }
-                continue;
-            }
-            let this_depth = depth;
+    let mut tree = String::new();
+    let mut lines = 0usize;
+    let mut truncated = false;
+    let mut depth = 0usize;
+    let mut walk = root.preorder_with_tokens();
+    while let Some(event) = walk.next() {
+        let (element, enter) = match event {
+            rowan::WalkEvent::Enter(e) => (e, true),
+            rowan::WalkEvent::Leave(e) => (e, false),
+        };
+        let is_node = element.as_node().is_some();
+        if !enter {
             if is_node {
-                depth += 1;
-                // Nothing below the depth limit is shown: do not walk it.
-                if this_depth >= options.max_depth {
-                    walk.skip_subtree();
-                }
+                depth -= 1;
             }
-            let kind = element.kind();
-            if kind == WHITESPACE || this_depth > options.max_depth {
-                continue;
-            }
-            if lines >= options.max_nodes {
-                // The rest of a large file is not shown: stop rather than walk it.
-                truncated = true;
-                break;
-            }
-            lines += 1;
-            let span = Span::new(&index, text, element.text_range());
-            let name = parse.kind_name(kind);
-            for _ in 0..this_depth {
-                tree.push_str("  ");
-            }
-            match &element {
-                SyntaxElement::Node(node) => {
-                    let elided =
-                        this_depth == options.max_depth && node.first_child_or_token().is_some();
-                    let dots = if elided { " …" } else { "" };
-                    tree.push_str(&format!("({name} {span}{dots})\n"));
-                }
-                SyntaxElement::Token(_) if kind == MISSING => {
-                    // The token is empty; the error at this offset says what is missing.
-                    let offset = element.text_range().start();
-                    let what = parse
-                        .errors
-                        .iter()
-                        .find(|e| e.range.start() == offset && e.message.starts_with("missing "))
-                        .map_or("", |e| e.message.trim_start_matches("missing "));
-                    tree.push_str(&format!("(MISSING {what} {span})\n"));
-                }
-                SyntaxElement::Token(token) if parse.kind_is_named(kind) => {
-                    tree.push_str(&format!("({name} {} {span})\n", quote(token.text())));
-                }
-                SyntaxElement::Token(token) => {
-                    tree.push_str(&format!("{} {span}\n", quote(token.text())));
-                }
+            continue;
+        }
+        let this_depth = depth;
+        if is_node {
+            depth += 1;
+            // Nothing below the depth limit is shown: do not walk it.
+            if this_depth >= options.max_depth {
+                walk.skip_subtree();
             }
         }
+        let kind = element.kind();
+        if kind == WHITESPACE || this_depth > options.max_depth {
+            continue;
+        }
+        if lines >= options.max_nodes {
+            // The rest of a large file is not shown: stop rather than walk it.
+            truncated = true;
+            break;
+        }
+        lines += 1;
+        let span = Span::new(&index, text, element.text_range());
+        let name = parse.kind_name(kind);
+        for _ in 0..this_depth {
+            tree.push_str("  ");
+        }
+        match &element {
+            SyntaxElement::Node(node) => {
+                let elided =
+                    this_depth == options.max_depth && node.first_child_or_token().is_some();
+                let dots = if elided { " …" } else { "" };
+                tree.push_str(&format!("({name} {span}{dots})\n"));
+            }
+            SyntaxElement::Token(_) if kind == MISSING => {
+                // The token is empty; the error at this offset says what is missing.
+                let offset = element.text_range().start();
+                let what = parse
+                    .errors
+                    .iter()
+                    .find(|e| e.range.start() == offset && e.message.starts_with("missing "))
+                    .map_or("", |e| e.message.trim_start_matches("missing "));
+                tree.push_str(&format!("(MISSING {what} {span})\n"));
+            }
+            SyntaxElement::Token(token) if parse.kind_is_named(kind) => {
+                tree.push_str(&format!("({name} {} {span})\n", quote(token.text())));
+            }
+            SyntaxElement::Token(token) => {
+                tree.push_str(&format!("{} {span}\n", quote(token.text())));
+            }
+        }
+    }
 
-        let errors: Vec<SyntaxErrorInfo> = parse
-            .errors
-            .iter()
-            .take(options.max_errors)
-            .map(|e| SyntaxErrorInfo {
-                message: e.message.clone(),
-                span: Span::new(&index, text, e.range),
-            })
-            .collect();
-        ParseOutput {
-            path: file.path(db).clone(),
-            language: file.lang(db).info().id.clone(),
-            lossy_utf8: file.lossy_utf8(db),
-            tree,
-            node_count: lines,
-            truncated,
-            error_count: parse.errors.len(),
-            errors_truncated: parse.errors.len() > options.max_errors,
-            errors,
-        }
-    })
+    let errors: Vec<SyntaxErrorInfo> = parse
+        .errors
+        .iter()
+        .take(options.max_errors)
+        .map(|e| SyntaxErrorInfo {
+            message: e.message.clone(),
+            span: Span::new(&index, text, e.range),
+        })
+        .collect();
+    ParseOutput {
+        path: file.path(db).clone(),
+        language: file.lang(db).info().id.clone(),
+        lossy_utf8: file.lossy_utf8(db),
+        tree,
+        node_count: lines,
+        truncated,
+        error_count: parse.errors.len(),
+        errors_truncated: parse.errors.len() > options.max_errors,
+        errors,
+    }
 }
 
 /// A token's text as a short, one-line, quoted string.

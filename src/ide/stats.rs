@@ -4,7 +4,6 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::{Cancellable, catch};
 use crate::{
     db::{Db, Workspace},
     semantic::symbols::symbol_summaries,
@@ -30,31 +29,29 @@ pub struct WorkspaceStats {
     pub languages: Vec<LanguageStats>,
 }
 
-pub fn workspace_stats(db: &dyn Db, workspace: Workspace) -> Cancellable<WorkspaceStats> {
-    catch(|| {
-        let mut per_lang: BTreeMap<String, LanguageStats> = BTreeMap::new();
-        for &file in workspace.files(db).iter() {
-            let lang = &file.lang(db).info().id;
-            let text = file.text(db);
-            let entry = per_lang
-                .entry(lang.clone())
-                .or_insert_with(|| LanguageStats {
-                    language: lang.clone(),
-                    ..Default::default()
-                });
-            entry.files += 1;
-            entry.bytes += text.len();
-            entry.lines += text.lines().count();
-            entry.symbols += symbol_summaries(db, file).len();
-            entry.lossy_files += usize::from(file.lossy_utf8(db));
-        }
-        let languages: Vec<LanguageStats> = per_lang.into_values().collect();
-        WorkspaceStats {
-            files: languages.iter().map(|l| l.files).sum(),
-            bytes: languages.iter().map(|l| l.bytes).sum(),
-            lines: languages.iter().map(|l| l.lines).sum(),
-            symbols: languages.iter().map(|l| l.symbols).sum(),
-            languages,
-        }
-    })
+pub(crate) fn workspace_stats(db: &dyn Db, workspace: Workspace) -> WorkspaceStats {
+    let mut per_lang: BTreeMap<String, LanguageStats> = BTreeMap::new();
+    for &file in workspace.files(db).iter() {
+        let lang = &file.lang(db).info().id;
+        let text = file.text(db);
+        let entry = per_lang
+            .entry(lang.clone())
+            .or_insert_with(|| LanguageStats {
+                language: lang.clone(),
+                ..Default::default()
+            });
+        entry.files += 1;
+        entry.bytes += text.len();
+        entry.lines += text.lines().count();
+        entry.symbols += symbol_summaries(db, file).len();
+        entry.lossy_files += usize::from(file.lossy_utf8(db));
+    }
+    let languages: Vec<LanguageStats> = per_lang.into_values().collect();
+    WorkspaceStats {
+        files: languages.iter().map(|l| l.files).sum(),
+        bytes: languages.iter().map(|l| l.bytes).sum(),
+        lines: languages.iter().map(|l| l.lines).sum(),
+        symbols: languages.iter().map(|l| l.symbols).sum(),
+        languages,
+    }
 }

@@ -2,7 +2,6 @@
 
 use serde::Serialize;
 
-use super::{Cancellable, catch};
 use crate::{
     db::{Db, Workspace},
     lang::LangId,
@@ -50,51 +49,45 @@ pub struct SymbolSearch {
     pub truncated: bool,
 }
 
-pub fn symbol_search(
-    db: &dyn Db,
-    workspace: Workspace,
-    q: &SymbolQuery,
-) -> Cancellable<SymbolSearch> {
-    catch(|| {
-        let index = symbol_index(db, workspace);
-        let prefix = q.path_prefix.as_deref().map(|p| p.trim_start_matches("./"));
-        let result = index.search(&q.query, q.limit, |e| {
-            let kind_ok = if q.kinds.is_empty() {
-                e.kind.defines_name()
-            } else {
-                q.kinds.contains(&e.kind)
-            };
-            kind_ok
-                && q.language.is_none_or(|l| l == e.lang)
-                && prefix.is_none_or(|p| e.file.path(db).starts_with(p))
-        });
-        let symbols = result
-            .hits
-            .iter()
-            .map(|hit| {
-                let file = hit.entry.file;
-                let symbols = file_symbols(db, file);
-                let summary = &symbols.summaries[hit.entry.symbol as usize];
-                let pos = &symbols.positions[hit.entry.symbol as usize];
-                SymbolMatch {
-                    name: summary.name.clone(),
-                    kind: summary.kind,
-                    container: summary.container.clone(),
-                    path: file.path(db).clone(),
-                    language: hit.entry.lang.info().id.clone(),
-                    start: pos.name_start,
-                    end_line: pos.end.line,
-                    name_byte_range: [pos.name_range.start().into(), pos.name_range.end().into()],
-                    signature: summary.signature.clone(),
-                    tier: hit.tier,
-                }
-            })
-            .collect::<Vec<_>>();
-        SymbolSearch {
-            query: q.query.clone(),
-            truncated: result.total > symbols.len(),
-            total: result.total,
-            symbols,
-        }
-    })
+pub(crate) fn symbol_search(db: &dyn Db, workspace: Workspace, q: &SymbolQuery) -> SymbolSearch {
+    let index = symbol_index(db, workspace);
+    let prefix = q.path_prefix.as_deref().map(|p| p.trim_start_matches("./"));
+    let result = index.search(&q.query, q.limit, |e| {
+        let kind_ok = if q.kinds.is_empty() {
+            e.kind.defines_name()
+        } else {
+            q.kinds.contains(&e.kind)
+        };
+        kind_ok
+            && q.language.is_none_or(|l| l == e.lang)
+            && prefix.is_none_or(|p| e.file.path(db).starts_with(p))
+    });
+    let symbols = result
+        .hits
+        .iter()
+        .map(|hit| {
+            let file = hit.entry.file;
+            let symbols = file_symbols(db, file);
+            let summary = &symbols.summaries[hit.entry.symbol as usize];
+            let pos = &symbols.positions[hit.entry.symbol as usize];
+            SymbolMatch {
+                name: summary.name.clone(),
+                kind: summary.kind,
+                container: summary.container.clone(),
+                path: file.path(db).clone(),
+                language: hit.entry.lang.info().id.clone(),
+                start: pos.name_start,
+                end_line: pos.end.line,
+                name_byte_range: [pos.name_range.start().into(), pos.name_range.end().into()],
+                signature: summary.signature.clone(),
+                tier: hit.tier,
+            }
+        })
+        .collect::<Vec<_>>();
+    SymbolSearch {
+        query: q.query.clone(),
+        truncated: result.total > symbols.len(),
+        total: result.total,
+        symbols,
+    }
 }

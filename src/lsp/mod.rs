@@ -36,8 +36,7 @@ pub use transport::DEFAULT_MAX_MESSAGE_BYTES;
 use transport::{ReaderEnd, Transport};
 
 use crate::{
-    ide::{self, OutlineNode, SymbolQuery},
-    semantic::symbols::SymbolKind,
+    ide::{Analysis, OutlineNode, SymbolKind, SymbolQuery},
     workspace::{
         LoadOptions,
         live::{LiveWorkspace, ReadError, RequestCancel, Snapshot},
@@ -119,7 +118,7 @@ pub fn run_stdio(
     let live = Arc::new(LiveWorkspace::start(
         &root,
         LoadOptions {
-            progress: false,
+            progress: None,
             ..load
         },
     )?);
@@ -501,9 +500,9 @@ impl Server {
                     let Some(file) = s.file(&rel) else {
                         return Ok(Vec::new());
                     };
-                    let errors = ide::syntax_errors(&s.db, file)?;
-                    let text = file.text(&s.db);
-                    let lines = Lines::new(text, encoding);
+                    let errors = s.analysis.syntax_errors(file)?;
+                    let text = s.analysis.file_text(file);
+                    let lines = Lines::new(&text, encoding);
                     Ok(errors
                         .iter()
                         .map(|e| lsp_types::Diagnostic {
@@ -552,8 +551,9 @@ impl Server {
                             let Some(file) = s.file(&rel) else {
                                 return Ok(serde_json::Value::Null);
                             };
-                            let outline = ide::outline(&s.db, file, usize::MAX)?;
-                            let lines = Lines::new(file.text(&s.db), encoding);
+                            let outline = s.analysis.outline(file, usize::MAX)?;
+                            let text = s.analysis.file_text(file);
+                            let lines = Lines::new(&text, encoding);
                             let symbols: Vec<DocumentSymbol> = outline
                                 .symbols
                                 .iter()
@@ -579,7 +579,7 @@ impl Server {
                         ..Default::default()
                     };
                     live.read(cancel, |s: &Snapshot| {
-                        let found = ide::symbol_search(&s.db, s.workspace, &query)?;
+                        let found = s.analysis.symbol_search(&query)?;
                         let mut out = Vec::new();
                         for m in &found.symbols {
                             let (Some(file), Some(uri)) =
@@ -588,11 +588,11 @@ impl Server {
                                 continue;
                             };
                             // Names sit on one line, whose number is known: no line table needed.
-                            let (text, line) = (file.text(&s.db), m.start.line - 1);
+                            let (text, line) = (s.analysis.file_text(file), m.start.line - 1);
                             let [start, end] = m.name_byte_range.map(|o| o as usize);
                             let range = lsp_types::Range {
-                                start: position_on_line(text, line, start, encoding),
-                                end: position_on_line(text, line, end, encoding),
+                                start: position_on_line(&text, line, start, encoding),
+                                end: position_on_line(&text, line, end, encoding),
                             };
                             #[allow(deprecated)]
                             out.push(SymbolInformation {
@@ -616,7 +616,9 @@ impl Server {
                         let Some(file) = s.file(&rel) else {
                             return Ok(serde_json::Value::Null);
                         };
-                        let folds: Vec<FoldingRange> = ide::folding_ranges(&s.db, file)?
+                        let folds: Vec<FoldingRange> = s
+                            .analysis
+                            .folding_ranges(file)?
                             .into_iter()
                             .map(|f| FoldingRange {
                                 start_line: f.start_line,
@@ -640,10 +642,11 @@ impl Server {
                             let Some(file) = s.file(&rel) else {
                                 return Ok(serde_json::Value::Null);
                             };
-                            let lines = Lines::new(file.text(&s.db), encoding);
+                            let text = s.analysis.file_text(file);
+                            let lines = Lines::new(&text, encoding);
                             let offsets: Vec<usize> =
                                 p.positions.iter().map(|&pos| lines.offset(pos)).collect();
-                            let chains = ide::selection_ranges(&s.db, file, &offsets)?;
+                            let chains = s.analysis.selection_ranges(file, &offsets)?;
                             let out: Vec<SelectionRange> = chains
                                 .iter()
                                 .map(|chain| {
@@ -681,7 +684,7 @@ impl Server {
         std::thread::spawn(move || {
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 if let Some(delay) = &delay {
-                    live.read(&cancel, |s: &Snapshot| delay.wait(&s.db))?;
+                    live.read(&cancel, |s: &Snapshot| delay.wait(&s.analysis))?;
                 }
                 handler(&live, &cancel)
             }));
@@ -748,19 +751,14 @@ impl TestDelay {
     }
 
     /// Sleeps step by step, unwinding with `salsa::Cancelled` as soon as the query is cancelled.
-    fn wait(&self, db: &dyn salsa::Database) -> Result<(), salsa::Cancelled> {
+    fn wait(&self, analysis: &Analysis) -> Result<(), salsa::Cancelled> {
         eprintln!(
             "sextant: lsp: test delay: {} started, {} steps",
             self.method, self.steps
         );
-        let mut done = 0;
-        let outcome = salsa::Cancelled::catch(std::panic::AssertUnwindSafe(|| {
-            while done < self.steps {
-                db.unwind_if_revision_cancelled();
-                std::thread::sleep(Self::STEP);
-                done += 1;
-            }
-        }));
+        let done = std::sync::atomic::AtomicU64::new(0);
+        let outcome = analysis.slow_query_for_tests(self.steps, Self::STEP, &done);
+        let done = done.load(std::sync::atomic::Ordering::Relaxed);
         match &outcome {
             Ok(()) => eprintln!("sextant: lsp: test delay: {} finished", self.method),
             Err(_) => eprintln!(

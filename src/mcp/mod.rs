@@ -140,7 +140,7 @@ pub fn start_workspace(
     LiveWorkspace::start(
         root,
         LoadOptions {
-            progress: false,
+            progress: None,
             ..load
         },
     )

@@ -19,13 +19,13 @@ use super::{
     schema::{input_schema, output_schema},
 };
 use crate::{
-    db::SourceFile,
-    ide::{self, Outline, ParseOptions, ParseOutput, SymbolQuery, SymbolSearch},
-    lang::registry,
-    semantic::symbols::SymbolKind,
+    ide::{
+        self, Analysis, Cancellable, FileId, Outline, ParseOptions, ParseOutput, SymbolKind,
+        SymbolQuery, SymbolSearch, registry,
+    },
     workspace::{
-        self, ConfinedReader, FileError, ReadRefusal, SkipReason, SkippedFile,
-        live::{LiveStatus, LiveWorkspace, ReadError, RequestCancel, Snapshot},
+        self, FileError, ReadRefusal, SkipReason, SkippedFile,
+        live::{FileReadError, LiveStatus, LiveWorkspace, ReadError, RequestCancel, Snapshot},
     },
 };
 
@@ -242,13 +242,11 @@ impl SextantServer {
                     .by_id(language.id())
                     .expect("every LanguageId is registered");
                 self.run("parse_source", ctx, Lane::Compute, move |cancel| {
-                    let (host, file) =
-                        workspace::source_host("<source>".into(), lang, source.into_bytes())
-                            .map_err(|e| {
-                                ToolError::new(ErrorCode::InvalidArgument, e.to_string())
-                            })?;
-                    cancel.watch(salsa::Database::cancellation_token(&host.db));
-                    ide::parse_tree(&host.db, file, options).map_err(|_| cancelled())
+                    let (analysis, file) =
+                        workspace::standalone_source("<source>".into(), lang, source.into_bytes())
+                            .map_err(file_error)?;
+                    cancel.watch(analysis.cancellation_token());
+                    analysis.parse_tree(file, options).map_err(|_| cancelled())
                 })
                 .await?
             }
@@ -260,8 +258,8 @@ impl SextantServer {
                     )
                     .into());
                 }
-                self.run_on_file("parse_source", ctx, path, move |db, file| {
-                    ide::parse_tree(db, file, options)
+                self.run_on_file("parse_source", ctx, path, move |analysis, file| {
+                    analysis.parse_tree(file, options)
                 })
                 .await?
             }
@@ -293,8 +291,8 @@ impl SextantServer {
         let offset = args.offset.unwrap_or(0) as usize;
         let max_chars = self.limits.max_response_chars;
         let out = self
-            .run_on_file("outline", ctx, args.path, move |db, file| {
-                largest_that_fits(limit, max_chars, |n| ide::outline_page(db, file, offset, n))
+            .run_on_file("outline", ctx, args.path, move |analysis, file| {
+                largest_that_fits(limit, max_chars, |n| analysis.outline_page(file, offset, n))
             })
             .await?;
         self.bounded(out)
@@ -324,10 +322,8 @@ impl SextantServer {
         let live = self.live.clone();
         let out = self
             .run("lookup_symbol", ctx, Lane::Compute, move |cancel| {
-                live.read(cancel, |s: &Snapshot| {
-                    ide::symbol_search(&s.db, s.workspace, &query)
-                })
-                .map_err(read_error)
+                live.read(cancel, |s: &Snapshot| s.analysis.symbol_search(&query))
+                    .map_err(read_error)
             })
             .await?;
         self.bounded(out)
@@ -354,7 +350,7 @@ impl SextantServer {
                 let index = live.status();
                 let (stats, skipped) = if index.ready {
                     live.read(cancel, |s: &Snapshot| {
-                        Ok((ide::workspace_stats(&s.db, s.workspace)?, s.skipped.clone()))
+                        Ok((s.analysis.workspace_stats()?, s.skipped.clone()))
                     })
                     .map(|(stats, skipped)| (Some(stats), skipped))
                     .map_err(read_error)?
@@ -525,45 +521,22 @@ impl SextantServer {
         tool: &str,
         ctx: RequestContext<RoleServer>,
         path: String,
-        query: impl Fn(&dyn crate::db::Db, SourceFile) -> Result<T, salsa::Cancelled>
-        + Send
-        + Sync
-        + 'static,
+        query: impl Fn(&Analysis, FileId) -> Cancellable<T> + Send + Sync + 'static,
     ) -> Result<T, CallToolResult> {
         let live = self.live.clone();
         self.run(tool, ctx, Lane::Compute, move |cancel| {
-            let reader = ConfinedReader::new(live.root().to_path_buf());
-            let (rel, abs) = paths::resolve(reader.root(), &path)?;
+            let (rel, abs) = paths::resolve(live.root(), &path)?;
             if abs.is_dir() {
                 return Err(ToolError::new(
                     ErrorCode::InvalidArgument,
                     format!("{rel:?} is a directory"),
                 ));
             }
-            enum Found<T> {
-                Indexed(T),
-                NotIndexed(Option<SkippedFile>, u64),
-            }
-            let found = live
-                .read(cancel, |s: &Snapshot| match s.file(&rel) {
-                    Some(file) => query(&s.db, file).map(Found::Indexed),
-                    None => Ok(Found::NotIndexed(
-                        s.skipped.iter().find(|k| k.path == rel).cloned(),
-                        s.max_file_size,
-                    )),
-                })
-                .map_err(read_error)?;
-            match found {
-                Found::Indexed(value) => Ok(value),
-                Found::NotIndexed(Some(skipped), _) => Err(skipped_error(&rel, &skipped)),
-                Found::NotIndexed(None, max_file_size) => {
-                    let (host, file) =
-                        workspace::load_single_file(&reader, &abs, &rel, None, max_file_size)
-                            .map_err(file_error)?;
-                    cancel.watch(salsa::Database::cancellation_token(&host.db));
-                    query(&host.db, file).map_err(|_| cancelled())
-                }
-            }
+            live.read_file(cancel, &rel, &query).map_err(|e| match e {
+                FileReadError::Read(e) => read_error(e),
+                FileReadError::Skipped(skipped) => skipped_error(&rel, &skipped),
+                FileReadError::File(e) => file_error(e),
+            })
         })
         .await
     }

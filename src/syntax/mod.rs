@@ -158,7 +158,7 @@ pub fn errors_only(
 }
 
 /// The largest char boundary of `text` that is `<= offset` (clamped to the text length).
-pub(crate) fn floor_char_boundary(text: &str, offset: usize) -> usize {
+pub fn floor_char_boundary(text: &str, offset: usize) -> usize {
     let mut offset = offset.min(text.len());
     while !text.is_char_boundary(offset) {
         offset -= 1;

@@ -12,7 +12,6 @@
 //! before taking a snapshot, never while holding one.
 
 use std::{
-    collections::HashMap,
     path::{Path, PathBuf},
     sync::{
         Arc, Condvar, Mutex,
@@ -25,8 +24,11 @@ use std::{
 use notify::Watcher;
 use serde::Serialize;
 
-use super::{Host, LoadOptions, SkippedFile};
-use crate::db::{RootDatabase, SourceFile, Workspace};
+use super::{
+    ConfinedReader, FileError, Host, LoadOptions, ProgressEvent, ProgressSink, SkippedFile,
+    standalone_file,
+};
+use crate::ide::{Analysis, Cancellable, FileId};
 
 /// Quiet time that ends a burst of events.
 const DEBOUNCE: Duration = Duration::from_millis(40);
@@ -38,9 +40,7 @@ const RESCAN_THRESHOLD: usize = 2_000;
 /// Everything a reader needs, all from one revision.
 #[derive(Clone)]
 pub struct Snapshot {
-    pub db: RootDatabase,
-    pub workspace: Workspace,
-    pub files: Arc<HashMap<String, SourceFile>>,
+    pub analysis: Analysis,
     pub skipped: Arc<[SkippedFile]>,
     pub root: Arc<PathBuf>,
     pub max_file_size: u64,
@@ -49,8 +49,8 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
-    pub fn file(&self, rel: &str) -> Option<SourceFile> {
-        self.files.get(rel).copied()
+    pub fn file(&self, rel: &str) -> Option<FileId> {
+        self.analysis.file(rel)
     }
 }
 
@@ -65,6 +65,9 @@ pub struct LiveStatus {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     pub index_ms: Option<f64>,
+    /// How the first load advances, until it is ready.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub progress: Option<ProgressEvent>,
     pub revision: u64,
     /// Batches of file-system events applied since the first index.
     pub batches: u64,
@@ -98,11 +101,13 @@ pub struct LiveWorkspace {
 }
 
 /// Why a read could not be answered.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ReadError {
     /// The first load failed; the message says why.
+    #[error("the workspace could not be loaded: {0}")]
     LoadFailed(String),
     /// The caller's own cancellation (time limit, client request).
+    #[error("cancelled")]
     Cancelled,
 }
 
@@ -125,6 +130,7 @@ impl LiveWorkspace {
                 watching: false,
                 error: None,
                 index_ms: None,
+                progress: None,
                 revision: 0,
                 batches: 0,
                 rescans: 0,
@@ -250,7 +256,7 @@ impl LiveWorkspace {
                 return Err(ReadError::Cancelled);
             }
             let snapshot = self.snapshot()?;
-            let token = salsa::Database::cancellation_token(&snapshot.db);
+            let token = snapshot.analysis.cancellation_token();
             cancel.watch(token.clone());
             match query(&snapshot) {
                 Ok(value) => return Ok(value),
@@ -259,6 +265,60 @@ impl LiveWorkspace {
                 Err(_) => drop(snapshot),
             }
         }
+    }
+}
+
+impl LiveWorkspace {
+    /// Runs `query` on the workspace file `rel`: from the index when it is indexed, else (a
+    /// file the index leaves out by ignore rules or globs) read on demand through the
+    /// confined reader with the same size limit. A file the walk refused (too large,
+    /// binary, outside the root) is answered with the reason.
+    pub fn read_file<T>(
+        &self,
+        cancel: &RequestCancel,
+        rel: &str,
+        query: impl Fn(&Analysis, FileId) -> Cancellable<T>,
+    ) -> Result<T, FileReadError> {
+        enum Found<T> {
+            Indexed(T),
+            NotIndexed(Option<SkippedFile>, u64),
+        }
+        let found = self.read(cancel, |s: &Snapshot| match s.file(rel) {
+            Some(file) => query(&s.analysis, file).map(Found::Indexed),
+            None => Ok(Found::NotIndexed(
+                s.skipped.iter().find(|k| k.path == rel).cloned(),
+                s.max_file_size,
+            )),
+        })?;
+        match found {
+            Found::Indexed(value) => Ok(value),
+            Found::NotIndexed(Some(skipped), _) => Err(FileReadError::Skipped(skipped)),
+            Found::NotIndexed(None, max_file_size) => {
+                let reader = ConfinedReader::new(self.root.clone());
+                let (analysis, file) =
+                    standalone_file(&reader, &self.root.join(rel), rel, None, max_file_size)?;
+                cancel.watch(analysis.cancellation_token());
+                query(&analysis, file).map_err(|_| FileReadError::Read(ReadError::Cancelled))
+            }
+        }
+    }
+}
+
+/// Why [`LiveWorkspace::read_file`] could not answer.
+#[derive(Debug, thiserror::Error)]
+pub enum FileReadError {
+    #[error("{0}")]
+    Read(ReadError),
+    /// The walk left the file out for this reason.
+    #[error("{}: not analysed ({})", .0.path, .0.detail)]
+    Skipped(SkippedFile),
+    #[error(transparent)]
+    File(#[from] FileError),
+}
+
+impl From<ReadError> for FileReadError {
+    fn from(e: ReadError) -> Self {
+        FileReadError::Read(e)
     }
 }
 
@@ -304,8 +364,17 @@ impl Drop for LiveWorkspace {
     }
 }
 
-fn writer_loop(root: &Path, options: LoadOptions, shared: &Shared, rx: &Receiver<Message>) {
+fn writer_loop(root: &Path, options: LoadOptions, shared: &Arc<Shared>, rx: &Receiver<Message>) {
     let started = Instant::now();
+    let mut options = options;
+    let outer = options.progress.take();
+    let status_shared = shared.clone();
+    options.progress = Some(ProgressSink(Arc::new(move |event: ProgressEvent| {
+        status_shared.status.lock().unwrap().progress = Some(event);
+        if let Some(outer) = &outer {
+            (outer.0)(event);
+        }
+    })));
     let mut host = match Host::load(root, &options) {
         Ok(host) => host,
         Err(e) => {
@@ -319,6 +388,7 @@ fn writer_loop(root: &Path, options: LoadOptions, shared: &Shared, rx: &Receiver
     {
         let mut status = shared.status.lock().unwrap();
         status.ready = true;
+        status.progress = None;
         status.index_ms = Some(started.elapsed().as_secs_f64() * 1000.0);
     }
     let watching = shared.status.lock().unwrap().watching;
@@ -594,9 +664,7 @@ fn changes_content(kind: &notify::EventKind) -> bool {
 
 fn publish(host: &Host, shared: &Shared, revision: u64) {
     let snapshot = Snapshot {
-        db: host.db.clone(),
-        workspace: host.workspace,
-        files: host.file_map(),
+        analysis: host.analysis(),
         skipped: host.skipped.clone().into(),
         root: Arc::new(host.root.clone()),
         max_file_size: host.config.max_file_size,

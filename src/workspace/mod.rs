@@ -1,7 +1,8 @@
-//! Loading a workspace from disk into the database.
+//! Loading a workspace from disk into the analysis host.
 //!
-//! Invariant: this is the only layer that reads the disk, and the only writer of salsa
-//! inputs. Queries never do I/O.
+//! Invariant: this is the only layer that reads the disk, and the only caller of
+//! [`AnalysisHost::apply_change`]. Queries never do I/O. Progress is reported as
+//! [`ProgressEvent`]s for the front end to render.
 
 mod config;
 pub mod live;
@@ -10,7 +11,6 @@ pub mod reader;
 
 use std::{
     collections::HashMap,
-    io::IsTerminal,
     path::{Path, PathBuf},
     sync::Arc,
     time::{Duration, Instant},
@@ -25,9 +25,8 @@ pub use load::{
 pub use reader::{ConfinedReader, ReadRefusal, normalize_lexically, resolves_inside};
 
 use crate::{
-    db::{RootDatabase, SourceFile, Workspace},
-    lang::Language,
-    semantic::{index::symbol_index, symbols::symbol_summaries},
+    ide::{Analysis, AnalysisHost, Change, FileContent, FileId, Language},
+    lang::LangId,
 };
 
 #[derive(Clone, Debug, Default)]
@@ -36,14 +35,83 @@ pub struct LoadOptions {
     pub max_file_size: Option<u64>,
     /// Globs to leave out, added to `sextant.toml`'s `exclude`.
     pub exclude: Vec<String>,
-    /// Show a progress bar on stderr if it is a terminal and indexing takes a while.
-    pub progress: bool,
+    /// Told how the first load advances (reading, then indexing).
+    pub progress: Option<ProgressSink>,
 }
 
-/// A database loaded with a workspace, plus what loading it found out.
+/// One step of loading: `done` of `total` files through `phase`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+pub struct ProgressEvent {
+    pub phase: LoadPhase,
+    pub done: usize,
+    pub total: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LoadPhase {
+    Reading,
+    Indexing,
+}
+
+impl LoadPhase {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LoadPhase::Reading => "reading",
+            LoadPhase::Indexing => "indexing",
+        }
+    }
+}
+
+/// Where progress events go (a terminal bar, LSP `$/progress`, the live status).
+#[derive(Clone)]
+pub struct ProgressSink(pub Arc<dyn Fn(ProgressEvent) + Send + Sync>);
+
+impl std::fmt::Debug for ProgressSink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ProgressSink")
+    }
+}
+
+/// Counts files through a phase and reports each step to the sink.
+struct Progress<'a> {
+    sink: Option<&'a ProgressSink>,
+    phase: LoadPhase,
+    total: usize,
+    done: std::sync::atomic::AtomicUsize,
+}
+
+impl<'a> Progress<'a> {
+    fn new(sink: Option<&'a ProgressSink>, phase: LoadPhase, total: usize) -> Progress<'a> {
+        let progress = Progress {
+            sink,
+            phase,
+            total,
+            done: 0.into(),
+        };
+        progress.report(0);
+        progress
+    }
+
+    fn inc(&self) {
+        let done = self.done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        self.report(done);
+    }
+
+    fn report(&self, done: usize) {
+        if let Some(sink) = self.sink {
+            (sink.0)(ProgressEvent {
+                phase: self.phase,
+                done,
+                total: self.total,
+            });
+        }
+    }
+}
+
+/// The analysis host loaded with a workspace, plus what loading it found out.
 pub struct Host {
-    pub db: RootDatabase,
-    pub workspace: Workspace,
+    analysis: AnalysisHost,
     /// The root as given (for display) and canonicalized.
     pub root: PathBuf,
     pub config: Config,
@@ -51,8 +119,6 @@ pub struct Host {
     /// Time to walk, read, parse and index every file.
     pub index_time: Duration,
     options: LoadOptions,
-    /// Shared with reader snapshots; copied only when the set of files changes.
-    by_path: Arc<HashMap<String, SourceFile>>,
     /// Directories the last walk entered; events under any other directory (ignored or
     /// excluded ones, like `target/` or `node_modules/`) cannot change the index.
     walked_dirs: std::collections::HashSet<String>,
@@ -90,7 +156,7 @@ fn read_candidates(
     reader: &ConfinedReader,
     candidates: Vec<load::Candidate>,
     config: &Config,
-    progress: &Progress,
+    progress: Option<&ProgressSink>,
     should_read: impl Fn(&str) -> bool + Sync,
 ) -> (Vec<LoadedFile>, Vec<SkippedFile>) {
     let mut skipped = Vec::new();
@@ -102,7 +168,7 @@ fn read_candidates(
             load::Candidate::Skipped(s) => skipped.push(s),
         }
     }
-    progress.phase("reading", to_read.len());
+    let progress = Progress::new(progress, LoadPhase::Reading, to_read.len());
     let outcomes: Vec<ReadOutcome> = to_read
         .par_iter()
         .map(|(abs, rel)| {
@@ -154,59 +220,48 @@ impl Host {
         let config = effective_config(&reader, options)?;
         let candidates = load::walk(&root, &config)?;
         let walked_dirs = walked_dirs(&candidates);
-        let progress = Progress::new(options.progress);
-        let (loaded, skipped) = read_candidates(&reader, candidates, &config, &progress, |_| true);
+        let progress = options.progress.as_ref();
+        let (loaded, skipped) = read_candidates(&reader, candidates, &config, progress, |_| true);
 
         let mut host = Host::from_files(root, loaded);
         host.config = config;
         host.options = options.clone();
         host.walked_dirs = walked_dirs;
         host.skipped = skipped;
-        host.index(&progress);
-        progress.finish();
+        let indexing = Progress::new(progress, LoadPhase::Indexing, host.analysis.file_count());
+        // Nothing else holds this host yet, so nothing can cancel the priming.
+        let _ = host.analysis().prime_caches(&|| indexing.inc());
         host.index_time = started.elapsed();
         Ok(host)
     }
 
-    /// A database over the given files, not yet indexed (queries compute on demand).
+    /// A host over the given files, not yet indexed (queries compute on demand).
     pub fn from_files(root: PathBuf, files: Vec<LoadedFile>) -> Host {
-        let db = RootDatabase::default();
-        Host::from_files_in(db, root, files)
+        Host::from_files_in(AnalysisHost::new(root.clone()), root, files)
     }
 
-    /// Like [`Host::from_files`], in a caller-made database (tests pass one that logs events).
-    pub fn from_files_in(db: RootDatabase, root: PathBuf, mut files: Vec<LoadedFile>) -> Host {
-        files.sort_by(|a, b| a.path.cmp(&b.path));
-        files.dedup_by(|a, b| a.path == b.path);
-        let mut by_path = HashMap::with_capacity(files.len());
-        let mut real_paths = HashMap::new();
-        let inputs: Vec<SourceFile> = files
-            .into_iter()
-            .map(|f| {
-                if let Some(real) = &f.real_path {
-                    real_paths.insert(f.path.clone(), real.clone());
-                }
-                let file =
-                    SourceFile::new(&db, f.path.clone(), f.lang, Arc::from(f.text), f.lossy_utf8);
-                by_path.insert(f.path, file);
-                file
-            })
-            .collect();
-        let workspace = Workspace::new(&db, root.clone(), Arc::from(inputs));
-        Host {
-            db,
-            workspace,
+    /// Like [`Host::from_files`], in a caller-made analysis host (tests pass one whose
+    /// database logs events).
+    pub fn from_files_in(analysis: AnalysisHost, root: PathBuf, files: Vec<LoadedFile>) -> Host {
+        let mut host = Host {
+            analysis,
             root: root.clone(),
             config: Config::default(),
             skipped: Vec::new(),
             index_time: Duration::ZERO,
             options: LoadOptions::default(),
-            by_path: Arc::new(by_path),
             walked_dirs: Default::default(),
             overlays: HashMap::new(),
             reader: ConfinedReader::new(root),
-            real_paths,
+            real_paths: HashMap::new(),
+        };
+        let mut change = Change::default();
+        for f in files {
+            host.track_real_path(&f);
+            change.set_file(f.path, content(f.lang, f.text, f.lossy_utf8));
         }
+        host.analysis.apply_change(change);
+        host
     }
 
     /// Sets (`Some`) or removes (`None`) an editor's text for `rel`. While set, the disk
@@ -220,8 +275,8 @@ impl Host {
         match text {
             Some(text) => {
                 let abs = self.root.join(rel);
-                let lang = match self.by_path.get(rel) {
-                    Some(file) => file.lang(&self.db),
+                let lang = match self.analysis.file(rel) {
+                    Some(file) => self.analysis.file_language(file),
                     None => match crate::lang::registry()
                         .for_path(&abs, text.lines().next().map(str::as_bytes))
                     {
@@ -230,29 +285,10 @@ impl Host {
                     },
                 };
                 self.overlays.insert(rel.to_string(), text.clone());
-                let loaded = LoadedFile {
-                    path: rel.to_string(),
-                    lang,
-                    text,
-                    lossy_utf8: false,
-                    real_path: None,
-                };
-                match self.by_path.get(rel) {
-                    Some(&file) => {
-                        self.update_text(file, loaded);
-                    }
-                    None => {
-                        let file = SourceFile::new(
-                            &self.db,
-                            rel.to_string(),
-                            lang,
-                            Arc::from(loaded.text),
-                            false,
-                        );
-                        Arc::make_mut(&mut self.by_path).insert(rel.to_string(), file);
-                        self.publish_file_set();
-                    }
-                }
+                self.real_paths.remove(rel);
+                let mut change = Change::default();
+                change.set_file(rel, content(lang, text, false));
+                self.analysis.apply_change(change);
                 true
             }
             None => {
@@ -291,7 +327,7 @@ impl Host {
             || touched.iter().any(|rel| {
                 (affects_file_set(rel)
                     && (self.under_walked_dir(rel) || rel == ".git/info/exclude"))
-                    || (!self.by_path.contains_key(rel) && self.under_walked_dir(rel) && {
+                    || (!self.analysis.contains(rel) && self.under_walked_dir(rel) && {
                         let abs = self.root.join(rel);
                         // A new source file, or a directory created, removed or renamed.
                         abs.is_dir()
@@ -303,13 +339,9 @@ impl Host {
         if rescan {
             return self.rescan(&touched);
         }
-        let mut applied = Applied::default();
-        let mut removed = Vec::new();
+        let mut change = Change::default();
         for rel in &touched {
-            let Some(&file) = self.by_path.get(rel) else {
-                continue;
-            };
-            if self.overlays.contains_key(rel) {
+            if !self.analysis.contains(rel) || self.overlays.contains_key(rel) {
                 continue;
             }
             match read_source(
@@ -318,38 +350,42 @@ impl Host {
                 rel,
                 self.config.max_file_size,
             ) {
-                ReadOutcome::Loaded(f) => applied.changed += usize::from(self.update_text(file, f)),
+                ReadOutcome::Loaded(f) => {
+                    self.track_real_path(&f);
+                    change.set_file(f.path, content(f.lang, f.text, f.lossy_utf8));
+                }
                 ReadOutcome::Skipped(s) => {
                     self.skipped.retain(|k| k.path != s.path);
                     self.skipped.push(s);
-                    removed.push(rel.clone());
+                    self.real_paths.remove(rel);
+                    change.remove_file(rel.clone());
                 }
-                ReadOutcome::Ignored => removed.push(rel.clone()),
+                ReadOutcome::Ignored => {
+                    self.real_paths.remove(rel);
+                    change.remove_file(rel.clone());
+                }
             }
         }
-        if !removed.is_empty() {
-            applied.removed = removed.len();
-            for rel in &removed {
-                Arc::make_mut(&mut self.by_path).remove(rel);
-                self.real_paths.remove(rel);
-            }
-            self.publish_file_set();
+        let summary = self.analysis.apply_change(change);
+        Applied {
+            changed: summary.changed,
+            added: summary.added,
+            removed: summary.removed,
+            rescanned: false,
         }
-        applied
     }
 
     fn rescan(&mut self, touched: &[String]) -> Applied {
-        let mut applied = Applied {
-            rescanned: true,
-            ..Applied::default()
-        };
         let config = match effective_config(&self.reader, &self.options) {
             Ok(c) => c,
             // A half-written sextant.toml: keep the last good configuration.
             Err(_) => self.config.clone(),
         };
         let Ok(candidates) = load::walk(&self.root, &config) else {
-            return applied;
+            return Applied {
+                rescanned: true,
+                ..Applied::default()
+            };
         };
         self.walked_dirs = walked_dirs(&candidates);
         let present: std::collections::HashSet<String> = candidates
@@ -360,59 +396,45 @@ impl Host {
             })
             .collect();
         let touched: std::collections::HashSet<&str> = touched.iter().map(String::as_str).collect();
-        let known = &self.by_path;
-        let (loaded, skipped) = read_candidates(
-            &self.reader,
-            candidates,
-            &config,
-            &Progress::new(false),
-            |rel| !known.contains_key(rel) || touched.contains(rel),
-        );
+        // The host is not `Sync`; the parallel readers consult a plain set.
+        let known: std::collections::HashSet<&str> = self.analysis.paths().collect();
+        let (loaded, skipped) = read_candidates(&self.reader, candidates, &config, None, |rel| {
+            !known.contains(rel) || touched.contains(rel)
+        });
         let overlays = &self.overlays;
         let mut gone: Vec<String> = self
-            .by_path
-            .keys()
+            .analysis
+            .paths()
             .filter(|rel| !present.contains(*rel) && !overlays.contains_key(*rel))
-            .cloned()
+            .map(str::to_string)
             .collect();
         gone.extend(
             skipped
                 .iter()
-                .filter(|s| self.by_path.contains_key(&s.path))
+                .filter(|s| self.analysis.contains(&s.path))
                 .map(|s| s.path.clone()),
         );
-        for rel in &gone {
-            self.real_paths.remove(rel);
-            if Arc::make_mut(&mut self.by_path).remove(rel).is_some() {
-                applied.removed += 1;
-            }
+        let mut change = Change::default();
+        for rel in gone {
+            self.real_paths.remove(&rel);
+            change.remove_file(rel);
         }
         for f in loaded {
             if self.overlays.contains_key(&f.path) {
                 continue;
             }
-            match self.by_path.get(&f.path) {
-                Some(&file) => applied.changed += usize::from(self.update_text(file, f)),
-                None => {
-                    self.track_real_path(&f);
-                    let file = SourceFile::new(
-                        &self.db,
-                        f.path.clone(),
-                        f.lang,
-                        Arc::from(f.text),
-                        f.lossy_utf8,
-                    );
-                    Arc::make_mut(&mut self.by_path).insert(f.path, file);
-                    applied.added += 1;
-                }
-            }
+            self.track_real_path(&f);
+            change.set_file(f.path, content(f.lang, f.text, f.lossy_utf8));
         }
         self.config = config;
         self.skipped = skipped;
-        if applied.added > 0 || applied.removed > 0 {
-            self.publish_file_set();
+        let summary = self.analysis.apply_change(change);
+        Applied {
+            changed: summary.changed,
+            added: summary.added,
+            removed: summary.removed,
+            rescanned: true,
         }
-        applied
     }
 
     /// Whether `rel`'s directory was entered by the last walk (or is the root). A new
@@ -431,72 +453,42 @@ impl Host {
         };
     }
 
-    /// Sets a file's text (and encoding flag) if it differs; true when it did.
-    fn update_text(&mut self, file: SourceFile, loaded: LoadedFile) -> bool {
-        use salsa::Setter;
-        self.track_real_path(&loaded);
-        if **file.text(&self.db) == *loaded.text && file.lossy_utf8(&self.db) == loaded.lossy_utf8 {
-            return false;
-        }
-        file.set_text(&mut self.db).to(Arc::from(loaded.text));
-        if file.lossy_utf8(&self.db) != loaded.lossy_utf8 {
-            file.set_lossy_utf8(&mut self.db).to(loaded.lossy_utf8);
-        }
-        if file.lang(&self.db) != loaded.lang {
-            file.set_lang(&mut self.db).to(loaded.lang);
-        }
-        true
-    }
-
-    fn publish_file_set(&mut self) {
-        use salsa::Setter;
-        let mut files: Vec<(&String, &SourceFile)> = self.by_path.iter().collect();
-        files.sort_by(|a, b| a.0.cmp(b.0));
-        let files: Arc<[SourceFile]> = files.into_iter().map(|(_, f)| *f).collect();
-        self.workspace.set_files(&mut self.db).to(files);
-    }
-
     /// Workspace-relative path of an absolute path under the root, without touching the disk
     /// (the file may be gone).
     fn relative_lexically(&self, path: &Path) -> Option<String> {
         relative_path(&self.root, path).filter(|r| !r.is_empty())
     }
 
-    /// Path → file map, shared with reader snapshots of the same revision.
-    pub fn file_map(&self) -> Arc<HashMap<String, SourceFile>> {
-        self.by_path.clone()
+    /// A snapshot of the current revision.
+    pub fn analysis(&self) -> Analysis {
+        self.analysis.analysis()
     }
 
-    /// Computes every file's symbols in parallel, then the workspace symbol index.
-    fn index(&self, progress: &Progress) {
-        let files = self.workspace.files(&self.db).clone();
-        progress.phase("indexing", files.len());
-        // `RootDatabase` is `Send` but not `Sync`: each worker takes its own clone.
-        let template = std::sync::Mutex::new(self.db.clone());
-        files.par_iter().for_each_init(
-            || template.lock().unwrap().clone(),
-            |db, &file| {
-                symbol_summaries(db, file);
-                progress.inc();
-            },
-        );
-        drop(template);
-        symbol_index(&self.db, self.workspace);
+    /// The analysis host itself (tests and benchmarks drive the database through it).
+    pub fn analysis_host(&self) -> &AnalysisHost {
+        &self.analysis
     }
 
-    pub fn file(&self, path: &str) -> Option<SourceFile> {
-        self.by_path.get(path.trim_start_matches("./")).copied()
+    pub fn file(&self, path: &str) -> Option<FileId> {
+        self.analysis.file(path.trim_start_matches("./"))
     }
 
-    pub fn files(&self) -> &[SourceFile] {
-        self.workspace.files(&self.db)
+    /// Replaces a file's text as if an editor or the disk had changed it (tests and
+    /// benchmarks).
+    pub fn set_file_text(&mut self, path: &str, text: &str) {
+        let file = self.analysis.file(path).expect("a known file");
+        let lang = self.analysis.file_language(file);
+        let mut change = Change::default();
+        change.set_file(path, content(lang, text.to_string(), false));
+        self.analysis.apply_change(change);
     }
+}
 
-    /// Replaces a file's text (the single writer's job; used by tests and benchmarks until
-    /// the file watcher exists).
-    pub fn set_file_text(&mut self, file: SourceFile, text: &str) {
-        use salsa::Setter;
-        file.set_text(&mut self.db).to(Arc::from(text));
+fn content(lang: LangId, text: String, lossy_utf8: bool) -> FileContent {
+    FileContent {
+        lang,
+        text,
+        lossy_utf8,
     }
 }
 
@@ -511,16 +503,16 @@ pub enum FileError {
     Binary { name: String },
 }
 
-/// A database holding just one file read through `reader` (for `parse` and `outline`, which
-/// need no workspace), answering under the path `name`. `language` overrides detection by
-/// extension and shebang.
-pub fn load_single_file(
+/// An analysis of just one file read through `reader` (for `parse` and `outline` of a file
+/// the index left out, or outside any workspace), answering under the path `name`.
+/// `language` overrides detection by extension and shebang.
+pub fn standalone_file(
     reader: &ConfinedReader,
     path: &Path,
     name: &str,
     language: Option<&Language>,
     max_file_size: u64,
-) -> Result<(Host, SourceFile), FileError> {
+) -> Result<(Analysis, FileId), FileError> {
     let registry = crate::lang::registry();
     // Known from the extension alone: no need to read a file that cannot be analysed.
     if language.is_none()
@@ -547,31 +539,25 @@ pub fn load_single_file(
                 name: name.to_string(),
             })?,
     };
-    source_host(name.to_string(), lang, bytes)
+    standalone_source(name.to_string(), lang, bytes)
 }
 
-/// A database holding one in-memory source (`sextant parse -` reads stdin).
-pub fn source_host(
+/// An analysis of one in-memory source (`sextant parse -` reads stdin; MCP `parse_source`).
+pub fn standalone_source(
     path: String,
     lang: &Language,
     bytes: Vec<u8>,
-) -> Result<(Host, SourceFile), FileError> {
+) -> Result<(Analysis, FileId), FileError> {
     if bytes[..bytes.len().min(8192)].contains(&0) {
         return Err(FileError::Binary { name: path });
     }
     let (text, lossy_utf8) = decode(bytes);
-    let host = Host::from_files(
-        PathBuf::from("."),
-        vec![LoadedFile {
-            path: path.clone(),
-            lang: lang.lang_id,
-            text,
-            lossy_utf8,
-            real_path: None,
-        }],
-    );
+    let mut host = AnalysisHost::new(PathBuf::from("."));
+    let mut change = Change::default();
+    change.set_file(path.clone(), content(lang.lang_id, text, lossy_utf8));
+    host.apply_change(change);
     let file = host.file(&path).expect("just added");
-    Ok((host, file))
+    Ok((host.analysis(), file))
 }
 
 /// Whether `rel` is a plain workspace-relative path: not absolute, no `.` or `..`
@@ -581,62 +567,4 @@ fn is_workspace_relative(rel: &str) -> bool {
         && !rel.starts_with('/')
         && !rel.contains('\0')
         && rel.split('/').all(|part| !matches!(part, "" | "." | ".."))
-}
-
-/// A progress bar on stderr that only appears once indexing has taken a moment, and never
-/// when stderr is not a terminal.
-struct Progress {
-    bar: Option<indicatif::ProgressBar>,
-    started: Instant,
-    shown: std::sync::atomic::AtomicBool,
-}
-
-const PROGRESS_DELAY: Duration = Duration::from_millis(300);
-
-impl Progress {
-    fn new(enabled: bool) -> Progress {
-        let bar = (enabled && std::io::stderr().is_terminal()).then(|| {
-            let bar = indicatif::ProgressBar::with_draw_target(
-                None,
-                indicatif::ProgressDrawTarget::hidden(),
-            );
-            bar.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "{msg:8} {bar:30} {pos}/{len} files {elapsed}",
-                )
-                .expect("valid template"),
-            );
-            bar
-        });
-        Progress {
-            bar,
-            started: Instant::now(),
-            shown: false.into(),
-        }
-    }
-
-    fn phase(&self, name: &'static str, total: usize) {
-        if let Some(bar) = &self.bar {
-            bar.set_message(name);
-            bar.set_length(total as u64);
-            bar.set_position(0);
-        }
-    }
-
-    fn inc(&self) {
-        let Some(bar) = &self.bar else { return };
-        if !self.shown.load(std::sync::atomic::Ordering::Relaxed)
-            && self.started.elapsed() > PROGRESS_DELAY
-        {
-            self.shown.store(true, std::sync::atomic::Ordering::Relaxed);
-            bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
-        }
-        bar.inc(1);
-    }
-
-    fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
-    }
 }

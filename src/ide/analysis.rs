@@ -1,0 +1,331 @@
+//! `AnalysisHost` (the writer's handle on the database) and `Analysis` (a reader's snapshot).
+//!
+//! Invariant: front ends reach the database only through these two types. The host is
+//! changed only by [`AnalysisHost::apply_change`]; an [`Analysis`] is an immutable view of
+//! one revision whose every operation returns plain data or `Err(Cancelled)` when a newer
+//! revision (or the request's own cancellation) interrupts it. Cancellation is caught in
+//! [`Analysis::with`], nowhere else.
+
+use std::{collections::HashMap, panic::AssertUnwindSafe, path::PathBuf, sync::Arc};
+
+use rayon::prelude::*;
+
+use super::{
+    Fold, Outline, ParseOptions, ParseOutput, SymbolQuery, SymbolSearch, WorkspaceStats, outline,
+    parse_tree, stats, structure, symbol_search,
+};
+use crate::{
+    db::{Db, RootDatabase, SourceFile, Workspace},
+    lang::{LangId, Language},
+    semantic::{index::symbol_index, symbols::symbol_summaries},
+    syntax::{SyntaxError, TextRange},
+};
+
+pub type Cancellable<T> = Result<T, salsa::Cancelled>;
+
+/// A file of the analysed workspace (or of a standalone analysis). Valid for the host that
+/// made it and every snapshot of that host.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FileId(pub(crate) SourceFile);
+
+/// A file's content as the writer gives it to the database.
+#[derive(Clone, Debug)]
+pub struct FileContent {
+    pub lang: LangId,
+    pub text: String,
+    /// The text is a lossy decoding of bytes that were not valid UTF-8.
+    pub lossy_utf8: bool,
+}
+
+/// A batch of file changes, applied at once (one new revision).
+#[derive(Debug, Default)]
+pub struct Change {
+    files: Vec<(String, Option<FileContent>)>,
+}
+
+impl Change {
+    /// Sets a workspace-relative path's content, adding the file if it is new.
+    pub fn set_file(&mut self, path: impl Into<String>, content: FileContent) {
+        self.files.push((path.into(), Some(content)));
+    }
+
+    pub fn remove_file(&mut self, path: impl Into<String>) {
+        self.files.push((path.into(), None));
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+}
+
+/// What [`AnalysisHost::apply_change`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ChangeSummary {
+    pub added: usize,
+    /// Files whose content actually differed.
+    pub changed: usize,
+    pub removed: usize,
+}
+
+/// Owns the database; held by the single writer.
+pub struct AnalysisHost {
+    db: RootDatabase,
+    workspace: Workspace,
+    /// Shared with snapshots; copied only when the set of files changes.
+    files: Arc<HashMap<String, SourceFile>>,
+}
+
+impl AnalysisHost {
+    pub fn new(root: PathBuf) -> AnalysisHost {
+        AnalysisHost::with_database(RootDatabase::default(), root)
+    }
+
+    /// A host over a caller-made database (tests pass one that logs salsa events).
+    pub fn with_database(db: RootDatabase, root: PathBuf) -> AnalysisHost {
+        let workspace = Workspace::new(&db, root, Arc::from(Vec::new()));
+        AnalysisHost {
+            db,
+            workspace,
+            files: Arc::default(),
+        }
+    }
+
+    /// Applies a batch of changes. Setting a file to the content it has is not a change, so
+    /// nothing that depends on it is invalidated.
+    pub fn apply_change(&mut self, change: Change) -> ChangeSummary {
+        use salsa::Setter;
+        let mut summary = ChangeSummary::default();
+        let mut file_set_changed = false;
+        for (path, content) in change.files {
+            match (content, self.files.get(&path).copied()) {
+                (Some(content), Some(file)) => {
+                    summary.changed += usize::from(self.set_content(file, content));
+                }
+                (Some(content), None) => {
+                    let file = SourceFile::new(
+                        &self.db,
+                        path.clone(),
+                        content.lang,
+                        Arc::from(content.text),
+                        content.lossy_utf8,
+                    );
+                    Arc::make_mut(&mut self.files).insert(path, file);
+                    summary.added += 1;
+                    file_set_changed = true;
+                }
+                (None, Some(_)) => {
+                    Arc::make_mut(&mut self.files).remove(&path);
+                    summary.removed += 1;
+                    file_set_changed = true;
+                }
+                (None, None) => {}
+            }
+        }
+        if file_set_changed {
+            let mut files: Vec<(&String, &SourceFile)> = self.files.iter().collect();
+            files.sort_by(|a, b| a.0.cmp(b.0));
+            let files: Arc<[SourceFile]> = files.into_iter().map(|(_, f)| *f).collect();
+            self.workspace.set_files(&mut self.db).to(files);
+        }
+        summary
+    }
+
+    /// Sets the inputs that differ; true when any did.
+    fn set_content(&mut self, file: SourceFile, content: FileContent) -> bool {
+        use salsa::Setter;
+        let db = &mut self.db;
+        let same_text = **file.text(db) == *content.text;
+        let mut changed = false;
+        if !same_text {
+            file.set_text(db).to(Arc::from(content.text));
+            changed = true;
+        }
+        if file.lossy_utf8(db) != content.lossy_utf8 {
+            file.set_lossy_utf8(db).to(content.lossy_utf8);
+            changed = true;
+        }
+        if file.lang(db) != content.lang {
+            file.set_lang(db).to(content.lang);
+            changed = true;
+        }
+        changed
+    }
+
+    /// A snapshot of the current revision for readers. The host's next change waits until
+    /// every snapshot is dropped, after cancelling the queries running on them.
+    pub fn analysis(&self) -> Analysis {
+        Analysis {
+            db: self.db.clone(),
+            workspace: self.workspace,
+            files: self.files.clone(),
+        }
+    }
+
+    pub fn file(&self, path: &str) -> Option<FileId> {
+        self.files.get(path).copied().map(FileId)
+    }
+
+    pub fn contains(&self, path: &str) -> bool {
+        self.files.contains_key(path)
+    }
+
+    pub fn file_count(&self) -> usize {
+        self.files.len()
+    }
+
+    /// Workspace-relative paths of every file, in no particular order.
+    pub fn paths(&self) -> impl Iterator<Item = &str> {
+        self.files.keys().map(String::as_str)
+    }
+
+    pub fn file_language(&self, file: FileId) -> LangId {
+        file.0.lang(&self.db)
+    }
+
+    /// The database itself, for tests and benchmarks that count or drive queries directly.
+    #[doc(hidden)]
+    pub fn raw_database(&self) -> &RootDatabase {
+        &self.db
+    }
+
+    #[doc(hidden)]
+    pub fn raw_workspace(&self) -> Workspace {
+        self.workspace
+    }
+
+    #[doc(hidden)]
+    pub fn raw_file(file: FileId) -> SourceFile {
+        file.0
+    }
+}
+
+/// A reader's view of one revision. Cheap to clone; every operation can be cancelled.
+#[derive(Clone)]
+pub struct Analysis {
+    db: RootDatabase,
+    workspace: Workspace,
+    files: Arc<HashMap<String, SourceFile>>,
+}
+
+impl Analysis {
+    /// Runs a computation on the database, turning salsa's cancellation unwind into a value.
+    /// The one place cancellation is caught.
+    fn with<T>(&self, f: impl FnOnce(&dyn Db) -> T) -> Cancellable<T> {
+        salsa::Cancelled::catch(AssertUnwindSafe(|| f(&self.db)))
+    }
+
+    /// Cancelling this token stops every operation running on this snapshot.
+    pub fn cancellation_token(&self) -> salsa::CancellationToken {
+        salsa::Database::cancellation_token(&self.db)
+    }
+
+    pub fn file(&self, path: &str) -> Option<FileId> {
+        self.files.get(path).copied().map(FileId)
+    }
+
+    /// Every file, sorted by path.
+    pub fn files(&self) -> impl Iterator<Item = FileId> + '_ {
+        self.workspace.files(&self.db).iter().copied().map(FileId)
+    }
+
+    pub fn file_count(&self) -> usize {
+        self.files.len()
+    }
+
+    pub fn file_path(&self, file: FileId) -> &str {
+        file.0.path(&self.db)
+    }
+
+    pub fn file_text(&self, file: FileId) -> Arc<str> {
+        file.0.text(&self.db).clone()
+    }
+
+    pub fn file_language(&self, file: FileId) -> &'static Language {
+        file.0.lang(&self.db).info()
+    }
+
+    /// The file was not valid UTF-8: its text is a lossy decoding, never to be written back.
+    pub fn file_is_lossy(&self, file: FileId) -> bool {
+        file.0.lossy_utf8(&self.db)
+    }
+
+    pub fn parse_tree(&self, file: FileId, options: ParseOptions) -> Cancellable<ParseOutput> {
+        self.with(|db| parse_tree::parse_tree(db, file.0, options))
+    }
+
+    pub fn syntax_errors(&self, file: FileId) -> Cancellable<Arc<[SyntaxError]>> {
+        self.with(|db| crate::semantic::syntax_errors(db, file.0))
+    }
+
+    pub fn outline(&self, file: FileId, limit: usize) -> Cancellable<Outline> {
+        self.with(|db| outline::outline_page(db, file.0, 0, limit))
+    }
+
+    /// Up to `limit` symbols from the `offset`-th (in outline order).
+    pub fn outline_page(&self, file: FileId, offset: usize, limit: usize) -> Cancellable<Outline> {
+        self.with(|db| outline::outline_page(db, file.0, offset, limit))
+    }
+
+    pub fn symbol_search(&self, query: &SymbolQuery) -> Cancellable<SymbolSearch> {
+        self.with(|db| symbol_search::symbol_search(db, self.workspace, query))
+    }
+
+    pub fn workspace_stats(&self) -> Cancellable<WorkspaceStats> {
+        self.with(|db| stats::workspace_stats(db, self.workspace))
+    }
+
+    pub fn folding_ranges(&self, file: FileId) -> Cancellable<Vec<Fold>> {
+        self.with(|db| structure::folding_ranges(db, file.0))
+    }
+
+    /// For each byte offset, the ranges enclosing it from the innermost outwards.
+    pub fn selection_ranges(
+        &self,
+        file: FileId,
+        offsets: &[usize],
+    ) -> Cancellable<Vec<Vec<TextRange>>> {
+        self.with(|db| structure::selection_ranges(db, file.0, offsets))
+    }
+
+    /// Computes what later requests will need (every file's symbols, then the workspace
+    /// symbol index) on all cores. `on_file` is called after each file.
+    pub fn prime_caches(&self, on_file: &(dyn Fn() + Sync)) -> Cancellable<()> {
+        let files = self.workspace.files(&self.db).clone();
+        // `RootDatabase` is `Send` but not `Sync`: each worker takes its own clone.
+        let template = std::sync::Mutex::new(self.db.clone());
+        self.with(|db| {
+            files.par_iter().for_each_init(
+                || template.lock().unwrap().clone(),
+                |db, &file| {
+                    symbol_summaries(db, file);
+                    on_file();
+                },
+            );
+            drop(template);
+            symbol_index(db, self.workspace);
+        })
+    }
+
+    /// Sleeps `steps` times `step` as a query would, stopping when cancelled and counting
+    /// the steps done in `done`: a deterministic slow request for cancellation tests.
+    #[doc(hidden)]
+    pub fn slow_query_for_tests(
+        &self,
+        steps: u64,
+        step: std::time::Duration,
+        done: &std::sync::atomic::AtomicU64,
+    ) -> Cancellable<()> {
+        self.with(|db| {
+            while done.load(std::sync::atomic::Ordering::Relaxed) < steps {
+                db.unwind_if_revision_cancelled();
+                std::thread::sleep(step);
+                done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+        })
+    }
+
+    #[doc(hidden)]
+    pub fn raw_database(&self) -> &RootDatabase {
+        &self.db
+    }
+}
