@@ -18,7 +18,7 @@ use crate::{
     db::{Db, RootDatabase, SourceFile, Workspace},
     lang::{LangId, Language},
     semantic::{index::symbol_index, symbols::symbol_summaries},
-    syntax::{SyntaxError, TextRange},
+    syntax::{LineIndex, SyntaxError, TextRange},
 };
 
 pub type Cancellable<T> = Result<T, salsa::Cancelled>;
@@ -247,6 +247,11 @@ impl Analysis {
     /// The file was not valid UTF-8: its text is a lossy decoding, never to be written back.
     pub fn file_is_lossy(&self, file: FileId) -> bool {
         file.0.lossy_utf8(&self.db)
+    }
+
+    /// The file's line table, for converting positions (the LSP's negotiated encoding).
+    pub fn line_index(&self, file: FileId) -> Cancellable<Arc<LineIndex>> {
+        self.with(|db| crate::semantic::line_index(db, file.0))
     }
 
     pub fn parse_tree(&self, file: FileId, options: ParseOptions) -> Cancellable<ParseOutput> {

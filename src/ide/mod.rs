@@ -29,13 +29,12 @@ pub use crate::{
     lang::{LangId, Language, Registry, registry},
     semantic::symbols::SymbolKind,
     syntax::{
-        ColumnIndex, ColumnUnit, LineCol, SyntaxError, TextRange, floor_char_boundary, line_starts,
+        ColumnIndex, ColumnUnit, LineCol, LineIndex, SyntaxError, TextRange, floor_char_boundary,
+        line_starts,
     },
 };
 
 use serde::Serialize;
-
-use crate::syntax::LineIndex;
 
 /// A range in editor terms: 1-based line/column (columns in characters) and byte offsets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -47,10 +46,10 @@ pub struct Span {
 }
 
 impl Span {
-    pub fn new(index: &LineIndex, text: &str, range: TextRange) -> Span {
+    pub fn new(index: &LineIndex, range: TextRange) -> Span {
         Span {
-            start: index.line_col(text, range.start().into()),
-            end: index.line_col(text, range.end().into()),
+            start: index.line_col(range.start().into()),
+            end: index.line_col(range.end().into()),
             byte_start: range.start().into(),
             byte_end: range.end().into(),
         }

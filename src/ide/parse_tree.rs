@@ -6,7 +6,7 @@ use super::Span;
 use crate::{
     db::{Db, SourceFile},
     semantic,
-    syntax::{LineIndex, MISSING, SyntaxElement, WHITESPACE},
+    syntax::{MISSING, SyntaxElement, WHITESPACE},
 };
 
 #[derive(Clone, Copy, Debug)]
@@ -54,8 +54,7 @@ const MAX_TOKEN_TEXT: usize = 40;
 
 pub(crate) fn parse_tree(db: &dyn Db, file: SourceFile, options: ParseOptions) -> ParseOutput {
     let parse = semantic::parse(db, file);
-    let text = file.text(db);
-    let index = LineIndex::new(text);
+    let index = semantic::line_index(db, file);
     let root = parse.syntax();
 
     let mut tree = String::new();
@@ -93,7 +92,7 @@ pub(crate) fn parse_tree(db: &dyn Db, file: SourceFile, options: ParseOptions) -
             break;
         }
         lines += 1;
-        let span = Span::new(&index, text, element.text_range());
+        let span = Span::new(&index, element.text_range());
         let name = parse.kind_name(kind);
         for _ in 0..this_depth {
             tree.push_str("  ");
@@ -130,7 +129,7 @@ pub(crate) fn parse_tree(db: &dyn Db, file: SourceFile, options: ParseOptions) -
         .take(options.max_errors)
         .map(|e| SyntaxErrorInfo {
             message: e.message.clone(),
-            span: Span::new(&index, text, e.range),
+            span: Span::new(&index, e.range),
         })
         .collect();
     ParseOutput {

@@ -5,7 +5,7 @@ use serde::Serialize;
 use crate::{
     db::{Db, SourceFile},
     semantic,
-    syntax::{LineIndex, SyntaxNode, TextRange, TextSize, WHITESPACE},
+    syntax::{SyntaxNode, TextRange, TextSize, WHITESPACE},
 };
 
 /// A foldable region, in 0-based lines (as editors count them).
@@ -20,19 +20,18 @@ pub struct Fold {
 /// starting on its line (so one fold per line), plus runs of comment lines.
 pub(crate) fn folding_ranges(db: &dyn Db, file: SourceFile) -> Vec<Fold> {
     let parse = semantic::parse(db, file);
-    let text = file.text(db);
-    let index = LineIndex::new(text);
+    let index = semantic::line_index(db, file);
     let root = parse.syntax();
     let mut folds: Vec<Fold> = Vec::new();
     let mut last_start_line = None;
     for node in root.descendants().skip(1) {
         let range = node.text_range();
-        let start = index.line_col(text, range.start().into()).line - 1;
+        let start = index.line_col(range.start().into()).line - 1;
         // A node ending at a line start folds to the line before.
         let end_offset = usize::from(range.end())
             .saturating_sub(1)
             .max(range.start().into());
-        let end = index.line_col(text, end_offset).line - 1;
+        let end = index.line_col(end_offset).line - 1;
         if end <= start
             || last_start_line == Some(start) && folds.last().is_some_and(|f| f.end_line >= end)
         {

@@ -1,4 +1,5 @@
-//! Tracked queries over file texts: symbols per file and the workspace symbol index.
+//! Tracked queries over file texts: trees, line tables, symbols per file and the workspace
+//! symbol index.
 //!
 //! Invariant (early cutoff): queries that read several files depend only on position-free
 //! summaries, never on byte ranges, so an edit inside a function body re-executes only the
@@ -38,6 +39,13 @@ pub(crate) fn is_cancelled(db: &dyn Db) -> bool {
 pub(crate) fn cancelled(db: &dyn Db) -> ! {
     db.unwind_if_revision_cancelled();
     unreachable!("interrupted only when salsa has cancelled the query")
+}
+
+/// The line table of a file: every position in an answer, and every LSP conversion, goes
+/// through it. Bounded by an LRU like `parse`.
+#[salsa::tracked(returns(clone), lru = 256, no_eq)]
+pub fn line_index(db: &dyn Db, file: SourceFile) -> Arc<syntax::LineIndex> {
+    Arc::new(syntax::LineIndex::new(file.text(db).clone()))
 }
 
 /// Syntax errors only, from a tree-sitter parse without building the green tree: what

@@ -9,6 +9,8 @@
 //! minified file is one line of megabytes with thousands of symbols on it, and counting
 //! from the line start made indexing it quadratic.
 
+use std::sync::{Arc, OnceLock};
+
 use serde::Serialize;
 
 #[derive(
@@ -164,35 +166,82 @@ impl ColumnIndex {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A text's line table: converts byte offsets to 1-based line/character positions (what
+/// answers show) and, both ways, to 0-based line/column in any [`ColumnUnit`] (what the LSP
+/// negotiates). Holds the text it indexes, so a conversion cannot be given another text.
+#[derive(Debug)]
 pub struct LineIndex {
+    text: Arc<str>,
     /// Byte offset at which each line starts.
     line_starts: Vec<u32>,
     chars: ColumnIndex,
+    /// Built on first use: only UTF-16 clients need it.
+    utf16: OnceLock<ColumnIndex>,
 }
 
 impl LineIndex {
-    pub fn new(text: &str) -> LineIndex {
+    pub fn new(text: Arc<str>) -> LineIndex {
         LineIndex {
-            line_starts: line_starts(text),
-            chars: ColumnIndex::new(text, ColumnUnit::Chars),
+            line_starts: line_starts(&text),
+            chars: ColumnIndex::new(&text, ColumnUnit::Chars),
+            utf16: OnceLock::new(),
+            text,
         }
+    }
+
+    pub fn text(&self) -> &Arc<str> {
+        &self.text
     }
 
     pub fn line_count(&self) -> usize {
         self.line_starts.len()
     }
 
-    /// The position of byte `offset` of `text` (the text this index was built from).
-    pub fn line_col(&self, text: &str, offset: usize) -> LineCol {
+    fn columns(&self, unit: ColumnUnit) -> &ColumnIndex {
+        match unit {
+            ColumnUnit::Chars => &self.chars,
+            ColumnUnit::Utf16 => self
+                .utf16
+                .get_or_init(|| ColumnIndex::new(&self.text, ColumnUnit::Utf16)),
+            ColumnUnit::Utf8 => &UTF8_COLUMNS,
+        }
+    }
+
+    /// The 1-based position of byte `offset` (columns in characters). An offset inside a
+    /// character counts as that character's start; one past the end is the end.
+    pub fn line_col(&self, offset: usize) -> LineCol {
+        let (line, column) = self.line_column(offset, ColumnUnit::Chars);
+        LineCol {
+            line: line + 1,
+            column: column + 1,
+        }
+    }
+
+    /// The 0-based line and 0-based column of byte `offset`, the column in `unit`.
+    pub fn line_column(&self, offset: usize, unit: ColumnUnit) -> (u32, u32) {
+        let text = &*self.text;
         let offset = super::floor_char_boundary(text, offset);
         let line = self.line_starts.partition_point(|&s| s as usize <= offset) - 1;
         let line_start = self.line_starts[line] as usize;
-        let column = self.chars.units_between(text, line_start, offset);
-        LineCol {
-            line: line as u32 + 1,
-            column: column as u32 + 1,
-        }
+        let column = self.columns(unit).units_between(text, line_start, offset);
+        (line as u32, column as u32)
+    }
+
+    /// The byte offset of 0-based `line` and `column` (in `unit`): clamped to the line's end
+    /// (before its newline), and to the text's end past the last line; a column inside a
+    /// character moves to the character's end.
+    pub fn offset(&self, line: u32, column: u32, unit: ColumnUnit) -> usize {
+        let text = &*self.text;
+        let Some(&line_start) = self.line_starts.get(line as usize) else {
+            return text.len();
+        };
+        let line_start = line_start as usize;
+        let line_end = self
+            .line_starts
+            .get(line as usize + 1)
+            .map_or(text.len(), |&s| s as usize - 1);
+        self.columns(unit)
+            .offset_after(text, line_start, line_end.max(line_start), column as usize)
     }
 
     /// Byte offset where 1-based `line` starts, if the line exists.
@@ -202,6 +251,12 @@ impl LineIndex {
             .map(|&s| s as usize)
     }
 }
+
+/// UTF-8 columns are byte differences: no totals to keep.
+static UTF8_COLUMNS: ColumnIndex = ColumnIndex {
+    unit: ColumnUnit::Utf8,
+    totals: Vec::new(),
+};
 
 /// Byte offsets at which the lines of `text` start (lines end at `\n`; the first starts at 0).
 pub fn line_starts(text: &str) -> Vec<u32> {
@@ -253,14 +308,25 @@ mod tests {
     #[test]
     fn columns_count_characters() {
         let text = "ab\né漢😀x\n";
-        let index = LineIndex::new(text);
-        assert_eq!(index.line_col(text, 0), LineCol { line: 1, column: 1 });
+        let index = LineIndex::new(text.into());
+        assert_eq!(index.line_col(0), LineCol { line: 1, column: 1 });
         let x = text.find('x').unwrap();
-        assert_eq!(index.line_col(text, x), LineCol { line: 2, column: 4 });
+        assert_eq!(index.line_col(x), LineCol { line: 2, column: 4 });
+        assert_eq!(index.line_col(text.len()), LineCol { line: 3, column: 1 });
+        assert_eq!(index.line_column(x, ColumnUnit::Utf16), (1, 4));
+        assert_eq!(index.line_column(x, ColumnUnit::Utf8), (1, 9));
+        assert_eq!(index.offset(1, 4, ColumnUnit::Utf16), x);
         assert_eq!(
-            index.line_col(text, text.len()),
-            LineCol { line: 3, column: 1 }
+            index.offset(1, 4, ColumnUnit::Utf16),
+            x,
+            "inside 😀: its end"
         );
+        assert_eq!(
+            index.offset(0, 99, ColumnUnit::Chars),
+            2,
+            "clamped before the newline"
+        );
+        assert_eq!(index.offset(7, 0, ColumnUnit::Chars), text.len());
         let chars = ColumnIndex::new(text, ColumnUnit::Chars);
         assert_eq!(
             chars.line_col_from_point(text, x, 1, x - 3),
@@ -297,12 +363,12 @@ mod tests {
                 );
             }
         }
-        let lines = LineIndex::new(&text);
+        let lines = LineIndex::new(text.as_str().into());
         let last = text.len() - 1;
-        assert_eq!(lines.line_col(&text, last), LineCol { line: 3, column: 1 });
+        assert_eq!(lines.line_col(last), LineCol { line: 3, column: 1 });
         let z = text[..line_end].char_indices().last().unwrap().0;
         assert_eq!(
-            lines.line_col(&text, z).column as usize,
+            lines.line_col(z).column as usize,
             naive_units(&text, line_start, z, ColumnUnit::Chars) + 1
         );
     }
