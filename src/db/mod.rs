@@ -6,22 +6,29 @@
 
 use std::{path::PathBuf, sync::Arc};
 
-use crate::lang::LangId;
+use crate::{lang::LangId, syntax::TreeCache};
 
 /// The query database trait every tracked function takes.
 #[salsa::db]
-pub trait Db: salsa::Database {}
+pub trait Db: salsa::Database {
+    /// Recent tree-sitter trees of this database's files, for incremental reparsing. Not
+    /// an input: reusing a tree changes how fast an answer comes, never what it is.
+    fn tree_cache(&self) -> &TreeCache;
+}
 
 #[salsa::db]
 #[derive(Clone)]
 pub struct RootDatabase {
     storage: salsa::Storage<Self>,
+    /// Shared by every clone (snapshot) of this database, and by no other database.
+    trees: Arc<TreeCache>,
 }
 
 impl Default for RootDatabase {
     fn default() -> Self {
         RootDatabase {
             storage: salsa::Storage::new(None),
+            trees: Arc::default(),
         }
     }
 }
@@ -31,6 +38,7 @@ impl RootDatabase {
     pub fn with_event_callback(callback: impl Fn(salsa::Event) + Send + Sync + 'static) -> Self {
         RootDatabase {
             storage: salsa::Storage::new(Some(Box::new(callback))),
+            trees: Arc::default(),
         }
     }
 }
@@ -39,7 +47,11 @@ impl RootDatabase {
 impl salsa::Database for RootDatabase {}
 
 #[salsa::db]
-impl Db for RootDatabase {}
+impl Db for RootDatabase {
+    fn tree_cache(&self) -> &TreeCache {
+        &self.trees
+    }
+}
 
 /// One source file of the workspace.
 #[salsa::input(debug)]

@@ -54,7 +54,8 @@ pub fn line_index(db: &dyn Db, file: SourceFile) -> Arc<syntax::LineIndex> {
 pub fn syntax_errors(db: &dyn Db, file: SourceFile) -> Arc<[syntax::SyntaxError]> {
     let key = salsa::plumbing::AsId::as_id(&file).as_bits();
     let interrupt = || is_cancelled(db);
-    match syntax::errors_only(key, file.lang(db).info(), file.text(db), &interrupt) {
+    let (lang, text) = (file.lang(db).info(), file.text(db));
+    match syntax::errors_only(db.tree_cache(), key, lang, text, &interrupt) {
         Some(errors) => errors.into(),
         None => cancelled(db),
     }

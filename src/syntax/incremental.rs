@@ -1,6 +1,7 @@
 //! Incremental reparsing for files being edited.
 //!
-//! Keeps the last tree-sitter tree of a few recently parsed files (keyed by the caller) and,
+//! A [`TreeCache`] (one per database, shared by its snapshots) keeps the last tree-sitter
+//! tree of a few recently parsed files (keyed by the caller's file id) and,
 //! when a file's text changes, describes the change to tree-sitter as one edit (common
 //! prefix and suffix) so that it reuses the unchanged parts. tree-sitter guarantees the same
 //! tree as a fresh parse, so callers see no difference except speed.
@@ -22,41 +23,54 @@ struct Entry {
     tree: Tree,
 }
 
-static CACHE: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
+/// The recently parsed trees of one database.
+#[derive(Default)]
+pub struct TreeCache {
+    entries: Mutex<Vec<Entry>>,
+}
 
-/// A tree-sitter parse of `text`, reusing the previous tree cached under `key` if any.
-pub fn parse_reusing(
-    key: u64,
-    lang: &Language,
-    text: &Arc<str>,
-    interrupt: Interrupt,
-) -> Option<Tree> {
-    let previous = {
-        let mut cache = CACHE.lock().unwrap();
-        let position = cache
-            .iter()
-            .position(|e| e.key == key && e.lang == lang.lang_id);
-        position.map(|i| cache.remove(i))
-    };
-    let tree = match previous {
-        Some(entry) if *entry.text == **text => Some(entry.tree),
-        Some(mut entry) => {
-            entry.tree.edit(&edit_between(&entry.text, text));
-            parse_tree_sitter(lang, text, Some(&entry.tree), interrupt)
-        }
-        None => parse_tree_sitter(lang, text, None, interrupt),
-    }?;
-    let mut cache = CACHE.lock().unwrap();
-    if cache.len() >= CAPACITY {
-        cache.remove(0);
+impl std::fmt::Debug for TreeCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("TreeCache")
     }
-    cache.push(Entry {
-        key,
-        lang: lang.lang_id,
-        text: text.clone(),
-        tree: tree.clone(),
-    });
-    Some(tree)
+}
+
+impl TreeCache {
+    /// A tree-sitter parse of `text`, reusing the previous tree cached under `key` if any.
+    pub fn parse_reusing(
+        &self,
+        key: u64,
+        lang: &Language,
+        text: &Arc<str>,
+        interrupt: Interrupt,
+    ) -> Option<Tree> {
+        let previous = {
+            let mut cache = self.entries.lock().unwrap();
+            let position = cache
+                .iter()
+                .position(|e| e.key == key && e.lang == lang.lang_id);
+            position.map(|i| cache.remove(i))
+        };
+        let tree = match previous {
+            Some(entry) if *entry.text == **text => Some(entry.tree),
+            Some(mut entry) => {
+                entry.tree.edit(&edit_between(&entry.text, text));
+                parse_tree_sitter(lang, text, Some(&entry.tree), interrupt)
+            }
+            None => parse_tree_sitter(lang, text, None, interrupt),
+        }?;
+        let mut cache = self.entries.lock().unwrap();
+        if cache.len() >= CAPACITY {
+            cache.remove(0);
+        }
+        cache.push(Entry {
+            key,
+            lang: lang.lang_id,
+            text: text.clone(),
+            tree: tree.clone(),
+        });
+        Some(tree)
+    }
 }
 
 /// The single edit turning `old` into `new`: everything between their common prefix and
@@ -119,9 +133,12 @@ mod tests {
             "",
             "struct S;\n",
         ];
+        let cache = TreeCache::default();
         for text in texts {
             let text: Arc<str> = Arc::from(text);
-            let reused = parse_reusing(u64::MAX - 7, lang, &text, crate::syntax::NEVER).unwrap();
+            let reused = cache
+                .parse_reusing(7, lang, &text, crate::syntax::NEVER)
+                .unwrap();
             let fresh = parse_tree_sitter(lang, &text, None, crate::syntax::NEVER).unwrap();
             assert_eq!(
                 reused.root_node().to_sexp(),

@@ -19,6 +19,7 @@ mod query;
 
 use std::sync::Arc;
 
+pub use incremental::TreeCache;
 pub use line_index::{ColumnIndex, ColumnUnit, LineCol, LineIndex, line_starts};
 pub use parser::{parse_tree_sitter, with_parser};
 pub use query::{MAX_START_DEPTH, run_query};
@@ -143,15 +144,16 @@ fn gave_up(lang: &Language, text: &str) -> Parse {
 }
 
 /// Just the syntax errors of `text` (`None` when interrupted). The tree-sitter tree is kept
-/// for a few files (`key` names the file) so that the next call after an edit reparses
-/// incrementally.
+/// in `trees` for a few files (`key` names the file) so that the next call after an edit
+/// reparses incrementally.
 pub fn errors_only(
+    trees: &TreeCache,
     key: u64,
     lang: &Language,
     text: &Arc<str>,
     interrupt: Interrupt,
 ) -> Option<Vec<SyntaxError>> {
-    match incremental::parse_reusing(key, lang, text, interrupt) {
+    match trees.parse_reusing(key, lang, text, interrupt) {
         Some(tree) => Some(errors::collect(lang, &tree, text)),
         None => (!interrupt()).then(|| gave_up(lang, text).errors.to_vec()),
     }
