@@ -1,0 +1,111 @@
+//! The one place the `ide` tests build a database and call the analysis API.
+//!
+//! Invariant: test modules never touch `sextant::db` or `sextant::workspace` themselves;
+//! they get a [`TestDb`] and a file from [`analysis`] and call one helper here per
+//! operation. Moving to another analysis API changes this module only.
+
+use std::sync::Arc;
+
+use sextant::{
+    ide::{
+        Analysis, FileId, Fold, Outline, ParseOptions, ParseOutput, SymbolQuery, SymbolSearch,
+        SyntaxError, TextRange, WorkspaceStats,
+    },
+    workspace::Host,
+};
+
+use crate::{
+    fixture::{self, Cursor, DEFAULT_PATH},
+    support,
+};
+
+/// An analysis of a fixture's files, and their texts as written.
+pub struct TestDb {
+    analysis: Analysis,
+    texts: std::collections::HashMap<FileId, Arc<str>>,
+}
+
+impl TestDb {
+    /// The file at `path` (workspace-relative, with or without a leading `/`).
+    pub fn file(&self, path: &str) -> FileId {
+        let path = path.trim_start_matches('/');
+        self.analysis
+            .file(path)
+            .unwrap_or_else(|| panic!("{path}: not a file of the fixture"))
+    }
+
+    pub fn text(&self, file: FileId) -> &str {
+        &self.texts[&file]
+    }
+}
+
+/// The database for `fixture` (see [`crate::fixture`]), the file holding the cursor (else
+/// the first file), and the cursor. A fixture without `//-` markers is `/main.rs`.
+pub fn analysis(fixture: &str) -> (TestDb, FileId, Option<Cursor>) {
+    analysis_at(DEFAULT_PATH, fixture)
+}
+
+/// Like [`analysis`], naming a fixture without `//-` markers `default_path`.
+pub fn analysis_at(default_path: &str, fixture: &str) -> (TestDb, FileId, Option<Cursor>) {
+    let files = fixture::parse(fixture, default_path);
+    let focus = files
+        .iter()
+        .find(|f| f.cursor.is_some())
+        .unwrap_or(&files[0]);
+    let (focus_path, cursor) = (focus.path.clone(), focus.cursor);
+    let loaded = support::loaded(
+        &files
+            .iter()
+            .map(|f| support::FixtureFile {
+                path: f.path.clone(),
+                text: f.text.clone(),
+                cursor: None,
+            })
+            .collect::<Vec<_>>(),
+    );
+    let analysis = Host::from_files("/fixture".into(), loaded).analysis();
+    let texts = analysis
+        .files()
+        .map(|f| (f, analysis.file_text(f)))
+        .collect();
+    let db = TestDb { analysis, texts };
+    let file = db.file(&focus_path);
+    (db, file, cursor)
+}
+
+pub fn folding_ranges(db: &TestDb, file: FileId) -> Vec<Fold> {
+    db.analysis.folding_ranges(file).expect("not cancelled")
+}
+
+pub fn selection_ranges(db: &TestDb, file: FileId, offsets: &[usize]) -> Vec<Vec<TextRange>> {
+    db.analysis
+        .selection_ranges(file, offsets)
+        .expect("not cancelled")
+}
+
+pub fn syntax_errors(db: &TestDb, file: FileId) -> Vec<SyntaxError> {
+    db.analysis
+        .syntax_errors(file)
+        .expect("not cancelled")
+        .to_vec()
+}
+
+pub fn outline_page(db: &TestDb, file: FileId, offset: usize, limit: usize) -> Outline {
+    db.analysis
+        .outline_page(file, offset, limit)
+        .expect("not cancelled")
+}
+
+pub fn symbol_search(db: &TestDb, query: &SymbolQuery) -> SymbolSearch {
+    db.analysis.symbol_search(query).expect("not cancelled")
+}
+
+pub fn parse_tree(db: &TestDb, file: FileId, options: ParseOptions) -> ParseOutput {
+    db.analysis
+        .parse_tree(file, options)
+        .expect("not cancelled")
+}
+
+pub fn workspace_stats(db: &TestDb) -> WorkspaceStats {
+    db.analysis.workspace_stats().expect("not cancelled")
+}

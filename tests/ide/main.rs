@@ -1,0 +1,24 @@
+//! The `ide` operations on inline fixtures, with `expect!` snapshots
+//! (`UPDATE_EXPECT=1 cargo test --test ide` rewrites them; review each by eye: a snapshot
+//! claims the answer is right).
+//!
+//! `fixture` parses fixtures (`//- /path` files, `$0` cursors), `analysis` builds the
+//! database and calls each operation, `render` prints answers compactly; the other modules
+//! hold the tests, one per operation, plus `cursor_edges` (multi-byte text, CRLF, empty
+//! files) and `fuzz` (folding and selection invariants on generated text).
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod analysis;
+mod fixture;
+mod render;
+
+mod cursor_edges;
+mod folding;
+mod fuzz;
+mod outline;
+mod parse_tree;
+mod selection;
+mod stats;
+mod symbol_search;
