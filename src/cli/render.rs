@@ -5,8 +5,7 @@ use std::fmt::Write;
 use serde::Serialize;
 
 use crate::{
-    ide::{Outline, OutlineNode, ParseOutput, SymbolSearch, WorkspaceStats},
-    lang::registry,
+    ide::{Outline, OutlineNode, ParseOutput, SymbolSearch, WorkspaceStats, registry},
     workspace::Host,
 };
 

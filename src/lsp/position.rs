@@ -6,7 +6,7 @@
 
 use lsp_types::{Position, Range};
 
-use crate::syntax::{ColumnIndex, ColumnUnit, floor_char_boundary, line_starts};
+use crate::ide::{ColumnIndex, ColumnUnit, floor_char_boundary, line_starts};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Encoding {

@@ -417,7 +417,7 @@ fn largest_that_fits<T: Serialize>(
 fn fit_tree(out: &mut ParseOutput, max_chars: usize) {
     let budget = max_chars.saturating_sub(4_000);
     if out.tree.len() > budget {
-        let cut = out.tree[..crate::syntax::floor_char_boundary(&out.tree, budget)]
+        let cut = out.tree[..ide::floor_char_boundary(&out.tree, budget)]
             .rfind('\n')
             .map_or(0, |i| i + 1);
         out.node_count = out.tree[..cut].lines().count();
