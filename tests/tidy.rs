@@ -3,6 +3,7 @@
 //!
 //! - Each top-level module of `src/` imports only the modules its row of the layering table
 //!   in ARCHITECTURE.md ("may use") names.
+//! - Front ends (`cli`, `mcp`, `lsp`) never use the raw database handles of `ide`.
 //! - No `todo!`, `unimplemented!` or `dbg!` in `src/`.
 //! - Every source file starts with a module doc comment (`//!`) stating what it owns.
 
@@ -142,6 +143,29 @@ fn modules_import_only_what_the_layering_table_allows() {
                     file.strip_prefix(repo()).unwrap().display(),
                     allowed.iter().cloned().collect::<Vec<_>>().join(", ")
                 ));
+            }
+        }
+    }
+    assert!(violations.is_empty(), "\n{}", violations.join("\n"));
+}
+
+/// `AnalysisHost::raw_database` and friends exist for tests and benchmarks that count salsa
+/// executions; a front end using them would reach past `ide` without importing `db`.
+#[test]
+fn front_ends_do_not_reach_the_raw_database() {
+    let mut violations = Vec::new();
+    for front_end in ["cli", "mcp", "lsp"] {
+        let mut files = Vec::new();
+        rust_files(&repo().join("src").join(front_end), &mut files);
+        for file in files {
+            let source = std::fs::read_to_string(&file).unwrap();
+            for (n, line) in source.lines().enumerate() {
+                if ["raw_database", "raw_workspace", "raw_file"]
+                    .iter()
+                    .any(|raw| line.contains(raw))
+                {
+                    violations.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
+                }
             }
         }
     }
