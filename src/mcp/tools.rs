@@ -6,7 +6,10 @@ use std::{panic::AssertUnwindSafe, sync::Arc};
 use rmcp::{
     Json, RoleServer, ServerHandler,
     handler::server::router::tool::ToolRouter,
-    model::{CallToolResult, Implementation, JsonObject, ServerCapabilities, ServerConfig},
+    model::{
+        CallToolResult, Implementation, JsonObject, ProgressNotificationParam, ServerCapabilities,
+        ServerConfig,
+    },
     service::RequestContext,
     tool, tool_handler, tool_router,
 };
@@ -483,6 +486,7 @@ impl SextantServer {
             () = ctx.ct.cancelled() => return Err(cancelled_by_client()),
         };
         let cancel = Arc::new(RequestCancel::default());
+        let _progress = self.report_load_progress(&ctx);
         let inject_panic = self.inject_panic.as_deref() == Some(tool);
         let worker_cancel = cancel.clone();
         let handle = tokio::task::spawn_blocking(move || {
@@ -514,6 +518,49 @@ impl SextantServer {
         }
     }
 
+    /// While the first index is being built, tells a client that sent a progress token how
+    /// far it is (`notifications/progress`: files done of total, and the phase), until the
+    /// returned guard is dropped (the call has ended) or the index is ready.
+    fn report_load_progress(&self, ctx: &RequestContext<RoleServer>) -> Option<AbortOnDrop> {
+        let token = ctx.meta.get_progress_token()?;
+        if self.live.status().ready {
+            return None;
+        }
+        let (live, peer) = (self.live.clone(), ctx.peer.clone());
+        let task = tokio::spawn(async move {
+            let mut last = None;
+            loop {
+                let status = live.status();
+                if status.ready {
+                    return;
+                }
+                if let Some(event) = status.progress.filter(|e| Some(*e) != last) {
+                    last = Some(event);
+                    // Progress must increase across phases: count both phases as one scale.
+                    let (done, total) = match event.phase {
+                        workspace::LoadPhase::Reading => (event.done, 2 * event.total),
+                        workspace::LoadPhase::Indexing => {
+                            (event.total + event.done, 2 * event.total)
+                        }
+                    };
+                    let param = ProgressNotificationParam::new(token.clone(), done as f64)
+                        .with_total(total.max(1) as f64)
+                        .with_message(format!(
+                            "{} {} of {} files",
+                            event.phase.as_str(),
+                            event.done,
+                            event.total
+                        ));
+                    if peer.notify_progress(param).await.is_err() {
+                        return;
+                    }
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            }
+        });
+        Some(AbortOnDrop(task))
+    }
+
     /// Resolves a client path and runs `query` on that file: from the live index when it is
     /// indexed, else (an ignored file) read on demand, confined and with the same limits.
     async fn run_on_file<T: Send + 'static>(
@@ -539,6 +586,15 @@ impl SextantServer {
             })
         })
         .await
+    }
+}
+
+/// Stops a background task when the request that started it ends.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
     }
 }
 
