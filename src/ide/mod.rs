@@ -25,6 +25,8 @@ pub use structure::Fold;
 pub use symbol_search::{SymbolMatch, SymbolQuery, SymbolSearch};
 
 // The vocabulary of answers, defined below `ide` and part of its API.
+pub use crate::db::ManifestKind;
+pub use crate::semantic::projects::{Project as ProjectInfo, ProjectKind};
 pub use crate::{
     lang::{LangId, Language, Registry, registry},
     semantic::symbols::SymbolKind,
