@@ -510,13 +510,13 @@ fn sextant_stats_lists_projects() {
     assert_eq!(
         table,
         [
-            "PROJECT          NAME                             ROOT",
-            "cargo-workspace  -                                .",
-            "go-work          -                                .",
-            "cargo            my-core                          crates/core",
-            "cargo            old                              crates/old",
-            "go-module        example.com/svc                  svc",
-            "npm              -                                web",
+            "PROJECT          NAME            ROOT",
+            "cargo-workspace  -               .",
+            "go-work          -               .",
+            "cargo            my-core         crates/core",
+            "cargo            old             crates/old",
+            "go-module        example.com/svc svc",
+            "npm              -               web",
             "                 error in web/package.json: trailing comma at line 1 column 16",
         ]
     );

@@ -255,10 +255,16 @@ fn projects_table(s: &mut String, projects: &[ProjectInfo]) {
     if projects.is_empty() {
         return;
     }
-    writeln!(s, "{:<16} {:<32} ROOT", "PROJECT", "NAME").unwrap();
+    let width = projects
+        .iter()
+        .filter_map(|p| p.name.as_ref().map(|n| n.chars().count()))
+        .max()
+        .unwrap_or(0)
+        .clamp(4, 48);
+    writeln!(s, "{:<16} {:<width$} ROOT", "PROJECT", "NAME").unwrap();
     for p in projects {
         let name = p.name.as_deref().unwrap_or("-");
-        writeln!(s, "{:<16} {:<32} {}", p.kind.as_str(), name, p.root).unwrap();
+        writeln!(s, "{:<16} {:<width$} {}", p.kind.as_str(), name, p.root).unwrap();
         if let Some(error) = &p.error {
             writeln!(s, "{:<16} error in {}: {}", "", p.manifest, error).unwrap();
         }
