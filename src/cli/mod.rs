@@ -323,8 +323,9 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
         Command::Stats(args) => {
             let host = load_workspace(g)?;
             let stats = host.analysis().workspace_stats().map_err(cancelled)?;
+            let projects = host.analysis().projects().map_err(cancelled)?;
             Ok((
-                render::stats(&host, &stats, g.json, args.skipped),
+                render::stats(&host, &stats, &projects, g.json, args.skipped),
                 ExitCode::SUCCESS,
             ))
         }

@@ -5,7 +5,7 @@ use std::fmt::Write;
 use serde::Serialize;
 
 use crate::{
-    ide::{Outline, OutlineNode, ParseOutput, SymbolSearch, WorkspaceStats, registry},
+    ide::{Outline, OutlineNode, ParseOutput, ProjectInfo, SymbolSearch, WorkspaceStats, registry},
     workspace::Host,
 };
 
@@ -155,7 +155,13 @@ pub fn symbols(out: &SymbolSearch, as_json: bool) -> String {
     s
 }
 
-pub fn stats(host: &Host, stats: &WorkspaceStats, as_json: bool, list_skipped: bool) -> String {
+pub fn stats(
+    host: &Host,
+    stats: &WorkspaceStats,
+    projects: &[ProjectInfo],
+    as_json: bool,
+    list_skipped: bool,
+) -> String {
     if as_json {
         #[derive(Serialize)]
         struct Full<'a> {
@@ -163,12 +169,14 @@ pub fn stats(host: &Host, stats: &WorkspaceStats, as_json: bool, list_skipped: b
             #[serde(flatten)]
             stats: &'a WorkspaceStats,
             skipped: &'a [crate::workspace::SkippedFile],
+            projects: &'a [ProjectInfo],
             index_ms: f64,
         }
         return json(&Full {
             root: host.root.display().to_string(),
             stats,
             skipped: &host.skipped,
+            projects,
             index_ms: host.index_time.as_secs_f64() * 1000.0,
         });
     }
@@ -201,6 +209,7 @@ pub fn stats(host: &Host, stats: &WorkspaceStats, as_json: bool, list_skipped: b
         "total", stats.files, stats.bytes, stats.lines, stats.symbols
     )
     .unwrap();
+    projects_table(&mut s, projects);
     if !host.skipped.is_empty() {
         let mut reasons: std::collections::BTreeMap<String, usize> = Default::default();
         for f in &host.skipped {
@@ -238,6 +247,27 @@ pub fn stats(host: &Host, stats: &WorkspaceStats, as_json: bool, list_skipped: b
     }
     writeln!(s, "indexed in {:.2} s", host.index_time.as_secs_f64()).unwrap();
     s
+}
+
+/// One line per project (kind, name, root), and its error under it.
+fn projects_table(s: &mut String, projects: &[ProjectInfo]) {
+    if projects.is_empty() {
+        return;
+    }
+    let width = projects
+        .iter()
+        .filter_map(|p| p.name.as_ref().map(|n| n.chars().count()))
+        .max()
+        .unwrap_or(0)
+        .clamp(4, 48);
+    writeln!(s, "{:<16} {:<width$} ROOT", "PROJECT", "NAME").unwrap();
+    for p in projects {
+        let name = p.name.as_deref().unwrap_or("-");
+        writeln!(s, "{:<16} {:<width$} {}", p.kind.as_str(), name, p.root).unwrap();
+        if let Some(error) = &p.error {
+            writeln!(s, "{:<16} error in {}: {}", "", p.manifest, error).unwrap();
+        }
+    }
 }
 
 pub fn files(files: &[(String, String)], as_json: bool) -> String {

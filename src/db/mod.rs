@@ -76,4 +76,38 @@ pub struct Workspace {
     pub root: PathBuf,
     #[returns(ref)]
     pub files: Arc<[SourceFile]>,
+    /// Project files (`Cargo.toml`, `package.json`, ...) and the files tsconfigs extend,
+    /// sorted by path. A field of its own: queries over source files do not depend on it.
+    #[returns(ref)]
+    pub manifests: Arc<[ManifestFile]>,
+}
+
+/// Which project file a [`ManifestFile`] is. The file name decides, except for
+/// `TsConfigBase`: a file read only because a tsconfig or jsconfig extends it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ManifestKind {
+    CargoToml,
+    PyprojectToml,
+    SetupCfg,
+    /// Detected only: sextant never runs it.
+    SetupPy,
+    PackageJson,
+    TsConfig,
+    JsConfig,
+    TsConfigBase,
+    GoMod,
+    GoWork,
+}
+
+/// One project file, as text (parsing is a query, so a malformed file is an answer, not a
+/// failed load).
+#[salsa::input(debug)]
+pub struct ManifestFile {
+    /// Workspace-relative path with `/` separators (`web/package.json`).
+    #[returns(ref)]
+    pub path: String,
+    #[returns(copy)]
+    pub kind: ManifestKind,
+    #[returns(ref)]
+    pub text: Arc<str>,
 }

@@ -11,11 +11,11 @@ use std::{collections::HashMap, panic::AssertUnwindSafe, path::PathBuf, sync::Ar
 use rayon::prelude::*;
 
 use super::{
-    Fold, Outline, ParseOptions, ParseOutput, SymbolQuery, SymbolSearch, WorkspaceStats, outline,
-    parse_tree, stats, structure, symbol_search,
+    Fold, Outline, ParseOptions, ParseOutput, ProjectInfo, SymbolQuery, SymbolSearch,
+    WorkspaceStats, outline, parse_tree, stats, structure, symbol_search,
 };
 use crate::{
-    db::{Db, RootDatabase, SourceFile, Workspace},
+    db::{Db, ManifestFile, ManifestKind, RootDatabase, SourceFile, Workspace},
     lang::{LangId, Language},
     semantic::{index::symbol_index, symbols::symbol_summaries},
     syntax::{LineIndex, SyntaxError, TextRange},
@@ -41,6 +41,7 @@ pub struct FileContent {
 #[derive(Debug, Default)]
 pub struct Change {
     files: Vec<(String, Option<FileContent>)>,
+    manifests: Vec<(String, Option<(ManifestKind, String)>)>,
 }
 
 impl Change {
@@ -53,8 +54,17 @@ impl Change {
         self.files.push((path.into(), None));
     }
 
+    /// Sets a project file's kind and text, adding it if it is new.
+    pub fn set_manifest(&mut self, path: impl Into<String>, kind: ManifestKind, text: String) {
+        self.manifests.push((path.into(), Some((kind, text))));
+    }
+
+    pub fn remove_manifest(&mut self, path: impl Into<String>) {
+        self.manifests.push((path.into(), None));
+    }
+
     pub fn is_empty(&self) -> bool {
-        self.files.is_empty()
+        self.files.is_empty() && self.manifests.is_empty()
     }
 }
 
@@ -65,6 +75,8 @@ pub struct ChangeSummary {
     /// Files whose content actually differed.
     pub changed: usize,
     pub removed: usize,
+    /// Project files added, changed or removed.
+    pub manifests: usize,
 }
 
 /// Owns the database; held by the single writer.
@@ -73,6 +85,7 @@ pub struct AnalysisHost {
     workspace: Workspace,
     /// Shared with snapshots; copied only when the set of files changes.
     files: Arc<HashMap<String, SourceFile>>,
+    manifests: HashMap<String, ManifestFile>,
 }
 
 impl AnalysisHost {
@@ -82,11 +95,12 @@ impl AnalysisHost {
 
     /// A host over a caller-made database (tests pass one that logs salsa events).
     pub fn with_database(db: RootDatabase, root: PathBuf) -> AnalysisHost {
-        let workspace = Workspace::new(&db, root, Arc::from(Vec::new()));
+        let workspace = Workspace::new(&db, root, Arc::from(Vec::new()), Arc::from(Vec::new()));
         AnalysisHost {
             db,
             workspace,
             files: Arc::default(),
+            manifests: HashMap::new(),
         }
     }
 
@@ -127,7 +141,64 @@ impl AnalysisHost {
             let files: Arc<[SourceFile]> = files.into_iter().map(|(_, f)| *f).collect();
             self.workspace.set_files(&mut self.db).to(files);
         }
+        summary.manifests = self.apply_manifests(change.manifests);
         summary
+    }
+
+    /// Sets the project files that differ; returns how many did.
+    fn apply_manifests(
+        &mut self,
+        manifests: Vec<(String, Option<(ManifestKind, String)>)>,
+    ) -> usize {
+        use salsa::Setter;
+        let mut count = 0;
+        let mut set_changed = false;
+        for (path, content) in manifests {
+            match (content, self.manifests.get(&path).copied()) {
+                (Some((kind, text)), Some(file)) => {
+                    let mut changed = false;
+                    if file.kind(&self.db) != kind {
+                        file.set_kind(&mut self.db).to(kind);
+                        changed = true;
+                    }
+                    if **file.text(&self.db) != *text {
+                        file.set_text(&mut self.db).to(Arc::from(text));
+                        changed = true;
+                    }
+                    count += usize::from(changed);
+                }
+                (Some((kind, text)), None) => {
+                    let file = ManifestFile::new(&self.db, path.clone(), kind, Arc::from(text));
+                    self.manifests.insert(path, file);
+                    count += 1;
+                    set_changed = true;
+                }
+                (None, Some(_)) => {
+                    self.manifests.remove(&path);
+                    count += 1;
+                    set_changed = true;
+                }
+                (None, None) => {}
+            }
+        }
+        if set_changed {
+            let mut files: Vec<(&String, &ManifestFile)> = self.manifests.iter().collect();
+            files.sort_by(|a, b| a.0.cmp(b.0));
+            let files: Arc<[ManifestFile]> = files.into_iter().map(|(_, f)| *f).collect();
+            self.workspace.set_manifests(&mut self.db).to(files);
+        }
+        count
+    }
+
+    /// Every project file held: path, kind and text, in no particular order.
+    pub fn manifests(&self) -> impl Iterator<Item = (&str, ManifestKind, &Arc<str>)> {
+        self.manifests
+            .iter()
+            .map(|(path, file)| (path.as_str(), file.kind(&self.db), file.text(&self.db)))
+    }
+
+    pub fn has_manifest(&self, path: &str) -> bool {
+        self.manifests.contains_key(path)
     }
 
     /// Sets the inputs that differ; true when any did.
@@ -277,6 +348,11 @@ impl Analysis {
 
     pub fn workspace_stats(&self) -> Cancellable<WorkspaceStats> {
         self.with(|db| stats::workspace_stats(db, self.workspace))
+    }
+
+    /// The projects the workspace's manifests describe, sorted by root, then kind.
+    pub fn projects(&self) -> Cancellable<Vec<ProjectInfo>> {
+        self.with(|db| crate::semantic::projects::projects(db, self.workspace).to_vec())
     }
 
     pub fn folding_ranges(&self, file: FileId) -> Cancellable<Vec<Fold>> {

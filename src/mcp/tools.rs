@@ -135,6 +135,10 @@ pub struct WorkspaceStatus {
     /// Skipped files (at most 50 listed) and how many in all.
     pub skipped: Vec<SkippedFile>,
     pub skipped_total: usize,
+    /// Projects found from their manifests (`Cargo.toml`, `package.json`, `go.mod`, ...),
+    /// sorted by root; at most 50, and fewer if their details would crowd the answer.
+    pub projects: Vec<ide::ProjectInfo>,
+    pub projects_total: usize,
     pub languages: Vec<String>,
     pub limits: Limits,
 }
@@ -351,15 +355,18 @@ impl SextantServer {
                 // Small workspaces are ready in a moment; larger ones report progress.
                 live.wait_ready(std::time::Duration::from_secs(2));
                 let index = live.status();
-                let (stats, skipped) = if index.ready {
+                let (stats, skipped, projects) = if index.ready {
                     live.read(cancel, |s: &Snapshot| {
-                        Ok((s.analysis.workspace_stats()?, s.skipped.clone()))
+                        let projects = s.analysis.projects()?;
+                        Ok((s.analysis.workspace_stats()?, s.skipped.clone(), projects))
                     })
-                    .map(|(stats, skipped)| (Some(stats), skipped))
+                    .map(|(stats, skipped, projects)| (Some(stats), skipped, projects))
                     .map_err(read_error)?
                 } else {
-                    (None, Arc::from(Vec::new()))
+                    (None, Arc::from(Vec::new()), Vec::new())
                 };
+                let projects_total = projects.len();
+                let projects = first_projects(projects, limits.max_response_chars / 4);
                 Ok(WorkspaceStatus {
                     root: live.root().display().to_string(),
                     server_version: env!("CARGO_PKG_VERSION").into(),
@@ -367,6 +374,8 @@ impl SextantServer {
                     stats,
                     skipped_total: skipped.len(),
                     skipped: skipped.iter().take(50).cloned().collect(),
+                    projects,
+                    projects_total,
                     languages: registry().ids().iter().map(|s| s.to_string()).collect(),
                     limits,
                 })
@@ -374,6 +383,19 @@ impl SextantServer {
             .await?;
         self.bounded(out)
     }
+}
+
+/// The first projects (at most 50) whose JSON fits in `budget` characters.
+fn first_projects(projects: Vec<ide::ProjectInfo>, budget: usize) -> Vec<ide::ProjectInfo> {
+    let mut used = 0;
+    projects
+        .into_iter()
+        .take(50)
+        .take_while(|p| {
+            used += serde_json::to_string(p).map_or(usize::MAX, |s| s.len());
+            used <= budget
+        })
+        .collect()
 }
 
 fn cancelled() -> ToolError {

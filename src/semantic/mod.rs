@@ -6,6 +6,7 @@
 //! queries of the edited file.
 
 pub mod index;
+pub mod projects;
 pub mod symbols;
 
 use std::sync::Arc;

@@ -52,6 +52,8 @@ pub(super) enum Candidate {
     },
     /// A directory the walk entered (so its files are subject to indexing).
     Dir(String),
+    /// A project file that is not source (`package.json`, `go.mod`, ...): see `manifests`.
+    Manifest(String),
     Skipped(SkippedFile),
 }
 
@@ -117,7 +119,7 @@ pub(super) fn walk(root: &Path, config: &Config) -> Result<Vec<Candidate>, Strin
 
 fn sort_key(c: &Candidate) -> &str {
     match c {
-        Candidate::File { rel, .. } | Candidate::Dir(rel) => rel,
+        Candidate::File { rel, .. } | Candidate::Dir(rel) | Candidate::Manifest(rel) => rel,
         Candidate::Skipped(s) => &s.path,
     }
 }
@@ -144,7 +146,7 @@ fn classify(root: &Path, path: &Path) -> Option<Candidate> {
     };
     // Extensionless files are classified later, from their shebang line.
     if !crate::lang::Registry::needs_shebang(path) && registry().for_path(path, None).is_none() {
-        return None;
+        return super::manifests::candidate(rel); // manifests hook
     }
     // Where a symlinked file points is checked when it is read (it can be retargeted).
     Some(Candidate::File {

@@ -7,6 +7,7 @@
 mod config;
 pub mod live;
 mod load;
+pub mod manifests;
 pub mod reader;
 
 use std::{
@@ -137,6 +138,8 @@ pub struct Applied {
     pub changed: usize,
     pub added: usize,
     pub removed: usize,
+    /// Project files added, changed or removed.
+    pub manifests: usize,
     /// The whole root was walked again (new files, directories, ignore rules or config).
     pub rescanned: bool,
 }
@@ -164,7 +167,9 @@ fn read_candidates(
     for c in candidates {
         match c {
             load::Candidate::File { abs, rel } if should_read(&rel) => to_read.push((abs, rel)),
-            load::Candidate::File { .. } | load::Candidate::Dir(_) => {}
+            load::Candidate::File { .. }
+            | load::Candidate::Dir(_)
+            | load::Candidate::Manifest(_) => {}
             load::Candidate::Skipped(s) => skipped.push(s),
         }
     }
@@ -219,6 +224,7 @@ impl Host {
         let reader = ConfinedReader::new(root.clone());
         let config = effective_config(&reader, options)?;
         let candidates = load::walk(&root, &config)?;
+        let found_manifests = manifests::found(&candidates); // manifests hook
         let walked_dirs = walked_dirs(&candidates);
         let progress = options.progress.as_ref();
         let (loaded, skipped) = read_candidates(&reader, candidates, &config, progress, |_| true);
@@ -228,6 +234,7 @@ impl Host {
         host.options = options.clone();
         host.walked_dirs = walked_dirs;
         host.skipped = skipped;
+        host.load_manifests(found_manifests); // manifests hook
         let indexing = Progress::new(progress, LoadPhase::Indexing, host.analysis.file_count());
         // Nothing else holds this host yet, so nothing can cancel the priming.
         let _ = host.analysis().prime_caches(&|| indexing.inc());
@@ -327,6 +334,7 @@ impl Host {
             || touched.iter().any(|rel| {
                 (affects_file_set(rel)
                     && (self.under_walked_dir(rel) || rel == ".git/info/exclude"))
+                    || self.is_new_manifest(rel) // manifests hook
                     || (!self.analysis.contains(rel) && self.under_walked_dir(rel) && {
                         let abs = self.root.join(rel);
                         // A new source file, or a directory created, removed or renamed.
@@ -366,11 +374,14 @@ impl Host {
                 }
             }
         }
+        let touched_set = touched.iter().map(String::as_str).collect(); // manifests hook
+        self.refresh_manifests(None, &touched_set, &mut change); // manifests hook
         let summary = self.analysis.apply_change(change);
         Applied {
             changed: summary.changed,
             added: summary.added,
             removed: summary.removed,
+            manifests: summary.manifests,
             rescanned: false,
         }
     }
@@ -388,11 +399,14 @@ impl Host {
             };
         };
         self.walked_dirs = walked_dirs(&candidates);
+        let found_manifests = manifests::found(&candidates); // manifests hook
         let present: std::collections::HashSet<String> = candidates
             .iter()
             .filter_map(|c| match c {
                 load::Candidate::File { rel, .. } => Some(rel.clone()),
-                load::Candidate::Skipped(_) | load::Candidate::Dir(_) => None,
+                load::Candidate::Skipped(_)
+                | load::Candidate::Dir(_)
+                | load::Candidate::Manifest(_) => None,
             })
             .collect();
         let touched: std::collections::HashSet<&str> = touched.iter().map(String::as_str).collect();
@@ -428,11 +442,13 @@ impl Host {
         }
         self.config = config;
         self.skipped = skipped;
+        self.refresh_manifests(Some(found_manifests), &touched, &mut change); // manifests hook
         let summary = self.analysis.apply_change(change);
         Applied {
             changed: summary.changed,
             added: summary.added,
             removed: summary.removed,
+            manifests: summary.manifests,
             rescanned: true,
         }
     }

@@ -1,0 +1,182 @@
+//! `Cargo.toml`: a package (name, library name and path) and/or a workspace (members).
+
+use toml::{Table, Value};
+
+use super::{CargoDetails, CargoWorkspaceDetails, Project, ProjectKind, paths, toml_error};
+
+pub fn parse(path: &str, text: &str) -> Vec<Project> {
+    let table: Table = match toml::from_str(text) {
+        Ok(t) => t,
+        Err(e) => {
+            return vec![Project::failed(
+                ProjectKind::Cargo,
+                path,
+                toml_error(text, &e),
+            )];
+        }
+    };
+    let dir = paths::parent(path);
+    let mut out = Vec::new();
+    if let Some(ws) = table.get("workspace") {
+        out.push(workspace(path, ws));
+    }
+    match table.get("package") {
+        Some(package) => out.push(package_project(path, dir, package, table.get("lib"))),
+        None if out.is_empty() => out.push(Project::failed(
+            ProjectKind::Cargo,
+            path,
+            "neither [package] nor [workspace]".into(),
+        )),
+        None => {}
+    }
+    out
+}
+
+fn package_project(path: &str, dir: &str, package: &Value, lib: Option<&Value>) -> Project {
+    let mut project = Project::new(ProjectKind::Cargo, path);
+    let Some(package) = package.as_table() else {
+        project.error = Some("[package] is not a table".into());
+        return project;
+    };
+    match package.get("name") {
+        Some(Value::String(name)) => project.name = Some(name.clone()),
+        Some(_) => project.add_error("package.name is not a string".into()),
+        None => project.add_error("package.name is missing".into()),
+    }
+    let lib = lib.and_then(Value::as_table);
+    let lib_name = match lib.and_then(|l| l.get("name")) {
+        Some(Value::String(name)) => Some(name.clone()),
+        Some(_) => {
+            project.add_error("lib.name is not a string".into());
+            None
+        }
+        None => project.name.as_ref().map(|n| n.replace('-', "_")),
+    };
+    let lib_path = match lib.and_then(|l| l.get("path")) {
+        Some(Value::String(p)) => paths::join(dir, p),
+        Some(_) => {
+            project.add_error("lib.path is not a string".into());
+            None
+        }
+        None => paths::join(dir, "src/lib.rs"),
+    };
+    project.cargo = Some(CargoDetails { lib_name, lib_path });
+    project
+}
+
+fn workspace(path: &str, ws: &Value) -> Project {
+    let mut project = Project::new(ProjectKind::CargoWorkspace, path);
+    let mut details = CargoWorkspaceDetails::default();
+    match ws.as_table() {
+        Some(ws) => {
+            details.members = strings(&mut project, ws, "members");
+            details.exclude = strings(&mut project, ws, "exclude");
+        }
+        None => project.add_error("[workspace] is not a table".into()),
+    }
+    project.cargo_workspace = Some(details);
+    project
+}
+
+/// An array of strings under `key`; a wrong type is recorded as the project's error.
+fn strings(project: &mut Project, table: &Table, key: &str) -> Vec<String> {
+    match table.get(key) {
+        None => Vec::new(),
+        Some(Value::Array(items)) if items.iter().all(Value::is_str) => items
+            .iter()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect(),
+        Some(_) => {
+            project.add_error(format!("workspace.{key} is not an array of strings"));
+            Vec::new()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_workspace_with_a_root_package() {
+        let text = r#"
+[workspace]
+members = ["crates/*", "tools/gen"]
+exclude = ["crates/legacy"]
+resolver = "2"
+
+[package]
+name = "my-app"
+version = "0.1.0"
+edition = "2021"
+
+[dependencies]
+serde = { workspace = true }
+"#;
+        let projects = parse("Cargo.toml", text);
+        assert_eq!(projects.len(), 2);
+        let ws = &projects[0];
+        assert_eq!(ws.kind, ProjectKind::CargoWorkspace);
+        assert_eq!((ws.root.as_str(), ws.error.as_deref()), (".", None));
+        let details = ws.cargo_workspace.as_ref().unwrap();
+        assert_eq!(details.members, ["crates/*", "tools/gen"]);
+        assert_eq!(details.exclude, ["crates/legacy"]);
+        let package = &projects[1];
+        assert_eq!(package.kind, ProjectKind::Cargo);
+        assert_eq!(package.name.as_deref(), Some("my-app"));
+        assert_eq!(
+            package.cargo,
+            Some(CargoDetails {
+                lib_name: Some("my_app".into()),
+                lib_path: Some("src/lib.rs".into())
+            })
+        );
+    }
+
+    #[test]
+    fn a_member_with_a_declared_library() {
+        let text =
+            "[package]\nname = \"core-utils\"\n\n[lib]\nname = \"cu\"\npath = \"lib/mod.rs\"\n";
+        let projects = parse("crates/core/Cargo.toml", text);
+        assert_eq!(projects.len(), 1);
+        assert_eq!(projects[0].root, "crates/core");
+        assert_eq!(
+            projects[0].cargo,
+            Some(CargoDetails {
+                lib_name: Some("cu".into()),
+                lib_path: Some("crates/core/lib/mod.rs".into())
+            })
+        );
+    }
+
+    #[test]
+    fn malformed_manifests_are_errors_not_panics() {
+        let broken = parse("Cargo.toml", "[package\nname = \"x\"\n");
+        assert_eq!(broken.len(), 1);
+        assert_eq!(broken[0].kind, ProjectKind::Cargo);
+        assert_eq!(broken[0].name, None);
+        assert!(
+            broken[0].error.as_deref().unwrap().starts_with("line 1: "),
+            "{broken:?}"
+        );
+
+        let empty = parse("a/Cargo.toml", "");
+        assert_eq!(
+            empty[0].error.as_deref(),
+            Some("neither [package] nor [workspace]")
+        );
+
+        let typed = parse(
+            "Cargo.toml",
+            "[package]\nname = 3\n[workspace]\nmembers = \"x\"\n",
+        );
+        assert_eq!(
+            typed[0].error.as_deref(),
+            Some("workspace.members is not an array of strings")
+        );
+        assert_eq!(
+            typed[1].error.as_deref(),
+            Some("package.name is not a string")
+        );
+    }
+}
