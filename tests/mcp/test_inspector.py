@@ -132,6 +132,8 @@ def test_workspace_status(small):
     assert status == {
         "batches": 0,
         "languages": ["rust", "python", "javascript", "typescript", "tsx", "go"],
+        "projects": [],
+        "projects_total": 0,
         "limits": {
             "max_in_flight": 8,
             "max_request_bytes": 8388608,
