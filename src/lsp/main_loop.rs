@@ -233,7 +233,7 @@ impl Server {
                 id,
                 ErrorCode::ServerCancelled as i32,
                 format!(
-                    "{method}: the server is busy ({} requests already queued); ask again",
+                    "{method}: the server is busy (its queue of {} requests is full); ask again",
                     self.pool.capacity()
                 ),
             ));

@@ -194,7 +194,7 @@ impl TestDelay {
                 self.method
             ),
             Err(_) => eprintln!(
-                "sextant: lsp: test delay: {} stopped by cancellation after {done} of {} steps",
+                "sextant: lsp: test delay: {} stopped by cancellation after {done} of {} steps (request {id})",
                 self.method, self.steps
             ),
         }
