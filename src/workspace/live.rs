@@ -179,6 +179,11 @@ impl LiveWorkspace {
         self.shared.status.lock().unwrap().clone()
     }
 
+    /// Why the first load failed, if it did (readers then get `ReadError::LoadFailed`).
+    pub fn load_error(&self) -> Option<String> {
+        self.shared.load_error.lock().unwrap().clone()
+    }
+
     /// Waits up to `timeout` for the first index; true when it is ready.
     pub fn wait_ready(&self, timeout: Duration) -> bool {
         let deadline = Instant::now() + timeout;

@@ -1,0 +1,34 @@
+//! What the server tells the client it can do.
+//!
+//! Invariant: every capability advertised here has a handler in `main_loop`'s dispatch
+//! (and nothing is dispatched that a capability does not announce, `shutdown` aside).
+
+use lsp_types::{
+    FoldingRangeProviderCapability, OneOf, SelectionRangeProviderCapability, ServerCapabilities,
+    TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
+    TextDocumentSyncSaveOptions, WorkDoneProgressOptions, WorkspaceSymbolOptions,
+};
+
+use super::line_index::PositionEncoding;
+
+pub fn server_capabilities(encoding: PositionEncoding) -> ServerCapabilities {
+    ServerCapabilities {
+        position_encoding: Some(encoding.kind()),
+        text_document_sync: Some(TextDocumentSyncCapability::Options(
+            TextDocumentSyncOptions {
+                open_close: Some(true),
+                change: Some(TextDocumentSyncKind::INCREMENTAL),
+                save: Some(TextDocumentSyncSaveOptions::Supported(true)),
+                ..Default::default()
+            },
+        )),
+        document_symbol_provider: Some(OneOf::Left(true)),
+        workspace_symbol_provider: Some(OneOf::Right(WorkspaceSymbolOptions {
+            work_done_progress_options: WorkDoneProgressOptions::default(),
+            resolve_provider: None,
+        })),
+        folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
+        selection_range_provider: Some(SelectionRangeProviderCapability::Simple(true)),
+        ..Default::default()
+    }
+}

@@ -1,0 +1,202 @@
+//! Syntax diagnostics for open documents: when to compute them and which to publish.
+//!
+//! Invariant: diagnostics are published only for the version of a document the editor
+//! still has: a result computed for an older version, or for a document that changed
+//! again (it is due again) or was closed, is dropped, and the run that would produce it is
+//! cancelled as soon as it is superseded. Opening a document computes at once; a change
+//! waits for [`DEBOUNCE`] of quiet. Runs go through the worker pool like requests; when
+//! its queue is full the run is put off by another debounce, never dropped.
+
+use std::{
+    collections::HashMap,
+    sync::Arc,
+    time::{Duration, Instant},
+};
+
+use crossbeam_channel::Sender;
+use lsp_server::{Message, Notification};
+use lsp_types::{
+    Diagnostic, PublishDiagnosticsParams, Uri,
+    notification::{Notification as _, PublishDiagnostics},
+};
+
+use super::{
+    documents::Documents,
+    line_index::{LineIndex, PositionEncoding},
+    task_pool::TaskPool,
+    to_proto,
+};
+use crate::workspace::live::{LiveWorkspace, ReadError, RequestCancel, Snapshot};
+
+/// Quiet time after an edit before diagnostics are computed.
+pub const DEBOUNCE: Duration = Duration::from_millis(30);
+
+/// A run's outcome, sent back to the main loop.
+pub struct Computed {
+    uri: Uri,
+    version: i32,
+    run: Arc<RequestCancel>,
+    diagnostics: Result<Vec<Diagnostic>, ReadError>,
+}
+
+/// What a run needs besides the document.
+pub struct RunContext<'a, T> {
+    pub live: &'a Arc<LiveWorkspace>,
+    pub pool: &'a TaskPool,
+    pub encoding: PositionEncoding,
+    /// Where the result goes (wrapped by `wrap`: the main loop's task type).
+    pub results: &'a Sender<T>,
+    pub wrap: fn(Computed) -> T,
+}
+
+#[derive(Default)]
+pub struct Diagnostics {
+    due: HashMap<Uri, Instant>,
+    /// The latest run per document.
+    running: HashMap<Uri, Arc<RequestCancel>>,
+}
+
+impl Diagnostics {
+    pub fn schedule_now(&mut self, uri: Uri) {
+        self.schedule(uri, Instant::now());
+    }
+
+    pub fn schedule_debounced(&mut self, uri: Uri) {
+        self.schedule(uri, Instant::now() + DEBOUNCE);
+    }
+
+    fn schedule(&mut self, uri: Uri, at: Instant) {
+        // A run for the previous text would be dropped anyway: stop it now.
+        if let Some(run) = self.running.remove(&uri) {
+            run.cancel();
+        }
+        self.due.insert(uri, at);
+    }
+
+    /// The document was closed: nothing more is computed for it, and the editor is told
+    /// to clear what it shows.
+    pub fn clear(&mut self, uri: Uri, client: &Sender<Message>) {
+        self.due.remove(&uri);
+        if let Some(run) = self.running.remove(&uri) {
+            run.cancel();
+        }
+        publish(client, uri, Vec::new(), None);
+    }
+
+    /// When the main loop must wake up next for diagnostics.
+    pub fn next_due(&self) -> Option<Instant> {
+        self.due.values().min().copied()
+    }
+
+    /// Starts a run on the pool for every document whose time has come.
+    pub fn run_due<T: Send + 'static>(&mut self, documents: &Documents, ctx: &RunContext<T>) {
+        let now = Instant::now();
+        let due: Vec<Uri> = self
+            .due
+            .iter()
+            .filter(|(_, at)| **at <= now)
+            .map(|(uri, _)| uri.clone())
+            .collect();
+        for uri in due {
+            self.due.remove(&uri);
+            let Some(doc) = documents.get(&uri) else {
+                continue;
+            };
+            let run = Arc::new(RequestCancel::default());
+            let job = {
+                let (uri, rel, version, run) =
+                    (uri.clone(), doc.rel.clone(), doc.version, run.clone());
+                let (live, encoding, results, wrap) = (
+                    ctx.live.clone(),
+                    ctx.encoding,
+                    ctx.results.clone(),
+                    ctx.wrap,
+                );
+                Box::new(move || {
+                    let diagnostics = compute(&live, &run, &rel, encoding);
+                    let _ = results.send(wrap(Computed {
+                        uri,
+                        version,
+                        run,
+                        diagnostics,
+                    }));
+                })
+            };
+            match ctx.pool.try_spawn(job) {
+                Ok(()) => {
+                    self.running.insert(uri, run);
+                }
+                Err(_) => {
+                    self.due.insert(uri, now + DEBOUNCE);
+                }
+            }
+        }
+    }
+
+    /// Publishes a run's result if it is still the latest for the document's current
+    /// version.
+    pub fn finished(
+        &mut self,
+        computed: Computed,
+        documents: &Documents,
+        client: &Sender<Message>,
+    ) {
+        let latest = self
+            .running
+            .get(&computed.uri)
+            .is_some_and(|run| Arc::ptr_eq(run, &computed.run));
+        if !latest {
+            return;
+        }
+        self.running.remove(&computed.uri);
+        let current = documents
+            .get(&computed.uri)
+            .is_some_and(|doc| doc.version == computed.version);
+        if !current || self.due.contains_key(&computed.uri) {
+            return;
+        }
+        // A cancelled or failed run has nothing to show; the next change runs again.
+        if let Ok(diagnostics) = computed.diagnostics {
+            publish(client, computed.uri, diagnostics, Some(computed.version));
+        }
+    }
+
+    /// Stops every run (the server is stopping).
+    pub fn cancel_all(&mut self) {
+        self.due.clear();
+        for (_, run) in self.running.drain() {
+            run.cancel();
+        }
+    }
+}
+
+fn compute(
+    live: &LiveWorkspace,
+    run: &RequestCancel,
+    rel: &str,
+    encoding: PositionEncoding,
+) -> Result<Vec<Diagnostic>, ReadError> {
+    live.read(run, |s: &Snapshot| {
+        let Some(file) = s.file(rel) else {
+            return Ok(Vec::new());
+        };
+        let errors = s.analysis.syntax_errors(file)?;
+        let index = LineIndex {
+            index: s.analysis.line_index(file)?,
+            encoding,
+        };
+        Ok(to_proto::diagnostics(&index, &errors))
+    })
+}
+
+fn publish(client: &Sender<Message>, uri: Uri, diagnostics: Vec<Diagnostic>, version: Option<i32>) {
+    let params = PublishDiagnosticsParams {
+        uri,
+        diagnostics,
+        version,
+    };
+    let _ = client.send(Message::Notification(Notification::new(
+        PublishDiagnostics::METHOD.to_string(),
+        params,
+    )));
+}

@@ -1,0 +1,220 @@
+//! Typed dispatch of requests and notifications to their handlers.
+//!
+//! Invariant: this is the only place a method name is compared. Each message is offered to
+//! the handlers in turn, by `lsp_types` request or notification type; the first whose
+//! `METHOD` matches takes it and parses the params with the type's `Params`. A request
+//! whose params do not parse is answered `InvalidParams` (`-32602`) with serde's reason; a
+//! request nobody takes is answered `MethodNotFound` (`-32601`); a notification nobody
+//! takes is ignored, as the protocol asks.
+//!
+//! # Adding a request
+//!
+//! One handler function and one dispatcher line (and, for the client to ask, its
+//! capability in `capabilities.rs`):
+//!
+//! ```ignore
+//! // handlers.rs: runs on a worker over one snapshot; `?` on a query passes cancellation on.
+//! pub fn hover(ctx: &RequestContext, params: HoverParams) -> HandlerResult<Option<Hover>> {
+//!     let Some(file) = ctx.file(&params.text_document_position_params.text_document.uri)?
+//!     else {
+//!         return Ok(None);
+//!     };
+//!     let index = ctx.line_index(file)?;
+//!     let offset = from_proto::offset(&index, params.text_document_position_params.position);
+//!     let answer = ctx.snapshot.analysis.hover(file, offset)?;
+//!     Ok(answer.map(|a| to_proto::hover(&index, &a)))
+//! }
+//!
+//! // main_loop.rs, in `Server::on_request`:
+//! .on::<lsp_types::request::HoverRequest>(handlers::hover)
+//! ```
+//!
+//! [`RequestDispatcher::on`] queues the handler on the worker pool with a cancellation
+//! registered under the request's id; [`RequestDispatcher::on_sync_mut`] runs it at once on
+//! the main loop with the server's state (only for what must be ordered with notifications,
+//! such as `shutdown`).
+
+use lsp_server::{ErrorCode, Notification, Request, RequestId, Response};
+use serde::{Serialize, de::DeserializeOwned};
+
+use super::{
+    handlers::{HandlerError, HandlerResult, RequestContext},
+    main_loop::Server,
+    requests::RequestWork,
+};
+
+pub struct RequestDispatcher<'s> {
+    request: Option<Request>,
+    server: &'s mut Server,
+}
+
+impl<'s> RequestDispatcher<'s> {
+    pub fn new(server: &'s mut Server, request: Request) -> RequestDispatcher<'s> {
+        RequestDispatcher {
+            request: Some(request),
+            server,
+        }
+    }
+
+    /// Answers `R` with `handler` on the worker pool, over a snapshot of the workspace.
+    pub fn on<R>(
+        &mut self,
+        handler: fn(&RequestContext, R::Params) -> HandlerResult<R::Result>,
+    ) -> &mut Self
+    where
+        R: lsp_types::request::Request,
+        R::Params: Clone + Send + 'static,
+        R::Result: Serialize,
+    {
+        let Some((id, params)) = self.take::<R>() else {
+            return self;
+        };
+        let encoding = self.server.encoding;
+        let work: RequestWork = Box::new(move |snapshot| {
+            let ctx = RequestContext { snapshot, encoding };
+            let result = handler(&ctx, params.clone())?;
+            serde_json::to_value(result).map_err(|e| HandlerError::Internal(e.to_string()))
+        });
+        self.server.spawn_request(id, R::METHOD, work);
+        self
+    }
+
+    /// Answers `R` with `handler` at once, on the main loop.
+    pub fn on_sync_mut<R>(
+        &mut self,
+        handler: fn(&mut Server, R::Params) -> HandlerResult<R::Result>,
+    ) -> &mut Self
+    where
+        R: lsp_types::request::Request,
+        R::Result: Serialize,
+    {
+        let Some((id, params)) = self.take::<R>() else {
+            return self;
+        };
+        let response = match handler(self.server, params) {
+            Ok(result) => Response::new_ok(id, result),
+            Err(error) => error.into_response(id),
+        };
+        self.server.respond(response);
+        self
+    }
+
+    /// Answers a request no handler took.
+    pub fn finish(&mut self) {
+        if let Some(request) = self.request.take() {
+            self.server.respond(Response::new_err(
+                request.id,
+                ErrorCode::MethodNotFound as i32,
+                format!("sextant does not implement {}", request.method),
+            ));
+        }
+    }
+
+    /// The request's id and params if it is an `R`; a request for `R` whose params do not
+    /// parse is answered here.
+    fn take<R: lsp_types::request::Request>(&mut self) -> Option<(RequestId, R::Params)> {
+        if self.request.as_ref()?.method != R::METHOD {
+            return None;
+        }
+        let request = self.request.take()?;
+        match parse_params::<R::Params>(request.params) {
+            Ok(params) => Some((request.id, params)),
+            Err(e) => {
+                self.server
+                    .respond(invalid_params(request.id, R::METHOD, &e));
+                None
+            }
+        }
+    }
+}
+
+pub struct NotificationDispatcher<'s> {
+    notification: Option<Notification>,
+    server: &'s mut Server,
+}
+
+impl<'s> NotificationDispatcher<'s> {
+    pub fn new(server: &'s mut Server, notification: Notification) -> NotificationDispatcher<'s> {
+        NotificationDispatcher {
+            notification: Some(notification),
+            server,
+        }
+    }
+
+    /// Applies `N` with `handler` on the main loop, in order with every other message.
+    pub fn on_sync_mut<N: lsp_types::notification::Notification>(
+        &mut self,
+        handler: fn(&mut Server, N::Params),
+    ) -> &mut Self {
+        let Some(notification) = self.notification.take_if(|n| n.method == N::METHOD) else {
+            return self;
+        };
+        match parse_params::<N::Params>(notification.params) {
+            Ok(params) => handler(self.server, params),
+            // Nobody to answer: say why it was dropped, where an operator can see it.
+            Err(e) => eprintln!("sextant: lsp: ignoring {}: invalid params: {e}", N::METHOD),
+        }
+        self
+    }
+
+    /// Drops a notification no handler took (`didSave`, `initialized`, `$/setTrace`…).
+    pub fn finish(&mut self) {
+        self.notification = None;
+    }
+}
+
+/// Whether `request` is an `R` (for the handshake, before the dispatchers run).
+pub fn is_request<R: lsp_types::request::Request>(request: &Request) -> bool {
+    request.method == R::METHOD
+}
+
+pub fn is_notification<N: lsp_types::notification::Notification>(n: &Notification) -> bool {
+    n.method == N::METHOD
+}
+
+/// Parses params; a method without params (`()`) accepts them missing, `null` or `{}`.
+pub fn parse_params<P: DeserializeOwned>(params: serde_json::Value) -> serde_json::Result<P> {
+    let empty = params.is_null() || params.as_object().is_some_and(|o| o.is_empty());
+    serde_json::from_value(params).or_else(|e| {
+        if empty {
+            serde_json::from_value(serde_json::Value::Null).map_err(|_| e)
+        } else {
+            Err(e)
+        }
+    })
+}
+
+pub fn invalid_params(id: RequestId, method: &str, error: &serde_json::Error) -> Response {
+    Response::new_err(
+        id,
+        ErrorCode::InvalidParams as i32,
+        format!("invalid params for {method}: {error}"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use lsp_types::{DocumentSymbolParams, WorkspaceSymbolParams};
+
+    use super::*;
+
+    #[test]
+    fn methods_without_params_accept_missing_null_or_empty_params() {
+        for params in [serde_json::Value::Null, serde_json::json!({})] {
+            parse_params::<()>(params).unwrap();
+        }
+        assert!(parse_params::<()>(serde_json::json!({"x": 1})).is_err());
+    }
+
+    #[test]
+    fn params_are_parsed_with_the_request_type() {
+        let ok = parse_params::<WorkspaceSymbolParams>(serde_json::json!({"query": "x"}));
+        assert_eq!(ok.unwrap().query, "x");
+        let bad = parse_params::<WorkspaceSymbolParams>(serde_json::json!({"query": 5}));
+        assert_eq!(
+            bad.unwrap_err().to_string(),
+            "invalid type: integer `5`, expected a string"
+        );
+        assert!(parse_params::<DocumentSymbolParams>(serde_json::json!({})).is_err());
+    }
+}

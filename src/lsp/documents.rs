@@ -1,0 +1,145 @@
+//! The documents open in the editor: their text, version and workspace path.
+//!
+//! Invariant: only workspace documents (see `uri`) are held, and every change to one is
+//! handed to the live workspace's single writer (`LiveWorkspace::set_overlay`) before the
+//! next message is read, so any request after it sees the new text. An open document wins
+//! over the disk until it is closed.
+
+use std::{collections::HashMap, path::Path};
+
+use lsp_types::{
+    DidChangeTextDocumentParams, TextDocumentContentChangeEvent, TextDocumentItem, Uri,
+};
+
+use super::{
+    from_proto,
+    line_index::{LineIndex, PositionEncoding},
+    uri,
+};
+use crate::workspace::live::LiveWorkspace;
+
+pub struct Document {
+    /// Workspace-relative path.
+    pub rel: String,
+    pub version: i32,
+    text: String,
+}
+
+#[derive(Default)]
+pub struct Documents {
+    open: HashMap<Uri, Document>,
+}
+
+impl Documents {
+    /// Opens and overlays a workspace document; false (and nothing held) for any other URI.
+    pub fn open(&mut self, live: &LiveWorkspace, root: &Path, item: TextDocumentItem) -> bool {
+        let Some(rel) = uri::workspace_path(root, &item.uri) else {
+            return false;
+        };
+        live.set_overlay(&rel, Some(item.text.clone()));
+        self.open.insert(
+            item.uri,
+            Document {
+                rel,
+                version: item.version,
+                text: item.text,
+            },
+        );
+        true
+    }
+
+    /// Applies the changes in order and overlays the result; false for a document that is
+    /// not open.
+    pub fn change(
+        &mut self,
+        live: &LiveWorkspace,
+        encoding: PositionEncoding,
+        params: DidChangeTextDocumentParams,
+    ) -> bool {
+        let Some(doc) = self.open.get_mut(&params.text_document.uri) else {
+            return false;
+        };
+        for change in params.content_changes {
+            apply_change(&mut doc.text, change, encoding);
+        }
+        doc.version = params.text_document.version;
+        live.set_overlay(&doc.rel, Some(doc.text.clone()));
+        true
+    }
+
+    /// Closes a document and gives its path back to the disk.
+    pub fn close(&mut self, live: &LiveWorkspace, uri: &Uri) {
+        if let Some(doc) = self.open.remove(uri) {
+            live.set_overlay(&doc.rel, None);
+        }
+    }
+
+    pub fn get(&self, uri: &Uri) -> Option<&Document> {
+        self.open.get(uri)
+    }
+}
+
+/// One change: the whole text, or a range (in the session's encoding, of the text as the
+/// previous changes left it) replaced.
+fn apply_change(
+    text: &mut String,
+    change: TextDocumentContentChangeEvent,
+    encoding: PositionEncoding,
+) {
+    match change.range {
+        None => *text = change.text,
+        Some(range) => {
+            let bytes = from_proto::byte_range(&LineIndex::for_text(text, encoding), range);
+            text.replace_range(bytes, &change.text);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use lsp_types::{Position, Range};
+
+    use super::*;
+
+    fn change(start: (u32, u32), end: (u32, u32), text: &str) -> TextDocumentContentChangeEvent {
+        TextDocumentContentChangeEvent {
+            range: Some(Range::new(
+                Position::new(start.0, start.1),
+                Position::new(end.0, end.1),
+            )),
+            range_length: None,
+            text: text.into(),
+        }
+    }
+
+    #[test]
+    fn changes_apply_in_the_negotiated_encoding() {
+        let mut text = "s = '😀'; after\n".to_string();
+        // `after` starts at UTF-16 column 10 (the emoji counts 2), UTF-8 column 12.
+        apply_change(
+            &mut text,
+            change((0, 10), (0, 15), "later"),
+            PositionEncoding::Utf16,
+        );
+        assert_eq!(text, "s = '😀'; later\n");
+        apply_change(
+            &mut text,
+            change((0, 12), (0, 17), "after"),
+            PositionEncoding::Utf8,
+        );
+        assert_eq!(text, "s = '😀'; after\n");
+        // A reversed range inserts at its start; a range past the end appends.
+        apply_change(
+            &mut text,
+            change((0, 3), (0, 1), "="),
+            PositionEncoding::Utf8,
+        );
+        assert_eq!(text, "s == '😀'; after\n");
+        apply_change(
+            &mut text,
+            change((9, 0), (9, 0), "x"),
+            PositionEncoding::Utf8,
+        );
+        assert_eq!(text, "s == '😀'; after\nx");
+    }
+}

@@ -1,0 +1,44 @@
+//! Conversions from LSP types to what `ide` takes: positions to byte offsets, request
+//! parameters to queries. (URIs to workspace paths: `uri`.)
+//!
+//! Invariant: with `to_proto`, the only module that reads an LSP position, and it does so
+//! through a [`LineIndex`] in the negotiated encoding; a position past a line's end clamps
+//! to the line's end (before its newline) and one past the last line to the text's end.
+
+use lsp_server::RequestId;
+use lsp_types::{NumberOrString, Position, Range, WorkspaceSymbolParams};
+
+use super::line_index::LineIndex;
+use crate::ide::SymbolQuery;
+
+/// Results of one `workspace/symbol` request.
+pub const WORKSPACE_SYMBOL_LIMIT: usize = 100;
+
+/// The byte offset of a client position; a column inside a character moves to its end.
+pub fn offset(index: &LineIndex, position: Position) -> usize {
+    index
+        .index
+        .offset(position.line, position.character, index.encoding.unit())
+}
+
+/// The bytes a client range covers, `start <= end` even for a reversed range.
+pub fn byte_range(index: &LineIndex, range: Range) -> std::ops::Range<usize> {
+    let start = offset(index, range.start);
+    let end = offset(index, range.end).max(start);
+    start..end
+}
+
+pub fn symbol_query(params: &WorkspaceSymbolParams) -> SymbolQuery {
+    SymbolQuery {
+        query: params.query.clone(),
+        limit: WORKSPACE_SYMBOL_LIMIT,
+        ..Default::default()
+    }
+}
+
+pub fn request_id(id: NumberOrString) -> RequestId {
+    match id {
+        NumberOrString::Number(n) => n.into(),
+        NumberOrString::String(s) => s.into(),
+    }
+}

@@ -1,0 +1,180 @@
+//! One function per request and per notification.
+//!
+//! Invariant: a request handler is a plain function of one snapshot and its typed params;
+//! it runs on a worker, may be cancelled at any query (it then unwinds as
+//! `HandlerError::Cancelled` and is retried or answered by its caller), and holds no
+//! state. Notification handlers run on the main loop, in the order the client sent them,
+//! and are the only code that changes documents. Neither reads an `ide` answer's fields
+//! (`to_proto` does) nor a position (`from_proto` does).
+
+use lsp_server::{ErrorCode, RequestId, Response};
+use lsp_types::{
+    CancelParams, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
+    DidOpenTextDocumentParams, DocumentSymbolParams, DocumentSymbolResponse, FoldingRange,
+    FoldingRangeParams, SelectionRange, SelectionRangeParams, Uri, WorkspaceSymbolParams,
+    WorkspaceSymbolResponse,
+};
+
+use super::{
+    from_proto,
+    line_index::{LineIndex, PositionEncoding},
+    main_loop::Server,
+    to_proto, uri,
+};
+use crate::{ide::FileId, workspace::live::Snapshot};
+
+/// What a request handler sees: one revision of the workspace, and the session's encoding.
+pub struct RequestContext<'a> {
+    pub snapshot: &'a Snapshot,
+    pub encoding: PositionEncoding,
+}
+
+impl RequestContext<'_> {
+    /// The indexed file a document URI names: an error for a URI that is not a workspace
+    /// document (outside the root, not a local file), `None` for one the index does not
+    /// hold (ignored, too large, not a known language).
+    pub fn file(&self, uri: &Uri) -> HandlerResult<Option<FileId>> {
+        let rel = uri::workspace_path(&self.snapshot.root, uri).ok_or_else(|| {
+            HandlerError::InvalidParams(format!(
+                "{} is not a document of this workspace",
+                uri.as_str()
+            ))
+        })?;
+        Ok(self.snapshot.file(&rel))
+    }
+
+    pub fn line_index(&self, file: FileId) -> HandlerResult<LineIndex> {
+        Ok(LineIndex {
+            index: self.snapshot.analysis.line_index(file)?,
+            encoding: self.encoding,
+        })
+    }
+}
+
+#[derive(Debug)]
+pub enum HandlerError {
+    /// A write or the client cancelled the query.
+    Cancelled(salsa::Cancelled),
+    /// Well-formed params that name something the server does not serve (`-32602`).
+    InvalidParams(String),
+    /// The answer could not be made (`-32603`).
+    Internal(String),
+}
+
+impl HandlerError {
+    pub fn into_response(self, id: RequestId) -> Response {
+        let (code, message) = match self {
+            HandlerError::Cancelled(_) => (ErrorCode::RequestCanceled, "cancelled".to_string()),
+            HandlerError::InvalidParams(message) => (ErrorCode::InvalidParams, message),
+            HandlerError::Internal(message) => (ErrorCode::InternalError, message),
+        };
+        Response::new_err(id, code as i32, message)
+    }
+}
+
+impl From<salsa::Cancelled> for HandlerError {
+    fn from(cancelled: salsa::Cancelled) -> HandlerError {
+        HandlerError::Cancelled(cancelled)
+    }
+}
+
+pub type HandlerResult<T> = Result<T, HandlerError>;
+
+// --- requests ----------------------------------------------------------------------------
+
+pub fn document_symbol(
+    ctx: &RequestContext,
+    params: DocumentSymbolParams,
+) -> HandlerResult<Option<DocumentSymbolResponse>> {
+    let Some(file) = ctx.file(&params.text_document.uri)? else {
+        return Ok(None);
+    };
+    let outline = ctx.snapshot.analysis.outline(file, usize::MAX)?;
+    let index = ctx.line_index(file)?;
+    Ok(Some(DocumentSymbolResponse::Nested(
+        to_proto::document_symbols(&index, &outline),
+    )))
+}
+
+pub fn workspace_symbol(
+    ctx: &RequestContext,
+    params: WorkspaceSymbolParams,
+) -> HandlerResult<Option<WorkspaceSymbolResponse>> {
+    let found = ctx
+        .snapshot
+        .analysis
+        .symbol_search(&from_proto::symbol_query(&params))?;
+    let symbols = to_proto::workspace_symbols(ctx.snapshot, ctx.encoding, &found)?;
+    Ok(Some(WorkspaceSymbolResponse::Flat(symbols)))
+}
+
+pub fn folding_range(
+    ctx: &RequestContext,
+    params: FoldingRangeParams,
+) -> HandlerResult<Option<Vec<FoldingRange>>> {
+    let Some(file) = ctx.file(&params.text_document.uri)? else {
+        return Ok(None);
+    };
+    let folds = ctx.snapshot.analysis.folding_ranges(file)?;
+    Ok(Some(to_proto::folding_ranges(&folds)))
+}
+
+pub fn selection_range(
+    ctx: &RequestContext,
+    params: SelectionRangeParams,
+) -> HandlerResult<Option<Vec<SelectionRange>>> {
+    let Some(file) = ctx.file(&params.text_document.uri)? else {
+        return Ok(None);
+    };
+    let index = ctx.line_index(file)?;
+    let offsets: Vec<usize> = params
+        .positions
+        .iter()
+        .map(|&position| from_proto::offset(&index, position))
+        .collect();
+    let chains = ctx.snapshot.analysis.selection_ranges(file, &offsets)?;
+    Ok(Some(to_proto::selection_ranges(&index, &chains)))
+}
+
+// --- notifications -----------------------------------------------------------------------
+
+pub fn did_open(server: &mut Server, params: DidOpenTextDocumentParams) {
+    let uri = params.text_document.uri.clone();
+    if server
+        .documents
+        .open(&server.live, &server.root, params.text_document)
+    {
+        server.diagnostics.schedule_now(uri);
+    }
+}
+
+pub fn did_change(server: &mut Server, params: DidChangeTextDocumentParams) {
+    let uri = params.text_document.uri.clone();
+    if server
+        .documents
+        .change(&server.live, server.encoding, params)
+    {
+        server.diagnostics.schedule_debounced(uri);
+    }
+}
+
+pub fn did_close(server: &mut Server, params: DidCloseTextDocumentParams) {
+    let uri = params.text_document.uri;
+    server.documents.close(&server.live, &uri);
+    server.diagnostics.clear(uri, &server.sender);
+}
+
+pub fn cancel(server: &mut Server, params: CancelParams) {
+    server.cancel_request(from_proto::request_id(params.id));
+}
+
+/// `shutdown`: answered on the main loop; from now on requests are refused and `exit`
+/// means success.
+pub fn shutdown(server: &mut Server, (): ()) -> HandlerResult<()> {
+    server.shut_down = true;
+    Ok(())
+}
+
+pub fn exit(server: &mut Server, (): ()) {
+    server.exit = true;
+}

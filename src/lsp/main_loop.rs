@@ -1,0 +1,254 @@
+//! The main loop: messages from the client, results from the workers, and timers.
+//!
+//! Invariant: one thread owns the server's state and handles every message in the order
+//! the client sent it. Notifications (document changes, cancellation) are applied before
+//! the next message is read; requests are parsed here and queued on the worker pool,
+//! whose answers come back through this loop (so that nothing is written to the client
+//! after the loop ends, and diagnostics can be checked against the current version).
+//! The loop sleeps until a message, a result, or the next timer: diagnostics due after
+//! their debounce, or the next progress report.
+
+use std::{
+    path::PathBuf,
+    sync::Arc,
+    time::{Duration, Instant},
+};
+
+use crossbeam_channel::{Receiver, Sender, select};
+use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
+use lsp_types::{
+    notification::{
+        Cancel, DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Exit,
+    },
+    request::{
+        DocumentSymbolRequest, FoldingRangeRequest, SelectionRangeRequest, Shutdown,
+        WorkspaceSymbolRequest,
+    },
+};
+
+use super::{
+    diagnostics::{self, Diagnostics, RunContext},
+    dispatch::{NotificationDispatcher, RequestDispatcher},
+    documents::Documents,
+    handlers,
+    line_index::PositionEncoding,
+    progress::IndexingProgress,
+    requests::{self, Cancelled, InFlightRequests, RequestWork, TestDelay},
+    task_pool::TaskPool,
+};
+use crate::workspace::live::LiveWorkspace;
+
+/// What a worker sends back to the main loop.
+pub enum Task {
+    Response(Response),
+    Diagnostics(diagnostics::Computed),
+}
+
+pub struct Server {
+    pub(super) sender: Sender<Message>,
+    pub(super) live: Arc<LiveWorkspace>,
+    pub(super) root: PathBuf,
+    pub(super) encoding: PositionEncoding,
+    pub(super) documents: Documents,
+    pub(super) diagnostics: Diagnostics,
+    requests: InFlightRequests,
+    pool: TaskPool,
+    tasks: (Sender<Task>, Receiver<Task>),
+    progress: Option<IndexingProgress>,
+    /// `shutdown` was answered: requests are refused, and `exit` means success.
+    pub(super) shut_down: bool,
+    /// `exit` arrived: the loop ends.
+    pub(super) exit: bool,
+    test_delay: Option<Arc<TestDelay>>,
+}
+
+impl Server {
+    /// `report_progress`: the client takes work-done progress (`window.workDoneProgress`).
+    pub fn new(
+        sender: Sender<Message>,
+        live: Arc<LiveWorkspace>,
+        root: PathBuf,
+        encoding: PositionEncoding,
+        pool: TaskPool,
+        report_progress: bool,
+    ) -> Server {
+        let progress = report_progress.then(|| IndexingProgress::start(&sender));
+        Server {
+            sender,
+            live,
+            root,
+            encoding,
+            documents: Documents::default(),
+            diagnostics: Diagnostics::default(),
+            requests: InFlightRequests::default(),
+            pool,
+            tasks: crossbeam_channel::unbounded(),
+            progress,
+            shut_down: false,
+            exit: false,
+            test_delay: TestDelay::from_env().map(Arc::new),
+        }
+    }
+
+    /// Serves until `exit` or until the connection ends, then cancels all work in flight.
+    pub fn run(&mut self, client: &Receiver<Message>) {
+        let tasks = self.tasks.1.clone();
+        while !self.exit {
+            let wake = [
+                self.diagnostics.next_due(),
+                self.progress.as_ref().and_then(IndexingProgress::next_tick),
+            ]
+            .into_iter()
+            .flatten()
+            .min();
+            let timeout = wake.map_or(Duration::from_secs(3600), |at| {
+                at.saturating_duration_since(Instant::now())
+            });
+            select! {
+                recv(client) -> message => match message {
+                    Ok(message) => self.on_message(message),
+                    Err(_) => break,
+                },
+                recv(tasks) -> task => {
+                    if let Ok(task) = task {
+                        self.on_task(task);
+                    }
+                }
+                default(timeout) => {}
+            }
+            self.run_timers();
+        }
+        self.requests.cancel_all();
+        self.diagnostics.cancel_all();
+    }
+
+    fn on_message(&mut self, message: Message) {
+        match message {
+            Message::Request(request) => self.on_request(request),
+            Message::Notification(notification) => self.on_notification(notification),
+            Message::Response(response) => {
+                if let Some(progress) = &mut self.progress {
+                    progress.on_response(&response, &self.sender);
+                }
+            }
+        }
+    }
+
+    fn on_request(&mut self, request: Request) {
+        if self.shut_down {
+            let message = format!("{} after shutdown", request.method);
+            self.respond(Response::new_err(
+                request.id,
+                ErrorCode::InvalidRequest as i32,
+                message,
+            ));
+            return;
+        }
+        RequestDispatcher::new(self, request)
+            .on_sync_mut::<Shutdown>(handlers::shutdown)
+            .on::<DocumentSymbolRequest>(handlers::document_symbol)
+            .on::<WorkspaceSymbolRequest>(handlers::workspace_symbol)
+            .on::<FoldingRangeRequest>(handlers::folding_range)
+            .on::<SelectionRangeRequest>(handlers::selection_range)
+            .finish();
+    }
+
+    fn on_notification(&mut self, notification: Notification) {
+        // didSave: the overlay already holds the text; didChangeWatchedFiles: sextant's own
+        // watcher sees the same changes. Both fall through to `finish`.
+        NotificationDispatcher::new(self, notification)
+            .on_sync_mut::<Exit>(handlers::exit)
+            .on_sync_mut::<Cancel>(handlers::cancel)
+            .on_sync_mut::<DidOpenTextDocument>(handlers::did_open)
+            .on_sync_mut::<DidChangeTextDocument>(handlers::did_change)
+            .on_sync_mut::<DidCloseTextDocument>(handlers::did_close)
+            .finish();
+    }
+
+    fn on_task(&mut self, task: Task) {
+        match task {
+            Task::Response(response) => self.respond(response),
+            Task::Diagnostics(computed) => {
+                self.diagnostics
+                    .finished(computed, &self.documents, &self.sender)
+            }
+        }
+    }
+
+    fn run_timers(&mut self) {
+        let ctx = RunContext {
+            live: &self.live,
+            pool: &self.pool,
+            encoding: self.encoding,
+            results: &self.tasks.0,
+            wrap: Task::Diagnostics,
+        };
+        self.diagnostics.run_due(&self.documents, &ctx);
+        if let Some(progress) = &mut self.progress {
+            progress.tick(&self.live, &self.sender);
+        }
+    }
+
+    pub(super) fn respond(&self, response: Response) {
+        let _ = self.sender.send(Message::Response(response));
+    }
+
+    /// Queues a request on the worker pool, or answers it at once when it cannot be queued.
+    pub(super) fn spawn_request(&mut self, id: RequestId, method: &'static str, work: RequestWork) {
+        let Some(request) = self.requests.register(id.clone()) else {
+            self.respond(Response::new_err(
+                id.clone(),
+                ErrorCode::InvalidRequest as i32,
+                format!("request {id} is already in flight"),
+            ));
+            return;
+        };
+        let job = {
+            let (live, requests, tasks, request, id) = (
+                self.live.clone(),
+                self.requests.clone(),
+                self.tasks.0.clone(),
+                request.clone(),
+                id.clone(),
+            );
+            let delay = self.test_delay.clone().filter(|d| d.method == method);
+            Box::new(move || {
+                let response = requests::run(
+                    &live,
+                    &requests,
+                    &request,
+                    id,
+                    method,
+                    &work,
+                    delay.as_deref(),
+                );
+                if let Some(response) = response {
+                    let _ = tasks.send(Task::Response(response));
+                }
+            })
+        };
+        if self.pool.try_spawn(job).is_err() {
+            self.requests.finish(&id, &request);
+            self.respond(Response::new_err(
+                id,
+                ErrorCode::ServerCancelled as i32,
+                format!(
+                    "{method}: the server is busy (its queue of {} requests is full); ask again",
+                    self.pool.capacity()
+                ),
+            ));
+        }
+    }
+
+    /// `$/cancelRequest`: a queued request is answered now and never runs; a running one
+    /// stops and its worker answers.
+    pub(super) fn cancel_request(&mut self, id: RequestId) {
+        if self.requests.cancel(&id) == Cancelled::Withdrawn {
+            self.respond(Response::new_err(
+                id,
+                ErrorCode::RequestCanceled as i32,
+                "cancelled before it started".into(),
+            ));
+        }
+    }
+}

@@ -1,0 +1,247 @@
+//! Requests in flight: the registry the main loop cancels through and the workers run from.
+//!
+//! Invariant: every request gets exactly one answer. A request is registered as queued;
+//! then either a worker claims it (it is running, and the worker answers, `RequestCancelled`
+//! if it was cancelled meanwhile) or `$/cancelRequest` withdraws it first (the main loop
+//! answers `RequestCancelled` at once, and the worker drops it without running its handler).
+//! The claim is one atomic step, so the two can never both answer.
+
+use std::{
+    panic::{AssertUnwindSafe, catch_unwind},
+    sync::{
+        Arc,
+        atomic::{AtomicU8, Ordering},
+    },
+    time::Duration,
+};
+
+use dashmap::{DashMap, mapref::entry::Entry};
+use lsp_server::{ErrorCode, RequestId, Response};
+
+use super::handlers::{HandlerError, HandlerResult};
+use crate::{
+    ide::Analysis,
+    workspace::live::{LiveWorkspace, ReadError, RequestCancel, Snapshot},
+};
+
+/// A request's handler with its params, ready to run on any snapshot (again, when a write
+/// cancels an attempt), its result serialized.
+pub type RequestWork = Box<dyn Fn(&Snapshot) -> HandlerResult<serde_json::Value> + Send>;
+
+const QUEUED: u8 = 0;
+const RUNNING: u8 = 1;
+const WITHDRAWN: u8 = 2;
+
+/// One request between its arrival and its answer.
+#[derive(Default)]
+pub struct InFlight {
+    /// Stops the request's work wherever it is (see `RequestCancel`).
+    pub cancel: RequestCancel,
+    state: AtomicU8,
+}
+
+impl InFlight {
+    /// A worker's claim: true if the request was still queued, and is now running.
+    pub fn start(&self) -> bool {
+        self.state
+            .compare_exchange(QUEUED, RUNNING, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+    }
+
+    /// The main loop's claim on cancellation: true if the request had not started, and now
+    /// never will.
+    fn withdraw(&self) -> bool {
+        self.state
+            .compare_exchange(QUEUED, WITHDRAWN, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+    }
+}
+
+/// How a `$/cancelRequest` landed.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Cancelled {
+    /// Not in flight (already answered, or never sent): nothing to do.
+    Unknown,
+    /// Running: its work stops and its worker answers.
+    Running,
+    /// Still queued: it will never run; the caller answers it now.
+    Withdrawn,
+}
+
+/// Requests in flight by id, shared by the main loop and the workers.
+#[derive(Clone, Default)]
+pub struct InFlightRequests(Arc<DashMap<RequestId, Arc<InFlight>>>);
+
+impl InFlightRequests {
+    /// Registers a queued request; `None` if a request with this id is still in flight.
+    pub fn register(&self, id: RequestId) -> Option<Arc<InFlight>> {
+        match self.0.entry(id) {
+            Entry::Occupied(_) => None,
+            Entry::Vacant(slot) => Some(slot.insert(Arc::default()).clone()),
+        }
+    }
+
+    /// Forgets a request about to be answered (only this registration of its id).
+    pub fn finish(&self, id: &RequestId, request: &Arc<InFlight>) {
+        self.0.remove_if(id, |_, r| Arc::ptr_eq(r, request));
+    }
+
+    pub fn cancel(&self, id: &RequestId) -> Cancelled {
+        // Clone out of the map first: a shard lock must not be held while cancelling.
+        let Some(request) = self.0.get(id).map(|r| r.clone()) else {
+            return Cancelled::Unknown;
+        };
+        request.cancel.cancel();
+        if request.withdraw() {
+            self.finish(id, &request);
+            Cancelled::Withdrawn
+        } else {
+            Cancelled::Running
+        }
+    }
+
+    /// Cancels every request in flight (the server is stopping).
+    pub fn cancel_all(&self) {
+        let all: Vec<Arc<InFlight>> = self.0.iter().map(|r| r.value().clone()).collect();
+        for request in all {
+            request.cancel.cancel();
+            request.withdraw();
+        }
+    }
+
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+}
+
+/// Runs a request on a worker and makes its answer; `None` when `$/cancelRequest`
+/// withdrew it before it started (the main loop has answered it; its handler never runs).
+pub fn run(
+    live: &LiveWorkspace,
+    requests: &InFlightRequests,
+    request: &Arc<InFlight>,
+    id: RequestId,
+    method: &str,
+    work: &RequestWork,
+    delay: Option<&TestDelay>,
+) -> Option<Response> {
+    if !request.start() {
+        return None;
+    }
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        if let Some(delay) = delay {
+            live.read(&request.cancel, |s| delay.wait(&s.analysis, &id))?;
+        }
+        live.read(&request.cancel, |s| match work(s) {
+            Err(HandlerError::Cancelled(cancelled)) => Err(cancelled),
+            answered => Ok(answered),
+        })
+    }));
+    requests.finish(&id, request);
+    Some(match outcome {
+        Ok(Ok(Ok(value))) => Response::new_ok(id, value),
+        Ok(Ok(Err(error))) => error.into_response(id),
+        Ok(Err(ReadError::Cancelled)) => {
+            Response::new_err(id, ErrorCode::RequestCanceled as i32, "cancelled".into())
+        }
+        Ok(Err(ReadError::LoadFailed(e))) => {
+            Response::new_err(id, ErrorCode::InternalError as i32, e)
+        }
+        Err(_) => Response::new_err(
+            id,
+            ErrorCode::InternalError as i32,
+            format!("{method} panicked"),
+        ),
+    })
+}
+
+/// Test hook: `SEXTANT_TEST_DELAY_MS=<method>:<ms>` in the environment (read once, when the
+/// server starts) makes every request for that method first spend `<ms>` inside a query of
+/// its own, in short sleeps that each check for cancellation, so that tests can cancel a
+/// request that is surely still running, or keep the workers busy. It reports on stderr
+/// when it starts (with the request's id) and how it ended. Inert unless set.
+pub struct TestDelay {
+    pub method: String,
+    steps: u64,
+}
+
+impl TestDelay {
+    const STEP: Duration = Duration::from_millis(10);
+
+    pub fn from_env() -> Option<TestDelay> {
+        let spec = std::env::var("SEXTANT_TEST_DELAY_MS").ok()?;
+        let (method, ms) = spec.rsplit_once(':')?;
+        let ms: u64 = ms.parse().ok()?;
+        Some(TestDelay {
+            method: method.to_string(),
+            steps: ms.div_ceil(Self::STEP.as_millis() as u64),
+        })
+    }
+
+    /// Sleeps step by step, unwinding with `salsa::Cancelled` as soon as the query is cancelled.
+    pub fn wait(&self, analysis: &Analysis, id: &RequestId) -> Result<(), salsa::Cancelled> {
+        eprintln!(
+            "sextant: lsp: test delay: {} started, {} steps (request {id})",
+            self.method, self.steps
+        );
+        let done = std::sync::atomic::AtomicU64::new(0);
+        let outcome = analysis.slow_query_for_tests(self.steps, Self::STEP, &done);
+        let done = done.load(Ordering::Relaxed);
+        match &outcome {
+            Ok(()) => eprintln!(
+                "sextant: lsp: test delay: {} finished (request {id})",
+                self.method
+            ),
+            Err(_) => eprintln!(
+                "sextant: lsp: test delay: {} stopped by cancellation after {done} of {} steps (request {id})",
+                self.method, self.steps
+            ),
+        }
+        outcome
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_queued_request_is_withdrawn_once_and_never_started() {
+        let requests = InFlightRequests::default();
+        let id = RequestId::from(3);
+        let request = requests.register(id.clone()).unwrap();
+        assert!(requests.register(id.clone()).is_none(), "duplicate id");
+        assert_eq!(requests.cancel(&id), Cancelled::Withdrawn);
+        assert!(request.cancel.is_cancelled());
+        assert!(!request.start());
+        assert_eq!(requests.cancel(&id), Cancelled::Unknown);
+        assert_eq!(requests.len(), 0);
+    }
+
+    #[test]
+    fn a_running_request_is_cancelled_but_answered_by_its_worker() {
+        let requests = InFlightRequests::default();
+        let id = RequestId::from("r".to_string());
+        let request = requests.register(id.clone()).unwrap();
+        assert!(request.start());
+        assert_eq!(requests.cancel(&id), Cancelled::Running);
+        assert!(request.cancel.is_cancelled());
+        assert_eq!(requests.len(), 1);
+        requests.finish(&id, &request);
+        assert_eq!(requests.len(), 0);
+    }
+
+    #[test]
+    fn finishing_an_old_registration_keeps_a_new_one() {
+        let requests = InFlightRequests::default();
+        let id = RequestId::from(1);
+        let old = requests.register(id.clone()).unwrap();
+        requests.finish(&id, &old);
+        let new = requests.register(id.clone()).unwrap();
+        requests.finish(&id, &old);
+        assert_eq!(requests.len(), 1);
+        requests.finish(&id, &new);
+        assert_eq!(requests.len(), 0);
+    }
+}

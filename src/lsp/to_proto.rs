@@ -1,0 +1,275 @@
+//! Conversions from `ide` answers (byte offsets, symbol kinds, folds) to LSP types.
+//!
+//! Invariant: this is the only module that reads the fields of `ide` answers for the LSP,
+//! and, with `from_proto`, the only one that turns offsets into positions: every position
+//! goes through a [`LineIndex`] in the negotiated encoding. When an answer type changes,
+//! the LSP front end changes here and nowhere else.
+
+use lsp_types::{
+    Diagnostic, DiagnosticSeverity, DocumentSymbol, FoldingRange, FoldingRangeKind, Location,
+    Position, Range, SelectionRange, SymbolInformation, SymbolKind as LspKind,
+};
+
+use super::{
+    line_index::{LineIndex, PositionEncoding},
+    uri,
+};
+use crate::{
+    ide::{Cancellable, Fold, Outline, OutlineNode, SymbolKind, SymbolSearch, SyntaxError},
+    workspace::{LoadPhase, ProgressEvent, live::Snapshot},
+};
+
+pub fn position(index: &LineIndex, offset: usize) -> Position {
+    let (line, character) = index.index.line_column(offset, index.encoding.unit());
+    Position { line, character }
+}
+
+/// The range of bytes `start..end`.
+pub fn range(index: &LineIndex, start: usize, end: usize) -> Range {
+    Range {
+        start: position(index, start),
+        end: position(index, end),
+    }
+}
+
+fn byte_range(index: &LineIndex, [start, end]: [u32; 2]) -> Range {
+    range(index, start as usize, end as usize)
+}
+
+pub fn document_symbols(index: &LineIndex, outline: &Outline) -> Vec<DocumentSymbol> {
+    outline
+        .symbols
+        .iter()
+        .map(|node| document_symbol(index, node))
+        .collect()
+}
+
+#[allow(deprecated)] // `deprecated` must be spelled out; `tags` replaces it.
+fn document_symbol(index: &LineIndex, node: &OutlineNode) -> DocumentSymbol {
+    let children: Vec<DocumentSymbol> = node
+        .children
+        .iter()
+        .map(|child| document_symbol(index, child))
+        .collect();
+    DocumentSymbol {
+        name: node.name.clone(),
+        detail: Some(node.signature.clone()).filter(|s| !s.is_empty()),
+        kind: symbol_kind(node.kind),
+        tags: None,
+        deprecated: None,
+        range: byte_range(index, node.byte_range),
+        selection_range: byte_range(index, node.name_byte_range),
+        children: Some(children).filter(|c| !c.is_empty()),
+    }
+}
+
+/// The matches of a workspace symbol search, each located through its file's line table
+/// (built once per file and kept by the analysis), in the search's order. A match whose
+/// file has left the snapshot or has no URI is left out.
+pub fn workspace_symbols(
+    snapshot: &Snapshot,
+    encoding: PositionEncoding,
+    found: &SymbolSearch,
+) -> Cancellable<Vec<SymbolInformation>> {
+    let mut symbols = Vec::with_capacity(found.symbols.len());
+    for m in &found.symbols {
+        let (Some(file), Some(uri)) = (
+            snapshot.file(&m.path),
+            uri::path_to_uri(&snapshot.root.join(&m.path)),
+        ) else {
+            continue;
+        };
+        let index = LineIndex {
+            index: snapshot.analysis.line_index(file)?,
+            encoding,
+        };
+        #[allow(deprecated)]
+        symbols.push(SymbolInformation {
+            name: m.name.clone(),
+            kind: symbol_kind(m.kind),
+            tags: None,
+            deprecated: None,
+            location: Location {
+                uri,
+                range: byte_range(&index, m.name_byte_range),
+            },
+            container_name: m.container.clone(),
+        });
+    }
+    Ok(symbols)
+}
+
+pub fn folding_ranges(folds: &[Fold]) -> Vec<FoldingRange> {
+    folds
+        .iter()
+        .map(|fold| FoldingRange {
+            start_line: fold.start_line,
+            end_line: fold.end_line,
+            kind: fold.is_comment.then_some(FoldingRangeKind::Comment),
+            ..Default::default()
+        })
+        .collect()
+}
+
+/// Each chain of enclosing ranges (innermost first) as the nested `SelectionRange` of its
+/// innermost range.
+pub fn selection_ranges(
+    index: &LineIndex,
+    chains: &[Vec<crate::ide::TextRange>],
+) -> Vec<SelectionRange> {
+    chains
+        .iter()
+        .filter_map(|chain| {
+            chain.iter().rev().fold(None, |parent, r| {
+                Some(SelectionRange {
+                    range: range(index, r.start().into(), r.end().into()),
+                    parent: parent.map(Box::new),
+                })
+            })
+        })
+        .collect()
+}
+
+pub fn diagnostics(index: &LineIndex, errors: &[SyntaxError]) -> Vec<Diagnostic> {
+    errors
+        .iter()
+        .map(|e| Diagnostic {
+            range: range(index, e.range.start().into(), e.range.end().into()),
+            severity: Some(DiagnosticSeverity::ERROR),
+            source: Some("sextant".into()),
+            message: e.message.clone(),
+            ..Default::default()
+        })
+        .collect()
+}
+
+pub fn symbol_kind(kind: SymbolKind) -> LspKind {
+    match kind {
+        SymbolKind::Module => LspKind::MODULE,
+        SymbolKind::Class => LspKind::CLASS,
+        SymbolKind::Struct | SymbolKind::Union => LspKind::STRUCT,
+        SymbolKind::Enum => LspKind::ENUM,
+        SymbolKind::Variant => LspKind::ENUM_MEMBER,
+        SymbolKind::Trait | SymbolKind::Interface => LspKind::INTERFACE,
+        SymbolKind::Impl => LspKind::NAMESPACE,
+        SymbolKind::Type => LspKind::TYPE_PARAMETER,
+        SymbolKind::Function | SymbolKind::Macro => LspKind::FUNCTION,
+        SymbolKind::Method => LspKind::METHOD,
+        SymbolKind::Field => LspKind::FIELD,
+        SymbolKind::Constant | SymbolKind::Static => LspKind::CONSTANT,
+        SymbolKind::Variable => LspKind::VARIABLE,
+    }
+}
+
+/// A load step as a work-done percentage and message: reading the files is the first half,
+/// indexing them the second, so the percentage never goes down from one phase to the next.
+pub fn load_progress(event: &ProgressEvent) -> (u32, String) {
+    let (base, verb) = match event.phase {
+        LoadPhase::Reading => (0, "reading"),
+        LoadPhase::Indexing => (50, "indexing"),
+    };
+    let within = (event.done.min(event.total) * 50)
+        .checked_div(event.total)
+        .unwrap_or(50);
+    let message = format!("{verb} {}/{} files", event.done, event.total);
+    ((base + within) as u32, message)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::{ide, lsp::from_proto};
+
+    fn index(text: &str, encoding: PositionEncoding) -> LineIndex {
+        LineIndex {
+            index: Arc::new(ide::LineIndex::new(Arc::from(text))),
+            encoding,
+        }
+    }
+
+    #[test]
+    fn utf16_and_utf8_columns_both_ways() {
+        let text = "aé😀x\nz";
+        let x = text.find('x').unwrap();
+        let utf16 = index(text, PositionEncoding::Utf16);
+        let utf8 = index(text, PositionEncoding::Utf8);
+        assert_eq!(position(&utf16, x), Position::new(0, 4));
+        assert_eq!(from_proto::offset(&utf16, Position::new(0, 4)), x);
+        assert_eq!(position(&utf8, x), Position::new(0, 7));
+        assert_eq!(from_proto::offset(&utf8, Position::new(0, 7)), x);
+        // Past the line's end: its end; past the last line: the text's end.
+        assert_eq!(from_proto::offset(&utf16, Position::new(1, 99)), text.len());
+        assert_eq!(from_proto::offset(&utf16, Position::new(9, 0)), text.len());
+        // A UTF-16 column between the two halves of a surrogate pair: after the emoji.
+        let emoji = text.find('😀').unwrap();
+        assert_eq!(
+            from_proto::offset(&utf16, Position::new(0, 3)),
+            emoji + '😀'.len_utf8()
+        );
+    }
+
+    /// What the conversions must agree with: count along the line.
+    fn naive_position(text: &str, offset: usize, encoding: PositionEncoding) -> Position {
+        let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+        let before = &text[line_start..offset];
+        Position::new(
+            text[..offset].matches('\n').count() as u32,
+            match encoding {
+                PositionEncoding::Utf8 => before.len(),
+                PositionEncoding::Utf16 => before.encode_utf16().count(),
+            } as u32,
+        )
+    }
+
+    #[test]
+    fn positions_far_along_one_long_line_are_exact() {
+        // A minified-looking line of ~1 MB with characters of 1 to 4 bytes (and 1 or 2
+        // UTF-16 units) throughout, then a short second line.
+        let unit = "function é漢😀(a){return 'x';};var y=1;";
+        let line = unit.repeat(1 << 20 >> 5);
+        let text = format!("{line}\nz = '😀';");
+        let marks: Vec<usize> = text.match_indices("return").map(|(i, _)| i).collect();
+        let far: Vec<usize> = marks.iter().rev().step_by(997).copied().collect();
+        for encoding in [PositionEncoding::Utf8, PositionEncoding::Utf16] {
+            let lines = index(&text, encoding);
+            for &offset in far.iter().chain(&[0, line.len(), text.len()]) {
+                let expected = naive_position(&text, offset, encoding);
+                assert_eq!(
+                    position(&lines, offset),
+                    expected,
+                    "{encoding:?} at {offset}"
+                );
+                assert_eq!(from_proto::offset(&lines, expected), offset);
+            }
+        }
+        let utf16 = index(&text, PositionEncoding::Utf16);
+        assert_eq!(
+            from_proto::offset(&utf16, Position::new(0, u32::MAX)),
+            line.len()
+        );
+    }
+
+    #[test]
+    fn load_progress_never_goes_down_across_phases() {
+        let steps = [
+            (LoadPhase::Reading, 0, 4),
+            (LoadPhase::Reading, 2, 4),
+            (LoadPhase::Reading, 4, 4),
+            (LoadPhase::Indexing, 0, 3),
+            (LoadPhase::Indexing, 3, 3),
+        ];
+        let percentages: Vec<u32> = steps
+            .iter()
+            .map(|&(phase, done, total)| load_progress(&ProgressEvent { phase, done, total }).0)
+            .collect();
+        assert_eq!(percentages, [0, 25, 50, 50, 100]);
+        let empty = ProgressEvent {
+            phase: LoadPhase::Reading,
+            done: 0,
+            total: 0,
+        };
+        assert_eq!(load_progress(&empty), (50, "reading 0/0 files".to_string()));
+    }
+}
