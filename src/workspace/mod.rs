@@ -414,8 +414,10 @@ impl Host {
         let touched: std::collections::HashSet<&str> = touched.iter().map(String::as_str).collect();
         // The host is not `Sync`; the parallel readers consult a plain set.
         let known: std::collections::HashSet<&str> = self.analysis.paths().collect();
+        // A new size limit applies to every file, not only to those read anyway.
+        let reread_all = config.max_file_size != self.config.max_file_size;
         let (loaded, skipped) = read_candidates(&self.system, candidates, &config, None, |rel| {
-            !known.contains(rel) || touched.contains(rel)
+            reread_all || !known.contains(rel) || touched.contains(rel)
         });
         let mut gone: Vec<String> = self
             .analysis
