@@ -2,7 +2,7 @@
 
 use serde::Deserialize;
 
-use super::reader::{ConfinedReader, ReadRefusal};
+use super::{reader::ReadRefusal, system::System};
 
 pub const CONFIG_FILE: &str = "sextant.toml";
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 2 * 1024 * 1024;
@@ -31,10 +31,10 @@ impl Default for Config {
 }
 
 impl Config {
-    /// Reads `sextant.toml` at the reader's root; its absence means defaults.
-    pub fn load(reader: &ConfinedReader) -> Result<Config, String> {
-        let path = reader.root().join(CONFIG_FILE);
-        match reader.read(&path, MAX_CONFIG_SIZE) {
+    /// Reads `sextant.toml` at the system's root; its absence means defaults.
+    pub fn load(system: &dyn System) -> Result<Config, String> {
+        let path = system.root().join(CONFIG_FILE);
+        match system.read(&path, MAX_CONFIG_SIZE) {
             Ok(content) => {
                 let text = String::from_utf8(content.bytes)
                     .map_err(|_| format!("{}: not valid UTF-8", path.display()))?;

@@ -10,6 +10,10 @@
 //! Deadlock rule: a reader must never wait for the writer while it holds a snapshot (a
 //! setter waits until every clone is dropped). [`LiveWorkspace::sync`] is therefore called
 //! before taking a snapshot, never while holding one.
+//!
+//! Events come from a file watcher on the disk ([`LiveWorkspace::start`]), or from the
+//! caller over any [`System`] ([`LiveWorkspace::start_with`] and [`DiskEvents`]): tests
+//! drive the writer deterministically that way.
 
 use std::{
     path::{Path, PathBuf},
@@ -25,8 +29,8 @@ use notify::Watcher;
 use serde::Serialize;
 
 use super::{
-    ConfinedReader, FileError, Host, LoadOptions, ProgressEvent, ProgressSink, SkippedFile,
-    standalone_file,
+    FileError, Host, LoadOptions, OsSystem, ProgressEvent, ProgressSink, SkippedFile, System,
+    standalone_file_in,
 };
 use crate::ide::{Analysis, Cancellable, FileId};
 
@@ -76,7 +80,12 @@ pub struct LiveStatus {
 }
 
 enum Message {
-    Fs(notify::Result<notify::Event>),
+    /// Paths whose content may have changed; `lost`: events were lost (only a walk can
+    /// tell what changed).
+    Disk {
+        paths: Vec<PathBuf>,
+        lost: bool,
+    },
     /// Apply every change made on disk before this message was sent, then answer.
     Sync(Sender<()>),
     /// An editor's text for a workspace-relative path (`None`: closed), then answer.
@@ -98,6 +107,32 @@ pub struct LiveWorkspace {
     writer: Option<JoinHandle<()>>,
     _watcher: Option<notify::RecommendedWatcher>,
     root: PathBuf,
+    /// What the writer reads (for files the index leaves out).
+    system: Arc<dyn System>,
+}
+
+/// Feeds a [`LiveWorkspace::start_with`] workspace the changes its system went through,
+/// as a file watcher would.
+#[derive(Clone)]
+pub struct DiskEvents {
+    tx: Sender<Message>,
+}
+
+impl DiskEvents {
+    /// Reports that the files or directories at `paths` (absolute) were created,
+    /// modified, removed or renamed (both names, for a rename).
+    pub fn changed(&self, paths: impl IntoIterator<Item = PathBuf>) {
+        let paths = paths.into_iter().collect();
+        let _ = self.tx.send(Message::Disk { paths, lost: false });
+    }
+
+    /// Reports that events were lost (a watcher's queue overflowed).
+    pub fn lost(&self) {
+        let _ = self.tx.send(Message::Disk {
+            paths: Vec::new(),
+            lost: true,
+        });
+    }
 }
 
 /// Why a read could not be answered.
@@ -115,33 +150,15 @@ impl LiveWorkspace {
     /// Starts watching `root` and indexing it in the background. Readers wait for the first
     /// index; [`LiveWorkspace::status`] does not.
     pub fn start(root: &Path, options: LoadOptions) -> Result<LiveWorkspace, String> {
-        let root = root
-            .canonicalize()
-            .map_err(|e| format!("{}: {e}", root.display()))?;
-        if !root.is_dir() {
-            return Err(format!("{}: not a directory", root.display()));
-        }
-        let shared = Arc::new(Shared {
-            snapshot: Mutex::new(None),
-            load_error: Mutex::new(None),
-            published: Condvar::new(),
-            status: Mutex::new(LiveStatus {
-                ready: false,
-                watching: false,
-                error: None,
-                index_ms: None,
-                progress: None,
-                revision: 0,
-                batches: 0,
-                rescans: 0,
-            }),
-        });
+        let system = OsSystem::open(root)?;
+        let root = system.root().to_path_buf();
+        let shared = Shared::new();
         let (tx, rx) = mpsc::channel();
 
         // Watch before the first walk so that nothing changed during it is missed.
         let watcher_tx = tx.clone();
         let watcher = notify::recommended_watcher(move |event| {
-            let _ = watcher_tx.send(Message::Fs(event));
+            let _ = watcher_tx.send(disk_message(event));
         })
         .and_then(|mut w| w.watch(&root, notify::RecursiveMode::Recursive).map(|()| w));
         let watcher = match watcher {
@@ -155,20 +172,28 @@ impl LiveWorkspace {
                 None
             }
         };
-
-        let writer_shared = shared.clone();
-        let writer_root = root.clone();
-        let writer = std::thread::Builder::new()
-            .name("sextant-writer".into())
-            .spawn(move || writer_loop(&writer_root, options, &writer_shared, &rx))
-            .map_err(|e| e.to_string())?;
-        Ok(LiveWorkspace {
+        let cookies = watcher.is_some().then(|| Cookies::new(system.clone()));
+        spawn(
+            Arc::new(system),
+            options,
             shared,
-            tx,
-            writer: Some(writer),
-            _watcher: watcher,
-            root,
-        })
+            (tx, rx),
+            cookies,
+            watcher,
+        )
+    }
+
+    /// Starts indexing the root of `system` in the background, with no watcher: changes
+    /// reach the writer through the returned [`DiskEvents`], in the order they are sent.
+    /// A read sees every event sent before it (the events and the read share one queue).
+    pub fn start_with(
+        system: Arc<dyn System>,
+        options: LoadOptions,
+    ) -> Result<(LiveWorkspace, DiskEvents), String> {
+        let (tx, rx) = mpsc::channel();
+        let events = DiskEvents { tx: tx.clone() };
+        let live = spawn(system, options, Shared::new(), (tx, rx), None, None)?;
+        Ok((live, events))
     }
 
     pub fn root(&self) -> &Path {
@@ -299,9 +324,13 @@ impl LiveWorkspace {
             Found::Indexed(value) => Ok(value),
             Found::NotIndexed(Some(skipped), _) => Err(FileReadError::Skipped(skipped)),
             Found::NotIndexed(None, max_file_size) => {
-                let reader = ConfinedReader::new(self.root.clone());
-                let (analysis, file) =
-                    standalone_file(&reader, &self.root.join(rel), rel, None, max_file_size)?;
+                let (analysis, file) = standalone_file_in(
+                    &*self.system,
+                    &self.root.join(rel),
+                    rel,
+                    None,
+                    max_file_size,
+                )?;
                 cancel.watch(analysis.cancellation_token());
                 query(&analysis, file).map_err(|_| FileReadError::Read(ReadError::Cancelled))
             }
@@ -369,7 +398,78 @@ impl Drop for LiveWorkspace {
     }
 }
 
-fn writer_loop(root: &Path, options: LoadOptions, shared: &Arc<Shared>, rx: &Receiver<Message>) {
+impl Shared {
+    fn new() -> Arc<Shared> {
+        Arc::new(Shared {
+            snapshot: Mutex::new(None),
+            load_error: Mutex::new(None),
+            published: Condvar::new(),
+            status: Mutex::new(LiveStatus {
+                ready: false,
+                watching: false,
+                error: None,
+                index_ms: None,
+                progress: None,
+                revision: 0,
+                batches: 0,
+                rescans: 0,
+            }),
+        })
+    }
+}
+
+/// Starts the writer thread over `system`, fed by `channel`.
+fn spawn(
+    system: Arc<dyn System>,
+    options: LoadOptions,
+    shared: Arc<Shared>,
+    channel: (Sender<Message>, Receiver<Message>),
+    cookies: Option<Cookies>,
+    watcher: Option<notify::RecommendedWatcher>,
+) -> Result<LiveWorkspace, String> {
+    let (tx, rx) = channel;
+    let root = system.root().to_path_buf();
+    let writer_shared = shared.clone();
+    let writer_system = system.clone();
+    let writer = std::thread::Builder::new()
+        .name("sextant-writer".into())
+        .spawn(move || writer_loop(writer_system, options, &writer_shared, &rx, cookies))
+        .map_err(|e| e.to_string())?;
+    Ok(LiveWorkspace {
+        shared,
+        tx,
+        writer: Some(writer),
+        _watcher: watcher,
+        root,
+        system,
+    })
+}
+
+/// A watcher's event as the writer takes it: the paths whose content may have changed.
+fn disk_message(event: notify::Result<notify::Event>) -> Message {
+    match event {
+        Ok(event) => Message::Disk {
+            lost: event.need_rescan(),
+            paths: if changes_content(&event.kind) {
+                event.paths
+            } else {
+                Vec::new()
+            },
+        },
+        Err(_) => Message::Disk {
+            paths: Vec::new(),
+            lost: true,
+        },
+    }
+}
+
+fn writer_loop(
+    system: Arc<dyn System>,
+    options: LoadOptions,
+    shared: &Arc<Shared>,
+    rx: &Receiver<Message>,
+    cookies: Option<Cookies>,
+) {
     let started = Instant::now();
     let mut options = options;
     let outer = options.progress.take();
@@ -380,7 +480,7 @@ fn writer_loop(root: &Path, options: LoadOptions, shared: &Arc<Shared>, rx: &Rec
             (outer.0)(event);
         }
     })));
-    let mut host = match Host::load(root, &options) {
+    let mut host = match Host::load_with(system, &options) {
         Ok(host) => host,
         Err(e) => {
             shared.status.lock().unwrap().error = Some(e.clone());
@@ -396,7 +496,6 @@ fn writer_loop(root: &Path, options: LoadOptions, shared: &Arc<Shared>, rx: &Rec
         status.progress = None;
         status.index_ms = Some(started.elapsed().as_secs_f64() * 1000.0);
     }
-    let watching = shared.status.lock().unwrap().watching;
     let mut writer = Writer {
         revision: 0,
         pending: Vec::new(),
@@ -405,7 +504,7 @@ fn writer_loop(root: &Path, options: LoadOptions, shared: &Arc<Shared>, rx: &Rec
         overlay_waiters: Vec::new(),
         uncovered: Vec::new(),
         covered: Vec::new(),
-        cookies: watching.then(|| Cookies::new(root)),
+        cookies,
     };
     publish(&host, shared, writer.revision);
 
@@ -488,21 +587,16 @@ impl Writer {
                 self.overlays.push((rel, text));
                 self.overlay_waiters.push(reply);
             }
-            Message::Fs(Ok(event)) => {
-                if event.need_rescan() {
-                    self.rescan = true;
-                }
-                if changes_content(&event.kind) {
-                    for path in event.paths {
-                        if !is_cookie(&path) {
-                            self.pending.push(path);
-                        } else if let Some(cookies) = &mut self.cookies {
-                            cookies.arrived(&path);
-                        }
+            Message::Disk { paths, lost } => {
+                self.rescan |= lost;
+                for path in paths {
+                    if !is_cookie(&path) {
+                        self.pending.push(path);
+                    } else if let Some(cookies) = &mut self.cookies {
+                        cookies.arrived(&path);
                     }
                 }
             }
-            Message::Fs(Err(_)) => self.rescan = true,
         }
         true
     }
@@ -583,6 +677,8 @@ impl Writer {
 /// watcher to report it. The kernel queues events in order, so everything written before
 /// the cookie has arrived by then.
 struct Cookies {
+    /// The disk the watcher watches (cookies are files on it).
+    disk: OsSystem,
     dir: PathBuf,
     prefix: String,
     next: u64,
@@ -605,15 +701,16 @@ fn is_cookie(path: &Path) -> bool {
 const COOKIE_TIMEOUT: Duration = Duration::from_secs(2);
 
 impl Cookies {
-    fn new(root: &Path) -> Cookies {
+    fn new(disk: OsSystem) -> Cookies {
         // Inside `.git` when it is a directory of the root (not a link to elsewhere, which the
         // watcher does not see), so that `git status` never shows a cookie.
-        let git = root.join(".git");
-        let dir = match std::fs::symlink_metadata(&git) {
-            Ok(meta) if meta.is_dir() => git,
-            _ => root.to_path_buf(),
+        let git = disk.root().join(".git");
+        let dir = match disk.symlink_metadata(&git) {
+            Ok(meta) if meta.kind == super::FileKind::Dir => git,
+            _ => disk.root().to_path_buf(),
         };
         Cookies {
+            disk,
             dir,
             prefix: format!("{COOKIE_PREFIX}{}-", std::process::id()),
             next: 0,
@@ -628,9 +725,10 @@ impl Cookies {
         }
         self.next += 1;
         let path = self.dir.join(format!("{}{}", self.prefix, self.next));
-        match std::fs::File::create(&path) {
-            Ok(_) => self.outstanding = Some((path, Instant::now() + COOKIE_TIMEOUT)),
-            Err(_) => self.disabled = true,
+        if self.disk.create_marker(&path) {
+            self.outstanding = Some((path, Instant::now() + COOKIE_TIMEOUT));
+        } else {
+            self.disabled = true;
         }
     }
 
@@ -645,13 +743,13 @@ impl Cookies {
             .is_some_and(|n| n.starts_with(&self.prefix));
         if ours {
             // Creation and removal both report the path; removing twice is harmless.
-            let _ = std::fs::remove_file(path);
+            self.disk.remove_marker(path);
         }
     }
 
     fn give_up(&mut self) {
         if let Some((path, _)) = self.outstanding.take() {
-            let _ = std::fs::remove_file(path);
+            self.disk.remove_marker(&path);
         }
     }
 }

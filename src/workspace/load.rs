@@ -7,10 +7,7 @@ use std::{
 
 use serde::Serialize;
 
-use super::{
-    config::Config,
-    reader::{ConfinedReader, ReadRefusal},
-};
+use super::{config::Config, reader::ReadRefusal, system::System};
 use crate::lang::{LangId, registry};
 
 /// Bytes inspected for NUL when deciding that a file is binary (as git and ripgrep do).
@@ -45,7 +42,9 @@ pub struct LoadedFile {
     pub real_path: Option<String>,
 }
 
-pub(super) enum Candidate {
+/// What a walk yields: a file to read, a directory entered, or a path left out.
+#[derive(Debug)]
+pub enum Candidate {
     File {
         abs: PathBuf,
         rel: String,
@@ -57,9 +56,13 @@ pub(super) enum Candidate {
     Skipped(SkippedFile),
 }
 
-/// Lists the files under `root` that sextant would index, honouring `.gitignore`, `.ignore`
-/// and the config's include/exclude globs.
-pub(super) fn walk(root: &Path, config: &Config) -> Result<Vec<Candidate>, String> {
+/// `sextant.toml`'s include/exclude globs as the `ignore` crate's overrides: an include is
+/// a whitelist (anything else is left out), an exclude an ignore rule; both take
+/// precedence over ignore files and hidden names.
+pub(super) fn overrides(
+    root: &Path,
+    config: &Config,
+) -> Result<ignore::overrides::Override, String> {
     let mut overrides = ignore::overrides::OverrideBuilder::new(root);
     for glob in &config.include {
         overrides
@@ -71,53 +74,81 @@ pub(super) fn walk(root: &Path, config: &Config) -> Result<Vec<Candidate>, Strin
             .add(&format!("!{glob}"))
             .map_err(|e| format!("sextant.toml exclude {glob:?}: {e}"))?;
     }
-    let overrides = overrides.build().map_err(|e| e.to_string())?;
-    let canonical_root = root
-        .canonicalize()
-        .map_err(|e| format!("{}: {e}", root.display()))?;
-
-    let found = Mutex::new(Vec::new());
-    let walker = ignore::WalkBuilder::new(root)
-        .standard_filters(true)
-        .require_git(false)
-        .follow_links(true)
-        .overrides(overrides)
-        .build_parallel();
-    walker.run(|| {
-        let found = &found;
-        let canonical_root = &canonical_root;
-        Box::new(move |entry| {
-            let candidate = match entry {
-                // FIFOs, sockets and devices too: the reader refuses them, and they are
-                // reported like any file that could not be read.
-                Ok(entry) if entry.file_type().is_some_and(|t| !t.is_dir()) => {
-                    classify(root, entry.path())
-                }
-                Ok(entry) if entry.depth() > 0 && entry.file_type().is_some_and(|t| t.is_dir()) => {
-                    if entry.path_is_symlink() {
-                        if let Some(skipped) = outside_dir_link(root, canonical_root, entry.path())
-                        {
-                            found.lock().unwrap().push(Candidate::Skipped(skipped));
-                            return ignore::WalkState::Skip;
-                        }
-                    }
-                    relative_path(root, entry.path()).map(Candidate::Dir)
-                }
-                Ok(_) => None,
-                Err(err) => Some(walk_error(root, err)),
-            };
-            if let Some(c) = candidate {
-                found.lock().unwrap().push(c);
-            }
-            ignore::WalkState::Continue
-        })
-    });
-    let mut found = found.into_inner().unwrap();
-    found.sort_by(|a, b| sort_key(a).cmp(sort_key(b)));
-    Ok(found)
+    overrides.build().map_err(|e| e.to_string())
 }
 
-fn sort_key(c: &Candidate) -> &str {
+/// One entry a walk reached, however the tree is stored.
+pub(super) struct Reached<'a> {
+    pub path: &'a Path,
+    pub depth: usize,
+    /// After following a symlink.
+    pub is_dir: bool,
+    /// The entry is a symlink (followed).
+    pub is_symlink: bool,
+}
+
+/// Turns what a walk reaches into candidates. Every system's walk feeds one, so they
+/// classify, report and order alike.
+pub(super) struct Collector<'a> {
+    root: &'a Path,
+    canonical_root: &'a Path,
+    found: Mutex<Vec<Candidate>>,
+}
+
+impl<'a> Collector<'a> {
+    pub fn new(root: &'a Path, canonical_root: &'a Path) -> Collector<'a> {
+        Collector {
+            root,
+            canonical_root,
+            found: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Records one entry or walk error; false when the walk must not enter the directory.
+    /// `canonical` resolves a symlinked directory's target.
+    pub fn visit(
+        &self,
+        entry: Result<Reached<'_>, ignore::Error>,
+        canonical: impl FnOnce(&Path) -> Option<PathBuf>,
+    ) -> bool {
+        let root = self.root;
+        let candidate = match entry {
+            // FIFOs, sockets and devices too: the reader refuses them, and they are
+            // reported like any file that could not be read.
+            Ok(entry) if !entry.is_dir => classify(root, entry.path),
+            Ok(entry) if entry.depth > 0 => {
+                if entry.is_symlink {
+                    if let Some(skipped) =
+                        outside_dir_link(root, self.canonical_root, entry.path, canonical)
+                    {
+                        self.push(Candidate::Skipped(skipped));
+                        return false;
+                    }
+                }
+                relative_path(root, entry.path).map(Candidate::Dir)
+            }
+            Ok(_) => None,
+            Err(err) => Some(walk_error(root, err)),
+        };
+        if let Some(c) = candidate {
+            self.push(c);
+        }
+        true
+    }
+
+    fn push(&self, candidate: Candidate) {
+        self.found.lock().unwrap().push(candidate);
+    }
+
+    /// The candidates, sorted by path.
+    pub fn finish(self) -> Vec<Candidate> {
+        let mut found = self.found.into_inner().unwrap();
+        found.sort_by(|a, b| sort_key(a).cmp(sort_key(b)));
+        found
+    }
+}
+
+pub(super) fn sort_key(c: &Candidate) -> &str {
     match c {
         Candidate::File { rel, .. } | Candidate::Dir(rel) | Candidate::Manifest(rel) => rel,
         Candidate::Skipped(s) => &s.path,
@@ -157,8 +188,13 @@ fn classify(root: &Path, path: &Path) -> Option<Candidate> {
 
 /// A symlinked directory pointing outside the root is not entered (its files would be
 /// refused one by one when read; a link to `/` would make that a walk of the machine).
-fn outside_dir_link(root: &Path, canonical_root: &Path, path: &Path) -> Option<SkippedFile> {
-    let target = path.canonicalize().ok()?;
+fn outside_dir_link(
+    root: &Path,
+    canonical_root: &Path,
+    path: &Path,
+    canonical: impl FnOnce(&Path) -> Option<PathBuf>,
+) -> Option<SkippedFile> {
+    let target = canonical(path)?;
     if target.starts_with(canonical_root) {
         return None;
     }
@@ -211,14 +247,10 @@ pub enum ReadOutcome {
     Ignored,
 }
 
-/// Reads one source file through the confined reader, enforcing the size limit and
-/// rejecting binary content.
-pub fn read_source(
-    reader: &ConfinedReader,
-    abs: &Path,
-    rel: &str,
-    max_file_size: u64,
-) -> ReadOutcome {
+/// Reads one source file through the system (so confined to its root), enforcing the size
+/// limit and rejecting binary content. An editor's open document is taken as it is, in
+/// the language it was opened with.
+pub fn read_source(system: &dyn System, abs: &Path, rel: &str, max_file_size: u64) -> ReadOutcome {
     let skipped = |reason, detail: String| {
         ReadOutcome::Skipped(SkippedFile {
             path: rel.to_string(),
@@ -226,7 +258,7 @@ pub fn read_source(
             detail,
         })
     };
-    let content = match reader.read(abs, max_file_size) {
+    let content = match system.read(abs, max_file_size) {
         Ok(content) => content,
         Err(ReadRefusal::NotFound) => return ReadOutcome::Ignored,
         // An extensionless file sextant cannot read is not known to be source at all.
@@ -244,18 +276,24 @@ pub fn read_source(
         }
     };
     let bytes = content.bytes;
-    let first_line = bytes.split(|&b| b == b'\n').next();
-    let Some(lang) = registry().for_path(abs, first_line) else {
-        return ReadOutcome::Ignored;
+    let lang = match content.open_document {
+        Some(lang) => lang,
+        None => {
+            let first_line = bytes.split(|&b| b == b'\n').next();
+            let Some(lang) = registry().for_path(abs, first_line) else {
+                return ReadOutcome::Ignored;
+            };
+            if bytes[..bytes.len().min(BINARY_SNIFF_BYTES)].contains(&0) {
+                return skipped(SkipReason::Binary, "contains NUL bytes".into());
+            }
+            lang.lang_id
+        }
     };
-    if bytes[..bytes.len().min(BINARY_SNIFF_BYTES)].contains(&0) {
-        return skipped(SkipReason::Binary, "contains NUL bytes".into());
-    }
-    let real_path = relative_path(reader.root(), &content.real_path).filter(|real| real != rel);
+    let real_path = relative_path(system.root(), &content.real_path).filter(|real| real != rel);
     let (text, lossy_utf8) = decode(bytes);
     ReadOutcome::Loaded(LoadedFile {
         path: rel.to_string(),
-        lang: lang.lang_id,
+        lang,
         text,
         lossy_utf8,
         real_path,

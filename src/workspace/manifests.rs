@@ -7,7 +7,7 @@
 //!   exception is a file a tsconfig or jsconfig `extends`, which is read wherever it lies
 //!   inside the root (a package's config in an ignored `node_modules`), and only if it is
 //!   on disk — otherwise the query reports the link as unresolved.
-//! - Every read goes through the [`ConfinedReader`] with [`MAX_MANIFEST_SIZE`]; a manifest
+//! - Every read goes through the host's [`System`] with [`MAX_MANIFEST_SIZE`]; a manifest
 //!   that cannot be read is listed among the skipped files, not loaded.
 //! - The inputs change only through [`Change::set_manifest`]/[`Change::remove_manifest`],
 //!   and only for files whose kind or text differ, so an unchanged manifest invalidates
@@ -22,6 +22,7 @@ use super::{
     Host, SkipReason, SkippedFile,
     load::{Candidate, decode},
     reader::ReadRefusal,
+    system::System,
 };
 use crate::{
     ide::Change,
@@ -116,7 +117,7 @@ impl Reads<'_> {
         };
         match self
             .host
-            .reader
+            .system
             .read(&self.host.root.join(rel), MAX_MANIFEST_SIZE)
         {
             Ok(content) => Read::Text(decode(content.bytes).0.into()),

@@ -1,14 +1,16 @@
 //! Loading a workspace from disk into the analysis host.
 //!
 //! Invariant: this is the only layer that reads the disk, and the only caller of
-//! [`AnalysisHost::apply_change`]. Queries never do I/O. Progress is reported as
-//! [`ProgressEvent`]s for the front end to render.
+//! [`AnalysisHost::apply_change`]. Queries never do I/O. Every file access goes through a
+//! [`System`] (the disk, or a tree in memory for tests), with editors' open documents
+//! layered over it. Progress is reported as [`ProgressEvent`]s for the front end to render.
 
 mod config;
 pub mod live;
 mod load;
 pub mod manifests;
 pub mod reader;
+pub mod system;
 
 use std::{
     collections::HashMap,
@@ -24,6 +26,7 @@ pub use load::{
     LoadedFile, ReadOutcome, SkipReason, SkippedFile, decode, read_source, relative_path,
 };
 pub use reader::{ConfinedReader, ReadRefusal, normalize_lexically, resolves_inside};
+pub use system::{FileKind, MemorySystem, Metadata, OsSystem, OverlaySystem, System};
 
 use crate::{
     ide::{Analysis, AnalysisHost, Change, FileContent, FileId, Language},
@@ -123,10 +126,9 @@ pub struct Host {
     /// Directories the last walk entered; events under any other directory (ignored or
     /// excluded ones, like `target/` or `node_modules/`) cannot change the index.
     walked_dirs: std::collections::HashSet<String>,
-    /// Texts of documents open in an editor; they win over the disk until closed.
-    overlays: HashMap<String, String>,
-    /// The only way this host reads the disk.
-    reader: ConfinedReader,
+    /// The only way this host reaches files: the workspace's system, with the documents
+    /// open in an editor over it (they win over the system's files until closed).
+    system: OverlaySystem,
     /// For files reached through a symlink: path → the workspace path of the real file. A
     /// change reported for the real file refreshes these paths too.
     real_paths: HashMap<String, String>,
@@ -145,8 +147,8 @@ pub struct Applied {
 }
 
 /// `sextant.toml` merged with command-line overrides.
-fn effective_config(reader: &ConfinedReader, options: &LoadOptions) -> Result<Config, String> {
-    let mut config = Config::load(reader)?;
+fn effective_config(system: &dyn System, options: &LoadOptions) -> Result<Config, String> {
+    let mut config = Config::load(system)?;
     if let Some(max) = options.max_file_size {
         config.max_file_size = max;
     }
@@ -156,7 +158,7 @@ fn effective_config(reader: &ConfinedReader, options: &LoadOptions) -> Result<Co
 
 /// Reads the walked candidates for which `should_read(rel)` holds, in parallel.
 fn read_candidates(
-    reader: &ConfinedReader,
+    system: &dyn System,
     candidates: Vec<load::Candidate>,
     config: &Config,
     progress: Option<&ProgressSink>,
@@ -177,7 +179,7 @@ fn read_candidates(
     let outcomes: Vec<ReadOutcome> = to_read
         .par_iter()
         .map(|(abs, rel)| {
-            let outcome = read_source(reader, abs, rel, config.max_file_size);
+            let outcome = read_source(system, abs, rel, config.max_file_size);
             progress.inc();
             outcome
         })
@@ -211,25 +213,28 @@ fn affects_file_set(rel: &str) -> bool {
 }
 
 impl Host {
-    /// Walks `root`, reads and indexes every source file on all cores.
+    /// Walks the directory `root` on disk, reads and indexes every source file on all
+    /// cores.
     pub fn load(root: &Path, options: &LoadOptions) -> Result<Host, String> {
         let started = Instant::now();
-        let meta = std::fs::metadata(root).map_err(|e| format!("{}: {e}", root.display()))?;
-        if !meta.is_dir() {
-            return Err(format!("{}: not a directory", root.display()));
-        }
-        let root = root
-            .canonicalize()
-            .map_err(|e| format!("{}: {e}", root.display()))?;
-        let reader = ConfinedReader::new(root.clone());
-        let config = effective_config(&reader, options)?;
-        let candidates = load::walk(&root, &config)?;
+        let system = OsSystem::open(root)?;
+        let mut host = Host::load_with(Arc::new(system), options)?;
+        host.index_time = started.elapsed();
+        Ok(host)
+    }
+
+    /// Walks the root of `system`, reads and indexes every source file on all cores.
+    pub fn load_with(system: Arc<dyn System>, options: &LoadOptions) -> Result<Host, String> {
+        let started = Instant::now();
+        let root = system.root().to_path_buf();
+        let config = effective_config(&*system, options)?;
+        let candidates = system.walk(&config)?;
         let found_manifests = manifests::found(&candidates); // manifests hook
         let walked_dirs = walked_dirs(&candidates);
         let progress = options.progress.as_ref();
-        let (loaded, skipped) = read_candidates(&reader, candidates, &config, progress, |_| true);
+        let (loaded, skipped) = read_candidates(&*system, candidates, &config, progress, |_| true);
 
-        let mut host = Host::from_files(root, loaded);
+        let mut host = Host::from_files_over(system, AnalysisHost::new(root.clone()), root, loaded);
         host.config = config;
         host.options = options.clone();
         host.walked_dirs = walked_dirs;
@@ -250,6 +255,16 @@ impl Host {
     /// Like [`Host::from_files`], in a caller-made analysis host (tests pass one whose
     /// database logs events).
     pub fn from_files_in(analysis: AnalysisHost, root: PathBuf, files: Vec<LoadedFile>) -> Host {
+        let system = Arc::new(OsSystem::new(root.clone()));
+        Host::from_files_over(system, analysis, root, files)
+    }
+
+    fn from_files_over(
+        system: Arc<dyn System>,
+        analysis: AnalysisHost,
+        root: PathBuf,
+        files: Vec<LoadedFile>,
+    ) -> Host {
         let mut host = Host {
             analysis,
             root: root.clone(),
@@ -258,8 +273,7 @@ impl Host {
             index_time: Duration::ZERO,
             options: LoadOptions::default(),
             walked_dirs: Default::default(),
-            overlays: HashMap::new(),
-            reader: ConfinedReader::new(root),
+            system: OverlaySystem::new(system),
             real_paths: HashMap::new(),
         };
         let mut change = Change::default();
@@ -291,7 +305,7 @@ impl Host {
                         None => return false,
                     },
                 };
-                self.overlays.insert(rel.to_string(), text.clone());
+                self.system.open(rel, text.clone(), lang);
                 self.real_paths.remove(rel);
                 let mut change = Change::default();
                 change.set_file(rel, content(lang, text, false));
@@ -299,7 +313,7 @@ impl Host {
                 true
             }
             None => {
-                self.overlays.remove(rel);
+                self.system.close(rel);
                 let abs = self.root.join(rel);
                 self.apply_disk_changes(&[abs], false);
                 true
@@ -338,8 +352,8 @@ impl Host {
                     || (!self.analysis.contains(rel) && self.under_walked_dir(rel) && {
                         let abs = self.root.join(rel);
                         // A new source file, or a directory created, removed or renamed.
-                        abs.is_dir()
-                            || !abs.exists()
+                        self.system.is_dir(&abs)
+                            || !self.system.exists(&abs)
                             || crate::lang::Registry::needs_shebang(&abs)
                             || crate::lang::registry().for_path(&abs, None).is_some()
                     })
@@ -349,11 +363,12 @@ impl Host {
         }
         let mut change = Change::default();
         for rel in &touched {
-            if !self.analysis.contains(rel) || self.overlays.contains_key(rel) {
+            // An open document reads as the editor's text: the disk's is ignored.
+            if !self.analysis.contains(rel) {
                 continue;
             }
             match read_source(
-                &self.reader,
+                &self.system,
                 &self.root.join(rel),
                 rel,
                 self.config.max_file_size,
@@ -387,12 +402,13 @@ impl Host {
     }
 
     fn rescan(&mut self, touched: &[String]) -> Applied {
-        let config = match effective_config(&self.reader, &self.options) {
+        let config = match effective_config(&self.system, &self.options) {
             Ok(c) => c,
             // A half-written sextant.toml: keep the last good configuration.
             Err(_) => self.config.clone(),
         };
-        let Ok(candidates) = load::walk(&self.root, &config) else {
+        // Open documents are among the candidates, whatever the rules say of their paths.
+        let Ok(candidates) = self.system.walk(&config) else {
             return Applied {
                 rescanned: true,
                 ..Applied::default()
@@ -412,14 +428,15 @@ impl Host {
         let touched: std::collections::HashSet<&str> = touched.iter().map(String::as_str).collect();
         // The host is not `Sync`; the parallel readers consult a plain set.
         let known: std::collections::HashSet<&str> = self.analysis.paths().collect();
-        let (loaded, skipped) = read_candidates(&self.reader, candidates, &config, None, |rel| {
-            !known.contains(rel) || touched.contains(rel)
+        // A new size limit applies to every file, not only to those read anyway.
+        let reread_all = config.max_file_size != self.config.max_file_size;
+        let (loaded, skipped) = read_candidates(&self.system, candidates, &config, None, |rel| {
+            reread_all || !known.contains(rel) || touched.contains(rel)
         });
-        let overlays = &self.overlays;
         let mut gone: Vec<String> = self
             .analysis
             .paths()
-            .filter(|rel| !present.contains(*rel) && !overlays.contains_key(*rel))
+            .filter(|rel| !present.contains(*rel))
             .map(str::to_string)
             .collect();
         gone.extend(
@@ -434,9 +451,6 @@ impl Host {
             change.remove_file(rel);
         }
         for f in loaded {
-            if self.overlays.contains_key(&f.path) {
-                continue;
-            }
             self.track_real_path(&f);
             change.set_file(f.path, content(f.lang, f.text, f.lossy_utf8));
         }
@@ -478,6 +492,11 @@ impl Host {
     /// A snapshot of the current revision.
     pub fn analysis(&self) -> Analysis {
         self.analysis.analysis()
+    }
+
+    /// The system this host reads (below the editors' documents).
+    pub fn system(&self) -> &Arc<dyn System> {
+        self.system.base()
     }
 
     /// The analysis host itself (tests and benchmarks drive the database through it).
@@ -529,6 +548,18 @@ pub fn standalone_file(
     language: Option<&Language>,
     max_file_size: u64,
 ) -> Result<(Analysis, FileId), FileError> {
+    let system = OsSystem::from_reader(reader.clone());
+    standalone_file_in(&system, path, name, language, max_file_size)
+}
+
+/// [`standalone_file`] read through any system.
+pub fn standalone_file_in(
+    system: &dyn System,
+    path: &Path,
+    name: &str,
+    language: Option<&Language>,
+    max_file_size: u64,
+) -> Result<(Analysis, FileId), FileError> {
     let registry = crate::lang::registry();
     // Known from the extension alone: no need to read a file that cannot be analysed.
     if language.is_none()
@@ -539,7 +570,7 @@ pub fn standalone_file(
             name: name.to_string(),
         });
     }
-    let bytes = reader
+    let bytes = system
         .read(path, max_file_size)
         .map_err(|refusal| FileError::Refused {
             name: name.to_string(),

@@ -52,12 +52,16 @@ const ELOOP: i32 = libc::ELOOP;
 #[cfg(not(unix))]
 const ELOOP: i32 = -1;
 
-/// What a read returns: the bytes, and the file's real path relative to the root when it
-/// differs from the path asked for (the file was reached through a symlink).
+/// What a read returns: the bytes, and the file's real path (absolute; it differs from
+/// the path asked for when the file was reached through a symlink).
 #[derive(Debug)]
 pub struct FileContent {
     pub bytes: Vec<u8>,
     pub real_path: PathBuf,
+    /// Set when the bytes are an editor's open document rather than the disk's: the
+    /// language the document was opened in. Such text is already in memory, so no size
+    /// or binary check applies to it.
+    pub open_document: Option<crate::lang::LangId>,
 }
 
 /// Reads files confined to one root.
@@ -95,7 +99,11 @@ impl ConfinedReader {
         (&mut file).take(limit + 1).read_to_end(&mut bytes)?;
         // The file grew after the stat.
         check_size(bytes.len() as u64, limit)?;
-        Ok(FileContent { bytes, real_path })
+        Ok(FileContent {
+            bytes,
+            real_path,
+            open_document: None,
+        })
     }
 }
 
