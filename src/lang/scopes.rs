@@ -153,3 +153,84 @@ pub fn scoped_queries(
         elsewhere: variant(&|_| false)?,
     }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::registry;
+
+    fn scoped(source: &str) -> Result<Option<ScopedQueries>, String> {
+        let python = registry().by_id("python").unwrap();
+        let query = tree_sitter::Query::new(&python.grammar, source).map_err(|e| e.to_string())?;
+        scoped_queries(
+            &python.grammar,
+            &query,
+            source,
+            &python.scopes,
+            crate::lang::roots::rooted_at_named_kind,
+        )
+    }
+
+    #[test]
+    fn scope_predicates_are_checked_when_compiled() {
+        assert!(scoped("(identifier) @x").unwrap().is_none());
+        assert!(scoped("(block (#scope? module)) @x").unwrap().is_some());
+        for (source, error) in [
+            (
+                "(block (#scope? block)) @x",
+                "\"block\" is not one of the language's scopes",
+            ),
+            ("(block (#scope? modul)) @x", "\"modul\" is not one of"),
+            ("(block (#scope?)) @x", "no scope kind given"),
+            (
+                "((block) @x (#scope? @x module))",
+                "takes scope kinds, not captures",
+            ),
+            (
+                "(block (#scope? module) (#scope? module)) @x",
+                "one #scope? per pattern",
+            ),
+            (
+                "(_ (block) (#scope? module)) @x",
+                "must start at a named node kind",
+            ),
+        ] {
+            let err = scoped(source).err().unwrap_or_default();
+            assert!(!err.is_empty() && err.contains(error), "{source}: {err:?}");
+        }
+    }
+
+    #[test]
+    fn variants_disable_the_patterns_that_do_not_hold() {
+        let s = scoped(
+            "(block (#scope? module)) @a\n(block (#scope? module class_definition)) @b\n(block) @c",
+        )
+        .unwrap()
+        .unwrap();
+        let python = registry().by_id("python").unwrap();
+        let id = |name| python.grammar.id_for_node_kind(name, true);
+        let module = s.in_scope(Some(id("module")));
+        let class = s.in_scope(Some(id("class_definition")));
+        let function = s.in_scope(Some(id("function_definition")));
+        let patterns_matching = |q: &tree_sitter::Query| {
+            let tree = {
+                let mut p = tree_sitter::Parser::new();
+                p.set_language(&python.grammar).unwrap();
+                p.parse("if x:\n    y\n", None).unwrap()
+            };
+            let mut cursor = tree_sitter::QueryCursor::new();
+            let mut out = Vec::new();
+            let mut matches = cursor.matches(q, tree.root_node(), "if x:\n    y\n".as_bytes());
+            use tree_sitter::StreamingIterator;
+            while let Some(m) = matches.next() {
+                out.push(m.pattern_index);
+            }
+            out
+        };
+        assert_eq!(patterns_matching(module), [0, 1, 2]);
+        assert_eq!(patterns_matching(class), [1, 2]);
+        assert_eq!(patterns_matching(function), [2]);
+        assert_eq!(patterns_matching(s.unscoped()), [2]);
+        assert_eq!(patterns_matching(s.in_scope(None)), [2]);
+    }
+}

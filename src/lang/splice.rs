@@ -101,24 +101,99 @@ fn expand_nested(
         };
         out.push_str(&span[..at]);
         let use_start = start + at;
-        let close = text[use_start..]
-            .find(')')
-            .map(|i| use_start + i)
-            .ok_or_else(|| format!("{file}: unclosed {SPLICE}"))?;
-        let mut words = text[use_start + SPLICE.len()..close].split_whitespace();
-        let name = words
-            .next()
-            .ok_or_else(|| format!("{file}: {SPLICE} without a name"))?;
-        let args: Vec<&str> = words.collect();
+        let (name, args, close) = parse_use(text, use_start + SPLICE.len())
+            .ok_or_else(|| format!("{file}: unclosed or malformed {SPLICE}"))?;
         let fragment = fragments
             .get(name)
             .ok_or_else(|| format!("{file}: {SPLICE} {name}): no `; define {name}`"))?;
         let body =
             substitute(fragment, &args).map_err(|e| format!("{file}: {SPLICE} {name}): {e}"))?;
-        out.push_str(expand_nested(file, &body, fragments, nesting + 1)?.trim_end());
-        spans.resume_at(close + 1);
+        let spliced = expand_nested(file, &body, fragments, nesting + 1)?;
+        let spliced = spliced.trim_end();
+        out.push_str(spliced);
+        if ends_in_comment(spliced) {
+            // What follows the use must not join the comment.
+            out.push('\n');
+        }
+        spans.resume_at(close);
     }
     Ok(out)
+}
+
+/// The name and arguments of a use whose text starts at `from` (just after `(#splice!`),
+/// and the offset just past its closing parenthesis. An argument is a bare word, or a
+/// parenthesized or bracketed form with the captures that follow it:
+/// `(#splice! in_object (pair key: (_) @name) @definition.method)` has one.
+fn parse_use(text: &str, from: usize) -> Option<(&str, Vec<&str>, usize)> {
+    let mut words = Vec::new();
+    let mut pos = from;
+    loop {
+        let rest = &text[pos..];
+        let trimmed = rest.trim_start();
+        pos += rest.len() - trimmed.len();
+        match trimmed.chars().next()? {
+            ')' => break,
+            '(' | '[' => {
+                let mut end = pos + balanced_len(trimmed)?;
+                // Captures on the form.
+                loop {
+                    let after = &text[end..];
+                    let capture = after.trim_start();
+                    if !capture.starts_with('@') {
+                        break;
+                    }
+                    let len = capture
+                        .find(|c: char| c.is_whitespace() || c == ')')
+                        .unwrap_or(capture.len());
+                    end += after.len() - capture.len() + len;
+                }
+                words.push(&text[pos..end]);
+                pos = end;
+            }
+            _ => {
+                let len = trimmed
+                    .find(|c: char| c.is_whitespace() || c == ')')
+                    .unwrap_or(trimmed.len());
+                words.push(&trimmed[..len]);
+                pos += len;
+            }
+        }
+    }
+    let (name, args) = words.split_first()?;
+    Some((name, args.to_vec(), pos + 1))
+}
+
+/// Length of the balanced form at the start of `text`, strings and comments honoured.
+fn balanced_len(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut spans = Spans::new(text);
+    while let Some((start, end, code)) = spans.next_span() {
+        if !code {
+            continue;
+        }
+        for (i, c) in text[start..end].char_indices() {
+            match c {
+                '(' | '[' => depth += 1,
+                ')' | ']' => {
+                    depth = depth.checked_sub(1)?;
+                    if depth == 0 {
+                        return Some(start + i + 1);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    None
+}
+
+fn ends_in_comment(text: &str) -> bool {
+    let mut spans = Spans::new(text);
+    let mut last_is_comment = false;
+    while let Some((start, _, code)) = spans.next_span() {
+        last_is_comment = !code && text[start..].starts_with(';');
+    }
+    last_is_comment
 }
 
 /// Replaces `$1` … `$9` in the code (not in strings or comments) of `fragment`.
@@ -195,4 +270,70 @@ fn string_len(text: &str) -> usize {
         }
     }
     text.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn compose(text: &str) -> Result<String, String> {
+        let (rest, fragments) = take_fragments("t.scm", text)?;
+        expand("t.scm", &rest, &fragments)
+    }
+
+    #[test]
+    fn fragments_are_spliced_with_their_arguments() {
+        let text = "; define names\n[(a) @definition.$1 (b \"$1\")] ; $1 stays\n; end\n\
+                    (x (#splice! names variable))\n(y (#splice! names field))\n";
+        assert_eq!(
+            compose(text).unwrap(),
+            "(x [(a) @definition.variable (b \"$1\")] ; $1 stays\n)\n\
+             (y [(a) @definition.field (b \"$1\")] ; $1 stays\n)\n"
+        );
+    }
+
+    #[test]
+    fn fragments_nest_and_uses_in_comments_and_strings_are_text() {
+        let text = "; define inner\n(i)\n; end\n; define outer\n(o (#splice! inner))\n; end\n\
+                    ; (#splice! nothing) in a comment\n(p \"(#splice! nothing)\" (#splice! outer))\n";
+        assert_eq!(
+            compose(text).unwrap(),
+            "; (#splice! nothing) in a comment\n(p \"(#splice! nothing)\" (o (i)))\n"
+        );
+    }
+
+    #[test]
+    fn arguments_may_be_forms_with_captures() {
+        let text = "; define either\n[$1 (export $1)]\n; end\n\
+                    (p (#splice! either (pair key: (_) @name \")\") @definition.method))\n";
+        assert_eq!(
+            compose(text).unwrap(),
+            "(p [(pair key: (_) @name \")\") @definition.method (export (pair key: (_) @name \")\") @definition.method)])\n"
+        );
+    }
+
+    #[test]
+    fn mistakes_are_errors_naming_the_file() {
+        for (text, error) in [
+            ("(#splice! missing)", "no `; define missing`"),
+            (
+                "; define a\n(a $2)\n; end\n(#splice! a x)",
+                "reads $2 but 1 arguments",
+            ),
+            ("; define a\n(a)\n", "has no `; end`"),
+            ("; end\n", "without `; define`"),
+            ("; define a\n; define b\n; end\n", "inside the definition"),
+            (
+                "; define a\n(a)\n; end\n; define a\n(a)\n; end\n",
+                "defined twice",
+            ),
+            ("; define a\n(#splice! a)\n; end\n(#splice! a)", "too deep"),
+            ("(x (#splice! a", "unclosed"),
+            ("(x (#splice!))", "malformed"),
+        ] {
+            let err = compose(text).unwrap_err();
+            assert!(err.starts_with("t.scm"), "{err}");
+            assert!(err.contains(error), "{text:?}: {err}");
+        }
+    }
 }
