@@ -198,7 +198,8 @@ impl Language {
         self.compiled.get(&kind)?.get()?.as_ref().err().cloned()
     }
 
-    /// The query source as compiled: the language's own file followed by any inherited ones.
+    /// The query source as compiled: the language's own file followed by any inherited ones,
+    /// fragments spliced (see `splice.rs`).
     pub fn query_source(&self, kind: QueryKind) -> Option<&str> {
         self.query_sources.get(&kind).map(String::as_str)
     }
