@@ -83,9 +83,13 @@ fn symbol_fixtures_match_snapshots_and_cover_every_pattern() {
         let patterns = used.get(&lang.id).cloned().unwrap_or_default();
         for p in 0..query.pattern_count() {
             if !patterns.contains(&p) {
-                let line = source[..query.start_byte_for_pattern(p)].lines().count() + 1;
+                // Lines of the composed query (inherited files appended, fragments
+                // spliced), so the pattern's first line is shown too.
+                let start = query.start_byte_for_pattern(p);
+                let line = source[..start].lines().count() + 1;
+                let head = source[start..].lines().next().unwrap_or_default();
                 failures.push(format!(
-                    "queries/{}/tags.scm: the pattern at line {line} is not exercised by any fixture in tests/fixtures/symbols/{}/",
+                    "queries/{}/tags.scm: the pattern at line {line} of the composed query ({head:?}) is not exercised by any fixture in tests/fixtures/symbols/{}/",
                     lang.id, lang.id
                 ));
             }

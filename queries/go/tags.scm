@@ -96,6 +96,24 @@
 ; or an embedded field, named after its type (`*pkg.Base`, `List[T]`). Blank names (`_`
 ; padding) declare nothing.
 
+; define fields
+[
+  (field_declaration (field_identifier) @name @definition.field (field_identifier))
+  (field_declaration (field_identifier) (field_identifier) @name @definition.field)
+  (field_declaration
+    . name: (field_identifier) @name
+    . type: (_ (field_declaration_list)? @body)) @definition.field
+  (field_declaration
+    !name
+    type: [
+      (type_identifier) @name
+      (qualified_type name: (type_identifier) @name)
+      (generic_type type: [
+        (type_identifier) @name
+        (qualified_type name: (type_identifier) @name)])]) @definition.field
+]
+; end
+
 ; Fields of `type X struct { ... }` (also of an alias `type X = struct { ... }`).
 (source_file
   (type_declaration
@@ -103,21 +121,7 @@
       name: (type_identifier) @_type
       type: (struct_type
         (field_declaration_list
-          [
-            (field_declaration (field_identifier) @name @definition.field (field_identifier))
-            (field_declaration (field_identifier) (field_identifier) @name @definition.field)
-            (field_declaration
-              . name: (field_identifier) @name
-              . type: (_ (field_declaration_list)? @body)) @definition.field
-            (field_declaration
-              !name
-              type: [
-                (type_identifier) @name
-                (qualified_type name: (type_identifier) @name)
-                (generic_type type: [
-                  (type_identifier) @name
-                  (qualified_type name: (type_identifier) @name)])]) @definition.field
-          ]))))
+          (#splice! fields)))))
   (#not-eq? @_type "_")
   (#not-eq? @name "_"))
 
@@ -135,38 +139,10 @@
               [
                 (struct_type
                   (field_declaration_list
-                    [
-                      (field_declaration (field_identifier) @name @definition.field (field_identifier))
-                      (field_declaration (field_identifier) (field_identifier) @name @definition.field)
-                      (field_declaration
-                        . name: (field_identifier) @name
-                        . type: (_ (field_declaration_list)? @body)) @definition.field
-                      (field_declaration
-                        !name
-                        type: [
-                          (type_identifier) @name
-                          (qualified_type name: (type_identifier) @name)
-                          (generic_type type: [
-                            (type_identifier) @name
-                            (qualified_type name: (type_identifier) @name)])]) @definition.field
-                    ]))
+                    (#splice! fields)))
                 (_ (struct_type
                     (field_declaration_list
-                      [
-                        (field_declaration (field_identifier) @name @definition.field (field_identifier))
-                        (field_declaration (field_identifier) (field_identifier) @name @definition.field)
-                        (field_declaration
-                          . name: (field_identifier) @name
-                          . type: (_ (field_declaration_list)? @body)) @definition.field
-                        (field_declaration
-                          !name
-                          type: [
-                            (type_identifier) @name
-                            (qualified_type name: (type_identifier) @name)
-                            (generic_type type: [
-                              (type_identifier) @name
-                              (qualified_type name: (type_identifier) @name)])]) @definition.field
-                      ])))
+                      (#splice! fields))))
               ])))))
   (#not-eq? @_type "_")
   (#not-eq? @name "_"))
@@ -179,41 +155,13 @@
         name: (identifier) @_var
         type: (struct_type
           (field_declaration_list
-            [
-              (field_declaration (field_identifier) @name @definition.field (field_identifier))
-              (field_declaration (field_identifier) (field_identifier) @name @definition.field)
-              (field_declaration
-                . name: (field_identifier) @name
-                . type: (_ (field_declaration_list)? @body)) @definition.field
-              (field_declaration
-                !name
-                type: [
-                  (type_identifier) @name
-                  (qualified_type name: (type_identifier) @name)
-                  (generic_type type: [
-                    (type_identifier) @name
-                    (qualified_type name: (type_identifier) @name)])]) @definition.field
-            ])))
+            (#splice! fields))))
       (var_spec_list
         (var_spec
           name: (identifier) @_var
           type: (struct_type
             (field_declaration_list
-              [
-                (field_declaration (field_identifier) @name @definition.field (field_identifier))
-                (field_declaration (field_identifier) (field_identifier) @name @definition.field)
-                (field_declaration
-                  . name: (field_identifier) @name
-                  . type: (_ (field_declaration_list)? @body)) @definition.field
-                (field_declaration
-                  !name
-                  type: [
-                    (type_identifier) @name
-                    (qualified_type name: (type_identifier) @name)
-                    (generic_type type: [
-                      (type_identifier) @name
-                      (qualified_type name: (type_identifier) @name)])]) @definition.field
-              ]))))
+              (#splice! fields)))))
     ])
   (#not-eq? @_var "_")
   (#not-eq? @name "_"))

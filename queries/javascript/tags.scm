@@ -8,30 +8,47 @@
 ; or a class (`const onClick = () => {}` is a nested function, like a nested function
 ; declaration). `require(...)` bindings are imports, not definitions, and are left out.
 
+; Fragments (see queries/README.md): the names a member or property may have, and the
+; function values that make a binding or property a function.
+; define member_name
+[
+  (property_identifier) @name
+  (private_property_identifier) @name
+  (computed_property_name) @name
+  (number) @name
+  (string (string_fragment) @name)
+]
+; end
+; define key_name
+[
+  (property_identifier) @name
+  (computed_property_name) @name
+  (number) @name
+  (string (string_fragment) @name)
+]
+; end
+; define function_value
+[
+  (arrow_function body: (_) @body)
+  (function_expression body: (_) @body)
+  (generator_function body: (_) @body)
+]
+; end
+
 ; ---------------------------------------------------------------------------------------
 ; Classes and their members
 
 ; Methods, including getters, setters, static, async, generator and #private ones.
 (class_body
   (method_definition
-    name: [
-      (property_identifier) @name
-      (private_property_identifier) @name
-      (computed_property_name) @name
-      (number) @name
-      (string (string_fragment) @name)
-    ]
+    name: (#splice! member_name)
     body: (_) @body) @definition.method)
 
 ; Fields holding a function (`onClick = (e) => {...}`) behave as methods.
 (class_body
   (_
     [(property_identifier) (private_property_identifier)] @name
-    value: [
-      (arrow_function body: (_) @body)
-      (function_expression body: (_) @body)
-      (generator_function body: (_) @body)
-    ]) @definition.method)
+    value: (#splice! function_value)) @definition.method)
 
 ; Other fields (`x = 1`, `static #count`, `y;`). Methods also have such a name child, but
 ; the method patterns above come first and win.
@@ -75,205 +92,76 @@
 ; under a name, at any level (like a nested function declaration).
 (variable_declarator
   name: (identifier) @name
-  value: [
-    (arrow_function body: (_) @body)
-    (function_expression body: (_) @body)
-    (generator_function body: (_) @body)
-  ]) @definition.function
+  value: (#splice! function_value)) @definition.function
 
 ; ---------------------------------------------------------------------------------------
 ; Methods of object literals that are named: the value of a binding, a property, an
 ; export or a property assignment (`const api = { get() {} }`, `exports.x = { f() {} }`);
 ; not those of an object passed as an argument or assigned to a plain variable.
 
+; define in_named_object
 [
-  (_
-    value: (object
-      (method_definition
-        name: [
-          (property_identifier) @name
-          (computed_property_name) @name
-          (number) @name
-          (string (string_fragment) @name)
-        ]
-        body: (_) @body) @definition.method))
-  (assignment_expression
-    left: (member_expression)
-    right: (object
-      (method_definition
-        name: [
-          (property_identifier) @name
-          (computed_property_name) @name
-          (number) @name
-          (string (string_fragment) @name)
-        ]
-        body: (_) @body) @definition.method))
+  (_ value: (object $1))
+  (assignment_expression left: (member_expression) right: (object $1))
 ]
+; end
 
-[
-  (_
-    value: (object
-      (pair
-        key: [
-          (property_identifier) @name
-          (computed_property_name) @name
-          (number) @name
-          (string (string_fragment) @name)
-        ]
-        value: [
-          (arrow_function body: (_) @body)
-          (function_expression body: (_) @body)
-          (generator_function body: (_) @body)
-        ]) @definition.method))
-  (assignment_expression
-    left: (member_expression)
-    right: (object
-      (pair
-        key: [
-          (property_identifier) @name
-          (computed_property_name) @name
-          (number) @name
-          (string (string_fragment) @name)
-        ]
-        value: [
-          (arrow_function body: (_) @body)
-          (function_expression body: (_) @body)
-          (generator_function body: (_) @body)
-        ]) @definition.method))
-]
+(#splice! in_named_object (method_definition name: (#splice! key_name) body: (_) @body) @definition.method)
+
+(#splice! in_named_object (pair key: (#splice! key_name) value: (#splice! function_value)) @definition.method)
 
 ; ---------------------------------------------------------------------------------------
 ; Module-level bindings, plain or exported
 
+; define exported_or_not
+[
+  $1
+  (export_statement declaration: $1)
+]
+; end
+
 ; `const MAX = 10`
 (program
-  [
-    (lexical_declaration
-      kind: "const"
-      (variable_declarator name: (identifier) @name value: (_)? @_value) @definition.constant)
-    (export_statement
-      declaration: (lexical_declaration
-        kind: "const"
-        (variable_declarator name: (identifier) @name value: (_)? @_value) @definition.constant))
-  ]
+  (#splice! exported_or_not (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name value: (_)? @_value) @definition.constant))
   (#not-match? @_value "^require\\s*\\("))
 
 ; `let state`, `var cache = {}`
 (program
-  [
-    (_ (variable_declarator name: (identifier) @name value: (_)? @_value) @definition.variable)
-    (export_statement
-      declaration: (_
-        (variable_declarator name: (identifier) @name value: (_)? @_value) @definition.variable))
-  ]
+  (#splice! exported_or_not (_ (variable_declarator name: (identifier) @name value: (_)? @_value) @definition.variable))
   (#not-match? @_value "^require\\s*\\("))
 
 ; Destructured module-level bindings, one level deep: `const { isArray } = Array`,
-; `let [first, ...rest] = list` (not `const { join } = require("path")`).
+; `let [first, ...rest] = list` (not `const { join } = require("path")`). Each name is a
+; `$1`.
+; define destructured_names
+[
+  (object_pattern
+    [
+      (shorthand_property_identifier_pattern) @name @definition.$1
+      (object_assignment_pattern
+        left: (shorthand_property_identifier_pattern) @name) @definition.$1
+      (pair_pattern
+        value: [
+          (identifier) @name
+          (assignment_pattern left: (identifier) @name)
+        ]) @definition.$1
+      (rest_pattern (identifier) @name) @definition.$1
+    ])
+  (array_pattern
+    [
+      (identifier) @name @definition.$1
+      (assignment_pattern left: (identifier) @name) @definition.$1
+      (rest_pattern (identifier) @name) @definition.$1
+    ])
+]
+; end
+
 (program
-  [
-    (lexical_declaration
-      kind: "const"
-      (variable_declarator
-        name: [
-          (object_pattern
-            [
-              (shorthand_property_identifier_pattern) @name @definition.constant
-              (object_assignment_pattern
-                left: (shorthand_property_identifier_pattern) @name) @definition.constant
-              (pair_pattern
-                value: [
-                  (identifier) @name
-                  (assignment_pattern left: (identifier) @name)
-                ]) @definition.constant
-              (rest_pattern (identifier) @name) @definition.constant
-            ])
-          (array_pattern
-            [
-              (identifier) @name @definition.constant
-              (assignment_pattern left: (identifier) @name) @definition.constant
-              (rest_pattern (identifier) @name) @definition.constant
-            ])
-        ]
-        value: (_) @_value))
-    (export_statement
-      declaration: (lexical_declaration
-        kind: "const"
-        (variable_declarator
-          name: [
-            (object_pattern
-              [
-                (shorthand_property_identifier_pattern) @name @definition.constant
-                (object_assignment_pattern
-                  left: (shorthand_property_identifier_pattern) @name) @definition.constant
-                (pair_pattern
-                  value: [
-                    (identifier) @name
-                    (assignment_pattern left: (identifier) @name)
-                  ]) @definition.constant
-                (rest_pattern (identifier) @name) @definition.constant
-              ])
-            (array_pattern
-              [
-                (identifier) @name @definition.constant
-                (assignment_pattern left: (identifier) @name) @definition.constant
-                (rest_pattern (identifier) @name) @definition.constant
-              ])
-          ]
-          value: (_) @_value)))
-  ]
+  (#splice! exported_or_not (lexical_declaration kind: "const" (variable_declarator name: (#splice! destructured_names constant) value: (_) @_value)))
   (#not-match? @_value "^require\\s*\\("))
 
 (program
-  [
-    (_
-      (variable_declarator
-        name: [
-          (object_pattern
-            [
-              (shorthand_property_identifier_pattern) @name @definition.variable
-              (object_assignment_pattern
-                left: (shorthand_property_identifier_pattern) @name) @definition.variable
-              (pair_pattern
-                value: [
-                  (identifier) @name
-                  (assignment_pattern left: (identifier) @name)
-                ]) @definition.variable
-              (rest_pattern (identifier) @name) @definition.variable
-            ])
-          (array_pattern
-            [
-              (identifier) @name @definition.variable
-              (assignment_pattern left: (identifier) @name) @definition.variable
-              (rest_pattern (identifier) @name) @definition.variable
-            ])
-        ]
-        value: (_) @_value))
-    (export_statement
-      declaration: (_
-        (variable_declarator
-          name: [
-            (object_pattern
-              [
-                (shorthand_property_identifier_pattern) @name @definition.variable
-                (object_assignment_pattern
-                  left: (shorthand_property_identifier_pattern) @name) @definition.variable
-                (pair_pattern
-                  value: [
-                    (identifier) @name
-                    (assignment_pattern left: (identifier) @name)
-                  ]) @definition.variable
-                (rest_pattern (identifier) @name) @definition.variable
-              ])
-            (array_pattern
-              [
-                (identifier) @name @definition.variable
-                (assignment_pattern left: (identifier) @name) @definition.variable
-                (rest_pattern (identifier) @name) @definition.variable
-              ])
-          ]
-          value: (_) @_value)))
-  ]
+  (#splice! exported_or_not (_ (variable_declarator name: (#splice! destructured_names variable) value: (_) @_value)))
   (#not-match? @_value "^require\\s*\\("))
 
 ; ---------------------------------------------------------------------------------------
@@ -291,11 +179,7 @@
         property: (property_identifier) @_exports)
       property: (property_identifier) @name)
   ]
-  right: [
-    (arrow_function body: (_) @body)
-    (function_expression body: (_) @body)
-    (generator_function body: (_) @body)
-  ]
+  right: (#splice! function_value)
   (#eq? @_exports "exports")
   (#eq? @_module "module")) @definition.function
 
@@ -318,11 +202,7 @@
       object: (identifier) @container
       property: (property_identifier) @_prototype)
     property: (property_identifier) @name)
-  right: [
-    (arrow_function body: (_) @body)
-    (function_expression body: (_) @body)
-    (generator_function body: (_) @body)
-  ]
+  right: (#splice! function_value)
   (#eq? @_prototype "prototype")) @definition.method
 
 ; `Foo.create = function () {}`, `util.converters.toInt = (v) => {}` at module level: a
@@ -333,11 +213,7 @@
       left: (member_expression
         object: [(identifier) (member_expression)] @container
         property: (property_identifier) @name)
-      right: [
-        (arrow_function body: (_) @body)
-        (function_expression body: (_) @body)
-        (generator_function body: (_) @body)
-      ]) @definition.function)
+      right: (#splice! function_value)) @definition.function)
   (#not-eq? @container "module"))
 
 ; `exports.VERSION = "1.0"`, `module.exports.defaults = {...}` at module level; not

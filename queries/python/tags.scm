@@ -17,12 +17,12 @@
 ;   type       `type X = ...`, `X: TypeAlias = ...`, `X = TypeVar(...)`/`NewType(...)`/...
 ;   variable   any other name assigned or annotated at module level
 ;
-; "Module level" and "class body" include the blocks of a compound statement there that is
-; not a def or class, clauses included, one level deep: `if`/`elif`/`else`, `try`/`except`/
-; `else`/`finally`, `with`, `for`, `while` (`if TYPE_CHECKING:`, `if sys.version_info >=
-; ...:`, `try: import x` / `except ImportError:` fallbacks). In the patterns this is
-; `(_ !name ...)`: a node without a `name` field, which leaves out `function_definition`
-; and `class_definition` (and a decorated definition, whose inner def has a name).
+; "Module level" and "class body" include the blocks of the compound statements there that
+; are not a def or class, at any depth, clauses included: `if`/`elif`/`else`, `try`/
+; `except`/`else`/`finally`, `with`, `for`, `while`, `match`/`case` (`if TYPE_CHECKING:`,
+; `if sys.version_info >= ...:`, `try: import x` / `except ImportError:` fallbacks). In the
+; patterns this is `(#scope? module)`: the nearest `def`, `class` or module enclosing the
+; statement (Python's `scopes` in grammars/languages.toml) is the module.
 ; Instance attributes (`self.x = ...`) and local variables are not symbols.
 ;
 ; Definitions are the `def`/`class` nodes themselves (not the decorated_definition), so
@@ -31,42 +31,55 @@
 ; without the colon (like a brace-language head without its `{`), and comments between the
 ; colon and the block (`def f():  # note`) stay out of it.
 ;
-; Cost: a pattern rooted at `module` or `class_definition` stays active while the whole
-; module (class body) is walked, once per alternative, so names at module level and class
-; attributes each use ONE pattern whose branches are made exclusive by predicates on
-; captures only that branch has (a predicate on a capture absent from a match holds).
+; Cost: every pattern is rooted at a named node kind (`expression_statement`,
+; `function_definition`, `class_definition`, ...), so the engine starts it only at such
+; nodes (see src/lang/roots.rs) and never keeps a pattern active over a whole module.
+
+; The names an assignment statement defines, as a choice of branches made exclusive by
+; predicates on captures only that branch has (a predicate on a capture absent from a match
+; holds): @_caps (ALL_CAPS) or @_final (annotated `Final`) give constants; @_lower (not
+; ALL_CAPS) annotated with something else (@_other), or not annotated, gives a `$1` (a
+; field in a class body, a variable at module level). A plain branch requires a `right`
+; that is not another assignment: in `a = b = ...` and in `a, b = ...` each name is its own
+; definition (a node spanning the statement would make `b` a child of `a`), and the inner
+; link of a chain is its own assignment node.
+; define assigned_names
+[
+  (assignment left: (identifier) @name @_caps type: (type)) @definition.constant
+  (assignment left: (identifier) @name @_caps right: [(expression) (expression_list) (yield)]) @definition.constant
+  (assignment left: (identifier) @name type: (type) @_final) @definition.constant
+  (assignment left: (identifier) @name @_lower type: (type) @_other) @definition.$1
+  (assignment left: (identifier) @name @_lower !type right: [(expression) (expression_list) (yield)]) @definition.$1
+  (assignment left: [(pattern_list (identifier) @name @_caps @definition.constant) (tuple_pattern (identifier) @name @_caps @definition.constant)])
+  (assignment left: [(pattern_list (identifier) @name @_lower @definition.$1) (tuple_pattern (identifier) @name @_lower @definition.$1)])
+  (assignment left: (identifier) @name @_caps @definition.constant right: (assignment))
+  (assignment left: (identifier) @name @_lower @definition.$1 right: (assignment))
+  (assignment right: (assignment left: (identifier) @name @_caps) @definition.constant)
+  (assignment right: (assignment left: (identifier) @name @_lower) @definition.$1)
+]
+(#match? @_caps "^_*\\p{Lu}[\\p{Lu}\\p{Nd}_]*$")
+(#not-match? @_lower "^_*\\p{Lu}[\\p{Lu}\\p{Nd}_]*$")
+(#match? @_final "^((typing|typing_extensions|t)\\.)?Final(\\[|$)")
+(#not-match? @_other "^((typing|typing_extensions|t)\\.)?Final(\\[|$)")
+; end
 
 ; ---------------------------------------------------------------------------------------
 ; Methods.
 
+; A `def` whose nearest enclosing def, class or module is a class (decorated or not, under
+; blocks of any depth in the class body).
+(function_definition
+  name: (identifier) @name
+  ":" @body
+  (#scope? class_definition)) @definition.method
+
+; `name = lambda self: ...` directly in a class body.
 (class_definition
   body: (block
-    [
-      (function_definition name: (identifier) @name ":" @body) @definition.method
-      (decorated_definition
-        definition: (function_definition name: (identifier) @name ":" @body) @definition.method)
-      (expression_statement
-        (assignment
-          left: (identifier) @name
-          right: (lambda body: (_) @body)) @definition.method)
-      ; under `if`/`try`/`with`/... (see the top of the file)
-      (_ !name
-        [
-          (block
-            [
-              (function_definition name: (identifier) @name ":" @body) @definition.method
-              (decorated_definition
-                definition: (function_definition name: (identifier) @name ":" @body) @definition.method)
-            ])
-          (_ !name
-            (block
-              [
-                (function_definition name: (identifier) @name ":" @body) @definition.method
-                (decorated_definition
-                  definition: (function_definition name: (identifier) @name ":" @body) @definition.method)
-              ]))
-        ])
-    ]))
+    (expression_statement
+      (assignment
+        left: (identifier) @name
+        right: (lambda body: (_) @body)) @definition.method)))
 
 ; ---------------------------------------------------------------------------------------
 ; Classes. Enums and protocols first: the earliest pattern wins for the same node.
@@ -151,124 +164,13 @@
   (#not-match? @name "^_.*_$"))
 
 ; Other attributes: ALL_CAPS or `Final` names are constants, other names fields; directly
-; in the class body or under `if`/`try`/`with`/... (see the top of the file). Branches:
-; @_caps (ALL_CAPS) or @_final (annotated `Final`) give constants; @_lower (not ALL_CAPS)
-; annotated with something else (@_other), or not annotated, gives a field. A plain
-; branch requires a `right` that is not another assignment: in `a = b = ...` and in
-; `a, b = ...` each name is its own definition (a node spanning the statement would make
-; `b` a child of `a`), and the inner link of a chain is its own assignment node.
-(class_definition
-  body: (block
-    [
-      (expression_statement
-        [
-          (assignment left: (identifier) @name @_caps type: (type)) @definition.constant
-          (assignment left: (identifier) @name @_caps right: [(expression) (expression_list) (yield)]) @definition.constant
-          (assignment left: (identifier) @name type: (type) @_final) @definition.constant
-          (assignment left: (identifier) @name @_lower type: (type) @_other) @definition.field
-          (assignment left: (identifier) @name @_lower !type right: [(expression) (expression_list) (yield)]) @definition.field
-          (assignment left: [(pattern_list (identifier) @name @_caps @definition.constant) (tuple_pattern (identifier) @name @_caps @definition.constant)])
-          (assignment left: [(pattern_list (identifier) @name @_lower @definition.field) (tuple_pattern (identifier) @name @_lower @definition.field)])
-          (assignment left: (identifier) @name @_caps @definition.constant right: (assignment))
-          (assignment left: (identifier) @name @_lower @definition.field right: (assignment))
-          (assignment right: (assignment left: (identifier) @name @_caps) @definition.constant)
-          (assignment right: (assignment left: (identifier) @name @_lower) @definition.field)
-        ])
-      (_ !name
-        [
-          (block
-            (expression_statement
-              [
-                (assignment left: (identifier) @name @_caps type: (type)) @definition.constant
-                (assignment left: (identifier) @name @_caps right: [(expression) (expression_list) (yield)]) @definition.constant
-                (assignment left: (identifier) @name type: (type) @_final) @definition.constant
-                (assignment left: (identifier) @name @_lower type: (type) @_other) @definition.field
-                (assignment left: (identifier) @name @_lower !type right: [(expression) (expression_list) (yield)]) @definition.field
-                (assignment left: [(pattern_list (identifier) @name @_caps @definition.constant) (tuple_pattern (identifier) @name @_caps @definition.constant)])
-                (assignment left: [(pattern_list (identifier) @name @_lower @definition.field) (tuple_pattern (identifier) @name @_lower @definition.field)])
-                (assignment left: (identifier) @name @_caps @definition.constant right: (assignment))
-                (assignment left: (identifier) @name @_lower @definition.field right: (assignment))
-                (assignment right: (assignment left: (identifier) @name @_caps) @definition.constant)
-                (assignment right: (assignment left: (identifier) @name @_lower) @definition.field)
-              ]))
-          (_ !name
-            (block
-              (expression_statement
-                [
-                  (assignment left: (identifier) @name @_caps type: (type)) @definition.constant
-                  (assignment left: (identifier) @name @_caps right: [(expression) (expression_list) (yield)]) @definition.constant
-                  (assignment left: (identifier) @name type: (type) @_final) @definition.constant
-                  (assignment left: (identifier) @name @_lower type: (type) @_other) @definition.field
-                  (assignment left: (identifier) @name @_lower !type right: [(expression) (expression_list) (yield)]) @definition.field
-                  (assignment left: [(pattern_list (identifier) @name @_caps @definition.constant) (tuple_pattern (identifier) @name @_caps @definition.constant)])
-                  (assignment left: [(pattern_list (identifier) @name @_lower @definition.field) (tuple_pattern (identifier) @name @_lower @definition.field)])
-                  (assignment left: (identifier) @name @_caps @definition.constant right: (assignment))
-                  (assignment left: (identifier) @name @_lower @definition.field right: (assignment))
-                  (assignment right: (assignment left: (identifier) @name @_caps) @definition.constant)
-                  (assignment right: (assignment left: (identifier) @name @_lower) @definition.field)
-                ])))
-        ])
-    ])
-  (#match? @_caps "^_*\\p{Lu}[\\p{Lu}\\p{Nd}_]*$")
-  (#not-match? @_lower "^_*\\p{Lu}[\\p{Lu}\\p{Nd}_]*$")
-  (#match? @_final "^((typing|typing_extensions|t)\\.)?Final(\\[|$)")
-  (#not-match? @_other "^((typing|typing_extensions|t)\\.)?Final(\\[|$)"))
+; in the class body or under `if`/`try`/`with`/... blocks of any depth there.
+(expression_statement
+  (#splice! assigned_names field)
+  (#scope? class_definition))
 
 ; ---------------------------------------------------------------------------------------
 ; Names at module level: ALL_CAPS or `Final` names are constants, other names variables.
-; Same branches as class attributes above.
-(module
-  [
-    (expression_statement
-      [
-        (assignment left: (identifier) @name @_caps type: (type)) @definition.constant
-        (assignment left: (identifier) @name @_caps right: [(expression) (expression_list) (yield)]) @definition.constant
-        (assignment left: (identifier) @name type: (type) @_final) @definition.constant
-        (assignment left: (identifier) @name @_lower type: (type) @_other) @definition.variable
-        (assignment left: (identifier) @name @_lower !type right: [(expression) (expression_list) (yield)]) @definition.variable
-        (assignment left: [(pattern_list (identifier) @name @_caps @definition.constant) (tuple_pattern (identifier) @name @_caps @definition.constant)])
-        (assignment left: [(pattern_list (identifier) @name @_lower @definition.variable) (tuple_pattern (identifier) @name @_lower @definition.variable)])
-        (assignment left: (identifier) @name @_caps @definition.constant right: (assignment))
-        (assignment left: (identifier) @name @_lower @definition.variable right: (assignment))
-        (assignment right: (assignment left: (identifier) @name @_caps) @definition.constant)
-        (assignment right: (assignment left: (identifier) @name @_lower) @definition.variable)
-      ])
-    (_ !name
-      [
-        (block
-          (expression_statement
-            [
-              (assignment left: (identifier) @name @_caps type: (type)) @definition.constant
-              (assignment left: (identifier) @name @_caps right: [(expression) (expression_list) (yield)]) @definition.constant
-              (assignment left: (identifier) @name type: (type) @_final) @definition.constant
-              (assignment left: (identifier) @name @_lower type: (type) @_other) @definition.variable
-              (assignment left: (identifier) @name @_lower !type right: [(expression) (expression_list) (yield)]) @definition.variable
-              (assignment left: [(pattern_list (identifier) @name @_caps @definition.constant) (tuple_pattern (identifier) @name @_caps @definition.constant)])
-              (assignment left: [(pattern_list (identifier) @name @_lower @definition.variable) (tuple_pattern (identifier) @name @_lower @definition.variable)])
-              (assignment left: (identifier) @name @_caps @definition.constant right: (assignment))
-              (assignment left: (identifier) @name @_lower @definition.variable right: (assignment))
-              (assignment right: (assignment left: (identifier) @name @_caps) @definition.constant)
-              (assignment right: (assignment left: (identifier) @name @_lower) @definition.variable)
-            ]))
-        (_ !name
-          (block
-            (expression_statement
-              [
-                (assignment left: (identifier) @name @_caps type: (type)) @definition.constant
-                (assignment left: (identifier) @name @_caps right: [(expression) (expression_list) (yield)]) @definition.constant
-                (assignment left: (identifier) @name type: (type) @_final) @definition.constant
-                (assignment left: (identifier) @name @_lower type: (type) @_other) @definition.variable
-                (assignment left: (identifier) @name @_lower !type right: [(expression) (expression_list) (yield)]) @definition.variable
-                (assignment left: [(pattern_list (identifier) @name @_caps @definition.constant) (tuple_pattern (identifier) @name @_caps @definition.constant)])
-                (assignment left: [(pattern_list (identifier) @name @_lower @definition.variable) (tuple_pattern (identifier) @name @_lower @definition.variable)])
-                (assignment left: (identifier) @name @_caps @definition.constant right: (assignment))
-                (assignment left: (identifier) @name @_lower @definition.variable right: (assignment))
-                (assignment right: (assignment left: (identifier) @name @_caps) @definition.constant)
-                (assignment right: (assignment left: (identifier) @name @_lower) @definition.variable)
-              ])))
-      ])
-  ]
-  (#match? @_caps "^_*\\p{Lu}[\\p{Lu}\\p{Nd}_]*$")
-  (#not-match? @_lower "^_*\\p{Lu}[\\p{Lu}\\p{Nd}_]*$")
-  (#match? @_final "^((typing|typing_extensions|t)\\.)?Final(\\[|$)")
-  (#not-match? @_other "^((typing|typing_extensions|t)\\.)?Final(\\[|$)"))
+(expression_statement
+  (#splice! assigned_names variable)
+  (#scope? module))

@@ -1,5 +1,15 @@
 ; Rust symbols. Specific patterns come first: the earliest pattern wins for a node.
 
+; A named type, possibly generic or scoped (`Foo`, `Foo<T>`, `a::Foo`, `a::Foo<T>`).
+; define type_name
+[
+  (type_identifier) @name
+  (generic_type type: (type_identifier) @name)
+  (scoped_type_identifier name: (_) @name)
+  (generic_type type: (scoped_type_identifier name: (_) @name))
+]
+; end
+
 ; ---- Methods: functions directly inside an impl or trait body ----
 
 (impl_item
@@ -46,48 +56,18 @@
 ; `impl<'a> Trait for &'a Foo`, `&mut Foo<T>`, `&a::Foo`: named after the referenced type.
 (impl_item
   type: (reference_type
-    type: [
-      (type_identifier) @name
-      (generic_type type: (type_identifier) @name)
-      (scoped_type_identifier name: (_) @name)
-      (generic_type type: (scoped_type_identifier name: (_) @name))
-    ])
+    type: (#splice! type_name))
   body: (_) @body) @definition.impl
 
 ; `impl dyn Trait`, `impl dyn Trait + Send + 'static`, `impl Tr for &dyn Trait`: named after
 ; the trait. `A + B + C` nests as ((A + B) + C), hence the levels.
 (impl_item
   type: [
-    (dynamic_type trait: [
-        (type_identifier) @name
-        (generic_type type: (type_identifier) @name)
-        (scoped_type_identifier name: (_) @name)
-        (generic_type type: (scoped_type_identifier name: (_) @name))
-      ])
-    (reference_type type: (dynamic_type trait: [
-        (type_identifier) @name
-        (generic_type type: (type_identifier) @name)
-        (scoped_type_identifier name: (_) @name)
-        (generic_type type: (scoped_type_identifier name: (_) @name))
-      ]))
-    (bounded_type . (dynamic_type trait: [
-        (type_identifier) @name
-        (generic_type type: (type_identifier) @name)
-        (scoped_type_identifier name: (_) @name)
-        (generic_type type: (scoped_type_identifier name: (_) @name))
-      ]))
-    (bounded_type . (bounded_type . (dynamic_type trait: [
-        (type_identifier) @name
-        (generic_type type: (type_identifier) @name)
-        (scoped_type_identifier name: (_) @name)
-        (generic_type type: (scoped_type_identifier name: (_) @name))
-      ])))
-    (bounded_type . (bounded_type . (bounded_type . (dynamic_type trait: [
-        (type_identifier) @name
-        (generic_type type: (type_identifier) @name)
-        (scoped_type_identifier name: (_) @name)
-        (generic_type type: (scoped_type_identifier name: (_) @name))
-      ]))))
+    (dynamic_type trait: (#splice! type_name))
+    (reference_type type: (dynamic_type trait: (#splice! type_name)))
+    (bounded_type . (dynamic_type trait: (#splice! type_name)))
+    (bounded_type . (bounded_type . (dynamic_type trait: (#splice! type_name))))
+    (bounded_type . (bounded_type . (bounded_type . (dynamic_type trait: (#splice! type_name)))))
   ]
   body: (_) @body) @definition.impl
 

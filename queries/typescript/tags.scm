@@ -15,21 +15,9 @@
 (class_body
   [
     (abstract_method_signature
-      name: [
-        (property_identifier) @name
-        (private_property_identifier) @name
-        (computed_property_name) @name
-        (number) @name
-        (string (string_fragment) @name)
-      ])
+      name: (#splice! member_name))
     (method_signature
-      name: [
-        (property_identifier) @name
-        (private_property_identifier) @name
-        (computed_property_name) @name
-        (number) @name
-        (string (string_fragment) @name)
-      ])
+      name: (#splice! member_name))
   ] @definition.method)
 
 ; Parameter properties: `constructor(private readonly name: string)` declares a field of
@@ -60,88 +48,21 @@
 ; boolean }` in declaration files). Object types elsewhere (parameters, nested types,
 ; locals with an initializer) define nothing.
 
+; define in_object_type
 [
-  (interface_body
-    (property_signature
-      name: [
-        (property_identifier) @name
-        (private_property_identifier) @name
-        (computed_property_name) @name
-        (number) @name
-        (string (string_fragment) @name)
-      ]) @definition.field)
-  (type_alias_declaration
-    value: (object_type
-      (property_signature
-        name: [
-          (property_identifier) @name
-          (private_property_identifier) @name
-          (computed_property_name) @name
-          (number) @name
-          (string (string_fragment) @name)
-        ]) @definition.field))
-  (variable_declarator
-    !value
-    type: (type_annotation
-      (object_type
-        (property_signature
-          name: [
-            (property_identifier) @name
-            (private_property_identifier) @name
-            (computed_property_name) @name
-            (number) @name
-            (string (string_fragment) @name)
-          ]) @definition.field)))
+  (interface_body $1)
+  (type_alias_declaration value: (object_type $1))
+  (variable_declarator !value type: (type_annotation (object_type $1)))
 ]
+; end
+
+(#splice! in_object_type (property_signature name: (#splice! member_name)) @definition.field)
 
 ; Method signatures, including `get size(): number` accessors.
-[
-  (interface_body
-    (method_signature
-      name: [
-        (property_identifier) @name
-        (private_property_identifier) @name
-        (computed_property_name) @name
-        (number) @name
-        (string (string_fragment) @name)
-      ]) @definition.method)
-  (type_alias_declaration
-    value: (object_type
-      (method_signature
-        name: [
-          (property_identifier) @name
-          (private_property_identifier) @name
-          (computed_property_name) @name
-          (number) @name
-          (string (string_fragment) @name)
-        ]) @definition.method))
-  (variable_declarator
-    !value
-    type: (type_annotation
-      (object_type
-        (method_signature
-          name: [
-            (property_identifier) @name
-            (private_property_identifier) @name
-            (computed_property_name) @name
-            (number) @name
-            (string (string_fragment) @name)
-          ]) @definition.method)))
-]
+(#splice! in_object_type (method_signature name: (#splice! member_name)) @definition.method)
 
 ; Construct signatures (`new (value: string): Url`) are the type's constructors, named `new`.
-[
-  (interface_body
-    (construct_signature "new" @name) @definition.method)
-  (type_alias_declaration
-    value: (object_type
-      (construct_signature "new" @name) @definition.method))
-  (variable_declarator
-    !value
-    type: (type_annotation
-      (object_type
-        (construct_signature "new" @name) @definition.method)))
-]
+(#splice! in_object_type (construct_signature "new" @name) @definition.method)
 
 (type_alias_declaration name: (_) @name) @definition.type
 
@@ -196,162 +117,40 @@
 ; JavaScript patterns. In a namespace, a function or class under a name must be claimed
 ; before the constant and variable patterns below (which come before the JavaScript ones).
 
-; `namespace N { export const handler = () => {} }`
+; The statements of a namespace or `declare module` body, plain or exported.
+; define in_namespace
 [
-  (internal_module
-    body: (statement_block
-      [
-        (_
-          (variable_declarator
-            name: (identifier) @name
-            value: [
-              (arrow_function body: (_) @body)
-              (function_expression body: (_) @body)
-              (generator_function body: (_) @body)
-            ]) @definition.function)
-        (export_statement
-          declaration: (_
-            (variable_declarator
-              name: (identifier) @name
-              value: [
-                (arrow_function body: (_) @body)
-                (function_expression body: (_) @body)
-                (generator_function body: (_) @body)
-              ]) @definition.function))
-      ]))
-  (module
-    body: (statement_block
-      [
-        (_
-          (variable_declarator
-            name: (identifier) @name
-            value: [
-              (arrow_function body: (_) @body)
-              (function_expression body: (_) @body)
-              (generator_function body: (_) @body)
-            ]) @definition.function)
-        (export_statement
-          declaration: (_
-            (variable_declarator
-              name: (identifier) @name
-              value: [
-                (arrow_function body: (_) @body)
-                (function_expression body: (_) @body)
-                (generator_function body: (_) @body)
-              ]) @definition.function))
-      ]))
+  (internal_module body: (statement_block [$1 (export_statement declaration: $1)]))
+  (module body: (statement_block [$1 (export_statement declaration: $1)]))
 ]
+; end
+
+; `namespace N { export const handler = () => {} }`
+(#splice! in_namespace (_ (variable_declarator name: (identifier) @name value: (#splice! function_value)) @definition.function))
 
 ; `namespace N { export const Impl = class {} }`
-[
-  (internal_module
-    body: (statement_block
-      [
-        (_
-          (variable_declarator
-            name: (identifier) @name
-            value: (class body: (_) @body)) @definition.class)
-        (export_statement
-          declaration: (_
-            (variable_declarator
-              name: (identifier) @name
-              value: (class body: (_) @body)) @definition.class))
-      ]))
-  (module
-    body: (statement_block
-      [
-        (_
-          (variable_declarator
-            name: (identifier) @name
-            value: (class body: (_) @body)) @definition.class)
-        (export_statement
-          declaration: (_
-            (variable_declarator
-              name: (identifier) @name
-              value: (class body: (_) @body)) @definition.class))
-      ]))
-]
+(#splice! in_namespace (_ (variable_declarator name: (identifier) @name value: (class body: (_) @body)) @definition.class))
 
 ; `declare const VERSION: string`, `namespace N { export const MAX = 10 }`
-[
-  (program
-    [
-      (ambient_declaration
-        (lexical_declaration
-          kind: "const"
-          (variable_declarator name: (identifier) @name) @definition.constant))
-      (export_statement
-        (ambient_declaration
-          (lexical_declaration
-            kind: "const"
-            (variable_declarator name: (identifier) @name) @definition.constant)))
-    ])
-  (internal_module
-    body: (statement_block
-      [
-        (lexical_declaration
-          kind: "const"
-          (variable_declarator name: (identifier) @name) @definition.constant)
-        (export_statement
-          declaration: (lexical_declaration
-            kind: "const"
-            (variable_declarator name: (identifier) @name) @definition.constant))
-      ]))
-  (module
-    body: (statement_block
-      [
-        (lexical_declaration
-          kind: "const"
-          (variable_declarator name: (identifier) @name) @definition.constant)
-        (export_statement
-          declaration: (lexical_declaration
-            kind: "const"
-            (variable_declarator name: (identifier) @name) @definition.constant))
-      ]))
-  (ambient_declaration
-    "global"
-    (statement_block
-      [
-        (lexical_declaration
-          kind: "const"
-          (variable_declarator name: (identifier) @name) @definition.constant)
-        (export_statement
-          declaration: (lexical_declaration
-            kind: "const"
-            (variable_declarator name: (identifier) @name) @definition.constant))
-      ]))
-]
+; define const_declaration
+(lexical_declaration kind: "const" (variable_declarator name: (identifier) @name) @definition.constant)
+; end
+; define any_declaration
+(_ (variable_declarator name: (identifier) @name) @definition.variable)
+; end
+(program
+  [
+    (ambient_declaration (#splice! const_declaration))
+    (export_statement (ambient_declaration (#splice! const_declaration)))
+  ])
+(#splice! in_namespace (#splice! const_declaration))
+(ambient_declaration "global" (statement_block [(#splice! const_declaration) (export_statement declaration: (#splice! const_declaration))]))
 
 ; `declare var Array: ArrayConstructor`, `namespace N { let state = 0 }`
-[
-  (program
-    [
-      (ambient_declaration
-        (_ (variable_declarator name: (identifier) @name) @definition.variable))
-      (export_statement
-        (ambient_declaration
-          (_ (variable_declarator name: (identifier) @name) @definition.variable)))
-    ])
-  (internal_module
-    body: (statement_block
-      [
-        (_ (variable_declarator name: (identifier) @name) @definition.variable)
-        (export_statement
-          declaration: (_ (variable_declarator name: (identifier) @name) @definition.variable))
-      ]))
-  (module
-    body: (statement_block
-      [
-        (_ (variable_declarator name: (identifier) @name) @definition.variable)
-        (export_statement
-          declaration: (_ (variable_declarator name: (identifier) @name) @definition.variable))
-      ]))
-  (ambient_declaration
-    "global"
-    (statement_block
-      [
-        (_ (variable_declarator name: (identifier) @name) @definition.variable)
-        (export_statement
-          declaration: (_ (variable_declarator name: (identifier) @name) @definition.variable))
-      ]))
-]
+(program
+  [
+    (ambient_declaration (#splice! any_declaration))
+    (export_statement (ambient_declaration (#splice! any_declaration)))
+  ])
+(#splice! in_namespace (#splice! any_declaration))
+(ambient_declaration "global" (statement_block [(#splice! any_declaration) (export_statement declaration: (#splice! any_declaration))]))

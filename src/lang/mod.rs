@@ -6,8 +6,11 @@
 
 mod grammars;
 mod roots;
+mod scopes;
+mod splice;
 
 pub use roots::PatternRoots;
+pub use scopes::ScopeKinds;
 
 use std::{collections::BTreeMap, path::Path, sync::OnceLock};
 
@@ -67,6 +70,8 @@ struct LanguageSpec {
     indent_unit: String,
     import_style: String,
     keywords: Vec<String>,
+    #[serde(default)]
+    scopes: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -89,8 +94,10 @@ pub struct Language {
     pub import_style: String,
     pub keywords: Vec<String>,
     pub grammar: tree_sitter::Language,
+    /// Node kinds that open a scope, for the `#scope?` predicate (see `scopes.rs`).
+    pub scopes: ScopeKinds,
     query_sources: BTreeMap<QueryKind, String>,
-    compiled: BTreeMap<QueryKind, OnceLock<Result<tree_sitter::Query, String>>>,
+    compiled: BTreeMap<QueryKind, OnceLock<Result<CompiledQuery, String>>>,
     roots: BTreeMap<QueryKind, OnceLock<Option<PatternRoots>>>,
 }
 
@@ -102,15 +109,73 @@ impl std::fmt::Debug for Language {
     }
 }
 
+/// A query, and its variants per scope when it uses `#scope?`.
+struct CompiledQuery {
+    /// Every pattern enabled, `#scope?` or not: for reading the query, not for running it.
+    query: tree_sitter::Query,
+    scoped: Option<scopes::ScopedQueries>,
+}
+
 impl Language {
     /// The compiled query of this kind, if the language ships one. Compiled on first use.
     /// An embedded query that fails to compile is a bug caught by the test suite; at run
     /// time it makes the capability unavailable rather than failing the process.
+    ///
+    /// Its `#scope?` patterns are enabled everywhere: run it through `syntax::run_query`,
+    /// which starts each pattern only in the scopes it names.
     pub fn query(&self, kind: QueryKind) -> Option<&tree_sitter::Query> {
+        self.compiled(kind).map(|c| &c.query)
+    }
+
+    /// The query to start at a node whose nearest enclosing scope (see `scopes.rs`) has
+    /// kind `scope` (`None`: in no scope, or unknown).
+    pub fn query_in_scope(
+        &self,
+        kind: QueryKind,
+        scope: Option<u16>,
+    ) -> Option<&tree_sitter::Query> {
+        let compiled = self.compiled(kind)?;
+        Some(match &compiled.scoped {
+            Some(scoped) => scoped.in_scope(scope),
+            None => &compiled.query,
+        })
+    }
+
+    /// The query without its `#scope?` patterns.
+    pub fn query_outside_scopes(&self, kind: QueryKind) -> Option<&tree_sitter::Query> {
+        let compiled = self.compiled(kind)?;
+        Some(match &compiled.scoped {
+            Some(scoped) => scoped.unscoped(),
+            None => &compiled.query,
+        })
+    }
+
+    /// Whether some pattern of the query uses `#scope?`.
+    pub fn query_is_scoped(&self, kind: QueryKind) -> bool {
+        self.compiled(kind).is_some_and(|c| c.scoped.is_some())
+    }
+
+    fn compiled(&self, kind: QueryKind) -> Option<&CompiledQuery> {
         let source = self.query_sources.get(&kind)?;
         let cell = self.compiled.get(&kind)?;
         cell.get_or_init(|| {
-            tree_sitter::Query::new(&self.grammar, source).map_err(|e| e.to_string())
+            let query =
+                tree_sitter::Query::new(&self.grammar, source).map_err(|e| e.to_string())?;
+            let scoped = scopes::scoped_queries(
+                &self.grammar,
+                &query,
+                source,
+                &self.scopes,
+                roots::rooted_at_named_kind,
+            )?;
+            if scoped.is_some() && roots::pattern_roots(&self.grammar, &query, source).is_none() {
+                return Err(
+                    "a query using #scope? must have every pattern rooted at a named \
+                            node kind (see src/lang/roots.rs)"
+                        .to_string(),
+                );
+            }
+            Ok(CompiledQuery { query, scoped })
         })
         .as_ref()
         .ok()
@@ -133,7 +198,8 @@ impl Language {
         self.compiled.get(&kind)?.get()?.as_ref().err().cloned()
     }
 
-    /// The query source as compiled: the language's own file followed by any inherited ones.
+    /// The query source as compiled: the language's own file followed by any inherited ones,
+    /// fragments spliced (see `splice.rs`).
     pub fn query_source(&self, kind: QueryKind) -> Option<&str> {
         self.query_sources.get(&kind).map(String::as_str)
     }
@@ -219,12 +285,14 @@ fn build_registry() -> Result<Registry, String> {
             .ok_or_else(|| format!("language {}: unknown grammar {:?}", lang.id, lang.grammar))?;
         let identifier = regex::Regex::new(&format!("^(?:{})$", lang.identifier))
             .map_err(|e| format!("language {}: identifier pattern: {e}", lang.id))?;
+        let scopes = ScopeKinds::new(&grammar, &lang.scopes)
+            .map_err(|e| format!("language {}: {e}", lang.id))?;
         let mut query_sources = BTreeMap::new();
         let mut compiled = BTreeMap::new();
         let mut roots = BTreeMap::new();
         for &kind in QueryKind::ALL {
-            if let Some(src) = compose_query(&lang.id, kind, 0)? {
-                query_sources.insert(kind, src);
+            if let Some(composed) = compose_query(&lang.id, kind, 0)? {
+                query_sources.insert(kind, composed.text);
                 compiled.insert(kind, OnceLock::new());
                 roots.insert(kind, OnceLock::new());
             }
@@ -242,6 +310,7 @@ fn build_registry() -> Result<Registry, String> {
             import_style: lang.import_style,
             keywords: lang.keywords,
             grammar,
+            scopes,
             query_sources,
             compiled,
             roots,
@@ -257,39 +326,51 @@ fn embedded_query(lang: &str, kind: QueryKind) -> Option<&'static str> {
         .map(|(_, _, src)| *src)
 }
 
+/// A query file as compiled: its own patterns, then its inherited files' (see
+/// [`compose_query`]), with every splice expanded; and the fragments it may splice.
+struct Composed {
+    text: String,
+    fragments: splice::Fragments,
+}
+
 /// A query file may start with `; inherits: javascript` (comma-separated ids): the inherited
 /// files' patterns are appended after its own, so its own patterns take precedence (the
-/// earliest pattern wins when several capture the same node).
-fn compose_query(lang: &str, kind: QueryKind, depth: usize) -> Result<Option<String>, String> {
+/// earliest pattern wins when several capture the same node). It may also name fragments
+/// (`; define NAME` … `; end`) and splice them (`(#splice! NAME)`, see `splice.rs`); a file
+/// may splice its own fragments and those of the files it inherits.
+fn compose_query(lang: &str, kind: QueryKind, depth: usize) -> Result<Option<Composed>, String> {
     let Some(own) = embedded_query(lang, kind) else {
         return Ok(None);
     };
+    let file = format!("queries/{lang}/{}.scm", kind.file_stem());
     if depth > 8 {
-        return Err(format!(
-            "queries/{lang}/{}.scm: inheritance too deep (a cycle?)",
-            kind.file_stem()
-        ));
+        return Err(format!("{file}: inheritance too deep (a cycle?)"));
     }
-    let mut composed = own.to_string();
+    let (own_patterns, mut fragments) = splice::take_fragments(&file, own)?;
     let inherits = own
         .lines()
         .take_while(|l| l.starts_with(';'))
         .find_map(|l| l.trim_start_matches(';').trim().strip_prefix("inherits:"));
+    let mut inherited_text = String::new();
     for parent in inherits
         .into_iter()
         .flat_map(|list| list.split(','))
         .map(str::trim)
     {
-        let inherited = compose_query(parent, kind, depth + 1)?.ok_or_else(|| {
-            format!(
-                "queries/{lang}/{}.scm inherits from {parent:?}, which has no such file",
-                kind.file_stem()
-            )
-        })?;
-        composed.push('\n');
-        composed.push_str(&inherited);
+        let inherited = compose_query(parent, kind, depth + 1)?
+            .ok_or_else(|| format!("{file} inherits from {parent:?}, which has no such file"))?;
+        for (name, body) in inherited.fragments {
+            if fragments.contains_key(&name) {
+                return Err(format!("{file}: {name:?} is also defined by {parent:?}"));
+            }
+            fragments.insert(name, body);
+        }
+        inherited_text.push('\n');
+        inherited_text.push_str(&inherited.text);
     }
-    Ok(Some(composed))
+    let mut text = splice::expand(&file, &own_patterns, &fragments)?;
+    text.push_str(&inherited_text);
+    Ok(Some(Composed { text, fragments }))
 }
 
 /// Every embedded query file, including ones for kinds or languages the registry does not

@@ -77,6 +77,13 @@ pub fn pattern_roots(
     })
 }
 
+/// Whether the pattern at the start of `text` starts only at nodes of named kinds (not at
+/// the parent of one, as a wildcard-rooted pattern does).
+pub fn rooted_at_named_kind(text: &str) -> bool {
+    pattern_root(text)
+        .is_some_and(|roots| !roots.is_empty() && roots.iter().all(|r| matches!(r, Root::Kind(_))))
+}
+
 /// Marks every id of the named kind `name` (aliases can give one name several ids).
 fn mark(grammar: &tree_sitter::Language, name: &str, set: &mut [bool]) -> Option<()> {
     let mut found = false;
@@ -92,10 +99,14 @@ fn mark(grammar: &tree_sitter::Language, name: &str, set: &mut [bool]) -> Option
     found.then_some(())
 }
 
-/// The roots of the pattern at the start of `text`: one form, or each alternative of
-/// `[(a …) (_ value: (b …))]`.
+/// The roots of the pattern at the start of `text`: one form, each alternative of
+/// `[(a …) (_ value: (b …))]`, or either of those grouped with predicates:
+/// `((a …) @x (#scope? @x module))`.
 fn pattern_root(text: &str) -> Option<Vec<Root<'_>>> {
     let text = skip_trivia(text);
+    if let Some(inner) = group_inner(text) {
+        return pattern_root(inner);
+    }
     if text.starts_with('(') {
         return Some(vec![form_root(text)?]);
     }
@@ -118,6 +129,33 @@ fn pattern_root(text: &str) -> Option<Vec<Root<'_>>> {
                 .find(|c: char| c.is_whitespace() || c == ']' || c == '(')
                 .unwrap_or(rest.len());
             rest = skip_trivia(&rest[end..]);
+        }
+    }
+}
+
+/// The pattern inside a group that holds one pattern followed only by captures and
+/// predicates: `((a …) @x (#p …))` → `(a …) @x (#p …))`. A group of several sibling patterns
+/// (`((a) (b))`) starts matching at siblings, not at one node: `None`.
+fn group_inner(text: &str) -> Option<&str> {
+    let inner = skip_trivia(text.strip_prefix('(')?);
+    if !inner.starts_with(['(', '[']) {
+        return None;
+    }
+    let mut rest = skip_balanced(inner)?;
+    loop {
+        rest = skip_trivia(rest);
+        if rest.starts_with(')') {
+            return Some(inner);
+        }
+        if rest.starts_with('@') {
+            let end = rest
+                .find(|c: char| c.is_whitespace() || c == ')' || c == '(')
+                .unwrap_or(rest.len());
+            rest = &rest[end..];
+        } else if skip_trivia(rest.strip_prefix('(')?).starts_with('#') {
+            rest = skip_balanced(rest)?;
+        } else {
+            return None;
         }
     }
 }
@@ -255,6 +293,13 @@ mod tests {
             ["parent of object", "assignment_expression"]
         );
         assert_eq!(child("\"fn\" @kw"), ["none"]);
+        assert_eq!(
+            child("((a (b) @x) @y (#scope? @y module) (#eq? @x \")\"))"),
+            ["a"]
+        );
+        assert_eq!(child("( [(a) (b)] @y (#p! @y))"), ["a", "b"]);
+        assert_eq!(child("((a) (b))"), ["none"]);
+        assert_eq!(child("((a) @x (b))"), ["none"]);
         assert_eq!(child("(_hidden)"), ["none"]);
     }
 }

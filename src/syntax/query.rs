@@ -6,8 +6,12 @@
 //! the nodes where a pattern can start and the cursor starts only there: a cursor over a
 //! whole tree costs about half a parse even for one trivial pattern. Tags use it today;
 //! locals, imports, indents and folds will too.
+//!
+//! The runner also evaluates the engine's own predicate, `#scope?` (`lang/scopes.rs`): the
+//! walk knows the nearest enclosing scope of every node, and starts there the variant of
+//! the query whose scoped patterns hold in that scope.
 
-use tree_sitter::{QueryMatch, StreamingIterator, Tree};
+use tree_sitter::{Node, QueryMatch, StreamingIterator, Tree};
 
 use super::Interrupt;
 use crate::lang::{Language, QueryKind};
@@ -31,19 +35,25 @@ pub fn run_query<'t>(
     interrupt: Interrupt,
     mut on_match: impl FnMut(&QueryMatch<'_, 't>),
 ) -> bool {
-    let Some(query) = lang.query(kind) else {
+    let Some(unscoped) = lang.query_outside_scopes(kind) else {
         return false;
     };
     let mut cursor = tree_sitter::QueryCursor::new();
     let Some(roots) = lang.query_roots(kind) else {
+        // A query using `#scope?` always has roots (checked when it is compiled).
         cursor.set_max_start_depth(Some(MAX_START_DEPTH));
-        let mut matches = cursor.matches(query, tree.root_node(), text.as_bytes());
+        let mut matches = cursor.matches(unscoped, tree.root_node(), text.as_bytes());
         while let Some(m) = matches.next() {
             on_match(m);
         }
         return !interrupt();
     };
+    let scoped = lang.query_is_scoped(kind);
     let mut walk = tree.walk();
+    // The nodes the walk is under, outermost first (`ancestors.len() == depth`), and for
+    // each the kind of the nearest scope its children are in.
+    let mut ancestors: Vec<Node<'t>> = Vec::new();
+    let mut scopes: Vec<Option<u16>> = Vec::new();
     let mut depth = 0u32;
     let mut visited = 0u32;
     let is_root = |node: tree_sitter::Node| {
@@ -58,9 +68,10 @@ pub fn run_query<'t>(
         }
         let node = walk.node();
         let start = is_root(node).then_some(node);
-        // `Node::parent` walks down from the root: ask only when it can matter.
         let parent = if roots.starts_at_parent_of(node.kind_id()) {
-            node.parent()
+            ancestors
+                .last()
+                .copied()
                 .filter(|p| !is_root(*p) && !searched_parents.contains(&p.id()))
         } else {
             None
@@ -71,11 +82,19 @@ pub fn run_query<'t>(
         // A wildcard-rooted pattern enters the cursor at its first concrete step, one level
         // down: searching from the parent needs a start depth of 1 (callers merge matches
         // found twice this way).
-        for (at, max_depth) in start
-            .map(|n| (n, 0))
+        let scope = scopes.last().copied().flatten();
+        // Scoped patterns start at named kinds only, so a search from a parent needs none
+        // of them (the children it reaches are roots of their own, searched in their scope).
+        let searches = start
+            .map(|n| (n, 0, scope))
             .into_iter()
-            .chain(parent.map(|p| (p, 1)))
-        {
+            .chain(parent.map(|p| (p, 1, None)));
+        for (at, max_depth, scope) in searches {
+            let query = if scoped && max_depth == 0 {
+                lang.query_in_scope(kind, scope).unwrap_or(unscoped)
+            } else {
+                unscoped
+            };
             cursor.set_max_start_depth(Some(max_depth));
             let mut matches = cursor.matches(query, at, text.as_bytes());
             while let Some(m) = matches.next() {
@@ -83,6 +102,12 @@ pub fn run_query<'t>(
             }
         }
         if depth < MAX_START_DEPTH && walk.goto_first_child() {
+            ancestors.push(node);
+            scopes.push(if lang.scopes.contains(node.kind_id()) {
+                Some(node.kind_id())
+            } else {
+                scope
+            });
             depth += 1;
             continue;
         }
@@ -93,6 +118,8 @@ pub fn run_query<'t>(
             if depth == 0 || !walk.goto_parent() {
                 break 'walk;
             }
+            ancestors.pop();
+            scopes.pop();
             depth -= 1;
         }
     }

@@ -1,0 +1,236 @@
+//! The `#scope?` predicate: "this pattern matches only inside these scopes".
+//!
+//! Tree-sitter patterns have no "at any depth" step, so "an assignment at module level,
+//! even under any number of `if`/`try`/`with` blocks" cannot be a pattern. Instead the
+//! pattern matches the statement wherever it is and says `(#scope? module)`: it holds when
+//! the nearest strict ancestor of the node where the pattern starts (its root) whose kind
+//! is one of the language's `scopes` (`grammars/languages.toml`) has one of the listed
+//! kinds.
+//!
+//! The predicate is evaluated by choosing patterns, not by filtering matches: the runner
+//! (`syntax/query.rs`) knows the scope of every node it starts a pattern at, and starts
+//! there a variant of the query in which the scoped patterns that do not hold are disabled.
+//! A pattern that cannot hold is never attempted, so a `#scope?` pattern costs nothing
+//! where it does not apply (a module-level pattern inside the functions of a module).
+//!
+//! Invariant: a `#scope?` names only kinds listed among the language's scopes, a pattern
+//! has at most one, and it is rooted at a named node kind (anything else is a compile error
+//! of the query, caught by the tests), so a check never silently holds or fails because of
+//! a typo or an unknowable root.
+
+use std::collections::BTreeMap;
+
+/// Which node kinds open a scope, by kind id.
+#[derive(Debug, Clone, Default)]
+pub struct ScopeKinds {
+    is_scope: Vec<bool>,
+}
+
+impl ScopeKinds {
+    /// Resolves the kind names of a language's `scopes`.
+    pub fn new(grammar: &tree_sitter::Language, names: &[String]) -> Result<ScopeKinds, String> {
+        let mut is_scope = vec![false; grammar.node_kind_count()];
+        for name in names {
+            let ids = kind_ids(grammar, name);
+            if ids.is_empty() {
+                return Err(format!("scopes: {name:?} is not a named node kind"));
+            }
+            for id in ids {
+                is_scope[id as usize] = true;
+            }
+        }
+        Ok(ScopeKinds { is_scope })
+    }
+
+    pub fn contains(&self, kind_id: u16) -> bool {
+        self.is_scope
+            .get(kind_id as usize)
+            .copied()
+            .unwrap_or(false)
+    }
+}
+
+/// Every id of the named kind `name` (aliases can give one name several ids).
+fn kind_ids(grammar: &tree_sitter::Language, name: &str) -> Vec<u16> {
+    (0..grammar.node_kind_count() as u16)
+        .filter(|&id| grammar.node_kind_is_named(id) && grammar.node_kind_for_id(id) == Some(name))
+        .collect()
+}
+
+/// The variants of a query that uses `#scope?`: per scope kind, the query with the scoped
+/// patterns that do not hold there disabled.
+pub struct ScopedQueries {
+    by_scope: BTreeMap<u16, tree_sitter::Query>,
+    /// Every scoped pattern disabled: for nodes in any other scope (or in none).
+    elsewhere: tree_sitter::Query,
+}
+
+impl ScopedQueries {
+    /// The variant for patterns starting at a node whose nearest enclosing scope has kind
+    /// `scope` (`None`: the root, in no scope).
+    pub fn in_scope(&self, scope: Option<u16>) -> &tree_sitter::Query {
+        scope
+            .and_then(|s| self.by_scope.get(&s))
+            .unwrap_or(&self.elsewhere)
+    }
+
+    /// The variant in which no scoped pattern is enabled.
+    pub fn unscoped(&self) -> &tree_sitter::Query {
+        &self.elsewhere
+    }
+}
+
+/// Reads the `#scope?` predicates of `query` (compiled from `source`) and compiles its
+/// variants; `None` when the query has none. `rooted_at_kind` says whether a pattern
+/// (given by its text) starts at a named node kind.
+pub fn scoped_queries(
+    grammar: &tree_sitter::Language,
+    query: &tree_sitter::Query,
+    source: &str,
+    scopes: &ScopeKinds,
+    rooted_at_kind: impl Fn(&str) -> bool,
+) -> Result<Option<ScopedQueries>, String> {
+    use tree_sitter::QueryPredicateArg;
+    // pattern -> the scope kinds in which it holds
+    let mut scoped: BTreeMap<usize, Vec<u16>> = BTreeMap::new();
+    for pattern in 0..query.pattern_count() {
+        let start = query.start_byte_for_pattern(pattern);
+        let at = || {
+            let line = source[..start].lines().count() + 1;
+            format!("#scope? in the pattern at line {line} of the composed query")
+        };
+        for predicate in query.general_predicates(pattern) {
+            if &*predicate.operator != "scope?" {
+                continue;
+            }
+            if predicate.args.is_empty() {
+                return Err(format!("{}: no scope kind given", at()));
+            }
+            let mut ids = Vec::new();
+            for arg in &predicate.args {
+                let QueryPredicateArg::String(kind) = arg else {
+                    return Err(format!("{}: takes scope kinds, not captures", at()));
+                };
+                let kind_ids = kind_ids(grammar, kind);
+                if kind_ids.is_empty() || !kind_ids.iter().all(|&id| scopes.contains(id)) {
+                    return Err(format!(
+                        "{}: {kind:?} is not one of the language's scopes (grammars/languages.toml)",
+                        at()
+                    ));
+                }
+                ids.extend(kind_ids);
+            }
+            if scoped.insert(pattern, ids).is_some() {
+                return Err(format!("{}: one #scope? per pattern", at()));
+            }
+            if !rooted_at_kind(&source[start..]) {
+                return Err(format!(
+                    "{}: the pattern must start at a named node kind",
+                    at()
+                ));
+            }
+        }
+    }
+    if scoped.is_empty() {
+        return Ok(None);
+    }
+    let variant = |holds: &dyn Fn(&[u16]) -> bool| -> Result<tree_sitter::Query, String> {
+        let mut q = tree_sitter::Query::new(grammar, source).map_err(|e| e.to_string())?;
+        for (&pattern, kinds) in &scoped {
+            if !holds(kinds) {
+                q.disable_pattern(pattern);
+            }
+        }
+        Ok(q)
+    };
+    let mut by_scope = BTreeMap::new();
+    let wanted: std::collections::BTreeSet<u16> = scoped.values().flatten().copied().collect();
+    for scope in wanted {
+        by_scope.insert(scope, variant(&|kinds| kinds.contains(&scope))?);
+    }
+    Ok(Some(ScopedQueries {
+        by_scope,
+        elsewhere: variant(&|_| false)?,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::registry;
+
+    fn scoped(source: &str) -> Result<Option<ScopedQueries>, String> {
+        let python = registry().by_id("python").unwrap();
+        let query = tree_sitter::Query::new(&python.grammar, source).map_err(|e| e.to_string())?;
+        scoped_queries(
+            &python.grammar,
+            &query,
+            source,
+            &python.scopes,
+            crate::lang::roots::rooted_at_named_kind,
+        )
+    }
+
+    #[test]
+    fn scope_predicates_are_checked_when_compiled() {
+        assert!(scoped("(identifier) @x").unwrap().is_none());
+        assert!(scoped("(block (#scope? module)) @x").unwrap().is_some());
+        for (source, error) in [
+            (
+                "(block (#scope? block)) @x",
+                "\"block\" is not one of the language's scopes",
+            ),
+            ("(block (#scope? modul)) @x", "\"modul\" is not one of"),
+            ("(block (#scope?)) @x", "no scope kind given"),
+            (
+                "((block) @x (#scope? @x module))",
+                "takes scope kinds, not captures",
+            ),
+            (
+                "(block (#scope? module) (#scope? module)) @x",
+                "one #scope? per pattern",
+            ),
+            (
+                "(_ (block) (#scope? module)) @x",
+                "must start at a named node kind",
+            ),
+        ] {
+            let err = scoped(source).err().unwrap_or_default();
+            assert!(!err.is_empty() && err.contains(error), "{source}: {err:?}");
+        }
+    }
+
+    #[test]
+    fn variants_disable_the_patterns_that_do_not_hold() {
+        let s = scoped(
+            "(block (#scope? module)) @a\n(block (#scope? module class_definition)) @b\n(block) @c",
+        )
+        .unwrap()
+        .unwrap();
+        let python = registry().by_id("python").unwrap();
+        let id = |name| python.grammar.id_for_node_kind(name, true);
+        let module = s.in_scope(Some(id("module")));
+        let class = s.in_scope(Some(id("class_definition")));
+        let function = s.in_scope(Some(id("function_definition")));
+        let patterns_matching = |q: &tree_sitter::Query| {
+            let tree = {
+                let mut p = tree_sitter::Parser::new();
+                p.set_language(&python.grammar).unwrap();
+                p.parse("if x:\n    y\n", None).unwrap()
+            };
+            let mut cursor = tree_sitter::QueryCursor::new();
+            let mut out = Vec::new();
+            let mut matches = cursor.matches(q, tree.root_node(), "if x:\n    y\n".as_bytes());
+            use tree_sitter::StreamingIterator;
+            while let Some(m) = matches.next() {
+                out.push(m.pattern_index);
+            }
+            out
+        };
+        assert_eq!(patterns_matching(module), [0, 1, 2]);
+        assert_eq!(patterns_matching(class), [1, 2]);
+        assert_eq!(patterns_matching(function), [2]);
+        assert_eq!(patterns_matching(s.unscoped()), [2]);
+        assert_eq!(patterns_matching(s.in_scope(None)), [2]);
+    }
+}
