@@ -13,7 +13,7 @@ use std::{
 use sextant::{
     ide::SymbolQuery,
     workspace::{
-        Host, LoadOptions,
+        Host, LoadError, LoadOptions,
         live::{LiveWorkspace, RequestCancel, Snapshot},
     },
 };
@@ -226,7 +226,17 @@ fn a_missing_root_fails_clearly() {
     let err = LiveWorkspace::start(Path::new("/definitely/not/here"), LoadOptions::default())
         .err()
         .unwrap();
-    assert!(err.contains("/definitely/not/here"), "{err}");
+    match &err {
+        LoadError::Root { path, source } => {
+            assert_eq!(path, Path::new("/definitely/not/here"));
+            assert_eq!(source.kind(), std::io::ErrorKind::NotFound);
+        }
+        other => panic!("expected LoadError::Root, got {other:?}"),
+    }
+    assert!(
+        err.to_string().starts_with("/definitely/not/here: "),
+        "{err}"
+    );
 }
 
 /// Regressions: reading files during a rescan produced access events that triggered another

@@ -11,7 +11,7 @@ use std::{
 use sextant::{
     ide::SymbolQuery,
     workspace::{
-        Applied, FileKind, Host, LoadOptions, MemorySystem, SkipReason, System,
+        Applied, FileKind, Host, LoadError, LoadOptions, MemorySystem, SkipReason, System,
         live::{LiveWorkspace, RequestCancel, Snapshot},
     },
 };
@@ -200,18 +200,32 @@ fn command_line_excludes_and_size_limit_add_to_the_config() {
 fn a_broken_sextant_toml_fails_the_load_with_its_path() {
     let fs = memory();
     fs.write("sextant.toml", "include = 3\n").write("a.py", "");
-    let err = Host::load_with(fs.clone(), &LoadOptions::default())
-        .err()
-        .unwrap();
-    assert!(err.starts_with("/ws/sextant.toml: invalid type"), "{err}");
+    let config_error =
+        |fs: &Arc<MemorySystem>| match Host::load_with(fs.clone(), &LoadOptions::default()) {
+            Err(LoadError::Config { path, reason }) => {
+                assert_eq!(path, Path::new("/ws/sextant.toml"));
+                reason
+            }
+            Err(other) => panic!("expected LoadError::Config, got {other:?}"),
+            Ok(_) => panic!("a broken sextant.toml loaded"),
+        };
+    assert!(config_error(&fs).starts_with("invalid type"));
     fs.write("sextant.toml", "colour = \"blue\"\n");
-    let err = Host::load_with(fs.clone(), &LoadOptions::default())
-        .err()
-        .unwrap();
-    assert!(
-        err.starts_with("/ws/sextant.toml: unknown field `colour`"),
-        "{err}"
-    );
+    assert!(config_error(&fs).starts_with("unknown field `colour`"));
+}
+
+#[test]
+fn a_glob_that_does_not_parse_fails_the_load_naming_it() {
+    let fs = memory();
+    fs.write("sextant.toml", "exclude = [\"src/[z\"]\n")
+        .write("a.py", "");
+    match Host::load_with(fs.clone(), &LoadOptions::default()) {
+        Err(LoadError::Glob { list, glob, .. }) => {
+            assert_eq!((list, glob.as_str()), ("exclude", "src/[z"));
+        }
+        Err(other) => panic!("expected LoadError::Glob, got {other:?}"),
+        Ok(_) => panic!("a broken glob loaded"),
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -757,7 +771,8 @@ fn assert_same_as_disk(tree: &[Entry], options: &LoadOptions) {
     let (on_disk, in_memory) = match (on_disk, in_memory) {
         (Ok(a), Ok(b)) => (a, b),
         (a, b) => {
-            assert_eq!(a.err(), b.err());
+            let message = |e: Option<LoadError>| e.map(|e| e.to_string());
+            assert_eq!(message(a.err()), message(b.err()));
             return;
         }
     };
@@ -881,7 +896,8 @@ fn the_memory_system_applies_globs_as_the_disk_does() {
 fn walked(system: &dyn System, config: &sextant::workspace::Config) -> Result<Vec<String>, String> {
     use sextant::workspace::system::Candidate;
     Ok(system
-        .walk(config)?
+        .walk(config)
+        .map_err(|e| e.to_string())?
         .into_iter()
         .map(|c| match c {
             Candidate::File { rel, .. } => format!("file {rel}"),

@@ -378,7 +378,7 @@ fn run_mcp(g: &GlobalArgs, args: &McpArgs) -> Result<(), CliError> {
         .enable_all()
         .build()?;
     runtime.block_on(async {
-        let live = crate::mcp::start_workspace(&root, load)?;
+        let live = crate::mcp::start_workspace(&root, load).map_err(|e| e.to_string())?;
         match args.http {
             Some(addr) => {
                 let http_limits = crate::mcp::HttpLimits {

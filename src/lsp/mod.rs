@@ -72,13 +72,16 @@ pub fn run_stdio(
         .send(Message::Response(Response::new_ok(id, result)));
 
     // The loader's progress reaches the client through `LiveStatus::progress`.
-    let live = Arc::new(LiveWorkspace::start(
-        &root,
-        LoadOptions {
-            progress: None,
-            ..load
-        },
-    )?);
+    let live = Arc::new(
+        LiveWorkspace::start(
+            &root,
+            LoadOptions {
+                progress: None,
+                ..load
+            },
+        )
+        .map_err(|e| e.to_string())?,
+    );
     let (workers, queue) = task_pool::size_from_env();
     let pool = task_pool::TaskPool::new(workers, queue)
         .map_err(|e| format!("starting the LSP workers: {e}"))?;

@@ -136,7 +136,7 @@ pub fn check_root(root: &std::path::Path, allow_broad_root: bool) -> Result<Path
 pub fn start_workspace(
     root: &std::path::Path,
     load: LoadOptions,
-) -> Result<Arc<LiveWorkspace>, String> {
+) -> Result<Arc<LiveWorkspace>, crate::workspace::LoadError> {
     LiveWorkspace::start(
         root,
         LoadOptions {

@@ -1,5 +1,6 @@
 //! `sextant.toml` at the workspace root: optional include/exclude globs and limits.
 
+use crate::workspace::LoadError;
 use serde::Deserialize;
 
 use super::{reader::ReadRefusal, system::System};
@@ -32,16 +33,23 @@ impl Default for Config {
 
 impl Config {
     /// Reads `sextant.toml` at the system's root; its absence means defaults.
-    pub fn load(system: &dyn System) -> Result<Config, String> {
+    pub fn load(system: &dyn System) -> Result<Config, LoadError> {
         let path = system.root().join(CONFIG_FILE);
         match system.read(&path, MAX_CONFIG_SIZE) {
             Ok(content) => {
+                let invalid = |reason: String| LoadError::Config {
+                    path: path.clone(),
+                    reason,
+                };
                 let text = String::from_utf8(content.bytes)
-                    .map_err(|_| format!("{}: not valid UTF-8", path.display()))?;
-                toml::from_str(&text).map_err(|e| format!("{}: {}", path.display(), e.message()))
+                    .map_err(|_| invalid("not valid UTF-8".into()))?;
+                toml::from_str(&text).map_err(|e| invalid(e.message().to_string()))
             }
             Err(ReadRefusal::NotFound) => Ok(Config::default()),
-            Err(e) => Err(format!("{}: {e}", path.display())),
+            Err(e) => Err(LoadError::Config {
+                path,
+                reason: e.to_string(),
+            }),
         }
     }
 }

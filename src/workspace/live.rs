@@ -15,6 +15,7 @@
 //! caller over any [`System`] ([`LiveWorkspace::start_with`] and [`DiskEvents`]): tests
 //! drive the writer deterministically that way.
 
+use crate::workspace::LoadError;
 use std::{
     path::{Path, PathBuf},
     sync::{
@@ -149,7 +150,7 @@ pub enum ReadError {
 impl LiveWorkspace {
     /// Starts watching `root` and indexing it in the background. Readers wait for the first
     /// index; [`LiveWorkspace::status`] does not.
-    pub fn start(root: &Path, options: LoadOptions) -> Result<LiveWorkspace, String> {
+    pub fn start(root: &Path, options: LoadOptions) -> Result<LiveWorkspace, LoadError> {
         let system = OsSystem::open(root)?;
         let root = system.root().to_path_buf();
         let shared = Shared::new();
@@ -189,7 +190,7 @@ impl LiveWorkspace {
     pub fn start_with(
         system: Arc<dyn System>,
         options: LoadOptions,
-    ) -> Result<(LiveWorkspace, DiskEvents), String> {
+    ) -> Result<(LiveWorkspace, DiskEvents), LoadError> {
         let (tx, rx) = mpsc::channel();
         let events = DiskEvents { tx: tx.clone() };
         let live = spawn(system, options, Shared::new(), (tx, rx), None, None)?;
@@ -426,7 +427,7 @@ fn spawn(
     channel: (Sender<Message>, Receiver<Message>),
     cookies: Option<Cookies>,
     watcher: Option<notify::RecommendedWatcher>,
-) -> Result<LiveWorkspace, String> {
+) -> Result<LiveWorkspace, LoadError> {
     let (tx, rx) = channel;
     let root = system.root().to_path_buf();
     let writer_shared = shared.clone();
@@ -434,7 +435,7 @@ fn spawn(
     let writer = std::thread::Builder::new()
         .name("sextant-writer".into())
         .spawn(move || writer_loop(writer_system, options, &writer_shared, &rx, cookies))
-        .map_err(|e| e.to_string())?;
+        .map_err(LoadError::Thread)?;
     Ok(LiveWorkspace {
         shared,
         tx,
@@ -483,6 +484,7 @@ fn writer_loop(
     let mut host = match Host::load_with(system, &options) {
         Ok(host) => host,
         Err(e) => {
+            let e = e.to_string();
             shared.status.lock().unwrap().error = Some(e.clone());
             *shared.load_error.lock().unwrap() = Some(e);
             let _guard = shared.snapshot.lock().unwrap();

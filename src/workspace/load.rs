@@ -62,19 +62,22 @@ pub enum Candidate {
 pub(super) fn overrides(
     root: &Path,
     config: &Config,
-) -> Result<ignore::overrides::Override, String> {
+) -> Result<ignore::overrides::Override, super::LoadError> {
+    let bad = |list, glob: &str, e: ignore::Error| super::LoadError::Glob {
+        list,
+        glob: glob.to_string(),
+        reason: e.to_string(),
+    };
     let mut overrides = ignore::overrides::OverrideBuilder::new(root);
     for glob in &config.include {
-        overrides
-            .add(glob)
-            .map_err(|e| format!("sextant.toml include {glob:?}: {e}"))?;
+        overrides.add(glob).map_err(|e| bad("include", glob, e))?;
     }
     for glob in &config.exclude {
         overrides
             .add(&format!("!{glob}"))
-            .map_err(|e| format!("sextant.toml exclude {glob:?}: {e}"))?;
+            .map_err(|e| bad("exclude", glob, e))?;
     }
-    overrides.build().map_err(|e| e.to_string())
+    overrides.build().map_err(|e| bad("globs", "", e))
 }
 
 /// One entry a walk reached, however the tree is stored.

@@ -6,6 +6,7 @@
 //! layered over it. Progress is reported as [`ProgressEvent`]s for the front end to render.
 
 mod config;
+mod error;
 pub mod live;
 mod load;
 pub mod manifests;
@@ -22,6 +23,7 @@ use std::{
 use rayon::prelude::*;
 
 pub use config::{CONFIG_FILE, Config, DEFAULT_MAX_FILE_SIZE};
+pub use error::LoadError;
 pub use load::{
     LoadedFile, ReadOutcome, SkipReason, SkippedFile, decode, read_source, relative_path,
 };
@@ -147,7 +149,7 @@ pub struct Applied {
 }
 
 /// `sextant.toml` merged with command-line overrides.
-fn effective_config(system: &dyn System, options: &LoadOptions) -> Result<Config, String> {
+fn effective_config(system: &dyn System, options: &LoadOptions) -> Result<Config, LoadError> {
     let mut config = Config::load(system)?;
     if let Some(max) = options.max_file_size {
         config.max_file_size = max;
@@ -215,7 +217,7 @@ fn affects_file_set(rel: &str) -> bool {
 impl Host {
     /// Walks the directory `root` on disk, reads and indexes every source file on all
     /// cores.
-    pub fn load(root: &Path, options: &LoadOptions) -> Result<Host, String> {
+    pub fn load(root: &Path, options: &LoadOptions) -> Result<Host, LoadError> {
         let started = Instant::now();
         let system = OsSystem::open(root)?;
         let mut host = Host::load_with(Arc::new(system), options)?;
@@ -224,7 +226,7 @@ impl Host {
     }
 
     /// Walks the root of `system`, reads and indexes every source file on all cores.
-    pub fn load_with(system: Arc<dyn System>, options: &LoadOptions) -> Result<Host, String> {
+    pub fn load_with(system: Arc<dyn System>, options: &LoadOptions) -> Result<Host, LoadError> {
         let started = Instant::now();
         let root = system.root().to_path_buf();
         let config = effective_config(&*system, options)?;

@@ -14,6 +14,7 @@ mod memory;
 mod os;
 mod overlay;
 
+use crate::workspace::LoadError;
 use std::path::Path;
 
 pub use memory::MemorySystem;
@@ -74,5 +75,5 @@ pub trait System: Send + Sync {
     /// path, honouring `.gitignore`, `.ignore` and `.git/info/exclude` (in the root, its
     /// subdirectories and its parents), hidden names, and `config`'s include/exclude
     /// globs; with what had to be left out and why.
-    fn walk(&self, config: &Config) -> Result<Vec<Candidate>, String>;
+    fn walk(&self, config: &Config) -> Result<Vec<Candidate>, LoadError>;
 }

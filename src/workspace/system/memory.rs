@@ -10,6 +10,7 @@
 //! over `.gitignore` over `.git/info/exclude`) and hidden names decide. A user's global
 //! gitignore has no counterpart here.
 
+use crate::workspace::LoadError;
 use std::{
     collections::BTreeMap,
     ffi::OsStr,
@@ -294,7 +295,7 @@ impl System for MemorySystem {
             .map(|(_, node)| metadata_of(&node))
     }
 
-    fn walk(&self, config: &Config) -> Result<Vec<Candidate>, String> {
+    fn walk(&self, config: &Config) -> Result<Vec<Candidate>, LoadError> {
         let overrides = load::overrides(&self.root, config)?;
         let collector = Collector::new(&self.root, &self.root);
         let mut chain = Vec::new();

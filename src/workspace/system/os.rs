@@ -4,6 +4,7 @@
 //! Invariant: together with `reader.rs`, the only code in `workspace` that calls the
 //! operating system's file APIs.
 
+use crate::workspace::LoadError;
 use std::{
     fs,
     path::{Path, PathBuf},
@@ -32,14 +33,18 @@ impl OsSystem {
     }
 
     /// The disk under the directory `root` (given as the user wrote it), canonicalized.
-    pub fn open(root: &Path) -> Result<OsSystem, String> {
-        let meta = fs::metadata(root).map_err(|e| format!("{}: {e}", root.display()))?;
+    pub fn open(root: &Path) -> Result<OsSystem, LoadError> {
+        let unreadable = |source| LoadError::Root {
+            path: root.to_path_buf(),
+            source,
+        };
+        let meta = fs::metadata(root).map_err(unreadable)?;
         if !meta.is_dir() {
-            return Err(format!("{}: not a directory", root.display()));
+            return Err(LoadError::NotADirectory {
+                path: root.to_path_buf(),
+            });
         }
-        let root = root
-            .canonicalize()
-            .map_err(|e| format!("{}: {e}", root.display()))?;
+        let root = root.canonicalize().map_err(unreadable)?;
         Ok(OsSystem::new(root))
     }
 
@@ -76,12 +81,13 @@ impl System for OsSystem {
         Ok(metadata_of(&fs::symlink_metadata(path)?))
     }
 
-    fn walk(&self, config: &Config) -> Result<Vec<Candidate>, String> {
+    fn walk(&self, config: &Config) -> Result<Vec<Candidate>, LoadError> {
         let root = self.root();
         let overrides = load::overrides(root, config)?;
-        let canonical_root = root
-            .canonicalize()
-            .map_err(|e| format!("{}: {e}", root.display()))?;
+        let canonical_root = root.canonicalize().map_err(|source| LoadError::Root {
+            path: root.to_path_buf(),
+            source,
+        })?;
         let collector = Collector::new(root, &canonical_root);
         let walker = ignore::WalkBuilder::new(root)
             .standard_filters(true)

@@ -4,6 +4,7 @@
 //! the editor's text, whatever the system below holds (a different text, nothing at all, a
 //! file too large or ignored); once it is closed, the system below answers again.
 
+use crate::workspace::LoadError;
 use std::{
     collections::HashMap,
     path::{Path, PathBuf},
@@ -101,7 +102,7 @@ impl System for OverlaySystem {
 
     /// The base walk, where every open document is a file to read, wherever it lies and
     /// whatever the base walk made of its path.
-    fn walk(&self, config: &Config) -> Result<Vec<Candidate>, String> {
+    fn walk(&self, config: &Config) -> Result<Vec<Candidate>, LoadError> {
         let mut candidates = self.base.walk(config)?;
         if self.documents.is_empty() {
             return Ok(candidates);
