@@ -43,8 +43,9 @@ pub(crate) fn cancelled(db: &dyn Db) -> ! {
 }
 
 /// The line table of a file: every position in an answer, and every LSP conversion, goes
-/// through it. Bounded by an LRU like `parse`.
-#[salsa::tracked(returns(clone), lru = 256, no_eq)]
+/// through it. Bounded by an LRU like `parse`, but larger: a table is small (4 bytes a line,
+/// more only for non-ASCII text) and one `workspace/symbol` answer touches up to 100 files.
+#[salsa::tracked(returns(clone), lru = 2048, no_eq)]
 pub fn line_index(db: &dyn Db, file: SourceFile) -> Arc<syntax::LineIndex> {
     Arc::new(syntax::LineIndex::new(file.text(db).clone()))
 }
