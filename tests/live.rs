@@ -5,6 +5,8 @@
 //! tests cover the watcher path. None sleeps for a fixed time: each waits for a condition,
 //! up to a generous deadline.
 
+mod support;
+
 use std::{
     path::Path,
     time::{Duration, Instant},
@@ -12,10 +14,7 @@ use std::{
 
 use sextant::{
     ide::SymbolQuery,
-    workspace::{
-        Host, LoadError, LoadOptions,
-        live::{LiveWorkspace, RequestCancel, Snapshot},
-    },
+    workspace::{Host, LoadError, LoadOptions, live::LiveWorkspace},
 };
 
 fn write(root: &Path, rel: &str, text: &str) {
@@ -24,21 +23,7 @@ fn write(root: &Path, rel: &str, text: &str) {
     std::fs::write(path, text).unwrap();
 }
 
-fn names(live: &LiveWorkspace, query: &str) -> Vec<String> {
-    let q = SymbolQuery {
-        query: query.into(),
-        limit: 1000,
-        ..Default::default()
-    };
-    live.read(&RequestCancel::default(), |s: &Snapshot| {
-        s.analysis.symbol_search(&q)
-    })
-    .unwrap()
-    .symbols
-    .into_iter()
-    .map(|m| format!("{}:{}", m.path, m.name))
-    .collect()
-}
+use support::symbol_names as names;
 
 /// How long a condition may take before the test fails (generous: machines are shared).
 const DEADLINE: Duration = Duration::from_secs(30);

@@ -2,18 +2,17 @@
 //! system held in memory: no disk, no watcher, no sleeps, exact outcomes. The memory
 //! system's fidelity is itself checked against the disk on the same trees.
 
+mod support;
+
 use std::{
     os::unix::ffi::OsStrExt,
     path::{Path, PathBuf},
     sync::Arc,
 };
 
-use sextant::{
-    ide::SymbolQuery,
-    workspace::{
-        Applied, FileKind, Host, LoadError, LoadOptions, MemorySystem, SkipReason, System,
-        live::{LiveWorkspace, RequestCancel, Snapshot},
-    },
+use sextant::workspace::{
+    Applied, FileKind, Host, LoadError, LoadOptions, MemorySystem, SkipReason, System,
+    live::{LiveWorkspace, RequestCancel},
 };
 
 const ROOT: &str = "/ws";
@@ -627,21 +626,7 @@ fn an_open_document_over_a_file_too_large_on_disk_stays_indexed() {
 // ---------------------------------------------------------------------------------------
 // The live workspace over a memory system, fed events by the test
 
-fn names(live: &LiveWorkspace, query: &str) -> Vec<String> {
-    let q = SymbolQuery {
-        query: query.into(),
-        limit: 1000,
-        ..Default::default()
-    };
-    live.read(&RequestCancel::default(), |s: &Snapshot| {
-        s.analysis.symbol_search(&q)
-    })
-    .unwrap()
-    .symbols
-    .into_iter()
-    .map(|m| format!("{}:{}", m.path, m.name))
-    .collect()
-}
+use support::symbol_names as names;
 
 #[test]
 fn the_live_writer_applies_pushed_events_in_order() {

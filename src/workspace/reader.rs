@@ -151,7 +151,8 @@ fn check_size(size: u64, limit: u64) -> Result<(), ReadRefusal> {
     Ok(())
 }
 
-fn file_kind(t: &std::fs::FileType) -> &'static str {
+/// What a file that is not a regular file is, in words (`FIFO`, `socket`, `device`, …).
+pub(super) fn file_kind(t: &std::fs::FileType) -> &'static str {
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;

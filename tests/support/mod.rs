@@ -15,9 +15,30 @@
 use std::path::{Path, PathBuf};
 
 use sextant::{
+    ide::SymbolQuery,
     lang::registry,
-    workspace::{Host, LoadedFile},
+    workspace::{
+        Host, LoadedFile,
+        live::{LiveWorkspace, RequestCancel, Snapshot},
+    },
 };
+
+/// `path:name` of every symbol matching `query` in the live workspace (read-your-writes).
+pub fn symbol_names(live: &LiveWorkspace, query: &str) -> Vec<String> {
+    let q = SymbolQuery {
+        query: query.into(),
+        limit: 1000,
+        ..Default::default()
+    };
+    live.read(&RequestCancel::default(), |s: &Snapshot| {
+        s.analysis.symbol_search(&q)
+    })
+    .unwrap()
+    .symbols
+    .into_iter()
+    .map(|m| format!("{}:{}", m.path, m.name))
+    .collect()
+}
 
 pub struct FixtureFile {
     pub path: String,

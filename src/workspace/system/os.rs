@@ -134,28 +134,10 @@ fn metadata_of(meta: &fs::Metadata) -> Metadata {
     } else if file_type.is_symlink() {
         FileKind::Symlink
     } else {
-        FileKind::Special(special_kind(&file_type))
+        FileKind::Special(crate::workspace::reader::file_kind(&file_type))
     };
     Metadata {
         kind,
         len: meta.len(),
     }
-}
-
-fn special_kind(t: &fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if t.is_fifo() {
-            return "FIFO";
-        }
-        if t.is_socket() {
-            return "socket";
-        }
-        if t.is_char_device() || t.is_block_device() {
-            return "device";
-        }
-    }
-    let _ = t;
-    "special file"
 }
