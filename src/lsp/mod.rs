@@ -588,8 +588,10 @@ impl Server {
                                 continue;
                             };
                             // Names sit on one line, whose number is known: no line table needed.
-                            let (text, line) = (s.analysis.file_text(file), m.start.line - 1);
-                            let [start, end] = m.name_byte_range.map(|o| o as usize);
+                            let (text, line) =
+                                (s.analysis.file_text(file), m.name_span.start.line - 1);
+                            let [start, end] =
+                                [m.name_span.byte_start, m.name_span.byte_end].map(|o| o as usize);
                             let range = lsp_types::Range {
                                 start: position_on_line(&text, line, start, encoding),
                                 end: position_on_line(&text, line, end, encoding),
@@ -621,8 +623,8 @@ impl Server {
                             .folding_ranges(file)?
                             .into_iter()
                             .map(|f| FoldingRange {
-                                start_line: f.start_line,
-                                end_line: f.end_line,
+                                start_line: f.span.start.line - 1,
+                                end_line: f.span.end.line - 1,
                                 kind: f.is_comment.then_some(FoldingRangeKind::Comment),
                                 ..Default::default()
                             })
@@ -652,7 +654,8 @@ impl Server {
                                 .map(|chain| {
                                     let mut parent: Option<Box<SelectionRange>> = None;
                                     for r in chain.iter().rev() {
-                                        let range = lines.range(r.start().into(), r.end().into());
+                                        let range =
+                                            lines.range(r.byte_start as usize, r.byte_end as usize);
                                         parent = Some(Box::new(SelectionRange { range, parent }));
                                     }
                                     *parent.expect("every chain has a range")
@@ -784,10 +787,10 @@ fn apply_change(text: &mut String, change: TextDocumentContentChangeEvent, encod
 
 #[allow(deprecated)]
 fn document_symbol(node: &OutlineNode, lines: &Lines) -> DocumentSymbol {
-    let range = lines.range(node.byte_range[0] as usize, node.byte_range[1] as usize);
+    let range = lines.range(node.span.byte_start as usize, node.span.byte_end as usize);
     let selection_range = lines.range(
-        node.name_byte_range[0] as usize,
-        node.name_byte_range[1] as usize,
+        node.name_span.byte_start as usize,
+        node.name_span.byte_end as usize,
     );
     DocumentSymbol {
         name: node.name.clone(),
