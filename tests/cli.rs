@@ -102,6 +102,39 @@ fn languages_lists_every_language_with_extensions() {
 }
 
 #[test]
+fn help_names_the_languages_the_registry_lists() {
+    let dir = tempfile::tempdir().unwrap();
+    let langs = json(&sextant(dir.path(), &["languages", "--json"]));
+    let (names, ids): (Vec<&str>, Vec<&str>) = langs
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["name"].as_str().unwrap(), l["id"].as_str().unwrap()))
+        .unzip();
+    let (last, init) = names.split_last().unwrap();
+    let help = stdout(&sextant(dir.path(), &["--help"]));
+    assert_eq!(
+        help.lines().next().unwrap(),
+        format!(
+            "Code intelligence for {} and {last} workspaces.",
+            init.join(", ")
+        )
+    );
+    let symbols_help = stdout(&sextant(dir.path(), &["symbols", "--help"]));
+    let words = symbols_help
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        words.contains(&format!(
+            "Only symbols in files of this language (one of: {}).",
+            ids.join(", ")
+        )),
+        "{symbols_help}"
+    );
+}
+
+#[test]
 fn symbols_finds_ranked_matches_across_languages() {
     let dir = workspace();
     let out = sextant(dir.path(), &["symbols", "load", "--json"]);
@@ -120,8 +153,18 @@ fn symbols_finds_ranked_matches_across_languages() {
     );
     let first = &v["symbols"][0];
     assert_eq!(first["path"], "app/models.py");
-    assert_eq!(first["start"]["line"], 5);
     assert_eq!(first["kind"], "function");
+    // `--json` keeps full positions, as spans, for scripts.
+    assert_eq!(
+        first["span"],
+        serde_json::json!({"start": {"line": 5, "column": 1}, "end": {"line": 6, "column": 9},
+                           "byte_start": 56, "byte_end": 84})
+    );
+    assert_eq!(
+        first["name_span"],
+        serde_json::json!({"start": {"line": 5, "column": 5}, "end": {"line": 5, "column": 14},
+                           "byte_start": 60, "byte_end": 69})
+    );
 
     let method = json(&sextant(dir.path(), &["symbols", "fullname", "--json"]));
     assert_eq!(method["symbols"][0]["container"], "User");
@@ -237,8 +280,9 @@ fn parse_shows_tree_and_errors() {
     let v = json(&broken);
     assert_eq!(v["error_count"], 1);
     assert_eq!(
-        v["errors"][0]["span"]["start"],
-        serde_json::json!({"line": 1, "column": 7})
+        v["errors"][0]["span"],
+        serde_json::json!({"start": {"line": 1, "column": 7}, "end": {"line": 1, "column": 7},
+                           "byte_start": 6, "byte_end": 6})
     );
     assert!(
         v["errors"][0]["message"].as_str().unwrap().contains(')'),
@@ -274,8 +318,20 @@ fn outline_is_a_tree() {
         &["outline", "app/models.py", "--json"],
     ));
     assert_eq!(v["symbols"][0]["name"], "User");
-    assert_eq!(v["symbols"][0]["children"][0]["name"], "full_name");
     assert_eq!(v["symbols"][1]["name"], "load_user");
+    assert_eq!(
+        v["symbols"][0]["children"],
+        serde_json::json!([{
+            "name": "full_name",
+            "kind": "method",
+            "container": "User",
+            "signature": "def full_name(self)",
+            "span": {"start": {"line": 2, "column": 5}, "end": {"line": 3, "column": 18},
+                     "byte_start": 16, "byte_end": 54},
+            "name_span": {"start": {"line": 2, "column": 9}, "end": {"line": 2, "column": 18},
+                          "byte_start": 20, "byte_end": 29},
+        }])
+    );
     let text = stdout(&sextant(dir.path(), &["outline", "app/models.py"]));
     assert!(
         text.lines()

@@ -151,10 +151,10 @@ fn positions_follow_an_edit_above_a_symbol() {
         ..Default::default()
     };
     let before = host.analysis().symbol_search(&query).unwrap();
-    assert_eq!(before.symbols[0].start.line, 5);
+    assert_eq!(before.symbols[0].name_span.start.line, 5);
     let a = host.file("pkg/a.py").unwrap();
     let text = format!("# header\n\n{}", host.analysis().file_text(a));
     host.set_file_text("pkg/a.py", &text);
     let after = host.analysis().symbol_search(&query).unwrap();
-    assert_eq!(after.symbols[0].start.line, 7);
+    assert_eq!(after.symbols[0].name_span.start.line, 7);
 }

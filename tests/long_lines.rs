@@ -70,19 +70,19 @@ fn symbol_columns_far_along_one_long_line_are_exact() {
     // Per unit a function, a class, its method, a constant and its method; then two bindings.
     assert_eq!(symbols.len(), UNITS * 5 + 2);
     for s in &symbols {
-        let [start, end] = s.byte_range.map(|o| o as usize);
-        assert_eq!(s.start, naive_line_col(start), "start of {}", s.name);
-        assert_eq!(s.end, naive_line_col(end), "end of {}", s.name);
-        let name = s.name_byte_range[0] as usize;
-        assert_eq!(s.name_start, naive_line_col(name), "name {}", s.name);
-        assert_eq!(&text[name..s.name_byte_range[1] as usize], s.name);
+        for (what, span) in [("definition", s.span), ("name", s.name_span)] {
+            let (start, end) = (span.byte_start as usize, span.byte_end as usize);
+            assert_eq!(span.start, naive_line_col(start), "{what} {} start", s.name);
+            assert_eq!(span.end, naive_line_col(end), "{what} {} end", s.name);
+        }
+        assert_eq!(&text[s.name_span.byte_range()], s.name);
     }
     // The last symbol, more than a megabyte along, after tens of thousands of multi-byte
     // characters.
     let last = symbols.iter().find(|s| s.name == "last").unwrap();
     let offset = text.rfind("last").unwrap();
     let column = text[..offset].chars().count() as u32 + 1;
-    assert_eq!(last.name_start, LineCol { line: 1, column });
+    assert_eq!(last.name_span.start, LineCol { line: 1, column });
     assert!(column < offset as u32 - 50_000);
 
     let parse = host

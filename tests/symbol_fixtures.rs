@@ -28,10 +28,10 @@ fn render(nodes: &[OutlineNode], parent: Option<&str>, depth: usize, out: &mut S
             "  ".repeat(depth),
             n.kind,
             n.name,
-            n.name_start.line,
-            n.name_start.column,
-            n.start.line,
-            n.end.line,
+            n.name_span.start.line,
+            n.name_span.start.column,
+            n.span.start.line,
+            n.span.end.line,
             n.signature
         )
         .unwrap();

@@ -13,22 +13,19 @@ use std::{
     process::ExitCode,
 };
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::{
     ide::{self, Analysis, FileId, Language, SymbolKind, registry},
     workspace::{self, Host, LoadOptions},
 };
 
+/// The arguments. The texts that list languages and symbol kinds are filled in by
+/// [`command`] from the registry and [`SymbolKind::ALL`].
 #[derive(Parser, Debug)]
 #[command(
     name = "sextant",
     version,
-    about = "Code intelligence for Rust, Python, JavaScript, TypeScript and Go workspaces",
-    long_about = "Code intelligence for Rust, Python, JavaScript, TypeScript and Go workspaces.\n\n\
-        sextant parses every source file under a root (respecting .gitignore and sextant.toml), \
-        and answers questions about it: syntax trees and errors, outlines, and ranked symbol \
-        search.",
     after_help = "Exit codes: 0 ok, 1 findings (syntax errors, no symbol matched), 2 usage or I/O error."
 )]
 pub struct Cli {
@@ -110,8 +107,7 @@ pub struct ParseArgs {
 pub struct SymbolsArgs {
     /// What to look for; empty lists every symbol (with the filters below).
     pub query: String,
-    /// Only symbols of this kind (repeatable): module, class, struct, union, enum, variant,
-    /// trait, interface, impl, type, function, method, field, constant, static, variable, macro.
+    /// Only symbols of this kind; repeatable.
     #[arg(long, short = 'k', value_name = "KIND")]
     pub kind: Vec<String>,
     /// Only symbols in files of this language.
@@ -209,8 +205,49 @@ impl<E: std::fmt::Display> From<E> for CliError {
     }
 }
 
+/// The command line with its generated texts: the about text names the registry's
+/// languages, every language option lists the registry's ids, `--kind` lists the kinds.
+pub fn command() -> clap::Command {
+    let about = format!("Code intelligence for {} workspaces", ide::language_names());
+    let long_about = format!(
+        "{about}.\n\nsextant parses every source file under a root (respecting .gitignore and \
+        sextant.toml), and answers questions about it: syntax trees and errors, outlines, and \
+        ranked symbol search."
+    );
+    let languages = format!("one of: {}", registry().ids().join(", "));
+    let kinds = format!(
+        "one of: {}",
+        SymbolKind::ALL
+            .iter()
+            .map(|k| k.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let mut cmd = Cli::command().about(about).long_about(long_about);
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect();
+    for name in names {
+        cmd = cmd.mut_subcommand(name, |sub| {
+            let mut sub = sub;
+            for (arg, list) in [("language", &languages), ("kind", &kinds)] {
+                if sub.get_arguments().any(|a| a.get_id() == arg) {
+                    sub = sub.mut_arg(arg, |a| {
+                        let help = a.get_help().map(|h| h.to_string()).unwrap_or_default();
+                        let help = help.trim_end_matches('.');
+                        a.help(format!("{help} ({list})."))
+                    });
+                }
+            }
+            sub
+        });
+    }
+    cmd
+}
+
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::from_arg_matches(&command().get_matches()).unwrap_or_else(|e| e.exit());
     match run(&cli) {
         Ok((output, code)) => {
             let mut stdout = std::io::stdout().lock();
@@ -474,4 +511,57 @@ fn single_file(g: &GlobalArgs, args: &FileArgs) -> Result<(Analysis, FileId), Cl
         language,
         max_file_size,
     )?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The words of a help text, so that wrapped lines compare as one.
+    fn words(help: impl std::fmt::Display) -> String {
+        help.to_string()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// The comma-separated list that follows `one of: ` in a help text.
+    fn listed_after_one_of(help: &str) -> Vec<String> {
+        let start = help.find("one of: ").expect("the help lists choices") + "one of: ".len();
+        let end = start + help[start..].find(')').expect("the list is closed");
+        help[start..end].split(", ").map(String::from).collect()
+    }
+
+    #[test]
+    fn help_names_every_registered_language_and_every_kind() {
+        let ids: Vec<String> = registry().ids().iter().map(|s| s.to_string()).collect();
+        let mut cmd = command();
+        let about = words(cmd.render_long_help());
+        for language in registry().all() {
+            assert!(
+                about.contains(&format!("{} ", language.name))
+                    || about.contains(&format!("{},", language.name)),
+                "{} missing from: {about}",
+                language.name
+            );
+        }
+        for (sub, arg) in [
+            ("parse", "--language"),
+            ("outline", "--language"),
+            ("symbols", "--lang"),
+            ("files", "--lang"),
+        ] {
+            let help = words(cmd.find_subcommand_mut(sub).unwrap().render_long_help());
+            let option = &help[help.find(&format!("{arg} <LANG>")).unwrap()..];
+            assert_eq!(listed_after_one_of(option), ids, "{sub} {arg}");
+        }
+        let help = words(
+            cmd.find_subcommand_mut("symbols")
+                .unwrap()
+                .render_long_help(),
+        );
+        let option = &help[help.find("--kind <KIND>").unwrap()..];
+        let kinds: Vec<String> = SymbolKind::ALL.iter().map(|k| k.to_string()).collect();
+        assert_eq!(listed_after_one_of(option), kinds);
+    }
 }

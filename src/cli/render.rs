@@ -104,10 +104,11 @@ pub fn outline(out: &Outline, as_json: bool) -> String {
     fn walk(s: &mut String, nodes: &[OutlineNode], depth: usize) {
         for n in nodes {
             let indent = "  ".repeat(depth);
-            let lines = if n.start.line == n.end.line {
-                format!("{}", n.start.line)
+            let (start, end) = (n.span.start.line, n.span.end.line);
+            let lines = if start == end {
+                format!("{start}")
             } else {
-                format!("{}-{}", n.start.line, n.end.line)
+                format!("{start}-{end}")
             };
             let head = format!("{indent}{} {}", n.kind, n.name);
             writeln!(s, "{head:<48} {lines:<11} {}", n.signature).unwrap();
@@ -132,7 +133,10 @@ pub fn symbols(out: &SymbolSearch, as_json: bool) -> String {
             Some(c) => format!("{c}.{}", m.name),
             None => m.name.clone(),
         };
-        let location = format!("{}:{}:{}", m.path, m.start.line, m.start.column);
+        let location = format!(
+            "{}:{}:{}",
+            m.path, m.name_span.start.line, m.name_span.start.column
+        );
         writeln!(
             s,
             "{location:<40} {:<9} {qualified:<32} {}",

@@ -11,14 +11,14 @@ use std::{collections::HashMap, panic::AssertUnwindSafe, path::PathBuf, sync::Ar
 use rayon::prelude::*;
 
 use super::{
-    Fold, Outline, ParseOptions, ParseOutput, ProjectInfo, SymbolQuery, SymbolSearch,
+    Fold, Outline, ParseOptions, ParseOutput, ProjectInfo, Span, SymbolQuery, SymbolSearch,
     WorkspaceStats, outline, parse_tree, stats, structure, symbol_search,
 };
 use crate::{
     db::{Db, ManifestFile, ManifestKind, RootDatabase, SourceFile, Workspace},
     lang::{LangId, Language},
     semantic::{index::symbol_index, symbols::symbol_summaries},
-    syntax::{LineIndex, SyntaxError, TextRange},
+    syntax::{LineIndex, SyntaxError},
 };
 
 pub type Cancellable<T> = Result<T, salsa::Cancelled>;
@@ -360,11 +360,7 @@ impl Analysis {
     }
 
     /// For each byte offset, the ranges enclosing it from the innermost outwards.
-    pub fn selection_ranges(
-        &self,
-        file: FileId,
-        offsets: &[usize],
-    ) -> Cancellable<Vec<Vec<TextRange>>> {
+    pub fn selection_ranges(&self, file: FileId, offsets: &[usize]) -> Cancellable<Vec<Vec<Span>>> {
         self.with(|db| structure::selection_ranges(db, file.0, offsets))
     }
 

@@ -4,8 +4,9 @@
 //! lifecycle, nothing below them. The writer holds an [`AnalysisHost`]; readers hold an
 //! [`Analysis`] snapshot, whose every operation is addressed by a [`FileId`] (or works on
 //! the whole workspace) and returns plain serializable data in editor terms
-//! (workspace-relative paths, 1-based line/column, byte ranges). Every list has a limit and
-//! says when it was truncated. Salsa cancellation is caught in one place
+//! (workspace-relative paths, and every position a [`Span`]: 1-based lines and character
+//! columns, 0-based byte offsets; folds too). Every list has a limit and says when it was
+//! truncated. Salsa cancellation is caught in one place
 //! ([`Analysis`]'s methods) and returned as `Err(Cancelled)`.
 
 mod analysis;
@@ -40,7 +41,19 @@ pub use crate::{
 
 use serde::Serialize;
 
-/// A range in editor terms: 1-based line/column (columns in characters) and byte offsets.
+/// The registry's language names as prose (`Rust, Python and Go`), for help texts and
+/// instructions, which thereby name every language the registry has.
+pub fn language_names() -> String {
+    let names: Vec<&str> = registry().all().map(|l| l.name.as_str()).collect();
+    match names.as_slice() {
+        [] => String::new(),
+        [only] => only.to_string(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// A range in editor terms, the one position type of every answer: 1-based lines and
+/// columns (columns count characters), 0-based byte offsets (`byte_end` exclusive).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Span {
     pub start: LineCol,
@@ -58,6 +71,46 @@ impl Span {
             byte_end: range.end().into(),
         }
     }
+
+    /// The span of `range` whose start position is known: only the range's own text is
+    /// read (no line table), which suits short ranges such as names.
+    pub fn from_start(text: &str, range: TextRange, start: LineCol) -> Span {
+        let inside = &text[usize::from(range.start())..usize::from(range.end())];
+        let end = match inside.rfind('\n') {
+            None => LineCol {
+                line: start.line,
+                column: start.column + inside.chars().count() as u32,
+            },
+            Some(last_break) => LineCol {
+                line: start.line + inside.matches('\n').count() as u32,
+                column: 1 + inside[last_break + 1..].chars().count() as u32,
+            },
+        };
+        Span {
+            start,
+            end,
+            byte_start: range.start().into(),
+            byte_end: range.end().into(),
+        }
+    }
+
+    /// The span of `range` whose start and end positions are known.
+    pub fn from_parts(range: TextRange, start: LineCol, end: LineCol) -> Span {
+        Span {
+            start,
+            end,
+            byte_start: range.start().into(),
+            byte_end: range.end().into(),
+        }
+    }
+
+    pub fn text_range(&self) -> TextRange {
+        TextRange::new(self.byte_start.into(), self.byte_end.into())
+    }
+
+    pub fn byte_range(&self) -> std::ops::Range<usize> {
+        self.byte_start as usize..self.byte_end as usize
+    }
 }
 
 impl std::fmt::Display for Span {
@@ -67,5 +120,39 @@ impl std::fmt::Display for Span {
             "{}:{}-{}:{}",
             self.start.line, self.start.column, self.end.line, self.end.column
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_span_from_its_start_counts_characters_and_lines() {
+        let text = "é = 1\nfn naïve_name() {\n}\n";
+        let name = TextRange::new(10.into(), 21.into());
+        assert_eq!(&text[10..21], "naïve_name");
+        let span = Span::from_start(text, name, LineCol { line: 2, column: 4 });
+        assert_eq!(
+            span.end,
+            LineCol {
+                line: 2,
+                column: 14
+            }
+        );
+        let index = LineIndex::new(text.into());
+        assert_eq!(span, Span::new(&index, name));
+        let body = TextRange::new(7.into(), 27.into());
+        let start = index.line_col(7);
+        assert_eq!(Span::from_start(text, body, start), Span::new(&index, body));
+        assert_eq!(span.byte_range(), 10..21);
+        assert_eq!(span.text_range(), name);
+    }
+
+    #[test]
+    fn language_names_are_the_registry_s_as_prose() {
+        let names: Vec<&str> = registry().all().map(|l| l.name.as_str()).collect();
+        let (last, init) = names.split_last().unwrap();
+        assert_eq!(language_names(), format!("{} and {last}", init.join(", ")));
     }
 }

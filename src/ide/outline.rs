@@ -2,10 +2,10 @@
 
 use serde::Serialize;
 
+use super::Span;
 use crate::{
     db::{Db, SourceFile},
     semantic::symbols::{SymbolKind, file_symbols},
-    syntax::LineCol,
 };
 
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
@@ -16,13 +16,9 @@ pub struct OutlineNode {
     pub container: Option<String>,
     pub signature: String,
     /// The whole definition.
-    pub start: LineCol,
-    pub end: LineCol,
-    /// Where the name is.
-    pub name_start: LineCol,
-    /// Byte offsets of the whole definition and of its name.
-    pub byte_range: [u32; 2],
-    pub name_byte_range: [u32; 2],
+    pub span: Span,
+    /// Just the name.
+    pub name_span: Span,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub children: Vec<OutlineNode>,
 }
@@ -47,6 +43,7 @@ pub struct Outline {
 /// `container` still names the parent).
 pub(crate) fn outline_page(db: &dyn Db, file: SourceFile, offset: usize, limit: usize) -> Outline {
     let symbols = file_symbols(db, file);
+    let text = file.text(db);
     let mut nodes: Vec<Option<OutlineNode>> = symbols
         .summaries
         .iter()
@@ -59,11 +56,8 @@ pub(crate) fn outline_page(db: &dyn Db, file: SourceFile, offset: usize, limit: 
                 kind: s.kind,
                 container: s.container.clone(),
                 signature: s.signature.clone(),
-                start: p.start,
-                end: p.end,
-                name_start: p.name_start,
-                byte_range: [p.range.start().into(), p.range.end().into()],
-                name_byte_range: [p.name_range.start().into(), p.name_range.end().into()],
+                span: Span::from_parts(p.range, p.start, p.end),
+                name_span: Span::from_start(text, p.name_range, p.name_start),
                 children: Vec::new(),
             })
         })

@@ -8,6 +8,7 @@ use std::cmp::Reverse;
 use rowan::{TokenAtOffset, WalkEvent};
 use serde::Serialize;
 
+use super::Span;
 use crate::{
     db::{Db, SourceFile},
     semantic,
@@ -17,11 +18,11 @@ use crate::{
     },
 };
 
-/// A foldable region, in 0-based lines (as editors count them).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+/// A foldable region: its span, 1-based like every answer, ends before the region's final
+/// line break, so `span.end.line` is the last line folded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Fold {
-    pub start_line: u32,
-    pub end_line: u32,
+    pub span: Span,
     pub is_comment: bool,
 }
 
@@ -58,16 +59,15 @@ pub(crate) fn folding_ranges(db: &dyn Db, file: SourceFile) -> Vec<Fold> {
         let (start, end) = lines.span(node.text_range());
         if end > start && !is_line_sequence(&parse, node, &lines) {
             folds.push(Fold {
-                start_line: start,
-                end_line: end,
+                span: lines.fold_span(node.text_range()),
                 is_comment: false,
             });
         }
     }
-    comments.finish(&mut folds);
+    comments.finish(&lines, &mut folds);
     // The outermost node starting on a line ends last: keep only that one.
-    folds.sort_by_key(|f| (f.start_line, Reverse(f.end_line)));
-    folds.dedup_by_key(|f| f.start_line);
+    folds.sort_by_key(|f| (f.span.start.line, Reverse(f.span.end.line)));
+    folds.dedup_by_key(|f| f.span.start.line);
     folds
 }
 
@@ -90,6 +90,17 @@ impl Lines {
             range.end() - TextSize::from(1)
         };
         (self.line(range.start()), self.line(last))
+    }
+
+    /// The span of a fold over `range`, without its final line break.
+    fn fold_span(&self, range: TextRange) -> Span {
+        let text = self.index.text();
+        let end = if !range.is_empty() && text[..usize::from(range.end())].ends_with('\n') {
+            range.end() - TextSize::of('\n')
+        } else {
+            range.end()
+        };
+        Span::new(&self.index, TextRange::new(range.start(), end))
     }
 }
 
@@ -137,38 +148,38 @@ fn is_line_sequence(parse: &Parse, node: &SyntaxNode, lines: &Lines) -> bool {
 /// its line (a comment after code belongs to that code).
 #[derive(Default)]
 struct CommentRun {
-    current: Option<(u32, u32, TextSize)>,
+    /// The run's first and last line and its byte range.
+    current: Option<(u32, u32, TextRange)>,
 }
 
 impl CommentRun {
     fn add(&mut self, lines: &Lines, comment: &SyntaxElement, folds: &mut Vec<Fold>) {
         let range = comment.text_range();
         let (start, end) = lines.span(range);
-        if let Some((_, run_end, run_end_offset)) = &mut self.current {
-            let adjacent = *run_end_offset <= range.start()
+        if let Some((_, run_end, run_range)) = &mut self.current {
+            let adjacent = run_range.end() <= range.start()
                 && start <= *run_end + 1
-                && lines.index.text()[TextRange::new(*run_end_offset, range.start())]
+                && lines.index.text()[TextRange::new(run_range.end(), range.start())]
                     .trim()
                     .is_empty();
             if adjacent {
                 *run_end = end;
-                *run_end_offset = range.end();
+                *run_range = TextRange::new(run_range.start(), range.end());
                 return;
             }
         }
-        self.finish(folds);
+        self.finish(lines, folds);
         if starts_line(comment) {
-            self.current = Some((start, end, range.end()));
+            self.current = Some((start, end, range));
         }
     }
 
-    fn finish(&mut self, folds: &mut Vec<Fold>) {
-        if let Some((start, end, _)) = self.current.take()
+    fn finish(&mut self, lines: &Lines, folds: &mut Vec<Fold>) {
+        if let Some((start, end, range)) = self.current.take()
             && end > start
         {
             folds.push(Fold {
-                start_line: start,
-                end_line: end,
+                span: lines.fold_span(range),
                 is_comment: true,
             });
         }
@@ -177,12 +188,9 @@ impl CommentRun {
 
 /// For each offset, the ranges of the enclosing token and nodes, innermost first (for
 /// "expand selection").
-pub(crate) fn selection_ranges(
-    db: &dyn Db,
-    file: SourceFile,
-    offsets: &[usize],
-) -> Vec<Vec<TextRange>> {
+pub(crate) fn selection_ranges(db: &dyn Db, file: SourceFile, offsets: &[usize]) -> Vec<Vec<Span>> {
     let parse = semantic::parse(db, file);
+    let index = semantic::line_index(db, file);
     let root: SyntaxNode = parse.syntax();
     let len = root.text_range().end();
     offsets
@@ -216,7 +224,7 @@ pub(crate) fn selection_ranges(
             if ranges.is_empty() {
                 ranges.push(TextRange::empty(offset));
             }
-            ranges
+            ranges.into_iter().map(|r| Span::new(&index, r)).collect()
         })
         .collect()
 }

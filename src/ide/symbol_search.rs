@@ -9,8 +9,9 @@ use crate::{
         index::{MatchTier, symbol_index},
         symbols::{SymbolKind, file_symbols},
     },
-    syntax::LineCol,
 };
+
+use super::Span;
 
 #[derive(Clone, Debug, Default)]
 pub struct SymbolQuery {
@@ -31,10 +32,10 @@ pub struct SymbolMatch {
     pub container: Option<String>,
     pub path: String,
     pub language: String,
-    pub start: LineCol,
-    pub end_line: u32,
-    /// Byte offsets of the name.
-    pub name_byte_range: [u32; 2],
+    /// The whole definition.
+    pub span: Span,
+    /// Just the name.
+    pub name_span: Span,
     pub signature: String,
     #[serde(rename = "match")]
     pub tier: MatchTier,
@@ -76,9 +77,8 @@ pub(crate) fn symbol_search(db: &dyn Db, workspace: Workspace, q: &SymbolQuery) 
                 container: summary.container.clone(),
                 path: file.path(db).clone(),
                 language: hit.entry.lang.info().id.clone(),
-                start: pos.name_start,
-                end_line: pos.end.line,
-                name_byte_range: [pos.name_range.start().into(), pos.name_range.end().into()],
+                span: Span::from_parts(pos.range, pos.start, pos.end),
+                name_span: Span::from_start(file.text(db), pos.name_range, pos.name_start),
                 signature: summary.signature.clone(),
                 tier: hit.tier,
             }

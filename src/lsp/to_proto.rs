@@ -15,7 +15,7 @@ use super::{
     uri,
 };
 use crate::{
-    ide::{Cancellable, Fold, Outline, OutlineNode, SymbolKind, SymbolSearch, SyntaxError},
+    ide::{Cancellable, Fold, Outline, OutlineNode, Span, SymbolKind, SymbolSearch, SyntaxError},
     workspace::{LoadPhase, ProgressEvent, live::Snapshot},
 };
 
@@ -32,8 +32,10 @@ pub fn range(index: &LineIndex, start: usize, end: usize) -> Range {
     }
 }
 
-fn byte_range(index: &LineIndex, [start, end]: [u32; 2]) -> Range {
-    range(index, start as usize, end as usize)
+/// The range of a span's bytes, in the negotiated encoding (a span's own columns count
+/// characters, which only UTF-32 clients share).
+fn span_range(index: &LineIndex, span: &Span) -> Range {
+    range(index, span.byte_start as usize, span.byte_end as usize)
 }
 
 pub fn document_symbols(index: &LineIndex, outline: &Outline) -> Vec<DocumentSymbol> {
@@ -57,8 +59,8 @@ fn document_symbol(index: &LineIndex, node: &OutlineNode) -> DocumentSymbol {
         kind: symbol_kind(node.kind),
         tags: None,
         deprecated: None,
-        range: byte_range(index, node.byte_range),
-        selection_range: byte_range(index, node.name_byte_range),
+        range: span_range(index, &node.span),
+        selection_range: span_range(index, &node.name_span),
         children: Some(children).filter(|c| !c.is_empty()),
     }
 }
@@ -91,7 +93,7 @@ pub fn workspace_symbols(
             deprecated: None,
             location: Location {
                 uri,
-                range: byte_range(&index, m.name_byte_range),
+                range: span_range(&index, &m.name_span),
             },
             container_name: m.container.clone(),
         });
@@ -103,8 +105,9 @@ pub fn folding_ranges(folds: &[Fold]) -> Vec<FoldingRange> {
     folds
         .iter()
         .map(|fold| FoldingRange {
-            start_line: fold.start_line,
-            end_line: fold.end_line,
+            // LSP lines are 0-based.
+            start_line: fold.span.start.line - 1,
+            end_line: fold.span.end.line - 1,
             kind: fold.is_comment.then_some(FoldingRangeKind::Comment),
             ..Default::default()
         })
@@ -113,16 +116,13 @@ pub fn folding_ranges(folds: &[Fold]) -> Vec<FoldingRange> {
 
 /// Each chain of enclosing ranges (innermost first) as the nested `SelectionRange` of its
 /// innermost range.
-pub fn selection_ranges(
-    index: &LineIndex,
-    chains: &[Vec<crate::ide::TextRange>],
-) -> Vec<SelectionRange> {
+pub fn selection_ranges(index: &LineIndex, chains: &[Vec<Span>]) -> Vec<SelectionRange> {
     chains
         .iter()
         .filter_map(|chain| {
             chain.iter().rev().fold(None, |parent, r| {
                 Some(SelectionRange {
-                    range: range(index, r.start().into(), r.end().into()),
+                    range: span_range(index, r),
                     parent: parent.map(Box::new),
                 })
             })

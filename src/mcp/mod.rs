@@ -5,6 +5,7 @@
 //! structured content is `{code, message}` with a stable code; a panic in a tool fails that
 //! request only.
 
+mod answers;
 mod frame;
 mod http;
 mod http_conn;

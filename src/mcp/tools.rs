@@ -1,10 +1,14 @@
 //! The MCP tools. Each parses its arguments strictly, runs one `ide` operation on a
 //! workspace snapshot in a blocking task (bounded in number and time), and bounds its answer.
 
-use std::{panic::AssertUnwindSafe, sync::Arc};
+use std::{
+    borrow::Cow,
+    panic::AssertUnwindSafe,
+    sync::{Arc, LazyLock},
+};
 
 use rmcp::{
-    Json, RoleServer, ServerHandler,
+    RoleServer, ServerHandler,
     handler::server::router::tool::ToolRouter,
     model::{
         CallToolResult, Implementation, JsonObject, ProgressNotificationParam, ServerCapabilities,
@@ -13,18 +17,20 @@ use rmcp::{
     service::RequestContext,
     tool, tool_handler, tool_router,
 };
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize, de::DeserializeOwned};
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use serde::{Deserialize, Deserializer, Serialize, de::DeserializeOwned};
 use tokio::sync::Semaphore;
 
 use super::{
-    ErrorCode, Limits, ToolError, paths,
+    ErrorCode, Limits, ToolError,
+    answers::{Json, LookupAnswer, OutlineAnswer, ParseAnswer, Positions},
+    paths,
     schema::{input_schema, output_schema},
 };
 use crate::{
     ide::{
-        self, Analysis, Cancellable, FileId, Outline, ParseOptions, ParseOutput, SymbolKind,
-        SymbolQuery, SymbolSearch, registry,
+        self, Analysis, Cancellable, FileId, Language, ParseOptions, ParseOutput, SymbolKind,
+        SymbolQuery, registry,
     },
     workspace::{
         self, FileError, ReadRefusal, SkipReason, SkippedFile,
@@ -32,12 +38,18 @@ use crate::{
     },
 };
 
-const INSTRUCTIONS: &str = "sextant keeps a live index of this workspace's Rust, Python, \
-JavaScript, TypeScript and Go code, updated as files change. Prefer `lookup_symbol` over grep \
-to find where a function, class, method, type or constant is defined (ranked fuzzy search on \
-names, filters by kind, language and path). Use `outline` to see a file's structure without \
-reading it, `parse_source` for syntax errors, and `workspace_status` for what is indexed. Paths \
-are relative to the workspace root; lines and columns are 1-based.";
+/// What the server tells a client about itself, naming the registry's languages.
+static INSTRUCTIONS: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "sextant keeps a live index of this workspace's {} code, updated as files change. \
+Prefer `lookup_symbol` over grep to find where a function, class, method, type or constant is \
+defined (ranked fuzzy search on names, filters by kind, language and path). Use `outline` to \
+see a file's structure without reading it, `parse_source` for syntax errors, and \
+`workspace_status` for what is indexed. Paths are relative to the workspace root; answers give \
+1-based line numbers, and `positions: \"full\"` adds columns and byte offsets.",
+        ide::language_names()
+    )
+});
 
 /// `workspace_status` calls answered at once, outside the in-flight limit.
 const STATUS_LANE_SLOTS: usize = 2;
@@ -49,28 +61,41 @@ enum Lane {
     Status,
 }
 
-/// The languages a client may name, as a schema enum.
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-pub enum LanguageId {
-    Rust,
-    Python,
-    Javascript,
-    Typescript,
-    Tsx,
-    Go,
-}
+/// A language a client may name: its schema is an enum of the registry's ids.
+#[derive(Clone, Copy)]
+pub struct LanguageId(&'static Language);
 
 impl LanguageId {
-    fn id(self) -> &'static str {
-        match self {
-            LanguageId::Rust => "rust",
-            LanguageId::Python => "python",
-            LanguageId::Javascript => "javascript",
-            LanguageId::Typescript => "typescript",
-            LanguageId::Tsx => "tsx",
-            LanguageId::Go => "go",
-        }
+    fn language(self) -> &'static Language {
+        self.0
+    }
+}
+
+impl std::fmt::Debug for LanguageId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "LanguageId({:?})", self.0.id)
+    }
+}
+
+impl<'de> Deserialize<'de> for LanguageId {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let id = String::deserialize(deserializer)?;
+        registry().by_id(&id).map(LanguageId).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "unknown language {id:?} (known: {})",
+                registry().ids().join(", ")
+            ))
+        })
+    }
+}
+
+impl JsonSchema for LanguageId {
+    fn schema_name() -> Cow<'static, str> {
+        "LanguageId".into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({ "type": "string", "enum": registry().ids() })
     }
 }
 
@@ -89,6 +114,8 @@ pub struct ParseSourceArgs {
     /// At most this many tree lines (default 200).
     #[schemars(range(min = 1, max = 5000))]
     pub max_nodes: Option<u32>,
+    /// `lines` (default): errors give line and column; `full`: also a `span` with byte offsets.
+    pub positions: Option<Positions>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -102,6 +129,9 @@ pub struct OutlineArgs {
     pub limit: Option<u32>,
     /// Start at this symbol (document order): the `next_offset` of a truncated answer.
     pub offset: Option<u32>,
+    /// `lines` (default): line numbers only; `full`: also `span` and `name_span` with
+    /// columns and byte offsets.
+    pub positions: Option<Positions>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -118,6 +148,9 @@ pub struct LookupSymbolArgs {
     /// At most this many results (default 20).
     #[schemars(range(min = 1, max = 200))]
     pub limit: Option<u32>,
+    /// `lines` (default): line numbers only; `full`: also `span` and `name_span` with
+    /// columns and byte offsets.
+    pub positions: Option<Positions>,
 }
 
 #[derive(Debug, Default, Deserialize, JsonSchema)]
@@ -214,15 +247,16 @@ impl SextantServer {
     #[tool(
         description = "Syntax tree outline (s-expression, line:col spans) and syntax errors of a source string or workspace file.",
         input_schema = input_schema::<ParseSourceArgs>(),
-        output_schema = output_schema::<ParseOutput>(),
+        output_schema = output_schema::<ParseAnswer>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
     )]
     async fn parse_source(
         &self,
         args: JsonObject,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<Json<ParseOutput>, CallToolResult> {
+    ) -> Result<Json<ParseAnswer>, CallToolResult> {
         let args: ParseSourceArgs = parse_args(args)?;
+        let positions = args.positions.unwrap_or_default();
         let options = ParseOptions {
             max_depth: in_range("max_depth", args.max_depth, 1, 1000, 4)?,
             max_nodes: in_range("max_nodes", args.max_nodes, 1, 5000, 200)?,
@@ -245,9 +279,7 @@ impl SextantServer {
                     )
                     .into());
                 }
-                let lang = registry()
-                    .by_id(language.id())
-                    .expect("every LanguageId is registered");
+                let lang = language.language();
                 self.run("parse_source", ctx, Lane::Compute, move |cancel| {
                     let (analysis, file) =
                         workspace::standalone_source("<source>".into(), lang, source.into_bytes())
@@ -279,27 +311,31 @@ impl SextantServer {
             }
         };
         fit_tree(&mut out, limits.max_response_chars);
-        Ok(Json(out))
+        Ok(Json(ParseAnswer::new(out, positions)))
     }
 
     #[tool(
         description = "Symbols a workspace file defines, as a tree: name, kind, line range, one-line signature.",
         input_schema = input_schema::<OutlineArgs>(),
-        output_schema = output_schema::<Outline>(),
+        output_schema = output_schema::<OutlineAnswer>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
     )]
     async fn outline(
         &self,
         args: JsonObject,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<Json<Outline>, CallToolResult> {
+    ) -> Result<Json<OutlineAnswer>, CallToolResult> {
         let args: OutlineArgs = parse_args(args)?;
+        let positions = args.positions.unwrap_or_default();
         let limit = in_range("limit", args.limit, 1, 5000, 300)?;
         let offset = args.offset.unwrap_or(0) as usize;
         let max_chars = self.limits.max_response_chars;
         let out = self
             .run_on_file("outline", ctx, args.path, move |analysis, file| {
-                largest_that_fits(limit, max_chars, |n| analysis.outline_page(file, offset, n))
+                largest_that_fits(limit, max_chars, |n| {
+                    let page = analysis.outline_page(file, offset, n)?;
+                    Ok(OutlineAnswer::new(page, positions))
+                })
             })
             .await?;
         self.bounded(out)
@@ -308,21 +344,20 @@ impl SextantServer {
     #[tool(
         description = "Find definitions by name across the workspace: ranked fuzzy search with kind, language and path filters.",
         input_schema = input_schema::<LookupSymbolArgs>(),
-        output_schema = output_schema::<SymbolSearch>(),
+        output_schema = output_schema::<LookupAnswer>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
     )]
     async fn lookup_symbol(
         &self,
         args: JsonObject,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<Json<SymbolSearch>, CallToolResult> {
+    ) -> Result<Json<LookupAnswer>, CallToolResult> {
         let args: LookupSymbolArgs = parse_args(args)?;
+        let positions = args.positions.unwrap_or_default();
         let query = SymbolQuery {
             query: args.query,
             kinds: args.kinds.unwrap_or_default(),
-            language: args
-                .language
-                .map(|l| registry().by_id(l.id()).expect("registered").lang_id),
+            language: args.language.map(|l| l.language().lang_id),
             path_prefix: args.path_prefix,
             limit: in_range("limit", args.limit, 1, 200, 20)?,
         };
@@ -330,6 +365,7 @@ impl SextantServer {
         let out = self
             .run("lookup_symbol", ctx, Lane::Compute, move |cancel| {
                 live.read(cancel, |s: &Snapshot| s.analysis.symbol_search(&query))
+                    .map(|found| LookupAnswer::new(found, positions))
                     .map_err(read_error)
             })
             .await?;
@@ -659,6 +695,71 @@ impl ServerHandler for SextantServer {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("sextant", env!("CARGO_PKG_VERSION")))
-            .with_instructions(INSTRUCTIONS)
+            .with_instructions(INSTRUCTIONS.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+
+    /// Every list a client reads comes from the registry or from `SymbolKind`: a language
+    /// added to `languages.toml` (or a kind added to the enum) shows up everywhere.
+    #[test]
+    fn schemas_and_instructions_list_every_registered_language_and_kind() {
+        let ids = json!(registry().ids());
+        let kinds: Vec<&str> = SymbolKind::ALL.iter().map(|k| k.as_str()).collect();
+        for schema in [
+            input_schema::<ParseSourceArgs>(),
+            input_schema::<LookupSymbolArgs>(),
+        ] {
+            assert_eq!(
+                schema["$defs"]["LanguageId"],
+                json!({"type": "string", "enum": ids})
+            );
+        }
+        let lookup = input_schema::<LookupSymbolArgs>();
+        assert_eq!(lookup["$defs"]["SymbolKind"]["enum"], json!(kinds));
+        for output in [
+            output_schema::<OutlineAnswer>(),
+            output_schema::<LookupAnswer>(),
+        ] {
+            assert_eq!(output["$defs"]["SymbolKind"]["enum"], json!(kinds));
+        }
+        let prefix = "sextant keeps a live index of this workspace's ";
+        let named = INSTRUCTIONS
+            .strip_prefix(prefix)
+            .and_then(|rest| rest.split(" code,").next())
+            .unwrap();
+        // Each name in registry order, separated by `, ` or ` and `, and nothing else.
+        let mut rest = named;
+        for (i, language) in registry().all().enumerate() {
+            if i > 0 {
+                rest = rest
+                    .strip_prefix(", ")
+                    .or_else(|| rest.strip_prefix(" and "))
+                    .unwrap_or_else(|| panic!("no separator before {}: {named}", language.name));
+            }
+            rest = rest
+                .strip_prefix(language.name.as_str())
+                .unwrap_or_else(|| panic!("{} missing: {named}", language.name));
+        }
+        assert_eq!(rest, "", "{named}");
+    }
+
+    #[test]
+    fn a_language_outside_the_registry_is_refused_with_the_known_ones() {
+        let err = serde_json::from_value::<LanguageId>(Value::from("cobol")).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "unknown language \"cobol\" (known: {})",
+                registry().ids().join(", ")
+            )
+        );
+        let python = serde_json::from_value::<LanguageId>(Value::from("python")).unwrap();
+        assert_eq!(python.language().id, "python");
     }
 }

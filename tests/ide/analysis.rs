@@ -81,6 +81,9 @@ pub fn selection_ranges(db: &TestDb, file: FileId, offsets: &[usize]) -> Vec<Vec
     db.analysis
         .selection_ranges(file, offsets)
         .expect("not cancelled")
+        .into_iter()
+        .map(|chain| chain.iter().map(|span| span.text_range()).collect())
+        .collect()
 }
 
 pub fn syntax_errors(db: &TestDb, file: FileId) -> Vec<SyntaxError> {

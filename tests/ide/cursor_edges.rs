@@ -56,8 +56,8 @@ fn crlf_folds_and_selection() {
     );
     let text = db.text(file);
     expect![[r#"
-        0..1: def f(): … return g(1)
-        3..4: class C: … pass
+        1..2: def f(): … return g(1)
+        4..5: class C: … pass
     "#]]
     .assert_eq(&render::folds(text, &analysis::folding_ranges(&db, file)));
     let chains = analysis::selection_ranges(&db, file, &[cursor.unwrap().offset()]);

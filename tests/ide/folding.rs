@@ -29,10 +29,10 @@ fn python_nested_blocks() {
                 return "shape"
         "#,
         expect![[r#"
-            0..7: class Shape: … return "shape"
-            1..4: def area(self): … return 0
-            2..3: if self.w: … return self.w * self.h
-            6..7: def name(self): … return "shape"
+            1..8: class Shape: … return "shape"
+            2..5: def area(self): … return 0
+            3..4: if self.w: … return self.w * self.h
+            7..8: def name(self): … return "shape"
         "#]],
     );
 }
@@ -51,7 +51,7 @@ fn python_comment_run() {
         y = 2
         "#,
         expect![[r#"
-            0..2 comment: # first … # third
+            1..3 comment: # first … # third
         "#]],
     );
 }
@@ -77,11 +77,11 @@ fn rust_nested_blocks_and_comments() {
         }
         "#,
         expect![[r#"
-            0..2 comment: /// Docs on … /// lines.
-            3..13: fn outer() { … }
-            4..7: let v = vec![ … ];
-            8..9 comment: /* a block … comment */
-            10..12: for x in v { … }
+            1..3 comment: /// Docs on … /// lines.
+            4..14: fn outer() { … }
+            5..8: let v = vec![ … ];
+            9..10 comment: /* a block … comment */
+            11..13: for x in v { … }
         "#]],
     );
 }
@@ -100,9 +100,9 @@ fn one_fold_per_start_line() {
         }));
         "#,
         expect![[r#"
-            0..6: foo(function () { … }));
-            1..3: return [ … ];
-            4..6: }, bar({ … }));
+            1..7: foo(function () { … }));
+            2..4: return [ … ];
+            5..7: }, bar({ … }));
         "#]],
     );
 }
@@ -127,10 +127,10 @@ fn go_function_and_struct() {
         }
         "#,
         expect![[r#"
-            2..3 comment: // Point is a … // position.
-            4..7: type Point struct { … }
-            9..12: func (p Point) Norm() int { … }
-            10..11: return p.X + … p.Y
+            3..4 comment: // Point is a … // position.
+            5..8: type Point struct { … }
+            10..13: func (p Point) Norm() int { … }
+            11..12: return p.X + … p.Y
         "#]],
     );
 }
@@ -142,7 +142,7 @@ fn javascript_template_string_folds_to_its_closing_backtick() {
     check(
         "//- /t.js\nconst s = `a\nb\n`;\nlet t = 1;\n",
         expect![[r#"
-            0..2: const s = `a … `;
+            1..3: const s = `a … `;
         "#]],
     );
 }
@@ -166,8 +166,8 @@ fn javascript_block_comments_and_comment_runs() {
         // v
         "#,
         expect![[r#"
-            0..3 comment: /* a … // d
-            7..8 comment: // u … // v
+            1..4 comment: /* a … // d
+            8..9 comment: // u … // v
         "#]],
     );
 }
@@ -184,7 +184,7 @@ fn rust_doc_comment_ends_at_the_start_of_the_next_line() {
         }
         "#,
         expect![[r#"
-            1..2: fn f() { … }
+            2..3: fn f() { … }
         "#]],
     );
 }
@@ -203,7 +203,7 @@ fn python_decorated_function_folds_from_its_def() {
             return 1
         "#,
         expect![[r#"
-            2..3: def f(): … return 1
+            3..4: def f(): … return 1
         "#]],
     );
 }
@@ -222,10 +222,10 @@ fn python_else_and_docstring_fold_on_their_own_lines() {
                 return 2
         "#,
         expect![[r#"
-            0..6: def f(x): … return 2
-            1..2: """Doc … string."""
-            3..6: if x: … return 2
-            5..6: else: … return 2
+            1..7: def f(x): … return 2
+            2..3: """Doc … string."""
+            4..7: if x: … return 2
+            6..7: else: … return 2
         "#]],
     );
 }
@@ -241,7 +241,7 @@ fn python_block_opening_with_a_comment() {
             y = 2
         "#,
         expect![[r#"
-            0..3: def f(): … y = 2
+            1..4: def f(): … y = 2
         "#]],
     );
 }
@@ -260,9 +260,9 @@ fn javascript_method_chain() {
             });
         "#,
         expect![[r#"
-            0..6: promise … });
-            1..3: .then(() => { … })
-            4..6: .catch((e) => { … });
+            1..7: promise … });
+            2..4: .then(() => { … })
+            5..7: .catch((e) => { … });
         "#]],
     );
 }

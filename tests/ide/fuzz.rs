@@ -56,13 +56,20 @@ fn check(path: &str, text: &str) {
     let folds = analysis::folding_ranges(&db, file);
     for pair in folds.windows(2) {
         assert!(
-            pair[0].start_line < pair[1].start_line,
+            pair[0].span.start.line < pair[1].span.start.line,
             "folds not sorted by start line, or two on one line: {folds:?}"
         );
     }
     for f in &folds {
         assert!(
-            f.start_line < f.end_line && f.end_line < line_count,
+            f.span.start.line < f.span.end.line && f.span.end.line <= line_count,
+            "{f:?} in {text:?}"
+        );
+        // A span's lines are those of its bytes.
+        let line_of = |offset: u32| text[..offset as usize].matches('\n').count() as u32 + 1;
+        assert_eq!(
+            (line_of(f.span.byte_start), line_of(f.span.byte_end)),
+            (f.span.start.line, f.span.end.line),
             "{f:?} in {text:?}"
         );
     }

@@ -29,17 +29,21 @@ pub fn excerpt(text: &str, range: TextRange) -> String {
 /// `start..end [comment]: first line … last line`, lines as the answer counts them.
 pub fn folds(text: &str, folds: &[Fold]) -> String {
     let lines: Vec<&str> = text.split('\n').collect();
-    let line = |n: u32| lines.get(n as usize).map_or("<no such line>", |l| l.trim());
+    let line = |n: u32| {
+        (n.checked_sub(1))
+            .and_then(|i| lines.get(i as usize))
+            .map_or("<no such line>", |l| l.trim())
+    };
     let mut out = String::new();
     for f in folds {
         let comment = if f.is_comment { " comment" } else { "" };
         writeln!(
             out,
             "{}..{}{comment}: {} … {}",
-            f.start_line,
-            f.end_line,
-            line(f.start_line),
-            line(f.end_line)
+            f.span.start.line,
+            f.span.end.line,
+            line(f.span.start.line),
+            line(f.span.end.line)
         )
         .unwrap();
     }
@@ -97,10 +101,10 @@ pub fn outline(outline: &Outline) -> String {
             "",
             n.kind,
             n.name,
-            n.start.line,
-            n.start.column,
-            n.end.line,
-            n.end.column,
+            n.span.start.line,
+            n.span.start.column,
+            n.span.end.line,
+            n.span.end.column,
             indent = depth * 2
         )
         .unwrap();
@@ -140,7 +144,7 @@ pub fn symbol_search(search: &SymbolSearch) -> String {
         writeln!(
             out,
             "{}:{}:{} {} {}{container} ({:?})",
-            s.path, s.start.line, s.start.column, s.kind, s.name, s.tier
+            s.path, s.name_span.start.line, s.name_span.start.column, s.kind, s.name, s.tier
         )
         .unwrap();
     }

@@ -60,20 +60,23 @@ def test_outline(small):
         "language": "python",
         "path": "a.py",
         "symbol_count": 1,
-        "symbols": [
-            {
-                "byte_range": [0, 25],
-                "end": {"column": 13, "line": 2},
-                "kind": "function",
-                "name": "hello",
-                "name_byte_range": [4, 9],
-                "name_start": {"column": 5, "line": 1},
-                "signature": "def hello()",
-                "start": {"column": 1, "line": 1},
-            }
-        ],
+        "symbols": [{"name": "hello", "kind": "function", "line": 1, "end_line": 2, "signature": "def hello()"}],
         "truncated": False,
     }
+
+
+def test_outline_with_full_positions(small):
+    assert call(small, "outline", path="a.py", positions="full")["symbols"] == [
+        {
+            "name": "hello",
+            "kind": "function",
+            "line": 1,
+            "end_line": 2,
+            "signature": "def hello()",
+            "span": {"start": {"line": 1, "column": 1}, "end": {"line": 2, "column": 13}, "byte_start": 0, "byte_end": 25},
+            "name_span": {"start": {"line": 1, "column": 5}, "end": {"line": 1, "column": 10}, "byte_start": 4, "byte_end": 9},
+        }
+    ]
 
 
 def test_lookup_symbol_with_an_integer_argument(small):
@@ -82,17 +85,7 @@ def test_lookup_symbol_with_an_integer_argument(small):
     assert call(small, "lookup_symbol", query="hello", limit="5", language="python") == {
         "query": "hello",
         "symbols": [
-            {
-                "end_line": 2,
-                "kind": "function",
-                "language": "python",
-                "match": "exact",
-                "name": "hello",
-                "name_byte_range": [4, 9],
-                "path": "a.py",
-                "signature": "def hello()",
-                "start": {"column": 5, "line": 1},
-            }
+            {"name": "hello", "kind": "function", "path": "a.py", "line": 1, "end_line": 2, "signature": "def hello()"}
         ],
         "total": 1,
         "truncated": False,
@@ -102,10 +95,7 @@ def test_lookup_symbol_with_an_integer_argument(small):
 def test_parse_source(small):
     assert call(small, "parse_source", path="a.py", max_depth="2") == {
         "error_count": 0,
-        "errors": [],
-        "errors_truncated": False,
         "language": "python",
-        "lossy_utf8": False,
         "node_count": 7,
         "path": "a.py",
         "tree": (
@@ -119,6 +109,18 @@ def test_parse_source(small):
         ),
         "truncated": False,
     }
+
+
+def test_parse_source_errors_with_full_positions(small):
+    write(small, "broken.py", "def f(:\n    pass\n")
+    assert call(small, "parse_source", path="broken.py", max_depth="1", positions="full")["errors"] == [
+        {
+            "message": "missing `)`",
+            "line": 1,
+            "column": 7,
+            "span": {"start": {"line": 1, "column": 7}, "end": {"line": 1, "column": 7}, "byte_start": 6, "byte_end": 6},
+        }
+    ]
 
 
 def test_workspace_status(small):

@@ -19,6 +19,12 @@ def error_code(result) -> str:
     return tool_error(result)["code"]
 
 
+def registered_languages() -> list[dict]:
+    """The registry, as `sextant languages --json` prints it."""
+    done = subprocess.run([SEXTANT, "languages", "--json"], capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
 def names(result) -> list[str]:
     assert not result.is_error, result
     return [s["name"] for s in result.structured_content["symbols"]]
@@ -57,6 +63,10 @@ async def test_server_identity_and_instructions(workspace):
     assert init.server_info.name == "sextant"
     assert init.server_info.version
     assert "lookup_symbol" in init.instructions and "grep" in init.instructions
+    # The languages named are the registry's, in its order: `Rust, Python, … and Go`.
+    named = init.instructions.split("this workspace's ", 1)[1].split(" code,", 1)[0]
+    language_names = [l["name"] for l in registered_languages()]
+    assert named == ", ".join(language_names[:-1]) + " and " + language_names[-1]
 
 
 # --- happy paths -----------------------------------------------------------------------
@@ -66,9 +76,26 @@ async def test_lookup_symbol_ranks_and_filters(workspace):
     async with stdio_session(workspace) as session:
         found = await session.call_tool("lookup_symbol", {"query": "load"})
         assert names(found) == ["load_user", "load_config"]
-        first = found.structured_content["symbols"][0]
-        assert first["path"] == "app/models.py" and first["start"] == {"line": 6, "column": 5}
-        assert first["kind"] == "function" and first["match"] == "prefix"
+        # Lean by default: lines, names, kinds, signatures; no columns, offsets or nulls.
+        assert found.structured_content["symbols"][0] == {
+            "name": "load_user",
+            "kind": "function",
+            "path": "app/models.py",
+            "line": 6,
+            "end_line": 7,
+            "signature": "def load_user(uid)",
+        }
+        full = await session.call_tool("lookup_symbol", {"query": "load", "positions": "full"})
+        assert full.structured_content["symbols"][0] == {
+            "name": "load_user",
+            "kind": "function",
+            "path": "app/models.py",
+            "line": 6,
+            "end_line": 7,
+            "signature": "def load_user(uid)",
+            "span": {"start": {"line": 6, "column": 1}, "end": {"line": 7, "column": 9}, "byte_start": 57, "byte_end": 85},
+            "name_span": {"start": {"line": 6, "column": 5}, "end": {"line": 6, "column": 14}, "byte_start": 61, "byte_end": 70},
+        }
 
         method = await session.call_tool("lookup_symbol", {"query": "fullname"})
         assert method.structured_content["symbols"][0]["container"] == "User"
@@ -90,11 +117,58 @@ async def test_outline_is_a_tree(workspace):
     async with stdio_session(workspace) as session:
         out = await session.call_tool("outline", {"path": "app/models.py"})
     assert not out.is_error
-    symbols = out.structured_content["symbols"]
-    assert [s["name"] for s in symbols] == ["User", "load_user"]
-    assert symbols[0]["children"][0]["name"] == "full_name"
-    assert symbols[0]["children"][0]["signature"] == "def full_name(self)"
-    assert symbols[0]["start"]["line"] == 1 and symbols[0]["end"]["line"] == 3
+    expected = {
+        "path": "app/models.py",
+        "language": "python",
+        "symbol_count": 3,
+        "symbols": [
+            {
+                "name": "User",
+                "kind": "class",
+                "line": 1,
+                "end_line": 3,
+                "signature": "class User",
+                # `container: "User"` is left out: the entry is listed under User.
+                "children": [{"name": "full_name", "kind": "method", "line": 2, "end_line": 3, "signature": "def full_name(self)"}],
+            },
+            {"name": "load_user", "kind": "function", "line": 6, "end_line": 7, "signature": "def load_user(uid)"},
+        ],
+        "truncated": False,
+    }
+    assert out.structured_content == expected
+    # The text a model reads keeps the fields in this order: each entry starts with its name.
+    assert out.content[0].text == json.dumps(expected, separators=(",", ":"))
+
+
+async def test_outline_positions_full_adds_spans(workspace):
+    async with stdio_session(workspace) as session:
+        full = await session.call_tool("outline", {"path": "app/models.py", "positions": "full", "limit": 2})
+        second_page = await session.call_tool("outline", {"path": "app/models.py", "offset": 1})
+        bad = await session.call_tool("outline", {"path": "app/models.py", "positions": "bytes"})
+    assert full.structured_content["symbols"][0]["children"] == [
+        {
+            "name": "full_name",
+            "kind": "method",
+            "line": 2,
+            "end_line": 3,
+            "signature": "def full_name(self)",
+            "span": {"start": {"line": 2, "column": 5}, "end": {"line": 3, "column": 18}, "byte_start": 16, "byte_end": 54},
+            "name_span": {"start": {"line": 2, "column": 9}, "end": {"line": 2, "column": 18}, "byte_start": 20, "byte_end": 29},
+        }
+    ]
+    # A method whose class is on an earlier page names its container.
+    assert second_page.structured_content["symbols"][0] == {
+        "name": "full_name",
+        "kind": "method",
+        "container": "User",
+        "line": 2,
+        "end_line": 3,
+        "signature": "def full_name(self)",
+    }
+    assert tool_error(bad) == {
+        "code": "INVALID_ARGUMENT",
+        "message": "invalid arguments: unknown variant `bytes`, expected `lines` or `full`",
+    }
 
 
 async def test_outline_limit_truncates(workspace):
@@ -142,6 +216,14 @@ async def test_outline_of_typing_py_at_the_default_limit(tmp_path):
     content = out.structured_content
     assert content["truncated"] is True and content["next_offset"] > 0
     assert len(json.dumps(content, separators=(",", ":"))) <= 60000
+    # Lean entries: no columns, byte offsets or nulls unless `positions: "full"` asks.
+    def keys(entries):
+        for entry in entries:
+            yield set(entry)
+            yield from keys(entry.get("children", []))
+
+    lean = {"name", "kind", "container", "line", "end_line", "signature", "children"}
+    assert all(k <= lean for k in keys(content["symbols"]))
 
 
 async def test_parse_source_returns_syntax_errors_as_data(workspace):
@@ -150,9 +232,29 @@ async def test_parse_source_returns_syntax_errors_as_data(workspace):
         assert not broken.is_error
         content = broken.structured_content
         assert content["error_count"] == 1
-        assert content["errors"][0]["message"] == "missing `)`"
-        assert content["errors"][0]["span"]["start"] == {"line": 1, "column": 7}
+        assert content["errors"] == [{"message": "missing `)`", "line": 1, "column": 7}]
         assert content["tree"].startswith("(module 1:1-3:1)\n")
+        full = await session.call_tool(
+            "parse_source", {"source": "def f(:\n    pass\n", "language": "python", "positions": "full"}
+        )
+        assert full.structured_content["errors"] == [
+            {
+                "message": "missing `)`",
+                "line": 1,
+                "column": 7,
+                "span": {"start": {"line": 1, "column": 7}, "end": {"line": 1, "column": 7}, "byte_start": 6, "byte_end": 6},
+            }
+        ]
+        # Flags that are rarely set, and an empty error list, are left out.
+        clean = await session.call_tool("parse_source", {"source": "x = 1\n", "language": "python", "max_depth": 1})
+        assert clean.structured_content == {
+            "path": "<source>",
+            "language": "python",
+            "tree": "(module 1:1-2:1)\n  (expression_statement 1:1-1:6 …)\n",
+            "node_count": 2,
+            "truncated": False,
+            "error_count": 0,
+        }
 
         shallow = await session.call_tool("parse_source", {"path": "src/lib.rs", "max_depth": 1})
         assert not shallow.is_error
@@ -186,7 +288,11 @@ async def test_invalid_arguments(workspace):
         assert error_code(unknown_field) == "INVALID_ARGUMENT"
         assert "bogus" in tool_error(unknown_field)["message"]
         bad_enum = await session.call_tool("lookup_symbol", {"query": "x", "language": "cobol"})
-        assert error_code(bad_enum) == "INVALID_ARGUMENT"
+        ids = ", ".join(l["id"] for l in registered_languages())
+        assert tool_error(bad_enum) == {
+            "code": "INVALID_ARGUMENT",
+            "message": f'invalid arguments: unknown language "cobol" (known: {ids})',
+        }
         out_of_range = await session.call_tool("lookup_symbol", {"query": "x", "limit": 100000})
         assert error_code(out_of_range) == "INVALID_ARGUMENT"
         missing_language = await session.call_tool("parse_source", {"source": "x = 1"})

@@ -79,3 +79,24 @@ async def test_argument_ranges_are_exact(workspace):
         ("lookup_symbol", "limit"): ("integer", 1, 200, False),
     }
     assert all(schema["additionalProperties"] is False for schema in tools.values())
+
+
+async def test_language_and_kind_enums_come_from_the_registry(workspace):
+    """Every language `sextant languages` lists can be named in a schema, and only those."""
+    import json
+    import subprocess
+
+    from conftest import SEXTANT
+
+    listed = subprocess.run([SEXTANT, "languages", "--json"], capture_output=True, text=True, check=True)
+    ids = [language["id"] for language in json.loads(listed.stdout)]
+    async with stdio_session(workspace) as session:
+        tools = {t.name: t for t in (await session.list_tools()).tools}
+    for tool in ("lookup_symbol", "parse_source"):
+        assert tools[tool].input_schema["$defs"]["LanguageId"] == {"type": "string", "enum": ids}
+    kinds = tools["lookup_symbol"].input_schema["$defs"]["SymbolKind"]["enum"]
+    assert tools["outline"].output_schema["$defs"]["SymbolKind"]["enum"] == kinds
+    assert tools["lookup_symbol"].output_schema["$defs"]["SymbolKind"]["enum"] == kinds
+    positions = {"type": "string", "enum": ["lines", "full"]}
+    for tool in ("lookup_symbol", "outline", "parse_source"):
+        assert tools[tool].input_schema["$defs"]["Positions"] == positions

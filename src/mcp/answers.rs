@@ -1,0 +1,239 @@
+//! The MCP answer shapes: `ide`'s answers as an agent reads them, each costing context.
+//!
+//! Invariant: by default an answer carries lines, names, kinds and signatures only, and
+//! leaves out what it can (absent rather than `null` or empty, a container that the
+//! enclosing entry already names, a `false` flag that is rarely set). Columns and byte
+//! offsets, as [`Span`]s (the one position type of every answer), come only with
+//! `positions: "full"`. The CLI's `--json` prints the `ide` answers themselves, always with
+//! spans.
+
+use rmcp::{
+    ErrorData,
+    handler::server::tool::IntoCallToolResult,
+    model::{CallToolResponse, CallToolResult, ContentBlock},
+};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::ide::{
+    Outline, OutlineNode, ParseOutput, Span, SymbolKind, SymbolMatch, SymbolSearch, SyntaxErrorInfo,
+};
+
+/// A tool's structured answer, as rmcp's `Json` but with the text content (what a model is
+/// usually shown) written in field order, so each entry reads name first; rmcp's goes
+/// through a `serde_json::Value`, whose keys are sorted (`children` before `name`).
+pub struct Json<T>(pub T);
+
+impl<T: Serialize> IntoCallToolResult for Json<T> {
+    fn into_call_tool_result(self) -> Result<CallToolResponse, ErrorData> {
+        let failed = |e: serde_json::Error| {
+            ErrorData::internal_error(format!("the answer did not serialize: {e}"), None)
+        };
+        let text = serde_json::to_string(&self.0).map_err(failed)?;
+        let value = serde_json::to_value(&self.0).map_err(failed)?;
+        let mut result = CallToolResult::structured(value);
+        result.content = vec![ContentBlock::text(text)];
+        Ok(result.into())
+    }
+}
+
+// How much of each position an answer gives (plain comments: the argument's description
+// says it, and a documented variant would turn the schema's `enum` into a `oneOf`).
+#[derive(Clone, Copy, Debug, Default, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Positions {
+    // Line numbers only.
+    #[default]
+    Lines,
+    // Also `span`s: 1-based line and column (in characters), 0-based byte offsets.
+    Full,
+}
+
+impl Positions {
+    fn span(self, span: Span) -> Option<Span> {
+        (self == Positions::Full).then_some(span)
+    }
+}
+
+fn is_false(flag: &bool) -> bool {
+    !flag
+}
+
+/// A symbol in a file's outline.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct OutlineEntry {
+    pub name: String,
+    pub kind: SymbolKind,
+    /// The enclosing definition, given when it is not the entry this one is listed under.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub container: Option<String>,
+    /// First line of the whole definition (1-based).
+    pub line: u32,
+    /// Last line of the whole definition.
+    pub end_line: u32,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub signature: String,
+    /// With `positions: "full"`: the whole definition.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span: Option<Span>,
+    /// With `positions: "full"`: just the name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name_span: Option<Span>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<OutlineEntry>,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct OutlineAnswer {
+    pub path: String,
+    pub language: String,
+    /// Symbols the file defines in all.
+    pub symbol_count: usize,
+    pub symbols: Vec<OutlineEntry>,
+    /// More symbols follow the ones shown (in document order).
+    pub truncated: bool,
+    /// When truncated: ask again from this symbol (`offset`) for the rest.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_offset: Option<usize>,
+}
+
+impl OutlineAnswer {
+    pub fn new(outline: Outline, positions: Positions) -> OutlineAnswer {
+        fn entry(node: OutlineNode, parent: Option<&str>, positions: Positions) -> OutlineEntry {
+            let children = node
+                .children
+                .into_iter()
+                .map(|child| entry(child, Some(&node.name), positions))
+                .collect();
+            OutlineEntry {
+                container: node.container.filter(|c| Some(c.as_str()) != parent),
+                line: node.span.start.line,
+                end_line: node.span.end.line,
+                span: positions.span(node.span),
+                name_span: positions.span(node.name_span),
+                name: node.name,
+                kind: node.kind,
+                signature: node.signature,
+                children,
+            }
+        }
+        OutlineAnswer {
+            path: outline.path,
+            language: outline.language,
+            symbol_count: outline.symbol_count,
+            symbols: outline
+                .symbols
+                .into_iter()
+                .map(|n| entry(n, None, positions))
+                .collect(),
+            truncated: outline.truncated,
+            next_offset: outline.next_offset,
+        }
+    }
+}
+
+/// A definition found by `lookup_symbol`.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct SymbolHit {
+    pub name: String,
+    pub kind: SymbolKind,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub container: Option<String>,
+    pub path: String,
+    /// First line of the whole definition (1-based).
+    pub line: u32,
+    /// Last line of the whole definition.
+    pub end_line: u32,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub signature: String,
+    /// With `positions: "full"`: the whole definition.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span: Option<Span>,
+    /// With `positions: "full"`: just the name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name_span: Option<Span>,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct LookupAnswer {
+    pub query: String,
+    /// Best first.
+    pub symbols: Vec<SymbolHit>,
+    /// Symbols that matched in all; more than `symbols` holds when truncated.
+    pub total: usize,
+    pub truncated: bool,
+}
+
+impl LookupAnswer {
+    pub fn new(search: SymbolSearch, positions: Positions) -> LookupAnswer {
+        let hit = |m: SymbolMatch| SymbolHit {
+            line: m.span.start.line,
+            end_line: m.span.end.line,
+            span: positions.span(m.span),
+            name_span: positions.span(m.name_span),
+            name: m.name,
+            kind: m.kind,
+            container: m.container,
+            path: m.path,
+            signature: m.signature,
+        };
+        LookupAnswer {
+            query: search.query,
+            symbols: search.symbols.into_iter().map(hit).collect(),
+            total: search.total,
+            truncated: search.truncated,
+        }
+    }
+}
+
+/// A syntax error: where it starts (1-based line and column) and what it is.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct SyntaxErrorEntry {
+    pub message: String,
+    pub line: u32,
+    pub column: u32,
+    /// With `positions: "full"`: the whole erroneous range.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span: Option<Span>,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ParseAnswer {
+    pub path: String,
+    pub language: String,
+    /// Present when the file is not valid UTF-8 (invalid bytes were replaced for analysis).
+    #[serde(skip_serializing_if = "is_false")]
+    pub lossy_utf8: bool,
+    /// Indented s-expression, one node or token per line, with `line:col-line:col` spans.
+    pub tree: String,
+    pub node_count: usize,
+    pub truncated: bool,
+    pub error_count: usize,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<SyntaxErrorEntry>,
+    /// Present when more errors than listed.
+    #[serde(skip_serializing_if = "is_false")]
+    pub errors_truncated: bool,
+}
+
+impl ParseAnswer {
+    pub fn new(out: ParseOutput, positions: Positions) -> ParseAnswer {
+        let error = |e: SyntaxErrorInfo| SyntaxErrorEntry {
+            message: e.message,
+            line: e.span.start.line,
+            column: e.span.start.column,
+            span: positions.span(e.span),
+        };
+        ParseAnswer {
+            path: out.path,
+            language: out.language,
+            lossy_utf8: out.lossy_utf8,
+            tree: out.tree,
+            node_count: out.node_count,
+            truncated: out.truncated,
+            error_count: out.error_count,
+            errors: out.errors.into_iter().map(error).collect(),
+            errors_truncated: out.errors_truncated,
+        }
+    }
+}
