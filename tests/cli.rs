@@ -94,6 +94,17 @@ fn languages_lists_every_language_with_extensions() {
         ids,
         ["rust", "python", "javascript", "typescript", "tsx", "go"]
     );
+    // The registry's syntax facts come along, as languages.toml states them.
+    let rust = &langs[0];
+    assert_eq!(rust["line_comment"], serde_json::json!(["//"]));
+    assert_eq!(rust["block_comment"], serde_json::json!([["/*", "*/"]]));
+    assert_eq!(rust["indent_unit"], "    ");
+    assert_eq!(rust["import_style"], "rust-module-path");
+    let python = &langs[1];
+    assert_eq!(python["block_comment"], serde_json::json!([]));
+    assert_eq!(python["identifier"], r"[\p{XID_Start}_][\p{XID_Continue}]*");
+    assert_eq!(python["keywords"].as_array().unwrap().len(), 35);
+    assert_eq!(python["keywords"][1], "None");
     let text = stdout(&sextant(dir.path(), &["languages"]));
     assert!(
         text.contains(".mjs") && text.contains(".tsx") && text.contains("symbols"),

@@ -23,6 +23,13 @@ pub fn languages(as_json: bool) -> String {
         extensions: &'a [String],
         shebangs: &'a [String],
         capabilities: Vec<&'static str>,
+        /// The registry's syntax facts, for scripts and agents that edit code.
+        line_comment: &'a [String],
+        block_comment: &'a [(String, String)],
+        identifier: String,
+        indent_unit: &'a str,
+        import_style: &'a str,
+        keywords: &'a [String],
     }
     let entries: Vec<Entry> = registry()
         .all()
@@ -32,6 +39,12 @@ pub fn languages(as_json: bool) -> String {
             extensions: &l.extensions,
             shebangs: &l.shebangs,
             capabilities: l.capabilities(),
+            line_comment: &l.line_comment,
+            block_comment: &l.block_comment,
+            identifier: l.identifier_pattern(),
+            indent_unit: &l.indent_unit,
+            import_style: &l.import_style,
+            keywords: &l.keywords,
         })
         .collect();
     if as_json {

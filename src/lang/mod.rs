@@ -211,6 +211,16 @@ impl Language {
         caps
     }
 
+    /// The identifier pattern as the registry writes it (unanchored).
+    pub fn identifier_pattern(&self) -> String {
+        let anchored = self.identifier.as_str();
+        anchored
+            .strip_prefix("^(?:")
+            .and_then(|p| p.strip_suffix(")$"))
+            .unwrap_or(anchored)
+            .to_string()
+    }
+
     pub fn is_identifier(&self, text: &str) -> bool {
         self.identifier.is_match(text)
     }
@@ -395,6 +405,30 @@ mod tests {
         );
         assert_eq!(shebang_interpreter(b"#!/usr/bin/python"), Some("python"));
         assert_eq!(shebang_interpreter(b"# not a shebang"), None);
+    }
+
+    #[test]
+    fn identifiers_and_keywords_follow_the_registry() {
+        let r = registry();
+        let python = r.by_id("python").unwrap();
+        let rust = r.by_id("rust").unwrap();
+        let go = r.by_id("go").unwrap();
+        let verdicts: Vec<(bool, bool)> = ["naïve_name", "2fast", "x-y", "class", ""]
+            .iter()
+            .map(|t| (python.is_identifier(t), python.is_keyword(t)))
+            .collect();
+        assert_eq!(
+            verdicts,
+            [
+                (true, false),
+                (false, false),
+                (false, false),
+                (true, true),
+                (false, false)
+            ]
+        );
+        assert!(rust.is_keyword("fn") && !python.is_keyword("fn"));
+        assert!(go.is_keyword("func") && !go.is_keyword("fn"));
     }
 
     #[test]
