@@ -180,7 +180,7 @@ fn classify(root: &Path, path: &Path) -> Option<Candidate> {
     };
     // Extensionless files are classified later, from their shebang line.
     if !crate::lang::Registry::needs_shebang(path) && registry().for_path(path, None).is_none() {
-        return super::manifests::candidate(rel); // manifests hook
+        return super::manifests::candidate(rel);
     }
     // Where a symlinked file points is checked when it is read (it can be retargeted).
     Some(Candidate::File {

@@ -31,7 +31,7 @@ pub use reader::{ConfinedReader, ReadRefusal, normalize_lexically, resolves_insi
 pub use system::{FileKind, MemorySystem, Metadata, OsSystem, OverlaySystem, System};
 
 use crate::{
-    ide::{Analysis, AnalysisHost, Change, FileContent, FileId, Language},
+    ide::{Analysis, AnalysisHost, Change, ChangeSummary, FileContent, FileId, Language},
     lang::LangId,
 };
 
@@ -148,6 +148,18 @@ pub struct Applied {
     pub rescanned: bool,
 }
 
+impl Applied {
+    fn new(summary: ChangeSummary, rescanned: bool) -> Applied {
+        Applied {
+            changed: summary.changed,
+            added: summary.added,
+            removed: summary.removed,
+            manifests: summary.manifests,
+            rescanned,
+        }
+    }
+}
+
 /// `sextant.toml` merged with command-line overrides.
 fn effective_config(system: &dyn System, options: &LoadOptions) -> Result<Config, LoadError> {
     let mut config = Config::load(system)?;
@@ -231,7 +243,7 @@ impl Host {
         let root = system.root().to_path_buf();
         let config = effective_config(&*system, options)?;
         let candidates = system.walk(&config)?;
-        let found_manifests = manifests::found(&candidates); // manifests hook
+        let found_manifests = manifests::found(&candidates);
         let walked_dirs = walked_dirs(&candidates);
         let progress = options.progress.as_ref();
         let (loaded, skipped) = read_candidates(&*system, candidates, &config, progress, |_| true);
@@ -241,7 +253,7 @@ impl Host {
         host.options = options.clone();
         host.walked_dirs = walked_dirs;
         host.skipped = skipped;
-        host.load_manifests(found_manifests); // manifests hook
+        host.load_manifests(found_manifests);
         let indexing = Progress::new(progress, LoadPhase::Indexing, host.analysis.file_count());
         // Nothing else holds this host yet, so nothing can cancel the priming.
         let _ = host.analysis().prime_caches(&|| indexing.inc());
@@ -350,7 +362,7 @@ impl Host {
             || touched.iter().any(|rel| {
                 (affects_file_set(rel)
                     && (self.under_walked_dir(rel) || rel == ".git/info/exclude"))
-                    || self.is_new_manifest(rel) // manifests hook
+                    || self.is_new_manifest(rel)
                     || (!self.analysis.contains(rel) && self.under_walked_dir(rel) && {
                         let abs = self.root.join(rel);
                         // A new source file, or a directory created, removed or renamed.
@@ -391,16 +403,9 @@ impl Host {
                 }
             }
         }
-        let touched_set = touched.iter().map(String::as_str).collect(); // manifests hook
-        self.refresh_manifests(None, &touched_set, &mut change); // manifests hook
-        let summary = self.analysis.apply_change(change);
-        Applied {
-            changed: summary.changed,
-            added: summary.added,
-            removed: summary.removed,
-            manifests: summary.manifests,
-            rescanned: false,
-        }
+        let touched_set = touched.iter().map(String::as_str).collect();
+        self.refresh_manifests(None, &touched_set, &mut change);
+        Applied::new(self.analysis.apply_change(change), false)
     }
 
     fn rescan(&mut self, touched: &[String]) -> Applied {
@@ -417,7 +422,7 @@ impl Host {
             };
         };
         self.walked_dirs = walked_dirs(&candidates);
-        let found_manifests = manifests::found(&candidates); // manifests hook
+        let found_manifests = manifests::found(&candidates);
         let present: std::collections::HashSet<String> = candidates
             .iter()
             .filter_map(|c| match c {
@@ -458,15 +463,8 @@ impl Host {
         }
         self.config = config;
         self.skipped = skipped;
-        self.refresh_manifests(Some(found_manifests), &touched, &mut change); // manifests hook
-        let summary = self.analysis.apply_change(change);
-        Applied {
-            changed: summary.changed,
-            added: summary.added,
-            removed: summary.removed,
-            manifests: summary.manifests,
-            rescanned: true,
-        }
+        self.refresh_manifests(Some(found_manifests), &touched, &mut change);
+        Applied::new(self.analysis.apply_change(change), true)
     }
 
     /// Whether `rel`'s directory was entered by the last walk (or is the root). A new

@@ -378,6 +378,17 @@ struct Walk<'a> {
 }
 
 impl Walk<'_> {
+    /// Hands an error met at `depth` to the collector, as the `ignore` crate's walker would.
+    fn report(&self, err: ignore::Error, depth: usize) {
+        self.collector.visit(
+            Err(ignore::Error::WithDepth {
+                depth,
+                err: Box::new(err),
+            }),
+            |_| None,
+        );
+    }
+
     /// Visits the entries of the directory walked as `walked`, whose rules (and those of
     /// every directory above it) are `chain`.
     fn dir(&self, walked: &Path, depth: usize, chain: &mut Vec<DirRules>) {
@@ -403,13 +414,7 @@ impl Walk<'_> {
                             path: path.clone(),
                             err: Box::new(ignore::Error::Io(io_error(&refusal))),
                         };
-                        self.collector.visit(
-                            Err(ignore::Error::WithDepth {
-                                depth: child_depth,
-                                err: Box::new(err),
-                            }),
-                            |_| None,
-                        );
+                        self.report(err, child_depth);
                         continue;
                     }
                 },
@@ -422,13 +427,7 @@ impl Walk<'_> {
                         ancestor: ancestor.walked.clone(),
                         child: path.clone(),
                     };
-                    self.collector.visit(
-                        Err(ignore::Error::WithDepth {
-                            depth: child_depth,
-                            err: Box::new(err),
-                        }),
-                        |_| None,
-                    );
+                    self.report(err, child_depth);
                     continue;
                 }
             }
