@@ -100,7 +100,7 @@ def main():
 
     lines_by_name = collections.defaultdict(set)
     for s in symbols:
-        lines_by_name[(s["path"], s["name"])].add(s["start"]["line"])
+        lines_by_name[(s["path"], s["name"])].add(s["name_span"]["start"]["line"])
 
     exact = other_line = 0
     missing = []
