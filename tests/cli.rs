@@ -146,6 +146,50 @@ fn help_names_the_languages_the_registry_lists() {
 }
 
 #[test]
+fn symbols_and_outline_see_items_inside_item_level_macro_calls() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "src/task.rs",
+        "cfg_rt! {\n    pub fn spawn_blocking() {}\n}\n\npub struct Handle;\n\nimpl Handle {\n    cfg_metrics! {\n        pub fn metrics(&self) {}\n    }\n}\n",
+    );
+    let found = stdout(&sextant(dir.path(), &["symbols", "spawn_blocking"]));
+    assert_eq!(
+        found
+            .lines()
+            .next()
+            .unwrap()
+            .split_whitespace()
+            .collect::<Vec<_>>()[..3],
+        ["src/task.rs:2:12", "function", "spawn_blocking"]
+    );
+    let outline = json(&sextant(dir.path(), &["outline", "src/task.rs", "--json"]));
+    let tree: Vec<(String, String, u64)> = outline["symbols"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|n| std::iter::once(n).chain(n["children"].as_array().into_iter().flatten()))
+        .map(|n| {
+            (
+                n["kind"].as_str().unwrap().to_string(),
+                n["name"].as_str().unwrap().to_string(),
+                n["name_span"]["start"]["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let expected = [
+        ("function", "spawn_blocking", 2),
+        ("struct", "Handle", 5),
+        ("impl", "Handle", 7),
+        ("method", "metrics", 9),
+    ];
+    assert_eq!(
+        tree,
+        expected.map(|(k, n, l)| (k.to_string(), n.to_string(), l))
+    );
+}
+
+#[test]
 fn symbols_finds_ranked_matches_across_languages() {
     let dir = workspace();
     let out = sextant(dir.path(), &["symbols", "load", "--json"]);

@@ -122,3 +122,18 @@
 ; grammar has no rule for them with a visibility, so they parse as an ERROR node holding
 ; exactly `pub type Foo`.
 (ERROR . (visibility_modifier) . "type" . (identifier) @name) @definition.type
+
+; Macro calls at item level whose body is items: `cfg_rt! { pub fn spawn_blocking … }`,
+; the norm in tokio and futures. `@items`: the token tree's inside is parsed again as
+; Rust, and the definitions found there are the file's own (positions in the file). A body
+; that does not parse cleanly as items (`quote! { fn #name() {} }`, bitflags'
+; `struct Flags: u32 { … }`) is left alone. Only `{ … }` bodies count (`m!(…)` and `m![…]` are expressions): a token
+; tree has a `{` child only when braces delimit it (nested braces are token trees).
+
+(source_file
+  (macro_invocation
+    (token_tree "{") @items))
+
+(declaration_list
+  (macro_invocation
+    (token_tree "{") @items))

@@ -12,6 +12,12 @@
 //! ones; likewise a name node captured under several definitions. One pattern may match a
 //! node once per name (`var a, b int`): those symbols are siblings, not nested.
 //!
+//! - `@items` — a `{ … }` token tree whose inside is items (Rust's item-level
+//!   `cfg_rt! { pub fn spawn_blocking … }`): the inside is parsed again on its own
+//!   (tree-sitter's included ranges keep the file's positions) and, when it parses without
+//!   a syntax error, its definitions are the file's own, nested in whatever encloses the
+//!   macro call.
+//!
 //! The result is split in two for early cutoff: [`SymbolSummary`] (names, kinds,
 //! containers, signatures; no positions) is what other files' queries read, and
 //! [`SymbolPositions`] is read only to present answers.
@@ -194,6 +200,7 @@ enum Role {
     Name,
     Container,
     Body,
+    Items,
     Other,
 }
 
@@ -204,6 +211,8 @@ struct RawDefinition<'t> {
     container: Option<tree_sitter::Node<'t>>,
     body: Option<tree_sitter::Node<'t>>,
     pattern: usize,
+    /// Found in a macro body parsed on its own.
+    in_macro: bool,
 }
 
 pub fn extract(lang: &Language, text: &str) -> Extraction {
@@ -234,6 +243,7 @@ pub fn extract_interruptible(
             "name" => Role::Name,
             "container" => Role::Container,
             "body" => Role::Body,
+            "items" => Role::Items,
             other => match other
                 .strip_prefix("definition.")
                 .and_then(SymbolKind::from_name)
@@ -247,14 +257,22 @@ pub fn extract_interruptible(
     // A definition node takes its names from the earliest pattern that matched it (one
     // pattern may match it several times, once per name: `var a, b int`); then each name
     // node keeps the earliest pattern's definition.
-    let mut candidates: Vec<RawDefinition> = Vec::new();
-    let mut first_pattern: HashMap<usize, usize> = HashMap::new();
-    let complete = syntax::run_query(lang, QueryKind::Tags, &tree, text, interrupt, |m| {
-        collect_match(m, &roles, &mut candidates, &mut first_pattern)
-    });
-    if !complete {
+    let mut found = Found::new(&roles);
+    if !found.run(lang, &tree, text, interrupt, false) {
         return None;
     }
+    let macro_trees = macro_item_trees(lang, &roles, text, &found.macro_bodies, interrupt)?;
+    for tree in &macro_trees {
+        if !found.run(lang, tree, text, interrupt, true) {
+            return None;
+        }
+    }
+    let Found {
+        candidates,
+        first_pattern,
+        item_patterns,
+        ..
+    } = found;
     // Kept in match order, so that a tie (one pattern matching a name under two nested
     // definition nodes, which error recovery produces) goes to the first match rather
     // than to hash order.
@@ -291,7 +309,7 @@ pub fn extract_interruptible(
     // Columns are differences of running character counts: counting from each symbol's
     // line start is quadratic on a minified file's one long line.
     let columns = ColumnIndex::new(text, ColumnUnit::Chars);
-    let mut summaries = Vec::with_capacity(defs.len());
+    let mut summaries: Vec<SymbolSummary> = Vec::with_capacity(defs.len());
     let mut positions = Vec::with_capacity(defs.len());
     let mut patterns_used: Vec<usize> = Vec::new();
     // Enclosing definitions: (index, end byte, qualified name, node id).
@@ -313,10 +331,18 @@ pub fn extract_interruptible(
             Some(node) => Some(node_text(text, node).to_string()).filter(|c| !c.is_empty()),
             None => stack.last().map(|(_, _, q, _)| q.clone()),
         };
+        // A macro body is parsed as a file of its own, where a function is never a method;
+        // inside an impl or trait it is one.
+        let kind = match (def.kind, parent.map(|p| summaries[p as usize].kind)) {
+            (SymbolKind::Function, Some(SymbolKind::Impl | SymbolKind::Trait)) if def.in_macro => {
+                SymbolKind::Method
+            }
+            (kind, _) => kind,
+        };
         let summary = SymbolSummary {
             signature: signature(text, def),
             name,
-            kind: def.kind,
+            kind,
             container,
             parent,
         };
@@ -347,6 +373,7 @@ pub fn extract_interruptible(
         });
         patterns_used.push(def.pattern);
     }
+    patterns_used.extend(item_patterns);
     patterns_used.sort_unstable();
     patterns_used.dedup();
     Some(Extraction {
@@ -358,36 +385,139 @@ pub fn extract_interruptible(
     })
 }
 
-/// Records one query match as a candidate definition.
-fn collect_match<'t>(
-    m: &tree_sitter::QueryMatch<'_, 't>,
-    roles: &[Role],
-    candidates: &mut Vec<RawDefinition<'t>>,
-    first_pattern: &mut HashMap<usize, usize>,
-) {
-    let (mut def, mut name, mut container, mut body) = (None, None, None, None);
-    for capture in m.captures() {
-        match roles[capture.index as usize] {
-            Role::Definition(kind) => def = Some((capture.node, kind)),
-            Role::Name => name = Some(capture.node),
-            Role::Container => container = Some(capture.node),
-            Role::Body => body = Some(capture.node),
-            Role::Other => {}
+/// Macro bodies inside macro bodies are parsed down to this depth.
+const MAX_MACRO_NESTING: usize = 4;
+
+/// What runs of the tags query found, over a file's tree and its macro bodies' trees.
+struct Found<'r, 't> {
+    roles: &'r [Role],
+    candidates: Vec<RawDefinition<'t>>,
+    /// The earliest pattern that matched each definition node.
+    first_pattern: HashMap<usize, usize>,
+    /// The insides (between the braces) of the token trees captured as `@items`.
+    macro_bodies: Vec<tree_sitter::Range>,
+    /// Patterns that captured `@items`.
+    item_patterns: Vec<usize>,
+}
+
+impl<'r, 't> Found<'r, 't> {
+    fn new(roles: &'r [Role]) -> Self {
+        Found {
+            roles,
+            candidates: Vec::new(),
+            first_pattern: HashMap::new(),
+            macro_bodies: Vec::new(),
+            item_patterns: Vec::new(),
         }
     }
-    let (Some((node, kind)), Some(name)) = (def, name) else {
-        return;
-    };
-    let first = first_pattern.entry(node.id()).or_insert(m.pattern_index);
-    *first = (*first).min(m.pattern_index);
-    candidates.push(RawDefinition {
-        node,
-        kind,
-        name,
-        container,
-        body,
-        pattern: m.pattern_index,
-    });
+
+    /// Runs the tags query over `tree`; false when interrupted.
+    fn run(
+        &mut self,
+        lang: &Language,
+        tree: &'t tree_sitter::Tree,
+        text: &str,
+        interrupt: syntax::Interrupt,
+        in_macro: bool,
+    ) -> bool {
+        syntax::run_query(lang, QueryKind::Tags, tree, text, interrupt, |m| {
+            self.add(m, in_macro)
+        })
+    }
+
+    /// Records one match: a candidate definition, or a macro body.
+    fn add(&mut self, m: &tree_sitter::QueryMatch<'_, 't>, in_macro: bool) {
+        let (mut def, mut name, mut container, mut body) = (None, None, None, None);
+        for capture in m.captures() {
+            match self.roles[capture.index as usize] {
+                Role::Definition(kind) => def = Some((capture.node, kind)),
+                Role::Name => name = Some(capture.node),
+                Role::Container => container = Some(capture.node),
+                Role::Body => body = Some(capture.node),
+                Role::Items => {
+                    self.item_patterns.push(m.pattern_index);
+                    self.macro_bodies.extend(inside_braces(capture.node));
+                }
+                Role::Other => {}
+            }
+        }
+        let (Some((node, kind)), Some(name)) = (def, name) else {
+            return;
+        };
+        let first = self
+            .first_pattern
+            .entry(node.id())
+            .or_insert(m.pattern_index);
+        *first = (*first).min(m.pattern_index);
+        self.candidates.push(RawDefinition {
+            node,
+            kind,
+            name,
+            container,
+            body,
+            pattern: m.pattern_index,
+            in_macro,
+        });
+    }
+}
+
+/// The range between a token tree's `{` and `}`, when braces delimit it and it is closed.
+fn inside_braces(token_tree: tree_sitter::Node) -> Option<tree_sitter::Range> {
+    let open = token_tree.child(0)?;
+    let close = token_tree.child(token_tree.child_count().checked_sub(1)? as u32)?;
+    if open.kind() != "{" || close.kind() != "}" || close.is_missing() || open == close {
+        return None;
+    }
+    Some(tree_sitter::Range {
+        start_byte: open.end_byte(),
+        end_byte: close.start_byte(),
+        start_point: open.end_position(),
+        end_point: close.start_position(),
+    })
+}
+
+/// The trees of `bodies` (and of the macro bodies inside them, down to
+/// [`MAX_MACRO_NESTING`]) that parse as items without a syntax error. `None` when
+/// interrupted.
+fn macro_item_trees(
+    lang: &Language,
+    roles: &[Role],
+    text: &str,
+    bodies: &[tree_sitter::Range],
+    interrupt: syntax::Interrupt,
+) -> Option<Vec<tree_sitter::Tree>> {
+    let mut trees = Vec::new();
+    let mut pending: Vec<(tree_sitter::Range, usize)> = bodies.iter().map(|&b| (b, 1)).collect();
+    while let Some((body, depth)) = pending.pop() {
+        let parsed = syntax::parse_range(
+            lang,
+            text,
+            body.start_byte..body.end_byte,
+            body.start_point,
+            body.end_point,
+            interrupt,
+        );
+        let Some(parsed) = parsed else {
+            if interrupt() {
+                return None;
+            }
+            continue;
+        };
+        if parsed.root_node().has_error() {
+            continue;
+        }
+        if depth < MAX_MACRO_NESTING {
+            // Only the bodies are wanted here; the definitions are collected once every
+            // tree is parsed (they borrow the trees).
+            let mut nested = Found::new(roles);
+            if !nested.run(lang, &parsed, text, interrupt, true) {
+                return None;
+            }
+            pending.extend(nested.macro_bodies.into_iter().map(|b| (b, depth + 1)));
+        }
+        trees.push(parsed);
+    }
+    Some(trees)
 }
 
 fn node_text<'t>(text: &'t str, node: tree_sitter::Node) -> &'t str {

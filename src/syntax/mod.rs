@@ -21,7 +21,7 @@ use std::sync::Arc;
 
 pub use incremental::TreeCache;
 pub use line_index::{ColumnIndex, ColumnUnit, LineCol, LineIndex, line_starts};
-pub use parser::{parse_tree_sitter, with_parser};
+pub use parser::{parse_range, parse_tree_sitter, with_parser};
 pub use query::{MAX_START_DEPTH, run_query};
 pub use rowan::{TextRange, TextSize};
 
