@@ -19,7 +19,12 @@ SEXTANT = os.environ.get("SEXTANT_BIN", str(REPO / "target" / "debug" / "sextant
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=[SEXTANT, "lsp"]))
 async def client(lsp_client: LanguageClient):
     yield lsp_client
-    await lsp_client.shutdown_session()
+    if lsp_client.capabilities is None and lsp_client.error is None:
+        # The test ended before `initialize` (it failed early): `shutdown_session` would
+        # send nothing, and pytest-lsp would wait for a server still reading its stdin.
+        lsp_client.exit(None)
+    else:
+        await lsp_client.shutdown_session()
 
 
 async def start(client: LanguageClient, root: Path, *, utf8: bool = False, progress: bool = False):
