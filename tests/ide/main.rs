@@ -2,7 +2,7 @@
 //! (`UPDATE_EXPECT=1 cargo test --test ide` rewrites them; review each by eye: a snapshot
 //! claims the answer is right).
 //!
-//! `fixture` parses fixtures (`//- /path` files, `$0` cursors), `analysis` builds the
+//! `support::fixture` parses fixtures (`//- /path` files, `$0` cursors), `analysis` builds the
 //! database and calls each operation, `render` prints answers compactly; the other modules
 //! hold the tests, one per operation, plus `cursor_edges` (multi-byte text, CRLF, empty
 //! files) and `fuzz` (folding and selection invariants on generated text).
@@ -11,10 +11,12 @@
 mod support;
 
 mod analysis;
-mod fixture;
 mod render;
 
+use support::fixture;
+
 mod cursor_edges;
+mod fixture_parsing;
 mod folding;
 mod fuzz;
 mod outline;

@@ -9,7 +9,8 @@
 //! def f(): $0pass
 //! ```
 //!
-//! `$0` marks a cursor; it is removed from the text and its byte offset recorded.
+//! `$0` marks a cursor; it is removed from the text and its byte offset recorded. The one
+//! parser is [`fixture`]; the `ide` fixture tests and the fixture files on disk share it.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
@@ -40,34 +41,13 @@ pub fn symbol_names(live: &LiveWorkspace, query: &str) -> Vec<String> {
     .collect()
 }
 
-pub struct FixtureFile {
-    pub path: String,
-    pub text: String,
-    pub cursor: Option<usize>,
-}
+pub mod fixture;
 
-pub fn parse_fixture(fixture: &str) -> Vec<FixtureFile> {
-    let mut files: Vec<FixtureFile> = Vec::new();
-    for line in fixture.split_inclusive('\n') {
-        if let Some(path) = line.strip_prefix("//- ") {
-            files.push(FixtureFile {
-                path: path.trim().trim_start_matches('/').to_string(),
-                text: String::new(),
-                cursor: None,
-            });
-            continue;
-        }
-        let file = files
-            .last_mut()
-            .expect("a fixture starts with a `//- path` line");
-        if let Some(i) = line.find("$0") {
-            file.cursor = Some(file.text.len() + i);
-            file.text.push_str(&line.replacen("$0", "", 1));
-        } else {
-            file.text.push_str(line);
-        }
-    }
-    files
+pub use fixture::FixtureFile;
+
+/// The files of a fixture file on disk (see [`fixture`]; it starts with a `//-` line).
+pub fn parse_fixture(text: &str) -> Vec<FixtureFile> {
+    fixture::parse(text, fixture::DEFAULT_PATH)
 }
 
 /// A database over the fixture's files; the language comes from each path.
