@@ -190,6 +190,53 @@ fn symbols_and_outline_see_items_inside_item_level_macro_calls() {
 }
 
 #[test]
+fn imports_resolve_through_the_projects_source_roots() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "pyproject.toml", "[project]\nname = \"shop\"\n");
+    write(dir.path(), "src/shop/__init__.py", "");
+    write(dir.path(), "src/shop/cart.py", "class Cart:\n    pass\n");
+    write(
+        dir.path(),
+        "src/shop/app.py",
+        "import json\nfrom shop.cart import Cart\nfrom .cart import Cart as C2\nimport requests\n",
+    );
+    let text = stdout(&sextant(dir.path(), &["imports", "src/shop/app.py"]));
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            vec!["1", "json", "external", "(json)"],
+            vec!["2", "shop.cart:", "Cart", "src/shop/cart.py:1:7"],
+            vec!["3", ".cart:", "Cart", "as", "C2", "src/shop/cart.py:1:7"],
+            vec!["4", "requests", "unresolved"],
+        ]
+    );
+    let v = json(&sextant(
+        dir.path(),
+        &["imports", "src/shop/app.py", "--json"],
+    ));
+    assert_eq!(
+        v[1],
+        serde_json::json!({
+            "module": "shop.cart", "name": "Cart", "status": "resolved", "path": "src/shop/cart.py",
+            "span": {"start": {"line": 2, "column": 1}, "end": {"line": 2, "column": 27},
+                     "byte_start": 12, "byte_end": 38},
+            "definition": {"start": {"line": 1, "column": 7}, "end": {"line": 1, "column": 11},
+                           "byte_start": 6, "byte_end": 10}
+        })
+    );
+    let missing = sextant(dir.path(), &["imports", "nowhere.py"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert_eq!(
+        stderr(&missing).trim(),
+        "sextant: error: nowhere.py: not a file the workspace indexes (see `sextant files`)"
+    );
+}
+
+#[test]
 fn symbols_finds_ranked_matches_across_languages() {
     let dir = workspace();
     let out = sextant(dir.path(), &["symbols", "load", "--json"]);

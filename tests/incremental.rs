@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use sextant::{
     db::RootDatabase,
-    ide::{AnalysisHost, SymbolQuery},
+    ide::{AnalysisHost, ImportStatus, SymbolQuery},
     semantic::{
         index::symbol_index,
         symbols::{file_symbols, symbol_summaries},
@@ -25,6 +25,8 @@ class Shape:
     def scale(self, k):
         return k
 //- pkg/b.py
+from pkg.a import area
+
 def unrelated():
     return 1
 //- src/lib.rs
@@ -99,6 +101,34 @@ fn whitespace_edit_in_a_body_reexecutes_only_that_file() {
             format!("symbol_summaries({a_id})")
         ],
         "only the edited file's queries may execute; the index and other files are only validated"
+    );
+}
+
+#[test]
+fn moving_an_imported_definition_reexecutes_only_that_files_symbols() {
+    let (mut host, log) = logged_host();
+    let b = host.file("pkg/b.py").unwrap();
+    let line_of_area = |host: &Host| match &host.analysis().imports(b).unwrap()[0].status {
+        ImportStatus::Resolved {
+            path,
+            definition: Some(d),
+        } => (path.clone(), d.start.line),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(line_of_area(&host), ("pkg/a.py".to_string(), 1));
+
+    // An edit that moves `area` down a line: its position changes, no summary does.
+    let a = host.file("pkg/a.py").unwrap();
+    let text = format!("\n{}", host.analysis().file_text(a));
+    host.set_file_text("pkg/a.py", &text);
+    log.lock().unwrap().clear();
+    assert_eq!(line_of_area(&host), ("pkg/a.py".to_string(), 2));
+    let executed = std::mem::take(&mut *log.lock().unwrap());
+    let a_id = id_of(&host, "pkg/a.py");
+    assert_eq!(
+        executed,
+        [format!("file_symbols({a_id})")],
+        "the module map and b's own imports are only validated"
     );
 }
 

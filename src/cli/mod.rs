@@ -59,6 +59,9 @@ pub enum Command {
     Parse(ParseArgs),
     /// Show the symbols a file defines, as a tree.
     Outline(FileArgs),
+    /// List a file's imports and where each leads: a workspace file (and the definition
+    /// named), the standard library, or unresolved. Python today.
+    Imports(WorkspaceFileArgs),
     /// Search the workspace's symbols (fuzzy, ranked: exact, prefix, word starts, substring,
     /// subsequence).
     Symbols(SymbolsArgs),
@@ -86,6 +89,12 @@ pub struct FileArgs {
     /// Language to parse as, instead of detecting it from the extension or shebang.
     #[arg(long, short = 'l', value_name = "LANG", visible_alias = "lang")]
     pub language: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct WorkspaceFileArgs {
+    /// A file of the workspace (relative to the current directory or to --root).
+    pub file: PathBuf,
 }
 
 #[derive(Args, Debug)]
@@ -314,6 +323,12 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
             let out = analysis.outline(file, usize::MAX).map_err(cancelled)?;
             Ok((render::outline(&out, g.json), ExitCode::SUCCESS))
         }
+        Command::Imports(args) => {
+            let host = load_workspace(g)?;
+            let file = workspace_file(g, &host, &args.file)?;
+            let out = host.analysis().imports(file).map_err(cancelled)?;
+            Ok((render::imports(&out, g.json), ExitCode::SUCCESS))
+        }
         Command::Symbols(args) => {
             let query = ide::SymbolQuery {
                 query: args.query.clone(),
@@ -464,6 +479,23 @@ fn load_workspace(g: &GlobalArgs) -> Result<Host, CliError> {
         progress: progress::terminal_progress(),
     };
     Ok(Host::load(g.root(), &options)?)
+}
+
+/// The indexed file `path` names (relative to the current directory or to --root).
+fn workspace_file(g: &GlobalArgs, host: &Host, path: &Path) -> Result<FileId, CliError> {
+    let root = std::fs::canonicalize(g.root())?;
+    let candidates = [path.to_path_buf(), g.root().join(path)];
+    candidates
+        .iter()
+        .filter_map(|p| p.canonicalize().ok())
+        .filter_map(|abs| workspace::relative_path(&root, &abs))
+        .find_map(|rel| host.file(&rel))
+        .ok_or_else(|| {
+            CliError(format!(
+                "{}: not a file the workspace indexes (see `sextant files`)",
+                path.display()
+            ))
+        })
 }
 
 fn single_file(g: &GlobalArgs, args: &FileArgs) -> Result<(Analysis, FileId), CliError> {

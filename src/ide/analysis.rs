@@ -355,6 +355,11 @@ impl Analysis {
         self.with(|db| crate::semantic::projects::projects(db, self.workspace).to_vec())
     }
 
+    /// The file's imports in document order, each with where it leads.
+    pub fn imports(&self, file: FileId) -> Cancellable<Vec<super::ImportInfo>> {
+        self.with(|db| super::imports::imports(db, self.workspace, file.0))
+    }
+
     pub fn folding_ranges(&self, file: FileId) -> Cancellable<Vec<Fold>> {
         self.with(|db| structure::folding_ranges(db, file.0))
     }

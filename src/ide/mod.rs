@@ -10,6 +10,7 @@
 //! ([`Analysis`]'s methods) and returned as `Err(Cancelled)`.
 
 mod analysis;
+mod imports;
 mod outline;
 mod parse_tree;
 mod stats;
@@ -19,6 +20,7 @@ mod symbol_search;
 pub use analysis::{
     Analysis, AnalysisHost, Cancellable, Change, ChangeSummary, FileContent, FileId,
 };
+pub use imports::{ImportInfo, ImportStatus};
 pub use outline::{Outline, OutlineNode};
 pub use parse_tree::{ParseOptions, ParseOutput, SyntaxErrorInfo};
 pub use stats::{LanguageStats, WorkspaceStats};

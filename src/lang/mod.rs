@@ -37,14 +37,22 @@ impl LangId {
 pub enum QueryKind {
     /// Definitions (symbols) and their names.
     Tags,
+    /// Import statements: what each names (see `semantic/imports.rs`).
+    Imports,
+    /// Not a file: the per-file queries above composed into one (tags first, then imports),
+    /// so that one walk of a file's tree serves them all. A match's pattern index tells
+    /// which part it belongs to (see [`Language::per_file_parts`]).
+    PerFile,
 }
 
 impl QueryKind {
-    pub const ALL: &[QueryKind] = &[QueryKind::Tags];
+    pub const ALL: &[QueryKind] = &[QueryKind::Tags, QueryKind::Imports];
 
     pub fn file_stem(self) -> &'static str {
         match self {
             QueryKind::Tags => "tags",
+            QueryKind::Imports => "imports",
+            QueryKind::PerFile => "per-file",
         }
     }
 
@@ -52,6 +60,8 @@ impl QueryKind {
     pub fn capability(self) -> &'static str {
         match self {
             QueryKind::Tags => "symbols",
+            QueryKind::Imports => "imports",
+            QueryKind::PerFile => "",
         }
     }
 }
@@ -192,6 +202,13 @@ impl Language {
             .as_ref()
     }
 
+    /// The number of patterns of the per-file query that come from `tags.scm`: a match of
+    /// [`QueryKind::PerFile`] with a lower pattern index is a tags match (with the same index
+    /// as in the tags query), any other an imports match.
+    pub fn per_file_parts(&self) -> usize {
+        self.query(QueryKind::Tags).map_or(0, |q| q.pattern_count())
+    }
+
     /// Compiles the query (if any) and returns the compile error, for tests and diagnostics.
     pub fn query_error(&self, kind: QueryKind) -> Option<String> {
         self.query(kind);
@@ -207,7 +224,12 @@ impl Language {
     /// User-facing capabilities: always `syntax`, plus one per shipped query.
     pub fn capabilities(&self) -> Vec<&'static str> {
         let mut caps = vec!["syntax"];
-        caps.extend(self.query_sources.keys().map(|k| k.capability()));
+        caps.extend(
+            QueryKind::ALL
+                .iter()
+                .filter(|k| self.query_sources.contains_key(k))
+                .map(|k| k.capability()),
+        );
         caps
     }
 
@@ -306,6 +328,16 @@ fn build_registry() -> Result<Registry, String> {
                 compiled.insert(kind, OnceLock::new());
                 roots.insert(kind, OnceLock::new());
             }
+        }
+        if let Some(tags) = query_sources.get(&QueryKind::Tags) {
+            let mut per_file = tags.clone();
+            if let Some(imports) = query_sources.get(&QueryKind::Imports) {
+                per_file.push('\n');
+                per_file.push_str(imports);
+            }
+            query_sources.insert(QueryKind::PerFile, per_file);
+            compiled.insert(QueryKind::PerFile, OnceLock::new());
+            roots.insert(QueryKind::PerFile, OnceLock::new());
         }
         languages.push(Language {
             lang_id: LangId(index as u16),

@@ -16,7 +16,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::ide::{
-    Outline, OutlineNode, ParseOutput, Span, SymbolKind, SymbolMatch, SymbolSearch, SyntaxErrorInfo,
+    ImportInfo, ImportStatus, Outline, OutlineNode, ParseOutput, Span, SymbolKind, SymbolMatch,
+    SymbolSearch, SyntaxErrorInfo,
 };
 
 /// A tool's structured answer, as rmcp's `Json` but with the text content (what a model is
@@ -234,6 +235,79 @@ impl ParseAnswer {
             error_count: out.error_count,
             errors: out.errors.into_iter().map(error).collect(),
             errors_truncated: out.errors_truncated,
+        }
+    }
+}
+
+/// One import of `list_imports`.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ImportEntry {
+    /// Line of the import statement (1-based).
+    pub line: u32,
+    /// The module as written: `a.b`, or relative `..a` / `.`.
+    pub module: String,
+    /// The name imported from the module; absent for `import module`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The local name given with `as`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alias: Option<String>,
+    /// `from module import *`.
+    #[serde(skip_serializing_if = "is_false")]
+    pub wildcard: bool,
+    /// `resolved` (a workspace file), `external` (the standard library) or `unresolved`.
+    pub status: String,
+    /// When resolved: the workspace file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resolved_path: Option<String>,
+    /// When resolved and the name is defined at the file's top level: its line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub definition_line: Option<u32>,
+    /// When external: the standard library's top-level module.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub package: Option<String>,
+    /// With `positions: "full"`: the whole statement.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span: Option<Span>,
+    /// With `positions: "full"`: the definition's name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub definition_span: Option<Span>,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ImportsAnswer {
+    pub path: String,
+    /// In document order.
+    pub imports: Vec<ImportEntry>,
+}
+
+impl ImportsAnswer {
+    pub fn new(path: String, imports: Vec<ImportInfo>, positions: Positions) -> ImportsAnswer {
+        let entry = |i: ImportInfo| {
+            let (status, resolved_path, definition, package) = match i.status {
+                ImportStatus::Resolved { path, definition } => {
+                    ("resolved", Some(path), definition, None)
+                }
+                ImportStatus::External { package } => ("external", None, None, Some(package)),
+                ImportStatus::Unresolved => ("unresolved", None, None, None),
+            };
+            ImportEntry {
+                line: i.span.start.line,
+                module: i.module,
+                name: i.name,
+                alias: i.alias,
+                wildcard: i.wildcard,
+                status: status.to_string(),
+                resolved_path,
+                definition_line: definition.map(|d| d.start.line),
+                package,
+                span: positions.span(i.span),
+                definition_span: definition.and_then(|d| positions.span(d)),
+            }
+        };
+        ImportsAnswer {
+            path,
+            imports: imports.into_iter().map(entry).collect(),
         }
     }
 }

@@ -23,7 +23,7 @@ use tokio::sync::Semaphore;
 
 use super::{
     ErrorCode, Limits, ToolError,
-    answers::{Json, LookupAnswer, OutlineAnswer, ParseAnswer, Positions},
+    answers::{ImportsAnswer, Json, LookupAnswer, OutlineAnswer, ParseAnswer, Positions},
     paths,
     schema::{input_schema, output_schema},
 };
@@ -44,8 +44,9 @@ static INSTRUCTIONS: LazyLock<String> = LazyLock::new(|| {
         "sextant keeps a live index of this workspace's {} code, updated as files change. \
 Prefer `lookup_symbol` over grep to find where a function, class, method, type or constant is \
 defined (ranked fuzzy search on names, filters by kind, language and path). Use `outline` to \
-see a file's structure without reading it, `parse_source` for syntax errors, and \
-`workspace_status` for what is indexed. Paths are relative to the workspace root; answers give \
+see a file's structure without reading it, `list_imports` for what a file imports and where \
+each import leads (Python), `parse_source` for syntax errors, and `workspace_status` for \
+what is indexed. Paths are relative to the workspace root; answers give \
 1-based line numbers, and `positions: \"full\"` adds columns and byte offsets.",
         ide::language_names()
     )
@@ -130,6 +131,16 @@ pub struct OutlineArgs {
     /// Start at this symbol (document order): the `next_offset` of a truncated answer.
     pub offset: Option<u32>,
     /// `lines` (default): line numbers only; `full`: also `span` and `name_span` with
+    /// columns and byte offsets.
+    pub positions: Option<Positions>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ListImportsArgs {
+    /// Workspace file.
+    pub path: String,
+    /// `lines` (default): line numbers only; `full`: also `span` and `definition_span` with
     /// columns and byte offsets.
     pub positions: Option<Positions>,
 }
@@ -336,6 +347,32 @@ impl SextantServer {
                     let page = analysis.outline_page(file, offset, n)?;
                     Ok(OutlineAnswer::new(page, positions))
                 })
+            })
+            .await?;
+        self.bounded(out)
+    }
+
+    #[tool(
+        description = "A workspace file's imports and where each leads: a workspace file (with the line of the definition named), the standard library, or unresolved. Python today.",
+        input_schema = input_schema::<ListImportsArgs>(),
+        output_schema = output_schema::<ImportsAnswer>(),
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn list_imports(
+        &self,
+        args: JsonObject,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Json<ImportsAnswer>, CallToolResult> {
+        let args: ListImportsArgs = parse_args(args)?;
+        let positions = args.positions.unwrap_or_default();
+        let out = self
+            .run_on_file("list_imports", ctx, args.path, move |analysis, file| {
+                let imports = analysis.imports(file)?;
+                Ok(ImportsAnswer::new(
+                    analysis.file_path(file).to_string(),
+                    imports,
+                    positions,
+                ))
             })
             .await?;
         self.bounded(out)

@@ -26,6 +26,7 @@ use std::{collections::HashMap, sync::Arc};
 
 use serde::Serialize;
 
+use super::imports::{FileImports, ImportCollector};
 use crate::{
     db::{Db, SourceFile},
     lang::{Language, QueryKind},
@@ -165,6 +166,8 @@ pub struct SymbolPositions {
 pub struct FileSymbols {
     pub summaries: Arc<[SymbolSummary]>,
     pub positions: Arc<[SymbolPositions]>,
+    /// The file's imports, from the same parse (one parse per file serves every query).
+    pub imports: FileImports,
 }
 
 /// Symbols of one file, with positions. Re-executes whenever the file's text changes.
@@ -229,7 +232,8 @@ pub fn extract_interruptible(
         symbols: FileSymbols::default(),
         patterns_used: Vec::new(),
     };
-    let Some(query) = lang.query(QueryKind::Tags) else {
+    // Tags and imports in one walk (`QueryKind::PerFile`): tags patterns first.
+    let Some(query) = lang.query(QueryKind::PerFile) else {
         return Some(empty);
     };
     let Some(tree) = syntax::parse_tree_sitter(lang, text, None, interrupt) else {
@@ -257,11 +261,12 @@ pub fn extract_interruptible(
     // A definition node takes its names from the earliest pattern that matched it (one
     // pattern may match it several times, once per name: `var a, b int`); then each name
     // node keeps the earliest pattern's definition.
-    let mut found = Found::new(&roles);
+    let capture_names = query.capture_names();
+    let mut found = Found::new(&roles, capture_names, lang.per_file_parts());
     if !found.run(lang, &tree, text, interrupt, false) {
         return None;
     }
-    let macro_trees = macro_item_trees(lang, &roles, text, &found.macro_bodies, interrupt)?;
+    let macro_trees = macro_item_trees(lang, &found, text, interrupt)?;
     for tree in &macro_trees {
         if !found.run(lang, tree, text, interrupt, true) {
             return None;
@@ -271,8 +276,10 @@ pub fn extract_interruptible(
         candidates,
         first_pattern,
         item_patterns,
+        imports,
         ..
     } = found;
+    let imports = imports.finish();
     // Kept in match order, so that a tie (one pattern matching a name under two nested
     // definition nodes, which error recovery produces) goes to the first match rather
     // than to hash order.
@@ -380,6 +387,7 @@ pub fn extract_interruptible(
         symbols: FileSymbols {
             summaries: summaries.into(),
             positions: positions.into(),
+            imports,
         },
         patterns_used,
     })
@@ -391,6 +399,10 @@ const MAX_MACRO_NESTING: usize = 4;
 /// What runs of the tags query found, over a file's tree and its macro bodies' trees.
 struct Found<'r, 't> {
     roles: &'r [Role],
+    capture_names: &'r [&'r str],
+    /// Patterns below this index are tags patterns, the others imports patterns.
+    tags_patterns: usize,
+    imports: ImportCollector,
     candidates: Vec<RawDefinition<'t>>,
     /// The earliest pattern that matched each definition node.
     first_pattern: HashMap<usize, usize>,
@@ -401,9 +413,12 @@ struct Found<'r, 't> {
 }
 
 impl<'r, 't> Found<'r, 't> {
-    fn new(roles: &'r [Role]) -> Self {
+    fn new(roles: &'r [Role], capture_names: &'r [&'r str], tags_patterns: usize) -> Self {
         Found {
             roles,
+            capture_names,
+            tags_patterns,
+            imports: ImportCollector::default(),
             candidates: Vec::new(),
             first_pattern: HashMap::new(),
             macro_bodies: Vec::new(),
@@ -420,8 +435,15 @@ impl<'r, 't> Found<'r, 't> {
         interrupt: syntax::Interrupt,
         in_macro: bool,
     ) -> bool {
-        syntax::run_query(lang, QueryKind::Tags, tree, text, interrupt, |m| {
-            self.add(m, in_macro)
+        syntax::run_query(lang, QueryKind::PerFile, tree, text, interrupt, |m| {
+            if m.pattern_index >= self.tags_patterns {
+                // Imports of the file itself; a macro body's are not imports.
+                if !in_macro {
+                    self.imports.add(m, self.capture_names, text);
+                }
+            } else {
+                self.add(m, in_macro)
+            }
         })
     }
 
@@ -476,18 +498,18 @@ fn inside_braces(token_tree: tree_sitter::Node) -> Option<tree_sitter::Range> {
     })
 }
 
-/// The trees of `bodies` (and of the macro bodies inside them, down to
+/// The trees of the macro bodies `file` found (and of those inside them, down to
 /// [`MAX_MACRO_NESTING`]) that parse as items without a syntax error. `None` when
 /// interrupted.
 fn macro_item_trees(
     lang: &Language,
-    roles: &[Role],
+    file: &Found,
     text: &str,
-    bodies: &[tree_sitter::Range],
     interrupt: syntax::Interrupt,
 ) -> Option<Vec<tree_sitter::Tree>> {
     let mut trees = Vec::new();
-    let mut pending: Vec<(tree_sitter::Range, usize)> = bodies.iter().map(|&b| (b, 1)).collect();
+    let mut pending: Vec<(tree_sitter::Range, usize)> =
+        file.macro_bodies.iter().map(|&b| (b, 1)).collect();
     while let Some((body, depth)) = pending.pop() {
         let parsed = syntax::parse_range(
             lang,
@@ -509,7 +531,7 @@ fn macro_item_trees(
         if depth < MAX_MACRO_NESTING {
             // Only the bodies are wanted here; the definitions are collected once every
             // tree is parsed (they borrow the trees).
-            let mut nested = Found::new(roles);
+            let mut nested = Found::new(file.roles, file.capture_names, file.tags_patterns);
             if !nested.run(lang, &parsed, text, interrupt, true) {
                 return None;
             }

@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use sextant::{
     ide::{
-        Analysis, FileId, Fold, Outline, ParseOptions, ParseOutput, SymbolQuery, SymbolSearch,
-        SyntaxError, TextRange, WorkspaceStats,
+        Analysis, FileId, Fold, ImportInfo, Outline, ParseOptions, ParseOutput, SymbolQuery,
+        SymbolSearch, SyntaxError, TextRange, WorkspaceStats,
     },
     workspace::Host,
 };
@@ -53,16 +53,7 @@ pub fn analysis_at(default_path: &str, fixture: &str) -> (TestDb, FileId, Option
         .find(|f| f.cursor.is_some())
         .unwrap_or(&files[0]);
     let (focus_path, cursor) = (focus.path.clone(), focus.cursor);
-    let loaded = support::loaded(
-        &files
-            .iter()
-            .map(|f| support::FixtureFile {
-                path: f.path.clone(),
-                text: f.text.clone(),
-                cursor: None,
-            })
-            .collect::<Vec<_>>(),
-    );
+    let loaded = support::loaded(&files);
     let analysis = Host::from_files("/fixture".into(), loaded).analysis();
     let texts = analysis
         .files()
@@ -71,6 +62,10 @@ pub fn analysis_at(default_path: &str, fixture: &str) -> (TestDb, FileId, Option
     let db = TestDb { analysis, texts };
     let file = db.file(&focus_path);
     (db, file, cursor)
+}
+
+pub fn imports(db: &TestDb, file: FileId) -> Vec<ImportInfo> {
+    db.analysis.imports(file).expect("not cancelled")
 }
 
 pub fn folding_ranges(db: &TestDb, file: FileId) -> Vec<Fold> {

@@ -7,7 +7,10 @@
 use std::fmt::Write;
 
 use sextant::{
-    ide::{Fold, Outline, OutlineNode, ParseOutput, SymbolSearch, WorkspaceStats},
+    ide::{
+        Fold, ImportInfo, ImportStatus, Outline, OutlineNode, ParseOutput, SymbolSearch,
+        WorkspaceStats,
+    },
     syntax::{LineIndex, SyntaxError, TextRange},
 };
 
@@ -195,6 +198,35 @@ pub fn workspace_stats(stats: &WorkspaceStats) -> String {
             l.language, l.files, l.bytes, l.lines, l.symbols, l.lossy_files
         )
         .unwrap();
+    }
+    out
+}
+
+/// `line what -> where` per import: a path (with `:line:column` of the definition named),
+/// `external (package)` or `unresolved`.
+pub fn imports(imports: &[ImportInfo]) -> String {
+    let mut out = String::new();
+    for i in imports {
+        let mut what = i.module.clone();
+        if let Some(name) = &i.name {
+            what.push_str(&format!(": {name}"));
+        }
+        if i.wildcard {
+            what.push_str(": *");
+        }
+        if let Some(alias) = &i.alias {
+            what.push_str(&format!(" as {alias}"));
+        }
+        let to = match &i.status {
+            ImportStatus::Resolved {
+                path,
+                definition: Some(d),
+            } => format!("{path}:{}:{}", d.start.line, d.start.column),
+            ImportStatus::Resolved { path, .. } => path.clone(),
+            ImportStatus::External { package } => format!("external ({package})"),
+            ImportStatus::Unresolved => "unresolved".into(),
+        };
+        writeln!(out, "{} {what} -> {to}", i.span.start.line).unwrap();
     }
     out
 }

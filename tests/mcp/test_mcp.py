@@ -12,7 +12,7 @@ from conftest import SEXTANT, http_server, http_session, stdio_session, tool_err
 
 pytestmark = pytest.mark.anyio
 
-TOOLS = {"parse_source", "outline", "lookup_symbol", "workspace_status"}
+TOOLS = {"list_imports", "lookup_symbol", "outline", "parse_source", "workspace_status"}
 
 
 def error_code(result) -> str:
@@ -224,6 +224,30 @@ async def test_outline_of_typing_py_at_the_default_limit(tmp_path):
 
     lean = {"name", "kind", "container", "line", "end_line", "signature", "children"}
     assert all(k <= lean for k in keys(content["symbols"]))
+
+
+async def test_list_imports_says_where_each_import_leads(workspace):
+    write(workspace, "app/__init__.py", "")
+    write(workspace, "app/views.py", "import os\nfrom app.models import load_user as load, User\nfrom .missing import x\n")
+    async with stdio_session(workspace) as session:
+        lean = await session.call_tool("list_imports", {"path": "app/views.py"})
+        full = await session.call_tool("list_imports", {"path": "app/views.py", "positions": "full"})
+    assert not lean.is_error
+    assert lean.structured_content == {
+        "path": "app/views.py",
+        "imports": [
+            {"line": 1, "module": "os", "status": "external", "package": "os"},
+            {"line": 2, "module": "app.models", "name": "load_user", "alias": "load", "status": "resolved",
+             "resolved_path": "app/models.py", "definition_line": 6},
+            {"line": 2, "module": "app.models", "name": "User", "status": "resolved",
+             "resolved_path": "app/models.py", "definition_line": 1},
+            {"line": 3, "module": ".missing", "name": "x", "status": "unresolved"},
+        ],
+    }
+    assert full.structured_content["imports"][1]["span"] == {
+        "start": {"line": 2, "column": 1}, "end": {"line": 2, "column": 47}, "byte_start": 10, "byte_end": 56}
+    assert full.structured_content["imports"][1]["definition_span"] == {
+        "start": {"line": 6, "column": 5}, "end": {"line": 6, "column": 14}, "byte_start": 61, "byte_end": 70}
 
 
 async def test_parse_source_returns_syntax_errors_as_data(workspace):

@@ -37,7 +37,7 @@ def is_integer(schema: dict) -> bool:
 async def tool_schemas(workspace):
     async with stdio_session(workspace) as session:
         tools = (await session.list_tools()).tools
-    assert sorted(t.name for t in tools) == ["lookup_symbol", "outline", "parse_source", "workspace_status"]
+    assert sorted(t.name for t in tools) == ["list_imports", "lookup_symbol", "outline", "parse_source", "workspace_status"]
     for tool in tools:
         yield tool.name, "inputSchema", tool.input_schema
         yield tool.name, "outputSchema", tool.output_schema
@@ -98,5 +98,5 @@ async def test_language_and_kind_enums_come_from_the_registry(workspace):
     assert tools["outline"].output_schema["$defs"]["SymbolKind"]["enum"] == kinds
     assert tools["lookup_symbol"].output_schema["$defs"]["SymbolKind"]["enum"] == kinds
     positions = {"type": "string", "enum": ["lines", "full"]}
-    for tool in ("lookup_symbol", "outline", "parse_source"):
+    for tool in ("list_imports", "lookup_symbol", "outline", "parse_source"):
         assert tools[tool].input_schema["$defs"]["Positions"] == positions

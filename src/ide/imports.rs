@@ -1,0 +1,83 @@
+//! The imports of one file and where each leads.
+
+use serde::Serialize;
+
+use super::Span;
+use crate::{
+    db::{Db, SourceFile, Workspace},
+    semantic::{
+        self,
+        imports::{Target, resolve},
+        symbols::file_symbols,
+    },
+};
+
+/// One imported module or name.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct ImportInfo {
+    /// The module as written: `a.b`, or relative `..a` / `.`.
+    pub module: String,
+    /// The name imported from the module; absent for `import module`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The local name given with `as`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alias: Option<String>,
+    /// `from module import *`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub wildcard: bool,
+    /// The whole import statement.
+    pub span: Span,
+    #[serde(flatten)]
+    pub status: ImportStatus,
+}
+
+/// Where an import leads.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum ImportStatus {
+    /// A workspace file; with the named definition's name when the file defines it.
+    Resolved {
+        path: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        definition: Option<Span>,
+    },
+    /// Outside the workspace: the standard library's `package`.
+    External { package: String },
+    /// Nothing in the workspace or the standard library matches.
+    Unresolved,
+}
+
+pub(crate) fn imports(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Vec<ImportInfo> {
+    let found = file_symbols(db, file).imports.clone();
+    let index = semantic::line_index(db, file);
+    found
+        .summaries
+        .iter()
+        .zip(found.statements.iter())
+        .map(|(import, &statement)| {
+            let status = match resolve(db, workspace, file, import) {
+                Target::Resolved {
+                    file: target,
+                    symbol,
+                } => ImportStatus::Resolved {
+                    path: target.path(db).clone(),
+                    definition: symbol.map(|i| {
+                        let pos = file_symbols(db, target).positions[i as usize];
+                        Span::from_start(target.text(db), pos.name_range, pos.name_start)
+                    }),
+                },
+                Target::External { package } => ImportStatus::External { package },
+                Target::Unresolved => ImportStatus::Unresolved,
+            };
+            ImportInfo {
+                module: import.module.clone(),
+                name: import.name.clone(),
+                alias: import.alias.clone(),
+                wildcard: import.wildcard,
+                span: Span::new(&index, statement),
+                status,
+            }
+        })
+        .collect()
+}
