@@ -60,7 +60,9 @@ pub(crate) struct ImportCollector {
 impl ImportCollector {
     /// Records one match of an imports pattern; `names` are the query's capture names.
     pub(crate) fn add(&mut self, m: &tree_sitter::QueryMatch<'_, '_>, names: &[&str], text: &str) {
-        let node_text = |node: tree_sitter::Node| text[node.byte_range()].to_string();
+        // Token boundaries are character boundaries; `get` keeps a surprise from panicking.
+        let node_text =
+            |node: tree_sitter::Node| text.get(node.byte_range()).unwrap_or_default().to_string();
         let (mut statement, mut module, mut item) = (None, None, None);
         let mut summary = ImportSummary {
             module: String::new(),
