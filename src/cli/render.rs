@@ -6,8 +6,8 @@ use serde::Serialize;
 
 use crate::{
     ide::{
-        ImportInfo, ImportStatus, Outline, OutlineNode, ParseOutput, ProjectInfo, SymbolSearch,
-        WorkspaceStats, registry,
+        ImportInfo, Outline, OutlineNode, ParseOutput, ProjectInfo, SymbolSearch, WorkspaceStats,
+        registry,
     },
     workspace::Host,
 };
@@ -139,33 +139,15 @@ pub fn outline(out: &Outline, as_json: bool) -> String {
     s
 }
 
-/// `line  what  → where`, one import per line.
+/// `line  what  where`, one import per line.
 pub fn imports(out: &[ImportInfo], as_json: bool) -> String {
     if as_json {
         return json(&out);
     }
     let mut s = String::new();
     for import in out {
-        let mut what = import.module.clone();
-        if let Some(name) = &import.name {
-            what = format!("{what}: {name}");
-        }
-        if import.wildcard {
-            what = format!("{what}: *");
-        }
-        if let Some(alias) = &import.alias {
-            what = format!("{what} as {alias}");
-        }
-        let to = match &import.status {
-            ImportStatus::Resolved {
-                path,
-                definition: Some(d),
-            } => format!("{path}:{}:{}", d.start.line, d.start.column),
-            ImportStatus::Resolved { path, .. } => path.clone(),
-            ImportStatus::External { package } => format!("external ({package})"),
-            ImportStatus::Unresolved => "unresolved".to_string(),
-        };
-        writeln!(s, "{:<6} {what:<40} {to}", import.span.start.line).unwrap();
+        let (line, what) = (import.span.start.line, import.describe());
+        writeln!(s, "{line:<6} {what:<40} {}", import.status).unwrap();
     }
     s
 }

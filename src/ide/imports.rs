@@ -48,6 +48,39 @@ pub enum ImportStatus {
     Unresolved,
 }
 
+impl ImportInfo {
+    /// The import as a short phrase: `module`, `module: name`, `module: *`, `… as alias`.
+    pub fn describe(&self) -> String {
+        let mut what = self.module.clone();
+        if let Some(name) = &self.name {
+            what = format!("{what}: {name}");
+        }
+        if self.wildcard {
+            what.push_str(": *");
+        }
+        if let Some(alias) = &self.alias {
+            what = format!("{what} as {alias}");
+        }
+        what
+    }
+}
+
+/// Where it leads, as people read it: `path` or `path:line:column` of the definition,
+/// `external (package)`, `unresolved`.
+impl std::fmt::Display for ImportStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ImportStatus::Resolved {
+                path,
+                definition: Some(d),
+            } => write!(f, "{path}:{}:{}", d.start.line, d.start.column),
+            ImportStatus::Resolved { path, .. } => write!(f, "{path}"),
+            ImportStatus::External { package } => write!(f, "external ({package})"),
+            ImportStatus::Unresolved => write!(f, "unresolved"),
+        }
+    }
+}
+
 pub(crate) fn imports(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Vec<ImportInfo> {
     let found = file_symbols(db, file).imports.clone();
     let index = semantic::line_index(db, file);

@@ -7,10 +7,7 @@
 use std::fmt::Write;
 
 use sextant::{
-    ide::{
-        Fold, ImportInfo, ImportStatus, Outline, OutlineNode, ParseOutput, SymbolSearch,
-        WorkspaceStats,
-    },
+    ide::{Fold, ImportInfo, Outline, OutlineNode, ParseOutput, SymbolSearch, WorkspaceStats},
     syntax::{LineIndex, SyntaxError, TextRange},
 };
 
@@ -207,26 +204,14 @@ pub fn workspace_stats(stats: &WorkspaceStats) -> String {
 pub fn imports(imports: &[ImportInfo]) -> String {
     let mut out = String::new();
     for i in imports {
-        let mut what = i.module.clone();
-        if let Some(name) = &i.name {
-            what.push_str(&format!(": {name}"));
-        }
-        if i.wildcard {
-            what.push_str(": *");
-        }
-        if let Some(alias) = &i.alias {
-            what.push_str(&format!(" as {alias}"));
-        }
-        let to = match &i.status {
-            ImportStatus::Resolved {
-                path,
-                definition: Some(d),
-            } => format!("{path}:{}:{}", d.start.line, d.start.column),
-            ImportStatus::Resolved { path, .. } => path.clone(),
-            ImportStatus::External { package } => format!("external ({package})"),
-            ImportStatus::Unresolved => "unresolved".into(),
-        };
-        writeln!(out, "{} {what} -> {to}", i.span.start.line).unwrap();
+        writeln!(
+            out,
+            "{} {} -> {}",
+            i.span.start.line,
+            i.describe(),
+            i.status
+        )
+        .unwrap();
     }
     out
 }
