@@ -1,4 +1,5 @@
-//! Per-file symbols from `queries/<lang>/tags.scm`.
+//! Per-file symbols from `queries/<lang>/tags.scm`, and the file's imports from the same
+//! walk (`imports.scm` is composed into one query with it; see `imports.rs`).
 //!
 //! Capture conventions (see `queries/README.md`):
 //! - `@definition.<kind>` — the whole definition node; `<kind>` is a [`SymbolKind`].
@@ -396,7 +397,8 @@ pub fn extract_interruptible(
 /// Macro bodies inside macro bodies are parsed down to this depth.
 const MAX_MACRO_NESTING: usize = 4;
 
-/// What runs of the tags query found, over a file's tree and its macro bodies' trees.
+/// What runs of the per-file query (tags, then imports) found, over a file's tree and its
+/// macro bodies' trees.
 struct Found<'r, 't> {
     roles: &'r [Role],
     capture_names: &'r [&'r str],
