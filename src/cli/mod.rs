@@ -481,15 +481,25 @@ fn load_workspace(g: &GlobalArgs) -> Result<Host, CliError> {
     Ok(Host::load(g.root(), &options)?)
 }
 
+/// The file a user names: relative to the current directory, else to --root.
+fn locate(g: &GlobalArgs, file: &Path) -> PathBuf {
+    if file.is_relative() && !file.exists() && g.root().join(file).exists() {
+        g.root().join(file)
+    } else {
+        file.to_path_buf()
+    }
+}
+
+/// `path` as the workspace names it (`src/lib.rs`), when it is inside the root.
+fn workspace_relative(g: &GlobalArgs, path: &Path) -> Option<String> {
+    let root = std::fs::canonicalize(g.root()).ok()?;
+    workspace::relative_path(&root, &path.canonicalize().ok()?)
+}
+
 /// The indexed file `path` names (relative to the current directory or to --root).
 fn workspace_file(g: &GlobalArgs, host: &Host, path: &Path) -> Result<FileId, CliError> {
-    let root = std::fs::canonicalize(g.root())?;
-    let candidates = [path.to_path_buf(), g.root().join(path)];
-    candidates
-        .iter()
-        .filter_map(|p| p.canonicalize().ok())
-        .filter_map(|abs| workspace::relative_path(&root, &abs))
-        .find_map(|rel| host.file(&rel))
+    workspace_relative(g, &locate(g, path))
+        .and_then(|rel| host.file(&rel))
         .ok_or_else(|| {
             CliError(format!(
                 "{}: not a file the workspace indexes (see `sextant files`)",
@@ -521,18 +531,9 @@ fn single_file(g: &GlobalArgs, args: &FileArgs) -> Result<(Analysis, FileId), Cl
             bytes,
         )?);
     }
-    let path =
-        if args.file.is_relative() && !args.file.exists() && g.root().join(&args.file).exists() {
-            g.root().join(&args.file)
-        } else {
-            args.file.clone()
-        };
+    let path = locate(g, &args.file);
     // Inside the root, answers name the file as the workspace does (`src/lib.rs`).
-    let name = std::fs::canonicalize(g.root())
-        .ok()
-        .zip(path.canonicalize().ok())
-        .and_then(|(root, abs)| workspace::relative_path(&root, &abs))
-        .unwrap_or_else(|| path.display().to_string());
+    let name = workspace_relative(g, &path).unwrap_or_else(|| path.display().to_string());
     // The CLI reads what its user names, anywhere; the reader still refuses FIFOs and
     // devices and bounds the size.
     let reader = workspace::ConfinedReader::new(PathBuf::from("/"));

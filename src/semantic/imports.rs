@@ -23,7 +23,10 @@ use std::{
 
 use serde::Serialize;
 
-use super::{projects::projects, symbols::file_symbols};
+use super::{
+    projects::{paths, projects},
+    symbols::file_symbols,
+};
 use crate::{
     db::{Db, SourceFile, Workspace},
     syntax::TextRange,
@@ -155,7 +158,7 @@ pub fn python_modules(db: &dyn Db, workspace: Workspace) -> Arc<PythonModules> {
     }
     let mut modules = PythonModules::default();
     for &file in workspace.files(db).iter() {
-        if file.lang(db).info().id != "python" {
+        if !is_python_module(db, file) {
             continue;
         }
         let path = file.path(db);
@@ -173,6 +176,11 @@ pub fn python_modules(db: &dyn Db, workspace: Workspace) -> Arc<PythonModules> {
         }
     }
     Arc::new(modules)
+}
+
+/// Files whose imports name Python modules (`import_style` in the registry).
+fn is_python_module(db: &dyn Db, file: SourceFile) -> bool {
+    file.lang(db).info().import_style == "python-module"
 }
 
 /// `a/b.py` → `a.b`, `a/b/__init__.py` → `a.b`; `None` for names Python cannot import.
@@ -221,7 +229,7 @@ pub fn resolve(
     file: SourceFile,
     import: &ImportSummary,
 ) -> Target {
-    if file.lang(db).info().id != "python" {
+    if !is_python_module(db, file) {
         return Target::Unresolved;
     }
     let modules = python_modules(db, workspace);
@@ -283,37 +291,15 @@ fn relative_module(
     level: usize,
     rest: &str,
 ) -> Option<SourceFile> {
-    let mut dir: Vec<&str> = importer.split('/').collect();
-    dir.pop();
-    for _ in 1..level {
-        dir.pop()?;
-    }
-    let mut base = dir.join("/");
-    for part in rest.split('.').filter(|p| !p.is_empty()) {
-        if !base.is_empty() {
-            base.push('/');
-        }
-        base.push_str(part);
-    }
-    let prefix = if base.is_empty() {
-        String::new()
-    } else {
-        format!("{base}/")
-    };
-    let candidates = if rest.is_empty() {
-        vec![
-            format!("{prefix}__init__.py"),
-            format!("{prefix}__init__.pyi"),
-        ]
-    } else {
-        vec![
-            format!("{base}.py"),
-            format!("{base}.pyi"),
-            format!("{prefix}__init__.py"),
-            format!("{prefix}__init__.pyi"),
-        ]
-    };
-    candidates.iter().find_map(|c| modules.path(c))
+    let up = "../".repeat(level - 1);
+    let base = paths::join(paths::parent(importer), &(up + &rest.replace('.', "/")))?;
+    let package = ["__init__.py", "__init__.pyi"].map(|init| paths::join(&base, init));
+    let module = [".py", ".pyi"].map(|ext| (!rest.is_empty()).then(|| format!("{base}{ext}")));
+    module
+        .into_iter()
+        .chain(package)
+        .flatten()
+        .find_map(|candidate| modules.path(&candidate))
 }
 
 #[cfg(test)]
