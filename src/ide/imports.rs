@@ -26,6 +26,9 @@ pub struct ImportInfo {
     /// `from module import *`.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub wildcard: bool,
+    /// Also a public re-export (`pub use`, `export … from`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub is_public: bool,
     /// The whole import statement.
     pub span: Span,
     #[serde(flatten)]
@@ -60,6 +63,9 @@ impl ImportInfo {
         }
         if let Some(alias) = &self.alias {
             what = format!("{what} as {alias}");
+        }
+        if self.is_public {
+            what.push_str(" (public)");
         }
         what
     }
@@ -108,6 +114,7 @@ pub(crate) fn imports(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Ve
                 name: import.name.clone(),
                 alias: import.alias.clone(),
                 wildcard: import.wildcard,
+                is_public: import.is_public,
                 span: Span::new(&index, statement),
                 status,
             }

@@ -37,7 +37,7 @@ impl LangId {
 pub enum QueryKind {
     /// Definitions (symbols) and their names.
     Tags,
-    /// Import statements: what each names (see `semantic/imports.rs`).
+    /// Import statements: what each names (see `semantic/imports/`).
     Imports,
     /// Not a file: the per-file queries above composed into one (tags first, then imports),
     /// so that one walk of a file's tree serves them all. A match's pattern index tells

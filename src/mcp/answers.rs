@@ -255,6 +255,9 @@ pub struct ImportEntry {
     /// `from module import *`.
     #[serde(skip_serializing_if = "is_false")]
     pub wildcard: bool,
+    /// Also a public re-export (`pub use`, `export … from`).
+    #[serde(skip_serializing_if = "is_false")]
+    pub is_public: bool,
     /// `resolved` (a workspace file), `external` (the standard library) or `unresolved`.
     pub status: String,
     /// When resolved: the workspace file.
@@ -297,6 +300,7 @@ impl ImportsAnswer {
                 name: i.name,
                 alias: i.alias,
                 wildcard: i.wildcard,
+                is_public: i.is_public,
                 status: status.to_string(),
                 resolved_path,
                 definition_line: definition.map(|d| d.start.line),

@@ -1,5 +1,5 @@
 //! Per-file symbols from `queries/<lang>/tags.scm`, and the file's imports from the same
-//! walk (`imports.scm` is composed into one query with it; see `imports.rs`).
+//! walk (`imports.scm` is composed into one query with it; see `imports/mod.rs`).
 //!
 //! Capture conventions (see `queries/README.md`):
 //! - `@definition.<kind>` — the whole definition node; `<kind>` is a [`SymbolKind`].

@@ -1,15 +1,4 @@
-//! Imports per file (from `queries/<lang>/imports.scm`, run in the same walk as the tags
-//! query: see `symbols.rs`) and where they lead.
-//!
-//! Capture conventions (see `queries/README.md`): `@import` the statement, `@module` the
-//! module as written (`a.b`; Python's relative `..a` and `.` included), `@name` a name
-//! imported from it, `@alias` the local name given with `as`, `@wildcard` for `*`.
-//!
-//! Invariant (early cutoff): [`file_imports`] is position-free, so an edit that only moves
-//! a file's imports leaves every query over other files valid; [`python_modules`] reads
-//! paths and manifests, never texts. Resolution ([`resolve`]) runs per request.
-//!
-//! Python rules (what queries cannot say): a module is a file under a source root (the
+//! Python import rules (what queries cannot say): a module is a file under a source root (the
 //! workspace root, and the `source_roots` of each Python project), `a/b.py` or
 //! `a/b/__init__.py` for `a.b`; a relative import counts its dots upwards from the
 //! importing file's directory; `from m import x` is the submodule `m.x` when one exists,
@@ -21,107 +10,11 @@ use std::{
     sync::{Arc, LazyLock},
 };
 
-use serde::Serialize;
-
-use super::{
-    projects::{paths, projects},
-    symbols::file_symbols,
-};
+use super::{ImportSummary, Target, top_level_symbol};
 use crate::{
     db::{Db, SourceFile, Workspace},
-    syntax::TextRange,
+    semantic::projects::{paths, projects},
 };
-
-/// One imported module or name, as written, without positions.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
-pub struct ImportSummary {
-    /// The module as written: `a.b`, or relative `..a` / `.`.
-    pub module: String,
-    /// The name imported from the module (`from m import name`); none for `import m`.
-    pub name: Option<String>,
-    /// The local name given with `as`.
-    pub alias: Option<String>,
-    /// `from m import *`.
-    pub wildcard: bool,
-}
-
-/// The imports of one file and their statements' ranges, in document order.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct FileImports {
-    pub summaries: Arc<[ImportSummary]>,
-    /// The whole statement of each import (several imports may share one).
-    pub statements: Arc<[TextRange]>,
-}
-
-/// Gathers the imports of one file from the matches of its imports patterns.
-#[derive(Default)]
-pub(crate) struct ImportCollector {
-    /// (statement start, item start) orders the imports as written.
-    found: Vec<((usize, usize), ImportSummary, TextRange)>,
-}
-
-impl ImportCollector {
-    /// Records one match of an imports pattern; `names` are the query's capture names.
-    pub(crate) fn add(&mut self, m: &tree_sitter::QueryMatch<'_, '_>, names: &[&str], text: &str) {
-        // Token boundaries are character boundaries; `get` keeps a surprise from panicking.
-        let node_text =
-            |node: tree_sitter::Node| text.get(node.byte_range()).unwrap_or_default().to_string();
-        let (mut statement, mut module, mut item) = (None, None, None);
-        let mut summary = ImportSummary {
-            module: String::new(),
-            name: None,
-            alias: None,
-            wildcard: false,
-        };
-        for capture in m.captures() {
-            let node = capture.node;
-            match names[capture.index as usize] {
-                "import" => statement = Some(node),
-                "module" => {
-                    module = Some(node);
-                    summary.module = node_text(node);
-                }
-                "name" => {
-                    item = Some(node);
-                    summary.name = Some(node_text(node));
-                }
-                "alias" => summary.alias = Some(node_text(node)),
-                "wildcard" => {
-                    item = Some(node);
-                    summary.wildcard = true;
-                }
-                _ => {}
-            }
-        }
-        let (Some(statement), Some(module)) = (statement, module) else {
-            return;
-        };
-        let at = item.unwrap_or(module).start_byte();
-        let range = TextRange::new(
-            (statement.start_byte() as u32).into(),
-            (statement.end_byte() as u32).into(),
-        );
-        self.found
-            .push(((statement.start_byte(), at), summary, range));
-    }
-
-    pub(crate) fn finish(mut self) -> FileImports {
-        self.found.sort_by_key(|(order, _, _)| *order);
-        self.found.dedup_by_key(|(order, _, _)| *order);
-        let (summaries, statements): (Vec<ImportSummary>, Vec<TextRange>) =
-            self.found.into_iter().map(|(_, s, r)| (s, r)).unzip();
-        FileImports {
-            summaries: summaries.into(),
-            statements: statements.into(),
-        }
-    }
-}
-
-/// The position-free imports of a file; backdates when an edit only moved them.
-#[salsa::tracked(returns(clone))]
-pub fn file_imports(db: &dyn Db, file: SourceFile) -> Arc<[ImportSummary]> {
-    file_symbols(db, file).imports.summaries.clone()
-}
 
 /// Python module names of the workspace's Python files, under every source root.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -199,39 +92,20 @@ fn module_name(path: &str) -> Option<String> {
     Some(stem.replace('/', "."))
 }
 
-/// Where one import leads.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Target {
-    /// A workspace file, and the index of the named definition in it when one is named and
-    /// the file defines it at top level.
-    Resolved {
-        file: SourceFile,
-        symbol: Option<u32>,
-    },
-    /// Outside the workspace: the standard library module named.
-    External {
-        package: String,
-    },
-    Unresolved,
-}
-
 static PYTHON_STDLIB: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
-    include_str!("../../grammars/python-stdlib-modules.txt")
+    include_str!("../../../grammars/python-stdlib-modules.txt")
         .lines()
         .filter(|l| !l.starts_with('#') && !l.is_empty())
         .collect()
 });
 
-/// Where `import` (one of `file`'s) leads.
-pub fn resolve(
+/// Where `import` (one of `file`'s, a Python file) leads.
+pub(super) fn resolve(
     db: &dyn Db,
     workspace: Workspace,
     file: SourceFile,
     import: &ImportSummary,
 ) -> Target {
-    if !is_python_module(db, file) {
-        return Target::Unresolved;
-    }
     let modules = python_modules(db, workspace);
     let level = import.module.chars().take_while(|&c| c == '.').count();
     let rest = &import.module[level..];
@@ -273,14 +147,9 @@ pub fn resolve(
             symbol: None,
         };
     }
-    let symbol = file_symbols(db, module)
-        .summaries
-        .iter()
-        .position(|s| s.parent.is_none() && s.name == *name)
-        .map(|i| i as u32);
     Target::Resolved {
         file: module,
-        symbol,
+        symbol: top_level_symbol(db, module, name),
     }
 }
 
