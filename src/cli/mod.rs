@@ -62,6 +62,15 @@ pub enum Command {
     /// List a file's imports and where each leads: a workspace file (and the definition
     /// named), the standard library, or unresolved. Python today.
     Imports(WorkspaceFileArgs),
+    /// Go to the definition of a name: at FILE:LINE:COLUMN (1-based, columns in
+    /// characters), or by NAME (`join`, `posixpath.join`, `Class.method`). Imports are
+    /// followed to what they bring in. Python today.
+    Def(NavigationArgs),
+    /// Find every use of a name (definitions, imports, calls, reads, writes, types), at
+    /// FILE:LINE:COLUMN or by NAME. Each is `exact` (resolved through scopes and imports)
+    /// or `heuristic` (a member on a receiver of unknown type). Exits 1 when none is found.
+    /// Python today.
+    Refs(RefsArgs),
     /// Search the workspace's symbols (fuzzy, ranked: exact, prefix, word starts, substring,
     /// subsequence).
     Symbols(SymbolsArgs),
@@ -95,6 +104,31 @@ pub struct FileArgs {
 pub struct WorkspaceFileArgs {
     /// A file of the workspace (relative to the current directory or to --root).
     pub file: PathBuf,
+}
+
+#[derive(Args, Debug)]
+pub struct NavigationArgs {
+    /// `FILE:LINE:COLUMN` (the name there), or a NAME, optionally qualified by its module
+    /// or class (`posixpath.join`, `Class.method`).
+    pub target: String,
+    /// With a NAME: only definitions in files under this workspace-relative path prefix.
+    #[arg(long, value_name = "PREFIX")]
+    pub path: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct RefsArgs {
+    #[command(flatten)]
+    pub target: NavigationArgs,
+    /// Only exact references (leave out members matched by name alone).
+    #[arg(long)]
+    pub exact: bool,
+    /// Leave out the definitions themselves.
+    #[arg(long)]
+    pub no_definitions: bool,
+    /// At most this many references.
+    #[arg(long, short = 'n', value_name = "N", default_value_t = 1000)]
+    pub limit: usize,
 }
 
 #[derive(Args, Debug)]
@@ -329,6 +363,42 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
             let out = host.analysis().imports(file).map_err(cancelled)?;
             Ok((render::imports(&out, g.json), ExitCode::SUCCESS))
         }
+        Command::Def(args) => {
+            let host = load_workspace(g)?;
+            let analysis = host.analysis();
+            let found = match position(g, &host, &args.target)? {
+                Some((file, offset)) => analysis.definition(file, offset),
+                None => analysis.definition_by_name(&args.target, args.path.as_deref()),
+            }
+            .map_err(cancelled)?;
+            let code = if found.is_empty() {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            };
+            Ok((render::definitions(&found, g.json), code))
+        }
+        Command::Refs(args) => {
+            let host = load_workspace(g)?;
+            let analysis = host.analysis();
+            let query = ide::ReferenceQuery {
+                exact_only: args.exact,
+                exclude_definitions: args.no_definitions,
+                path_prefix: args.target.path.clone(),
+                limit: args.limit,
+            };
+            let found = match position(g, &host, &args.target.target)? {
+                Some((file, offset)) => analysis.references(file, offset, &query),
+                None => analysis.references_by_name(&args.target.target, &query),
+            }
+            .map_err(cancelled)?;
+            let code = if found.references.is_empty() {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            };
+            Ok((render::references(&found, g.json), code))
+        }
         Command::Symbols(args) => {
             let query = ide::SymbolQuery {
                 query: args.query.clone(),
@@ -506,6 +576,39 @@ fn workspace_file(g: &GlobalArgs, host: &Host, path: &Path) -> Result<FileId, Cl
                 path.display()
             ))
         })
+}
+
+/// `FILE:LINE:COLUMN` as a file of the workspace and a byte offset; `None` when the
+/// target is a name instead (it does not end with two numbers after colons).
+fn position(
+    g: &GlobalArgs,
+    host: &Host,
+    target: &str,
+) -> Result<Option<(FileId, usize)>, CliError> {
+    let mut parts = target.rsplitn(3, ':');
+    let (Some(column), Some(line), Some(path)) = (parts.next(), parts.next(), parts.next()) else {
+        return Ok(None);
+    };
+    let (Ok(line), Ok(column)) = (line.parse::<u32>(), column.parse::<u32>()) else {
+        return Ok(None);
+    };
+    if line == 0 || column == 0 {
+        return Err(CliError(format!(
+            "{target}: lines and columns count from 1"
+        )));
+    }
+    let file = workspace_file(g, host, Path::new(path))?;
+    let index = host.analysis().line_index(file).map_err(cancelled)?;
+    if line as usize > index.line_count() {
+        return Err(CliError(format!(
+            "{target}: the file has {} lines",
+            index.line_count()
+        )));
+    }
+    Ok(Some((
+        file,
+        index.offset(line - 1, column - 1, ide::ColumnUnit::Chars),
+    )))
 }
 
 fn single_file(g: &GlobalArgs, args: &FileArgs) -> Result<(Analysis, FileId), CliError> {

@@ -6,8 +6,8 @@ use serde::Serialize;
 
 use crate::{
     ide::{
-        ImportInfo, Outline, OutlineNode, ParseOutput, ProjectInfo, SymbolSearch, WorkspaceStats,
-        registry,
+        Certainty, Definition, ImportInfo, Outline, OutlineNode, ParseOutput, ProjectInfo,
+        References, SymbolSearch, WorkspaceStats, registry,
     },
     workspace::Host,
 };
@@ -149,6 +149,68 @@ pub fn imports(out: &[ImportInfo], as_json: bool) -> String {
         let (line, what) = (import.span.start.line, import.describe());
         writeln!(s, "{line:<6} {what:<40} {}", import.status).unwrap();
     }
+    s
+}
+
+pub fn definitions(out: &[Definition], as_json: bool) -> String {
+    if as_json {
+        return json(&out);
+    }
+    let mut s = String::new();
+    for d in out {
+        let location = match (&d.path, &d.span) {
+            (Some(path), Some(span)) => format!("{path}:{}:{}", span.start.line, span.start.column),
+            _ => format!("({})", d.module.as_deref().unwrap_or("external")),
+        };
+        let guess = if d.certainty == Certainty::Heuristic {
+            " (heuristic)"
+        } else {
+            ""
+        };
+        writeln!(s, "{location:<40} {:<9} {}{guess}", d.kind, d.name).unwrap();
+    }
+    s
+}
+
+pub fn references(out: &References, as_json: bool) -> String {
+    if as_json {
+        return json(out);
+    }
+    let mut s = String::new();
+    for r in &out.references {
+        let location = format!("{}:{}:{}", r.path, r.span.start.line, r.span.start.column);
+        let role = serde_json::to_value(r.role).unwrap_or_default();
+        let guess = if r.certainty == Certainty::Heuristic {
+            "?"
+        } else {
+            ""
+        };
+        writeln!(
+            s,
+            "{location:<40} {:<11} {}",
+            format!("{}{guess}", role.as_str().unwrap_or_default()),
+            r.line_text
+        )
+        .unwrap();
+    }
+    let heuristic = out
+        .references
+        .iter()
+        .filter(|r| r.certainty == Certainty::Heuristic)
+        .count();
+    write!(
+        s,
+        "{} references in {} files searched",
+        out.total, out.files_searched
+    )
+    .unwrap();
+    if heuristic > 0 {
+        write!(s, " ({heuristic} heuristic, marked ?)").unwrap();
+    }
+    if out.truncated {
+        write!(s, "; showing {} (raise --limit)", out.references.len()).unwrap();
+    }
+    s.push('\n');
     s
 }
 

@@ -360,6 +360,39 @@ impl Analysis {
         self.with(|db| super::imports::imports(db, self.workspace, file.0))
     }
 
+    /// Where the name at `offset` is defined (imports followed).
+    pub fn definition(&self, file: FileId, offset: usize) -> Cancellable<Vec<super::Definition>> {
+        self.with(|db| super::navigation::definition(db, self.workspace, file.0, offset))
+    }
+
+    /// The definitions called `name` (`join`, `posixpath.join`, `Class.method`).
+    pub fn definition_by_name(
+        &self,
+        name: &str,
+        path_prefix: Option<&str>,
+    ) -> Cancellable<Vec<super::Definition>> {
+        self.with(|db| super::navigation::definition_by_name(db, self.workspace, name, path_prefix))
+    }
+
+    /// Every use of what the name at `offset` refers to.
+    pub fn references(
+        &self,
+        file: FileId,
+        offset: usize,
+        query: &super::ReferenceQuery,
+    ) -> Cancellable<super::References> {
+        self.with(|db| super::navigation::references(db, self.workspace, file.0, offset, query))
+    }
+
+    /// Every use of the definitions called `name`.
+    pub fn references_by_name(
+        &self,
+        name: &str,
+        query: &super::ReferenceQuery,
+    ) -> Cancellable<super::References> {
+        self.with(|db| super::navigation::references_by_name(db, self.workspace, name, query))
+    }
+
     pub fn folding_ranges(&self, file: FileId) -> Cancellable<Vec<Fold>> {
         self.with(|db| structure::folding_ranges(db, file.0))
     }

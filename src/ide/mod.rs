@@ -11,6 +11,7 @@
 
 mod analysis;
 mod imports;
+mod navigation;
 mod outline;
 mod parse_tree;
 mod stats;
@@ -21,6 +22,7 @@ pub use analysis::{
     Analysis, AnalysisHost, Cancellable, Change, ChangeSummary, FileContent, FileId,
 };
 pub use imports::{ImportInfo, ImportStatus};
+pub use navigation::{Certainty, Definition, Reference, ReferenceQuery, ReferenceRole, References};
 pub use outline::{Outline, OutlineNode};
 pub use parse_tree::{ParseOptions, ParseOutput, SyntaxErrorInfo};
 pub use stats::{LanguageStats, WorkspaceStats};

@@ -39,6 +39,9 @@ pub enum QueryKind {
     Tags,
     /// Import statements: what each names (see `semantic/imports/`).
     Imports,
+    /// Scopes, bindings and the names each scope uses (see `semantic/names/`). Run apart
+    /// from the per-file query, only for files a name question reaches.
+    Locals,
     /// Not a file: the per-file queries above composed into one (tags first, then imports),
     /// so that one walk of a file's tree serves them all. A match's pattern index tells
     /// which part it belongs to (see [`Language::per_file_parts`]).
@@ -46,12 +49,13 @@ pub enum QueryKind {
 }
 
 impl QueryKind {
-    pub const ALL: &[QueryKind] = &[QueryKind::Tags, QueryKind::Imports];
+    pub const ALL: &[QueryKind] = &[QueryKind::Tags, QueryKind::Imports, QueryKind::Locals];
 
     pub fn file_stem(self) -> &'static str {
         match self {
             QueryKind::Tags => "tags",
             QueryKind::Imports => "imports",
+            QueryKind::Locals => "locals",
             QueryKind::PerFile => "per-file",
         }
     }
@@ -61,6 +65,7 @@ impl QueryKind {
         match self {
             QueryKind::Tags => "symbols",
             QueryKind::Imports => "imports",
+            QueryKind::Locals => "names",
             QueryKind::PerFile => "",
         }
     }

@@ -7,6 +7,7 @@
 
 pub mod imports;
 pub mod index;
+pub mod names;
 pub mod projects;
 pub mod symbols;
 

@@ -8,8 +8,9 @@ use std::sync::Arc;
 
 use sextant::{
     ide::{
-        Analysis, FileId, Fold, ImportInfo, Outline, ParseOptions, ParseOutput, SymbolQuery,
-        SymbolSearch, SyntaxError, TextRange, WorkspaceStats,
+        Analysis, Definition, FileId, Fold, ImportInfo, Outline, ParseOptions, ParseOutput,
+        ReferenceQuery, References, SymbolQuery, SymbolSearch, SyntaxError, TextRange,
+        WorkspaceStats,
     },
     workspace::Host,
 };
@@ -66,6 +67,22 @@ pub fn analysis_at(default_path: &str, fixture: &str) -> (TestDb, FileId, Option
 
 pub fn imports(db: &TestDb, file: FileId) -> Vec<ImportInfo> {
     db.analysis.imports(file).expect("not cancelled")
+}
+
+pub fn definition(db: &TestDb, file: FileId, offset: usize) -> Vec<Definition> {
+    db.analysis.definition(file, offset).expect("not cancelled")
+}
+
+pub fn references(db: &TestDb, file: FileId, offset: usize, query: &ReferenceQuery) -> References {
+    db.analysis
+        .references(file, offset, query)
+        .expect("not cancelled")
+}
+
+pub fn references_by_name(db: &TestDb, name: &str, query: &ReferenceQuery) -> References {
+    db.analysis
+        .references_by_name(name, query)
+        .expect("not cancelled")
 }
 
 pub fn folding_ranges(db: &TestDb, file: FileId) -> Vec<Fold> {

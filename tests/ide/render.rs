@@ -215,3 +215,42 @@ pub fn imports(imports: &[ImportInfo]) -> String {
     }
     out
 }
+
+/// One definition a line: `path:line:column kind name`, `(heuristic)` when guessed.
+pub fn definitions(found: &[sextant::ide::Definition]) -> String {
+    let mut out = String::new();
+    for d in found {
+        let at = match (&d.path, &d.span) {
+            (Some(path), Some(span)) => format!("{path}:{}:{}", span.start.line, span.start.column),
+            _ => format!("external {}", d.module.as_deref().unwrap_or_default()),
+        };
+        let guess = match d.certainty {
+            sextant::ide::Certainty::Exact => "",
+            sextant::ide::Certainty::Heuristic => " (heuristic)",
+        };
+        writeln!(out, "{at} {} {}{guess}", d.kind, d.name).unwrap();
+    }
+    out
+}
+
+/// One reference a line: `path:line:column role`, `?` when heuristic.
+pub fn references(found: &sextant::ide::References) -> String {
+    let mut out = String::new();
+    for r in &found.references {
+        let role = serde_json::to_value(r.role).unwrap();
+        let guess = match r.certainty {
+            sextant::ide::Certainty::Exact => "",
+            sextant::ide::Certainty::Heuristic => "?",
+        };
+        writeln!(
+            out,
+            "{}:{}:{} {}{guess}",
+            r.path,
+            r.span.start.line,
+            r.span.start.column,
+            role.as_str().unwrap()
+        )
+        .unwrap();
+    }
+    out
+}

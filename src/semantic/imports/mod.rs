@@ -151,6 +151,20 @@ pub fn resolve(
     }
 }
 
+/// The submodule `name` of the module `file` (a Python package's `__init__.py` → its
+/// `name.py` or `name/__init__.py`), where the language has such a thing.
+pub fn submodule(
+    db: &dyn Db,
+    workspace: Workspace,
+    file: SourceFile,
+    name: &str,
+) -> Option<SourceFile> {
+    match file.lang(db).info().import_style.as_str() {
+        "python-module" => python::submodule(db, workspace, file, name),
+        _ => None,
+    }
+}
+
 /// The index of `file`'s top-level definition called `name`, if it has one.
 pub(crate) fn top_level_symbol(db: &dyn Db, file: SourceFile, name: &str) -> Option<u32> {
     file_symbols(db, file)

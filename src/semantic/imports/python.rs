@@ -153,6 +153,33 @@ pub(super) fn resolve(
     }
 }
 
+/// The submodule `name` of the package whose `__init__.py` is `package`.
+pub(super) fn submodule(
+    db: &dyn Db,
+    workspace: Workspace,
+    package: SourceFile,
+    name: &str,
+) -> Option<SourceFile> {
+    let path = package.path(db);
+    let directory = path
+        .strip_suffix("/__init__.py")
+        .or_else(|| path.strip_suffix("/__init__.pyi"))
+        .or_else(|| {
+            ["__init__.py", "__init__.pyi"]
+                .contains(&path.as_str())
+                .then_some("")
+        })?;
+    let modules = python_modules(db, workspace);
+    let base = paths::join(directory, name)?;
+    [
+        format!("{base}.py"),
+        format!("{base}.pyi"),
+        format!("{base}/__init__.py"),
+    ]
+    .iter()
+    .find_map(|candidate| modules.path(candidate))
+}
+
 /// The module `rest` (dotted, possibly empty) seen from `importer` with `level` dots.
 fn relative_module(
     modules: &PythonModules,

@@ -1,0 +1,112 @@
+; Scopes, bindings and uses of names (see queries/README.md, "locals.scm").
+;
+; Python rules the query cannot say live in src/semantic/names/python.rs: a name bound
+; anywhere in a function is local to all of it, `global`/`nonlocal`, builtins, and which
+; parameter is `self`.
+
+; --- Scopes -----------------------------------------------------------------------------
+
+(module) @scope
+(function_definition) @scope
+(lambda) @scope
+(list_comprehension) @scope
+(set_comprehension) @scope
+(dictionary_comprehension) @scope
+(generator_expression) @scope
+; A class body's names are not seen from the functions inside it.
+(class_definition) @scope.class
+
+; --- Imports ---------------------------------------------------------------------------
+
+; Imports bind their local name: the alias, the imported name, or the first part of
+; `import a.b`.
+(import_statement name: (dotted_name . (identifier) @definition.import))
+(import_statement name: (aliased_import alias: (identifier) @definition.import))
+(import_from_statement name: (dotted_name (identifier) @definition.import))
+(import_from_statement name: (aliased_import alias: (identifier) @definition.import))
+
+; --- Names that are not variables -------------------------------------------------------
+
+; `f(key=1)`, `Point(x=0)` in a case pattern, `class C(metaclass=M)`: parameter names.
+(keyword_argument name: (identifier) @skip)
+(keyword_pattern . (identifier) @skip)
+; `import a.b.c` binds `a` only; `from a.b import c` names modules, not variables.
+(import_statement name: (dotted_name (identifier) @skip))
+(import_from_statement module_name: (dotted_name (identifier) @skip))
+(import_from_statement module_name: (relative_import (dotted_name (identifier) @skip)))
+; `from m import x as y`: `x` is looked up in `m`.
+(import_from_statement
+  name: (aliased_import name: (dotted_name . (identifier) @reference.imported .)))
+(aliased_import name: (dotted_name (identifier) @skip))
+
+; --- Definitions ------------------------------------------------------------------------
+
+(function_definition name: (identifier) @definition.function)
+(class_definition
+  name: (identifier) @definition.class
+  superclasses: (argument_list [(identifier) (attribute)] @superclass))
+(class_definition name: (identifier) @definition.class)
+
+; Parameters.
+(parameters (identifier) @definition.parameter)
+(lambda_parameters (identifier) @definition.parameter)
+(typed_parameter . (identifier) @definition.parameter)
+(default_parameter name: (identifier) @definition.parameter)
+(typed_default_parameter name: (identifier) @definition.parameter)
+(list_splat_pattern (identifier) @definition.parameter)
+(dictionary_splat_pattern (identifier) @definition.parameter)
+
+; `x = C(…)`: x holds what calling C gives.
+(assignment
+  left: (identifier) @definition.variable
+  right: (call function: [(identifier) (attribute)] @constructor))
+(assignment left: (identifier) @definition.variable)
+(augmented_assignment left: (identifier) @definition.variable)
+(named_expression name: (identifier) @definition.variable)
+(for_statement left: (identifier) @definition.variable)
+(for_in_clause left: (identifier) @definition.variable)
+(as_pattern_target (identifier) @definition.variable)
+(case_pattern (as_pattern (identifier) @definition.variable))
+(case_pattern (dotted_name . (identifier) @definition.variable .))
+(splat_pattern (identifier) @definition.variable)
+(delete_statement (identifier) @reference.write)
+
+; Unpacking targets, nested: `a, (b, *c) = …`, `for k, v in …`, `with f() as (u, v)`.
+(pattern_list (identifier) @definition.variable)
+(tuple_pattern (identifier) @definition.variable)
+(list_pattern (identifier) @definition.variable)
+(as_pattern_target (tuple (identifier) @definition.variable))
+(as_pattern_target (list (identifier) @definition.variable))
+
+(global_statement (identifier) @declaration.global)
+(nonlocal_statement (identifier) @declaration.nonlocal)
+
+; --- Members ----------------------------------------------------------------------------
+
+; `obj.attr = …`: defines the member on what `obj` is.
+(assignment
+  left: (attribute
+    object: (_) @receiver
+    attribute: (identifier) @member.definition))
+; `C().name`: a member of what calling C gives.
+(call
+  function: (attribute
+    object: (call function: (_) @receiver.called)
+    attribute: (identifier) @member.call))
+(attribute
+  object: (call function: (_) @receiver.called)
+  attribute: (identifier) @member)
+(call
+  function: (attribute
+    object: (_) @receiver
+    attribute: (identifier) @member.call))
+(attribute
+  object: (_) @receiver
+  attribute: (identifier) @member)
+
+; --- Uses -------------------------------------------------------------------------------
+
+(call function: (identifier) @reference.call)
+(decorator (identifier) @reference.call)
+(type (identifier) @reference.type)
+(identifier) @reference

@@ -1,0 +1,533 @@
+//! `definition` and `references`: what a name refers to, and every use of it.
+//!
+//! Both start from a position (the name under a cursor) or from a name as people write
+//! it (`join`, `posixpath.join`, `Class.method`). Every answer says whether it is `exact`
+//! (resolved through scopes and imports) or `heuristic` (a member matched by name on a
+//! receiver of unknown type); references are searched only in the files the identifier
+//! index says can mention the name.
+
+use serde::Serialize;
+
+use super::Span;
+use crate::{
+    db::{Db, SourceFile, Workspace},
+    semantic::{
+        self,
+        names::{
+            BindingKind, FileNames, OccurrenceId, Role,
+            identifiers::identifier_index,
+            resolve::{Resolver, Target},
+        },
+        symbols::{SymbolKind, file_symbols},
+    },
+};
+
+/// How a definition or a reference was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Certainty {
+    /// Resolved through scopes and imports.
+    Exact,
+    /// Matched by name: the receiver's type is unknown.
+    Heuristic,
+}
+
+/// A place a name is defined.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct Definition {
+    pub name: String,
+    /// `function`, `class`, `parameter`, `variable`, `import`, `attribute`, `module`, or
+    /// for something outside the workspace `external`.
+    pub kind: String,
+    /// Workspace-relative; absent for something outside the workspace.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// The defining name (a module: its first character).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span: Option<Span>,
+    /// Outside the workspace: the module it comes from (`builtins` for builtins).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub module: Option<String>,
+    pub certainty: Certainty,
+}
+
+/// How a reference uses the name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ReferenceRole {
+    Definition,
+    Import,
+    Call,
+    Read,
+    Write,
+    Type,
+}
+
+/// One use of the name.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct Reference {
+    pub path: String,
+    pub span: Span,
+    pub role: ReferenceRole,
+    pub certainty: Certainty,
+    /// The source line it is on, trimmed.
+    pub line_text: String,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct ReferenceQuery {
+    /// Only `exact` references.
+    pub exact_only: bool,
+    /// Leave out the definitions themselves.
+    pub exclude_definitions: bool,
+    /// Only files whose workspace-relative path starts with this.
+    pub path_prefix: Option<String>,
+    pub limit: usize,
+}
+
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct References {
+    /// What was searched for.
+    pub definitions: Vec<Definition>,
+    pub references: Vec<Reference>,
+    /// References found in all; more than `references.len()` when truncated.
+    pub total: usize,
+    pub truncated: bool,
+    /// Files whose names were resolved (those that can mention the name).
+    pub files_searched: usize,
+}
+
+pub(crate) fn definition(
+    db: &dyn Db,
+    workspace: Workspace,
+    file: SourceFile,
+    offset: usize,
+) -> Vec<Definition> {
+    let mut resolver = Resolver::new(db, workspace);
+    let names = resolver.names(file);
+    let Some(occurrence) = names.at_offset(offset) else {
+        return Vec::new();
+    };
+    let resolution = resolver.resolve(file, occurrence);
+    let name = names.name(occurrence).to_string();
+    if resolution.heuristic {
+        return members_named(db, workspace, &name);
+    }
+    let mut found = Vec::new();
+    for target in &resolution.targets {
+        let mut sites = resolver.definitions(target);
+        if let Target::Symbol {
+            file: target_file, ..
+        } = target
+            && *target_file == file
+            && sites.len() > 1
+        {
+            // Several assignments: the one before the use, as the code reads.
+            let at = names.occurrence(occurrence).range.start();
+            let before = sites
+                .iter()
+                .rposition(|&(_, s)| names.occurrence(s).range.start() <= at);
+            sites = vec![sites[before.unwrap_or(0)]];
+        }
+        for (site_file, site) in sites {
+            found.push(binding_definition(
+                db,
+                &resolver.names(site_file),
+                site_file,
+                site,
+            ));
+        }
+        if let Some(definition) = other_definition(db, target) {
+            found.push(definition);
+        }
+    }
+    found
+}
+
+pub(crate) fn references(
+    db: &dyn Db,
+    workspace: Workspace,
+    file: SourceFile,
+    offset: usize,
+    query: &ReferenceQuery,
+) -> References {
+    let mut resolver = Resolver::new(db, workspace);
+    let names = resolver.names(file);
+    let targets = match names.at_offset(offset) {
+        Some(occurrence) => resolver.resolve(file, occurrence).targets,
+        None => Vec::new(),
+    };
+    search(&mut resolver, targets, query)
+}
+
+/// References of the definitions called `name`: `join`, or qualified by a module or
+/// class: `posixpath.join`, `Class.method`, `pkg.mod.Class.method`.
+pub(crate) fn references_by_name(
+    db: &dyn Db,
+    workspace: Workspace,
+    name: &str,
+    query: &ReferenceQuery,
+) -> References {
+    let mut resolver = Resolver::new(db, workspace);
+    let targets = targets_named(&mut resolver, name, query.path_prefix.as_deref());
+    search(&mut resolver, targets, query)
+}
+
+/// Definitions of the symbols called `name` (qualified or not), as `references_by_name`
+/// finds them.
+pub(crate) fn definition_by_name(
+    db: &dyn Db,
+    workspace: Workspace,
+    name: &str,
+    path_prefix: Option<&str>,
+) -> Vec<Definition> {
+    let mut resolver = Resolver::new(db, workspace);
+    let targets = targets_named(&mut resolver, name, path_prefix);
+    let mut found = Vec::new();
+    for target in targets {
+        for (file, site) in resolver.definitions(&target) {
+            found.push(binding_definition(db, &resolver.names(file), file, site));
+        }
+    }
+    found
+}
+
+/// The module-level and class-level symbols matching a written name.
+fn targets_named(resolver: &mut Resolver, written: &str, path_prefix: Option<&str>) -> Vec<Target> {
+    let db = resolver.db();
+    let workspace = resolver.workspace();
+    let parts: Vec<&str> = written
+        .split(['.', ':'])
+        .filter(|p| !p.is_empty())
+        .collect();
+    let Some((&name, qualifier)) = parts.split_last() else {
+        return Vec::new();
+    };
+    let index = identifier_index(db, workspace);
+    let mut targets = Vec::new();
+    for &file in index.files(name) {
+        let path = file.path(db);
+        if path_prefix.is_some_and(|prefix| !path.starts_with(prefix)) {
+            continue;
+        }
+        let names = resolver.names(file);
+        for (scope_id, scope) in names.scopes.iter().enumerate() {
+            // A name only imported here is defined elsewhere.
+            let bindings = names.bindings(scope_id as u32, name);
+            if bindings
+                .iter()
+                .all(|&b| names.occurrence(b).role == Role::Definition(BindingKind::Import))
+            {
+                continue;
+            }
+            let is_module = scope_id == 0;
+            if !is_module && !scope.is_class {
+                continue;
+            }
+            // The qualifier names the class (and its module), or the module alone.
+            let mut qualifier_parts = qualifier.to_vec();
+            if scope.is_class {
+                let class = scope.named_by.map(|c| names.name(c));
+                match qualifier_parts.last() {
+                    Some(last) if Some(*last) == class => {
+                        qualifier_parts.pop();
+                    }
+                    Some(_) => continue,
+                    None => {}
+                }
+            }
+            if !module_path_ends_with(path, &qualifier_parts) {
+                continue;
+            }
+            targets.push(Target::Symbol {
+                file,
+                scope: scope_id as u32,
+                name: name.into(),
+            });
+        }
+    }
+    targets
+}
+
+/// Whether the module at `path` is named by `parts` (its last parts: `os.path` fits
+/// `lib/os/path.py`); true when `parts` is empty.
+fn module_path_ends_with(path: &str, parts: &[&str]) -> bool {
+    if parts.is_empty() {
+        return true;
+    }
+    let stem = path.rsplit_once('.').map_or(path, |(stem, _)| stem);
+    let stem = stem.strip_suffix("/__init__").unwrap_or(stem);
+    let segments: Vec<&str> = stem.split('/').collect();
+    segments.ends_with(parts)
+}
+
+fn search(resolver: &mut Resolver, targets: Vec<Target>, query: &ReferenceQuery) -> References {
+    let db = resolver.db();
+    let workspace = resolver.workspace();
+    let mut definitions = Vec::new();
+    let mut found: Vec<Reference> = Vec::new();
+    let limit = query.limit.max(1);
+    let mut total = 0;
+    for target in &targets {
+        for (file, site) in resolver.definitions(target) {
+            definitions.push(binding_definition(db, &resolver.names(file), file, site));
+        }
+        if let Some(definition) = other_definition(db, target) {
+            definitions.push(definition);
+        }
+    }
+    let symbol_targets: Vec<&Target> = targets
+        .iter()
+        .filter(|t| matches!(t, Target::Symbol { .. } | Target::Module(_)))
+        .collect();
+    if symbol_targets.is_empty() {
+        return References {
+            definitions,
+            references: Vec::new(),
+            total: 0,
+            truncated: false,
+            files_searched: 0,
+        };
+    }
+    // (file, word) pairs to resolve: the target's name in every file that can mention
+    // it, and the local names that imports give it (`from m import x as y`) as found.
+    let mut queue: std::collections::VecDeque<(SourceFile, String)> = Default::default();
+    let mut queued: std::collections::HashSet<(SourceFile, String)> = Default::default();
+    let mut enqueue = |queue: &mut std::collections::VecDeque<(SourceFile, String)>,
+                       files: &[SourceFile],
+                       word: &str| {
+        for &file in files {
+            if queued.insert((file, word.to_string())) {
+                queue.push_back((file, word.to_string()));
+            }
+        }
+    };
+    for target in &symbol_targets {
+        match target {
+            Target::Symbol { file, scope, name } => {
+                let names = resolver.names(*file);
+                let scope_info = &names.scopes[*scope as usize];
+                if *scope != 0 && !scope_info.is_class {
+                    enqueue(&mut queue, &[*file], name);
+                } else {
+                    enqueue(
+                        &mut queue,
+                        identifier_index(db, workspace).files(name),
+                        name,
+                    );
+                }
+            }
+            Target::Module(file) => {
+                let word = module_word(file.path(db));
+                enqueue(
+                    &mut queue,
+                    identifier_index(db, workspace).files(&word),
+                    &word,
+                );
+            }
+            Target::External { .. } => {}
+        }
+    }
+    let is_member_target = symbol_targets.iter().any(|t| match t {
+        Target::Symbol { file, scope, .. } => {
+            resolver.names(*file).scopes[*scope as usize].is_class
+        }
+        _ => false,
+    });
+    let mut searched: std::collections::HashSet<SourceFile> = Default::default();
+    let mut hits: Vec<(SourceFile, OccurrenceId, Certainty)> = Vec::new();
+    while let Some((file, word)) = queue.pop_front() {
+        let path = file.path(db);
+        if query
+            .path_prefix
+            .as_deref()
+            .is_some_and(|prefix| !path.starts_with(prefix))
+        {
+            continue;
+        }
+        searched.insert(file);
+        let names = resolver.names(file);
+        for occurrence in names.occurrences_named(&word).collect::<Vec<_>>() {
+            let resolution = resolver.resolve(file, occurrence);
+            let certainty = if resolution.targets.iter().any(|t| targets.contains(t)) {
+                Certainty::Exact
+            } else if resolution.heuristic && is_member_target {
+                Certainty::Heuristic
+            } else {
+                continue;
+            };
+            if certainty == Certainty::Exact
+                && let Some(alias) = resolver.bound_as(file, occurrence)
+            {
+                let at_top = names.occurrence(occurrence).scope == 0;
+                let files = if at_top {
+                    identifier_index(db, workspace).files(&alias).to_vec()
+                } else {
+                    vec![file]
+                };
+                enqueue(&mut queue, &files, &alias);
+            }
+            hits.push((file, occurrence, certainty));
+        }
+    }
+    let files_searched = searched.len();
+    hits.sort_by(|a, b| (a.0.path(db), a.1).cmp(&(b.0.path(db), b.1)));
+    hits.dedup_by_key(|h| (h.0, h.1));
+    for (file, occurrence, certainty) in hits {
+        if query.exact_only && certainty != Certainty::Exact {
+            continue;
+        }
+        let names = resolver.names(file);
+        let role = reference_role(&names, occurrence);
+        if query.exclude_definitions && role == ReferenceRole::Definition {
+            continue;
+        }
+        total += 1;
+        if found.len() < limit {
+            let index = semantic::line_index(db, file);
+            let span = Span::new(&index, names.occurrence(occurrence).range);
+            found.push(Reference {
+                path: file.path(db).clone(),
+                line_text: line_text(file.text(db), span.byte_start as usize),
+                span,
+                role,
+                certainty,
+            });
+        }
+    }
+    References {
+        truncated: total > found.len(),
+        definitions,
+        references: found,
+        total,
+        files_searched,
+    }
+}
+
+/// The word a module is imported by: its file's stem, or its package's directory name.
+fn module_word(path: &str) -> String {
+    let stem = path.rsplit_once('.').map_or(path, |(stem, _)| stem);
+    let stem = stem.strip_suffix("/__init__").unwrap_or(stem);
+    stem.rsplit('/').next().unwrap_or(stem).to_string()
+}
+
+fn reference_role(names: &FileNames, occurrence: OccurrenceId) -> ReferenceRole {
+    match names.occurrence(occurrence).role {
+        Role::Definition(BindingKind::Import) | Role::Imported => ReferenceRole::Import,
+        Role::Definition(BindingKind::Variable) | Role::MemberDefinition => {
+            // The first assignment defines a variable; later ones, and assignments to a
+            // name declared `global` or `nonlocal`, write it.
+            let name = names.name(occurrence);
+            let scope = names.occurrence(occurrence).scope;
+            if names.declaration(scope, name).is_some() {
+                return ReferenceRole::Write;
+            }
+            match names.bindings(scope, name).first() {
+                Some(&first) if first != occurrence => ReferenceRole::Write,
+                _ => ReferenceRole::Definition,
+            }
+        }
+        Role::Definition(_) => ReferenceRole::Definition,
+        Role::Call | Role::MemberCall => ReferenceRole::Call,
+        Role::Type => ReferenceRole::Type,
+        Role::Write => ReferenceRole::Write,
+        Role::Read | Role::Member | Role::Global | Role::Nonlocal => ReferenceRole::Read,
+    }
+}
+
+fn line_text(text: &str, offset: usize) -> String {
+    let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
+    let line = text[start..end].trim();
+    // An agent pays for every character: a minified line is cut.
+    match line.char_indices().nth(200) {
+        Some((cut, _)) => format!("{}…", &line[..cut]),
+        None => line.to_string(),
+    }
+}
+
+fn binding_definition(
+    db: &dyn Db,
+    names: &FileNames,
+    file: SourceFile,
+    site: OccurrenceId,
+) -> Definition {
+    let occurrence = names.occurrence(site);
+    let kind = match occurrence.role {
+        Role::Definition(BindingKind::Function) => "function",
+        Role::Definition(BindingKind::Class) => "class",
+        Role::Definition(BindingKind::Parameter) => "parameter",
+        Role::Definition(BindingKind::Import) => "import",
+        Role::MemberDefinition => "attribute",
+        _ => "variable",
+    };
+    let index = semantic::line_index(db, file);
+    Definition {
+        name: names.name(site).to_string(),
+        kind: kind.to_string(),
+        path: Some(file.path(db).clone()),
+        span: Some(Span::new(&index, occurrence.range)),
+        module: None,
+        certainty: Certainty::Exact,
+    }
+}
+
+/// A definition that is not a binding: a module, or something outside the workspace.
+fn other_definition(db: &dyn Db, target: &Target) -> Option<Definition> {
+    match target {
+        Target::Symbol { .. } => None,
+        Target::Module(file) => {
+            let index = semantic::line_index(db, *file);
+            Some(Definition {
+                name: module_word(file.path(db)),
+                kind: "module".into(),
+                path: Some(file.path(db).clone()),
+                span: Some(Span::new(&index, crate::syntax::TextRange::empty(0.into()))),
+                module: None,
+                certainty: Certainty::Exact,
+            })
+        }
+        Target::External { module, name } => Some(Definition {
+            name: name.clone().unwrap_or_else(|| module.clone()),
+            kind: "external".into(),
+            path: None,
+            span: None,
+            module: Some(module.clone()),
+            certainty: Certainty::Exact,
+        }),
+    }
+}
+
+/// Members called `name` of any class in the workspace: the guesses for `obj.name` when
+/// what `obj` is cannot be told.
+fn members_named(db: &dyn Db, workspace: Workspace, name: &str) -> Vec<Definition> {
+    let mut found = Vec::new();
+    for &file in identifier_index(db, workspace).files(name) {
+        let symbols = file_symbols(db, file);
+        for (summary, position) in symbols.summaries.iter().zip(symbols.positions.iter()) {
+            let is_member = summary.parent.is_some()
+                && matches!(
+                    summary.kind,
+                    SymbolKind::Method
+                        | SymbolKind::Field
+                        | SymbolKind::Constant
+                        | SymbolKind::Variable
+                );
+            if summary.name == name && is_member {
+                found.push(Definition {
+                    name: name.to_string(),
+                    kind: summary.kind.as_str().to_string(),
+                    path: Some(file.path(db).clone()),
+                    span: Some(Span::from_start(
+                        file.text(db),
+                        position.name_range,
+                        position.name_start,
+                    )),
+                    module: None,
+                    certainty: Certainty::Heuristic,
+                });
+            }
+        }
+    }
+    found
+}

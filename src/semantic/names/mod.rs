@@ -1,0 +1,402 @@
+//! Names: per file, its scopes, the names each scope binds and every use of a name, from
+//! `queries/<lang>/locals.scm` (capture conventions in `queries/README.md`). What a name
+//! refers to is decided in `resolve.rs`; language rules the query cannot say live in one
+//! module per language (`python.rs`); `identifiers.rs` is the identifier → files index that
+//! limits a reference search to the files that can mention a name.
+//!
+//! Invariant: [`file_names`] depends on its file's text alone, so an edit re-runs it for
+//! that file only; questions across files are answered at query time from each file's own
+//! names, which is what keeps indexing file-incremental.
+
+pub mod identifiers;
+mod python;
+pub mod resolve;
+
+use std::{collections::HashMap, sync::Arc};
+
+use crate::{
+    db::{Db, SourceFile},
+    lang::{Language, QueryKind},
+    syntax::{self, TextRange},
+};
+
+pub type ScopeId = u32;
+pub type OccurrenceId = u32;
+
+/// A region whose bindings are its own (a module, a function, a comprehension…).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scope {
+    pub parent: Option<ScopeId>,
+    pub range: TextRange,
+    /// Its bindings are not seen from scopes nested in it (a Python class body).
+    pub is_class: bool,
+    /// The definition that names it (`def f`, `class C`), which is bound in the parent.
+    pub named_by: Option<OccurrenceId>,
+}
+
+/// What kind of binding a definition makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BindingKind {
+    Function,
+    Class,
+    Parameter,
+    Variable,
+    Import,
+}
+
+/// How a name is used where it occurs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// Binds the name in its scope.
+    Definition(BindingKind),
+    /// `global x` / `nonlocal x`: the scope's `x` is the module's / an enclosing function's.
+    Global,
+    Nonlocal,
+    /// A use of the name as a variable.
+    Read,
+    Call,
+    Type,
+    /// Changes the binding without making one (`del x`).
+    Write,
+    /// The name an import looks up in its module when it binds another (`x` in
+    /// `from m import x as y`).
+    Imported,
+    /// A name looked up on a receiver (`obj.name`): read, called, or assigned.
+    Member,
+    MemberCall,
+    MemberDefinition,
+}
+
+impl Role {
+    pub fn is_member(self) -> bool {
+        matches!(
+            self,
+            Role::Member | Role::MemberCall | Role::MemberDefinition
+        )
+    }
+
+    pub fn is_binding(self) -> bool {
+        matches!(self, Role::Definition(_) | Role::MemberDefinition)
+    }
+
+    fn from_capture(name: &str) -> Option<Option<Role>> {
+        Some(Some(match name {
+            "definition.function" => Role::Definition(BindingKind::Function),
+            "definition.class" => Role::Definition(BindingKind::Class),
+            "definition.parameter" => Role::Definition(BindingKind::Parameter),
+            "definition.variable" => Role::Definition(BindingKind::Variable),
+            "definition.import" => Role::Definition(BindingKind::Import),
+            "declaration.global" => Role::Global,
+            "declaration.nonlocal" => Role::Nonlocal,
+            "reference" => Role::Read,
+            "reference.call" => Role::Call,
+            "reference.type" => Role::Type,
+            "reference.write" => Role::Write,
+            "reference.imported" => Role::Imported,
+            "member" => Role::Member,
+            "member.call" => Role::MemberCall,
+            "member.definition" => Role::MemberDefinition,
+            "skip" => return Some(None),
+            _ => return None,
+        }))
+    }
+}
+
+/// One name where it occurs in the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Occurrence {
+    pub range: TextRange,
+    pub scope: ScopeId,
+    pub role: Role,
+    /// For a member: the last name of the receiver (`b` in `a.b.name`), when the receiver
+    /// ends with a name.
+    pub receiver: Option<OccurrenceId>,
+    /// The receiver is a call of that name (`C().name`).
+    pub receiver_called: bool,
+    /// For a variable assigned a call's result (`x = C(…)`): the callee's last name.
+    pub constructor: Option<OccurrenceId>,
+}
+
+/// The names of one file.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct FileNames {
+    text: Arc<str>,
+    /// Scope 0 is the file's.
+    pub scopes: Vec<Scope>,
+    /// In document order.
+    pub occurrences: Vec<Occurrence>,
+    /// A class's bases, by the class's defining occurrence: each base's last name.
+    pub bases: HashMap<OccurrenceId, Vec<OccurrenceId>>,
+    bindings: HashMap<(ScopeId, Box<str>), Vec<OccurrenceId>>,
+    declarations: HashMap<(ScopeId, Box<str>), Role>,
+}
+
+impl FileNames {
+    pub fn name(&self, occurrence: OccurrenceId) -> &str {
+        let range = self.occurrences[occurrence as usize].range;
+        self.text
+            .get(usize::from(range.start())..usize::from(range.end()))
+            .unwrap_or_default()
+    }
+
+    pub fn occurrence(&self, id: OccurrenceId) -> &Occurrence {
+        &self.occurrences[id as usize]
+    }
+
+    /// The definitions binding `name` in `scope`, in document order.
+    pub fn bindings(&self, scope: ScopeId, name: &str) -> &[OccurrenceId] {
+        self.bindings
+            .get(&(scope, name.into()))
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// `global` or `nonlocal`, when `scope` declares `name` so.
+    pub fn declaration(&self, scope: ScopeId, name: &str) -> Option<Role> {
+        self.declarations.get(&(scope, name.into())).copied()
+    }
+
+    /// The occurrence whose range contains `offset` (or ends at it: a cursor just after a
+    /// name is on it).
+    pub fn at_offset(&self, offset: usize) -> Option<OccurrenceId> {
+        let after = self
+            .occurrences
+            .partition_point(|o| usize::from(o.range.start()) <= offset);
+        let candidate = after.checked_sub(1)?;
+        let range = self.occurrences[candidate].range;
+        (offset <= usize::from(range.end())).then_some(candidate as OccurrenceId)
+    }
+
+    /// The scope a definition names (`def f` → f's scope).
+    pub fn scope_named_by(&self, occurrence: OccurrenceId) -> Option<ScopeId> {
+        self.scopes
+            .iter()
+            .position(|s| s.named_by == Some(occurrence))
+            .map(|i| i as ScopeId)
+    }
+
+    /// Occurrences called `name`.
+    pub fn occurrences_named<'a>(
+        &'a self,
+        name: &'a str,
+    ) -> impl Iterator<Item = OccurrenceId> + 'a {
+        (0..self.occurrences.len() as OccurrenceId).filter(move |&i| self.name(i) == name)
+    }
+}
+
+/// The scopes, bindings and name uses of one file. Files of a language without a locals
+/// query have none.
+#[salsa::tracked(returns(clone), no_eq)]
+pub fn file_names(db: &dyn Db, file: SourceFile) -> Arc<FileNames> {
+    let interrupt = || super::is_cancelled(db);
+    match extract(file.lang(db).info(), file.text(db).clone(), &interrupt) {
+        Some(names) => Arc::new(names),
+        None => super::cancelled(db),
+    }
+}
+
+/// A scope as the query found it.
+struct RawScope {
+    range: TextRange,
+    is_class: bool,
+    /// Its `name` child: a definition there is bound in the parent scope.
+    name: Option<TextRange>,
+}
+
+fn range_of(node: tree_sitter::Node) -> TextRange {
+    TextRange::new(
+        (node.start_byte() as u32).into(),
+        (node.end_byte() as u32).into(),
+    )
+}
+
+/// `None` when interrupted.
+pub(crate) fn extract(
+    lang: &Language,
+    text: Arc<str>,
+    interrupt: syntax::Interrupt,
+) -> Option<FileNames> {
+    let whole = TextRange::up_to((text.len() as u32).into());
+    let mut names = FileNames {
+        scopes: vec![Scope {
+            parent: None,
+            range: whole,
+            is_class: false,
+            named_by: None,
+        }],
+        ..FileNames::default()
+    };
+    let Some(query) = lang.query(QueryKind::Locals) else {
+        names.text = text;
+        return Some(names);
+    };
+    let Some(tree) = syntax::parse_tree_sitter(lang, &text, None, interrupt) else {
+        names.text = text;
+        return (!interrupt()).then_some(names);
+    };
+    let capture_names = query.capture_names();
+    let mut scopes: Vec<RawScope> = Vec::new();
+    // By range: the role from the earliest pattern that captured the node.
+    let mut roles: HashMap<TextRange, (usize, Option<Role>)> = HashMap::new();
+    // (member, receiver), (variable, callee), (class, base): by the nodes' ranges.
+    let mut receivers: Vec<(TextRange, TextRange, bool)> = Vec::new();
+    let mut constructors: Vec<(TextRange, TextRange)> = Vec::new();
+    let mut bases: Vec<(TextRange, TextRange)> = Vec::new();
+    let finished = syntax::run_query(lang, QueryKind::Locals, &tree, &text, interrupt, |m| {
+        let (mut named, mut receiver, mut constructor, mut superclass) = (None, None, None, None);
+        for capture in m.captures() {
+            let node = capture.node;
+            let range = range_of(node);
+            match capture_names[capture.index as usize] {
+                kind @ ("scope" | "scope.class") => scopes.push(RawScope {
+                    range,
+                    is_class: kind == "scope.class",
+                    name: node.child_by_field_name("name").map(range_of),
+                }),
+                "receiver" => receiver = Some((range, false)),
+                "receiver.called" => receiver = Some((range, true)),
+                "constructor" => constructor = Some(range),
+                "superclass" => superclass = Some(range),
+                other => {
+                    if let Some(role) = Role::from_capture(other) {
+                        let entry = roles.entry(range).or_insert((m.pattern_index, role));
+                        if m.pattern_index < entry.0 {
+                            *entry = (m.pattern_index, role);
+                        }
+                        named = Some(range);
+                    }
+                }
+            }
+        }
+        if let Some(named) = named {
+            if let Some((r, called)) = receiver {
+                receivers.push((named, r, called));
+            }
+            if let Some(c) = constructor {
+                constructors.push((named, c));
+            }
+            if let Some(b) = superclass {
+                bases.push((named, b));
+            }
+        }
+    });
+    if !finished {
+        return None;
+    }
+
+    // Scopes, outermost first, each with its parent; the file's scope stays 0.
+    scopes.sort_by_key(|s| (s.range.start(), std::cmp::Reverse(s.range.end())));
+    scopes.dedup_by_key(|s| s.range);
+    let mut scope_names: HashMap<TextRange, ScopeId> = HashMap::new();
+    let mut stack: Vec<ScopeId> = vec![0];
+    for raw in scopes {
+        if raw.range == whole {
+            continue;
+        }
+        while let Some(&top) = stack.last() {
+            if top == 0 || names.scopes[top as usize].range.contains_range(raw.range) {
+                break;
+            }
+            stack.pop();
+        }
+        let id = names.scopes.len() as ScopeId;
+        names.scopes.push(Scope {
+            parent: stack.last().copied(),
+            range: raw.range,
+            is_class: raw.is_class,
+            named_by: None,
+        });
+        if let Some(name) = raw.name {
+            scope_names.insert(name, id);
+        }
+        stack.push(id);
+    }
+
+    // Occurrences in document order, each in the innermost scope around it; a scope's own
+    // name belongs to the scope around it.
+    let mut found: Vec<(TextRange, Role)> = roles
+        .into_iter()
+        .filter_map(|(range, (_, role))| Some((range, role?)))
+        .collect();
+    found.sort_by_key(|(range, _)| range.start());
+    let mut by_end: HashMap<u32, OccurrenceId> = HashMap::new();
+    let mut stack: Vec<ScopeId> = vec![0];
+    let mut next_scope = 1usize;
+    for (range, role) in found {
+        while next_scope < names.scopes.len()
+            && names.scopes[next_scope].range.start() <= range.start()
+        {
+            stack.push(next_scope as ScopeId);
+            next_scope += 1;
+        }
+        while let Some(&top) = stack.last() {
+            if top == 0 || names.scopes[top as usize].range.contains_range(range) {
+                break;
+            }
+            stack.pop();
+        }
+        // The stack may hold a scope that starts later and was pushed early; keep only
+        // scopes around this occurrence.
+        let mut scope = *stack
+            .iter()
+            .rev()
+            .find(|&&s| names.scopes[s as usize].range.contains_range(range))
+            .unwrap_or(&0);
+        let id = names.occurrences.len() as OccurrenceId;
+        if let Some(&named) = scope_names.get(&range) {
+            names.scopes[named as usize].named_by = Some(id);
+            scope = names.scopes[named as usize].parent.unwrap_or(0);
+        }
+        by_end.insert(range.end().into(), id);
+        names.occurrences.push(Occurrence {
+            range,
+            scope,
+            role,
+            receiver: None,
+            receiver_called: false,
+            constructor: None,
+        });
+    }
+    let by_range: HashMap<TextRange, OccurrenceId> = names
+        .occurrences
+        .iter()
+        .enumerate()
+        .map(|(i, o)| (o.range, i as OccurrenceId))
+        .collect();
+    // A receiver, callee or base is known by its last name: the occurrence ending with it.
+    let last_name = |range: TextRange| by_end.get(&u32::from(range.end())).copied();
+    for (member, receiver, called) in receivers {
+        if let (Some(&m), Some(r)) = (by_range.get(&member), last_name(receiver)) {
+            let occurrence = &mut names.occurrences[m as usize];
+            if occurrence.receiver.is_none() {
+                occurrence.receiver = Some(r);
+                occurrence.receiver_called = called;
+            }
+        }
+    }
+    for (variable, callee) in constructors {
+        if let (Some(&v), Some(c)) = (by_range.get(&variable), last_name(callee)) {
+            names.occurrences[v as usize].constructor = Some(c);
+        }
+    }
+    for (class, base) in bases {
+        if let (Some(&c), Some(b)) = (by_range.get(&class), last_name(base)) {
+            let list = names.bases.entry(c).or_default();
+            if !list.contains(&b) {
+                list.push(b);
+            }
+        }
+    }
+    names.text = text;
+    for id in 0..names.occurrences.len() as OccurrenceId {
+        let occurrence = &names.occurrences[id as usize];
+        let key = (occurrence.scope, Box::<str>::from(names.name(id)));
+        match occurrence.role {
+            Role::Definition(_) => names.bindings.entry(key).or_default().push(id),
+            role @ (Role::Global | Role::Nonlocal) => {
+                names.declarations.insert(key, role);
+            }
+            _ => {}
+        }
+    }
+    Some(names)
+}

@@ -1,0 +1,262 @@
+//! `definition` and `references`: Python scopes, imports, members.
+
+use expect_test::{Expect, expect};
+use sextant::ide::ReferenceQuery;
+
+use crate::{analysis, render};
+
+fn check_definition(fixture: &str, expect: Expect) {
+    let (db, file, cursor) = analysis::analysis(fixture);
+    let offset = cursor.expect("a $0 cursor").offset();
+    expect.assert_eq(&render::definitions(&analysis::definition(
+        &db, file, offset,
+    )));
+}
+
+fn check_references(fixture: &str, expect: Expect) {
+    let (db, file, cursor) = analysis::analysis(fixture);
+    let offset = cursor.expect("a $0 cursor").offset();
+    let query = ReferenceQuery {
+        limit: 100,
+        ..Default::default()
+    };
+    expect.assert_eq(&render::references(&analysis::references(
+        &db, file, offset, &query,
+    )));
+}
+
+#[test]
+fn function_scopes_see_their_own_names_then_enclosing_functions_then_the_module() {
+    check_definition(
+        r#"
+        //- /m.py
+        x = 1
+        def outer():
+            x = 2
+            def inner():
+                return x$0
+            return inner
+        "#,
+        expect![[r#"
+            m.py:3:5 variable x
+        "#]],
+    );
+}
+
+#[test]
+fn class_bodies_are_not_seen_from_their_methods() {
+    check_definition(
+        r#"
+        //- /m.py
+        size = 0
+        class C:
+            size = 1
+            def get(self):
+                return size$0
+        "#,
+        expect![[r#"
+            m.py:1:1 variable size
+        "#]],
+    );
+}
+
+#[test]
+fn global_and_nonlocal_send_a_name_outwards() {
+    check_references(
+        r#"
+        //- /m.py
+        count = 0
+        def bump():
+            global count
+            count$0 += 1
+        def counter():
+            count = 0
+            def inc():
+                nonlocal count
+                count += 1
+        "#,
+        expect![[r#"
+            m.py:1:1 definition
+            m.py:3:12 read
+            m.py:4:5 write
+        "#]],
+    );
+}
+
+#[test]
+fn a_later_assignment_is_found_from_uses_after_it() {
+    check_definition(
+        r#"
+        //- /m.py
+        def f():
+            v = 1
+            print(v)
+            v = 2
+            return v$0
+        "#,
+        expect![[r#"
+            m.py:4:5 variable v
+        "#]],
+    );
+}
+
+#[test]
+fn comprehension_variables_stay_inside() {
+    check_definition(
+        r#"
+        //- /m.py
+        n = 10
+        squares = [n * n for n in range(3)]
+        last = n$0
+        "#,
+        expect![[r#"
+            m.py:1:1 variable n
+        "#]],
+    );
+}
+
+#[test]
+fn imports_are_followed_to_the_definition_through_aliases_and_packages() {
+    check_definition(
+        r#"
+        //- /main.py
+        import pkg
+        pkg.h$0(3)
+        //- /pkg/__init__.py
+        from .util import helper as h
+        //- /pkg/util.py
+        def helper(x):
+            return x
+        "#,
+        expect![[r#"
+            pkg/util.py:1:5 function helper
+        "#]],
+    );
+}
+
+#[test]
+fn builtins_and_standard_library_names_are_external() {
+    check_definition(
+        r#"
+        //- /m.py
+        import os
+        print$0(os.sep)
+        "#,
+        expect![[r#"
+            external builtins external print
+        "#]],
+    );
+}
+
+#[test]
+fn members_resolve_on_self_on_instances_and_through_base_classes() {
+    check_references(
+        r#"
+        //- /shapes.py
+        class Base:
+            def area(self):
+                return 0
+            def describe(self):
+                return self.area()
+        class Square(Base):
+            def __init__(self, side):
+                self.side = side
+        //- /main.py
+        from shapes import Square
+        s = Square(2)
+        s.area$0()
+        def unknown(obj):
+            return obj.area()
+        "#,
+        expect![[r#"
+            main.py:3:3 call
+            main.py:5:16 call?
+            shapes.py:2:9 definition
+            shapes.py:5:21 call
+        "#]],
+    );
+}
+
+#[test]
+fn instance_attributes_are_members_of_their_class() {
+    check_references(
+        r#"
+        //- /m.py
+        class Counter:
+            def __init__(self):
+                self.total = 0
+            def add(self, n):
+                self.total$0 += n
+                return self.total
+        "#,
+        expect![[r#"
+            m.py:3:14 definition
+            m.py:5:14 read
+            m.py:6:21 read
+        "#]],
+    );
+}
+
+#[test]
+fn references_follow_aliases_across_files() {
+    check_references(
+        r#"
+        //- /pkg/util.py
+        def helper$0(x):
+            return x
+        //- /pkg/__init__.py
+        from .util import helper as h
+        //- /main.py
+        import pkg
+        from pkg.util import helper
+        from pkg import h as again
+        pkg.h(1)
+        helper(2)
+        again(3)
+        def helper_too(): pass
+        "#,
+        expect![[r#"
+            main.py:2:22 import
+            main.py:3:17 import
+            main.py:3:22 import
+            main.py:4:5 call
+            main.py:5:1 call
+            main.py:6:1 call
+            pkg/__init__.py:1:19 import
+            pkg/__init__.py:1:29 import
+            pkg/util.py:1:5 definition
+        "#]],
+    );
+}
+
+#[test]
+fn references_by_qualified_name_pick_the_module_or_class() {
+    let (db, _, _) = analysis::analysis(
+        r#"
+        //- /a.py
+        def run(): pass
+        class Job:
+            def run(self): pass
+        //- /b.py
+        import a
+        a.run()
+        a.Job().run()
+        "#,
+    );
+    let query = ReferenceQuery {
+        limit: 100,
+        ..Default::default()
+    };
+    let by_module = analysis::references_by_name(&db, "a.run", &query);
+    expect![[r#"
+        a.py:1:5 definition
+        b.py:2:3 call
+    "#]]
+    .assert_eq(&render::references(&by_module));
+    let by_class = analysis::references_by_name(&db, "Job.run", &query);
+    expect![[r#"
+        a.py:3:9 definition
+        b.py:3:9 call
+    "#]]
+    .assert_eq(&render::references(&by_class));
+}
