@@ -16,8 +16,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::ide::{
-    ImportInfo, ImportStatus, Outline, OutlineNode, ParseOutput, Span, SymbolKind, SymbolMatch,
-    SymbolSearch, SyntaxErrorInfo,
+    Certainty, Definition, ImportInfo, ImportStatus, Outline, OutlineNode, ParseOutput,
+    ReferenceRole, References, Span, SymbolKind, SymbolMatch, SymbolSearch, SyntaxErrorInfo,
 };
 
 /// A tool's structured answer, as rmcp's `Json` but with the text content (what a model is
@@ -312,6 +312,115 @@ impl ImportsAnswer {
         ImportsAnswer {
             path,
             imports: imports.into_iter().map(entry).collect(),
+        }
+    }
+}
+
+/// A definition, lean.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct DefinitionEntry {
+    pub name: String,
+    /// `function`, `class`, `parameter`, `variable`, `import`, `attribute`, `module`, or
+    /// `external` (then `module` says where from; `builtins` for builtins).
+    pub kind: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub module: Option<String>,
+    /// Present and true when matched by name only (the receiver's type is unknown).
+    #[serde(skip_serializing_if = "is_false")]
+    pub heuristic: bool,
+    /// With `positions: "full"`: the defining name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span: Option<Span>,
+}
+
+impl DefinitionEntry {
+    fn new(d: Definition, positions: Positions) -> DefinitionEntry {
+        DefinitionEntry {
+            line: d.span.map(|s| s.start.line),
+            span: d.span.and_then(|s| positions.span(s)),
+            name: d.name,
+            kind: d.kind,
+            path: d.path,
+            module: d.module,
+            heuristic: d.certainty == Certainty::Heuristic,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct DefinitionAnswer {
+    /// Where the name is defined (imports followed); empty when nothing is known.
+    pub definitions: Vec<DefinitionEntry>,
+}
+
+impl DefinitionAnswer {
+    pub fn new(found: Vec<Definition>, positions: Positions) -> DefinitionAnswer {
+        DefinitionAnswer {
+            definitions: found
+                .into_iter()
+                .map(|d| DefinitionEntry::new(d, positions))
+                .collect(),
+        }
+    }
+}
+
+/// One use of a name, lean.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ReferenceEntry {
+    pub path: String,
+    pub line: u32,
+    pub column: u32,
+    pub role: ReferenceRole,
+    /// Present and true when matched by name only (the receiver's type is unknown).
+    #[serde(skip_serializing_if = "is_false")]
+    pub heuristic: bool,
+    /// The source line, trimmed.
+    pub text: String,
+    /// With `positions: "full"`: the name's span.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span: Option<Span>,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ReferencesAnswer {
+    /// What was searched for.
+    pub definitions: Vec<DefinitionEntry>,
+    /// By path, then position.
+    pub references: Vec<ReferenceEntry>,
+    pub total: usize,
+    pub truncated: bool,
+    /// Files whose names were resolved (those that can mention the name).
+    pub files_searched: usize,
+}
+
+impl ReferencesAnswer {
+    pub fn new(found: References, positions: Positions) -> ReferencesAnswer {
+        ReferencesAnswer {
+            definitions: found
+                .definitions
+                .into_iter()
+                .map(|d| DefinitionEntry::new(d, positions))
+                .collect(),
+            references: found
+                .references
+                .into_iter()
+                .map(|r| ReferenceEntry {
+                    path: r.path,
+                    line: r.span.start.line,
+                    column: r.span.start.column,
+                    role: r.role,
+                    heuristic: r.certainty == Certainty::Heuristic,
+                    text: r.line_text,
+                    span: positions.span(r.span),
+                })
+                .collect(),
+            total: found.total,
+            truncated: found.truncated,
+            files_searched: found.files_searched,
         }
     }
 }

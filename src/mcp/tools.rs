@@ -23,14 +23,17 @@ use tokio::sync::Semaphore;
 
 use super::{
     ErrorCode, Limits, ToolError,
-    answers::{ImportsAnswer, Json, LookupAnswer, OutlineAnswer, ParseAnswer, Positions},
+    answers::{
+        DefinitionAnswer, ImportsAnswer, Json, LookupAnswer, OutlineAnswer, ParseAnswer, Positions,
+        ReferencesAnswer,
+    },
     paths,
     schema::{input_schema, output_schema},
 };
 use crate::{
     ide::{
-        self, Analysis, Cancellable, FileId, Language, ParseOptions, ParseOutput, SymbolKind,
-        SymbolQuery, registry,
+        self, Analysis, Cancellable, FileId, Language, ParseOptions, ParseOutput, ReferenceQuery,
+        SymbolKind, SymbolQuery, registry,
     },
     workspace::{
         self, FileError, ReadRefusal, SkipReason, SkippedFile,
@@ -44,7 +47,8 @@ static INSTRUCTIONS: LazyLock<String> = LazyLock::new(|| {
         "sextant keeps a live index of this workspace's {} code, updated as files change. \
 Prefer `lookup_symbol` over grep to find where a function, class, method, type or constant is \
 defined (ranked fuzzy search on names, filters by kind, language and path). Use `outline` to \
-see a file's structure without reading it, `list_imports` for what a file imports and where \
+see a file's structure without reading it, `find_definition` and `find_references` for what a \
+name means and who uses it (Python), `list_imports` for what a file imports and where \
 each import leads (Python), `parse_source` for syntax errors, and `workspace_status` for \
 what is indexed. Paths are relative to the workspace root; answers give \
 1-based line numbers, and `positions: \"full\"` adds columns and byte offsets.",
@@ -147,6 +151,53 @@ pub struct ListImportsArgs {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+pub struct FindDefinitionArgs {
+    /// A name, optionally qualified by module or class (`join`, `posixpath.join`,
+    /// `Class.method`). Or give `path`, `line` and `column` instead.
+    pub query: Option<String>,
+    /// Workspace file holding the name (with `line` and `column`).
+    pub path: Option<String>,
+    /// 1-based line of the name.
+    #[schemars(range(min = 1))]
+    pub line: Option<u32>,
+    /// 1-based column (in characters) of any character of the name.
+    #[schemars(range(min = 1))]
+    pub column: Option<u32>,
+    /// With `query`: only definitions in files under this workspace-relative prefix.
+    pub path_prefix: Option<String>,
+    /// `lines` (default) or `full` (adds spans).
+    pub positions: Option<Positions>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FindReferencesArgs {
+    /// A name, optionally qualified by module or class (`join`, `posixpath.join`,
+    /// `Class.method`). Or give `path`, `line` and `column` instead.
+    pub query: Option<String>,
+    /// Workspace file holding the name (with `line` and `column`).
+    pub path: Option<String>,
+    /// 1-based line of the name.
+    #[schemars(range(min = 1))]
+    pub line: Option<u32>,
+    /// 1-based column (in characters) of any character of the name.
+    #[schemars(range(min = 1))]
+    pub column: Option<u32>,
+    /// Only references in files under this workspace-relative prefix.
+    pub path_prefix: Option<String>,
+    /// `lines` (default) or `full` (adds spans).
+    pub positions: Option<Positions>,
+    /// Only exact references (leave out members matched by name on receivers of unknown type).
+    pub exact_only: Option<bool>,
+    /// Leave out the definitions themselves (default false).
+    pub exclude_definitions: Option<bool>,
+    /// At most this many references (default 100).
+    #[schemars(range(min = 1, max = 1000))]
+    pub limit: Option<u32>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct LookupSymbolArgs {
     /// Name or part of a name: exact, prefix, word starts (`gsi` for get_symbol_index), substring.
     pub query: String,
@@ -211,6 +262,47 @@ fn parse_args<T: DeserializeOwned>(args: JsonObject) -> Result<T, ToolError> {
             format!("invalid arguments: {e}"),
         )
     })
+}
+
+/// What `find_definition` and `find_references` start from.
+enum NavigationTarget {
+    Name(String),
+    Position {
+        path: String,
+        line: u32,
+        column: u32,
+    },
+}
+
+fn name_or_position(
+    query: &Option<String>,
+    path: &Option<String>,
+    line: Option<u32>,
+    column: Option<u32>,
+) -> Result<NavigationTarget, ToolError> {
+    match (query, path, line, column) {
+        (Some(query), None, None, None) if !query.trim().is_empty() => {
+            Ok(NavigationTarget::Name(query.trim().to_string()))
+        }
+        (None, Some(path), Some(line), Some(column)) if line >= 1 && column >= 1 => {
+            Ok(NavigationTarget::Position {
+                path: path.clone(),
+                line,
+                column,
+            })
+        }
+        _ => Err(ToolError::new(
+            ErrorCode::InvalidArgument,
+            "give either `query` (a name), or `path`, `line` and `column` (1-based)",
+        )),
+    }
+}
+
+/// The byte offset of 1-based `line` and `column` (characters); past the end of the file
+/// is clamped to its end, so a stale position finds nothing rather than failing.
+fn offset_of(analysis: &Analysis, file: FileId, line: u32, column: u32) -> Cancellable<usize> {
+    let index = analysis.line_index(file)?;
+    Ok(index.offset(line - 1, column - 1, ide::ColumnUnit::Chars))
 }
 
 fn in_range(
@@ -376,6 +468,83 @@ impl SextantServer {
             })
             .await?;
         self.bounded(out)
+    }
+
+    #[tool(
+        description = "Where a name is defined, imports and aliases followed: by `query` (a name, optionally `module.name` or `Class.method`) or at `path`+`line`+`column`. Python today.",
+        input_schema = input_schema::<FindDefinitionArgs>(),
+        output_schema = output_schema::<DefinitionAnswer>(),
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn find_definition(
+        &self,
+        args: JsonObject,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Json<DefinitionAnswer>, CallToolResult> {
+        let args: FindDefinitionArgs = parse_args(args)?;
+        let positions = args.positions.unwrap_or_default();
+        let out = match name_or_position(&args.query, &args.path, args.line, args.column)? {
+            NavigationTarget::Name(name) => {
+                let live = self.live.clone();
+                let prefix = args.path_prefix.clone();
+                self.run("find_definition", ctx, Lane::Compute, move |cancel| {
+                    live.read(cancel, |s: &Snapshot| {
+                        s.analysis.definition_by_name(&name, prefix.as_deref())
+                    })
+                    .map_err(read_error)
+                })
+                .await?
+            }
+            NavigationTarget::Position { path, line, column } => {
+                self.run_on_file("find_definition", ctx, path, move |analysis, file| {
+                    let offset = offset_of(analysis, file, line, column)?;
+                    analysis.definition(file, offset)
+                })
+                .await?
+            }
+        };
+        self.bounded(DefinitionAnswer::new(out, positions))
+    }
+
+    #[tool(
+        description = "Every use of a name (definition, import, call, read, write, type), each with its line of source, by `query` name or at `path`+`line`+`column`; resolved through scopes, imports and aliases, members on unknown receivers marked heuristic. Python today.",
+        input_schema = input_schema::<FindReferencesArgs>(),
+        output_schema = output_schema::<ReferencesAnswer>(),
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn find_references(
+        &self,
+        args: JsonObject,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Json<ReferencesAnswer>, CallToolResult> {
+        let args: FindReferencesArgs = parse_args(args)?;
+        let positions = args.positions.unwrap_or_default();
+        let query = ReferenceQuery {
+            exact_only: args.exact_only.unwrap_or(false),
+            exclude_definitions: args.exclude_definitions.unwrap_or(false),
+            path_prefix: args.path_prefix.clone(),
+            limit: in_range("limit", args.limit, 1, 1000, 100)?,
+        };
+        let out = match name_or_position(&args.query, &args.path, args.line, args.column)? {
+            NavigationTarget::Name(name) => {
+                let live = self.live.clone();
+                self.run("find_references", ctx, Lane::Compute, move |cancel| {
+                    live.read(cancel, |s: &Snapshot| {
+                        s.analysis.references_by_name(&name, &query)
+                    })
+                    .map_err(read_error)
+                })
+                .await?
+            }
+            NavigationTarget::Position { path, line, column } => {
+                self.run_on_file("find_references", ctx, path, move |analysis, file| {
+                    let offset = offset_of(analysis, file, line, column)?;
+                    analysis.references(file, offset, &query)
+                })
+                .await?
+            }
+        };
+        self.bounded(ReferencesAnswer::new(out, positions))
     }
 
     #[tool(

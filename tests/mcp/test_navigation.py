@@ -1,0 +1,65 @@
+"""`find_definition` and `find_references` through the official MCP Python SDK."""
+
+import pytest
+
+from conftest import stdio_session, tool_error, write
+
+pytestmark = pytest.mark.anyio
+
+UTIL = "def helper(x):\n    return x\n"
+INIT = "from .util import helper as h\n"
+MAIN = "import pkg\nfrom pkg.util import helper\npkg.h(1)\nhelper(2)\n"
+
+
+def project(workspace):
+    write(workspace, "pkg/util.py", UTIL)
+    write(workspace, "pkg/__init__.py", INIT)
+    write(workspace, "main.py", MAIN)
+
+
+async def test_find_definition_follows_imports_and_aliases(workspace):
+    project(workspace)
+    async with stdio_session(workspace) as session:
+        at = await session.call_tool("find_definition", {"path": "main.py", "line": 3, "column": 5})
+        by_name = await session.call_tool("find_definition", {"query": "util.helper"})
+    assert not at.is_error
+    assert at.structured_content == {
+        "definitions": [{"name": "helper", "kind": "function", "path": "pkg/util.py", "line": 1}]
+    }
+    assert by_name.structured_content == at.structured_content
+
+
+async def test_find_references_lists_every_use_with_its_line(workspace):
+    project(workspace)
+    async with stdio_session(workspace) as session:
+        found = await session.call_tool("find_references", {"query": "helper", "exclude_definitions": True})
+        full = await session.call_tool(
+            "find_references", {"path": "pkg/util.py", "line": 1, "column": 5, "limit": 1, "positions": "full"}
+        )
+    assert not found.is_error
+    content = found.structured_content
+    assert content["definitions"] == [{"name": "helper", "kind": "function", "path": "pkg/util.py", "line": 1}]
+    assert content["references"] == [
+        {"path": "main.py", "line": 2, "column": 22, "role": "import", "text": "from pkg.util import helper"},
+        {"path": "main.py", "line": 3, "column": 5, "role": "call", "text": "pkg.h(1)"},
+        {"path": "main.py", "line": 4, "column": 1, "role": "call", "text": "helper(2)"},
+        {"path": "pkg/__init__.py", "line": 1, "column": 19, "role": "import", "text": INIT.strip()},
+        {"path": "pkg/__init__.py", "line": 1, "column": 29, "role": "import", "text": INIT.strip()},
+    ]
+    assert (content["total"], content["truncated"]) == (5, False)
+    assert full.structured_content["total"] == 6
+    assert full.structured_content["truncated"] is True
+    assert full.structured_content["references"][0]["span"] == {
+        "start": {"line": 2, "column": 22}, "end": {"line": 2, "column": 28}, "byte_start": 32, "byte_end": 38}
+
+
+async def test_navigation_needs_a_name_or_a_whole_position(workspace):
+    project(workspace)
+    async with stdio_session(workspace) as session:
+        missing = await session.call_tool("find_references", {"path": "main.py", "line": 3})
+        outside = await session.call_tool("find_definition", {"path": "../etc/passwd", "line": 1, "column": 1})
+    assert tool_error(missing) == {
+        "code": "INVALID_ARGUMENT",
+        "message": "give either `query` (a name), or `path`, `line` and `column` (1-based)",
+    }
+    assert tool_error(outside)["code"] == "PATH_OUTSIDE_WORKSPACE"
