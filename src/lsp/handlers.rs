@@ -10,9 +10,10 @@
 use lsp_server::{ErrorCode, RequestId, Response};
 use lsp_types::{
     CancelParams, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
-    DidOpenTextDocumentParams, DocumentSymbolParams, DocumentSymbolResponse, FoldingRange,
-    FoldingRangeParams, SelectionRange, SelectionRangeParams, Uri, WorkspaceSymbolParams,
-    WorkspaceSymbolResponse,
+    DidOpenTextDocumentParams, DocumentHighlight, DocumentHighlightParams, DocumentSymbolParams,
+    DocumentSymbolResponse, FoldingRange, FoldingRangeParams, GotoDefinitionParams,
+    GotoDefinitionResponse, Location, ReferenceParams, SelectionRange, SelectionRangeParams, Uri,
+    WorkspaceSymbolParams, WorkspaceSymbolResponse,
 };
 
 use super::{
@@ -21,7 +22,14 @@ use super::{
     main_loop::Server,
     to_proto, uri,
 };
-use crate::{ide::FileId, workspace::live::Snapshot};
+use crate::{
+    ide::{FileId, ReferenceQuery},
+    workspace::live::Snapshot,
+};
+
+/// References (and highlights) answered at most: an editor lists them all, but a name used
+/// everywhere should not stall it.
+const MAX_REFERENCES: usize = 10_000;
 
 /// What a request handler sees: one revision of the workspace, and the session's encoding.
 pub struct RequestContext<'a> {
@@ -106,6 +114,66 @@ pub fn workspace_symbol(
         .symbol_search(&from_proto::symbol_query(&params))?;
     let symbols = to_proto::workspace_symbols(ctx.snapshot, ctx.encoding, &found)?;
     Ok(Some(WorkspaceSymbolResponse::Flat(symbols)))
+}
+
+pub fn goto_definition(
+    ctx: &RequestContext,
+    params: GotoDefinitionParams,
+) -> HandlerResult<Option<GotoDefinitionResponse>> {
+    let at = params.text_document_position_params;
+    let Some(file) = ctx.file(&at.text_document.uri)? else {
+        return Ok(None);
+    };
+    let offset = from_proto::offset(&ctx.line_index(file)?, at.position);
+    let found = ctx.snapshot.analysis.definition(file, offset)?;
+    let locations = to_proto::definitions(ctx.snapshot, ctx.encoding, &found)?;
+    Ok((!locations.is_empty()).then_some(GotoDefinitionResponse::Array(locations)))
+}
+
+/// References in editors: exact ones only (a guess in a list of references reads as a
+/// fact), the declaration as the client asks.
+pub fn references(
+    ctx: &RequestContext,
+    params: ReferenceParams,
+) -> HandlerResult<Option<Vec<Location>>> {
+    let at = params.text_document_position;
+    let Some(file) = ctx.file(&at.text_document.uri)? else {
+        return Ok(None);
+    };
+    let offset = from_proto::offset(&ctx.line_index(file)?, at.position);
+    let query = ReferenceQuery {
+        exact_only: true,
+        exclude_definitions: !params.context.include_declaration,
+        path_prefix: None,
+        limit: MAX_REFERENCES,
+    };
+    let found = ctx.snapshot.analysis.references(file, offset, &query)?;
+    Ok(Some(to_proto::reference_locations(
+        ctx.snapshot,
+        ctx.encoding,
+        &found,
+    )?))
+}
+
+pub fn document_highlight(
+    ctx: &RequestContext,
+    params: DocumentHighlightParams,
+) -> HandlerResult<Option<Vec<DocumentHighlight>>> {
+    let at = params.text_document_position_params;
+    let Some(file) = ctx.file(&at.text_document.uri)? else {
+        return Ok(None);
+    };
+    let index = ctx.line_index(file)?;
+    let offset = from_proto::offset(&index, at.position);
+    let path = ctx.snapshot.analysis.file_path(file).to_string();
+    let query = ReferenceQuery {
+        exact_only: true,
+        exclude_definitions: false,
+        path_prefix: Some(path.clone()),
+        limit: MAX_REFERENCES,
+    };
+    let found = ctx.snapshot.analysis.references(file, offset, &query)?;
+    Ok(Some(to_proto::document_highlights(&index, &path, &found)))
 }
 
 pub fn folding_range(

@@ -21,8 +21,8 @@ use lsp_types::{
         Cancel, DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Exit,
     },
     request::{
-        DocumentSymbolRequest, FoldingRangeRequest, SelectionRangeRequest, Shutdown,
-        WorkspaceSymbolRequest,
+        DocumentHighlightRequest, DocumentSymbolRequest, FoldingRangeRequest, GotoDefinition,
+        References, SelectionRangeRequest, Shutdown, WorkspaceSymbolRequest,
     },
 };
 
@@ -148,6 +148,9 @@ impl Server {
             .on_sync_mut::<Shutdown>(handlers::shutdown)
             .on::<DocumentSymbolRequest>(handlers::document_symbol)
             .on::<WorkspaceSymbolRequest>(handlers::workspace_symbol)
+            .on::<GotoDefinition>(handlers::goto_definition)
+            .on::<References>(handlers::references)
+            .on::<DocumentHighlightRequest>(handlers::document_highlight)
             .on::<FoldingRangeRequest>(handlers::folding_range)
             .on::<SelectionRangeRequest>(handlers::selection_range)
             .finish();

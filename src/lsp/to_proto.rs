@@ -6,8 +6,9 @@
 //! the LSP front end changes here and nowhere else.
 
 use lsp_types::{
-    Diagnostic, DiagnosticSeverity, DocumentSymbol, FoldingRange, FoldingRangeKind, Location,
-    Position, Range, SelectionRange, SymbolInformation, SymbolKind as LspKind,
+    Diagnostic, DiagnosticSeverity, DocumentHighlight, DocumentHighlightKind, DocumentSymbol,
+    FoldingRange, FoldingRangeKind, Location, Position, Range, SelectionRange, SymbolInformation,
+    SymbolKind as LspKind,
 };
 
 use super::{
@@ -15,7 +16,10 @@ use super::{
     uri,
 };
 use crate::{
-    ide::{Cancellable, Fold, Outline, OutlineNode, Span, SymbolKind, SymbolSearch, SyntaxError},
+    ide::{
+        Cancellable, Definition, Fold, Outline, OutlineNode, ReferenceRole, References, Span,
+        SymbolKind, SymbolSearch, SyntaxError,
+    },
     workspace::{LoadPhase, ProgressEvent, live::Snapshot},
 };
 
@@ -99,6 +103,91 @@ pub fn workspace_symbols(
         });
     }
     Ok(symbols)
+}
+
+/// A place in a workspace file, through that file's line table; `None` when the file has
+/// left the snapshot or has no URI.
+pub fn location(
+    snapshot: &Snapshot,
+    encoding: PositionEncoding,
+    path: &str,
+    span: &Span,
+) -> Cancellable<Option<Location>> {
+    let (Some(file), Some(uri)) = (
+        snapshot.file(path),
+        uri::path_to_uri(&snapshot.root.join(path)),
+    ) else {
+        return Ok(None);
+    };
+    let index = LineIndex {
+        index: snapshot.analysis.line_index(file)?,
+        encoding,
+    };
+    Ok(Some(Location {
+        uri,
+        range: span_range(&index, span),
+    }))
+}
+
+/// Definitions in the workspace as locations (external ones have none).
+pub fn definitions(
+    snapshot: &Snapshot,
+    encoding: PositionEncoding,
+    found: &[Definition],
+) -> Cancellable<Vec<Location>> {
+    let mut locations = Vec::new();
+    for d in found {
+        if let (Some(path), Some(span)) = (&d.path, &d.span)
+            && let Some(location) = location(snapshot, encoding, path, span)?
+        {
+            locations.push(location);
+        }
+    }
+    Ok(locations)
+}
+
+/// The references as locations, in the answer's order.
+pub fn reference_locations(
+    snapshot: &Snapshot,
+    encoding: PositionEncoding,
+    found: &References,
+) -> Cancellable<Vec<Location>> {
+    let mut locations = Vec::with_capacity(found.references.len());
+    for r in &found.references {
+        if let Some(location) = location(snapshot, encoding, &r.path, &r.span)? {
+            locations.push(location);
+        }
+    }
+    Ok(locations)
+}
+
+/// The references inside the document at `path`, as highlights.
+pub fn document_highlights(
+    index: &LineIndex,
+    path: &str,
+    found: &References,
+) -> Vec<DocumentHighlight> {
+    found
+        .references
+        .iter()
+        .filter(|r| r.path == path)
+        .map(|r| DocumentHighlight {
+            range: span_range(index, &r.span),
+            kind: Some(highlight_kind(r.role)),
+        })
+        .collect()
+}
+
+/// A reference's role as a highlight: writes (definitions, assignments) and reads.
+fn highlight_kind(role: ReferenceRole) -> DocumentHighlightKind {
+    match role {
+        ReferenceRole::Definition | ReferenceRole::Write | ReferenceRole::Import => {
+            DocumentHighlightKind::WRITE
+        }
+        ReferenceRole::Call | ReferenceRole::Read | ReferenceRole::Type => {
+            DocumentHighlightKind::READ
+        }
+    }
 }
 
 pub fn folding_ranges(folds: &[Fold]) -> Vec<FoldingRange> {

@@ -1,0 +1,105 @@
+"""Definitions, references and highlights through a real client; and one answer: the CLI,
+MCP and LSP give the same reference locations."""
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from lsprotocol import types
+from mcp import ClientSession, StdioServerParameters, stdio_client
+
+from conftest import SEXTANT, open_doc, start
+
+FILES = {
+    "pkg/util.py": "def helper(x):\n    return x\n",
+    "pkg/__init__.py": "from .util import helper as h\n",
+    "main.py": "import pkg\nfrom pkg.util import helper\npkg.h(1)\nhelper(2)\nvalue = helper(3)\nprint(value)\n",
+}
+
+
+def workspace(tmp_path: Path) -> Path:
+    root = tmp_path / "ws"
+    for rel, text in FILES.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return root
+
+
+def at(path: Path, line: int, character: int) -> types.TextDocumentPositionParams:
+    return types.TextDocumentPositionParams(
+        text_document=types.TextDocumentIdentifier(uri=path.as_uri()),
+        position=types.Position(line=line, character=character),
+    )
+
+
+def relative(root: Path, uri: str) -> str:
+    return str(Path(uri.removeprefix("file://")).relative_to(root.resolve()))
+
+
+@pytest.mark.asyncio
+async def test_definition_references_and_highlights(client, tmp_path):
+    root = workspace(tmp_path)
+    await start(client, root)
+    main = root / "main.py"
+    open_doc(client, main, main.read_text(), "python")
+
+    # `pkg.h(1)`: through the package's alias to the function.
+    found = await client.text_document_definition_async(
+        types.DefinitionParams(text_document=at(main, 2, 4).text_document, position=at(main, 2, 4).position)
+    )
+    assert [(relative(root, l.uri), l.range.start.line, l.range.start.character) for l in found] == [("pkg/util.py", 0, 4)]
+
+    refs = await client.text_document_references_async(
+        types.ReferenceParams(
+            text_document=at(main, 3, 0).text_document,
+            position=at(main, 3, 0).position,
+            context=types.ReferenceContext(include_declaration=False),
+        )
+    )
+    assert [(relative(root, l.uri), l.range.start.line, l.range.start.character) for l in refs] == [
+        ("main.py", 1, 21),
+        ("main.py", 2, 4),
+        ("main.py", 3, 0),
+        ("main.py", 4, 8),
+        ("pkg/__init__.py", 0, 18),
+        ("pkg/__init__.py", 0, 28),
+    ]
+
+    highlights = await client.text_document_document_highlight_async(
+        types.DocumentHighlightParams(text_document=at(main, 5, 7).text_document, position=at(main, 5, 7).position)
+    )
+    assert [(h.range.start.line, h.range.start.character, h.kind) for h in highlights] == [
+        (4, 0, types.DocumentHighlightKind.Write),
+        (5, 6, types.DocumentHighlightKind.Read),
+    ]
+
+
+@pytest.mark.asyncio
+async def test_cli_mcp_and_lsp_give_the_same_references(client, tmp_path):
+    root = workspace(tmp_path)
+    cli = json.loads(
+        subprocess.run([SEXTANT, "--root", str(root), "refs", "pkg/util.py:1:5", "--json"], capture_output=True, text=True, check=True).stdout
+    )
+    cli_refs = [(r["path"], r["span"]["start"]["line"], r["span"]["start"]["column"]) for r in cli["references"]]
+    assert len(cli_refs) == 7
+
+    params = StdioServerParameters(command=SEXTANT, args=["mcp", "--root", str(root)])
+    with open(os.devnull, "w") as errlog:
+        async with stdio_client(params, errlog=errlog) as (r, w):
+            async with ClientSession(r, w) as session:
+                await session.initialize()
+                mcp = (await session.call_tool("find_references", {"path": "pkg/util.py", "line": 1, "column": 5})).structured_content
+    assert [(r["path"], r["line"], r["column"]) for r in mcp["references"]] == cli_refs
+
+    await start(client, root)
+    util = root / "pkg/util.py"
+    lsp = await client.text_document_references_async(
+        types.ReferenceParams(
+            text_document=at(util, 0, 4).text_document,
+            position=at(util, 0, 4).position,
+            context=types.ReferenceContext(include_declaration=True),
+        )
+    )
+    assert [(relative(root, l.uri), l.range.start.line + 1, l.range.start.character + 1) for l in lsp] == cli_refs
