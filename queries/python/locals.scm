@@ -30,10 +30,14 @@
 ; `f(key=1)`, `Point(x=0)` in a case pattern, `class C(metaclass=M)`: parameter names.
 (keyword_argument name: (identifier) @skip)
 (keyword_pattern . (identifier) @skip)
-; `import a.b.c` binds `a` only; `from a.b import c` names modules, not variables.
-(import_statement name: (dotted_name (identifier) @skip))
-(import_from_statement module_name: (dotted_name (identifier) @skip))
-(import_from_statement module_name: (relative_import (dotted_name (identifier) @skip)))
+; The parts of a module's name: each names the module up to it (`a.b` for `b` in
+; `import a.b.c`); `@module.path` is the whole name they are part of.
+(import_statement name: (dotted_name (identifier) @reference.module) @module.path)
+(import_statement
+  name: (aliased_import name: (dotted_name (identifier) @reference.module) @module.path))
+(import_from_statement module_name: (dotted_name (identifier) @reference.module) @module.path)
+(import_from_statement
+  module_name: (relative_import (dotted_name (identifier) @reference.module)) @module.path)
 ; `from m import x as y`: `x` is looked up in `m`.
 (import_from_statement
   name: (aliased_import name: (dotted_name . (identifier) @reference.imported .)))
@@ -56,11 +60,15 @@
 (list_splat_pattern (identifier) @definition.parameter)
 (dictionary_splat_pattern (identifier) @definition.parameter)
 
-; `x = C(…)`: x holds what calling C gives.
+; `x = C(…)`: x holds what calling C gives. An assignment binds once it has run
+; (`@effective.after`): `x = x + 1` reads the x bound before it.
 (assignment
   left: (identifier) @definition.variable
-  right: (call function: [(identifier) (attribute)] @constructor))
-(assignment left: (identifier) @definition.variable)
+  right: (call function: [(identifier) (attribute)] @constructor)) @effective.after
+(assignment left: (identifier) @definition.variable) @effective.after
+(assignment left: (pattern_list (identifier) @definition.variable)) @effective.after
+(assignment left: (tuple_pattern (identifier) @definition.variable)) @effective.after
+(assignment left: (list_pattern (identifier) @definition.variable)) @effective.after
 (augmented_assignment left: (identifier) @definition.variable)
 (named_expression name: (identifier) @definition.variable)
 (for_statement left: (identifier) @definition.variable)

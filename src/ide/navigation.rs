@@ -122,11 +122,9 @@ pub(crate) fn definition(
             && *target_file == file
             && sites.len() > 1
         {
-            // Several assignments: the one before the use, as the code reads.
-            let at = names.occurrence(occurrence).range.start();
-            let before = sites
-                .iter()
-                .rposition(|&(_, s)| names.occurrence(s).range.start() <= at);
+            // Several assignments: the last one made before the use, as the code reads.
+            let at = u32::from(names.occurrence(occurrence).range.start());
+            let before = sites.iter().rposition(|&(_, s)| names.bound_at(s, at));
             sites = vec![sites[before.unwrap_or(0)]];
         }
         for (site_file, site) in sites {
@@ -413,7 +411,9 @@ fn module_word(path: &str) -> String {
 
 fn reference_role(names: &FileNames, occurrence: OccurrenceId) -> ReferenceRole {
     match names.occurrence(occurrence).role {
-        Role::Definition(BindingKind::Import) | Role::Imported => ReferenceRole::Import,
+        Role::Definition(BindingKind::Import) | Role::Imported | Role::ModulePath => {
+            ReferenceRole::Import
+        }
         Role::Definition(BindingKind::Variable) | Role::MemberDefinition => {
             // The first assignment defines a variable; later ones, and assignments to a
             // name declared `global` or `nonlocal`, write it.

@@ -471,7 +471,7 @@ impl SextantServer {
     }
 
     #[tool(
-        description = "Where a name is defined, imports and aliases followed: by `query` (a name, optionally `module.name` or `Class.method`) or at `path`+`line`+`column`. Python today.",
+        description = "Where a name is defined, imports and aliases followed: by `query` (`name`, `module.name`, `Class.method`) or at `path`+`line`+`column`. Python today.",
         input_schema = input_schema::<FindDefinitionArgs>(),
         output_schema = output_schema::<DefinitionAnswer>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
@@ -507,7 +507,7 @@ impl SextantServer {
     }
 
     #[tool(
-        description = "Every use of a name (definition, import, call, read, write, type), each with its line of source, by `query` name or at `path`+`line`+`column`; resolved through scopes, imports and aliases, members on unknown receivers marked heuristic. Python today.",
+        description = "Every use of a name (definition, import, call, read, write, type) with its source line, by `query` or at `path`+`line`+`column`. Python today.",
         input_schema = input_schema::<FindReferencesArgs>(),
         output_schema = output_schema::<ReferencesAnswer>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)

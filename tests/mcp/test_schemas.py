@@ -37,7 +37,7 @@ def is_integer(schema: dict) -> bool:
 async def tool_schemas(workspace):
     async with stdio_session(workspace) as session:
         tools = (await session.list_tools()).tools
-    assert sorted(t.name for t in tools) == ["list_imports", "lookup_symbol", "outline", "parse_source", "workspace_status"]
+    assert sorted(t.name for t in tools) == ["find_definition", "find_references", "list_imports", "lookup_symbol", "outline", "parse_source", "workspace_status"]
     for tool in tools:
         yield tool.name, "inputSchema", tool.input_schema
         yield tool.name, "outputSchema", tool.output_schema
@@ -77,6 +77,11 @@ async def test_argument_ranges_are_exact(workspace):
         ("outline", "limit"): ("integer", 1, 5000, False),
         ("outline", "offset"): ("integer", 0, 4294967295, False),
         ("lookup_symbol", "limit"): ("integer", 1, 200, False),
+        ("find_definition", "line"): ("integer", 1, 4294967295, False),
+        ("find_definition", "column"): ("integer", 1, 4294967295, False),
+        ("find_references", "line"): ("integer", 1, 4294967295, False),
+        ("find_references", "column"): ("integer", 1, 4294967295, False),
+        ("find_references", "limit"): ("integer", 1, 1000, False),
     }
     assert all(schema["additionalProperties"] is False for schema in tools.values())
 
@@ -98,5 +103,5 @@ async def test_language_and_kind_enums_come_from_the_registry(workspace):
     assert tools["outline"].output_schema["$defs"]["SymbolKind"]["enum"] == kinds
     assert tools["lookup_symbol"].output_schema["$defs"]["SymbolKind"]["enum"] == kinds
     positions = {"type": "string", "enum": ["lines", "full"]}
-    for tool in ("list_imports", "lookup_symbol", "outline", "parse_source"):
+    for tool in ("find_definition", "find_references", "list_imports", "lookup_symbol", "outline", "parse_source"):
         assert tools[tool].input_schema["$defs"]["Positions"] == positions

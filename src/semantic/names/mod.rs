@@ -61,6 +61,8 @@ pub enum Role {
     /// The name an import looks up in its module when it binds another (`x` in
     /// `from m import x as y`).
     Imported,
+    /// A part of a module's name in an import (`b` in `import a.b.c` names `a.b`).
+    ModulePath,
     /// A name looked up on a receiver (`obj.name`): read, called, or assigned.
     Member,
     MemberCall,
@@ -93,6 +95,7 @@ impl Role {
             "reference.type" => Role::Type,
             "reference.write" => Role::Write,
             "reference.imported" => Role::Imported,
+            "reference.module" => Role::ModulePath,
             "member" => Role::Member,
             "member.call" => Role::MemberCall,
             "member.definition" => Role::MemberDefinition,
@@ -115,6 +118,10 @@ pub struct Occurrence {
     pub receiver_called: bool,
     /// For a variable assigned a call's result (`x = C(…)`): the callee's last name.
     pub constructor: Option<OccurrenceId>,
+    /// For a part of a module's name: where the whole name starts.
+    pub path_start: Option<u32>,
+    /// For a binding: where it takes effect (the end of its assignment; else its own end).
+    pub effective: u32,
 }
 
 /// The names of one file.
@@ -164,6 +171,18 @@ impl FileNames {
         let candidate = after.checked_sub(1)?;
         let range = self.occurrences[candidate].range;
         (offset <= usize::from(range.end())).then_some(candidate as OccurrenceId)
+    }
+
+    /// The text between two offsets (a module's name up to one of its parts).
+    pub fn text_between(&self, start: u32, end: u32) -> &str {
+        self.text.get(start as usize..end as usize).unwrap_or_default()
+    }
+
+    /// Whether `binding` is in effect at `offset`: it has run by then (an assignment
+    /// binds once its value is computed), or it is the name at `offset` itself.
+    pub fn bound_at(&self, binding: OccurrenceId, offset: u32) -> bool {
+        let occurrence = self.occurrence(binding);
+        u32::from(occurrence.range.start()) == offset || occurrence.effective <= offset
     }
 
     /// The scope a definition names (`def f` → f's scope).
@@ -241,8 +260,11 @@ pub(crate) fn extract(
     let mut receivers: Vec<(TextRange, TextRange, bool)> = Vec::new();
     let mut constructors: Vec<(TextRange, TextRange)> = Vec::new();
     let mut bases: Vec<(TextRange, TextRange)> = Vec::new();
+    let mut module_paths: Vec<(TextRange, TextRange)> = Vec::new();
+    let mut effective: Vec<(TextRange, TextRange)> = Vec::new();
     let finished = syntax::run_query(lang, QueryKind::Locals, &tree, &text, interrupt, |m| {
         let (mut named, mut receiver, mut constructor, mut superclass) = (None, None, None, None);
+        let (mut module_path, mut after) = (None, None);
         for capture in m.captures() {
             let node = capture.node;
             let range = range_of(node);
@@ -256,6 +278,8 @@ pub(crate) fn extract(
                 "receiver.called" => receiver = Some((range, true)),
                 "constructor" => constructor = Some(range),
                 "superclass" => superclass = Some(range),
+                "module.path" => module_path = Some(range),
+                "effective.after" => after = Some(range),
                 other => {
                     if let Some(role) = Role::from_capture(other) {
                         let entry = roles.entry(range).or_insert((m.pattern_index, role));
@@ -276,6 +300,12 @@ pub(crate) fn extract(
             }
             if let Some(b) = superclass {
                 bases.push((named, b));
+            }
+            if let Some(p) = module_path {
+                module_paths.push((named, p));
+            }
+            if let Some(a) = after {
+                effective.push((named, a));
             }
         }
     });
@@ -354,6 +384,8 @@ pub(crate) fn extract(
             receiver: None,
             receiver_called: false,
             constructor: None,
+            path_start: None,
+            effective: range.end().into(),
         });
     }
     let by_range: HashMap<TextRange, OccurrenceId> = names
@@ -378,6 +410,16 @@ pub(crate) fn extract(
             names.occurrences[v as usize].constructor = Some(c);
         }
     }
+    for (binding, statement) in effective {
+        if let Some(&b) = by_range.get(&binding) {
+            names.occurrences[b as usize].effective = statement.end().into();
+        }
+    }
+    for (part, path) in module_paths {
+        if let Some(&p) = by_range.get(&part) {
+            names.occurrences[p as usize].path_start = Some(path.start().into());
+        }
+    }
     for (class, base) in bases {
         if let (Some(&c), Some(b)) = (by_range.get(&class), last_name(base)) {
             let list = names.bases.entry(c).or_default();
@@ -389,13 +431,21 @@ pub(crate) fn extract(
     names.text = text;
     for id in 0..names.occurrences.len() as OccurrenceId {
         let occurrence = &names.occurrences[id as usize];
-        let key = (occurrence.scope, Box::<str>::from(names.name(id)));
-        match occurrence.role {
-            Role::Definition(_) => names.bindings.entry(key).or_default().push(id),
-            role @ (Role::Global | Role::Nonlocal) => {
-                names.declarations.insert(key, role);
-            }
-            _ => {}
+        if let role @ (Role::Global | Role::Nonlocal) = occurrence.role {
+            let key = (occurrence.scope, Box::<str>::from(names.name(id)));
+            names.declarations.insert(key, role);
+        }
+    }
+    for id in 0..names.occurrences.len() as OccurrenceId {
+        let occurrence = &names.occurrences[id as usize];
+        if let Role::Definition(_) = occurrence.role {
+            let name = Box::<str>::from(names.name(id));
+            // `global x` then `x = …` in a function binds the module's x.
+            let scope = match names.declarations.get(&(occurrence.scope, name.clone())) {
+                Some(Role::Global) => 0,
+                _ => occurrence.scope,
+            };
+            names.bindings.entry((scope, name)).or_default().push(id);
         }
     }
     Some(names)

@@ -53,9 +53,11 @@ pub struct Resolution {
 }
 
 /// What a receiver is, for looking up a member on it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum Namespace {
     Module(SourceFile),
+    /// A module outside the workspace, by name.
+    External(Arc<str>),
     /// A class, or an instance of it: both see the class's members.
     Class {
         file: SourceFile,
@@ -147,6 +149,29 @@ impl<'db> Resolver<'db> {
                 heuristic: false,
             };
         }
+        if occ.role == Role::ModulePath {
+            let start = occ.path_start.unwrap_or(u32::from(occ.range.start()));
+            let module = names
+                .text_between(start, occ.range.end().into())
+                .split_whitespace()
+                .collect::<String>();
+            let import = ImportSummary {
+                module: module.clone(),
+                name: None,
+                alias: None,
+                wildcard: false,
+                is_public: false,
+            };
+            let targets = match imports::resolve(self.db, self.workspace, file, &import) {
+                imports::Target::Resolved { file, .. } => vec![Target::Module(file)],
+                imports::Target::External { .. } => vec![Target::External { module, name: None }],
+                imports::Target::Unresolved => Vec::new(),
+            };
+            return Resolution {
+                targets,
+                heuristic: false,
+            };
+        }
         if occ.role == Role::Imported {
             let import = self.import_statement(file, occ.range, |import| {
                 import.name.as_deref() == Some(&*name)
@@ -159,7 +184,7 @@ impl<'db> Resolver<'db> {
                 heuristic: false,
             };
         }
-        let targets = self.lexical(file, &names, occ.scope, &name, depth);
+        let targets = self.lexical(file, &names, occ.scope, &name, u32::from(occ.range.start()), depth);
         Resolution {
             targets,
             heuristic: false,
@@ -173,6 +198,7 @@ impl<'db> Resolver<'db> {
         names: &FileNames,
         from: ScopeId,
         name: &Arc<str>,
+        at: u32,
         depth: u32,
     ) -> Vec<Target> {
         let mut scope = Some(from);
@@ -191,7 +217,15 @@ impl<'db> Resolver<'db> {
                     }
                     _ => {}
                 }
-                if !names.bindings(current, name).is_empty() {
+                let bindings = names.bindings(current, name);
+                // A class body runs once, top to bottom: `codec = codec` there reads the
+                // name from outside. Only bindings made by then count.
+                let bound = if info.is_class && current == from {
+                    bindings.iter().any(|&b| names.bound_at(b, at))
+                } else {
+                    !bindings.is_empty()
+                };
+                if bound {
                     return self.follow_symbol(file, names, current, name, depth);
                 }
             }
@@ -232,6 +266,22 @@ impl<'db> Resolver<'db> {
                         found = self.module_name(module, name, depth + 1);
                         break;
                     }
+                }
+            }
+        }
+        if found.is_empty() {
+            // `from _codecs import *`: a name not found may come from there.
+            for import in file_symbols(self.db, file).imports.summaries.iter() {
+                if import.wildcard
+                    && let imports::Target::External { .. } =
+                        imports::resolve(self.db, self.workspace, file, import)
+                    && !python::is_builtin(name)
+                {
+                    found.push(Target::External {
+                        module: import.module.clone(),
+                        name: Some(name.to_string()),
+                    });
+                    break;
                 }
             }
         }
@@ -381,6 +431,9 @@ impl<'db> Resolver<'db> {
                         }
                     }
                 }
+                Target::External { module, name: None } => {
+                    push_unique(&mut found, Namespace::External(module.as_str().into()))
+                }
                 Target::External { .. } => {}
             }
         }
@@ -428,7 +481,7 @@ impl<'db> Resolver<'db> {
 
     /// `name` looked up on `namespace`.
     fn member(&mut self, namespace: Namespace, name: &Arc<str>, depth: u32) -> Vec<Target> {
-        let key = (namespace, name.clone());
+        let key = (namespace.clone(), name.clone());
         if let Some(found) = self.members.get(&key) {
             return found.clone();
         }
@@ -447,6 +500,10 @@ impl<'db> Resolver<'db> {
                 found
             }
             Namespace::Class { file, scope } => self.class_member(file, scope, name, depth),
+            Namespace::External(module) => vec![Target::External {
+                module: module.to_string(),
+                name: Some(name.to_string()),
+            }],
         };
         self.members.insert(key, found.clone());
         found
