@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use sextant::{
     db::RootDatabase,
-    ide::{AnalysisHost, ImportStatus, SymbolQuery},
+    ide::{AnalysisHost, ImportStatus, ReferenceQuery, SymbolQuery},
     semantic::{
         index::symbol_index,
         symbols::{file_symbols, symbol_summaries},
@@ -187,4 +187,54 @@ fn positions_follow_an_edit_above_a_symbol() {
     host.set_file_text("pkg/a.py", &text);
     let after = host.analysis().symbol_search(&query).unwrap();
     assert_eq!(after.symbols[0].name_span.start.line, 7);
+}
+
+#[test]
+fn an_edit_in_a_body_reresolves_only_that_file_for_references() {
+    let (mut host, log) = logged_host();
+    let query = ReferenceQuery {
+        limit: 100,
+        ..Default::default()
+    };
+    let references = |host: &Host| -> Vec<(String, u32)> {
+        let found = host
+            .analysis()
+            .references_by_name("pkg.a.area", &query)
+            .unwrap();
+        found
+            .references
+            .iter()
+            .map(|r| (r.path.clone(), r.span.start.line))
+            .collect()
+    };
+    assert_eq!(
+        references(&host),
+        [("pkg/a.py".to_string(), 1), ("pkg/b.py".to_string(), 1)]
+    );
+
+    // Inside a function body, no new word: the identifier index and b's names stay valid.
+    let a = host.file("pkg/a.py").unwrap();
+    let text = host
+        .analysis()
+        .file_text(a)
+        .replace("return w * h", "return (w * h)");
+    host.set_file_text("pkg/a.py", &text);
+    log.lock().unwrap().clear();
+    assert_eq!(
+        references(&host),
+        [("pkg/a.py".to_string(), 1), ("pkg/b.py".to_string(), 1)]
+    );
+    let mut executed = std::mem::take(&mut *log.lock().unwrap());
+    executed.sort();
+    let a_id = id_of(&host, "pkg/a.py");
+    assert_eq!(
+        executed,
+        [
+            format!("file_identifiers({a_id})"),
+            format!("file_names({a_id})"),
+            format!("file_symbols({a_id})"),
+            format!("line_index({a_id})"),
+        ],
+        "only the edited file's queries may execute"
+    );
 }

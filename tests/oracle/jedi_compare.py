@@ -1,12 +1,18 @@
-"""Goto-definition of sextant against jedi on real Python code.
+"""Goto-definition and references of sextant against jedi on real Python code.
 
-Samples name occurrences at random from the non-test modules under --root, asks jedi
-(`Script.goto(follow_imports=True)`) and sextant (the MCP tool `find_definition`, one server
-for the whole run) where each is defined, and reports agreement over the samples jedi
-resolves. Disagreements are printed so they can be looked at.
+Goto-definition (default): samples name occurrences at random from the non-test modules
+under --root, asks jedi (`Script.goto(follow_imports=True)`) and sextant (the MCP tool
+`find_definition`, one server for the whole run) where each is defined, and reports
+agreement over the samples jedi resolves. Disagreements are printed so they can be looked
+at, by kind.
+
+References (`--references N`): picks N top-level functions and classes at random, asks
+jedi (`Script.get_references()`, uncapped, over the whole project) and sextant
+(`find_references`, exact only) for their references, and reports precision and recall of
+sextant's against jedi's.
 
     python tests/oracle/jedi_compare.py --sextant target/release/sextant --root DIR \
-        [--samples 300] [--seed 1] [--min-agreement 0.95]
+        [--samples 300] [--references 50] [--seed 1] [--min-agreement 0.95]
 
 Exit status 1 when agreement is below --min-agreement. Needs `jedi` and the MCP SDK.
 """
@@ -105,6 +111,7 @@ async def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--min-agreement", type=float, default=0.0)
     parser.add_argument("--show", type=int, default=40, help="disagreements to print")
+    parser.add_argument("--references", type=int, default=0, help="compare references of this many definitions instead")
     args = parser.parse_args()
     root = args.root.resolve()
     rng = random.Random(args.seed)
@@ -121,6 +128,8 @@ async def main() -> int:
         async with stdio_client(params, errlog=errlog) as (r, w):
             async with ClientSession(r, w) as session:
                 await session.initialize()
+                if args.references:
+                    return await compare_references(session, root, project, files, rng, args)
                 attempts = 0
                 while compared < args.samples and attempts < args.samples * 20:
                     attempts += 1
@@ -167,6 +176,69 @@ async def main() -> int:
         f"{jedi_unknown} sampled names jedi could not resolve were skipped"
     )
     return 0 if agreement >= args.min_agreement else 1
+
+
+def top_level_definitions(path: Path, text: str) -> list[tuple[int, int, str]]:
+    """(line, 0-based column, name) of each `def` and `class` at the top of a module."""
+    found = []
+    for number, line in enumerate(text.splitlines(), 1):
+        for keyword_ in ("def ", "class "):
+            if line.startswith(keyword_):
+                name = line[len(keyword_):].split("(")[0].split(":")[0].strip()
+                if name.isidentifier():
+                    found.append((number, len(keyword_), name))
+    return found
+
+
+async def compare_references(session, root, project, files, rng, args) -> int:
+    true_positive = false_positive = false_negative = 0
+    rows = []
+    picked = 0
+    while picked < args.references:
+        path = rng.choice(files)
+        text = path.read_text(encoding="utf-8", errors="replace")
+        definitions = top_level_definitions(path, text)
+        if not definitions:
+            continue
+        line, column, name = rng.choice(definitions)
+        rel = path.relative_to(root).as_posix()
+        try:
+            refs = jedi.Script(text, path=str(path), project=project).get_references(line, column, scope="project")
+        except Exception:
+            continue
+        picked += 1
+        expected = set()
+        for r in refs:
+            if r.module_path is None:
+                continue
+            try:
+                expected.add((Path(r.module_path).resolve().relative_to(root).as_posix(), r.line, r.column))
+            except ValueError:
+                continue
+        # Test code is outside the sample, for both.
+        expected = {e for e in expected if Path(root / e[0]) in set(files) or e[0] == rel}
+        result = await session.call_tool(
+            "find_references",
+            {"path": rel, "line": line, "column": column + 1, "exact_only": True, "limit": 1000},
+        )
+        got = {
+            (r["path"], r["line"], r["column"] - 1)
+            for r in result.structured_content["references"]
+            if Path(root / r["path"]) in set(files) or r["path"] == rel
+        }
+        tp, fp, fn = len(got & expected), len(got - expected), len(expected - got)
+        true_positive, false_positive, false_negative = true_positive + tp, false_positive + fp, false_negative + fn
+        rows.append((rel, line, name, tp, fp, fn, sorted(got - expected)[:5], sorted(expected - got)[:5]))
+    for rel, line, name, tp, fp, fn, extra, missing in rows:
+        if fp or fn:
+            print(f"{rel}:{line} {name}: {tp} shared, {fp} only sextant {extra}, {fn} only jedi {missing}")
+    precision = true_positive / (true_positive + false_positive) if true_positive + false_positive else 1.0
+    recall = true_positive / (true_positive + false_negative) if true_positive + false_negative else 1.0
+    print(
+        f"references of {len(rows)} definitions: precision {precision:.1%}, recall {recall:.1%} "
+        f"({true_positive} shared, {false_positive} only sextant, {false_negative} only jedi)"
+    )
+    return 0
 
 
 if __name__ == "__main__":

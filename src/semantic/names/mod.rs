@@ -175,7 +175,9 @@ impl FileNames {
 
     /// The text between two offsets (a module's name up to one of its parts).
     pub fn text_between(&self, start: u32, end: u32) -> &str {
-        self.text.get(start as usize..end as usize).unwrap_or_default()
+        self.text
+            .get(start as usize..end as usize)
+            .unwrap_or_default()
     }
 
     /// Whether `binding` is in effect at `offset`: it has run by then (an assignment

@@ -184,7 +184,14 @@ impl<'db> Resolver<'db> {
                 heuristic: false,
             };
         }
-        let targets = self.lexical(file, &names, occ.scope, &name, u32::from(occ.range.start()), depth);
+        let targets = self.lexical(
+            file,
+            &names,
+            occ.scope,
+            &name,
+            u32::from(occ.range.start()),
+            depth,
+        );
         Resolution {
             targets,
             heuristic: false,
