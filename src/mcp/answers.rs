@@ -398,6 +398,16 @@ pub struct ReferencesAnswer {
 }
 
 impl ReferencesAnswer {
+    /// The answer with only its first `n` references (then `truncated`).
+    pub fn first(&self, n: usize) -> ReferencesAnswer {
+        let mut cut = self.clone();
+        if n < cut.references.len() {
+            cut.references.truncate(n);
+            cut.truncated = true;
+        }
+        cut
+    }
+
     pub fn new(found: References, positions: Positions) -> ReferencesAnswer {
         ReferencesAnswer {
             definitions: found

@@ -544,7 +544,13 @@ impl SextantServer {
                 .await?
             }
         };
-        self.bounded(ReferencesAnswer::new(out, positions))
+        // A long list is cut to fit the response budget rather than refused.
+        let answer = ReferencesAnswer::new(out, positions);
+        let fitted = largest_that_fits(answer.references.len().max(1), self.limits.max_response_chars, |n| {
+            Ok(answer.first(n))
+        })
+        .expect("cutting a computed answer is never cancelled");
+        self.bounded(fitted)
     }
 
     #[tool(
