@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use sextant::{
     ide::{
-        Analysis, FileId, Fold, ImportInfo, Outline, ParseOptions, ParseOutput, SymbolQuery,
-        SymbolSearch, SyntaxError, TextRange, WorkspaceStats,
+        Analysis, FileId, Fold, GraphQuery, ImportGraphView, ImportInfo, Outline, ParseOptions,
+        ParseOutput, SymbolQuery, SymbolSearch, SyntaxError, TextRange, WorkspaceStats,
     },
     workspace::Host,
 };
@@ -66,6 +66,10 @@ pub fn analysis_at(default_path: &str, fixture: &str) -> (TestDb, FileId, Option
 
 pub fn imports(db: &TestDb, file: FileId) -> Vec<ImportInfo> {
     db.analysis.imports(file).expect("not cancelled")
+}
+
+pub fn import_graph(db: &TestDb, query: &GraphQuery) -> ImportGraphView {
+    db.analysis.import_graph(query).expect("not cancelled")
 }
 
 pub fn folding_ranges(db: &TestDb, file: FileId) -> Vec<Fold> {
