@@ -10,7 +10,7 @@
 //! among them; at most `limit` cycles of at most `limit` members. Whatever is left out is
 //! counted (`node_total`, `edge_total`) and flagged (`truncated`, `cycles_truncated`).
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, VecDeque, hash_map::Entry};
 
 use serde::Serialize;
 
@@ -325,8 +325,8 @@ fn bfs(next: &[Vec<u32>], start: u32, max_depth: usize) -> Vec<(u32, Option<u32>
             continue;
         }
         for &to in &next[node as usize] {
-            if !depth_of.contains_key(&to) {
-                depth_of.insert(to, depth + 1);
+            if let Entry::Vacant(entry) = depth_of.entry(to) {
+                entry.insert(depth + 1);
                 order.push(to);
                 queue.push_back(to);
             }
