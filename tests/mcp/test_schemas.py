@@ -37,7 +37,7 @@ def is_integer(schema: dict) -> bool:
 async def tool_schemas(workspace):
     async with stdio_session(workspace) as session:
         tools = (await session.list_tools()).tools
-    assert sorted(t.name for t in tools) == ["list_imports", "lookup_symbol", "outline", "parse_source", "workspace_status"]
+    assert sorted(t.name for t in tools) == ["import_graph", "list_imports", "lookup_symbol", "outline", "parse_source", "workspace_status"]
     for tool in tools:
         yield tool.name, "inputSchema", tool.input_schema
         yield tool.name, "outputSchema", tool.output_schema
@@ -77,6 +77,8 @@ async def test_argument_ranges_are_exact(workspace):
         ("outline", "limit"): ("integer", 1, 5000, False),
         ("outline", "offset"): ("integer", 0, 4294967295, False),
         ("lookup_symbol", "limit"): ("integer", 1, 200, False),
+        ("import_graph", "depth"): ("integer", 0, 20, False),
+        ("import_graph", "limit"): ("integer", 1, 2000, False),
     }
     assert all(schema["additionalProperties"] is False for schema in tools.values())
 
