@@ -220,7 +220,7 @@ fn graph_shows_a_files_imports_as_a_tree_and_the_cycles() {
     );
     assert_eq!(
         stdout(&out),
-        "pkg/c.py is imported by:\n  main.py  line 2\n  pkg/b.py  line 1\n\n1 import cycle through pkg/c.py:\n  pkg/a.py, pkg/b.py, pkg/c.py\n"
+        "pkg/c.py is imported by:\n  main.py  line 2\n  pkg/b.py  line 1\n\n1 import cycle through pkg/c.py:\n  pkg/a.py, pkg/b.py, pkg/c.py\nshortest: pkg/c.py -> pkg/a.py -> pkg/b.py -> pkg/c.py\n"
     );
     // Whole workspace: one line per importing file, then the cycles.
     let out = sextant(dir.path(), &["graph"]);

@@ -331,8 +331,8 @@ pub fn graph_json(view: &ImportGraphView) -> String {
     json(view)
 }
 
-/// With a start: an indented tree (each node expanded under its first listed parent, named
-/// only elsewhere), with the lines of the import statements in the importing file; else one
+/// With a start: an indented tree (each node expanded under its first listed parent, and
+/// elsewhere named with `(see depth N)`), with the lines of the import statements in the importing file; else one
 /// line per importing node. Then the cycles.
 pub fn graph_text(view: &ImportGraphView, query: &GraphQuery) -> String {
     let mut s = String::new();
@@ -377,7 +377,7 @@ pub fn graph_text(view: &ImportGraphView, query: &GraphQuery) -> String {
                     write!(line, "  lines {}", many.join(", ")).unwrap();
                 }
             }
-            if let (false, false, Some(depth)) = (expand, next[node].is_empty(), n.depth) {
+            if let (false, Some(depth)) = (expand, n.depth) {
                 write!(line, "  (see depth {depth})").unwrap();
             }
             writeln!(s, "{line}").unwrap();
@@ -433,6 +433,10 @@ pub fn graph_cycles(view: &ImportGraphView, starts_at_file: bool) -> String {
     writeln!(s, "{count} import cycle{plural}{through}{more}:").unwrap();
     for cycle in &view.cycles {
         writeln!(s, "  {}", cycle.join(", ")).unwrap();
+    }
+    if let Some(first) = view.shortest_cycle.first() {
+        let chain = view.shortest_cycle.join(" -> ");
+        writeln!(s, "shortest: {chain} -> {first}").unwrap();
     }
     s
 }

@@ -108,6 +108,10 @@ pub struct ImportGraphView {
     pub edges: Vec<GraphEdge>,
     /// Import cycles (paths in path order): the one through the start, or every one.
     pub cycles: Vec<Vec<String>>,
+    /// With a start in a cycle: the shortest chain of imports from the start back to it
+    /// (`[a, b]` for a → b → a; `[a]` when it imports itself).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub shortest_cycle: Vec<String>,
     /// Workspace nodes within reach (or with an edge), listed or not.
     pub node_total: usize,
     /// Edges between those nodes, listed or not.
@@ -300,8 +304,15 @@ impl<N> View<'_, N> {
             .take(limit)
             .map(|c| c.iter().take(limit).map(|&n| (self.name)(n)).collect())
             .collect();
+        let shortest_cycle = start
+            .and_then(|start| shortest_cycle(&graph.forward, start))
+            .unwrap_or_default()
+            .into_iter()
+            .map(|n| (self.name)(n))
+            .collect();
         ImportGraphView {
             granularity: query.granularity,
+            shortest_cycle,
             nodes,
             edges,
             cycles,
@@ -335,4 +346,28 @@ fn bfs(next: &[Vec<u32>], start: u32, max_depth: usize) -> Vec<(u32, Option<u32>
     // Within a level, path order: the queue visits parents in order, not their children.
     order.sort_by_key(|n| (depth_of[n], *n));
     order.into_iter().map(|n| (n, Some(depth_of[&n]))).collect()
+}
+
+/// The shortest chain of edges from `start` back to itself, breadth-first: `[start, …]`
+/// without the closing `start`.
+fn shortest_cycle(next: &[Vec<u32>], start: u32) -> Option<Vec<u32>> {
+    let mut parent: HashMap<u32, u32> = HashMap::new();
+    let mut queue = VecDeque::from([start]);
+    while let Some(node) = queue.pop_front() {
+        for &to in &next[node as usize] {
+            if to == start {
+                let mut chain = vec![node];
+                while let Some(&p) = parent.get(chain.last().unwrap()) {
+                    chain.push(p);
+                }
+                chain.reverse();
+                return Some(chain);
+            }
+            if let Entry::Vacant(entry) = parent.entry(to) {
+                entry.insert(node);
+                queue.push_back(to);
+            }
+        }
+    }
+    None
 }

@@ -326,6 +326,9 @@ pub struct ImportGraphAnswer {
     pub edges: Vec<[String; 2]>,
     /// Import cycles: the one through the start, or every one.
     pub cycles: Vec<Vec<String>>,
+    /// The shortest chain of imports from the start back to it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub shortest_cycle: Vec<String>,
     /// Nodes within reach in all, listed or not.
     pub node_total: usize,
     /// Nodes, edges or cycles were left out: ask with a smaller depth or a larger limit.
@@ -344,6 +347,7 @@ impl ImportGraphAnswer {
             truncated: view.truncated || view.cycles_truncated,
             nodes: view.nodes,
             cycles: view.cycles,
+            shortest_cycle: view.shortest_cycle,
             node_total: view.node_total,
         }
     }

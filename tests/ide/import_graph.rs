@@ -27,6 +27,9 @@ fn render(view: &ImportGraphView) -> String {
     for cycle in &view.cycles {
         out += &format!("cycle: {}\n", cycle.join(", "));
     }
+    if !view.shortest_cycle.is_empty() {
+        out += &format!("shortest: {}\n", view.shortest_cycle.join(" -> "));
+    }
     out += &format!(
         "total: {} nodes, {} edges",
         view.node_total, view.edge_total
@@ -93,6 +96,7 @@ fn a_cycle_through_three_files_is_one_strongly_connected_component() {
             b.py -> c.py [1]
             c.py -> a.py [3]
             cycle: a.py, b.py, c.py
+            shortest: a.py -> b.py -> c.py
             total: 3 nodes, 3 edges
         "#]],
     );
@@ -219,6 +223,7 @@ fn dependents_follow_imports_backwards_with_edges_still_importer_first() {
             b.py -> c.py [1]
             a.py -> b.py [1]
             cycle: a.py, b.py, c.py
+            shortest: c.py -> a.py -> b.py
             total: 3 nodes, 3 edges
         "#]],
     );
@@ -391,6 +396,54 @@ fn a_module_importing_itself_is_a_cycle() {
             pkg/__init__.py
             pkg/__init__.py -> pkg/__init__.py [1]
             cycle: pkg/__init__.py
+            total: 1 nodes, 1 edges
+        "#]],
+    );
+}
+
+#[test]
+fn the_shortest_cycle_through_the_start_is_given_beside_its_component() {
+    let fixture = r#"
+        //- /a.py
+        import c
+        import b
+        //- /b.py
+        import a
+        //- /c.py
+        import d
+        //- /d.py
+        import a
+        //- /s.py
+        import s
+    "#;
+    check(
+        fixture,
+        Some("a.py"),
+        GraphQuery {
+            depth: 1,
+            ..Default::default()
+        },
+        expect![[r#"
+            a.py @0
+            b.py @1
+            c.py @1
+            a.py -> b.py [2]
+            a.py -> c.py [1]
+            b.py -> a.py [1]
+            cycle: a.py, b.py, c.py, d.py
+            shortest: a.py -> b.py
+            total: 3 nodes, 3 edges
+        "#]],
+    );
+    check(
+        fixture,
+        Some("s.py"),
+        GraphQuery::default(),
+        expect![[r#"
+            s.py @0
+            s.py -> s.py [1]
+            cycle: s.py
+            shortest: s.py
             total: 1 nodes, 1 edges
         "#]],
     );

@@ -56,6 +56,7 @@ async def test_import_graph_follows_imports_both_ways_with_depths(cyclic):
             # Every edge between listed nodes, importer first.
             "edges": [["main.py", "pkg/a.py"], ["main.py", "pkg/c.py"], ["pkg/c.py", "pkg/a.py"]],
             "cycles": [["pkg/a.py", "pkg/b.py", "pkg/c.py"]],
+            "shortest_cycle": ["pkg/a.py", "pkg/b.py", "pkg/c.py"],
             "node_total": 3,
             "truncated": False,
         }
@@ -111,3 +112,4 @@ async def test_import_graph_follows_an_edit_that_closes_a_cycle(cyclic):
                 break
             await anyio.sleep(0.1)
         assert after.structured_content["cycles"] == [["lib/util.py", "main.py"]]
+        assert after.structured_content["shortest_cycle"] == ["lib/util.py", "main.py"]
