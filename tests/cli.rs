@@ -189,6 +189,152 @@ fn symbols_and_outline_see_items_inside_item_level_macro_calls() {
     );
 }
 
+/// A package whose modules import each other in a cycle (a → b → c → a), and a script
+/// importing two of them.
+fn cyclic_workspace() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "pkg/__init__.py", "");
+    write(dir.path(), "pkg/a.py", "import pkg.b\nimport os\n");
+    write(dir.path(), "pkg/b.py", "from pkg import c\n");
+    write(
+        dir.path(),
+        "pkg/c.py",
+        "import json\n\nfrom pkg.a import x\n",
+    );
+    write(dir.path(), "main.py", "import pkg.a\nimport pkg.c\n");
+    dir
+}
+
+#[test]
+fn graph_shows_a_files_imports_as_a_tree_and_the_cycles() {
+    let dir = cyclic_workspace();
+    let out = sextant(dir.path(), &["graph", "main.py"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        stdout(&out),
+        "main.py imports:\n  pkg/a.py  line 1\n    pkg/b.py  line 1\n      pkg/c.py  line 1  (see depth 1)\n  pkg/c.py  line 2\n    pkg/a.py  line 3  (see depth 1)\n\nno import cycles through main.py\n"
+    );
+    let out = sextant(
+        dir.path(),
+        &["graph", "pkg/c.py", "--reverse", "--depth", "1"],
+    );
+    assert_eq!(
+        stdout(&out),
+        "pkg/c.py is imported by:\n  main.py  line 2\n  pkg/b.py  line 1\n\n1 import cycle through pkg/c.py:\n  pkg/a.py, pkg/b.py, pkg/c.py\nshortest: pkg/c.py -> pkg/a.py -> pkg/b.py -> pkg/c.py\n"
+    );
+    // Whole workspace: one line per importing file, then the cycles.
+    let out = sextant(dir.path(), &["graph"]);
+    assert_eq!(
+        stdout(&out),
+        "main.py -> pkg/a.py, pkg/c.py\npkg/a.py -> pkg/b.py\npkg/b.py -> pkg/c.py\npkg/c.py -> pkg/a.py\n\n1 import cycle:\n  pkg/a.py, pkg/b.py, pkg/c.py\n"
+    );
+    // --cycles reports them as findings (exit 1), and none as success.
+    let out = sextant(dir.path(), &["graph", "--cycles"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stdout(&out),
+        "1 import cycle:\n  pkg/a.py, pkg/b.py, pkg/c.py\n"
+    );
+    let out = sextant(dir.path(), &["graph", "--cycles", "--packages"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout(&out), "no import cycles\n");
+
+    let v = json(&sextant(
+        dir.path(),
+        &["graph", "main.py", "--depth", "1", "--json"],
+    ));
+    assert_eq!(
+        v,
+        serde_json::json!({
+            "granularity": "file",
+            "nodes": [{"path": "main.py", "depth": 0}, {"path": "pkg/a.py", "depth": 1},
+                      {"path": "pkg/c.py", "depth": 1}],
+            "edges": [{"from": 0, "to": 1, "lines": [1]}, {"from": 0, "to": 2, "lines": [2]},
+                      {"from": 2, "to": 1, "lines": [3]}],
+            "cycles": [], "node_total": 3, "edge_total": 3,
+            "truncated": false, "cycles_truncated": false
+        })
+    );
+    assert_eq!(
+        json(&sextant(
+            dir.path(),
+            &["graph", "--format", "json", "--limit", "1"]
+        ))["truncated"],
+        true
+    );
+
+    let missing = sextant(dir.path(), &["graph", "nowhere.py"]);
+    assert_eq!(missing.status.code(), Some(2));
+    let conflict = sextant(dir.path(), &["graph", "--json", "--format", "dot"]);
+    assert_eq!(conflict.status.code(), Some(2));
+    assert_eq!(
+        stderr(&conflict).trim(),
+        "sextant: error: --json and --format dot conflict"
+    );
+}
+
+#[test]
+fn graph_draws_graphviz_dot_and_mermaid() {
+    let dir = cyclic_workspace();
+    let out = sextant(dir.path(), &["graph", "--format", "dot", "--external"]);
+    assert_eq!(out.status.code(), Some(0));
+    let dot = stdout(&out);
+    assert_eq!(
+        dot,
+        r#"digraph imports {
+  rankdir=LR;
+  node [shape=box, fontname="monospace"];
+  "main.py";
+  "pkg/a.py";
+  "pkg/b.py";
+  "pkg/c.py";
+  "os" [shape=ellipse, style=dashed];
+  "json" [shape=ellipse, style=dashed];
+  "main.py" -> "pkg/a.py";
+  "main.py" -> "pkg/c.py";
+  "pkg/a.py" -> "pkg/b.py" [color=red];
+  "pkg/b.py" -> "pkg/c.py" [color=red];
+  "pkg/c.py" -> "pkg/a.py" [color=red];
+  "pkg/a.py" -> "os";
+  "pkg/c.py" -> "json";
+}
+"#
+    );
+    // Graphviz itself must accept it (scripts/test installs it; skipped without it).
+    match Command::new("dot")
+        .arg("-Tsvg")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+    {
+        Ok(mut child) => {
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(dot.as_bytes())
+                .unwrap();
+            let rendered = child.wait_with_output().unwrap();
+            assert!(rendered.status.success(), "{}", stderr(&rendered));
+            let svg = stdout(&rendered);
+            assert!(svg.contains("<svg") && svg.contains("pkg/b.py"), "{svg}");
+        }
+        Err(e) => eprintln!("graphviz `dot` not run ({e}); the DOT text was checked only"),
+    }
+
+    let out = sextant(
+        dir.path(),
+        &["graph", "main.py", "--packages", "--format", "mermaid"],
+    );
+    assert_eq!(
+        stdout(&out),
+        "graph LR\n  n0[\".\"]\n  n1[\"pkg\"]\n  n0 --> n1\n"
+    );
+    let out = sextant(dir.path(), &["graph", "--cycles", "--format", "dot"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
 #[test]
 fn imports_resolve_through_the_projects_source_roots() {
     let dir = tempfile::tempdir().unwrap();

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use sextant::{
     db::RootDatabase,
-    ide::{AnalysisHost, ImportStatus, ReferenceQuery, SymbolQuery},
+    ide::{AnalysisHost, Granularity, GraphQuery, ImportStatus, ReferenceQuery, SymbolQuery},
     semantic::{
         index::symbol_index,
         symbols::{file_symbols, symbol_summaries},
@@ -236,5 +236,62 @@ fn an_edit_in_a_body_reresolves_only_that_file_for_references() {
             format!("line_index({a_id})"),
         ],
         "only the edited file's queries may execute"
+    );
+}
+
+/// The workspace import graph at both granularities, then the names of the queries that
+/// executed (without their ids), sorted.
+fn graphs(host: &Host, log: &Mutex<Vec<String>>) -> (Vec<String>, Vec<Vec<String>>) {
+    log.lock().unwrap().clear();
+    let mut cycles = Vec::new();
+    for granularity in [Granularity::File, Granularity::Package] {
+        let query = GraphQuery {
+            granularity,
+            ..Default::default()
+        };
+        cycles.extend(host.analysis().import_graph(&query).unwrap().cycles);
+    }
+    let mut executed: Vec<String> = std::mem::take(&mut *log.lock().unwrap())
+        .into_iter()
+        .map(|q| q.split('(').next().unwrap_or_default().to_string())
+        .collect();
+    executed.sort();
+    (executed, cycles)
+}
+
+#[test]
+fn the_import_graph_reruns_when_imports_change_not_when_bodies_do() {
+    let (mut host, log) = logged_host();
+    let (first, _) = graphs(&host, &log);
+    assert!(first.contains(&"import_graph".to_string()), "{first:?}");
+    assert!(first.contains(&"package_graph".to_string()), "{first:?}");
+
+    // An edit inside the body of the function b imports: a's symbols move, and b's
+    // resolution (which names `area`'s definition) runs again, then backdates.
+    let a = host.file("pkg/a.py").unwrap();
+    let text = host
+        .analysis()
+        .file_text(a)
+        .replace("return w * h", "total = w * h\n    return total");
+    host.set_file_text("pkg/a.py", &text);
+    let (executed, cycles) = graphs(&host, &log);
+    assert_eq!(
+        executed,
+        ["file_dependencies", "file_imports", "file_symbols"],
+        "the graphs are only validated"
+    );
+    assert!(cycles.is_empty());
+
+    // An import that closes a cycle: the graphs run again and find it.
+    let text = format!("import pkg.b\n{text}");
+    host.set_file_text("pkg/a.py", &text);
+    let (executed, cycles) = graphs(&host, &log);
+    for query in ["import_graph", "package_graph"] {
+        assert!(executed.contains(&query.to_string()), "{executed:?}");
+    }
+    assert_eq!(
+        cycles,
+        [vec!["pkg/a.py".to_string(), "pkg/b.py".to_string()]],
+        "a file cycle; both files are in one package, so no package cycle"
     );
 }

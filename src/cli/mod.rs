@@ -1,8 +1,8 @@
 //! The command-line front end: argument parsing and human/JSON rendering only; every answer
 //! comes from `ide`.
 //!
-//! Exit codes: 0 ok, 1 findings (syntax errors for `parse`, no match for `symbols`),
-//! 2 usage or I/O error.
+//! Exit codes: 0 ok, 1 findings (syntax errors for `parse`, no match for `symbols`, cycles
+//! for `graph --cycles`), 2 usage or I/O error.
 
 mod progress;
 mod render;
@@ -26,7 +26,7 @@ use crate::{
 #[command(
     name = "sextant",
     version,
-    after_help = "Exit codes: 0 ok, 1 findings (syntax errors, no symbol matched), 2 usage or I/O error."
+    after_help = "Exit codes: 0 ok, 1 findings (syntax errors, no symbol matched, import cycles with graph --cycles), 2 usage or I/O error."
 )]
 pub struct Cli {
     #[command(flatten)]
@@ -71,6 +71,14 @@ pub enum Command {
     /// or `heuristic` (a member on a receiver of unknown type). Exits 1 when none is found.
     /// Python today.
     Refs(RefsArgs),
+    /// Show the import graph: what FILE imports, transitively, as an indented tree (or what
+    /// imports it, with --reverse), each entry with the line of its import statement in the
+    /// importing file; without FILE, every import between workspace files. Import cycles are
+    /// listed after. Files of languages whose imports resolve (see `imports`) make edges.
+    /// --format dot prints Graphviz (render it with
+    /// `sextant graph --format dot | dot -Tsvg > graph.svg`), --format mermaid a `graph LR`
+    /// block.
+    Graph(GraphArgs),
     /// Search the workspace's symbols (fuzzy, ranked: exact, prefix, word starts, substring,
     /// subsequence).
     Symbols(SymbolsArgs),
@@ -129,6 +137,50 @@ pub struct RefsArgs {
     /// At most this many references.
     #[arg(long, short = 'n', value_name = "N", default_value_t = 1000)]
     pub limit: usize,
+}
+
+#[derive(Args, Debug)]
+pub struct GraphArgs {
+    /// Start from this workspace file (relative to the current directory or to --root);
+    /// without it, the whole workspace.
+    pub file: Option<PathBuf>,
+    /// Follow imports at most this many steps from FILE [default: no limit].
+    #[arg(long, value_name = "N", requires = "file")]
+    pub depth: Option<usize>,
+    /// What imports FILE (its dependents), instead of what FILE imports.
+    #[arg(long, requires = "file")]
+    pub reverse: bool,
+    /// Show only import cycles (files that import each other, directly or not): the one
+    /// through FILE, or every one. Exits 1 when there is one.
+    #[arg(long)]
+    pub cycles: bool,
+    /// Directories instead of files: a node is a directory (a Python package, a Go package, a
+    /// JavaScript or Rust module directory); FILE stands for its directory.
+    #[arg(long)]
+    pub packages: bool,
+    /// Also show the packages outside the workspace (standard library, dependencies) that
+    /// listed nodes import, as leaves.
+    #[arg(long)]
+    pub external: bool,
+    /// Output format (--json is the same as --format json).
+    #[arg(long, value_enum, default_value_t = GraphFormat::Text)]
+    pub format: GraphFormat,
+    /// At most this many nodes (the nearest first), and this many cycles.
+    #[arg(long, short = 'n', value_name = "N", default_value_t = 1000)]
+    pub limit: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum GraphFormat {
+    /// An indented tree from FILE, or one line per importing file; then the cycles.
+    Text,
+    /// The answer as JSON: nodes (path, depth), edges (indices into nodes, import lines),
+    /// cycles, totals and truncation flags.
+    Json,
+    /// Graphviz DOT; edges inside a cycle in red.
+    Dot,
+    /// A Mermaid `graph LR` block.
+    Mermaid,
 }
 
 #[derive(Args, Debug)]
@@ -399,6 +451,7 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
             };
             Ok((render::references(&found, g.json), code))
         }
+        Command::Graph(args) => graph(g, args),
         Command::Symbols(args) => {
             let query = ide::SymbolQuery {
                 query: args.query.clone(),
@@ -452,6 +505,60 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
             ))
         }
     }
+}
+
+fn graph(g: &GlobalArgs, args: &GraphArgs) -> Result<(String, ExitCode), CliError> {
+    let format = match (g.json, args.format) {
+        (false, format) => format,
+        (true, GraphFormat::Text | GraphFormat::Json) => GraphFormat::Json,
+        (true, format) => {
+            let name = format!("{format:?}").to_lowercase();
+            return Err(CliError(format!("--json and --format {name} conflict")));
+        }
+    };
+    if args.cycles && matches!(format, GraphFormat::Dot | GraphFormat::Mermaid) {
+        return Err(CliError(
+            "--cycles prints text or JSON; --format dot and mermaid draw the graph, with edges \
+             inside a cycle marked"
+                .into(),
+        ));
+    }
+    let host = load_workspace(g)?;
+    let file = args
+        .file
+        .as_deref()
+        .map(|path| workspace_file(g, &host, path))
+        .transpose()?;
+    let query = ide::GraphQuery {
+        file,
+        direction: if args.reverse {
+            ide::Direction::Dependents
+        } else {
+            ide::Direction::Dependencies
+        },
+        depth: args.depth.unwrap_or(usize::MAX),
+        granularity: if args.packages {
+            ide::Granularity::Package
+        } else {
+            ide::Granularity::File
+        },
+        external: args.external,
+        limit: args.limit,
+    };
+    let view = host.analysis().import_graph(&query).map_err(cancelled)?;
+    let code = if args.cycles && !view.cycles.is_empty() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    };
+    let out = match format {
+        GraphFormat::Json => render::graph_json(&view),
+        GraphFormat::Dot => render::graph_dot(&view),
+        GraphFormat::Mermaid => render::graph_mermaid(&view),
+        GraphFormat::Text if args.cycles => render::graph_cycles(&view, file.is_some()),
+        GraphFormat::Text => render::graph_text(&view, &query),
+    };
+    Ok((out, code))
 }
 
 fn run_mcp(g: &GlobalArgs, args: &McpArgs) -> Result<(), CliError> {

@@ -6,8 +6,8 @@ use serde::Serialize;
 
 use crate::{
     ide::{
-        Certainty, Definition, ImportInfo, Outline, OutlineNode, ParseOutput, ProjectInfo,
-        References, SymbolSearch, WorkspaceStats, registry,
+        Certainty, Definition, Direction, GraphQuery, ImportGraphView, ImportInfo, Outline,
+        OutlineNode, ParseOutput, ProjectInfo, References, SymbolSearch, WorkspaceStats, registry,
     },
     workspace::Host,
 };
@@ -387,4 +387,181 @@ pub fn files(files: &[(String, String)], as_json: bool) -> String {
         s.push('\n');
     }
     s
+}
+
+pub fn graph_json(view: &ImportGraphView) -> String {
+    json(view)
+}
+
+/// With a start: an indented tree (each node expanded under its first listed parent, and
+/// elsewhere named with `(see depth N)`), with the lines of the import statements in the importing file; else one
+/// line per importing node. Then the cycles.
+pub fn graph_text(view: &ImportGraphView, query: &GraphQuery) -> String {
+    let mut s = String::new();
+    let starts_at_file = query.file.is_some();
+    if starts_at_file && !view.nodes.is_empty() {
+        let reverse = query.direction == Direction::Dependents;
+        // The neighbours of each node in the direction asked, with the edge's import lines.
+        let mut next: Vec<Vec<(u32, &[u32])>> = vec![Vec::new(); view.nodes.len()];
+        for e in &view.edges {
+            let (from, to) = if reverse {
+                (e.to, e.from)
+            } else {
+                (e.from, e.to)
+            };
+            next[from as usize].push((to, &e.lines));
+        }
+        let mut parent = vec![None; view.nodes.len()];
+        for (node, list) in next.iter().enumerate() {
+            for &(to, _) in list {
+                let (d_from, d_to) = (view.nodes[node].depth, view.nodes[to as usize].depth);
+                if parent[to as usize].is_none() && d_to == d_from.map(|d| d + 1) {
+                    parent[to as usize] = Some(node);
+                }
+            }
+        }
+        let what = if reverse { "is imported by" } else { "imports" };
+        writeln!(s, "{} {what}:", view.nodes[0].path).unwrap();
+        let mut stack: Vec<(usize, usize, &[u32], bool)> = next[0]
+            .iter()
+            .rev()
+            .map(|&(to, lines)| (to as usize, 1, lines, parent[to as usize] == Some(0)))
+            .collect();
+        while let Some((node, indent, lines, expand)) = stack.pop() {
+            let n = &view.nodes[node];
+            let external = if n.external { "external: " } else { "" };
+            let mut line = format!("{:indent$}{external}{}", "", n.path, indent = indent * 2);
+            match lines {
+                [] => {}
+                [one] => write!(line, "  line {one}").unwrap(),
+                many => {
+                    let many: Vec<String> = many.iter().map(u32::to_string).collect();
+                    write!(line, "  lines {}", many.join(", ")).unwrap();
+                }
+            }
+            if let (false, Some(depth)) = (expand, n.depth) {
+                write!(line, "  (see depth {depth})").unwrap();
+            }
+            writeln!(s, "{line}").unwrap();
+            if expand {
+                for &(to, lines) in next[node].iter().rev() {
+                    let own = parent[to as usize] == Some(node);
+                    stack.push((to as usize, indent + 1, lines, own));
+                }
+            }
+        }
+    } else {
+        let mut out: Vec<Vec<&str>> = vec![Vec::new(); view.nodes.len()];
+        for e in &view.edges {
+            out[e.from as usize].push(&view.nodes[e.to as usize].path);
+        }
+        for (node, targets) in view.nodes.iter().zip(&out) {
+            if !targets.is_empty() {
+                writeln!(s, "{} -> {}", node.path, targets.join(", ")).unwrap();
+            }
+        }
+    }
+    if view.truncated {
+        writeln!(
+            s,
+            "... {} of {} nodes shown (--limit)",
+            view.nodes.iter().filter(|n| !n.external).count(),
+            view.node_total
+        )
+        .unwrap();
+    }
+    s.push('\n');
+    s + &graph_cycles(view, starts_at_file)
+}
+
+/// The import cycles, one per line.
+pub fn graph_cycles(view: &ImportGraphView, starts_at_file: bool) -> String {
+    let mut s = String::new();
+    let through = match (starts_at_file, view.nodes.first()) {
+        (true, Some(start)) => format!(" through {}", start.path),
+        _ => String::new(),
+    };
+    if view.cycles.is_empty() {
+        writeln!(s, "no import cycles{through}").unwrap();
+        return s;
+    }
+    let more = if view.cycles_truncated {
+        " (some left out: --limit)"
+    } else {
+        ""
+    };
+    let count = view.cycles.len();
+    let plural = if count == 1 { "" } else { "s" };
+    writeln!(s, "{count} import cycle{plural}{through}{more}:").unwrap();
+    for cycle in &view.cycles {
+        writeln!(s, "  {}", cycle.join(", ")).unwrap();
+    }
+    if let Some(first) = view.shortest_cycle.first() {
+        let chain = view.shortest_cycle.join(" -> ");
+        writeln!(s, "shortest: {chain} -> {first}").unwrap();
+    }
+    s
+}
+
+/// Graphviz DOT: workspace nodes as boxes, external packages as dashed ellipses, the start
+/// in bold, edges between members of a listed cycle in red.
+pub fn graph_dot(view: &ImportGraphView) -> String {
+    let quote = |text: &str| format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""));
+    let mut s = String::from(
+        "digraph imports {\n  rankdir=LR;\n  node [shape=box, fontname=\"monospace\"];\n",
+    );
+    for node in &view.nodes {
+        let mut attrs = Vec::new();
+        if node.external {
+            attrs.push("shape=ellipse, style=dashed");
+        } else if node.depth == Some(0) {
+            attrs.push("style=bold");
+        }
+        let attrs = if attrs.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", attrs.join(", "))
+        };
+        writeln!(s, "  {}{attrs};", quote(&node.path)).unwrap();
+    }
+    let in_cycle = cycle_membership(view);
+    for e in &view.edges {
+        let (from, to) = (&view.nodes[e.from as usize], &view.nodes[e.to as usize]);
+        let red = match (
+            in_cycle.get(from.path.as_str()),
+            in_cycle.get(to.path.as_str()),
+        ) {
+            (Some(a), Some(b)) if a == b && !from.external && !to.external => " [color=red]",
+            _ => "",
+        };
+        writeln!(s, "  {} -> {}{red};", quote(&from.path), quote(&to.path)).unwrap();
+    }
+    s.push_str("}\n");
+    s
+}
+
+/// A Mermaid flowchart (`graph LR`): node ids `n0`, `n1`, … with the paths as labels.
+pub fn graph_mermaid(view: &ImportGraphView) -> String {
+    let mut s = String::from("graph LR\n");
+    for (i, node) in view.nodes.iter().enumerate() {
+        let label = node.path.replace('"', "#quot;");
+        if node.external {
+            writeln!(s, "  n{i}([\"{label}\"])").unwrap();
+        } else {
+            writeln!(s, "  n{i}[\"{label}\"]").unwrap();
+        }
+    }
+    for e in &view.edges {
+        writeln!(s, "  n{} --> n{}", e.from, e.to).unwrap();
+    }
+    s
+}
+
+/// The index of the listed cycle each path belongs to.
+fn cycle_membership(view: &ImportGraphView) -> std::collections::HashMap<&str, usize> {
+    view.cycles
+        .iter()
+        .enumerate()
+        .flat_map(|(i, cycle)| cycle.iter().map(move |p| (p.as_str(), i)))
+        .collect()
 }

@@ -393,6 +393,12 @@ impl Analysis {
         self.with(|db| super::navigation::references_by_name(db, self.workspace, name, query))
     }
 
+    /// What a file imports or what imports it, transitively, or the whole workspace's
+    /// import graph; with its import cycles. Files or packages (directories).
+    pub fn import_graph(&self, query: &super::GraphQuery) -> Cancellable<super::ImportGraphView> {
+        self.with(|db| super::import_graph::import_graph_view(db, self.workspace, query))
+    }
+
     pub fn folding_ranges(&self, file: FileId) -> Cancellable<Vec<Fold>> {
         self.with(|db| structure::folding_ranges(db, file.0))
     }

@@ -16,8 +16,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::ide::{
-    Certainty, Definition, ImportInfo, ImportStatus, Outline, OutlineNode, ParseOutput,
-    ReferenceRole, References, Span, SymbolKind, SymbolMatch, SymbolSearch, SyntaxErrorInfo,
+    Certainty, Definition, GraphNode, ImportGraphView, ImportInfo, ImportStatus, Outline,
+    OutlineNode, ParseOutput, ReferenceRole, References, Span, SymbolKind, SymbolMatch,
+    SymbolSearch, SyntaxErrorInfo,
 };
 
 /// A tool's structured answer, as rmcp's `Json` but with the text content (what a model is
@@ -431,6 +432,43 @@ impl ReferencesAnswer {
             total: found.total,
             truncated: found.truncated,
             files_searched: found.files_searched,
+        }
+    }
+}
+
+/// `import_graph`: nodes with their depth, edges as paths, cycles.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ImportGraphAnswer {
+    /// The start first (depth 0), then by depth; for the whole workspace, every node with an
+    /// import edge, in path order.
+    pub nodes: Vec<GraphNode>,
+    /// `[importer, imported]`, between listed nodes.
+    pub edges: Vec<[String; 2]>,
+    /// Import cycles: the one through the start, or every one.
+    pub cycles: Vec<Vec<String>>,
+    /// The shortest chain of imports from the start back to it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub shortest_cycle: Vec<String>,
+    /// Nodes within reach in all, listed or not.
+    pub node_total: usize,
+    /// Nodes, edges or cycles were left out: ask with a smaller depth or a larger limit.
+    pub truncated: bool,
+}
+
+impl ImportGraphAnswer {
+    pub fn new(view: ImportGraphView) -> ImportGraphAnswer {
+        let path = |i: u32| view.nodes[i as usize].path.clone();
+        ImportGraphAnswer {
+            edges: view
+                .edges
+                .iter()
+                .map(|e| [path(e.from), path(e.to)])
+                .collect(),
+            truncated: view.truncated || view.cycles_truncated,
+            nodes: view.nodes,
+            cycles: view.cycles,
+            shortest_cycle: view.shortest_cycle,
+            node_total: view.node_total,
         }
     }
 }

@@ -24,8 +24,8 @@ use tokio::sync::Semaphore;
 use super::{
     ErrorCode, Limits, ToolError,
     answers::{
-        DefinitionAnswer, ImportsAnswer, Json, LookupAnswer, OutlineAnswer, ParseAnswer, Positions,
-        ReferencesAnswer,
+        DefinitionAnswer, ImportGraphAnswer, ImportsAnswer, Json, LookupAnswer, OutlineAnswer,
+        ParseAnswer, Positions, ReferencesAnswer,
     },
     paths,
     schema::{input_schema, output_schema},
@@ -49,7 +49,8 @@ Prefer `lookup_symbol` over grep to find where a function, class, method, type o
 defined (ranked fuzzy search on names, filters by kind, language and path). Use `outline` to \
 see a file's structure without reading it, `find_definition` and `find_references` for what a \
 name means and who uses it (Python), `list_imports` for what a file imports and where \
-each import leads (Python), `parse_source` for syntax errors, and `workspace_status` for \
+each import leads (Python), `import_graph` for what a file depends on, what depends on it and \
+import cycles, `parse_source` for syntax errors, and `workspace_status` for \
 what is indexed. Paths are relative to the workspace root; answers give \
 1-based line numbers, and `positions: \"full\"` adds columns and byte offsets.",
         ide::language_names()
@@ -147,6 +148,45 @@ pub struct ListImportsArgs {
     /// `lines` (default): line numbers only; `full`: also `span` and `definition_span` with
     /// columns and byte offsets.
     pub positions: Option<Positions>,
+}
+
+// Which way `import_graph` follows imports (plain comments: a documented variant would
+// turn the schema's `enum` into a `oneOf`).
+#[derive(Clone, Copy, Debug, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum GraphDirection {
+    // What the file imports.
+    #[default]
+    Dependencies,
+    // What imports the file.
+    Dependents,
+}
+
+// What an `import_graph` node is.
+#[derive(Clone, Copy, Debug, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum GraphGranularity {
+    #[default]
+    File,
+    // A directory.
+    Package,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ImportGraphArgs {
+    /// Workspace file to start from; omit for the whole workspace.
+    pub file_path: Option<String>,
+    /// `dependencies` (default): what the file imports; `dependents`: what imports it.
+    pub direction: Option<GraphDirection>,
+    /// Imports to follow from the file (default 2).
+    #[schemars(range(min = 0, max = 20))]
+    pub depth: Option<u32>,
+    /// `file` (default) or `package`: nodes are directories.
+    pub granularity: Option<GraphGranularity>,
+    /// At most this many nodes and cycles (default 100).
+    #[schemars(range(min = 1, max = 2000))]
+    pub limit: Option<u32>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -546,11 +586,79 @@ impl SextantServer {
         };
         // A long list is cut to fit the response budget rather than refused.
         let answer = ReferencesAnswer::new(out, positions);
-        let fitted = largest_that_fits(answer.references.len().max(1), self.limits.max_response_chars, |n| {
-            Ok(answer.first(n))
-        })
+        let fitted = largest_that_fits(
+            answer.references.len().max(1),
+            self.limits.max_response_chars,
+            |n| Ok(answer.first(n)),
+        )
         .expect("cutting a computed answer is never cancelled");
         self.bounded(fitted)
+    }
+
+    #[tool(
+        description = "Import graph: what a file imports or what imports it, transitively, with depths; or the whole workspace; import cycles. Files or directories.",
+        input_schema = input_schema::<ImportGraphArgs>(),
+        output_schema = output_schema::<ImportGraphAnswer>(),
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn import_graph(
+        &self,
+        args: JsonObject,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Json<ImportGraphAnswer>, CallToolResult> {
+        let args: ImportGraphArgs = parse_args(args)?;
+        let depth = in_range("depth", args.depth, 0, 20, 2)?;
+        let limit = in_range("limit", args.limit, 1, 2000, 100)?;
+        let direction = match args.direction.unwrap_or_default() {
+            GraphDirection::Dependencies => ide::Direction::Dependencies,
+            GraphDirection::Dependents => ide::Direction::Dependents,
+        };
+        let granularity = match args.granularity.unwrap_or_default() {
+            GraphGranularity::File => ide::Granularity::File,
+            GraphGranularity::Package => ide::Granularity::Package,
+        };
+        let (live, max_chars) = (self.live.clone(), self.limits.max_response_chars);
+        let out = self
+            .run("import_graph", ctx, Lane::Compute, move |cancel| {
+                let start = match &args.file_path {
+                    Some(path) => Some(paths::resolve(live.root(), path)?.0),
+                    None => None,
+                };
+                let answer = live
+                    .read(cancel, |s: &Snapshot| {
+                        let file = match &start {
+                            Some(rel) => match s.analysis.file(rel) {
+                                Some(file) => Some(file),
+                                None => return Ok(None),
+                            },
+                            None => None,
+                        };
+                        let query = |limit| ide::GraphQuery {
+                            file,
+                            direction,
+                            depth,
+                            granularity,
+                            external: false,
+                            limit,
+                        };
+                        largest_that_fits(limit, max_chars, |n| {
+                            Ok(ImportGraphAnswer::new(s.analysis.import_graph(&query(n))?))
+                        })
+                        .map(Some)
+                    })
+                    .map_err(read_error)?;
+                answer.ok_or_else(|| {
+                    ToolError::new(
+                        ErrorCode::NotFound,
+                        format!(
+                            "{}: not a file the workspace indexes",
+                            start.unwrap_or_default()
+                        ),
+                    )
+                })
+            })
+            .await?;
+        self.bounded(out)
     }
 
     #[tool(

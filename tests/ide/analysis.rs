@@ -8,9 +8,9 @@ use std::sync::Arc;
 
 use sextant::{
     ide::{
-        Analysis, Definition, FileId, Fold, ImportInfo, Outline, ParseOptions, ParseOutput,
-        ReferenceQuery, References, SymbolQuery, SymbolSearch, SyntaxError, TextRange,
-        WorkspaceStats,
+        Analysis, Definition, FileId, Fold, GraphQuery, ImportGraphView, ImportInfo, Outline,
+        ParseOptions, ParseOutput, ReferenceQuery, References, SymbolQuery, SymbolSearch,
+        SyntaxError, TextRange, WorkspaceStats,
     },
     workspace::Host,
 };
@@ -83,6 +83,10 @@ pub fn references_by_name(db: &TestDb, name: &str, query: &ReferenceQuery) -> Re
     db.analysis
         .references_by_name(name, query)
         .expect("not cancelled")
+}
+
+pub fn import_graph(db: &TestDb, query: &GraphQuery) -> ImportGraphView {
+    db.analysis.import_graph(query).expect("not cancelled")
 }
 
 pub fn folding_ranges(db: &TestDb, file: FileId) -> Vec<Fold> {

@@ -19,6 +19,7 @@ mod cursor_edges;
 mod fixture_parsing;
 mod folding;
 mod fuzz;
+mod import_graph;
 mod imports;
 mod navigation;
 mod outline;
