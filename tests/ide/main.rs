@@ -20,6 +20,8 @@ mod fixture_parsing;
 mod folding;
 mod fuzz;
 mod imports;
+mod imports_go;
+mod imports_rust;
 mod outline;
 mod parse_tree;
 mod selection;
