@@ -281,7 +281,7 @@ replace (
                 },
                 GoReplace {
                     old: "golang.org/x/sync".into(),
-                    old_version: "v0.7.0".into(),
+                    old_version: Some("v0.7.0".into()),
                     new: "golang.org/x/sync".into(),
                     new_version: Some("v0.8.0".into()),
                     dir: None,
