@@ -139,6 +139,7 @@ pub struct CargoDetails {
     pub lib_path: Option<String>,
     /// Every dependency (`[dependencies]`, `[dev-dependencies]`, `[build-dependencies]`,
     /// and those under `[target.….…]`), sorted by name.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub dependencies: Vec<CargoDependency>,
 }
 
@@ -218,6 +219,7 @@ pub struct ExtendsLink {
 pub struct GoModuleDetails {
     pub go_version: Option<String>,
     /// `require` directives: module path and version.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub requires: Vec<GoRequire>,
     pub replace: Vec<GoReplace>,
 }
