@@ -25,7 +25,7 @@ fn use_trees_of_every_shape_give_one_import_per_leaf() {
         use a::b::{self as ab};
         pub use crate::a::b;
         pub(crate) use crate::a::c;
-        pub(super) use self::a;
+        pub(super) use self::z;
         use a::{
             // a comment between leaves
             z,
@@ -49,7 +49,7 @@ fn use_trees_of_every_shape_give_one_import_per_leaf() {
             8 a: b as ab -> unresolved
             9 crate::a: b (public) -> src/lib.rs
             10 crate::a: c -> src/lib.rs
-            11 self: a -> src/lib.rs
+            11 self: z -> src/lib.rs
             12 a: z -> unresolved
         "#]],
     );
@@ -396,6 +396,52 @@ fn a_file_outside_every_crate_resolves_only_crates_and_its_own_mods() {
             2 self: y -> unresolved
             3 std: io -> external (std)
             4 self::part -> scripts/gen/part.rs
+        "#]],
+    );
+}
+
+#[test]
+fn names_other_imports_bring_in_and_re_exports_are_followed() {
+    check(
+        r#"
+        //- /src/main.rs
+        mod runtime;
+        mod io;
+        use runtime::scheduler;
+        use scheduler::Context::Worker;
+        use io::{AsyncRead, Glob, Missing};
+        use io::sync;
+        use io::Result;
+        use io::Renamed;
+        //- /src/runtime/mod.rs
+        pub mod scheduler;
+        //- /src/runtime/scheduler.rs
+        pub enum Context { Worker }
+        //- /src/io/mod.rs
+        mod read;
+        mod globbed;
+        pub use self::read::AsyncRead;
+        pub use globbed::*;
+        pub use crate::runtime as sync;
+        pub use std::io::Result;
+        pub use read::Reader as Renamed;
+        //- /src/io/read.rs
+        pub trait AsyncRead {}
+        pub struct Reader;
+        //- /src/io/globbed.rs
+        pub struct Glob;
+        "#,
+        expect![[r#"
+            1 self::runtime -> src/runtime/mod.rs
+            2 self::io -> src/io/mod.rs
+            3 runtime: scheduler -> src/runtime/scheduler.rs
+            4 scheduler::Context: Worker -> src/runtime/scheduler.rs:1:20
+            5 io: AsyncRead -> src/io/read.rs:1:11
+            5 io: Glob -> src/io/globbed.rs:1:12
+            5 io: Missing -> src/io/mod.rs
+            6 io: sync -> src/runtime/mod.rs
+            7 io: Result -> external (std)
+            8 io: Renamed -> src/io/read.rs:2:12
         "#]],
     );
 }

@@ -26,7 +26,13 @@
 //! root (edition-2015 paths and 2018 uniform paths), an item of the file, or a workspace
 //! crate (its library name, or a dependency renamed to it) is followed in the workspace.
 //! The answer is the file of the deepest module the path reaches, with the definition
-//! named by the next segment when the file defines it (nested: `Enum::Variant`). `std`,
+//! named by the next segment when the file defines it (nested: `Enum::Variant`); when it
+//! does not, a `use` of that file binding the name (`pub use self::read::AsyncRead`, a glob
+//! leading to a definition of it) is followed, and so is a first segment that another
+//! `use` of the importing file binds (`use runtime::scheduler; use scheduler::Context;`),
+//! up to [`MAX_IMPORT_HOPS`] imports deep. Visibility is not checked (a private `use` is
+//! followed like a `pub use`), nor are `#[cfg]`s, and items and `mod`s inside macro calls
+//! are not seen. `std`,
 //! `core`, `alloc`, `proc_macro` and `test` are external, and so is a crate the nearest
 //! `Cargo.toml` lists as a dependency (any table, renames included); anything else is
 //! unresolved.
@@ -608,6 +614,10 @@ fn mod_file(
 /// Crates outside every workspace that every Rust program may name.
 const BUILTIN_CRATES: &[&str] = &["std", "core", "alloc", "proc_macro", "test"];
 
+/// How many imports deep a path is followed through other imports (`use` of a name another
+/// `use` brought in, a `pub use` re-export).
+const MAX_IMPORT_HOPS: usize = 4;
+
 /// Where `import` (one of `file`'s, a Rust file) leads.
 pub(super) fn resolve(
     db: &dyn Db,
@@ -615,165 +625,262 @@ pub(super) fn resolve(
     file: SourceFile,
     import: &ImportSummary,
 ) -> Target {
-    let modules = rust_modules(db, workspace);
-    let within: Vec<String> = import
-        .within
-        .as_deref()
-        .map(|w| w.split("::").map(str::to_string).collect())
-        .unwrap_or_default();
+    let resolver = Resolver {
+        db,
+        workspace,
+        modules: rust_modules(db, workspace),
+    };
     if let Some(decl) = ModDecl::of(import) {
-        let mod_rs = modules.is_root(file) || is_mod_rs(file.path(db));
-        return match mod_file(&modules.paths, file.path(db), mod_rs, &decl) {
+        let mod_rs = resolver.modules.is_root(file) || is_mod_rs(file.path(db));
+        return match mod_file(&resolver.modules.paths, file.path(db), mod_rs, &decl) {
             Some(file) => Target::Resolved { file, symbol: None },
             None => Target::Unresolved,
         };
     }
+    let within = segments_of(import.within.as_deref());
+    resolver.path(file, &within, &full_path(import), 0)
+}
+
+/// `a::b` → `["a", "b"]`; none → `[]`.
+fn segments_of(path: Option<&str>) -> Vec<String> {
+    path.map(|p| p.split("::").map(str::to_string).collect())
+        .unwrap_or_default()
+}
+
+/// The import's whole path: module, then name.
+fn full_path(import: &ImportSummary) -> Vec<String> {
     let mut segments: Vec<String> = import.module.split("::").map(str::to_string).collect();
     segments.extend(import.name.iter().cloned());
-    // Where the importer is: its crate and module, inline modules included.
-    let here = modules.placed.get(&file).map(|(krate, module)| {
-        let mut path: Vec<String> = if module.is_empty() {
-            Vec::new()
-        } else {
-            module.split("::").map(str::to_string).collect()
+    segments
+}
+
+/// The name an import binds in its module: the alias, else the last segment (`self`'s
+/// module for `a::{self}`); none for globs and `mod` declarations.
+fn local_name(import: &ImportSummary) -> Option<&str> {
+    if import.wildcard || ModDecl::of(import).is_some() {
+        return None;
+    }
+    import
+        .alias
+        .as_deref()
+        .or(import.name.as_deref())
+        .or_else(|| import.module.rsplit("::").next())
+        .filter(|name| !name.is_empty() && *name != "_")
+}
+
+struct Resolver<'db> {
+    db: &'db dyn Db,
+    workspace: Workspace,
+    modules: Arc<RustModules>,
+}
+
+impl Resolver<'_> {
+    /// Where `segments`, written in `file` inside its inline modules `within`, lead.
+    fn path(
+        &self,
+        file: SourceFile,
+        within: &[String],
+        segments: &[String],
+        hops: usize,
+    ) -> Target {
+        let db = self.db;
+        let modules = &self.modules;
+        // Where the importer is: its crate and module, inline modules included.
+        let here = modules.placed.get(&file).map(|(krate, module)| {
+            let mut path = segments_of(Some(module.as_str()).filter(|m| !m.is_empty()));
+            path.extend(within.iter().cloned());
+            (*krate, path)
+        });
+        let Some(first) = segments.first() else {
+            return Target::Unresolved;
         };
-        path.extend(within.iter().cloned());
-        (*krate, path)
-    });
-    let first = segments[0].clone();
-    let (krate, base, rest): (u32, Vec<String>, &[String]) = match first.as_str() {
-        "crate" | "$crate" => match &here {
-            Some((krate, _)) => (*krate, Vec::new(), &segments[1..]),
-            None => return Target::Unresolved,
-        },
-        "self" | "super" => {
-            let Some((krate, mut module)) = here.clone() else {
-                return Target::Unresolved;
-            };
-            let mut i = usize::from(first == "self");
-            while segments.get(i).is_some_and(|s| s == "super") {
-                if module.pop().is_none() {
+        match first.as_str() {
+            "crate" | "$crate" => match &here {
+                Some((krate, _)) => self.follow(*krate, Vec::new(), &segments[1..], hops),
+                None => Target::Unresolved,
+            },
+            "self" | "super" => {
+                let Some((krate, mut module)) = here else {
                     return Target::Unresolved;
+                };
+                let mut i = usize::from(first == "self");
+                while segments.get(i).is_some_and(|s| s == "super") {
+                    if module.pop().is_none() {
+                        return Target::Unresolved;
+                    }
+                    i += 1;
                 }
-                i += 1;
+                self.follow(krate, module, &segments[i..], hops)
             }
-            (krate, module, &segments[i..])
-        }
-        "" => {
             // `::name`: a crate.
-            match segments.get(1) {
-                Some(name) => {
-                    return extern_crate(db, workspace, &modules, file, name, &segments[2..]);
-                }
-                None => return Target::Unresolved,
-            }
-        }
-        _ => {
-            if let Some((krate, module)) = &here {
+            "" => match segments.get(1) {
+                Some(name) => self.extern_crate(file, name, &segments[2..], hops),
+                None => Target::Unresolved,
+            },
+            _ => {
+                let Some((krate, module)) = &here else {
+                    return self.extern_crate(file, first, &segments[1..], hops);
+                };
+                // A module of the current module; an item of this file or a name another
+                // import brings in (2018 uniform paths); a module of the crate root
+                // (edition 2015); else a crate.
                 let mut local = module.clone();
                 local.push(first.clone());
-                // A module of the current module, an item of this file (uniform paths), a
-                // module of the crate root (edition 2015).
                 if modules.module(*krate, &local).is_some() {
-                    (*krate, module.clone(), &segments[..])
-                } else if let Some(symbol) = symbol_path(db, file, within.iter().chain(&segments))
-                    .filter(|(_, depth)| *depth > within.len())
-                    .map(|(s, _)| s)
-                {
+                    return self.follow(*krate, module.clone(), segments, hops);
+                }
+                let item = symbol_path(db, file, within.iter().chain(segments))
+                    .filter(|(_, depth)| *depth > within.len());
+                if let Some((symbol, _)) = item {
                     return Target::Resolved {
                         file,
                         symbol: Some(symbol),
                     };
-                } else if modules
-                    .module(*krate, std::slice::from_ref(&first))
+                }
+                if let Some(target) =
+                    self.through_imports(file, within, first, &segments[1..], hops)
+                {
+                    return target;
+                }
+                if modules
+                    .module(*krate, std::slice::from_ref(first))
                     .is_some()
                 {
-                    (*krate, Vec::new(), &segments[..])
-                } else {
-                    return extern_crate(db, workspace, &modules, file, &first, &segments[1..]);
+                    return self.follow(*krate, Vec::new(), segments, hops);
                 }
-            } else {
-                return extern_crate(db, workspace, &modules, file, &first, &segments[1..]);
+                self.extern_crate(file, first, &segments[1..], hops)
             }
         }
-    };
-    follow(db, &modules, krate, base, rest)
-}
-
-/// The deepest module of `krate` that `base` + `rest` reaches, and the definition the next
-/// segment names in it.
-fn follow(
-    db: &dyn Db,
-    modules: &RustModules,
-    krate: u32,
-    base: Vec<String>,
-    rest: &[String],
-) -> Target {
-    let mut path = base;
-    path.extend(rest.iter().cloned());
-    let mut depth = 0;
-    let mut file = match modules.module(krate, &[]) {
-        Some(f) => f,
-        None => return Target::Unresolved,
-    };
-    while depth < path.len() {
-        match modules.module(krate, &path[..=depth]) {
-            Some(f) => {
-                file = f;
-                depth += 1;
-            }
-            None => break,
-        }
     }
-    let symbol = symbol_path(db, file, path[depth..].iter()).map(|(s, _)| s);
-    Target::Resolved { file, symbol }
-}
 
-/// A path starting with the crate `name` (not a module of the importer's crate).
-fn extern_crate(
-    db: &dyn Db,
-    workspace: Workspace,
-    modules: &RustModules,
-    file: SourceFile,
-    name: &str,
-    rest: &[String],
-) -> Target {
-    if let Some(&krate) = modules.libraries.get(name) {
-        return follow(db, modules, krate, Vec::new(), rest);
-    }
-    if BUILTIN_CRATES.contains(&name) {
-        return Target::External {
-            package: name.to_string(),
+    /// The deepest module of `krate` that `base` + `rest` reaches, and the definition the
+    /// next segment names in it (found through the file's imports when it re-exports it).
+    fn follow(&self, krate: u32, base: Vec<String>, rest: &[String], hops: usize) -> Target {
+        let mut path = base;
+        path.extend(rest.iter().cloned());
+        let Some(mut file) = self.modules.module(krate, &[]) else {
+            return Target::Unresolved;
         };
+        let mut depth = 0;
+        while depth < path.len() {
+            match self.modules.module(krate, &path[..=depth]) {
+                Some(f) => {
+                    file = f;
+                    depth += 1;
+                }
+                None => break,
+            }
+        }
+        let remaining = &path[depth..];
+        let symbol = symbol_path(self.db, file, remaining.iter()).map(|(s, _)| s);
+        if symbol.is_none()
+            && let Some((name, rest)) = remaining.split_first()
+            && let Some(target) = self.through_imports(file, &[], name, rest, hops)
+        {
+            return target;
+        }
+        Target::Resolved { file, symbol }
     }
-    let projects = projects(db, workspace);
-    let path = file.path(db);
-    let package = projects
-        .iter()
-        .filter(|p| p.kind == ProjectKind::Cargo && p.cargo.is_some())
-        .filter(|p| {
-            let root = dir_of_root(&p.root);
-            root.is_empty() || path.starts_with(&format!("{root}/"))
-        })
-        .max_by_key(|p| dir_of_root(&p.root).len());
-    let Some(dependency) = package
-        .and_then(|p| p.cargo.as_ref())
-        .and_then(|c| c.dependencies.iter().find(|d| d.name == name))
-    else {
-        return Target::Unresolved;
-    };
-    // A dependency renamed to a workspace package.
-    let library = projects
-        .iter()
-        .filter(|p| p.kind == ProjectKind::Cargo)
-        .find(|p| p.name.as_deref() == Some(dependency.package.as_str()))
-        .and_then(|p| p.cargo.as_ref()?.lib_name.as_ref())
-        .and_then(|lib| modules.libraries.get(lib));
-    match library {
-        Some(&krate) => follow(db, modules, krate, Vec::new(), rest),
-        None => Target::External {
-            package: dependency.package.clone(),
-        },
+
+    /// `name` (then `rest`) as a name one of `file`'s file-level imports brings in: by
+    /// name or alias, else through a glob that leads to a definition of it.
+    fn through_imports(
+        &self,
+        file: SourceFile,
+        within: &[String],
+        name: &str,
+        rest: &[String],
+        hops: usize,
+    ) -> Option<Target> {
+        if hops >= MAX_IMPORT_HOPS {
+            return None;
+        }
+        let imports = file_imports(self.db, file);
+        let scope = |i: &&ImportSummary| segments_of(i.within.as_deref()) == within;
+        // `use log;` binds `log` to the crate itself: nothing to follow.
+        let named = imports
+            .iter()
+            .filter(scope)
+            .find(|i| local_name(i) == Some(name) && full_path(i) != [name]);
+        // What an import leads to counts when it is more than this file again.
+        let leads_on = |target: &Target| match target {
+            Target::Resolved { file: f, symbol } => symbol.is_some() || *f != file,
+            Target::External { .. } => true,
+            Target::Unresolved => false,
+        };
+        if let Some(import) = named {
+            let mut path = full_path(import);
+            path.extend(rest.iter().cloned());
+            let target = self.path(file, within, &path, hops + 1);
+            return leads_on(&target).then_some(target);
+        }
+        // A glob counts only where it leads to a definition of `name` itself.
+        let defines = |target: &Target| match target {
+            Target::Resolved {
+                file,
+                symbol: Some(i),
+            } => file_symbols(self.db, *file).summaries[*i as usize].name == name,
+            _ => false,
+        };
+        imports
+            .iter()
+            .filter(scope)
+            .filter(|i| i.wildcard)
+            .find_map(|glob| {
+                let mut path = full_path(glob);
+                path.push(name.to_string());
+                let target = self.path(file, within, &path, hops + 1);
+                if !defines(&target) {
+                    return None;
+                }
+                if rest.is_empty() {
+                    return Some(target);
+                }
+                path.extend(rest.iter().cloned());
+                Some(self.path(file, within, &path, hops + 1))
+            })
+    }
+
+    /// A path starting with the crate `name` (not a module of the importer's crate).
+    fn extern_crate(&self, file: SourceFile, name: &str, rest: &[String], hops: usize) -> Target {
+        let modules = &self.modules;
+        if let Some(&krate) = modules.libraries.get(name) {
+            return self.follow(krate, Vec::new(), rest, hops);
+        }
+        if BUILTIN_CRATES.contains(&name) {
+            return Target::External {
+                package: name.to_string(),
+            };
+        }
+        let projects = projects(self.db, self.workspace);
+        let path = file.path(self.db);
+        let package = projects
+            .iter()
+            .filter(|p| p.kind == ProjectKind::Cargo && p.cargo.is_some())
+            .filter(|p| {
+                let root = dir_of_root(&p.root);
+                root.is_empty() || path.starts_with(&format!("{root}/"))
+            })
+            .max_by_key(|p| dir_of_root(&p.root).len());
+        let Some(dependency) = package
+            .and_then(|p| p.cargo.as_ref())
+            .and_then(|c| c.dependencies.iter().find(|d| d.name == name))
+        else {
+            return Target::Unresolved;
+        };
+        // A dependency renamed to a workspace package.
+        let library = projects
+            .iter()
+            .filter(|p| p.kind == ProjectKind::Cargo)
+            .find(|p| p.name.as_deref() == Some(dependency.package.as_str()))
+            .and_then(|p| p.cargo.as_ref()?.lib_name.as_ref())
+            .and_then(|lib| modules.libraries.get(lib));
+        match library {
+            Some(&krate) => self.follow(krate, Vec::new(), rest, hops),
+            None => Target::External {
+                package: dependency.package.clone(),
+            },
+        }
     }
 }
 
