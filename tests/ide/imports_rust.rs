@@ -30,6 +30,7 @@ fn use_trees_of_every_shape_give_one_import_per_leaf() {
             // a comment between leaves
             z,
         };
+        use m::{*, n};
         "#,
         expect![[r#"
             1 a::b: c -> unresolved
@@ -51,6 +52,8 @@ fn use_trees_of_every_shape_give_one_import_per_leaf() {
             10 crate::a: c -> src/lib.rs
             11 self: z -> src/lib.rs
             12 a: z -> unresolved
+            16 m: * -> unresolved
+            16 m: n -> unresolved
         "#]],
     );
 }

@@ -62,9 +62,16 @@ pub(super) fn use_tree_imports(
     text: &str,
 ) -> Vec<(ImportSummary, usize)> {
     let within = inline_modules(statement, text);
+    let mut leaves = Vec::new();
+    expand(tree, &[], text, &mut leaves);
     let mut out = Vec::new();
-    expand(tree, &[], text, &mut |segments, alias, wildcard, at| {
-        let mut segments = segments.to_vec();
+    for Leaf {
+        mut segments,
+        alias,
+        wildcard,
+        at,
+    } in leaves
+    {
         // `a::{self}` is `a`.
         if !wildcard && segments.len() > 1 && segments.last().is_some_and(|s| s == "self") {
             segments.pop();
@@ -76,7 +83,7 @@ pub(super) fn use_tree_imports(
             (segments.join("::"), name)
         };
         if module.is_empty() && name.is_none() {
-            return;
+            continue;
         }
         out.push((
             ImportSummary {
@@ -89,8 +96,17 @@ pub(super) fn use_tree_imports(
             },
             at,
         ));
-    });
+    }
     out
+}
+
+/// One leaf of a use tree: its whole path (a leading `::` is an empty first segment).
+struct Leaf {
+    segments: Vec<String>,
+    alias: Option<String>,
+    wildcard: bool,
+    /// Where it starts, to order the statement's imports.
+    at: usize,
 }
 
 /// `["a"]`, or `["", "a"]` for `::a`.
@@ -98,14 +114,16 @@ fn is_one_segment(segments: &[String]) -> bool {
     segments.len() == 1 || (segments.len() == 2 && segments[0].is_empty())
 }
 
-/// Calls `leaf(path segments, alias, wildcard, offset)` for each leaf of a use tree; a
-/// leading `::` is an empty first segment.
-fn expand(
-    node: tree_sitter::Node,
-    prefix: &[String],
-    text: &str,
-    leaf: &mut dyn FnMut(&[String], Option<String>, bool, usize),
-) {
+/// The leaves of a use tree under `prefix`, in order.
+fn expand(node: tree_sitter::Node, prefix: &[String], text: &str, leaves: &mut Vec<Leaf>) {
+    let mut leaf = |segments, alias, wildcard| {
+        leaves.push(Leaf {
+            segments,
+            alias,
+            wildcard,
+            at: node.start_byte(),
+        })
+    };
     let with = |path: Option<tree_sitter::Node>| -> Option<Vec<String>> {
         let mut segments = prefix.to_vec();
         match path {
@@ -117,7 +135,7 @@ fn expand(
     match node.kind() {
         "identifier" | "self" | "super" | "crate" | "metavariable" | "scoped_identifier" => {
             if let Some(segments) = with(Some(node)) {
-                leaf(&segments, None, false, node.start_byte());
+                leaf(segments, None, false);
             }
         }
         "use_as_clause" => {
@@ -125,13 +143,17 @@ fn expand(
                 .child_by_field_name("alias")
                 .map(|a| node_text(a, text));
             if let Some(segments) = with(node.child_by_field_name("path")) {
-                leaf(&segments, alias, false, node.start_byte());
+                leaf(segments, alias, false);
             }
         }
         "use_wildcard" => {
-            let path = node.named_child(0).filter(|p| !p.is_extra());
-            if let Some(segments) = with(path) {
-                leaf(&segments, None, true, node.start_byte());
+            // `{*}` inside a group has no path of its own.
+            let segments = match node.named_child(0).filter(|p| !p.is_extra()) {
+                Some(path) => with(Some(path)),
+                None => Some(prefix.to_vec()),
+            };
+            if let Some(segments) = segments {
+                leaf(segments, None, true);
             }
         }
         "scoped_use_list" => {
@@ -140,12 +162,12 @@ fn expand(
             else {
                 return;
             };
-            expand(list, &segments, text, leaf);
+            expand(list, &segments, text, leaves);
         }
         "use_list" => {
             let mut cursor = node.walk();
             for child in node.named_children(&mut cursor) {
-                expand(child, prefix, text, leaf);
+                expand(child, prefix, text, leaves);
             }
         }
         // Comments, and error recovery's nodes.
