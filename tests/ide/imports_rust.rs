@@ -325,16 +325,22 @@ fn cargo_targets_are_crate_roots_and_files_no_mod_reaches_use_their_paths() {
         mod helper;
         use mylib::api;
         use crate::helper::go;
+        use mylib::Item;
+        use mylib::undeclared::deep::Thing;
         //- /src/bin/helper.rs
         pub fn go() {}
         //- /src/lib.rs
         macro_rules! cfg_api { ($($i:item)*) => { $($i)* } }
-        cfg_api! { pub mod api; }
+        cfg_api! {
+            pub mod api;
+            pub use api::inner::Item;
+        }
         //- /src/api/mod.rs
-        use crate::api::inner::Item;
         mod inner;
         //- /src/api/inner.rs
         pub struct Item;
+        //- /src/undeclared/deep.rs
+        pub struct Thing;
         //- /Cargo.toml
         [package]
         name = "mylib"
@@ -343,25 +349,31 @@ fn cargo_targets_are_crate_roots_and_files_no_mod_reaches_use_their_paths() {
             1 self::helper -> src/bin/helper.rs
             2 mylib: api -> src/api/mod.rs
             3 crate::helper: go -> src/bin/helper.rs:1:8
+            4 mylib: Item -> src/api/inner.rs:1:12
+            5 mylib::undeclared::deep: Thing -> src/undeclared/deep.rs:1:12
         "#]],
     );
+}
+
+#[test]
+fn imports_inside_item_macro_calls_count() {
     check(
         r#"
-        //- /src/api/mod.rs
-        use crate::api::inner::Item;
-        mod inner;
         //- /src/lib.rs
         macro_rules! cfg_api { ($($i:item)*) => { $($i)* } }
-        cfg_api! { pub mod api; }
+        cfg_api! {
+            pub mod api;
+            pub use api::inner::Item;
+        }
+        quote! { use #name::x; }
+        //- /src/api/mod.rs
+        pub mod inner;
         //- /src/api/inner.rs
         pub struct Item;
-        //- /Cargo.toml
-        [package]
-        name = "mylib"
         "#,
         expect![[r#"
-            1 crate::api::inner: Item -> src/api/inner.rs:1:12
-            2 self::inner -> src/api/inner.rs
+            3 self::api (public) -> src/api/mod.rs
+            4 api::inner: Item (public) -> src/api/inner.rs:1:12
         "#]],
     );
 }

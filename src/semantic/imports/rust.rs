@@ -780,19 +780,14 @@ impl Resolver<'_> {
     fn follow(&self, krate: u32, base: Vec<String>, rest: &[String], hops: usize) -> Target {
         let mut path = base;
         path.extend(rest.iter().cloned());
-        let Some(mut file) = self.modules.module(krate, &[]) else {
+        // The longest prefix that is a module (a directory without `mod.rs` can sit between
+        // modules that took their names from their paths).
+        let Some((file, depth)) = (0..=path.len())
+            .rev()
+            .find_map(|depth| Some((self.modules.module(krate, &path[..depth])?, depth)))
+        else {
             return Target::Unresolved;
         };
-        let mut depth = 0;
-        while depth < path.len() {
-            match self.modules.module(krate, &path[..=depth]) {
-                Some(f) => {
-                    file = f;
-                    depth += 1;
-                }
-                None => break,
-            }
-        }
         let remaining = &path[depth..];
         let symbol = symbol_path(self.db, file, remaining.iter()).map(|(s, _)| s);
         if symbol.is_none()
