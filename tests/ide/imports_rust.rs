@@ -460,3 +460,33 @@ fn names_other_imports_bring_in_and_re_exports_are_followed() {
         "#]],
     );
 }
+
+#[test]
+fn a_crate_shadows_a_module_of_the_crate_root() {
+    check(
+        r#"
+        //- /src/sync/mocked.rs
+        use loom::cell::UnsafeCell;
+        use util::helper;
+        //- /src/lib.rs
+        mod loom;
+        mod util;
+        mod sync;
+        //- /src/loom.rs
+        //- /src/util.rs
+        pub fn helper() {}
+        //- /src/sync/mod.rs
+        mod mocked;
+        //- /Cargo.toml
+        [package]
+        name = "rt"
+
+        [target.'cfg(loom)'.dev-dependencies]
+        loom = "0.7"
+        "#,
+        expect![[r#"
+            1 loom::cell: UnsafeCell -> external (loom)
+            2 util: helper -> src/util.rs:1:8
+        "#]],
+    );
+}

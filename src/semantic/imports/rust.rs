@@ -22,9 +22,11 @@
 //! implies (`src/a/b.rs`, `src/a/b/mod.rs` → `crate::a::b`).
 //!
 //! **Resolution** ([`resolve`]): `crate::`, `self::`, `super::` count from the importing
-//! file's module; a first segment naming a module of the current module or of the crate
-//! root (edition-2015 paths and 2018 uniform paths), an item of the file, or a workspace
-//! crate (its library name, or a dependency renamed to it) is followed in the workspace.
+//! file's module; any other first segment is, in this order, a module of the current
+//! module or an item of the file (2018 uniform paths), a name another `use` of the file
+//! binds, a crate (below), or a module of the crate root (edition-2015 paths, which a crate
+//! of the same name shadows). A workspace crate (its library name, or a dependency renamed
+//! to it) is followed in the workspace.
 //! The answer is the file of the deepest module the path reaches, with the definition
 //! named by the next segment when the file defines it (nested: `Enum::Variant`); when it
 //! does not, a `use` of that file binding the name (`pub use self::read::AsyncRead`, a glob
@@ -744,8 +746,8 @@ impl Resolver<'_> {
                     return self.extern_crate(file, first, &segments[1..], hops);
                 };
                 // A module of the current module; an item of this file or a name another
-                // import brings in (2018 uniform paths); a module of the crate root
-                // (edition 2015); else a crate.
+                // import brings in (2018 uniform paths); a crate; a module of the crate
+                // root (edition 2015).
                 let mut local = module.clone();
                 local.push(first.clone());
                 if modules.module(*krate, &local).is_some() {
@@ -764,13 +766,17 @@ impl Resolver<'_> {
                 {
                     return target;
                 }
-                if modules
-                    .module(*krate, std::slice::from_ref(first))
-                    .is_some()
-                {
-                    return self.follow(*krate, Vec::new(), segments, hops);
+                // A crate shadows a module of the crate root.
+                match self.extern_crate(file, first, &segments[1..], hops) {
+                    Target::Unresolved
+                        if modules
+                            .module(*krate, std::slice::from_ref(first))
+                            .is_some() =>
+                    {
+                        self.follow(*krate, Vec::new(), segments, hops)
+                    }
+                    target => target,
                 }
-                self.extern_crate(file, first, &segments[1..], hops)
             }
         }
     }
