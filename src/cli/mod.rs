@@ -60,7 +60,7 @@ pub enum Command {
     /// Show the symbols a file defines, as a tree.
     Outline(FileArgs),
     /// List a file's imports and where each leads: a workspace file (and the definition
-    /// named), the standard library, or unresolved. Python today.
+    /// named), external (the standard library or a declared dependency), or unresolved.
     Imports(WorkspaceFileArgs),
     /// Search the workspace's symbols (fuzzy, ranked: exact, prefix, word starts, substring,
     /// subsequence).

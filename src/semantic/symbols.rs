@@ -17,7 +17,7 @@
 //!   `cfg_rt! { pub fn spawn_blocking … }`): the inside is parsed again on its own
 //!   (tree-sitter's included ranges keep the file's positions) and, when it parses without
 //!   a syntax error, its definitions are the file's own, nested in whatever encloses the
-//!   macro call.
+//!   macro call, and so are its imports.
 //!
 //! The result is split in two for early cutoff: [`SymbolSummary`] (names, kinds,
 //! containers, signatures; no positions) is what other files' queries read, and

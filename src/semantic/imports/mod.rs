@@ -1,16 +1,17 @@
 //! Imports per file (from `queries/<lang>/imports.scm`, run in the same walk as the tags
 //! query: see `symbols.rs`) and where they lead (one module of path rules per
-//! `import_style` of the registry: `python.rs`, …).
+//! `import_style` of the registry: `python.rs`, `rust.rs`, `go.rs`, …).
 //!
 //! Capture conventions (see `queries/README.md`): `@import` the statement, `@module` the
 //! module as written (`a.b`; Python's relative `..a` and `.` included), `@name` a name
 //! imported from it, `@alias` the local name given with `as`, `@wildcard` for `*`,
-//! `@public` when the import is also a public re-export (`pub use`, `export … from`).
+//! `@public` when the import is also a public re-export (`pub use`, `export … from`);
+//! Rust's `@use_tree` and `@mod_name` are made into imports by `rust.rs`.
 //!
 //! Invariant (early cutoff): [`file_imports`] is position-free, so an edit that only moves
 //! a file's imports leaves every query over other files valid; module maps (such as
-//! [`python::python_modules`]) read paths and manifests, never texts. Resolution
-//! ([`resolve`]) runs per request.
+//! [`python::python_modules`]) read paths, manifests and position-free summaries (Rust's
+//! `mod` declarations), never texts. Resolution ([`resolve`]) runs per request.
 //!
 
 mod go;
