@@ -188,3 +188,39 @@ fn positions_follow_an_edit_above_a_symbol() {
     let after = host.analysis().symbol_search(&query).unwrap();
     assert_eq!(after.symbols[0].name_span.start.line, 7);
 }
+
+#[test]
+fn editing_a_rust_use_leaves_the_module_map_valid() {
+    let (mut host, log) = logged_host();
+    let lib = host.file("src/lib.rs").unwrap();
+    let statuses = |host: &Host| -> Vec<String> {
+        let imports = host.analysis().imports(lib).unwrap();
+        imports.iter().map(|i| i.status.to_string()).collect()
+    };
+    host.set_file_text(
+        "src/lib.rs",
+        "use std::fmt;\npub fn other() -> u32 {\n    1\n}\n",
+    );
+    assert_eq!(statuses(&host), ["external (std)"]);
+
+    // Another `use`: the file's imports change, its `mod` declarations do not.
+    host.set_file_text(
+        "src/lib.rs",
+        "use core::fmt;\npub fn other() -> u32 {\n    1\n}\n",
+    );
+    log.lock().unwrap().clear();
+    assert_eq!(statuses(&host), ["external (core)"]);
+    let mut executed = std::mem::take(&mut *log.lock().unwrap());
+    executed.sort();
+    let id = id_of(&host, "src/lib.rs");
+    assert_eq!(
+        executed,
+        [
+            format!("file_imports({id})"),
+            format!("file_symbols({id})"),
+            format!("line_index({id})"),
+            format!("rust_mod_decls({id})"),
+        ],
+        "the module map is only validated"
+    );
+}
