@@ -490,3 +490,28 @@ fn a_crate_shadows_a_module_of_the_crate_root() {
         "#]],
     );
 }
+
+#[test]
+fn re_export_cycles_end() {
+    check(
+        r#"
+        //- /src/lib.rs
+        mod a;
+        mod b;
+        use a::Missing;
+        use b::Found;
+        //- /src/a.rs
+        pub use crate::b::*;
+        pub use self::Missing;
+        //- /src/b.rs
+        pub use crate::a::*;
+        pub struct Found;
+        "#,
+        expect![[r#"
+            1 self::a -> src/a.rs
+            2 self::b -> src/b.rs
+            3 a: Missing -> src/a.rs
+            4 b: Found -> src/b.rs:2:12
+        "#]],
+    );
+}

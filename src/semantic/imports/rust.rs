@@ -642,6 +642,9 @@ const BUILTIN_CRATES: &[&str] = &["std", "core", "alloc", "proc_macro", "test"];
 /// `use` brought in, a `pub use` re-export).
 const MAX_IMPORT_HOPS: usize = 4;
 
+/// How many paths one resolution may try (globs of globs multiply them).
+const MAX_PATHS_TRIED: u32 = 256;
+
 /// Where `import` (one of `file`'s, a Rust file) leads.
 pub(super) fn resolve(
     db: &dyn Db,
@@ -653,6 +656,7 @@ pub(super) fn resolve(
         db,
         workspace,
         modules: rust_modules(db, workspace),
+        budget: std::cell::Cell::new(MAX_PATHS_TRIED),
     };
     if let Some(decl) = ModDecl::of(import) {
         let mod_rs = resolver.modules.is_root(file) || is_mod_rs(file.path(db));
@@ -696,6 +700,8 @@ struct Resolver<'db> {
     db: &'db dyn Db,
     workspace: Workspace,
     modules: Arc<RustModules>,
+    /// Paths this resolution may still try.
+    budget: std::cell::Cell<u32>,
 }
 
 impl Resolver<'_> {
@@ -709,6 +715,10 @@ impl Resolver<'_> {
     ) -> Target {
         let db = self.db;
         let modules = &self.modules;
+        match self.budget.get().checked_sub(1) {
+            Some(left) => self.budget.set(left),
+            None => return Target::Unresolved,
+        }
         // Where the importer is: its crate and module, inline modules included.
         let here = modules.placed.get(&file).map(|(krate, module)| {
             let mut path = segments_of(Some(module.as_str()).filter(|m| !m.is_empty()));
