@@ -383,6 +383,63 @@ fn imports_resolve_through_the_projects_source_roots() {
 }
 
 #[test]
+fn imports_of_a_rust_crate_follow_its_modules_and_manifest() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "Cargo.toml",
+        "[package]\nname = \"shapes\"\n\n[dependencies]\nserde = \"1\"\n",
+    );
+    write(
+        dir.path(),
+        "src/lib.rs",
+        "mod geometry;\npub use geometry::{Circle, area as circle_area};\nuse serde::Serialize;\nuse std::fmt;\nuse rand::Rng;\n",
+    );
+    write(
+        dir.path(),
+        "src/geometry/mod.rs",
+        "pub struct Circle;\npub fn area() {}\n",
+    );
+    // Run inside the crate, as people do (`src/lib.rs` is relative to the current directory).
+    let out = Command::new(env!("CARGO_BIN_EXE_sextant"))
+        .args(["imports", "src/lib.rs"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            vec!["1", "self::geometry", "src/geometry/mod.rs"],
+            vec![
+                "2",
+                "geometry:",
+                "Circle",
+                "(public)",
+                "src/geometry/mod.rs:1:12"
+            ],
+            vec![
+                "2",
+                "geometry:",
+                "area",
+                "as",
+                "circle_area",
+                "(public)",
+                "src/geometry/mod.rs:2:8"
+            ],
+            vec!["3", "serde:", "Serialize", "external", "(serde)"],
+            vec!["4", "std:", "fmt", "external", "(std)"],
+            vec!["5", "rand:", "Rng", "unresolved"],
+        ]
+    );
+}
+
+#[test]
 fn symbols_finds_ranked_matches_across_languages() {
     let dir = workspace();
     let out = sextant(dir.path(), &["symbols", "load", "--json"]);

@@ -295,3 +295,39 @@ fn the_import_graph_reruns_when_imports_change_not_when_bodies_do() {
         "a file cycle; both files are in one package, so no package cycle"
     );
 }
+
+#[test]
+fn editing_a_rust_use_leaves_the_module_map_valid() {
+    let (mut host, log) = logged_host();
+    let lib = host.file("src/lib.rs").unwrap();
+    let statuses = |host: &Host| -> Vec<String> {
+        let imports = host.analysis().imports(lib).unwrap();
+        imports.iter().map(|i| i.status.to_string()).collect()
+    };
+    host.set_file_text(
+        "src/lib.rs",
+        "use std::fmt;\npub fn other() -> u32 {\n    1\n}\n",
+    );
+    assert_eq!(statuses(&host), ["external (std)"]);
+
+    // Another `use`: the file's imports change, its `mod` declarations do not.
+    host.set_file_text(
+        "src/lib.rs",
+        "use core::fmt;\npub fn other() -> u32 {\n    1\n}\n",
+    );
+    log.lock().unwrap().clear();
+    assert_eq!(statuses(&host), ["external (core)"]);
+    let mut executed = std::mem::take(&mut *log.lock().unwrap());
+    executed.sort();
+    let id = id_of(&host, "src/lib.rs");
+    assert_eq!(
+        executed,
+        [
+            format!("file_imports({id})"),
+            format!("file_symbols({id})"),
+            format!("line_index({id})"),
+            format!("rust_mod_decls({id})"),
+        ],
+        "the module map is only validated"
+    );
+}

@@ -485,7 +485,7 @@ impl SextantServer {
     }
 
     #[tool(
-        description = "A workspace file's imports and where each leads: a workspace file (with the line of the definition named), the standard library, or unresolved. Python today.",
+        description = "A workspace file's imports and where each leads: a workspace file (with the line of the definition named), external, or unresolved.",
         input_schema = input_schema::<ListImportsArgs>(),
         output_schema = output_schema::<ImportsAnswer>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)

@@ -137,6 +137,18 @@ pub struct CargoDetails {
     pub lib_name: Option<String>,
     /// `[lib] path`, else Cargo's default `src/lib.rs` (whether or not it exists).
     pub lib_path: Option<String>,
+    /// Every dependency (`[dependencies]`, `[dev-dependencies]`, `[build-dependencies]`,
+    /// and those under `[target.….…]`), sorted by name.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub dependencies: Vec<CargoDependency>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct CargoDependency {
+    /// The name code uses: the dependency's key with `-` as `_`.
+    pub name: String,
+    /// The package depended on: `package = "…"` for a renamed dependency, else the key.
+    pub package: String,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -206,7 +218,16 @@ pub struct ExtendsLink {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct GoModuleDetails {
     pub go_version: Option<String>,
+    /// `require` directives: module path and version.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub requires: Vec<GoRequire>,
     pub replace: Vec<GoReplace>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct GoRequire {
+    pub path: String,
+    pub version: String,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]

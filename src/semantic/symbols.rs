@@ -17,7 +17,7 @@
 //!   `cfg_rt! { pub fn spawn_blocking … }`): the inside is parsed again on its own
 //!   (tree-sitter's included ranges keep the file's positions) and, when it parses without
 //!   a syntax error, its definitions are the file's own, nested in whatever encloses the
-//!   macro call.
+//!   macro call, and so are its imports.
 //!
 //! The result is split in two for early cutoff: [`SymbolSummary`] (names, kinds,
 //! containers, signatures; no positions) is what other files' queries read, and
@@ -439,10 +439,9 @@ impl<'r, 't> Found<'r, 't> {
     ) -> bool {
         syntax::run_query(lang, QueryKind::PerFile, tree, text, interrupt, |m| {
             if m.pattern_index >= self.tags_patterns {
-                // Imports of the file itself; a macro body's are not imports.
-                if !in_macro {
-                    self.imports.add(m, self.capture_names, text);
-                }
+                // A macro body that is items holds imports too (`cfg_rt! { pub use …; mod
+                // blocking; }`); its tree keeps the file's positions.
+                self.imports.add(m, self.capture_names, text);
             } else {
                 self.add(m, in_macro)
             }

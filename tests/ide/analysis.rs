@@ -8,11 +8,11 @@ use std::sync::Arc;
 
 use sextant::{
     ide::{
-        Analysis, Definition, FileId, Fold, GraphQuery, ImportGraphView, ImportInfo, Outline,
-        ParseOptions, ParseOutput, ReferenceQuery, References, SymbolQuery, SymbolSearch,
-        SyntaxError, TextRange, WorkspaceStats,
+        Analysis, AnalysisHost, Change, Definition, FileId, Fold, GraphQuery, ImportGraphView,
+        ImportInfo, Outline, ParseOptions, ParseOutput, ReferenceQuery, References, SymbolQuery,
+        SymbolSearch, SyntaxError, TextRange, WorkspaceStats,
     },
-    workspace::Host,
+    workspace::{Host, manifests::manifest_kind},
 };
 
 use crate::{
@@ -54,8 +54,22 @@ pub fn analysis_at(default_path: &str, fixture: &str) -> (TestDb, FileId, Option
         .find(|f| f.cursor.is_some())
         .unwrap_or(&files[0]);
     let (focus_path, cursor) = (focus.path.clone(), focus.cursor);
-    let loaded = support::loaded(&files);
-    let analysis = Host::from_files("/fixture".into(), loaded).analysis();
+    // Project files (`Cargo.toml`, `go.mod`, …) are manifests; `setup.py` is also source.
+    let mut host = AnalysisHost::new("/fixture".into());
+    let mut manifests = Change::default();
+    for f in &files {
+        if let Some(kind) = manifest_kind(&f.path) {
+            manifests.set_manifest(f.path.clone(), kind, f.text.clone());
+        }
+    }
+    host.apply_change(manifests);
+    let sources: Vec<_> = files
+        .iter()
+        .filter(|f| manifest_kind(&f.path).is_none() || f.path.ends_with(".py"))
+        .cloned()
+        .collect();
+    let loaded = support::loaded(&sources);
+    let analysis = Host::from_files_in(host, "/fixture".into(), loaded).analysis();
     let texts = analysis
         .files()
         .map(|f| (f, analysis.file_text(f)))

@@ -90,8 +90,3 @@ fn python_imports_anywhere_in_the_file_count() {
         "#]],
     );
 }
-
-#[test]
-fn languages_without_an_imports_query_list_none() {
-    check("//- /lib.rs\nuse std::fmt;\n", expect![""]);
-}

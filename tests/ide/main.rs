@@ -21,6 +21,8 @@ mod folding;
 mod fuzz;
 mod import_graph;
 mod imports;
+mod imports_go;
+mod imports_rust;
 mod navigation;
 mod outline;
 mod parse_tree;

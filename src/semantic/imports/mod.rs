@@ -1,25 +1,30 @@
 //! Imports per file (from `queries/<lang>/imports.scm`, run in the same walk as the tags
 //! query: see `symbols.rs`) and where they lead (one module of path rules per
-//! `import_style` of the registry: `python.rs`, …).
+//! `import_style` of the registry: `python.rs`, `rust.rs`, `go.rs`, …).
 //!
 //! Capture conventions (see `queries/README.md`): `@import` the statement, `@module` the
 //! module as written (`a.b`; Python's relative `..a` and `.` included), `@name` a name
 //! imported from it, `@alias` the local name given with `as`, `@wildcard` for `*`,
-//! `@public` when the import is also a public re-export (`pub use`, `export … from`).
+//! `@public` when the import is also a public re-export (`pub use`, `export … from`);
+//! Rust's `@use_tree` and `@mod_name` are made into imports by `rust.rs`.
 //!
 //! Invariant (early cutoff): [`file_imports`] is position-free, so an edit that only moves
 //! a file's imports leaves every query over other files valid; module maps (such as
-//! [`python::python_modules`]) read paths and manifests, never texts. Resolution
-//! ([`resolve`]) runs per request.
+//! [`python::python_modules`]) read paths, manifests and position-free summaries (Rust's
+//! `mod` declarations), never texts. Resolution ([`resolve`]) runs per request.
 //!
 
+mod go;
 mod python;
+mod rust;
 
 use std::sync::Arc;
 
 use serde::Serialize;
 
+pub use go::{GoPackages, go_packages};
 pub use python::{PythonModules, python_modules};
+pub use rust::{ModDecl, RustModules, rust_mod_decls, rust_modules};
 
 use super::symbols::file_symbols;
 use crate::{
@@ -28,7 +33,7 @@ use crate::{
 };
 
 /// One imported module or name, as written, without positions.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
 pub struct ImportSummary {
     /// The module as written: `a.b`, or relative `..a` / `.`.
     pub module: String,
@@ -40,6 +45,10 @@ pub struct ImportSummary {
     pub wildcard: bool,
     /// Also a public re-export (`pub use`, `export … from`).
     pub is_public: bool,
+    /// Rust: the inline modules around the import in its file (`tests` for
+    /// `mod tests { use super::*; }`), which `self` and `super` count from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub within: Option<String>,
 }
 
 /// The imports of one file and their statements' ranges, in document order.
@@ -64,13 +73,9 @@ impl ImportCollector {
         let node_text =
             |node: tree_sitter::Node| text.get(node.byte_range()).unwrap_or_default().to_string();
         let (mut statement, mut module, mut item) = (None, None, None);
-        let mut summary = ImportSummary {
-            module: String::new(),
-            name: None,
-            alias: None,
-            wildcard: false,
-            is_public: false,
-        };
+        // Rust: a `use` tree and a `mod name;`, made into imports by `rust.rs`.
+        let (mut use_tree, mut mod_name) = (None, None);
+        let mut summary = ImportSummary::default();
         for capture in m.captures() {
             let node = capture.node;
             match names[capture.index as usize] {
@@ -89,19 +94,34 @@ impl ImportCollector {
                     summary.wildcard = true;
                 }
                 "public" => summary.is_public = true,
+                "use_tree" => use_tree = Some(node),
+                "mod_name" => mod_name = Some(node),
                 _ => {}
             }
         }
-        let (Some(statement), Some(module)) = (statement, module) else {
+        let Some(statement) = statement else {
             return;
         };
-        let at = item.unwrap_or(module).start_byte();
+        let found: Vec<(ImportSummary, usize)> = match (use_tree, mod_name, module) {
+            (Some(tree), _, _) => rust::use_tree_imports(statement, tree, text),
+            (None, Some(name), _) => vec![rust::mod_declaration(statement, name, text)],
+            (None, None, Some(module)) => {
+                vec![(summary.clone(), item.unwrap_or(module).start_byte())]
+            }
+            (None, None, None) => return,
+        };
         let range = TextRange::new(
             (statement.start_byte() as u32).into(),
             (statement.end_byte() as u32).into(),
         );
-        self.found
-            .push(((statement.start_byte(), at), summary, range));
+        for (found, at) in found {
+            let found = ImportSummary {
+                is_public: summary.is_public,
+                ..found
+            };
+            self.found
+                .push(((statement.start_byte(), at), found, range));
+        }
     }
 
     pub(crate) fn finish(mut self) -> FileImports {
@@ -147,6 +167,8 @@ pub fn resolve(
 ) -> Target {
     match file.lang(db).info().import_style.as_str() {
         "python-module" => python::resolve(db, workspace, file, import),
+        "rust-module-path" => rust::resolve(db, workspace, file, import),
+        "go-package" => go::resolve(db, workspace, file, import),
         _ => Target::Unresolved,
     }
 }

@@ -54,8 +54,7 @@ pub(super) fn bound_module(import: &ImportSummary) -> ImportSummary {
         module,
         name: None,
         alias: None,
-        wildcard: false,
-        is_public: false,
+        ..ImportSummary::default()
     }
 }
 

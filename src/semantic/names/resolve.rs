@@ -157,10 +157,7 @@ impl<'db> Resolver<'db> {
                 .collect::<String>();
             let import = ImportSummary {
                 module: module.clone(),
-                name: None,
-                alias: None,
-                wildcard: false,
-                is_public: false,
+                ..ImportSummary::default()
             };
             let targets = match imports::resolve(self.db, self.workspace, file, &import) {
                 imports::Target::Resolved { file, .. } => vec![Target::Module(file)],

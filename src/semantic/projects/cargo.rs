@@ -1,8 +1,11 @@
-//! `Cargo.toml`: a package (name, library name and path) and/or a workspace (members).
+//! `Cargo.toml`: a package (name, library name and path, dependencies) and/or a workspace
+//! (members).
 
 use toml::{Table, Value};
 
-use super::{CargoDetails, CargoWorkspaceDetails, Project, ProjectKind, paths, toml_error};
+use super::{
+    CargoDependency, CargoDetails, CargoWorkspaceDetails, Project, ProjectKind, paths, toml_error,
+};
 
 pub fn parse(path: &str, text: &str) -> Vec<Project> {
     let table: Table = match toml::from_str(text) {
@@ -21,7 +24,13 @@ pub fn parse(path: &str, text: &str) -> Vec<Project> {
         out.push(workspace(path, ws));
     }
     match table.get("package") {
-        Some(package) => out.push(package_project(path, dir, package, table.get("lib"))),
+        Some(package) => {
+            let mut project = package_project(path, dir, package, table.get("lib"));
+            if let Some(cargo) = &mut project.cargo {
+                cargo.dependencies = dependencies(&table);
+            }
+            out.push(project);
+        }
         None if out.is_empty() => out.push(Project::failed(
             ProjectKind::Cargo,
             path,
@@ -60,8 +69,50 @@ fn package_project(path: &str, dir: &str, package: &Value, lib: Option<&Value>) 
         }
         None => paths::join(dir, "src/lib.rs"),
     };
-    project.cargo = Some(CargoDetails { lib_name, lib_path });
+    project.cargo = Some(CargoDetails {
+        lib_name,
+        lib_path,
+        dependencies: Vec::new(),
+    });
     project
+}
+
+/// The dependency tables Cargo reads (the underscore spellings are older Cargo's).
+const DEPENDENCY_TABLES: &[&str] = &[
+    "dependencies",
+    "dev-dependencies",
+    "dev_dependencies",
+    "build-dependencies",
+    "build_dependencies",
+];
+
+/// Every dependency of the manifest, top-level and per target, sorted and deduplicated.
+fn dependencies(table: &Table) -> Vec<CargoDependency> {
+    let targets = table
+        .get("target")
+        .and_then(Value::as_table)
+        .into_iter()
+        .flat_map(|t| t.values().filter_map(Value::as_table));
+    let mut out: Vec<CargoDependency> = std::iter::once(table)
+        .chain(targets)
+        .flat_map(|t| {
+            DEPENDENCY_TABLES
+                .iter()
+                .filter_map(|k| t.get(*k)?.as_table())
+        })
+        .flat_map(|deps| deps.iter())
+        .map(|(key, spec)| CargoDependency {
+            name: key.replace('-', "_"),
+            package: spec
+                .get("package")
+                .and_then(Value::as_str)
+                .unwrap_or(key)
+                .to_string(),
+        })
+        .collect();
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    out.dedup_by(|a, b| a.name == b.name);
+    out
 }
 
 fn workspace(path: &str, ws: &Value) -> Project {
@@ -128,7 +179,11 @@ serde = { workspace = true }
             package.cargo,
             Some(CargoDetails {
                 lib_name: Some("my_app".into()),
-                lib_path: Some("src/lib.rs".into())
+                lib_path: Some("src/lib.rs".into()),
+                dependencies: vec![CargoDependency {
+                    name: "serde".into(),
+                    package: "serde".into()
+                }],
             })
         );
     }
@@ -144,8 +199,55 @@ serde = { workspace = true }
             projects[0].cargo,
             Some(CargoDetails {
                 lib_name: Some("cu".into()),
-                lib_path: Some("crates/core/lib/mod.rs".into())
+                lib_path: Some("crates/core/lib/mod.rs".into()),
+                dependencies: Vec::new(),
             })
+        );
+    }
+
+    #[test]
+    fn dependencies_of_every_table_with_renames() {
+        let text = r#"
+[package]
+name = "app"
+
+[dependencies]
+serde_json = "1"
+tokio-util = { version = "0.7" }
+json = { package = "serde_json", version = "1" }
+
+[dev-dependencies]
+proptest = "1"
+
+[build-dependencies]
+cc = "1"
+
+[target.'cfg(unix)'.dependencies]
+libc = "0.2"
+
+[target.x86_64-pc-windows-msvc.dev-dependencies]
+windows-sys = { version = "0.52", package = "windows-sys" }
+"#;
+        let projects = parse("Cargo.toml", text);
+        let deps: Vec<(&str, &str)> = projects[0]
+            .cargo
+            .as_ref()
+            .unwrap()
+            .dependencies
+            .iter()
+            .map(|d| (d.name.as_str(), d.package.as_str()))
+            .collect();
+        assert_eq!(
+            deps,
+            [
+                ("cc", "cc"),
+                ("json", "serde_json"),
+                ("libc", "libc"),
+                ("proptest", "proptest"),
+                ("serde_json", "serde_json"),
+                ("tokio_util", "tokio-util"),
+                ("windows_sys", "windows-sys"),
+            ]
         );
     }
 

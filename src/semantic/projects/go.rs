@@ -1,8 +1,8 @@
-//! `go.mod` (module path, go version, `replace`) and `go.work` (`use`, `replace`), read
+//! `go.mod` (module path, go version, `require`, `replace`) and `go.work` (`use`, `replace`), read
 //! with the syntax of Go's `modfile`: one directive per line or a parenthesised block,
 //! `//` comments, quoted or back-quoted strings.
 
-use super::{GoModuleDetails, GoReplace, GoWorkDetails, Project, ProjectKind, paths};
+use super::{GoModuleDetails, GoReplace, GoRequire, GoWorkDetails, Project, ProjectKind, paths};
 
 const GO_MOD_VERBS: &[&str] = &[
     "module",
@@ -35,6 +35,13 @@ pub fn parse_go_mod(path: &str, text: &str) -> Project {
             },
             "go" => details.go_version = go_version(args, line, errors),
             "replace" => details.replace.extend(replace(dir, args, line, errors)),
+            "require" => match args {
+                [path, version] => details.requires.push(GoRequire {
+                    path: path.clone(),
+                    version: version.clone(),
+                }),
+                _ => errors.push(format!("line {line}: usage: require module/path v1.2.3")),
+            },
             _ => {}
         },
     );
@@ -249,6 +256,19 @@ replace (
         assert_eq!(p.root, "services/api");
         let go = p.go_module.unwrap();
         assert_eq!(go.go_version.as_deref(), Some("1.22.3"));
+        assert_eq!(
+            go.requires,
+            [
+                GoRequire {
+                    path: "github.com/acme/lib".into(),
+                    version: "v1.4.0".into(),
+                },
+                GoRequire {
+                    path: "golang.org/x/sync".into(),
+                    version: "v0.7.0".into(),
+                },
+            ]
+        );
         assert_eq!(
             go.replace,
             [

@@ -1,0 +1,980 @@
+//! Rust import rules (what queries cannot say).
+//!
+//! **Collecting.** `queries/rust/imports.scm` finds the statements; a `use` tree is expanded
+//! here into one import per leaf, with `module` the path up to the last segment and `name`
+//! the last segment (`use a::b::{c, d as e}` gives `a::b: c` and `a::b: d as e`); a path of
+//! one segment (`use log;`, `extern crate log;`) is a module without a name; `a::{self}` is
+//! `a` itself; a glob is a wildcard of its path. `mod foo;` (no body) is the module
+//! `self::foo` without a name, and `#[path = "p"] mod foo;` the module `"p"` (quotes kept)
+//! with alias `foo`; a `use` never has these shapes. An import inside inline modules
+//! (`mod tests { use super::*; }`) records them in `within` (`tests`), since `self` and
+//! `super` count from there.
+//!
+//! **The module map** ([`rust_modules`], a tracked query over paths, manifests and each
+//! file's position-free `mod` declarations, [`rust_mod_decls`]): crate roots are each Cargo
+//! package's library (`lib_path`), `src/main.rs`, `src/bin/*.rs`, `src/bin/*/main.rs`,
+//! `tests/*.rs`, `examples/*.rs`, `benches/*.rs` and `build.rs`, and any `lib.rs` or
+//! `main.rs` that no Cargo package holds. From each root, `mod foo;` in a root or a
+//! `mod.rs` leads to the sibling `foo.rs` or `foo/mod.rs`, elsewhere (`x.rs`) to
+//! `x/foo.rs` or `x/foo/mod.rs`; `#[path]` counts from the file's directory. A file no
+//! `mod` declaration reaches (one declared inside a macro call such as `cfg_rt! { mod
+//! runtime; }`) under a library's or binary's root directory gets the module its path
+//! implies (`src/a/b.rs`, `src/a/b/mod.rs` → `crate::a::b`).
+//!
+//! **Resolution** ([`resolve`]): `crate::`, `self::`, `super::` count from the importing
+//! file's module; any other first segment is, in this order, a module of the current
+//! module or an item of the file (2018 uniform paths), a name another `use` of the file
+//! binds, a crate (below), or a module of the crate root (edition-2015 paths, which a crate
+//! of the same name shadows). A workspace crate (its library name, or a dependency renamed
+//! to it) is followed in the workspace.
+//! The answer is the file of the deepest module the path reaches, with the definition
+//! named by the next segment when the file defines it (nested: `Enum::Variant`); when it
+//! does not, a `use` of that file binding the name (`pub use self::read::AsyncRead`, a glob
+//! leading to a definition of it) is followed, and so is a first segment that another
+//! `use` of the importing file binds (`use runtime::scheduler; use scheduler::Context;`),
+//! up to [`MAX_IMPORT_HOPS`] imports deep. Visibility is not checked (a private `use` is
+//! followed like a `pub use`), nor are `#[cfg]`s, and items and `mod`s inside macro calls
+//! are not seen. `std`,
+//! `core`, `alloc`, `proc_macro` and `test` are external, and so is a crate the nearest
+//! `Cargo.toml` lists as a dependency (any table, renames included); anything else is
+//! unresolved.
+
+use std::{
+    collections::{HashMap, HashSet},
+    sync::Arc,
+};
+
+use super::{ImportSummary, Target, file_imports};
+use crate::{
+    db::{Db, SourceFile, Workspace},
+    semantic::{
+        projects::{ProjectKind, paths, projects},
+        symbols::{SymbolKind, file_symbols},
+    },
+};
+
+// ---------------------------------------------------------------------------------------
+// Collecting: from a statement's nodes to import summaries.
+
+/// The imports of one `use` declaration (`statement`), whose tree is `tree`, each with the
+/// byte offset that orders it among the statement's imports.
+pub(super) fn use_tree_imports(
+    statement: tree_sitter::Node,
+    tree: tree_sitter::Node,
+    text: &str,
+) -> Vec<(ImportSummary, usize)> {
+    let within = inline_modules(statement, text);
+    let mut leaves = Vec::new();
+    expand(tree, &[], text, &mut leaves);
+    let mut out = Vec::new();
+    for Leaf {
+        mut segments,
+        alias,
+        wildcard,
+        at,
+    } in leaves
+    {
+        // `a::{self}` is `a`.
+        if !wildcard && segments.len() > 1 && segments.last().is_some_and(|s| s == "self") {
+            segments.pop();
+        }
+        let (module, name) = if wildcard || is_one_segment(&segments) {
+            (segments.join("::"), None)
+        } else {
+            let name = segments.pop();
+            (segments.join("::"), name)
+        };
+        if module.is_empty() && name.is_none() {
+            continue;
+        }
+        out.push((
+            ImportSummary {
+                module,
+                name,
+                alias,
+                wildcard,
+                within: within.clone(),
+                ..ImportSummary::default()
+            },
+            at,
+        ));
+    }
+    out
+}
+
+/// One leaf of a use tree: its whole path (a leading `::` is an empty first segment).
+struct Leaf {
+    segments: Vec<String>,
+    alias: Option<String>,
+    wildcard: bool,
+    /// Where it starts, to order the statement's imports.
+    at: usize,
+}
+
+/// `["a"]`, or `["", "a"]` for `::a`.
+fn is_one_segment(segments: &[String]) -> bool {
+    segments.len() == 1 || (segments.len() == 2 && segments[0].is_empty())
+}
+
+/// The leaves of a use tree under `prefix`, in order.
+fn expand(node: tree_sitter::Node, prefix: &[String], text: &str, leaves: &mut Vec<Leaf>) {
+    let mut leaf = |segments, alias, wildcard| {
+        leaves.push(Leaf {
+            segments,
+            alias,
+            wildcard,
+            at: node.start_byte(),
+        })
+    };
+    let with = |path: Option<tree_sitter::Node>| -> Option<Vec<String>> {
+        let mut segments = prefix.to_vec();
+        match path {
+            Some(path) => segments.extend(path_segments(path, text)?),
+            None => segments.push(String::new()),
+        }
+        Some(segments)
+    };
+    match node.kind() {
+        "identifier" | "self" | "super" | "crate" | "metavariable" | "scoped_identifier" => {
+            if let Some(segments) = with(Some(node)) {
+                leaf(segments, None, false);
+            }
+        }
+        "use_as_clause" => {
+            let alias = node
+                .child_by_field_name("alias")
+                .map(|a| node_text(a, text));
+            if let Some(segments) = with(node.child_by_field_name("path")) {
+                leaf(segments, alias, false);
+            }
+        }
+        "use_wildcard" => {
+            // `{*}` inside a group has no path of its own.
+            let segments = match node.named_child(0).filter(|p| !p.is_extra()) {
+                Some(path) => with(Some(path)),
+                None => Some(prefix.to_vec()),
+            };
+            if let Some(segments) = segments {
+                leaf(segments, None, true);
+            }
+        }
+        "scoped_use_list" => {
+            let path = node.child_by_field_name("path");
+            let (Some(segments), Some(list)) = (with(path), node.child_by_field_name("list"))
+            else {
+                return;
+            };
+            expand(list, &segments, text, leaves);
+        }
+        "use_list" => {
+            let mut cursor = node.walk();
+            for child in node.named_children(&mut cursor) {
+                expand(child, prefix, text, leaves);
+            }
+        }
+        // Comments, and error recovery's nodes.
+        _ => {}
+    }
+}
+
+/// `a::b::c` → `["a", "b", "c"]`; `::a` → `["", "a"]`. `None` for a path with generic
+/// arguments or other shapes a `use` cannot have.
+fn path_segments(node: tree_sitter::Node, text: &str) -> Option<Vec<String>> {
+    match node.kind() {
+        "identifier" | "self" | "super" | "crate" | "metavariable" => {
+            Some(vec![node_text(node, text)])
+        }
+        "scoped_identifier" => {
+            let mut segments = match node.child_by_field_name("path") {
+                Some(path) => path_segments(path, text)?,
+                None => vec![String::new()],
+            };
+            segments.push(node_text(node.child_by_field_name("name")?, text));
+            Some(segments)
+        }
+        _ => None,
+    }
+}
+
+/// A `mod name;` declaration (`statement`): `self::name`, or with `#[path = "p"]` the
+/// module `"p"` aliased `name`.
+pub(super) fn mod_declaration(
+    statement: tree_sitter::Node,
+    name: tree_sitter::Node,
+    text: &str,
+) -> (ImportSummary, usize) {
+    let name_text = node_text(name, text);
+    let summary = match path_attribute(statement, text) {
+        Some(path) => ImportSummary {
+            module: format!("\"{path}\""),
+            alias: Some(name_text),
+            ..ImportSummary::default()
+        },
+        None => ImportSummary {
+            module: format!("self::{name_text}"),
+            ..ImportSummary::default()
+        },
+    };
+    let summary = ImportSummary {
+        within: inline_modules(statement, text),
+        ..summary
+    };
+    (summary, name.start_byte())
+}
+
+/// The string of a `#[path = "…"]` attribute among the item's outer attributes.
+fn path_attribute(item: tree_sitter::Node, text: &str) -> Option<String> {
+    let mut sibling = item.prev_named_sibling();
+    while let Some(node) = sibling {
+        match node.kind() {
+            "attribute_item" => {
+                let attribute = node.named_child(0).filter(|a| a.kind() == "attribute");
+                if let Some(attribute) = attribute {
+                    let is_path = attribute
+                        .named_child(0)
+                        .is_some_and(|n| n.kind() == "identifier" && node_text(n, text) == "path");
+                    let value = attribute.child_by_field_name("value");
+                    if let (true, Some(value)) = (is_path, value) {
+                        return string_content(value, text);
+                    }
+                }
+            }
+            "line_comment" | "block_comment" => {}
+            _ => return None,
+        }
+        sibling = node.prev_named_sibling();
+    }
+    None
+}
+
+/// The content of a plain string literal without escapes.
+fn string_content(literal: tree_sitter::Node, text: &str) -> Option<String> {
+    if literal.kind() != "string_literal" || literal.named_child_count() > 1 {
+        return None;
+    }
+    Some(match literal.named_child(0) {
+        Some(content) if content.kind() == "string_content" => node_text(content, text),
+        Some(_) => return None,
+        None => String::new(),
+    })
+}
+
+/// The inline modules (`mod a { mod b { … } }`) around `node` in its file: `a::b`.
+fn inline_modules(node: tree_sitter::Node, text: &str) -> Option<String> {
+    let mut names = Vec::new();
+    let mut parent = node.parent();
+    while let Some(p) = parent {
+        if p.kind() == "mod_item" && p.child_by_field_name("body").is_some() {
+            names.extend(p.child_by_field_name("name").map(|n| node_text(n, text)));
+        }
+        parent = p.parent();
+    }
+    names.reverse();
+    (!names.is_empty()).then(|| names.join("::"))
+}
+
+fn node_text(node: tree_sitter::Node, text: &str) -> String {
+    text.get(node.byte_range()).unwrap_or_default().to_string()
+}
+
+// ---------------------------------------------------------------------------------------
+// The module map.
+
+/// A `mod name;` declaration, as [`mod_declaration`] wrote it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ModDecl {
+    pub name: String,
+    /// `#[path = "…"]`, as written.
+    pub path: Option<String>,
+    /// The inline modules around the declaration.
+    pub within: Vec<String>,
+}
+
+impl ModDecl {
+    fn of(import: &ImportSummary) -> Option<ModDecl> {
+        let within = import
+            .within
+            .as_deref()
+            .map(|w| w.split("::").map(str::to_string).collect())
+            .unwrap_or_default();
+        if let (Some(path), Some(name)) = (
+            import
+                .module
+                .strip_prefix('"')
+                .and_then(|m| m.strip_suffix('"')),
+            &import.alias,
+        ) {
+            return Some(ModDecl {
+                name: name.clone(),
+                path: Some(path.to_string()),
+                within,
+            });
+        }
+        let name = import.module.strip_prefix("self::")?;
+        (import.name.is_none() && !import.wildcard && !name.is_empty() && !name.contains("::"))
+            .then(|| ModDecl {
+                name: name.to_string(),
+                path: None,
+                within,
+            })
+    }
+}
+
+/// The `mod name;` declarations of a Rust file. Backdates when only its `use`s change, so
+/// the module map is not rebuilt for them.
+#[salsa::tracked(returns(clone))]
+pub fn rust_mod_decls(db: &dyn Db, file: SourceFile) -> Arc<[ModDecl]> {
+    file_imports(db, file)
+        .iter()
+        .filter_map(ModDecl::of)
+        .collect()
+}
+
+/// The crates of the workspace and the module each Rust file is.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct RustModules {
+    /// Crate roots, libraries first within a package.
+    crates: Vec<CrateInfo>,
+    /// (crate, module path without `crate`, `""` for the root) → its file.
+    modules: HashMap<(u32, String), SourceFile>,
+    /// A file's first place: (crate, module path).
+    placed: HashMap<SourceFile, (u32, String)>,
+    /// Library crates by the name code uses.
+    libraries: HashMap<String, u32>,
+    /// Rust files by workspace-relative path.
+    paths: HashMap<String, SourceFile>,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+struct CrateInfo {
+    root: SourceFile,
+    /// The package's root directory (`""` for the workspace root), if a package holds it.
+    package: Option<String>,
+}
+
+impl RustModules {
+    fn module(&self, krate: u32, path: &[String]) -> Option<SourceFile> {
+        self.modules.get(&(krate, path.join("::"))).copied()
+    }
+
+    fn is_root(&self, file: SourceFile) -> bool {
+        self.placed.get(&file).is_some_and(|(krate, path)| {
+            path.is_empty() && self.crates[*krate as usize].root == file
+        })
+    }
+}
+
+/// A crate root found while building the map.
+struct Root {
+    file: SourceFile,
+    /// The package holding it (its root directory), if any.
+    package: Option<String>,
+    /// A package's library: the name code uses for it.
+    lib_name: Option<String>,
+    /// Files under its directory that no `mod` reaches get modules from their paths.
+    path_modules: bool,
+}
+
+/// What a package-relative path is as a crate root, for the auto-discovered targets.
+fn is_target_root(rel: &str) -> bool {
+    let parts: Vec<&str> = rel.split('/').collect();
+    match parts.as_slice() {
+        ["src", "main.rs"] | ["build.rs"] => true,
+        ["src", "bin", f] | ["tests", f] | ["examples", f] | ["benches", f] => f.ends_with(".rs"),
+        ["src", "bin", _, "main.rs"] | ["examples", _, "main.rs"] => true,
+        _ => false,
+    }
+}
+
+/// The module map of every crate in the workspace (see the module docs).
+#[salsa::tracked(returns(clone))]
+pub fn rust_modules(db: &dyn Db, workspace: Workspace) -> Arc<RustModules> {
+    let mut map = RustModules::default();
+    let projects = projects(db, workspace);
+    // (root directory, library name, library path) of each package.
+    let packages: Vec<(String, Option<String>, Option<String>)> = projects
+        .iter()
+        .filter(|p| p.kind == ProjectKind::Cargo)
+        .filter_map(|p| {
+            let cargo = p.cargo.as_ref()?;
+            Some((
+                dir_of_root(&p.root),
+                cargo.lib_name.clone(),
+                cargo.lib_path.clone(),
+            ))
+        })
+        .collect();
+    let package_roots: HashSet<&str> = packages.iter().map(|(r, _, _)| r.as_str()).collect();
+    // In path order, as the workspace lists them.
+    let rust_files: Vec<(&String, SourceFile)> = workspace
+        .files(db)
+        .iter()
+        .filter(|&&f| is_rust(db, f))
+        .map(|&f| (f.path(db), f))
+        .collect();
+    for &(path, file) in &rust_files {
+        map.paths.insert(path.clone(), file);
+    }
+
+    // Crate roots: each package's library, then its other targets; then lone lib.rs/main.rs.
+    let mut roots: Vec<Root> = Vec::new();
+    for (root, lib_name, lib_path) in &packages {
+        if let Some(&file) = lib_path.as_ref().and_then(|p| map.paths.get(p)) {
+            roots.push(Root {
+                file,
+                package: Some(root.clone()),
+                lib_name: lib_name.clone(),
+                path_modules: true,
+            });
+        }
+    }
+    for &(path, file) in &rust_files {
+        match nearest_package(path, &package_roots) {
+            Some(package) => {
+                let rel = rel_to(package, path);
+                if is_target_root(rel) && !roots.iter().any(|r| r.file == file) {
+                    roots.push(Root {
+                        file,
+                        package: Some(package.to_string()),
+                        lib_name: None,
+                        path_modules: rel == "src/main.rs",
+                    });
+                }
+            }
+            None => {
+                let name = path.rsplit('/').next().unwrap_or(path);
+                if name == "lib.rs" || name == "main.rs" {
+                    roots.push(Root {
+                        file,
+                        package: None,
+                        lib_name: None,
+                        path_modules: true,
+                    });
+                }
+            }
+        }
+    }
+    // Packages in path order, each library before the package's other targets.
+    roots.sort_by_key(|r| {
+        (
+            r.package.clone(),
+            r.lib_name.is_none(),
+            r.file.path(db).clone(),
+        )
+    });
+
+    let root_files: HashSet<SourceFile> = roots.iter().map(|r| r.file).collect();
+    for (index, root) in roots.iter().enumerate() {
+        let (krate, file) = (index as u32, root.file);
+        map.crates.push(CrateInfo {
+            root: file,
+            package: root.package.clone(),
+        });
+        if let Some(name) = &root.lib_name {
+            map.libraries.entry(name.clone()).or_insert(krate);
+        }
+        map.modules.insert((krate, String::new()), file);
+        map.placed.entry(file).or_insert((krate, String::new()));
+        // Breadth first through `mod` declarations.
+        let mut queue = std::collections::VecDeque::from([(file, Vec::<String>::new(), true)]);
+        let mut seen: HashSet<SourceFile> = HashSet::from([file]);
+        while let Some((from, module, mod_rs)) = queue.pop_front() {
+            for decl in rust_mod_decls(db, from).iter() {
+                let Some(child) = mod_file(&map.paths, from.path(db), mod_rs, decl) else {
+                    continue;
+                };
+                if !seen.insert(child) {
+                    continue;
+                }
+                let mut path = module.clone();
+                path.extend(decl.within.iter().cloned());
+                path.push(decl.name.clone());
+                let key = (krate, path.join("::"));
+                map.modules.entry(key.clone()).or_insert(child);
+                map.placed.entry(child).or_insert(key);
+                queue.push_back((child, path, is_mod_rs(child.path(db))));
+            }
+        }
+    }
+
+    // Files no declaration reached: the module their path implies, under the directory of
+    // a library or binary root.
+    let mut fallback_dirs: HashMap<&str, u32> = HashMap::new();
+    for (index, root) in roots.iter().enumerate() {
+        if root.path_modules {
+            fallback_dirs
+                .entry(paths::parent(root.file.path(db)))
+                .or_insert(index as u32);
+        }
+    }
+    for &(path, file) in &rust_files {
+        if map.placed.contains_key(&file) || root_files.contains(&file) {
+            continue;
+        }
+        let mut dir = paths::parent(path);
+        let krate = loop {
+            if let Some(&krate) = fallback_dirs.get(dir) {
+                break Some(krate);
+            }
+            if dir.is_empty() {
+                break None;
+            }
+            dir = paths::parent(dir);
+        };
+        let Some(krate) = krate else { continue };
+        let package = nearest_package(path, &package_roots).map(str::to_string);
+        if map.crates[krate as usize].package != package {
+            continue;
+        }
+        let Some(module) = module_of_path(rel_to(dir, path)) else {
+            continue;
+        };
+        let key = (krate, module);
+        if map.modules.contains_key(&key) {
+            continue;
+        }
+        map.modules.insert(key.clone(), file);
+        map.placed.insert(file, key);
+    }
+    Arc::new(map)
+}
+
+/// `"."` → `""`.
+fn dir_of_root(root: &str) -> String {
+    if root == "." {
+        String::new()
+    } else {
+        root.to_string()
+    }
+}
+
+/// `path` relative to the directory `dir` (`""` for the root); `dir` must hold it.
+fn rel_to<'p>(dir: &str, path: &'p str) -> &'p str {
+    if dir.is_empty() {
+        path
+    } else {
+        path.strip_prefix(dir)
+            .and_then(|p| p.strip_prefix('/'))
+            .unwrap_or(path)
+    }
+}
+
+/// The deepest package root holding `path`.
+fn nearest_package<'r>(path: &str, roots: &HashSet<&'r str>) -> Option<&'r str> {
+    let mut dir = paths::parent(path);
+    loop {
+        if let Some(&root) = roots.get(dir) {
+            return Some(root);
+        }
+        if dir.is_empty() {
+            return None;
+        }
+        dir = paths::parent(dir);
+    }
+}
+
+/// `a/b.rs`, `a/b/mod.rs` → `a::b`; `None` for names no module has.
+fn module_of_path(rel: &str) -> Option<String> {
+    let stem = rel.strip_suffix(".rs")?;
+    let stem = stem.strip_suffix("/mod").unwrap_or(stem);
+    let segments: Vec<&str> = stem.split('/').collect();
+    let valid = |s: &&str| {
+        let mut chars = s.chars();
+        chars.next().is_some_and(|c| c == '_' || c.is_alphabetic())
+            && chars.all(|c| c == '_' || c.is_alphanumeric())
+    };
+    (segments.iter().all(valid) && stem != "mod").then(|| segments.join("::"))
+}
+
+fn is_rust(db: &dyn Db, file: SourceFile) -> bool {
+    file.lang(db).info().import_style == "rust-module-path"
+}
+
+/// A root-like file whose `mod`s are its siblings: `mod.rs`, `lib.rs`, `main.rs`.
+fn is_mod_rs(path: &str) -> bool {
+    matches!(
+        path.rsplit('/').next(),
+        Some("mod.rs" | "lib.rs" | "main.rs")
+    )
+}
+
+/// The file `decl` (in the file at `from`, which is a crate root or `mod.rs`-like when
+/// `mod_rs`) names, if the workspace holds it.
+fn mod_file(
+    files: &HashMap<String, SourceFile>,
+    from: &str,
+    mod_rs: bool,
+    decl: &ModDecl,
+) -> Option<SourceFile> {
+    let dir = paths::parent(from);
+    let own_dir = || {
+        let stem = from.rsplit('/').next()?.strip_suffix(".rs")?;
+        paths::join(dir, stem)
+    };
+    let within = decl.within.join("/");
+    match &decl.path {
+        Some(path) => {
+            let base = if decl.within.is_empty() || mod_rs {
+                dir.to_string()
+            } else {
+                own_dir()?
+            };
+            let file = paths::join(&paths::join(&base, &within)?, path)?;
+            files.get(&file).copied()
+        }
+        None => {
+            let base = if mod_rs { dir.to_string() } else { own_dir()? };
+            let base = paths::join(&base, &within)?;
+            [format!("{}.rs", decl.name), format!("{}/mod.rs", decl.name)]
+                .iter()
+                .find_map(|candidate| files.get(&paths::join(&base, candidate)?).copied())
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Resolution.
+
+/// Crates outside every workspace that every Rust program may name.
+const BUILTIN_CRATES: &[&str] = &["std", "core", "alloc", "proc_macro", "test"];
+
+/// How many imports deep a path is followed through other imports (`use` of a name another
+/// `use` brought in, a `pub use` re-export).
+const MAX_IMPORT_HOPS: usize = 4;
+
+/// How many paths one resolution may try (globs of globs multiply them).
+const MAX_PATHS_TRIED: u32 = 256;
+
+/// Where `import` (one of `file`'s, a Rust file) leads.
+pub(super) fn resolve(
+    db: &dyn Db,
+    workspace: Workspace,
+    file: SourceFile,
+    import: &ImportSummary,
+) -> Target {
+    let resolver = Resolver {
+        db,
+        workspace,
+        modules: rust_modules(db, workspace),
+        budget: std::cell::Cell::new(MAX_PATHS_TRIED),
+    };
+    if let Some(decl) = ModDecl::of(import) {
+        let mod_rs = resolver.modules.is_root(file) || is_mod_rs(file.path(db));
+        return match mod_file(&resolver.modules.paths, file.path(db), mod_rs, &decl) {
+            Some(file) => Target::Resolved { file, symbol: None },
+            None => Target::Unresolved,
+        };
+    }
+    let within = segments_of(import.within.as_deref());
+    resolver.path(file, &within, &full_path(import), 0)
+}
+
+/// `a::b` → `["a", "b"]`; none → `[]`.
+fn segments_of(path: Option<&str>) -> Vec<String> {
+    path.map(|p| p.split("::").map(str::to_string).collect())
+        .unwrap_or_default()
+}
+
+/// The import's whole path: module, then name.
+fn full_path(import: &ImportSummary) -> Vec<String> {
+    let mut segments: Vec<String> = import.module.split("::").map(str::to_string).collect();
+    segments.extend(import.name.iter().cloned());
+    segments
+}
+
+/// The name an import binds in its module: the alias, else the last segment (`self`'s
+/// module for `a::{self}`); none for globs and `mod` declarations.
+fn local_name(import: &ImportSummary) -> Option<&str> {
+    if import.wildcard || ModDecl::of(import).is_some() {
+        return None;
+    }
+    import
+        .alias
+        .as_deref()
+        .or(import.name.as_deref())
+        .or_else(|| import.module.rsplit("::").next())
+        .filter(|name| !name.is_empty() && *name != "_")
+}
+
+struct Resolver<'db> {
+    db: &'db dyn Db,
+    workspace: Workspace,
+    modules: Arc<RustModules>,
+    /// Paths this resolution may still try.
+    budget: std::cell::Cell<u32>,
+}
+
+impl Resolver<'_> {
+    /// Where `segments`, written in `file` inside its inline modules `within`, lead.
+    fn path(
+        &self,
+        file: SourceFile,
+        within: &[String],
+        segments: &[String],
+        hops: usize,
+    ) -> Target {
+        let db = self.db;
+        let modules = &self.modules;
+        match self.budget.get().checked_sub(1) {
+            Some(left) => self.budget.set(left),
+            None => return Target::Unresolved,
+        }
+        // Where the importer is: its crate and module, inline modules included.
+        let here = modules.placed.get(&file).map(|(krate, module)| {
+            let mut path = segments_of(Some(module.as_str()).filter(|m| !m.is_empty()));
+            path.extend(within.iter().cloned());
+            (*krate, path)
+        });
+        let Some(first) = segments.first() else {
+            return Target::Unresolved;
+        };
+        match first.as_str() {
+            "crate" | "$crate" => match &here {
+                Some((krate, _)) => self.follow(*krate, Vec::new(), &segments[1..], hops),
+                None => Target::Unresolved,
+            },
+            "self" | "super" => {
+                let Some((krate, mut module)) = here else {
+                    return Target::Unresolved;
+                };
+                let mut i = usize::from(first == "self");
+                while segments.get(i).is_some_and(|s| s == "super") {
+                    if module.pop().is_none() {
+                        return Target::Unresolved;
+                    }
+                    i += 1;
+                }
+                self.follow(krate, module, &segments[i..], hops)
+            }
+            // `::name`: a crate.
+            "" => match segments.get(1) {
+                Some(name) => self.extern_crate(file, name, &segments[2..], hops),
+                None => Target::Unresolved,
+            },
+            _ => {
+                let Some((krate, module)) = &here else {
+                    return self.extern_crate(file, first, &segments[1..], hops);
+                };
+                // A module of the current module; an item of this file or a name another
+                // import brings in (2018 uniform paths); a crate; a module of the crate
+                // root (edition 2015).
+                let mut local = module.clone();
+                local.push(first.clone());
+                if modules.module(*krate, &local).is_some() {
+                    return self.follow(*krate, module.clone(), segments, hops);
+                }
+                let item = symbol_path(db, file, within.iter().chain(segments))
+                    .filter(|(_, depth)| *depth > within.len());
+                if let Some((symbol, _)) = item {
+                    return Target::Resolved {
+                        file,
+                        symbol: Some(symbol),
+                    };
+                }
+                if let Some(target) =
+                    self.through_imports(file, within, first, &segments[1..], hops)
+                {
+                    return target;
+                }
+                // A crate shadows a module of the crate root.
+                match self.extern_crate(file, first, &segments[1..], hops) {
+                    Target::Unresolved
+                        if modules
+                            .module(*krate, std::slice::from_ref(first))
+                            .is_some() =>
+                    {
+                        self.follow(*krate, Vec::new(), segments, hops)
+                    }
+                    target => target,
+                }
+            }
+        }
+    }
+
+    /// The deepest module of `krate` that `base` + `rest` reaches, and the definition the
+    /// next segment names in it (found through the file's imports when it re-exports it).
+    fn follow(&self, krate: u32, base: Vec<String>, rest: &[String], hops: usize) -> Target {
+        let mut path = base;
+        path.extend(rest.iter().cloned());
+        // The longest prefix that is a module (a directory without `mod.rs` can sit between
+        // modules that took their names from their paths).
+        let Some((file, depth)) = (0..=path.len())
+            .rev()
+            .find_map(|depth| Some((self.modules.module(krate, &path[..depth])?, depth)))
+        else {
+            return Target::Unresolved;
+        };
+        let remaining = &path[depth..];
+        let symbol = symbol_path(self.db, file, remaining.iter()).map(|(s, _)| s);
+        if symbol.is_none()
+            && let Some((name, rest)) = remaining.split_first()
+            && let Some(target) = self.through_imports(file, &[], name, rest, hops)
+        {
+            return target;
+        }
+        Target::Resolved { file, symbol }
+    }
+
+    /// `name` (then `rest`) as a name one of `file`'s file-level imports brings in: by
+    /// name or alias, else through a glob that leads to a definition of it.
+    fn through_imports(
+        &self,
+        file: SourceFile,
+        within: &[String],
+        name: &str,
+        rest: &[String],
+        hops: usize,
+    ) -> Option<Target> {
+        if hops >= MAX_IMPORT_HOPS {
+            return None;
+        }
+        let imports = file_imports(self.db, file);
+        let scope = |i: &&ImportSummary| segments_of(i.within.as_deref()) == within;
+        // `use log;` binds `log` to the crate itself: nothing to follow.
+        let named = imports
+            .iter()
+            .filter(scope)
+            .find(|i| local_name(i) == Some(name) && full_path(i) != [name]);
+        // What an import leads to counts when it is more than this file again.
+        let leads_on = |target: &Target| match target {
+            Target::Resolved { file: f, symbol } => symbol.is_some() || *f != file,
+            Target::External { .. } => true,
+            Target::Unresolved => false,
+        };
+        if let Some(import) = named {
+            let mut path = full_path(import);
+            path.extend(rest.iter().cloned());
+            let target = self.path(file, within, &path, hops + 1);
+            return leads_on(&target).then_some(target);
+        }
+        // A glob counts only where it leads to a definition of `name` itself.
+        let defines = |target: &Target| match target {
+            Target::Resolved {
+                file,
+                symbol: Some(i),
+            } => file_symbols(self.db, *file).summaries[*i as usize].name == name,
+            _ => false,
+        };
+        imports
+            .iter()
+            .filter(scope)
+            .filter(|i| i.wildcard)
+            .find_map(|glob| {
+                let mut path = full_path(glob);
+                path.push(name.to_string());
+                let target = self.path(file, within, &path, hops + 1);
+                if !defines(&target) {
+                    return None;
+                }
+                if rest.is_empty() {
+                    return Some(target);
+                }
+                path.extend(rest.iter().cloned());
+                Some(self.path(file, within, &path, hops + 1))
+            })
+    }
+
+    /// A path starting with the crate `name` (not a module of the importer's crate).
+    fn extern_crate(&self, file: SourceFile, name: &str, rest: &[String], hops: usize) -> Target {
+        let modules = &self.modules;
+        if let Some(&krate) = modules.libraries.get(name) {
+            return self.follow(krate, Vec::new(), rest, hops);
+        }
+        if BUILTIN_CRATES.contains(&name) {
+            return Target::External {
+                package: name.to_string(),
+            };
+        }
+        let projects = projects(self.db, self.workspace);
+        let path = file.path(self.db);
+        let package = projects
+            .iter()
+            .filter(|p| p.kind == ProjectKind::Cargo && p.cargo.is_some())
+            .filter(|p| {
+                let root = dir_of_root(&p.root);
+                root.is_empty() || path.starts_with(&format!("{root}/"))
+            })
+            .max_by_key(|p| dir_of_root(&p.root).len());
+        let Some(dependency) = package
+            .and_then(|p| p.cargo.as_ref())
+            .and_then(|c| c.dependencies.iter().find(|d| d.name == name))
+        else {
+            return Target::Unresolved;
+        };
+        // A dependency renamed to a workspace package.
+        let library = projects
+            .iter()
+            .filter(|p| p.kind == ProjectKind::Cargo)
+            .find(|p| p.name.as_deref() == Some(dependency.package.as_str()))
+            .and_then(|p| p.cargo.as_ref()?.lib_name.as_ref())
+            .and_then(|lib| modules.libraries.get(lib));
+        match library {
+            Some(&krate) => self.follow(krate, Vec::new(), rest, hops),
+            None => Target::External {
+                package: dependency.package.clone(),
+            },
+        }
+    }
+}
+
+/// The definition `segments` name in `file`: the top-level one named by the first, then
+/// the one inside it named by the second, and so on as far as they go; with how many
+/// segments matched. Impl blocks are not definitions of their type's name.
+fn symbol_path<'s>(
+    db: &dyn Db,
+    file: SourceFile,
+    segments: impl Iterator<Item = &'s String>,
+) -> Option<(u32, usize)> {
+    let symbols = file_symbols(db, file);
+    let mut found: Option<(u32, usize)> = None;
+    for (depth, segment) in segments.enumerate() {
+        let parent = found.map(|(i, _)| i);
+        let next = symbols
+            .summaries
+            .iter()
+            .position(|s| s.parent == parent && s.kind != SymbolKind::Impl && s.name == *segment);
+        match next {
+            Some(i) => found = Some((i as u32, depth + 1)),
+            None => break,
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{is_target_root, module_of_path};
+
+    #[test]
+    fn module_paths_of_files() {
+        assert_eq!(module_of_path("a/b.rs").as_deref(), Some("a::b"));
+        assert_eq!(module_of_path("a/b/mod.rs").as_deref(), Some("a::b"));
+        assert_eq!(module_of_path("mod.rs"), None);
+        assert_eq!(module_of_path("a-b/c.rs"), None);
+        assert_eq!(module_of_path("a/b.txt"), None);
+    }
+
+    #[test]
+    fn cargo_targets() {
+        for root in [
+            "src/main.rs",
+            "build.rs",
+            "src/bin/tool.rs",
+            "src/bin/tool/main.rs",
+            "tests/it.rs",
+            "examples/demo.rs",
+            "examples/demo/main.rs",
+            "benches/b.rs",
+        ] {
+            assert!(is_target_root(root), "{root}");
+        }
+        for other in [
+            "src/lib.rs",
+            "src/a.rs",
+            "tests/support/mod.rs",
+            "src/bin/tool/x.rs",
+        ] {
+            assert!(!is_target_root(other), "{other}");
+        }
+    }
+}
