@@ -12,6 +12,8 @@ reference (the save, the watcher, the re-parse and the search).
 """
 
 import argparse
+import builtins
+import functools
 import os
 import statistics
 import time
@@ -26,10 +28,12 @@ def ms(since: float) -> float:
 
 
 async def main(args):
+    print = functools.partial(builtins.print, flush=True)
     params = StdioServerParameters(
         command=args.sextant, args=["mcp", "--root", args.root, "--exclude", "site-packages/"]
     )
-    query = {"query": args.name, "exact_only": True, "limit": 1000}
+    # The default limit (100 references listed), as an agent asks; `total` counts them all.
+    query = {"query": args.name, "exact_only": True}
     with open(os.devnull, "w") as errlog:
         async with stdio_client(params, errlog=errlog) as (read, write):
             async with ClientSession(read, write) as session:
@@ -79,11 +83,13 @@ async def main(args):
                 try:
                     probe.write_text(f"import {module}\n{module}.{name}\n")
                     t = time.perf_counter()
-                    while True:
-                        again = await session.call_tool("find_references", query)
+                    while ms(t) < 30_000:
+                        again = await session.call_tool("find_references", {**query, "path_prefix": probe.name})
                         if any(r["path"] == probe.name for r in again.structured_content["references"]):
+                            print(f"save to fresh references: {ms(t):.0f} ms")
                             break
-                    print(f"save to fresh references: {ms(t):.0f} ms")
+                    else:
+                        print("save to fresh references: not seen within 30 s")
                 finally:
                     probe.unlink(missing_ok=True)
 

@@ -119,7 +119,8 @@ pub struct NavigationArgs {
     /// `FILE:LINE:COLUMN` (the name there), or a NAME, optionally qualified by its module
     /// or class (`posixpath.join`, `Class.method`).
     pub target: String,
-    /// With a NAME: only definitions in files under this workspace-relative path prefix.
+    /// Only answers in files under this workspace-relative path prefix (for `def` with a
+    /// NAME, the definitions; for `refs`, the references listed).
     #[arg(long, value_name = "PREFIX")]
     pub path: Option<String>,
 }

@@ -167,7 +167,8 @@ pub(crate) fn references_by_name(
     query: &ReferenceQuery,
 ) -> References {
     let mut resolver = Resolver::new(db, workspace);
-    let targets = targets_named(&mut resolver, name, query.path_prefix.as_deref());
+    // The prefix limits where references are listed, not where the name is defined.
+    let targets = targets_named(&mut resolver, name, None);
     search(&mut resolver, targets, query)
 }
 
@@ -202,10 +203,19 @@ fn targets_named(resolver: &mut Resolver, written: &str, path_prefix: Option<&st
         return Vec::new();
     };
     let index = identifier_index(db, workspace);
+    // With a qualifier, a file can define the name only if its path is the module named or
+    // it mentions the class named.
+    let class_files: Vec<SourceFile> = qualifier
+        .last()
+        .map(|class| index.files(class).to_vec())
+        .unwrap_or_default();
     let mut targets = Vec::new();
     for &file in index.files(name) {
         let path = file.path(db);
         if path_prefix.is_some_and(|prefix| !path.starts_with(prefix)) {
+            continue;
+        }
+        if !module_path_ends_with(path, qualifier) && !class_files.contains(&file) {
             continue;
         }
         let names = resolver.names(file);

@@ -134,8 +134,11 @@ pub struct FileNames {
     pub occurrences: Vec<Occurrence>,
     /// A class's bases, by the class's defining occurrence: each base's last name.
     pub bases: HashMap<OccurrenceId, Vec<OccurrenceId>>,
-    bindings: HashMap<(ScopeId, Box<str>), Vec<OccurrenceId>>,
-    declarations: HashMap<(ScopeId, Box<str>), Role>,
+    /// By name, then by scope (few scopes bind one name): looked up without allocating.
+    bindings: HashMap<Box<str>, Vec<(ScopeId, Vec<OccurrenceId>)>>,
+    /// Every occurrence of each name, in document order.
+    by_name: HashMap<Box<str>, Vec<OccurrenceId>>,
+    declarations: HashMap<Box<str>, Vec<(ScopeId, Role)>>,
 }
 
 impl FileNames {
@@ -153,13 +156,18 @@ impl FileNames {
     /// The definitions binding `name` in `scope`, in document order.
     pub fn bindings(&self, scope: ScopeId, name: &str) -> &[OccurrenceId] {
         self.bindings
-            .get(&(scope, name.into()))
-            .map_or(&[], Vec::as_slice)
+            .get(name)
+            .and_then(|scopes| scopes.iter().find(|(s, _)| *s == scope))
+            .map_or(&[], |(_, sites)| sites.as_slice())
     }
 
     /// `global` or `nonlocal`, when `scope` declares `name` so.
     pub fn declaration(&self, scope: ScopeId, name: &str) -> Option<Role> {
-        self.declarations.get(&(scope, name.into())).copied()
+        self.declarations
+            .get(name)?
+            .iter()
+            .find(|(s, _)| *s == scope)
+            .map(|&(_, role)| role)
     }
 
     /// The occurrence whose range contains `offset` (or ends at it: a cursor just after a
@@ -195,12 +203,13 @@ impl FileNames {
             .map(|i| i as ScopeId)
     }
 
-    /// Occurrences called `name`.
-    pub fn occurrences_named<'a>(
-        &'a self,
-        name: &'a str,
-    ) -> impl Iterator<Item = OccurrenceId> + 'a {
-        (0..self.occurrences.len() as OccurrenceId).filter(move |&i| self.name(i) == name)
+    /// Occurrences called `name`, in document order.
+    pub fn occurrences_named(&self, name: &str) -> impl Iterator<Item = OccurrenceId> + '_ {
+        self.by_name
+            .get(name)
+            .map_or(&[][..], Vec::as_slice)
+            .iter()
+            .copied()
     }
 }
 
@@ -433,9 +442,26 @@ pub(crate) fn extract(
     names.text = text;
     for id in 0..names.occurrences.len() as OccurrenceId {
         let occurrence = &names.occurrences[id as usize];
+        let range = occurrence.range;
+        let name = names
+            .text
+            .get(usize::from(range.start())..usize::from(range.end()))
+            .unwrap_or_default();
+        match names.by_name.get_mut(name) {
+            Some(list) => list.push(id),
+            None => {
+                names.by_name.insert(name.into(), vec![id]);
+            }
+        }
         if let role @ (Role::Global | Role::Nonlocal) = occurrence.role {
-            let key = (occurrence.scope, Box::<str>::from(names.name(id)));
-            names.declarations.insert(key, role);
+            let scope = occurrence.scope;
+            let list = names
+                .declarations
+                .entry(Box::from(names.name(id)))
+                .or_default();
+            if !list.iter().any(|(s, _)| *s == scope) {
+                list.push((scope, role));
+            }
         }
     }
     for id in 0..names.occurrences.len() as OccurrenceId {
@@ -443,11 +469,15 @@ pub(crate) fn extract(
         if let Role::Definition(_) = occurrence.role {
             let name = Box::<str>::from(names.name(id));
             // `global x` then `x = …` in a function binds the module's x.
-            let scope = match names.declarations.get(&(occurrence.scope, name.clone())) {
+            let scope = match names.declaration(occurrence.scope, &name) {
                 Some(Role::Global) => 0,
                 _ => occurrence.scope,
             };
-            names.bindings.entry((scope, name)).or_default().push(id);
+            let scopes = names.bindings.entry(name).or_default();
+            match scopes.iter_mut().find(|(s, _)| *s == scope) {
+                Some((_, sites)) => sites.push(id),
+                None => scopes.push((scope, vec![id])),
+            }
         }
     }
     Some(names)

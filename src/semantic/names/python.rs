@@ -72,8 +72,12 @@ pub(super) fn is_receiver_parameter(names: &FileNames, parameter: OccurrenceId) 
     if !in_class || function.named_by.is_none() {
         return false;
     }
-    let first = names.occurrences.iter().position(|o| {
+    // Parameters come first in a function's scope: look from where the function starts.
+    let from = names
+        .occurrences
+        .partition_point(|o| o.range.start() < function.range.start());
+    let first = names.occurrences[from..].iter().position(|o| {
         o.scope == occurrence.scope && o.role == Role::Definition(BindingKind::Parameter)
     });
-    first == Some(parameter as usize)
+    first.map(|i| i + from) == Some(parameter as usize)
 }

@@ -72,6 +72,7 @@ pub struct Resolver<'db> {
     workspace: Workspace,
     members: HashMap<(Namespace, Arc<str>), Vec<Target>>,
     module_names: HashMap<(SourceFile, Arc<str>), Vec<Target>>,
+    files: HashMap<SourceFile, Arc<FileNames>>,
 }
 
 impl<'db> Resolver<'db> {
@@ -81,6 +82,7 @@ impl<'db> Resolver<'db> {
             workspace,
             members: HashMap::new(),
             module_names: HashMap::new(),
+            files: HashMap::new(),
         }
     }
 
@@ -88,8 +90,12 @@ impl<'db> Resolver<'db> {
         self.db
     }
 
-    pub fn names(&self, file: SourceFile) -> Arc<FileNames> {
-        file_names(self.db, file)
+    pub fn names(&mut self, file: SourceFile) -> Arc<FileNames> {
+        let db = self.db;
+        self.files
+            .entry(file)
+            .or_insert_with(|| file_names(db, file))
+            .clone()
     }
 
     /// What the name at `occurrence` of `file` refers to, imports followed.
@@ -600,7 +606,7 @@ impl<'db> Resolver<'db> {
 
     /// For a name an import looks up under another name (`x` in `from m import x as y`):
     /// the name it binds (`y`).
-    pub fn bound_as(&self, file: SourceFile, occurrence: OccurrenceId) -> Option<String> {
+    pub fn bound_as(&mut self, file: SourceFile, occurrence: OccurrenceId) -> Option<String> {
         let names = self.names(file);
         if names.occurrence(occurrence).role != Role::Imported {
             return None;
