@@ -13,8 +13,10 @@ sextant's against jedi's.
 
     python tests/oracle/jedi_compare.py --sextant target/release/sextant --root DIR \
         [--samples 300] [--references 50] [--seed 1] [--min-agreement 0.95]
+        [--min-precision 0.95] [--min-recall 0.9]
 
-Exit status 1 when agreement is below --min-agreement. Needs `jedi` and the MCP SDK.
+Exit status 1 when agreement (or, with --references, precision or recall) is below the
+minimum given. Needs `jedi` and the MCP SDK.
 """
 
 import argparse
@@ -112,6 +114,8 @@ async def main() -> int:
     parser.add_argument("--min-agreement", type=float, default=0.0)
     parser.add_argument("--show", type=int, default=40, help="disagreements to print")
     parser.add_argument("--references", type=int, default=0, help="compare references of this many definitions instead")
+    parser.add_argument("--min-precision", type=float, default=0.0, help="with --references")
+    parser.add_argument("--min-recall", type=float, default=0.0, help="with --references")
     args = parser.parse_args()
     root = args.root.resolve()
     rng = random.Random(args.seed)
@@ -260,7 +264,7 @@ async def compare_references(session, root, project, files, rng, args) -> int:
         f"({true_positive} shared, of which {jedi_confirmed} found by jedi's goto but not its "
         f"reference search; {false_positive} only sextant, {false_negative} only jedi)"
     )
-    return 0
+    return 0 if precision >= args.min_precision and recall >= args.min_recall else 1
 
 
 if __name__ == "__main__":
