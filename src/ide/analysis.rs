@@ -374,6 +374,11 @@ impl Analysis {
         self.with(|db| super::navigation::definition_by_name(db, self.workspace, name, path_prefix))
     }
 
+    /// The definition of the name at `offset` with its signature and documentation.
+    pub fn hover(&self, file: FileId, offset: usize) -> Cancellable<Option<super::HoverInfo>> {
+        self.with(|db| super::hover::hover(db, self.workspace, file.0, offset))
+    }
+
     /// Every use of what the name at `offset` refers to.
     pub fn references(
         &self,

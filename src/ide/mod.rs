@@ -10,6 +10,7 @@
 //! ([`Analysis`]'s methods) and returned as `Err(Cancelled)`.
 
 mod analysis;
+mod hover;
 mod import_graph;
 mod imports;
 mod navigation;
@@ -22,6 +23,7 @@ mod symbol_search;
 pub use analysis::{
     Analysis, AnalysisHost, Cancellable, Change, ChangeSummary, FileContent, FileId,
 };
+pub use hover::HoverInfo;
 pub use import_graph::{Direction, Granularity, GraphEdge, GraphNode, GraphQuery, ImportGraphView};
 pub use imports::{ImportInfo, ImportStatus};
 pub use navigation::{Certainty, Definition, Reference, ReferenceQuery, ReferenceRole, References};

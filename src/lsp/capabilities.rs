@@ -4,9 +4,10 @@
 //! (and nothing is dispatched that a capability does not announce, `shutdown` aside).
 
 use lsp_types::{
-    FoldingRangeProviderCapability, OneOf, SelectionRangeProviderCapability, ServerCapabilities,
-    TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
-    TextDocumentSyncSaveOptions, WorkDoneProgressOptions, WorkspaceSymbolOptions,
+    FoldingRangeProviderCapability, HoverProviderCapability, OneOf,
+    SelectionRangeProviderCapability, ServerCapabilities, TextDocumentSyncCapability,
+    TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions,
+    WorkDoneProgressOptions, WorkspaceSymbolOptions,
 };
 
 use super::line_index::PositionEncoding;
@@ -28,6 +29,7 @@ pub fn server_capabilities(encoding: PositionEncoding) -> ServerCapabilities {
             resolve_provider: None,
         })),
         definition_provider: Some(OneOf::Left(true)),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
         references_provider: Some(OneOf::Left(true)),
         document_highlight_provider: Some(OneOf::Left(true)),
         folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),

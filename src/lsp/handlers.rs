@@ -12,8 +12,8 @@ use lsp_types::{
     CancelParams, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
     DidOpenTextDocumentParams, DocumentHighlight, DocumentHighlightParams, DocumentSymbolParams,
     DocumentSymbolResponse, FoldingRange, FoldingRangeParams, GotoDefinitionParams,
-    GotoDefinitionResponse, Location, ReferenceParams, SelectionRange, SelectionRangeParams, Uri,
-    WorkspaceSymbolParams, WorkspaceSymbolResponse,
+    GotoDefinitionResponse, Hover, HoverParams, Location, ReferenceParams, SelectionRange,
+    SelectionRangeParams, Uri, WorkspaceSymbolParams, WorkspaceSymbolResponse,
 };
 
 use super::{
@@ -128,6 +128,17 @@ pub fn goto_definition(
     let found = ctx.snapshot.analysis.definition(file, offset)?;
     let locations = to_proto::definitions(ctx.snapshot, ctx.encoding, &found)?;
     Ok((!locations.is_empty()).then_some(GotoDefinitionResponse::Array(locations)))
+}
+
+pub fn hover(ctx: &RequestContext, params: HoverParams) -> HandlerResult<Option<Hover>> {
+    let at = params.text_document_position_params;
+    let Some(file) = ctx.file(&at.text_document.uri)? else {
+        return Ok(None);
+    };
+    let index = ctx.line_index(file)?;
+    let offset = from_proto::offset(&index, at.position);
+    let found = ctx.snapshot.analysis.hover(file, offset)?;
+    Ok(found.map(|info| to_proto::hover(&index, &info)))
 }
 
 /// References in editors: exact ones only (a guess in a list of references reads as a

@@ -22,7 +22,7 @@ use lsp_types::{
     },
     request::{
         DocumentHighlightRequest, DocumentSymbolRequest, FoldingRangeRequest, GotoDefinition,
-        References, SelectionRangeRequest, Shutdown, WorkspaceSymbolRequest,
+        HoverRequest, References, SelectionRangeRequest, Shutdown, WorkspaceSymbolRequest,
     },
 };
 
@@ -151,6 +151,7 @@ impl Server {
             .on::<GotoDefinition>(handlers::goto_definition)
             .on::<References>(handlers::references)
             .on::<DocumentHighlightRequest>(handlers::document_highlight)
+            .on::<HoverRequest>(handlers::hover)
             .on::<FoldingRangeRequest>(handlers::folding_range)
             .on::<SelectionRangeRequest>(handlers::selection_range)
             .finish();

@@ -7,8 +7,8 @@
 
 use lsp_types::{
     Diagnostic, DiagnosticSeverity, DocumentHighlight, DocumentHighlightKind, DocumentSymbol,
-    FoldingRange, FoldingRangeKind, Location, Position, Range, SelectionRange, SymbolInformation,
-    SymbolKind as LspKind,
+    FoldingRange, FoldingRangeKind, Hover, HoverContents, Location, MarkupContent, MarkupKind,
+    Position, Range, SelectionRange, SymbolInformation, SymbolKind as LspKind,
 };
 
 use super::{
@@ -17,8 +17,8 @@ use super::{
 };
 use crate::{
     ide::{
-        Cancellable, Definition, Fold, Outline, OutlineNode, ReferenceRole, References, Span,
-        SymbolKind, SymbolSearch, SyntaxError,
+        Cancellable, Definition, Fold, HoverInfo, Outline, OutlineNode, ReferenceRole, References,
+        Span, SymbolKind, SymbolSearch, SyntaxError,
     },
     workspace::{LoadPhase, ProgressEvent, live::Snapshot},
 };
@@ -144,6 +144,33 @@ pub fn definitions(
         }
     }
     Ok(locations)
+}
+
+/// A hover as Markdown: the signature in a code block, then the documentation, then where
+/// it is defined.
+pub fn hover(index: &LineIndex, info: &HoverInfo) -> Hover {
+    let d = &info.definition;
+    let mut parts = Vec::new();
+    let head = info
+        .signature
+        .clone()
+        .unwrap_or_else(|| format!("{} {}", d.kind, d.name));
+    parts.push(format!("```{}\n{head}\n```", info.language));
+    if let Some(doc) = &info.documentation {
+        parts.push(doc.clone());
+    }
+    match (&d.path, &d.span, &d.module) {
+        (Some(path), Some(span), _) => parts.push(format!("*{path}:{}*", span.start.line)),
+        (_, _, Some(module)) => parts.push(format!("*from `{module}`*")),
+        _ => {}
+    }
+    Hover {
+        contents: HoverContents::Markup(MarkupContent {
+            kind: MarkupKind::Markdown,
+            value: parts.join("\n\n"),
+        }),
+        range: Some(span_range(index, &info.range)),
+    }
 }
 
 /// The references as locations, in the answer's order.

@@ -87,6 +87,10 @@ pub fn definition(db: &TestDb, file: FileId, offset: usize) -> Vec<Definition> {
     db.analysis.definition(file, offset).expect("not cancelled")
 }
 
+pub fn hover(db: &TestDb, file: FileId, offset: usize) -> Option<sextant::ide::HoverInfo> {
+    db.analysis.hover(file, offset).expect("not cancelled")
+}
+
 pub fn references(db: &TestDb, file: FileId, offset: usize, query: &ReferenceQuery) -> References {
     db.analysis
         .references(file, offset, query)

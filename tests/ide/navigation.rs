@@ -260,3 +260,77 @@ fn references_by_qualified_name_pick_the_module_or_class() {
     "#]]
     .assert_eq(&render::references(&by_class));
 }
+
+fn check_hover(fixture: &str, expect: Expect) {
+    let (db, file, cursor) = analysis::analysis(fixture);
+    let offset = cursor.expect("a $0 cursor").offset();
+    let shown = match analysis::hover(&db, file, offset) {
+        Some(h) => format!(
+            "{}:{} {}\n{}\n---\n{}\n",
+            h.definition.path.unwrap_or_default(),
+            h.definition.span.map_or(0, |s| s.start.line),
+            h.definition.kind,
+            h.signature.unwrap_or_default(),
+            h.documentation.unwrap_or_default()
+        ),
+        None => "nothing\n".to_string(),
+    };
+    expect.assert_eq(&shown);
+}
+
+#[test]
+fn hover_shows_the_signature_and_docstring_of_what_an_import_brings() {
+    check_hover(
+        r#"
+        //- /main.py
+        from shapes import area
+        area$0(2, 3)
+        //- /shapes.py
+        def area(w: float, h: float) -> float:
+            """The area of a rectangle.
+
+            Both sides in metres.
+            """
+            return w * h
+        "#,
+        expect![[r#"
+            shapes.py:1 function
+            def area(w: float, h: float) -> float
+            ---
+            The area of a rectangle.
+
+            Both sides in metres.
+        "#]],
+    );
+}
+
+#[test]
+fn hover_shows_comments_above_a_definition_and_nothing_on_a_keyword() {
+    check_hover(
+        r#"
+        //- /m.py
+        # How many tries before giving up.
+        # Counted per request.
+        @cached
+        def retries():
+            return 3
+        retries$0()
+        "#,
+        expect![[r#"
+            m.py:4 function
+            def retries()
+            ---
+            How many tries before giving up.
+            Counted per request.
+        "#]],
+    );
+    check_hover(
+        r#"
+        //- /m.py
+        def$0 f(): pass
+        "#,
+        expect![[r#"
+            nothing
+        "#]],
+    );
+}

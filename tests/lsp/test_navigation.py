@@ -103,3 +103,24 @@ async def test_cli_mcp_and_lsp_give_the_same_references(client, tmp_path):
         )
     )
     assert [(relative(root, l.uri), l.range.start.line + 1, l.range.start.character + 1) for l in lsp] == cli_refs
+
+
+@pytest.mark.asyncio
+async def test_hover_shows_signature_documentation_and_place(client, tmp_path):
+    root = tmp_path / "ws"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg/util.py").write_text('def helper(x):\n    """Doubles x."""\n    return 2 * x\n')
+    main = root / "main.py"
+    main.write_text("from pkg.util import helper\nhelper(2)\n")
+    await start(client, root)
+    open_doc(client, main, main.read_text(), "python")
+    hover = await client.text_document_hover_async(
+        types.HoverParams(text_document=at(main, 1, 2).text_document, position=at(main, 1, 2).position)
+    )
+    assert hover.contents.kind == types.MarkupKind.Markdown
+    assert hover.contents.value == "```python\ndef helper(x)\n```\n\nDoubles x.\n\n*pkg/util.py:1*"
+    assert hover.range == types.Range(start=types.Position(line=1, character=0), end=types.Position(line=1, character=6))
+    nothing = await client.text_document_hover_async(
+        types.HoverParams(text_document=at(main, 0, 1).text_document, position=at(main, 0, 1).position)
+    )
+    assert nothing is None

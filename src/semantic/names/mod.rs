@@ -9,7 +9,7 @@
 //! names, which is what keeps indexing file-incremental.
 
 pub mod identifiers;
-mod python;
+pub mod python;
 pub mod resolve;
 
 use std::{collections::HashMap, sync::Arc};

@@ -5,6 +5,7 @@ use std::{collections::HashSet, sync::LazyLock};
 
 use super::{BindingKind, FileNames, OccurrenceId, Role};
 use crate::semantic::imports::ImportSummary;
+use crate::syntax::TextRange;
 
 static BUILTINS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
     include_str!("../../../grammars/python-builtins.txt")
@@ -80,4 +81,52 @@ pub(super) fn is_receiver_parameter(names: &FileNames, parameter: OccurrenceId) 
         o.scope == occurrence.scope && o.role == Role::Definition(BindingKind::Parameter)
     });
     first.map(|i| i + from) == Some(parameter as usize)
+}
+
+/// The docstring of the function or class whose name is at `name` in `text`: the string
+/// that is the first statement of its body, without its quotes, dedented.
+pub fn docstring(lang: &crate::lang::Language, text: &str, name: TextRange) -> Option<String> {
+    let tree = crate::syntax::parse_tree_sitter(lang, text, None, crate::syntax::NEVER)?;
+    let start = usize::from(name.start());
+    let node = tree
+        .root_node()
+        .descendant_for_byte_range(start, usize::from(name.end()))?;
+    let definition = node.parent()?;
+    let first = definition.child_by_field_name("body")?.named_child(0)?;
+    let string = (first.kind() == "expression_statement")
+        .then(|| first.named_child(0))
+        .flatten()
+        .filter(|s| s.kind() == "string")?;
+    let literal = text.get(string.byte_range())?;
+    let body = literal.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+    let quote = ["\"\"\"", "'''", "\"", "'"]
+        .into_iter()
+        .find(|q| body.starts_with(q) && body.ends_with(q) && body.len() >= 2 * q.len())?;
+    Some(dedent(&body[quote.len()..body.len() - quote.len()]))
+}
+
+/// A docstring's lines with their common indentation removed (the first line aside, as
+/// Python's `inspect.cleandoc` does), and blank lines at either end dropped.
+fn dedent(doc: &str) -> String {
+    let mut lines = doc.lines();
+    let first = lines.next().unwrap_or_default().trim();
+    let rest: Vec<&str> = lines.collect();
+    let indent = rest
+        .iter()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.len() - l.trim_start().len())
+        .min()
+        .unwrap_or(0);
+    let mut out: Vec<&str> = vec![first];
+    out.extend(
+        rest.iter()
+            .map(|l| l.get(indent..).unwrap_or("").trim_end()),
+    );
+    while out.last().is_some_and(|l| l.is_empty()) {
+        out.pop();
+    }
+    while out.first().is_some_and(|l| l.is_empty()) {
+        out.remove(0);
+    }
+    out.join("\n")
 }
