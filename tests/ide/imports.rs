@@ -60,7 +60,7 @@ fn python_relative_imports_count_dots_from_the_importing_file() {
         class T: pass
         "#,
         expect![[r#"
-            1 .: sibling -> unresolved
+            1 .: sibling -> pkg/sub/sibling.py
             2 .sibling: f as g -> pkg/sub/sibling.py:1:5
             3 ..: top -> pkg/top.py
             4 ..top: T -> pkg/top.py:1:7

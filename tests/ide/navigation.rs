@@ -334,3 +334,19 @@ fn hover_shows_comments_above_a_definition_and_nothing_on_a_keyword() {
         "#]],
     );
 }
+
+#[test]
+fn namespace_packages_without_init_files_resolve() {
+    check_definition(
+        r#"
+        //- /main.py
+        from lib import util
+        util.run$0()
+        //- /lib/util.py
+        def run(): pass
+        "#,
+        expect![[r#"
+            lib/util.py:1:5 function run
+        "#]],
+    );
+}

@@ -1,8 +1,9 @@
 //! Python import rules (what queries cannot say): a module is a file under a source root (the
 //! workspace root, and the `source_roots` of each Python project), `a/b.py` or
 //! `a/b/__init__.py` for `a.b`; a relative import counts its dots upwards from the
-//! importing file's directory; `from m import x` is the submodule `m.x` when one exists,
-//! else the name `x` in `m`. A module the workspace does not hold is external when it is in
+//! importing file's directory; `from m import x` is the submodule `m.x` when one exists
+//! (`m` may then be a namespace package, a directory without `__init__.py`), else the name
+//! `x` in `m`. A module the workspace does not hold is external when it is in
 //! the standard library (`grammars/python-stdlib-modules.txt`), else unresolved.
 
 use std::{
@@ -114,6 +115,26 @@ pub(super) fn resolve(
     } else {
         relative_module(&modules, file.path(db), level, rest)
     };
+    // `from m import x`: the submodule `m.x` first, as Python's import system does; `m`
+    // may be a namespace package (a directory without `__init__.py`).
+    let submodule = import.name.as_ref().and_then(|name| {
+        if level == 0 {
+            modules.module(&format!("{rest}.{name}"))
+        } else {
+            let inner = if rest.is_empty() {
+                name.clone()
+            } else {
+                format!("{rest}.{name}")
+            };
+            relative_module(&modules, file.path(db), level, &inner)
+        }
+    });
+    if let Some(submodule) = submodule {
+        return Target::Resolved {
+            file: submodule,
+            symbol: None,
+        };
+    }
     let Some(module) = module else {
         let top = rest.split('.').next().unwrap_or_default();
         return if level == 0 && PYTHON_STDLIB.contains(top) {
@@ -130,23 +151,6 @@ pub(super) fn resolve(
             symbol: None,
         };
     };
-    // `from m import x`: the submodule `m.x` first, as Python's import system does.
-    let submodule = if level == 0 {
-        modules.module(&format!("{rest}.{name}"))
-    } else {
-        let inner = if rest.is_empty() {
-            name.clone()
-        } else {
-            format!("{rest}.{name}")
-        };
-        relative_module(&modules, file.path(db), level, &inner)
-    };
-    if let Some(submodule) = submodule {
-        return Target::Resolved {
-            file: submodule,
-            symbol: None,
-        };
-    }
     Target::Resolved {
         file: module,
         symbol: top_level_symbol(db, module, name),

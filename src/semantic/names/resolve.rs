@@ -386,13 +386,11 @@ impl<'db> Resolver<'db> {
                 imports::Target::Resolved {
                     file: container, ..
                 },
-            ) => {
-                if found != container {
-                    // `from package import submodule`.
-                    return Some(vec![Target::Module(found)]);
-                }
+            ) if found == container => {
                 Some(self.member(Namespace::Module(container), &name, depth))
             }
+            // `from package import submodule` (the package may have no `__init__.py`).
+            (imports::Target::Resolved { file: found, .. }, _) => Some(vec![Target::Module(found)]),
             (imports::Target::External { .. }, _) => Some(vec![Target::External {
                 module: import.module.clone(),
                 name: Some(name.to_string()),
