@@ -176,6 +176,12 @@ pub struct NpmDetails {
     pub workspaces: Vec<String>,
     /// Roots of the npm packages in this workspace the globs match.
     pub member_roots: Vec<String>,
+    /// Package names in `dependencies`, `devDependencies`, `peerDependencies` and
+    /// `optionalDependencies`, sorted. For import resolution; left out of answers, where a
+    /// long list would crowd out the projects.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub dependencies: Vec<String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]

@@ -11,7 +11,7 @@ use sextant::{
         Analysis, FileId, Fold, ImportInfo, Outline, ParseOptions, ParseOutput, SymbolQuery,
         SymbolSearch, SyntaxError, TextRange, WorkspaceStats,
     },
-    workspace::Host,
+    workspace::{Host, LoadOptions, MemorySystem, manifests::manifest_kind},
 };
 
 use crate::{
@@ -40,7 +40,9 @@ impl TestDb {
 }
 
 /// The database for `fixture` (see [`crate::fixture`]), the file holding the cursor (else
-/// the first file), and the cursor. A fixture without `//-` markers is `/main.rs`.
+/// the first file), and the cursor. A fixture without `//-` markers is `/main.rs`. A
+/// fixture with project files (`package.json`, `tsconfig.json`, …) is loaded as a
+/// workspace on disk is, so they are read as manifests.
 pub fn analysis(fixture: &str) -> (TestDb, FileId, Option<Cursor>) {
     analysis_at(DEFAULT_PATH, fixture)
 }
@@ -53,8 +55,18 @@ pub fn analysis_at(default_path: &str, fixture: &str) -> (TestDb, FileId, Option
         .find(|f| f.cursor.is_some())
         .unwrap_or(&files[0]);
     let (focus_path, cursor) = (focus.path.clone(), focus.cursor);
-    let loaded = support::loaded(&files);
-    let analysis = Host::from_files("/fixture".into(), loaded).analysis();
+    let analysis = if files.iter().any(|f| manifest_kind(&f.path).is_some()) {
+        // Project files (`package.json`, `tsconfig.json`, …) are read by a walk, as on disk.
+        let system = MemorySystem::new("/fixture");
+        for f in &files {
+            system.write(&f.path, &f.text);
+        }
+        Host::load_with(Arc::new(system), &LoadOptions::default())
+            .expect("the fixture loads")
+            .analysis()
+    } else {
+        Host::from_files("/fixture".into(), support::loaded(&files)).analysis()
+    };
     let texts = analysis
         .files()
         .map(|f| (f, analysis.file_text(f)))

@@ -20,6 +20,7 @@ mod fixture_parsing;
 mod folding;
 mod fuzz;
 mod imports;
+mod imports_ecmascript;
 mod outline;
 mod parse_tree;
 mod selection;

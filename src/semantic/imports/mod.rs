@@ -5,7 +5,11 @@
 //! Capture conventions (see `queries/README.md`): `@import` the statement, `@module` the
 //! module as written (`a.b`; Python's relative `..a` and `.` included), `@name` a name
 //! imported from it, `@alias` the local name given with `as`, `@wildcard` for `*`,
-//! `@public` when the import is also a public re-export (`pub use`, `export … from`).
+//! `@public` when the import is also a public re-export (`pub use`, `export … from`),
+//! `@default` for a module's default export (the name is `default`), `@type_only` for
+//! TypeScript's `import type`. When several patterns match one import, the earliest wins;
+//! a match naming only the module is dropped when a match with a larger statement names
+//! more of the same module node (`require("m")` inside `const {a} = require("m")`).
 //!
 //! Invariant (early cutoff): [`file_imports`] is position-free, so an edit that only moves
 //! a file's imports leaves every query over other files valid; module maps (such as
@@ -13,18 +17,20 @@
 //! ([`resolve`]) runs per request.
 //!
 
+mod ecmascript;
 mod python;
 
-use std::sync::Arc;
+use std::{collections::HashMap, sync::Arc};
 
 use serde::Serialize;
 
+pub use ecmascript::{EcmascriptModules, ecmascript_modules};
 pub use python::{PythonModules, python_modules};
 
 use super::symbols::file_symbols;
 use crate::{
     db::{Db, SourceFile, Workspace},
-    syntax::TextRange,
+    syntax::{TextRange, TextSize},
 };
 
 /// One imported module or name, as written, without positions.
@@ -40,6 +46,15 @@ pub struct ImportSummary {
     pub wildcard: bool,
     /// Also a public re-export (`pub use`, `export … from`).
     pub is_public: bool,
+    /// Names types only (TypeScript's `import type`, `import {type T}`).
+    pub type_only: bool,
+}
+
+impl ImportSummary {
+    /// Names only the module: no name, alias or wildcard (`import "m"`, `require("m")`).
+    fn is_bare(&self) -> bool {
+        self.name.is_none() && self.alias.is_none() && !self.wildcard
+    }
 }
 
 /// The imports of one file and their statements' ranges, in document order.
@@ -53,8 +68,17 @@ pub struct FileImports {
 /// Gathers the imports of one file from the matches of its imports patterns.
 #[derive(Default)]
 pub(crate) struct ImportCollector {
+    found: Vec<Found>,
+}
+
+struct Found {
     /// (statement start, item start) orders the imports as written.
-    found: Vec<((usize, usize), ImportSummary, TextRange)>,
+    order: (usize, usize),
+    pattern: usize,
+    /// Where the module node starts.
+    module: usize,
+    summary: ImportSummary,
+    statement: TextRange,
 }
 
 impl ImportCollector {
@@ -70,6 +94,7 @@ impl ImportCollector {
             alias: None,
             wildcard: false,
             is_public: false,
+            type_only: false,
         };
         for capture in m.captures() {
             let node = capture.node;
@@ -88,7 +113,12 @@ impl ImportCollector {
                     item = Some(node);
                     summary.wildcard = true;
                 }
+                "default" => {
+                    item = Some(node);
+                    summary.name = Some("default".to_string());
+                }
                 "public" => summary.is_public = true,
+                "type_only" => summary.type_only = true,
                 _ => {}
             }
         }
@@ -100,15 +130,35 @@ impl ImportCollector {
             (statement.start_byte() as u32).into(),
             (statement.end_byte() as u32).into(),
         );
-        self.found
-            .push(((statement.start_byte(), at), summary, range));
+        self.found.push(Found {
+            order: (statement.start_byte(), at),
+            pattern: m.pattern_index,
+            module: module.start_byte(),
+            summary,
+            statement: range,
+        });
     }
 
     pub(crate) fn finish(mut self) -> FileImports {
-        self.found.sort_by_key(|(order, _, _)| *order);
-        self.found.dedup_by_key(|(order, _, _)| *order);
-        let (summaries, statements): (Vec<ImportSummary>, Vec<TextRange>) =
-            self.found.into_iter().map(|(_, s, r)| (s, r)).unzip();
+        self.found.sort_by_key(|f| (f.order, f.pattern));
+        self.found.dedup_by_key(|f| f.order);
+        // The widest statement that names something of each module node.
+        let mut widest: HashMap<usize, TextSize> = HashMap::new();
+        for f in self.found.iter().filter(|f| !f.summary.is_bare()) {
+            let len = widest.entry(f.module).or_default();
+            *len = (*len).max(f.statement.len());
+        }
+        self.found.retain(|f| {
+            !f.summary.is_bare()
+                || widest
+                    .get(&f.module)
+                    .is_none_or(|&w| w <= f.statement.len())
+        });
+        let (summaries, statements): (Vec<ImportSummary>, Vec<TextRange>) = self
+            .found
+            .into_iter()
+            .map(|f| (f.summary, f.statement))
+            .unzip();
         FileImports {
             summaries: summaries.into(),
             statements: statements.into(),
@@ -147,6 +197,7 @@ pub fn resolve(
 ) -> Target {
     match file.lang(db).info().import_style.as_str() {
         "python-module" => python::resolve(db, workspace, file, import),
+        "ecmascript" => ecmascript::resolve(db, workspace, file, import),
         _ => Target::Unresolved,
     }
 }
