@@ -60,7 +60,8 @@ pub enum Command {
     /// Show the symbols a file defines, as a tree.
     Outline(FileArgs),
     /// List a file's imports and where each leads: a workspace file (and the definition
-    /// named), the standard library, or unresolved. Python today.
+    /// named), the standard library or a listed dependency, or unresolved. Python,
+    /// JavaScript and TypeScript today.
     Imports(WorkspaceFileArgs),
     /// Search the workspace's symbols (fuzzy, ranked: exact, prefix, word starts, substring,
     /// subsequence).

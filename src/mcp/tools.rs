@@ -45,7 +45,7 @@ static INSTRUCTIONS: LazyLock<String> = LazyLock::new(|| {
 Prefer `lookup_symbol` over grep to find where a function, class, method, type or constant is \
 defined (ranked fuzzy search on names, filters by kind, language and path). Use `outline` to \
 see a file's structure without reading it, `list_imports` for what a file imports and where \
-each import leads (Python), `parse_source` for syntax errors, and `workspace_status` for \
+each import leads (Python, JavaScript, TypeScript), `parse_source` for syntax errors, and `workspace_status` for \
 what is indexed. Paths are relative to the workspace root; answers give \
 1-based line numbers, and `positions: \"full\"` adds columns and byte offsets.",
         ide::language_names()
@@ -353,7 +353,7 @@ impl SextantServer {
     }
 
     #[tool(
-        description = "A workspace file's imports and where each leads: a workspace file (with the line of the definition named), the standard library, or unresolved. Python today.",
+        description = "A workspace file's imports and where each leads: a workspace file (with the line of the definition named), a standard or listed package, or unresolved.",
         input_schema = input_schema::<ListImportsArgs>(),
         output_schema = output_schema::<ImportsAnswer>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)

@@ -195,6 +195,8 @@ pub struct TsconfigDetails {
     pub paths_base: Option<String>,
     /// Effective `compilerOptions.rootDir`, workspace-relative.
     pub root_dir: Option<String>,
+    /// Effective `compilerOptions.outDir`, workspace-relative.
+    pub out_dir: Option<String>,
     /// Every `extends` link followed, in the order they are applied.
     pub extends: Vec<ExtendsLink>,
 }

@@ -375,3 +375,52 @@ fn node_builtins_and_listed_dependencies_are_external() {
         "#]],
     );
 }
+
+#[test]
+fn package_exports_and_built_entry_points_lead_to_sources() {
+    check(
+        r#"
+        //- /client/src/main.ts
+        import {Api} from "protocol";
+        import {start} from "protocol/node";
+        import {is} from "protocol/$test/utils/is";
+        import {hidden} from "protocol/lib/secret";
+        import {old} from "legacy";
+        //- /client/package.json
+        {"name": "client", "dependencies": {"protocol": "3", "legacy": "1"}}
+        //- /protocol/package.json
+        {
+          "name": "protocol",
+          "main": "./lib/wrong.js",
+          "exports": {
+            ".": {"types": "./lib/common/api.d.ts", "default": "./lib/common/api.js"},
+            "./node": {"types": "./lib/node/main.d.ts", "node": "./lib/node/main.js"},
+            "./$test/*": {"types": "./lib/common/*.d.ts"}
+          }
+        }
+        //- /protocol/src/common/tsconfig.json
+        {"compilerOptions": {"rootDir": ".", "outDir": "../../lib/common"}}
+        //- /protocol/src/node/tsconfig.json
+        {"compilerOptions": {"outDir": "../../lib/node"}}
+        //- /protocol/src/common/api.ts
+        export class Api {}
+        //- /protocol/src/common/utils/is.ts
+        export function is() {}
+        //- /protocol/src/node/main.ts
+        export function start() {}
+        //- /legacy/package.json
+        {"name": "legacy", "main": "out/index.js"}
+        //- /legacy/tsconfig.json
+        {"compilerOptions": {"rootDir": "src", "outDir": "out"}}
+        //- /legacy/src/index.ts
+        export const old = 1;
+        "#,
+        expect![[r#"
+            1 protocol: Api -> protocol/src/common/api.ts:1:14
+            2 protocol/node: start -> protocol/src/node/main.ts:1:17
+            3 protocol/$test/utils/is: is -> protocol/src/common/utils/is.ts:1:17
+            4 protocol/lib/secret: hidden -> unresolved
+            5 legacy: old -> legacy/src/index.ts:1:14
+        "#]],
+    );
+}

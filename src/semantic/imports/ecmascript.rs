@@ -12,10 +12,14 @@
 //!   one TypeScript uses for it unless its `include`/`files` leave the file out; those are
 //!   not read). Then a workspace package (`@scope/pkg/sub` or `pkg/sub`): a member of an npm
 //!   workspace by its `name`, or a package of the workspace listed as a dependency by a
-//!   `package.json` above the file; its entry points or the subpath in it. Then a Node
-//!   built-in (`grammars/node-builtin-modules.txt`, with or without `node:`), and a
+//!   `package.json` above the file; the target its `exports` gives the subpath (conditions
+//!   in [`CONDITIONS`] order), else its entry points or the subpath as a path in it. Then a
+//!   Node built-in (`grammars/node-builtin-modules.txt`, with or without `node:`), and a
 //!   package a `package.json` above the file lists as a dependency (or `@types/…` for it):
-//!   both external. Anything else is unresolved. `exports` maps are not read.
+//!   both external. Anything else is unresolved.
+//! - A path under a tsconfig's `outDir` that the workspace does not hold (a built entry
+//!   point, `lib/api.d.ts`) leads to its source under that tsconfig's `rootDir` (else its
+//!   directory), `src/api.ts`, as TypeScript does for referenced projects.
 //!
 //! Invariant: the module map ([`ecmascript_modules`]) reads file paths and manifests, never
 //! source texts, so editing a file's text leaves it valid.
@@ -24,6 +28,8 @@ use std::{
     collections::{HashMap, HashSet},
     sync::{Arc, LazyLock},
 };
+
+use serde_json::Value;
 
 use super::{ImportSummary, Target, top_level_symbol};
 use crate::{
@@ -35,6 +41,9 @@ use crate::{
 pub const EXTENSIONS: &[&str] = &[
     ".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts",
 ];
+
+/// Extensions of built files, longest first.
+const OUTPUT_EXTENSIONS: &[&str] = &[".d.mts", ".d.cts", ".d.ts", ".mjs", ".cjs", ".js", ".jsx"];
 
 /// For an import naming compiled JavaScript, the TypeScript sources it comes from.
 const COMPILED_FROM: &[(&str, &[&str])] = &[
@@ -57,6 +66,8 @@ pub struct EcmascriptModules {
     members: HashMap<String, String>,
     /// Every named package of the workspace, by name → directory (the first by path).
     named: HashMap<String, String>,
+    /// Every tsconfig's output directory, for built entry points.
+    outputs: Vec<Output>,
 }
 
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -74,7 +85,17 @@ struct Config {
 struct Package {
     /// `types`, `main`, `module`, those present, in the order they are tried.
     entries: Vec<String>,
+    /// `exports` as written.
+    exports: Option<Value>,
     dependencies: HashSet<String>,
+}
+
+/// Where a tsconfig puts its output: built files under `out_dir` come from sources under
+/// `root_dir`.
+#[derive(Debug, PartialEq, Eq)]
+struct Output {
+    out_dir: String,
+    root_dir: String,
 }
 
 /// The root directory `"."` of project answers as `""`.
@@ -113,6 +134,10 @@ pub fn ecmascript_modules(db: &dyn Db, workspace: Workspace) -> Arc<EcmascriptMo
                 paths_base: ts.paths_base.as_deref().map(dir_key).unwrap_or_default(),
             };
             modules.configs.insert(dir.clone(), config);
+            if let Some(out_dir) = ts.out_dir.as_deref().map(dir_key) {
+                let root_dir = ts.root_dir.as_deref().map_or(dir.clone(), dir_key);
+                modules.outputs.push(Output { out_dir, root_dir });
+            }
         }
         if let Some(npm) = &project.npm {
             let entries = [&npm.types, &npm.main, &npm.module];
@@ -120,6 +145,7 @@ pub fn ecmascript_modules(db: &dyn Db, workspace: Workspace) -> Arc<EcmascriptMo
                 dir.clone(),
                 Package {
                     entries: entries.into_iter().flatten().cloned().collect(),
+                    exports: npm.exports.clone(),
                     dependencies: npm.dependencies.iter().cloned().collect(),
                 },
             );
@@ -223,7 +249,27 @@ impl EcmascriptModules {
                 .iter()
                 .find_map(|ext| self.files.get(&format!("{base}{ext}")).copied())
         };
-        exact.or_else(compiled).or_else(added)
+        exact
+            .or_else(compiled)
+            .or_else(added)
+            .or_else(|| self.source_of_output(base))
+    }
+
+    /// For a path under a tsconfig's `outDir` (a built `main`, `types` or `exports` target
+    /// such as `lib/api.d.ts`), the source it is built from under the `rootDir`
+    /// (`src/api.ts`), as TypeScript finds the sources of referenced projects.
+    fn source_of_output(&self, base: &str) -> Option<SourceFile> {
+        let stem = OUTPUT_EXTENSIONS
+            .iter()
+            .find_map(|ext| base.strip_suffix(ext))
+            .unwrap_or(base);
+        self.outputs.iter().find_map(|output| {
+            let rest = stem.strip_prefix(&output.out_dir)?.strip_prefix('/')?;
+            let source = paths::join(&output.root_dir, rest)?;
+            EXTENSIONS
+                .iter()
+                .find_map(|ext| self.files.get(&format!("{source}{ext}")).copied())
+        })
     }
 
     /// A directory's `package.json` entry point (a file, or a directory's index), else its
@@ -236,6 +282,23 @@ impl EcmascriptModules {
             .filter_map(|entry| paths::join(dir, entry))
             .find_map(|entry| self.file(&entry).or_else(|| self.index(&entry)))
             .or_else(|| self.index(dir))
+    }
+
+    /// The file a workspace package (in `dir`) exports as `subpath` (none: the package
+    /// itself): its `exports` targets, else its entry points or the path in it.
+    fn package_entry(&self, dir: &str, subpath: Option<&str>) -> Option<SourceFile> {
+        let exports = self.packages.get(dir).and_then(|p| p.exports.as_ref());
+        let key = subpath.map_or_else(|| ".".to_string(), |s| format!("./{s}"));
+        let exported = exports
+            .map(|e| export_targets(e, &key))
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|target| paths::join(dir, &target))
+            .find_map(|target| self.file(&target));
+        exported.or_else(|| match subpath {
+            None => self.directory(dir),
+            Some(sub) => paths::join(dir, sub).and_then(|p| self.file_or_dir(&p)),
+        })
     }
 
     fn index(&self, dir: &str) -> Option<SourceFile> {
@@ -279,11 +342,9 @@ impl EcmascriptModules {
             .get(name)
             .or_else(|| self.named.get(name).filter(|_| listed(name)));
         if let Some(root) = workspace_package {
-            let found = match subpath {
-                None => self.directory(root),
-                Some(sub) => paths::join(root, sub).and_then(|p| self.file_or_dir(&p)),
-            };
-            return found.map_or(Bare::Unresolved, Bare::File);
+            return self
+                .package_entry(root, subpath)
+                .map_or(Bare::Unresolved, Bare::File);
         }
         if let Some(builtin) = node_builtin(spec) {
             return Bare::External(builtin.to_string());
@@ -323,6 +384,57 @@ fn mapped(patterns: &[(String, Vec<String>)], spec: &str) -> Vec<String> {
         Some((_, star, targets)) => targets.iter().map(|t| t.replacen('*', star, 1)).collect(),
         None => Vec::new(),
     }
+}
+
+/// Conditions of `exports` entries that resolution follows, in this order (TypeScript's
+/// `types` first; others, such as `"deno"`, are skipped). The order written is not kept
+/// by the manifest's parse, so it is not used.
+const CONDITIONS: &[&str] = &[
+    "types", "typings", "import", "require", "module", "node", "browser", "default",
+];
+
+/// The targets `exports` gives `subpath` (`.` or `./x`): the entry of that key, or of the
+/// `*` key with the longest prefix matching it (its `*` replaced); conditions are followed
+/// in the order of [`CONDITIONS`], and every target is kept, for the first that exists. Exports that are a string, an array or conditions only are the `.` entry.
+fn export_targets(exports: &Value, subpath: &str) -> Vec<String> {
+    let subpaths = match exports {
+        Value::Object(map) if map.keys().any(|k| k.starts_with('.')) => map,
+        _ if subpath == "." => return condition_targets(exports, None),
+        _ => return Vec::new(),
+    };
+    if let Some(entry) = subpaths.get(subpath) {
+        return condition_targets(entry, None);
+    }
+    let best = subpaths
+        .iter()
+        .filter_map(|(key, entry)| {
+            let (prefix, suffix) = key.split_once('*')?;
+            let star = subpath.strip_prefix(prefix)?.strip_suffix(suffix)?;
+            Some((prefix.len(), star, entry))
+        })
+        .max_by_key(|(len, _, _)| *len);
+    best.map(|(_, star, entry)| condition_targets(entry, Some(star)))
+        .unwrap_or_default()
+}
+
+fn condition_targets(entry: &Value, star: Option<&str>) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![entry];
+    // Depth-first, in order: a stack of at most the entry's size.
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::String(target) => out.push(match star {
+                Some(star) => target.replace('*', star),
+                None => target.clone(),
+            }),
+            Value::Array(items) => stack.extend(items.iter().rev()),
+            Value::Object(conditions) => {
+                stack.extend(CONDITIONS.iter().filter_map(|c| conditions.get(*c)).rev())
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// `@scope/pkg/a/b` → (`@scope/pkg`, `a/b`); `pkg/a` → (`pkg`, `a`); `pkg` → (`pkg`, none).
@@ -384,6 +496,40 @@ mod tests {
         assert_eq!(mapped(&patterns, "@app/x/y.js"), ["x/y.ts"]);
         assert_eq!(mapped(&patterns, "lodash"), ["types/lodash"]);
         assert_eq!(mapped(&patterns[1..], "lodash"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn exports_subpaths_patterns_and_conditions() {
+        let exports = serde_json::json!({
+            ".": {"types": "./lib/api.d.ts", "deno": "./deno.ts", "default": "./lib/api.js"},
+            "./node": [{"node": "./lib/node.js"}, "./lib/node-fallback.js"],
+            "./$test/*": {"types": "./lib/*.d.ts"},
+            "./$test/deep/*": {"import": {"types": "./deep/*.d.mts"}},
+            "./private/*": null,
+        });
+        assert_eq!(
+            export_targets(&exports, "."),
+            ["./lib/api.d.ts", "./lib/api.js"]
+        );
+        assert_eq!(
+            export_targets(&exports, "./node"),
+            ["./lib/node.js", "./lib/node-fallback.js"]
+        );
+        assert_eq!(export_targets(&exports, "./$test/a/b"), ["./lib/a/b.d.ts"]);
+        assert_eq!(
+            export_targets(&exports, "./$test/deep/x"),
+            ["./deep/x.d.mts"]
+        );
+        assert_eq!(
+            export_targets(&exports, "./private/x"),
+            Vec::<String>::new()
+        );
+        assert_eq!(export_targets(&exports, "./absent"), Vec::<String>::new());
+        let sugar = serde_json::json!("./index.js");
+        assert_eq!(export_targets(&sugar, "."), ["./index.js"]);
+        assert_eq!(export_targets(&sugar, "./x"), Vec::<String>::new());
+        let conditions = serde_json::json!({"require": "./cjs.js", "import": "./esm.js"});
+        assert_eq!(export_targets(&conditions, "."), ["./esm.js", "./cjs.js"]);
     }
 
     #[test]
