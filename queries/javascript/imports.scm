@@ -12,6 +12,8 @@
 ;            `const x = require("m")`)
 ; @wildcard  the whole namespace (`import * as ns`, `export * from`)
 ; @public    a re-export (`export … from`)
+; Specifiers of `import {…}` and `export {…} from` are members (below): matches without
+; `@import` and `@module`, which take both from the statement's own match.
 ;
 ; A module imported for its effect only (`import "m"`, a bare `require("m")`) has no name.
 ; A `require` call is matched anywhere; the declarations that bind what it returns
@@ -54,22 +56,9 @@ source: (string . (string_fragment) @module .)
   (import_clause (identifier) @alias @default)
   (#splice! source)) @import
 
-; `import {a} from "m"`, `import {default as x} from "m"`
+; `import {a, b as c} from "m"`: the statement, and each specifier as a member (below).
 (import_statement
-  (import_clause
-    (named_imports
-      (import_specifier
-        name: (#splice! export_name name)
-        !alias)))
-  (#splice! source)) @import
-
-; `import {a as b} from "m"`
-(import_statement
-  (import_clause
-    (named_imports
-      (import_specifier
-        name: (#splice! export_name name)
-        alias: (identifier) @alias)))
+  (import_clause (named_imports))
   (#splice! source)) @import
 
 ; `import * as ns from "m"`
@@ -83,20 +72,9 @@ source: (string . (string_fragment) @module .)
   .
   (#splice! source)) @import
 
-; `export {a} from "m"`, `export {default} from "m"`
+; `export {a, b as c} from "m"`: the statement, and each specifier as a member (below).
 (export_statement
-  (export_clause
-    (export_specifier
-      name: (#splice! export_name name)
-      !alias))
-  (#splice! source)) @import @public
-
-; `export {a as b} from "m"`
-(export_statement
-  (export_clause
-    (export_specifier
-      name: (#splice! export_name name)
-      alias: (#splice! export_name alias)))
+  (export_clause)
   (#splice! source)) @import @public
 
 ; `export * from "m"`
@@ -108,6 +86,32 @@ source: (string . (string_fragment) @module .)
 (export_statement
   (namespace_export (#splice! export_name alias)) @wildcard
   (#splice! source)) @import @public
+
+; ---------------------------------------------------------------------------------------
+; Members: the specifiers of `import {…} from` and `export {…} from`, without `@import` and
+; `@module`, which they take from the statement above that holds them. One pattern from
+; the statement down to each specifier would keep a partial match per specifier alive
+; until the module string after them: quadratic in `export {a1, …, a5000}` (generated
+; declaration files), minutes for one file. A specifier of `export {a}` without `from`
+; joins nothing and is dropped.
+
+; `a`, `default as x` in `import {a, default as x}`
+(import_specifier
+  name: (#splice! export_name name)
+  !alias)
+
+(import_specifier
+  name: (#splice! export_name name)
+  alias: (identifier) @alias)
+
+; `a`, `b as c` in `export {a, b as c} from`
+(export_specifier
+  name: (#splice! export_name name)
+  !alias)
+
+(export_specifier
+  name: (#splice! export_name name)
+  alias: (#splice! export_name alias))
 
 ; ---------------------------------------------------------------------------------------
 ; Calls: dynamic `import("m")` and CommonJS `require("m")`, anywhere in the file

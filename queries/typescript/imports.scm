@@ -3,7 +3,8 @@
 ; TypeScript-only imports; the JavaScript patterns (queries/javascript/imports.scm, with
 ; the capture conventions) are appended after these. Type-only imports (`import type`,
 ; `import {type T}`, `export type {T} from`) also match a JavaScript pattern; the earliest
-; pattern wins for the same import, so the ones here, which add `@type_only`, are kept.
+; pattern wins for the same import (or member), so the ones here, which add
+; `@type_only`, are kept.
 ;
 ; @type_only  the `type` keyword: the import names types only (erased from the output)
 
@@ -22,24 +23,10 @@
   (import_clause (identifier) @alias @default)
   (#splice! source)) @import
 
-; `import type {T} from "m"`
+; `import type {T, U as V} from "m"`: its specifiers (members) are type-only too.
 (import_statement
   "type" @type_only
-  (import_clause
-    (named_imports
-      (import_specifier
-        name: (#splice! export_name name)
-        !alias)))
-  (#splice! source)) @import
-
-; `import type {T as U} from "m"`
-(import_statement
-  "type" @type_only
-  (import_clause
-    (named_imports
-      (import_specifier
-        name: (#splice! export_name name)
-        alias: (identifier) @alias)))
+  (import_clause (named_imports))
   (#splice! source)) @import
 
 ; `import type * as ns from "m"`
@@ -50,57 +37,33 @@
   (#splice! source)) @import
 
 ; ---------------------------------------------------------------------------------------
-; `import {type T} from "m"`: one specifier is type-only
+; `export type {T} from "m"`: its specifiers (members) are type-only too.
 
-(import_statement
-  (import_clause
-    (named_imports
-      (import_specifier
-        "type" @type_only
-        name: (#splice! export_name name)
-        !alias)))
-  (#splice! source)) @import
-
-(import_statement
-  (import_clause
-    (named_imports
-      (import_specifier
-        "type" @type_only
-        name: (#splice! export_name name)
-        alias: (identifier) @alias)))
-  (#splice! source)) @import
+(export_statement
+  "type" @type_only
+  (export_clause)
+  (#splice! source)) @import @public
 
 ; ---------------------------------------------------------------------------------------
-; `export type {T} from "m"` and `export {type T} from "m"`
+; Members (see queries/javascript/imports.scm): `type T` in `import {type T}` and
+; `export {type T} from`.
 
-(export_statement
+(import_specifier
   "type" @type_only
-  (export_clause
-    (export_specifier
-      name: (#splice! export_name name)
-      !alias))
-  (#splice! source)) @import @public
+  name: (#splice! export_name name)
+  !alias)
 
-(export_statement
+(import_specifier
   "type" @type_only
-  (export_clause
-    (export_specifier
-      name: (#splice! export_name name)
-      alias: (#splice! export_name alias)))
-  (#splice! source)) @import @public
+  name: (#splice! export_name name)
+  alias: (identifier) @alias)
 
-(export_statement
-  (export_clause
-    (export_specifier
-      "type" @type_only
-      name: (#splice! export_name name)
-      !alias))
-  (#splice! source)) @import @public
+(export_specifier
+  "type" @type_only
+  name: (#splice! export_name name)
+  !alias)
 
-(export_statement
-  (export_clause
-    (export_specifier
-      "type" @type_only
-      name: (#splice! export_name name)
-      alias: (#splice! export_name alias)))
-  (#splice! source)) @import @public
+(export_specifier
+  "type" @type_only
+  name: (#splice! export_name name)
+  alias: (#splice! export_name alias))

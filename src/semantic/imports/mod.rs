@@ -9,7 +9,10 @@
 //! `@default` for a module's default export (the name is `default`), `@type_only` for
 //! TypeScript's `import type`. When several patterns match one import, the earliest wins;
 //! a match naming only the module is dropped when a match with a larger statement names
-//! more of the same module node (`require("m")` inside `const {a} = require("m")`).
+//! more of the same module node (`require("m")` inside `const {a} = require("m")`). A
+//! match with neither `@import` nor `@module` is a member: an item of the statement of
+//! the module-only match that holds it (an `export {a, b} from "m"` with thousands of
+//! names, matched name by name, not in one pattern per name: see `queries/README.md`).
 //!
 //! Invariant (early cutoff): [`file_imports`] is position-free, so an edit that only moves
 //! a file's imports leaves every query over other files valid; module maps (such as
@@ -69,6 +72,8 @@ pub struct FileImports {
 #[derive(Default)]
 pub(crate) struct ImportCollector {
     found: Vec<Found>,
+    /// Matches without `@import` and `@module`: items of a statement matched on its own.
+    members: Vec<Member>,
 }
 
 struct Found {
@@ -79,6 +84,13 @@ struct Found {
     module: usize,
     summary: ImportSummary,
     statement: TextRange,
+}
+
+struct Member {
+    /// Where the item starts.
+    at: usize,
+    pattern: usize,
+    summary: ImportSummary,
 }
 
 impl ImportCollector {
@@ -123,6 +135,13 @@ impl ImportCollector {
             }
         }
         let (Some(statement), Some(module)) = (statement, module) else {
+            if let (None, None, Some(item)) = (statement, module, item) {
+                self.members.push(Member {
+                    at: item.start_byte(),
+                    pattern: m.pattern_index,
+                    summary,
+                });
+            }
             return;
         };
         let at = item.unwrap_or(module).start_byte();
@@ -142,6 +161,7 @@ impl ImportCollector {
     pub(crate) fn finish(mut self) -> FileImports {
         self.found.sort_by_key(|f| (f.order, f.pattern));
         self.found.dedup_by_key(|f| f.order);
+        self.join_members();
         // The widest statement that names something of each module node.
         let mut widest: HashMap<usize, TextSize> = HashMap::new();
         for f in self.found.iter().filter(|f| !f.summary.is_bare()) {
@@ -163,6 +183,57 @@ impl ImportCollector {
             summaries: summaries.into(),
             statements: statements.into(),
         }
+    }
+
+    /// Each member joins the match naming only a module whose statement holds it (the
+    /// latest to start before it): it takes that module, statement and flags, and the
+    /// match it joined is dropped. Members inside no such statement are dropped.
+    fn join_members(&mut self) {
+        if self.members.is_empty() {
+            return;
+        }
+        // `found` is sorted by statement start; the bare ones, by their index there.
+        let bare: Vec<usize> = (0..self.found.len())
+            .filter(|&i| self.found[i].summary.is_bare())
+            .collect();
+        let mut joined = vec![false; self.found.len()];
+        let mut members = std::mem::take(&mut self.members);
+        members.sort_by_key(|m| (m.at, m.pattern));
+        members.dedup_by_key(|m| m.at);
+        let mut added = Vec::new();
+        for member in members {
+            let before = bare.partition_point(|&i| self.found[i].order.0 <= member.at);
+            let Some(&host) = before.checked_sub(1).and_then(|b| bare.get(b)) else {
+                continue;
+            };
+            let statement = &self.found[host];
+            if !statement
+                .statement
+                .contains(TextSize::new(member.at as u32))
+            {
+                continue;
+            }
+            joined[host] = true;
+            let mut summary = member.summary;
+            summary.module.clone_from(&statement.summary.module);
+            summary.is_public |= statement.summary.is_public;
+            summary.type_only |= statement.summary.type_only;
+            added.push(Found {
+                order: (statement.order.0, member.at),
+                pattern: member.pattern,
+                module: statement.module,
+                summary,
+                statement: statement.statement,
+            });
+        }
+        let mut index = 0;
+        self.found.retain(|_| {
+            index += 1;
+            !joined[index - 1]
+        });
+        self.found.extend(added);
+        self.found.sort_by_key(|f| (f.order, f.pattern));
+        self.found.dedup_by_key(|f| f.order);
     }
 }
 
