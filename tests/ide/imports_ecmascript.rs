@@ -30,6 +30,8 @@ fn es_module_forms() {
         export * as all from "./lib";
         const later = await import("./lib");
         import('./lib-' + name);
+        import {} from "./setup";
+        export {later as now};
         //- /src/lib.js
         export default class {}
         export function a() {}
@@ -54,6 +56,7 @@ fn es_module_forms() {
             10 ./lib: * (public) -> src/lib.js
             11 ./lib: * as all (public) -> src/lib.js
             12 ./lib -> src/lib.js
+            14 ./setup -> src/setup.js
         "#]],
     );
 }
