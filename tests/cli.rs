@@ -847,3 +847,55 @@ fn fifos_are_skipped_without_blocking() {
         "sextant: error: pipe.py: not a regular file (a FIFO)"
     );
 }
+
+#[test]
+fn typescript_imports_resolve_through_tsconfig_paths_and_packages() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "package.json",
+        r#"{"name": "web", "dependencies": {"react": "18"}}"#,
+    );
+    write(
+        dir.path(),
+        "tsconfig.json",
+        r#"{"compilerOptions": {"paths": {"@/*": ["src/*"]}}}"#,
+    );
+    write(dir.path(), "src/cart.ts", "export class Cart {}\n");
+    write(
+        dir.path(),
+        "src/app.ts",
+        "import {Cart} from \"@/cart\";\nimport type {Cart as C} from \"./cart.js\";\n\
+         import React from \"react\";\nimport {readFile} from \"node:fs/promises\";\n\
+         import left from \"left-pad\";\n",
+    );
+    let text = stdout(&sextant(dir.path(), &["imports", "src/app.ts"]));
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            vec!["1", "@/cart:", "Cart", "src/cart.ts:1:14"],
+            vec![
+                "2",
+                "./cart.js:",
+                "Cart",
+                "as",
+                "C",
+                "(type)",
+                "src/cart.ts:1:14"
+            ],
+            vec![
+                "3", "react:", "default", "as", "React", "external", "(react)"
+            ],
+            vec!["4", "node:fs/promises:", "readFile", "external", "(fs)"],
+            vec!["5", "left-pad:", "default", "as", "left", "unresolved"],
+        ]
+    );
+    let v = json(&sextant(dir.path(), &["imports", "src/app.ts", "--json"]));
+    assert_eq!(v[1]["type_only"], true);
+    assert_eq!(v[1]["alias"], "C");
+    assert_eq!(v[0].get("type_only"), None);
+}

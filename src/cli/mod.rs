@@ -60,7 +60,8 @@ pub enum Command {
     /// Show the symbols a file defines, as a tree.
     Outline(FileArgs),
     /// List a file's imports and where each leads: a workspace file (and the definition
-    /// named), external (the standard library or a declared dependency), or unresolved.
+    /// named), external (the standard library, a Node built-in or a declared dependency), or
+    /// unresolved.
     Imports(WorkspaceFileArgs),
     /// Go to the definition of a name: at FILE:LINE:COLUMN (1-based, columns in
     /// characters), or by NAME (`join`, `posixpath.join`, `Class.method`). Imports are

@@ -29,6 +29,9 @@ pub struct ImportInfo {
     /// Also a public re-export (`pub use`, `export … from`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub is_public: bool,
+    /// Names types only (TypeScript's `import type`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub type_only: bool,
     /// The whole import statement.
     pub span: Span,
     #[serde(flatten)]
@@ -45,14 +48,16 @@ pub enum ImportStatus {
         #[serde(skip_serializing_if = "Option::is_none")]
         definition: Option<Span>,
     },
-    /// Outside the workspace: the standard library's `package`.
+    /// Outside the workspace: the standard library's (or the runtime's built-in) `package`,
+    /// or a dependency a manifest lists.
     External { package: String },
-    /// Nothing in the workspace or the standard library matches.
+    /// Nothing in the workspace, the standard library or the listed dependencies matches.
     Unresolved,
 }
 
 impl ImportInfo {
-    /// The import as a short phrase: `module`, `module: name`, `module: *`, `… as alias`.
+    /// The import as a short phrase: `module`, `module: name`, `module: *`, `… as alias`,
+    /// then ` (public)` and ` (type)` when so.
     pub fn describe(&self) -> String {
         let mut what = self.module.clone();
         if let Some(name) = &self.name {
@@ -66,6 +71,9 @@ impl ImportInfo {
         }
         if self.is_public {
             what.push_str(" (public)");
+        }
+        if self.type_only {
+            what.push_str(" (type)");
         }
         what
     }
@@ -115,6 +123,7 @@ pub(crate) fn imports(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Ve
                 alias: import.alias.clone(),
                 wildcard: import.wildcard,
                 is_public: import.is_public,
+                type_only: import.type_only,
                 span: Span::new(&index, statement),
                 status,
             }

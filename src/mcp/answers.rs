@@ -259,7 +259,11 @@ pub struct ImportEntry {
     /// Also a public re-export (`pub use`, `export … from`).
     #[serde(skip_serializing_if = "is_false")]
     pub is_public: bool,
-    /// `resolved` (a workspace file), `external` (the standard library) or `unresolved`.
+    /// Names types only (TypeScript's `import type`).
+    #[serde(skip_serializing_if = "is_false")]
+    pub type_only: bool,
+    /// `resolved` (a workspace file), `external` (the standard library, a runtime built-in
+    /// or a listed dependency) or `unresolved`.
     pub status: String,
     /// When resolved: the workspace file.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -267,7 +271,7 @@ pub struct ImportEntry {
     /// When resolved and the name is defined at the file's top level: its line.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub definition_line: Option<u32>,
-    /// When external: the standard library's top-level module.
+    /// When external: the standard library's top-level module, or the dependency.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub package: Option<String>,
     /// With `positions: "full"`: the whole statement.
@@ -302,6 +306,7 @@ impl ImportsAnswer {
                 alias: i.alias,
                 wildcard: i.wildcard,
                 is_public: i.is_public,
+                type_only: i.type_only,
                 status: status.to_string(),
                 resolved_path,
                 definition_line: definition.map(|d| d.start.line),

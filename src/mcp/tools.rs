@@ -49,7 +49,7 @@ Prefer `lookup_symbol` over grep to find where a function, class, method, type o
 defined (ranked fuzzy search on names, filters by kind, language and path). Use `outline` to \
 see a file's structure without reading it, `find_definition` and `find_references` for what a \
 name means and who uses it (Python), `list_imports` for what a file imports and where \
-each import leads (Python), `import_graph` for what a file depends on, what depends on it and \
+each import leads, `import_graph` for what a file depends on, what depends on it and \
 import cycles, `parse_source` for syntax errors, and `workspace_status` for \
 what is indexed. Paths are relative to the workspace root; answers give \
 1-based line numbers, and `positions: \"full\"` adds columns and byte offsets.",

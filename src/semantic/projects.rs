@@ -188,6 +188,12 @@ pub struct NpmDetails {
     pub workspaces: Vec<String>,
     /// Roots of the npm packages in this workspace the globs match.
     pub member_roots: Vec<String>,
+    /// Package names in `dependencies`, `devDependencies`, `peerDependencies` and
+    /// `optionalDependencies`, sorted. For import resolution; left out of answers, where a
+    /// long list would crowd out the projects.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub dependencies: Vec<String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -201,6 +207,8 @@ pub struct TsconfigDetails {
     pub paths_base: Option<String>,
     /// Effective `compilerOptions.rootDir`, workspace-relative.
     pub root_dir: Option<String>,
+    /// Effective `compilerOptions.outDir`, workspace-relative.
+    pub out_dir: Option<String>,
     /// Every `extends` link followed, in the order they are applied.
     pub extends: Vec<ExtendsLink>,
 }

@@ -8,11 +8,11 @@ use std::sync::Arc;
 
 use sextant::{
     ide::{
-        Analysis, AnalysisHost, Change, Definition, FileId, Fold, GraphQuery, ImportGraphView,
-        ImportInfo, Outline, ParseOptions, ParseOutput, ReferenceQuery, References, SymbolQuery,
-        SymbolSearch, SyntaxError, TextRange, WorkspaceStats,
+        Analysis, Definition, FileId, Fold, GraphQuery, ImportGraphView, ImportInfo, Outline,
+        ParseOptions, ParseOutput, ReferenceQuery, References, SymbolQuery, SymbolSearch,
+        SyntaxError, TextRange, WorkspaceStats,
     },
-    workspace::{Host, manifests::manifest_kind},
+    workspace::{Host, LoadOptions, MemorySystem, manifests::manifest_kind},
 };
 
 use crate::{
@@ -41,7 +41,9 @@ impl TestDb {
 }
 
 /// The database for `fixture` (see [`crate::fixture`]), the file holding the cursor (else
-/// the first file), and the cursor. A fixture without `//-` markers is `/main.rs`.
+/// the first file), and the cursor. A fixture without `//-` markers is `/main.rs`. A
+/// fixture with project files (`package.json`, `tsconfig.json`, …) is loaded as a
+/// workspace on disk is, so they are read as manifests.
 pub fn analysis(fixture: &str) -> (TestDb, FileId, Option<Cursor>) {
     analysis_at(DEFAULT_PATH, fixture)
 }
@@ -54,22 +56,18 @@ pub fn analysis_at(default_path: &str, fixture: &str) -> (TestDb, FileId, Option
         .find(|f| f.cursor.is_some())
         .unwrap_or(&files[0]);
     let (focus_path, cursor) = (focus.path.clone(), focus.cursor);
-    // Project files (`Cargo.toml`, `go.mod`, …) are manifests; `setup.py` is also source.
-    let mut host = AnalysisHost::new("/fixture".into());
-    let mut manifests = Change::default();
-    for f in &files {
-        if let Some(kind) = manifest_kind(&f.path) {
-            manifests.set_manifest(f.path.clone(), kind, f.text.clone());
+    let analysis = if files.iter().any(|f| manifest_kind(&f.path).is_some()) {
+        // Project files (`package.json`, `tsconfig.json`, …) are read by a walk, as on disk.
+        let system = MemorySystem::new("/fixture");
+        for f in &files {
+            system.write(&f.path, &f.text);
         }
-    }
-    host.apply_change(manifests);
-    let sources: Vec<_> = files
-        .iter()
-        .filter(|f| manifest_kind(&f.path).is_none() || f.path.ends_with(".py"))
-        .cloned()
-        .collect();
-    let loaded = support::loaded(&sources);
-    let analysis = Host::from_files_in(host, "/fixture".into(), loaded).analysis();
+        Host::load_with(Arc::new(system), &LoadOptions::default())
+            .expect("the fixture loads")
+            .analysis()
+    } else {
+        Host::from_files("/fixture".into(), support::loaded(&files)).analysis()
+    };
     let texts = analysis
         .files()
         .map(|f| (f, analysis.file_text(f)))

@@ -21,6 +21,7 @@ mod folding;
 mod fuzz;
 mod import_graph;
 mod imports;
+mod imports_ecmascript;
 mod imports_go;
 mod imports_rust;
 mod navigation;

@@ -1,5 +1,5 @@
-//! `package.json`: name, entry points (`main`, `module`, `types`, `exports`), module type
-//! and `workspaces`. Strict JSON, as npm reads it.
+//! `package.json`: name, entry points (`main`, `module`, `types`, `exports`), module type,
+//! `workspaces` and the names of its dependencies. Strict JSON, as npm reads it.
 
 use serde_json::{Map, Value};
 
@@ -47,8 +47,30 @@ pub fn parse(path: &str, text: &str) -> Project {
             Vec::new()
         }
     };
+    details.dependencies = dependencies(&mut project, &object);
     project.npm = Some(details);
     project
+}
+
+/// The names in `dependencies`, `devDependencies`, `peerDependencies` and
+/// `optionalDependencies`, sorted, each once.
+fn dependencies(project: &mut Project, object: &Map<String, Value>) -> Vec<String> {
+    let mut names = Vec::new();
+    for key in [
+        "dependencies",
+        "devDependencies",
+        "peerDependencies",
+        "optionalDependencies",
+    ] {
+        match object.get(key) {
+            None | Some(Value::Null) => {}
+            Some(Value::Object(deps)) => names.extend(deps.keys().cloned()),
+            Some(_) => project.add_error(format!("{key} is not an object")),
+        }
+    }
+    names.sort();
+    names.dedup();
+    names
 }
 
 fn string(project: &mut Project, object: &Map<String, Value>, key: &str) -> Option<String> {
@@ -107,6 +129,27 @@ mod tests {
         assert_eq!(npm.types.as_deref(), Some("./dist/index.d.ts"));
         assert_eq!(npm.package_type.as_deref(), Some("module"));
         assert_eq!(npm.exports.unwrap()["./button"], json!("./dist/button.js"));
+        assert_eq!(npm.dependencies, ["react"]);
+    }
+
+    #[test]
+    fn dependencies_of_every_kind_once() {
+        let p = parse(
+            "package.json",
+            r#"{"dependencies": {"b": "1", "@s/a": "2"}, "devDependencies": {"b": "1"},
+                "peerDependencies": {"react": "*"}, "optionalDependencies": {"fsevents": "*"},
+                "bundleDependencies": ["ignored"]}"#,
+        );
+        assert_eq!(p.error, None);
+        assert_eq!(
+            p.npm.unwrap().dependencies,
+            ["@s/a", "b", "fsevents", "react"]
+        );
+        let typed = parse("package.json", r#"{"dependencies": ["a"]}"#);
+        assert_eq!(
+            typed.error.as_deref(),
+            Some("dependencies is not an object")
+        );
     }
 
     #[test]

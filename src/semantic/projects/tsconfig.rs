@@ -29,6 +29,7 @@ pub struct OwnOptions {
     base_url: Option<Option<String>>,
     paths: Option<BTreeMap<String, Vec<String>>>,
     root_dir: Option<Option<String>>,
+    out_dir: Option<Option<String>>,
     pub error: Option<String>,
 }
 
@@ -71,6 +72,7 @@ pub fn parse(path: &str, text: &str) -> OwnOptions {
             };
             own.base_url = dir_option("baseUrl");
             own.root_dir = dir_option("rootDir");
+            own.out_dir = dir_option("outDir");
             match options.get("paths") {
                 None | Some(Value::Null) => {}
                 Some(Value::Object(map)) => {
@@ -158,6 +160,7 @@ struct Effective {
     base_url: Option<Option<String>>,
     paths: Option<(BTreeMap<String, Vec<String>>, String)>,
     root_dir: Option<Option<String>>,
+    out_dir: Option<Option<String>>,
 }
 
 impl Effective {
@@ -170,6 +173,9 @@ impl Effective {
         }
         if other.root_dir.is_some() {
             self.root_dir = other.root_dir;
+        }
+        if other.out_dir.is_some() {
+            self.out_dir = other.out_dir;
         }
     }
 }
@@ -232,6 +238,7 @@ impl Chain<'_> {
                 .clone()
                 .map(|p| (p, paths::display_dir(paths::parent(path)))),
             root_dir: own.root_dir.clone(),
+            out_dir: own.out_dir.clone(),
         });
         out
     }
@@ -263,6 +270,7 @@ pub fn apply_chain(
         base_url,
         paths,
         root_dir: effective.root_dir.flatten(),
+        out_dir: effective.out_dir.flatten(),
         extends: chain.links,
     });
     for error in chain.errors {
@@ -316,6 +324,7 @@ mod tests {
         assert_eq!(ts.paths_base.as_deref(), Some("."));
         assert_eq!(ts.paths["@shared/*"], ["libs/shared/src/*"]);
         assert_eq!(ts.root_dir.as_deref(), Some("apps/web/lib"));
+        assert_eq!(ts.out_dir, None);
         assert_eq!(
             ts.extends,
             [ExtendsLink {
@@ -329,7 +338,7 @@ mod tests {
     #[test]
     fn later_bases_override_earlier_and_paths_follow_their_config() {
         let a = r#"{"compilerOptions": {"paths": {"a/*": ["a/*"]}}}"#;
-        let b = r#"{"extends": "./c", "compilerOptions": {"rootDir": "b-root"}}"#;
+        let b = r#"{"extends": "./c", "compilerOptions": {"rootDir": "b-root", "outDir": "out"}}"#;
         let c = r#"{"compilerOptions": {"paths": {"c/*": ["c/*"]}, "rootDir": "c-root"}}"#;
         let top = r#"{"extends": ["./configs/a.json", "./configs/b.json"]}"#;
         let p = chain_of(
@@ -347,6 +356,7 @@ mod tests {
         assert_eq!(ts.paths_base.as_deref(), Some("configs"));
         assert_eq!(ts.base_url, None);
         assert_eq!(ts.root_dir.as_deref(), Some("configs/b-root"));
+        assert_eq!(ts.out_dir.as_deref(), Some("configs/out"));
         let resolved: Vec<_> = ts
             .extends
             .iter()

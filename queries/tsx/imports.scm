@@ -1,0 +1,3 @@
+; inherits: typescript
+;
+; TSX imports are TypeScript's (and through them JavaScript's), unchanged.
