@@ -205,9 +205,9 @@ fn targets_named(resolver: &mut Resolver, written: &str, path_prefix: Option<&st
     let index = identifier_index(db, workspace);
     // With a qualifier, a file can define the name only if its path is the module named or
     // it mentions the class named.
-    let class_files: Vec<SourceFile> = qualifier
+    let class_files: std::collections::HashSet<SourceFile> = qualifier
         .last()
-        .map(|class| index.files(class).to_vec())
+        .map(|class| index.files(class).iter().copied().collect())
         .unwrap_or_default();
     let mut targets = Vec::new();
     for &file in index.files(name) {

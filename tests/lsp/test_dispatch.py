@@ -75,7 +75,7 @@ def test_a_document_outside_the_workspace_is_invalid_params(server, tmp_path, me
     assert answer["error"] == {"code": -32602, "message": f"{uri} is not a document of this workspace"}
 
 
-@pytest.mark.parametrize("method", ["sextant/nonsense", "textDocument/hover", "$/nonsense"])
+@pytest.mark.parametrize("method", ["sextant/nonsense", "textDocument/signatureHelp", "$/nonsense"])
 def test_unknown_methods_answer_method_not_found(server, method):
     answer = server.request(2, method, {})
     assert answer == {

@@ -183,10 +183,10 @@ async def test_unknown_methods_answer_method_not_found(client, tmp_path):
     path = write(root, "a.py", "def f():\n    pass\n")
     await start(client, root)
     with pytest.raises(JsonRpcMethodNotFound) as error:
-        await client.text_document_hover_async(
-            types.HoverParams(text_document=types.TextDocumentIdentifier(uri=path.as_uri()), position=types.Position(line=0, character=4))
+        await client.text_document_signature_help_async(
+            types.SignatureHelpParams(text_document=types.TextDocumentIdentifier(uri=path.as_uri()), position=types.Position(line=0, character=4))
         )
-    assert (error.value.code, error.value.message) == (-32601, "sextant does not implement textDocument/hover")
+    assert (error.value.code, error.value.message) == (-32601, "sextant does not implement textDocument/signatureHelp")
     # The server stays usable.
     found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="f"))
     assert [s.name for s in found] == ["f"]
