@@ -309,6 +309,14 @@ fn shebang_interpreter(first_line: &[u8]) -> Option<&str> {
     Some(program)
 }
 
+/// The names a word list under `grammars/` holds (one per line; `#` comments and blank
+/// lines left out): the standard library's modules, builtins, Node's built-in modules.
+pub fn word_list(text: &'static str) -> std::collections::HashSet<&'static str> {
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .collect()
+}
+
 pub fn registry() -> &'static Registry {
     static REGISTRY: OnceLock<Registry> = OnceLock::new();
     REGISTRY.get_or_init(|| build_registry().expect("embedded grammars/languages.toml is valid"))

@@ -174,10 +174,7 @@ pub fn ecmascript_modules(db: &dyn Db, workspace: Workspace) -> Arc<EcmascriptMo
 }
 
 static NODE_BUILTINS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
-    include_str!("../../../grammars/node-builtin-modules.txt")
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
-        .collect()
+    crate::lang::word_list(include_str!("../../../grammars/node-builtin-modules.txt"))
 });
 
 /// Where `import` (one of `file`'s, a JavaScript or TypeScript file) leads.

@@ -94,10 +94,7 @@ fn module_name(path: &str) -> Option<String> {
 }
 
 static PYTHON_STDLIB: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
-    include_str!("../../../grammars/python-stdlib-modules.txt")
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
-        .collect()
+    crate::lang::word_list(include_str!("../../../grammars/python-stdlib-modules.txt"))
 });
 
 /// Where `import` (one of `file`'s, a Python file) leads.

@@ -7,12 +7,8 @@ use super::{BindingKind, FileNames, OccurrenceId, Role};
 use crate::semantic::imports::ImportSummary;
 use crate::syntax::TextRange;
 
-static BUILTINS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
-    include_str!("../../../grammars/python-builtins.txt")
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
-        .collect()
-});
+static BUILTINS: LazyLock<HashSet<&'static str>> =
+    LazyLock::new(|| crate::lang::word_list(include_str!("../../../grammars/python-builtins.txt")));
 
 /// Names every module sees without binding them: builtins and a module's own attributes.
 pub(super) fn is_builtin(name: &str) -> bool {
