@@ -374,6 +374,25 @@ impl Analysis {
         self.with(|db| super::navigation::definition_by_name(db, self.workspace, name, path_prefix))
     }
 
+    /// The function or method named (or called) at `offset`, for a call hierarchy.
+    pub fn call_hierarchy_item(
+        &self,
+        file: FileId,
+        offset: usize,
+    ) -> Cancellable<Option<super::CallItem>> {
+        self.with(|db| super::call_hierarchy::prepare(db, self.workspace, file.0, offset))
+    }
+
+    /// Who calls the function or method named at `offset`, by caller.
+    pub fn incoming_calls(&self, file: FileId, offset: usize) -> Cancellable<Vec<super::Call>> {
+        self.with(|db| super::call_hierarchy::incoming(db, self.workspace, file.0, offset))
+    }
+
+    /// What the function or method named at `offset` calls, by callee.
+    pub fn outgoing_calls(&self, file: FileId, offset: usize) -> Cancellable<Vec<super::Call>> {
+        self.with(|db| super::call_hierarchy::outgoing(db, self.workspace, file.0, offset))
+    }
+
     /// The definition of the name at `offset` with its signature and documentation.
     pub fn hover(&self, file: FileId, offset: usize) -> Cancellable<Option<super::HoverInfo>> {
         self.with(|db| super::hover::hover(db, self.workspace, file.0, offset))

@@ -10,6 +10,7 @@
 //! ([`Analysis`]'s methods) and returned as `Err(Cancelled)`.
 
 mod analysis;
+mod call_hierarchy;
 mod hover;
 mod import_graph;
 mod imports;
@@ -23,6 +24,7 @@ mod symbol_search;
 pub use analysis::{
     Analysis, AnalysisHost, Cancellable, Change, ChangeSummary, FileContent, FileId,
 };
+pub use call_hierarchy::{Call, CallItem};
 pub use hover::HoverInfo;
 pub use import_graph::{Direction, Granularity, GraphEdge, GraphNode, GraphQuery, ImportGraphView};
 pub use imports::{ImportInfo, ImportStatus};

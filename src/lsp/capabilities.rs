@@ -4,7 +4,7 @@
 //! (and nothing is dispatched that a capability does not announce, `shutdown` aside).
 
 use lsp_types::{
-    FoldingRangeProviderCapability, HoverProviderCapability, OneOf,
+    CallHierarchyServerCapability, FoldingRangeProviderCapability, HoverProviderCapability, OneOf,
     SelectionRangeProviderCapability, ServerCapabilities, TextDocumentSyncCapability,
     TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions,
     WorkDoneProgressOptions, WorkspaceSymbolOptions,
@@ -30,6 +30,7 @@ pub fn server_capabilities(encoding: PositionEncoding) -> ServerCapabilities {
         })),
         definition_provider: Some(OneOf::Left(true)),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
+        call_hierarchy_provider: Some(CallHierarchyServerCapability::Simple(true)),
         references_provider: Some(OneOf::Left(true)),
         document_highlight_provider: Some(OneOf::Left(true)),
         folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),

@@ -9,6 +9,8 @@
 
 use lsp_server::{ErrorCode, RequestId, Response};
 use lsp_types::{
+    CallHierarchyIncomingCall, CallHierarchyIncomingCallsParams, CallHierarchyItem,
+    CallHierarchyOutgoingCall, CallHierarchyOutgoingCallsParams, CallHierarchyPrepareParams,
     CancelParams, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
     DidOpenTextDocumentParams, DocumentHighlight, DocumentHighlightParams, DocumentSymbolParams,
     DocumentSymbolResponse, FoldingRange, FoldingRangeParams, GotoDefinitionParams,
@@ -128,6 +130,65 @@ pub fn goto_definition(
     let found = ctx.snapshot.analysis.definition(file, offset)?;
     let locations = to_proto::definitions(ctx.snapshot, ctx.encoding, &found)?;
     Ok((!locations.is_empty()).then_some(GotoDefinitionResponse::Array(locations)))
+}
+
+pub fn prepare_call_hierarchy(
+    ctx: &RequestContext,
+    params: CallHierarchyPrepareParams,
+) -> HandlerResult<Option<Vec<CallHierarchyItem>>> {
+    let at = params.text_document_position_params;
+    let Some(file) = ctx.file(&at.text_document.uri)? else {
+        return Ok(None);
+    };
+    let offset = from_proto::offset(&ctx.line_index(file)?, at.position);
+    let Some(item) = ctx.snapshot.analysis.call_hierarchy_item(file, offset)? else {
+        return Ok(None);
+    };
+    Ok(to_proto::call_hierarchy_item(ctx.snapshot, ctx.encoding, &item)?.map(|i| vec![i]))
+}
+
+/// An item of a call hierarchy, found again by the position of its name.
+fn call_item_position(
+    ctx: &RequestContext,
+    item: &CallHierarchyItem,
+) -> HandlerResult<Option<(FileId, usize)>> {
+    let Some(file) = ctx.file(&item.uri)? else {
+        return Ok(None);
+    };
+    let offset = from_proto::offset(&ctx.line_index(file)?, item.selection_range.start);
+    Ok(Some((file, offset)))
+}
+
+pub fn incoming_calls(
+    ctx: &RequestContext,
+    params: CallHierarchyIncomingCallsParams,
+) -> HandlerResult<Option<Vec<CallHierarchyIncomingCall>>> {
+    let Some((file, offset)) = call_item_position(ctx, &params.item)? else {
+        return Ok(None);
+    };
+    let calls = ctx.snapshot.analysis.incoming_calls(file, offset)?;
+    Ok(Some(to_proto::incoming_calls(
+        ctx.snapshot,
+        ctx.encoding,
+        &calls,
+    )?))
+}
+
+pub fn outgoing_calls(
+    ctx: &RequestContext,
+    params: CallHierarchyOutgoingCallsParams,
+) -> HandlerResult<Option<Vec<CallHierarchyOutgoingCall>>> {
+    let Some((file, offset)) = call_item_position(ctx, &params.item)? else {
+        return Ok(None);
+    };
+    let index = ctx.line_index(file)?;
+    let calls = ctx.snapshot.analysis.outgoing_calls(file, offset)?;
+    Ok(Some(to_proto::outgoing_calls(
+        ctx.snapshot,
+        ctx.encoding,
+        &index,
+        &calls,
+    )?))
 }
 
 pub fn hover(ctx: &RequestContext, params: HoverParams) -> HandlerResult<Option<Hover>> {

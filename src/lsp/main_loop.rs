@@ -21,6 +21,7 @@ use lsp_types::{
         Cancel, DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Exit,
     },
     request::{
+        CallHierarchyIncomingCalls, CallHierarchyOutgoingCalls, CallHierarchyPrepare,
         DocumentHighlightRequest, DocumentSymbolRequest, FoldingRangeRequest, GotoDefinition,
         HoverRequest, References, SelectionRangeRequest, Shutdown, WorkspaceSymbolRequest,
     },
@@ -152,6 +153,9 @@ impl Server {
             .on::<References>(handlers::references)
             .on::<DocumentHighlightRequest>(handlers::document_highlight)
             .on::<HoverRequest>(handlers::hover)
+            .on::<CallHierarchyPrepare>(handlers::prepare_call_hierarchy)
+            .on::<CallHierarchyIncomingCalls>(handlers::incoming_calls)
+            .on::<CallHierarchyOutgoingCalls>(handlers::outgoing_calls)
             .on::<FoldingRangeRequest>(handlers::folding_range)
             .on::<SelectionRangeRequest>(handlers::selection_range)
             .finish();

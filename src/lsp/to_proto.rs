@@ -6,9 +6,10 @@
 //! the LSP front end changes here and nowhere else.
 
 use lsp_types::{
-    Diagnostic, DiagnosticSeverity, DocumentHighlight, DocumentHighlightKind, DocumentSymbol,
-    FoldingRange, FoldingRangeKind, Hover, HoverContents, Location, MarkupContent, MarkupKind,
-    Position, Range, SelectionRange, SymbolInformation, SymbolKind as LspKind,
+    CallHierarchyIncomingCall, CallHierarchyItem, CallHierarchyOutgoingCall, Diagnostic,
+    DiagnosticSeverity, DocumentHighlight, DocumentHighlightKind, DocumentSymbol, FoldingRange,
+    FoldingRangeKind, Hover, HoverContents, Location, MarkupContent, MarkupKind, Position, Range,
+    SelectionRange, SymbolInformation, SymbolKind as LspKind,
 };
 
 use super::{
@@ -17,8 +18,8 @@ use super::{
 };
 use crate::{
     ide::{
-        Cancellable, Definition, Fold, HoverInfo, Outline, OutlineNode, ReferenceRole, References,
-        Span, SymbolKind, SymbolSearch, SyntaxError,
+        Call, CallItem, Cancellable, Definition, Fold, HoverInfo, Outline, OutlineNode,
+        ReferenceRole, References, Span, SymbolKind, SymbolSearch, SyntaxError,
     },
     workspace::{LoadPhase, ProgressEvent, live::Snapshot},
 };
@@ -144,6 +145,79 @@ pub fn definitions(
         }
     }
     Ok(locations)
+}
+
+/// A call hierarchy item; `None` when its file has left the snapshot.
+pub fn call_hierarchy_item(
+    snapshot: &Snapshot,
+    encoding: PositionEncoding,
+    item: &CallItem,
+) -> Cancellable<Option<CallHierarchyItem>> {
+    let (Some(file), Some(uri)) = (
+        snapshot.file(&item.path),
+        uri::path_to_uri(&snapshot.root.join(&item.path)),
+    ) else {
+        return Ok(None);
+    };
+    let index = LineIndex {
+        index: snapshot.analysis.line_index(file)?,
+        encoding,
+    };
+    Ok(Some(CallHierarchyItem {
+        name: item.name.clone(),
+        kind: symbol_kind(item.kind),
+        tags: None,
+        detail: item.container.clone(),
+        uri,
+        range: span_range(&index, &item.span),
+        selection_range: span_range(&index, &item.name_span),
+        data: None,
+    }))
+}
+
+/// Callers, each with where it calls (positions in the caller's file).
+pub fn incoming_calls(
+    snapshot: &Snapshot,
+    encoding: PositionEncoding,
+    calls: &[Call],
+) -> Cancellable<Vec<CallHierarchyIncomingCall>> {
+    let mut out = Vec::with_capacity(calls.len());
+    for call in calls {
+        let (Some(from), Some(file)) = (
+            call_hierarchy_item(snapshot, encoding, &call.item)?,
+            snapshot.file(&call.item.path),
+        ) else {
+            continue;
+        };
+        let index = LineIndex {
+            index: snapshot.analysis.line_index(file)?,
+            encoding,
+        };
+        out.push(CallHierarchyIncomingCall {
+            from,
+            from_ranges: call.ranges.iter().map(|r| span_range(&index, r)).collect(),
+        });
+    }
+    Ok(out)
+}
+
+/// Callees, each with where the caller (whose line table is `caller`) calls it.
+pub fn outgoing_calls(
+    snapshot: &Snapshot,
+    encoding: PositionEncoding,
+    caller: &LineIndex,
+    calls: &[Call],
+) -> Cancellable<Vec<CallHierarchyOutgoingCall>> {
+    let mut out = Vec::with_capacity(calls.len());
+    for call in calls {
+        if let Some(to) = call_hierarchy_item(snapshot, encoding, &call.item)? {
+            out.push(CallHierarchyOutgoingCall {
+                to,
+                from_ranges: call.ranges.iter().map(|r| span_range(caller, r)).collect(),
+            });
+        }
+    }
+    Ok(out)
 }
 
 /// A hover as Markdown: the signature in a code block, then the documentation, then where

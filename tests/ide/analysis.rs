@@ -85,6 +85,18 @@ pub fn definition(db: &TestDb, file: FileId, offset: usize) -> Vec<Definition> {
     db.analysis.definition(file, offset).expect("not cancelled")
 }
 
+pub fn incoming_calls(db: &TestDb, file: FileId, offset: usize) -> Vec<sextant::ide::Call> {
+    db.analysis
+        .incoming_calls(file, offset)
+        .expect("not cancelled")
+}
+
+pub fn outgoing_calls(db: &TestDb, file: FileId, offset: usize) -> Vec<sextant::ide::Call> {
+    db.analysis
+        .outgoing_calls(file, offset)
+        .expect("not cancelled")
+}
+
 pub fn hover(db: &TestDb, file: FileId, offset: usize) -> Option<sextant::ide::HoverInfo> {
     db.analysis.hover(file, offset).expect("not cancelled")
 }

@@ -350,3 +350,59 @@ fn namespace_packages_without_init_files_resolve() {
         "#]],
     );
 }
+
+fn render_calls(calls: &[sextant::ide::Call]) -> String {
+    let mut out = String::new();
+    for call in calls {
+        let ranges: Vec<String> = call
+            .ranges
+            .iter()
+            .map(|r| format!("{}:{}", r.start.line, r.start.column))
+            .collect();
+        out.push_str(&format!(
+            "{} {} {}:{} at {}\n",
+            call.item.kind.as_str(),
+            call.item.name,
+            call.item.path,
+            call.item.name_span.start.line,
+            ranges.join(", ")
+        ));
+    }
+    out
+}
+
+#[test]
+fn call_hierarchy_groups_calls_by_caller_and_by_callee() {
+    let fixture = r#"
+        //- /app.py
+        from util import parse, fmt
+
+        def load(path):
+            data = parse(path)
+            return parse(data)
+
+        class Job:
+            def run(self):
+                return fmt(parse$0("x"))
+
+        parse("top")
+        //- /util.py
+        def parse(text): return text
+        def fmt(value): return str(value)
+        "#;
+    let (db, file, cursor) = analysis::analysis(fixture);
+    let offset = cursor.unwrap().offset();
+    expect![[r#"
+        function load app.py:3 at 4:12, 5:12
+        method run app.py:8 at 9:20
+        module app.py app.py:1 at 11:1
+    "#]]
+    .assert_eq(&render_calls(&analysis::incoming_calls(&db, file, offset)));
+    // From `run`'s name: what it calls (`str` is a builtin, not a workspace definition).
+    let run = db.text(file).find("def run").unwrap() + 4;
+    expect![[r#"
+        function fmt util.py:2 at 9:16
+        function parse util.py:1 at 9:20
+    "#]]
+    .assert_eq(&render_calls(&analysis::outgoing_calls(&db, file, run)));
+}

@@ -124,3 +124,28 @@ async def test_hover_shows_signature_documentation_and_place(client, tmp_path):
         types.HoverParams(text_document=at(main, 0, 1).text_document, position=at(main, 0, 1).position)
     )
     assert nothing is None
+
+
+@pytest.mark.asyncio
+async def test_call_hierarchy_incoming_and_outgoing(client, tmp_path):
+    root = tmp_path / "ws"
+    root.mkdir(parents=True)
+    (root / "util.py").write_text("def parse(text):\n    return text\n")
+    app = root / "app.py"
+    app.write_text("from util import parse\n\ndef load(path):\n    return parse(path)\n")
+    await start(client, root)
+    open_doc(client, app, app.read_text(), "python")
+    items = await client.text_document_prepare_call_hierarchy_async(
+        types.CallHierarchyPrepareParams(text_document=at(app, 3, 12).text_document, position=at(app, 3, 12).position)
+    )
+    assert [(i.name, relative(root, i.uri), i.selection_range.start.line, i.kind) for i in items] == [
+        ("parse", "util.py", 0, types.SymbolKind.Function)
+    ]
+    incoming = await client.call_hierarchy_incoming_calls_async(types.CallHierarchyIncomingCallsParams(item=items[0]))
+    assert [(c.from_.name, [(r.start.line, r.start.character) for r in c.from_ranges]) for c in incoming] == [
+        ("load", [(3, 11)])
+    ]
+    outgoing = await client.call_hierarchy_outgoing_calls_async(types.CallHierarchyOutgoingCallsParams(item=incoming[0].from_))
+    assert [(c.to.name, [(r.start.line, r.start.character) for r in c.from_ranges]) for c in outgoing] == [
+        ("parse", [(3, 11)])
+    ]
