@@ -899,3 +899,70 @@ fn typescript_imports_resolve_through_tsconfig_paths_and_packages() {
     assert_eq!(v[1]["alias"], "C");
     assert_eq!(v[0].get("type_only"), None);
 }
+
+#[test]
+fn def_and_refs_follow_imports_by_position_and_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "pkg/util.py", "def helper(x):\n    return x\n");
+    write(
+        dir.path(),
+        "pkg/__init__.py",
+        "from .util import helper as h\n",
+    );
+    write(dir.path(), "main.py", "import pkg\npkg.h(1)\nvalue = 2\n");
+
+    let def = sextant(dir.path(), &["def", "main.py:2:5"]);
+    assert_eq!(def.status.code(), Some(0), "{}", stderr(&def));
+    let fields: Vec<Vec<String>> = stdout(&def)
+        .lines()
+        .map(|l| l.split_whitespace().map(str::to_string).collect())
+        .collect();
+    assert_eq!(fields, [["pkg/util.py:1:5", "function", "helper"]]);
+
+    let refs = sextant(dir.path(), &["refs", "util.helper", "--no-definitions"]);
+    assert_eq!(refs.status.code(), Some(0), "{}", stderr(&refs));
+    let lines: Vec<Vec<String>> = stdout(&refs)
+        .lines()
+        .map(|l| l.split_whitespace().map(str::to_string).collect())
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            vec!["main.py:2:5", "call", "pkg.h(1)"],
+            vec![
+                "pkg/__init__.py:1:19",
+                "import",
+                "from",
+                ".util",
+                "import",
+                "helper",
+                "as",
+                "h"
+            ],
+            vec![
+                "pkg/__init__.py:1:29",
+                "import",
+                "from",
+                ".util",
+                "import",
+                "helper",
+                "as",
+                "h"
+            ],
+            vec!["3", "references", "in", "3", "files", "searched"],
+        ]
+    );
+
+    // Nothing at a keyword: exit 1, no output. A line past the end: a usage error.
+    let nothing = sextant(dir.path(), &["def", "main.py:1:1"]);
+    assert_eq!(
+        (nothing.status.code(), stdout(&nothing)),
+        (Some(1), String::new())
+    );
+    let past = sextant(dir.path(), &["refs", "main.py:9:1"]);
+    assert_eq!(past.status.code(), Some(2));
+    assert_eq!(
+        stderr(&past).trim(),
+        "sextant: error: main.py:9:1: past the end of the file (its last line is 4)"
+    );
+}

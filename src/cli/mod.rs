@@ -710,7 +710,7 @@ fn position(
     let index = host.analysis().line_index(file).map_err(cancelled)?;
     if line as usize > index.line_count() {
         return Err(CliError(format!(
-            "{target}: the file has {} lines",
+            "{target}: past the end of the file (its last line is {})",
             index.line_count()
         )));
     }

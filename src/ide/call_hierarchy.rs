@@ -43,11 +43,10 @@ pub(crate) fn prepare(
     file: SourceFile,
     offset: usize,
 ) -> Option<CallItem> {
-    let definition = navigation::definition(db, workspace, file, offset)
+    let (target, definition) = navigation::definitions_at(db, workspace, file, offset)
         .into_iter()
-        .find(|d| d.certainty == Certainty::Exact)?;
-    let target = file_by_path(db, workspace, definition.path.as_deref()?)?;
-    let name = definition.span?.text_range();
+        .find(|(_, d)| d.certainty == Certainty::Exact)?;
+    let (target, name) = (target?, definition.span?.text_range());
     let symbols = file_symbols(db, target);
     let i = symbols
         .positions

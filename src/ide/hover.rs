@@ -34,13 +34,11 @@ pub(crate) fn hover(
     let names = crate::semantic::names::file_names(db, file);
     let occurrence = names.at_offset(offset)?;
     let range = names.occurrence(occurrence).range;
-    let definition = navigation::definition(db, workspace, file, offset)
+    let (target, definition) = navigation::definitions_at(db, workspace, file, offset)
         .into_iter()
         .next()?;
     let (mut signature, mut documentation) = (None, None);
-    if let (Some(path), Some(span)) = (&definition.path, &definition.span)
-        && let Some(&target) = workspace.files(db).iter().find(|f| f.path(db) == path)
-    {
+    if let (Some(target), Some(span)) = (target, &definition.span) {
         let name = span.text_range();
         let symbols = file_symbols(db, target);
         if let Some(i) = symbols.positions.iter().position(|p| p.name_range == name) {

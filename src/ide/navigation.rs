@@ -103,6 +103,20 @@ pub(crate) fn definition(
     file: SourceFile,
     offset: usize,
 ) -> Vec<Definition> {
+    definitions_at(db, workspace, file, offset)
+        .into_iter()
+        .map(|(_, definition)| definition)
+        .collect()
+}
+
+/// The definitions of the name at `offset`, each with the file it is in (none outside the
+/// workspace), for operations that go on from there (hover, the call hierarchy).
+pub(crate) fn definitions_at(
+    db: &dyn Db,
+    workspace: Workspace,
+    file: SourceFile,
+    offset: usize,
+) -> Vec<(Option<SourceFile>, Definition)> {
     let mut resolver = Resolver::new(db, workspace);
     let names = resolver.names(file);
     let Some(occurrence) = names.at_offset(offset) else {
@@ -128,15 +142,16 @@ pub(crate) fn definition(
             sites = vec![sites[before.unwrap_or(0)]];
         }
         for (site_file, site) in sites {
-            found.push(binding_definition(
-                db,
-                &resolver.names(site_file),
-                site_file,
-                site,
-            ));
+            let names = resolver.names(site_file);
+            let definition = binding_definition(db, &names, site_file, site);
+            found.push((Some(site_file), definition));
         }
         if let Some(definition) = other_definition(db, target) {
-            found.push(definition);
+            let module = match target {
+                Target::Module(module) => Some(*module),
+                _ => None,
+            };
+            found.push((module, definition));
         }
     }
     found
@@ -263,10 +278,15 @@ fn module_path_ends_with(path: &str, parts: &[&str]) -> bool {
     if parts.is_empty() {
         return true;
     }
-    let stem = path.rsplit_once('.').map_or(path, |(stem, _)| stem);
-    let stem = stem.strip_suffix("/__init__").unwrap_or(stem);
-    let segments: Vec<&str> = stem.split('/').collect();
+    let segments: Vec<&str> = module_stem(path).split('/').collect();
     segments.ends_with(parts)
+}
+
+/// A module's path without its extension, a package standing for its `__init__` file
+/// (`a/b/__init__.py` → `a/b`).
+fn module_stem(path: &str) -> &str {
+    let stem = path.rsplit_once('.').map_or(path, |(stem, _)| stem);
+    stem.strip_suffix("/__init__").unwrap_or(stem)
 }
 
 fn search(resolver: &mut Resolver, targets: Vec<Target>, query: &ReferenceQuery) -> References {
@@ -414,8 +434,7 @@ fn search(resolver: &mut Resolver, targets: Vec<Target>, query: &ReferenceQuery)
 
 /// The word a module is imported by: its file's stem, or its package's directory name.
 fn module_word(path: &str) -> String {
-    let stem = path.rsplit_once('.').map_or(path, |(stem, _)| stem);
-    let stem = stem.strip_suffix("/__init__").unwrap_or(stem);
+    let stem = module_stem(path);
     stem.rsplit('/').next().unwrap_or(stem).to_string()
 }
 
@@ -510,7 +529,11 @@ fn other_definition(db: &dyn Db, target: &Target) -> Option<Definition> {
 
 /// Members called `name` of any class in the workspace: the guesses for `obj.name` when
 /// what `obj` is cannot be told.
-fn members_named(db: &dyn Db, workspace: Workspace, name: &str) -> Vec<Definition> {
+fn members_named(
+    db: &dyn Db,
+    workspace: Workspace,
+    name: &str,
+) -> Vec<(Option<SourceFile>, Definition)> {
     let mut found = Vec::new();
     for &file in identifier_index(db, workspace).files(name) {
         let symbols = file_symbols(db, file);
@@ -524,7 +547,7 @@ fn members_named(db: &dyn Db, workspace: Workspace, name: &str) -> Vec<Definitio
                         | SymbolKind::Variable
                 );
             if summary.name == name && is_member {
-                found.push(Definition {
+                let definition = Definition {
                     name: name.to_string(),
                     kind: summary.kind.as_str().to_string(),
                     path: Some(file.path(db).clone()),
@@ -535,7 +558,8 @@ fn members_named(db: &dyn Db, workspace: Workspace, name: &str) -> Vec<Definitio
                     )),
                     module: None,
                     certainty: Certainty::Heuristic,
-                });
+                };
+                found.push((Some(file), definition));
             }
         }
     }

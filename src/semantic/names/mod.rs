@@ -77,10 +77,6 @@ impl Role {
         )
     }
 
-    pub fn is_binding(self) -> bool {
-        matches!(self, Role::Definition(_) | Role::MemberDefinition)
-    }
-
     fn from_capture(name: &str) -> Option<Option<Role>> {
         Some(Some(match name {
             "definition.function" => Role::Definition(BindingKind::Function),
