@@ -36,8 +36,8 @@ pub enum Certainty {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Definition {
     pub name: String,
-    /// `function`, `class`, `parameter`, `variable`, `import`, `attribute`, `module`, or
-    /// for something outside the workspace `external`.
+    /// `function`, `class`, `type`, `type_parameter`, `parameter`, `variable`, `import`,
+    /// `attribute`, `module`, or for something outside the workspace `external`.
     pub kind: String,
     /// Workspace-relative; absent for something outside the workspace.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -460,7 +460,9 @@ fn reference_role(names: &FileNames, occurrence: OccurrenceId) -> ReferenceRole 
         Role::Call | Role::MemberCall => ReferenceRole::Call,
         Role::Type => ReferenceRole::Type,
         Role::Write => ReferenceRole::Write,
-        Role::Read | Role::Member | Role::Global | Role::Nonlocal => ReferenceRole::Read,
+        Role::Read | Role::Member | Role::Global | Role::Nonlocal | Role::SelfReference => {
+            ReferenceRole::Read
+        }
     }
 }
 
@@ -487,6 +489,8 @@ fn binding_definition(
         Role::Definition(BindingKind::Class) => "class",
         Role::Definition(BindingKind::Parameter) => "parameter",
         Role::Definition(BindingKind::Import) => "import",
+        Role::Definition(BindingKind::Type) => "type",
+        Role::Definition(BindingKind::TypeParameter) => "type_parameter",
         Role::MemberDefinition => "attribute",
         _ => "variable",
     };

@@ -25,6 +25,7 @@ mod imports_ecmascript;
 mod imports_go;
 mod imports_rust;
 mod navigation;
+mod navigation_ecmascript;
 mod outline;
 mod parse_tree;
 mod selection;

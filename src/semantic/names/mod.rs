@@ -1,13 +1,14 @@
 //! Names: per file, its scopes, the names each scope binds and every use of a name, from
 //! `queries/<lang>/locals.scm` (capture conventions in `queries/README.md`). What a name
 //! refers to is decided in `resolve.rs`; language rules the query cannot say live in one
-//! module per language (`python.rs`); `identifiers.rs` is the identifier → files index that
+//! module per language (`python.rs`, `ecmascript.rs`); `identifiers.rs` is the identifier → files index that
 //! limits a reference search to the files that can mention a name.
 //!
 //! Invariant: [`file_names`] depends on its file's text alone, so an edit re-runs it for
 //! that file only; questions across files are answered at query time from each file's own
 //! names, which is what keeps indexing file-incremental.
 
+pub mod ecmascript;
 pub mod identifiers;
 pub mod python;
 pub mod resolve;
@@ -30,6 +31,9 @@ pub struct Scope {
     pub range: TextRange,
     /// Its bindings are not seen from scopes nested in it (a Python class body).
     pub is_class: bool,
+    /// A block (JavaScript's `{ … }`, `for`): hoisted declarations (`var`, a function's
+    /// parameters) pass through it to the function around.
+    pub is_block: bool,
     /// The definition that names it (`def f`, `class C`), which is bound in the parent.
     pub named_by: Option<OccurrenceId>,
 }
@@ -42,6 +46,11 @@ pub enum BindingKind {
     Parameter,
     Variable,
     Import,
+    /// A type (`interface`, `type`, `enum`).
+    Type,
+    /// A generic's type parameter (`T` in `class Box<T>`): seen from the methods of a class
+    /// too.
+    TypeParameter,
 }
 
 /// How a name is used where it occurs.
@@ -61,6 +70,9 @@ pub enum Role {
     /// The name an import looks up in its module when it binds another (`x` in
     /// `from m import x as y`).
     Imported,
+    /// The object a method runs on, written as a keyword (`this`): an instance of the class
+    /// around.
+    SelfReference,
     /// A part of a module's name in an import (`b` in `import a.b.c` names `a.b`).
     ModulePath,
     /// A name looked up on a receiver (`obj.name`): read, called, or assigned.
@@ -84,6 +96,8 @@ impl Role {
             "definition.parameter" => Role::Definition(BindingKind::Parameter),
             "definition.variable" => Role::Definition(BindingKind::Variable),
             "definition.import" => Role::Definition(BindingKind::Import),
+            "definition.type" => Role::Definition(BindingKind::Type),
+            "definition.type_parameter" => Role::Definition(BindingKind::TypeParameter),
             "declaration.global" => Role::Global,
             "declaration.nonlocal" => Role::Nonlocal,
             "reference" => Role::Read,
@@ -92,6 +106,7 @@ impl Role {
             "reference.write" => Role::Write,
             "reference.imported" => Role::Imported,
             "reference.module" => Role::ModulePath,
+            "reference.self" => Role::SelfReference,
             "member" => Role::Member,
             "member.call" => Role::MemberCall,
             "member.definition" => Role::MemberDefinition,
@@ -130,6 +145,9 @@ pub struct FileNames {
     pub occurrences: Vec<Occurrence>,
     /// A class's bases, by the class's defining occurrence: each base's last name.
     pub bases: HashMap<OccurrenceId, Vec<OccurrenceId>>,
+    /// Names the module exports under another name than they are bound by (`export
+    /// default f`, `export {a as b}`): the exported name → the occurrence it stands for.
+    exports: HashMap<Box<str>, OccurrenceId>,
     /// By name, then by scope (few scopes bind one name): looked up without allocating.
     bindings: HashMap<Box<str>, Vec<(ScopeId, Vec<OccurrenceId>)>>,
     /// Every occurrence of each name, in document order.
@@ -191,12 +209,31 @@ impl FileNames {
         u32::from(occurrence.range.start()) == offset || occurrence.effective <= offset
     }
 
+    /// The class whose method `scope` is (or is in), for `this`.
+    pub fn enclosing_class(&self, scope: ScopeId) -> Option<ScopeId> {
+        let mut current = Some(scope);
+        while let Some(id) = current {
+            let info = &self.scopes[id as usize];
+            if info.is_class {
+                return Some(id);
+            }
+            current = info.parent;
+        }
+        None
+    }
+
     /// The scope a definition names (`def f` → f's scope).
     pub fn scope_named_by(&self, occurrence: OccurrenceId) -> Option<ScopeId> {
         self.scopes
             .iter()
             .position(|s| s.named_by == Some(occurrence))
             .map(|i| i as ScopeId)
+    }
+
+    /// The occurrence a module exports as `name` when it is not the module's own binding
+    /// of that name (`default`, or `b` in `export {a as b}`).
+    pub fn export(&self, name: &str) -> Option<OccurrenceId> {
+        self.exports.get(name).copied()
     }
 
     /// Occurrences called `name`, in document order.
@@ -224,6 +261,7 @@ pub fn file_names(db: &dyn Db, file: SourceFile) -> Arc<FileNames> {
 struct RawScope {
     range: TextRange,
     is_class: bool,
+    is_block: bool,
     /// Its `name` child: a definition there is bound in the parent scope.
     name: Option<TextRange>,
 }
@@ -247,6 +285,7 @@ pub(crate) fn extract(
             parent: None,
             range: whole,
             is_class: false,
+            is_block: false,
             named_by: None,
         }],
         ..FileNames::default()
@@ -269,24 +308,36 @@ pub(crate) fn extract(
     let mut bases: Vec<(TextRange, TextRange)> = Vec::new();
     let mut module_paths: Vec<(TextRange, TextRange)> = Vec::new();
     let mut effective: Vec<(TextRange, TextRange)> = Vec::new();
+    let mut exported: Vec<(TextRange, TextRange)> = Vec::new();
+    let mut hoisted: std::collections::HashSet<TextRange> = Default::default();
+    let mut class_members: std::collections::HashSet<TextRange> = Default::default();
+    let mut transparent: std::collections::HashSet<TextRange> = Default::default();
     let finished = syntax::run_query(lang, QueryKind::Locals, &tree, &text, interrupt, |m| {
         let (mut named, mut receiver, mut constructor, mut superclass) = (None, None, None, None);
-        let (mut module_path, mut after) = (None, None);
+        let (mut module_path, mut after, mut export) = (None, None, None);
+        let (mut hoist, mut class_member) = (false, false);
         for capture in m.captures() {
             let node = capture.node;
             let range = range_of(node);
             match capture_names[capture.index as usize] {
-                kind @ ("scope" | "scope.class") => scopes.push(RawScope {
+                kind @ ("scope" | "scope.class" | "scope.block") => scopes.push(RawScope {
                     range,
                     is_class: kind == "scope.class",
+                    is_block: kind == "scope.block",
                     name: node.child_by_field_name("name").map(range_of),
                 }),
+                "scope.transparent" => {
+                    transparent.insert(range);
+                }
                 "receiver" => receiver = Some((range, false)),
                 "receiver.called" => receiver = Some((range, true)),
                 "constructor" => constructor = Some(range),
                 "superclass" => superclass = Some(range),
                 "module.path" => module_path = Some(range),
                 "effective.after" => after = Some(range),
+                "export.name" => export = Some(range),
+                "hoisted" => hoist = true,
+                "class.member" => class_member = true,
                 other => {
                     if let Some(role) = Role::from_capture(other) {
                         let entry = roles.entry(range).or_insert((m.pattern_index, role));
@@ -314,6 +365,15 @@ pub(crate) fn extract(
             if let Some(a) = after {
                 effective.push((named, a));
             }
+            if let Some(e) = export {
+                exported.push((named, e));
+            }
+            if hoist {
+                hoisted.insert(named);
+            }
+            if class_member {
+                class_members.insert(named);
+            }
         }
     });
     if !finished {
@@ -321,6 +381,7 @@ pub(crate) fn extract(
     }
 
     // Scopes, outermost first, each with its parent; the file's scope stays 0.
+    scopes.retain(|s| !transparent.contains(&s.range));
     scopes.sort_by_key(|s| (s.range.start(), std::cmp::Reverse(s.range.end())));
     scopes.dedup_by_key(|s| s.range);
     let mut scope_names: HashMap<TextRange, ScopeId> = HashMap::new();
@@ -340,6 +401,7 @@ pub(crate) fn extract(
             parent: stack.last().copied(),
             range: raw.range,
             is_class: raw.is_class,
+            is_block: raw.is_block,
             named_by: None,
         });
         if let Some(name) = raw.name {
@@ -383,6 +445,11 @@ pub(crate) fn extract(
             names.scopes[named as usize].named_by = Some(id);
             scope = names.scopes[named as usize].parent.unwrap_or(0);
         }
+        if hoisted.contains(&range) {
+            while names.scopes[scope as usize].is_block {
+                scope = names.scopes[scope as usize].parent.unwrap_or(0);
+            }
+        }
         by_end.insert(range.end().into(), id);
         names.occurrences.push(Occurrence {
             range,
@@ -420,6 +487,14 @@ pub(crate) fn extract(
     for (binding, statement) in effective {
         if let Some(&b) = by_range.get(&binding) {
             names.occurrences[b as usize].effective = statement.end().into();
+        }
+    }
+    for (local, name) in exported {
+        if let (Some(&l), Some(exported)) = (
+            by_range.get(&local),
+            text.get(usize::from(name.start())..usize::from(name.end())),
+        ) {
+            names.exports.entry(exported.into()).or_insert(l);
         }
     }
     for (part, path) in module_paths {
@@ -469,10 +544,17 @@ pub(crate) fn extract(
                 Some(Role::Global) => 0,
                 _ => occurrence.scope,
             };
+            // A constructor's `private x: T` is a member of the class too.
+            let class = class_members
+                .contains(&occurrence.range)
+                .then(|| names.enclosing_class(scope))
+                .flatten();
             let scopes = names.bindings.entry(name).or_default();
-            match scopes.iter_mut().find(|(s, _)| *s == scope) {
-                Some((_, sites)) => sites.push(id),
-                None => scopes.push((scope, vec![id])),
+            for scope in std::iter::once(scope).chain(class) {
+                match scopes.iter_mut().find(|(s, _)| *s == scope) {
+                    Some((_, sites)) => sites.push(id),
+                    None => scopes.push((scope, vec![id])),
+                }
             }
         }
     }

@@ -7,6 +7,9 @@ use super::{BindingKind, FileNames, OccurrenceId, Role};
 use crate::semantic::imports::ImportSummary;
 use crate::syntax::TextRange;
 
+/// Where a builtin is said to come from.
+pub const BUILTINS_MODULE: &str = "builtins";
+
 static BUILTINS: LazyLock<HashSet<&'static str>> =
     LazyLock::new(|| crate::lang::word_list(include_str!("../../../grammars/python-builtins.txt")));
 

@@ -11,7 +11,7 @@
 
 use std::{collections::HashMap, sync::Arc};
 
-use super::{BindingKind, FileNames, OccurrenceId, Role, ScopeId, file_names, python};
+use super::{BindingKind, FileNames, OccurrenceId, Role, ScopeId, ecmascript, file_names, python};
 use crate::{
     db::{Db, SourceFile, Workspace},
     semantic::{
@@ -215,7 +215,12 @@ impl<'db> Resolver<'db> {
         let mut nonlocal = false;
         while let Some(current) = scope {
             let info = &names.scopes[current as usize];
-            let visible = current == from || !info.is_class;
+            // A class's type parameters are seen from its methods; nothing else it binds is.
+            let visible = current == from
+                || !info.is_class
+                || names.bindings(current, name).iter().any(|&b| {
+                    names.occurrence(b).role == Role::Definition(BindingKind::TypeParameter)
+                });
             let is_function = info.parent.is_some() && !info.is_class;
             if visible && (!nonlocal || is_function) && current != 0 {
                 match names.declaration(current, name) {
@@ -258,13 +263,17 @@ impl<'db> Resolver<'db> {
         self.module_names.insert(key.clone(), Vec::new());
         let names = self.names(file);
         let mut found = if names.bindings(0, name).is_empty() {
-            Vec::new()
+            // `export default f`, `export {a as b}`: what the exported name stands for.
+            match names.export(name) {
+                Some(local) => self.resolve_at(file, local, depth + 1).targets,
+                None => Vec::new(),
+            }
         } else {
             self.follow_symbol(file, &names, 0, name, depth)
         };
         if found.is_empty() {
             for import in file_symbols(self.db, file).imports.summaries.iter() {
-                if !import.wildcard || depth > MAX_DEPTH {
+                if !is_star_import(import) || depth > MAX_DEPTH {
                     continue;
                 }
                 if let imports::Target::Resolved { file: module, .. } =
@@ -282,10 +291,10 @@ impl<'db> Resolver<'db> {
         if found.is_empty() {
             // `from _codecs import *`: a name not found may come from there.
             for import in file_symbols(self.db, file).imports.summaries.iter() {
-                if import.wildcard
+                if is_star_import(import)
                     && let imports::Target::External { .. } =
                         imports::resolve(self.db, self.workspace, file, import)
-                    && !python::is_builtin(name)
+                    && self.predeclared(file, name).is_none()
                 {
                     found.push(Target::External {
                         module: import.module.clone(),
@@ -295,14 +304,26 @@ impl<'db> Resolver<'db> {
                 }
             }
         }
-        if found.is_empty() && python::is_builtin(name) {
+        if found.is_empty()
+            && let Some(module) = self.predeclared(file, name)
+        {
             found.push(Target::External {
-                module: "builtins".into(),
+                module: module.into(),
                 name: Some(name.to_string()),
             });
         }
         self.module_names.insert(key, found.clone());
         found
+    }
+
+    /// Where `name` comes from when `file`'s language declares it for every module (a
+    /// Python builtin, a JavaScript global).
+    fn predeclared(&self, file: SourceFile, name: &str) -> Option<&'static str> {
+        match file.lang(self.db).info().import_style.as_str() {
+            "python-module" => python::is_builtin(name).then_some(python::BUILTINS_MODULE),
+            "ecmascript" => ecmascript::is_global(name).then_some(ecmascript::GLOBAL_MODULE),
+            _ => None,
+        }
     }
 
     /// The symbol `name` of `scope`, with imports among its bindings followed to what
@@ -426,6 +447,15 @@ impl<'db> Resolver<'db> {
         if depth > MAX_DEPTH {
             return Vec::new();
         }
+        let names = self.names(file);
+        let occ = names.occurrence(occurrence);
+        if occ.role == Role::SelfReference {
+            return names
+                .enclosing_class(occ.scope)
+                .map(|scope| Namespace::Class { file, scope })
+                .into_iter()
+                .collect();
+        }
         let mut found = Vec::new();
         for target in self.resolve_at(file, occurrence, depth).targets {
             match target {
@@ -459,7 +489,7 @@ impl<'db> Resolver<'db> {
     ) -> Vec<Namespace> {
         let occ = names.occurrence(binding);
         match occ.role {
-            Role::Definition(BindingKind::Class) => names
+            Role::Definition(BindingKind::Class | BindingKind::Type) => names
                 .scope_named_by(binding)
                 .map(|scope| Namespace::Class { file, scope })
                 .into_iter()
@@ -474,15 +504,17 @@ impl<'db> Resolver<'db> {
                     .into_iter()
                     .collect()
             }
-            Role::Definition(BindingKind::Variable) => match occ.constructor {
-                // `x = C(…)`: an instance of C when C is a class.
-                Some(callee) => self
-                    .namespaces_of(file, callee, depth)
-                    .into_iter()
-                    .filter(|n| matches!(n, Namespace::Class { .. }))
-                    .collect(),
-                None => Vec::new(),
-            },
+            Role::Definition(BindingKind::Variable | BindingKind::Parameter) => {
+                match occ.constructor {
+                    // `x = C(…)`, `x = new C()`, `x: C`: an instance of C when C is a class.
+                    Some(callee) => self
+                        .namespaces_of(file, callee, depth)
+                        .into_iter()
+                        .filter(|n| matches!(n, Namespace::Class { .. }))
+                        .collect(),
+                    None => Vec::new(),
+                }
+            }
             _ => Vec::new(),
         }
     }
@@ -497,9 +529,10 @@ impl<'db> Resolver<'db> {
         let found = match namespace {
             Namespace::Module(module) => {
                 let mut found = self.module_name(module, name, depth);
-                found.retain(
-                    |t| !matches!(t, Target::External { module, .. } if module == "builtins"),
-                );
+                found.retain(|t| {
+                    !matches!(t, Target::External { module, .. }
+                        if module == python::BUILTINS_MODULE || module == ecmascript::GLOBAL_MODULE)
+                });
                 if found.is_empty() {
                     if let Some(sub) = imports::submodule(self.db, self.workspace, module, name) {
                         found.push(Target::Module(sub));
@@ -560,18 +593,9 @@ impl<'db> Resolver<'db> {
             let occ = names.occurrence(id);
             occ.role == Role::MemberDefinition
                 && range.contains_range(occ.range)
-                && occ.receiver.is_some_and(|receiver| {
-                    let receiver_name = names.name(receiver);
-                    let receiver_scope = names.occurrence(receiver).scope;
-                    names
-                        .bindings(receiver_scope, receiver_name)
-                        .iter()
-                        .any(|&b| {
-                            python::is_receiver_parameter(names, b)
-                                && names.scopes[names.occurrence(b).scope as usize].parent
-                                    == Some(class)
-                        })
-                })
+                && occ
+                    .receiver
+                    .is_some_and(|receiver| is_instance_of(names, receiver, class))
         })
     }
 
@@ -587,7 +611,8 @@ impl<'db> Resolver<'db> {
             .iter()
             .map(|&b| (*file, b))
             .collect();
-        if names.scopes[*scope as usize].is_class {
+        // Attributes assigned on instances define a member the class body does not declare.
+        if names.scopes[*scope as usize].is_class && sites.is_empty() {
             let range = names.scopes[*scope as usize].range;
             for id in names.occurrences_named(name) {
                 let occ = names.occurrence(id);
@@ -619,6 +644,28 @@ impl<'db> Resolver<'db> {
     pub fn workspace(&self) -> Workspace {
         self.workspace
     }
+}
+
+/// Whether `receiver` is the instance a method of `class` runs on: `this`, or the method's
+/// `self` parameter.
+fn is_instance_of(names: &FileNames, receiver: OccurrenceId, class: ScopeId) -> bool {
+    let occurrence = names.occurrence(receiver);
+    if occurrence.role == Role::SelfReference {
+        return names.enclosing_class(occurrence.scope) == Some(class);
+    }
+    names
+        .bindings(occurrence.scope, names.name(receiver))
+        .iter()
+        .any(|&b| {
+            python::is_receiver_parameter(names, b)
+                && names.scopes[names.occurrence(b).scope as usize].parent == Some(class)
+        })
+}
+
+/// `from m import *`, `export * from "m"`: every name of the module is seen here (unlike
+/// `import * as ns`, which binds one name).
+fn is_star_import(import: &ImportSummary) -> bool {
+    import.wildcard && import.alias.is_none()
 }
 
 fn push_unique<T: PartialEq>(list: &mut Vec<T>, item: T) {

@@ -1,0 +1,153 @@
+; inherits: javascript
+;
+; TypeScript's scopes, bindings and name uses; the JavaScript patterns
+; (queries/javascript/locals.scm) are appended after these, so these come first. Types and
+; values share one namespace here: `class C` and `interface C` both bind `C` (declaration
+; merging makes them one symbol anyway). A parameter or variable with a written type
+; (`p: Point`) is an instance of that type, for looking up its members.
+
+; ---------------------------------------------------------------------------------------
+; Scopes.
+
+[
+  (function_signature)
+  (method_signature)
+  (abstract_method_signature)
+  (call_signature)
+  (construct_signature)
+  (function_type)
+  (constructor_type)
+  (type_alias_declaration)
+  (module)
+] @scope
+
+[
+  (abstract_class_declaration)
+  (interface_declaration)
+  (enum_declaration)
+] @scope.class
+
+; `namespace N { … }`: its names are seen inside it, and as `N.name` outside (its body is
+; its scope, not a block in it).
+(internal_module) @scope
+(internal_module body: (_) @scope.transparent)
+(module body: (_) @scope.transparent)
+
+; ---------------------------------------------------------------------------------------
+; Exports under another name.
+
+(export_statement
+  "default" @export.name
+  declaration: [
+    (class_declaration name: (type_identifier) @definition.class)
+    (abstract_class_declaration name: (type_identifier) @definition.class)
+    (interface_declaration name: (type_identifier) @definition.type)
+  ])
+
+; ---------------------------------------------------------------------------------------
+; Declarations.
+
+(class_declaration
+  name: (type_identifier) @definition.class
+  (class_heritage (extends_clause value: (_) @superclass)))
+(abstract_class_declaration
+  name: (type_identifier) @definition.class
+  (class_heritage (extends_clause value: (_) @superclass)))
+(class
+  name: (type_identifier) @definition.class
+  (class_heritage (extends_clause value: (_) @superclass)))
+(class_declaration name: (type_identifier) @definition.class)
+(abstract_class_declaration name: (type_identifier) @definition.class)
+(class name: (type_identifier) @definition.class)
+
+(interface_declaration
+  name: (type_identifier) @definition.type
+  (extends_type_clause type: [
+    (type_identifier) @superclass
+    (generic_type name: (_) @superclass)
+    (nested_type_identifier) @superclass
+  ]))
+(interface_declaration name: (type_identifier) @definition.type)
+(type_alias_declaration name: (type_identifier) @definition.type)
+(enum_declaration name: (identifier) @definition.type)
+(internal_module name: (identifier) @definition.class)
+(function_signature name: (identifier) @definition.function)
+
+(type_parameter name: (type_identifier) @definition.type_parameter)
+(infer_type (type_identifier) @definition.type_parameter)
+(mapped_type_clause name: (type_identifier) @definition.type_parameter)
+
+; Members of classes, interfaces and enums.
+(public_field_definition
+  name: [(property_identifier) (private_property_identifier)] @definition.variable
+  type: (type_annotation [
+    (type_identifier) @constructor
+    (generic_type name: (type_identifier) @constructor)
+  ]))
+(public_field_definition
+  name: [(property_identifier) (private_property_identifier)] @definition.variable)
+(property_signature
+  name: (property_identifier) @definition.variable
+  type: (type_annotation [
+    (type_identifier) @constructor
+    (generic_type name: (type_identifier) @constructor)
+  ]))
+(property_signature name: (property_identifier) @definition.variable)
+(method_signature name: (property_identifier) @definition.function)
+(abstract_method_signature name: (property_identifier) @definition.function)
+(enum_body name: (property_identifier) @definition.variable)
+(enum_assignment name: (property_identifier) @definition.variable)
+
+; `import x = require("m")`, `import x = N.y`
+(import_require_clause (identifier) @definition.import)
+(import_alias . (identifier) @definition.variable)
+
+; `constructor(private x: T)`: a parameter that is also a member of the class.
+(required_parameter
+  (accessibility_modifier) @class.member
+  pattern: (identifier) @definition.parameter
+  type: (type_annotation [
+    (type_identifier) @constructor
+    (generic_type name: (type_identifier) @constructor)
+  ]))
+(required_parameter
+  (accessibility_modifier) @class.member
+  pattern: (identifier) @definition.parameter)
+
+; Parameters, with the type they are an instance of when one is written.
+(required_parameter
+  pattern: (identifier) @definition.parameter
+  type: (type_annotation [
+    (type_identifier) @constructor
+    (generic_type name: (type_identifier) @constructor)
+  ]))
+(optional_parameter
+  pattern: (identifier) @definition.parameter
+  type: (type_annotation [
+    (type_identifier) @constructor
+    (generic_type name: (type_identifier) @constructor)
+  ]))
+(required_parameter pattern: (identifier) @definition.parameter)
+(optional_parameter pattern: (identifier) @definition.parameter)
+
+(variable_declarator
+  name: (identifier) @definition.variable
+  type: (type_annotation [
+    (type_identifier) @constructor
+    (generic_type name: (type_identifier) @constructor)
+  ]))
+
+; ---------------------------------------------------------------------------------------
+; Uses in types: `A.B` looks `B` up in `A` (a namespace, enum or class).
+
+(nested_type_identifier
+  module: (identifier) @receiver
+  name: (type_identifier) @member)
+(nested_type_identifier
+  module: (nested_identifier property: (_) @receiver)
+  name: (type_identifier) @member)
+(nested_identifier
+  object: (identifier) @receiver
+  property: (_) @member)
+
+(type_identifier) @reference.type

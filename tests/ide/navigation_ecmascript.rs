@@ -1,0 +1,320 @@
+//! `definition` and `references` in JavaScript and TypeScript: block scopes and hoisting,
+//! every import and export form, class members through `this`, `new` and written types,
+//! TypeScript's types, namespaces and enums, JSX components.
+
+use expect_test::{Expect, expect};
+use sextant::ide::ReferenceQuery;
+
+use crate::{analysis, render};
+
+fn check_definition(fixture: &str, expect: Expect) {
+    let (db, file, cursor) = analysis::analysis(fixture);
+    let offset = cursor.expect("a $0 cursor").offset();
+    expect.assert_eq(&render::definitions(&analysis::definition(
+        &db, file, offset,
+    )));
+}
+
+fn check_references(fixture: &str, expect: Expect) {
+    let (db, file, cursor) = analysis::analysis(fixture);
+    let offset = cursor.expect("a $0 cursor").offset();
+    let query = ReferenceQuery {
+        limit: 100,
+        ..Default::default()
+    };
+    expect.assert_eq(&render::references(&analysis::references(
+        &db, file, offset, &query,
+    )));
+}
+
+#[test]
+fn let_and_const_are_block_scoped_and_shadow_outer_names() {
+    check_definition(
+        r#"
+        //- /m.js
+        const x = 1;
+        function f() {
+          if (x) {
+            const x = 2;
+            return x$0;
+          }
+        }
+        "#,
+        expect![[r#"
+            m.js:4:11 variable x
+        "#]],
+    );
+    check_definition(
+        r#"
+        //- /m.js
+        const x = 1;
+        function f() {
+          if (x) {
+            const x = 2;
+          }
+          return x$0;
+        }
+        "#,
+        expect![[r#"
+            m.js:1:7 variable x
+        "#]],
+    );
+}
+
+#[test]
+fn var_is_hoisted_out_of_blocks_to_the_function() {
+    check_definition(
+        r#"
+        //- /m.js
+        function f(flag) {
+          if (flag) {
+            var found = 1;
+          }
+          return found$0;
+        }
+        "#,
+        expect![[r#"
+            m.js:3:9 variable found
+        "#]],
+    );
+}
+
+#[test]
+fn parameters_and_destructured_names_bind_in_the_function() {
+    check_definition(
+        r#"
+        //- /m.js
+        const a = 0;
+        const handler = ({ a, b: [c, ...rest] = [] }, d = 1) => a + c + rest.length + d$0;
+        "#,
+        expect![[r#"
+            m.js:2:47 variable d
+        "#]],
+    );
+    check_definition(
+        r#"
+        //- /m.js
+        const a = 0;
+        const handler = ({ a, b: [c, ...rest] = [] }, d = 1) => a$0 + c;
+        "#,
+        expect![[r#"
+            m.js:2:20 variable a
+        "#]],
+    );
+}
+
+#[test]
+fn imports_lead_to_what_the_module_exports() {
+    let files = r#"
+        //- /lib.ts
+        export function helper() {}
+        export default class Widget {}
+        function internal() {}
+        export { internal as exposed };
+        //- /main.ts
+        import Widget, { helper as h, exposed } from "./lib";
+        import * as lib from "./lib";
+        const w = new Widget();
+        h();
+        exposed();
+        lib.helper();
+    "#;
+    for (cursor, expected) in [
+        ("new Widget$0()", "lib.ts:2:22 class Widget\n"),
+        ("h$0();", "lib.ts:1:17 function helper\n"),
+        ("exposed$0();", "lib.ts:3:10 function internal\n"),
+        ("lib.helper$0()", "lib.ts:1:17 function helper\n"),
+        ("lib$0.helper()", "lib.ts:1:1 module lib\n"),
+    ] {
+        let fixture = files.replace(&cursor.replace("$0", ""), cursor);
+        let (db, file, at) = analysis::analysis(&fixture);
+        let offset = at.expect("a $0 cursor").offset();
+        assert_eq!(
+            render::definitions(&analysis::definition(&db, file, offset)),
+            expected,
+            "{cursor}"
+        );
+    }
+}
+
+#[test]
+fn re_exports_and_require_are_followed() {
+    check_definition(
+        r#"
+        //- /impl.js
+        exports.run = function run() {};
+        export function start() {}
+        //- /index.js
+        export { start as begin } from "./impl";
+        export * from "./impl";
+        //- /app.js
+        import { begin, start } from "./index";
+        begin$0();
+        "#,
+        expect![[r#"
+            impl.js:2:17 function start
+        "#]],
+    );
+    check_definition(
+        r#"
+        //- /impl.js
+        export function start() {}
+        //- /index.js
+        export * from "./impl";
+        //- /app.js
+        import { start } from "./index";
+        start$0();
+        "#,
+        expect![[r#"
+            impl.js:1:17 function start
+        "#]],
+    );
+    check_definition(
+        r#"
+        //- /util.js
+        export function parse() {}
+        //- /app.js
+        const util = require("./util");
+        util.parse$0();
+        "#,
+        expect![[r#"
+            util.js:1:17 function parse
+        "#]],
+    );
+}
+
+#[test]
+fn members_through_this_new_and_written_types() {
+    let files = r#"
+        //- /shapes.ts
+        export interface Point { x: number; y: number }
+        export class Shape {
+          origin: Point;
+          constructor(private label: string) { this.origin = { x: 0, y: 0 }; }
+          area(): number { return 0; }
+          describe(): string { return this.label + this.area(); }
+        }
+        export class Circle extends Shape {
+          area(): number { return 3; }
+        }
+        //- /main.ts
+        import { Circle, Shape, Point } from "./shapes";
+        function show(shape: Shape, at: Point) {
+          return shape.describe() + at.x;
+        }
+        const c = new Circle();
+        c.describe();
+        c.area();
+        c.origin.y;
+    "#;
+    for (cursor, expected) in [
+        ("this.label$0", "shapes.ts:4:23 parameter label\n"),
+        ("this.area$0()", "shapes.ts:5:3 function area\n"),
+        ("this.origin$0 =", "shapes.ts:3:3 variable origin\n"),
+        ("shape.describe$0()", "shapes.ts:6:3 function describe\n"),
+        ("at.x$0", "shapes.ts:1:26 variable x\n"),
+        ("c.describe$0()", "shapes.ts:6:3 function describe\n"),
+        ("c.area$0()", "shapes.ts:9:3 function area\n"),
+        ("c.origin.y$0", "shapes.ts:1:37 variable y\n"),
+    ] {
+        let fixture = files.replace(&cursor.replace("$0", ""), cursor);
+        let (db, file, at) = analysis::analysis(&fixture);
+        let offset = at.expect("a $0 cursor").offset();
+        assert_eq!(
+            render::definitions(&analysis::definition(&db, file, offset)),
+            expected,
+            "{cursor}"
+        );
+    }
+}
+
+#[test]
+fn typescript_types_type_parameters_namespaces_and_enums() {
+    let files = r#"
+        //- /m.ts
+        namespace Geometry {
+          export function scale(n: number) { return n; }
+          export const unit = 1;
+          export function twice() { return scale(unit); }
+        }
+        enum Color { Red, Green = 2 }
+        type Pair<T> = [T, T];
+        class Box<T> {
+          value: T;
+          get(): T { return this.value; }
+        }
+        const p: Pair<Color> = [Color.Green, Color.Red];
+        Geometry.scale(2);
+    "#;
+    for (cursor, expected) in [
+        ("Geometry.scale$0(2)", "m.ts:2:19 function scale\n"),
+        ("return scale$0(unit)", "m.ts:2:19 function scale\n"),
+        ("Color.Green$0,", "m.ts:6:19 variable Green\n"),
+        ("Pair$0<Color>", "m.ts:7:6 type Pair\n"),
+        ("[T$0, T]", "m.ts:7:11 type_parameter T\n"),
+        ("get(): T$0", "m.ts:8:11 type_parameter T\n"),
+        ("Pair<Color$0>", "m.ts:6:6 type Color\n"),
+    ] {
+        let fixture = files.replace(&cursor.replace("$0", ""), cursor);
+        let (db, file, at) = analysis::analysis(&fixture);
+        let offset = at.expect("a $0 cursor").offset();
+        assert_eq!(
+            render::definitions(&analysis::definition(&db, file, offset)),
+            expected,
+            "{cursor}"
+        );
+    }
+}
+
+#[test]
+fn object_literal_methods_bind_no_name() {
+    check_definition(
+        r#"
+        //- /m.js
+        function save() {}
+        const api = {
+          save() { return save$0(); },
+        };
+        "#,
+        expect![[r#"
+            m.js:1:10 function save
+        "#]],
+    );
+}
+
+#[test]
+fn globals_are_external() {
+    check_definition(
+        r#"
+        //- /m.ts
+        const found = Array.isArray([]) && JSON$0.stringify({});
+        "#,
+        expect![[r#"
+            external globalThis external JSON
+        "#]],
+    );
+}
+
+#[test]
+fn references_across_files_with_aliases_and_jsx() {
+    check_references(
+        r#"
+        //- /button.tsx
+        export function Button$0() { return <button>ok</button>; }
+        //- /app.tsx
+        import { Button as Btn } from "./button";
+        import * as ui from "./button";
+        export const App = () => <div><Btn /><ui.Button></ui.Button></div>;
+        Btn();
+        "#,
+        expect![[r#"
+            app.tsx:1:10 import
+            app.tsx:1:20 import
+            app.tsx:3:32 call
+            app.tsx:3:42 read
+            app.tsx:3:54 read
+            app.tsx:4:1 call
+            button.tsx:1:17 definition
+        "#]],
+    );
+}
