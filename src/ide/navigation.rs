@@ -282,11 +282,15 @@ fn module_path_ends_with(path: &str, parts: &[&str]) -> bool {
     segments.ends_with(parts)
 }
 
-/// A module's path without its extension, a package standing for its `__init__` file
-/// (`a/b/__init__.py` → `a/b`).
+/// A module's path without its extension, a package standing for its `__init__` or
+/// `index` file (`a/b/__init__.py`, `a/b/index.ts` → `a/b`).
 fn module_stem(path: &str) -> &str {
     let stem = path.rsplit_once('.').map_or(path, |(stem, _)| stem);
-    stem.strip_suffix("/__init__").unwrap_or(stem)
+    let stem = stem.strip_suffix(".d").unwrap_or(stem);
+    ["/__init__", "/index"]
+        .into_iter()
+        .find_map(|package| stem.strip_suffix(package))
+        .unwrap_or(stem)
 }
 
 fn search(resolver: &mut Resolver, targets: Vec<Target>, query: &ReferenceQuery) -> References {

@@ -149,3 +149,70 @@ async def test_call_hierarchy_incoming_and_outgoing(client, tmp_path):
     assert [(c.to.name, [(r.start.line, r.start.character) for r in c.from_ranges]) for c in outgoing] == [
         ("parse", [(3, 11)])
     ]
+
+
+TS_FILES = {
+    "src/shapes.ts": (
+        "export class Shape {\n"
+        "  area(): number { return 0; }\n"
+        "  describe(): string { return `${this.area()}`; }\n"
+        "}\n"
+        "export { Shape as Base };\n"
+    ),
+    "src/main.ts": (
+        'import { Shape, Base } from "./shapes";\n'
+        "function total(shape: Shape, other: Base): number {\n"
+        "  return shape.area() + other.area();\n"
+        "}\n"
+        "new Shape().area();\n"
+    ),
+}
+
+
+@pytest.mark.asyncio
+async def test_typescript_definition_and_one_answer_everywhere(client, tmp_path):
+    root = tmp_path / "ts"
+    for rel, text in TS_FILES.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    cli = json.loads(
+        subprocess.run(
+            [SEXTANT, "--root", str(root), "refs", "src/shapes.ts:2:3", "--json"], capture_output=True, text=True, check=True
+        ).stdout
+    )
+    cli_refs = [(r["path"], r["span"]["start"]["line"], r["span"]["start"]["column"], r["role"]) for r in cli["references"]]
+    # `other: Base` is a Shape through the aliased re-export; `new Shape()` makes one.
+    assert cli_refs == [
+        ("src/main.ts", 3, 16, "call"),
+        ("src/main.ts", 3, 31, "call"),
+        ("src/main.ts", 5, 13, "call"),
+        ("src/shapes.ts", 2, 3, "definition"),
+        ("src/shapes.ts", 3, 39, "call"),
+    ]
+    assert all(r["certainty"] == "exact" for r in cli["references"])
+
+    params = StdioServerParameters(command=SEXTANT, args=["mcp", "--root", str(root)])
+    with open(os.devnull, "w") as errlog:
+        async with stdio_client(params, errlog=errlog) as (r, w):
+            async with ClientSession(r, w) as session:
+                await session.initialize()
+                mcp = (await session.call_tool("find_references", {"query": "Shape.area"})).structured_content
+                mcp_def = (await session.call_tool("find_definition", {"path": "src/main.ts", "line": 3, "column": 31})).structured_content
+    assert [(r["path"], r["line"], r["column"], r["role"]) for r in mcp["references"]] == cli_refs
+    assert mcp_def == {"definitions": [{"name": "area", "kind": "function", "path": "src/shapes.ts", "line": 2}]}
+
+    await start(client, root)
+    main = root / "src/main.ts"
+    open_doc(client, main, main.read_text(), "typescript")
+    found = await client.text_document_definition_async(
+        types.DefinitionParams(text_document=at(main, 2, 30).text_document, position=at(main, 2, 30).position)
+    )
+    assert [(relative(root, l.uri), l.range.start.line, l.range.start.character) for l in found] == [("src/shapes.ts", 1, 2)]
+    lsp = await client.text_document_references_async(
+        types.ReferenceParams(
+            text_document=at(main, 2, 30).text_document,
+            position=at(main, 2, 30).position,
+            context=types.ReferenceContext(include_declaration=True),
+        )
+    )
+    assert [(relative(root, l.uri), l.range.start.line + 1, l.range.start.character + 1) for l in lsp] == [r[:3] for r in cli_refs]
