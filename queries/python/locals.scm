@@ -54,6 +54,13 @@
 ; Parameters.
 (parameters (identifier) @definition.parameter)
 (lambda_parameters (identifier) @definition.parameter)
+; `def f(p: Point)`: p is an instance of the class written.
+(typed_parameter
+  . (identifier) @definition.parameter
+  type: (type [(identifier) (attribute)] @constructor))
+(typed_default_parameter
+  name: (identifier) @definition.parameter
+  type: (type [(identifier) (attribute)] @constructor))
 (typed_parameter . (identifier) @definition.parameter)
 (default_parameter name: (identifier) @definition.parameter)
 (typed_default_parameter name: (identifier) @definition.parameter)
@@ -65,6 +72,28 @@
 (assignment
   left: (identifier) @definition.variable
   right: (call function: [(identifier) (attribute)] @constructor)) @effective.after
+; `x = []`, `x = "…"`: x holds an instance of a builtin type (`@instance.<type>`).
+(assignment
+  left: (identifier) @definition.variable
+  right: [(list) (list_comprehension)] @instance.list) @effective.after
+(assignment
+  left: (identifier) @definition.variable
+  right: [(dictionary) (dictionary_comprehension)] @instance.dict) @effective.after
+(assignment
+  left: (identifier) @definition.variable
+  right: [(set) (set_comprehension)] @instance.set) @effective.after
+(assignment
+  left: (identifier) @definition.variable
+  right: [(string) (concatenated_string)] @instance.str) @effective.after
+(assignment
+  left: (identifier) @definition.variable
+  right: (tuple) @instance.tuple) @effective.after
+(assignment
+  left: (identifier) @definition.variable
+  right: (integer) @instance.int) @effective.after
+(assignment
+  left: (identifier) @definition.variable
+  right: (float) @instance.float) @effective.after
 (assignment left: (identifier) @definition.variable) @effective.after
 (assignment left: (pattern_list (identifier) @definition.variable)) @effective.after
 (assignment left: (tuple_pattern (identifier) @definition.variable)) @effective.after
@@ -96,6 +125,14 @@
   left: (attribute
     object: (_) @receiver
     attribute: (identifier) @member.definition))
+; `", ".join(…)`: a member of a literal's builtin type.
+(call
+  function: (attribute
+    object: [(string) (concatenated_string)] @instance.str
+    attribute: (identifier) @member.call))
+(attribute
+  object: [(string) (concatenated_string)] @instance.str
+  attribute: (identifier) @member)
 ; `C().name`: a member of what calling C gives.
 (call
   function: (attribute

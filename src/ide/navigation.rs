@@ -154,6 +154,22 @@ pub(crate) fn definitions_at(
             found.push((module, definition));
         }
     }
+    // A class member's own definition: also the member of a base class it overrides.
+    let occ = names.occurrence(occurrence);
+    if matches!(occ.role, Role::Definition(_)) && names.scopes[occ.scope as usize].is_class {
+        for target in resolver.overridden(file, occ.scope, &name) {
+            for (site_file, site) in resolver.definitions(&target) {
+                let names = resolver.names(site_file);
+                found.push((
+                    Some(site_file),
+                    binding_definition(db, &names, site_file, site),
+                ));
+            }
+            if let Some(definition) = other_definition(db, &target) {
+                found.push((None, definition));
+            }
+        }
+    }
     found
 }
 

@@ -406,3 +406,74 @@ fn call_hierarchy_groups_calls_by_caller_and_by_callee() {
     "#]]
     .assert_eq(&render_calls(&analysis::outgoing_calls(&db, file, run)));
 }
+
+#[test]
+fn members_of_builtin_literals_and_written_types() {
+    check_definition(
+        r#"
+        //- /m.py
+        parts = []
+        parts.append$0(1)
+        "#,
+        expect![[r#"
+            external builtins external list.append
+        "#]],
+    );
+    check_definition(
+        r#"
+        //- /m.py
+        line = ", ".join$0(["a", "b"])
+        "#,
+        expect![[r#"
+            external builtins external str.join
+        "#]],
+    );
+    check_definition(
+        r#"
+        //- /m.py
+        class Point:
+            def norm(self):
+                return 0
+        def length(p: Point, q: "Point" = None):
+            return p.norm$0()
+        "#,
+        expect![[r#"
+            m.py:2:9 function norm
+        "#]],
+    );
+}
+
+#[test]
+fn a_method_definition_also_gives_the_member_it_overrides() {
+    check_definition(
+        r#"
+        //- /base.py
+        class Codec:
+            def encode(self, text):
+                raise NotImplementedError
+        //- /m.py
+        from base import Codec
+        class Utf8(Codec):
+            def encode$0(self, text):
+                return text
+            def __init__(self):
+                pass
+        "#,
+        expect![[r#"
+            m.py:3:9 function encode
+            base.py:2:9 function encode
+        "#]],
+    );
+    check_definition(
+        r#"
+        //- /m.py
+        class Plain:
+            def __init__$0(self):
+                pass
+        "#,
+        expect![[r#"
+            m.py:2:9 function __init__
+            external builtins external object.__init__
+        "#]],
+    );
+}

@@ -95,8 +95,9 @@ def sextant_answer(content) -> set:
         if d.get("heuristic"):
             continue
         if d["kind"] == "external":
-            # Builtins, and names of modules compiled into the interpreter (`sys`).
-            keys.add(("<compiled>", d["name"]))
+            # Builtins, and names of modules compiled into the interpreter (`sys`); jedi
+            # names a builtin type's member without its type (`append`, not `list.append`).
+            keys.add(("<compiled>", d["name"].rsplit(".", 1)[-1]))
         elif d["kind"] == "module":
             keys.add((d["path"], "module"))
         else:

@@ -148,6 +148,9 @@ pub struct FileNames {
     /// Names the module exports under another name than they are bound by (`export
     /// default f`, `export {a as b}`): the exported name → the occurrence it stands for.
     exports: HashMap<Box<str>, OccurrenceId>,
+    /// Bindings that hold an instance of a builtin type (`x = []` → `list`), and members
+    /// looked up on a literal (`", ".join` → `str`): by occurrence, the type's name.
+    builtin_instances: HashMap<OccurrenceId, Box<str>>,
     /// By name, then by scope (few scopes bind one name): looked up without allocating.
     bindings: HashMap<Box<str>, Vec<(ScopeId, Vec<OccurrenceId>)>>,
     /// Every occurrence of each name, in document order.
@@ -236,6 +239,11 @@ impl FileNames {
         self.exports.get(name).copied()
     }
 
+    /// The builtin type `occurrence` holds (a binding) or is looked up on (a member).
+    pub fn builtin_instance(&self, occurrence: OccurrenceId) -> Option<&str> {
+        self.builtin_instances.get(&occurrence).map(|t| &**t)
+    }
+
     /// Occurrences called `name`, in document order.
     pub fn occurrences_named(&self, name: &str) -> impl Iterator<Item = OccurrenceId> + '_ {
         self.by_name
@@ -312,10 +320,11 @@ pub(crate) fn extract(
     let mut hoisted: std::collections::HashSet<TextRange> = Default::default();
     let mut class_members: std::collections::HashSet<TextRange> = Default::default();
     let mut transparent: std::collections::HashSet<TextRange> = Default::default();
+    let mut instances: Vec<(TextRange, &str)> = Vec::new();
     let finished = syntax::run_query(lang, QueryKind::Locals, &tree, &text, interrupt, |m| {
         let (mut named, mut receiver, mut constructor, mut superclass) = (None, None, None, None);
         let (mut module_path, mut after, mut export) = (None, None, None);
-        let (mut hoist, mut class_member) = (false, false);
+        let (mut hoist, mut class_member, mut instance) = (false, false, None);
         for capture in m.captures() {
             let node = capture.node;
             let range = range_of(node);
@@ -338,6 +347,7 @@ pub(crate) fn extract(
                 "export.name" => export = Some(range),
                 "hoisted" => hoist = true,
                 "class.member" => class_member = true,
+                other if other.starts_with("instance.") => instance = Some(&other[9..]),
                 other => {
                     if let Some(role) = Role::from_capture(other) {
                         let entry = roles.entry(range).or_insert((m.pattern_index, role));
@@ -373,6 +383,9 @@ pub(crate) fn extract(
             }
             if class_member {
                 class_members.insert(named);
+            }
+            if let Some(type_name) = instance {
+                instances.push((named, type_name));
             }
         }
     });
@@ -487,6 +500,11 @@ pub(crate) fn extract(
     for (binding, statement) in effective {
         if let Some(&b) = by_range.get(&binding) {
             names.occurrences[b as usize].effective = statement.end().into();
+        }
+    }
+    for (occurrence, type_name) in instances {
+        if let Some(&o) = by_range.get(&occurrence) {
+            names.builtin_instances.insert(o, type_name.into());
         }
     }
     for (local, name) in exported {

@@ -31,6 +31,63 @@ pub(super) fn is_builtin(name: &str) -> bool {
         )
 }
 
+/// Builtins that are classes although lowercase (`list`, `str`): calling one makes an
+/// instance whose members are the type's.
+pub(super) fn is_builtin_type(name: &str) -> bool {
+    matches!(
+        name,
+        "bool"
+            | "bytearray"
+            | "bytes"
+            | "complex"
+            | "dict"
+            | "float"
+            | "frozenset"
+            | "int"
+            | "list"
+            | "memoryview"
+            | "object"
+            | "range"
+            | "set"
+            | "slice"
+            | "str"
+            | "tuple"
+            | "type"
+    )
+}
+
+/// The methods and attributes every class inherits from `object`.
+pub(super) fn is_object_member(name: &str) -> bool {
+    matches!(
+        name,
+        "__init__"
+            | "__new__"
+            | "__repr__"
+            | "__str__"
+            | "__eq__"
+            | "__ne__"
+            | "__lt__"
+            | "__le__"
+            | "__gt__"
+            | "__ge__"
+            | "__hash__"
+            | "__format__"
+            | "__getattribute__"
+            | "__setattr__"
+            | "__delattr__"
+            | "__dir__"
+            | "__sizeof__"
+            | "__reduce__"
+            | "__reduce_ex__"
+            | "__init_subclass__"
+            | "__subclasshook__"
+            | "__class__"
+            | "__doc__"
+            | "__module__"
+            | "__dict__"
+    )
+}
+
 /// The name an import binds where it is written: the alias, the imported name, or the
 /// first part of `import a.b`.
 pub(super) fn local_name(import: &ImportSummary) -> &str {

@@ -63,6 +63,21 @@ enum Namespace {
         file: SourceFile,
         scope: ScopeId,
     },
+    /// A class outside the workspace (a builtin type: `list`, `Map`), or an instance of it.
+    ExternalClass {
+        module: Arc<str>,
+        class: Arc<str>,
+    },
+}
+
+impl Namespace {
+    /// A class (or what calling it makes): not a module.
+    fn is_class(&self) -> bool {
+        matches!(
+            self,
+            Namespace::Class { .. } | Namespace::ExternalClass { .. }
+        )
+    }
 }
 
 /// Resolves names for one request; caches what it has resolved (the database does not
@@ -111,17 +126,22 @@ impl<'db> Resolver<'db> {
             return Resolution::default();
         }
         if occ.role.is_member() {
-            let Some(receiver) = occ.receiver else {
-                return Resolution {
-                    targets: Vec::new(),
-                    heuristic: true,
-                };
+            let literal = names
+                .builtin_instance(occurrence)
+                .zip(self.predeclared_module(file));
+            let mut namespaces = match (occ.receiver, literal) {
+                // `", ".join`: a member of the literal's type.
+                (_, Some((class, module))) => vec![Namespace::ExternalClass {
+                    module: module.into(),
+                    class: class.into(),
+                }],
+                (Some(receiver), None) => self.namespaces_of(file, receiver, depth + 1),
+                (None, None) => Vec::new(),
             };
-            let mut namespaces = self.namespaces_of(file, receiver, depth + 1);
             if occ.receiver_called {
                 // Calling a class makes an instance; what calling anything else gives is
                 // not known.
-                namespaces.retain(|n| matches!(n, Namespace::Class { .. }));
+                namespaces.retain(Namespace::is_class);
             }
             if namespaces.is_empty() {
                 return Resolution {
@@ -136,7 +156,9 @@ impl<'db> Resolver<'db> {
                 }
             }
             // An attribute first assigned here (`self.cache = …` in `__init__`).
-            if targets.is_empty() && occ.role == Role::MemberDefinition {
+            if let (true, Role::MemberDefinition, Some(receiver)) =
+                (targets.is_empty(), occ.role, occ.receiver)
+            {
                 for namespace in self.namespaces_of(file, receiver, depth + 1) {
                     if let Namespace::Class { file, scope } = namespace {
                         push_unique(
@@ -326,6 +348,15 @@ impl<'db> Resolver<'db> {
         }
     }
 
+    /// The module `file`'s language's predeclared names come from.
+    fn predeclared_module(&self, file: SourceFile) -> Option<&'static str> {
+        match file.lang(self.db).info().import_style.as_str() {
+            "python-module" => Some(python::BUILTINS_MODULE),
+            "ecmascript" => Some(ecmascript::GLOBAL_MODULE),
+            _ => None,
+        }
+    }
+
     /// The symbol `name` of `scope`, with imports among its bindings followed to what
     /// they bring in.
     fn follow_symbol(
@@ -472,6 +503,17 @@ impl<'db> Resolver<'db> {
                 Target::External { module, name: None } => {
                     push_unique(&mut found, Namespace::External(module.as_str().into()))
                 }
+                // `list`, `Map`: a predeclared class.
+                Target::External {
+                    module,
+                    name: Some(name),
+                } if is_predeclared_class(&module, &name) => push_unique(
+                    &mut found,
+                    Namespace::ExternalClass {
+                        module: module.as_str().into(),
+                        class: name.as_str().into(),
+                    },
+                ),
                 Target::External { .. } => {}
             }
         }
@@ -505,12 +547,22 @@ impl<'db> Resolver<'db> {
                     .collect()
             }
             Role::Definition(BindingKind::Variable | BindingKind::Parameter) => {
+                if let Some((class, module)) = names
+                    .builtin_instance(binding)
+                    .zip(self.predeclared_module(file))
+                {
+                    // `x = []`: a list.
+                    return vec![Namespace::ExternalClass {
+                        module: module.into(),
+                        class: class.into(),
+                    }];
+                }
                 match occ.constructor {
                     // `x = C(…)`, `x = new C()`, `x: C`: an instance of C when C is a class.
                     Some(callee) => self
                         .namespaces_of(file, callee, depth)
                         .into_iter()
-                        .filter(|n| matches!(n, Namespace::Class { .. }))
+                        .filter(Namespace::is_class)
                         .collect(),
                     None => Vec::new(),
                 }
@@ -544,6 +596,10 @@ impl<'db> Resolver<'db> {
             Namespace::External(module) => vec![Target::External {
                 module: module.to_string(),
                 name: Some(name.to_string()),
+            }],
+            Namespace::ExternalClass { module, class } => vec![Target::External {
+                module: module.to_string(),
+                name: Some(format!("{class}.{name}")),
             }],
         };
         self.members.insert(key, found.clone());
@@ -582,6 +638,34 @@ impl<'db> Resolver<'db> {
                     return found;
                 }
             }
+        }
+        Vec::new()
+    }
+
+    /// What the member `name` of `class` overrides: the same name on its bases, nearest
+    /// first (for a Python class without a workspace base that defines it, `object`'s).
+    pub fn overridden(&mut self, file: SourceFile, class: ScopeId, name: &str) -> Vec<Target> {
+        let names = self.names(file);
+        let name: Arc<str> = name.into();
+        let bases = names.scopes[class as usize]
+            .named_by
+            .and_then(|class_name| names.bases.get(&class_name).cloned())
+            .unwrap_or_default();
+        for base in bases {
+            for namespace in self.namespaces_of(file, base, 1) {
+                let found = self.member(namespace, &name, 1);
+                if !found.is_empty() {
+                    return found;
+                }
+            }
+        }
+        if self.predeclared_module(file) == Some(python::BUILTINS_MODULE)
+            && python::is_object_member(&name)
+        {
+            return vec![Target::External {
+                module: python::BUILTINS_MODULE.into(),
+                name: Some(format!("object.{name}")),
+            }];
         }
         Vec::new()
     }
@@ -643,6 +727,17 @@ impl<'db> Resolver<'db> {
 
     pub fn workspace(&self) -> Workspace {
         self.workspace
+    }
+}
+
+/// Whether the predeclared `module.name` is a class: a Python builtin type or exception, a
+/// JavaScript constructor (`Map`, `Promise`).
+fn is_predeclared_class(module: &str, name: &str) -> bool {
+    let capitalised = name.starts_with(|c: char| c.is_ascii_uppercase());
+    match module {
+        python::BUILTINS_MODULE => capitalised || python::is_builtin_type(name),
+        ecmascript::GLOBAL_MODULE => capitalised,
+        _ => false,
     }
 }
 
