@@ -8,23 +8,26 @@ target/npm-tools.
 
 Goto-definition (default): samples identifier occurrences at random (a file, then an
 identifier in it, from the service's syntax trees, seeded) and asks the service
-(`getDefinitionAtPosition`) and sextant (`sextant def FILE:LINE:COLUMN --json`, or the MCP tool
-`find_definition` of one server with --mcp) where each is defined. A definition is compared as
-the start of its name: (path relative to the tree, 1-based line, 1-based column in characters);
-a module (`import * as m` leading to a file) as (path, "module"). sextant's heuristic answers
-are left out. A sample *agrees* when sextant's set of definitions and the service's set of
-definitions inside the project share at least one location (both list every declaration of a
-merged or overloaded name; how many sets are equal is reported too). Samples whose every
-definition lies outside the project (TypeScript's lib.*.d.ts, node_modules) are counted apart,
-with how often sextant answers them as external; samples the service cannot resolve are
-skipped and listed. Disagreements are printed by class (sextant none, sextant different,
-service none), each with the syntax the name is part of, its source line and both answers.
+(`getDefinitionAtPosition`) and sextant (`sextant def FILE:LINE:COLUMN --json`, one process a
+question, each indexing the tree anew; with --mcp the tool `find_definition` of one `sextant
+mcp` server for the run, much faster on a large tree) where each is defined. A definition is
+compared as the start of its name: (path relative to the tree, 1-based line, 1-based column in
+characters); a module (`import * as m` leading to a file) as (path, "module"). sextant's
+heuristic answers are left out. A sample *agrees* when one of sextant's definitions is one of
+the service's definitions inside the project, or another declaration of the same symbol (the
+service names only the overload signature a call resolves to, though every declaration of a
+merged name). How many agree with exactly the service's set is reported too. Samples whose
+every definition lies outside the project (TypeScript's lib.*.d.ts, node_modules) are counted
+apart, with how often sextant answers them as external; samples the service cannot resolve are
+skipped. Disagreements are printed by class (sextant none, sextant different, service none,
+external but not to sextant), each with the syntax the name is part of, its source line and
+both answers, and counted by that syntax.
 
 References (`--references N`): picks N top-level declarations (functions, classes, interfaces,
 types, enums, variables) at random, asks the service (`findReferences`, every location it
-groups, the declarations included) and sextant (`sextant refs --exact --json`) for their
-references inside the project, and reports precision and recall of sextant's against the
-service's.
+groups, the declarations included) and sextant (`sextant refs --exact --json`, or
+`find_references` with --mcp) for their references inside the project, and reports precision
+and recall of sextant's against the service's.
 
     python3 tests/oracle/ts_compare.py --sextant target/debug/sextant [--tree DIR]
         [--tsconfig FILE] [--samples 300] [--references 50] [--seed 1] [--show 40]
@@ -38,8 +41,8 @@ minimum given, 2 when the service or sextant cannot be run. Needs Node.js and `t
 import argparse
 import collections
 import json
-import os
 import random
+import shutil
 import subprocess
 import sys
 import time
@@ -47,6 +50,11 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_TREE = REPO / "target/npm-tools/node_modules/rxjs/src"
+
+
+def fail(message):
+    print(f"ts_compare.py: {message}", file=sys.stderr)
+    sys.exit(2)
 
 
 class Service:
@@ -70,7 +78,7 @@ class Service:
         self.proc.stdin.flush()
         line = self.proc.stdout.readline()
         if not line:
-            sys.exit(f"ts_service.mjs exited (status {self.proc.wait()}); see its error above")
+            fail(f"ts_service.mjs exited (status {self.proc.wait()})")
         self.seconds[op] += time.perf_counter() - started
         self.calls[op] += 1
         reply = json.loads(line)
@@ -139,7 +147,7 @@ class SextantMcp:
         while True:
             line = self.proc.stdout.readline()
             if not line:
-                sys.exit(f"sextant mcp exited (status {self.proc.wait()})")
+                fail(f"sextant mcp exited (status {self.proc.wait()})")
             message = json.loads(line)
             if message.get("id") == self.next_id:
                 if "error" in message:
@@ -356,9 +364,11 @@ def main() -> int:
     parser.add_argument("--min-recall", type=float, default=0.0, help="with --references")
     args = parser.parse_args()
     if not args.tree.is_dir():
-        print(f"{args.tree}: no such directory (scripts/test installs rxjs under target/npm-tools)", file=sys.stderr)
-        return 2
+        fail(f"{args.tree}: no such directory (scripts/test installs rxjs under target/npm-tools)")
     tree = args.tree.resolve()
+    for program in (args.node, args.sextant):
+        if not shutil.which(program):
+            fail(f"{program}: no such program")
     service = Service(args.node, tree, args.tsconfig, args.typescript)
     sextant = (SextantMcp if args.mcp else SextantCli)(args.sextant, tree)
     try:
@@ -367,8 +377,7 @@ def main() -> int:
         print(f"typescript {info['typescript']} on {tree} ({info['tsconfig'] or 'no tsconfig'}): "
               f"{len(files)} source files sampled of {info['files']} in the project")
         if not files:
-            print("no source files to sample", file=sys.stderr)
-            return 2
+            fail(f"{tree}: no source files to sample")
         rng = random.Random(args.seed)
         sources = Sources(tree)
         compare = compare_references if args.references else compare_definitions

@@ -5,9 +5,10 @@
 //
 // The project is the tsconfig (--tsconfig, else DIR/tsconfig.json when it exists), else every
 // .ts/.tsx/.mts/.cts/.js/.jsx/.mjs/.cjs file under DIR outside node_modules and dot-directories,
-// compiled with strict defaults (ESNext, bundler resolution, allowJs, JSX preserved). The
-// `typescript` package is loaded from --typescript (default: target/npm-tools/node_modules/typescript
-// of this checkout); it must be 5.x, whose `createLanguageService` this script drives.
+// compiled with strict defaults (ESNext, bundler resolution, allowJs, JSX preserved, no ambient
+// @types packages). The `typescript` package is loaded from --typescript (default:
+// target/npm-tools/node_modules/typescript of this checkout); it must be 5.x, whose
+// `createLanguageService` this script drives.
 //
 // Requests (stdin), each {"id": any, "op": ..., ...}; every reply (stdout) is {"id", "result"}
 // or {"id", "error"}. Files in requests and answers are paths relative to DIR (answers outside
@@ -34,27 +35,37 @@ import readline from "node:readline";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
+function fatal(message) {
+    process.stderr.write(`ts_service.mjs: ${message}\n`);
+    process.exit(2);
+}
+
 function parseArgs(argv) {
     const args = { tree: null, tsconfig: null, typescript: null };
     for (let i = 0; i < argv.length; i++) {
         const key = argv[i].replace(/^--/, "");
         if (!(key in args) || i + 1 >= argv.length) {
-            throw new Error(`usage: ts_service.mjs --tree DIR [--tsconfig FILE] [--typescript DIR] (bad argument ${argv[i]})`);
+            fatal(`usage: ts_service.mjs --tree DIR [--tsconfig FILE] [--typescript DIR] (bad argument ${argv[i]})`);
         }
         args[key] = argv[++i];
     }
-    if (!args.tree) throw new Error("--tree DIR is required");
+    if (!args.tree) fatal("--tree DIR is required");
     return args;
 }
 
 const args = parseArgs(process.argv.slice(2));
 const here = path.dirname(fileURLToPath(import.meta.url));
 const tsDir = path.resolve(args.typescript ?? path.join(here, "..", "..", "target", "npm-tools", "node_modules", "typescript"));
-const ts = createRequire(import.meta.url)(tsDir);
-if (typeof ts.createLanguageService !== "function" || !ts.version.startsWith("5.")) {
-    throw new Error(`${tsDir} is TypeScript ${ts.version}; this script needs 5.x (the createLanguageService API)`);
+let ts;
+try {
+    ts = createRequire(import.meta.url)(tsDir);
+} catch (e) {
+    fatal(`cannot load typescript from ${tsDir} (scripts/test installs it there): ${e.message.split("\n")[0]}`);
 }
-
+if (typeof ts.createLanguageService !== "function" || !String(ts.version).startsWith("5.")) {
+    fatal(`${tsDir} is TypeScript ${ts.version}; this script needs 5.x (the createLanguageService API)`);
+}
+if (!fs.existsSync(args.tree) || !fs.statSync(args.tree).isDirectory()) fatal(`${args.tree}: not a directory`);
 const tree = fs.realpathSync(path.resolve(args.tree));
 const SOURCE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
 
@@ -75,7 +86,7 @@ function loadProject() {
           ? path.join(tree, "tsconfig.json")
           : null;
     if (tsconfig) {
-        const host = { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n")); } };
+        const host = { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => fatal(ts.flattenDiagnosticMessageText(d.messageText, "\n")) };
         const parsed = ts.getParsedCommandLineOfConfigFile(tsconfig, { noEmit: true }, host);
         // A solution-style tsconfig lists no files itself (only project references).
         const files = parsed.fileNames.length ? parsed.fileNames : scanTree(tree, []);
@@ -93,6 +104,8 @@ function loadProject() {
         noEmit: true,
         resolveJsonModule: true,
         allowImportingTsExtensions: true,
+        // No ambient @types packages from node_modules directories above the tree.
+        types: [],
     };
     return { tsconfig: null, options, files: scanTree(tree, []) };
 }
