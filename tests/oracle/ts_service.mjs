@@ -17,14 +17,15 @@
 //
 //   {"op": "info"}                        -> {typescript, tree, tsconfig, files: N}
 //   {"op": "files"}                       -> [file]        project sources under DIR, no .d.ts
-//   {"op": "identifiers", "file"}         -> [{offset, line, column, name, context}]
+//   {"op": "identifiers", "file"}         -> [{offset, line, column, name, context}]  but `this: T`
 //   {"op": "declarations", "file"}        -> [{offset, line, column, name, kind}]  top-level ones
 //   {"op": "definition", "file", "offset"} -> [location]   getDefinitionAtPosition
 //   {"op": "references", "file", "offset"} -> [location]   findReferences, every symbol it groups
 //
 // A location is {file, offset, end, line, column, name, kind, where, definition?, write?,
-// symbol?}: the name's span (a whole file for a module); `where` is "project" (a file under DIR
-// outside node_modules), "lib" (TypeScript's own lib.*.d.ts), "node_modules" or "outside".
+// comment?, symbol?}: the name's span (a whole file for a module); `where` is "project" (a file
+// under DIR outside node_modules), "lib" (TypeScript's own lib.*.d.ts), "node_modules" or
+// "outside"; a reference has `comment` when it is in a doc comment (`{@link name}`).
 // A definition in the project has `symbol` too: every declaration of the symbol it names, as
 // [{file, line, column}] (the overloads of a function, of which the service names only the
 // signature a call resolves to).
@@ -210,8 +211,12 @@ function context(node) {
     if (!parent) return "other";
     if (ts.isImportSpecifier(parent) || ts.isImportClause(parent) || ts.isNamespaceImport(parent) || ts.isImportEqualsDeclaration(parent)) return "import";
     if (ts.isExportSpecifier(parent)) return "export specifier";
+    if (ts.isBindingElement(parent) && parent.name === node && !parent.propertyName && ts.isObjectBindingPattern(parent.parent)) {
+        return "destructuring shorthand";
+    }
     if (parent.name === node && (ts.isDeclaration(parent) || ts.isPropertyAssignment(parent))) {
         if (ts.isParameter(parent)) return "parameter declaration";
+        if (ts.isObjectLiteralExpression(parent.parent)) return "object literal property";
         if (ts.isClassElement(parent) || ts.isTypeElement(parent) || ts.isPropertyAssignment(parent) || ts.isShorthandPropertyAssignment(parent)) return "member declaration";
         return "declaration";
     }
@@ -229,7 +234,8 @@ function identifiers(file) {
     const sf = sourceFile(file);
     const found = [];
     const visit = (node) => {
-        if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) {
+        // `this: T` declares no name, only the type of `this`.
+        if ((ts.isIdentifier(node) && node.text !== "this") || ts.isPrivateIdentifier(node)) {
             const start = node.getStart(sf);
             found.push({ offset: start, ...position(absolute(file), start), name: node.text, context: context(node) });
         }
@@ -300,6 +306,20 @@ function definition(file, offset) {
     });
 }
 
+// Whether a syntax node (not a doc comment, which forEachChild does not enter) starts at offset.
+function inCode(file, offset) {
+    const sf = service.getProgram().getSourceFile(file);
+    if (!sf) return true;
+    let found = false;
+    const visit = (node) => {
+        if (found || node.pos > offset || node.end <= offset) return;
+        if (node.getStart(sf) === offset) found = true;
+        else ts.forEachChild(node, visit);
+    };
+    visit(sf);
+    return found;
+}
+
 function references(file, offset) {
     const groups = service.findReferences(absolute(file), offset) ?? [];
     const seen = new Set();
@@ -309,7 +329,11 @@ function references(file, offset) {
             const key = `${r.fileName}:${r.textSpan.start}`;
             if (seen.has(key)) continue;
             seen.add(key);
-            out.push(location(r.fileName, r.textSpan, { definition: !!r.isDefinition, write: !!r.isWriteAccess }));
+            out.push(location(r.fileName, r.textSpan, {
+                definition: !!r.isDefinition,
+                write: !!r.isWriteAccess,
+                comment: !inCode(r.fileName, r.textSpan.start),
+            }));
         }
     }
     return out;
