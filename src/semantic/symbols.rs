@@ -443,13 +443,13 @@ impl<'r, 't> Found<'r, 't> {
                 // blocking; }`); its tree keeps the file's positions.
                 self.imports.add(m, self.capture_names, text);
             } else {
-                self.add(m, in_macro)
+                self.add(m, text, in_macro)
             }
         })
     }
 
     /// Records one match: a candidate definition, or a macro body.
-    fn add(&mut self, m: &tree_sitter::QueryMatch<'_, 't>, in_macro: bool) {
+    fn add(&mut self, m: &tree_sitter::QueryMatch<'_, 't>, text: &str, in_macro: bool) {
         let (mut def, mut name, mut container, mut body) = (None, None, None, None);
         for capture in m.captures() {
             match self.roles[capture.index as usize] {
@@ -459,7 +459,7 @@ impl<'r, 't> Found<'r, 't> {
                 Role::Body => body = Some(capture.node),
                 Role::Items => {
                     self.item_patterns.push(m.pattern_index);
-                    self.macro_bodies.extend(inside_braces(capture.node));
+                    item_bodies(capture.node, text, &mut self.macro_bodies);
                 }
                 Role::Other => {}
             }
@@ -481,6 +481,91 @@ impl<'r, 't> Found<'r, 't> {
             pattern: m.pattern_index,
             in_macro,
         });
+    }
+}
+
+/// Adds to `out` the parts of the `{ … }` token tree `body` that may be items: each branch
+/// when it has `cfg_if!`'s shape, else its whole inside, unless its first token cannot
+/// start an item (`phf_map! { "a" => 1 }`, `numbers! { 1, 2 }`): a cheap test that spares
+/// parsing what would fail anyway.
+fn item_bodies(body: tree_sitter::Node, text: &str, out: &mut Vec<tree_sitter::Range>) {
+    let Some(inside) = inside_braces(body) else {
+        return;
+    };
+    let mut cursor = body.walk();
+    let tokens: Vec<tree_sitter::Node> = body
+        .children(&mut cursor)
+        .filter(|t| !t.is_extra())
+        .collect();
+    // Between the braces (`inside_braces` checked both).
+    let tokens = &tokens[1..tokens.len() - 1];
+    match tokens.first() {
+        Some(first) if first.kind() == "if" => {
+            if let Some(branches) = cfg_if_branches(tokens, text) {
+                out.extend(branches);
+            }
+        }
+        Some(first) if ITEM_STARTS.contains(&first.kind()) => out.push(inside),
+        _ => {}
+    }
+}
+
+/// Token kinds an item can start with: attributes, visibility, item keywords, and
+/// identifiers and paths (a macro call, `union`, `macro_rules!`, `auto trait`).
+const ITEM_STARTS: &[&str] = &[
+    "#",
+    "pub",
+    "fn",
+    "struct",
+    "enum",
+    "mod",
+    "use",
+    "impl",
+    "trait",
+    "type",
+    "const",
+    "static",
+    "unsafe",
+    "async",
+    "extern",
+    "identifier",
+    "::",
+    "crate",
+    "self",
+    "super",
+];
+
+/// The insides of the branches of a body shaped as `cfg_if!`'s: `if #[…] { … }`, then any
+/// number of `else if #[…] { … }`, then optionally `else { … }`. `None` for any other
+/// shape.
+fn cfg_if_branches(tokens: &[tree_sitter::Node], text: &str) -> Option<Vec<tree_sitter::Range>> {
+    let delimited = |t: &tree_sitter::Node, open: &str| {
+        t.kind() == "token_tree" && t.child(0).is_some_and(|c| c.kind() == open)
+    };
+    let is_else = |t: &tree_sitter::Node| {
+        t.kind() == "else" || (t.kind() == "identifier" && node_text(text, *t) == "else")
+    };
+    let mut branches = Vec::new();
+    let mut rest = tokens;
+    loop {
+        match rest {
+            [r#if, hash, attribute, body, tail @ ..]
+                if r#if.kind() == "if" && hash.kind() == "#" && delimited(attribute, "[") =>
+            {
+                branches.push(inside_braces(*body)?);
+                rest = tail;
+            }
+            _ => return None,
+        }
+        match rest {
+            [] => return Some(branches),
+            [r#else, tail @ ..] if is_else(r#else) && tail.first()?.kind() == "if" => rest = tail,
+            [r#else, body] if is_else(r#else) => {
+                branches.push(inside_braces(*body)?);
+                return Some(branches);
+            }
+            _ => return None,
+        }
     }
 }
 
@@ -526,7 +611,7 @@ fn macro_item_trees(
             }
             continue;
         };
-        if parsed.root_node().has_error() {
+        if parsed.root_node().has_error() || !only_items(parsed.root_node()) {
             continue;
         }
         if depth < MAX_MACRO_NESTING {
@@ -541,6 +626,20 @@ fn macro_item_trees(
         trees.push(parsed);
     }
     Some(trees)
+}
+
+/// Whether a macro body's tree holds items only: the grammar takes statements at the top
+/// level too (`let x = 1;`, `1 + 2;`), which no item-level macro body holds; a macro call
+/// with a `;` (`m!(x);`) is an item.
+fn only_items(root: tree_sitter::Node) -> bool {
+    let mut cursor = root.walk();
+    root.named_children(&mut cursor).all(|n| match n.kind() {
+        "let_declaration" => false,
+        "expression_statement" => n
+            .named_child(0)
+            .is_some_and(|e| e.kind() == "macro_invocation"),
+        _ => true,
+    })
 }
 
 fn node_text<'t>(text: &'t str, node: tree_sitter::Node) -> &'t str {
