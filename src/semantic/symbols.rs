@@ -16,8 +16,11 @@
 //! - `@items` — a `{ … }` token tree whose inside is items (Rust's item-level
 //!   `cfg_rt! { pub fn spawn_blocking … }`): the inside is parsed again on its own
 //!   (tree-sitter's included ranges keep the file's positions) and, when it parses without
-//!   a syntax error, its definitions are the file's own, nested in whatever encloses the
-//!   macro call, and so are its imports.
+//!   a syntax error and holds no statements, its definitions are the file's own, nested in
+//!   whatever encloses the macro call, and so are its imports. A body shaped as `cfg_if!`'s
+//!   (`if #[cfg(…)] { … } else { … }`) has each branch parsed instead; a body whose first
+//!   token cannot start an item is not parsed at all. The file's own syntax errors never
+//!   include a body's: those are only guesses that failed.
 //!
 //! The result is split in two for early cutoff: [`SymbolSummary`] (names, kinds,
 //! containers, signatures; no positions) is what other files' queries read, and
@@ -572,7 +575,7 @@ fn cfg_if_branches(tokens: &[tree_sitter::Node], text: &str) -> Option<Vec<tree_
 /// The range between a token tree's `{` and `}`, when braces delimit it and it is closed.
 fn inside_braces(token_tree: tree_sitter::Node) -> Option<tree_sitter::Range> {
     let open = token_tree.child(0)?;
-    let close = token_tree.child(token_tree.child_count().checked_sub(1)? as u32)?;
+    let close = token_tree.child(token_tree.child_count().checked_sub(1)?)?;
     if open.kind() != "{" || close.kind() != "}" || close.is_missing() || open == close {
         return None;
     }
