@@ -266,14 +266,26 @@ pub fn extract_interruptible(
     // pattern may match it several times, once per name: `var a, b int`); then each name
     // node keeps the earliest pattern's definition.
     let capture_names = query.capture_names();
+    // The trees of macro bodies, one list per nesting level: a level is filled while the
+    // definitions found in the levels above it still borrow theirs.
+    let levels: [std::cell::OnceCell<Vec<tree_sitter::Tree>>; MAX_MACRO_NESTING] =
+        Default::default();
     let mut found = Found::new(&roles, capture_names, lang.per_file_parts());
     if !found.run(lang, &tree, text, interrupt, false) {
         return None;
     }
-    let macro_trees = macro_item_trees(lang, &found, text, interrupt)?;
-    for tree in &macro_trees {
-        if !found.run(lang, tree, text, interrupt, true) {
-            return None;
+    for level in &levels {
+        let bodies = std::mem::take(&mut found.macro_bodies);
+        if bodies.is_empty() {
+            break;
+        }
+        let parsed = macro_item_trees(lang, &bodies, text, interrupt)?;
+        // One run per tree finds its definitions, imports and the bodies one level down
+        // (those below the last level are left alone).
+        for tree in level.get_or_init(|| parsed) {
+            if !found.run(lang, tree, text, interrupt, true) {
+                return None;
+            }
         }
     }
     let Found {
@@ -587,19 +599,16 @@ fn inside_braces(token_tree: tree_sitter::Node) -> Option<tree_sitter::Range> {
     })
 }
 
-/// The trees of the macro bodies `file` found (and of those inside them, down to
-/// [`MAX_MACRO_NESTING`]) that parse as items without a syntax error. `None` when
+/// The trees of `bodies` that parse as items without a syntax error. `None` when
 /// interrupted.
 fn macro_item_trees(
     lang: &Language,
-    file: &Found,
+    bodies: &[tree_sitter::Range],
     text: &str,
     interrupt: syntax::Interrupt,
 ) -> Option<Vec<tree_sitter::Tree>> {
     let mut trees = Vec::new();
-    let mut pending: Vec<(tree_sitter::Range, usize)> =
-        file.macro_bodies.iter().map(|&b| (b, 1)).collect();
-    while let Some((body, depth)) = pending.pop() {
+    for body in bodies {
         let parsed = syntax::parse_range(
             lang,
             text,
@@ -608,25 +617,14 @@ fn macro_item_trees(
             body.end_point,
             interrupt,
         );
-        let Some(parsed) = parsed else {
-            if interrupt() {
-                return None;
+        match parsed {
+            Some(tree) if !tree.root_node().has_error() && only_items(tree.root_node()) => {
+                trees.push(tree)
             }
-            continue;
-        };
-        if parsed.root_node().has_error() || !only_items(parsed.root_node()) {
-            continue;
+            Some(_) => {}
+            None if interrupt() => return None,
+            None => {}
         }
-        if depth < MAX_MACRO_NESTING {
-            // Only the bodies are wanted here; the definitions are collected once every
-            // tree is parsed (they borrow the trees).
-            let mut nested = Found::new(file.roles, file.capture_names, file.tags_patterns);
-            if !nested.run(lang, &parsed, text, interrupt, true) {
-                return None;
-            }
-            pending.extend(nested.macro_bodies.into_iter().map(|b| (b, depth + 1)));
-        }
-        trees.push(parsed);
     }
     Some(trees)
 }
