@@ -151,7 +151,7 @@ fn symbols_and_outline_see_items_inside_item_level_macro_calls() {
     write(
         dir.path(),
         "src/task.rs",
-        "cfg_rt! {\n    pub fn spawn_blocking() {}\n}\n\npub struct Handle;\n\nimpl Handle {\n    cfg_metrics! {\n        pub fn metrics(&self) {}\n    }\n}\n",
+        "cfg_rt! {\n    pub fn spawn_blocking() {}\n}\n\npub struct Handle;\n\nimpl Handle {\n    cfg_metrics! {\n        pub fn metrics(&self) {}\n    }\n}\ncfg_if::cfg_if! {\n    if #[cfg(unix)] {\n        pub fn unix_only() {}\n    }\n}\n",
     );
     let found = stdout(&sextant(dir.path(), &["symbols", "spawn_blocking"]));
     assert_eq!(
@@ -182,6 +182,7 @@ fn symbols_and_outline_see_items_inside_item_level_macro_calls() {
         ("struct", "Handle", 5),
         ("impl", "Handle", 7),
         ("method", "metrics", 9),
+        ("function", "unix_only", 14),
     ];
     assert_eq!(
         tree,

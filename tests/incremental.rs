@@ -331,3 +331,37 @@ fn editing_a_rust_use_leaves_the_module_map_valid() {
         "the module map is only validated"
     );
 }
+
+#[test]
+fn an_edit_inside_a_macro_body_reexecutes_only_that_file() {
+    let (mut host, log) = logged_host();
+    let body = |inside: &str| {
+        format!("cfg_rt! {{\n    pub fn spawn_blocking() -> u32 {{\n        {inside}\n    }}\n}}\n")
+    };
+    host.set_file_text("src/lib.rs", &body("1"));
+    compute_all(&host, &log);
+
+    host.set_file_text("src/lib.rs", &body("1 + 2"));
+    let executed = compute_all(&host, &log);
+    let id = id_of(&host, "src/lib.rs");
+    assert_eq!(
+        executed,
+        [
+            format!("file_symbols({id})"),
+            format!("symbol_summaries({id})")
+        ],
+        "the symbol inside the macro body did not change: the index is only validated"
+    );
+    let found = host.analysis().symbol_search(&SymbolQuery {
+        query: "spawn_blocking".into(),
+        limit: 10,
+        ..Default::default()
+    });
+    let found = found.unwrap();
+    let lines: Vec<(String, u32)> = found
+        .symbols
+        .iter()
+        .map(|s| (s.path.clone(), s.name_span.start.line))
+        .collect();
+    assert_eq!(lines, [("src/lib.rs".to_string(), 2)]);
+}

@@ -16,8 +16,11 @@
 //! - `@items` — a `{ … }` token tree whose inside is items (Rust's item-level
 //!   `cfg_rt! { pub fn spawn_blocking … }`): the inside is parsed again on its own
 //!   (tree-sitter's included ranges keep the file's positions) and, when it parses without
-//!   a syntax error, its definitions are the file's own, nested in whatever encloses the
-//!   macro call, and so are its imports.
+//!   a syntax error and holds no statements, its definitions are the file's own, nested in
+//!   whatever encloses the macro call, and so are its imports. A body shaped as `cfg_if!`'s
+//!   (`if #[cfg(…)] { … } else { … }`) has each branch parsed instead; a body whose first
+//!   token cannot start an item is not parsed at all. The file's own syntax errors never
+//!   include a body's: those are only guesses that failed.
 //!
 //! The result is split in two for early cutoff: [`SymbolSummary`] (names, kinds,
 //! containers, signatures; no positions) is what other files' queries read, and
@@ -263,14 +266,26 @@ pub fn extract_interruptible(
     // pattern may match it several times, once per name: `var a, b int`); then each name
     // node keeps the earliest pattern's definition.
     let capture_names = query.capture_names();
+    // The trees of macro bodies, one list per nesting level: a level is filled while the
+    // definitions found in the levels above it still borrow theirs.
+    let levels: [std::cell::OnceCell<Vec<tree_sitter::Tree>>; MAX_MACRO_NESTING] =
+        Default::default();
     let mut found = Found::new(&roles, capture_names, lang.per_file_parts());
     if !found.run(lang, &tree, text, interrupt, false) {
         return None;
     }
-    let macro_trees = macro_item_trees(lang, &found, text, interrupt)?;
-    for tree in &macro_trees {
-        if !found.run(lang, tree, text, interrupt, true) {
-            return None;
+    for level in &levels {
+        let bodies = std::mem::take(&mut found.macro_bodies);
+        if bodies.is_empty() {
+            break;
+        }
+        let parsed = macro_item_trees(lang, &bodies, text, interrupt)?;
+        // One run per tree finds its definitions, imports and the bodies one level down
+        // (those below the last level are left alone).
+        for tree in level.get_or_init(|| parsed) {
+            if !found.run(lang, tree, text, interrupt, true) {
+                return None;
+            }
         }
     }
     let Found {
@@ -443,13 +458,13 @@ impl<'r, 't> Found<'r, 't> {
                 // blocking; }`); its tree keeps the file's positions.
                 self.imports.add(m, self.capture_names, text);
             } else {
-                self.add(m, in_macro)
+                self.add(m, text, in_macro)
             }
         })
     }
 
     /// Records one match: a candidate definition, or a macro body.
-    fn add(&mut self, m: &tree_sitter::QueryMatch<'_, 't>, in_macro: bool) {
+    fn add(&mut self, m: &tree_sitter::QueryMatch<'_, 't>, text: &str, in_macro: bool) {
         let (mut def, mut name, mut container, mut body) = (None, None, None, None);
         for capture in m.captures() {
             match self.roles[capture.index as usize] {
@@ -459,7 +474,7 @@ impl<'r, 't> Found<'r, 't> {
                 Role::Body => body = Some(capture.node),
                 Role::Items => {
                     self.item_patterns.push(m.pattern_index);
-                    self.macro_bodies.extend(inside_braces(capture.node));
+                    item_bodies(capture.node, text, &mut self.macro_bodies);
                 }
                 Role::Other => {}
             }
@@ -484,10 +499,95 @@ impl<'r, 't> Found<'r, 't> {
     }
 }
 
+/// Adds to `out` the parts of the `{ … }` token tree `body` that may be items: each branch
+/// when it has `cfg_if!`'s shape, else its whole inside, unless its first token cannot
+/// start an item (`phf_map! { "a" => 1 }`, `numbers! { 1, 2 }`): a cheap test that spares
+/// parsing what would fail anyway.
+fn item_bodies(body: tree_sitter::Node, text: &str, out: &mut Vec<tree_sitter::Range>) {
+    let Some(inside) = inside_braces(body) else {
+        return;
+    };
+    let mut cursor = body.walk();
+    let tokens: Vec<tree_sitter::Node> = body
+        .children(&mut cursor)
+        .filter(|t| !t.is_extra())
+        .collect();
+    // Between the braces (`inside_braces` checked both).
+    let tokens = &tokens[1..tokens.len() - 1];
+    match tokens.first() {
+        Some(first) if first.kind() == "if" => {
+            if let Some(branches) = cfg_if_branches(tokens, text) {
+                out.extend(branches);
+            }
+        }
+        Some(first) if ITEM_STARTS.contains(&first.kind()) => out.push(inside),
+        _ => {}
+    }
+}
+
+/// Token kinds an item can start with: attributes, visibility, item keywords, and
+/// identifiers and paths (a macro call, `union`, `macro_rules!`, `auto trait`).
+const ITEM_STARTS: &[&str] = &[
+    "#",
+    "pub",
+    "fn",
+    "struct",
+    "enum",
+    "mod",
+    "use",
+    "impl",
+    "trait",
+    "type",
+    "const",
+    "static",
+    "unsafe",
+    "async",
+    "extern",
+    "identifier",
+    "::",
+    "crate",
+    "self",
+    "super",
+];
+
+/// The insides of the branches of a body shaped as `cfg_if!`'s: `if #[…] { … }`, then any
+/// number of `else if #[…] { … }`, then optionally `else { … }`. `None` for any other
+/// shape.
+fn cfg_if_branches(tokens: &[tree_sitter::Node], text: &str) -> Option<Vec<tree_sitter::Range>> {
+    let delimited = |t: &tree_sitter::Node, open: &str| {
+        t.kind() == "token_tree" && t.child(0).is_some_and(|c| c.kind() == open)
+    };
+    let is_else = |t: &tree_sitter::Node| {
+        t.kind() == "else" || (t.kind() == "identifier" && node_text(text, *t) == "else")
+    };
+    let mut branches = Vec::new();
+    let mut rest = tokens;
+    loop {
+        match rest {
+            [r#if, hash, attribute, body, tail @ ..]
+                if r#if.kind() == "if" && hash.kind() == "#" && delimited(attribute, "[") =>
+            {
+                branches.push(inside_braces(*body)?);
+                rest = tail;
+            }
+            _ => return None,
+        }
+        match rest {
+            [] => return Some(branches),
+            [r#else, tail @ ..] if is_else(r#else) && tail.first()?.kind() == "if" => rest = tail,
+            [r#else, body] if is_else(r#else) => {
+                branches.push(inside_braces(*body)?);
+                return Some(branches);
+            }
+            _ => return None,
+        }
+    }
+}
+
 /// The range between a token tree's `{` and `}`, when braces delimit it and it is closed.
 fn inside_braces(token_tree: tree_sitter::Node) -> Option<tree_sitter::Range> {
     let open = token_tree.child(0)?;
-    let close = token_tree.child(token_tree.child_count().checked_sub(1)? as u32)?;
+    let close = token_tree.child(token_tree.child_count().checked_sub(1)?)?;
     if open.kind() != "{" || close.kind() != "}" || close.is_missing() || open == close {
         return None;
     }
@@ -499,19 +599,16 @@ fn inside_braces(token_tree: tree_sitter::Node) -> Option<tree_sitter::Range> {
     })
 }
 
-/// The trees of the macro bodies `file` found (and of those inside them, down to
-/// [`MAX_MACRO_NESTING`]) that parse as items without a syntax error. `None` when
+/// The trees of `bodies` that parse as items without a syntax error. `None` when
 /// interrupted.
 fn macro_item_trees(
     lang: &Language,
-    file: &Found,
+    bodies: &[tree_sitter::Range],
     text: &str,
     interrupt: syntax::Interrupt,
 ) -> Option<Vec<tree_sitter::Tree>> {
     let mut trees = Vec::new();
-    let mut pending: Vec<(tree_sitter::Range, usize)> =
-        file.macro_bodies.iter().map(|&b| (b, 1)).collect();
-    while let Some((body, depth)) = pending.pop() {
+    for body in bodies {
         let parsed = syntax::parse_range(
             lang,
             text,
@@ -520,27 +617,30 @@ fn macro_item_trees(
             body.end_point,
             interrupt,
         );
-        let Some(parsed) = parsed else {
-            if interrupt() {
-                return None;
+        match parsed {
+            Some(tree) if !tree.root_node().has_error() && only_items(tree.root_node()) => {
+                trees.push(tree)
             }
-            continue;
-        };
-        if parsed.root_node().has_error() {
-            continue;
+            Some(_) => {}
+            None if interrupt() => return None,
+            None => {}
         }
-        if depth < MAX_MACRO_NESTING {
-            // Only the bodies are wanted here; the definitions are collected once every
-            // tree is parsed (they borrow the trees).
-            let mut nested = Found::new(file.roles, file.capture_names, file.tags_patterns);
-            if !nested.run(lang, &parsed, text, interrupt, true) {
-                return None;
-            }
-            pending.extend(nested.macro_bodies.into_iter().map(|b| (b, depth + 1)));
-        }
-        trees.push(parsed);
     }
     Some(trees)
+}
+
+/// Whether a macro body's tree holds items only: the grammar takes statements at the top
+/// level too (`let x = 1;`, `1 + 2;`), which no item-level macro body holds; a macro call
+/// with a `;` (`m!(x);`) is an item.
+fn only_items(root: tree_sitter::Node) -> bool {
+    let mut cursor = root.walk();
+    root.named_children(&mut cursor).all(|n| match n.kind() {
+        "let_declaration" => false,
+        "expression_statement" => n
+            .named_child(0)
+            .is_some_and(|e| e.kind() == "macro_invocation"),
+        _ => true,
+    })
 }
 
 fn node_text<'t>(text: &'t str, node: tree_sitter::Node) -> &'t str {

@@ -24,6 +24,7 @@ mod imports;
 mod imports_ecmascript;
 mod imports_go;
 mod imports_rust;
+mod macro_items;
 mod navigation;
 mod navigation_ecmascript;
 mod outline;
