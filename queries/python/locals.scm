@@ -28,6 +28,15 @@
 ; --- Names that are not variables -------------------------------------------------------
 
 ; `f(key=1)`, `Point(x=0)` in a case pattern, `class C(metaclass=M)`: parameter names.
+; `f(x, key=1)`: `key` names a parameter of what is called (the callee's last name is the
+; receiver).
+(call
+  function: [
+    (identifier) @receiver
+    (attribute attribute: (identifier) @receiver)
+  ]
+  arguments: (argument_list
+    (keyword_argument name: (identifier) @reference.keyword)))
 (keyword_argument name: (identifier) @skip)
 (keyword_pattern . (identifier) @skip)
 ; The parts of a module's name: each names the module up to it (`a.b` for `b` in
@@ -120,7 +129,32 @@
 
 ; --- Members ----------------------------------------------------------------------------
 
-; `obj.attr = …`: defines the member on what `obj` is.
+; `obj.attr = …`: defines the member on what `obj` is; what it holds, as for variables.
+(assignment
+  left: (attribute
+    object: (_) @receiver
+    attribute: (identifier) @member.definition)
+  right: (call function: [(identifier) (attribute)] @constructor))
+(assignment
+  left: (attribute
+    object: (_) @receiver
+    attribute: (identifier) @member.definition)
+  right: [(list) (list_comprehension)] @instance.list)
+(assignment
+  left: (attribute
+    object: (_) @receiver
+    attribute: (identifier) @member.definition)
+  right: [(dictionary) (dictionary_comprehension)] @instance.dict)
+(assignment
+  left: (attribute
+    object: (_) @receiver
+    attribute: (identifier) @member.definition)
+  right: [(set) (set_comprehension)] @instance.set)
+(assignment
+  left: (attribute
+    object: (_) @receiver
+    attribute: (identifier) @member.definition)
+  right: [(string) (concatenated_string)] @instance.str)
 (assignment
   left: (attribute
     object: (_) @receiver

@@ -355,7 +355,12 @@ fn search(resolver: &mut Resolver, targets: Vec<Target>, query: &ReferenceQuery)
             Target::Symbol { file, scope, name } => {
                 let names = resolver.names(*file);
                 let scope_info = &names.scopes[*scope as usize];
-                if *scope != 0 && !scope_info.is_class {
+                // A function's parameters are named by keyword arguments wherever it is called.
+                let is_parameter = names
+                    .bindings(*scope, name)
+                    .iter()
+                    .any(|&b| names.occurrence(b).role == Role::Definition(BindingKind::Parameter));
+                if *scope != 0 && !scope_info.is_class && !is_parameter {
                     enqueue(&mut queue, &[*file], name);
                 } else {
                     enqueue(
@@ -480,9 +485,12 @@ fn reference_role(names: &FileNames, occurrence: OccurrenceId) -> ReferenceRole 
         Role::Call | Role::MemberCall => ReferenceRole::Call,
         Role::Type => ReferenceRole::Type,
         Role::Write => ReferenceRole::Write,
-        Role::Read | Role::Member | Role::Global | Role::Nonlocal | Role::SelfReference => {
-            ReferenceRole::Read
-        }
+        Role::Read
+        | Role::Member
+        | Role::Global
+        | Role::Nonlocal
+        | Role::SelfReference
+        | Role::KeywordArgument => ReferenceRole::Read,
     }
 }
 

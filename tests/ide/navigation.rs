@@ -477,3 +477,89 @@ fn a_method_definition_also_gives_the_member_it_overrides() {
         "#]],
     );
 }
+
+#[test]
+fn keyword_arguments_name_the_callees_parameters() {
+    check_definition(
+        r#"
+        //- /warn.py
+        def deprecated(name, *, remove):
+            return remove
+        class Point:
+            def __init__(self, x=0, y=0):
+                self.x = x
+        //- /m.py
+        import warn
+        from warn import Point
+        warn.deprecated("m", remove$0=(3, 13))
+        Point(y=2)
+        "#,
+        expect![[r#"
+            warn.py:1:25 parameter remove
+        "#]],
+    );
+    check_definition(
+        r#"
+        //- /warn.py
+        class Point:
+            def __init__(self, x=0, y=0):
+                self.x = x
+        //- /m.py
+        from warn import Point
+        Point(y$0=2)
+        "#,
+        expect![[r#"
+            warn.py:2:29 parameter y
+        "#]],
+    );
+    check_references(
+        r#"
+        //- /warn.py
+        def deprecated(name, *, remove$0):
+            return remove
+        //- /m.py
+        import warn
+        warn.deprecated("m", remove=(3, 13))
+        "#,
+        expect![[r#"
+            m.py:2:22 read
+            warn.py:1:25 definition
+            warn.py:2:12 read
+        "#]],
+    );
+}
+
+#[test]
+fn attributes_hold_what_is_assigned_to_them() {
+    check_definition(
+        r#"
+        //- /m.py
+        class Button:
+            def pack(self):
+                pass
+        class Dialog:
+            def __init__(self):
+                self.fds = []
+                self.ok = Button()
+            def run(self):
+                self.fds.append(1)
+                self.ok.pack$0()
+        "#,
+        expect![[r#"
+            m.py:2:9 function pack
+        "#]],
+    );
+    check_definition(
+        r#"
+        //- /m.py
+        class Dialog:
+            def __init__(self):
+                self.fds = []
+            def run(self):
+                self.fds.append$0(1)
+        "#,
+        expect![[r#"
+            external builtins external list.append
+        "#]],
+    );
+}

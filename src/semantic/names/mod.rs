@@ -70,6 +70,9 @@ pub enum Role {
     /// The name an import looks up in its module when it binds another (`x` in
     /// `from m import x as y`).
     Imported,
+    /// A keyword argument's name (`key` in `f(key=1)`): a parameter of the callee, which is
+    /// the occurrence's receiver.
+    KeywordArgument,
     /// The object a method runs on, written as a keyword (`this`): an instance of the class
     /// around.
     SelfReference,
@@ -107,6 +110,7 @@ impl Role {
             "reference.imported" => Role::Imported,
             "reference.module" => Role::ModulePath,
             "reference.self" => Role::SelfReference,
+            "reference.keyword" => Role::KeywordArgument,
             "member" => Role::Member,
             "member.call" => Role::MemberCall,
             "member.definition" => Role::MemberDefinition,

@@ -130,12 +130,12 @@ impl<'db> Resolver<'db> {
                 .builtin_instance(occurrence)
                 .zip(self.predeclared_module(file));
             let mut namespaces = match (occ.receiver, literal) {
+                (Some(receiver), _) => self.namespaces_of(file, receiver, depth + 1),
                 // `", ".join`: a member of the literal's type.
-                (_, Some((class, module))) => vec![Namespace::ExternalClass {
+                (None, Some((class, module))) => vec![Namespace::ExternalClass {
                     module: module.into(),
                     class: class.into(),
                 }],
-                (Some(receiver), None) => self.namespaces_of(file, receiver, depth + 1),
                 (None, None) => Vec::new(),
             };
             if occ.receiver_called {
@@ -172,6 +172,16 @@ impl<'db> Resolver<'db> {
                     }
                 }
             }
+            return Resolution {
+                targets,
+                heuristic: false,
+            };
+        }
+        if occ.role == Role::KeywordArgument {
+            let targets = match occ.receiver {
+                Some(callee) => self.parameter_of(file, callee, &name, depth + 1),
+                None => Vec::new(),
+            };
             return Resolution {
                 targets,
                 heuristic: false,
@@ -491,9 +501,9 @@ impl<'db> Resolver<'db> {
         for target in self.resolve_at(file, occurrence, depth).targets {
             match target {
                 Target::Module(module) => push_unique(&mut found, Namespace::Module(module)),
-                Target::Symbol { file, scope, name } => {
-                    let names = self.names(file);
-                    for &binding in names.bindings(scope, &name) {
+                target @ Target::Symbol { .. } => {
+                    for (file, binding) in self.definitions(&target) {
+                        let names = self.names(file);
                         for namespace in self.namespace_of_binding(file, &names, binding, depth + 1)
                         {
                             push_unique(&mut found, namespace);
@@ -546,7 +556,8 @@ impl<'db> Resolver<'db> {
                     .into_iter()
                     .collect()
             }
-            Role::Definition(BindingKind::Variable | BindingKind::Parameter) => {
+            Role::Definition(BindingKind::Variable | BindingKind::Parameter)
+            | Role::MemberDefinition => {
                 if let Some((class, module)) = names
                     .builtin_instance(binding)
                     .zip(self.predeclared_module(file))
@@ -640,6 +651,48 @@ impl<'db> Resolver<'db> {
             }
         }
         Vec::new()
+    }
+
+    /// The parameter `name` of what the name at `callee` calls (a function, or a class's
+    /// `__init__`), for a keyword argument.
+    fn parameter_of(
+        &mut self,
+        file: SourceFile,
+        callee: OccurrenceId,
+        name: &Arc<str>,
+        depth: u32,
+    ) -> Vec<Target> {
+        let mut found = Vec::new();
+        for target in self.resolve_at(file, callee, depth).targets {
+            for (file, binding) in self.definitions(&target) {
+                let names = self.names(file);
+                let Some(mut scope) = names.scope_named_by(binding) else {
+                    continue;
+                };
+                if names.scopes[scope as usize].is_class {
+                    let init = names.bindings(scope, "__init__").last().copied();
+                    match init.and_then(|init| names.scope_named_by(init)) {
+                        Some(init) => scope = init,
+                        None => continue,
+                    }
+                }
+                let is_parameter = names
+                    .bindings(scope, name)
+                    .iter()
+                    .any(|&b| names.occurrence(b).role == Role::Definition(BindingKind::Parameter));
+                if is_parameter {
+                    push_unique(
+                        &mut found,
+                        Target::Symbol {
+                            file,
+                            scope,
+                            name: name.clone(),
+                        },
+                    );
+                }
+            }
+        }
+        found
     }
 
     /// What the member `name` of `class` overrides: the same name on its bases, nearest
