@@ -142,6 +142,12 @@
   value: (new_expression
     constructor: (_) @constructor))
 
+; `const x = f()`: what f's written return type says (TypeScript).
+(variable_declarator
+  name: (identifier) @definition.variable
+  value: (call_expression
+    function: (_) @constructor))
+
 (variable_declarator
   name: (identifier) @definition.variable)
 

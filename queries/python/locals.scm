@@ -63,6 +63,11 @@
 ; Parameters.
 (parameters (identifier) @definition.parameter)
 (lambda_parameters (identifier) @definition.parameter)
+; `def f() -> Point`: calling f gives an instance of Point.
+(function_definition
+  name: (identifier) @definition.function
+  return_type: (type [(identifier) (attribute)] @constructor))
+
 ; `def f(p: Point)`: p is an instance of the class written.
 (typed_parameter
   . (identifier) @definition.parameter

@@ -6,6 +6,16 @@
 ; merging makes them one symbol anyway). A parameter or variable with a written type
 ; (`p: Point`) is an instance of that type, for looking up its members.
 
+; define instance_type
+; A written type whose members a value has: `Point`, `Box<T>`, `Subscription | null`.
+(type_annotation [
+  (type_identifier) @constructor
+  (generic_type name: (type_identifier) @constructor)
+  (union_type (type_identifier) @constructor)
+  (union_type (generic_type name: (type_identifier) @constructor))
+])
+; end
+
 ; ---------------------------------------------------------------------------------------
 ; Scopes.
 
@@ -71,6 +81,19 @@
 (type_alias_declaration name: (type_identifier) @definition.type)
 (enum_declaration name: (identifier) @definition.type)
 (internal_module name: (identifier) @definition.class)
+; A function's written return type: what calling it gives (`innerFrom(x).pipe`).
+(function_declaration
+  name: (identifier) @definition.function
+  return_type: (#splice! instance_type))
+(function_signature
+  name: (identifier) @definition.function
+  return_type: (#splice! instance_type))
+(method_definition
+  name: (property_identifier) @definition.function
+  return_type: (#splice! instance_type))
+(method_signature
+  name: (property_identifier) @definition.function
+  return_type: (#splice! instance_type))
 (function_signature name: (identifier) @definition.function)
 
 (type_parameter name: (type_identifier) @definition.type_parameter)
@@ -80,18 +103,12 @@
 ; Members of classes, interfaces and enums.
 (public_field_definition
   name: [(property_identifier) (private_property_identifier)] @definition.variable
-  type: (type_annotation [
-    (type_identifier) @constructor
-    (generic_type name: (type_identifier) @constructor)
-  ]))
+  type: (#splice! instance_type))
 (public_field_definition
   name: [(property_identifier) (private_property_identifier)] @definition.variable)
 (property_signature
   name: (property_identifier) @definition.variable
-  type: (type_annotation [
-    (type_identifier) @constructor
-    (generic_type name: (type_identifier) @constructor)
-  ]))
+  type: (#splice! instance_type))
 (property_signature name: (property_identifier) @definition.variable)
 (method_signature name: (property_identifier) @definition.function)
 (abstract_method_signature name: (property_identifier) @definition.function)
@@ -106,10 +123,7 @@
 (required_parameter
   (accessibility_modifier) @class.member
   pattern: (identifier) @definition.parameter
-  type: (type_annotation [
-    (type_identifier) @constructor
-    (generic_type name: (type_identifier) @constructor)
-  ]))
+  type: (#splice! instance_type))
 (required_parameter
   (accessibility_modifier) @class.member
   pattern: (identifier) @definition.parameter)
@@ -117,25 +131,16 @@
 ; Parameters, with the type they are an instance of when one is written.
 (required_parameter
   pattern: (identifier) @definition.parameter
-  type: (type_annotation [
-    (type_identifier) @constructor
-    (generic_type name: (type_identifier) @constructor)
-  ]))
+  type: (#splice! instance_type))
 (optional_parameter
   pattern: (identifier) @definition.parameter
-  type: (type_annotation [
-    (type_identifier) @constructor
-    (generic_type name: (type_identifier) @constructor)
-  ]))
+  type: (#splice! instance_type))
 (required_parameter pattern: (identifier) @definition.parameter)
 (optional_parameter pattern: (identifier) @definition.parameter)
 
 (variable_declarator
   name: (identifier) @definition.variable
-  type: (type_annotation [
-    (type_identifier) @constructor
-    (generic_type name: (type_identifier) @constructor)
-  ]))
+  type: (#splice! instance_type))
 
 ; ---------------------------------------------------------------------------------------
 ; Uses in types: `A.B` looks `B` up in `A` (a namespace, enum or class).
@@ -149,5 +154,8 @@
 (nested_identifier
   object: (identifier) @receiver
   property: (_) @member)
+
+; `super.m()`: a member of the base class.
+(super) @reference.super
 
 (type_identifier) @reference.type

@@ -490,6 +490,7 @@ fn reference_role(names: &FileNames, occurrence: OccurrenceId) -> ReferenceRole 
         | Role::Global
         | Role::Nonlocal
         | Role::SelfReference
+        | Role::SuperReference
         | Role::KeywordArgument => ReferenceRole::Read,
     }
 }

@@ -563,3 +563,35 @@ fn attributes_hold_what_is_assigned_to_them() {
         "#]],
     );
 }
+
+#[test]
+fn return_annotations_and_super_calls() {
+    check_definition(
+        r#"
+        //- /m.py
+        class Codec:
+            def encode(self):
+                return b""
+        class Utf8(Codec):
+            def encode(self):
+                return super().encode$0()
+        "#,
+        expect![[r#"
+            m.py:2:9 function encode
+        "#]],
+    );
+    check_definition(
+        r#"
+        //- /m.py
+        class Codec:
+            def encode(self):
+                return b""
+        def lookup(name) -> Codec:
+            return Codec()
+        lookup("utf-8").encode$0()
+        "#,
+        expect![[r#"
+            m.py:2:9 function encode
+        "#]],
+    );
+}

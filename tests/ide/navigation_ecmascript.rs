@@ -318,3 +318,41 @@ fn references_across_files_with_aliases_and_jsx() {
         "#]],
     );
 }
+
+#[test]
+fn return_types_unions_and_super() {
+    let files = r#"
+        //- /m.ts
+        class Subscription {
+          closed = false;
+          unsubscribe(): void {}
+        }
+        class Action extends Subscription {
+          unsubscribe(): void { super.unsubscribe(); }
+        }
+        function subscribe(): Subscription { return new Subscription(); }
+        let current: Subscription | null = null;
+        subscribe().unsubscribe();
+        current?.closed;
+        const made = subscribe();
+        made.closed;
+    "#;
+    for (cursor, expected) in [
+        ("super.unsubscribe$0()", "m.ts:3:3 function unsubscribe\n"),
+        (
+            "subscribe().unsubscribe$0()",
+            "m.ts:3:3 function unsubscribe\n",
+        ),
+        ("current?.closed$0", "m.ts:2:3 variable closed\n"),
+        ("made.closed$0", "m.ts:2:3 variable closed\n"),
+    ] {
+        let fixture = files.replace(&cursor.replace("$0", ""), cursor);
+        let (db, file, at) = analysis::analysis(&fixture);
+        let offset = at.expect("a $0 cursor").offset();
+        assert_eq!(
+            render::definitions(&analysis::definition(&db, file, offset)),
+            expected,
+            "{cursor}"
+        );
+    }
+}

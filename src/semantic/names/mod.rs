@@ -70,6 +70,8 @@ pub enum Role {
     /// The name an import looks up in its module when it binds another (`x` in
     /// `from m import x as y`).
     Imported,
+    /// `super` (as in `super.m()`): the base classes of the class around.
+    SuperReference,
     /// A keyword argument's name (`key` in `f(key=1)`): a parameter of the callee, which is
     /// the occurrence's receiver.
     KeywordArgument,
@@ -111,6 +113,7 @@ impl Role {
             "reference.module" => Role::ModulePath,
             "reference.self" => Role::SelfReference,
             "reference.keyword" => Role::KeywordArgument,
+            "reference.super" => Role::SuperReference,
             "member" => Role::Member,
             "member.call" => Role::MemberCall,
             "member.definition" => Role::MemberDefinition,

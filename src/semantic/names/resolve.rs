@@ -130,6 +130,9 @@ impl<'db> Resolver<'db> {
                 .builtin_instance(occurrence)
                 .zip(self.predeclared_module(file));
             let mut namespaces = match (occ.receiver, literal) {
+                (Some(receiver), _) if occ.receiver_called => {
+                    self.call_results(file, receiver, depth + 1)
+                }
                 (Some(receiver), _) => self.namespaces_of(file, receiver, depth + 1),
                 // `", ".join`: a member of the literal's type.
                 (None, Some((class, module))) => vec![Namespace::ExternalClass {
@@ -497,6 +500,12 @@ impl<'db> Resolver<'db> {
                 .into_iter()
                 .collect();
         }
+        if occ.role == Role::SuperReference {
+            return match names.enclosing_class(occ.scope) {
+                Some(class) => self.base_namespaces(file, class, depth + 1),
+                None => Vec::new(),
+            };
+        }
         let mut found = Vec::new();
         for target in self.resolve_at(file, occurrence, depth).targets {
             match target {
@@ -569,12 +578,9 @@ impl<'db> Resolver<'db> {
                     }];
                 }
                 match occ.constructor {
-                    // `x = C(…)`, `x = new C()`, `x: C`: an instance of C when C is a class.
-                    Some(callee) => self
-                        .namespaces_of(file, callee, depth)
-                        .into_iter()
-                        .filter(Namespace::is_class)
-                        .collect(),
+                    // `x = C(…)`, `x = new C()`, `x: C`: an instance of C when C is a class,
+                    // else what C says it returns.
+                    Some(callee) => self.call_results(file, callee, depth),
                     None => Vec::new(),
                 }
             }
@@ -653,6 +659,75 @@ impl<'db> Resolver<'db> {
         Vec::new()
     }
 
+    /// What calling the name at `callee` gives: an instance when it is a class, what its
+    /// written return type says when it is a function (`def f() -> C`, `f(): C`); for
+    /// `super()` in a method, the class's bases.
+    fn call_results(
+        &mut self,
+        file: SourceFile,
+        callee: OccurrenceId,
+        depth: u32,
+    ) -> Vec<Namespace> {
+        if depth > MAX_DEPTH {
+            return Vec::new();
+        }
+        let names = self.names(file);
+        let mut found: Vec<Namespace> = Vec::new();
+        for target in self.resolve_at(file, callee, depth).targets {
+            match &target {
+                Target::External {
+                    module,
+                    name: Some(name),
+                } if module == python::BUILTINS_MODULE && name == "super" => {
+                    let scope = names.occurrence(callee).scope;
+                    if let Some(class) = names.enclosing_class(scope) {
+                        for namespace in self.base_namespaces(file, class, depth + 1) {
+                            push_unique(&mut found, namespace);
+                        }
+                    }
+                }
+                Target::Symbol { .. } => {
+                    for (site_file, binding) in self.definitions(&target) {
+                        let site_names = self.names(site_file);
+                        let occ = site_names.occurrence(binding);
+                        if let (Role::Definition(BindingKind::Function), Some(returned)) =
+                            (occ.role, occ.constructor)
+                        {
+                            for namespace in self.namespaces_of(site_file, returned, depth + 1) {
+                                if namespace.is_class() {
+                                    push_unique(&mut found, namespace);
+                                }
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        for namespace in self.namespaces_of(file, callee, depth) {
+            if namespace.is_class() {
+                push_unique(&mut found, namespace);
+            }
+        }
+        found
+    }
+
+    /// The classes `class` derives from, as namespaces.
+    fn base_namespaces(&mut self, file: SourceFile, class: ScopeId, depth: u32) -> Vec<Namespace> {
+        let names = self.names(file);
+        let bases = names.scopes[class as usize]
+            .named_by
+            .and_then(|class_name| names.bases.get(&class_name).cloned())
+            .unwrap_or_default();
+        let mut found = Vec::new();
+        for base in bases {
+            for namespace in self.namespaces_of(file, base, depth) {
+                push_unique(&mut found, namespace);
+            }
+        }
+        found
+    }
+
     /// The parameter `name` of what the name at `callee` calls (a function, or a class's
     /// `__init__`), for a keyword argument.
     fn parameter_of(
@@ -698,18 +773,11 @@ impl<'db> Resolver<'db> {
     /// What the member `name` of `class` overrides: the same name on its bases, nearest
     /// first (for a Python class without a workspace base that defines it, `object`'s).
     pub fn overridden(&mut self, file: SourceFile, class: ScopeId, name: &str) -> Vec<Target> {
-        let names = self.names(file);
         let name: Arc<str> = name.into();
-        let bases = names.scopes[class as usize]
-            .named_by
-            .and_then(|class_name| names.bases.get(&class_name).cloned())
-            .unwrap_or_default();
-        for base in bases {
-            for namespace in self.namespaces_of(file, base, 1) {
-                let found = self.member(namespace, &name, 1);
-                if !found.is_empty() {
-                    return found;
-                }
+        for namespace in self.base_namespaces(file, class, 1) {
+            let found = self.member(namespace, &name, 1);
+            if !found.is_empty() {
+                return found;
             }
         }
         if self.predeclared_module(file) == Some(python::BUILTINS_MODULE)
