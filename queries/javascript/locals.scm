@@ -168,6 +168,11 @@
 (arrow_function parameter: (identifier) @definition.parameter)
 (catch_clause parameter: (identifier) @definition.parameter)
 
+; `const { x } = obj`: x is also the member `x` of what obj is (its receiver).
+(variable_declarator
+  name: (object_pattern (shorthand_property_identifier_pattern) @definition.variable)
+  value: (_) @receiver)
+
 ; Names bound by destructuring, at any depth of the pattern.
 (shorthand_property_identifier_pattern) @definition.variable
 (pair_pattern value: (identifier) @definition.variable)

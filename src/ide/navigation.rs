@@ -154,10 +154,15 @@ pub(crate) fn definitions_at(
             found.push((module, definition));
         }
     }
-    // A class member's own definition: also the member of a base class it overrides.
+    // A class member's own definition: also the member of a base class it overrides; a
+    // name bound by destructuring: also the member it is taken from.
     let occ = names.occurrence(occurrence);
+    let mut related = resolver.destructured_from(file, occurrence);
     if matches!(occ.role, Role::Definition(_)) && names.scopes[occ.scope as usize].is_class {
-        for target in resolver.overridden(file, occ.scope, &name) {
+        related.extend(resolver.overridden(file, occ.scope, &name));
+    }
+    {
+        for target in related {
             for (site_file, site) in resolver.definitions(&target) {
                 let names = resolver.names(site_file);
                 found.push((

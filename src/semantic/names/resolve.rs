@@ -361,6 +361,12 @@ impl<'db> Resolver<'db> {
         }
     }
 
+    /// Whether a method's first parameter is the instance it runs on (Python's `self`); in
+    /// other languages it is a keyword (`this`).
+    fn first_parameter_is_receiver(&self, file: SourceFile) -> bool {
+        file.lang(self.db).info().import_style == "python-module"
+    }
+
     /// The module `file`'s language's predeclared names come from.
     fn predeclared_module(&self, file: SourceFile) -> Option<&'static str> {
         match file.lang(self.db).info().import_style.as_str() {
@@ -556,7 +562,8 @@ impl<'db> Resolver<'db> {
                 .into_iter()
                 .collect(),
             Role::Definition(BindingKind::Parameter)
-                if python::is_receiver_parameter(names, binding) =>
+                if self.first_parameter_is_receiver(file)
+                    && python::is_receiver_parameter(names, binding) =>
             {
                 let method = &names.scopes[occ.scope as usize];
                 method
@@ -634,27 +641,22 @@ impl<'db> Resolver<'db> {
         if !names.bindings(class, name).is_empty() {
             return self.follow_symbol(file, &names, class, name, depth);
         }
-        if self.assigned_on_instances(&names, class, name) {
-            return vec![Target::Symbol {
-                file,
-                scope: class,
-                name: name.clone(),
-            }];
-        }
-        if depth > MAX_DEPTH {
-            return Vec::new();
-        }
-        let Some(class_name) = names.scopes[class as usize].named_by else {
-            return Vec::new();
-        };
-        let bases = names.bases.get(&class_name).cloned().unwrap_or_default();
-        for base in bases {
-            for namespace in self.namespaces_of(file, base, depth + 1) {
+        // An attribute a base class declares or assigns is that one, even where this
+        // class's methods assign it too.
+        if depth <= MAX_DEPTH {
+            for namespace in self.base_namespaces(file, class, depth + 1) {
                 let found = self.member(namespace, name, depth + 1);
                 if !found.is_empty() {
                     return found;
                 }
             }
+        }
+        if self.assigned_on_instances(file, &names, class, name) {
+            return vec![Target::Symbol {
+                file,
+                scope: class,
+                name: name.clone(),
+            }];
         }
         Vec::new()
     }
@@ -770,6 +772,26 @@ impl<'db> Resolver<'db> {
         found
     }
 
+    /// For a name bound by destructuring (`const { x } = obj`), the member `x` of what
+    /// `obj` is.
+    pub fn destructured_from(&mut self, file: SourceFile, binding: OccurrenceId) -> Vec<Target> {
+        let names = self.names(file);
+        let occurrence = names.occurrence(binding);
+        let (Role::Definition(BindingKind::Variable), Some(source)) =
+            (occurrence.role, occurrence.receiver)
+        else {
+            return Vec::new();
+        };
+        let name: Arc<str> = names.name(binding).into();
+        let mut found = Vec::new();
+        for namespace in self.namespaces_of(file, source, 1) {
+            for target in self.member(namespace, &name, 1) {
+                push_unique(&mut found, target);
+            }
+        }
+        found
+    }
+
     /// What the member `name` of `class` overrides: the same name on its bases, nearest
     /// first (for a Python class without a workspace base that defines it, `object`'s).
     pub fn overridden(&mut self, file: SourceFile, class: ScopeId, name: &str) -> Vec<Target> {
@@ -792,7 +814,14 @@ impl<'db> Resolver<'db> {
     }
 
     /// Whether a method of `class` assigns `self.name`.
-    fn assigned_on_instances(&self, names: &FileNames, class: ScopeId, name: &str) -> bool {
+    fn assigned_on_instances(
+        &self,
+        file: SourceFile,
+        names: &FileNames,
+        class: ScopeId,
+        name: &str,
+    ) -> bool {
+        let first_parameter = self.first_parameter_is_receiver(file);
         let range = names.scopes[class as usize].range;
         names.occurrences_named(name).any(|id| {
             let occ = names.occurrence(id);
@@ -800,7 +829,7 @@ impl<'db> Resolver<'db> {
                 && range.contains_range(occ.range)
                 && occ
                     .receiver
-                    .is_some_and(|receiver| is_instance_of(names, receiver, class))
+                    .is_some_and(|receiver| is_instance_of(names, receiver, class, first_parameter))
         })
     }
 
@@ -864,7 +893,12 @@ fn is_predeclared_class(module: &str, name: &str) -> bool {
 
 /// Whether `receiver` is the instance a method of `class` runs on: `this`, or the method's
 /// `self` parameter.
-fn is_instance_of(names: &FileNames, receiver: OccurrenceId, class: ScopeId) -> bool {
+fn is_instance_of(
+    names: &FileNames,
+    receiver: OccurrenceId,
+    class: ScopeId,
+    first_parameter: bool,
+) -> bool {
     let occurrence = names.occurrence(receiver);
     if occurrence.role == Role::SelfReference {
         return names.enclosing_class(occurrence.scope) == Some(class);
@@ -873,7 +907,8 @@ fn is_instance_of(names: &FileNames, receiver: OccurrenceId, class: ScopeId) -> 
         .bindings(occurrence.scope, names.name(receiver))
         .iter()
         .any(|&b| {
-            python::is_receiver_parameter(names, b)
+            first_parameter
+                && python::is_receiver_parameter(names, b)
                 && names.scopes[names.occurrence(b).scope as usize].parent == Some(class)
         })
 }
