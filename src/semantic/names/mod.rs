@@ -9,6 +9,7 @@
 //! names, which is what keeps indexing file-incremental.
 
 pub mod ecmascript;
+pub mod go;
 pub mod identifiers;
 pub mod python;
 pub mod resolve;

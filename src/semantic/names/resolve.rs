@@ -11,7 +11,9 @@
 
 use std::{collections::HashMap, sync::Arc};
 
-use super::{BindingKind, FileNames, OccurrenceId, Role, ScopeId, ecmascript, file_names, python};
+use super::{
+    BindingKind, FileNames, OccurrenceId, Role, ScopeId, ecmascript, file_names, go, python,
+};
 use crate::{
     db::{Db, SourceFile, Workspace},
     semantic::{
@@ -235,11 +237,12 @@ impl<'db> Resolver<'db> {
                 let bindings = names.bindings(current, name);
                 // A class body runs once, top to bottom: `codec = codec` there reads the
                 // name from outside. Only bindings made by then count.
-                let bound = if info.is_class && current == from {
-                    bindings.iter().any(|&b| names.bound_at(b, at))
-                } else {
-                    !bindings.is_empty()
-                };
+                let bound =
+                    if info.is_class && current == from || self.declared_in_order(file, current) {
+                        bindings.iter().any(|&b| names.bound_at(b, at))
+                    } else {
+                        !bindings.is_empty()
+                    };
                 if bound {
                     return self.follow_symbol(file, names, current, name, depth);
                 }
@@ -271,6 +274,9 @@ impl<'db> Resolver<'db> {
         } else {
             self.follow_symbol(file, &names, 0, name, depth)
         };
+        if found.is_empty() {
+            found = self.package_scope(file, name, depth);
+        }
         if found.is_empty() {
             for import in file_symbols(self.db, file).imports.summaries.iter() {
                 if !is_star_import(import) || depth > MAX_DEPTH {
@@ -322,8 +328,105 @@ impl<'db> Resolver<'db> {
         match file.lang(self.db).info().import_style.as_str() {
             "python-module" => python::is_builtin(name).then_some(python::BUILTINS_MODULE),
             "ecmascript" => ecmascript::is_global(name).then_some(ecmascript::GLOBAL_MODULE),
+            go::IMPORT_STYLE => go::is_predeclared(name).then_some(go::PREDECLARED_MODULE),
             _ => None,
         }
+    }
+
+    /// Whether a name of `scope` is seen only after its declaration: a Go function's or
+    /// block's (package-level names are seen everywhere in the package).
+    fn declared_in_order(&self, file: SourceFile, scope: ScopeId) -> bool {
+        scope != 0 && go::is_go(self.db, file)
+    }
+
+    /// Go: a name `file`'s own top scope does not bind, from the rest of the package block
+    /// and the file's imports: a package imported without a name (by the package's own
+    /// name), the other files of its package, and the packages it dot-imports.
+    fn package_scope(&mut self, file: SourceFile, name: &Arc<str>, depth: u32) -> Vec<Target> {
+        if !go::is_go(self.db, file) || depth > MAX_DEPTH {
+            return Vec::new();
+        }
+        let mut found = Vec::new();
+        let imports = file_symbols(self.db, file).imports.summaries.clone();
+        for import in imports.iter().filter(|i| i.alias.is_none() && !i.wildcard) {
+            match imports::resolve(self.db, self.workspace, file, import) {
+                imports::Target::Resolved { file: package, .. }
+                    if go::package_name(package.text(self.db)) == Some(&**name) =>
+                {
+                    push_unique(&mut found, Target::Module(package));
+                }
+                imports::Target::External { .. } if go::import_name(&import.module) == &**name => {
+                    push_unique(
+                        &mut found,
+                        Target::External {
+                            module: import.module.clone(),
+                            name: None,
+                        },
+                    );
+                }
+                _ => {}
+            }
+        }
+        if !found.is_empty() {
+            return found;
+        }
+        let mut packages = vec![file];
+        for import in imports.iter().filter(|i| is_star_import(i)) {
+            if let imports::Target::Resolved { file: package, .. } =
+                imports::resolve(self.db, self.workspace, file, import)
+            {
+                packages.push(package);
+            }
+        }
+        for package in packages {
+            for other in go::package_files(self.db, self.workspace, package, name) {
+                if other == file {
+                    continue;
+                }
+                // Imports belong to their file, not to the package.
+                let names = self.names(other);
+                let declared = names
+                    .bindings(0, name)
+                    .iter()
+                    .any(|&b| names.occurrence(b).role != Role::Definition(BindingKind::Import));
+                if declared {
+                    push_unique(
+                        &mut found,
+                        Target::Symbol {
+                            file: other,
+                            scope: 0,
+                            name: name.clone(),
+                        },
+                    );
+                }
+            }
+        }
+        found
+    }
+
+    /// Go: the declarations of the methods called `name` on the package-level type whose
+    /// scope is `class`, in every file of its package.
+    fn go_methods(
+        &mut self,
+        file: SourceFile,
+        class: ScopeId,
+        name: &str,
+    ) -> Vec<(SourceFile, OccurrenceId)> {
+        let names = self.names(file);
+        let scope = &names.scopes[class as usize];
+        let (Some(type_name), Some(0)) = (scope.named_by, scope.parent) else {
+            return Vec::new();
+        };
+        if !go::is_go(self.db, file) {
+            return Vec::new();
+        }
+        let type_name = names.name(type_name);
+        let mut sites = Vec::new();
+        for other in go::package_files(self.db, self.workspace, file, name) {
+            let names = self.names(other);
+            sites.extend(go::methods(&names, type_name, name).map(|m| (other, m)));
+        }
+        sites
     }
 
     /// The symbol `name` of `scope`, with imports among its bindings followed to what
@@ -504,9 +607,12 @@ impl<'db> Resolver<'db> {
                     .into_iter()
                     .collect()
             }
-            Role::Definition(BindingKind::Variable | BindingKind::Parameter) => {
+            Role::Definition(
+                BindingKind::Variable | BindingKind::Parameter | BindingKind::Function,
+            ) => {
                 match occ.constructor {
-                    // `x = C(…)`, `x = new C()`, `x: C`: an instance of C when C is a class.
+                    // `x = C(…)`, `x = new C()`, `x: C`: an instance of C when C is a class;
+                    // a Go function returning `*C` makes instances of C.
                     Some(callee) => self
                         .namespaces_of(file, callee, depth)
                         .into_iter()
@@ -531,7 +637,9 @@ impl<'db> Resolver<'db> {
                 let mut found = self.module_name(module, name, depth);
                 found.retain(|t| {
                     !matches!(t, Target::External { module, .. }
-                        if module == python::BUILTINS_MODULE || module == ecmascript::GLOBAL_MODULE)
+                        if module == python::BUILTINS_MODULE
+                            || module == ecmascript::GLOBAL_MODULE
+                            || module == go::PREDECLARED_MODULE)
                 });
                 if found.is_empty() {
                     if let Some(sub) = imports::submodule(self.db, self.workspace, module, name) {
@@ -561,7 +669,9 @@ impl<'db> Resolver<'db> {
         if !names.bindings(class, name).is_empty() {
             return self.follow_symbol(file, &names, class, name, depth);
         }
-        if self.assigned_on_instances(&names, class, name) {
+        if self.assigned_on_instances(&names, class, name)
+            || !self.go_methods(file, class, name).is_empty()
+        {
             return vec![Target::Symbol {
                 file,
                 scope: class,
@@ -623,6 +733,8 @@ impl<'db> Resolver<'db> {
                     }
                 }
             }
+            // Go methods, declared outside their type and maybe in another file.
+            sites.extend(self.go_methods(*file, *scope, name));
         }
         sites
     }
