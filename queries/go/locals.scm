@@ -23,8 +23,7 @@
 
 ; A type whose values are instances of a named type: `T`, `pkg.T`, `T[int]`, `*T`.
 ; (A qualified type is known by its last name, the `T` of `pkg.T`.)
-; define instance_type
-[
+; define named_types
   (type_identifier) @constructor
   (qualified_type) @constructor
   (generic_type type: [(type_identifier) (qualified_type)] @constructor)
@@ -33,11 +32,29 @@
     (qualified_type) @constructor
     (generic_type type: [(type_identifier) (qualified_type)] @constructor)
   ])
+; end
+
+; define instance_type
+[
+  (#splice! named_types)
 ]
 ; end
 
-; A value that is an instance of a named type: `T{…}`, `&T{…}`, `new(T)` is matched apart;
-; a call's result is what its callee returns (`NewServer()`, `pkg.New()`, `T(x)`).
+; A collection's elements are looked up as values of its element type: a slice, array or
+; map of `T` (Go selects nothing on a collection itself, so only `xs[i].f` and range
+; variables read this).
+; define typed
+[
+  (#splice! named_types)
+  (slice_type element: (#splice! instance_type))
+  (array_type element: (#splice! instance_type))
+  (map_type value: (#splice! instance_type))
+]
+; end
+
+; A value that is an instance of a named type: `T{…}`, `&T{…}`, `v.(*T)` (`new(T)` is
+; matched apart); a call's result is what its callee returns (`NewServer()`, `pkg.New()`,
+; `T(x)`).
 ; define instance_value
 [
   (composite_literal type: [
@@ -51,6 +68,7 @@
     (generic_type type: [(type_identifier) (qualified_type)] @constructor)
   ]))
   (call_expression function: [(identifier) (selector_expression)] @constructor)
+  (type_assertion_expression type: (#splice! instance_type))
 ]
 ; end
 
@@ -118,10 +136,10 @@
 
 (function_declaration
   name: (identifier) @definition.function
-  result: (#splice! instance_type))
+  result: (#splice! typed))
 (function_declaration
   name: (identifier) @definition.function
-  result: (parameter_list . (parameter_declaration type: (#splice! instance_type))))
+  result: (parameter_list . (parameter_declaration type: (#splice! typed))))
 (function_declaration name: (identifier) @definition.function)
 
 ; `func (s *Server[T]) Start()`: `Start` is a member of `Server`, and the receiver's type
@@ -144,6 +162,14 @@
   name: (field_identifier) @member.definition)
 (method_declaration name: (field_identifier) @member.definition)
 
+; What a method returns, as for functions (`c.Root().Name()`).
+(method_declaration
+  name: (field_identifier) @member.definition
+  result: (#splice! typed))
+(method_declaration
+  name: (field_identifier) @member.definition
+  result: (parameter_list . (parameter_declaration type: (#splice! typed))))
+
 (method_declaration
   receiver: (parameter_list
     (parameter_declaration
@@ -157,8 +183,11 @@
 ; Parameters and named results, with the type they are an instance of.
 (parameter_declaration
   name: (identifier) @definition.parameter
-  type: (#splice! instance_type))
+  type: (#splice! typed))
 (parameter_declaration name: (identifier) @definition.parameter)
+(variadic_parameter_declaration
+  name: (identifier) @definition.parameter
+  type: (#splice! instance_type))
 (variadic_parameter_declaration name: (identifier) @definition.parameter)
 
 (type_parameter_declaration name: (identifier) @definition.type_parameter)
@@ -197,7 +226,7 @@
 
 (field_declaration
   name: (field_identifier) @definition.variable
-  type: (#splice! instance_type))
+  type: (#splice! typed))
 (field_declaration name: (field_identifier) @definition.variable)
 
 (method_elem name: (field_identifier) @definition.function)
@@ -222,7 +251,7 @@
 
 (var_spec
   (identifier) @definition.variable
-  type: (#splice! instance_type)) @effective.after
+  type: (#splice! typed)) @effective.after
 
 (var_spec
   . (identifier) @definition.variable
@@ -232,7 +261,16 @@
 
 (const_spec (identifier) @definition.variable) @effective.after
 
-; `for k, v := range m`, `case v, ok := <-ch:`, `switch v := x.(type)`.
+; `for k, v := range m`, `case v, ok := <-ch:`, `switch v := x.(type)`. The value of a
+; range over a collection is one of its elements.
+(range_clause
+  left: (expression_list . (_) . (identifier) @definition.variable)
+  ":="
+  right: [
+    (call_expression function: (_) @constructor)
+    (_) @constructor
+  ]) @effective.after
+
 (range_clause
   left: (expression_list (identifier) @definition.variable)
   ":=") @effective.after
@@ -252,6 +290,7 @@
   function: (selector_expression
     operand: [
       (call_expression function: (_) @receiver.called)
+      (index_expression operand: (_) @receiver)
       (type_assertion_expression type: [
         (type_identifier) @receiver
         (qualified_type) @receiver
@@ -264,6 +303,7 @@
 (selector_expression
   operand: [
     (call_expression function: (_) @receiver.called)
+    (index_expression operand: (_) @receiver)
     (type_assertion_expression type: [
       (type_identifier) @receiver
       (qualified_type) @receiver

@@ -372,3 +372,63 @@ func (s Strings) Len() int { return len(s) }
         "#]],
     );
 }
+
+#[test]
+fn results_elements_assertions_and_outside_types_give_members() {
+    check_definitions(
+        r#"
+//- /go.mod
+module example.com/cli
+
+go 1.22
+
+require github.com/spf13/pflag v1.0.9
+//- /cmd.go
+package cli
+
+import flag "github.com/spf13/pflag"
+
+type Command struct {
+	children []*Command
+	flags    *flag.FlagSet
+}
+
+func (c *Command) Root() *Command { return c }
+
+func (c *Command) Children() []*Command { return c.children }
+
+func (c *Command) Name() string { return "" }
+
+func walk(in interface{}, extra ...*Command) {
+	c := in.(*Command)
+	c.Root().Name()
+	for _, child := range c.Children() {
+		child.Name()
+	}
+	for i := range extra {
+		extra[i].Name()
+	}
+	c.flags.Lookup("x")
+	f := c.flags.Lookup("v")
+	f.Value()
+	in.(*Command).children = nil
+}
+"#,
+        &[
+            "c.Root().Name$0()",
+            "child.Name$0()",
+            "extra[i].Name$0()",
+            "c.flags.Lookup$0(\"x\")",
+            "f.Value$0()",
+            "in.(*Command).children$0",
+        ],
+        expect![[r#"
+            c.Root().Name$0() => cmd.go:14:19 method Name
+            child.Name$0() => cmd.go:14:19 method Name
+            extra[i].Name$0() => cmd.go:14:19 method Name
+            c.flags.Lookup$0("x") => external github.com/spf13/pflag external Lookup
+            f.Value$0() => none
+            in.(*Command).children$0 => cmd.go:6:2 variable children
+        "#]],
+    );
+}

@@ -120,9 +120,10 @@ impl<'db> Resolver<'db> {
                 };
             };
             let mut namespaces = self.namespaces_of(file, receiver, depth + 1);
-            if occ.receiver_called {
+            if occ.receiver_called && !go::is_go(self.db, file) {
                 // Calling a class makes an instance; what calling anything else gives is
-                // not known.
+                // not known (Go declares what its functions return: see
+                // `namespace_of_binding`).
                 namespaces.retain(|n| matches!(n, Namespace::Class { .. }));
             }
             if namespaces.is_empty() {
@@ -404,6 +405,26 @@ impl<'db> Resolver<'db> {
         found
     }
 
+    /// Go: what calling the methods called `name` of the type whose scope is `class`
+    /// gives, from the result types they declare (`c.Root().Name()`).
+    fn go_method_results(
+        &mut self,
+        file: SourceFile,
+        class: ScopeId,
+        name: &str,
+        depth: u32,
+    ) -> Vec<Namespace> {
+        let mut found = Vec::new();
+        for (site_file, site) in self.go_methods(file, class, name) {
+            if let Some(result) = self.names(site_file).occurrence(site).constructor {
+                for namespace in self.namespaces_of(site_file, result, depth) {
+                    push_unique(&mut found, namespace);
+                }
+            }
+        }
+        found
+    }
+
     /// Go: the declarations of the methods called `name` on the package-level type whose
     /// scope is `class`, in every file of its package.
     fn go_methods(
@@ -571,8 +592,20 @@ impl<'db> Resolver<'db> {
                             push_unique(&mut found, namespace);
                         }
                     }
+                    for namespace in self.go_method_results(file, scope, &name, depth + 1) {
+                        push_unique(&mut found, namespace);
+                    }
                 }
                 Target::External { module, name: None } => {
+                    push_unique(&mut found, Namespace::External(module.as_str().into()))
+                }
+                // Go: a value of a type from outside the workspace (`f *pflag.Flag`): its
+                // members are that package's. (What an outside function returns is not
+                // known.)
+                Target::External { module, .. }
+                    if go::is_go(self.db, file)
+                        && !matches!(occ.role, Role::Call | Role::MemberCall) =>
+                {
                     push_unique(&mut found, Namespace::External(module.as_str().into()))
                 }
                 Target::External { .. } => {}
@@ -610,13 +643,19 @@ impl<'db> Resolver<'db> {
             Role::Definition(
                 BindingKind::Variable | BindingKind::Parameter | BindingKind::Function,
             ) => {
+                // Go: a type from outside the workspace (`p *pflag.Flag`) has that
+                // package's members.
+                let external = go::is_go(self.db, file);
                 match occ.constructor {
                     // `x = C(…)`, `x = new C()`, `x: C`: an instance of C when C is a class;
                     // a Go function returning `*C` makes instances of C.
                     Some(callee) => self
                         .namespaces_of(file, callee, depth)
                         .into_iter()
-                        .filter(|n| matches!(n, Namespace::Class { .. }))
+                        .filter(|n| {
+                            matches!(n, Namespace::Class { .. })
+                                || external && matches!(n, Namespace::External(_))
+                        })
                         .collect(),
                     None => Vec::new(),
                 }
