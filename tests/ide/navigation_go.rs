@@ -432,3 +432,71 @@ func walk(in interface{}, extra ...*Command) {
         "#]],
     );
 }
+
+#[test]
+fn hover_and_call_hierarchy_on_methods_and_functions() {
+    let fixture = r#"
+//- /server.go
+package web
+
+// Start serves until stopped.
+func (s *Server) Start() { s.listen() }
+
+func main() {
+	NewServer().Start$0()
+}
+//- /types.go
+package web
+
+type Server struct{}
+
+func NewServer() *Server { return &Server{} }
+
+func (s *Server) listen() {}
+"#;
+    let (db, file, cursor) = analysis::analysis(fixture);
+    let offset = cursor.unwrap().offset();
+    let hover = analysis::hover(&db, file, offset).expect("a hover");
+    expect![[r#"
+        server.go:4 method
+        func (s *Server) Start()
+        Start serves until stopped.
+    "#]]
+    .assert_eq(&format!(
+        "{}:{} {}\n{}\n{}\n",
+        hover.definition.path.unwrap_or_default(),
+        hover.definition.span.map_or(0, |s| s.start.line),
+        hover.definition.kind,
+        hover.signature.unwrap_or_default(),
+        hover.documentation.unwrap_or_default()
+    ));
+    let render = |calls: Vec<sextant::ide::Call>| {
+        calls
+            .iter()
+            .map(|c| {
+                let at: Vec<String> = c
+                    .ranges
+                    .iter()
+                    .map(|r| format!("{}:{}", r.start.line, r.start.column))
+                    .collect();
+                let item = &c.item;
+                let line = item.name_span.start.line;
+                format!(
+                    "{} {} {}:{line} at {}\n",
+                    item.kind.as_str(),
+                    item.name,
+                    item.path,
+                    at.join(", ")
+                )
+            })
+            .collect::<String>()
+    };
+    expect![[r#"
+        function main server.go:6 at 7:14
+    "#]]
+    .assert_eq(&render(analysis::incoming_calls(&db, file, offset)));
+    expect![[r#"
+        method listen types.go:7 at 4:30
+    "#]]
+    .assert_eq(&render(analysis::outgoing_calls(&db, file, offset)));
+}
