@@ -10,7 +10,7 @@
 
 use std::{collections::HashSet, sync::LazyLock};
 
-use super::{FileNames, OccurrenceId, Role, identifiers::identifier_index};
+use super::{FileNames, OccurrenceId, Role, identifiers::file_identifiers};
 use crate::{
     db::{Db, SourceFile, Workspace},
     semantic::{imports::go_packages, projects::paths},
@@ -94,17 +94,16 @@ pub fn package_files(
 ) -> Vec<SourceFile> {
     let dir = paths::parent(file.path(db));
     let package = package_name(file.text(db));
-    let packages = go_packages(db, workspace);
-    let mentioning: HashSet<SourceFile> = identifier_index(db, workspace)
-        .files(name)
-        .iter()
-        .copied()
-        .collect();
-    packages
+    let mentions = |f: SourceFile| {
+        file_identifiers(db, f)
+            .binary_search_by(|word| (**word).cmp(name))
+            .is_ok()
+    };
+    go_packages(db, workspace)
         .files(dir)
         .iter()
         .copied()
-        .filter(|f| mentioning.contains(f))
+        .filter(|&f| mentions(f))
         .filter(|&f| f == file || package_name(f.text(db)) == package)
         .collect()
 }
