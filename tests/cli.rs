@@ -967,3 +967,48 @@ fn def_and_refs_follow_imports_by_position_and_by_name() {
         "sextant: error: main.py:9:1: past the end of the file (its last line is 4)"
     );
 }
+
+#[test]
+fn go_def_and_refs_span_a_package_and_its_importers() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "go.mod", "module example.com/app\n\ngo 1.22\n");
+    write(
+        dir.path(),
+        "store/store.go",
+        "package store\n\ntype Store struct{ name string }\n\nfunc Open() *Store { return &Store{} }\n",
+    );
+    write(
+        dir.path(),
+        "store/name.go",
+        "package store\n\nfunc (s *Store) Name() string { return s.name }\n",
+    );
+    write(
+        dir.path(),
+        "main.go",
+        "package main\n\nimport \"example.com/app/store\"\n\nfunc main() {\n\ts := store.Open()\n\tprintln(s.Name())\n}\n",
+    );
+
+    // `s.Name()`: s is what store.Open returns, and Name is declared in another file.
+    let def = sextant(dir.path(), &["def", "main.go:7:12"]);
+    assert_eq!(def.status.code(), Some(0), "{}", stderr(&def));
+    let fields: Vec<Vec<String>> = stdout(&def)
+        .lines()
+        .map(|l| l.split_whitespace().map(str::to_string).collect())
+        .collect();
+    assert_eq!(fields, [["store/name.go:3:17", "method", "Name"]]);
+
+    let refs = sextant(dir.path(), &["refs", "store.Store.Name"]);
+    assert_eq!(refs.status.code(), Some(0), "{}", stderr(&refs));
+    let lines: Vec<Vec<String>> = stdout(&refs)
+        .lines()
+        .map(|l| l.split_whitespace().take(2).map(str::to_string).collect())
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            ["main.go:7:12", "call"],
+            ["store/name.go:3:17", "definition"],
+            ["2", "references"],
+        ]
+    );
+}

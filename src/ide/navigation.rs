@@ -14,7 +14,7 @@ use crate::{
     semantic::{
         self,
         names::{
-            BindingKind, FileNames, OccurrenceId, Role,
+            BindingKind, FileNames, OccurrenceId, Role, go,
             identifiers::identifier_index,
             resolve::{Resolver, Target},
         },
@@ -37,7 +37,8 @@ pub enum Certainty {
 pub struct Definition {
     pub name: String,
     /// `function`, `class`, `type`, `type_parameter`, `parameter`, `variable`, `import`,
-    /// `attribute`, `module`, or for something outside the workspace `external`.
+    /// `attribute`, `method` (a Go method), `module`, or for something outside the
+    /// workspace `external`.
     pub kind: String,
     /// Workspace-relative; absent for something outside the workspace.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -289,6 +290,49 @@ fn targets_named(resolver: &mut Resolver, written: &str, path_prefix: Option<&st
                 name: name.into(),
             });
         }
+        if go::is_go(db, file) {
+            for target in go_methods_named(resolver, file, name, qualifier) {
+                if !targets.contains(&target) {
+                    targets.push(target);
+                }
+            }
+        }
+    }
+    targets
+}
+
+/// Go methods called `name` declared in `file` (`Type.Method`, `pkg.Type.Method`: the
+/// qualifier names the receiver's type and its package's directory), as the members of
+/// their type they are.
+fn go_methods_named(
+    resolver: &mut Resolver,
+    file: SourceFile,
+    name: &str,
+    qualifier: &[&str],
+) -> Vec<Target> {
+    let names = resolver.names(file);
+    let path = file.path(resolver.db()).clone();
+    let (type_name, package) = match qualifier.split_last() {
+        Some((last, rest)) => (Some(*last), rest),
+        None => (None, qualifier),
+    };
+    if !module_path_ends_with(&path, package) {
+        return Vec::new();
+    }
+    let mut targets = Vec::new();
+    for id in names.occurrences_named(name).collect::<Vec<_>>() {
+        let occurrence = names.occurrence(id);
+        let receiver = occurrence.receiver.map(|r| names.name(r));
+        if occurrence.role != Role::MemberDefinition
+            || type_name.is_some_and(|t| Some(t) != receiver)
+        {
+            continue;
+        }
+        for target in resolver.resolve(file, id).targets {
+            if !targets.contains(&target) {
+                targets.push(target);
+            }
+        }
     }
     targets
 }
@@ -304,8 +348,12 @@ fn module_path_ends_with(path: &str, parts: &[&str]) -> bool {
 }
 
 /// A module's path without its extension, a package standing for its `__init__` or
-/// `index` file (`a/b/__init__.py`, `a/b/index.ts` → `a/b`).
+/// `index` file (`a/b/__init__.py`, `a/b/index.ts` → `a/b`); a Go file stands for its
+/// package's directory.
 fn module_stem(path: &str) -> &str {
+    if path.ends_with(".go") {
+        return path.rsplit_once('/').map_or("", |(dir, _)| dir);
+    }
     let stem = path.rsplit_once('.').map_or(path, |(stem, _)| stem);
     let stem = stem.strip_suffix(".d").unwrap_or(stem);
     ["/__init__", "/index"]
@@ -376,7 +424,7 @@ fn search(resolver: &mut Resolver, targets: Vec<Target>, query: &ReferenceQuery)
                 }
             }
             Target::Module(file) => {
-                let word = module_word(file.path(db));
+                let word = module_name(db, *file);
                 enqueue(
                     &mut queue,
                     identifier_index(db, workspace).files(&word),
@@ -462,6 +510,14 @@ fn search(resolver: &mut Resolver, targets: Vec<Target>, query: &ReferenceQuery)
     }
 }
 
+/// The name a module is used by: a Go package's `package` clause, else [`module_word`].
+fn module_name(db: &dyn Db, file: SourceFile) -> String {
+    match go::package_name(file.text(db)) {
+        Some(name) if go::is_go(db, file) => name.to_string(),
+        _ => module_word(file.path(db)),
+    }
+}
+
 /// The word a module is imported by: its file's stem, or its package's directory name.
 fn module_word(path: &str) -> String {
     let stem = module_stem(path);
@@ -525,6 +581,7 @@ fn binding_definition(
         Role::Definition(BindingKind::Import) => "import",
         Role::Definition(BindingKind::Type) => "type",
         Role::Definition(BindingKind::TypeParameter) => "type_parameter",
+        Role::MemberDefinition if go::is_go(db, file) => "method",
         Role::MemberDefinition => "attribute",
         _ => "variable",
     };
@@ -546,7 +603,7 @@ fn other_definition(db: &dyn Db, target: &Target) -> Option<Definition> {
         Target::Module(file) => {
             let index = semantic::line_index(db, *file);
             Some(Definition {
-                name: module_word(file.path(db)),
+                name: module_name(db, *file),
                 kind: "module".into(),
                 path: Some(file.path(db).clone()),
                 span: Some(Span::new(&index, crate::syntax::TextRange::empty(0.into()))),
@@ -576,7 +633,8 @@ fn members_named(
     for &file in identifier_index(db, workspace).files(name) {
         let symbols = file_symbols(db, file);
         for (summary, position) in symbols.summaries.iter().zip(symbols.positions.iter()) {
-            let is_member = summary.parent.is_some()
+            // A Go method is named after its receiver's type (a container, no parent).
+            let is_member = (summary.parent.is_some() || summary.container.is_some())
                 && matches!(
                     summary.kind,
                     SymbolKind::Method

@@ -48,7 +48,7 @@ static INSTRUCTIONS: LazyLock<String> = LazyLock::new(|| {
 Prefer `lookup_symbol` over grep to find where a function, class, method, type or constant is \
 defined (ranked fuzzy search on names, filters by kind, language and path). Use `outline` to \
 see a file's structure without reading it, `find_definition` and `find_references` for what a \
-name means and who uses it (Python, JavaScript, TypeScript), `list_imports` for what a file imports and where \
+name means and who uses it (Python, JavaScript, TypeScript, Go), `list_imports` for what a file imports and where \
 each import leads, `import_graph` for what a file depends on, what depends on it and \
 import cycles, `parse_source` for syntax errors, and `workspace_status` for \
 what is indexed. Paths are relative to the workspace root; answers give \

@@ -27,6 +27,7 @@ mod imports_rust;
 mod macro_items;
 mod navigation;
 mod navigation_ecmascript;
+mod navigation_go;
 mod outline;
 mod parse_tree;
 mod selection;

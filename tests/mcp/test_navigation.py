@@ -63,3 +63,20 @@ async def test_navigation_needs_a_name_or_a_whole_position(workspace):
         "message": "give either `query` (a name), or `path`, `line` and `column` (1-based)",
     }
     assert tool_error(outside)["code"] == "PATH_OUTSIDE_WORKSPACE"
+
+
+async def test_go_methods_and_package_names_resolve_across_files(workspace):
+    write(workspace, "go.mod", "module example.com/app\n\ngo 1.22\n")
+    write(workspace, "store/store.go", "package store\n\ntype Store struct{ name string }\n\nfunc Open() *Store { return &Store{} }\n")
+    write(workspace, "store/name.go", "package store\n\nfunc (s *Store) Name() string { return s.name }\n")
+    write(workspace, "main.go", 'package main\n\nimport "example.com/app/store"\n\nfunc main() {\n\ts := store.Open()\n\tprintln(s.Name())\n}\n')
+    async with stdio_session(workspace) as session:
+        method = await session.call_tool("find_definition", {"path": "main.go", "line": 7, "column": 12})
+        found = await session.call_tool("find_references", {"query": "store.Open"})
+    assert method.structured_content == {
+        "definitions": [{"name": "Name", "kind": "method", "path": "store/name.go", "line": 3}]
+    }
+    assert [(r["path"], r["line"], r["role"]) for r in found.structured_content["references"]] == [
+        ("main.go", 6, "call"),
+        ("store/store.go", 5, "definition"),
+    ]

@@ -25,12 +25,20 @@ use crate::{
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct GoPackages {
     packages: HashMap<String, SourceFile>,
+    /// Every Go file of each directory, `_test.go` files included, in path order.
+    files: HashMap<String, Vec<SourceFile>>,
 }
 
 impl GoPackages {
     /// The file that stands for the package in directory `dir`.
     pub fn package(&self, dir: &str) -> Option<SourceFile> {
         self.packages.get(dir).copied()
+    }
+
+    /// The Go files of directory `dir` (the files of one package, or of a package and its
+    /// external `_test` package).
+    pub fn files(&self, dir: &str) -> &[SourceFile] {
+        self.files.get(dir).map_or(&[], Vec::as_slice)
     }
 }
 
@@ -40,7 +48,12 @@ pub fn go_packages(db: &dyn Db, workspace: Workspace) -> Arc<GoPackages> {
     // Files come sorted by path, so the first file of a directory is the first seen.
     for &file in workspace.files(db).iter() {
         let path = file.path(db);
-        if file.lang(db).info().import_style != "go-package" || path.ends_with("_test.go") {
+        if file.lang(db).info().import_style != "go-package" {
+            continue;
+        }
+        let dir = paths::parent(path).to_string();
+        packages.files.entry(dir).or_default().push(file);
+        if path.ends_with("_test.go") {
             continue;
         }
         packages

@@ -1,7 +1,7 @@
 //! Names: per file, its scopes, the names each scope binds and every use of a name, from
 //! `queries/<lang>/locals.scm` (capture conventions in `queries/README.md`). What a name
 //! refers to is decided in `resolve.rs`; language rules the query cannot say live in one
-//! module per language (`python.rs`, `ecmascript.rs`); `identifiers.rs` is the identifier → files index that
+//! module per language (`python.rs`, `ecmascript.rs`, `go.rs`); `identifiers.rs` is the identifier → files index that
 //! limits a reference search to the files that can mention a name.
 //!
 //! Invariant: [`file_names`] depends on its file's text alone, so an edit re-runs it for
@@ -9,6 +9,7 @@
 //! names, which is what keeps indexing file-incremental.
 
 pub mod ecmascript;
+pub mod go;
 pub mod identifiers;
 pub mod python;
 pub mod resolve;

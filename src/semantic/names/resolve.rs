@@ -11,7 +11,9 @@
 
 use std::{collections::HashMap, sync::Arc};
 
-use super::{BindingKind, FileNames, OccurrenceId, Role, ScopeId, ecmascript, file_names, python};
+use super::{
+    BindingKind, FileNames, OccurrenceId, Role, ScopeId, ecmascript, file_names, go, python,
+};
 use crate::{
     db::{Db, SourceFile, Workspace},
     semantic::{
@@ -141,7 +143,7 @@ impl<'db> Resolver<'db> {
                 }],
                 (None, None) => Vec::new(),
             };
-            if occ.receiver_called {
+            if occ.receiver_called && !go::is_go(self.db, file) {
                 // Calling a class makes an instance; what calling anything else gives is
                 // not known.
                 namespaces.retain(Namespace::is_class);
@@ -270,11 +272,12 @@ impl<'db> Resolver<'db> {
                 let bindings = names.bindings(current, name);
                 // A class body runs once, top to bottom: `codec = codec` there reads the
                 // name from outside. Only bindings made by then count.
-                let bound = if info.is_class && current == from {
-                    bindings.iter().any(|&b| names.bound_at(b, at))
-                } else {
-                    !bindings.is_empty()
-                };
+                let bound =
+                    if info.is_class && current == from || self.declared_in_order(file, current) {
+                        bindings.iter().any(|&b| names.bound_at(b, at))
+                    } else {
+                        !bindings.is_empty()
+                    };
                 if bound {
                     return self.follow_symbol(file, names, current, name, depth);
                 }
@@ -306,6 +309,9 @@ impl<'db> Resolver<'db> {
         } else {
             self.follow_symbol(file, &names, 0, name, depth)
         };
+        if found.is_empty() {
+            found = self.package_scope(file, name, depth);
+        }
         if found.is_empty() {
             for import in file_symbols(self.db, file).imports.summaries.iter() {
                 if !is_star_import(import) || depth > MAX_DEPTH {
@@ -357,6 +363,7 @@ impl<'db> Resolver<'db> {
         match file.lang(self.db).info().import_style.as_str() {
             "python-module" => python::is_builtin(name).then_some(python::BUILTINS_MODULE),
             "ecmascript" => ecmascript::is_global(name).then_some(ecmascript::GLOBAL_MODULE),
+            go::IMPORT_STYLE => go::is_predeclared(name).then_some(go::PREDECLARED_MODULE),
             _ => None,
         }
     }
@@ -374,6 +381,122 @@ impl<'db> Resolver<'db> {
             "ecmascript" => Some(ecmascript::GLOBAL_MODULE),
             _ => None,
         }
+    }
+
+    /// Whether a name of `scope` is seen only after its declaration: a Go function's or
+    /// block's (package-level names are seen everywhere in the package).
+    fn declared_in_order(&self, file: SourceFile, scope: ScopeId) -> bool {
+        scope != 0 && go::is_go(self.db, file)
+    }
+
+    /// Go: a name `file`'s own top scope does not bind, from the rest of the package block
+    /// and the file's imports: a package imported without a name (by the package's own
+    /// name), the other files of its package, and the packages it dot-imports.
+    fn package_scope(&mut self, file: SourceFile, name: &Arc<str>, depth: u32) -> Vec<Target> {
+        if !go::is_go(self.db, file) || depth > MAX_DEPTH {
+            return Vec::new();
+        }
+        let mut found = Vec::new();
+        let imports = file_symbols(self.db, file).imports.summaries.clone();
+        for import in imports.iter().filter(|i| i.alias.is_none() && !i.wildcard) {
+            match imports::resolve(self.db, self.workspace, file, import) {
+                imports::Target::Resolved { file: package, .. }
+                    if go::package_name(package.text(self.db)) == Some(&**name) =>
+                {
+                    push_unique(&mut found, Target::Module(package));
+                }
+                imports::Target::External { .. } if go::import_name(&import.module) == &**name => {
+                    push_unique(
+                        &mut found,
+                        Target::External {
+                            module: import.module.clone(),
+                            name: None,
+                        },
+                    );
+                }
+                _ => {}
+            }
+        }
+        if !found.is_empty() {
+            return found;
+        }
+        let mut packages = vec![file];
+        for import in imports.iter().filter(|i| is_star_import(i)) {
+            if let imports::Target::Resolved { file: package, .. } =
+                imports::resolve(self.db, self.workspace, file, import)
+            {
+                packages.push(package);
+            }
+        }
+        for package in packages {
+            for other in go::package_files(self.db, self.workspace, package, name) {
+                if other == file {
+                    continue;
+                }
+                // Imports belong to their file, not to the package.
+                let names = self.names(other);
+                let declared = names
+                    .bindings(0, name)
+                    .iter()
+                    .any(|&b| names.occurrence(b).role != Role::Definition(BindingKind::Import));
+                if declared {
+                    push_unique(
+                        &mut found,
+                        Target::Symbol {
+                            file: other,
+                            scope: 0,
+                            name: name.clone(),
+                        },
+                    );
+                }
+            }
+        }
+        found
+    }
+
+    /// Go: what calling the methods called `name` of the type whose scope is `class`
+    /// gives, from the result types they declare (`c.Root().Name()`).
+    fn go_method_results(
+        &mut self,
+        file: SourceFile,
+        class: ScopeId,
+        name: &str,
+        depth: u32,
+    ) -> Vec<Namespace> {
+        let mut found = Vec::new();
+        for (site_file, site) in self.go_methods(file, class, name) {
+            if let Some(result) = self.names(site_file).occurrence(site).constructor {
+                for namespace in self.namespaces_of(site_file, result, depth) {
+                    push_unique(&mut found, namespace);
+                }
+            }
+        }
+        found
+    }
+
+    /// Go: the declarations of the methods called `name` on the package-level type whose
+    /// scope is `class`, in every file of its package.
+    fn go_methods(
+        &mut self,
+        file: SourceFile,
+        class: ScopeId,
+        name: &str,
+    ) -> Vec<(SourceFile, OccurrenceId)> {
+        let names = self.names(file);
+        let scope = &names.scopes[class as usize];
+        let (Some(type_name), Some(0)) = (scope.named_by, scope.parent) else {
+            return Vec::new();
+        };
+        if !go::is_go(self.db, file) {
+            return Vec::new();
+        }
+        let type_name = names.name(type_name);
+        let mut sites = Vec::new();
+        for other in go::package_files(self.db, self.workspace, file, name) {
+            let names = self.names(other);
+            sites.extend(go::methods(&names, type_name, name).map(|m| (other, m)));
+        }
+        sites
     }
 
     /// The symbol `name` of `scope`, with imports among its bindings followed to what
@@ -516,13 +639,25 @@ impl<'db> Resolver<'db> {
         for target in self.resolve_at(file, occurrence, depth).targets {
             match target {
                 Target::Module(module) => push_unique(&mut found, Namespace::Module(module)),
-                target @ Target::Symbol { .. } => {
+                Target::Symbol {
+                    file: target_file,
+                    scope,
+                    name,
+                } => {
+                    let target = Target::Symbol {
+                        file: target_file,
+                        scope,
+                        name: name.clone(),
+                    };
                     for (file, binding) in self.definitions(&target) {
                         let names = self.names(file);
                         for namespace in self.namespace_of_binding(file, &names, binding, depth + 1)
                         {
                             push_unique(&mut found, namespace);
                         }
+                    }
+                    for namespace in self.go_method_results(target_file, scope, &name, depth + 1) {
+                        push_unique(&mut found, namespace);
                     }
                 }
                 Target::External { module, name: None } => {
@@ -539,6 +674,15 @@ impl<'db> Resolver<'db> {
                         class: name.as_str().into(),
                     },
                 ),
+                // Go: a value of a type from outside the workspace (`f *pflag.Flag`): its
+                // members are that package's. (What an outside function returns is not
+                // known.)
+                Target::External { module, .. }
+                    if go::is_go(self.db, file)
+                        && !matches!(occ.role, Role::Call | Role::MemberCall) =>
+                {
+                    push_unique(&mut found, Namespace::External(module.as_str().into()))
+                }
                 Target::External { .. } => {}
             }
         }
@@ -572,6 +716,13 @@ impl<'db> Resolver<'db> {
                     .into_iter()
                     .collect()
             }
+            // Go: a function returning `*C` makes instances of C.
+            Role::Definition(BindingKind::Function) if go::is_go(self.db, file) => {
+                match occ.constructor {
+                    Some(result) => self.go_instances(file, result, depth),
+                    None => Vec::new(),
+                }
+            }
             Role::Definition(BindingKind::Variable | BindingKind::Parameter)
             | Role::MemberDefinition => {
                 if let Some((class, module)) = names
@@ -585,6 +736,9 @@ impl<'db> Resolver<'db> {
                     }];
                 }
                 match occ.constructor {
+                    Some(callee) if go::is_go(self.db, file) => {
+                        self.go_instances(file, callee, depth)
+                    }
                     // `x = C(…)`, `x = new C()`, `x: C`: an instance of C when C is a class,
                     // else what C says it returns.
                     Some(callee) => self.call_results(file, callee, depth),
@@ -607,7 +761,9 @@ impl<'db> Resolver<'db> {
                 let mut found = self.module_name(module, name, depth);
                 found.retain(|t| {
                     !matches!(t, Target::External { module, .. }
-                        if module == python::BUILTINS_MODULE || module == ecmascript::GLOBAL_MODULE)
+                        if module == python::BUILTINS_MODULE
+                            || module == ecmascript::GLOBAL_MODULE
+                            || module == go::PREDECLARED_MODULE)
                 });
                 if found.is_empty() {
                     if let Some(sub) = imports::submodule(self.db, self.workspace, module, name) {
@@ -640,6 +796,14 @@ impl<'db> Resolver<'db> {
         let names = self.names(file);
         if !names.bindings(class, name).is_empty() {
             return self.follow_symbol(file, &names, class, name, depth);
+        }
+        // A method declared on the type (Go: in any file of its package).
+        if !self.go_methods(file, class, name).is_empty() {
+            return vec![Target::Symbol {
+                file,
+                scope: class,
+                name: name.clone(),
+            }];
         }
         // An attribute a base class declares or assigns is that one, even where this
         // class's methods assign it too.
@@ -712,6 +876,21 @@ impl<'db> Resolver<'db> {
             }
         }
         found
+    }
+
+    /// Go: what a value of the type at `written` is (`x := C{}`, `p *C`, a function
+    /// returning `*C`): instances of a workspace type, or of a type from outside the
+    /// workspace, whose members are that package's (`p *pflag.Flag`).
+    fn go_instances(
+        &mut self,
+        file: SourceFile,
+        written: OccurrenceId,
+        depth: u32,
+    ) -> Vec<Namespace> {
+        self.namespaces_of(file, written, depth)
+            .into_iter()
+            .filter(|n| matches!(n, Namespace::Class { .. } | Namespace::External(_)))
+            .collect()
     }
 
     /// The classes `class` derives from, as namespaces.
@@ -857,6 +1036,8 @@ impl<'db> Resolver<'db> {
                     }
                 }
             }
+            // Go methods, declared outside their type and maybe in another file.
+            sites.extend(self.go_methods(*file, *scope, name));
         }
         sites
     }
