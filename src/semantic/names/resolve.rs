@@ -11,7 +11,9 @@
 
 use std::{collections::HashMap, sync::Arc};
 
-use super::{BindingKind, FileNames, OccurrenceId, Role, ScopeId, ecmascript, file_names, python};
+use super::{
+    BindingKind, FileNames, OccurrenceId, Role, ScopeId, ecmascript, file_names, python, rust,
+};
 use crate::{
     db::{Db, SourceFile, Workspace},
     semantic::{
@@ -19,6 +21,8 @@ use crate::{
         symbols::file_symbols,
     },
 };
+
+mod rust_steps;
 
 /// How deep imports, aliases and base classes are followed.
 const MAX_DEPTH: u32 = 12;
@@ -155,6 +159,12 @@ impl<'db> Resolver<'db> {
                 heuristic: false,
             };
         }
+        if occ.role == Role::ModulePath && self.is_rust(file) {
+            return Resolution {
+                targets: self.rust_module_path(file, &names, occurrence, depth),
+                heuristic: false,
+            };
+        }
         if occ.role == Role::ModulePath {
             let start = occ.path_start.unwrap_or(u32::from(occ.range.start()));
             let module = names
@@ -182,6 +192,14 @@ impl<'db> Resolver<'db> {
             let targets = import
                 .and_then(|import| self.follow_import(file, &import, depth + 1))
                 .unwrap_or_default();
+            return Resolution {
+                targets,
+                heuristic: false,
+            };
+        }
+        if occ.role == Role::SelfReference
+            && let Some(targets) = self.rust_self_type(file, &names, occurrence, depth)
+        {
             return Resolution {
                 targets,
                 heuristic: false,
@@ -312,6 +330,9 @@ impl<'db> Resolver<'db> {
                 name: Some(name.to_string()),
             });
         }
+        if found.is_empty() && self.is_rust(file) {
+            found = self.rust_crate(file, name, depth);
+        }
         self.module_names.insert(key, found.clone());
         found
     }
@@ -322,6 +343,7 @@ impl<'db> Resolver<'db> {
         match file.lang(self.db).info().import_style.as_str() {
             "python-module" => python::is_builtin(name).then_some(python::BUILTINS_MODULE),
             "ecmascript" => ecmascript::is_global(name).then_some(ecmascript::GLOBAL_MODULE),
+            "rust-module-path" => rust::is_prelude(name).then_some(rust::PRELUDE_MODULE),
             _ => None,
         }
     }
@@ -347,7 +369,7 @@ impl<'db> Resolver<'db> {
             let local = names_here.name(binding).to_string();
             let range = names_here.occurrence(binding).range;
             let import =
-                self.import_statement(file, range, |import| python::local_name(import) == local);
+                self.import_statement(file, range, |import| self.bound_name(file, import) == local);
             match import.and_then(|import| self.follow_import(file, &import, depth + 1)) {
                 Some(found) if !found.is_empty() => {
                     for target in found {
@@ -377,6 +399,9 @@ impl<'db> Resolver<'db> {
         import: &ImportSummary,
         depth: u32,
     ) -> Option<Vec<Target>> {
+        if self.is_rust(file) {
+            return self.follow_rust_import(file, import, depth);
+        }
         let import = import.clone();
         if import.name.is_none() || import.wildcard {
             let module = python::bound_module(&import);
@@ -456,8 +481,19 @@ impl<'db> Resolver<'db> {
                 .into_iter()
                 .collect();
         }
+        let targets = self.resolve_at(file, occurrence, depth).targets;
+        self.namespaces_of_targets(file, targets, depth)
+    }
+
+    /// What `targets` (resolved in `file`) hold, as namespaces to look members up in.
+    fn namespaces_of_targets(
+        &mut self,
+        file: SourceFile,
+        targets: Vec<Target>,
+        depth: u32,
+    ) -> Vec<Namespace> {
         let mut found = Vec::new();
-        for target in self.resolve_at(file, occurrence, depth).targets {
+        for target in targets {
             match target {
                 Target::Module(module) => push_unique(&mut found, Namespace::Module(module)),
                 Target::Symbol { file, scope, name } => {
@@ -472,6 +508,14 @@ impl<'db> Resolver<'db> {
                 Target::External { module, name: None } => {
                     push_unique(&mut found, Namespace::External(module.as_str().into()))
                 }
+                // Rust: an outside type or module (`HashMap::new`, `std::mem::swap`).
+                Target::External {
+                    module,
+                    name: Some(name),
+                } if self.is_rust(file) => push_unique(
+                    &mut found,
+                    Namespace::External(format!("{module}::{name}").into()),
+                ),
                 Target::External { .. } => {}
             }
         }
@@ -489,7 +533,7 @@ impl<'db> Resolver<'db> {
     ) -> Vec<Namespace> {
         let occ = names.occurrence(binding);
         match occ.role {
-            Role::Definition(BindingKind::Class | BindingKind::Type) => names
+            Role::Definition(BindingKind::Class | BindingKind::Type | BindingKind::Module) => names
                 .scope_named_by(binding)
                 .map(|scope| Namespace::Class { file, scope })
                 .into_iter()
@@ -504,7 +548,11 @@ impl<'db> Resolver<'db> {
                     .into_iter()
                     .collect()
             }
-            Role::Definition(BindingKind::Variable | BindingKind::Parameter) => {
+            // A function with `@constructor` returns an instance of that type (Rust's
+            // `fn new() -> Self`).
+            Role::Definition(
+                BindingKind::Variable | BindingKind::Parameter | BindingKind::Function,
+            ) => {
                 match occ.constructor {
                     // `x = C(…)`, `x = new C()`, `x: C`: an instance of C when C is a class.
                     Some(callee) => self
@@ -531,7 +579,8 @@ impl<'db> Resolver<'db> {
                 let mut found = self.module_name(module, name, depth);
                 found.retain(|t| {
                     !matches!(t, Target::External { module, .. }
-                        if module == python::BUILTINS_MODULE || module == ecmascript::GLOBAL_MODULE)
+                        if module == python::BUILTINS_MODULE || module == ecmascript::GLOBAL_MODULE
+                            || module == rust::PRELUDE_MODULE)
                 });
                 if found.is_empty() {
                     if let Some(sub) = imports::submodule(self.db, self.workspace, module, name) {
@@ -567,6 +616,10 @@ impl<'db> Resolver<'db> {
                 scope: class,
                 name: name.clone(),
             }];
+        }
+        let associated = self.rust_associated_items(file, class, name, depth);
+        if !associated.is_empty() {
+            return associated;
         }
         if depth > MAX_DEPTH {
             return Vec::new();
@@ -638,7 +691,7 @@ impl<'db> Resolver<'db> {
         let import = self.import_statement(file, names.occurrence(occurrence).range, |import| {
             import.name.as_deref() == Some(name)
         })?;
-        Some(python::local_name(&import).to_string())
+        Some(self.bound_name(file, &import).to_string())
     }
 
     pub fn workspace(&self) -> Workspace {
