@@ -26,6 +26,7 @@ mod imports_go;
 mod imports_rust;
 mod navigation;
 mod navigation_ecmascript;
+mod navigation_rust;
 mod outline;
 mod parse_tree;
 mod selection;
