@@ -11,19 +11,27 @@
 ; pattern that captures it: definitions first, the catch-all `(identifier) @reference` last.
 
 ; ---------------------------------------------------------------------------------------
-; A written type naming an instance's type (`p: Foo`, `&mut Foo`, `Foo<T>`, `a::Foo`):
-; its last name is the `@constructor`.
+; A written type naming an instance's type (`p: Foo`, `&mut Foo`, `Foo<T>`, `a::Foo`,
+; and through `Box`, `Rc` and `Arc`: `Arc<Foo>`): its last name is the `@constructor`.
 ; define instance_type
 [
   (type_identifier) @constructor
   (scoped_type_identifier) @constructor
+  (generic_type
+    type: (type_identifier) @_pointer
+    type_arguments: (type_arguments . [(type_identifier) (scoped_type_identifier)] @constructor))
   (generic_type type: (_) @constructor)
   (reference_type type: [
     (type_identifier) @constructor
     (scoped_type_identifier) @constructor
+    (generic_type
+      type: (type_identifier) @_pointer
+      type_arguments: (type_arguments . [(type_identifier) (scoped_type_identifier)] @constructor))
     (generic_type type: (_) @constructor)
   ])
 ]
+(#any-of? @_pointer "Box" "Rc" "Arc")
+(#not-any-of? @constructor "Box" "Rc" "Arc")
 ; end
 
 ; ---------------------------------------------------------------------------------------
@@ -160,19 +168,11 @@
 
 (function_item
   name: (identifier) @definition.function
-  return_type: [
-    (type_identifier) @constructor
-    (scoped_type_identifier) @constructor
-    (generic_type type: (_) @constructor)
-  ])
+  return_type: (#splice! instance_type))
 (function_item name: (identifier) @definition.function)
 (function_signature_item
   name: (identifier) @definition.function
-  return_type: [
-    (type_identifier) @constructor
-    (scoped_type_identifier) @constructor
-    (generic_type type: (_) @constructor)
-  ])
+  return_type: (#splice! instance_type))
 (function_signature_item name: (identifier) @definition.function)
 (macro_definition name: (identifier) @definition.function)
 

@@ -449,3 +449,37 @@ fn references_of_a_struct_through_use_aliases_and_self() {
         "#]],
     );
 }
+
+#[test]
+fn written_types_make_instances_through_smart_pointers_and_outside_types() {
+    let files = r#"
+        //- /src/lib.rs
+        use std::sync::Arc;
+        pub struct Names { pub list: Vec<u8> }
+        impl Names {
+            pub fn first(&self) -> Option<&u8> { self.list.first() }
+        }
+        fn shared() -> Arc<Names> { Arc::new(Names { list: Vec::new() }) }
+        pub fn f(boxed: Box<Names>, names: &Names) {
+            boxed.first();
+            shared().first();
+            names.list.clear();
+        }
+    "#;
+    check_definitions(
+        files,
+        &[
+            ("boxed.first$0()", "src/lib.rs:4:12 function first\n"),
+            ("shared().first$0()", "src/lib.rs:4:12 function first\n"),
+            (
+                "names.list.clear$0()",
+                "external std::prelude::Vec external clear\n",
+            ),
+            (
+                "self.list.first$0()",
+                "external std::prelude::Vec external first\n",
+            ),
+            ("Arc::new$0(", "external std::sync::Arc external new\n"),
+        ],
+    );
+}

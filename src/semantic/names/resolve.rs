@@ -558,7 +558,9 @@ impl<'db> Resolver<'db> {
                     Some(callee) => self
                         .namespaces_of(file, callee, depth)
                         .into_iter()
-                        .filter(|n| matches!(n, Namespace::Class { .. }))
+                        .filter(|n| {
+                            matches!(n, Namespace::Class { .. }) || self.rust_outside_type(file, n)
+                        })
                         .collect(),
                     None => Vec::new(),
                 }

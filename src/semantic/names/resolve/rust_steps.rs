@@ -146,6 +146,17 @@ impl Resolver<'_> {
         }
     }
 
+    /// Whether `namespace` is a type outside the workspace that `file` (a Rust file) names
+    /// (`Vec`, `std::collections::HashMap`: capitalised, as Rust writes types), so a value
+    /// written as one has its members there (`pending: Vec<u8>`, `pending.clear()`).
+    pub(super) fn rust_outside_type(&self, file: SourceFile, namespace: &Namespace) -> bool {
+        let Namespace::External(path) = namespace else {
+            return false;
+        };
+        let last = path.rsplit("::").next().unwrap_or_default();
+        self.is_rust(file) && last.starts_with(|c: char| c.is_ascii_uppercase())
+    }
+
     /// `Self` at `occurrence`: the type of the impl around it (or the type or trait whose
     /// definition it is in). `None` for other names and languages.
     pub(super) fn rust_self_type(
@@ -193,7 +204,11 @@ impl Resolver<'_> {
             if found.is_empty()
                 && let Some(trait_name) = block.trait_name
             {
-                for namespace in self.namespaces_of(file, trait_name, depth + 1) {
+                let namespaces = self.namespaces_of(file, trait_name, depth + 1);
+                for namespace in namespaces
+                    .into_iter()
+                    .filter(|n| matches!(n, Namespace::Class { .. }))
+                {
                     for target in self.member(namespace, name, depth + 1) {
                         push_unique(&mut found, target);
                     }
@@ -239,7 +254,14 @@ impl Resolver<'_> {
         }
         if found.is_empty() {
             for (other, trait_name) in traits {
-                for namespace in self.namespaces_of(other, trait_name, depth + 1) {
+                // A trait outside the workspace may not be where the member comes from
+                // (`impl Deref for Tokens` and `tokens.get(0)`): only the workspace's
+                // traits are looked in.
+                let namespaces = self.namespaces_of(other, trait_name, depth + 1);
+                for namespace in namespaces
+                    .into_iter()
+                    .filter(|n| matches!(n, Namespace::Class { .. }))
+                {
                     for target in self.member(namespace, name, depth + 1) {
                         push_unique(&mut found, target);
                     }
