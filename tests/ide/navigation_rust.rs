@@ -483,3 +483,47 @@ fn written_types_make_instances_through_smart_pointers_and_outside_types() {
         ],
     );
 }
+
+#[test]
+fn call_hierarchy_and_hover_on_methods() {
+    let fixture = r#"
+        //- /src/lib.rs
+        mod store;
+        use store::Store;
+        pub fn run(s: &Store) -> u8 { s.get(1) + s.get(2) }
+        //- /src/store.rs
+        pub struct Store;
+        impl Store {
+            /// Looks a key up.
+            pub fn get$0(&self, key: u8) -> u8 { self.check(key) }
+            fn check(&self, key: u8) -> u8 { key }
+        }
+    "#;
+    let (db, file, cursor) = analysis::analysis(fixture);
+    let offset = cursor.unwrap().offset();
+    expect![[r#"
+        function run src/lib.rs:3 at 3:33, 3:44
+    "#]]
+    .assert_eq(&crate::navigation::render_calls(&analysis::incoming_calls(
+        &db, file, offset,
+    )));
+    expect![[r#"
+        method check src/store.rs:5 at 4:45
+    "#]]
+    .assert_eq(&crate::navigation::render_calls(&analysis::outgoing_calls(
+        &db, file, offset,
+    )));
+    let hover = analysis::hover(&db, file, offset).expect("a hover");
+    assert_eq!(
+        (
+            hover.definition.kind.as_str(),
+            hover.signature.as_deref(),
+            hover.documentation.as_deref()
+        ),
+        (
+            "function",
+            Some("pub fn get(&self, key: u8) -> u8"),
+            Some("Looks a key up.")
+        )
+    );
+}
