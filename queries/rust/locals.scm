@@ -129,8 +129,24 @@
   (#any-of? @_attribute "cfg" "cfg_attr" "allow" "warn" "deny" "forbid" "expect" "doc" "feature" "repr" "inline" "must_use" "deprecated" "path" "macro_use" "macro_export" "target_feature"))
 ; `pub(crate)`, `pub(super)`, `pub(in a::b)`.
 (visibility_modifier (_) @skip)
-; `a.b` inside a macro call's tokens: a member whose receiver is not known.
-(token_tree "." @_dot . (identifier) @skip)
+; `a.b` and `a.b(…)` inside a macro call's tokens (`assert!(set.is_empty())`,
+; `format!("{}", self.name)`): a member of the name before the dot; after anything else
+; (`f().x`, `a[0].x`) a member whose receiver is not known.
+(token_tree
+  [(identifier) (self)] @receiver
+  .
+  "."
+  .
+  (identifier) @member.call
+  .
+  (token_tree . "("))
+(token_tree
+  [(identifier) (self)] @receiver
+  .
+  "."
+  .
+  (identifier) @member)
+(token_tree "." . (identifier) @member)
 
 ; ---------------------------------------------------------------------------------------
 ; Imports: each name a `use` binds (the alias, else the path's last name), `mod a;`,

@@ -455,15 +455,19 @@ fn written_types_make_instances_through_smart_pointers_and_outside_types() {
     let files = r#"
         //- /src/lib.rs
         use std::sync::Arc;
-        pub struct Names { pub list: Vec<u8> }
+        pub struct Names { pub list: Vec<u8>, len: usize }
         impl Names {
             pub fn first(&self) -> Option<&u8> { self.list.first() }
+            pub fn len(&self) -> usize { self.len }
         }
         fn shared() -> Arc<Names> { Arc::new(Names { list: Vec::new() }) }
         pub fn f(boxed: Box<Names>, names: &Names) {
             boxed.first();
             shared().first();
             names.list.clear();
+            let mut text = String::with_capacity(names.len());
+            text.push('x');
+            assert_eq!(names.len(), boxed.len);
         }
     "#;
     check_definitions(
@@ -480,6 +484,13 @@ fn written_types_make_instances_through_smart_pointers_and_outside_types() {
                 "external std::prelude::Vec external first\n",
             ),
             ("Arc::new$0(", "external std::sync::Arc external new\n"),
+            ("{ self.len$0 }", "src/lib.rs:2:39 variable len\n"),
+            (
+                "text.push$0('x')",
+                "external std::prelude::String external push\n",
+            ),
+            ("assert_eq!(names.len$0()", "src/lib.rs:5:12 function len\n"),
+            ("boxed.len$0);", "src/lib.rs:2:39 variable len\n"),
         ],
     );
 }

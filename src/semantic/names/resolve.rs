@@ -135,7 +135,11 @@ impl<'db> Resolver<'db> {
             }
             let mut targets = Vec::new();
             for namespace in namespaces {
-                for target in self.member(namespace, &name, depth + 1) {
+                let found = match self.rust_member(&namespace, &name, occ.role, depth + 1) {
+                    Some(found) => found,
+                    None => self.member(namespace, &name, depth + 1),
+                };
+                for target in found {
                     push_unique(&mut targets, target);
                 }
             }
@@ -558,8 +562,9 @@ impl<'db> Resolver<'db> {
                     Some(callee) => self
                         .namespaces_of(file, callee, depth)
                         .into_iter()
-                        .filter(|n| {
-                            matches!(n, Namespace::Class { .. }) || self.rust_outside_type(file, n)
+                        .filter_map(|n| match n {
+                            Namespace::Class { .. } => Some(n),
+                            _ => self.rust_outside_instance(file, &n),
                         })
                         .collect(),
                     None => Vec::new(),

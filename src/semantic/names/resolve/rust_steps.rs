@@ -146,15 +146,78 @@ impl Resolver<'_> {
         }
     }
 
-    /// Whether `namespace` is a type outside the workspace that `file` (a Rust file) names
-    /// (`Vec`, `std::collections::HashMap`: capitalised, as Rust writes types), so a value
-    /// written as one has its members there (`pending: Vec<u8>`, `pending.clear()`).
-    pub(super) fn rust_outside_type(&self, file: SourceFile, namespace: &Namespace) -> bool {
+    /// What a value is an instance of when its type (or the function that made it) is
+    /// outside the workspace, in a Rust file: a capitalised name is a type (`Vec`,
+    /// `std::collections::HashMap`, as Rust writes types), and a function of a type
+    /// (`String::with_capacity`, `HashMap::new`) is taken to return the type. `None` for
+    /// anything else (a free function's result is not known).
+    pub(super) fn rust_outside_instance(
+        &self,
+        file: SourceFile,
+        namespace: &Namespace,
+    ) -> Option<Namespace> {
         let Namespace::External(path) = namespace else {
-            return false;
+            return None;
         };
-        let last = path.rsplit("::").next().unwrap_or_default();
-        self.is_rust(file) && last.starts_with(|c: char| c.is_ascii_uppercase())
+        if !self.is_rust(file) {
+            return None;
+        }
+        let is_type = |name: &str| name.starts_with(|c: char| c.is_ascii_uppercase());
+        let (owner, last) = path.rsplit_once("::").unwrap_or(("", path));
+        if is_type(last) {
+            return Some(namespace.clone());
+        }
+        let owner_last = owner.rsplit("::").next().unwrap_or_default();
+        is_type(owner_last).then(|| Namespace::External(owner.into()))
+    }
+
+    /// Fields and methods are apart in Rust: a field read on an impl's instance
+    /// (`self.len`) is the type's field even when the impl has a method `len`, and a call
+    /// on a type's instance (`names.len()`) is a method of its impl blocks even when the
+    /// type has a field `len`. The members for such a use; `None` when the usual lookup
+    /// answers.
+    pub(super) fn rust_member(
+        &mut self,
+        namespace: &Namespace,
+        name: &Arc<str>,
+        role: Role,
+        depth: u32,
+    ) -> Option<Vec<Target>> {
+        let &Namespace::Class { file, scope } = namespace else {
+            return None;
+        };
+        if !self.is_rust(file) || depth > MAX_DEPTH {
+            return None;
+        }
+        let names = self.names(file);
+        let is_field = |names: &FileNames, scope: ScopeId| {
+            let bindings = names.bindings(scope, name);
+            !bindings.is_empty()
+                && bindings
+                    .iter()
+                    .all(|&b| names.occurrence(b).role == Role::Definition(BindingKind::Variable))
+        };
+        match role {
+            Role::Member => {
+                let block = names.impl_of(scope)?;
+                for candidate in self.namespaces_of(file, block.self_type, depth + 1) {
+                    if let Namespace::Class {
+                        file: type_file,
+                        scope: type_scope,
+                    } = candidate
+                        && is_field(&self.names(type_file), type_scope)
+                    {
+                        return Some(self.member(candidate, name, depth + 1));
+                    }
+                }
+                None
+            }
+            Role::MemberCall if is_field(&names, scope) => {
+                let methods = self.rust_associated_items(file, scope, name, depth + 1);
+                (!methods.is_empty()).then_some(methods)
+            }
+            _ => None,
+        }
     }
 
     /// `Self` at `occurrence`: the type of the impl around it (or the type or trait whose
