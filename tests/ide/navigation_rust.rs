@@ -538,3 +538,26 @@ fn call_hierarchy_and_hover_on_methods() {
         )
     );
 }
+
+#[test]
+fn globs_inside_inline_modules_bring_enum_variants() {
+    let files = r#"
+        //- /src/lib.rs
+        pub enum Token { Literal(char), Any }
+        #[cfg(test)]
+        mod tests {
+            use super::Token::*;
+            use super::Token;
+            fn lit(c: char) -> Token { Literal(c) }
+            fn any() -> Token { Any }
+        }
+    "#;
+    check_definitions(
+        files,
+        &[
+            ("{ Literal$0(c) }", "src/lib.rs:1:18 type Literal\n"),
+            ("{ Any$0 }", "src/lib.rs:1:33 type Any\n"),
+            ("fn any() -> Token$0 {", "src/lib.rs:1:10 type Token\n"),
+        ],
+    );
+}

@@ -269,6 +269,9 @@ impl<'db> Resolver<'db> {
             if current == 0 {
                 break;
             }
+            if let Some(found) = self.rust_inline_module_glob(file, names, current, name, depth) {
+                return found;
+            }
             scope = info.parent;
         }
         self.module_name(file, name, depth)

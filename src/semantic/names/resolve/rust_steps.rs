@@ -220,6 +220,45 @@ impl Resolver<'_> {
         }
     }
 
+    /// `name` as a glob import of the inline module `scope` brings it in (`mod tests { use
+    /// super::Token::*; … Class { … } }`), when `scope` is an inline module of a Rust file;
+    /// `None` otherwise, or when none does.
+    pub(super) fn rust_inline_module_glob(
+        &mut self,
+        file: SourceFile,
+        names: &FileNames,
+        scope: ScopeId,
+        name: &str,
+        depth: u32,
+    ) -> Option<Vec<Target>> {
+        let named_by = names.scopes[scope as usize].named_by?;
+        if names.occurrence(named_by).role != Role::Definition(BindingKind::Module)
+            || !self.is_rust(file)
+        {
+            return None;
+        }
+        let within = inline_modules(names, scope);
+        let has_glob = file_symbols(self.db, file)
+            .imports
+            .summaries
+            .iter()
+            .any(|i| i.wildcard && i.within == within);
+        if !has_glob {
+            return None;
+        }
+        let import = ImportSummary {
+            module: name.to_string(),
+            within,
+            ..ImportSummary::default()
+        };
+        match imports::resolve(self.db, self.workspace, file, &import) {
+            imports::Target::Resolved {
+                symbol: Some(_), ..
+            } => self.follow_rust_import(file, &import, depth + 1),
+            _ => None,
+        }
+    }
+
     /// `Self` at `occurrence`: the type of the impl around it (or the type or trait whose
     /// definition it is in). `None` for other names and languages.
     pub(super) fn rust_self_type(
