@@ -511,7 +511,7 @@ impl SextantServer {
     }
 
     #[tool(
-        description = "Where a name is defined, imports followed: by `query` (`name`, `module.name`, `Class.method`, `Type::method`) or at `path`+`line`+`column`. Python, JS, TS, Rust.",
+        description = "Where a name is defined, imports followed: by `query` (`name`, `module.name`, `Class.method`, `T::f`) or at `path`+`line`+`column`. Python, JS, TS, Rust.",
         input_schema = input_schema::<FindDefinitionArgs>(),
         output_schema = output_schema::<DefinitionAnswer>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
