@@ -1012,3 +1012,64 @@ fn go_def_and_refs_span_a_package_and_its_importers() {
         ]
     );
 }
+
+#[test]
+fn rust_def_and_refs_through_modules_and_impl_blocks() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "Cargo.toml",
+        "[package]\nname = \"tally\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    write(
+        dir.path(),
+        "src/main.rs",
+        "mod counter;\nuse counter::Counter;\n\nfn main() {\n    let mut c = Counter::new();\n    c.bump();\n}\n",
+    );
+    write(
+        dir.path(),
+        "src/counter/mod.rs",
+        "pub struct Counter { n: u32 }\n\nimpl Counter {\n    pub fn new() -> Self { Counter { n: 0 } }\n    pub fn bump(&mut self) { self.n += 1; }\n}\n",
+    );
+
+    // An absolute path: a relative one is taken from the current directory when a file
+    // is there (this repository has a src/main.rs).
+    let at = format!("{}:6:7", dir.path().join("src/main.rs").display());
+    let def = sextant(dir.path(), &["def", &at]);
+    assert_eq!(def.status.code(), Some(0), "{}", stderr(&def));
+    let fields: Vec<Vec<String>> = stdout(&def)
+        .lines()
+        .map(|l| l.split_whitespace().map(str::to_string).collect())
+        .collect();
+    assert_eq!(fields, [["src/counter/mod.rs:5:12", "function", "bump"]]);
+
+    let refs = sextant(dir.path(), &["refs", "counter::Counter::bump", "--json"]);
+    assert_eq!(refs.status.code(), Some(0), "{}", stderr(&refs));
+    let v = json(&refs);
+    let found: Vec<(String, u64, String, String)> = v["references"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["path"].as_str().unwrap().to_string(),
+                r["span"]["start"]["line"].as_u64().unwrap(),
+                r["role"].as_str().unwrap().to_string(),
+                r["certainty"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "src/counter/mod.rs".into(),
+                5,
+                "definition".into(),
+                "exact".into()
+            ),
+            ("src/main.rs".into(), 6, "call".into(), "exact".into()),
+        ]
+    );
+    assert_eq!(v["definitions"][0]["kind"], "function");
+}

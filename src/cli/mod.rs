@@ -65,12 +65,12 @@ pub enum Command {
     Imports(WorkspaceFileArgs),
     /// Go to the definition of a name: at FILE:LINE:COLUMN (1-based, columns in
     /// characters), or by NAME (`join`, `posixpath.join`, `Class.method`). Imports are
-    /// followed to what they bring in. Python, JavaScript, TypeScript and Go today.
+    /// followed to what they bring in. Python, JavaScript, TypeScript, Go and Rust today.
     Def(NavigationArgs),
     /// Find every use of a name (definitions, imports, calls, reads, writes, types), at
     /// FILE:LINE:COLUMN or by NAME. Each is `exact` (resolved through scopes and imports)
     /// or `heuristic` (a member on a receiver of unknown type). Exits 1 when none is found.
-    /// Python, JavaScript, TypeScript and Go today.
+    /// Python, JavaScript, TypeScript, Go and Rust today.
     Refs(RefsArgs),
     /// Show the import graph: what FILE imports, transitively, as an indented tree (or what
     /// imports it, with --reverse), each entry with the line of its import statement in the

@@ -256,7 +256,7 @@ fn targets_named(resolver: &mut Resolver, written: &str, path_prefix: Option<&st
             continue;
         }
         let names = resolver.names(file);
-        for (scope_id, scope) in names.scopes.iter().enumerate() {
+        for scope_id in 0..names.scopes.len() {
             // A name only imported here is defined elsewhere.
             let bindings = names.bindings(scope_id as u32, name);
             if bindings
@@ -266,13 +266,14 @@ fn targets_named(resolver: &mut Resolver, written: &str, path_prefix: Option<&st
                 continue;
             }
             let is_module = scope_id == 0;
-            if !is_module && !scope.is_class {
+            let is_namespace = names.is_namespace(scope_id as u32);
+            if !is_module && !is_namespace {
                 continue;
             }
             // The qualifier names the class (and its module), or the module alone.
             let mut qualifier_parts = qualifier.to_vec();
-            if scope.is_class {
-                let class = scope.named_by.map(|c| names.name(c));
+            if is_namespace {
+                let class = names.scope_name(scope_id as u32);
                 match qualifier_parts.last() {
                     Some(last) if Some(*last) == class => {
                         qualifier_parts.pop();
@@ -347,15 +348,20 @@ fn module_path_ends_with(path: &str, parts: &[&str]) -> bool {
     segments.ends_with(parts)
 }
 
-/// A module's path without its extension, a package standing for its `__init__` or
-/// `index` file (`a/b/__init__.py`, `a/b/index.ts` → `a/b`); a Go file stands for its
-/// package's directory.
+/// A module's path without its extension, a package standing for its `__init__`, `index`
+/// or (Rust) `mod` file (`a/b/__init__.py`, `a/b/index.ts`, `a/b/mod.rs` → `a/b`); a Go file
+/// stands for its package's directory.
 fn module_stem(path: &str) -> &str {
     if path.ends_with(".go") {
         return path.rsplit_once('/').map_or("", |(dir, _)| dir);
     }
     let stem = path.rsplit_once('.').map_or(path, |(stem, _)| stem);
     let stem = stem.strip_suffix(".d").unwrap_or(stem);
+    if path.ends_with(".rs")
+        && let Some(module) = stem.strip_suffix("/mod")
+    {
+        return module;
+    }
     ["/__init__", "/index"]
         .into_iter()
         .find_map(|package| stem.strip_suffix(package))
@@ -407,13 +413,12 @@ fn search(resolver: &mut Resolver, targets: Vec<Target>, query: &ReferenceQuery)
         match target {
             Target::Symbol { file, scope, name } => {
                 let names = resolver.names(*file);
-                let scope_info = &names.scopes[*scope as usize];
                 // A function's parameters are named by keyword arguments wherever it is called.
                 let is_parameter = names
                     .bindings(*scope, name)
                     .iter()
                     .any(|&b| names.occurrence(b).role == Role::Definition(BindingKind::Parameter));
-                if *scope != 0 && !scope_info.is_class && !is_parameter {
+                if *scope != 0 && !names.is_namespace(*scope) && !is_parameter {
                     enqueue(&mut queue, &[*file], name);
                 } else {
                     enqueue(
@@ -582,6 +587,7 @@ fn binding_definition(
         Role::Definition(BindingKind::Type) => "type",
         Role::Definition(BindingKind::TypeParameter) => "type_parameter",
         Role::MemberDefinition if go::is_go(db, file) => "method",
+        Role::Definition(BindingKind::Module) => "module",
         Role::MemberDefinition => "attribute",
         _ => "variable",
     };

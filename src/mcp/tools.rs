@@ -48,7 +48,7 @@ static INSTRUCTIONS: LazyLock<String> = LazyLock::new(|| {
 Prefer `lookup_symbol` over grep to find where a function, class, method, type or constant is \
 defined (ranked fuzzy search on names, filters by kind, language and path). Use `outline` to \
 see a file's structure without reading it, `find_definition` and `find_references` for what a \
-name means and who uses it (Python, JavaScript, TypeScript, Go), `list_imports` for what a file imports and where \
+name means and who uses it (Python, JavaScript, TypeScript, Go, Rust), `list_imports` for what a file imports and where \
 each import leads, `import_graph` for what a file depends on, what depends on it and \
 import cycles, `parse_source` for syntax errors, and `workspace_status` for \
 what is indexed. Paths are relative to the workspace root; answers give \
@@ -511,7 +511,7 @@ impl SextantServer {
     }
 
     #[tool(
-        description = "Where a name is defined, imports followed: by `query` (`name`, `module.name`, `Class.method`) or at `path`+`line`+`column`. Python, JS, TS.",
+        description = "Where a name is defined, imports followed: by `query` (`name`, `mod.name`, `Class.method`, `T::f`) or at `path`+`line`+`column`. Python, JS, TS, Go, Rust.",
         input_schema = input_schema::<FindDefinitionArgs>(),
         output_schema = output_schema::<DefinitionAnswer>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
@@ -547,7 +547,7 @@ impl SextantServer {
     }
 
     #[tool(
-        description = "Every use of a name (definition, import, call, read, write, type) with its source line, by `query` or at `path`+`line`+`column`. Python, JS, TS.",
+        description = "Every use of a name (definition, import, call, read, write, type) with its source line, by `query` or at `path`+`line`+`column`. Python, JS, TS, Go, Rust.",
         input_schema = input_schema::<FindReferencesArgs>(),
         output_schema = output_schema::<ReferencesAnswer>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)

@@ -28,6 +28,7 @@ mod macro_items;
 mod navigation;
 mod navigation_ecmascript;
 mod navigation_go;
+mod navigation_rust;
 mod outline;
 mod parse_tree;
 mod selection;

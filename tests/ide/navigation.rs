@@ -351,7 +351,7 @@ fn namespace_packages_without_init_files_resolve() {
     );
 }
 
-fn render_calls(calls: &[sextant::ide::Call]) -> String {
+pub(crate) fn render_calls(calls: &[sextant::ide::Call]) -> String {
     let mut out = String::new();
     for call in calls {
         let ranges: Vec<String> = call

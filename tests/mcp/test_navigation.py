@@ -80,3 +80,28 @@ async def test_go_methods_and_package_names_resolve_across_files(workspace):
         ("main.go", 6, "call"),
         ("store/store.go", 5, "definition"),
     ]
+
+
+async def test_rust_definitions_and_references_through_impl_blocks(workspace):
+    write(workspace, "Cargo.toml", '[package]\nname = "tally"\nversion = "0.1.0"\n')
+    write(workspace, "src/lib.rs", "mod counter;\nuse counter::Counter as C;\n\npub fn run() {\n    C::new().bump();\n}\n")
+    write(
+        workspace,
+        "src/counter.rs",
+        "pub struct Counter { n: u32 }\n\nimpl Counter {\n"
+        "    pub fn new() -> Self { Counter { n: 0 } }\n"
+        "    pub fn bump(&mut self) { self.n += 1; }\n}\n",
+    )
+    async with stdio_session(workspace) as session:
+        at = await session.call_tool("find_definition", {"path": "src/lib.rs", "line": 5, "column": 14})
+        refs = await session.call_tool("find_references", {"query": "Counter", "exclude_definitions": True})
+    assert at.structured_content == {
+        "definitions": [{"name": "bump", "kind": "function", "path": "src/counter.rs", "line": 5}]
+    }
+    assert [(r["path"], r["line"], r["column"], r["role"]) for r in refs.structured_content["references"]] == [
+        ("src/counter.rs", 3, 6, "type"),
+        ("src/counter.rs", 4, 28, "type"),
+        ("src/lib.rs", 2, 14, "import"),
+        ("src/lib.rs", 2, 25, "import"),
+        ("src/lib.rs", 5, 5, "read"),
+    ]

@@ -1,7 +1,7 @@
 //! Names: per file, its scopes, the names each scope binds and every use of a name, from
 //! `queries/<lang>/locals.scm` (capture conventions in `queries/README.md`). What a name
 //! refers to is decided in `resolve.rs`; language rules the query cannot say live in one
-//! module per language (`python.rs`, `ecmascript.rs`, `go.rs`); `identifiers.rs` is the identifier → files index that
+//! module per language (`python.rs`, `ecmascript.rs`, `go.rs`, `rust.rs`); `identifiers.rs` is the identifier → files index that
 //! limits a reference search to the files that can mention a name.
 //!
 //! Invariant: [`file_names`] depends on its file's text alone, so an edit re-runs it for
@@ -13,6 +13,7 @@ pub mod go;
 pub mod identifiers;
 pub mod python;
 pub mod resolve;
+pub mod rust;
 
 use std::{collections::HashMap, sync::Arc};
 
@@ -52,6 +53,9 @@ pub enum BindingKind {
     /// A generic's type parameter (`T` in `class Box<T>`): seen from the methods of a class
     /// too.
     TypeParameter,
+    /// A module whose items are written in place (Rust's `mod m { … }`): its scope holds
+    /// them, looked up as `m::name`.
+    Module,
 }
 
 /// How a name is used where it occurs.
@@ -104,6 +108,7 @@ impl Role {
             "definition.import" => Role::Definition(BindingKind::Import),
             "definition.type" => Role::Definition(BindingKind::Type),
             "definition.type_parameter" => Role::Definition(BindingKind::TypeParameter),
+            "definition.module" => Role::Definition(BindingKind::Module),
             "declaration.global" => Role::Global,
             "declaration.nonlocal" => Role::Nonlocal,
             "reference" => Role::Read,
@@ -164,6 +169,18 @@ pub struct FileNames {
     /// Every occurrence of each name, in document order.
     by_name: HashMap<Box<str>, Vec<OccurrenceId>>,
     declarations: HashMap<Box<str>, Vec<(ScopeId, Role)>>,
+    /// Scopes whose items are members of a type named elsewhere (Rust's impl blocks).
+    pub impls: Vec<Impl>,
+}
+
+/// A scope that adds members to a type (`impl Foo`, `impl Trait for Foo`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Impl {
+    pub scope: ScopeId,
+    /// The type's name where the impl writes it (`Foo` in `impl<T> a::Foo<T>`).
+    pub self_type: OccurrenceId,
+    /// The trait's name, for a trait impl.
+    pub trait_name: Option<OccurrenceId>,
 }
 
 impl FileNames {
@@ -252,6 +269,29 @@ impl FileNames {
         self.builtin_instances.get(&occurrence).map(|t| &**t)
     }
 
+    /// The impl block `scope` is, if it is one.
+    pub fn impl_of(&self, scope: ScopeId) -> Option<&Impl> {
+        self.impls.iter().find(|i| i.scope == scope)
+    }
+
+    /// The name of the type or module a scope holds the members of: the definition naming
+    /// it (`class C`, `struct S`, `mod m`), or the type an impl block is for.
+    pub fn scope_name(&self, scope: ScopeId) -> Option<&str> {
+        match self.scopes[scope as usize].named_by {
+            Some(named_by) => Some(self.name(named_by)),
+            None => self.impl_of(scope).map(|i| self.name(i.self_type)),
+        }
+    }
+
+    /// Whether `scope` holds names looked up from outside it (`C.x`, `m::f`): a class, an
+    /// impl block or an inline module.
+    pub fn is_namespace(&self, scope: ScopeId) -> bool {
+        self.scopes[scope as usize].is_class
+            || self.scopes[scope as usize]
+                .named_by
+                .is_some_and(|n| self.occurrence(n).role == Role::Definition(BindingKind::Module))
+    }
+
     /// Occurrences called `name`, in document order.
     pub fn occurrences_named(&self, name: &str) -> impl Iterator<Item = OccurrenceId> + '_ {
         self.by_name
@@ -280,6 +320,9 @@ struct RawScope {
     is_block: bool,
     /// Its `name` child: a definition there is bound in the parent scope.
     name: Option<TextRange>,
+    /// A pattern's scope (`@scope.let`): the node whose definitions it holds, though they
+    /// are written before it starts.
+    binds: Option<TextRange>,
 }
 
 fn range_of(node: tree_sitter::Node) -> TextRange {
@@ -329,20 +372,36 @@ pub(crate) fn extract(
     let mut class_members: std::collections::HashSet<TextRange> = Default::default();
     let mut transparent: std::collections::HashSet<TextRange> = Default::default();
     let mut instances: Vec<(TextRange, &str)> = Vec::new();
+    // (impl block, its type's name, its trait's name): by the nodes' ranges.
+    let mut impl_types: Vec<(TextRange, TextRange, Option<TextRange>)> = Vec::new();
     let finished = syntax::run_query(lang, QueryKind::Locals, &tree, &text, interrupt, |m| {
         let (mut named, mut receiver, mut constructor, mut superclass) = (None, None, None, None);
         let (mut module_path, mut after, mut export) = (None, None, None);
         let (mut hoist, mut class_member, mut instance) = (false, false, None);
+        // `@scope.let` and the nodes bounding its scope; `@impl.type`, `@impl.trait`.
+        let (mut binder, mut scope_from, mut scope_to) = (None, None, None);
+        let (mut impl_type, mut impl_trait, mut class_scope) = (None, None, None);
         for capture in m.captures() {
             let node = capture.node;
             let range = range_of(node);
             match capture_names[capture.index as usize] {
-                kind @ ("scope" | "scope.class" | "scope.block") => scopes.push(RawScope {
-                    range,
-                    is_class: kind == "scope.class",
-                    is_block: kind == "scope.block",
-                    name: node.child_by_field_name("name").map(range_of),
-                }),
+                kind @ ("scope" | "scope.class" | "scope.block") => {
+                    if kind == "scope.class" {
+                        class_scope = Some(range);
+                    }
+                    scopes.push(RawScope {
+                        range,
+                        is_class: kind == "scope.class",
+                        is_block: kind == "scope.block",
+                        name: node.child_by_field_name("name").map(range_of),
+                        binds: None,
+                    })
+                }
+                "scope.let" => binder = Some((range, node.parent().map(range_of))),
+                "scope.from" => scope_from = Some(range),
+                "scope.to" => scope_to = Some(range),
+                "impl.type" => impl_type = Some(range),
+                "impl.trait" => impl_trait = Some(range),
                 "scope.transparent" => {
                     transparent.insert(range);
                 }
@@ -366,6 +425,25 @@ pub(crate) fn extract(
                     }
                 }
             }
+        }
+        // A pattern's scope: from the end of the pattern (or of `@scope.from`) to the end of
+        // `@scope.to` (or of the pattern's parent: a `let`'s block).
+        if let Some((pattern, parent)) = binder
+            && let Some(end) = scope_to.or(parent).map(|r| r.end())
+        {
+            let start = scope_from.unwrap_or(pattern).end();
+            if start < end {
+                scopes.push(RawScope {
+                    range: TextRange::new(start, end),
+                    is_class: false,
+                    is_block: false,
+                    name: None,
+                    binds: Some(pattern),
+                });
+            }
+        }
+        if let (Some(scope), Some(ty)) = (class_scope, impl_type) {
+            impl_types.push((scope, ty, impl_trait));
         }
         if let Some(named) = named {
             if let Some((r, called)) = receiver {
@@ -404,8 +482,19 @@ pub(crate) fn extract(
     // Scopes, outermost first, each with its parent; the file's scope stays 0.
     scopes.retain(|s| !transparent.contains(&s.range));
     scopes.sort_by_key(|s| (s.range.start(), std::cmp::Reverse(s.range.end())));
-    scopes.dedup_by_key(|s| s.range);
+    scopes.dedup_by(|later, kept| {
+        if later.range != kept.range {
+            return false;
+        }
+        kept.binds = kept.binds.or(later.binds);
+        kept.name = kept.name.or(later.name);
+        true
+    });
     let mut scope_names: HashMap<TextRange, ScopeId> = HashMap::new();
+    // Pattern scopes by the pattern they hold the names of, in document order (patterns
+    // nest or are apart, as syntax nodes do).
+    let mut binders: Vec<(TextRange, ScopeId)> = Vec::new();
+    let mut scope_ids: HashMap<TextRange, ScopeId> = HashMap::new();
     let mut stack: Vec<ScopeId> = vec![0];
     for raw in scopes {
         if raw.range == whole {
@@ -428,8 +517,13 @@ pub(crate) fn extract(
         if let Some(name) = raw.name {
             scope_names.insert(name, id);
         }
+        if let Some(pattern) = raw.binds {
+            binders.push((pattern, id));
+        }
+        scope_ids.insert(raw.range, id);
         stack.push(id);
     }
+    binders.sort_by_key(|(pattern, _)| (pattern.start(), std::cmp::Reverse(pattern.end())));
 
     // Occurrences in document order, each in the innermost scope around it; a scope's own
     // name belongs to the scope around it.
@@ -441,6 +535,8 @@ pub(crate) fn extract(
     let mut by_end: HashMap<u32, OccurrenceId> = HashMap::new();
     let mut stack: Vec<ScopeId> = vec![0];
     let mut next_scope = 1usize;
+    let mut binder_stack: Vec<(TextRange, ScopeId)> = Vec::new();
+    let mut next_binder = 0usize;
     for (range, role) in found {
         while next_scope < names.scopes.len()
             && names.scopes[next_scope].range.start() <= range.start()
@@ -470,6 +566,23 @@ pub(crate) fn extract(
             while names.scopes[scope as usize].is_block {
                 scope = names.scopes[scope as usize].parent.unwrap_or(0);
             }
+        }
+        // A name a pattern binds belongs to the pattern's scope, unless a scope inside the
+        // pattern's node holds it (a closure's parameter in a `let`'s value).
+        while next_binder < binders.len() && binders[next_binder].0.start() <= range.start() {
+            binder_stack.push(binders[next_binder]);
+            next_binder += 1;
+        }
+        while binder_stack
+            .last()
+            .is_some_and(|(pattern, _)| !pattern.contains_range(range))
+        {
+            binder_stack.pop();
+        }
+        if let (Role::Definition(_), Some(&(pattern, bound_in))) = (role, binder_stack.last())
+            && !pattern.contains_range(names.scopes[scope as usize].range)
+        {
+            scope = bound_in;
         }
         by_end.insert(range.end().into(), id);
         names.occurrences.push(Occurrence {
@@ -526,6 +639,15 @@ pub(crate) fn extract(
     for (part, path) in module_paths {
         if let Some(&p) = by_range.get(&part) {
             names.occurrences[p as usize].path_start = Some(path.start().into());
+        }
+    }
+    for (scope, ty, tr) in impl_types {
+        if let (Some(&scope), Some(&self_type)) = (scope_ids.get(&scope), by_range.get(&ty)) {
+            names.impls.push(Impl {
+                scope,
+                self_type,
+                trait_name: tr.and_then(|t| by_range.get(&t).copied()),
+            });
         }
     }
     for (class, base) in bases {

@@ -12,7 +12,7 @@
 use std::{collections::HashMap, sync::Arc};
 
 use super::{
-    BindingKind, FileNames, OccurrenceId, Role, ScopeId, ecmascript, file_names, go, python,
+    BindingKind, FileNames, OccurrenceId, Role, ScopeId, ecmascript, file_names, go, python, rust,
 };
 use crate::{
     db::{Db, SourceFile, Workspace},
@@ -21,6 +21,8 @@ use crate::{
         symbols::file_symbols,
     },
 };
+
+mod rust_steps;
 
 /// How deep imports, aliases and base classes are followed.
 const MAX_DEPTH: u32 = 12;
@@ -156,7 +158,11 @@ impl<'db> Resolver<'db> {
             }
             let mut targets = Vec::new();
             for namespace in namespaces {
-                for target in self.member(namespace, &name, depth + 1) {
+                let found = match self.rust_member(&namespace, &name, occ.role, depth + 1) {
+                    Some(found) => found,
+                    None => self.member(namespace, &name, depth + 1),
+                };
+                for target in found {
                     push_unique(&mut targets, target);
                 }
             }
@@ -192,6 +198,12 @@ impl<'db> Resolver<'db> {
                 heuristic: false,
             };
         }
+        if occ.role == Role::ModulePath && self.is_rust(file) {
+            return Resolution {
+                targets: self.rust_module_path(file, &names, occurrence, depth),
+                heuristic: false,
+            };
+        }
         if occ.role == Role::ModulePath {
             let start = occ.path_start.unwrap_or(u32::from(occ.range.start()));
             let module = names
@@ -219,6 +231,14 @@ impl<'db> Resolver<'db> {
             let targets = import
                 .and_then(|import| self.follow_import(file, &import, depth + 1))
                 .unwrap_or_default();
+            return Resolution {
+                targets,
+                heuristic: false,
+            };
+        }
+        if occ.role == Role::SelfReference
+            && let Some(targets) = self.rust_self_type(file, &names, occurrence, depth)
+        {
             return Resolution {
                 targets,
                 heuristic: false,
@@ -284,6 +304,9 @@ impl<'db> Resolver<'db> {
             }
             if current == 0 {
                 break;
+            }
+            if let Some(found) = self.rust_inline_module_glob(file, names, current, name, depth) {
+                return found;
             }
             scope = info.parent;
         }
@@ -353,6 +376,9 @@ impl<'db> Resolver<'db> {
                 name: Some(name.to_string()),
             });
         }
+        if found.is_empty() && self.is_rust(file) {
+            found = self.rust_crate(file, name, depth);
+        }
         self.module_names.insert(key, found.clone());
         found
     }
@@ -364,6 +390,7 @@ impl<'db> Resolver<'db> {
             "python-module" => python::is_builtin(name).then_some(python::BUILTINS_MODULE),
             "ecmascript" => ecmascript::is_global(name).then_some(ecmascript::GLOBAL_MODULE),
             go::IMPORT_STYLE => go::is_predeclared(name).then_some(go::PREDECLARED_MODULE),
+            "rust-module-path" => rust::is_prelude(name).then_some(rust::PRELUDE_MODULE),
             _ => None,
         }
     }
@@ -520,7 +547,7 @@ impl<'db> Resolver<'db> {
             let local = names_here.name(binding).to_string();
             let range = names_here.occurrence(binding).range;
             let import =
-                self.import_statement(file, range, |import| python::local_name(import) == local);
+                self.import_statement(file, range, |import| self.bound_name(file, import) == local);
             match import.and_then(|import| self.follow_import(file, &import, depth + 1)) {
                 Some(found) if !found.is_empty() => {
                     for target in found {
@@ -550,6 +577,9 @@ impl<'db> Resolver<'db> {
         import: &ImportSummary,
         depth: u32,
     ) -> Option<Vec<Target>> {
+        if self.is_rust(file) {
+            return self.follow_rust_import(file, import, depth);
+        }
         let import = import.clone();
         if import.name.is_none() || import.wildcard {
             let module = python::bound_module(&import);
@@ -635,8 +665,22 @@ impl<'db> Resolver<'db> {
                 None => Vec::new(),
             };
         }
+        let targets = self.resolve_at(file, occurrence, depth).targets;
+        let called = matches!(occ.role, Role::Call | Role::MemberCall);
+        self.namespaces_of_targets(file, targets, called, depth)
+    }
+
+    /// What `targets` (resolved in `file`) hold, as namespaces to look members up in;
+    /// `called`: they were resolved from a name being called.
+    fn namespaces_of_targets(
+        &mut self,
+        file: SourceFile,
+        targets: Vec<Target>,
+        called: bool,
+        depth: u32,
+    ) -> Vec<Namespace> {
         let mut found = Vec::new();
-        for target in self.resolve_at(file, occurrence, depth).targets {
+        for target in targets {
             match target {
                 Target::Module(module) => push_unique(&mut found, Namespace::Module(module)),
                 Target::Symbol {
@@ -677,12 +721,17 @@ impl<'db> Resolver<'db> {
                 // Go: a value of a type from outside the workspace (`f *pflag.Flag`): its
                 // members are that package's. (What an outside function returns is not
                 // known.)
-                Target::External { module, .. }
-                    if go::is_go(self.db, file)
-                        && !matches!(occ.role, Role::Call | Role::MemberCall) =>
-                {
+                Target::External { module, .. } if go::is_go(self.db, file) && !called => {
                     push_unique(&mut found, Namespace::External(module.as_str().into()))
                 }
+                // Rust: an outside type or module (`HashMap::new`, `std::mem::swap`).
+                Target::External {
+                    module,
+                    name: Some(name),
+                } if self.is_rust(file) => push_unique(
+                    &mut found,
+                    Namespace::External(format!("{module}::{name}").into()),
+                ),
                 Target::External { .. } => {}
             }
         }
@@ -700,7 +749,7 @@ impl<'db> Resolver<'db> {
     ) -> Vec<Namespace> {
         let occ = names.occurrence(binding);
         match occ.role {
-            Role::Definition(BindingKind::Class | BindingKind::Type) => names
+            Role::Definition(BindingKind::Class | BindingKind::Type | BindingKind::Module) => names
                 .scope_named_by(binding)
                 .map(|scope| Namespace::Class { file, scope })
                 .into_iter()
@@ -723,6 +772,14 @@ impl<'db> Resolver<'db> {
                     None => Vec::new(),
                 }
             }
+            // Rust: a function with a written return type holds what calling it gives
+            // (`fn new() -> Self`).
+            Role::Definition(BindingKind::Function) if self.is_rust(file) => {
+                match occ.constructor {
+                    Some(result) => self.rust_instances(file, result, depth),
+                    None => Vec::new(),
+                }
+            }
             Role::Definition(BindingKind::Variable | BindingKind::Parameter)
             | Role::MemberDefinition => {
                 if let Some((class, module)) = names
@@ -739,6 +796,7 @@ impl<'db> Resolver<'db> {
                     Some(callee) if go::is_go(self.db, file) => {
                         self.go_instances(file, callee, depth)
                     }
+                    Some(callee) if self.is_rust(file) => self.rust_instances(file, callee, depth),
                     // `x = C(…)`, `x = new C()`, `x: C`: an instance of C when C is a class,
                     // else what C says it returns.
                     Some(callee) => self.call_results(file, callee, depth),
@@ -763,7 +821,8 @@ impl<'db> Resolver<'db> {
                     !matches!(t, Target::External { module, .. }
                         if module == python::BUILTINS_MODULE
                             || module == ecmascript::GLOBAL_MODULE
-                            || module == go::PREDECLARED_MODULE)
+                            || module == go::PREDECLARED_MODULE
+                            || module == rust::PRELUDE_MODULE)
                 });
                 if found.is_empty() {
                     if let Some(sub) = imports::submodule(self.db, self.workspace, module, name) {
@@ -804,6 +863,10 @@ impl<'db> Resolver<'db> {
                 scope: class,
                 name: name.clone(),
             }];
+        }
+        let associated = self.rust_associated_items(file, class, name, depth);
+        if !associated.is_empty() {
+            return associated;
         }
         // An attribute a base class declares or assigns is that one, even where this
         // class's methods assign it too.
@@ -890,6 +953,23 @@ impl<'db> Resolver<'db> {
         self.namespaces_of(file, written, depth)
             .into_iter()
             .filter(|n| matches!(n, Namespace::Class { .. } | Namespace::External(_)))
+            .collect()
+    }
+
+    /// Rust: what a value of the type at `written` is: instances of a workspace type, or
+    /// of an outside one (`Vec`, `HashMap`).
+    fn rust_instances(
+        &mut self,
+        file: SourceFile,
+        written: OccurrenceId,
+        depth: u32,
+    ) -> Vec<Namespace> {
+        self.namespaces_of(file, written, depth)
+            .into_iter()
+            .filter_map(|n| match n {
+                Namespace::Class { .. } => Some(n),
+                _ => self.rust_outside_instance(file, &n),
+            })
             .collect()
     }
 
@@ -1053,7 +1133,7 @@ impl<'db> Resolver<'db> {
         let import = self.import_statement(file, names.occurrence(occurrence).range, |import| {
             import.name.as_deref() == Some(name)
         })?;
-        Some(python::local_name(&import).to_string())
+        Some(self.bound_name(file, &import).to_string())
     }
 
     pub fn workspace(&self) -> Workspace {
