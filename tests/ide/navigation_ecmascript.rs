@@ -356,3 +356,43 @@ fn return_types_unions_and_super() {
         );
     }
 }
+
+#[test]
+fn a_methods_first_parameter_is_not_this_and_inherited_fields_win() {
+    let files = r#"
+        //- /m.ts
+        class Subscriber {
+          error(e: unknown): void {}
+        }
+        class Scheduler {
+          protected active = false;
+        }
+        class Subject {
+          error(e: unknown): void {}
+          check(subscriber: Subscriber) {
+            subscriber.error(1);
+            const { error } = this;
+          }
+        }
+        class Frame extends Scheduler {
+          flush() { this.active = true; }
+        }
+    "#;
+    for (cursor, expected) in [
+        ("subscriber.error$0(1)", "m.ts:2:3 function error\n"),
+        ("this.active$0 = true", "m.ts:5:13 variable active\n"),
+        (
+            "const { error$0 }",
+            "m.ts:11:13 variable error\nm.ts:8:3 function error\n",
+        ),
+    ] {
+        let fixture = files.replace(&cursor.replace("$0", ""), cursor);
+        let (db, file, at) = analysis::analysis(&fixture);
+        let offset = at.expect("a $0 cursor").offset();
+        assert_eq!(
+            render::definitions(&analysis::definition(&db, file, offset)),
+            expected,
+            "{cursor}"
+        );
+    }
+}
