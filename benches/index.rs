@@ -19,7 +19,7 @@ use std::{hint::black_box, path::PathBuf, time::Duration};
 use criterion::{BenchmarkId, Criterion};
 use rayon::prelude::*;
 use sextant::{
-    ide::{AnalysisHost, SymbolQuery},
+    ide::{AnalysisHost, ReferenceQuery, SymbolQuery},
     lang::registry,
     semantic::{index::symbol_index, symbols::file_symbols},
     syntax,
@@ -197,6 +197,54 @@ fn bench_reindex(c: &mut Criterion) {
     group.finish();
 }
 
+/// After an edit inside a function body: the definition at a use and every reference of a
+/// function of that file, against the tree-sitter parse of the file alone.
+fn bench_navigation(c: &mut Criterion) {
+    let files = generated_workspace();
+    let mut host = Host::from_files(PathBuf::from("/bench"), clone_files(&files));
+    index_all(&host);
+    let file = host.file("python/m7.py").unwrap();
+    let original = host.analysis().file_text(file).to_string();
+    let lang = host.analysis().file_language(file);
+    let marker = "        return total\n";
+    let offset = original.find(marker).unwrap();
+    let call = original.find("return Widget7_3(").unwrap() + "return ".len();
+    let query = ReferenceQuery {
+        limit: 1000,
+        ..Default::default()
+    };
+    // Warm: every candidate file's names built once, as after the first request.
+    black_box(host.analysis().references(file, call, &query).unwrap());
+    let mut group = c.benchmark_group("navigation_after_edit");
+    group.bench_function("tree_sitter_parse_of_that_file", |b| {
+        b.iter(|| {
+            black_box(syntax::parse_tree_sitter(
+                lang,
+                &original,
+                None,
+                syntax::NEVER,
+            ))
+        })
+    });
+    let mut flip = false;
+    group.bench_function("sextant_edit_definition_and_references", |b| {
+        b.iter(|| {
+            flip = !flip;
+            let edited = format!(
+                "{}        return total{}\n{}",
+                &original[..offset],
+                if flip { " + 0" } else { " + 1" },
+                &original[offset + marker.len()..]
+            );
+            host.set_file_text("python/m7.py", &edited);
+            let analysis = host.analysis();
+            black_box(analysis.definition(file, call).unwrap());
+            black_box(analysis.references(file, call, &query).unwrap());
+        })
+    });
+    group.finish();
+}
+
 /// What an editor waits for after a keystroke: syntax errors of a 5,000-line file.
 fn bench_diagnostics(c: &mut Criterion) {
     let unit = "def handler(request, retries=3):\n    for attempt in range(retries):\n        if request.ok:\n            return request.body\n    return None\n\n";
@@ -360,6 +408,18 @@ fn print_ratios() {
             (edit - parse) / 1e6
         ));
     }
+    if let (Some(navigation), Some(parse)) = (
+        mean_ns("navigation_after_edit/sextant_edit_definition_and_references"),
+        mean_ns("navigation_after_edit/tree_sitter_parse_of_that_file"),
+    ) {
+        lines.push(format!(
+            "definition and references after an edit: {:.3} ms, that file's parse {:.3} ms, \
+             beyond the parse {:.3} ms",
+            navigation / 1e6,
+            parse / 1e6,
+            (navigation - parse) / 1e6
+        ));
+    }
     if let (Some(diag), Some(parse)) = (
         mean_ns("diagnostics_after_edit/sextant_edit_and_diagnose"),
         mean_ns("diagnostics_after_edit/tree_sitter_parse_of_that_file"),
@@ -397,6 +457,7 @@ fn main() {
     let mut c = Criterion::default().configure_from_args();
     bench_cold_index(&mut c);
     bench_reindex(&mut c);
+    bench_navigation(&mut c);
     bench_diagnostics(&mut c);
     bench_search(&mut c);
     bench_long_line(&mut c);

@@ -17,7 +17,11 @@ use super::{
 use crate::{
     db::{Db, ManifestFile, ManifestKind, RootDatabase, SourceFile, Workspace},
     lang::{LangId, Language},
-    semantic::{index::symbol_index, symbols::symbol_summaries},
+    semantic::{
+        index::symbol_index,
+        names::identifiers::{file_identifiers, identifier_index},
+        symbols::symbol_summaries,
+    },
     syntax::{LineIndex, SyntaxError},
 };
 
@@ -432,8 +436,9 @@ impl Analysis {
         self.with(|db| structure::selection_ranges(db, file.0, offsets))
     }
 
-    /// Computes what later requests will need (every file's symbols, then the workspace
-    /// symbol index) on all cores. `on_file` is called after each file.
+    /// Computes what later requests will need (every file's symbols and identifiers, then
+    /// the workspace symbol index and identifier index) on all cores. `on_file` is called
+    /// after each file.
     pub fn prime_caches(&self, on_file: &(dyn Fn() + Sync)) -> Cancellable<()> {
         let files = self.workspace.files(&self.db).clone();
         // `RootDatabase` is `Send` but not `Sync`: each worker takes its own clone.
@@ -443,11 +448,13 @@ impl Analysis {
                 || template.lock().unwrap().clone(),
                 |db, &file| {
                     symbol_summaries(db, file);
+                    file_identifiers(db, file);
                     on_file();
                 },
             );
             drop(template);
             symbol_index(db, self.workspace);
+            identifier_index(db, self.workspace);
         })
     }
 

@@ -595,3 +595,31 @@ fn return_annotations_and_super_calls() {
         "#]],
     );
 }
+
+#[test]
+fn outside_bases_are_asked_after_the_workspace_class_and_its_assignments() {
+    check_definition(
+        r#"
+        //- /m.py
+        class Fixer(object):
+            def start(self):
+                self.replace = {}
+            def run(self):
+                return self.replace$0
+        "#,
+        expect![[r#"
+            m.py:3:14 attribute replace
+        "#]],
+    );
+    check_definition(
+        r#"
+        //- /m.py
+        class Registry(dict):
+            def find(self, key):
+                return self.get$0(key)
+        "#,
+        expect![[r#"
+            external builtins external dict.get
+        "#]],
+    );
+}

@@ -852,6 +852,28 @@ impl<'db> Resolver<'db> {
         name: &Arc<str>,
         depth: u32,
     ) -> Vec<Target> {
+        let found = self.workspace_class_member(file, class, name, depth);
+        if !found.is_empty() {
+            return found;
+        }
+        // Only then what an outside base class has (`dict.get`; `object`'s members).
+        for namespace in self.outside_bases(file, class, depth + 1) {
+            let found = self.member(namespace, name, depth + 1);
+            if !found.is_empty() {
+                return found;
+            }
+        }
+        Vec::new()
+    }
+
+    /// `name` in `class` or its workspace bases: declared, or assigned on instances.
+    fn workspace_class_member(
+        &mut self,
+        file: SourceFile,
+        class: ScopeId,
+        name: &Arc<str>,
+        depth: u32,
+    ) -> Vec<Target> {
         let names = self.names(file);
         if !names.bindings(class, name).is_empty() {
             return self.follow_symbol(file, &names, class, name, depth);
@@ -872,9 +894,11 @@ impl<'db> Resolver<'db> {
         // class's methods assign it too.
         if depth <= MAX_DEPTH {
             for namespace in self.base_namespaces(file, class, depth + 1) {
-                let found = self.member(namespace, name, depth + 1);
-                if !found.is_empty() {
-                    return found;
+                if let Namespace::Class { file, scope } = namespace {
+                    let found = self.workspace_class_member(file, scope, name, depth + 1);
+                    if !found.is_empty() {
+                        return found;
+                    }
                 }
             }
         }
@@ -886,6 +910,25 @@ impl<'db> Resolver<'db> {
             }];
         }
         Vec::new()
+    }
+
+    /// The bases of `class`, and of its workspace bases, that are outside the workspace.
+    fn outside_bases(&mut self, file: SourceFile, class: ScopeId, depth: u32) -> Vec<Namespace> {
+        let mut found = Vec::new();
+        if depth > MAX_DEPTH {
+            return found;
+        }
+        for namespace in self.base_namespaces(file, class, depth) {
+            match namespace {
+                Namespace::Class { file, scope } => {
+                    for outside in self.outside_bases(file, scope, depth + 1) {
+                        push_unique(&mut found, outside);
+                    }
+                }
+                outside => push_unique(&mut found, outside),
+            }
+        }
+        found
     }
 
     /// What calling the name at `callee` gives: an instance when it is a class, what its
