@@ -623,3 +623,16 @@ fn outside_bases_are_asked_after_the_workspace_class_and_its_assignments() {
         "#]],
     );
 }
+
+#[test]
+fn keyword_arguments_of_outside_callables_are_external() {
+    check_definition(
+        r#"
+        //- /m.py
+        raise ImportError("no parent", name$0="pkg")
+        "#,
+        expect![[r#"
+            external builtins external ImportError.name
+        "#]],
+    );
+}

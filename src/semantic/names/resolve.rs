@@ -1043,6 +1043,21 @@ impl<'db> Resolver<'db> {
     ) -> Vec<Target> {
         let mut found = Vec::new();
         for target in self.resolve_at(file, callee, depth).targets {
+            // `ImportError(msg, name=n)`: a parameter of something outside the workspace.
+            if let Target::External {
+                module,
+                name: Some(callable),
+            } = &target
+            {
+                push_unique(
+                    &mut found,
+                    Target::External {
+                        module: module.clone(),
+                        name: Some(format!("{callable}.{name}")),
+                    },
+                );
+                continue;
+            }
             for (file, binding) in self.definitions(&target) {
                 let names = self.names(file);
                 let Some(mut scope) = names.scope_named_by(binding) else {
