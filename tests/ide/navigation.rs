@@ -636,3 +636,23 @@ fn keyword_arguments_of_outside_callables_are_external() {
         "#]],
     );
 }
+
+#[test]
+fn from_imports_through_a_name_a_module_binds() {
+    check_definition(
+        r#"
+        //- /posixpath.py
+        def basename(p):
+            return p
+        //- /os.py
+        import posixpath as path
+        //- /m.py
+        def f(src):
+            from os.path import basename
+            return basename$0(src)
+        "#,
+        expect![[r#"
+            posixpath.py:1:5 function basename
+        "#]],
+    );
+}

@@ -615,12 +615,70 @@ impl<'db> Resolver<'db> {
             }
             // `from package import submodule` (the package may have no `__init__.py`).
             (imports::Target::Resolved { file: found, .. }, _) => Some(vec![Target::Module(found)]),
-            (imports::Target::External { .. }, _) => Some(vec![Target::External {
-                module: import.module.clone(),
-                name: Some(name.to_string()),
-            }]),
-            _ => None,
+            _ => {
+                // `from os.path import join`: `path` is a name bound in the workspace's
+                // `os.py`, not a file.
+                let through_members = self.module_through_members(file, &import.module, depth);
+                if !through_members.is_empty() {
+                    let mut found = Vec::new();
+                    for namespace in through_members {
+                        for target in self.member(namespace, &name, depth + 1) {
+                            push_unique(&mut found, target);
+                        }
+                    }
+                    if !found.is_empty() {
+                        return Some(found);
+                    }
+                }
+                match imports::resolve(self.db, self.workspace, file, &import) {
+                    imports::Target::External { .. } => Some(vec![Target::External {
+                        module: import.module.clone(),
+                        name: Some(name.to_string()),
+                    }]),
+                    _ => None,
+                }
+            }
         }
+    }
+
+    /// A dotted module name whose first part is a workspace module and whose other parts
+    /// are names bound in it (`os.path`), as the namespaces it leads to.
+    fn module_through_members(
+        &mut self,
+        file: SourceFile,
+        dotted: &str,
+        depth: u32,
+    ) -> Vec<Namespace> {
+        let mut parts = dotted.split('.');
+        let (Some(first), Some(_)) = (parts.next(), dotted.find('.')) else {
+            return Vec::new();
+        };
+        if first.is_empty() {
+            return Vec::new();
+        }
+        let root = ImportSummary {
+            module: first.to_string(),
+            ..ImportSummary::default()
+        };
+        let imports::Target::Resolved { file: module, .. } =
+            imports::resolve(self.db, self.workspace, file, &root)
+        else {
+            return Vec::new();
+        };
+        let mut namespaces = vec![Namespace::Module(module)];
+        for part in parts {
+            let part: Arc<str> = part.into();
+            let mut next = Vec::new();
+            for namespace in namespaces {
+                for target in self.member(namespace, &part, depth + 1) {
+                    if let Target::Module(module) = target {
+                        push_unique(&mut next, Namespace::Module(module));
+                    }
+                }
+            }
+            namespaces = next;
+        }
+        namespaces
     }
 
     /// The import of the statement around `range` that `matches`.
