@@ -154,6 +154,19 @@ fn bench_cold_index(c: &mut Criterion) {
     group.finish();
 }
 
+/// The generated file's text with one function body changed: alternating `flip` makes every
+/// iteration a real change.
+fn edit_body(original: &str, flip: bool) -> String {
+    let marker = "        return total\n";
+    let offset = original.find(marker).unwrap();
+    format!(
+        "{}        return total{}\n{}",
+        &original[..offset],
+        if flip { " + 0" } else { " + 1" },
+        &original[offset + marker.len()..]
+    )
+}
+
 fn bench_reindex(c: &mut Criterion) {
     let files = generated_workspace();
     let mut host = Host::from_files(PathBuf::from("/bench"), clone_files(&files));
@@ -161,8 +174,6 @@ fn bench_reindex(c: &mut Criterion) {
     let file = host.file("python/m7.py").unwrap();
     let original = host.analysis().file_text(file).to_string();
     let lang = host.analysis().file_language(file);
-    let marker = "        return total\n";
-    let offset = original.find(marker).unwrap();
     let mut group = c.benchmark_group("reindex_after_edit");
     group.bench_function("tree_sitter_parse_of_that_file", |b| {
         b.iter(|| {
@@ -177,15 +188,8 @@ fn bench_reindex(c: &mut Criterion) {
     let mut flip = false;
     group.bench_function("sextant_edit_and_requery", |b| {
         b.iter(|| {
-            // Alternate between two bodies so every iteration is a real change.
             flip = !flip;
-            let edited = format!(
-                "{}        return total{}\n{}",
-                &original[..offset],
-                if flip { " + 0" } else { " + 1" },
-                &original[offset + marker.len()..]
-            );
-            host.set_file_text("python/m7.py", &edited);
+            host.set_file_text("python/m7.py", &edit_body(&original, flip));
             let raw = host.analysis_host();
             black_box(symbol_index(raw.raw_database(), raw.raw_workspace()));
             black_box(file_symbols(
@@ -206,8 +210,6 @@ fn bench_navigation(c: &mut Criterion) {
     let file = host.file("python/m7.py").unwrap();
     let original = host.analysis().file_text(file).to_string();
     let lang = host.analysis().file_language(file);
-    let marker = "        return total\n";
-    let offset = original.find(marker).unwrap();
     let call = original.find("return Widget7_3(").unwrap() + "return ".len();
     let query = ReferenceQuery {
         limit: 1000,
@@ -230,13 +232,7 @@ fn bench_navigation(c: &mut Criterion) {
     group.bench_function("sextant_edit_definition_and_references", |b| {
         b.iter(|| {
             flip = !flip;
-            let edited = format!(
-                "{}        return total{}\n{}",
-                &original[..offset],
-                if flip { " + 0" } else { " + 1" },
-                &original[offset + marker.len()..]
-            );
-            host.set_file_text("python/m7.py", &edited);
+            host.set_file_text("python/m7.py", &edit_body(&original, flip));
             let analysis = host.analysis();
             black_box(analysis.definition(file, call).unwrap());
             black_box(analysis.references(file, call, &query).unwrap());

@@ -134,36 +134,30 @@
 
 ; --- Members ----------------------------------------------------------------------------
 
+; define attribute_target
+left: (attribute
+  object: (_) @receiver
+  attribute: (identifier) @member.definition)
+; end
+
 ; `obj.attr = …`: defines the member on what `obj` is; what it holds, as for variables.
 (assignment
-  left: (attribute
-    object: (_) @receiver
-    attribute: (identifier) @member.definition)
+  (#splice! attribute_target)
   right: (call function: [(identifier) (attribute)] @constructor))
 (assignment
-  left: (attribute
-    object: (_) @receiver
-    attribute: (identifier) @member.definition)
+  (#splice! attribute_target)
   right: [(list) (list_comprehension)] @instance.list)
 (assignment
-  left: (attribute
-    object: (_) @receiver
-    attribute: (identifier) @member.definition)
+  (#splice! attribute_target)
   right: [(dictionary) (dictionary_comprehension)] @instance.dict)
 (assignment
-  left: (attribute
-    object: (_) @receiver
-    attribute: (identifier) @member.definition)
+  (#splice! attribute_target)
   right: [(set) (set_comprehension)] @instance.set)
 (assignment
-  left: (attribute
-    object: (_) @receiver
-    attribute: (identifier) @member.definition)
+  (#splice! attribute_target)
   right: [(string) (concatenated_string)] @instance.str)
 (assignment
-  left: (attribute
-    object: (_) @receiver
-    attribute: (identifier) @member.definition))
+  (#splice! attribute_target))
 ; `", ".join(…)`: a member of a literal's builtin type.
 (call
   function: (attribute

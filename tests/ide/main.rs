@@ -26,6 +26,7 @@ mod imports_go;
 mod imports_rust;
 mod macro_items;
 mod navigation;
+mod navigation_checks;
 mod navigation_ecmascript;
 mod navigation_go;
 mod navigation_rust;

@@ -1,29 +1,11 @@
 //! `definition` and `references`: Python scopes, imports, members.
 
 use expect_test::{Expect, expect};
+
 use sextant::ide::ReferenceQuery;
 
+use crate::navigation_checks::{check_definition, check_references};
 use crate::{analysis, render};
-
-fn check_definition(fixture: &str, expect: Expect) {
-    let (db, file, cursor) = analysis::analysis(fixture);
-    let offset = cursor.expect("a $0 cursor").offset();
-    expect.assert_eq(&render::definitions(&analysis::definition(
-        &db, file, offset,
-    )));
-}
-
-fn check_references(fixture: &str, expect: Expect) {
-    let (db, file, cursor) = analysis::analysis(fixture);
-    let offset = cursor.expect("a $0 cursor").offset();
-    let query = ReferenceQuery {
-        limit: 100,
-        ..Default::default()
-    };
-    expect.assert_eq(&render::references(&analysis::references(
-        &db, file, offset, &query,
-    )));
-}
 
 #[test]
 fn function_scopes_see_their_own_names_then_enclosing_functions_then_the_module() {

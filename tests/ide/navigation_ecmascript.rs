@@ -2,30 +2,9 @@
 //! every import and export form, class members through `this`, `new` and written types,
 //! TypeScript's types, namespaces and enums, JSX components.
 
-use expect_test::{Expect, expect};
-use sextant::ide::ReferenceQuery;
+use expect_test::expect;
 
-use crate::{analysis, render};
-
-fn check_definition(fixture: &str, expect: Expect) {
-    let (db, file, cursor) = analysis::analysis(fixture);
-    let offset = cursor.expect("a $0 cursor").offset();
-    expect.assert_eq(&render::definitions(&analysis::definition(
-        &db, file, offset,
-    )));
-}
-
-fn check_references(fixture: &str, expect: Expect) {
-    let (db, file, cursor) = analysis::analysis(fixture);
-    let offset = cursor.expect("a $0 cursor").offset();
-    let query = ReferenceQuery {
-        limit: 100,
-        ..Default::default()
-    };
-    expect.assert_eq(&render::references(&analysis::references(
-        &db, file, offset, &query,
-    )));
-}
+use crate::navigation_checks::{check_definition, check_definitions, check_references};
 
 #[test]
 fn let_and_const_are_block_scoped_and_shadow_outer_names() {
@@ -119,22 +98,16 @@ fn imports_lead_to_what_the_module_exports() {
         exposed();
         lib.helper();
     "#;
-    for (cursor, expected) in [
-        ("new Widget$0()", "lib.ts:2:22 class Widget\n"),
-        ("h$0();", "lib.ts:1:17 function helper\n"),
-        ("exposed$0();", "lib.ts:3:10 function internal\n"),
-        ("lib.helper$0()", "lib.ts:1:17 function helper\n"),
-        ("lib$0.helper()", "lib.ts:1:1 module lib\n"),
-    ] {
-        let fixture = files.replace(&cursor.replace("$0", ""), cursor);
-        let (db, file, at) = analysis::analysis(&fixture);
-        let offset = at.expect("a $0 cursor").offset();
-        assert_eq!(
-            render::definitions(&analysis::definition(&db, file, offset)),
-            expected,
-            "{cursor}"
-        );
-    }
+    check_definitions(
+        files,
+        &[
+            ("new Widget$0()", "lib.ts:2:22 class Widget\n"),
+            ("h$0();", "lib.ts:1:17 function helper\n"),
+            ("exposed$0();", "lib.ts:3:10 function internal\n"),
+            ("lib.helper$0()", "lib.ts:1:17 function helper\n"),
+            ("lib$0.helper()", "lib.ts:1:1 module lib\n"),
+        ],
+    );
 }
 
 #[test]
@@ -207,25 +180,19 @@ fn members_through_this_new_and_written_types() {
         c.area();
         c.origin.y;
     "#;
-    for (cursor, expected) in [
-        ("this.label$0", "shapes.ts:4:23 parameter label\n"),
-        ("this.area$0()", "shapes.ts:5:3 function area\n"),
-        ("this.origin$0 =", "shapes.ts:3:3 variable origin\n"),
-        ("shape.describe$0()", "shapes.ts:6:3 function describe\n"),
-        ("at.x$0", "shapes.ts:1:26 variable x\n"),
-        ("c.describe$0()", "shapes.ts:6:3 function describe\n"),
-        ("c.area$0()", "shapes.ts:9:3 function area\n"),
-        ("c.origin.y$0", "shapes.ts:1:37 variable y\n"),
-    ] {
-        let fixture = files.replace(&cursor.replace("$0", ""), cursor);
-        let (db, file, at) = analysis::analysis(&fixture);
-        let offset = at.expect("a $0 cursor").offset();
-        assert_eq!(
-            render::definitions(&analysis::definition(&db, file, offset)),
-            expected,
-            "{cursor}"
-        );
-    }
+    check_definitions(
+        files,
+        &[
+            ("this.label$0", "shapes.ts:4:23 parameter label\n"),
+            ("this.area$0()", "shapes.ts:5:3 function area\n"),
+            ("this.origin$0 =", "shapes.ts:3:3 variable origin\n"),
+            ("shape.describe$0()", "shapes.ts:6:3 function describe\n"),
+            ("at.x$0", "shapes.ts:1:26 variable x\n"),
+            ("c.describe$0()", "shapes.ts:6:3 function describe\n"),
+            ("c.area$0()", "shapes.ts:9:3 function area\n"),
+            ("c.origin.y$0", "shapes.ts:1:37 variable y\n"),
+        ],
+    );
 }
 
 #[test]
@@ -246,24 +213,18 @@ fn typescript_types_type_parameters_namespaces_and_enums() {
         const p: Pair<Color> = [Color.Green, Color.Red];
         Geometry.scale(2);
     "#;
-    for (cursor, expected) in [
-        ("Geometry.scale$0(2)", "m.ts:2:19 function scale\n"),
-        ("return scale$0(unit)", "m.ts:2:19 function scale\n"),
-        ("Color.Green$0,", "m.ts:6:19 variable Green\n"),
-        ("Pair$0<Color>", "m.ts:7:6 type Pair\n"),
-        ("[T$0, T]", "m.ts:7:11 type_parameter T\n"),
-        ("get(): T$0", "m.ts:8:11 type_parameter T\n"),
-        ("Pair<Color$0>", "m.ts:6:6 type Color\n"),
-    ] {
-        let fixture = files.replace(&cursor.replace("$0", ""), cursor);
-        let (db, file, at) = analysis::analysis(&fixture);
-        let offset = at.expect("a $0 cursor").offset();
-        assert_eq!(
-            render::definitions(&analysis::definition(&db, file, offset)),
-            expected,
-            "{cursor}"
-        );
-    }
+    check_definitions(
+        files,
+        &[
+            ("Geometry.scale$0(2)", "m.ts:2:19 function scale\n"),
+            ("return scale$0(unit)", "m.ts:2:19 function scale\n"),
+            ("Color.Green$0,", "m.ts:6:19 variable Green\n"),
+            ("Pair$0<Color>", "m.ts:7:6 type Pair\n"),
+            ("[T$0, T]", "m.ts:7:11 type_parameter T\n"),
+            ("get(): T$0", "m.ts:8:11 type_parameter T\n"),
+            ("Pair<Color$0>", "m.ts:6:6 type Color\n"),
+        ],
+    );
 }
 
 #[test]
@@ -337,24 +298,18 @@ fn return_types_unions_and_super() {
         const made = subscribe();
         made.closed;
     "#;
-    for (cursor, expected) in [
-        ("super.unsubscribe$0()", "m.ts:3:3 function unsubscribe\n"),
-        (
-            "subscribe().unsubscribe$0()",
-            "m.ts:3:3 function unsubscribe\n",
-        ),
-        ("current?.closed$0", "m.ts:2:3 variable closed\n"),
-        ("made.closed$0", "m.ts:2:3 variable closed\n"),
-    ] {
-        let fixture = files.replace(&cursor.replace("$0", ""), cursor);
-        let (db, file, at) = analysis::analysis(&fixture);
-        let offset = at.expect("a $0 cursor").offset();
-        assert_eq!(
-            render::definitions(&analysis::definition(&db, file, offset)),
-            expected,
-            "{cursor}"
-        );
-    }
+    check_definitions(
+        files,
+        &[
+            ("super.unsubscribe$0()", "m.ts:3:3 function unsubscribe\n"),
+            (
+                "subscribe().unsubscribe$0()",
+                "m.ts:3:3 function unsubscribe\n",
+            ),
+            ("current?.closed$0", "m.ts:2:3 variable closed\n"),
+            ("made.closed$0", "m.ts:2:3 variable closed\n"),
+        ],
+    );
 }
 
 #[test]
@@ -378,21 +333,15 @@ fn a_methods_first_parameter_is_not_this_and_inherited_fields_win() {
           flush() { this.active = true; }
         }
     "#;
-    for (cursor, expected) in [
-        ("subscriber.error$0(1)", "m.ts:2:3 function error\n"),
-        ("this.active$0 = true", "m.ts:5:13 variable active\n"),
-        (
-            "const { error$0 }",
-            "m.ts:11:13 variable error\nm.ts:8:3 function error\n",
-        ),
-    ] {
-        let fixture = files.replace(&cursor.replace("$0", ""), cursor);
-        let (db, file, at) = analysis::analysis(&fixture);
-        let offset = at.expect("a $0 cursor").offset();
-        assert_eq!(
-            render::definitions(&analysis::definition(&db, file, offset)),
-            expected,
-            "{cursor}"
-        );
-    }
+    check_definitions(
+        files,
+        &[
+            ("subscriber.error$0(1)", "m.ts:2:3 function error\n"),
+            ("this.active$0 = true", "m.ts:5:13 variable active\n"),
+            (
+                "const { error$0 }",
+                "m.ts:11:13 variable error\nm.ts:8:3 function error\n",
+            ),
+        ],
+    );
 }

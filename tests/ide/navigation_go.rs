@@ -3,40 +3,10 @@
 //! their receiver's type in any file of the package, struct fields and promotion through
 //! embedded fields, type parameters, predeclared names.
 
-use expect_test::{Expect, expect};
-use sextant::ide::ReferenceQuery;
+use expect_test::expect;
 
-use crate::{analysis, render};
-
-/// The definitions at each cursor of `files` (each cursor's text, with `$0` where the
-/// cursor goes, must occur once): one line per cursor, `cursor => definitions`.
-fn check_definitions(files: &str, cursors: &[&str], expect: Expect) {
-    let mut out = String::new();
-    for cursor in cursors {
-        let plain = cursor.replace("$0", "");
-        assert_eq!(files.matches(&plain).count(), 1, "{cursor:?} is not unique");
-        let fixture = files.replacen(&plain, cursor, 1);
-        let (db, file, at) = analysis::analysis(&fixture);
-        let offset = at.expect("a $0 cursor").offset();
-        let found = render::definitions(&analysis::definition(&db, file, offset));
-        let found = found.trim_end().replace('\n', "; ");
-        let found = if found.is_empty() { "none" } else { &found };
-        out.push_str(&format!("{cursor} => {found}\n"));
-    }
-    expect.assert_eq(&out);
-}
-
-fn check_references(fixture: &str, expect: Expect) {
-    let (db, file, cursor) = analysis::analysis(fixture);
-    let offset = cursor.expect("a $0 cursor").offset();
-    let query = ReferenceQuery {
-        limit: 100,
-        ..Default::default()
-    };
-    expect.assert_eq(&render::references(&analysis::references(
-        &db, file, offset, &query,
-    )));
-}
+use crate::analysis;
+use crate::navigation_checks::{check_definitions_snapshot as check_definitions, check_references};
 
 const SCOPES: &str = r#"
 //- /main.go

@@ -3,39 +3,10 @@
 //! `super` paths, associated items through impl blocks in other files, traits, `Self` and
 //! `self`, struct fields, enum variants and the prelude.
 
-use expect_test::{Expect, expect};
-use sextant::ide::ReferenceQuery;
+use expect_test::expect;
 
-use crate::{analysis, render};
-
-fn check_references(fixture: &str, expect: Expect) {
-    let (db, file, cursor) = analysis::analysis(fixture);
-    let offset = cursor.expect("a $0 cursor").offset();
-    let query = ReferenceQuery {
-        limit: 100,
-        ..Default::default()
-    };
-    expect.assert_eq(&render::references(&analysis::references(
-        &db, file, offset, &query,
-    )));
-}
-
-/// Each cursor (`$0` marks it in a snippet of the fixture's text, which must occur once)
-/// with the definitions expected there.
-fn check_definitions(files: &str, cases: &[(&str, &str)]) {
-    for (cursor, expected) in cases {
-        let plain = cursor.replace("$0", "");
-        assert_eq!(files.matches(&plain).count(), 1, "{cursor} occurs once");
-        let fixture = files.replace(&plain, cursor);
-        let (db, file, at) = analysis::analysis(&fixture);
-        let offset = at.expect("a $0 cursor").offset();
-        assert_eq!(
-            render::definitions(&analysis::definition(&db, file, offset)),
-            *expected,
-            "{cursor}"
-        );
-    }
-}
+use crate::analysis;
+use crate::navigation_checks::{check_definitions, check_references};
 
 #[test]
 fn let_shadows_from_the_end_of_its_statement_in_nested_blocks() {
