@@ -123,7 +123,7 @@ impl Diagnostics {
                 })
             };
             match ctx.pool.try_spawn(job) {
-                Ok(()) => {
+                Ok(_) => {
                     self.running.insert(uri, run);
                 }
                 Err(_) => {

@@ -235,9 +235,11 @@ impl Server {
                 }
             })
         };
-        if self.pool.try_spawn(job).is_err() {
-            self.requests.finish(&id, &request);
-            self.respond(Response::new_err(
+        match self.pool.try_spawn(job) {
+            Ok(slot) => request.set_queue_slot(slot),
+            Err(_) => {
+                self.requests.finish(&id, &request);
+                self.respond(Response::new_err(
                 id,
                 ErrorCode::ServerCancelled as i32,
                 format!(
@@ -245,6 +247,7 @@ impl Server {
                     self.pool.capacity()
                 ),
             ));
+            }
         }
     }
 

@@ -38,6 +38,8 @@ pub struct InFlight {
     /// Stops the request's work wherever it is (see `RequestCancel`).
     pub cancel: RequestCancel,
     state: AtomicU8,
+    /// Its place in the worker pool's queue, given back when it is withdrawn.
+    queue_slot: std::sync::OnceLock<Arc<super::task_pool::QueueSlot>>,
 }
 
 impl InFlight {
@@ -51,9 +53,19 @@ impl InFlight {
     /// The main loop's claim on cancellation: true if the request had not started, and now
     /// never will.
     fn withdraw(&self) -> bool {
-        self.state
+        let withdrawn = self
+            .state
             .compare_exchange(QUEUED, WITHDRAWN, Ordering::SeqCst, Ordering::SeqCst)
-            .is_ok()
+            .is_ok();
+        if withdrawn && let Some(slot) = self.queue_slot.get() {
+            slot.release();
+        }
+        withdrawn
+    }
+
+    /// Where the request waits in the worker pool's queue.
+    pub fn set_queue_slot(&self, slot: Arc<super::task_pool::QueueSlot>) {
+        let _ = self.queue_slot.set(slot);
     }
 }
 
