@@ -22,6 +22,7 @@ use crate::{
     },
 };
 
+mod go_steps;
 mod rust_steps;
 
 /// How deep imports, aliases and base classes are followed.
@@ -386,13 +387,14 @@ impl<'db> Resolver<'db> {
     /// Where `name` comes from when `file`'s language declares it for every module (a
     /// Python builtin, a JavaScript global).
     fn predeclared(&self, file: SourceFile, name: &str) -> Option<&'static str> {
-        match file.lang(self.db).info().import_style.as_str() {
-            "python-module" => python::is_builtin(name).then_some(python::BUILTINS_MODULE),
-            "ecmascript" => ecmascript::is_global(name).then_some(ecmascript::GLOBAL_MODULE),
-            go::IMPORT_STYLE => go::is_predeclared(name).then_some(go::PREDECLARED_MODULE),
-            "rust-module-path" => rust::is_prelude(name).then_some(rust::PRELUDE_MODULE),
-            _ => None,
-        }
+        let declared = match file.lang(self.db).info().import_style.as_str() {
+            "python-module" => python::is_builtin(name),
+            "ecmascript" => ecmascript::is_global(name),
+            go::IMPORT_STYLE => go::is_predeclared(name),
+            "rust-module-path" => rust::is_prelude(name),
+            _ => false,
+        };
+        declared.then(|| self.predeclared_module(file)).flatten()
     }
 
     /// Whether a method's first parameter is the instance it runs on (Python's `self`); in
@@ -406,124 +408,10 @@ impl<'db> Resolver<'db> {
         match file.lang(self.db).info().import_style.as_str() {
             "python-module" => Some(python::BUILTINS_MODULE),
             "ecmascript" => Some(ecmascript::GLOBAL_MODULE),
+            go::IMPORT_STYLE => Some(go::PREDECLARED_MODULE),
+            "rust-module-path" => Some(rust::PRELUDE_MODULE),
             _ => None,
         }
-    }
-
-    /// Whether a name of `scope` is seen only after its declaration: a Go function's or
-    /// block's (package-level names are seen everywhere in the package).
-    fn declared_in_order(&self, file: SourceFile, scope: ScopeId) -> bool {
-        scope != 0 && go::is_go(self.db, file)
-    }
-
-    /// Go: a name `file`'s own top scope does not bind, from the rest of the package block
-    /// and the file's imports: a package imported without a name (by the package's own
-    /// name), the other files of its package, and the packages it dot-imports.
-    fn package_scope(&mut self, file: SourceFile, name: &Arc<str>, depth: u32) -> Vec<Target> {
-        if !go::is_go(self.db, file) || depth > MAX_DEPTH {
-            return Vec::new();
-        }
-        let mut found = Vec::new();
-        let imports = file_symbols(self.db, file).imports.summaries.clone();
-        for import in imports.iter().filter(|i| i.alias.is_none() && !i.wildcard) {
-            match imports::resolve(self.db, self.workspace, file, import) {
-                imports::Target::Resolved { file: package, .. }
-                    if go::package_name(package.text(self.db)) == Some(&**name) =>
-                {
-                    push_unique(&mut found, Target::Module(package));
-                }
-                imports::Target::External { .. } if go::import_name(&import.module) == &**name => {
-                    push_unique(
-                        &mut found,
-                        Target::External {
-                            module: import.module.clone(),
-                            name: None,
-                        },
-                    );
-                }
-                _ => {}
-            }
-        }
-        if !found.is_empty() {
-            return found;
-        }
-        let mut packages = vec![file];
-        for import in imports.iter().filter(|i| is_star_import(i)) {
-            if let imports::Target::Resolved { file: package, .. } =
-                imports::resolve(self.db, self.workspace, file, import)
-            {
-                packages.push(package);
-            }
-        }
-        for package in packages {
-            for other in go::package_files(self.db, self.workspace, package, name) {
-                if other == file {
-                    continue;
-                }
-                // Imports belong to their file, not to the package.
-                let names = self.names(other);
-                let declared = names
-                    .bindings(0, name)
-                    .iter()
-                    .any(|&b| names.occurrence(b).role != Role::Definition(BindingKind::Import));
-                if declared {
-                    push_unique(
-                        &mut found,
-                        Target::Symbol {
-                            file: other,
-                            scope: 0,
-                            name: name.clone(),
-                        },
-                    );
-                }
-            }
-        }
-        found
-    }
-
-    /// Go: what calling the methods called `name` of the type whose scope is `class`
-    /// gives, from the result types they declare (`c.Root().Name()`).
-    fn go_method_results(
-        &mut self,
-        file: SourceFile,
-        class: ScopeId,
-        name: &str,
-        depth: u32,
-    ) -> Vec<Namespace> {
-        let mut found = Vec::new();
-        for (site_file, site) in self.go_methods(file, class, name) {
-            if let Some(result) = self.names(site_file).occurrence(site).constructor {
-                for namespace in self.namespaces_of(site_file, result, depth) {
-                    push_unique(&mut found, namespace);
-                }
-            }
-        }
-        found
-    }
-
-    /// Go: the declarations of the methods called `name` on the package-level type whose
-    /// scope is `class`, in every file of its package.
-    fn go_methods(
-        &mut self,
-        file: SourceFile,
-        class: ScopeId,
-        name: &str,
-    ) -> Vec<(SourceFile, OccurrenceId)> {
-        let names = self.names(file);
-        let scope = &names.scopes[class as usize];
-        let (Some(type_name), Some(0)) = (scope.named_by, scope.parent) else {
-            return Vec::new();
-        };
-        if !go::is_go(self.db, file) {
-            return Vec::new();
-        }
-        let type_name = names.name(type_name);
-        let mut sites = Vec::new();
-        for other in go::package_files(self.db, self.workspace, file, name) {
-            let names = self.names(other);
-            sites.extend(go::methods(&names, type_name, name).map(|m| (other, m)));
-        }
-        sites
     }
 
     /// The symbol `name` of `scope`, with imports among its bindings followed to what
@@ -874,18 +762,17 @@ impl<'db> Resolver<'db> {
         self.members.insert(key.clone(), Vec::new());
         let found = match namespace {
             Namespace::Module(module) => {
+                // A module's own names, not what every module sees.
+                let predeclared = self.predeclared_module(module);
                 let mut found = self.module_name(module, name, depth);
                 found.retain(|t| {
                     !matches!(t, Target::External { module, .. }
-                        if module == python::BUILTINS_MODULE
-                            || module == ecmascript::GLOBAL_MODULE
-                            || module == go::PREDECLARED_MODULE
-                            || module == rust::PRELUDE_MODULE)
+                        if Some(module.as_str()) == predeclared)
                 });
-                if found.is_empty() {
-                    if let Some(sub) = imports::submodule(self.db, self.workspace, module, name) {
-                        found.push(Target::Module(sub));
-                    }
+                if found.is_empty()
+                    && let Some(sub) = imports::submodule(self.db, self.workspace, module, name)
+                {
+                    found.push(Target::Module(sub));
                 }
                 found
             }
@@ -1040,38 +927,6 @@ impl<'db> Resolver<'db> {
             }
         }
         found
-    }
-
-    /// Go: what a value of the type at `written` is (`x := C{}`, `p *C`, a function
-    /// returning `*C`): instances of a workspace type, or of a type from outside the
-    /// workspace, whose members are that package's (`p *pflag.Flag`).
-    fn go_instances(
-        &mut self,
-        file: SourceFile,
-        written: OccurrenceId,
-        depth: u32,
-    ) -> Vec<Namespace> {
-        self.namespaces_of(file, written, depth)
-            .into_iter()
-            .filter(|n| matches!(n, Namespace::Class { .. } | Namespace::External(_)))
-            .collect()
-    }
-
-    /// Rust: what a value of the type at `written` is: instances of a workspace type, or
-    /// of an outside one (`Vec`, `HashMap`).
-    fn rust_instances(
-        &mut self,
-        file: SourceFile,
-        written: OccurrenceId,
-        depth: u32,
-    ) -> Vec<Namespace> {
-        self.namespaces_of(file, written, depth)
-            .into_iter()
-            .filter_map(|n| match n {
-                Namespace::Class { .. } => Some(n),
-                _ => self.rust_outside_instance(file, &n),
-            })
-            .collect()
     }
 
     /// The classes `class` derives from, as namespaces.

@@ -372,6 +372,23 @@ impl Resolver<'_> {
         }
         found
     }
+
+    /// Rust: what a value of the type at `written` is: instances of a workspace type, or
+    /// of an outside one (`Vec`, `HashMap`).
+    pub(super) fn rust_instances(
+        &mut self,
+        file: SourceFile,
+        written: OccurrenceId,
+        depth: u32,
+    ) -> Vec<Namespace> {
+        self.namespaces_of(file, written, depth)
+            .into_iter()
+            .filter_map(|n| match n {
+                Namespace::Class { .. } => Some(n),
+                _ => self.rust_outside_instance(file, &n),
+            })
+            .collect()
+    }
 }
 
 /// The type (or trait) whose definition names `scope` (`struct Foo { … }`), as a target.
