@@ -199,7 +199,13 @@ fn undefined_names(names: &FileNames, imports: &FileImports, tree: &mut Tree) ->
         else {
             continue;
         };
-        if in_try_catching(node, text, &["NameError"]) || in_import(node) {
+        // `ast.Expr` in a case pattern is a dotted name: only its first part is a name.
+        let later_part = node.parent().is_some_and(|p| {
+            p.kind() == "dotted_name"
+                && p.named_child(0)
+                    .is_some_and(|first| first.id() != node.id())
+        });
+        if later_part || in_try_catching(node, text, &["NameError"]) || in_import(node) {
             continue;
         }
         // A header (defaults, annotations, bases) is evaluated in the scope around.
@@ -429,6 +435,12 @@ fn unused_imports(
             Some(Role::Global) => 0,
             _ => occurrence.scope,
         };
+        // Imports in a class body are its attributes (`self.Percolator`); a binding made
+        // again later in its scope is replaced (pyflakes judges the last one only).
+        if names.scopes[scope as usize].is_class || names.bindings(scope, name).last() != Some(&id)
+        {
+            continue;
+        }
         let seen = used.entry(name).or_insert_with(|| {
             names
                 .occurrences_named(name)
@@ -453,7 +465,20 @@ fn unused_imports(
             (None, Some(alias)) => *alias == import.module,
             _ => false,
         };
-        if import.module == "__future__" || reexport || (is_init && import.name.is_some()) {
+        // `import a.b` beside `import a as x`: loads `a.b` for `x.b` (used through x).
+        let loads_submodule = import.name.is_none()
+            && import.alias.is_none()
+            && import.module.contains('.')
+            && imports.summaries.iter().any(|other| {
+                let top = python::local_name(import);
+                python::local_name(other) != top
+                    && (other.module == top || other.module.starts_with(&format!("{top}.")))
+            });
+        if import.module == "__future__"
+            || reexport
+            || loads_submodule
+            || (is_init && import.name.is_some())
+        {
             continue;
         }
         candidates.push((id, import));
