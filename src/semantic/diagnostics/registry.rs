@@ -141,3 +141,83 @@ pub mod ids {
     pub const UNDEFINED_NAME: &str = "SX005";
     pub const UNUSED_IMPORT: &str = "SX006";
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+
+    #[test]
+    fn every_code_is_complete_and_ids_are_unique() {
+        let languages: Vec<&str> = crate::lang::registry().ids();
+        let mut seen_ids = HashSet::new();
+        let mut seen_names = HashSet::new();
+        for (i, code) in codes().iter().enumerate() {
+            assert_eq!(code.id, format!("SX{:03}", i + 1), "ids run in order");
+            assert!(seen_ids.insert(code.id.as_str()), "{}: id twice", code.id);
+            assert!(
+                seen_names.insert(code.name.as_str()),
+                "{}: name twice",
+                code.id
+            );
+            assert!(
+                code.name
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c == '-'),
+                "{}: kebab-case name",
+                code.id
+            );
+            for (field, text) in [
+                ("title", &code.title),
+                ("category", &code.category),
+                ("description", &code.description),
+                ("example", &code.example),
+                ("fix", &code.fix),
+                ("help", &code.help),
+            ] {
+                assert!(!text.trim().is_empty(), "{}: empty {field}", code.id);
+            }
+            assert_ne!(code.example.trim(), code.fix.trim(), "{}", code.id);
+            assert!(!code.languages.is_empty(), "{}", code.id);
+            for lang in &code.languages {
+                assert!(
+                    lang == "*" || languages.contains(&lang.as_str()),
+                    "{}: unknown language {lang}",
+                    code.id
+                );
+            }
+            for lang in &code.implemented {
+                assert!(
+                    code.languages.contains(lang),
+                    "{}: implemented for {lang}, which it does not apply to",
+                    code.id
+                );
+            }
+        }
+        for id in [
+            ids::SYNTAX_ERROR,
+            ids::MISSING_TOKEN,
+            ids::UNRESOLVED_IMPORT,
+            ids::UNDEFINED_NAME,
+            ids::UNUSED_IMPORT,
+        ] {
+            assert!(code(id).is_implemented(), "{id} is emitted, so implemented");
+        }
+        assert!(
+            codes().iter().any(|c| !c.enabled),
+            "import cycles are off by default"
+        );
+        assert!(!find("import-cycle").unwrap().enabled);
+    }
+
+    #[test]
+    fn codes_are_found_by_id_or_name_in_any_case() {
+        assert_eq!(
+            find("sx005").map(|c| c.name.as_str()),
+            Some("undefined-name")
+        );
+        assert_eq!(find("Unused-Import").map(|c| c.id.as_str()), Some("SX006"));
+        assert_eq!(find("SX999"), None);
+    }
+}
