@@ -121,6 +121,23 @@ fn undefined_names_stay_quiet_on_real_idioms() {
         total = [last := v for v in range(3)]
         print(last)
         del total
+
+        def handle(request):
+            match request:
+                case Point(x=px, y=[py]) if px:
+                    return px, py
+                case {"k": value, **rest}:
+                    return value, rest
+                case [first, *others]:
+                    return first, others
+                case str() as text:
+                    return text
+
+        def generic[T](items: list[T]) -> T:
+            return items[0]
+
+        type Pair = tuple[int, int]
+        print(Pair)
         "#,
         expect![[r#""#]],
     );
@@ -197,6 +214,15 @@ fn unused_imports_stay_quiet_on_re_exports_and_checks() {
 
         class Editor:
             from os import getcwd
+
+        import pdb
+        from typing import TypeAlias
+        from functools import partial
+
+        _Partial: TypeAlias = "partial[int]"
+
+        def enter(pdb: pdb.Pdb) -> None:
+            return pdb
 
         def g():
             import json

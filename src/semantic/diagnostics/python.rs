@@ -248,6 +248,11 @@ fn names_bound_outside_locals<'t>(root: tree_sitter::Node, text: &'t str) -> Has
                 None
             }
             "type_alias_statement" => node.named_child(0).and_then(|t| t.named_child(0)),
+            // `case C(key=value)`: a capture the query does not bind.
+            "keyword_pattern" => node
+                .named_child(1)
+                .filter(|v| v.kind() == "dotted_name" && v.named_child_count() == 1)
+                .and_then(|v| v.named_child(0)),
             _ => None,
         };
         if let Some(name) = bound.filter(|n| n.kind() == "identifier") {
@@ -497,7 +502,7 @@ fn unused_imports(
     for (id, import) in candidates {
         let range = names.occurrence(id).range;
         let name = names.name(id);
-        if mentioned.contains(name) {
+        if mentioned.contains(name) || used_in_a_header(names, root, id) {
             continue;
         }
         let Some(node) = root.descendant_for_byte_range(range.start().into(), range.end().into())
@@ -514,6 +519,30 @@ fn unused_imports(
         ));
     }
     found
+}
+
+/// Whether a use of the import `binding`'s name in a function's or class's header (a
+/// parameter's annotation or default, a base) sees it: a header is evaluated in the scope
+/// around, so `def f(pdb: pdb.Pdb)` uses the module's `pdb`.
+fn used_in_a_header(names: &FileNames, root: tree_sitter::Node, binding: OccurrenceId) -> bool {
+    let name = names.name(binding);
+    let occurrence = names.occurrence(binding);
+    let scope = match names.declaration(occurrence.scope, name) {
+        Some(Role::Global) => 0,
+        _ => occurrence.scope,
+    };
+    names.occurrences_named(name).any(|u| {
+        let use_ = names.occurrence(u);
+        let Some(parent) = names.scopes[use_.scope as usize].parent else {
+            return false;
+        };
+        let (start, end) = (use_.range.start().into(), use_.range.end().into());
+        is_use(use_.role)
+            && root
+                .descendant_for_byte_range(start, end)
+                .is_some_and(in_header)
+            && binding_scope(names, parent, name, start as u32) == Some(scope)
+    })
 }
 
 /// Names used where the locals query does not look: listed in `__all__`, written in a
@@ -551,10 +580,13 @@ fn in_annotation_or_all(string: tree_sitter::Node, text: &str) -> bool {
     while let Some(parent) = node.parent() {
         match parent.kind() {
             "type" => return true,
+            // `__all__ = [...]`, and `X: TypeAlias = "A | B"` (a type written as a string).
             "assignment" | "augmented_assignment" => {
-                return parent
-                    .child_by_field_name("left")
-                    .is_some_and(|left| &text[left.byte_range()] == "__all__");
+                let left = parent.child_by_field_name("left");
+                let alias = parent
+                    .child_by_field_name("type")
+                    .is_some_and(|t| text[t.byte_range()].ends_with("TypeAlias"));
+                return alias || left.is_some_and(|left| &text[left.byte_range()] == "__all__");
             }
             "call" => {
                 let callee = parent
