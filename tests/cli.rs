@@ -1073,3 +1073,102 @@ fn rust_def_and_refs_through_modules_and_impl_blocks() {
     );
     assert_eq!(v["definitions"][0]["kind"], "function");
 }
+
+#[test]
+fn check_prints_codes_and_a_summary_and_exits_1_on_findings() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "app/__init__.py", "");
+    write(
+        root,
+        "app/main.py",
+        "import os\nfrom app.utils import helper\n\nprint(helper, undefined_name)\n",
+    );
+    write(root, "app/clean.py", "import sys\n\nprint(sys.argv)\n");
+    write(root, "lib.rs", "fn main() {\n    let x = (1\n}\n");
+
+    let out = sextant(root, &["check"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "app/main.py:1:8: SX006 'os' imported but unused\n\
+         app/main.py:2:1: SX003 no module 'app.utils' in the workspace\n\
+         app/main.py:4:15: SX005 undefined name 'undefined_name'\n\
+         lib.rs:2:5: SX001 unexpected `let`\n\
+         Found 4 diagnostics in 2 of 4 files (SX001 1, SX003 1, SX005 1, SX006 1).\n"
+    );
+
+    // Paths, --select and --ignore narrow it; JSON has the summary.
+    let out = sextant(
+        root,
+        &["check", "app", "--ignore", "SX006", "--format", "json"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let answer = json(&out);
+    let codes: Vec<&str> = answer["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, ["SX003", "SX005"]);
+    assert_eq!(answer["summary"]["total"], 2);
+    assert_eq!(answer["summary"]["files_checked"], 3);
+    assert_eq!(answer["summary"]["by_file"]["app/main.py"], 2);
+
+    let out = sextant(root, &["check", "app/clean.py"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout(&out), "All checks passed (1 file checked).\n");
+
+    let out = sextant(
+        root,
+        &["check", "--select", "undefined-name", "app/main.py"],
+    );
+    assert_eq!(
+        stdout(&out),
+        "app/main.py:4:15: SX005 undefined name 'undefined_name'\n\
+         Found 1 diagnostic in 1 of 1 file (SX005 1).\n"
+    );
+
+    // Bad input: an unknown code, a path with no indexed file.
+    let out = sextant(root, &["check", "--select", "SX999"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("unknown diagnostic code \"SX999\""),
+        "{}",
+        stderr(&out)
+    );
+    write(root, "docs/notes.txt", "text");
+    let out = sextant(root, &["check", "docs"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("docs: no file the workspace indexes"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn explain_prints_a_codes_explanation_and_says_what_is_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = sextant(dir.path(), &["explain", "undefined-name"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("SX005 Undefined name (undefined-name)\n"),
+        "{text}"
+    );
+    assert!(text.contains("checked today in: python\n"), "{text}");
+    assert!(text.contains("Example:\n\n    def total(items):"), "{text}");
+
+    let out = sextant(dir.path(), &["explain", "SX010", "--json"]);
+    let answer = json(&out);
+    assert_eq!(answer["code"], "SX010");
+    assert_eq!(answer["implemented"], serde_json::json!([]));
+
+    let out = sextant(dir.path(), &["explain"]);
+    assert_eq!(stdout(&out).lines().count(), 12, "one line per code");
+
+    let out = sextant(dir.path(), &["explain", "SX999"]);
+    assert_eq!(out.status.code(), Some(2));
+}

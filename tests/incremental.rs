@@ -365,3 +365,51 @@ fn an_edit_inside_a_macro_body_reexecutes_only_that_file() {
         .collect();
     assert_eq!(lines, [("src/lib.rs".to_string(), 2)]);
 }
+
+#[test]
+fn an_edit_in_a_body_rechecks_only_that_file() {
+    let (mut host, log) = logged_host();
+    let check = |host: &Host| -> Vec<String> {
+        let result = host
+            .analysis()
+            .check(&sextant::ide::CheckQuery::default())
+            .unwrap();
+        result
+            .diagnostics
+            .iter()
+            .map(|d| format!("{}:{} {}", d.path, d.span.start.line, d.code))
+            .collect()
+    };
+    assert_eq!(check(&host), ["pkg/b.py:1 SX006"], "b imports area unused");
+
+    // A new undefined name inside a body of a: a is checked again, b's answer is reused.
+    let a = host.file("pkg/a.py").unwrap();
+    let text = host
+        .analysis()
+        .file_text(a)
+        .replace("return w * h", "return w * hh");
+    host.set_file_text("pkg/a.py", &text);
+    log.lock().unwrap().clear();
+    assert_eq!(check(&host), ["pkg/a.py:2 SX005", "pkg/b.py:1 SX006"]);
+    let mut executed: Vec<String> = std::mem::take(&mut *log.lock().unwrap())
+        .into_iter()
+        .map(|q| match q.strip_prefix("file_diagnostics(") {
+            Some(_) => "file_diagnostics".to_string(),
+            None => q,
+        })
+        .collect();
+    executed.sort();
+    let a_id = id_of(&host, "pkg/a.py");
+    // `file_diagnostics` is keyed by (workspace, file), an interned id of its own: one run.
+    assert_eq!(
+        executed,
+        [
+            "file_diagnostics".to_string(),
+            format!("file_names({a_id})"),
+            format!("file_symbols({a_id})"),
+            format!("line_index({a_id})"),
+            format!("syntax_errors({a_id})"),
+        ],
+        "only the edited file is checked again"
+    );
+}

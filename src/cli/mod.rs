@@ -2,7 +2,7 @@
 //! comes from `ide`.
 //!
 //! Exit codes: 0 ok, 1 findings (syntax errors for `parse`, no match for `symbols`, cycles
-//! for `graph --cycles`), 2 usage or I/O error.
+//! for `graph --cycles`, diagnostics for `check`), 2 usage or I/O error.
 
 mod progress;
 mod render;
@@ -26,7 +26,7 @@ use crate::{
 #[command(
     name = "sextant",
     version,
-    after_help = "Exit codes: 0 ok, 1 findings (syntax errors, no symbol matched, import cycles with graph --cycles), 2 usage or I/O error."
+    after_help = "Exit codes: 0 ok, 1 findings (syntax errors, no symbol matched, import cycles with graph --cycles, diagnostics from check), 2 usage or I/O error."
 )]
 pub struct Cli {
     #[command(flatten)]
@@ -98,6 +98,45 @@ pub enum Command {
     /// Index the workspace and report files, bytes, lines and symbols per language, skipped
     /// files and the index time.
     Stats(StatsArgs),
+    /// Check PATHS (files or directories; default: the whole workspace) and print one
+    /// `path:line:column: CODE message` line per diagnostic, then a summary. Syntax errors
+    /// in every language; undefined names, unused imports and missing workspace modules in
+    /// Python. Exits 1 when anything is reported.
+    Check(CheckArgs),
+    /// Explain a diagnostic code (`SX005` or `undefined-name`): what it means, an example
+    /// that triggers it and its fix. Without CODE, list every code.
+    Explain(ExplainArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// Files or directories of the workspace (relative to the current directory or to
+    /// --root).
+    pub paths: Vec<PathBuf>,
+    /// Report only these codes (comma-separated ids, names, id prefixes such as SX00, or
+    /// ALL) instead of the default set.
+    #[arg(long, value_name = "CODES", value_delimiter = ',')]
+    pub select: Vec<String>,
+    /// Do not report these codes (as for --select).
+    #[arg(long, value_name = "CODES", value_delimiter = ',')]
+    pub ignore: Vec<String>,
+    /// Output format (--json is the same as --format json).
+    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+    pub format: CheckFormat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum CheckFormat {
+    /// `path:line:column: CODE message` lines, then a summary.
+    Text,
+    /// `{diagnostics, summary}` as JSON.
+    Json,
+}
+
+#[derive(Args, Debug)]
+pub struct ExplainArgs {
+    /// A code's id or name.
+    pub code: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -454,6 +493,21 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
             Ok((render::references(&found, g.json), code))
         }
         Command::Graph(args) => graph(g, args),
+        Command::Check(args) => check(g, args),
+        Command::Explain(args) => match &args.code {
+            None => Ok((
+                render::codes(ide::diagnostic_codes(), g.json),
+                ExitCode::SUCCESS,
+            )),
+            Some(code) => {
+                let found = ide::explain(code).ok_or_else(|| {
+                    CliError(format!(
+                        "unknown diagnostic code {code:?} (`sextant explain` lists them)"
+                    ))
+                })?;
+                Ok((render::explain(found, g.json), ExitCode::SUCCESS))
+            }
+        },
         Command::Symbols(args) => {
             let query = ide::SymbolQuery {
                 query: args.query.clone(),
@@ -561,6 +615,40 @@ fn graph(g: &GlobalArgs, args: &GraphArgs) -> Result<(String, ExitCode), CliErro
         GraphFormat::Text => render::graph_text(&view, &query),
     };
     Ok((out, code))
+}
+
+fn check(g: &GlobalArgs, args: &CheckArgs) -> Result<(String, ExitCode), CliError> {
+    let codes = ide::CodeSelection::new(&args.select, &args.ignore).map_err(CliError)?;
+    let host = load_workspace(g)?;
+    let root = std::fs::canonicalize(g.root())?;
+    let mut paths = Vec::new();
+    for path in &args.paths {
+        let located = locate(g, path);
+        let rel = located
+            .canonicalize()
+            .ok()
+            .and_then(|p| workspace::relative_path(&root, &p))
+            .ok_or_else(|| CliError(format!("{}: not inside the workspace", path.display())))?;
+        paths.push(rel);
+    }
+    let query = ide::CheckQuery {
+        paths,
+        codes,
+        ..Default::default()
+    };
+    let result = host.analysis().check(&query).map_err(cancelled)?;
+    if let Some(path) = result.unmatched_paths.first() {
+        return Err(CliError(format!(
+            "{path}: no file the workspace indexes is there (see `sextant files`)"
+        )));
+    }
+    let code = if result.summary.total > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    };
+    let as_json = g.json || args.format == CheckFormat::Json;
+    Ok((render::check(&result, as_json), code))
 }
 
 fn run_mcp(g: &GlobalArgs, args: &McpArgs) -> Result<(), CliError> {

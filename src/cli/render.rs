@@ -6,11 +6,162 @@ use serde::Serialize;
 
 use crate::{
     ide::{
-        Certainty, Definition, Direction, GraphQuery, ImportGraphView, ImportInfo, Outline,
+        self, Certainty, Definition, Direction, GraphQuery, ImportGraphView, ImportInfo, Outline,
         OutlineNode, ParseOutput, ProjectInfo, References, SymbolSearch, WorkspaceStats, registry,
     },
     workspace::Host,
 };
+
+/// `path:line:column: CODE message` per diagnostic, then a summary line.
+pub fn check(result: &ide::CheckResult, as_json: bool) -> String {
+    if as_json {
+        return json(result);
+    }
+    let mut out = String::new();
+    for d in &result.diagnostics {
+        let _ = writeln!(
+            out,
+            "{}:{}:{}: {} {}",
+            d.path, d.span.start.line, d.span.start.column, d.code, d.message
+        );
+    }
+    let summary = &result.summary;
+    if summary.total == 0 {
+        let _ = writeln!(
+            out,
+            "All checks passed ({} file{} checked).",
+            summary.files_checked,
+            plural(summary.files_checked)
+        );
+        return out;
+    }
+    let codes: Vec<String> = summary
+        .by_code
+        .iter()
+        .map(|(code, n)| format!("{code} {n}"))
+        .collect();
+    let _ = writeln!(
+        out,
+        "Found {} diagnostic{} in {} of {} file{} ({}).",
+        summary.total,
+        plural(summary.total),
+        summary.by_file.len(),
+        summary.files_checked,
+        plural(summary.files_checked),
+        codes.join(", ")
+    );
+    if summary.truncated {
+        let _ = writeln!(out, "(only the first {} listed)", result.diagnostics.len());
+    }
+    out
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// A code's explanation: title, category, severity, languages, what it means, an example
+/// and its fix.
+pub fn explain(code: &ide::DiagnosticCode, as_json: bool) -> String {
+    if as_json {
+        return json(&code_entry(code));
+    }
+    let mut out = format!("{} {} ({})\n\n", code.id, code.title, code.name);
+    let _ = writeln!(out, "category: {}", code.category);
+    let _ = writeln!(
+        out,
+        "default severity: {}{}",
+        code.severity.as_str(),
+        if code.enabled {
+            ""
+        } else {
+            " (off unless selected)"
+        }
+    );
+    let _ = writeln!(out, "languages: {}", code.languages.join(", "));
+    let implemented = if code.implemented.is_empty() {
+        "not yet checked (planned)".to_string()
+    } else {
+        code.implemented.join(", ")
+    };
+    let _ = writeln!(out, "checked today in: {implemented}");
+    if let Some(rule) = &code.pyflakes {
+        let _ = writeln!(out, "pyflakes/ruff: {rule}");
+    }
+    let _ = writeln!(out, "\n{}\n", code.description.trim());
+    let _ = writeln!(out, "Example:\n\n{}\n", indent(&code.example));
+    let _ = writeln!(out, "Fix:\n\n{}\n", indent(&code.fix));
+    let _ = writeln!(out, "{}", code.help);
+    out
+}
+
+fn indent(block: &str) -> String {
+    block
+        .trim_matches('\n')
+        .lines()
+        .map(|l| format!("    {l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Every code: id, name, severity, and where it is checked today.
+pub fn codes(codes: &[ide::DiagnosticCode], as_json: bool) -> String {
+    if as_json {
+        return json(&codes.iter().map(code_entry).collect::<Vec<_>>());
+    }
+    let mut out = String::new();
+    for code in codes {
+        let implemented = if code.implemented.is_empty() {
+            "planned".to_string()
+        } else {
+            code.implemented.join(", ")
+        };
+        let _ = writeln!(
+            out,
+            "{} {:<22} {:<11} {} [{}]",
+            code.id,
+            code.name,
+            code.severity.as_str(),
+            code.title,
+            implemented
+        );
+    }
+    out
+}
+
+/// A code as JSON: the MCP `explain_diagnostic` answer's fields plus the registry's facts.
+#[derive(Serialize)]
+struct CodeEntry<'a> {
+    code: &'a str,
+    name: &'a str,
+    category: &'a str,
+    title: &'a str,
+    severity: &'a str,
+    enabled: bool,
+    languages: &'a [String],
+    implemented: &'a [String],
+    description: &'a str,
+    example: &'a str,
+    fix: &'a str,
+    help: &'a str,
+}
+
+fn code_entry(code: &ide::DiagnosticCode) -> CodeEntry<'_> {
+    CodeEntry {
+        code: &code.id,
+        name: &code.name,
+        category: &code.category,
+        title: &code.title,
+        severity: code.severity.as_str(),
+        enabled: code.enabled,
+        languages: &code.languages,
+        implemented: &code.implemented,
+        description: code.description.trim(),
+        example: code.example.trim_matches('\n'),
+        fix: code.fix.trim_matches('\n'),
+        help: &code.help,
+    }
+}
 
 fn json<T: Serialize>(value: &T) -> String {
     let mut out = serde_json::to_string(value).expect("answers serialize");

@@ -436,6 +436,37 @@ impl Analysis {
         self.with(|db| structure::selection_ranges(db, file.0, offsets))
     }
 
+    /// The diagnostics of the files `query.paths` names (default: every file), checked on
+    /// all cores; each file's answer is memoized, so a second check re-checks only files
+    /// that changed.
+    pub fn check(&self, query: &super::CheckQuery) -> Cancellable<super::CheckResult> {
+        let (files, unmatched) =
+            super::diagnostics::files_under(&self.db, self.workspace, &query.paths);
+        let template = std::sync::Mutex::new(self.db.clone());
+        let workspace = self.workspace;
+        self.with(|_| {
+            let per_file: Vec<Vec<super::DiagnosticInfo>> = files
+                .par_iter()
+                .map_init(
+                    || template.lock().unwrap().clone(),
+                    |db, &file| {
+                        super::diagnostics::file_diagnostics_info(db, workspace, file, &query.codes)
+                    },
+                )
+                .collect();
+            super::diagnostics::combine(per_file, files.len(), unmatched, query)
+        })
+    }
+
+    /// One file's diagnostics with the codes `codes` selects, in document order.
+    pub fn diagnostics(
+        &self,
+        file: FileId,
+        codes: &super::CodeSelection,
+    ) -> Cancellable<Vec<super::DiagnosticInfo>> {
+        self.with(|db| super::diagnostics::file_diagnostics_info(db, self.workspace, file.0, codes))
+    }
+
     /// Computes what later requests will need (every file's symbols and identifiers, then
     /// the workspace symbol index and identifier index) on all cores. `on_file` is called
     /// after each file.

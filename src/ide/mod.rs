@@ -11,6 +11,7 @@
 
 mod analysis;
 mod call_hierarchy;
+mod diagnostics;
 mod hover;
 mod import_graph;
 mod imports;
@@ -25,6 +26,9 @@ pub use analysis::{
     Analysis, AnalysisHost, Cancellable, Change, ChangeSummary, FileContent, FileId,
 };
 pub use call_hierarchy::{Call, CallItem};
+pub use diagnostics::{
+    CheckQuery, CheckResult, CheckSummary, CodeSelection, DiagnosticInfo, diagnostic_codes, explain,
+};
 pub use hover::HoverInfo;
 pub use import_graph::{Direction, Granularity, GraphEdge, GraphNode, GraphQuery, ImportGraphView};
 pub use imports::{ImportInfo, ImportStatus};
@@ -37,6 +41,7 @@ pub use symbol_search::{SymbolMatch, SymbolQuery, SymbolSearch};
 
 // The vocabulary of answers, defined below `ide` and part of its API.
 pub use crate::db::ManifestKind;
+pub use crate::semantic::diagnostics::{Code as DiagnosticCode, Severity};
 pub use crate::semantic::projects::{Project as ProjectInfo, ProjectKind};
 // What a tsconfig `extends` names, for the loader to read those files too.
 pub use crate::semantic::projects::{extends_candidates, extends_specifiers};

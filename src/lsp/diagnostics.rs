@@ -1,4 +1,5 @@
-//! Syntax diagnostics for open documents: when to compute them and which to publish.
+//! Diagnostics for open documents (syntax errors and every enabled check, with their
+//! codes): when to compute them and which to publish.
 //!
 //! Invariant: diagnostics are published only for the version of a document the editor
 //! still has: a result computed for an older version, or for a document that changed
@@ -180,12 +181,14 @@ fn compute(
         let Some(file) = s.file(rel) else {
             return Ok(Vec::new());
         };
-        let errors = s.analysis.syntax_errors(file)?;
+        let found = s
+            .analysis
+            .diagnostics(file, &crate::ide::CodeSelection::default())?;
         let index = LineIndex {
             index: s.analysis.line_index(file)?,
             encoding,
         };
-        Ok(to_proto::diagnostics(&index, &errors))
+        Ok(to_proto::diagnostics(&index, &found))
     })
 }
 

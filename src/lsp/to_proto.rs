@@ -7,9 +7,9 @@
 
 use lsp_types::{
     CallHierarchyIncomingCall, CallHierarchyItem, CallHierarchyOutgoingCall, Diagnostic,
-    DiagnosticSeverity, DocumentHighlight, DocumentHighlightKind, DocumentSymbol, FoldingRange,
-    FoldingRangeKind, Hover, HoverContents, Location, MarkupContent, MarkupKind, Position, Range,
-    SelectionRange, SymbolInformation, SymbolKind as LspKind,
+    DiagnosticSeverity, DiagnosticTag, DocumentHighlight, DocumentHighlightKind, DocumentSymbol,
+    FoldingRange, FoldingRangeKind, Hover, HoverContents, Location, MarkupContent, MarkupKind,
+    NumberOrString, Position, Range, SelectionRange, SymbolInformation, SymbolKind as LspKind,
 };
 
 use super::{
@@ -18,8 +18,8 @@ use super::{
 };
 use crate::{
     ide::{
-        Call, CallItem, Cancellable, Definition, Fold, HoverInfo, Outline, OutlineNode,
-        ReferenceRole, References, Span, SymbolKind, SymbolSearch, SyntaxError,
+        Call, CallItem, Cancellable, Definition, DiagnosticInfo, Fold, HoverInfo, Outline,
+        OutlineNode, ReferenceRole, References, Severity, Span, SymbolKind, SymbolSearch,
     },
     workspace::{LoadPhase, ProgressEvent, live::Snapshot},
 };
@@ -320,14 +320,23 @@ pub fn selection_ranges(index: &LineIndex, chains: &[Vec<Span>]) -> Vec<Selectio
         .collect()
 }
 
-pub fn diagnostics(index: &LineIndex, errors: &[SyntaxError]) -> Vec<Diagnostic> {
-    errors
+/// Diagnostics with their codes (`SX005`), `source: "sextant"`, and the `Unnecessary` tag
+/// on code that can be removed (an unused import).
+pub fn diagnostics(index: &LineIndex, found: &[DiagnosticInfo]) -> Vec<Diagnostic> {
+    found
         .iter()
-        .map(|e| Diagnostic {
-            range: range(index, e.range.start().into(), e.range.end().into()),
-            severity: Some(DiagnosticSeverity::ERROR),
+        .map(|d| Diagnostic {
+            range: range(index, d.span.byte_start as usize, d.span.byte_end as usize),
+            severity: Some(match d.severity {
+                Severity::Error => DiagnosticSeverity::ERROR,
+                Severity::Warning => DiagnosticSeverity::WARNING,
+                Severity::Information => DiagnosticSeverity::INFORMATION,
+                Severity::Hint => DiagnosticSeverity::HINT,
+            }),
+            code: Some(NumberOrString::String(d.code.clone())),
             source: Some("sextant".into()),
-            message: e.message.clone(),
+            message: d.message.clone(),
+            tags: d.unnecessary.then(|| vec![DiagnosticTag::UNNECESSARY]),
             ..Default::default()
         })
         .collect()

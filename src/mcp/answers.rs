@@ -16,9 +16,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::ide::{
-    Certainty, Definition, GraphNode, ImportGraphView, ImportInfo, ImportStatus, Outline,
-    OutlineNode, ParseOutput, ReferenceRole, References, Span, SymbolKind, SymbolMatch,
-    SymbolSearch, SyntaxErrorInfo,
+    Certainty, CheckResult, CheckSummary, Definition, DiagnosticCode, GraphNode, ImportGraphView,
+    ImportInfo, ImportStatus, Outline, OutlineNode, ParseOutput, ReferenceRole, References,
+    Severity, Span, SymbolKind, SymbolMatch, SymbolSearch, SyntaxErrorInfo,
 };
 
 /// A tool's structured answer, as rmcp's `Json` but with the text content (what a model is
@@ -474,6 +474,100 @@ impl ImportGraphAnswer {
             cycles: view.cycles,
             shortest_cycle: view.shortest_cycle,
             node_total: view.node_total,
+        }
+    }
+}
+
+/// A diagnostic, lean: where (line and column), what code, what it says.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct DiagnosticEntry {
+    pub path: String,
+    pub line: u32,
+    /// 1-based, in characters.
+    pub column: u32,
+    /// `SX005`; `explain_diagnostic` tells what it means and how to fix it.
+    pub code: String,
+    pub severity: Severity,
+    pub message: String,
+    /// With `positions: "full"`: the range reported.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span: Option<Span>,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct TypecheckAnswer {
+    /// By path, then position; at most `limit`.
+    pub diagnostics: Vec<DiagnosticEntry>,
+    /// Counts of everything found, whatever the limit.
+    pub summary: CheckSummary,
+}
+
+impl TypecheckAnswer {
+    pub fn new(result: CheckResult, positions: Positions) -> TypecheckAnswer {
+        let diagnostics = result
+            .diagnostics
+            .into_iter()
+            .map(|d| DiagnosticEntry {
+                path: d.path,
+                line: d.span.start.line,
+                column: d.span.start.column,
+                code: d.code,
+                severity: d.severity,
+                message: d.message,
+                span: positions.span(d.span),
+            })
+            .collect();
+        TypecheckAnswer {
+            diagnostics,
+            summary: result.summary,
+        }
+    }
+
+    /// The first `n` diagnostics (the summary says how many there were).
+    pub fn first(&self, n: usize) -> TypecheckAnswer {
+        let mut answer = self.clone();
+        if answer.diagnostics.len() > n {
+            answer.diagnostics.truncate(n);
+            answer.summary.truncated = true;
+        }
+        answer
+    }
+}
+
+/// A diagnostic code explained.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ExplainAnswer {
+    pub code: String,
+    pub category: String,
+    pub title: String,
+    /// What it means; says when sextant does not check it yet.
+    pub description: String,
+    /// Code that triggers it, then the same code fixed.
+    pub example: String,
+    /// What to do.
+    pub help: String,
+}
+
+impl ExplainAnswer {
+    pub fn new(code: &DiagnosticCode) -> ExplainAnswer {
+        let checked = if code.implemented.is_empty() {
+            " Not checked yet (planned).".to_string()
+        } else if code.implemented.iter().any(|l| l == "*") {
+            " Checked in every language.".to_string()
+        } else {
+            format!(" Checked today in: {}.", code.implemented.join(", "))
+        };
+        ExplainAnswer {
+            code: code.id.clone(),
+            category: code.category.clone(),
+            title: code.title.clone(),
+            description: format!("{}{checked}", code.description.trim().replace('\n', " ")),
+            example: format!(
+                "{}\n\n# fixed:\n{}",
+                code.example.trim_matches('\n'),
+                code.fix.trim_matches('\n')
+            ),
+            help: code.help.clone(),
         }
     }
 }

@@ -24,8 +24,8 @@ use tokio::sync::Semaphore;
 use super::{
     ErrorCode, Limits, ToolError,
     answers::{
-        DefinitionAnswer, ImportGraphAnswer, ImportsAnswer, Json, LookupAnswer, OutlineAnswer,
-        ParseAnswer, Positions, ReferencesAnswer,
+        DefinitionAnswer, ExplainAnswer, ImportGraphAnswer, ImportsAnswer, Json, LookupAnswer,
+        OutlineAnswer, ParseAnswer, Positions, ReferencesAnswer, TypecheckAnswer,
     },
     paths,
     schema::{input_schema, output_schema},
@@ -50,8 +50,8 @@ defined (ranked fuzzy search on names, filters by kind, language and path). Use 
 see a file's structure without reading it, `find_definition` and `find_references` for what a \
 name means and who uses it (Python, JavaScript, TypeScript, Go, Rust), `list_imports` for what a file imports and where \
 each import leads, `import_graph` for what a file depends on, what depends on it and \
-import cycles, `parse_source` for syntax errors, and `workspace_status` for \
-what is indexed. Paths are relative to the workspace root; answers give \
+import cycles, `parse_source` for syntax errors, `typecheck` for diagnostics with codes \
+(`explain_diagnostic` explains one), and `workspace_status` for what is indexed. Paths are relative to the workspace root; answers give \
 1-based line numbers, and `positions: \"full\"` adds columns and byte offsets.",
         ide::language_names()
     )
@@ -258,6 +258,29 @@ pub struct LookupSymbolArgs {
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WorkspaceStatusArgs {}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TypecheckArgs {
+    /// Workspace files or directories to check; omit for the whole workspace.
+    pub file_paths: Option<Vec<String>>,
+    /// Only diagnostics at least this severe (`error` < `warning` < `information` < `hint`).
+    pub severity: Option<ide::Severity>,
+    /// Only these codes: ids (`SX005`), names (`undefined-name`) or id prefixes (`SX00`).
+    pub codes: Option<Vec<String>>,
+    /// At most this many diagnostics (default 100; the summary counts all).
+    #[schemars(range(min = 1, max = 5000))]
+    pub limit: Option<u32>,
+    /// `lines` (default): line and column; `full`: also a `span` with byte offsets.
+    pub positions: Option<Positions>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExplainDiagnosticArgs {
+    /// A diagnostic code's id (`SX005`) or name (`undefined-name`).
+    pub code: String,
+}
 
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct WorkspaceStatus {
@@ -690,6 +713,80 @@ impl SextantServer {
             })
             .await?;
         self.bounded(out)
+    }
+
+    #[tool(
+        description = "Diagnostics with stable codes (syntax errors; Python undefined names, unused imports, missing modules) for files or the whole workspace.",
+        input_schema = input_schema::<TypecheckArgs>(),
+        output_schema = output_schema::<TypecheckAnswer>(),
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn typecheck(
+        &self,
+        args: JsonObject,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Json<TypecheckAnswer>, CallToolResult> {
+        let args: TypecheckArgs = parse_args(args)?;
+        let positions = args.positions.unwrap_or_default();
+        let limit = in_range("limit", args.limit, 1, 5000, 100)?;
+        let codes = ide::CodeSelection::new(&args.codes.unwrap_or_default(), &[])
+            .map_err(|e| ToolError::new(ErrorCode::InvalidArgument, e))?;
+        let (live, max_chars) = (self.live.clone(), self.limits.max_response_chars);
+        let out = self
+            .run("typecheck", ctx, Lane::Compute, move |cancel| {
+                let mut paths = Vec::new();
+                for path in args.file_paths.iter().flatten() {
+                    paths.push(paths::resolve(live.root(), path)?.0);
+                }
+                let query = ide::CheckQuery {
+                    paths,
+                    codes,
+                    min_severity: args.severity,
+                    limit,
+                };
+                let result = live
+                    .read(cancel, |s: &Snapshot| s.analysis.check(&query))
+                    .map_err(read_error)?;
+                if let Some(path) = result.unmatched_paths.first() {
+                    return Err(ToolError::new(
+                        ErrorCode::NotFound,
+                        format!("{path:?}: no file the workspace indexes is there"),
+                    ));
+                }
+                let answer = TypecheckAnswer::new(result, positions);
+                Ok(
+                    largest_that_fits(answer.diagnostics.len().max(1), max_chars, |n| {
+                        Ok(answer.first(n))
+                    })
+                    .expect("cutting a computed answer is never cancelled"),
+                )
+            })
+            .await?;
+        self.bounded(out)
+    }
+
+    #[tool(
+        description = "What a diagnostic code (`SX005` or `undefined-name`) means: category, title, description, an example with its fix, and what to do.",
+        input_schema = input_schema::<ExplainDiagnosticArgs>(),
+        output_schema = output_schema::<ExplainAnswer>(),
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn explain_diagnostic(
+        &self,
+        args: JsonObject,
+    ) -> Result<Json<ExplainAnswer>, CallToolResult> {
+        let args: ExplainDiagnosticArgs = parse_args(args)?;
+        let code = ide::explain(&args.code).ok_or_else(|| {
+            ToolError::new(
+                ErrorCode::NotFound,
+                format!(
+                    "{:?} is not a diagnostic code (they run from SX001 to {})",
+                    args.code,
+                    ide::diagnostic_codes().last().map_or("", |c| c.id.as_str())
+                ),
+            )
+        })?;
+        self.bounded(ExplainAnswer::new(code))
     }
 
     #[tool(

@@ -156,3 +156,10 @@ pub fn parse_tree(db: &TestDb, file: FileId, options: ParseOptions) -> ParseOutp
 pub fn workspace_stats(db: &TestDb) -> WorkspaceStats {
     db.analysis.workspace_stats().expect("not cancelled")
 }
+
+/// Every file's diagnostics with the default codes (by path, then position).
+pub fn check(db: &TestDb) -> sextant::ide::CheckResult {
+    db.analysis
+        .check(&sextant::ide::CheckQuery::default())
+        .expect("not cancelled")
+}

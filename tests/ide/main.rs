@@ -16,6 +16,7 @@ mod render;
 use support::fixture;
 
 mod cursor_edges;
+mod diagnostics;
 mod fixture_parsing;
 mod folding;
 mod fuzz;

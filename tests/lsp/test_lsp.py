@@ -61,13 +61,32 @@ async def test_diagnostics_follow_incremental_edits_and_close(client, tmp_path):
     diagnostics = await wait_diagnostics(client, uri, lambda d: len(d) == 1)
     assert diagnostics[0].message == "missing `)`"
     assert diagnostics[0].range.start == types.Position(line=0, character=6)
+    assert (diagnostics[0].code, diagnostics[0].source) == ("SX002", "sextant")
+    assert diagnostics[0].severity == types.DiagnosticSeverity.Error
 
     # Fix it with an incremental edit: insert ")" before ":".
     edit(client, uri, 2, (0, 6), (0, 6), ")")
     await wait_diagnostics(client, uri, lambda d: len(d) == 0)
 
+    # The checks run as the text changes: an unused import (tagged unnecessary), then an
+    # undefined name.
+    edit(client, uri, 3, (0, 0), (0, 0), "import os\n")
+    diagnostics = await wait_diagnostics(client, uri, lambda d: len(d) == 1)
+    assert (diagnostics[0].code, diagnostics[0].message) == ("SX006", "'os' imported but unused")
+    assert diagnostics[0].severity == types.DiagnosticSeverity.Warning
+    assert list(diagnostics[0].tags) == [types.DiagnosticTag.Unnecessary]
+    assert diagnostics[0].range == types.Range(start=types.Position(line=0, character=7), end=types.Position(line=0, character=9))
+    edit(client, uri, 4, (2, 4), (2, 8), "return os.sep + missing")
+    diagnostics = await wait_diagnostics(client, uri, lambda d: [x.code for x in d] == ["SX005"])
+    assert diagnostics[0].message == "undefined name 'missing'"
+    assert diagnostics[0].tags is None
+    edit(client, uri, 5, (2, 4), (2, 27), "pass")
+    await wait_diagnostics(client, uri, lambda d: [x.code for x in d] == ["SX006"])
+    edit(client, uri, 6, (0, 0), (1, 0), "")
+    await wait_diagnostics(client, uri, lambda d: len(d) == 0)
+
     # Break it again in the editor only: the disk still has the broken text, the overlay wins.
-    edit(client, uri, 3, (1, 4), (1, 8), "return }")
+    edit(client, uri, 7, (1, 4), (1, 8), "return }")
     await wait_diagnostics(client, uri, lambda d: len(d) == 1)
     client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
     await wait_diagnostics(client, uri, lambda d: len(d) == 0)

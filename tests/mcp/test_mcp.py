@@ -12,7 +12,7 @@ from conftest import SEXTANT, http_server, http_session, stdio_session, tool_err
 
 pytestmark = pytest.mark.anyio
 
-TOOLS = {"find_definition", "find_references", "import_graph", "list_imports", "lookup_symbol", "outline", "parse_source", "workspace_status"}
+TOOLS = {"explain_diagnostic", "find_definition", "find_references", "import_graph", "list_imports", "lookup_symbol", "outline", "parse_source", "typecheck", "workspace_status"}
 
 
 def error_code(result) -> str:

@@ -14,7 +14,7 @@ static BUILTINS: LazyLock<HashSet<&'static str>> =
     LazyLock::new(|| crate::lang::word_list(include_str!("../../../grammars/python-builtins.txt")));
 
 /// Names every module sees without binding them: builtins and a module's own attributes.
-pub(super) fn is_builtin(name: &str) -> bool {
+pub(crate) fn is_builtin(name: &str) -> bool {
     BUILTINS.contains(name)
         || matches!(
             name,
@@ -90,7 +90,7 @@ pub(super) fn is_object_member(name: &str) -> bool {
 
 /// The name an import binds where it is written: the alias, the imported name, or the
 /// first part of `import a.b`.
-pub(super) fn local_name(import: &ImportSummary) -> &str {
+pub(crate) fn local_name(import: &ImportSummary) -> &str {
     if let Some(alias) = &import.alias {
         return alias;
     }

@@ -1,0 +1,93 @@
+"""`typecheck` and `explain_diagnostic` through the MCP Python SDK: diagnostics with codes
+for the workspace or some files, the filters, the limit, an edit on disk followed, bad
+arguments, and a code explained."""
+
+import anyio
+import pytest
+
+from conftest import stdio_session, tool_error, wait_until_indexed, write
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def project(tmp_path):
+    root = tmp_path / "ws"
+    write(root, "app/__init__.py", "")
+    write(root, "app/main.py", "import os\nfrom app.utils import helper\n\nprint(helper, undefined_name)\n")
+    write(root, "app/clean.py", "import sys\n\nprint(sys.argv)\n")
+    write(root, "lib.rs", "fn main() {\n    let x = (1\n}\n")
+    return root
+
+
+async def test_typecheck_reports_codes_with_a_summary(project):
+    async with stdio_session(project) as session:
+        await wait_until_indexed(session)
+        everything = await session.call_tool("typecheck", {})
+        assert not everything.is_error, everything
+        assert everything.structured_content == {
+            "diagnostics": [
+                {"path": "app/main.py", "line": 1, "column": 8, "code": "SX006", "severity": "warning",
+                 "message": "'os' imported but unused"},
+                {"path": "app/main.py", "line": 2, "column": 1, "code": "SX003", "severity": "error",
+                 "message": "no module 'app.utils' in the workspace"},
+                {"path": "app/main.py", "line": 4, "column": 15, "code": "SX005", "severity": "error",
+                 "message": "undefined name 'undefined_name'"},
+                {"path": "lib.rs", "line": 2, "column": 5, "code": "SX001", "severity": "error",
+                 "message": "unexpected `let`"},
+            ],
+            "summary": {
+                "by_code": {"SX001": 1, "SX003": 1, "SX005": 1, "SX006": 1},
+                "by_file": {"app/main.py": 3, "lib.rs": 1},
+                "total": 4,
+                "truncated": False,
+                "files_checked": 4,
+            },
+        }
+
+        # Files, severity, codes and the limit narrow it; the summary counts what matched.
+        errors = await session.call_tool(
+            "typecheck", {"file_paths": ["app"], "severity": "error", "limit": 1, "positions": "full"}
+        )
+        content = errors.structured_content
+        assert [d["code"] for d in content["diagnostics"]] == ["SX003"]
+        assert content["diagnostics"][0]["span"]["start"] == {"line": 2, "column": 1}
+        assert content["summary"]["total"] == 2 and content["summary"]["truncated"] is True
+        names = await session.call_tool("typecheck", {"codes": ["undefined-name"], "file_paths": ["app/main.py"]})
+        assert [d["code"] for d in names.structured_content["diagnostics"]] == ["SX005"]
+        clean = await session.call_tool("typecheck", {"file_paths": ["app/clean.py"]})
+        assert clean.structured_content["summary"]["total"] == 0
+
+        # An edit on disk is checked again.
+        write(project, "app/main.py", "import os\n\nprint(os.sep)\n")
+        for _ in range(50):
+            again = await session.call_tool("typecheck", {"file_paths": ["app/main.py"]})
+            if again.structured_content["summary"]["total"] == 0:
+                break
+            await anyio.sleep(0.1)
+        assert again.structured_content["diagnostics"] == []
+
+        unknown = await session.call_tool("typecheck", {"codes": ["SX999"]})
+        assert tool_error(unknown)["code"] == "INVALID_ARGUMENT"
+        missing = await session.call_tool("typecheck", {"file_paths": ["nowhere.py"]})
+        assert tool_error(missing)["code"] == "NOT_FOUND"
+        outside = await session.call_tool("typecheck", {"file_paths": ["../x.py"]})
+        assert tool_error(outside)["code"] == "PATH_OUTSIDE_WORKSPACE"
+        bad_severity = await session.call_tool("typecheck", {"severity": "fatal"})
+        assert tool_error(bad_severity)["code"] == "INVALID_ARGUMENT"
+
+
+async def test_explain_diagnostic(project):
+    async with stdio_session(project) as session:
+        explained = await session.call_tool("explain_diagnostic", {"code": "SX005"})
+        assert not explained.is_error, explained
+        content = explained.structured_content
+        assert set(content) == {"code", "category", "title", "description", "example", "help"}
+        assert (content["code"], content["category"], content["title"]) == ("SX005", "names", "Undefined name")
+        assert content["description"].endswith(" Checked today in: python.")
+        assert "itmes" in content["example"] and "# fixed:" in content["example"]
+        by_name = await session.call_tool("explain_diagnostic", {"code": "wrong-argument-count"})
+        assert by_name.structured_content["code"] == "SX010"
+        assert by_name.structured_content["description"].endswith(" Not checked yet (planned).")
+        unknown = await session.call_tool("explain_diagnostic", {"code": "E999"})
+        assert tool_error(unknown)["code"] == "NOT_FOUND"
