@@ -174,6 +174,13 @@ fn bench_reindex(c: &mut Criterion) {
     let file = host.file("python/m7.py").unwrap();
     let original = host.analysis().file_text(file).to_string();
     let lang = host.analysis().file_language(file);
+    let call = original.find("return Widget7_3(").unwrap() + "return ".len();
+    let query = ReferenceQuery {
+        limit: 1000,
+        ..Default::default()
+    };
+    // Warm: every candidate file's names built once, as after the first request.
+    black_box(host.analysis().references(file, call, &query).unwrap());
     let mut group = c.benchmark_group("reindex_after_edit");
     group.bench_function("tree_sitter_parse_of_that_file", |b| {
         b.iter(|| {
@@ -198,37 +205,8 @@ fn bench_reindex(c: &mut Criterion) {
             ));
         })
     });
-    group.finish();
-}
-
-/// After an edit inside a function body: the definition at a use and every reference of a
-/// function of that file, against the tree-sitter parse of the file alone.
-fn bench_navigation(c: &mut Criterion) {
-    let files = generated_workspace();
-    let mut host = Host::from_files(PathBuf::from("/bench"), clone_files(&files));
-    index_all(&host);
-    let file = host.file("python/m7.py").unwrap();
-    let original = host.analysis().file_text(file).to_string();
-    let lang = host.analysis().file_language(file);
-    let call = original.find("return Widget7_3(").unwrap() + "return ".len();
-    let query = ReferenceQuery {
-        limit: 1000,
-        ..Default::default()
-    };
-    // Warm: every candidate file's names built once, as after the first request.
-    black_box(host.analysis().references(file, call, &query).unwrap());
-    let mut group = c.benchmark_group("navigation_after_edit");
-    group.bench_function("tree_sitter_parse_of_that_file", |b| {
-        b.iter(|| {
-            black_box(syntax::parse_tree_sitter(
-                lang,
-                &original,
-                None,
-                syntax::NEVER,
-            ))
-        })
-    });
-    let mut flip = false;
+    // The same edit, then the definition at a use and every reference of a function of
+    // that file.
     group.bench_function("sextant_edit_definition_and_references", |b| {
         b.iter(|| {
             flip = !flip;
@@ -405,8 +383,8 @@ fn print_ratios() {
         ));
     }
     if let (Some(navigation), Some(parse)) = (
-        mean_ns("navigation_after_edit/sextant_edit_definition_and_references"),
-        mean_ns("navigation_after_edit/tree_sitter_parse_of_that_file"),
+        mean_ns("reindex_after_edit/sextant_edit_definition_and_references"),
+        mean_ns("reindex_after_edit/tree_sitter_parse_of_that_file"),
     ) {
         lines.push(format!(
             "definition and references after an edit: {:.3} ms, that file's parse {:.3} ms, \
@@ -453,7 +431,6 @@ fn main() {
     let mut c = Criterion::default().configure_from_args();
     bench_cold_index(&mut c);
     bench_reindex(&mut c);
-    bench_navigation(&mut c);
     bench_diagnostics(&mut c);
     bench_search(&mut c);
     bench_long_line(&mut c);

@@ -142,18 +142,7 @@ pub(crate) fn definitions_at(
             let before = sites.iter().rposition(|&(_, s)| names.bound_at(s, at));
             sites = vec![sites[before.unwrap_or(0)]];
         }
-        for (site_file, site) in sites {
-            let names = resolver.names(site_file);
-            let definition = binding_definition(db, &names, site_file, site);
-            found.push((Some(site_file), definition));
-        }
-        if let Some(definition) = other_definition(db, target) {
-            let module = match target {
-                Target::Module(module) => Some(*module),
-                _ => None,
-            };
-            found.push((module, definition));
-        }
+        found.extend(target_definitions(db, &mut resolver, target, sites));
     }
     // A class member's own definition: also the member of a base class it overrides; a
     // name bound by destructuring: also the member it is taken from.
@@ -162,19 +151,35 @@ pub(crate) fn definitions_at(
     if matches!(occ.role, Role::Definition(_)) && names.scopes[occ.scope as usize].is_class {
         related.extend(resolver.overridden(file, occ.scope, &name));
     }
-    {
-        for target in related {
-            for (site_file, site) in resolver.definitions(&target) {
-                let names = resolver.names(site_file);
-                found.push((
-                    Some(site_file),
-                    binding_definition(db, &names, site_file, site),
-                ));
-            }
-            if let Some(definition) = other_definition(db, &target) {
-                found.push((None, definition));
-            }
-        }
+    for target in related {
+        let sites = resolver.definitions(&target);
+        found.extend(target_definitions(db, &mut resolver, &target, sites));
+    }
+    found
+}
+
+/// The definitions `target` stands for, with their files: the binding `sites` chosen for
+/// it, or the module or outside name it is.
+fn target_definitions(
+    db: &dyn Db,
+    resolver: &mut Resolver,
+    target: &Target,
+    sites: Vec<(SourceFile, OccurrenceId)>,
+) -> Vec<(Option<SourceFile>, Definition)> {
+    let mut found = Vec::new();
+    for (site_file, site) in sites {
+        let names = resolver.names(site_file);
+        found.push((
+            Some(site_file),
+            binding_definition(db, &names, site_file, site),
+        ));
+    }
+    if let Some(definition) = other_definition(db, target) {
+        let module = match target {
+            Target::Module(module) => Some(*module),
+            _ => None,
+        };
+        found.push((module, definition));
     }
     found
 }

@@ -111,9 +111,10 @@ impl TaskPool {
             held: AtomicBool::new(true),
             waiting: self.waiting.clone(),
         });
-        self.queue
-            .send((job, slot.clone()))
-            .map_err(|_| QueueFull)?;
+        if self.queue.send((job, slot.clone())).is_err() {
+            slot.release();
+            return Err(QueueFull);
+        }
         Ok(slot)
     }
 

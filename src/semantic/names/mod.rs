@@ -414,7 +414,9 @@ pub(crate) fn extract(
                 "export.name" => export = Some(range),
                 "hoisted" => hoist = true,
                 "class.member" => class_member = true,
-                other if other.starts_with("instance.") => instance = Some(&other[9..]),
+                other if other.starts_with("instance.") => {
+                    instance = other.strip_prefix("instance.");
+                }
                 other => {
                     if let Some(role) = Role::from_capture(other) {
                         let entry = roles.entry(range).or_insert((m.pattern_index, role));

@@ -889,9 +889,11 @@ impl<'db> Resolver<'db> {
             return Vec::new();
         }
         let names = self.names(file);
+        let called = matches!(names.occurrence(callee).role, Role::Call | Role::MemberCall);
+        let targets = self.resolve_at(file, callee, depth).targets;
         let mut found: Vec<Namespace> = Vec::new();
-        for target in self.resolve_at(file, callee, depth).targets {
-            match &target {
+        for target in &targets {
+            match target {
                 Target::External {
                     module,
                     name: Some(name),
@@ -904,7 +906,7 @@ impl<'db> Resolver<'db> {
                     }
                 }
                 Target::Symbol { .. } => {
-                    for (site_file, binding) in self.definitions(&target) {
+                    for (site_file, binding) in self.definitions(target) {
                         let site_names = self.names(site_file);
                         let occ = site_names.occurrence(binding);
                         if let (Role::Definition(BindingKind::Function), Some(returned)) =
@@ -921,7 +923,8 @@ impl<'db> Resolver<'db> {
                 _ => {}
             }
         }
-        for namespace in self.namespaces_of(file, callee, depth) {
+        // A class called: an instance of it.
+        for namespace in self.namespaces_of_targets(file, targets, called, depth) {
             if namespace.is_class() {
                 push_unique(&mut found, namespace);
             }
