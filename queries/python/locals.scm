@@ -188,3 +188,14 @@ left: (attribute
 (decorator (identifier) @reference.call)
 (type (identifier) @reference.type)
 (identifier) @reference
+
+; --- Flow -------------------------------------------------------------------------------
+; Code that runs on some paths only: goto lists every assignment that may hold at a use.
+; An alternative's statement is its parent node (`if`, `try`, a `match` body).
+(if_statement consequence: (block) @flow.branch)
+(elif_clause) @flow.branch
+(else_clause) @flow.branch
+(except_clause) @flow.branch
+(case_clause) @flow.branch
+(for_statement body: (block) @flow.loop)
+(while_statement body: (block) @flow.loop)

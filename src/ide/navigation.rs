@@ -132,15 +132,33 @@ pub(crate) fn definitions_at(
     for target in &resolution.targets {
         let mut sites = resolver.definitions(target);
         if let Target::Symbol {
-            file: target_file, ..
+            file: target_file,
+            scope,
+            ..
         } = target
             && *target_file == file
             && sites.len() > 1
         {
-            // Several assignments: the last one made before the use, as the code reads.
-            let at = u32::from(names.occurrence(occurrence).range.start());
-            let before = sites.iter().rposition(|&(_, s)| names.bound_at(s, at));
-            sites = vec![sites[before.unwrap_or(0)]];
+            let occ = names.occurrence(occurrence);
+            let reaching = if occ.scope == *scope {
+                // In the binding's own scope: every assignment that may hold there.
+                let bindings: Vec<OccurrenceId> = sites.iter().map(|&(_, s)| s).collect();
+                names.reaching(&bindings, occurrence, names.scopes[*scope as usize].range)
+            } else {
+                // From a nested scope, which runs later: the last one made before it.
+                let at = u32::from(occ.range.start());
+                sites
+                    .iter()
+                    .rev()
+                    .map(|&(_, s)| s)
+                    .find(|&s| names.bound_at(s, at))
+                    .into_iter()
+                    .collect()
+            };
+            sites = match reaching.is_empty() {
+                true => vec![sites[0]],
+                false => reaching.into_iter().map(|s| (file, s)).collect(),
+            };
         }
         found.extend(target_definitions(db, &mut resolver, target, sites));
     }

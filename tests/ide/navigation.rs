@@ -83,6 +83,111 @@ fn a_later_assignment_is_found_from_uses_after_it() {
 }
 
 #[test]
+fn every_assignment_that_may_hold_at_a_use_is_a_definition() {
+    // A conditional assignment adds to the one before it; an unconditional one ends the
+    // list; an assignment in another branch of the same `if` never reaches the use.
+    check_definition(
+        r#"
+        //- /m.py
+        def f(path, debug):
+            src = path
+            if debug:
+                src = "/" + src
+            return src$0
+        "#,
+        expect![[r#"
+            m.py:4:9 variable src
+            m.py:2:5 variable src
+        "#]],
+    );
+    check_definition(
+        r#"
+        //- /m.py
+        def f(self, failed):
+            if failed:
+                try:
+                    raise ValueError
+                finally:
+                    self = None
+            else:
+                return self$0
+        "#,
+        expect![[r#"
+            m.py:1:7 parameter self
+        "#]],
+    );
+    check_definition(
+        r#"
+        //- /m.py
+        def f(items):
+            for i in items:
+                if i:
+                    seen = i
+                else:
+                    print(seen$0)
+        "#,
+        expect![[r#"
+            m.py:4:13 variable seen
+        "#]],
+    );
+    check_definition(
+        r#"
+        //- /m.py
+        def f(data):
+            try:
+                value = int(data)
+            except ValueError:
+                value = None
+            else:
+                return value$0
+        "#,
+        expect![[r#"
+            m.py:3:9 variable value
+        "#]],
+    );
+}
+
+#[test]
+fn a_modules_own_attributes_are_defined_by_the_module() {
+    check_definition(
+        r#"
+        //- /tool.py
+        def main():
+            print(__file__)
+        if __name__$0 == "__main__":
+            main()
+        "#,
+        expect![[r#"
+            tool.py:1:1 module tool
+        "#]],
+    );
+}
+
+#[test]
+fn a_package_sees_the_submodules_its_relative_imports_load() {
+    // `from .subprocess import *` makes `subprocess` the package's submodule, not the
+    // standard library module a star import might also bring.
+    check_definition(
+        r#"
+        //- /pkg/__init__.py
+        from .events import *
+        from .subprocess import *
+        __all__ = events.__all__ + subprocess$0.__all__
+        //- /pkg/events.py
+        import subprocess
+        __all__ = ("run",)
+        def run(): pass
+        //- /pkg/subprocess.py
+        __all__ = ("spawn",)
+        def spawn(): pass
+        "#,
+        expect![[r#"
+            pkg/subprocess.py:1:1 module subprocess
+        "#]],
+    );
+}
+
+#[test]
 fn comprehension_variables_stay_inside() {
     check_definition(
         r#"

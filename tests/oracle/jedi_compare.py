@@ -82,7 +82,8 @@ def jedi_answer(root: Path, project, path: Path, text: str, line: int, column: i
     for n in names:
         if n.module_path is None or n.in_builtin_module():
             keys.add(("<compiled>", n.name))
-        elif n.type == "module":
+        elif n.type == "module" or n.line is None:
+            # `n.line is None`: a module's own attribute (`__name__`), defined by the module.
             keys.add((location_key(root, n.module_path, 1, 0, n.name)[0], "module"))
         else:
             keys.add(location_key(root, n.module_path, n.line, n.column, n.name))

@@ -20,7 +20,7 @@ use std::{collections::HashMap, sync::Arc};
 use crate::{
     db::{Db, SourceFile},
     lang::{Language, QueryKind},
-    syntax::{self, TextRange},
+    syntax::{self, TextRange, TextSize},
 };
 
 pub type ScopeId = u32;
@@ -171,6 +171,17 @@ pub struct FileNames {
     declarations: HashMap<Box<str>, Vec<(ScopeId, Role)>>,
     /// Scopes whose items are members of a type named elsewhere (Rust's impl blocks).
     pub impls: Vec<Impl>,
+    /// Code that runs on some paths only (`@flow.branch`, `@flow.loop`), in document order.
+    flow: Vec<FlowRegion>,
+}
+
+/// A stretch of code that runs on some paths only: one alternative of a conditional
+/// statement (an `if`'s body, an `else`, an `except` clause), or a loop's body.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct FlowRegion {
+    range: TextRange,
+    /// The statement it is one alternative of; `None` for a loop body.
+    alternative_of: Option<TextRange>,
 }
 
 /// A scope that adds members to a type (`impl Foo`, `impl Trait for Foo`).
@@ -235,6 +246,61 @@ impl FileNames {
     pub fn bound_at(&self, binding: OccurrenceId, offset: u32) -> bool {
         let occurrence = self.occurrence(binding);
         u32::from(occurrence.range.start()) == offset || occurrence.effective <= offset
+    }
+
+    /// Of one scope's `bindings` of a name (in document order), those that may hold when
+    /// `used`, in the same scope, runs: nearest first, back to the first that runs on every
+    /// path to it. A binding in another alternative of the same `if` (`try`, `match`) never
+    /// reaches it, unless a loop inside `scope_range` around both carries it over. Empty
+    /// when none has run by then.
+    pub fn reaching(
+        &self,
+        bindings: &[OccurrenceId],
+        used: OccurrenceId,
+        scope_range: TextRange,
+    ) -> Vec<OccurrenceId> {
+        if bindings.contains(&used) {
+            return vec![used];
+        }
+        let at = self.occurrence(used).range.start();
+        let mut found = Vec::new();
+        for &binding in bindings.iter().rev() {
+            if !self.bound_at(binding, u32::from(at)) {
+                continue;
+            }
+            let start = self.occurrence(binding).range.start();
+            if self.in_other_alternative(start, at, scope_range) {
+                continue;
+            }
+            found.push(binding);
+            if !self
+                .flow
+                .iter()
+                .any(|r| r.range.contains(start) && !r.range.contains(at))
+            {
+                break;
+            }
+        }
+        found
+    }
+
+    /// Whether `a` and `b` are in different alternatives of one statement that no loop
+    /// (inside `scope_range`) repeats.
+    fn in_other_alternative(&self, a: TextSize, b: TextSize, scope_range: TextRange) -> bool {
+        let only_around = |inside: TextSize, outside: TextSize| {
+            self.flow.iter().filter(move |r| {
+                r.alternative_of.is_some() && r.range.contains(inside) && !r.range.contains(outside)
+            })
+        };
+        only_around(a, b).any(|ra| {
+            let statement = ra.alternative_of;
+            only_around(b, a).any(|rb| rb.alternative_of == statement)
+                && !self.flow.iter().any(|loop_body| {
+                    loop_body.alternative_of.is_none()
+                        && scope_range.contains_range(loop_body.range)
+                        && statement.is_some_and(|s| loop_body.range.contains_range(s))
+                })
+        })
     }
 
     /// The class whose method `scope` is (or is in), for `this`.
@@ -374,6 +440,7 @@ pub(crate) fn extract(
     let mut instances: Vec<(TextRange, &str)> = Vec::new();
     // (impl block, its type's name, its trait's name): by the nodes' ranges.
     let mut impl_types: Vec<(TextRange, TextRange, Option<TextRange>)> = Vec::new();
+    let mut flow: Vec<FlowRegion> = Vec::new();
     let finished = syntax::run_query(lang, QueryKind::Locals, &tree, &text, interrupt, |m| {
         let (mut named, mut receiver, mut constructor, mut superclass) = (None, None, None, None);
         let (mut module_path, mut after, mut export) = (None, None, None);
@@ -405,6 +472,14 @@ pub(crate) fn extract(
                 "scope.transparent" => {
                     transparent.insert(range);
                 }
+                "flow.branch" => flow.push(FlowRegion {
+                    range,
+                    alternative_of: node.parent().map(range_of),
+                }),
+                "flow.loop" => flow.push(FlowRegion {
+                    range,
+                    alternative_of: None,
+                }),
                 "receiver" => receiver = Some((range, false)),
                 "receiver.called" => receiver = Some((range, true)),
                 "constructor" => constructor = Some(range),
@@ -480,6 +555,9 @@ pub(crate) fn extract(
     if !finished {
         return None;
     }
+    flow.sort_by_key(|region| (region.range.start(), std::cmp::Reverse(region.range.end())));
+    flow.dedup();
+    names.flow = flow;
 
     // Scopes, outermost first, each with its parent; the file's scope stays 0.
     scopes.retain(|s| !transparent.contains(&s.range));

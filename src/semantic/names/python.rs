@@ -15,20 +15,24 @@ static BUILTINS: LazyLock<HashSet<&'static str>> =
 
 /// Names every module sees without binding them: builtins and a module's own attributes.
 pub(crate) fn is_builtin(name: &str) -> bool {
-    BUILTINS.contains(name)
-        || matches!(
-            name,
-            "__name__"
-                | "__file__"
-                | "__doc__"
-                | "__package__"
-                | "__spec__"
-                | "__loader__"
-                | "__path__"
-                | "__builtins__"
-                | "__annotations__"
-                | "__dict__"
-        )
+    BUILTINS.contains(name) || is_module_attribute(name) || name == "__dict__"
+}
+
+/// A module's own attributes, set when it is imported (`__name__`, `__file__`): a use names
+/// the module itself, not the builtins module's attribute of the same name.
+pub(super) fn is_module_attribute(name: &str) -> bool {
+    matches!(
+        name,
+        "__name__"
+            | "__file__"
+            | "__doc__"
+            | "__package__"
+            | "__spec__"
+            | "__loader__"
+            | "__path__"
+            | "__builtins__"
+            | "__annotations__"
+    )
 }
 
 /// Builtins that are classes although lowercase (`list`, `str`): calling one makes an

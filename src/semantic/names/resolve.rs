@@ -337,6 +337,9 @@ impl<'db> Resolver<'db> {
             found = self.package_scope(file, name, depth);
         }
         if found.is_empty() {
+            found = self.submodule_imported_by_package(file, name);
+        }
+        if found.is_empty() {
             for import in file_symbols(self.db, file).imports.summaries.iter() {
                 if !is_star_import(import) || depth > MAX_DEPTH {
                     continue;
@@ -369,6 +372,9 @@ impl<'db> Resolver<'db> {
                 }
             }
         }
+        if found.is_empty() && self.is_python(file) && python::is_module_attribute(name) {
+            found.push(Target::Module(file));
+        }
         if found.is_empty()
             && let Some(module) = self.predeclared(file, name)
         {
@@ -382,6 +388,41 @@ impl<'db> Resolver<'db> {
         }
         self.module_names.insert(key, found.clone());
         found
+    }
+
+    /// In a Python package's `__init__.py`, a submodule that one of its relative imports
+    /// loads (`from .sub import *` makes `sub` an attribute of the package), before what
+    /// star imports bring.
+    fn submodule_imported_by_package(&mut self, file: SourceFile, name: &str) -> Vec<Target> {
+        let path = file.path(self.db);
+        if !self.is_python(file) || path.rsplit('/').next() != Some("__init__.py") {
+            return Vec::new();
+        }
+        let written = format!(".{name}");
+        let loads = file_symbols(self.db, file)
+            .imports
+            .summaries
+            .iter()
+            .any(|import| {
+                import.module == written
+                    || import
+                        .module
+                        .strip_prefix(&written)
+                        .is_some_and(|rest| rest.starts_with('.'))
+            });
+        if !loads {
+            return Vec::new();
+        }
+        let submodule = ImportSummary {
+            module: written,
+            ..ImportSummary::default()
+        };
+        match imports::resolve(self.db, self.workspace, file, &submodule) {
+            imports::Target::Resolved { file: module, .. } if module != file => {
+                vec![Target::Module(module)]
+            }
+            _ => Vec::new(),
+        }
     }
 
     /// Where `name` comes from when `file`'s language declares it for every module (a
@@ -400,6 +441,10 @@ impl<'db> Resolver<'db> {
     /// Whether a method's first parameter is the instance it runs on (Python's `self`); in
     /// other languages it is a keyword (`this`).
     fn first_parameter_is_receiver(&self, file: SourceFile) -> bool {
+        self.is_python(file)
+    }
+
+    fn is_python(&self, file: SourceFile) -> bool {
         file.lang(self.db).info().import_style == "python-module"
     }
 
