@@ -120,6 +120,16 @@
 (case_pattern (as_pattern (identifier) @definition.variable))
 (case_pattern (dotted_name . (identifier) @definition.variable .))
 (splat_pattern (identifier) @definition.variable)
+; `case Point(x=px)`: `px` is bound (`x` names the attribute, skipped above).
+(keyword_pattern (dotted_name . (identifier) @definition.variable .))
+; PEP 695: `def first[T](…)`, `class Box[T]` (seen from the class's methods too), and the
+; alias a `type` statement defines.
+(function_definition
+  type_parameters: (type_parameter (type (identifier) @definition.type_parameter)))
+(class_definition
+  type_parameters: (type_parameter (type (identifier) @definition.type_parameter)))
+(type_alias_statement left: (type (identifier) @definition.type))
+(type_alias_statement left: (type (generic_type . (identifier) @definition.type)))
 (delete_statement (identifier) @reference.write)
 
 ; Unpacking targets, nested: `a, (b, *c) = …`, `for k, v in …`, `with f() as (u, v)`.

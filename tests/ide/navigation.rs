@@ -148,6 +148,47 @@ fn every_assignment_that_may_hold_at_a_use_is_a_definition() {
 }
 
 #[test]
+fn type_parameters_aliases_and_keyword_patterns_are_bound() {
+    let fixture = r#"
+        //- /m.py
+        def first[T](items: list[T]) -> T:
+            return items[0]
+        type Pair[K] = tuple[K, K]
+        class Stack[V]:
+            def push(self, item: V) -> None:
+                pass
+        def use(p: Pair, point):
+            match point:
+                case Point(x=px):
+                    return px
+        "#;
+    check_definition(
+        &fixture.replace("-> T:", "-> T$0:"),
+        expect![[r#"
+            m.py:1:11 type_parameter T
+        "#]],
+    );
+    check_definition(
+        &fixture.replace("item: V)", "item: V$0)"),
+        expect![[r#"
+            m.py:4:13 type_parameter V
+        "#]],
+    );
+    check_definition(
+        &fixture.replace("p: Pair,", "p: Pair$0,"),
+        expect![[r#"
+            m.py:3:6 type Pair
+        "#]],
+    );
+    check_definition(
+        &fixture.replace("return px", "return px$0"),
+        expect![[r#"
+            m.py:9:22 variable px
+        "#]],
+    );
+}
+
+#[test]
 fn a_modules_own_attributes_are_defined_by_the_module() {
     check_definition(
         r#"
