@@ -189,6 +189,25 @@ fn type_parameters_aliases_and_keyword_patterns_are_bound() {
 }
 
 #[test]
+fn a_package_attribute_wins_over_its_submodule_of_the_same_name() {
+    check_definition(
+        r#"
+        //- /tool.py
+        from testing import main
+        main$0()
+        //- /testing/__init__.py
+        from .main import main
+        //- /testing/main.py
+        class Program: pass
+        main = Program
+        "#,
+        expect![[r#"
+            testing/main.py:2:1 variable main
+        "#]],
+    );
+}
+
+#[test]
 fn a_modules_own_attributes_are_defined_by_the_module() {
     check_definition(
         r#"

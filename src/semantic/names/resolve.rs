@@ -546,6 +546,17 @@ impl<'db> Resolver<'db> {
             ) if found == container => {
                 Some(self.member(Namespace::Module(container), &name, depth))
             }
+            // `from unittest import main` where the package's `__init__.py` binds `main`
+            // (`from .main import main`): the attribute wins over the submodule of that name,
+            // as in Python's import system.
+            (
+                imports::Target::Resolved { .. },
+                imports::Target::Resolved {
+                    file: container, ..
+                },
+            ) if !self.names(container).bindings(0, &name).is_empty() => {
+                Some(self.member(Namespace::Module(container), &name, depth))
+            }
             // `from package import submodule` (the package may have no `__init__.py`).
             (imports::Target::Resolved { file: found, .. }, _) => Some(vec![Target::Module(found)]),
             _ => {
