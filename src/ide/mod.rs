@@ -27,7 +27,8 @@ pub use analysis::{
 };
 pub use call_hierarchy::{Call, CallItem};
 pub use diagnostics::{
-    CheckQuery, CheckResult, CheckSummary, CodeSelection, DiagnosticInfo, diagnostic_codes, explain,
+    CheckConfig, CheckOverride, CheckQuery, CheckResult, CheckSettings, CheckSummary,
+    CodeSelection, DiagnosticInfo, RelatedInfo, diagnostic_codes, explain,
 };
 pub use hover::HoverInfo;
 pub use import_graph::{Direction, Granularity, GraphEdge, GraphNode, GraphQuery, ImportGraphView};
