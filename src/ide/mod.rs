@@ -28,7 +28,8 @@ pub use analysis::{
 pub use call_hierarchy::{Call, CallItem};
 pub use diagnostics::{
     CheckConfig, CheckOverride, CheckQuery, CheckResult, CheckSettings, CheckSummary,
-    CodeSelection, DiagnosticInfo, RelatedInfo, diagnostic_codes, explain,
+    CodeSelection, DIAGNOSTICS_DOC, DiagnosticInfo, RelatedInfo, diagnostic_codes, diagnostics_doc,
+    docs_anchor, explain,
 };
 pub use hover::HoverInfo;
 pub use import_graph::{Direction, Granularity, GraphEdge, GraphNode, GraphQuery, ImportGraphView};
