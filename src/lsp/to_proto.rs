@@ -443,23 +443,65 @@ mod tests {
 
     #[test]
     fn result_ids_follow_the_items() {
-        let a = Diagnostic {
+        let a = vec![Diagnostic {
             message: "a".into(),
             ..Default::default()
-        };
-        let b = Diagnostic {
+        }];
+        let b = vec![Diagnostic {
             message: "b".into(),
             ..Default::default()
+        }];
+        assert_eq!(diagnostics_result_id(&a), diagnostics_result_id(&a.clone()));
+        assert_ne!(diagnostics_result_id(&a), diagnostics_result_id(&b));
+        assert_ne!(diagnostics_result_id(&a), diagnostics_result_id(&[]));
+    }
+
+    #[test]
+    fn related_places_are_locations_in_the_same_document() {
+        let text = "def f(): pass\ndef f(): pass\n";
+        let index = index(text, PositionEncoding::Utf16);
+        let line_index = ide::LineIndex::new(Arc::from(text));
+        let span = |start: u32, end: u32| {
+            ide::Span::new(&line_index, ide::TextRange::new(start.into(), end.into()))
         };
+        let uri: Uri = "file:///ws/m.py".parse().unwrap();
+        let found = diagnostics(
+            &index,
+            &uri,
+            &[DiagnosticInfo {
+                path: "m.py".into(),
+                code: "SX008".into(),
+                severity: Severity::Warning,
+                message: "redefinition of unused 'f'".into(),
+                span: span(18, 19),
+                unnecessary: false,
+                related: vec![ide::RelatedInfo {
+                    span: span(4, 5),
+                    message: "'f' first defined here".into(),
+                }],
+            }],
+        );
+        let related = found[0].related_information.as_ref().unwrap();
+        assert_eq!(related.len(), 1);
+        assert_eq!(related[0].location.uri, uri);
         assert_eq!(
-            diagnostics_result_id(&[a.clone()]),
-            diagnostics_result_id(&[a.clone()])
+            related[0].location.range,
+            Range {
+                start: Position {
+                    line: 0,
+                    character: 4
+                },
+                end: Position {
+                    line: 0,
+                    character: 5
+                },
+            }
         );
-        assert_ne!(
-            diagnostics_result_id(&[a.clone()]),
-            diagnostics_result_id(&[b])
+        assert_eq!(related[0].message, "'f' first defined here");
+        assert_eq!(
+            found[0].code_description, None,
+            "the package names no repository"
         );
-        assert_ne!(diagnostics_result_id(&[a]), diagnostics_result_id(&[]));
     }
 
     fn index(text: &str, encoding: PositionEncoding) -> LineIndex {
