@@ -218,3 +218,21 @@ fn crate_references_reads_grouped_imports() {
     let found: Vec<String> = crate_references(source).into_iter().collect();
     assert_eq!(found, ["ide", "lang", "workspace"]);
 }
+
+#[test]
+fn diagnostics_doc_matches_the_code_registry() {
+    let path = repo().join(sextant::ide::DIAGNOSTICS_DOC);
+    let generated = sextant::ide::diagnostics_doc();
+    if std::env::var_os("UPDATE_EXPECT").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &generated).unwrap();
+        return;
+    }
+    let written = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        written == generated,
+        "{} is out of date with codes.toml: regenerate it with \
+         `UPDATE_EXPECT=1 cargo test --test tidy`",
+        sextant::ide::DIAGNOSTICS_DOC
+    );
+}

@@ -4,8 +4,10 @@
 //! Exit codes: 0 ok, 1 findings (syntax errors for `parse`, no match for `symbols`, cycles
 //! for `graph --cycles`, diagnostics for `check`), 2 usage or I/O error.
 
+mod github;
 mod progress;
 mod render;
+mod sarif;
 
 use std::{
     io::Write,
@@ -131,6 +133,10 @@ pub enum CheckFormat {
     Text,
     /// `{diagnostics, summary}` as JSON.
     Json,
+    /// A SARIF 2.1.0 log (for code-scanning services).
+    Sarif,
+    /// GitHub Actions workflow commands (`::error file=…,line=…::message`), one per line.
+    Github,
 }
 
 #[derive(Args, Debug)]
@@ -618,6 +624,10 @@ fn graph(g: &GlobalArgs, args: &GraphArgs) -> Result<(String, ExitCode), CliErro
 }
 
 fn check(g: &GlobalArgs, args: &CheckArgs) -> Result<(String, ExitCode), CliError> {
+    if g.json && matches!(args.format, CheckFormat::Sarif | CheckFormat::Github) {
+        let name = format!("{:?}", args.format).to_lowercase();
+        return Err(CliError(format!("--json and --format {name} conflict")));
+    }
     let codes = ide::CodeSelection::new(&args.select, &args.ignore).map_err(CliError)?;
     let host = load_workspace(g)?;
     let root = std::fs::canonicalize(g.root())?;
@@ -647,8 +657,13 @@ fn check(g: &GlobalArgs, args: &CheckArgs) -> Result<(String, ExitCode), CliErro
     } else {
         ExitCode::SUCCESS
     };
-    let as_json = g.json || args.format == CheckFormat::Json;
-    Ok((render::check(&result, as_json), code))
+    let out = match args.format {
+        CheckFormat::Sarif => sarif::check(&result),
+        CheckFormat::Github => github::check(&result),
+        CheckFormat::Json => render::check(&result, true),
+        CheckFormat::Text => render::check(&result, g.json),
+    };
+    Ok((out, code))
 }
 
 fn run_mcp(g: &GlobalArgs, args: &McpArgs) -> Result<(), CliError> {

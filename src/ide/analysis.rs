@@ -90,6 +90,8 @@ pub struct AnalysisHost {
     /// Shared with snapshots; copied only when the set of files changes.
     files: Arc<HashMap<String, SourceFile>>,
     manifests: HashMap<String, ManifestFile>,
+    /// `sextant.toml`'s `[check]` table, shared with snapshots.
+    check_settings: Arc<super::CheckSettings>,
 }
 
 impl AnalysisHost {
@@ -105,6 +107,7 @@ impl AnalysisHost {
             workspace,
             files: Arc::default(),
             manifests: HashMap::new(),
+            check_settings: Arc::default(),
         }
     }
 
@@ -226,6 +229,14 @@ impl AnalysisHost {
         changed
     }
 
+    /// Sets which codes `check` and `diagnostics` report, and at what severity (not an
+    /// input of the database: filtering is done on each answer, so no query re-runs).
+    pub fn set_check_settings(&mut self, settings: super::CheckSettings) {
+        if *self.check_settings != settings {
+            self.check_settings = Arc::new(settings);
+        }
+    }
+
     /// A snapshot of the current revision for readers. The host's next change waits until
     /// every snapshot is dropped, after cancelling the queries running on them.
     pub fn analysis(&self) -> Analysis {
@@ -233,6 +244,7 @@ impl AnalysisHost {
             db: self.db.clone(),
             workspace: self.workspace,
             files: self.files.clone(),
+            check_settings: self.check_settings.clone(),
         }
     }
 
@@ -280,6 +292,7 @@ pub struct Analysis {
     db: RootDatabase,
     workspace: Workspace,
     files: Arc<HashMap<String, SourceFile>>,
+    check_settings: Arc<super::CheckSettings>,
 }
 
 impl Analysis {
@@ -444,13 +457,20 @@ impl Analysis {
             super::diagnostics::files_under(&self.db, self.workspace, &query.paths);
         let template = std::sync::Mutex::new(self.db.clone());
         let workspace = self.workspace;
+        let settings = &*self.check_settings;
         self.with(|_| {
             let per_file: Vec<Vec<super::DiagnosticInfo>> = files
                 .par_iter()
                 .map_init(
                     || template.lock().unwrap().clone(),
                     |db, &file| {
-                        super::diagnostics::file_diagnostics_info(db, workspace, file, &query.codes)
+                        super::diagnostics::file_diagnostics_info(
+                            db,
+                            workspace,
+                            file,
+                            settings,
+                            &query.codes,
+                        )
                     },
                 )
                 .collect();
@@ -458,13 +478,27 @@ impl Analysis {
         })
     }
 
-    /// One file's diagnostics with the codes `codes` selects, in document order.
+    /// One file's diagnostics with the codes the configuration and then `codes` select, in
+    /// document order.
     pub fn diagnostics(
         &self,
         file: FileId,
         codes: &super::CodeSelection,
     ) -> Cancellable<Vec<super::DiagnosticInfo>> {
-        self.with(|db| super::diagnostics::file_diagnostics_info(db, self.workspace, file.0, codes))
+        self.with(|db| {
+            super::diagnostics::file_diagnostics_info(
+                db,
+                self.workspace,
+                file.0,
+                &self.check_settings,
+                codes,
+            )
+        })
+    }
+
+    /// `sextant.toml`'s `[check]` table this snapshot applies.
+    pub fn check_settings(&self) -> &super::CheckSettings {
+        &self.check_settings
     }
 
     /// Computes what later requests will need (every file's symbols and identifiers, then

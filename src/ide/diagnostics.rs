@@ -1,9 +1,16 @@
 //! `check`: the diagnostics of some files or the whole workspace, filtered by code and
 //! severity, with a summary; `explain`: a code's registry entry.
+//!
+//! Invariant: this is the one filter layer every front end goes through. Which codes are
+//! reported, and at what severity, is decided here per file from three layers applied in
+//! order: the registry's defaults, `sextant.toml`'s `[check]` table (then each
+//! `[[check.overrides]]` whose `paths` match the file, in order) and the caller's own
+//! selection (`--select`/`--ignore`, MCP `codes`): a layer's `select` replaces the set so
+//! far, its `ignore` removes from it, its `severity` overrides per code.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::Span;
 use crate::{
@@ -26,24 +33,25 @@ pub struct DiagnosticInfo {
     /// The code it marks can be removed (an unused import).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub unnecessary: bool,
+    /// Other places in the same file the diagnostic refers to (an earlier definition).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub related: Vec<RelatedInfo>,
 }
 
-/// Which codes a check reports: by default every code the registry enables.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A place a diagnostic refers to, in the diagnostic's file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct RelatedInfo {
+    pub span: Span,
+    pub message: String,
+}
+
+/// One layer of code selection: `select` (when given) replaces the codes chosen so far,
+/// `ignore` removes from them. The default layer changes nothing, so the configuration's
+/// (or the registry's) choice stands.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CodeSelection {
-    ids: BTreeSet<&'static str>,
-}
-
-impl Default for CodeSelection {
-    fn default() -> CodeSelection {
-        CodeSelection {
-            ids: registry::codes()
-                .iter()
-                .filter(|c| c.enabled)
-                .map(|c| c.id.as_str())
-                .collect(),
-        }
-    }
+    select: Option<BTreeSet<&'static str>>,
+    ignore: BTreeSet<&'static str>,
 }
 
 impl CodeSelection {
@@ -51,26 +59,199 @@ impl CodeSelection {
     /// entry is an id (`SX005`), a name (`undefined-name`), a prefix of ids (`SX00`) or
     /// `ALL`. Err names the first entry that matches no code.
     pub fn new(select: &[String], ignore: &[String]) -> Result<CodeSelection, String> {
-        let mut selection = if select.is_empty() {
-            CodeSelection::default()
-        } else {
+        let mut layer = CodeSelection::default();
+        if !select.is_empty() {
             let mut ids = BTreeSet::new();
             for entry in select {
                 ids.extend(matching(entry)?);
             }
-            CodeSelection { ids }
-        };
-        for entry in ignore {
-            for id in matching(entry)? {
-                selection.ids.remove(id);
-            }
+            layer.select = Some(ids);
         }
-        Ok(selection)
+        for entry in ignore {
+            layer.ignore.extend(matching(entry)?);
+        }
+        Ok(layer)
     }
 
-    pub fn contains(&self, id: &str) -> bool {
-        self.ids.contains(id)
+    fn apply(&self, ids: &mut BTreeSet<&'static str>) {
+        if let Some(select) = &self.select {
+            ids.clone_from(select);
+        }
+        for id in &self.ignore {
+            ids.remove(id);
+        }
     }
+
+    /// Whether this selection over the registry's defaults (no configuration) reports `id`.
+    pub fn contains(&self, id: &str) -> bool {
+        let mut ids = default_ids();
+        self.apply(&mut ids);
+        ids.contains(id)
+    }
+}
+
+/// The codes the registry enables.
+fn default_ids() -> BTreeSet<&'static str> {
+    registry::codes()
+        .iter()
+        .filter(|c| c.enabled)
+        .map(|c| c.id.as_str())
+        .collect()
+}
+
+/// The `[check]` table of `sextant.toml`, as written.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CheckConfig {
+    /// Codes to report instead of the default set (ids, names, id prefixes or `ALL`).
+    pub select: Vec<String>,
+    /// Codes not to report.
+    pub ignore: Vec<String>,
+    /// Severity per code (id or name): `error`, `warning`, `information` or `hint`.
+    pub severity: BTreeMap<String, Severity>,
+    /// Per-path layers, applied in order after the table's own keys.
+    pub overrides: Vec<CheckOverride>,
+}
+
+/// One `[[check.overrides]]` entry: the same keys, for the files `paths` matches.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CheckOverride {
+    /// Gitignore-style globs, as `include`/`exclude` (`tests/`, `**/*_pb2.py`).
+    pub paths: Vec<String>,
+    #[serde(default)]
+    pub select: Vec<String>,
+    #[serde(default)]
+    pub ignore: Vec<String>,
+    #[serde(default)]
+    pub severity: BTreeMap<String, Severity>,
+}
+
+/// One layer of the configuration, validated.
+#[derive(Clone, Debug, Default)]
+struct Layer {
+    codes: CodeSelection,
+    severity: BTreeMap<&'static str, Severity>,
+}
+
+impl Layer {
+    fn new(
+        select: &[String],
+        ignore: &[String],
+        severity: &BTreeMap<String, Severity>,
+    ) -> Result<Layer, String> {
+        let codes = CodeSelection::new(select, ignore)?;
+        let mut by_id = BTreeMap::new();
+        for (entry, &level) in severity {
+            let code = registry::find(entry.trim()).ok_or_else(|| unknown_code(entry))?;
+            by_id.insert(code.id.as_str(), level);
+        }
+        Ok(Layer {
+            codes,
+            severity: by_id,
+        })
+    }
+}
+
+/// `sextant.toml`'s `[check]` table, validated (every code known, every glob compiled):
+/// what each file reports and at which severity.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(try_from = "CheckConfig")]
+pub struct CheckSettings {
+    config: CheckConfig,
+    base: Layer,
+    overrides: Vec<(ignore::gitignore::Gitignore, Layer)>,
+}
+
+impl PartialEq for CheckSettings {
+    fn eq(&self, other: &CheckSettings) -> bool {
+        self.config == other.config
+    }
+}
+
+impl Eq for CheckSettings {}
+
+impl TryFrom<CheckConfig> for CheckSettings {
+    type Error = String;
+
+    /// Err says which key is wrong and why.
+    fn try_from(config: CheckConfig) -> Result<CheckSettings, String> {
+        let base = Layer::new(&config.select, &config.ignore, &config.severity)
+            .map_err(|e| format!("[check]: {e}"))?;
+        let mut overrides = Vec::new();
+        for (i, o) in config.overrides.iter().enumerate() {
+            let at = format!("[[check.overrides]] #{}", i + 1);
+            if o.paths.is_empty() {
+                return Err(format!("{at}: `paths` lists no glob"));
+            }
+            let mut globs = ignore::gitignore::GitignoreBuilder::new("");
+            for glob in &o.paths {
+                globs
+                    .add_line(None, glob)
+                    .map_err(|e| format!("{at}: path glob {glob:?}: {e}"))?;
+            }
+            let globs = globs.build().map_err(|e| format!("{at}: {e}"))?;
+            let layer =
+                Layer::new(&o.select, &o.ignore, &o.severity).map_err(|e| format!("{at}: {e}"))?;
+            overrides.push((globs, layer));
+        }
+        Ok(CheckSettings {
+            config,
+            base,
+            overrides,
+        })
+    }
+}
+
+/// What one file reports: its codes and their severities.
+#[derive(Clone, Debug)]
+pub(crate) struct FileRules {
+    ids: BTreeSet<&'static str>,
+    severity: BTreeMap<&'static str, Severity>,
+}
+
+impl FileRules {
+    fn severity(&self, code: &Code) -> Severity {
+        self.severity
+            .get(code.id.as_str())
+            .copied()
+            .unwrap_or(code.severity)
+    }
+}
+
+impl CheckSettings {
+    /// The configuration as written.
+    pub fn config(&self) -> &CheckConfig {
+        &self.config
+    }
+
+    /// The codes and severities for the file at workspace path `path`, with the caller's
+    /// own selection applied last.
+    pub(crate) fn rules(&self, path: &str, caller: &CodeSelection) -> FileRules {
+        let mut rules = FileRules {
+            ids: default_ids(),
+            severity: BTreeMap::new(),
+        };
+        let matching = self
+            .overrides
+            .iter()
+            .filter(|(globs, _)| globs.matched_path_or_any_parents(path, false).is_ignore());
+        for layer in std::iter::once(&self.base).chain(matching.map(|(_, layer)| layer)) {
+            layer.codes.apply(&mut rules.ids);
+            rules
+                .severity
+                .extend(layer.severity.iter().map(|(k, v)| (*k, *v)));
+        }
+        caller.apply(&mut rules.ids);
+        rules
+    }
+}
+
+fn unknown_code(entry: &str) -> String {
+    format!(
+        "unknown diagnostic code {entry:?} (codes are SX001 to {}; see `sextant explain`)",
+        registry::codes().last().map_or("", |c| c.id.as_str())
+    )
 }
 
 /// The ids an entry of `--select`/`--ignore` names.
@@ -86,10 +267,7 @@ fn matching(entry: &str) -> Result<Vec<&'static str>, String> {
         .filter(|id| entry.eq_ignore_ascii_case("all") || id.starts_with(&prefix))
         .collect();
     if ids.is_empty() || entry.is_empty() {
-        return Err(format!(
-            "unknown diagnostic code {entry:?} (codes are SX001 to {}; see `sextant explain`)",
-            registry::codes().last().map_or("", |c| c.id.as_str())
-        ));
+        return Err(unknown_code(entry));
     }
     Ok(ids)
 }
@@ -171,30 +349,42 @@ pub(crate) fn files_under(
     (chosen.into_iter().map(|i| all[i]).collect(), unmatched)
 }
 
-/// One file's diagnostics in editor terms, unfiltered (the LSP shows every enabled code).
+/// One file's diagnostics in editor terms: the codes `settings` and then `codes` select
+/// for its path, at the severities they set.
 pub(crate) fn file_diagnostics_info(
     db: &dyn Db,
     workspace: Workspace,
     file: SourceFile,
+    settings: &CheckSettings,
     codes: &CodeSelection,
 ) -> Vec<DiagnosticInfo> {
     let found = file_diagnostics(db, workspace, file);
     if found.is_empty() {
         return Vec::new();
     }
+    let path = file.path(db);
+    let rules = settings.rules(path, codes);
     let index = semantic::line_index(db, file);
     found
         .iter()
-        .filter(|d| codes.contains(d.id))
+        .filter(|d| rules.ids.contains(d.id))
         .map(|d| {
             let code = d.code();
             DiagnosticInfo {
-                path: file.path(db).clone(),
+                path: path.clone(),
                 code: d.id.to_string(),
-                severity: code.severity,
+                severity: rules.severity(code),
                 message: d.message.clone(),
                 span: Span::new(&index, d.range),
                 unnecessary: code.unnecessary,
+                related: d
+                    .related
+                    .iter()
+                    .map(|(range, message)| RelatedInfo {
+                        span: Span::new(&index, *range),
+                        message: message.clone(),
+                    })
+                    .collect(),
             }
         })
         .collect()
@@ -248,4 +438,73 @@ pub fn explain(code: &str) -> Option<&'static Code> {
 /// Every registered code, by id.
 pub fn diagnostic_codes() -> &'static [Code] {
     registry::codes()
+}
+
+/// The repository file that explains every code (generated by [`diagnostics_doc`]).
+pub const DIAGNOSTICS_DOC: &str = "docs/diagnostics.md";
+
+/// The anchor of a code's section in [`DIAGNOSTICS_DOC`] (`sx005-undefined-name`: its
+/// heading `SX005 undefined-name` as Markdown renderers turn headings into anchors).
+pub fn docs_anchor(code: &Code) -> String {
+    format!("{}-{}", code.id.to_ascii_lowercase(), code.name)
+}
+
+/// [`DIAGNOSTICS_DOC`]'s text, from the registry: an index, then one section per code.
+pub fn diagnostics_doc() -> String {
+    use std::fmt::Write;
+    let mut out = String::from(
+        "# Diagnostic codes\n\n\
+         Generated from `src/semantic/diagnostics/codes.toml`; do not edit by hand \
+         (`UPDATE_EXPECT=1 cargo test --test tidy` regenerates it). `sextant explain CODE` \
+         prints the same explanations.\n\n\
+         | code | name | title | default severity |\n|---|---|---|---|\n",
+    );
+    for code in registry::codes() {
+        let _ = writeln!(
+            out,
+            "| [{}](#{}) | `{}` | {} | {}{} |",
+            code.id,
+            docs_anchor(code),
+            code.name,
+            code.title.replace('|', "\\|"),
+            code.severity.as_str(),
+            if code.enabled { "" } else { " (off)" }
+        );
+    }
+    for code in registry::codes() {
+        let list = |langs: &[String]| match langs {
+            [] => "none yet".to_string(),
+            [all] if all == "*" => "every language".to_string(),
+            langs => langs.join(", "),
+        };
+        let _ = write!(
+            out,
+            "\n## {} {}\n\n**{}**\n\n- category: {}\n- default severity: {}{}\n\
+             - languages: {}\n- checked in: {}\n",
+            code.id,
+            code.name,
+            code.title,
+            code.category,
+            code.severity.as_str(),
+            if code.enabled {
+                ""
+            } else {
+                " (off by default: select it to see it)"
+            },
+            list(&code.languages),
+            list(&code.implemented),
+        );
+        if let Some(rule) = &code.pyflakes {
+            let _ = writeln!(out, "- pyflakes/ruff rule: `{rule}`");
+        }
+        let _ = write!(
+            out,
+            "\n{}\n\nExample:\n\n```\n{}\n```\n\nFix:\n\n```\n{}\n```\n\n{}\n",
+            code.description.trim(),
+            code.example.trim_end(),
+            code.fix.trim_end(),
+            code.help.trim()
+        );
+    }
+    out
 }

@@ -27,7 +27,9 @@ pub use analysis::{
 };
 pub use call_hierarchy::{Call, CallItem};
 pub use diagnostics::{
-    CheckQuery, CheckResult, CheckSummary, CodeSelection, DiagnosticInfo, diagnostic_codes, explain,
+    CheckConfig, CheckOverride, CheckQuery, CheckResult, CheckSettings, CheckSummary,
+    CodeSelection, DIAGNOSTICS_DOC, DiagnosticInfo, RelatedInfo, diagnostic_codes, diagnostics_doc,
+    docs_anchor, explain,
 };
 pub use hover::HoverInfo;
 pub use import_graph::{Direction, Granularity, GraphEdge, GraphNode, GraphQuery, ImportGraphView};

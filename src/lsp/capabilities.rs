@@ -4,7 +4,8 @@
 //! (and nothing is dispatched that a capability does not announce, `shutdown` aside).
 
 use lsp_types::{
-    CallHierarchyServerCapability, FoldingRangeProviderCapability, HoverProviderCapability, OneOf,
+    CallHierarchyServerCapability, DiagnosticOptions, DiagnosticServerCapabilities,
+    FoldingRangeProviderCapability, HoverProviderCapability, OneOf,
     SelectionRangeProviderCapability, ServerCapabilities, TextDocumentSyncCapability,
     TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions,
     WorkDoneProgressOptions, WorkspaceSymbolOptions,
@@ -35,6 +36,15 @@ pub fn server_capabilities(encoding: PositionEncoding) -> ServerCapabilities {
         document_highlight_provider: Some(OneOf::Left(true)),
         folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
         selection_range_provider: Some(SelectionRangeProviderCapability::Simple(true)),
+        // Pull diagnostics beside the pushed ones; a file's diagnostics can change when
+        // another file does (an import's module appears), and the whole workspace is
+        // checked on request.
+        diagnostic_provider: Some(DiagnosticServerCapabilities::Options(DiagnosticOptions {
+            identifier: Some("sextant".into()),
+            inter_file_dependencies: true,
+            workspace_diagnostics: true,
+            work_done_progress_options: WorkDoneProgressOptions::default(),
+        })),
         ..Default::default()
     }
 }

@@ -114,7 +114,7 @@ impl Diagnostics {
                     ctx.wrap,
                 );
                 Box::new(move || {
-                    let diagnostics = compute(&live, &run, &rel, encoding);
+                    let diagnostics = compute(&live, &run, &uri, &rel, encoding);
                     let _ = results.send(wrap(Computed {
                         uri,
                         version,
@@ -174,6 +174,7 @@ impl Diagnostics {
 fn compute(
     live: &LiveWorkspace,
     run: &RequestCancel,
+    uri: &Uri,
     rel: &str,
     encoding: PositionEncoding,
 ) -> Result<Vec<Diagnostic>, ReadError> {
@@ -188,7 +189,7 @@ fn compute(
             index: s.analysis.line_index(file)?,
             encoding,
         };
-        Ok(to_proto::diagnostics(&index, &found))
+        Ok(to_proto::diagnostics(&index, uri, &found))
     })
 }
 

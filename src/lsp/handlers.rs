@@ -12,10 +12,16 @@ use lsp_types::{
     CallHierarchyIncomingCall, CallHierarchyIncomingCallsParams, CallHierarchyItem,
     CallHierarchyOutgoingCall, CallHierarchyOutgoingCallsParams, CallHierarchyPrepareParams,
     CancelParams, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
-    DidOpenTextDocumentParams, DocumentHighlight, DocumentHighlightParams, DocumentSymbolParams,
-    DocumentSymbolResponse, FoldingRange, FoldingRangeParams, GotoDefinitionParams,
-    GotoDefinitionResponse, Hover, HoverParams, Location, ReferenceParams, SelectionRange,
-    SelectionRangeParams, Uri, WorkspaceSymbolParams, WorkspaceSymbolResponse,
+    DidOpenTextDocumentParams, DocumentDiagnosticParams, DocumentDiagnosticReport,
+    DocumentDiagnosticReportResult, DocumentHighlight, DocumentHighlightParams,
+    DocumentSymbolParams, DocumentSymbolResponse, FoldingRange, FoldingRangeParams,
+    FullDocumentDiagnosticReport, GotoDefinitionParams, GotoDefinitionResponse, Hover, HoverParams,
+    Location, ReferenceParams, RelatedFullDocumentDiagnosticReport,
+    RelatedUnchangedDocumentDiagnosticReport, SelectionRange, SelectionRangeParams,
+    UnchangedDocumentDiagnosticReport, Uri, WorkspaceDiagnosticParams, WorkspaceDiagnosticReport,
+    WorkspaceDiagnosticReportResult, WorkspaceDocumentDiagnosticReport,
+    WorkspaceFullDocumentDiagnosticReport, WorkspaceSymbolParams, WorkspaceSymbolResponse,
+    WorkspaceUnchangedDocumentDiagnosticReport,
 };
 
 use super::{
@@ -25,7 +31,7 @@ use super::{
     to_proto, uri,
 };
 use crate::{
-    ide::{FileId, ReferenceQuery},
+    ide::{CheckQuery, CodeSelection, FileId, ReferenceQuery},
     workspace::live::Snapshot,
 };
 
@@ -104,6 +110,105 @@ pub fn document_symbol(
     Ok(Some(DocumentSymbolResponse::Nested(
         to_proto::document_symbols(&index, &outline),
     )))
+}
+
+/// `textDocument/diagnostic`: the document's diagnostics (the same as those pushed), or
+/// `unchanged` when they are what the client's `previousResultId` stands for.
+pub fn document_diagnostic(
+    ctx: &RequestContext,
+    params: DocumentDiagnosticParams,
+) -> HandlerResult<DocumentDiagnosticReportResult> {
+    let uri = params.text_document.uri;
+    let items = match ctx.file(&uri)? {
+        None => Vec::new(),
+        Some(file) => {
+            let found = ctx
+                .snapshot
+                .analysis
+                .diagnostics(file, &CodeSelection::default())?;
+            to_proto::diagnostics(&ctx.line_index(file)?, &uri, &found)
+        }
+    };
+    let result_id = to_proto::diagnostics_result_id(&items);
+    let report = if params.previous_result_id.as_deref() == Some(result_id.as_str()) {
+        DocumentDiagnosticReport::Unchanged(RelatedUnchangedDocumentDiagnosticReport {
+            related_documents: None,
+            unchanged_document_diagnostic_report: UnchangedDocumentDiagnosticReport { result_id },
+        })
+    } else {
+        DocumentDiagnosticReport::Full(RelatedFullDocumentDiagnosticReport {
+            related_documents: None,
+            full_document_diagnostic_report: FullDocumentDiagnosticReport {
+                result_id: Some(result_id),
+                items,
+            },
+        })
+    };
+    Ok(DocumentDiagnosticReportResult::Report(report))
+}
+
+/// `workspace/diagnostic`: a report for every file with diagnostics, and for every file the
+/// client holds a result for (`unchanged` when its result id still stands, else its new
+/// items, empty when it is clean now or left the workspace). Every file's check is
+/// memoized, so a second pull re-checks only the files that changed.
+pub fn workspace_diagnostic(
+    ctx: &RequestContext,
+    params: WorkspaceDiagnosticParams,
+) -> HandlerResult<WorkspaceDiagnosticReportResult> {
+    let snapshot = ctx.snapshot;
+    let checked = snapshot.analysis.check(&CheckQuery::default())?;
+    let previous: std::collections::HashMap<&str, &str> = params
+        .previous_result_ids
+        .iter()
+        .map(|p| (p.uri.as_str(), p.value.as_str()))
+        .collect();
+    let mut reported = std::collections::HashSet::new();
+    let mut items = Vec::new();
+    let mut report = |uri: Uri, diagnostics: Vec<lsp_types::Diagnostic>| {
+        let result_id = to_proto::diagnostics_result_id(&diagnostics);
+        let item = if previous.get(uri.as_str()) == Some(&result_id.as_str()) {
+            WorkspaceDocumentDiagnosticReport::Unchanged(
+                WorkspaceUnchangedDocumentDiagnosticReport {
+                    uri,
+                    version: None,
+                    unchanged_document_diagnostic_report: UnchangedDocumentDiagnosticReport {
+                        result_id,
+                    },
+                },
+            )
+        } else {
+            WorkspaceDocumentDiagnosticReport::Full(WorkspaceFullDocumentDiagnosticReport {
+                uri,
+                version: None,
+                full_document_diagnostic_report: FullDocumentDiagnosticReport {
+                    result_id: Some(result_id),
+                    items: diagnostics,
+                },
+            })
+        };
+        items.push(item);
+    };
+    // `check` lists diagnostics by path: each run of one path is one file's.
+    for group in checked.diagnostics.chunk_by(|a, b| a.path == b.path) {
+        let path = &group[0].path;
+        let (Some(file), Some(uri)) = (
+            snapshot.file(path),
+            uri::path_to_uri(&snapshot.root.join(path)),
+        ) else {
+            continue;
+        };
+        let diagnostics = to_proto::diagnostics(&ctx.line_index(file)?, &uri, group);
+        reported.insert(uri.as_str().to_string());
+        report(uri, diagnostics);
+    }
+    for previous in &params.previous_result_ids {
+        if !reported.contains(previous.uri.as_str()) {
+            report(previous.uri.clone(), Vec::new());
+        }
+    }
+    Ok(WorkspaceDiagnosticReportResult::Report(
+        WorkspaceDiagnosticReport { items },
+    ))
 }
 
 pub fn workspace_symbol(

@@ -22,8 +22,9 @@ use lsp_types::{
     },
     request::{
         CallHierarchyIncomingCalls, CallHierarchyOutgoingCalls, CallHierarchyPrepare,
-        DocumentHighlightRequest, DocumentSymbolRequest, FoldingRangeRequest, GotoDefinition,
-        HoverRequest, References, SelectionRangeRequest, Shutdown, WorkspaceSymbolRequest,
+        DocumentDiagnosticRequest, DocumentHighlightRequest, DocumentSymbolRequest,
+        FoldingRangeRequest, GotoDefinition, HoverRequest, References, SelectionRangeRequest,
+        Shutdown, WorkspaceDiagnosticRequest, WorkspaceSymbolRequest,
     },
 };
 
@@ -158,6 +159,8 @@ impl Server {
             .on::<CallHierarchyOutgoingCalls>(handlers::outgoing_calls)
             .on::<FoldingRangeRequest>(handlers::folding_range)
             .on::<SelectionRangeRequest>(handlers::selection_range)
+            .on::<DocumentDiagnosticRequest>(handlers::document_diagnostic)
+            .on::<WorkspaceDiagnosticRequest>(handlers::workspace_diagnostic)
             .finish();
     }
 

@@ -6,10 +6,11 @@
 //! the LSP front end changes here and nowhere else.
 
 use lsp_types::{
-    CallHierarchyIncomingCall, CallHierarchyItem, CallHierarchyOutgoingCall, Diagnostic,
-    DiagnosticSeverity, DiagnosticTag, DocumentHighlight, DocumentHighlightKind, DocumentSymbol,
-    FoldingRange, FoldingRangeKind, Hover, HoverContents, Location, MarkupContent, MarkupKind,
-    NumberOrString, Position, Range, SelectionRange, SymbolInformation, SymbolKind as LspKind,
+    CallHierarchyIncomingCall, CallHierarchyItem, CallHierarchyOutgoingCall, CodeDescription,
+    Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DiagnosticTag, DocumentHighlight,
+    DocumentHighlightKind, DocumentSymbol, FoldingRange, FoldingRangeKind, Hover, HoverContents,
+    Location, MarkupContent, MarkupKind, NumberOrString, Position, Range, SelectionRange,
+    SymbolInformation, SymbolKind as LspKind, Uri,
 };
 
 use super::{
@@ -18,7 +19,7 @@ use super::{
 };
 use crate::{
     ide::{
-        Call, CallItem, Cancellable, Definition, DiagnosticInfo, Fold, HoverInfo, Outline,
+        self, Call, CallItem, Cancellable, Definition, DiagnosticInfo, Fold, HoverInfo, Outline,
         OutlineNode, ReferenceRole, References, Severity, Span, SymbolKind, SymbolSearch,
     },
     workspace::{LoadPhase, ProgressEvent, live::Snapshot},
@@ -320,9 +321,11 @@ pub fn selection_ranges(index: &LineIndex, chains: &[Vec<Span>]) -> Vec<Selectio
         .collect()
 }
 
-/// Diagnostics with their codes (`SX005`), `source: "sextant"`, and the `Unnecessary` tag
-/// on code that can be removed (an unused import).
-pub fn diagnostics(index: &LineIndex, found: &[DiagnosticInfo]) -> Vec<Diagnostic> {
+/// Diagnostics of the document `uri` with their codes (`SX005`), a link to the code's
+/// explanation when the repository is known ([`code_description`]), `source: "sextant"`,
+/// the `Unnecessary` tag on code that can be removed (an unused import), and the places
+/// they refer to (an earlier definition) as related information.
+pub fn diagnostics(index: &LineIndex, uri: &Uri, found: &[DiagnosticInfo]) -> Vec<Diagnostic> {
     found
         .iter()
         .map(|d| Diagnostic {
@@ -334,12 +337,57 @@ pub fn diagnostics(index: &LineIndex, found: &[DiagnosticInfo]) -> Vec<Diagnosti
                 Severity::Hint => DiagnosticSeverity::HINT,
             }),
             code: Some(NumberOrString::String(d.code.clone())),
+            code_description: ide::explain(&d.code)
+                .and_then(|code| code_description(env!("CARGO_PKG_REPOSITORY"), code)),
             source: Some("sextant".into()),
             message: d.message.clone(),
+            related_information: (!d.related.is_empty()).then(|| {
+                d.related
+                    .iter()
+                    .map(|r| DiagnosticRelatedInformation {
+                        location: Location {
+                            uri: uri.clone(),
+                            range: span_range(index, &r.span),
+                        },
+                        message: r.message.clone(),
+                    })
+                    .collect()
+            }),
             tags: d.unnecessary.then(|| vec![DiagnosticTag::UNNECESSARY]),
             ..Default::default()
         })
         .collect()
+}
+
+/// The link to a code's section of the repository's `docs/diagnostics.md`, from the
+/// package's `repository` URL (`https://host/owner/sextant`), or `None` when the package
+/// names no repository: a link to a guessed place, or to a local file that an installed
+/// binary does not have, would be wrong.
+pub fn code_description(repository: &str, code: &ide::DiagnosticCode) -> Option<CodeDescription> {
+    let repository = repository.trim().trim_end_matches('/');
+    if repository.is_empty() {
+        return None;
+    }
+    let href = format!(
+        "{repository}/blob/HEAD/{}#{}",
+        ide::DIAGNOSTICS_DOC,
+        ide::docs_anchor(code)
+    );
+    Some(CodeDescription {
+        href: href.parse().ok()?,
+    })
+}
+
+/// The result id of a document's diagnostics for pull requests: a hash of what would be
+/// sent, so the same answer (memoized, or recomputed to the same items) has the same id
+/// and an `unchanged` report can be given.
+pub fn diagnostics_result_id(items: &[Diagnostic]) -> String {
+    use std::hash::{Hash, Hasher};
+    let text = serde_json::to_string(items).unwrap_or_default();
+    // SipHash with fixed keys: stable within a build, which is all a result id needs.
+    let mut hasher = std::hash::DefaultHasher::new();
+    text.hash(&mut hasher);
+    format!("{:016x}", hasher.finish())
 }
 
 pub fn symbol_kind(kind: SymbolKind) -> LspKind {
@@ -380,6 +428,82 @@ mod tests {
 
     use super::*;
     use crate::{ide, lsp::from_proto};
+
+    #[test]
+    fn code_descriptions_link_the_repository_docs_or_nothing() {
+        let code = ide::explain("SX005").unwrap();
+        assert_eq!(code_description("", code), None);
+        assert_eq!(code_description("  ", code), None);
+        let link = code_description("https://example.org/team/sextant/", code).unwrap();
+        assert_eq!(
+            link.href.as_str(),
+            "https://example.org/team/sextant/blob/HEAD/docs/diagnostics.md#sx005-undefined-name"
+        );
+    }
+
+    #[test]
+    fn result_ids_follow_the_items() {
+        let a = vec![Diagnostic {
+            message: "a".into(),
+            ..Default::default()
+        }];
+        let b = vec![Diagnostic {
+            message: "b".into(),
+            ..Default::default()
+        }];
+        assert_eq!(diagnostics_result_id(&a), diagnostics_result_id(&a.clone()));
+        assert_ne!(diagnostics_result_id(&a), diagnostics_result_id(&b));
+        assert_ne!(diagnostics_result_id(&a), diagnostics_result_id(&[]));
+    }
+
+    #[test]
+    fn related_places_are_locations_in_the_same_document() {
+        let text = "def f(): pass\ndef f(): pass\n";
+        let index = index(text, PositionEncoding::Utf16);
+        let line_index = ide::LineIndex::new(Arc::from(text));
+        let span = |start: u32, end: u32| {
+            ide::Span::new(&line_index, ide::TextRange::new(start.into(), end.into()))
+        };
+        let uri: Uri = "file:///ws/m.py".parse().unwrap();
+        let found = diagnostics(
+            &index,
+            &uri,
+            &[DiagnosticInfo {
+                path: "m.py".into(),
+                code: "SX008".into(),
+                severity: Severity::Warning,
+                message: "redefinition of unused 'f'".into(),
+                span: span(18, 19),
+                unnecessary: false,
+                related: vec![ide::RelatedInfo {
+                    span: span(4, 5),
+                    message: "'f' first defined here".into(),
+                }],
+            }],
+        );
+        let related = found[0].related_information.as_ref().unwrap();
+        assert_eq!(related.len(), 1);
+        assert_eq!(related[0].location.uri, uri);
+        assert_eq!(
+            related[0].location.range,
+            Range {
+                start: Position {
+                    line: 0,
+                    character: 4
+                },
+                end: Position {
+                    line: 0,
+                    character: 5
+                },
+            }
+        );
+        assert_eq!(related[0].message, "'f' first defined here");
+        assert_eq!(
+            found[0].code_description.is_some(),
+            !env!("CARGO_PKG_REPOSITORY").is_empty(),
+            "a link only to the repository the package names"
+        );
+    }
 
     fn index(text: &str, encoding: PositionEncoding) -> LineIndex {
         LineIndex {

@@ -266,7 +266,9 @@ pub struct TypecheckArgs {
     pub file_paths: Option<Vec<String>>,
     /// Only diagnostics at least this severe (`error` < `warning` < `information` < `hint`).
     pub severity: Option<ide::Severity>,
-    /// Only these codes: ids (`SX005`), names (`undefined-name`) or id prefixes (`SX00`).
+    /// Only these codes: ids (`SX005`), names (`undefined-name`) or id prefixes (`SX00`);
+    /// they replace the codes `sextant.toml` selects, as `--select` does (so a code off by
+    /// default, such as `unused-suppression`, can be asked for).
     pub codes: Option<Vec<String>>,
     /// At most this many diagnostics (default 100; the summary counts all).
     #[schemars(range(min = 1, max = 5000))]

@@ -1,6 +1,10 @@
-//! `sextant.toml` at the workspace root: optional include/exclude globs and limits.
+//! `sextant.toml` at the workspace root: optional include/exclude globs, limits, and the
+//! `[check]` table (which diagnostic codes are reported, at what severity, per path).
+//!
+//! Invariant: a file that loads is valid throughout: unknown keys, unknown codes and bad
+//! globs are errors naming the key, never silently ignored.
 
-use crate::workspace::LoadError;
+use crate::{ide::CheckSettings, workspace::LoadError};
 use serde::Deserialize;
 
 use super::{reader::ReadRefusal, system::System};
@@ -19,6 +23,8 @@ pub struct Config {
     pub exclude: Vec<String>,
     /// Files larger than this many bytes are skipped (and reported).
     pub max_file_size: u64,
+    /// `[check]`: codes to select and ignore, severities, per-path overrides.
+    pub check: CheckSettings,
 }
 
 impl Default for Config {
@@ -27,6 +33,7 @@ impl Default for Config {
             include: Vec::new(),
             exclude: Vec::new(),
             max_file_size: DEFAULT_MAX_FILE_SIZE,
+            check: CheckSettings::default(),
         }
     }
 }

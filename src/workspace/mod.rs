@@ -249,6 +249,7 @@ impl Host {
         let (loaded, skipped) = read_candidates(&*system, candidates, &config, progress, |_| true);
 
         let mut host = Host::from_files_over(system, AnalysisHost::new(root.clone()), root, loaded);
+        host.analysis.set_check_settings(config.check.clone());
         host.config = config;
         host.options = options.clone();
         host.walked_dirs = walked_dirs;
@@ -461,6 +462,7 @@ impl Host {
             self.track_real_path(&f);
             change.set_file(f.path, content(f.lang, f.text, f.lossy_utf8));
         }
+        self.analysis.set_check_settings(config.check.clone());
         self.config = config;
         self.skipped = skipped;
         self.refresh_manifests(Some(found_manifests), &touched, &mut change);

@@ -56,8 +56,12 @@ pub fn analysis_at(default_path: &str, fixture: &str) -> (TestDb, FileId, Option
         .find(|f| f.cursor.is_some())
         .unwrap_or(&files[0]);
     let (focus_path, cursor) = (focus.path.clone(), focus.cursor);
-    let analysis = if files.iter().any(|f| manifest_kind(&f.path).is_some()) {
-        // Project files (`package.json`, `tsconfig.json`, …) are read by a walk, as on disk.
+    let walked = |f: &fixture::FixtureFile| {
+        manifest_kind(&f.path).is_some() || f.path == sextant::workspace::CONFIG_FILE
+    };
+    let analysis = if files.iter().any(walked) {
+        // Project files (`package.json`, `tsconfig.json`, …) and `sextant.toml` are read by a
+        // walk, as on disk.
         let system = MemorySystem::new("/fixture");
         for f in &files {
             system.write(&f.path, &f.text);
@@ -155,6 +159,23 @@ pub fn parse_tree(db: &TestDb, file: FileId, options: ParseOptions) -> ParseOutp
 
 pub fn workspace_stats(db: &TestDb) -> WorkspaceStats {
     db.analysis.workspace_stats().expect("not cancelled")
+}
+
+/// Why a fixture (with a `sextant.toml`) does not load.
+pub fn load_error(fixture: &str) -> String {
+    let system = MemorySystem::new("/fixture");
+    for f in fixture::parse(fixture, DEFAULT_PATH) {
+        system.write(&f.path, &f.text);
+    }
+    match Host::load_with(Arc::new(system), &LoadOptions::default()) {
+        Ok(_) => panic!("the fixture loads"),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// The diagnostics `query` asks for (by path, then position).
+pub fn check_query(db: &TestDb, query: &sextant::ide::CheckQuery) -> sextant::ide::CheckResult {
+    db.analysis.check(query).expect("not cancelled")
 }
 
 /// Every file's diagnostics with the default codes (by path, then position).

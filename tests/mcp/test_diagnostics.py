@@ -91,3 +91,49 @@ async def test_explain_diagnostic(project):
         assert by_name.structured_content["description"].endswith(" Not checked yet (planned).")
         unknown = await session.call_tool("explain_diagnostic", {"code": "E999"})
         assert tool_error(unknown)["code"] == "NOT_FOUND"
+
+
+async def test_typecheck_applies_suppression_comments_and_the_check_table(tmp_path):
+    root = tmp_path / "ws"
+    write(root, "app.py", "import os  # sextant: ignore[SX006]\nimport sys  # noqa: F401\nimport re\nprint(x)  # sextant: ignore[SX006]\n")
+    write(root, "tests/test_app.py", "import json\nprint(y)\n")
+    write(
+        root,
+        "sextant.toml",
+        '[check]\nseverity = { SX006 = "error" }\n\n[[check.overrides]]\npaths = ["tests/"]\nignore = ["unused-import"]\n',
+    )
+    async with stdio_session(root) as session:
+        await wait_until_indexed(session)
+        found = await session.call_tool("typecheck", {})
+        assert not found.is_error, found
+        assert found.structured_content["diagnostics"] == [
+            {"path": "app.py", "line": 3, "column": 8, "code": "SX006", "severity": "error",
+             "message": "'re' imported but unused"},
+            {"path": "app.py", "line": 4, "column": 7, "code": "SX005", "severity": "error",
+             "message": "undefined name 'x'"},
+            {"path": "tests/test_app.py", "line": 2, "column": 7, "code": "SX005", "severity": "error",
+             "message": "undefined name 'y'"},
+        ]
+        # The severity filter sees the configured severity.
+        errors = await session.call_tool("typecheck", {"severity": "error", "codes": ["SX006"]})
+        assert [(d["path"], d["line"]) for d in errors.structured_content["diagnostics"]] == [
+            ("app.py", 3), ("tests/test_app.py", 1)
+        ]
+        # Unused suppressions, off by default, when asked for.
+        unused = await session.call_tool("typecheck", {"codes": ["unused-suppression"]})
+        assert unused.structured_content["diagnostics"] == [
+            {"path": "app.py", "line": 4, "column": 29, "code": "SX013", "severity": "warning",
+             "message": "unused suppression: SX006 (unused-import) is not reported on this line"},
+        ]
+
+        # A change of sextant.toml applies to the next check.
+        write(root, "sextant.toml", '[check]\nignore = ["SX005"]\n')
+        for _ in range(50):
+            again = await session.call_tool("typecheck", {})
+            if again.structured_content["summary"]["by_code"] == {"SX006": 2}:
+                break
+            await anyio.sleep(0.1)
+        assert [(d["path"], d["code"], d["severity"]) for d in again.structured_content["diagnostics"]] == [
+            ("app.py", "SX006", "warning"),
+            ("tests/test_app.py", "SX006", "warning"),
+        ]

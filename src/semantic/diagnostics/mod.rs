@@ -1,6 +1,7 @@
 //! Diagnostics per file: syntax errors with their codes, then each language's checks
 //! (Python: `python.rs`), every finding under a code of the registry (`registry.rs`, from
-//! `codes.toml`).
+//! `codes.toml`); last, the file's suppression comments (`suppression.rs`) remove what they
+//! suppress, so no caller sees a suppressed finding.
 //!
 //! Invariant (incremental): [`file_diagnostics`] reads its own file's queries
 //! (`syntax_errors`, `file_names`, `file_symbols`) and, of other files, only position-free
@@ -10,6 +11,7 @@
 
 mod python;
 pub mod registry;
+mod suppression;
 
 use std::sync::Arc;
 
@@ -27,11 +29,19 @@ pub struct Diagnostic {
     pub id: &'static str,
     pub range: TextRange,
     pub message: String,
+    /// Other places in the same file the finding refers to (an earlier definition), each
+    /// with a note.
+    pub related: Vec<(TextRange, String)>,
 }
 
 impl Diagnostic {
     fn new(id: &'static str, range: TextRange, message: String) -> Diagnostic {
-        Diagnostic { id, range, message }
+        Diagnostic {
+            id,
+            range,
+            message,
+            related: Vec::new(),
+        }
     }
 
     pub fn code(&self) -> &'static Code {
@@ -59,6 +69,7 @@ pub fn file_diagnostics(db: &dyn Db, workspace: Workspace, file: SourceFile) -> 
     if found.is_empty() && file.lang(db).info().import_style == "python-module" {
         found.extend(python::check(db, workspace, file));
     }
+    suppression::apply(db, file, &mut found);
     found.sort_by_key(|d| (d.range.start(), d.range.end(), d.id));
     found.into()
 }

@@ -140,6 +140,7 @@ pub mod ids {
     pub const UNRESOLVED_IMPORT: &str = "SX003";
     pub const UNDEFINED_NAME: &str = "SX005";
     pub const UNUSED_IMPORT: &str = "SX006";
+    pub const UNUSED_SUPPRESSION: &str = "SX013";
 }
 
 #[cfg(test)]
@@ -201,6 +202,7 @@ mod tests {
             ids::UNRESOLVED_IMPORT,
             ids::UNDEFINED_NAME,
             ids::UNUSED_IMPORT,
+            ids::UNUSED_SUPPRESSION,
         ] {
             assert!(code(id).is_implemented(), "{id} is emitted, so implemented");
         }
