@@ -36,6 +36,10 @@ pub fn other() -> u32 {
 "#;
 
 fn logged_host() -> (Host, Arc<Mutex<Vec<String>>>) {
+    logged_host_with(FIXTURE)
+}
+
+fn logged_host_with(fixture: &str) -> (Host, Arc<Mutex<Vec<String>>>) {
     let log = Arc::new(Mutex::new(Vec::new()));
     let sink = log.clone();
     let db = RootDatabase::with_event_callback(move |event| {
@@ -43,7 +47,7 @@ fn logged_host() -> (Host, Arc<Mutex<Vec<String>>>) {
             sink.lock().unwrap().push(format!("{database_key:?}"));
         }
     });
-    let files = parse_fixture(FIXTURE.trim_start());
+    let files = parse_fixture(fixture.trim_start());
     (
         Host::from_files_in(
             AnalysisHost::with_database(db, "/fixture".into()),
@@ -412,4 +416,72 @@ fn an_edit_in_a_body_rechecks_only_that_file() {
         ],
         "only the edited file is checked again"
     );
+}
+
+#[test]
+fn an_edit_in_a_callees_body_does_not_recheck_its_callers() {
+    // b's call is judged by a's signature (SX010), read through the position-free
+    // `python_signatures`: a body edit in a re-runs that, finds the same signature, and
+    // b's answer is reused.
+    let (mut host, log) = logged_host_with(
+        r#"
+//- a.py
+def area(w, h):
+    return w * h
+//- b.py
+from a import area
+area(1)
+"#,
+    );
+    let check = |host: &Host| -> Vec<String> {
+        let result = host
+            .analysis()
+            .check(&sextant::ide::CheckQuery::default())
+            .unwrap();
+        result
+            .diagnostics
+            .iter()
+            .map(|d| format!("{}:{} {} {}", d.path, d.span.start.line, d.code, d.message))
+            .collect()
+    };
+    assert_eq!(
+        check(&host),
+        ["b.py:2 SX010 area() missing 1 required positional argument: 'h'"]
+    );
+    let a = host.file("a.py").unwrap();
+    let text = host.analysis().file_text(a).replace("w * h", "h * w");
+    host.set_file_text("a.py", &text);
+    log.lock().unwrap().clear();
+    assert_eq!(
+        check(&host),
+        ["b.py:2 SX010 area() missing 1 required positional argument: 'h'"]
+    );
+    let mut executed: Vec<String> = std::mem::take(&mut *log.lock().unwrap())
+        .into_iter()
+        .map(|q| match q.strip_prefix("file_diagnostics(") {
+            Some(_) => "file_diagnostics".to_string(),
+            None => q,
+        })
+        .collect();
+    executed.sort();
+    let a_id = id_of(&host, "a.py");
+    assert_eq!(
+        executed,
+        [
+            "file_diagnostics".to_string(),
+            format!("file_names({a_id})"),
+            format!("file_symbols({a_id})"),
+            format!("python_signatures({a_id})"),
+            format!("syntax_errors({a_id})"),
+        ],
+        "a is checked again, b is not"
+    );
+
+    // A changed signature re-checks b.
+    let text = host
+        .analysis()
+        .file_text(a)
+        .replace("def area(w, h)", "def area(w, h=1)");
+    host.set_file_text("a.py", &text);
+    assert_eq!(check(&host), Vec::<String>::new());
 }

@@ -9,6 +9,7 @@
 //! body re-checks that file alone, and a whole-workspace check reuses every other file's
 //! memoized answer. Precision first: where a check cannot be sure, it says nothing.
 
+mod arity;
 mod python;
 pub mod registry;
 mod suppression;
@@ -68,6 +69,7 @@ pub fn file_diagnostics(db: &dyn Db, workspace: Workspace, file: SourceFile) -> 
         .collect();
     if found.is_empty() && file.lang(db).info().import_style == "python-module" {
         found.extend(python::check(db, workspace, file));
+        found.extend(arity::check(db, workspace, file));
     }
     suppression::apply(db, file, &mut found);
     found.sort_by_key(|d| (d.range.start(), d.range.end(), d.id));

@@ -140,6 +140,7 @@ pub mod ids {
     pub const UNRESOLVED_IMPORT: &str = "SX003";
     pub const UNDEFINED_NAME: &str = "SX005";
     pub const UNUSED_IMPORT: &str = "SX006";
+    pub const IMPOSSIBLE_CALL: &str = "SX010";
     pub const UNUSED_SUPPRESSION: &str = "SX013";
 }
 
