@@ -86,8 +86,8 @@ async def test_explain_diagnostic(project):
         assert (content["code"], content["category"], content["title"]) == ("SX005", "names", "Undefined name")
         assert content["description"].endswith(" Checked today in: python.")
         assert "itmes" in content["example"] and "# fixed:" in content["example"]
-        by_name = await session.call_tool("explain_diagnostic", {"code": "wrong-argument-count"})
-        assert by_name.structured_content["code"] == "SX010"
+        by_name = await session.call_tool("explain_diagnostic", {"code": "import-cycle"})
+        assert by_name.structured_content["code"] == "SX012"
         assert by_name.structured_content["description"].endswith(" Not checked yet (planned).")
         unknown = await session.call_tool("explain_diagnostic", {"code": "E999"})
         assert tool_error(unknown)["code"] == "NOT_FOUND"
@@ -136,4 +136,25 @@ async def test_typecheck_applies_suppression_comments_and_the_check_table(tmp_pa
         assert [(d["path"], d["code"], d["severity"]) for d in again.structured_content["diagnostics"]] == [
             ("app.py", "SX006", "warning"),
             ("tests/test_app.py", "SX006", "warning"),
+        ]
+
+
+async def test_typecheck_finds_a_call_an_edit_of_the_callee_broke(tmp_path):
+    # The agent's loop: change a function's signature in one file, ask what broke.
+    root = tmp_path / "ws"
+    write(root, "geometry.py", "def area(w, h=1):\n    return w * h\n")
+    write(root, "report.py", "from geometry import area\n\nprint(area(3))\n")
+    async with stdio_session(root) as session:
+        await wait_until_indexed(session)
+        before = await session.call_tool("typecheck", {})
+        assert before.structured_content["summary"]["total"] == 0
+        write(root, "geometry.py", "def area(w, h):\n    return w * h\n")
+        for _ in range(50):
+            after = await session.call_tool("typecheck", {})
+            if after.structured_content["summary"]["total"]:
+                break
+            await anyio.sleep(0.1)
+        assert after.structured_content["diagnostics"] == [
+            {"path": "report.py", "line": 3, "column": 7, "code": "SX010", "severity": "error",
+             "message": "area() missing 1 required positional argument: 'h'"},
         ]
