@@ -1163,9 +1163,9 @@ fn explain_prints_a_codes_explanation_and_says_what_is_checked() {
     assert!(text.contains("checked today in: python\n"), "{text}");
     assert!(text.contains("Example:\n\n    def total(items):"), "{text}");
 
-    let out = sextant(dir.path(), &["explain", "SX010", "--json"]);
+    let out = sextant(dir.path(), &["explain", "SX012", "--json"]);
     let answer = json(&out);
-    assert_eq!(answer["code"], "SX010");
+    assert_eq!(answer["code"], "SX012");
     assert_eq!(answer["implemented"], serde_json::json!([]));
 
     let out = sextant(dir.path(), &["explain"]);
