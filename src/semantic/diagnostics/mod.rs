@@ -1,5 +1,5 @@
 //! Diagnostics per file: syntax errors with their codes, then each language's checks
-//! (Python: `python.rs`), every finding under a code of the registry (`registry.rs`, from
+//! (Python: `python.rs`; JavaScript, TypeScript and TSX: `ecmascript.rs`), every finding under a code of the registry (`registry.rs`, from
 //! `codes.toml`).
 //!
 //! Invariant (incremental): [`file_diagnostics`] reads its own file's queries
@@ -8,6 +8,7 @@
 //! body re-checks that file alone, and a whole-workspace check reuses every other file's
 //! memoized answer. Precision first: where a check cannot be sure, it says nothing.
 
+pub mod ecmascript;
 mod python;
 pub mod registry;
 
@@ -59,6 +60,21 @@ pub fn file_diagnostics(db: &dyn Db, workspace: Workspace, file: SourceFile) -> 
     if found.is_empty() && file.lang(db).info().import_style == "python-module" {
         found.extend(python::check(db, workspace, file));
     }
+    if found.is_empty() && file.lang(db).info().import_style == "ecmascript" {
+        found.extend(ecmascript::check(db, workspace, file));
+    }
     found.sort_by_key(|d| (d.range.start(), d.range.end(), d.id));
     found.into()
+}
+
+/// `file`'s tree-sitter tree, for judging what the per-file queries found; `None` when the
+/// parser gave up.
+fn parse_tree(db: &dyn Db, file: SourceFile) -> Option<tree_sitter::Tree> {
+    let interrupt = || crate::semantic::is_cancelled(db);
+    let tree =
+        crate::syntax::parse_tree_sitter(file.lang(db).info(), file.text(db), None, &interrupt);
+    if tree.is_none() && interrupt() {
+        crate::semantic::cancelled(db);
+    }
+    tree
 }

@@ -11,6 +11,6 @@ static GLOBALS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
 pub const GLOBAL_MODULE: &str = "globalThis";
 
 /// Names a module sees without declaring or importing them.
-pub(super) fn is_global(name: &str) -> bool {
+pub(crate) fn is_global(name: &str) -> bool {
     GLOBALS.contains(name)
 }
