@@ -11,9 +11,11 @@
 //! no `import` or `export`, `.d.ts` ones included) and what any file declares in `declare
 //! global { … }` or `export as namespace N`. A `.d.ts` file is not checked (its names are
 //! ambient declarations); a JavaScript script (no `import` or `export`) and a file with a
-//! `/// <reference …>` directive get no undefined-name reports, since what they see comes
-//! from the page or the compiler's configuration; inside a namespace, a name bound anywhere
-//! in the file is taken as seen (namespaces merge).
+//! `/// <reference types=… />` or `path=…` directive get no undefined-name reports, since what
+//! they see comes from the page or from declarations sextant may not see. Inside a namespace, a
+//! name any namespace body of the file binds is taken as seen (namespaces merge). Names a test
+//! runner puts in scope (`grammars/ecmascript-test-globals.txt`) are globals of files that
+//! import nothing from a test runner's module.
 //!
 //! Invariant: reads the file's own queries and, of other files, only position-free facts:
 //! each file's [`ambient_names`] (which backdates when an edit leaves them alone) and the
@@ -46,7 +48,12 @@ pub(super) fn check(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Vec<
     let undefined = own.module || !javascript;
     let candidates = if undefined && !own.triple_slash {
         let globals = workspace_globals(db, workspace);
-        undefined_candidates(&names, &globals)
+        let test_runner_imported = symbols
+            .imports
+            .summaries
+            .iter()
+            .any(|i| ecmascript::TEST_RUNNER_MODULES.contains(&i.module.as_str()));
+        undefined_candidates(&names, &globals, !test_runner_imported)
     } else {
         Vec::new()
     };
@@ -80,7 +87,7 @@ pub struct Ambient {
     /// It has a top-level `import` or `export` (or is `.mjs`, `.mts`, …): its top-level
     /// names are its own.
     pub module: bool,
-    /// It has a `/// <reference …>` directive.
+    /// It has a `/// <reference types=… />` or `path=…` directive.
     pub triple_slash: bool,
     /// The global names it declares, sorted: a script's top-level names, `declare global`
     /// blocks' names, `export as namespace N`.
@@ -118,8 +125,18 @@ pub fn ambient_names(db: &dyn Db, file: SourceFile) -> Arc<Ambient> {
                     globals.push(name.trim_end_matches(';'));
                 }
             }
-            "comment" if text[statement.byte_range()].starts_with("/// <reference") => {
-                ambient.triple_slash = true;
+            // `/// <reference types="…" />` or `path="…"` brings in declarations sextant may
+            // not see; `lib="…"` only a part of TypeScript's library, all of whose globals
+            // are known.
+            "comment" => {
+                let comment = &text[statement.byte_range()];
+                if let Some(rest) = comment.strip_prefix("///")
+                    && rest.trim_start().starts_with("<reference")
+                    && !rest.contains("lib=")
+                    && !rest.contains("no-default-lib")
+                {
+                    ambient.triple_slash = true;
+                }
             }
             "ambient_declaration" => {
                 let mut inner = statement.walk();
@@ -229,6 +246,12 @@ fn is_use(role: Role) -> bool {
     matches!(role, Role::Read | Role::Call | Role::Type)
 }
 
+/// Whether a use of a name needs a binding: a read, or an assignment (modules are strict
+/// code, where assigning an undeclared name throws).
+fn needs_binding(role: Role) -> bool {
+    is_use(role) || role == Role::Write
+}
+
 /// Whether a binding of `name` in `scope` or a scope around it is seen from `scope`: a class
 /// body's own bindings are its members (reached through `this`), except its type
 /// parameters.
@@ -278,15 +301,20 @@ const TYPE_KEYWORDS: &[&str] = &[
 
 /// Uses of names bound nowhere in the file, not global, and not declared global by the
 /// workspace: judged against the tree afterwards.
-fn undefined_candidates(names: &FileNames, globals: &HashSet<Box<str>>) -> Vec<OccurrenceId> {
+fn undefined_candidates(
+    names: &FileNames,
+    globals: &HashSet<Box<str>>,
+    test_globals: bool,
+) -> Vec<OccurrenceId> {
     (0..names.occurrences.len() as OccurrenceId)
         .filter(|&id| {
             let occurrence = names.occurrence(id);
             let name = names.name(id);
-            is_use(occurrence.role)
+            needs_binding(occurrence.role)
                 && name != "arguments"
                 && !(occurrence.role == Role::Type && TYPE_KEYWORDS.contains(&name))
                 && !ecmascript::is_global(name)
+                && !(test_globals && ecmascript::is_test_global(name))
                 && !globals.contains(name)
                 && !is_bound(names, occurrence.scope, name)
                 && !(occurrence.role == Role::Type && inferred_around(names, id))
@@ -329,10 +357,12 @@ fn undefined_names(
             continue;
         }
         // Namespaces merge: another `namespace N { export const x }` is seen as `x` here.
-        let bound_anywhere = names
-            .occurrences_named(name)
-            .any(|o| matches!(names.occurrence(o).role, Role::Definition(_)));
-        if bound_anywhere && in_namespace(node) {
+        let in_a_namespace = names.occurrences_named(name).any(|o| {
+            let occurrence = names.occurrence(o);
+            matches!(occurrence.role, Role::Definition(_))
+                && is_namespace_body(names, occurrence.scope)
+        });
+        if in_a_namespace && in_namespace(node) {
             continue;
         }
         found.push(Diagnostic::new(
@@ -375,6 +405,16 @@ fn is_name_use(node: tree_sitter::Node, text: &str) -> bool {
         "export_statement" => node.prev_sibling().is_none_or(|p| p.kind() != "namespace"),
         _ => true,
     }
+}
+
+/// A `namespace N { … }` body: a scope that is not a class's, named by a class-like
+/// definition.
+fn is_namespace_body(names: &FileNames, scope: ScopeId) -> bool {
+    let info = &names.scopes[scope as usize];
+    !info.is_class
+        && info
+            .named_by
+            .is_some_and(|n| names.occurrence(n).role == Role::Definition(BindingKind::Class))
 }
 
 /// Whether `node` is inside a `namespace N { … }` or `declare module … { … }`.
