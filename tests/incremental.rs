@@ -36,6 +36,10 @@ pub fn other() -> u32 {
 "#;
 
 fn logged_host() -> (Host, Arc<Mutex<Vec<String>>>) {
+    logged_host_with(FIXTURE)
+}
+
+fn logged_host_with(fixture: &str) -> (Host, Arc<Mutex<Vec<String>>>) {
     let log = Arc::new(Mutex::new(Vec::new()));
     let sink = log.clone();
     let db = RootDatabase::with_event_callback(move |event| {
@@ -43,7 +47,7 @@ fn logged_host() -> (Host, Arc<Mutex<Vec<String>>>) {
             sink.lock().unwrap().push(format!("{database_key:?}"));
         }
     });
-    let files = parse_fixture(FIXTURE.trim_start());
+    let files = parse_fixture(fixture.trim_start());
     (
         Host::from_files_in(
             AnalysisHost::with_database(db, "/fixture".into()),
@@ -404,6 +408,68 @@ fn an_edit_in_a_body_rechecks_only_that_file() {
     assert_eq!(
         executed,
         [
+            "file_diagnostics".to_string(),
+            format!("file_names({a_id})"),
+            format!("file_symbols({a_id})"),
+            format!("line_index({a_id})"),
+            format!("syntax_errors({a_id})"),
+        ],
+        "only the edited file is checked again"
+    );
+}
+
+#[test]
+fn an_edit_in_a_typescript_body_rechecks_only_that_file() {
+    let (mut host, log) = logged_host_with(
+        r#"
+//- src/a.ts
+export function area(w: number, h: number): number {
+    return w * h;
+}
+//- src/b.ts
+import { area } from "./a";
+import { unused } from "./a";
+export const twice = area(2, 2) * 2 + appVersion;
+//- src/env.d.ts
+declare const appVersion: number;
+"#,
+    );
+    let check = |host: &Host| -> Vec<String> {
+        let result = host
+            .analysis()
+            .check(&sextant::ide::CheckQuery::default())
+            .unwrap();
+        result
+            .diagnostics
+            .iter()
+            .map(|d| format!("{}:{} {}", d.path, d.span.start.line, d.code))
+            .collect()
+    };
+    assert_eq!(check(&host), ["src/b.ts:2 SX006"]);
+
+    // A new undefined name inside a body of a: a is checked again (its global names, read
+    // by every file's check, are the same), b's answer is reused.
+    let a = host.file("src/a.ts").unwrap();
+    let text = host
+        .analysis()
+        .file_text(a)
+        .replace("return w * h", "return w * hh");
+    host.set_file_text("src/a.ts", &text);
+    log.lock().unwrap().clear();
+    assert_eq!(check(&host), ["src/a.ts:2 SX005", "src/b.ts:2 SX006"]);
+    let mut executed: Vec<String> = std::mem::take(&mut *log.lock().unwrap())
+        .into_iter()
+        .map(|q| match q.strip_prefix("file_diagnostics(") {
+            Some(_) => "file_diagnostics".to_string(),
+            None => q,
+        })
+        .collect();
+    executed.sort();
+    let a_id = id_of(&host, "src/a.ts");
+    assert_eq!(
+        executed,
+        [
+            format!("ambient_names({a_id})"),
             "file_diagnostics".to_string(),
             format!("file_names({a_id})"),
             format!("file_symbols({a_id})"),
