@@ -266,3 +266,69 @@ fn unresolved_relative_imports_are_reported() {
         "#]],
     );
 }
+
+#[test]
+fn names_a_module_does_not_export_are_reported() {
+    check(
+        r#"
+        //- /src/a.ts
+        import { helper, helpr } from "./lib";
+        import lib from "./lib";
+        import { local } from "./lib";
+        export { gone } from "./lib";
+        export const x = [helper, helpr, lib, local];
+        //- /src/lib.ts
+        const local = 1;
+        export function helper() { return local; }
+        "#,
+        expect![[r#"
+            src/a.ts:1:18: SX004 module './lib' does not export 'helpr'
+            src/a.ts:2:8: SX004 module './lib' has no default export
+            src/a.ts:3:10: SX004 module './lib' does not export 'local'
+            src/a.ts:4:10: SX004 module './lib' does not export 'gone'
+        "#]],
+    );
+}
+
+#[test]
+fn names_of_modules_whose_exports_are_open_are_not_judged() {
+    check(
+        r#"
+        //- /src/a.ts
+        import { anything } from "./star";
+        import { viaEquals } from "./equals";
+        import { fromCommonJs } from "./common.js";
+        import { renamed, Kind, Shape, ns, Space, declared, reexported, fn } from "./lib";
+        import defaultThing, { type Alias } from "./lib";
+        import type { T } from "./types";
+        export const x = [anything, viaEquals, fromCommonJs, renamed, Kind, ns, Space, declared];
+        export const y = [reexported, fn, defaultThing];
+        export type Z = Shape | Alias | T;
+        //- /src/star.ts
+        export * from "./lib";
+        //- /src/equals.ts
+        const value = { viaEquals: 1 };
+        export = value;
+        //- /src/common.js
+        exports.fromCommonJs = 1;
+        //- /src/lib.ts
+        import { other } from "./other";
+        const original = 1;
+        export { original as renamed, other as reexported };
+        export enum Kind { A }
+        export interface Shape {}
+        export type Alias = string;
+        export * as ns from "./other";
+        export namespace Space { export const v = 1; }
+        export declare const declared: number;
+        export function fn(): void;
+        export function fn(x?: number) {}
+        export default class {}
+        //- /src/other.ts
+        export const other = 1;
+        //- /src/types.d.ts
+        export interface T {}
+        "#,
+        expect![[r#""#]],
+    );
+}

@@ -9,7 +9,11 @@ check --json` over the same tree, and their findings are compared:
   TS2663, TS2503 for a namespace, TS18004 for a shorthand property) against SX005, keyed by
   (path, line, column, name);
 - imports: tsc's "cannot find module" (TS2307, TS2792) for relative specifiers (`./a`,
-  `../b`) against SX003, keyed by (path, specifier).
+  `../b`) against SX003, keyed by (path, specifier);
+- exports: tsc's "has no exported member" (TS2305, TS2724, TS2614), "declares … locally, but
+  it is not exported" (TS2459, TS2460) and "has no default export" (TS1192) for relative
+  specifiers against SX004, keyed by (path, line, column, name), over every file of the
+  program (a mutation breaks the imports of other files).
 
 Only files of tsc's program (the tsconfig's `include`) count; files with syntax errors for
 sextant (SX001/SX002, where it reports nothing else) and `// @ts-nocheck` files are left out
@@ -53,6 +57,9 @@ NAME_CODES = {
     "18004",
 }
 MODULE_CODES = {"2307", "2792"}
+# A name the module does not export, or declares without exporting; no default export.
+EXPORT_CODES = {"2305", "2724", "2614", "2459", "2460"}
+NO_DEFAULT_CODE = "1192"
 TSC_LINE = re.compile(r"^(?P<path>[^(]+)\((?P<line>\d+),(?P<col>\d+)\): error TS(?P<code>\d+): (?P<msg>.*)$")
 # A tsconfig for zod, whose package holds its sources but no tsconfig.
 ZOD_TSCONFIG = {
@@ -86,7 +93,7 @@ def run_tsc(typescript, root, tsconfig, type_roots):
         done = subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=900)
     except (OSError, subprocess.TimeoutExpired) as e:
         fail(f"cannot run tsc: {e}")
-    names, modules = set(), set()
+    names, modules, exports = set(), set(), set()
     for line in done.stdout.splitlines():
         m = TSC_LINE.match(line.strip())
         if not m:
@@ -99,9 +106,15 @@ def run_tsc(typescript, root, tsconfig, type_roots):
             names.add((path, int(m["line"]), int(m["col"]), quoted[1]))
         elif code in MODULE_CODES and is_relative(quoted[1]):
             modules.add((path, quoted[1]))
+        elif code in EXPORT_CODES or code == NO_DEFAULT_CODE:
+            # `Module '"./a"' has no exported member 'x'`: the module, then the name.
+            both = re.findall(r"'([^']*)'", msg)
+            name = "default" if code == NO_DEFAULT_CODE else (both[1] if len(both) > 1 else None)
+            if name and is_relative(both[0].strip('"')):
+                exports.add((path, int(m["line"]), int(m["col"]), name))
     if done.returncode not in (0, 1, 2):
         fail(f"tsc exited with {done.returncode}: {done.stderr[:500]}")
-    return names, modules
+    return names, modules, exports
 
 
 def program_files(typescript, root, tsconfig):
@@ -132,7 +145,7 @@ def run_sextant(sextant, root, paths):
         answer = json.loads(done.stdout)
     except json.JSONDecodeError:
         fail(f"sextant check gave no JSON: {done.stderr[:500]}")
-    names, modules, broken = set(), set(), set()
+    names, modules, exports, broken = set(), set(), set(), set()
     for d in answer["diagnostics"]:
         path, code, msg = d["path"], d["code"], d["message"]
         start = d["span"]["start"]
@@ -143,7 +156,12 @@ def run_sextant(sextant, root, paths):
             names.add((path, start["line"], start["column"], quoted[1]))
         elif code == "SX003" and quoted and is_relative(quoted[1]):
             modules.add((path, quoted[1]))
-    return names, modules, broken
+        elif code == "SX004":
+            both = re.findall(r"'([^']*)'", msg)
+            name = "default" if "no default export" in msg else both[-1]
+            if is_relative(both[0]):
+                exports.add((path, start["line"], start["column"], name))
+    return names, modules, exports, broken
 
 
 def copy_project(project, entries, into):
@@ -266,20 +284,25 @@ def measure(args, root, tsconfig, check_paths, show, mutated=None):
     program = program_files(args.typescript, root, tsconfig)
     if not program:
         fail("tsc lists no file in its program")
-    tsc_names, tsc_modules = run_tsc(args.typescript, root, tsconfig, args.type_roots)
-    s_names, s_modules, broken = run_sextant(args.sextant, root, check_paths)
+    tsc_names, tsc_modules, tsc_exports = run_tsc(args.typescript, root, tsconfig, args.type_roots)
+    s_names, s_modules, s_exports, broken = run_sextant(args.sextant, root, check_paths)
     keep = (program - broken) - unchecked_files(root, program)
     if mutated is not None:
         keep &= mutated
     suppressed = suppressed_lines(root, keep)
+    everywhere = (program - broken) - unchecked_files(root, program)
+    suppressed |= suppressed_lines(root, everywhere)
     pick = lambda found: {f for f in found if f[0] in keep and (f[0], f[1]) not in suppressed}
+    # A mutation breaks the imports of other files: names a module no longer exports.
+    pick_all = lambda found: {f for f in found if f[0] in everywhere and (f[0], f[1]) not in suppressed}
     if broken & program:
         print(f"  {len(broken & program)} files of the program have syntax errors for sextant: left out")
     describe_name = lambda f: f"{f[0]}:{f[1]}:{f[2]} '{f[3]}'  | {source_line(root, f[0], f[1])}"
     describe_module = lambda f: f"{f[0]} '{f[1]}'"
     names = compare("  undefined names", root, pick(s_names), pick(tsc_names), show, describe_name)
     modules = compare("  unresolved relative imports", root, pick(s_modules), pick(tsc_modules), show, describe_module)
-    return names, modules, len(keep)
+    exports = compare("  names a module does not export (every file)", root, pick_all(s_exports), pick_all(tsc_exports), show, describe_name)
+    return names, modules, exports, len(keep)
 
 
 def main():
@@ -313,9 +336,9 @@ def main():
             (root / "tsconfig.json").write_text(json.dumps(ZOD_TSCONFIG))
         check_paths = [e for e in entries if (root / e).is_dir()] or ["."]
         print(f"project {project} ({tsconfig}), unchanged:")
-        (names, modules, files) = measure(args, root, tsconfig, check_paths, args.show)
+        (names, modules, exports, files) = measure(args, root, tsconfig, check_paths, args.show)
         print(f"  {files} files compared")
-        failed |= names[0] < args.min_precision or modules[0] < args.min_precision
+        failed |= min(names[0], modules[0], exports[0]) < args.min_precision
         if args.mutations > 0:
             rng = random.Random(args.seed)
             program = sorted(
@@ -336,10 +359,10 @@ def main():
                     if args.show:
                         print(f"  mutation {kind} in {path}: {description}")
             print(f"{done} files mutated:")
-            (names, modules, files) = measure(args, root, tsconfig, check_paths, args.show, mutated)
+            (names, modules, exports, files) = measure(args, root, tsconfig, check_paths, args.show, mutated)
             print(f"  {files} mutated files compared")
-            failed |= names[0] < args.min_precision or modules[0] < args.min_precision
-            failed |= names[1] < args.min_recall or modules[1] < args.min_recall
+            failed |= min(names[0], modules[0], exports[0]) < args.min_precision
+            failed |= min(names[1], modules[1], exports[1]) < args.min_recall
     sys.exit(1 if failed else 0)
 
 

@@ -1,5 +1,7 @@
-//! JavaScript, TypeScript and TSX checks: undefined names (SX005), unused imports (SX006)
-//! and relative or `paths`-mapped imports that lead to no workspace file (SX003).
+//! JavaScript, TypeScript and TSX checks: undefined names (SX005), unused imports (SX006),
+//! relative or `paths`-mapped imports that lead to no workspace file (SX003), and names
+//! imported from a workspace module that does not export them (SX004; only modules whose
+//! exports can be told: no `export *`, `export =` or CommonJS exports).
 //!
 //! Names are looked up in the file's own scopes (`file_names`) by JavaScript's rules: every
 //! binding of an enclosing scope is seen (declarations are hoisted; the temporal dead zone
@@ -18,8 +20,8 @@
 //! import nothing from a test runner's module.
 //!
 //! Invariant: reads the file's own queries and, of other files, only position-free facts:
-//! each file's [`ambient_names`] (which backdates when an edit leaves them alone) and the
-//! path-built module map behind `imports::resolve`.
+//! each file's [`module_facts`] (its global names and its exports, which backdate when an
+//! edit leaves them alone) and the path-built module map behind `imports::resolve`.
 
 use std::{collections::HashSet, sync::Arc};
 
@@ -43,7 +45,14 @@ pub(super) fn check(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Vec<
     let symbols = file_symbols(db, file);
     let mut found = unresolved_imports(db, workspace, file, &symbols.imports);
     let names = file_names(db, file);
-    let own = ambient_names(db, file);
+    found.extend(unknown_import_names(
+        db,
+        workspace,
+        file,
+        &names,
+        &symbols.imports,
+    ));
+    let own = module_facts(db, file);
     let javascript = file.lang(db).info().id == "javascript";
     let undefined = own.module || !javascript;
     let candidates = if undefined && !own.triple_slash {
@@ -81,9 +90,10 @@ fn is_declaration_file(path: &str) -> bool {
         && name.contains(".d.")
 }
 
-/// What a file contributes to the global scope, without positions.
+/// What other files' checks need of a file, without positions: what it adds to the global
+/// scope and what it exports.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Ambient {
+pub struct ModuleFacts {
     /// It has a top-level `import` or `export` (or is `.mjs`, `.mts`, …): its top-level
     /// names are its own.
     pub module: bool,
@@ -92,26 +102,32 @@ pub struct Ambient {
     /// The global names it declares, sorted: a script's top-level names, `declare global`
     /// blocks' names, `export as namespace N`.
     pub globals: Box<[Box<str>]>,
+    /// The names it exports, sorted; `None` when that cannot be told from its text alone: it
+    /// has `export * from`, `export =`, CommonJS exports (`module.exports`, `exports.x`), or
+    /// no `import` or `export` at all (a script).
+    pub exports: Option<Box<[Box<str>]>>,
 }
 
-/// The global names `file` declares. Backdates when an edit leaves them alone (an edit in a
-/// body), so other files' checks stay valid.
+/// The global names `file` declares and the names it exports, from one parse. Backdates
+/// when an edit leaves them alone (an edit in a body), so other files' checks stay valid.
 #[salsa::tracked(returns(clone))]
-pub fn ambient_names(db: &dyn Db, file: SourceFile) -> Arc<Ambient> {
+pub fn module_facts(db: &dyn Db, file: SourceFile) -> Arc<ModuleFacts> {
     let path = file.path(db);
     let always_module = [".mjs", ".cjs", ".mts", ".cts"]
         .iter()
         .any(|ext| path.ends_with(ext));
     let Some(tree) = super::parse_tree(db, file) else {
-        return Arc::new(Ambient::default());
+        return Arc::new(ModuleFacts::default());
     };
     let text = &**file.text(db);
     let root = tree.root_node();
-    let mut ambient = Ambient {
+    let mut ambient = ModuleFacts {
         module: always_module,
-        ..Ambient::default()
+        ..ModuleFacts::default()
     };
     let mut globals: Vec<&str> = Vec::new();
+    let mut exported: Vec<&str> = Vec::new();
+    let mut exports_known = !text.contains("exports");
     let mut top_level: Vec<&str> = Vec::new();
     let mut cursor = root.walk();
     for statement in root.named_children(&mut cursor) {
@@ -119,6 +135,7 @@ pub fn ambient_names(db: &dyn Db, file: SourceFile) -> Arc<Ambient> {
             "import_statement" => ambient.module = true,
             "export_statement" => {
                 ambient.module = true;
+                exports_known &= statement_exports(statement, text, &mut exported);
                 // `export as namespace N` (a UMD library's global).
                 let words: Vec<&str> = text[statement.byte_range()].split_whitespace().collect();
                 if let ["export", "as", "namespace", name, ..] = words.as_slice() {
@@ -163,6 +180,11 @@ pub fn ambient_names(db: &dyn Db, file: SourceFile) -> Arc<Ambient> {
     globals.sort_unstable();
     globals.dedup();
     ambient.globals = globals.into_iter().map(Box::from).collect();
+    if ambient.module && exports_known {
+        exported.sort_unstable();
+        exported.dedup();
+        ambient.exports = Some(exported.into_iter().map(Box::from).collect());
+    }
     Arc::new(ambient)
 }
 
@@ -229,13 +251,13 @@ fn pattern_names<'t>(pattern: tree_sitter::Node, text: &'t str, out: &mut Vec<&'
     });
 }
 
-/// The global names the workspace's files declare ([`ambient_names`] of each).
+/// The global names the workspace's files declare ([`module_facts`] of each).
 #[salsa::tracked(returns(clone))]
 pub fn workspace_globals(db: &dyn Db, workspace: Workspace) -> Arc<HashSet<Box<str>>> {
     let mut found = HashSet::new();
     for &file in workspace.files(db).iter() {
         if file.lang(db).info().import_style == "ecmascript" {
-            found.extend(ambient_names(db, file).globals.iter().cloned());
+            found.extend(module_facts(db, file).globals.iter().cloned());
         }
     }
     Arc::new(found)
@@ -545,6 +567,130 @@ fn jsx_and_comment_words<'t>(root: tree_sitter::Node, text: &'t str) -> (bool, H
         true
     });
     (has_jsx, words)
+}
+
+/// Adds the names one `export` statement exports; false when it may export any name.
+fn statement_exports<'t>(
+    statement: tree_sitter::Node,
+    text: &'t str,
+    out: &mut Vec<&'t str>,
+) -> bool {
+    let export_name = |node: tree_sitter::Node| -> &'t str {
+        let node = match node.kind() {
+            "string" => node.named_child(0).unwrap_or(node),
+            _ => node,
+        };
+        &text[node.byte_range()]
+    };
+    let mut cursor = statement.walk();
+    let children: Vec<tree_sitter::Node> = statement.children(&mut cursor).collect();
+    if children.iter().any(|c| c.kind() == "default") {
+        out.push("default");
+        return true;
+    }
+    if let Some(declaration) = statement.child_by_field_name("declaration") {
+        declared_names(declaration, text, out);
+        return true;
+    }
+    let mut understood = false;
+    for child in children {
+        match child.kind() {
+            "=" => return false,
+            // `export * from "m"` (not `export * as ns`, a `namespace_export`).
+            "*" => return false,
+            "namespace_export" => {
+                let mut inner = child.walk();
+                let name = child.named_children(&mut inner).last();
+                out.extend(name.map(export_name));
+                understood = true;
+            }
+            "export_clause" => {
+                let mut inner = child.walk();
+                for specifier in child.named_children(&mut inner) {
+                    let name = specifier
+                        .child_by_field_name("alias")
+                        .or_else(|| specifier.child_by_field_name("name"));
+                    out.extend(name.map(export_name));
+                }
+                understood = true;
+            }
+            "import_alias" => {
+                let mut inner = child.walk();
+                let name = child.named_children(&mut inner).next();
+                out.extend(name.map(export_name));
+                understood = true;
+            }
+            _ => {}
+        }
+    }
+    understood
+}
+
+/// Names imported (or re-exported with `export {…} from`) from a workspace module that
+/// does not export them, when what it exports is known ([`module_facts`]).
+fn unknown_import_names(
+    db: &dyn Db,
+    workspace: Workspace,
+    file: SourceFile,
+    names: &FileNames,
+    imports: &FileImports,
+) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    for (summary, &statement) in imports.summaries.iter().zip(imports.statements.iter()) {
+        let Some(name) = summary.name.as_deref().filter(|_| !summary.wildcard) else {
+            continue;
+        };
+        // The module alone: resolving the name would read the target's positions.
+        let module_only = ImportSummary {
+            module: summary.module.clone(),
+            ..ImportSummary::default()
+        };
+        let imports::Target::Resolved { file: target, .. } =
+            imports::resolve(db, workspace, file, &module_only)
+        else {
+            continue;
+        };
+        if target == file {
+            continue;
+        }
+        let facts = module_facts(db, target);
+        let Some(exported) = &facts.exports else {
+            continue;
+        };
+        if exported.iter().any(|e| &**e == name) {
+            continue;
+        }
+        // The imported name where it is written (for a default import, the local name).
+        let written = if name == "default" {
+            summary.alias.as_deref()
+        } else {
+            Some(name)
+        };
+        let range = written
+            .and_then(|written| {
+                names
+                    .occurrences
+                    .iter()
+                    .find(|o| {
+                        statement.contains_range(o.range)
+                            && matches!(
+                                o.role,
+                                Role::Imported | Role::Definition(BindingKind::Import)
+                            )
+                            && names.text_between(o.range.start().into(), o.range.end().into())
+                                == written
+                    })
+                    .map(|o| o.range)
+            })
+            .unwrap_or(statement);
+        let message = if name == "default" {
+            format!("module '{}' has no default export", summary.module)
+        } else {
+            format!("module '{}' does not export '{name}'", summary.module)
+        };
+        found.push(Diagnostic::new(ids::UNKNOWN_IMPORT_NAME, range, message));
+    }
+    found
 }
 
 /// Imports that name a workspace path no file is: relative specifiers (`./a`, `../b`) and
