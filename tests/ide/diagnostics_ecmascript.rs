@@ -332,3 +332,27 @@ fn names_of_modules_whose_exports_are_open_are_not_judged() {
         expect![[r#""#]],
     );
 }
+
+#[test]
+fn javascript_feature_detection_and_bundles_stay_quiet() {
+    check(
+        r#"
+        //- /dist/runtime.js
+        export const isDeno = typeof Deno !== "undefined" && Deno.version;
+        export const onReact = typeof __REACT_DEVTOOLS_GLOBAL_HOOK__ === "object";
+        export function setup(root) {
+            root.Prism = {};
+            Prism.languages = {};
+        }
+        //- /dist/bundle.js
+        export default (function (modules) {
+            return modules[0](function require(name) { return modules[name]; });
+        })([function (require) { return require("./bundled-away"); }]);
+        //- /dist/use.js
+        export const v = notDetected;
+        "#,
+        expect![[r#"
+            dist/use.js:1:18: SX005 undefined name 'notDetected'
+        "#]],
+    );
+}

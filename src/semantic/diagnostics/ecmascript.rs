@@ -17,7 +17,9 @@
 //! they see comes from the page or from declarations sextant may not see. Inside a namespace, a
 //! name any namespace body of the file binds is taken as seen (namespaces merge). Names a test
 //! runner puts in scope (`grammars/ecmascript-test-globals.txt`) are globals of files that
-//! import nothing from a test runner's module.
+//! import nothing from a test runner's module; in JavaScript, a name the file tests with
+//! `typeof name` is an optional global (`typeof Deno !== "undefined"`), and so is one it
+//! assigns as a member of anything (`root.Prism = …`, the global object under an alias).
 //!
 //! Invariant: reads the file's own queries and, of other files, only position-free facts:
 //! each file's [`module_facts`] (its global names and its exports, which backdate when an
@@ -43,8 +45,8 @@ pub(super) fn check(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Vec<
         return Vec::new();
     }
     let symbols = file_symbols(db, file);
-    let mut found = unresolved_imports(db, workspace, file, &symbols.imports);
     let names = file_names(db, file);
+    let mut found = unresolved_imports(db, workspace, file, &names, &symbols.imports);
     found.extend(unknown_import_names(
         db,
         workspace,
@@ -75,7 +77,7 @@ pub(super) fn check(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Vec<
     };
     let text = &**file.text(db);
     let root = tree.root_node();
-    found.extend(undefined_names(&names, root, text, candidates));
+    found.extend(undefined_names(&names, root, text, candidates, javascript));
     found.extend(unused_imports(&names, root, text, unused));
     found
 }
@@ -103,8 +105,8 @@ pub struct ModuleFacts {
     /// blocks' names, `export as namespace N`.
     pub globals: Box<[Box<str>]>,
     /// The names it exports, sorted; `None` when that cannot be told from its text alone: it
-    /// has `export * from`, `export =`, CommonJS exports (`module.exports`, `exports.x`), or
-    /// no `import` or `export` at all (a script).
+    /// has `export * from`, `export =`, CommonJS exports (`module.exports`, `exports.x`), a
+    /// syntax error, or no `import` or `export` at all (a script).
     pub exports: Option<Box<[Box<str>]>>,
 }
 
@@ -180,7 +182,8 @@ pub fn module_facts(db: &dyn Db, file: SourceFile) -> Arc<ModuleFacts> {
     globals.sort_unstable();
     globals.dedup();
     ambient.globals = globals.into_iter().map(Box::from).collect();
-    if ambient.module && exports_known {
+    // A tree with errors may hide exports.
+    if ambient.module && exports_known && !root.has_error() {
         exported.sort_unstable();
         exported.dedup();
         ambient.exports = Some(exported.into_iter().map(Box::from).collect());
@@ -333,7 +336,7 @@ fn undefined_candidates(
             let occurrence = names.occurrence(id);
             let name = names.name(id);
             needs_binding(occurrence.role)
-                && name != "arguments"
+                && !matches!(name, "arguments" | "await" | "yield")
                 && !(occurrence.role == Role::Type && TYPE_KEYWORDS.contains(&name))
                 && !ecmascript::is_global(name)
                 && !(test_globals && ecmascript::is_test_global(name))
@@ -365,9 +368,26 @@ fn undefined_names(
     root: tree_sitter::Node,
     text: &str,
     candidates: Vec<OccurrenceId>,
+    javascript: bool,
 ) -> Vec<Diagnostic> {
+    // JavaScript tests for optional globals with `typeof Deno !== "undefined"`.
+    let detected = if javascript {
+        typeof_operands(root, text)
+    } else {
+        HashSet::new()
+    };
     let mut found = Vec::new();
     for id in candidates {
+        let name = names.name(id);
+        // JavaScript also sets globals through an alias of the global object
+        // (`root.Prism = …`): a name the file assigns as a member may be one.
+        let assigned_as_member = javascript
+            && names
+                .occurrences_named(name)
+                .any(|o| names.occurrence(o).role == Role::MemberDefinition);
+        if detected.contains(name) || assigned_as_member {
+            continue;
+        }
         let occurrence = names.occurrence(id);
         let name = names.name(id);
         let range = occurrence.range;
@@ -437,6 +457,25 @@ fn is_namespace_body(names: &FileNames, scope: ScopeId) -> bool {
         && info
             .named_by
             .is_some_and(|n| names.occurrence(n).role == Role::Definition(BindingKind::Class))
+}
+
+/// Names written as `typeof name` in an expression.
+fn typeof_operands<'t>(root: tree_sitter::Node, text: &'t str) -> HashSet<&'t str> {
+    let mut found = HashSet::new();
+    walk(root, &mut |node| {
+        if node.kind() == "unary_expression"
+            && node
+                .child_by_field_name("operator")
+                .is_some_and(|o| o.kind() == "typeof")
+            && let Some(argument) = node
+                .child_by_field_name("argument")
+                .filter(|a| a.kind() == "identifier")
+        {
+            found.insert(&text[argument.byte_range()]);
+        }
+        true
+    });
+    found
 }
 
 /// Whether `node` is inside a `namespace N { … }` or `declare module … { … }`.
@@ -640,6 +679,9 @@ fn unknown_import_names(
         let Some(name) = summary.name.as_deref().filter(|_| !summary.wildcard) else {
             continue;
         };
+        if calls_a_local_require(names, statement) {
+            continue;
+        }
         // The module alone: resolving the name would read the target's positions.
         let module_only = ImportSummary {
             module: summary.module.clone(),
@@ -650,7 +692,10 @@ fn unknown_import_names(
         else {
             continue;
         };
-        if target == file {
+        // A JavaScript importer runs against JavaScript, TypeScript's checks against
+        // declarations (a `.js` target stands for its `.d.ts`): judge like against like.
+        let is_javascript = |f: SourceFile| f.lang(db).info().id == "javascript";
+        if target == file || is_javascript(target) != is_javascript(file) {
             continue;
         }
         let facts = module_facts(db, target);
@@ -700,6 +745,7 @@ fn unresolved_imports(
     db: &dyn Db,
     workspace: Workspace,
     file: SourceFile,
+    names: &FileNames,
     imports: &FileImports,
 ) -> Vec<Diagnostic> {
     let mut found = Vec::new();
@@ -716,6 +762,7 @@ fn unresolved_imports(
             || !inside
             || !names_a_script(spec)
             || reported.contains(&(statement, spec))
+            || calls_a_local_require(names, statement)
         {
             continue;
         }
@@ -737,6 +784,17 @@ fn unresolved_imports(
         ));
     }
     found
+}
+
+/// Whether the statement calls a `require` the file binds itself (a bundle's module
+/// wrapper `function (require, module, exports) { … }`), not Node's.
+fn calls_a_local_require(names: &FileNames, statement: TextRange) -> bool {
+    names.occurrences_named("require").any(|o| {
+        let occurrence = names.occurrence(o);
+        occurrence.role == Role::Call
+            && statement.contains_range(occurrence.range)
+            && is_bound(names, occurrence.scope, "require")
+    })
 }
 
 /// Extensions of files a bundler imports that sextant does not index.
