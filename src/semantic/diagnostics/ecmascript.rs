@@ -335,14 +335,16 @@ fn undefined_candidates(
         .filter(|&id| {
             let occurrence = names.occurrence(id);
             let name = names.name(id);
-            needs_binding(occurrence.role)
-                && !matches!(name, "arguments" | "await" | "yield")
-                && !(occurrence.role == Role::Type && TYPE_KEYWORDS.contains(&name))
-                && !ecmascript::is_global(name)
-                && !(test_globals && ecmascript::is_test_global(name))
-                && !globals.contains(name)
-                && !is_bound(names, occurrence.scope, name)
-                && !(occurrence.role == Role::Type && inferred_around(names, id))
+            let is_type = occurrence.role == Role::Type;
+            let predeclared = matches!(name, "arguments" | "await" | "yield")
+                || (is_type && TYPE_KEYWORDS.contains(&name))
+                || ecmascript::is_global(name)
+                || (test_globals && ecmascript::is_test_global(name))
+                || globals.contains(name);
+            let seen = predeclared
+                || is_bound(names, occurrence.scope, name)
+                || (is_type && inferred_around(names, id));
+            needs_binding(occurrence.role) && !seen
         })
         .collect()
 }
