@@ -1160,7 +1160,10 @@ fn explain_prints_a_codes_explanation_and_says_what_is_checked() {
         text.starts_with("SX005 Undefined name (undefined-name)\n"),
         "{text}"
     );
-    assert!(text.contains("checked today in: python\n"), "{text}");
+    assert!(
+        text.contains("checked today in: python, javascript, typescript, tsx\n"),
+        "{text}"
+    );
     assert!(text.contains("Example:\n\n    def total(items):"), "{text}");
 
     let out = sextant(dir.path(), &["explain", "SX012", "--json"]);

@@ -485,3 +485,66 @@ area(1)
     host.set_file_text("a.py", &text);
     assert_eq!(check(&host), Vec::<String>::new());
 }
+
+#[test]
+fn an_edit_in_a_typescript_body_rechecks_only_that_file() {
+    let (mut host, log) = logged_host_with(
+        r#"
+//- src/a.ts
+export function area(w: number, h: number): number {
+    return w * h;
+}
+export const spare = 1;
+//- src/b.ts
+import { area } from "./a";
+import { spare } from "./a";
+export const twice = area(2, 2) * 2 + appVersion;
+//- src/env.d.ts
+declare const appVersion: number;
+"#,
+    );
+    let check = |host: &Host| -> Vec<String> {
+        let result = host
+            .analysis()
+            .check(&sextant::ide::CheckQuery::default())
+            .unwrap();
+        result
+            .diagnostics
+            .iter()
+            .map(|d| format!("{}:{} {}", d.path, d.span.start.line, d.code))
+            .collect()
+    };
+    assert_eq!(check(&host), ["src/b.ts:2 SX006"]);
+
+    // A new undefined name inside a body of a: a is checked again (its global names and
+    // exports, read by other files' checks, are the same), b's answer is reused.
+    let a = host.file("src/a.ts").unwrap();
+    let text = host
+        .analysis()
+        .file_text(a)
+        .replace("return w * h", "return w * hh");
+    host.set_file_text("src/a.ts", &text);
+    log.lock().unwrap().clear();
+    assert_eq!(check(&host), ["src/a.ts:2 SX005", "src/b.ts:2 SX006"]);
+    let mut executed: Vec<String> = std::mem::take(&mut *log.lock().unwrap())
+        .into_iter()
+        .map(|q| match q.strip_prefix("file_diagnostics(") {
+            Some(_) => "file_diagnostics".to_string(),
+            None => q,
+        })
+        .collect();
+    executed.sort();
+    let a_id = id_of(&host, "src/a.ts");
+    assert_eq!(
+        executed,
+        [
+            "file_diagnostics".to_string(),
+            format!("file_names({a_id})"),
+            format!("file_symbols({a_id})"),
+            format!("line_index({a_id})"),
+            format!("module_facts({a_id})"),
+            format!("syntax_errors({a_id})"),
+        ],
+        "only the edited file is checked again"
+    );
+}

@@ -718,7 +718,7 @@ impl SextantServer {
     }
 
     #[tool(
-        description = "Diagnostics with stable codes (syntax errors; Python undefined names, unused imports, missing modules) for files or the whole workspace.",
+        description = "Diagnostics with stable codes (syntax errors; undefined names, unused and missing imports in Python, JS, TS) for files or the whole workspace.",
         input_schema = input_schema::<TypecheckArgs>(),
         output_schema = output_schema::<TypecheckAnswer>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)

@@ -84,7 +84,7 @@ async def test_explain_diagnostic(project):
         content = explained.structured_content
         assert set(content) == {"code", "category", "title", "description", "example", "help"}
         assert (content["code"], content["category"], content["title"]) == ("SX005", "names", "Undefined name")
-        assert content["description"].endswith(" Checked today in: python.")
+        assert content["description"].endswith(" Checked today in: python, javascript, typescript, tsx.")
         assert "itmes" in content["example"] and "# fixed:" in content["example"]
         by_name = await session.call_tool("explain_diagnostic", {"code": "import-cycle"})
         assert by_name.structured_content["code"] == "SX012"

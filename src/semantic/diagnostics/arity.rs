@@ -22,7 +22,7 @@ use crate::{
         names::{BindingKind, FileNames, Role, file_names, python},
         symbols::file_symbols,
     },
-    syntax::{self, TextRange},
+    syntax::TextRange,
 };
 
 /// What calling a callable accepts, as its `def` declares it.
@@ -56,11 +56,7 @@ pub struct Signatures {
 pub fn python_signatures(db: &dyn Db, file: SourceFile) -> Arc<Signatures> {
     let names = file_names(db, file);
     let text = file.text(db);
-    let interrupt = || crate::semantic::is_cancelled(db);
-    let Some(tree) = syntax::parse_tree_sitter(file.lang(db).info(), text, None, &interrupt) else {
-        if interrupt() {
-            crate::semantic::cancelled(db);
-        }
+    let Some(tree) = super::parse_tree(db, file) else {
         return Arc::default();
     };
     let mut by_name = BTreeMap::new();
@@ -325,11 +321,7 @@ pub(super) fn check(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Vec<
         return Vec::new();
     }
     let text = file.text(db);
-    let interrupt = || crate::semantic::is_cancelled(db);
-    let Some(tree) = syntax::parse_tree_sitter(file.lang(db).info(), text, None, &interrupt) else {
-        if interrupt() {
-            crate::semantic::cancelled(db);
-        }
+    let Some(tree) = super::parse_tree(db, file) else {
         return Vec::new();
     };
     let mut found = Vec::new();

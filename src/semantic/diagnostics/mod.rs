@@ -1,7 +1,8 @@
 //! Diagnostics per file: syntax errors with their codes, then each language's checks
-//! (Python: `python.rs`), every finding under a code of the registry (`registry.rs`, from
-//! `codes.toml`); last, the file's suppression comments (`suppression.rs`) remove what they
-//! suppress, so no caller sees a suppressed finding.
+//! (Python: `python.rs` and `arity.rs`; JavaScript, TypeScript and TSX: `ecmascript.rs`),
+//! every finding under a code of the registry (`registry.rs`, from `codes.toml`); last, the
+//! file's suppression comments (`suppression.rs`) remove what they suppress, so no caller
+//! sees a suppressed finding.
 //!
 //! Invariant (incremental): [`file_diagnostics`] reads its own file's queries
 //! (`syntax_errors`, `file_names`, `file_symbols`) and, of other files, only position-free
@@ -10,6 +11,7 @@
 //! memoized answer. Precision first: where a check cannot be sure, it says nothing.
 
 mod arity;
+pub mod ecmascript;
 mod python;
 pub mod registry;
 mod suppression;
@@ -71,7 +73,22 @@ pub fn file_diagnostics(db: &dyn Db, workspace: Workspace, file: SourceFile) -> 
         found.extend(python::check(db, workspace, file));
         found.extend(arity::check(db, workspace, file));
     }
+    if found.is_empty() && file.lang(db).info().import_style == "ecmascript" {
+        found.extend(ecmascript::check(db, workspace, file));
+    }
     suppression::apply(db, file, &mut found);
     found.sort_by_key(|d| (d.range.start(), d.range.end(), d.id));
     found.into()
+}
+
+/// `file`'s tree-sitter tree, for judging what the per-file queries found; `None` when the
+/// parser gave up.
+fn parse_tree(db: &dyn Db, file: SourceFile) -> Option<tree_sitter::Tree> {
+    let interrupt = || crate::semantic::is_cancelled(db);
+    let tree =
+        crate::syntax::parse_tree_sitter(file.lang(db).info(), file.text(db), None, &interrupt);
+    if tree.is_none() && interrupt() {
+        crate::semantic::cancelled(db);
+    }
+    tree
 }

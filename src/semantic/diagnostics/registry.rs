@@ -138,6 +138,7 @@ pub mod ids {
     pub const SYNTAX_ERROR: &str = "SX001";
     pub const MISSING_TOKEN: &str = "SX002";
     pub const UNRESOLVED_IMPORT: &str = "SX003";
+    pub const UNKNOWN_IMPORT_NAME: &str = "SX004";
     pub const UNDEFINED_NAME: &str = "SX005";
     pub const UNUSED_IMPORT: &str = "SX006";
     pub const IMPOSSIBLE_CALL: &str = "SX010";

@@ -307,6 +307,28 @@ impl EcmascriptModules {
         ancestors(dir).find_map(|d| self.configs.get(d))
     }
 
+    /// Whether the `paths` of the tsconfig or jsconfig `importer` uses map `spec` with a
+    /// pattern other than a catch-all `*`, to targets outside `node_modules`: the specifier
+    /// names a workspace path.
+    pub fn is_path_mapped(&self, importer: &str, spec: &str) -> bool {
+        self.config(paths::parent(importer)).is_some_and(|config| {
+            config
+                .paths
+                .iter()
+                .filter(|(pattern, targets)| {
+                    pattern != "*" && !targets.iter().any(|t| t.contains("node_modules"))
+                })
+                .any(|(pattern, _)| match pattern.split_once('*') {
+                    None => pattern == spec,
+                    Some((prefix, suffix)) => {
+                        spec.len() >= prefix.len() + suffix.len()
+                            && spec.starts_with(prefix)
+                            && spec.ends_with(suffix)
+                    }
+                })
+        })
+    }
+
     /// A specifier that is neither relative nor absolute (`pkg/sub`, `@scope/pkg`, `fs`,
     /// or one `paths` maps).
     fn bare(&self, importer: &str, spec: &str) -> Bare {
