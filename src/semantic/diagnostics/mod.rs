@@ -1,6 +1,8 @@
 //! Diagnostics per file: syntax errors with their codes, then each language's checks
-//! (Python: `python.rs`), every finding under a code of the registry (`registry.rs`, from
-//! `codes.toml`).
+//! (Python: `python.rs`; Go: `go.rs`; Rust: `rust.rs`) and the structural checks of every
+//! language (`duplicates.rs`: duplicate definitions, parameters and keys;
+//! `control_flow.rs`: `return`/`yield`/`await`/`break`/`continue` outside their context),
+//! every finding under a code of the registry (`registry.rs`, from `codes.toml`).
 //!
 //! Invariant (incremental): [`file_diagnostics`] reads its own file's queries
 //! (`syntax_errors`, `file_names`, `file_symbols`) and, of other files, only position-free
@@ -8,8 +10,12 @@
 //! body re-checks that file alone, and a whole-workspace check reuses every other file's
 //! memoized answer. Precision first: where a check cannot be sure, it says nothing.
 
+mod control_flow;
+mod duplicates;
+mod go;
 mod python;
 pub mod registry;
+mod rust;
 
 use std::sync::Arc;
 
@@ -56,9 +62,51 @@ pub fn file_diagnostics(db: &dyn Db, workspace: Workspace, file: SourceFile) -> 
             Diagnostic::new(id, e.range, e.message.clone())
         })
         .collect();
-    if found.is_empty() && file.lang(db).info().import_style == "python-module" {
+    let parses = found.is_empty();
+    if parses && file.lang(db).info().import_style == "python-module" {
         found.extend(python::check(db, workspace, file));
+    }
+    if parses
+        && let Some(lang) = control_flow::Lang::of(file.lang(db).info())
+        && let Some(tree) = parse_tree(db, file)
+    {
+        let text = file.text(db);
+        found.extend(control_flow::check(lang, &tree, text));
+        found.extend(duplicates::check(db, workspace, file, lang, &tree));
+        match lang {
+            control_flow::Lang::Go => found.extend(go::check(db, workspace, file, &tree)),
+            control_flow::Lang::Rust => found.extend(rust::check(db, workspace, file, &tree)),
+            _ => {}
+        }
     }
     found.sort_by_key(|d| (d.range.start(), d.range.end(), d.id));
     found.into()
+}
+
+/// The file's tree-sitter tree for the structural checks; `None` when the parser gave up.
+fn parse_tree(db: &dyn Db, file: SourceFile) -> Option<tree_sitter::Tree> {
+    let interrupt = || super::is_cancelled(db);
+    let tree =
+        crate::syntax::parse_tree_sitter(file.lang(db).info(), file.text(db), None, &interrupt);
+    if tree.is_none() && interrupt() {
+        super::cancelled(db);
+    }
+    tree
+}
+
+/// The 1-based line of byte `offset` in `text` (for messages naming an earlier definition).
+fn line_of(text: &str, offset: usize) -> usize {
+    text.as_bytes()[..offset.min(text.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}
+
+/// A tree-sitter node's byte range as a [`TextRange`].
+fn node_range(node: tree_sitter::Node) -> TextRange {
+    TextRange::new(
+        (node.start_byte() as u32).into(),
+        (node.end_byte() as u32).into(),
+    )
 }

@@ -140,6 +140,8 @@ pub mod ids {
     pub const UNRESOLVED_IMPORT: &str = "SX003";
     pub const UNDEFINED_NAME: &str = "SX005";
     pub const UNUSED_IMPORT: &str = "SX006";
+    pub const DUPLICATE_DEFINITION: &str = "SX009";
+    pub const OUTSIDE_CONTEXT: &str = "SX011";
 }
 
 #[cfg(test)]
@@ -201,6 +203,8 @@ mod tests {
             ids::UNRESOLVED_IMPORT,
             ids::UNDEFINED_NAME,
             ids::UNUSED_IMPORT,
+            ids::DUPLICATE_DEFINITION,
+            ids::OUTSIDE_CONTEXT,
         ] {
             assert!(code(id).is_implemented(), "{id} is emitted, so implemented");
         }

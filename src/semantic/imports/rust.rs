@@ -357,7 +357,25 @@ impl RustModules {
         self.modules.get(&(krate, path.join("::"))).copied()
     }
 
-    fn is_root(&self, file: SourceFile) -> bool {
+    /// The crate and module path (`a::b`, `""` for the crate root) where `file` is first
+    /// placed.
+    pub fn place(&self, file: SourceFile) -> Option<(u32, &str)> {
+        self.placed
+            .get(&file)
+            .map(|(krate, module)| (*krate, module.as_str()))
+    }
+
+    /// Whether crate `krate` has the module `path` (`a::b`).
+    pub fn has_module(&self, krate: u32, path: &str) -> bool {
+        self.modules.contains_key(&(krate, path.to_string()))
+    }
+
+    /// The root file of crate `krate`.
+    pub fn crate_root(&self, krate: u32) -> Option<SourceFile> {
+        self.crates.get(krate as usize).map(|c| c.root)
+    }
+
+    pub fn is_root(&self, file: SourceFile) -> bool {
         self.placed.get(&file).is_some_and(|(krate, path)| {
             path.is_empty() && self.crates[*krate as usize].root == file
         })
@@ -684,7 +702,7 @@ fn full_path(import: &ImportSummary) -> Vec<String> {
 
 /// The name an import binds in its module: the alias, else the last segment (`self`'s
 /// module for `a::{self}`); none for globs and `mod` declarations.
-fn local_name(import: &ImportSummary) -> Option<&str> {
+pub fn local_name(import: &ImportSummary) -> Option<&str> {
     if import.wildcard || ModDecl::of(import).is_some() {
         return None;
     }

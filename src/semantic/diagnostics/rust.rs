@@ -1,0 +1,186 @@
+//! Rust checks: unresolved modules (SX003): a `mod foo;` with neither `foo.rs` nor
+//! `foo/mod.rs` (nor its `#[path]` file) in the workspace, and a `use crate::a::…` whose
+//! first module `a` the crate does not have.
+//!
+//! Only modules are judged, never the names inside them (macros may define those). A
+//! `mod` under `#[cfg]` is left alone (its file is not loaded when the configuration is
+//! off), and so is a file placed by a `#[path]` attribute (its own `mod`s follow other
+//! rules). `crate::a` is missing only when the crate has no module `a` and its root neither
+//! defines nor imports `a` and has no glob import.
+//!
+//! Invariant: reads the file's own queries and, of other files, only position-free facts:
+//! the module map (`rust_modules`) and the crate root's symbol summaries and imports.
+
+use std::collections::HashSet;
+
+use super::{Diagnostic, node_range, registry::ids};
+use crate::{
+    db::{Db, SourceFile, Workspace},
+    semantic::{
+        imports::{self, Target, file_imports, rust_local_name, rust_modules},
+        projects::paths,
+        symbols::{file_symbols, symbol_summaries},
+    },
+    syntax::{TextRange, TextSize},
+};
+
+pub(super) fn check(
+    db: &dyn Db,
+    workspace: Workspace,
+    file: SourceFile,
+    tree: &tree_sitter::Tree,
+) -> Vec<Diagnostic> {
+    let modules = rust_modules(db, workspace);
+    let Some((krate, module)) = modules.place(file) else {
+        return Vec::new();
+    };
+    let Some(root) = modules.crate_root(krate) else {
+        return Vec::new();
+    };
+    let text = &**file.text(db);
+    let path = file.path(db).as_str();
+    let mut found = Vec::new();
+
+    // `mod foo;` where the file is where the plain rules put its module.
+    let module_dir = paths::join(paths::parent(root.path(db)), &module.replace("::", "/"));
+    let regular = file == root
+        || module_dir
+            .is_some_and(|dir| path == format!("{dir}.rs") || path == format!("{dir}/mod.rs"));
+    let symbols = file_symbols(db, file);
+    let imports = &symbols.imports;
+    if regular {
+        for item in mod_declarations(tree.root_node(), text) {
+            let range = node_range(item);
+            let Some(index) = imports
+                .statements
+                .iter()
+                .position(|s| s.start() < range.end() && range.start() < s.end())
+            else {
+                continue;
+            };
+            let summary = &imports.summaries[index];
+            let is_decl = summary.module.starts_with('"')
+                || (summary.module.starts_with("self::") && summary.name.is_none());
+            if !is_decl || imports::resolve(db, workspace, file, summary) != Target::Unresolved {
+                continue;
+            }
+            let Some(name) = item.child_by_field_name("name") else {
+                continue;
+            };
+            let name = &text[name.byte_range()];
+            let message = match summary.module.strip_prefix('"') {
+                Some(file) => format!(
+                    "no file '{}' for module '{name}'",
+                    file.trim_end_matches('"')
+                ),
+                None => format!("no file for module '{name}' ({name}.rs or {name}/mod.rs)"),
+            };
+            found.push(Diagnostic::new(
+                ids::UNRESOLVED_IMPORT,
+                node_range(item.child_by_field_name("name").unwrap_or(item)),
+                message,
+            ));
+        }
+    }
+
+    // `use crate::a::…` where the crate has no `a`.
+    let mut root_names: Option<Option<HashSet<String>>> = None;
+    let mut reported: HashSet<(TextRange, &str)> = HashSet::new();
+    for (summary, &statement) in imports.summaries.iter().zip(imports.statements.iter()) {
+        let mut segments = summary.module.split("::").chain(summary.name.as_deref());
+        if segments.next() != Some("crate") {
+            continue;
+        }
+        let (Some(first), Some(_)) = (segments.next(), segments.next()) else {
+            continue;
+        };
+        if first.is_empty() || modules.has_module(krate, first) {
+            continue;
+        }
+        // What the crate root defines or imports; `None` when a glob may bring anything.
+        let names = root_names.get_or_insert_with(|| {
+            let imports = file_imports(db, root);
+            if imports.iter().any(|i| i.wildcard) {
+                return None;
+            }
+            let mut names: HashSet<String> = symbol_summaries(db, root)
+                .iter()
+                .filter(|s| s.parent.is_none())
+                .map(|s| s.name.clone())
+                .collect();
+            names.extend(
+                imports
+                    .iter()
+                    .filter_map(rust_local_name)
+                    .map(str::to_string),
+            );
+            Some(names)
+        });
+        let Some(names) = names else { break };
+        if names.contains(first) || !reported.insert((statement, first)) {
+            continue;
+        }
+        found.push(Diagnostic::new(
+            ids::UNRESOLVED_IMPORT,
+            segment_range(text, statement, first),
+            format!("no module '{first}' in this crate"),
+        ));
+    }
+    found
+}
+
+/// The `mod name;` items (no body) of the file and its inline modules, not under `#[cfg]`.
+fn mod_declarations<'t>(root: tree_sitter::Node<'t>, text: &str) -> Vec<tree_sitter::Node<'t>> {
+    let mut found = Vec::new();
+    let mut lists = vec![root];
+    while let Some(list) = lists.pop() {
+        let mut cfg = false;
+        let mut cursor = list.walk();
+        for item in list.named_children(&mut cursor) {
+            match item.kind() {
+                "attribute_item" => {
+                    let attribute = text[item.byte_range()]
+                        .trim_start_matches("#[")
+                        .trim_start();
+                    cfg |= attribute.starts_with("cfg") && !attribute.starts_with("cfg_attr");
+                    continue;
+                }
+                "line_comment" | "block_comment" => continue,
+                "mod_item" => match item.child_by_field_name("body") {
+                    Some(body) => lists.push(body),
+                    None if !cfg => found.push(item),
+                    None => {}
+                },
+                _ => {}
+            }
+            cfg = false;
+        }
+    }
+    found
+}
+
+/// Where `segment` follows `crate ::` in the statement (else the whole statement).
+fn segment_range(text: &str, statement: TextRange, segment: &str) -> TextRange {
+    let start = usize::from(statement.start());
+    let written = text
+        .get(start..usize::from(statement.end()))
+        .unwrap_or_default();
+    let mut from = 0;
+    while let Some(at) = written[from..].find("crate") {
+        let after_crate = from + at + "crate".len();
+        let rest = written[after_crate..].trim_start();
+        if let Some(rest) = rest.strip_prefix("::") {
+            let rest_trimmed = rest.trim_start();
+            if rest_trimmed.starts_with(segment)
+                && !rest_trimmed[segment.len()..]
+                    .starts_with(|c: char| c.is_alphanumeric() || c == '_')
+            {
+                let offset = start + written.len() - rest_trimmed.len();
+                let offset = TextSize::from(offset as u32);
+                return TextRange::new(offset, offset + TextSize::from(segment.len() as u32));
+            }
+        }
+        from = after_crate;
+    }
+    statement
+}
