@@ -257,6 +257,7 @@ fn duplicate_parameters_in_every_language() {
             let c = |x: i32, x: i32| x;
         }
         fn ok(_: i32, _: i32, None: Option<i32>, Some(v) | Some(v): Option<i32>) {}
+        fn cfgd(#[cfg(unix)] file: i32, #[cfg(windows)] file: i32) {}
         "#,
         expect![[r#"
             lib.rs:1:18: SX009 duplicate parameter 'a'
@@ -598,17 +599,38 @@ fn rust_unresolved_modules() {
 }
 
 #[test]
-fn rust_crate_paths_stay_quiet_after_a_glob_in_the_root() {
+fn rust_crate_paths_stay_quiet_where_the_root_may_define_more() {
+    // A glob import in the root, a `macro_rules!` of the root (it may expand to modules), a
+    // file no `mod` reaches (its crate is a guess).
     check(
         r#"
-        //- /src/lib.rs
+        //- /glob/src/lib.rs
         pub use inner::*;
         mod inner { pub mod generated {} }
-        //- /src/user.rs
+        mod user;
+        //- /glob/src/user.rs
         use crate::generated::Thing;
-        //- /Cargo.toml
+        //- /expands/src/lib.rs
+        macro_rules! crate_root { () => { mod lib {} } }
+        crate_root!();
+        mod user;
+        //- /expands/src/user.rs
+        use crate::lib::Thing;
+        //- /stray/src/lib.rs
+        //- /stray/src/orphan.rs
+        use crate::nothing::Thing;
+        mod nowhere;
+        //- /glob/Cargo.toml
         [package]
-        name = "app"
+        name = "glob"
+        version = "0.1.0"
+        //- /expands/Cargo.toml
+        [package]
+        name = "expands"
+        version = "0.1.0"
+        //- /stray/Cargo.toml
+        [package]
+        name = "stray"
         version = "0.1.0"
         "#,
         expect![[r#""#]],

@@ -67,7 +67,10 @@ pub(super) fn check(
         Lang::Rust if matches!(node.kind(), "parameters" | "closure_parameters") => {
             let mut names = Vec::new();
             let mut cursor = node.walk();
-            let mut complete = true;
+            // `#[cfg(unix)] file: …, #[cfg(windows)] file: …`: one of them is compiled.
+            let mut complete = !node
+                .named_children(&mut node.walk())
+                .any(|p| p.kind() == "attribute_item");
             for parameter in node.named_children(&mut cursor) {
                 let pattern = match parameter.kind() {
                     "parameter" => parameter.child_by_field_name("pattern"),

@@ -5,8 +5,9 @@
 //! Only modules are judged, never the names inside them (macros may define those). A
 //! `mod` under `#[cfg]` is left alone (its file is not loaded when the configuration is
 //! off), and so is a file placed by a `#[path]` attribute (its own `mod`s follow other
-//! rules). `crate::a` is missing only when the crate has no module `a` and its root neither
-//! defines nor imports `a` and has no glob import.
+//! rules), and so is a file no `mod` reaches (its crate is a guess). `crate::a` is missing
+//! only when the crate has no module `a` and its root neither defines nor imports `a` and
+//! has no glob import and no `macro_rules!` of its own (a macro may expand to modules).
 //!
 //! Invariant: reads the file's own queries and, of other files, only position-free facts:
 //! the module map (`rust_modules`) and the crate root's symbol summaries and imports.
@@ -19,7 +20,7 @@ use crate::{
     semantic::{
         imports::{self, Target, file_imports, rust_local_name, rust_modules},
         projects::paths,
-        symbols::{file_symbols, symbol_summaries},
+        symbols::{SymbolKind, file_symbols, symbol_summaries},
     },
     syntax::{TextRange, TextSize},
 };
@@ -34,6 +35,9 @@ pub(super) fn check(
     let Some((krate, module)) = modules.place(file) else {
         return Vec::new();
     };
+    if modules.placed_by_path(file) {
+        return Vec::new();
+    }
     let Some(root) = modules.crate_root(krate) else {
         return Vec::new();
     };
@@ -97,13 +101,17 @@ pub(super) fn check(
         if first.is_empty() || modules.has_module(krate, first) {
             continue;
         }
-        // What the crate root defines or imports; `None` when a glob may bring anything.
+        // What the crate root defines or imports; `None` when a glob or a macro of its own
+        // (`crate_root!();` expanding to modules) may bring anything.
         let names = root_names.get_or_insert_with(|| {
             let imports = file_imports(db, root);
-            if imports.iter().any(|i| i.wildcard) {
+            let summaries = symbol_summaries(db, root);
+            if imports.iter().any(|i| i.wildcard)
+                || summaries.iter().any(|s| s.kind == SymbolKind::Macro)
+            {
                 return None;
             }
-            let mut names: HashSet<String> = symbol_summaries(db, root)
+            let mut names: HashSet<String> = summaries
                 .iter()
                 .filter(|s| s.parent.is_none())
                 .map(|s| s.name.clone())

@@ -343,6 +343,8 @@ pub struct RustModules {
     libraries: HashMap<String, u32>,
     /// Rust files by workspace-relative path.
     paths: HashMap<String, SourceFile>,
+    /// Files no `mod` declaration reaches, placed by their paths alone.
+    by_path: HashSet<SourceFile>,
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -363,6 +365,12 @@ impl RustModules {
         self.placed
             .get(&file)
             .map(|(krate, module)| (*krate, module.as_str()))
+    }
+
+    /// Whether `file` was placed by its path alone (no `mod` declaration reaches it, so its
+    /// crate is a guess).
+    pub fn placed_by_path(&self, file: SourceFile) -> bool {
+        self.by_path.contains(&file)
     }
 
     /// Whether crate `krate` has the module `path` (`a::b`).
@@ -553,6 +561,7 @@ pub fn rust_modules(db: &dyn Db, workspace: Workspace) -> Arc<RustModules> {
         }
         map.modules.insert(key.clone(), file);
         map.placed.insert(file, key);
+        map.by_path.insert(file);
     }
     Arc::new(map)
 }
