@@ -382,6 +382,12 @@ fn duplicate_items_in_a_rust_module() {
             struct S;
             struct S;
         }
+        #[doc = "Documented."]
+        #[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+        #[inline]
+        pub fn documented() {}
+        #[allow(dead_code)]
+        pub fn documented() {}
         "#,
         expect![[r#"
             lib.rs:2:4: SX009 'parse' is already defined in this module (line 1)
@@ -389,6 +395,7 @@ fn duplicate_items_in_a_rust_module() {
             lib.rs:6:7: SX009 'Pair' is already defined in this module (line 5)
             lib.rs:8:8: SX009 'shapes' is already defined in this module (line 7)
             lib.rs:11:12: SX009 'S' is already defined in this module (line 10)
+            lib.rs:18:8: SX009 'documented' is already defined in this module (line 16)
         "#]],
     );
 }
@@ -429,6 +436,15 @@ fn duplicate_items_in_a_rust_module_stay_quiet_on_real_idioms() {
         fn generated2() {}
         impl Kind { fn new() {} }
         impl Config { fn new() {} }
+        // Attribute macros and conditional `cfg`s may remove an item.
+        #[rustversion::beta]
+        fn rename() {}
+        #[rustversion::not(beta)]
+        fn rename() {}
+        #[cfg_attr(feature = "x", cfg(unix))]
+        fn gated() {}
+        #[cfg_attr(feature = "x", cfg(not(unix)))]
+        fn gated() {}
         "#,
         expect![[r#""#]],
     );
@@ -565,6 +581,10 @@ fn rust_unresolved_modules() {
             mod nested;
             mod gone;
         }
+        mod r#ref;
+        #[cfg_attr(unix, path = "sys/unix.rs")]
+        #[cfg_attr(windows, path = "sys/windows.rs")]
+        mod sys;
         pub enum Kind { A }
         pub use present::Thing as Alias;
 
@@ -583,6 +603,7 @@ fn rust_unresolved_modules() {
         pub struct Deep;
         //- /src/elsewhere.rs
         //- /src/inline/nested.rs
+        //- /src/ref.rs
         //- /Cargo.toml
         [package]
         name = "app"
@@ -593,7 +614,7 @@ fn rust_unresolved_modules() {
             src/lib.rs:3:5: SX003 no file for module 'missing' (missing.rs or missing/mod.rs)
             src/lib.rs:9:5: SX003 no file 'nowhere.rs' for module 'lost'
             src/lib.rs:12:9: SX003 no file for module 'gone' (gone.rs or gone/mod.rs)
-            src/lib.rs:21:12: SX003 no module 'absent' in this crate
+            src/lib.rs:25:12: SX003 no module 'absent' in this crate
         "#]],
     );
 }

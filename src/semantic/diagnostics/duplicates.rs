@@ -4,7 +4,8 @@
 //! scope, and a name twice in a Go package (across the package's files).
 //!
 //! What the languages allow is not reported: Rust items of different namespaces (a function
-//! and a struct with braces), items under `#[cfg]` (they may exclude each other), items
+//! and a struct with braces), items under `#[cfg]` or attribute macros (they may exclude
+//! each other), items
 //! macros generate (not seen); TypeScript overloads and declaration merging (interfaces,
 //! namespaces, enums), ambient declarations and `.d.ts` files; `var` twice and, in scripts,
 //! `function` twice in JavaScript; duplicate parameters of plain functions in sloppy
@@ -15,7 +16,7 @@
 
 use std::collections::HashMap;
 
-use super::{Diagnostic, control_flow::Lang, go, line_of, node_range, registry::ids};
+use super::{Diagnostic, control_flow::Lang, go, line_of, node_range, registry::ids, rust};
 use crate::{
     db::{Db, SourceFile, Workspace},
     semantic::{imports::go_packages, projects::paths},
@@ -423,7 +424,8 @@ const TYPES: u8 = 1;
 const VALUES: u8 = 2;
 
 /// A Rust module's items (the file, then each inline module): two items of one namespace
-/// and one name, neither under `#[cfg]`.
+/// and one name, neither under `#[cfg]`, a `cfg_attr` or an attribute macro (which may
+/// remove or rename it: `#[rustversion::beta]`).
 fn rust_module(found: &mut Vec<Diagnostic>, list: tree_sitter::Node, text: &str) {
     let mut items: Vec<(&str, u8, tree_sitter::Node)> = Vec::new();
     let mut cfg = false;
@@ -431,8 +433,7 @@ fn rust_module(found: &mut Vec<Diagnostic>, list: tree_sitter::Node, text: &str)
     for item in list.named_children(&mut cursor) {
         let kind = item.kind();
         if kind == "attribute_item" {
-            let attribute = text_of(item, text).trim_start_matches("#[").trim_start();
-            cfg |= attribute.starts_with("cfg") && !attribute.starts_with("cfg_attr");
+            cfg |= !rust::is_inert_attribute(text_of(item, text), &[]);
             continue;
         }
         if matches!(kind, "line_comment" | "block_comment") {

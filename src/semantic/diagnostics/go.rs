@@ -4,8 +4,8 @@
 //! package-level names ([`go_file_facts`]).
 //!
 //! An import is unused when its package name appears nowhere in the file outside the import
-//! declarations. The name is only judged when it is known: an alias, the `package` clause of
-//! the workspace package the import resolves to, or the last element of a standard library
+//! declarations. The name is only judged when it is known: an alias, the one `package`
+//! clause of the workspace package's files built everywhere (not tests), or the last element of a standard library
 //! path (`grammars/go-std.txt`; `…/v2` skipped); `_`, `.` and `"C"` imports never.
 //!
 //! Invariant: reads the file's own tree and, of other files, only position-free facts: the
@@ -21,8 +21,9 @@ use super::{Diagnostic, node_range, registry::ids};
 use crate::{
     db::{Db, SourceFile, Workspace},
     semantic::{
-        imports::{self, ImportSummary, Target, is_workspace_import},
+        imports::{self, ImportSummary, Target, go_packages, is_workspace_import},
         names::go::{import_name, package_name},
+        projects::paths,
         symbols::{SymbolKind, symbol_summaries},
         syntax_errors,
     },
@@ -56,6 +57,8 @@ pub(super) fn go_file_facts(db: &dyn Db, file: SourceFile) -> Arc<GoFileFacts> {
         .iter()
         .filter(|s| s.parent.is_none())
         .filter_map(|s| match s.kind {
+            // Methods named `_` may repeat.
+            SymbolKind::Method if s.name == "_" => None,
             SymbolKind::Method => s.container.as_ref().map(|c| format!("{c}.{}", s.name)),
             _ => Some(s.name.clone()),
         })
@@ -131,9 +134,10 @@ pub(super) fn top_level_names<'t>(
                 let receiver = declaration
                     .child_by_field_name("receiver")
                     .and_then(receiver_type);
-                if let (Some(receiver), Some(name)) =
-                    (receiver, declaration.child_by_field_name("name"))
-                {
+                let name = declaration
+                    .child_by_field_name("name")
+                    .filter(|n| text.get(n.byte_range()) != Some("_"));
+                if let (Some(receiver), Some(name)) = (receiver, name) {
                     names.push((format!("{}.{}", written(receiver), written(name)), name));
                 }
             }
@@ -246,7 +250,7 @@ pub(super) fn check(
             Some(a) if a.kind() == "package_identifier" => Some(text[a.byte_range()].to_string()),
             Some(_) => continue,
             None => match target {
-                Target::Resolved { file: target, .. } => go_file_facts(db, target).package.clone(),
+                Target::Resolved { file: target, .. } => package_of(db, workspace, target),
                 Target::External { .. } if is_std(path) => Some(import_name(path).to_string()),
                 _ => None,
             },
@@ -266,6 +270,25 @@ pub(super) fn check(
         }
     }
     found
+}
+
+/// The package name of the workspace package `file` stands for: the one `package` clause of
+/// its directory's files that are built everywhere and are not tests (a generator beside
+/// them is often `//go:build ignore` and `package main`); `None` when that is not one name.
+fn package_of(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Option<String> {
+    let dir = paths::parent(file.path(db));
+    let packages = go_packages(db, workspace);
+    let mut names = packages
+        .files(dir)
+        .iter()
+        .filter(|f| !f.path(db).ends_with("_test.go"))
+        .map(|&f| go_file_facts(db, f))
+        .filter(|facts| !facts.constrained)
+        .map(|facts| facts.package.clone());
+    let first = names.next()??;
+    names
+        .all(|n| n.as_deref() == Some(first.as_str()))
+        .then_some(first)
 }
 
 /// A standard library path: its first element is one of the standard library's, without a

@@ -3,8 +3,8 @@
 //! first module `a` the crate does not have.
 //!
 //! Only modules are judged, never the names inside them (macros may define those). A
-//! `mod` under `#[cfg]` is left alone (its file is not loaded when the configuration is
-//! off), and so is a file placed by a `#[path]` attribute (its own `mod`s follow other
+//! `mod` under `#[cfg]`, a `cfg_attr` or an attribute macro is left alone (its file is not
+//! loaded when the configuration is off, or is chosen by configuration), and so is a file placed by a `#[path]` attribute (its own `mod`s follow other
 //! rules), and so is a file no `mod` reaches (its crate is a guess). `crate::a` is missing
 //! only when the crate has no module `a` and its root neither defines nor imports `a` and
 //! has no glob import and no `macro_rules!` of its own (a macro may expand to modules).
@@ -137,34 +137,111 @@ pub(super) fn check(
     found
 }
 
-/// The `mod name;` items (no body) of the file and its inline modules, not under `#[cfg]`.
+/// The `mod name;` items (no body) of the file and its inline modules, without attributes
+/// that may drop or move them (`#[cfg]`, `#[cfg_attr(…, path = …)]`, attribute macros).
 fn mod_declarations<'t>(root: tree_sitter::Node<'t>, text: &str) -> Vec<tree_sitter::Node<'t>> {
     let mut found = Vec::new();
     let mut lists = vec![root];
     while let Some(list) = lists.pop() {
-        let mut cfg = false;
+        let mut kept = true;
         let mut cursor = list.walk();
         for item in list.named_children(&mut cursor) {
             match item.kind() {
                 "attribute_item" => {
-                    let attribute = text[item.byte_range()]
-                        .trim_start_matches("#[")
-                        .trim_start();
-                    cfg |= attribute.starts_with("cfg") && !attribute.starts_with("cfg_attr");
+                    kept &= is_inert_attribute(&text[item.byte_range()], &["path"]);
                     continue;
                 }
                 "line_comment" | "block_comment" => continue,
                 "mod_item" => match item.child_by_field_name("body") {
                     Some(body) => lists.push(body),
-                    None if !cfg => found.push(item),
+                    None if kept => found.push(item),
                     None => {}
                 },
                 _ => {}
             }
-            cfg = false;
+            kept = true;
         }
     }
     found
+}
+
+/// Attributes that neither drop, duplicate nor rewrite the item they sit on.
+const INERT_ATTRIBUTES: &[&str] = &[
+    "allow",
+    "automatically_derived",
+    "cold",
+    "deny",
+    "deprecated",
+    "derive",
+    "doc",
+    "expect",
+    "export_name",
+    "forbid",
+    "ignore",
+    "inline",
+    "link",
+    "link_name",
+    "link_section",
+    "macro_export",
+    "macro_use",
+    "must_use",
+    "no_mangle",
+    "non_exhaustive",
+    "repr",
+    "should_panic",
+    "target_feature",
+    "test",
+    "track_caller",
+    "used",
+    "warn",
+];
+
+/// Whether the attribute (`#[…]` as written) leaves its item in place as written: one of
+/// [`INERT_ATTRIBUTES`], a tool's (`clippy::…`, `rustfmt::…`), one of `also`, or a
+/// `cfg_attr` adding only such attributes. `cfg`, other `cfg_attr`s and attribute macros
+/// (`#[rustversion::beta]`) may remove or change it.
+pub(super) fn is_inert_attribute(attribute: &str, also: &[&str]) -> bool {
+    let inner = attribute
+        .trim_start_matches("#[")
+        .trim_end_matches(']')
+        .trim();
+    let end = inner
+        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+        .unwrap_or(inner.len());
+    let (name, rest) = inner.split_at(end);
+    if name.starts_with("clippy::") || name.starts_with("rustfmt::") {
+        return true;
+    }
+    if name == "cfg_attr" {
+        // `cfg_attr(condition, attr, attr…)`: the attributes after the condition.
+        let args = rest.trim().trim_start_matches('(').trim_end_matches(')');
+        let parts = top_level_parts(args);
+        return parts.len() > 1
+            && parts[1..]
+                .iter()
+                .all(|a| is_inert_attribute(a, also) && !a.trim_start().starts_with("path"));
+    }
+    INERT_ATTRIBUTES.contains(&name) || also.contains(&name)
+}
+
+/// `a, b(c, d), e` → `["a", "b(c, d)", "e"]`.
+fn top_level_parts(text: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(text[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(text[start..].trim());
+    parts.retain(|p| !p.is_empty());
+    parts
 }
 
 /// Where `segment` follows `crate ::` in the statement (else the whole statement).

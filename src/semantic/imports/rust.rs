@@ -652,7 +652,9 @@ fn mod_file(
         None => {
             let base = if mod_rs { dir.to_string() } else { own_dir()? };
             let base = paths::join(&base, &within)?;
-            [format!("{}.rs", decl.name), format!("{}/mod.rs", decl.name)]
+            // `mod r#ref;` is in `ref.rs`.
+            let name = decl.name.strip_prefix("r#").unwrap_or(&decl.name);
+            [format!("{name}.rs"), format!("{name}/mod.rs")]
                 .iter()
                 .find_map(|candidate| files.get(&paths::join(&base, candidate)?).copied())
         }
