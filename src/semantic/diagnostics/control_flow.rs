@@ -9,33 +9,7 @@
 //! CommonJS module, `yield` and `await` as identifiers in sloppy scripts, labelled jumps),
 //! the context is unknown and nothing is reported.
 
-use super::{Diagnostic, node_range, registry::ids};
-use crate::lang::Language;
-
-/// The languages the structural checks know.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Lang {
-    Python,
-    /// JavaScript, or TypeScript (`typescript: true`, TSX included).
-    Ecma {
-        typescript: bool,
-    },
-    Go,
-    Rust,
-}
-
-impl Lang {
-    pub(super) fn of(info: &Language) -> Option<Lang> {
-        Some(match info.id.as_str() {
-            "python" => Lang::Python,
-            "javascript" => Lang::Ecma { typescript: false },
-            "typescript" | "tsx" => Lang::Ecma { typescript: true },
-            "go" => Lang::Go,
-            "rust" => Lang::Rust,
-            _ => return None,
-        })
-    }
-}
+use super::{Diagnostic, Lang, node_range, registry::ids};
 
 /// What the code at a point allows: `Some(false)` forbids, `None` is unknown (nothing is
 /// reported).

@@ -16,7 +16,7 @@
 
 use std::collections::HashMap;
 
-use super::{Diagnostic, control_flow::Lang, go, line_of, node_range, registry::ids, rust};
+use super::{Diagnostic, Lang, go, line_of, node_range, registry::ids, rust};
 use crate::{
     db::{Db, SourceFile, Workspace},
     semantic::{imports::go_packages, projects::paths},
@@ -394,8 +394,8 @@ fn constant_key(key: tree_sitter::Node, text: &str) -> Option<String> {
 // ---------------------------------------------------------------------------------------
 // Module scopes.
 
-/// Reports the definitions in `items` (name, namespaces, node, excluded) that clash with an
-/// earlier one of a shared namespace; excluded ones (under `#[cfg]`) clash with nothing.
+/// Reports each definition in `items` (name, kind, name node) that clashes with an earlier
+/// one of the same name, by `clash` on their kinds.
 fn report_clashes<K: Copy>(
     found: &mut Vec<Diagnostic>,
     items: &[(&str, K, tree_sitter::Node)],

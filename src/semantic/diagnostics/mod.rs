@@ -67,20 +67,45 @@ pub fn file_diagnostics(db: &dyn Db, workspace: Workspace, file: SourceFile) -> 
         found.extend(python::check(db, workspace, file));
     }
     if parses
-        && let Some(lang) = control_flow::Lang::of(file.lang(db).info())
+        && let Some(lang) = Lang::of(file.lang(db).info())
         && let Some(tree) = parse_tree(db, file)
     {
         let text = file.text(db);
         found.extend(control_flow::check(lang, &tree, text));
         found.extend(duplicates::check(db, workspace, file, lang, &tree));
         match lang {
-            control_flow::Lang::Go => found.extend(go::check(db, workspace, file, &tree)),
-            control_flow::Lang::Rust => found.extend(rust::check(db, workspace, file, &tree)),
+            Lang::Go => found.extend(go::check(db, workspace, file, &tree)),
+            Lang::Rust => found.extend(rust::check(db, workspace, file, &tree)),
             _ => {}
         }
     }
     found.sort_by_key(|d| (d.range.start(), d.range.end(), d.id));
     found.into()
+}
+
+/// The languages the structural checks know.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lang {
+    Python,
+    /// JavaScript, or TypeScript (`typescript: true`, TSX included).
+    Ecma {
+        typescript: bool,
+    },
+    Go,
+    Rust,
+}
+
+impl Lang {
+    fn of(info: &crate::lang::Language) -> Option<Lang> {
+        Some(match info.id.as_str() {
+            "python" => Lang::Python,
+            "javascript" => Lang::Ecma { typescript: false },
+            "typescript" | "tsx" => Lang::Ecma { typescript: true },
+            "go" => Lang::Go,
+            "rust" => Lang::Rust,
+            _ => return None,
+        })
+    }
 }
 
 /// The file's tree-sitter tree for the structural checks; `None` when the parser gave up.
