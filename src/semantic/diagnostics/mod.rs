@@ -109,10 +109,14 @@ impl Lang {
 }
 
 /// The file's tree-sitter tree for the structural checks; `None` when the parser gave up.
+/// Taken from the database's tree cache, where `syntax_errors` has just left it (a whole
+/// check parses each file once), or reparsed incrementally from an edited file's last tree.
 fn parse_tree(db: &dyn Db, file: SourceFile) -> Option<tree_sitter::Tree> {
+    let key = salsa::plumbing::AsId::as_id(&file).as_bits();
     let interrupt = || super::is_cancelled(db);
-    let tree =
-        crate::syntax::parse_tree_sitter(file.lang(db).info(), file.text(db), None, &interrupt);
+    let tree = db
+        .tree_cache()
+        .parse_reusing(key, file.lang(db).info(), file.text(db), &interrupt);
     if tree.is_none() && interrupt() {
         super::cancelled(db);
     }
