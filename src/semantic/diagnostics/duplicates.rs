@@ -44,7 +44,7 @@ pub(super) fn check(
                 let mut names = Vec::new();
                 let mut cursor = node.walk();
                 for parameter in node.named_children(&mut cursor) {
-                    ecma_bindings(parameter, &mut names);
+                    ecma_bindings(parameter, &mut names, 0);
                 }
                 parameters(&mut found, &names, text);
             }
@@ -78,7 +78,7 @@ pub(super) fn check(
                     _ => Some(parameter),
                 };
                 if let Some(pattern) = pattern {
-                    complete &= rust_bindings(pattern, text, &mut names);
+                    complete &= rust_bindings(pattern, text, &mut names, 0);
                 }
             }
             if complete {
@@ -88,7 +88,13 @@ pub(super) fn check(
         _ => {}
     });
     match lang {
-        Lang::Rust => rust_module(&mut found, root, text),
+        Lang::Rust => {
+            // The file, then each inline module (a worklist: modules nest without bound).
+            let mut modules = vec![root];
+            while let Some(module) = modules.pop() {
+                rust_module(&mut found, module, text, &mut modules);
+            }
+        }
         Lang::Ecma { typescript } if !file.path(db).ends_with(".d.ts") => {
             ecma_module(&mut found, root, text, typescript)
         }
@@ -166,29 +172,39 @@ fn python_parameters<'t>(list: tree_sitter::Node<'t>, names: &mut Vec<tree_sitte
     }
 }
 
+/// How deep binding patterns are followed (deeper ones are not judged: stacks are small).
+const MAX_PATTERN_DEPTH: u32 = 64;
+
 /// The names a JavaScript or TypeScript binding pattern binds (defaults and types left out).
-fn ecma_bindings<'t>(node: tree_sitter::Node<'t>, names: &mut Vec<tree_sitter::Node<'t>>) {
+fn ecma_bindings<'t>(
+    node: tree_sitter::Node<'t>,
+    names: &mut Vec<tree_sitter::Node<'t>>,
+    depth: u32,
+) {
+    if depth > MAX_PATTERN_DEPTH {
+        return;
+    }
     match node.kind() {
         "identifier" | "shorthand_property_identifier_pattern" => names.push(node),
         "required_parameter" | "optional_parameter" => {
             if let Some(pattern) = node.child_by_field_name("pattern") {
-                ecma_bindings(pattern, names);
+                ecma_bindings(pattern, names, depth + 1);
             }
         }
         "assignment_pattern" | "object_assignment_pattern" => {
             if let Some(left) = node.child_by_field_name("left") {
-                ecma_bindings(left, names);
+                ecma_bindings(left, names, depth + 1);
             }
         }
         "pair_pattern" => {
             if let Some(value) = node.child_by_field_name("value") {
-                ecma_bindings(value, names);
+                ecma_bindings(value, names, depth + 1);
             }
         }
         "rest_pattern" | "array_pattern" | "object_pattern" => {
             let mut cursor = node.walk();
             for child in node.named_children(&mut cursor) {
-                ecma_bindings(child, names);
+                ecma_bindings(child, names, depth + 1);
             }
         }
         _ => {}
@@ -264,7 +280,11 @@ fn rust_bindings<'t>(
     node: tree_sitter::Node<'t>,
     text: &str,
     names: &mut Vec<tree_sitter::Node<'t>>,
+    depth: u32,
 ) -> bool {
+    if depth > MAX_PATTERN_DEPTH {
+        return false;
+    }
     match node.kind() {
         // An upper-case name may be a unit struct or a constant, not a binding.
         "identifier" => {
@@ -279,7 +299,7 @@ fn rust_bindings<'t>(
             true
         }
         "field_pattern" => match node.child_by_field_name("pattern") {
-            Some(pattern) => rust_bindings(pattern, text, names),
+            Some(pattern) => rust_bindings(pattern, text, names, depth + 1),
             None => {
                 if let Some(name) = node.child_by_field_name("name") {
                     names.push(name);
@@ -290,7 +310,7 @@ fn rust_bindings<'t>(
         // Each alternative binds the same names.
         "or_pattern" => node
             .named_child(0)
-            .is_none_or(|first| rust_bindings(first, text, names)),
+            .is_none_or(|first| rust_bindings(first, text, names, depth + 1)),
         "tuple_struct_pattern" | "struct_pattern" => {
             let ty = node.child_by_field_name("type").map(|t| t.id());
             let mut cursor = node.walk();
@@ -298,13 +318,15 @@ fn rust_bindings<'t>(
             children
                 .into_iter()
                 .filter(|c| Some(c.id()) != ty)
-                .all(|c| rust_bindings(c, text, names))
+                .all(|c| rust_bindings(c, text, names, depth + 1))
         }
         "tuple_pattern" | "slice_pattern" | "ref_pattern" | "mut_pattern" | "reference_pattern"
         | "captured_pattern" => {
             let mut cursor = node.walk();
             let children: Vec<_> = node.named_children(&mut cursor).collect();
-            children.into_iter().all(|c| rust_bindings(c, text, names))
+            children
+                .into_iter()
+                .all(|c| rust_bindings(c, text, names, depth + 1))
         }
         _ => true,
     }
@@ -423,10 +445,15 @@ fn report_clashes<K: Copy>(
 const TYPES: u8 = 1;
 const VALUES: u8 = 2;
 
-/// A Rust module's items (the file, then each inline module): two items of one namespace
+/// A Rust module's items (its inline modules go to `inline`): two items of one namespace
 /// and one name, neither under `#[cfg]`, a `cfg_attr` or an attribute macro (which may
 /// remove or rename it: `#[rustversion::beta]`).
-fn rust_module(found: &mut Vec<Diagnostic>, list: tree_sitter::Node, text: &str) {
+fn rust_module<'t>(
+    found: &mut Vec<Diagnostic>,
+    list: tree_sitter::Node<'t>,
+    text: &str,
+    inline: &mut Vec<tree_sitter::Node<'t>>,
+) {
     let mut items: Vec<(&str, u8, tree_sitter::Node)> = Vec::new();
     let mut cfg = false;
     let mut cursor = list.walk();
@@ -443,7 +470,7 @@ fn rust_module(found: &mut Vec<Diagnostic>, list: tree_sitter::Node, text: &str)
         if kind == "mod_item"
             && let Some(body) = item.child_by_field_name("body")
         {
-            rust_module(found, body, text);
+            inline.push(body);
         }
         let namespaces = match kind {
             "function_item" | "const_item" | "static_item" => VALUES,
@@ -514,7 +541,7 @@ fn ecma_module(found: &mut Vec<Diagnostic>, root: tree_sitter::Node, text: &str,
                 if declarator.kind() == "variable_declarator"
                     && let Some(name) = declarator.child_by_field_name("name")
                 {
-                    ecma_bindings(name, &mut names);
+                    ecma_bindings(name, &mut names, 0);
                 }
             }
             items.extend(names.into_iter().map(|n| (text_of(n, text), kind, n)));

@@ -201,6 +201,10 @@ const INERT_ATTRIBUTES: &[&str] = &[
 /// `cfg_attr` adding only such attributes. `cfg`, other `cfg_attr`s and attribute macros
 /// (`#[rustversion::beta]`) may remove or change it.
 pub(super) fn is_inert_attribute(attribute: &str, also: &[&str]) -> bool {
+    // Nested `cfg_attr`s are followed by recursion: an absurd one is not judged.
+    if attribute.len() > 4096 {
+        return false;
+    }
     let inner = attribute
         .trim_start_matches("#[")
         .trim_end_matches(']')
