@@ -1151,6 +1151,28 @@ fn check_prints_codes_and_a_summary_and_exits_1_on_findings() {
 }
 
 #[test]
+fn check_reports_duplicates_misplaced_statements_and_go_imports() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "go.mod", "module example.com/app\n\ngo 1.22\n");
+    write(
+        root,
+        "main.go",
+        "package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc main() {\n\tfmt.Println()\n\tbreak\n}\n",
+    );
+    write(root, "lib.rs", "fn parse() {}\nfn parse() {}\n");
+    let out = sextant(root, &["check"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "lib.rs:2:4: SX009 'parse' is already defined in this module (line 1)\n\
+         main.go:5:2: SX006 \"os\" imported and not used\n\
+         main.go:10:2: SX011 break is not in a loop, switch, or select\n\
+         Found 3 diagnostics in 2 of 2 files (SX006 1, SX009 1, SX011 1).\n"
+    );
+}
+
+#[test]
 fn explain_prints_a_codes_explanation_and_says_what_is_checked() {
     let dir = tempfile::tempdir().unwrap();
     let out = sextant(dir.path(), &["explain", "undefined-name"]);

@@ -548,3 +548,83 @@ declare const appVersion: number;
         "only the edited file is checked again"
     );
 }
+
+#[test]
+fn a_go_package_is_checked_across_files_from_summaries() {
+    let (mut host, log) = logged_host_with(
+        r#"
+//- pkg/a.go
+package pkg
+
+var Shared = 1
+
+func Area(w, h int) int {
+	return w * h
+}
+//- pkg/b.go
+package pkg
+
+var Shared = 2
+"#,
+    );
+    let check = |host: &Host| -> Vec<String> {
+        let result = host
+            .analysis()
+            .check(&sextant::ide::CheckQuery::default())
+            .unwrap();
+        result
+            .diagnostics
+            .iter()
+            .map(|d| format!("{}:{} {}", d.path, d.span.start.line, d.code))
+            .collect()
+    };
+    assert_eq!(check(&host), ["pkg/a.go:3 SX009", "pkg/b.go:3 SX009"]);
+    let executed = |log: &Mutex<Vec<String>>| {
+        let mut executed: Vec<String> = std::mem::take(&mut *log.lock().unwrap())
+            .into_iter()
+            .map(|q| match q.strip_prefix("file_diagnostics(") {
+                Some(_) => "file_diagnostics".to_string(),
+                None => q,
+            })
+            .collect();
+        executed.sort();
+        executed
+    };
+
+    // An edit inside a body of a: b's check reads a's package-level names only, which did
+    // not change, so b's answer is reused.
+    let text = host
+        .analysis()
+        .file_text(host.file("pkg/a.go").unwrap())
+        .replace("w * h", "w * h * 2");
+    host.set_file_text("pkg/a.go", &text);
+    log.lock().unwrap().clear();
+    assert_eq!(check(&host), ["pkg/a.go:3 SX009", "pkg/b.go:3 SX009"]);
+    let a_id = id_of(&host, "pkg/a.go");
+    assert_eq!(
+        executed(&log),
+        [
+            "file_diagnostics".to_string(),
+            format!("file_symbols({a_id})"),
+            format!("go_file_facts({a_id})"),
+            format!("line_index({a_id})"),
+            format!("symbol_summaries({a_id})"),
+            format!("syntax_errors({a_id})"),
+        ],
+        "only the edited file is checked again"
+    );
+
+    // Renaming a's `Shared` changes its package-level names: both files are checked again.
+    let text = host
+        .analysis()
+        .file_text(host.file("pkg/a.go").unwrap())
+        .replace("var Shared", "var Own");
+    host.set_file_text("pkg/a.go", &text);
+    log.lock().unwrap().clear();
+    assert_eq!(check(&host), Vec::<String>::new());
+    let reruns = executed(&log)
+        .iter()
+        .filter(|q| *q == "file_diagnostics")
+        .count();
+    assert_eq!(reruns, 2, "a and b are both checked again");
+}

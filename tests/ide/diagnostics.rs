@@ -6,7 +6,7 @@ use expect_test::{Expect, expect};
 use crate::analysis;
 
 /// `path:line:column: CODE message` per diagnostic, as `sextant check` prints them.
-fn check(fixture: &str, expect: Expect) {
+pub(crate) fn check(fixture: &str, expect: Expect) {
     let (db, _, _) = analysis::analysis(fixture);
     let result = analysis::check(&db);
     let mut out = String::new();

@@ -1,8 +1,11 @@
 //! Diagnostics per file: syntax errors with their codes, then each language's checks
-//! (Python: `python.rs` and `arity.rs`; JavaScript, TypeScript and TSX: `ecmascript.rs`),
-//! every finding under a code of the registry (`registry.rs`, from `codes.toml`); last, the
-//! file's suppression comments (`suppression.rs`) remove what they suppress, so no caller
-//! sees a suppressed finding.
+//! (Python: `python.rs` and `arity.rs`; JavaScript, TypeScript and TSX: `ecmascript.rs`;
+//! Go: `go.rs`; Rust: `rust.rs`) and the structural checks of every language
+//! (`duplicates.rs`: duplicate definitions, parameters and keys; `control_flow.rs`:
+//! `return`/`yield`/`await`/`break`/`continue` outside their context), every finding under
+//! a code of the registry (`registry.rs`, from `codes.toml`); last, the file's suppression
+//! comments (`suppression.rs`) remove what they suppress, so no caller sees a suppressed
+//! finding.
 //!
 //! Invariant (incremental): [`file_diagnostics`] reads its own file's queries
 //! (`syntax_errors`, `file_names`, `file_symbols`) and, of other files, only position-free
@@ -11,9 +14,13 @@
 //! memoized answer. Precision first: where a check cannot be sure, it says nothing.
 
 mod arity;
+mod control_flow;
+mod duplicates;
 pub mod ecmascript;
+mod go;
 mod python;
 pub mod registry;
+mod rust;
 mod suppression;
 
 use std::sync::Arc;
@@ -69,26 +76,85 @@ pub fn file_diagnostics(db: &dyn Db, workspace: Workspace, file: SourceFile) -> 
             Diagnostic::new(id, e.range, e.message.clone())
         })
         .collect();
-    if found.is_empty() && file.lang(db).info().import_style == "python-module" {
+    let parses = found.is_empty();
+    if parses && file.lang(db).info().import_style == "python-module" {
         found.extend(python::check(db, workspace, file));
         found.extend(arity::check(db, workspace, file));
     }
-    if found.is_empty() && file.lang(db).info().import_style == "ecmascript" {
+    if parses && file.lang(db).info().import_style == "ecmascript" {
         found.extend(ecmascript::check(db, workspace, file));
+    }
+    if parses
+        && let Some(lang) = Lang::of(file.lang(db).info())
+        && let Some(tree) = parse_tree(db, file)
+    {
+        let text = file.text(db);
+        found.extend(control_flow::check(lang, &tree, text));
+        found.extend(duplicates::check(db, workspace, file, lang, &tree));
+        match lang {
+            Lang::Go => found.extend(go::check(db, workspace, file, &tree)),
+            Lang::Rust => found.extend(rust::check(db, workspace, file, &tree)),
+            _ => {}
+        }
     }
     suppression::apply(db, file, &mut found);
     found.sort_by_key(|d| (d.range.start(), d.range.end(), d.id));
     found.into()
 }
 
-/// `file`'s tree-sitter tree, for judging what the per-file queries found; `None` when the
-/// parser gave up.
+/// The languages the structural checks know.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lang {
+    Python,
+    /// JavaScript, or TypeScript (`typescript: true`, TSX included).
+    Ecma {
+        typescript: bool,
+    },
+    Go,
+    Rust,
+}
+
+impl Lang {
+    fn of(info: &crate::lang::Language) -> Option<Lang> {
+        Some(match info.id.as_str() {
+            "python" => Lang::Python,
+            "javascript" => Lang::Ecma { typescript: false },
+            "typescript" | "tsx" => Lang::Ecma { typescript: true },
+            "go" => Lang::Go,
+            "rust" => Lang::Rust,
+            _ => return None,
+        })
+    }
+}
+
+/// The file's tree-sitter tree for the structural checks; `None` when the parser gave up.
+/// Taken from the database's tree cache, where `syntax_errors` has just left it (a whole
+/// check parses each file once), or reparsed incrementally from an edited file's last tree.
 fn parse_tree(db: &dyn Db, file: SourceFile) -> Option<tree_sitter::Tree> {
-    let interrupt = || crate::semantic::is_cancelled(db);
-    let tree =
-        crate::syntax::parse_tree_sitter(file.lang(db).info(), file.text(db), None, &interrupt);
+    let key = salsa::plumbing::AsId::as_id(&file).as_bits();
+    let interrupt = || super::is_cancelled(db);
+    let tree = db
+        .tree_cache()
+        .parse_reusing(key, file.lang(db).info(), file.text(db), &interrupt);
     if tree.is_none() && interrupt() {
-        crate::semantic::cancelled(db);
+        super::cancelled(db);
     }
     tree
+}
+
+/// The 1-based line of byte `offset` in `text` (for messages naming an earlier definition).
+fn line_of(text: &str, offset: usize) -> usize {
+    text.as_bytes()[..offset.min(text.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}
+
+/// A tree-sitter node's byte range as a [`TextRange`].
+fn node_range(node: tree_sitter::Node) -> TextRange {
+    TextRange::new(
+        (node.start_byte() as u32).into(),
+        (node.end_byte() as u32).into(),
+    )
 }

@@ -141,7 +141,9 @@ pub mod ids {
     pub const UNKNOWN_IMPORT_NAME: &str = "SX004";
     pub const UNDEFINED_NAME: &str = "SX005";
     pub const UNUSED_IMPORT: &str = "SX006";
+    pub const DUPLICATE_DEFINITION: &str = "SX009";
     pub const IMPOSSIBLE_CALL: &str = "SX010";
+    pub const OUTSIDE_CONTEXT: &str = "SX011";
     pub const UNUSED_SUPPRESSION: &str = "SX013";
 }
 
@@ -204,6 +206,9 @@ mod tests {
             ids::UNRESOLVED_IMPORT,
             ids::UNDEFINED_NAME,
             ids::UNUSED_IMPORT,
+            ids::DUPLICATE_DEFINITION,
+            ids::IMPOSSIBLE_CALL,
+            ids::OUTSIDE_CONTEXT,
             ids::UNUSED_SUPPRESSION,
         ] {
             assert!(code(id).is_implemented(), "{id} is emitted, so implemented");

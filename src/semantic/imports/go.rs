@@ -64,14 +64,14 @@ pub fn go_packages(db: &dyn Db, workspace: Workspace) -> Arc<GoPackages> {
     Arc::new(packages)
 }
 
-/// Where `import` (one of `file`'s, a Go file) leads.
-pub(super) fn resolve(
+/// The workspace module `import_path` (imported by `file`) lies under, as (module path, its
+/// directory), by the longest module path; `None` for paths outside every workspace module.
+fn workspace_module(
     db: &dyn Db,
     workspace: Workspace,
     file: SourceFile,
-    import: &ImportSummary,
-) -> Target {
-    let import_path = import.module.as_str();
+    import_path: &str,
+) -> Option<(String, String)> {
     let projects = projects(db, workspace);
     let importer = file.path(db).as_str();
     let module = nearest(&projects, ProjectKind::GoModule, importer);
@@ -103,20 +103,43 @@ pub(super) fn resolve(
             modules.push((replace.old.as_str(), dir_of(dir)));
         }
     }
-
-    let under = |prefix: &str| {
-        import_path == prefix
-            || import_path
-                .strip_prefix(prefix)
-                .is_some_and(|rest| rest.starts_with('/'))
-    };
-    if let Some((name, dir)) = modules
-        .iter()
-        .filter(|(name, _)| under(name))
+    modules
+        .into_iter()
+        .filter(|(name, _)| under(import_path, name))
         .max_by_key(|(name, _)| name.len())
-    {
+        .map(|(name, dir)| (name.to_string(), dir))
+}
+
+/// `import_path` is `prefix` or lies under it at a `/`.
+fn under(import_path: &str, prefix: &str) -> bool {
+    import_path == prefix
+        || import_path
+            .strip_prefix(prefix)
+            .is_some_and(|rest| rest.starts_with('/'))
+}
+
+/// Whether `import_path`, imported by `file`, names a package of a workspace module (so an
+/// unresolved one is missing from the workspace, not merely outside it).
+pub fn is_workspace_import(
+    db: &dyn Db,
+    workspace: Workspace,
+    file: SourceFile,
+    import_path: &str,
+) -> bool {
+    workspace_module(db, workspace, file, import_path).is_some()
+}
+
+/// Where `import` (one of `file`'s, a Go file) leads.
+pub(super) fn resolve(
+    db: &dyn Db,
+    workspace: Workspace,
+    file: SourceFile,
+    import: &ImportSummary,
+) -> Target {
+    let import_path = import.module.as_str();
+    if let Some((name, dir)) = workspace_module(db, workspace, file, import_path) {
         let rest = import_path[name.len()..].trim_start_matches('/');
-        let package = paths::join(dir, rest).and_then(|d| go_packages(db, workspace).package(&d));
+        let package = paths::join(&dir, rest).and_then(|d| go_packages(db, workspace).package(&d));
         return match package {
             Some(file) => Target::Resolved { file, symbol: None },
             None => Target::Unresolved,
@@ -128,11 +151,13 @@ pub(super) fn resolve(
             package: import_path.to_string(),
         };
     }
+    let projects = projects(db, workspace);
+    let module = nearest(&projects, ProjectKind::GoModule, file.path(db));
     let required = module
         .and_then(|m| m.go_module.as_ref())
         .into_iter()
         .flat_map(|d| &d.requires)
-        .filter(|r| under(&r.path))
+        .filter(|r| under(import_path, &r.path))
         .max_by_key(|r| r.path.len());
     match required {
         Some(r) => Target::External {

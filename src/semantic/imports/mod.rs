@@ -31,9 +31,9 @@ use std::{collections::HashMap, sync::Arc};
 use serde::Serialize;
 
 pub use ecmascript::{EcmascriptModules, ecmascript_modules};
-pub use go::{GoPackages, go_packages};
+pub use go::{GoPackages, go_packages, is_workspace_import};
 pub use python::{PythonModules, python_modules};
-pub use rust::{ModDecl, RustModules, rust_mod_decls, rust_modules};
+pub use rust::{ModDecl, RustModules, local_name as rust_local_name, rust_mod_decls, rust_modules};
 
 use super::symbols::file_symbols;
 use crate::{

@@ -343,6 +343,8 @@ pub struct RustModules {
     libraries: HashMap<String, u32>,
     /// Rust files by workspace-relative path.
     paths: HashMap<String, SourceFile>,
+    /// Files no `mod` declaration reaches, placed by their paths alone.
+    by_path: HashSet<SourceFile>,
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -357,7 +359,31 @@ impl RustModules {
         self.modules.get(&(krate, path.join("::"))).copied()
     }
 
-    fn is_root(&self, file: SourceFile) -> bool {
+    /// The crate and module path (`a::b`, `""` for the crate root) where `file` is first
+    /// placed.
+    pub fn place(&self, file: SourceFile) -> Option<(u32, &str)> {
+        self.placed
+            .get(&file)
+            .map(|(krate, module)| (*krate, module.as_str()))
+    }
+
+    /// Whether `file` was placed by its path alone (no `mod` declaration reaches it, so its
+    /// crate is a guess).
+    pub fn placed_by_path(&self, file: SourceFile) -> bool {
+        self.by_path.contains(&file)
+    }
+
+    /// Whether crate `krate` has the module `path` (`a::b`).
+    pub fn has_module(&self, krate: u32, path: &str) -> bool {
+        self.modules.contains_key(&(krate, path.to_string()))
+    }
+
+    /// The root file of crate `krate`.
+    pub fn crate_root(&self, krate: u32) -> Option<SourceFile> {
+        self.crates.get(krate as usize).map(|c| c.root)
+    }
+
+    pub fn is_root(&self, file: SourceFile) -> bool {
         self.placed.get(&file).is_some_and(|(krate, path)| {
             path.is_empty() && self.crates[*krate as usize].root == file
         })
@@ -535,6 +561,7 @@ pub fn rust_modules(db: &dyn Db, workspace: Workspace) -> Arc<RustModules> {
         }
         map.modules.insert(key.clone(), file);
         map.placed.insert(file, key);
+        map.by_path.insert(file);
     }
     Arc::new(map)
 }
@@ -625,7 +652,9 @@ fn mod_file(
         None => {
             let base = if mod_rs { dir.to_string() } else { own_dir()? };
             let base = paths::join(&base, &within)?;
-            [format!("{}.rs", decl.name), format!("{}/mod.rs", decl.name)]
+            // `mod r#ref;` is in `ref.rs`.
+            let name = decl.name.strip_prefix("r#").unwrap_or(&decl.name);
+            [format!("{name}.rs"), format!("{name}/mod.rs")]
                 .iter()
                 .find_map(|candidate| files.get(&paths::join(&base, candidate)?).copied())
         }
@@ -684,7 +713,7 @@ fn full_path(import: &ImportSummary) -> Vec<String> {
 
 /// The name an import binds in its module: the alias, else the last segment (`self`'s
 /// module for `a::{self}`); none for globs and `mod` declarations.
-fn local_name(import: &ImportSummary) -> Option<&str> {
+pub fn local_name(import: &ImportSummary) -> Option<&str> {
     if import.wildcard || ModDecl::of(import).is_some() {
         return None;
     }
