@@ -1,7 +1,6 @@
 """The LSP wire: framing limits, bodies that are not messages, exit codes (raw frames to the
 binary) and document URIs that point outside the workspace (through pytest-lsp)."""
 
-import json
 from pathlib import Path
 
 import pytest
