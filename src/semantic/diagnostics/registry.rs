@@ -138,8 +138,11 @@ pub mod ids {
     pub const SYNTAX_ERROR: &str = "SX001";
     pub const MISSING_TOKEN: &str = "SX002";
     pub const UNRESOLVED_IMPORT: &str = "SX003";
+    pub const UNKNOWN_IMPORT_NAME: &str = "SX004";
     pub const UNDEFINED_NAME: &str = "SX005";
     pub const UNUSED_IMPORT: &str = "SX006";
+    pub const UNUSED_VARIABLE: &str = "SX007";
+    pub const REDEFINED_UNUSED: &str = "SX008";
 }
 
 #[cfg(test)]

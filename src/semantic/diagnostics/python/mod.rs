@@ -15,6 +15,10 @@
 //! module map (`python_modules`); a file with a star import gets no undefined-name
 //! reports, since any name may come from it.
 
+mod forms;
+mod redefinitions;
+mod unused_variables;
+
 use std::collections::{HashMap, HashSet};
 
 use super::{Diagnostic, registry::ids};
@@ -36,6 +40,12 @@ pub(super) fn check(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Vec<
     found.extend(undefined_names(&names, &symbols.imports, &mut tree));
     found.extend(unused_imports(
         file.path(db),
+        &names,
+        &symbols.imports,
+        &mut tree,
+    ));
+    found.extend(unused_variables::unused_variables(&names, &mut tree));
+    found.extend(redefinitions::redefinitions(
         &names,
         &symbols.imports,
         &mut tree,
