@@ -78,8 +78,8 @@ fn literal_unpacking(pattern: Node) -> Form {
             "assignment" => {
                 let left = parent.child_by_field_name("left");
                 let right = parent.child_by_field_name("right");
-                let literal = right
-                    .is_some_and(|r| matches!(r.kind(), "tuple" | "list" | "expression_list"));
+                let literal =
+                    right.is_some_and(|r| matches!(r.kind(), "tuple" | "list" | "expression_list"));
                 return if left.is_some_and(|l| l.id() == node.id()) && literal {
                     Form::Assignment
                 } else {

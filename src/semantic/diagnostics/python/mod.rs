@@ -16,6 +16,7 @@
 //! reports, since any name may come from it.
 
 mod forms;
+mod import_names;
 mod redefinitions;
 mod unused_variables;
 
@@ -40,6 +41,14 @@ pub(super) fn check(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Vec<
     found.extend(undefined_names(&names, &symbols.imports, &mut tree));
     found.extend(unused_imports(
         file.path(db),
+        &names,
+        &symbols.imports,
+        &mut tree,
+    ));
+    found.extend(import_names::unknown_import_names(
+        db,
+        workspace,
+        file,
         &names,
         &symbols.imports,
         &mut tree,

@@ -165,13 +165,10 @@ pub(super) fn redefinitions(
             };
             if let (Some(start), Some(previous)) = (first, earlier) {
                 let (a, b) = (kind(names, previous), kind(names, later));
-                let may_redefine = definition(a)
-                    || matches!(b, Some(BindingKind::Function | BindingKind::Class));
+                let may_redefine =
+                    definition(a) || matches!(b, Some(BindingKind::Function | BindingKind::Class));
                 if may_redefine
-                    && !matches!(
-                        b,
-                        Some(BindingKind::Parameter | BindingKind::TypeParameter)
-                    )
+                    && !matches!(b, Some(BindingKind::Parameter | BindingKind::TypeParameter))
                     && !used_between(
                         names,
                         scope,
@@ -238,8 +235,7 @@ pub(super) fn redefinitions(
             (_, Some(BindingKind::Import)) => match a {
                 Some(BindingKind::Function | BindingKind::Class) => true,
                 Some(BindingKind::Import) => {
-                    let (Some(&x), Some(&y)) = (of.get(&pair.earlier), of.get(&pair.later))
-                    else {
+                    let (Some(&x), Some(&y)) = (of.get(&pair.earlier), of.get(&pair.later)) else {
                         continue;
                     };
                     if is_submodule_import(x) || is_submodule_import(y) {
@@ -255,9 +251,7 @@ pub(super) fn redefinitions(
             }
             // A loop variable over an import is pyflakes's F402, another rule; any other
             // binding over an import is judged only in the plain form.
-            (Some(BindingKind::Import), Some(BindingKind::Variable)) => {
-                form_b == Form::Assignment
-            }
+            (Some(BindingKind::Import), Some(BindingKind::Variable)) => form_b == Form::Assignment,
             (Some(BindingKind::Function | BindingKind::Class), Some(BindingKind::Variable)) => {
                 matches!(form_b, Form::Assignment | Form::Other)
             }
@@ -304,10 +298,7 @@ fn full_name(import: &ImportSummary) -> String {
 
 /// Whether the function whose name is `name` is decorated `@overload` (`@typing.overload`).
 fn is_overload(name: tree_sitter::Node, text: &str) -> bool {
-    let Some(definition) = name
-        .parent()
-        .filter(|d| d.kind() == "function_definition")
-    else {
+    let Some(definition) = name.parent().filter(|d| d.kind() == "function_definition") else {
         return false;
     };
     let Some(decorated) = definition
@@ -334,9 +325,7 @@ fn different_branches(a: tree_sitter::Node, b: tree_sitter::Node) -> bool {
         return false;
     };
     match common.kind() {
-        "if_statement" | "elif_clause" | "else_clause" | "case_clause" | "match_statement" => {
-            true
-        }
+        "if_statement" | "elif_clause" | "else_clause" | "case_clause" | "match_statement" => true,
         // The cases of a `match` are children of its block.
         "block" => common
             .parent()
@@ -359,7 +348,10 @@ fn different_branches(a: tree_sitter::Node, b: tree_sitter::Node) -> bool {
     }
 }
 
-fn common_ancestor<'t>(a: tree_sitter::Node<'t>, b: tree_sitter::Node<'t>) -> Option<tree_sitter::Node<'t>> {
+fn common_ancestor<'t>(
+    a: tree_sitter::Node<'t>,
+    b: tree_sitter::Node<'t>,
+) -> Option<tree_sitter::Node<'t>> {
     let mut ancestors = Vec::new();
     let mut current = a.parent();
     while let Some(n) = current {

@@ -141,6 +141,8 @@ pub(super) fn unused_variables(names: &FileNames, tree: &mut Tree) -> Vec<Diagno
                 // An annotation alone binds nothing (pyflakes's F842 is another rule).
                 Form::Annotation => {}
                 Form::Augmented => rebound_by_augment = true,
+                // `except … as e: e = wrap(e)`: the handler's name, gone after it.
+                _ if in_handler_binding(names, node, name) => {}
                 form => {
                     last_form = form;
                     last_assignment = Some(binding);
@@ -178,7 +180,10 @@ fn unused(range: crate::syntax::TextRange, name: &str) -> Diagnostic {
 fn name_of_an_except(names: &FileNames, bindings: &[OccurrenceId]) -> bool {
     bindings.iter().any(|&b| {
         let start = u32::from(names.occurrence(b).range.start());
-        let line_start = names.text_between(0, start).rfind('\n').map_or(0, |i| i + 1) as u32;
+        let line_start = names
+            .text_between(0, start)
+            .rfind('\n')
+            .map_or(0, |i| i + 1) as u32;
         names
             .text_between(line_start, start)
             .trim_start()
@@ -215,21 +220,27 @@ fn used_by_a_use_outside_handlers(
         {
             return false;
         }
-        let Some(node) =
-            root.descendant_for_byte_range(occurrence.range.start().into(), occurrence.range.end().into())
-        else {
+        let Some(node) = root.descendant_for_byte_range(
+            occurrence.range.start().into(),
+            occurrence.range.end().into(),
+        ) else {
             return true;
         };
         // Inside a handler that binds the same name, the use is the handler's.
-        let mut current = forms::ancestor(node, &["except_clause", "except_group_clause"]);
-        while let Some(handler) = current {
-            if handler_binds(handler, names, name) {
-                return false;
-            }
-            current = forms::ancestor(handler, &["except_clause", "except_group_clause"]);
-        }
-        true
+        !in_handler_binding(names, node, name)
     })
+}
+
+/// Whether `node` is inside an `except … as name` handler.
+fn in_handler_binding(names: &FileNames, node: tree_sitter::Node, name: &str) -> bool {
+    let mut current = forms::ancestor(node, &["except_clause", "except_group_clause"]);
+    while let Some(handler) = current {
+        if handler_binds(handler, names, name) {
+            return true;
+        }
+        current = forms::ancestor(handler, &["except_clause", "except_group_clause"]);
+    }
+    false
 }
 
 fn handler_binds(handler: tree_sitter::Node, names: &FileNames, name: &str) -> bool {
