@@ -17,6 +17,7 @@ use support::fixture;
 
 mod cursor_edges;
 mod diagnostics;
+mod diagnostics_python;
 mod fixture_parsing;
 mod folding;
 mod fuzz;

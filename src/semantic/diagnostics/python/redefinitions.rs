@@ -257,7 +257,10 @@ pub(super) fn redefinitions(
             }
             _ => false,
         };
+        // Over an import, a binding made directly in a `for` body is pyflakes's F402.
+        let in_loop_body = a == Some(BindingKind::Import) && directly_in_for_body(later);
         if !redefines
+            || in_loop_body
             || (name == "_" && a != Some(BindingKind::Import))
             || is_overload(earlier, text)
             || different_branches(earlier, later)
@@ -381,4 +384,20 @@ fn child_containing<'t>(
         current = parent;
     }
     None
+}
+
+/// Whether the statement holding `name` is a statement of a `for` loop's body.
+fn directly_in_for_body(name: tree_sitter::Node) -> bool {
+    let mut current = name;
+    while let Some(parent) = current.parent() {
+        if parent.kind() == "block" {
+            return parent.parent().is_some_and(|p| {
+                p.kind() == "for_statement"
+                    && p.child_by_field_name("body")
+                        .is_some_and(|b| b.id() == parent.id())
+            });
+        }
+        current = parent;
+    }
+    false
 }

@@ -14,7 +14,7 @@ use std::collections::{HashMap, HashSet};
 use super::{
     Tree, binding_scope,
     forms::{self, Form},
-    is_use, names_in_strings_and_comments, used_in_a_header,
+    is_comprehension, is_use, names_in_strings_and_comments, used_in_a_header,
 };
 use crate::semantic::{
     diagnostics::{Diagnostic, registry::ids},
@@ -52,6 +52,19 @@ fn declared_within(names: &FileNames, scope: ScopeId, name: &str) -> bool {
     })
 }
 
+/// Whether a comprehension inside `scope` binds `name`: its `:=` binds the function's
+/// name (the names record it in the comprehension), so its uses there are the function's.
+fn bound_in_a_comprehension(names: &FileNames, scope: ScopeId, name: &str) -> bool {
+    let range = names.scopes[scope as usize].range;
+    names.occurrences_named(name).any(|id| {
+        let occurrence = names.occurrence(id);
+        matches!(occurrence.role, Role::Definition(_))
+            && occurrence.scope != scope
+            && is_comprehension(names, occurrence.scope)
+            && range.contains_range(occurrence.range)
+    })
+}
+
 pub(super) fn unused_variables(names: &FileNames, tree: &mut Tree) -> Vec<Diagnostic> {
     // By (function, name): its variable bindings, in document order.
     let mut bound: HashMap<(ScopeId, &str), Vec<OccurrenceId>> = HashMap::new();
@@ -85,6 +98,7 @@ pub(super) fn unused_variables(names: &FileNames, tree: &mut Tree) -> Vec<Diagno
         if uses_locals.contains(&scope)
             || names.declaration(scope, name).is_some()
             || declared_within(names, scope, name)
+            || bound_in_a_comprehension(names, scope, name)
         {
             continue;
         }
@@ -117,11 +131,12 @@ pub(super) fn unused_variables(names: &FileNames, tree: &mut Tree) -> Vec<Diagno
     let root = parsed.root_node();
     let mut mentioned: Option<HashSet<&str>> = None;
     let mut found = Vec::new();
-    for key @ (scope, name) in candidates {
+    for (scope, name) in candidates {
         let mut last_assignment: Option<OccurrenceId> = None;
         let mut last_form = Form::Other;
         let mut rebound_by_augment = false;
-        for &binding in &bound[&key] {
+        // Every binding of the name counts for which is the last (an import, a `def`).
+        for &binding in names.bindings(scope, name) {
             let range = names.occurrence(binding).range;
             let Some(node) =
                 root.descendant_for_byte_range(range.start().into(), range.end().into())
