@@ -1,5 +1,6 @@
 //! `check` on Python beyond the first slice: unused local variables (SX007), redefinitions
-//! of unused names (SX008), imports of names a workspace module does not bind (SX004).
+//! of unused names (SX008), imports of names a workspace module does not bind (SX004),
+//! repeated dictionary keys (SX009).
 //! Each fires where pyflakes does (or, for SX004, where Python's import fails) and stays
 //! quiet on the idioms that look like it.
 
@@ -384,6 +385,50 @@ fn imports_of_names_stay_quiet_where_a_module_may_bind_them() {
 
         print(anything, sub, _compiled, STATE, sep, fast, FLAGS, Alias, whatever, made, leaf)
         print(data, optional)
+        "#,
+        expect![[r#""#]],
+    );
+}
+
+#[test]
+fn repeated_dictionary_keys_are_reported() {
+    check(
+        &["SX009"],
+        r#"
+        //- /m.py
+        COLORS = {"red": 1, "green": 2, 'red': 3}
+        CODES = {1: "one", 1.0: "float", True: "bool"}
+        PAIRS = {(1, 2): "a", (1, 2): "b"}
+        LINES = {"\n": "newline", "\n": "again"}
+        "#,
+        expect![[r#"
+            m.py:1:11: SX009 dictionary key "red" repeated with different values
+            m.py:1:33: SX009 dictionary key 'red' repeated with different values
+            m.py:2:10: SX009 dictionary key 1 repeated with different values
+            m.py:2:20: SX009 dictionary key 1.0 repeated with different values
+            m.py:2:34: SX009 dictionary key True repeated with different values
+            m.py:3:10: SX009 dictionary key (1, 2) repeated with different values
+            m.py:3:23: SX009 dictionary key (1, 2) repeated with different values
+            m.py:4:10: SX009 dictionary key "\n" repeated with different values
+            m.py:4:27: SX009 dictionary key "\n" repeated with different values
+        "#]],
+    );
+}
+
+#[test]
+fn repeated_dictionary_keys_stay_quiet_when_harmless_or_unknown() {
+    check(
+        &["SX009"],
+        r#"
+        //- /m.py
+        same = {"a": 1, "a": 1}
+        names = {"k": same, "k": same}
+        kinds = {b"x": 1, "x": 2}
+        raw = {r"\n": 1, "\n": 2}
+        formatted = {f"{same}": 1, f"{same}": 2}
+        computed = {len(same): 1, len(same): 2}
+        spread = {**same, "a": 2}
+        joined = {"a" "b": 1, "ab": 2}
         "#,
         expect![[r#""#]],
     );

@@ -12,7 +12,7 @@ codes and reports, per code, precision (sextant's reports pyflakes makes too) an
 Matching: an undefined name and an unused variable by (file, line, name); an unused import
 by (file, the import as pyflakes writes it: `os.path`, `m.x as y`), counted, since pyflakes
 reports at the statement's line and sextant at the name; a redefinition by (file, name),
-counted, for the same reason. Misses that sextant's rules exempt by design (see
+counted, for the same reason; a repeated dictionary key by (file, line), counted. Misses that sextant's rules exempt by design (see
 `exempt_imports`) are counted apart; `--min-recall` applies to recall without them (both
 figures are printed). Exits 1 when a code falls below a threshold.
 """
@@ -38,6 +38,7 @@ CODES = {
     messages.UnusedImport: "SX006",
     messages.UnusedVariable: "SX007",
     messages.RedefinedWhileUnused: "SX008",
+    messages.MultiValueRepeatedKeyLiteral: "SX009",
 }
 
 
@@ -179,6 +180,8 @@ def pyflakes_reports(root: Path, files: list[Path]):
                     exempt[key] = "outside a function"
             elif code == "SX008":
                 found[code][(rel.as_posix(), m.message_args[0])] += 1
+            elif code == "SX009":
+                found[code][(rel.as_posix(), m.lineno)] += 1
     return found, broken, exempt
 
 
@@ -193,7 +196,8 @@ def sextant_reports(binary: str, root: Path, files: list[Path] | None):
     found = collections.defaultdict(collections.Counter)
     for d in result["diagnostics"]:
         message = d["message"]
-        name = message.split("'")[1]
+        quoted = message.split("'")
+        name = quoted[1] if len(quoted) > 1 else ""
         if d["code"] == "SX005":
             found["SX005"][(d["path"], d["span"]["start"]["line"], name)] += 1
         elif d["code"] == "SX006":
@@ -202,6 +206,8 @@ def sextant_reports(binary: str, root: Path, files: list[Path] | None):
             found["SX007"][(d["path"], d["span"]["start"]["line"], name)] += 1
         elif d["code"] == "SX008":
             found["SX008"][(d["path"], name)] += 1
+        elif d["code"] == "SX009":
+            found["SX009"][(d["path"], d["span"]["start"]["line"])] += 1
     return found, result["summary"]["files_checked"]
 
 

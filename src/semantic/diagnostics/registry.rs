@@ -143,6 +143,7 @@ pub mod ids {
     pub const UNUSED_IMPORT: &str = "SX006";
     pub const UNUSED_VARIABLE: &str = "SX007";
     pub const REDEFINED_UNUSED: &str = "SX008";
+    pub const DUPLICATE_DEFINITION: &str = "SX009";
 }
 
 #[cfg(test)]

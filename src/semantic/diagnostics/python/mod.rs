@@ -15,6 +15,7 @@
 //! module map (`python_modules`); a file with a star import gets no undefined-name
 //! reports, since any name may come from it.
 
+mod dict_keys;
 mod forms;
 mod import_names;
 mod redefinitions;
@@ -54,6 +55,7 @@ pub(super) fn check(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Vec<
         &mut tree,
     ));
     found.extend(unused_variables::unused_variables(&names, &mut tree));
+    found.extend(dict_keys::duplicate_keys(&mut tree));
     found.extend(redefinitions::redefinitions(
         &names,
         &symbols.imports,

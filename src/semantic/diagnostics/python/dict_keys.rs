@@ -1,0 +1,184 @@
+//! SX009 for Python: a key written twice in one dictionary literal with different values,
+//! by pyflakes's rule (F601). Keys are compared by value when they are constants — strings
+//! (by their text and kind: `b"a"` is not `"a"`), numbers (`1`, `1.0` and `True` are one
+//! key, as in Python), `None`, and tuples of those; any other key is never a duplicate.
+//! Values are compared the same way, a name by its name; a value that is neither is unlike
+//! every other. Every occurrence of such a key is reported unless all its values are alike
+//! (`{"a": 1, "a": 1}` is harmless).
+//!
+//! Invariant: reads the file's tree only; a string with an escape is compared by its text
+//! as written (two spellings of one value are not recognised: silence, not a false report).
+
+use std::collections::HashMap;
+
+use tree_sitter::Node;
+
+use super::{Tree, walk};
+use crate::{
+    semantic::diagnostics::{Diagnostic, registry::ids},
+    syntax::TextRange,
+};
+
+/// A constant's value, as far as equality goes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Value {
+    Str(String),
+    Bytes(String),
+    Int(i128),
+    /// A float that is not an integer, by its bits.
+    Float(u64),
+    None,
+    Tuple(Vec<Value>),
+    /// A name (as a value only).
+    Name(String),
+}
+
+pub(super) fn duplicate_keys(tree: &mut Tree) -> Vec<Diagnostic> {
+    let text = tree.text();
+    let text = &*text;
+    // Most files have no dictionary with two keys that could be alike: no parse for those.
+    if !text.contains('{') {
+        return Vec::new();
+    }
+    let Some(parsed) = tree.get() else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    walk(parsed.root_node(), &mut |node| {
+        if node.kind() == "dictionary" {
+            check_dictionary(node, text, &mut found);
+        }
+        true
+    });
+    found
+}
+
+fn check_dictionary(dictionary: Node, text: &str, found: &mut Vec<Diagnostic>) {
+    let mut cursor = dictionary.walk();
+    let pairs: Vec<(Node, Value, Option<Value>)> = dictionary
+        .named_children(&mut cursor)
+        .filter(|p| p.kind() == "pair")
+        .filter_map(|pair| {
+            let key = pair.child_by_field_name("key")?;
+            let value = pair.child_by_field_name("value")?;
+            Some((key, constant(key, text)?, value_of(value, text)))
+        })
+        .collect();
+    if pairs.len() < 2 {
+        return;
+    }
+    let mut by_key: HashMap<&Value, Vec<usize>> = HashMap::new();
+    for (i, (_, key, _)) in pairs.iter().enumerate() {
+        by_key.entry(key).or_default().push(i);
+    }
+    let mut reported: Vec<usize> = Vec::new();
+    for indices in by_key.values().filter(|i| i.len() > 1) {
+        // Unlike values: one of them occurs once (a value that is no constant is unique).
+        let mut counts: HashMap<Option<&Value>, usize> = HashMap::new();
+        let mut unique = false;
+        for &i in indices {
+            match &pairs[i].2 {
+                Some(v) => *counts.entry(Some(v)).or_default() += 1,
+                None => unique = true,
+            }
+        }
+        if unique || counts.values().any(|&n| n == 1) {
+            reported.extend(indices);
+        }
+    }
+    reported.sort_unstable();
+    for i in reported {
+        let key = pairs[i].0;
+        found.push(Diagnostic::new(
+            ids::DUPLICATE_DEFINITION,
+            TextRange::new(
+                (key.start_byte() as u32).into(),
+                (key.end_byte() as u32).into(),
+            ),
+            format!(
+                "dictionary key {} repeated with different values",
+                &text[key.byte_range()]
+            ),
+        ));
+    }
+}
+
+fn value_of(node: Node, text: &str) -> Option<Value> {
+    match node.kind() {
+        "identifier" => Some(Value::Name(text[node.byte_range()].to_string())),
+        _ => constant(node, text),
+    }
+}
+
+/// The value of a constant expression; `None` for anything else.
+fn constant(node: Node, text: &str) -> Option<Value> {
+    let written = &text[node.byte_range()];
+    match node.kind() {
+        "string" => string(node, text),
+        "integer" => integer(written).map(Value::Int),
+        "float" => {
+            let value: f64 = written.replace('_', "").parse().ok()?;
+            if value.fract() == 0.0 && value.abs() < 1e18 {
+                Some(Value::Int(value as i128))
+            } else {
+                Some(Value::Float(value.to_bits()))
+            }
+        }
+        "true" => Some(Value::Int(1)),
+        "false" => Some(Value::Int(0)),
+        "none" => Some(Value::None),
+        "parenthesized_expression" => constant(node.named_child(0)?, text),
+        "tuple" => {
+            let mut cursor = node.walk();
+            let items: Option<Vec<Value>> = node
+                .named_children(&mut cursor)
+                .map(|item| constant(item, text))
+                .collect();
+            Some(Value::Tuple(items?))
+        }
+        _ => None,
+    }
+}
+
+fn integer(written: &str) -> Option<i128> {
+    let digits = written.replace('_', "");
+    let lower = digits.to_ascii_lowercase();
+    let (radix, body) = match lower.get(..2) {
+        Some("0x") => (16, &lower[2..]),
+        Some("0o") => (8, &lower[2..]),
+        Some("0b") => (2, &lower[2..]),
+        _ => (10, lower.as_str()),
+    };
+    i128::from_str_radix(body, radix).ok()
+}
+
+/// A string literal's value: plain strings and bytes, without interpolation; an escape
+/// sequence keeps its spelling.
+fn string(node: Node, text: &str) -> Option<Value> {
+    let mut cursor = node.walk();
+    let mut content = String::new();
+    let mut prefix = String::new();
+    for child in node.children(&mut cursor) {
+        match child.kind() {
+            "string_start" => {
+                prefix = text[child.byte_range()]
+                    .trim_end_matches(['"', '\''])
+                    .to_ascii_lowercase();
+            }
+            "string_content" | "escape_sequence" => content.push_str(&text[child.byte_range()]),
+            "string_end" => {}
+            // An interpolation (`f"{x}"`) or anything unexpected: not a constant.
+            _ => return None,
+        }
+    }
+    // Escapes inside content nodes: compare raw and cooked strings by their text only when
+    // neither has a backslash.
+    if prefix.contains('f') || (content.contains('\\') && prefix.contains('r')) {
+        return None;
+    }
+    Some(if prefix.contains('b') {
+        Value::Bytes(content)
+    } else {
+        Value::Str(content)
+    })
+}
