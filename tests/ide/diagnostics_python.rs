@@ -400,6 +400,7 @@ fn repeated_dictionary_keys_are_reported() {
         CODES = {1: "one", 1.0: "float", True: "bool"}
         PAIRS = {(1, 2): "a", (1, 2): "b"}
         LINES = {"\n": "newline", "\n": "again"}
+        JOINED = {"a" "b": 1, "ab": 2}
         "#,
         expect![[r#"
             m.py:1:11: SX009 dictionary key "red" repeated with different values
@@ -411,6 +412,8 @@ fn repeated_dictionary_keys_are_reported() {
             m.py:3:23: SX009 dictionary key (1, 2) repeated with different values
             m.py:4:10: SX009 dictionary key "\n" repeated with different values
             m.py:4:27: SX009 dictionary key "\n" repeated with different values
+            m.py:5:11: SX009 dictionary key "a" "b" repeated with different values
+            m.py:5:23: SX009 dictionary key "ab" repeated with different values
         "#]],
     );
 }
@@ -428,7 +431,6 @@ fn repeated_dictionary_keys_stay_quiet_when_harmless_or_unknown() {
         formatted = {f"{same}": 1, f"{same}": 2}
         computed = {len(same): 1, len(same): 2}
         spread = {**same, "a": 2}
-        joined = {"a" "b": 1, "ab": 2}
         "#,
         expect![[r#""#]],
     );

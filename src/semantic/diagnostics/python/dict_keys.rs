@@ -37,7 +37,7 @@ pub(super) fn duplicate_keys(tree: &mut Tree) -> Vec<Diagnostic> {
     let text = tree.text();
     let text = &*text;
     // Most files have no dictionary with two keys that could be alike: no parse for those.
-    if !text.contains('{') {
+    if !may_repeat_a_key(text) {
         return Vec::new();
     }
     let Some(parsed) = tree.get() else {
@@ -51,6 +51,106 @@ pub(super) fn duplicate_keys(tree: &mut Tree) -> Vec<Diagnostic> {
         true
     });
     found
+}
+
+/// Whether two constant keys of a dictionary literal could be equal, judged from the text
+/// alone: every `key:` written after `{` or `,` whose key is a string, a number, `None`,
+/// `True` or `False` is reduced to what equal keys share (a string's text between its
+/// quotes, a number's value), and a repeat, or a key ending in `)` (a tuple), answers yes.
+/// Never no when a dictionary has equal constant keys (except `"a" "b"` against `"ab"`).
+fn may_repeat_a_key(text: &str) -> bool {
+    if !text.contains('{') {
+        return false;
+    }
+    let bytes = text.as_bytes();
+    let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let skip_space_back = |mut j: usize| {
+        while j > 0 && matches!(bytes[j - 1], b' ' | b'\t' | b'\n' | b'\r' | b'\\') {
+            j -= 1;
+        }
+        j
+    };
+    for (colon, _) in text.match_indices(':') {
+        let end = skip_space_back(colon);
+        if end == 0 {
+            continue;
+        }
+        let last = bytes[end - 1];
+        let (start, key) = match last {
+            b'"' | b'\'' => {
+                let Some(open) = text[..end - 1].rfind(last as char) else {
+                    continue;
+                };
+                let mut start = open;
+                while start > 0 && bytes[start - 1].is_ascii_alphabetic() {
+                    start -= 1;
+                }
+                let prefix = text[start..open].to_ascii_lowercase();
+                let kind = if prefix.contains('b') { "b" } else { "s" };
+                (start, format!("{kind}:{}", &text[open + 1..end - 1]))
+            }
+            // A tuple: from its matching `(` (brackets in strings are not told apart).
+            b')' => {
+                let mut depth = 0usize;
+                let mut open = None;
+                for k in (end.saturating_sub(4096)..end).rev() {
+                    match bytes[k] {
+                        b')' => depth += 1,
+                        b'(' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                open = Some(k);
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                let Some(open) = open else {
+                    continue;
+                };
+                (open, String::new())
+            }
+            c if c.is_ascii_alphanumeric() || c == b'_' || c == b'.' => {
+                let mut start = end - 1;
+                while start > 0
+                    && (bytes[start - 1].is_ascii_alphanumeric()
+                        || matches!(bytes[start - 1], b'_' | b'.'))
+                {
+                    start -= 1;
+                }
+                let word = &text[start..end];
+                let key = match word {
+                    "None" => "none".to_string(),
+                    "True" => "n:1".to_string(),
+                    "False" => "n:0".to_string(),
+                    _ if word.as_bytes()[0].is_ascii_digit() || word.starts_with('.') => {
+                        match integer(word) {
+                            Some(n) => format!("n:{n}"),
+                            None => match word.replace('_', "").parse::<f64>() {
+                                Ok(f) if f.fract() == 0.0 && f.abs() < 1e18 => {
+                                    format!("n:{}", f as i128)
+                                }
+                                Ok(f) => format!("f:{}", f.to_bits()),
+                                Err(_) => continue,
+                            },
+                        }
+                    }
+                    _ => continue,
+                };
+                (start, key)
+            }
+            _ => continue,
+        };
+        let before = skip_space_back(start);
+        if before == 0 || !matches!(bytes[before - 1], b'{' | b',') {
+            continue;
+        }
+        if key.is_empty() || !seen.insert(key) {
+            return true;
+        }
+    }
+    false
 }
 
 fn check_dictionary(dictionary: Node, text: &str, found: &mut Vec<Diagnostic>) {
@@ -115,6 +215,20 @@ fn constant(node: Node, text: &str) -> Option<Value> {
     let written = &text[node.byte_range()];
     match node.kind() {
         "string" => string(node, text),
+        // `"a" "b"` is `"ab"`.
+        "concatenated_string" => {
+            let mut cursor = node.walk();
+            let mut joined: Option<Value> = None;
+            for part in node.named_children(&mut cursor) {
+                joined = match (joined, string(part, text)?) {
+                    (None, first) => Some(first),
+                    (Some(Value::Str(a)), Value::Str(b)) => Some(Value::Str(a + &b)),
+                    (Some(Value::Bytes(a)), Value::Bytes(b)) => Some(Value::Bytes(a + &b)),
+                    _ => return None,
+                };
+            }
+            joined
+        }
         "integer" => integer(written).map(Value::Int),
         "float" => {
             let value: f64 = written.replace('_', "").parse().ok()?;

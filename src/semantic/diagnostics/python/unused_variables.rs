@@ -116,7 +116,7 @@ pub(super) fn unused_variables(names: &FileNames, tree: &mut Tree) -> Vec<Diagno
                 .collect()
         });
         // `except … as e` is judged by its handler alone, so a use elsewhere is no answer.
-        if !seen.contains(&scope) || name_of_an_except(names, &bound[&key]) {
+        if !seen.contains(&scope) || an_except_unused(names, scope, &bound[&key]) {
             candidates.push(key);
         }
     }
@@ -190,19 +190,35 @@ fn unused(range: crate::syntax::TextRange, name: &str) -> Diagnostic {
     )
 }
 
-/// Whether one of `bindings` is the name of an `except … as` clause (judged from the text:
-/// the name follows `as` on a line that starts with `except`).
-fn name_of_an_except(names: &FileNames, bindings: &[OccurrenceId]) -> bool {
-    bindings.iter().any(|&b| {
+/// Whether one of `bindings` (of one name in `scope`, in document order) is the name of an
+/// `except … as` clause (judged from the text: the line starts with `except`) that no use
+/// follows before the name's next binding: its handler may not use it (the tree decides).
+fn an_except_unused(names: &FileNames, scope: ScopeId, bindings: &[OccurrenceId]) -> bool {
+    bindings.iter().enumerate().any(|(i, &b)| {
         let start = u32::from(names.occurrence(b).range.start());
         let line_start = names
             .text_between(0, start)
             .rfind('\n')
             .map_or(0, |i| i + 1) as u32;
-        names
+        let is_except = names
             .text_between(line_start, start)
             .trim_start()
-            .starts_with("except")
+            .starts_with("except");
+        if !is_except {
+            return false;
+        }
+        let until = bindings.get(i + 1).map_or(u32::MAX, |&next| {
+            u32::from(names.occurrence(next).range.start())
+        });
+        let name = names.name(b);
+        !names.occurrences_named(name).any(|u| {
+            let use_ = names.occurrence(u);
+            let at = u32::from(use_.range.start());
+            (is_use(use_.role) || use_.role == Role::Write)
+                && start < at
+                && at < until
+                && binding_scope(names, use_.scope, name, at) == Some(scope)
+        })
     })
 }
 
