@@ -401,6 +401,11 @@ fn repeated_dictionary_keys_are_reported() {
         PAIRS = {(1, 2): "a", (1, 2): "b"}
         LINES = {"\n": "newline", "\n": "again"}
         JOINED = {"a" "b": 1, "ab": 2}
+        //- /table.py
+        TABLE = {
+            0x20: "space",  # SPACE
+            32: "again",  # the same key
+        }
         "#,
         expect![[r#"
             m.py:1:11: SX009 dictionary key "red" repeated with different values
@@ -414,6 +419,8 @@ fn repeated_dictionary_keys_are_reported() {
             m.py:4:27: SX009 dictionary key "\n" repeated with different values
             m.py:5:11: SX009 dictionary key "a" "b" repeated with different values
             m.py:5:23: SX009 dictionary key "ab" repeated with different values
+            table.py:2:5: SX009 dictionary key 0x20 repeated with different values
+            table.py:3:5: SX009 dictionary key 32 repeated with different values
         "#]],
     );
 }

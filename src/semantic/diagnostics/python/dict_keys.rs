@@ -142,7 +142,19 @@ fn may_repeat_a_key(text: &str) -> bool {
             }
             _ => continue,
         };
-        let before = skip_space_back(start);
+        // Back over blank space and comments (`0x20: 0x20,  # SPACE` then a newline).
+        let mut before = skip_space_back(start);
+        while text[before..start].contains('\n') {
+            let line_start = text[..before].rfind('\n').map_or(0, |i| i + 1);
+            let Some(hash) = text[line_start..before].find('#') else {
+                break;
+            };
+            let above = skip_space_back(line_start + hash);
+            if above == before {
+                break;
+            }
+            before = above;
+        }
         if before == 0 || !matches!(bytes[before - 1], b'{' | b',') {
             continue;
         }

@@ -8,6 +8,8 @@
 
 use tree_sitter::Node;
 
+use crate::semantic::names::{FileNames, OccurrenceId};
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Form {
     /// `x = …`, `x: T = …`, `x = y = …`, `with … as x`, `(x := …)`, `x, y = 1, 2`.
@@ -102,4 +104,87 @@ pub(super) fn ancestor<'t>(node: Node<'t>, kinds: &[&str]) -> Option<Node<'t>> {
         current = n.parent();
     }
     None
+}
+
+/// The form of the variable binding `id`, judged from the text around its name without the
+/// tree: `None` when only the tree can tell (an annotation, `as`, an unpacking whose value
+/// may be a literal tuple). Checks use it to leave most files unparsed.
+pub(super) fn form_from_text(names: &FileNames, id: OccurrenceId) -> Option<Form> {
+    let occurrence = names.occurrence(id);
+    let (start, end) = (
+        u32::from(occurrence.range.start()),
+        u32::from(occurrence.range.end()),
+    );
+    let length = u32::from(names.scopes[0].range.end());
+    // `text_between` is empty off a character boundary: widen until it is one.
+    let before = (80..84)
+        .map(|n| names.text_between(start.saturating_sub(n), start))
+        .find(|t| !t.is_empty())
+        .unwrap_or_default()
+        .trim_end_matches([' ', '\t']);
+    if before.ends_with("as")
+        && before[..before.len() - 2].ends_with(|c: char| c.is_whitespace() || c == ')')
+    {
+        return None;
+    }
+    let after = (4..8)
+        .map(|n| names.text_between(end, end.saturating_add(n).min(length)))
+        .find(|t| !t.is_empty())
+        .unwrap_or_default()
+        .trim_start_matches([' ', '\t']);
+    const AUGMENTED: [&str; 13] = [
+        "+=", "-=", "*=", "/=", "//=", "%=", "**=", ">>=", "<<=", "&=", "^=", "|=", "@=",
+    ];
+    if AUGMENTED.iter().any(|op| after.starts_with(op)) {
+        return Some(Form::Augmented);
+    }
+    if after.starts_with(":=") || (after.starts_with('=') && !after.starts_with("==")) {
+        return Some(Form::Assignment);
+    }
+    if after.starts_with(':') {
+        return None;
+    }
+    let in_assignment = occurrence.effective > end;
+    if !in_assignment {
+        return Some(Form::Other);
+    }
+    // An unpacking: a literal tuple or list on the right (`a, b = b, a`) makes its targets
+    // assignments; a call or a name does not.
+    let statement = names.text_between(end, occurrence.effective);
+    let mut depth = 0i32;
+    let mut value = None;
+    let bytes = statement.as_bytes();
+    for (i, &c) in bytes.iter().enumerate() {
+        match c {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            b'=' if depth <= 0
+                && bytes.get(i + 1) != Some(&b'=')
+                && !matches!(
+                    i.checked_sub(1).map(|p| bytes[p]),
+                    Some(b'=' | b'<' | b'>' | b'!')
+                ) =>
+            {
+                value = Some(&statement[i + 1..]);
+                break;
+            }
+            b'"' | b'\'' => return None,
+            _ => {}
+        }
+    }
+    let value = value?.trim_start();
+    let mut depth = 0i32;
+    for c in value.bytes() {
+        match c {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            b',' if depth == 0 => return None,
+            b'"' | b'\'' => return None,
+            _ => {}
+        }
+    }
+    if value.starts_with(['(', '[', '{']) {
+        return None;
+    }
+    Some(Form::Other)
 }

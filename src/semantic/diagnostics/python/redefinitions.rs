@@ -165,8 +165,23 @@ pub(super) fn redefinitions(
             };
             if let (Some(start), Some(previous)) = (first, earlier) {
                 let (a, b) = (kind(names, previous), kind(names, later));
-                let may_redefine =
-                    definition(a) || matches!(b, Some(BindingKind::Function | BindingKind::Class));
+                // Judged from the text first: only an assignment (`x = …`) redefines
+                // over an import or is redefined by a `def`; `x += …` reads the name.
+                let text_form = |id, k: Option<BindingKind>| {
+                    (k == Some(BindingKind::Variable))
+                        .then(|| forms::form_from_text(names, id))
+                        .flatten()
+                };
+                let (form_a, form_b) = (text_form(previous, a), text_form(later, b));
+                let may_redefine = match (a, b) {
+                    (_, Some(BindingKind::Function | BindingKind::Class)) => {
+                        definition(a) || !matches!(form_a, Some(Form::Other | Form::Augmented))
+                    }
+                    (Some(BindingKind::Import), Some(BindingKind::Variable)) => {
+                        !matches!(form_b, Some(Form::Other | Form::Augmented))
+                    }
+                    _ => definition(a) && form_b != Some(Form::Augmented),
+                };
                 if may_redefine
                     && !matches!(b, Some(BindingKind::Parameter | BindingKind::TypeParameter))
                     && !used_between(

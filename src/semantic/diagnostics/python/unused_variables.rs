@@ -116,7 +116,9 @@ pub(super) fn unused_variables(names: &FileNames, tree: &mut Tree) -> Vec<Diagno
                 .collect()
         });
         // `except … as e` is judged by its handler alone, so a use elsewhere is no answer.
-        if !seen.contains(&scope) || an_except_unused(names, scope, &bound[&key]) {
+        if (!seen.contains(&scope) && last_may_be_an_assignment(names, scope, name))
+            || an_except_unused(names, scope, &bound[&key])
+        {
             candidates.push(key);
         }
     }
@@ -190,23 +192,47 @@ fn unused(range: crate::syntax::TextRange, name: &str) -> Diagnostic {
     )
 }
 
+/// Whether, judged from the text, the name's last binding in `scope` (an `except` name
+/// aside) may be an assignment, and no `x += …` reads it: else no report can follow.
+fn last_may_be_an_assignment(names: &FileNames, scope: ScopeId, name: &str) -> bool {
+    let mut last = None;
+    for &binding in names.bindings(scope, name) {
+        if names.occurrence(binding).role != Role::Definition(BindingKind::Variable) {
+            last = Some(Some(Form::Definition));
+            continue;
+        }
+        if is_except_name(names, binding) {
+            continue;
+        }
+        match forms::form_from_text(names, binding) {
+            Some(Form::Augmented) => return false,
+            form => last = Some(form),
+        }
+    }
+    matches!(last, Some(None | Some(Form::Assignment)))
+}
+
+fn is_except_name(names: &FileNames, binding: OccurrenceId) -> bool {
+    let start = u32::from(names.occurrence(binding).range.start());
+    let line_start = names
+        .text_between(0, start)
+        .rfind('\n')
+        .map_or(0, |i| i + 1) as u32;
+    names
+        .text_between(line_start, start)
+        .trim_start()
+        .starts_with("except")
+}
+
 /// Whether one of `bindings` (of one name in `scope`, in document order) is the name of an
 /// `except … as` clause (judged from the text: the line starts with `except`) that no use
 /// follows before the name's next binding: its handler may not use it (the tree decides).
 fn an_except_unused(names: &FileNames, scope: ScopeId, bindings: &[OccurrenceId]) -> bool {
     bindings.iter().enumerate().any(|(i, &b)| {
-        let start = u32::from(names.occurrence(b).range.start());
-        let line_start = names
-            .text_between(0, start)
-            .rfind('\n')
-            .map_or(0, |i| i + 1) as u32;
-        let is_except = names
-            .text_between(line_start, start)
-            .trim_start()
-            .starts_with("except");
-        if !is_except {
+        if !is_except_name(names, b) {
             return false;
         }
+        let start = u32::from(names.occurrence(b).range.start());
         let until = bindings.get(i + 1).map_or(u32::MAX, |&next| {
             u32::from(names.occurrence(next).range.start())
         });
