@@ -54,6 +54,10 @@ fn unused_variables_are_reported() {
         async def g():
             async with lock() as held:
                 pass
+
+        def shadowed(items):
+            item = None
+            return [str(item) for item in items]
         "#,
         expect![[r#"
             m.py:4:5: SX007 local variable 'result' is assigned to but never used
@@ -66,6 +70,7 @@ fn unused_variables_are_reported() {
             m.py:14:9: SX007 local variable 'match' is assigned to but never used
             m.py:17:5: SX007 local variable 'again' is assigned to but never used
             m.py:21:26: SX007 local variable 'held' is assigned to but never used
+            m.py:25:5: SX007 local variable 'item' is assigned to but never used
         "#]],
     );
 }
@@ -150,6 +155,10 @@ fn unused_variables_stay_quiet_on_real_idioms() {
         def formatted(x):
             width = 3
             return f"{x:{width}}"
+
+        def fibonacci():
+            a, b = 1, 2
+            return {(c := a): (a := b) + (b := a + c) - b for _ in range(6)}
         "#,
         expect![[r#""#]],
     );

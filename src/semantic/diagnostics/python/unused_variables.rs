@@ -52,7 +52,7 @@ fn declared_within(names: &FileNames, scope: ScopeId, name: &str) -> bool {
     })
 }
 
-/// Whether a comprehension inside `scope` binds `name`: its `:=` binds the function's
+/// Whether a comprehension inside `scope` binds `name` with `:=`: that binds the function's
 /// name (the names record it in the comprehension), so its uses there are the function's.
 fn bound_in_a_comprehension(names: &FileNames, scope: ScopeId, name: &str) -> bool {
     let range = names.scopes[scope as usize].range;
@@ -62,6 +62,13 @@ fn bound_in_a_comprehension(names: &FileNames, scope: ScopeId, name: &str) -> bo
             && occurrence.scope != scope
             && is_comprehension(names, occurrence.scope)
             && range.contains_range(occurrence.range)
+            && names
+                .text_between(
+                    u32::from(occurrence.range.end()),
+                    u32::from(occurrence.range.end()) + 3,
+                )
+                .trim_start()
+                .starts_with(":=")
     })
 }
 
