@@ -1,10 +1,11 @@
 //! Diagnostics per file: syntax errors with their codes, then each language's checks
-//! (Python: `python.rs`), every finding under a code of the registry (`registry.rs`, from
+//! (Python: `python/`), every finding under a code of the registry (`registry.rs`, from
 //! `codes.toml`).
 //!
 //! Invariant (incremental): [`file_diagnostics`] reads its own file's queries
 //! (`syntax_errors`, `file_names`, `file_symbols`) and, of other files, only position-free
-//! facts (the module map `python_modules`, built from paths): an edit inside a function
+//! facts (the module map `python_modules`, built from paths; a Python module's top-level
+//! names, `module_names`): an edit inside a function
 //! body re-checks that file alone, and a whole-workspace check reuses every other file's
 //! memoized answer. Precision first: where a check cannot be sure, it says nothing.
 
