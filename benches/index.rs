@@ -6,6 +6,8 @@
 //!   language); set `SEXTANT_BENCH_CORPUS=/some/dir` to add a real directory.
 //! - `reindex_after_edit`: a one-line edit inside a function body, then everything a
 //!   symbol search needs, against a tree-sitter parse of that one file.
+//!   `sextant_edit_and_recheck_file` is the same edit, then that file's diagnostics;
+//!   `sextant_edit_and_check_workspace` then the whole workspace's.
 //! - `symbol_search`: ranked fuzzy search over the indexed workspace.
 //! - `long_line`: symbols of a 1 MB minified JavaScript file (one line), against a
 //!   tree-sitter parse of it, and against the same code with newlines; positions on a long
@@ -19,9 +21,9 @@ use std::{hint::black_box, path::PathBuf, time::Duration};
 use criterion::{BenchmarkId, Criterion};
 use rayon::prelude::*;
 use sextant::{
-    ide::{AnalysisHost, ReferenceQuery, SymbolQuery},
+    ide::{AnalysisHost, CheckQuery, ReferenceQuery, SymbolQuery},
     lang::registry,
-    semantic::{index::symbol_index, symbols::file_symbols},
+    semantic::{diagnostics::file_diagnostics, index::symbol_index, symbols::file_symbols},
     syntax,
     workspace::{Host, LoadOptions, LoadedFile},
 };
@@ -205,6 +207,29 @@ fn bench_reindex(c: &mut Criterion) {
             ));
         })
     });
+    // The same edit, then that file's diagnostics (every Python check), and then the whole
+    // workspace's (every other file's answer is reused).
+    let raw_file = AnalysisHost::raw_file(file);
+    group.bench_function("sextant_edit_and_recheck_file", |b| {
+        b.iter(|| {
+            flip = !flip;
+            host.set_file_text("python/m7.py", &edit_body(&original, flip));
+            let raw = host.analysis_host();
+            black_box(file_diagnostics(
+                raw.raw_database(),
+                raw.raw_workspace(),
+                raw_file,
+            ));
+        })
+    });
+    black_box(host.analysis().check(&CheckQuery::default()).unwrap());
+    group.bench_function("sextant_edit_and_check_workspace", |b| {
+        b.iter(|| {
+            flip = !flip;
+            host.set_file_text("python/m7.py", &edit_body(&original, flip));
+            black_box(host.analysis().check(&CheckQuery::default()).unwrap());
+        })
+    });
     // The same edit, then the definition at a use and every reference of a function of
     // that file.
     group.bench_function("sextant_edit_definition_and_references", |b| {
@@ -381,6 +406,21 @@ fn print_ratios() {
             parse / 1e6,
             (edit - parse) / 1e6
         ));
+    }
+    for (id, what) in [
+        ("sextant_edit_and_recheck_file", "re-check of that file"),
+        ("sextant_edit_and_check_workspace", "whole-workspace check"),
+    ] {
+        if let (Some(check), Some(parse)) = (
+            mean_ns(&format!("reindex_after_edit/{id}")),
+            mean_ns("reindex_after_edit/tree_sitter_parse_of_that_file"),
+        ) {
+            lines.push(format!(
+                "{what} after an edit: {:.3} ms, that file's parse {:.3} ms",
+                check / 1e6,
+                parse / 1e6
+            ));
+        }
     }
     if let (Some(navigation), Some(parse)) = (
         mean_ns("reindex_after_edit/sextant_edit_definition_and_references"),

@@ -1203,3 +1203,33 @@ fn explain_prints_a_codes_explanation_and_says_what_is_checked() {
     let out = sextant(dir.path(), &["explain", "SX999"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn check_reports_unused_variables_redefinitions_and_unknown_imported_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "app/__init__.py", "");
+    write(root, "app/util.py", "def helper():\n    return 1\n");
+    write(
+        root,
+        "app/main.py",
+        "from app.util import helpr\n\n\ndef run(path):\n    size = 3\n    return path\n\n\ndef run(path):\n    return helpr(path)\n",
+    );
+
+    let out = sextant(
+        root,
+        &[
+            "check",
+            "--select",
+            "unused-variable,redefined-unused,unknown-import-name",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "app/main.py:1:22: SX004 module 'app.util' has no name 'helpr'\n\
+         app/main.py:5:5: SX007 local variable 'size' is assigned to but never used\n\
+         app/main.py:9:5: SX008 redefinition of unused 'run' from line 4\n\
+         Found 3 diagnostics in 1 of 3 files (SX004 1, SX007 1, SX008 1).\n"
+    );
+}

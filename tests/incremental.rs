@@ -412,6 +412,8 @@ fn an_edit_in_a_body_rechecks_only_that_file() {
             format!("file_names({a_id})"),
             format!("file_symbols({a_id})"),
             format!("line_index({a_id})"),
+            // b's import of `area` reads a's names: re-computed, equal, so b is not re-checked.
+            format!("module_names({a_id})"),
             format!("syntax_errors({a_id})"),
         ],
         "only the edited file is checked again"
@@ -471,6 +473,8 @@ area(1)
             "file_diagnostics".to_string(),
             format!("file_names({a_id})"),
             format!("file_symbols({a_id})"),
+            // b's import of `area` reads a's names too: equal, so b is not re-checked.
+            format!("module_names({a_id})"),
             format!("python_signatures({a_id})"),
             format!("syntax_errors({a_id})"),
         ],
@@ -627,4 +631,42 @@ var Shared = 2
         .filter(|q| *q == "file_diagnostics")
         .count();
     assert_eq!(reruns, 2, "a and b are both checked again");
+}
+
+#[test]
+fn renaming_an_imported_definition_rechecks_the_importer() {
+    let (mut host, log) = logged_host();
+    let check = |host: &Host| -> Vec<String> {
+        let result = host
+            .analysis()
+            .check(&sextant::ide::CheckQuery::default())
+            .unwrap();
+        result
+            .diagnostics
+            .iter()
+            .map(|d| format!("{}:{} {}", d.path, d.span.start.line, d.code))
+            .collect()
+    };
+    assert_eq!(check(&host), ["pkg/b.py:1 SX006"]);
+
+    // a no longer binds `area`: b's module-level names summary of a changed, so b is
+    // checked again and its import is reported.
+    let a = host.file("pkg/a.py").unwrap();
+    let text = host
+        .analysis()
+        .file_text(a)
+        .replace("def area(", "def surface(");
+    host.set_file_text("pkg/a.py", &text);
+    log.lock().unwrap().clear();
+    assert_eq!(
+        check(&host),
+        ["pkg/b.py:1 SX004", "pkg/b.py:1 SX006"],
+        "b imports a name a no longer binds"
+    );
+    let executed = std::mem::take(&mut *log.lock().unwrap());
+    let runs = executed
+        .iter()
+        .filter(|q| q.starts_with("file_diagnostics("))
+        .count();
+    assert_eq!(runs, 2, "both files are checked again: {executed:?}");
 }

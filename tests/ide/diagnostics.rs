@@ -229,7 +229,9 @@ fn unused_imports_stay_quiet_on_re_exports_and_checks() {
             json = None
             return json
         "#,
-        expect![[r#""#]],
+        expect![[r#"
+            pkg/core.py:39:5: SX008 redefinition of unused 'json' from line 38
+        "#]],
     );
 }
 

@@ -19,6 +19,7 @@ mod cursor_edges;
 mod diagnostics;
 mod diagnostics_arity;
 mod diagnostics_ecmascript;
+mod diagnostics_python;
 mod diagnostics_structure;
 mod diagnostics_suppression;
 mod fixture_parsing;

@@ -9,9 +9,10 @@ codes and reports, per code, precision (sextant's reports pyflakes makes too) an
     python tests/oracle/pyflakes_compare.py --sextant target/release/sextant \
         [--root DIR] [--sample N] [--min-precision 0.95] [--min-recall 0.9] [--show 20]
 
-Matching: an undefined name by (file, line, name); an unused import by (file, the import as
-pyflakes writes it: `os.path`, `m.x as y`), counted, since pyflakes reports at the
-statement's line and sextant at the name. Misses that sextant's rules exempt by design (see
+Matching: an undefined name and an unused variable by (file, line, name); an unused import
+by (file, the import as pyflakes writes it: `os.path`, `m.x as y`), counted, since pyflakes
+reports at the statement's line and sextant at the name; a redefinition by (file, name),
+counted, for the same reason; a repeated dictionary key by (file, line), counted. Misses that sextant's rules exempt by design (see
 `exempt_imports`) are counted apart; `--min-recall` applies to recall without them (both
 figures are printed). Exits 1 when a code falls below a threshold.
 """
@@ -35,6 +36,9 @@ from pyflakes import api, messages, reporter
 CODES = {
     messages.UndefinedName: "SX005",
     messages.UnusedImport: "SX006",
+    messages.UnusedVariable: "SX007",
+    messages.RedefinedWhileUnused: "SX008",
+    messages.MultiValueRepeatedKeyLiteral: "SX009",
 }
 
 
@@ -129,6 +133,22 @@ def exempt_imports(rel: Path, text: str) -> dict:
     return exempt
 
 
+def function_lines(text: str) -> set:
+    """The lines inside a function's body (`def`, not lambda): where sextant reports unused
+    variables. pyflakes reports an unused `except … as e` anywhere; sextant only in a
+    function, by design."""
+    lines = set()
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return lines
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for statement in node.body:
+                lines.update(range(statement.lineno, (statement.end_lineno or statement.lineno) + 1))
+    return lines
+
+
 def pyflakes_reports(root: Path, files: list[Path]):
     """{code: Counter of keys}, the files pyflakes could not parse, and the exempt keys."""
     found = collections.defaultdict(collections.Counter)
@@ -143,6 +163,7 @@ def pyflakes_reports(root: Path, files: list[Path]):
             continue
         for key, why in exempt_imports(rel, text).items():
             exempt[(rel.as_posix(), key)] = why
+        in_function = None
         for m in collect.found:
             code = CODES.get(type(m))
             if code == "SX005":
@@ -150,6 +171,17 @@ def pyflakes_reports(root: Path, files: list[Path]):
             elif code == "SX006" and not m.message_args[0].endswith(".*"):
                 # An unused star import: sextant does not judge star imports.
                 found[code][(rel.as_posix(), m.message_args[0])] += 1
+            elif code == "SX007":
+                key = (rel.as_posix(), m.lineno, m.message_args[0])
+                found[code][key] += 1
+                if in_function is None:
+                    in_function = function_lines(text)
+                if m.lineno not in in_function:
+                    exempt[key] = "outside a function"
+            elif code == "SX008":
+                found[code][(rel.as_posix(), m.message_args[0])] += 1
+            elif code == "SX009":
+                found[code][(rel.as_posix(), m.lineno)] += 1
     return found, broken, exempt
 
 
@@ -164,11 +196,18 @@ def sextant_reports(binary: str, root: Path, files: list[Path] | None):
     found = collections.defaultdict(collections.Counter)
     for d in result["diagnostics"]:
         message = d["message"]
-        name = message.split("'")[1]
+        quoted = message.split("'")
+        name = quoted[1] if len(quoted) > 1 else ""
         if d["code"] == "SX005":
             found["SX005"][(d["path"], d["span"]["start"]["line"], name)] += 1
         elif d["code"] == "SX006":
             found["SX006"][(d["path"], name)] += 1
+        elif d["code"] == "SX007":
+            found["SX007"][(d["path"], d["span"]["start"]["line"], name)] += 1
+        elif d["code"] == "SX008":
+            found["SX008"][(d["path"], name)] += 1
+        elif d["code"] == "SX009":
+            found["SX009"][(d["path"], d["span"]["start"]["line"])] += 1
     return found, result["summary"]["files_checked"]
 
 

@@ -1,5 +1,5 @@
 //! Diagnostics per file: syntax errors with their codes, then each language's checks
-//! (Python: `python.rs` and `arity.rs`; JavaScript, TypeScript and TSX: `ecmascript.rs`;
+//! (Python: `python/` and `arity.rs`; JavaScript, TypeScript and TSX: `ecmascript.rs`;
 //! Go: `go.rs`; Rust: `rust.rs`) and the structural checks of every language
 //! (`duplicates.rs`: duplicate definitions, parameters and keys; `control_flow.rs`:
 //! `return`/`yield`/`await`/`break`/`continue` outside their context), every finding under
@@ -9,7 +9,8 @@
 //!
 //! Invariant (incremental): [`file_diagnostics`] reads its own file's queries
 //! (`syntax_errors`, `file_names`, `file_symbols`) and, of other files, only position-free
-//! facts (the module map `python_modules`, built from paths): an edit inside a function
+//! facts (the module map `python_modules`, built from paths; a Python module's top-level
+//! names, `module_names`): an edit inside a function
 //! body re-checks that file alone, and a whole-workspace check reuses every other file's
 //! memoized answer. Precision first: where a check cannot be sure, it says nothing.
 

@@ -141,6 +141,8 @@ pub mod ids {
     pub const UNKNOWN_IMPORT_NAME: &str = "SX004";
     pub const UNDEFINED_NAME: &str = "SX005";
     pub const UNUSED_IMPORT: &str = "SX006";
+    pub const UNUSED_VARIABLE: &str = "SX007";
+    pub const REDEFINED_UNUSED: &str = "SX008";
     pub const DUPLICATE_DEFINITION: &str = "SX009";
     pub const IMPOSSIBLE_CALL: &str = "SX010";
     pub const OUTSIDE_CONTEXT: &str = "SX011";
@@ -204,8 +206,11 @@ mod tests {
             ids::SYNTAX_ERROR,
             ids::MISSING_TOKEN,
             ids::UNRESOLVED_IMPORT,
+            ids::UNKNOWN_IMPORT_NAME,
             ids::UNDEFINED_NAME,
             ids::UNUSED_IMPORT,
+            ids::UNUSED_VARIABLE,
+            ids::REDEFINED_UNUSED,
             ids::DUPLICATE_DEFINITION,
             ids::IMPOSSIBLE_CALL,
             ids::OUTSIDE_CONTEXT,

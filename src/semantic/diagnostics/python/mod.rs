@@ -1,5 +1,9 @@
 //! Python checks: undefined names (SX005), unused imports (SX006) and imports of workspace
-//! modules that do not exist (SX003).
+//! modules that do not exist (SX003) here; in their own modules, imports of names a module
+//! does not bind (SX004, `import_names.rs`), unused local variables (SX007,
+//! `unused_variables.rs`), redefinitions of unused names (SX008, `redefinitions.rs`) and
+//! repeated dictionary keys (SX009, `dict_keys.rs`), with the syntactic form of a binding
+//! in `forms.rs`.
 //!
 //! Names are looked up in the file's own scopes (`file_names`) by Python's rules: a
 //! function sees its own names, the enclosing functions', the module's and the builtins; a
@@ -12,8 +16,14 @@
 //! tree, parsed only when there is a candidate to judge.
 //!
 //! Invariant: reads the file's own queries and, of other files, only the position-free
-//! module map (`python_modules`); a file with a star import gets no undefined-name
+//! module map (`python_modules`) and imported modules' `module_names`; a file with a star import gets no undefined-name
 //! reports, since any name may come from it.
+
+mod dict_keys;
+mod forms;
+mod import_names;
+mod redefinitions;
+mod unused_variables;
 
 use std::collections::{HashMap, HashSet};
 
@@ -36,6 +46,21 @@ pub(super) fn check(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Vec<
     found.extend(undefined_names(&names, &symbols.imports, &mut tree));
     found.extend(unused_imports(
         file.path(db),
+        &names,
+        &symbols.imports,
+        &mut tree,
+    ));
+    found.extend(import_names::unknown_import_names(
+        db,
+        workspace,
+        file,
+        &names,
+        &symbols.imports,
+        &mut tree,
+    ));
+    found.extend(unused_variables::unused_variables(&names, &mut tree));
+    found.extend(dict_keys::duplicate_keys(&mut tree));
+    found.extend(redefinitions::redefinitions(
         &names,
         &symbols.imports,
         &mut tree,

@@ -1,0 +1,214 @@
+//! SX004: `from m import name` where `m` is a workspace module that does not bind `name`.
+//!
+//! A module's names are what [`module_names`] summarises: every name bound in its top
+//! scope (definitions, assignments, imports, loop and `with` targets, also under `if` and
+//! `try`), every name a function declares `global`, names bound in a module-level
+//! comprehension (`:=`), and `type X = …`. A module is *open* — any name may come from
+//! it — when it has a star import, a module-level `__getattr__`, or touches its namespace
+//! by hand (`globals()`, `vars()`, `exec`, `__dict__`, `sys.modules`). The importer
+//! reports nothing for an open module, for a submodule of that name, for a private name of
+//! a package (`from pkg import _speedups` may be a compiled extension, which the workspace
+//! does not hold), or inside a `try` that catches `ImportError`.
+//!
+//! Invariant (incremental): the importer reads, of the imported file, only
+//! [`module_names`], which holds no positions and backdates when an edit leaves the
+//! module's names as they were (an edit inside a function body); so such an edit does not
+//! re-check the importer.
+
+use std::{collections::BTreeSet, sync::Arc};
+
+use super::{Tree, in_try_catching};
+use crate::{
+    db::{Db, SourceFile, Workspace},
+    semantic::{
+        diagnostics::{Diagnostic, registry::ids},
+        imports::{self, FileImports, ImportSummary},
+        names::{FileNames, Role, file_names},
+        symbols::file_symbols,
+    },
+};
+
+/// The names a Python module binds at its top level, without positions.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ModuleNames {
+    pub names: BTreeSet<Box<str>>,
+    /// Any name may be bound in a way no summary can see.
+    pub open: bool,
+}
+
+/// The top-level names of a Python file (see the module doc).
+#[salsa::tracked(returns(clone))]
+pub fn module_names(db: &dyn Db, file: SourceFile) -> Arc<ModuleNames> {
+    let names = file_names(db, file);
+    let open = file_symbols(db, file)
+        .imports
+        .summaries
+        .iter()
+        .any(|i| i.wildcard);
+    Arc::new(summarise(&names, open, file.text(db)))
+}
+
+fn summarise(names: &FileNames, star_import: bool, text: &str) -> ModuleNames {
+    let mut summary = ModuleNames {
+        open: star_import,
+        ..ModuleNames::default()
+    };
+    for (id, occurrence) in names.occurrences.iter().enumerate() {
+        let name = names.name(id as u32);
+        let scope = &names.scopes[occurrence.scope as usize];
+        let top = occurrence.scope == 0
+            || (!scope.is_class && scope.named_by.is_none() && {
+                // A comprehension's `:=` binds in the scope around it.
+                let start = u32::from(scope.range.start());
+                !names.text_between(start, start + 6).starts_with("lambda")
+            });
+        match occurrence.role {
+            Role::Definition(_) if top => {
+                if occurrence.scope == 0 && name == "__getattr__" {
+                    summary.open = true;
+                }
+                summary.names.insert(name.into());
+            }
+            Role::Global => {
+                summary.names.insert(name.into());
+            }
+            Role::Read | Role::Call | Role::Member | Role::MemberCall
+                if matches!(name, "globals" | "vars" | "exec" | "__dict__" | "modules") =>
+            {
+                summary.open = true;
+            }
+            _ => {}
+        }
+    }
+    // Names `__all__` lists: the module promises them, however it binds them
+    // (`re`'s flags come from a class decorator that writes the module's namespace).
+    for (at, _) in text.match_indices("__all__") {
+        let rest = &text[at + "__all__".len()..];
+        let end = rest.find([']', ')']).unwrap_or(rest.len());
+        for (i, quoted) in rest[..end].split(['"', '\'']).enumerate() {
+            let word = quoted.trim();
+            if i % 2 == 1
+                && !word.is_empty()
+                && word.chars().all(|c| c.is_alphanumeric() || c == '_')
+            {
+                summary.names.insert(word.into());
+            }
+        }
+    }
+    // `type X = …` (the locals query does not bind it).
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("type ") {
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() {
+                summary.names.insert(name.into());
+            }
+        }
+    }
+    summary
+}
+
+pub(super) fn unknown_import_names(
+    db: &dyn Db,
+    workspace: Workspace,
+    file: SourceFile,
+    names: &FileNames,
+    imports: &FileImports,
+    tree: &mut Tree,
+) -> Vec<Diagnostic> {
+    let mut candidates = Vec::new();
+    for (summary, &statement) in imports.summaries.iter().zip(imports.statements.iter()) {
+        let Some(name) = summary.name.as_deref() else {
+            continue;
+        };
+        if summary.wildcard || summary.module == "__future__" {
+            continue;
+        }
+        let module_only = ImportSummary {
+            module: summary.module.clone(),
+            ..ImportSummary::default()
+        };
+        let imports::Target::Resolved { file: module, .. } =
+            imports::resolve(db, workspace, file, &module_only)
+        else {
+            continue;
+        };
+        let path = module.path(db);
+        let package = path.ends_with("__init__.py") || path.ends_with("__init__.pyi");
+        // `from . import data`: a submodule, or a directory of resources (a namespace
+        // package the workspace holds no file of).
+        let relative_package = summary.module.chars().all(|c| c == '.');
+        if (package && name.starts_with('_'))
+            || relative_package
+            || imports::submodule(db, workspace, module, name).is_some()
+        {
+            continue;
+        }
+        let defined = module_names(db, module);
+        if defined.open || defined.names.contains(name) {
+            continue;
+        }
+        // The imported name where the statement writes it.
+        let range = names
+            .occurrences
+            .iter()
+            .enumerate()
+            .find(|(id, o)| {
+                statement.contains_range(o.range)
+                    && matches!(
+                        o.role,
+                        Role::Imported
+                            | Role::Definition(crate::semantic::names::BindingKind::Import)
+                    )
+                    && names.name(*id as u32) == name
+            })
+            .map_or(statement, |(_, o)| o.range);
+        candidates.push((range, summary.module.clone(), name.to_string()));
+    }
+    if candidates.is_empty() {
+        return Vec::new();
+    }
+    let text = tree.text();
+    let text = &*text;
+    let Some(parsed) = tree.get() else {
+        return Vec::new();
+    };
+    let root = parsed.root_node();
+    let mut found = Vec::new();
+    for (range, module, name) in candidates {
+        let guarded = root
+            .descendant_for_byte_range(range.start().into(), range.end().into())
+            .is_none_or(|node| {
+                in_try_catching(node, text, &["ImportError", "ModuleNotFoundError"])
+                    || expects_import_error(node, text)
+            });
+        if guarded {
+            continue;
+        }
+        found.push(Diagnostic::new(
+            ids::UNKNOWN_IMPORT_NAME,
+            range,
+            format!("module '{module}' has no name '{name}'"),
+        ));
+    }
+    found
+}
+
+/// Whether `node` is inside `with …(ImportError…):` (a test that the import fails).
+fn expects_import_error(node: tree_sitter::Node, text: &str) -> bool {
+    let mut current = node.parent();
+    while let Some(n) = current {
+        if n.kind() == "with_statement"
+            && n.named_child(0).is_some_and(|clause| {
+                let written = &text[clause.byte_range()];
+                written.contains("ImportError") || written.contains("ModuleNotFoundError")
+            })
+        {
+            return true;
+        }
+        current = n.parent();
+    }
+    false
+}
