@@ -22,8 +22,8 @@ use std::collections::HashSet;
 use super::{Diagnostic, registry};
 use crate::{
     db::{Db, SourceFile},
-    semantic::{self, line_index},
-    syntax::{self, ColumnUnit, TextRange, TextSize},
+    semantic::line_index,
+    syntax::{ColumnUnit, TextRange, TextSize},
 };
 
 /// What one directive applies to.
@@ -175,7 +175,7 @@ fn contains_ignore_case(text: &str, needle: &str) -> bool {
 
 /// Every suppression directive in the file's comments, in document order.
 fn directives(db: &dyn Db, file: SourceFile, text: &str, python: bool) -> Vec<Directive> {
-    let comments = comments(db, file, text);
+    let comments = comments(db, file);
     let index = line_index(db, file);
     let mut out = Vec::new();
     // The first comment block: comments with nothing but whitespace and comments before.
@@ -204,12 +204,8 @@ fn directives(db: &dyn Db, file: SourceFile, text: &str, python: bool) -> Vec<Di
 }
 
 /// The byte ranges of the file's comments, from its syntax tree, in document order.
-fn comments(db: &dyn Db, file: SourceFile, text: &str) -> Vec<std::ops::Range<usize>> {
-    let interrupt = || semantic::is_cancelled(db);
-    let Some(tree) = syntax::parse_tree_sitter(file.lang(db).info(), text, None, &interrupt) else {
-        if interrupt() {
-            semantic::cancelled(db);
-        }
+fn comments(db: &dyn Db, file: SourceFile) -> Vec<std::ops::Range<usize>> {
+    let Some(tree) = super::parse_tree(db, file) else {
         return Vec::new();
     };
     let mut out = Vec::new();

@@ -35,7 +35,7 @@ use crate::{
         names::{BindingKind, FileNames, OccurrenceId, Role, ScopeId, file_names, python},
         symbols::file_symbols,
     },
-    syntax::{self, TextRange},
+    syntax::TextRange,
 };
 
 pub(super) fn check(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Vec<Diagnostic> {
@@ -88,19 +88,7 @@ impl<'db> Tree<'db> {
     fn get(&mut self) -> Option<&tree_sitter::Tree> {
         let (db, file) = (self.db, self.file);
         self.tree
-            .get_or_insert_with(|| {
-                let interrupt = || crate::semantic::is_cancelled(db);
-                let tree = syntax::parse_tree_sitter(
-                    file.lang(db).info(),
-                    file.text(db),
-                    None,
-                    &interrupt,
-                );
-                if tree.is_none() && interrupt() {
-                    crate::semantic::cancelled(db);
-                }
-                tree
-            })
+            .get_or_insert_with(|| super::parse_tree(db, file))
             .as_ref()
     }
 
