@@ -80,6 +80,19 @@ fn id_of(host: &Host, path: &str) -> String {
     format!("{:?}", salsa::plumbing::AsId::as_id(&file))
 }
 
+/// Every diagnostic of the workspace as `path:line CODE`.
+fn checked(host: &Host) -> Vec<String> {
+    let result = host
+        .analysis()
+        .check(&sextant::ide::CheckQuery::default())
+        .unwrap();
+    result
+        .diagnostics
+        .iter()
+        .map(|d| format!("{}:{} {}", d.path, d.span.start.line, d.code))
+        .collect()
+}
+
 #[test]
 fn whitespace_edit_in_a_body_reexecutes_only_that_file() {
     let (mut host, log) = logged_host();
@@ -373,18 +386,11 @@ fn an_edit_inside_a_macro_body_reexecutes_only_that_file() {
 #[test]
 fn an_edit_in_a_body_rechecks_only_that_file() {
     let (mut host, log) = logged_host();
-    let check = |host: &Host| -> Vec<String> {
-        let result = host
-            .analysis()
-            .check(&sextant::ide::CheckQuery::default())
-            .unwrap();
-        result
-            .diagnostics
-            .iter()
-            .map(|d| format!("{}:{} {}", d.path, d.span.start.line, d.code))
-            .collect()
-    };
-    assert_eq!(check(&host), ["pkg/b.py:1 SX006"], "b imports area unused");
+    assert_eq!(
+        checked(&host),
+        ["pkg/b.py:1 SX006"],
+        "b imports area unused"
+    );
 
     // A new undefined name inside a body of a: a is checked again, b's answer is reused.
     let a = host.file("pkg/a.py").unwrap();
@@ -394,7 +400,7 @@ fn an_edit_in_a_body_rechecks_only_that_file() {
         .replace("return w * h", "return w * hh");
     host.set_file_text("pkg/a.py", &text);
     log.lock().unwrap().clear();
-    assert_eq!(check(&host), ["pkg/a.py:2 SX005", "pkg/b.py:1 SX006"]);
+    assert_eq!(checked(&host), ["pkg/a.py:2 SX005", "pkg/b.py:1 SX006"]);
     let mut executed: Vec<String> = std::mem::take(&mut *log.lock().unwrap())
         .into_iter()
         .map(|q| match q.strip_prefix("file_diagnostics(") {
@@ -507,18 +513,7 @@ export const twice = area(2, 2) * 2 + appVersion;
 declare const appVersion: number;
 "#,
     );
-    let check = |host: &Host| -> Vec<String> {
-        let result = host
-            .analysis()
-            .check(&sextant::ide::CheckQuery::default())
-            .unwrap();
-        result
-            .diagnostics
-            .iter()
-            .map(|d| format!("{}:{} {}", d.path, d.span.start.line, d.code))
-            .collect()
-    };
-    assert_eq!(check(&host), ["src/b.ts:2 SX006"]);
+    assert_eq!(checked(&host), ["src/b.ts:2 SX006"]);
 
     // A new undefined name inside a body of a: a is checked again (its global names and
     // exports, read by other files' checks, are the same), b's answer is reused.
@@ -529,7 +524,7 @@ declare const appVersion: number;
         .replace("return w * h", "return w * hh");
     host.set_file_text("src/a.ts", &text);
     log.lock().unwrap().clear();
-    assert_eq!(check(&host), ["src/a.ts:2 SX005", "src/b.ts:2 SX006"]);
+    assert_eq!(checked(&host), ["src/a.ts:2 SX005", "src/b.ts:2 SX006"]);
     let mut executed: Vec<String> = std::mem::take(&mut *log.lock().unwrap())
         .into_iter()
         .map(|q| match q.strip_prefix("file_diagnostics(") {
@@ -571,18 +566,7 @@ package pkg
 var Shared = 2
 "#,
     );
-    let check = |host: &Host| -> Vec<String> {
-        let result = host
-            .analysis()
-            .check(&sextant::ide::CheckQuery::default())
-            .unwrap();
-        result
-            .diagnostics
-            .iter()
-            .map(|d| format!("{}:{} {}", d.path, d.span.start.line, d.code))
-            .collect()
-    };
-    assert_eq!(check(&host), ["pkg/a.go:3 SX009", "pkg/b.go:3 SX009"]);
+    assert_eq!(checked(&host), ["pkg/a.go:3 SX009", "pkg/b.go:3 SX009"]);
     let executed = |log: &Mutex<Vec<String>>| {
         let mut executed: Vec<String> = std::mem::take(&mut *log.lock().unwrap())
             .into_iter()
@@ -603,7 +587,7 @@ var Shared = 2
         .replace("w * h", "w * h * 2");
     host.set_file_text("pkg/a.go", &text);
     log.lock().unwrap().clear();
-    assert_eq!(check(&host), ["pkg/a.go:3 SX009", "pkg/b.go:3 SX009"]);
+    assert_eq!(checked(&host), ["pkg/a.go:3 SX009", "pkg/b.go:3 SX009"]);
     let a_id = id_of(&host, "pkg/a.go");
     assert_eq!(
         executed(&log),
@@ -625,7 +609,7 @@ var Shared = 2
         .replace("var Shared", "var Own");
     host.set_file_text("pkg/a.go", &text);
     log.lock().unwrap().clear();
-    assert_eq!(check(&host), Vec::<String>::new());
+    assert_eq!(checked(&host), Vec::<String>::new());
     let reruns = executed(&log)
         .iter()
         .filter(|q| *q == "file_diagnostics")
@@ -636,18 +620,7 @@ var Shared = 2
 #[test]
 fn renaming_an_imported_definition_rechecks_the_importer() {
     let (mut host, log) = logged_host();
-    let check = |host: &Host| -> Vec<String> {
-        let result = host
-            .analysis()
-            .check(&sextant::ide::CheckQuery::default())
-            .unwrap();
-        result
-            .diagnostics
-            .iter()
-            .map(|d| format!("{}:{} {}", d.path, d.span.start.line, d.code))
-            .collect()
-    };
-    assert_eq!(check(&host), ["pkg/b.py:1 SX006"]);
+    assert_eq!(checked(&host), ["pkg/b.py:1 SX006"]);
 
     // a no longer binds `area`: b's module-level names summary of a changed, so b is
     // checked again and its import is reported.
@@ -659,7 +632,7 @@ fn renaming_an_imported_definition_rechecks_the_importer() {
     host.set_file_text("pkg/a.py", &text);
     log.lock().unwrap().clear();
     assert_eq!(
-        check(&host),
+        checked(&host),
         ["pkg/b.py:1 SX004", "pkg/b.py:1 SX006"],
         "b imports a name a no longer binds"
     );

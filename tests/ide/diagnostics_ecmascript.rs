@@ -2,23 +2,9 @@
 //! (SX006) and relative imports of missing files (SX003), each firing where it should and
 //! quiet on the idioms that look wrong but are not.
 
-use expect_test::{Expect, expect};
+use expect_test::expect;
 
-use crate::analysis;
-
-/// `path:line:column: CODE message` per diagnostic, as `sextant check` prints them.
-fn check(fixture: &str, expect: Expect) {
-    let (db, _, _) = analysis::analysis(fixture);
-    let result = analysis::check(&db);
-    let mut out = String::new();
-    for d in &result.diagnostics {
-        out.push_str(&format!(
-            "{}:{}:{}: {} {}\n",
-            d.path, d.span.start.line, d.span.start.column, d.code, d.message
-        ));
-    }
-    expect.assert_eq(&out);
-}
+use crate::diagnostics::check;
 
 #[test]
 fn undefined_names_are_reported_in_modules() {

@@ -27,7 +27,7 @@
 
 use std::{collections::HashSet, sync::Arc};
 
-use super::{Diagnostic, registry::ids};
+use super::{Diagnostic, registry::ids, walk};
 use crate::{
     db::{Db, SourceFile, Workspace},
     semantic::{
@@ -821,27 +821,5 @@ fn names_a_script(spec: &str) -> bool {
             !ASSET_EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str())
         }
         _ => true,
-    }
-}
-
-/// Visits `node` and its descendants, in document order; `visit` returns whether to go
-/// into a node's children.
-fn walk<'t>(node: tree_sitter::Node<'t>, visit: &mut dyn FnMut(tree_sitter::Node<'t>) -> bool) {
-    let mut cursor = node.walk();
-    let mut descend = visit(cursor.node());
-    loop {
-        if descend && cursor.goto_first_child() {
-            descend = visit(cursor.node());
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                descend = visit(cursor.node());
-                break;
-            }
-            if !cursor.goto_parent() || cursor.node() == node {
-                return;
-            }
-        }
     }
 }

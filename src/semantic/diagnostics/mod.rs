@@ -143,6 +143,31 @@ fn parse_tree(db: &dyn Db, file: SourceFile) -> Option<tree_sitter::Tree> {
     tree
 }
 
+/// Visits `node` and its descendants, in document order; `visit` returns whether to go
+/// into a node's children.
+pub(super) fn walk<'t>(
+    node: tree_sitter::Node<'t>,
+    visit: &mut dyn FnMut(tree_sitter::Node<'t>) -> bool,
+) {
+    let mut cursor = node.walk();
+    let mut descend = visit(cursor.node());
+    loop {
+        if descend && cursor.goto_first_child() {
+            descend = visit(cursor.node());
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                descend = visit(cursor.node());
+                break;
+            }
+            if !cursor.goto_parent() || cursor.node() == node {
+                return;
+            }
+        }
+    }
+}
+
 /// The 1-based line of byte `offset` in `text` (for messages naming an earlier definition).
 fn line_of(text: &str, offset: usize) -> usize {
     text.as_bytes()[..offset.min(text.len())]

@@ -13,7 +13,8 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
-use super::{Tree, walk};
+use super::Tree;
+use crate::semantic::diagnostics::walk;
 use crate::{
     semantic::diagnostics::{Diagnostic, registry::ids},
     syntax::TextRange,

@@ -27,7 +27,7 @@ mod unused_variables;
 
 use std::collections::{HashMap, HashSet};
 
-use super::{Diagnostic, registry::ids};
+use super::{Diagnostic, registry::ids, walk};
 use crate::{
     db::{Db, SourceFile, Workspace},
     semantic::{
@@ -276,28 +276,6 @@ fn names_bound_outside_locals<'t>(root: tree_sitter::Node, text: &'t str) -> Has
     found
 }
 
-/// Visits `node` and its descendants, in document order; `visit` returns whether to go
-/// into a node's children.
-fn walk<'t>(node: tree_sitter::Node<'t>, visit: &mut dyn FnMut(tree_sitter::Node<'t>) -> bool) {
-    let mut cursor = node.walk();
-    let mut descend = visit(cursor.node());
-    loop {
-        if descend && cursor.goto_first_child() {
-            descend = visit(cursor.node());
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                descend = visit(cursor.node());
-                break;
-            }
-            if !cursor.goto_parent() || cursor.node() == node {
-                return;
-            }
-        }
-    }
-}
-
 /// Whether `node` is inside a `try` block (its body, not a handler) with a handler that
 /// catches one of `errors` (or everything: a bare `except`, `Exception`, `BaseException`).
 fn in_try_catching(node: tree_sitter::Node, text: &str, errors: &[&str]) -> bool {
@@ -459,19 +437,9 @@ fn unused_imports(
         {
             continue;
         }
-        let seen = used.entry(name).or_insert_with(|| {
-            names
-                .occurrences_named(name)
-                .filter(|&u| {
-                    let role = names.occurrence(u).role;
-                    is_use(role) || role == Role::Write
-                })
-                .filter_map(|u| {
-                    let use_ = names.occurrence(u);
-                    binding_scope(names, use_.scope, name, use_.range.start().into())
-                })
-                .collect()
-        });
+        let seen = used
+            .entry(name)
+            .or_insert_with(|| scopes_using(names, name));
         if seen.contains(&scope) {
             continue;
         }
@@ -678,4 +646,19 @@ fn unresolved_imports(
         ));
     }
     found
+}
+
+/// The scopes whose binding of `name` some use (a read, a call, a type, a `del`) sees.
+fn scopes_using(names: &FileNames, name: &str) -> HashSet<ScopeId> {
+    names
+        .occurrences_named(name)
+        .filter(|&u| {
+            let role = names.occurrence(u).role;
+            is_use(role) || role == Role::Write
+        })
+        .filter_map(|u| {
+            let use_ = names.occurrence(u);
+            binding_scope(names, use_.scope, name, use_.range.start().into())
+        })
+        .collect()
 }

@@ -14,7 +14,7 @@ use std::collections::{HashMap, HashSet};
 use super::{
     Tree, binding_scope,
     forms::{self, Form},
-    is_comprehension, is_use, names_in_strings_and_comments, used_in_a_header,
+    is_comprehension, is_use, names_in_strings_and_comments, scopes_using, used_in_a_header,
 };
 use crate::semantic::{
     diagnostics::{Diagnostic, registry::ids},
@@ -109,19 +109,9 @@ pub(super) fn unused_variables(names: &FileNames, tree: &mut Tree) -> Vec<Diagno
         {
             continue;
         }
-        let seen = used.entry(name).or_insert_with(|| {
-            names
-                .occurrences_named(name)
-                .filter(|&u| {
-                    let role = names.occurrence(u).role;
-                    is_use(role) || role == Role::Write
-                })
-                .filter_map(|u| {
-                    let use_ = names.occurrence(u);
-                    binding_scope(names, use_.scope, name, use_.range.start().into())
-                })
-                .collect()
-        });
+        let seen = used
+            .entry(name)
+            .or_insert_with(|| scopes_using(names, name));
         // `except … as e` is judged by its handler alone, so a use elsewhere is no answer.
         if (!seen.contains(&scope) && last_may_be_an_assignment(names, scope, name))
             || an_except_unused(names, scope, &bound[&key])
