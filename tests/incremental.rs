@@ -80,6 +80,20 @@ fn id_of(host: &Host, path: &str) -> String {
     format!("{:?}", salsa::plumbing::AsId::as_id(&file))
 }
 
+/// The queries executed since the log was last cleared, sorted; `file_diagnostics` is keyed
+/// by (workspace, file), an interned id of its own, so it is named without its key.
+fn executed_checks(log: &Mutex<Vec<String>>) -> Vec<String> {
+    let mut executed: Vec<String> = std::mem::take(&mut *log.lock().unwrap())
+        .into_iter()
+        .map(|q| match q.strip_prefix("file_diagnostics(") {
+            Some(_) => "file_diagnostics".to_string(),
+            None => q,
+        })
+        .collect();
+    executed.sort();
+    executed
+}
+
 /// Every diagnostic of the workspace as `path:line CODE`.
 fn checked(host: &Host) -> Vec<String> {
     let result = host
@@ -401,14 +415,7 @@ fn an_edit_in_a_body_rechecks_only_that_file() {
     host.set_file_text("pkg/a.py", &text);
     log.lock().unwrap().clear();
     assert_eq!(checked(&host), ["pkg/a.py:2 SX005", "pkg/b.py:1 SX006"]);
-    let mut executed: Vec<String> = std::mem::take(&mut *log.lock().unwrap())
-        .into_iter()
-        .map(|q| match q.strip_prefix("file_diagnostics(") {
-            Some(_) => "file_diagnostics".to_string(),
-            None => q,
-        })
-        .collect();
-    executed.sort();
+    let executed = executed_checks(&log);
     let a_id = id_of(&host, "pkg/a.py");
     // `file_diagnostics` is keyed by (workspace, file), an interned id of its own: one run.
     assert_eq!(
@@ -464,14 +471,7 @@ area(1)
         check(&host),
         ["b.py:2 SX010 area() missing 1 required positional argument: 'h'"]
     );
-    let mut executed: Vec<String> = std::mem::take(&mut *log.lock().unwrap())
-        .into_iter()
-        .map(|q| match q.strip_prefix("file_diagnostics(") {
-            Some(_) => "file_diagnostics".to_string(),
-            None => q,
-        })
-        .collect();
-    executed.sort();
+    let executed = executed_checks(&log);
     let a_id = id_of(&host, "a.py");
     assert_eq!(
         executed,
@@ -525,14 +525,7 @@ declare const appVersion: number;
     host.set_file_text("src/a.ts", &text);
     log.lock().unwrap().clear();
     assert_eq!(checked(&host), ["src/a.ts:2 SX005", "src/b.ts:2 SX006"]);
-    let mut executed: Vec<String> = std::mem::take(&mut *log.lock().unwrap())
-        .into_iter()
-        .map(|q| match q.strip_prefix("file_diagnostics(") {
-            Some(_) => "file_diagnostics".to_string(),
-            None => q,
-        })
-        .collect();
-    executed.sort();
+    let executed = executed_checks(&log);
     let a_id = id_of(&host, "src/a.ts");
     assert_eq!(
         executed,

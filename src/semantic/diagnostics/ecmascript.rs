@@ -277,10 +277,15 @@ fn needs_binding(role: Role) -> bool {
     is_use(role) || role == Role::Write
 }
 
-/// Whether a binding of `name` in `scope` or a scope around it is seen from `scope`: a class
-/// body's own bindings are its members (reached through `this`), except its type
-/// parameters.
+/// Whether a binding of `name` in `scope` or a scope around it is seen from `scope`.
 fn is_bound(names: &FileNames, scope: ScopeId, name: &str) -> bool {
+    visible_binding_scope(names, scope, name).is_some()
+}
+
+/// The innermost scope around `scope` (itself included) whose binding of `name` a use in
+/// `scope` sees: a class body's own bindings are its members (reached through `this`), except
+/// its type parameters.
+fn visible_binding_scope(names: &FileNames, scope: ScopeId, name: &str) -> Option<ScopeId> {
     let mut current = Some(scope);
     while let Some(id) = current {
         let info = &names.scopes[id as usize];
@@ -293,11 +298,11 @@ fn is_bound(names: &FileNames, scope: ScopeId, name: &str) -> bool {
             !bindings.is_empty()
         };
         if seen {
-            return true;
+            return Some(id);
         }
         current = info.parent;
     }
-    false
+    None
 }
 
 /// A class's scope (not an interface's or enum's, whose names are seen inside them).
@@ -538,26 +543,7 @@ fn local_name(import: &ImportSummary) -> Option<&str> {
 /// Whether a use of `name` in `scope` sees the module's binding (no scope between binds
 /// it).
 fn sees_module_binding(names: &FileNames, scope: ScopeId, name: &str) -> bool {
-    let mut current = Some(scope);
-    while let Some(id) = current {
-        if id == 0 {
-            return true;
-        }
-        let info = &names.scopes[id as usize];
-        let bindings = names.bindings(id, name);
-        let shadows = if info.is_class && is_class_body(names, id) {
-            bindings
-                .iter()
-                .any(|&b| names.occurrence(b).role == Role::Definition(BindingKind::TypeParameter))
-        } else {
-            !bindings.is_empty()
-        };
-        if shadows {
-            return false;
-        }
-        current = info.parent;
-    }
-    false
+    matches!(visible_binding_scope(names, scope, name), None | Some(0))
 }
 
 /// Names a JSX factory may need in scope (the classic runtime's `React.createElement`, or a
