@@ -170,12 +170,10 @@ pub(super) fn unknown_import_names(
     if candidates.is_empty() {
         return Vec::new();
     }
-    let text = tree.text();
-    let text = &*text;
-    let Some(parsed) = tree.get() else {
+    let Some((text, root)) = tree.root() else {
         return Vec::new();
     };
-    let root = parsed.root_node();
+    let text = &*text;
     let mut found = Vec::new();
     for (range, module, name) in candidates {
         let guarded = root

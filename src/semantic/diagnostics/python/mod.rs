@@ -92,6 +92,12 @@ impl<'db> Tree<'db> {
             .as_ref()
     }
 
+    /// The file's text and its tree's root, for a check with a candidate to judge.
+    fn root(&mut self) -> Option<(std::sync::Arc<str>, tree_sitter::Node<'_>)> {
+        let text = self.text();
+        Some((text, self.get()?.root_node()))
+    }
+
     fn text(&self) -> std::sync::Arc<str> {
         self.file.text(self.db).clone()
     }
@@ -193,12 +199,10 @@ fn undefined_names(names: &FileNames, imports: &FileImports, tree: &mut Tree) ->
     if candidates.is_empty() {
         return Vec::new();
     }
-    let text = tree.text();
-    let text = &*text;
-    let Some(parsed) = tree.get() else {
+    let Some((text, root)) = tree.root() else {
         return Vec::new();
     };
-    let root = parsed.root_node();
+    let text = &*text;
     let unbound = names_bound_outside_locals(root, text);
     let mut found = Vec::new();
     for id in candidates {
@@ -472,12 +476,10 @@ fn unused_imports(
     if candidates.is_empty() {
         return Vec::new();
     }
-    let text = tree.text();
-    let text = &*text;
-    let Some(parsed) = tree.get() else {
+    let Some((text, root)) = tree.root() else {
         return Vec::new();
     };
-    let root = parsed.root_node();
+    let text = &*text;
     let mentioned = names_in_strings_and_comments(root, text);
     let mut found = Vec::new();
     for (id, import) in candidates {

@@ -208,12 +208,10 @@ pub(super) fn redefinitions(
         return Vec::new();
     }
     pairs.sort_by_key(|p| p.later);
-    let text = tree.text();
-    let text = &*text;
-    let Some(parsed) = tree.get() else {
+    let Some((text, root)) = tree.root() else {
         return Vec::new();
     };
-    let root = parsed.root_node();
+    let text = &*text;
     let of = import_of(names, imports);
     let node_of = |id: OccurrenceId| {
         let range = names.occurrence(id).range;
