@@ -12,6 +12,7 @@
 mod analysis;
 mod call_hierarchy;
 mod diagnostics;
+mod edits;
 mod hover;
 mod import_graph;
 mod imports;
@@ -31,6 +32,7 @@ pub use diagnostics::{
     CodeSelection, DIAGNOSTICS_DOC, DiagnosticInfo, RelatedInfo, diagnostic_codes, diagnostics_doc,
     docs_anchor, explain,
 };
+pub use edits::{ContentHash, EditError, FileEdit, SourceChange, TextEdit, unified_diff};
 pub use hover::HoverInfo;
 pub use import_graph::{Direction, Granularity, GraphEdge, GraphNode, GraphQuery, ImportGraphView};
 pub use imports::{ImportInfo, ImportStatus};

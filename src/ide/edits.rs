@@ -1,0 +1,187 @@
+//! Edits as plain data: what a rename or a format proposes, before anything is written.
+//!
+//! Invariant: an edit names the exact text it was computed from (its [`ContentHash`]), its
+//! ranges are byte ranges of that text, sorted and non-overlapping, on character
+//! boundaries; applying it to any other text is refused, never guessed. Only `workspace`
+//! writes edits to disk.
+
+use serde::Serialize;
+
+use super::Span;
+
+/// A BLAKE3 hash of a file's bytes, shown as lowercase hex. Two texts with the same hash
+/// are taken to be the same text.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ContentHash([u8; 32]);
+
+impl ContentHash {
+    pub fn of(bytes: &[u8]) -> ContentHash {
+        ContentHash(*blake3::hash(bytes).as_bytes())
+    }
+
+    pub fn to_hex(&self) -> String {
+        self.0.iter().map(|byte| format!("{byte:02x}")).collect()
+    }
+}
+
+impl std::fmt::Debug for ContentHash {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ContentHash({})", &self.to_hex()[..12])
+    }
+}
+
+impl Serialize for ContentHash {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.to_hex())
+    }
+}
+
+/// Replace the text at `range` with `new_text`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TextEdit {
+    pub range: Span,
+    pub new_text: String,
+}
+
+/// The edits to one file, against the text whose hash is `base_hash`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FileEdit {
+    /// Workspace-relative path with `/` separators.
+    pub path: String,
+    pub base_hash: ContentHash,
+    /// Sorted by position, non-overlapping.
+    pub edits: Vec<TextEdit>,
+}
+
+/// Why an edit cannot be applied to a text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EditError {
+    #[error("{path}: the file changed since the edit was computed")]
+    Stale { path: String },
+    #[error("{path}: edits overlap or fall outside the text at byte {offset}")]
+    BadRange { path: String, offset: u32 },
+}
+
+impl FileEdit {
+    /// The edits to `base`, whose hash this edit records.
+    pub fn new(path: impl Into<String>, base: &str, mut edits: Vec<TextEdit>) -> FileEdit {
+        edits.sort_by_key(|edit| (edit.range.byte_start, edit.range.byte_end));
+        FileEdit {
+            path: path.into(),
+            base_hash: ContentHash::of(base.as_bytes()),
+            edits,
+        }
+    }
+
+    /// `base` with the edits made; refused unless `base` is the text they were computed
+    /// from and every range is well formed.
+    pub fn apply(&self, base: &str) -> Result<String, EditError> {
+        if ContentHash::of(base.as_bytes()) != self.base_hash {
+            return Err(EditError::Stale {
+                path: self.path.clone(),
+            });
+        }
+        let mut out = String::with_capacity(base.len());
+        let mut copied = 0usize;
+        for edit in &self.edits {
+            let range = edit.range.byte_range();
+            let well_formed = copied <= range.start
+                && range.start <= range.end
+                && base.is_char_boundary(range.start)
+                && base.is_char_boundary(range.end)
+                && range.end <= base.len();
+            if !well_formed {
+                return Err(EditError::BadRange {
+                    path: self.path.clone(),
+                    offset: edit.range.byte_start,
+                });
+            }
+            out.push_str(&base[copied..range.start]);
+            out.push_str(&edit.new_text);
+            copied = range.end;
+        }
+        out.push_str(&base[copied..]);
+        Ok(out)
+    }
+}
+
+/// Edits to any number of files, applied all together or not at all.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SourceChange {
+    /// Sorted by path, one entry per file.
+    pub files: Vec<FileEdit>,
+}
+
+impl SourceChange {
+    pub fn is_empty(&self) -> bool {
+        self.files.iter().all(|file| file.edits.is_empty())
+    }
+}
+
+/// A unified diff from `old` to `new` with `a/` and `b/` headers and three lines of
+/// context; empty when the texts are equal.
+pub fn unified_diff(path: &str, old: &str, new: &str) -> String {
+    if old == new {
+        return String::new();
+    }
+    similar::TextDiff::from_lines(old, new)
+        .unified_diff()
+        .context_radius(3)
+        .header(&format!("a/{path}"), &format!("b/{path}"))
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::LineIndex;
+
+    fn edit(base: &str, start: u32, end: u32, new_text: &str) -> TextEdit {
+        let index = LineIndex::new(base.into());
+        TextEdit {
+            range: Span::new(
+                &index,
+                crate::syntax::TextRange::new(start.into(), end.into()),
+            ),
+            new_text: new_text.to_string(),
+        }
+    }
+
+    #[test]
+    fn edits_apply_in_order_to_their_own_text_only() {
+        let base = "def f():\n    return f\n";
+        let change = FileEdit::new(
+            "a.py",
+            base,
+            vec![edit(base, 20, 21, "g"), edit(base, 4, 5, "g")],
+        );
+        assert_eq!(change.apply(base).unwrap(), "def g():\n    return g\n");
+        assert_eq!(
+            change.apply("def f():\n    return f  \n"),
+            Err(EditError::Stale {
+                path: "a.py".into()
+            })
+        );
+        let overlapping = FileEdit::new(
+            "a.py",
+            base,
+            vec![edit(base, 4, 8, "x"), edit(base, 5, 6, "y")],
+        );
+        assert_eq!(
+            overlapping.apply(base),
+            Err(EditError::BadRange {
+                path: "a.py".into(),
+                offset: 5
+            })
+        );
+    }
+
+    #[test]
+    fn a_unified_diff_names_both_sides_and_is_empty_for_equal_texts() {
+        assert_eq!(unified_diff("a.py", "x\n", "x\n"), "");
+        assert_eq!(
+            unified_diff("a.py", "x = 1\ny = 2\n", "x = 1\ny = 3\n"),
+            "--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n x = 1\n-y = 2\n+y = 3\n"
+        );
+    }
+}
