@@ -5,6 +5,7 @@
 //! [`System`] (the disk, or a tree in memory for tests), with editors' open documents
 //! layered over it. Progress is reported as [`ProgressEvent`]s for the front end to render.
 
+pub mod apply;
 mod config;
 mod error;
 pub mod live;
@@ -22,6 +23,7 @@ use std::{
 
 use rayon::prelude::*;
 
+pub use apply::{ApplyError, Written, WrittenFile, apply_change};
 pub use config::{CONFIG_FILE, Config, DEFAULT_MAX_FILE_SIZE};
 pub use error::LoadError;
 pub use load::{

@@ -1,0 +1,467 @@
+//! Writing a [`SourceChange`] to disk: every file or none.
+//!
+//! Invariant: a file is written only when its bytes on disk still hash to the text the
+//! edit was computed from, are valid UTF-8, and its real path lies inside the root. Each
+//! new text goes to a temporary file in the target's own directory, is synced, takes the
+//! old file's permissions and is renamed over it, so a reader (or a crash) sees the old
+//! file or the new one, never a mix. When a step fails after some files were replaced,
+//! those files get their old bytes back the same way before the error is returned.
+//! Edits are made to the text as it is, so line endings, a byte-order mark and the
+//! encoding are whatever the file had.
+
+use std::{
+    fs,
+    io::{self, Write},
+    path::{Path, PathBuf},
+};
+
+use crate::ide::{ContentHash, EditError, FileEdit, SourceChange};
+
+use super::reader::{ConfinedReader, ReadRefusal};
+
+/// Why nothing was written.
+#[derive(Debug, thiserror::Error)]
+pub enum ApplyError {
+    /// The file's content is no longer the text the edit was computed from.
+    #[error("{path} changed since the edit was computed; nothing was written")]
+    Conflict { path: String },
+    /// The file cannot be written by sextant (outside the root, not valid UTF-8, not a
+    /// regular file, gone).
+    #[error("{path}: {reason}; nothing was written")]
+    Refused { path: String, reason: String },
+    /// The edit itself is malformed (overlapping ranges).
+    #[error("{0}; nothing was written")]
+    BadEdit(EditError),
+    /// Writing failed part-way; the files already replaced were restored (or, if that
+    /// failed too, `restore_failures` lists them).
+    #[error("writing {path} failed: {error}; {}", restored_message(.restore_failures))]
+    Io {
+        path: String,
+        error: io::Error,
+        restore_failures: Vec<String>,
+    },
+}
+
+fn restored_message(failures: &[String]) -> String {
+    if failures.is_empty() {
+        "every file was left as it was".to_string()
+    } else {
+        format!("could not restore {}", failures.join(", "))
+    }
+}
+
+impl ApplyError {
+    /// The stable code front ends report.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApplyError::Conflict { .. } => "CONFLICT",
+            ApplyError::Refused { .. } => "WRITE_REFUSED",
+            ApplyError::BadEdit(_) => "INVALID_EDIT",
+            ApplyError::Io { .. } => "WRITE_FAILED",
+        }
+    }
+}
+
+/// What was written: each file's path and new content hash, in the change's order.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Written {
+    pub files: Vec<WrittenFile>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct WrittenFile {
+    pub path: String,
+    pub new_hash: ContentHash,
+    /// The text now on disk.
+    #[serde(skip)]
+    pub text: String,
+}
+
+/// The steps at which a test may make writing fail (see [`apply_change_with_faults`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ApplyStep {
+    /// Writing the temporary file for the `n`th file (0-based) of the change.
+    WriteTemporary(usize),
+    /// Renaming the `n`th file's temporary file over it.
+    Replace(usize),
+}
+
+/// Writes `change` under `root` (canonical): all files or none. Files are read with at
+/// most `max_file_size` bytes, as the loader reads them.
+pub fn apply_change(
+    root: &Path,
+    change: &SourceChange,
+    max_file_size: u64,
+) -> Result<Written, ApplyError> {
+    apply_change_with_faults(root, change, max_file_size, &|_| Ok(()))
+}
+
+/// [`apply_change`], calling `fault` before each step; an error it returns fails that
+/// step as the disk would. For tests of the rollback.
+pub fn apply_change_with_faults(
+    root: &Path,
+    change: &SourceChange,
+    max_file_size: u64,
+    fault: &dyn Fn(ApplyStep) -> io::Result<()>,
+) -> Result<Written, ApplyError> {
+    let reader = ConfinedReader::new(root.to_path_buf());
+    let files: Vec<&FileEdit> = change
+        .files
+        .iter()
+        .filter(|file| !file.edits.is_empty())
+        .collect();
+    let mut planned = Vec::with_capacity(files.len());
+    for file in &files {
+        planned.push(plan(&reader, root, file, max_file_size)?);
+    }
+
+    // Every new text is on disk, synced, before any file is replaced.
+    let mut staged = Vec::with_capacity(planned.len());
+    for (n, plan) in planned.iter().enumerate() {
+        let temporary = fault(ApplyStep::WriteTemporary(n)).and_then(|()| stage(plan));
+        match temporary {
+            Ok(temporary) => staged.push(temporary),
+            // Dropping `staged` removes the temporary files.
+            Err(error) => {
+                return Err(ApplyError::Io {
+                    path: plan.path.clone(),
+                    error,
+                    restore_failures: Vec::new(),
+                });
+            }
+        }
+    }
+
+    let mut replaced: Vec<&Plan> = Vec::new();
+    for (n, (plan, temporary)) in planned.iter().zip(staged).enumerate() {
+        let outcome = recheck(&reader, plan, max_file_size)
+            .and_then(|()| fault(ApplyStep::Replace(n)).map_err(|error| io_error(plan, error)))
+            .and_then(|()| {
+                temporary
+                    .persist(&plan.real_path)
+                    .map(drop)
+                    .map_err(|error| io_error(plan, error.error))
+            });
+        if let Err(error) = outcome {
+            let restore_failures = restore(&replaced);
+            return Err(match error {
+                ApplyError::Io { path, error, .. } => ApplyError::Io {
+                    path,
+                    error,
+                    restore_failures,
+                },
+                other if restore_failures.is_empty() => other,
+                other => ApplyError::Io {
+                    path: plan.path.clone(),
+                    error: io::Error::other(other.to_string()),
+                    restore_failures,
+                },
+            });
+        }
+        replaced.push(plan);
+    }
+    for plan in &planned {
+        sync_directory(&plan.real_path);
+    }
+    Ok(Written {
+        files: planned
+            .into_iter()
+            .map(|plan| WrittenFile {
+                path: plan.path,
+                new_hash: ContentHash::of(plan.new_text.as_bytes()),
+                text: plan.new_text,
+            })
+            .collect(),
+    })
+}
+
+/// One file's write, decided before anything is written.
+struct Plan {
+    path: String,
+    real_path: PathBuf,
+    old_bytes: Vec<u8>,
+    base_hash: ContentHash,
+    new_text: String,
+    permissions: fs::Permissions,
+}
+
+fn plan(
+    reader: &ConfinedReader,
+    root: &Path,
+    file: &FileEdit,
+    max_file_size: u64,
+) -> Result<Plan, ApplyError> {
+    let refused = |reason: String| ApplyError::Refused {
+        path: file.path.clone(),
+        reason,
+    };
+    let relative = Path::new(&file.path);
+    if relative.is_absolute()
+        || relative
+            .components()
+            .any(|c| !matches!(c, std::path::Component::Normal(_)))
+    {
+        return Err(refused("not a plain workspace-relative path".to_string()));
+    }
+    let content = reader
+        .read(&root.join(relative), max_file_size)
+        .map_err(|refusal| refused(refusal.to_string()))?;
+    if ContentHash::of(&content.bytes) != file.base_hash {
+        return Err(ApplyError::Conflict {
+            path: file.path.clone(),
+        });
+    }
+    let Ok(text) = std::str::from_utf8(&content.bytes) else {
+        return Err(refused(
+            "not valid UTF-8, so sextant never writes it".to_string(),
+        ));
+    };
+    let new_text = file.apply(text).map_err(ApplyError::BadEdit)?;
+    let permissions = fs::metadata(&content.real_path)
+        .map_err(|error| refused(error.to_string()))?
+        .permissions();
+    Ok(Plan {
+        path: file.path.clone(),
+        real_path: content.real_path,
+        base_hash: file.base_hash,
+        old_bytes: content.bytes,
+        new_text,
+        permissions,
+    })
+}
+
+/// The new text in a synced temporary file beside the target, with its permissions.
+fn stage(plan: &Plan) -> io::Result<tempfile::NamedTempFile> {
+    stage_bytes(plan, plan.new_text.as_bytes())
+}
+
+fn stage_bytes(plan: &Plan, bytes: &[u8]) -> io::Result<tempfile::NamedTempFile> {
+    let directory = plan.real_path.parent().unwrap_or(Path::new("."));
+    let mut temporary = tempfile::Builder::new()
+        .prefix(".sextant-write-")
+        .tempfile_in(directory)?;
+    temporary.write_all(bytes)?;
+    temporary
+        .as_file()
+        .set_permissions(plan.permissions.clone())?;
+    temporary.as_file().sync_all()?;
+    Ok(temporary)
+}
+
+/// The file must still hold the text the edit was computed from just before it is
+/// replaced: an editor may have saved it while the others were being staged.
+fn recheck(reader: &ConfinedReader, plan: &Plan, max_file_size: u64) -> Result<(), ApplyError> {
+    match reader.read(&plan.real_path, max_file_size) {
+        Ok(content) if ContentHash::of(&content.bytes) == plan.base_hash => Ok(()),
+        Ok(_) | Err(ReadRefusal::TooLarge { .. }) => Err(ApplyError::Conflict {
+            path: plan.path.clone(),
+        }),
+        Err(refusal) => Err(ApplyError::Refused {
+            path: plan.path.clone(),
+            reason: refusal.to_string(),
+        }),
+    }
+}
+
+fn io_error(plan: &Plan, error: io::Error) -> ApplyError {
+    ApplyError::Io {
+        path: plan.path.clone(),
+        error,
+        restore_failures: Vec::new(),
+    }
+}
+
+/// Puts the old bytes back into each replaced file; the paths it could not restore.
+fn restore(replaced: &[&Plan]) -> Vec<String> {
+    replaced
+        .iter()
+        .rev()
+        .filter(|plan| {
+            stage_bytes(plan, &plan.old_bytes)
+                .and_then(|temporary| {
+                    temporary
+                        .persist(&plan.real_path)
+                        .map(drop)
+                        .map_err(|e| e.error)
+                })
+                .is_err()
+        })
+        .map(|plan| plan.path.clone())
+        .collect()
+}
+
+/// Makes the renames durable. A directory that cannot be opened or synced (some file
+/// systems refuse) leaves the write done but not yet durable, which is no worse than an
+/// editor's save.
+fn sync_directory(file: &Path) {
+    if let Some(directory) = file.parent()
+        && let Ok(handle) = fs::File::open(directory)
+    {
+        let _ = handle.sync_all();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ide::{LineIndex, Span, TextEdit, TextRange};
+
+    fn replace(path: &str, base: &str, from: &str, to: &str) -> FileEdit {
+        let start = base.find(from).unwrap() as u32;
+        let range = TextRange::new(start.into(), (start + from.len() as u32).into());
+        let edit = TextEdit {
+            range: Span::new(&LineIndex::new(base.into()), range),
+            new_text: to.to_string(),
+        };
+        FileEdit::new(path, base, vec![edit])
+    }
+
+    fn workspace(files: &[(&str, &str)]) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        for (path, text) in files {
+            let path = root.join(path);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, text).unwrap();
+        }
+        (dir, root)
+    }
+
+    fn read(root: &Path, path: &str) -> String {
+        fs::read_to_string(root.join(path)).unwrap()
+    }
+
+    const LIMIT: u64 = 1 << 20;
+
+    #[test]
+    fn every_file_is_written_and_keeps_crlf_bom_and_permissions() {
+        let a = "\u{feff}def f():\r\n    return 1\r\n";
+        let (_dir, root) = workspace(&[("a.py", a), ("pkg/b.py", "from a import f\n")]);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(root.join("a.py"), fs::Permissions::from_mode(0o751)).unwrap();
+        }
+        let change = SourceChange {
+            files: vec![
+                replace("a.py", a, "f(", "g("),
+                replace("pkg/b.py", "from a import f\n", "f\n", "g\n"),
+            ],
+        };
+        let applied = apply_change(&root, &change, LIMIT).unwrap();
+        assert_eq!(applied.files.len(), 2);
+        assert_eq!(read(&root, "a.py"), "\u{feff}def g():\r\n    return 1\r\n");
+        assert_eq!(read(&root, "pkg/b.py"), "from a import g\n");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = fs::metadata(root.join("a.py"))
+                .unwrap()
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o777, 0o751);
+        }
+        let leftovers: Vec<_> = fs::read_dir(&root)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+            .filter(|name| name.starts_with(".sextant-write-"))
+            .collect();
+        assert_eq!(leftovers, Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_file_changed_since_the_edit_was_computed_stops_every_write() {
+        let (_dir, root) = workspace(&[("a.py", "x = 1\n"), ("b.py", "y = 1\n")]);
+        let change = SourceChange {
+            files: vec![
+                replace("a.py", "x = 1\n", "x", "z"),
+                replace("b.py", "y = 0\n", "y", "z"),
+            ],
+        };
+        let error = apply_change(&root, &change, LIMIT).unwrap_err();
+        assert_eq!(error.code(), "CONFLICT");
+        assert_eq!(
+            error.to_string(),
+            "b.py changed since the edit was computed; nothing was written"
+        );
+        assert_eq!(read(&root, "a.py"), "x = 1\n");
+    }
+
+    #[test]
+    fn a_failure_on_the_second_of_three_files_restores_the_first() {
+        let files = [
+            ("a.py", "a = 1\n"),
+            ("b.py", "b = 1\n"),
+            ("c.py", "c = 1\n"),
+        ];
+        let (_dir, root) = workspace(&files);
+        let change = SourceChange {
+            files: files
+                .iter()
+                .map(|(path, text)| replace(path, text, "1", "2"))
+                .collect(),
+        };
+        let error = apply_change_with_faults(&root, &change, LIMIT, &|step| match step {
+            ApplyStep::Replace(1) => Err(io::Error::other("disk full")),
+            _ => Ok(()),
+        })
+        .unwrap_err();
+        assert_eq!(error.code(), "WRITE_FAILED");
+        assert_eq!(
+            error.to_string(),
+            "writing b.py failed: disk full; every file was left as it was"
+        );
+        for (path, text) in files {
+            assert_eq!(read(&root, path), text, "{path}");
+        }
+        let names: Vec<_> = fs::read_dir(&root)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names.len(), 3, "{names:?}");
+    }
+
+    #[test]
+    fn invalid_utf8_and_paths_leaving_the_root_are_refused() {
+        let (_dir, root) = workspace(&[("a.py", "x = 1\n")]);
+        fs::write(root.join("bad.py"), b"x = '\xff'\n").unwrap();
+        let lossy = "x = '\u{fffd}'\n";
+        let change = SourceChange {
+            files: vec![FileEdit {
+                base_hash: ContentHash::of(b"x = '\xff'\n"),
+                ..replace("bad.py", lossy, "x", "y")
+            }],
+        };
+        let error = apply_change(&root, &change, LIMIT).unwrap_err();
+        assert_eq!(error.code(), "WRITE_REFUSED");
+        assert_eq!(
+            error.to_string(),
+            "bad.py: not valid UTF-8, so sextant never writes it; nothing was written"
+        );
+        let escape = SourceChange {
+            files: vec![replace("../a.py", "x = 1\n", "x", "y")],
+        };
+        assert_eq!(
+            apply_change(&root, &escape, LIMIT).unwrap_err().code(),
+            "WRITE_REFUSED"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symlinked_file_is_written_through_its_link() {
+        let (_dir, root) = workspace(&[("real.py", "x = 1\n")]);
+        std::os::unix::fs::symlink(root.join("real.py"), root.join("link.py")).unwrap();
+        let change = SourceChange {
+            files: vec![replace("link.py", "x = 1\n", "x", "y")],
+        };
+        apply_change(&root, &change, LIMIT).unwrap();
+        assert_eq!(read(&root, "real.py"), "y = 1\n");
+        assert!(
+            fs::symlink_metadata(root.join("link.py"))
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+    }
+}
