@@ -280,3 +280,39 @@ fn the_writer_stays_quiet_when_nothing_it_indexes_changes() {
         "events keep arriving with nothing changing on disk: {later:?}"
     );
 }
+
+/// Edits sextant writes itself are seen by the very next read: the writer reads the files
+/// back before `apply_change` returns, and a stale edit writes nothing.
+#[test]
+fn the_workspaces_own_writes_are_read_back_at_once() {
+    use sextant::ide::{FileEdit, LineIndex, SourceChange, Span, TextEdit, TextRange};
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let text = "def alpha():\n    pass\n";
+    write(root, "a.py", text);
+    let live = LiveWorkspace::start(root, LoadOptions::default()).unwrap();
+    assert_eq!(names(&live, "alpha"), ["a.py:alpha"]);
+
+    let range = TextRange::new(4.into(), 9.into());
+    let rename = SourceChange {
+        files: vec![FileEdit::new(
+            "a.py",
+            text,
+            vec![TextEdit {
+                range: Span::new(&LineIndex::new(text.into()), range),
+                new_text: "omega".into(),
+            }],
+        )],
+    };
+    let written = live.apply_change(&rename).unwrap();
+    assert_eq!(written.files[0].text, "def omega():\n    pass\n");
+    assert_eq!(names(&live, "omega"), ["a.py:omega"]);
+    assert_eq!(names(&live, "alpha"), Vec::<String>::new());
+
+    let error = live.apply_change(&rename).unwrap_err();
+    assert_eq!(error.code(), "CONFLICT");
+    assert_eq!(
+        std::fs::read_to_string(root.join("a.py")).unwrap(),
+        "def omega():\n    pass\n"
+    );
+}

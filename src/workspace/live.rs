@@ -29,11 +29,12 @@ use std::{
 use notify::Watcher;
 use serde::Serialize;
 
+use super::apply::{ApplyError, Written};
 use super::{
     FileError, Host, LoadOptions, OsSystem, ProgressEvent, ProgressSink, SkippedFile, System,
     standalone_file_in,
 };
-use crate::ide::{Analysis, Cancellable, FileId};
+use crate::ide::{Analysis, Cancellable, FileId, SourceChange};
 
 /// Quiet time that ends a burst of events.
 const DEBOUNCE: Duration = Duration::from_millis(40);
@@ -336,6 +337,27 @@ impl LiveWorkspace {
                 query(&analysis, file).map_err(|_| FileReadError::Read(ReadError::Cancelled))
             }
         }
+    }
+}
+
+impl LiveWorkspace {
+    /// Writes `change` to disk, all files or none (see [`super::apply`]), then has the
+    /// writer read the written files back before returning, watcher or not, so every read
+    /// after this call sees the new text. Never call it holding a snapshot.
+    pub fn apply_change(&self, change: &SourceChange) -> Result<Written, ApplyError> {
+        let max_file_size = self
+            .snapshot()
+            .map(|snapshot| snapshot.max_file_size)
+            .unwrap_or(super::DEFAULT_MAX_FILE_SIZE);
+        let written = super::apply_change(&self.root, change, max_file_size)?;
+        let paths = written
+            .files
+            .iter()
+            .map(|file| self.root.join(&file.path))
+            .collect();
+        let _ = self.tx.send(Message::Disk { paths, lost: false });
+        self.sync(&RequestCancel::default());
+        Ok(written)
     }
 }
 
