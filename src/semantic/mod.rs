@@ -46,6 +46,27 @@ pub(crate) fn cancelled(db: &dyn Db) -> ! {
     unreachable!("interrupted only when salsa has cancelled the query")
 }
 
+/// The key of `file`'s trees in the database's tree cache.
+pub(crate) fn tree_key(file: SourceFile) -> u64 {
+    salsa::plumbing::AsId::as_id(&file).as_bits()
+}
+
+/// The file's tree-sitter tree; `None` when the parser gave up. Every query that reads a
+/// tree takes it from here: the database's tree cache keeps the last trees, so the queries
+/// of one file (syntax errors, symbols, names, checks) parse it once between them, and an
+/// edited file is reparsed incrementally from its previous tree.
+pub(crate) fn file_tree(db: &dyn Db, file: SourceFile) -> Option<tree_sitter::Tree> {
+    let key = tree_key(file);
+    let interrupt = || is_cancelled(db);
+    let tree = db
+        .tree_cache()
+        .parse_reusing(key, file.lang(db).info(), file.text(db), &interrupt);
+    if tree.is_none() && interrupt() {
+        cancelled(db);
+    }
+    tree
+}
+
 /// The line table of a file: every position in an answer, and every LSP conversion, goes
 /// through it. Bounded by an LRU like `parse`, but larger: a table is small (4 bytes a line,
 /// more only for non-ASCII text) and one `workspace/symbol` answer touches up to 100 files.
@@ -58,7 +79,7 @@ pub fn line_index(db: &dyn Db, file: SourceFile) -> Arc<syntax::LineIndex> {
 /// diagnostics need after every keystroke.
 #[salsa::tracked(returns(clone))]
 pub fn syntax_errors(db: &dyn Db, file: SourceFile) -> Arc<[syntax::SyntaxError]> {
-    let key = salsa::plumbing::AsId::as_id(&file).as_bits();
+    let key = tree_key(file);
     let interrupt = || is_cancelled(db);
     let (lang, text) = (file.lang(db).info(), file.text(db));
     match syntax::errors_only(db.tree_cache(), key, lang, text, &interrupt) {

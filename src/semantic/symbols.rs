@@ -179,7 +179,8 @@ pub struct FileSymbols {
 pub fn file_symbols(db: &dyn Db, file: SourceFile) -> Arc<FileSymbols> {
     let lang = file.lang(db).info();
     let interrupt = || super::is_cancelled(db);
-    match extract_interruptible(lang, file.text(db), &interrupt) {
+    let tree = super::file_tree(db, file);
+    match extract_from_tree(lang, file.text(db), tree.as_ref(), &interrupt) {
         Some(extraction) => Arc::new(extraction.symbols),
         None => super::cancelled(db),
     }
@@ -194,6 +195,7 @@ pub fn symbol_summaries(db: &dyn Db, file: SourceFile) -> Arc<[SymbolSummary]> {
 
 /// Symbols plus which `tags.scm` patterns produced them (tests check every pattern is
 /// exercised by a fixture).
+#[derive(Default)]
 pub struct Extraction {
     pub symbols: FileSymbols,
     pub patterns_used: Vec<usize>,
@@ -232,16 +234,27 @@ pub fn extract_interruptible(
     text: &str,
     interrupt: syntax::Interrupt,
 ) -> Option<Extraction> {
-    let empty = Extraction {
-        symbols: FileSymbols::default(),
-        patterns_used: Vec::new(),
-    };
+    if lang.query(QueryKind::PerFile).is_none() {
+        return Some(Extraction::default());
+    }
+    let tree = syntax::parse_tree_sitter(lang, text, None, interrupt);
+    if tree.is_none() && interrupt() {
+        return None;
+    }
+    extract_from_tree(lang, text, tree.as_ref(), interrupt)
+}
+
+/// Like [`extract_interruptible`], over `tree`, the parse of `text` (`None` when the parser
+/// gave up: no symbols).
+fn extract_from_tree(
+    lang: &Language,
+    text: &str,
+    tree: Option<&tree_sitter::Tree>,
+    interrupt: syntax::Interrupt,
+) -> Option<Extraction> {
     // Tags and imports in one walk (`QueryKind::PerFile`): tags patterns first.
-    let Some(query) = lang.query(QueryKind::PerFile) else {
-        return Some(empty);
-    };
-    let Some(tree) = syntax::parse_tree_sitter(lang, text, None, interrupt) else {
-        return (!interrupt()).then_some(empty);
+    let (Some(query), Some(tree)) = (lang.query(QueryKind::PerFile), tree) else {
+        return Some(Extraction::default());
     };
 
     let roles: Vec<Role> = query

@@ -56,7 +56,7 @@ pub struct Signatures {
 pub fn python_signatures(db: &dyn Db, file: SourceFile) -> Arc<Signatures> {
     let names = file_names(db, file);
     let text = file.text(db);
-    let Some(tree) = super::parse_tree(db, file) else {
+    let Some(tree) = crate::semantic::file_tree(db, file) else {
         return Arc::default();
     };
     let mut by_name = BTreeMap::new();
@@ -321,7 +321,7 @@ pub(super) fn check(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Vec<
         return Vec::new();
     }
     let text = file.text(db);
-    let Some(tree) = super::parse_tree(db, file) else {
+    let Some(tree) = crate::semantic::file_tree(db, file) else {
         return Vec::new();
     };
     let mut found = Vec::new();

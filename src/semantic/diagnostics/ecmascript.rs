@@ -72,7 +72,7 @@ pub(super) fn check(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Vec<
     if candidates.is_empty() && unused.is_empty() {
         return found;
     }
-    let Some(tree) = super::parse_tree(db, file) else {
+    let Some(tree) = crate::semantic::file_tree(db, file) else {
         return found;
     };
     let text = &**file.text(db);
@@ -118,7 +118,7 @@ pub fn module_facts(db: &dyn Db, file: SourceFile) -> Arc<ModuleFacts> {
     let always_module = [".mjs", ".cjs", ".mts", ".cts"]
         .iter()
         .any(|ext| path.ends_with(ext));
-    let Some(tree) = super::parse_tree(db, file) else {
+    let Some(tree) = crate::semantic::file_tree(db, file) else {
         return Arc::new(ModuleFacts::default());
     };
     let text = &**file.text(db);

@@ -87,7 +87,7 @@ pub fn file_diagnostics(db: &dyn Db, workspace: Workspace, file: SourceFile) -> 
     }
     if parses
         && let Some(lang) = Lang::of(file.lang(db).info())
-        && let Some(tree) = parse_tree(db, file)
+        && let Some(tree) = super::file_tree(db, file)
     {
         let text = file.text(db);
         found.extend(control_flow::check(lang, &tree, text));
@@ -126,21 +126,6 @@ impl Lang {
             _ => return None,
         })
     }
-}
-
-/// The file's tree-sitter tree for the structural checks; `None` when the parser gave up.
-/// Taken from the database's tree cache, where `syntax_errors` has just left it (a whole
-/// check parses each file once), or reparsed incrementally from an edited file's last tree.
-fn parse_tree(db: &dyn Db, file: SourceFile) -> Option<tree_sitter::Tree> {
-    let key = salsa::plumbing::AsId::as_id(&file).as_bits();
-    let interrupt = || super::is_cancelled(db);
-    let tree = db
-        .tree_cache()
-        .parse_reusing(key, file.lang(db).info(), file.text(db), &interrupt);
-    if tree.is_none() && interrupt() {
-        super::cancelled(db);
-    }
-    tree
 }
 
 /// Visits `node` and its descendants, in document order; `visit` returns whether to go

@@ -205,7 +205,7 @@ fn directives(db: &dyn Db, file: SourceFile, text: &str, python: bool) -> Vec<Di
 
 /// The byte ranges of the file's comments, from its syntax tree, in document order.
 fn comments(db: &dyn Db, file: SourceFile) -> Vec<std::ops::Range<usize>> {
-    let Some(tree) = super::parse_tree(db, file) else {
+    let Some(tree) = crate::semantic::file_tree(db, file) else {
         return Vec::new();
     };
     let mut out = Vec::new();

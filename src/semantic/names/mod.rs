@@ -373,7 +373,13 @@ impl FileNames {
 #[salsa::tracked(returns(clone), no_eq)]
 pub fn file_names(db: &dyn Db, file: SourceFile) -> Arc<FileNames> {
     let interrupt = || super::is_cancelled(db);
-    match extract(file.lang(db).info(), file.text(db).clone(), &interrupt) {
+    let tree = super::file_tree(db, file);
+    match extract(
+        file.lang(db).info(),
+        file.text(db).clone(),
+        tree.as_ref(),
+        &interrupt,
+    ) {
         Some(names) => Arc::new(names),
         None => super::cancelled(db),
     }
@@ -398,10 +404,12 @@ fn range_of(node: tree_sitter::Node) -> TextRange {
     )
 }
 
-/// `None` when interrupted.
+/// The names of `text`, from `tree`, its parse (`None` when the parser gave up: no
+/// names). `None` when interrupted.
 pub(crate) fn extract(
     lang: &Language,
     text: Arc<str>,
+    tree: Option<&tree_sitter::Tree>,
     interrupt: syntax::Interrupt,
 ) -> Option<FileNames> {
     let whole = TextRange::up_to((text.len() as u32).into());
@@ -419,9 +427,9 @@ pub(crate) fn extract(
         names.text = text;
         return Some(names);
     };
-    let Some(tree) = syntax::parse_tree_sitter(lang, &text, None, interrupt) else {
+    let Some(tree) = tree else {
         names.text = text;
-        return (!interrupt()).then_some(names);
+        return Some(names);
     };
     let capture_names = query.capture_names();
     let mut scopes: Vec<RawScope> = Vec::new();
@@ -441,7 +449,7 @@ pub(crate) fn extract(
     // (impl block, its type's name, its trait's name): by the nodes' ranges.
     let mut impl_types: Vec<(TextRange, TextRange, Option<TextRange>)> = Vec::new();
     let mut flow: Vec<FlowRegion> = Vec::new();
-    let finished = syntax::run_query(lang, QueryKind::Locals, &tree, &text, interrupt, |m| {
+    let finished = syntax::run_query(lang, QueryKind::Locals, tree, &text, interrupt, |m| {
         let (mut named, mut receiver, mut constructor, mut superclass) = (None, None, None, None);
         let (mut module_path, mut after, mut export) = (None, None, None);
         let (mut hoist, mut class_member, mut instance) = (false, false, None);

@@ -88,7 +88,7 @@ impl<'db> Tree<'db> {
     fn get(&mut self) -> Option<&tree_sitter::Tree> {
         let (db, file) = (self.db, self.file);
         self.tree
-            .get_or_insert_with(|| super::parse_tree(db, file))
+            .get_or_insert_with(|| crate::semantic::file_tree(db, file))
             .as_ref()
     }
 
