@@ -6,6 +6,9 @@ file filter is tests/oracle/pyflakes_compare.py's) into a temporary directory on
 times, in the same run and on that copy, each tool as a fresh process (best of --runs):
 
   sextant --root COPY check                 every file parsed, named and checked (cold)
+  sextant --root COPY stats                 the cold index alone (one tree-sitter parse and
+                                            the symbols query per file): the floor a check
+                                            built on tree-sitter cannot go below
   python -m pyflakes COPY                   pyflakes, one process, one core
   ruff check --select F --no-cache COPY     ruff's pyflakes rules, all cores, no cache (its
                                             default excludes, such as `venv/`, turned off)
@@ -67,6 +70,7 @@ def main() -> int:
         print(f"{len(files)} files, {size / 1e6:.1f} MB, {os.cpu_count()} cores; best of {args.runs}")
         times = {
             "sextant check": best_time([sextant, "--root", str(copy), "check"], args.runs),
+            "sextant cold index": best_time([sextant, "--root", str(copy), "stats"], args.runs),
             "pyflakes": best_time([sys.executable, "-m", "pyflakes", str(copy)], args.runs),
             "ruff check --select F": best_time(
                 [args.ruff, "check", "--select", "F", "--no-cache", "--quiet", "--exclude", "__none__", str(copy)], args.runs
@@ -75,6 +79,7 @@ def main() -> int:
     for tool, seconds in times.items():
         print(f"{tool}: {seconds:.3f} s")
     ours = times["sextant check"]
+    print(f"sextant check / its cold index: {ours / times['sextant cold index']:.1f}x")
     print(f"pyflakes / sextant: {times['pyflakes'] / ours:.1f}x")
     print(f"sextant / ruff: {ours / times['ruff check --select F']:.1f}x")
     return 0

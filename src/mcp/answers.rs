@@ -492,6 +492,21 @@ pub struct DiagnosticEntry {
     /// With `positions: "full"`: the range reported.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub span: Option<Span>,
+    /// Other places in the same file the diagnostic refers to (the earlier definition of
+    /// a redefined name).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub related: Vec<RelatedEntry>,
+}
+
+/// A place a diagnostic refers to, in its file.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct RelatedEntry {
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
+    /// With `positions: "full"`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span: Option<Span>,
 }
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]
@@ -515,6 +530,16 @@ impl TypecheckAnswer {
                 severity: d.severity,
                 message: d.message,
                 span: positions.span(d.span),
+                related: d
+                    .related
+                    .into_iter()
+                    .map(|r| RelatedEntry {
+                        line: r.span.start.line,
+                        column: r.span.start.column,
+                        message: r.message,
+                        span: positions.span(r.span),
+                    })
+                    .collect(),
             })
             .collect();
         TypecheckAnswer {

@@ -8,15 +8,28 @@ use crate::analysis;
 /// `path:line:column: CODE message` per diagnostic, as `sextant check` prints them.
 pub(crate) fn check(fixture: &str, expect: Expect) {
     let (db, _, _) = analysis::analysis(fixture);
-    let result = analysis::check(&db);
+    expect.assert_eq(&render(analysis::check(&db).diagnostics.iter()));
+}
+
+/// `path:line:column: CODE message` per diagnostic, then `  = line:column: note` per
+/// related place.
+pub(crate) fn render<'d>(
+    diagnostics: impl Iterator<Item = &'d sextant::ide::DiagnosticInfo>,
+) -> String {
     let mut out = String::new();
-    for d in &result.diagnostics {
+    for d in diagnostics {
         out.push_str(&format!(
             "{}:{}:{}: {} {}\n",
             d.path, d.span.start.line, d.span.start.column, d.code, d.message
         ));
+        for related in &d.related {
+            out.push_str(&format!(
+                "  = {}:{}: {}\n",
+                related.span.start.line, related.span.start.column, related.message
+            ));
+        }
     }
-    expect.assert_eq(&out);
+    out
 }
 
 #[test]
@@ -231,6 +244,7 @@ fn unused_imports_stay_quiet_on_re_exports_and_checks() {
         "#,
         expect![[r#"
             pkg/core.py:39:5: SX008 redefinition of unused 'json' from line 38
+              = 38:12: 'json' first defined here
         "#]],
     );
 }

@@ -12,18 +12,11 @@ use crate::analysis;
 fn check(codes: &[&str], fixture: &str, expect: Expect) {
     let (db, _, _) = analysis::analysis(fixture);
     let result = analysis::check(&db);
-    let mut out = String::new();
-    for d in result
+    let chosen = result
         .diagnostics
         .iter()
-        .filter(|d| codes.contains(&d.code.as_str()))
-    {
-        out.push_str(&format!(
-            "{}:{}:{}: {} {}\n",
-            d.path, d.span.start.line, d.span.start.column, d.code, d.message
-        ));
-    }
-    expect.assert_eq(&out);
+        .filter(|d| codes.contains(&d.code.as_str()));
+    expect.assert_eq(&crate::diagnostics::render(chosen));
 }
 
 #[test]
@@ -206,11 +199,17 @@ fn redefinitions_of_unused_names_are_reported() {
         "#,
         expect![[r#"
             m.py:2:8: SX008 redefinition of unused 'os' from line 1
+              = 1:8: 'os' first defined here
             m.py:4:20: SX008 redefinition of unused 'loads' from line 3
+              = 3:18: 'loads' first defined here
             m.py:9:5: SX008 redefinition of unused 'parse' from line 6
+              = 6:5: 'parse' first defined here
             m.py:18:5: SX008 redefinition of unused 'helper' from line 12
+              = 12:5: 'helper' first defined here
             m.py:25:9: SX008 redefinition of unused 'area' from line 22
+              = 22:9: 'area' first defined here
             m.py:30:5: SX008 redefinition of unused 'json' from line 29
+              = 29:12: 'json' first defined here
         "#]],
     );
 }

@@ -356,11 +356,17 @@ fn duplicate_definitions_in_a_javascript_or_typescript_module() {
         "#,
         expect![[r#"
             module.mjs:2:10: SX009 'f' is already defined in this module (line 1)
+              = 1:17: 'f' first defined here
             module.mjs:4:5: SX009 'C' is already defined in this module (line 3)
+              = 3:7: 'C' first defined here
             script.js:2:7: SX009 'a' is already defined in this module (line 1)
+              = 1:5: 'a' first defined here
             script.js:3:10: SX009 'a' is already defined in this module (line 1)
+              = 1:5: 'a' first defined here
             t.ts:17:6: SX009 'U' is already defined in this module (line 16)
+              = 16:6: 'U' first defined here
             t.ts:19:10: SX009 'impl' is already defined in this module (line 18)
+              = 18:10: 'impl' first defined here
         "#]],
     );
 }
@@ -391,11 +397,17 @@ fn duplicate_items_in_a_rust_module() {
         "#,
         expect![[r#"
             lib.rs:2:4: SX009 'parse' is already defined in this module (line 1)
+              = 1:4: 'parse' first defined here
             lib.rs:4:4: SX009 'Point' is already defined in this module (line 3)
+              = 3:8: 'Point' first defined here
             lib.rs:6:7: SX009 'Pair' is already defined in this module (line 5)
+              = 5:8: 'Pair' first defined here
             lib.rs:8:8: SX009 'shapes' is already defined in this module (line 7)
+              = 7:5: 'shapes' first defined here
             lib.rs:11:12: SX009 'S' is already defined in this module (line 10)
+              = 10:12: 'S' first defined here
             lib.rs:18:8: SX009 'documented' is already defined in this module (line 16)
+              = 16:8: 'documented' first defined here
         "#]],
     );
 }
@@ -505,7 +517,9 @@ fn duplicate_names_in_a_go_package() {
         expect![[r#"
             pkg/a.go:3:5: SX009 'Shared' is already defined in this package (b.go)
             pkg/a.go:6:6: SX009 'Twice' is already defined in this package (line 5)
+              = 5:6: 'Twice' first defined here
             pkg/a.go:11:11: SX009 'T.M' is already defined in this package (line 10)
+              = 10:10: 'T.M' first defined here
             pkg/b.go:3:7: SX009 'Shared' is already defined in this package (a.go)
         "#]],
     );

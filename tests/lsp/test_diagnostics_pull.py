@@ -68,6 +68,19 @@ async def test_document_pull_reports_unchanged_until_the_text_changes(client, tm
     assert changed.result_id != first.result_id
     assert summary(changed.items) == [("SX005", W, "undefined name 'missing'", (1, 6, 1, 13))]
 
+    # A redefinition points at the earlier definition.
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text="import sys\nimport sys\nprint(sys)\n")],
+        )
+    )
+    redefined = await pull(client, uri)
+    assert summary(redefined.items) == [("SX008", W, "redefinition of unused 'sys' from line 1", (1, 7, 1, 10))]
+    [related] = redefined.items[0].related_information
+    assert (related.location.uri, related.message) == (uri, "'sys' first defined here")
+    assert (related.location.range.start.line, related.location.range.start.character) == (0, 7)
+
     # Pushed and pulled diagnostics are the same.
     deadline = asyncio.get_running_loop().time() + 10
     while client.diagnostics.get(uri) != changed.items:

@@ -158,3 +158,16 @@ async def test_typecheck_finds_a_call_an_edit_of_the_callee_broke(tmp_path):
             {"path": "report.py", "line": 3, "column": 7, "code": "SX010", "severity": "error",
              "message": "area() missing 1 required positional argument: 'h'"},
         ]
+
+
+async def test_typecheck_points_at_the_earlier_definition(tmp_path):
+    root = tmp_path / "ws"
+    write(root, "m.py", "import os\nimport os\n\nprint(os)\n")
+    async with stdio_session(root) as session:
+        await wait_until_indexed(session)
+        found = await session.call_tool("typecheck", {})
+        assert found.structured_content["diagnostics"] == [
+            {"path": "m.py", "line": 2, "column": 8, "code": "SX008", "severity": "warning",
+             "message": "redefinition of unused 'os' from line 1",
+             "related": [{"line": 1, "column": 8, "message": "'os' first defined here"}]},
+        ]

@@ -429,14 +429,17 @@ fn report_clashes<K: Copy>(
     for &(name, kind, node) in items {
         let earlier = by_name.entry(name).or_default();
         if let Some((_, first)) = earlier.iter().find(|(k, _)| clash(*k, kind)) {
-            found.push(Diagnostic::new(
-                ids::DUPLICATE_DEFINITION,
-                node_range(node),
-                format!(
-                    "'{name}' is already defined in this {scope} (line {})",
-                    line_of(text, first.start_byte())
-                ),
-            ));
+            found.push(
+                Diagnostic::new(
+                    ids::DUPLICATE_DEFINITION,
+                    node_range(node),
+                    format!(
+                        "'{name}' is already defined in this {scope} (line {})",
+                        line_of(text, first.start_byte())
+                    ),
+                )
+                .with_related(node_range(*first), format!("'{name}' first defined here")),
+            );
         }
         earlier.push((kind, node));
     }

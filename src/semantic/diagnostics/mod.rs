@@ -55,6 +55,12 @@ impl Diagnostic {
         }
     }
 
+    /// The same finding, also pointing at `range` (an earlier definition) with `note`.
+    fn with_related(mut self, range: TextRange, note: impl Into<String>) -> Diagnostic {
+        self.related.push((range, note.into()));
+        self
+    }
+
     pub fn code(&self) -> &'static Code {
         registry::code(self.id)
     }

@@ -290,11 +290,17 @@ pub(super) fn redefinitions(
         }
         let earlier_start = u32::from(names.occurrence(pair.earlier).range.start());
         let line = names.text_between(0, earlier_start).matches('\n').count() + 1;
-        found.push(Diagnostic::new(
-            ids::REDEFINED_UNUSED,
-            names.occurrence(pair.later).range,
-            format!("redefinition of unused '{name}' from line {line}"),
-        ));
+        found.push(
+            Diagnostic::new(
+                ids::REDEFINED_UNUSED,
+                names.occurrence(pair.later).range,
+                format!("redefinition of unused '{name}' from line {line}"),
+            )
+            .with_related(
+                names.occurrence(pair.earlier).range,
+                format!("'{name}' first defined here"),
+            ),
+        );
     }
     found
 }
