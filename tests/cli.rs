@@ -1191,7 +1191,10 @@ fn explain_prints_a_codes_explanation_and_says_what_is_checked() {
     let out = sextant(dir.path(), &["explain", "SX012", "--json"]);
     let answer = json(&out);
     assert_eq!(answer["code"], "SX012");
-    assert_eq!(answer["implemented"], serde_json::json!([]));
+    assert_eq!(
+        answer["implemented"],
+        serde_json::json!(["python", "javascript", "typescript", "tsx", "go"])
+    );
 
     let out = sextant(dir.path(), &["explain"]);
     assert_eq!(
@@ -1231,5 +1234,67 @@ fn check_reports_unused_variables_redefinitions_and_unknown_imported_names() {
          app/main.py:5:5: SX007 local variable 'size' is assigned to but never used\n\
          app/main.py:9:5: SX008 redefinition of unused 'run' from line 4\n\
          Found 3 diagnostics in 1 of 3 files (SX004 1, SX007 1, SX008 1).\n"
+    );
+}
+
+#[test]
+fn check_reports_import_cycles_only_when_selected() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "app/__init__.py", "");
+    write(
+        root,
+        "app/orders.py",
+        "from app.customers import Customer\n\nORDERS = [Customer]\n",
+    );
+    write(
+        root,
+        "app/customers.py",
+        "import app.orders\n\nclass Customer:\n    orders = app.orders\n",
+    );
+    write(
+        root,
+        "app/report.py",
+        "def report():\n    from app import report\n    return report\n",
+    );
+
+    let out = sextant(root, &["check"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert_eq!(stdout(&out), "All checks passed (4 files checked).\n");
+
+    let out = sextant(root, &["check", "--select", "SX012"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "app/customers.py:1:1: SX012 import cycle: app/customers.py → app/orders.py → app/customers.py\n\
+         app/orders.py:1:1: SX012 import cycle: app/orders.py → app/customers.py → app/orders.py\n\
+         Found 2 diagnostics in 2 of 4 files (SX012 2).\n"
+    );
+
+    // The other import of the cycle is a related place in its own file.
+    let out = sextant(
+        root,
+        &[
+            "check",
+            "--select",
+            "import-cycle",
+            "app/orders.py",
+            "--format",
+            "json",
+        ],
+    );
+    let answer = json(&out);
+    assert_eq!(
+        answer["diagnostics"][0]["related"],
+        serde_json::json!([{
+            "path": "app/customers.py",
+            "span": {
+                "start": {"line": 1, "column": 1},
+                "end": {"line": 1, "column": 18},
+                "byte_start": 0,
+                "byte_end": 17
+            },
+            "message": "app/customers.py imports app/orders.py"
+        }])
     );
 }

@@ -636,3 +636,108 @@ fn renaming_an_imported_definition_rechecks_the_importer() {
         .count();
     assert_eq!(runs, 2, "both files are checked again: {executed:?}");
 }
+
+#[test]
+fn import_cycles_are_built_only_when_selected_and_a_body_edit_rechecks_only_that_file() {
+    let (mut host, log) = logged_host_with(
+        r#"
+//- pkg/a.py
+from pkg import b
+
+def f():
+    return b.g()
+//- pkg/b.py
+from pkg import a
+
+def g():
+    return a
+//- pkg/c.py
+def h():
+    return 1
+"#,
+    );
+    let cycles = sextant::ide::CheckQuery {
+        codes: sextant::ide::CodeSelection::new(&["SX012".to_string()], &[]).unwrap(),
+        ..sextant::ide::CheckQuery::default()
+    };
+    let check = |host: &Host, query: &sextant::ide::CheckQuery| -> Vec<String> {
+        host.analysis()
+            .check(query)
+            .unwrap()
+            .diagnostics
+            .iter()
+            .map(|d| format!("{}:{} {} {}", d.path, d.span.start.line, d.code, d.message))
+            .collect()
+    };
+    // Queries keyed by (workspace, file), an interned id of their own, named without it.
+    let executed = |log: &Mutex<Vec<String>>| -> Vec<String> {
+        let mut executed: Vec<String> = std::mem::take(&mut *log.lock().unwrap())
+            .into_iter()
+            .map(|q| {
+                for keyed in [
+                    "file_diagnostics(",
+                    "cycle_edges(",
+                    "file_import_cycles(",
+                    "file_dependencies(",
+                ] {
+                    if q.starts_with(keyed) {
+                        return keyed.trim_end_matches('(').to_string();
+                    }
+                }
+                q
+            })
+            .collect();
+        executed.sort();
+        executed
+    };
+
+    log.lock().unwrap().clear();
+    assert_eq!(
+        check(&host, &sextant::ide::CheckQuery::default()),
+        Vec::<String>::new()
+    );
+    let default_run = executed(&log);
+    assert!(
+        default_run.iter().all(|q| !q.starts_with("import_cycles")
+            && !q.starts_with("cycle_edges")
+            && !q.starts_with("file_import_cycles")
+            && !q.starts_with("file_dependencies")),
+        "a default check builds no import graph: {default_run:?}"
+    );
+
+    assert_eq!(
+        check(&host, &cycles),
+        [
+            "pkg/a.py:1 SX012 import cycle: pkg/a.py → pkg/b.py → pkg/a.py",
+            "pkg/b.py:1 SX012 import cycle: pkg/b.py → pkg/a.py → pkg/b.py",
+        ]
+    );
+
+    // An edit inside a body of a: a's queries run again; the cycles and b's answer are
+    // reused.
+    let a = host.file("pkg/a.py").unwrap();
+    let text = host
+        .analysis()
+        .file_text(a)
+        .replace("return b.g()", "return b.g() + 1");
+    host.set_file_text("pkg/a.py", &text);
+    log.lock().unwrap().clear();
+    assert_eq!(check(&host, &cycles).len(), 2);
+    let a_id = id_of(&host, "pkg/a.py");
+    assert_eq!(
+        executed(&log),
+        [
+            "cycle_edges".to_string(),
+            "file_diagnostics".to_string(),
+            "file_import_cycles".to_string(),
+            // a's imports, re-read and equal: `file_dependencies` and `import_cycles` are
+            // validated, not run.
+            format!("file_imports({a_id})"),
+            format!("file_names({a_id})"),
+            format!("file_symbols({a_id})"),
+            format!("line_index({a_id})"),
+            format!("syntax_errors({a_id})"),
+        ],
+        "only the edited file is checked again"
+    );
+}

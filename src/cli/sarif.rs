@@ -95,7 +95,7 @@ fn result(d: &DiagnosticInfo, rule_index: Option<usize>) -> Value {
             .iter()
             .enumerate()
             .map(|(i, r)| {
-                let mut l = location(&d.path, &r.span);
+                let mut l = location(r.path.as_deref().unwrap_or(&d.path), &r.span);
                 l["id"] = json!(i);
                 l["message"] = json!({"text": r.message});
                 l

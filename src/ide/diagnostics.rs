@@ -8,7 +8,10 @@
 //! selection (`--select`/`--ignore`, MCP `codes`): a layer's `select` replaces the set so
 //! far, its `ignore` removes from it, its `severity` overrides per code.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    sync::Arc,
+};
 
 use serde::{Deserialize, Serialize};
 
@@ -17,7 +20,7 @@ use crate::{
     db::{Db, SourceFile, Workspace},
     semantic::{
         self,
-        diagnostics::{Code, Severity, file_diagnostics, registry},
+        diagnostics::{Code, Diagnostic, Severity, cycles, file_diagnostics, registry},
     },
 };
 
@@ -33,14 +36,17 @@ pub struct DiagnosticInfo {
     /// The code it marks can be removed (an unused import).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub unnecessary: bool,
-    /// Other places in the same file the diagnostic refers to (an earlier definition).
+    /// Other places the diagnostic refers to (an earlier definition, the next import of a cycle).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub related: Vec<RelatedInfo>,
 }
 
-/// A place a diagnostic refers to, in the diagnostic's file.
+/// A place a diagnostic refers to: in the diagnostic's file, or in the file `path` names.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct RelatedInfo {
+    /// The file, when it is not the diagnostic's own (another import of a cycle).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
     pub span: Span,
     pub message: String,
 }
@@ -359,33 +365,68 @@ pub(crate) fn file_diagnostics_info(
     codes: &CodeSelection,
 ) -> Vec<DiagnosticInfo> {
     let found = file_diagnostics(db, workspace, file);
-    if found.is_empty() {
-        return Vec::new();
-    }
     let path = file.path(db);
     let rules = settings.rules(path, codes);
+    // Import cycles read the whole workspace's import graph: built only when selected.
+    let cycles = if rules.ids.contains(registry::ids::IMPORT_CYCLE) {
+        cycles::file_import_cycles(db, workspace, file)
+    } else {
+        Arc::new([])
+    };
+    if found.is_empty() && cycles.is_empty() {
+        return Vec::new();
+    }
     let index = semantic::line_index(db, file);
-    found
+    let info = |d: &Diagnostic, related: Vec<RelatedInfo>| {
+        let code = d.code();
+        DiagnosticInfo {
+            path: path.clone(),
+            code: d.id.to_string(),
+            severity: rules.severity(code),
+            message: d.message.clone(),
+            span: Span::new(&index, d.range),
+            unnecessary: code.unnecessary,
+            related: d
+                .related
+                .iter()
+                .map(|(range, message)| RelatedInfo {
+                    path: None,
+                    span: Span::new(&index, *range),
+                    message: message.clone(),
+                })
+                .chain(related)
+                .collect(),
+        }
+    };
+    let mut out: Vec<DiagnosticInfo> = found
         .iter()
         .filter(|d| rules.ids.contains(d.id))
-        .map(|d| {
-            let code = d.code();
-            DiagnosticInfo {
-                path: path.clone(),
-                code: d.id.to_string(),
-                severity: rules.severity(code),
-                message: d.message.clone(),
-                span: Span::new(&index, d.range),
-                unnecessary: code.unnecessary,
-                related: d
-                    .related
-                    .iter()
-                    .map(|(range, message)| RelatedInfo {
-                        span: Span::new(&index, *range),
-                        message: message.clone(),
-                    })
-                    .collect(),
-            }
+        .map(|d| info(d, Vec::new()))
+        .collect();
+    if !cycles.is_empty() {
+        out.extend(
+            cycles
+                .iter()
+                .map(|c| info(&c.diagnostic, elsewhere(db, &c.others))),
+        );
+        out.sort_by_key(|d| (d.span.byte_start, d.span.byte_end));
+    }
+    out
+}
+
+/// The places of other files' imports (an import cycle's), from those files' own imports and
+/// line tables, read now rather than in a memoized query, so no file's check depends on
+/// where another file's imports stand.
+fn elsewhere(db: &dyn Db, hops: &[(cycles::Hop, String)]) -> Vec<RelatedInfo> {
+    hops.iter()
+        .filter_map(|(hop, message)| {
+            let symbols = semantic::symbols::file_symbols(db, hop.file);
+            let range = *symbols.imports.statements.get(hop.import as usize)?;
+            Some(RelatedInfo {
+                path: Some(hop.file.path(db).clone()),
+                span: Span::new(&semantic::line_index(db, hop.file), range),
+                message: message.clone(),
+            })
         })
         .collect()
 }

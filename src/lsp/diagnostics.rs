@@ -189,7 +189,9 @@ fn compute(
             index: s.analysis.line_index(file)?,
             encoding,
         };
-        Ok(to_proto::diagnostics(&index, uri, &found))
+        Ok(to_proto::diagnostics(&index, uri, &found, &|path, span| {
+            to_proto::location(s, encoding, path, span).ok().flatten()
+        }))
     })
 }
 

@@ -126,7 +126,11 @@ pub fn document_diagnostic(
                 .snapshot
                 .analysis
                 .diagnostics(file, &CodeSelection::default())?;
-            to_proto::diagnostics(&ctx.line_index(file)?, &uri, &found)
+            to_proto::diagnostics(&ctx.line_index(file)?, &uri, &found, &|path, span| {
+                to_proto::location(ctx.snapshot, ctx.encoding, path, span)
+                    .ok()
+                    .flatten()
+            })
         }
     };
     let result_id = to_proto::diagnostics_result_id(&items);
@@ -197,7 +201,12 @@ pub fn workspace_diagnostic(
         ) else {
             continue;
         };
-        let diagnostics = to_proto::diagnostics(&ctx.line_index(file)?, &uri, group);
+        let diagnostics =
+            to_proto::diagnostics(&ctx.line_index(file)?, &uri, group, &|path, span| {
+                to_proto::location(snapshot, ctx.encoding, path, span)
+                    .ok()
+                    .flatten()
+            });
         reported.insert(uri.as_str().to_string());
         report(uri, diagnostics);
     }

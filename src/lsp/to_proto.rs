@@ -324,8 +324,14 @@ pub fn selection_ranges(index: &LineIndex, chains: &[Vec<Span>]) -> Vec<Selectio
 /// Diagnostics of the document `uri` with their codes (`SX005`), a link to the code's
 /// explanation when the repository is known ([`code_description`]), `source: "sextant"`,
 /// the `Unnecessary` tag on code that can be removed (an unused import), and the places
-/// they refer to (an earlier definition) as related information.
-pub fn diagnostics(index: &LineIndex, uri: &Uri, found: &[DiagnosticInfo]) -> Vec<Diagnostic> {
+/// they refer to (an earlier definition) as related information; `elsewhere` places those
+/// in other files (an import cycle's other imports; dropped when it gives `None`).
+pub fn diagnostics(
+    index: &LineIndex,
+    uri: &Uri,
+    found: &[DiagnosticInfo],
+    elsewhere: &dyn Fn(&str, &Span) -> Option<Location>,
+) -> Vec<Diagnostic> {
     found
         .iter()
         .map(|d| Diagnostic {
@@ -344,12 +350,18 @@ pub fn diagnostics(index: &LineIndex, uri: &Uri, found: &[DiagnosticInfo]) -> Ve
             related_information: (!d.related.is_empty()).then(|| {
                 d.related
                     .iter()
-                    .map(|r| DiagnosticRelatedInformation {
-                        location: Location {
-                            uri: uri.clone(),
-                            range: span_range(index, &r.span),
-                        },
-                        message: r.message.clone(),
+                    .filter_map(|r| {
+                        let location = match &r.path {
+                            Some(path) => elsewhere(path, &r.span)?,
+                            None => Location {
+                                uri: uri.clone(),
+                                range: span_range(index, &r.span),
+                            },
+                        };
+                        Some(DiagnosticRelatedInformation {
+                            location,
+                            message: r.message.clone(),
+                        })
                     })
                     .collect()
             }),
@@ -476,10 +488,12 @@ mod tests {
                 span: span(18, 19),
                 unnecessary: false,
                 related: vec![ide::RelatedInfo {
+                    path: None,
                     span: span(4, 5),
                     message: "'f' first defined here".into(),
                 }],
             }],
+            &|_, _| None,
         );
         let related = found[0].related_information.as_ref().unwrap();
         assert_eq!(related.len(), 1);

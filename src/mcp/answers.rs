@@ -492,15 +492,18 @@ pub struct DiagnosticEntry {
     /// With `positions: "full"`: the range reported.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub span: Option<Span>,
-    /// Other places in the same file the diagnostic refers to (the earlier definition of
-    /// a redefined name).
+    /// Other places the diagnostic refers to (the earlier definition of a redefined name,
+    /// the next import of a cycle).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub related: Vec<RelatedEntry>,
 }
 
-/// A place a diagnostic refers to, in its file.
+/// A place a diagnostic refers to: in its file, or in the file `path` names.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct RelatedEntry {
+    /// The file, when it is not the diagnostic's own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
     pub line: u32,
     pub column: u32,
     pub message: String,
@@ -534,6 +537,7 @@ impl TypecheckAnswer {
                     .related
                     .into_iter()
                     .map(|r| RelatedEntry {
+                        path: r.path,
                         line: r.span.start.line,
                         column: r.span.start.column,
                         message: r.message,

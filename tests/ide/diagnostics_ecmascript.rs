@@ -292,6 +292,7 @@ fn names_of_modules_whose_exports_are_open_are_not_judged() {
         export type Z = Shape | Alias | T;
         //- /src/star.ts
         export * from "./lib";
+        export * from "outside-package";
         //- /src/equals.ts
         const value = { viaEquals: 1 };
         export = value;
@@ -339,6 +340,69 @@ fn javascript_feature_detection_and_bundles_stay_quiet() {
         "#,
         expect![[r#"
             dist/use.js:1:18: SX005 undefined name 'notDetected'
+        "#]],
+    );
+}
+
+#[test]
+fn names_through_export_star_are_followed() {
+    check(
+        r#"
+        //- /src/use.ts
+        import { Circle, red, util, own, clamp, Square } from "./index";
+        import Shape from "./shapes";
+        import first from "./index";
+        import { default as noDefault } from "./colors";
+        export { blue, Circle as C } from "./index";
+        export const x = [Circle, red, util, own, clamp, Square, Shape, first, noDefault];
+        //- /src/index.ts
+        export * from "./shapes";
+        export * from "./colors";
+        export * as util from "./util";
+        export const own = 1;
+        export default own;
+        //- /src/shapes.ts
+        export * from "./index";
+        export class Circle {}
+        export default class Shape {}
+        //- /src/colors.ts
+        export const red = 1;
+        //- /src/util.ts
+        export const clamp = 1;
+        "#,
+        expect![[r#"
+            src/use.ts:1:34: SX004 module './index' does not export 'clamp'
+            src/use.ts:1:41: SX004 module './index' does not export 'Square'
+            src/use.ts:4:21: SX004 module './colors' has no default export
+            src/use.ts:5:10: SX004 module './index' does not export 'blue'
+        "#]],
+    );
+}
+
+#[test]
+fn names_through_an_open_export_star_are_not_judged() {
+    check(
+        r#"
+        //- /src/use.ts
+        import { red, anything } from "./open";
+        import { other } from "./broken";
+        import { nested } from "./deep";
+        export const x = [red, anything, other, nested];
+        //- /src/open.ts
+        export * from "./colors";
+        export * from "outside-package";
+        //- /src/broken.ts
+        export * from "./missing";
+        //- /src/deep.ts
+        export * from "./common";
+        //- /src/common.ts
+        export * from "./colors";
+        export = {};
+        //- /src/colors.ts
+        export const red = 1;
+        "#,
+        expect![[r#"
+            src/broken.ts:1:1: SX003 no module './missing' in the workspace
         "#]],
     );
 }

@@ -18,6 +18,7 @@ use support::fixture;
 mod cursor_edges;
 mod diagnostics;
 mod diagnostics_arity;
+mod diagnostics_cycles;
 mod diagnostics_ecmascript;
 mod diagnostics_python;
 mod diagnostics_structure;

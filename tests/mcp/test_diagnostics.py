@@ -88,7 +88,9 @@ async def test_explain_diagnostic(project):
         assert "itmes" in content["example"] and "# fixed:" in content["example"]
         by_name = await session.call_tool("explain_diagnostic", {"code": "import-cycle"})
         assert by_name.structured_content["code"] == "SX012"
-        assert by_name.structured_content["description"].endswith(" Not checked yet (planned).")
+        assert by_name.structured_content["description"].endswith(
+            " Checked today in: python, javascript, typescript, tsx, go."
+        )
         unknown = await session.call_tool("explain_diagnostic", {"code": "E999"})
         assert tool_error(unknown)["code"] == "NOT_FOUND"
 
@@ -170,4 +172,23 @@ async def test_typecheck_points_at_the_earlier_definition(tmp_path):
             {"path": "m.py", "line": 2, "column": 8, "code": "SX008", "severity": "warning",
              "message": "redefinition of unused 'os' from line 1",
              "related": [{"line": 1, "column": 8, "message": "'os' first defined here"}]},
+        ]
+
+
+async def test_typecheck_reports_import_cycles_only_when_asked(tmp_path):
+    root = tmp_path / "ws"
+    write(root, "src/store.ts", 'import { render } from "./view";\nexport const state = { render };\n')
+    write(root, "src/view.ts", 'import { state } from "./store";\nexport const render = () => state;\n')
+    write(root, "src/types.ts", 'import type { state } from "./store";\nexport type State = typeof state;\n')
+    async with stdio_session(root) as session:
+        await wait_until_indexed(session)
+        default = await session.call_tool("typecheck", {})
+        assert default.structured_content["summary"]["total"] == 0
+        cycles = await session.call_tool("typecheck", {"codes": ["SX012"]})
+        assert not cycles.is_error, cycles
+        assert cycles.structured_content["diagnostics"] == [
+            {"path": "src/store.ts", "line": 1, "column": 1, "code": "SX012", "severity": "information",
+             "message": "import cycle: src/store.ts → src/view.ts → src/store.ts"},
+            {"path": "src/view.ts", "line": 1, "column": 1, "code": "SX012", "severity": "information",
+             "message": "import cycle: src/view.ts → src/store.ts → src/view.ts"},
         ]

@@ -1,7 +1,8 @@
 //! JavaScript, TypeScript and TSX checks: undefined names (SX005), unused imports (SX006),
 //! relative or `paths`-mapped imports that lead to no workspace file (SX003), and names
 //! imported from a workspace module that does not export them (SX004; only modules whose
-//! exports can be told: no `export *`, `export =` or CommonJS exports).
+//! exports can be told: no `export =` or CommonJS exports, and `export * from` only of
+//! workspace modules whose exports can be told, followed transitively: [`module_exports`]).
 //!
 //! Names are looked up in the file's own scopes (`file_names`) by JavaScript's rules: every
 //! binding of an enclosing scope is seen (declarations are hoisted; the temporal dead zone
@@ -23,7 +24,8 @@
 //!
 //! Invariant: reads the file's own queries and, of other files, only position-free facts:
 //! each file's [`module_facts`] (its global names and its exports, which backdate when an
-//! edit leaves them alone) and the path-built module map behind `imports::resolve`.
+//! edit leaves them alone), [`module_exports`] built from those, and the path-built module
+//! map behind `imports::resolve`.
 
 use std::{collections::HashSet, sync::Arc};
 
@@ -104,10 +106,13 @@ pub struct ModuleFacts {
     /// The global names it declares, sorted: a script's top-level names, `declare global`
     /// blocks' names, `export as namespace N`.
     pub globals: Box<[Box<str>]>,
-    /// The names it exports, sorted; `None` when that cannot be told from its text alone: it
-    /// has `export * from`, `export =`, CommonJS exports (`module.exports`, `exports.x`), a
-    /// syntax error, or no `import` or `export` at all (a script).
+    /// The names it exports itself, sorted; `None` when that cannot be told from its text
+    /// alone: it has `export =`, CommonJS exports (`module.exports`, `exports.x`), a syntax
+    /// error, or no `import` or `export` at all (a script).
     pub exports: Option<Box<[Box<str>]>>,
+    /// The specifiers of its `export * from "…"` statements, sorted: it exports their
+    /// modules' names too ([`module_exports`] follows them).
+    pub star_exports: Box<[Box<str>]>,
 }
 
 /// The global names `file` declares and the names it exports, from one parse. Backdates
@@ -129,6 +134,7 @@ pub fn module_facts(db: &dyn Db, file: SourceFile) -> Arc<ModuleFacts> {
     };
     let mut globals: Vec<&str> = Vec::new();
     let mut exported: Vec<&str> = Vec::new();
+    let mut stars: Vec<&str> = Vec::new();
     let mut exports_known = !text.contains("exports");
     let mut top_level: Vec<&str> = Vec::new();
     let mut cursor = root.walk();
@@ -137,7 +143,7 @@ pub fn module_facts(db: &dyn Db, file: SourceFile) -> Arc<ModuleFacts> {
             "import_statement" => ambient.module = true,
             "export_statement" => {
                 ambient.module = true;
-                exports_known &= statement_exports(statement, text, &mut exported);
+                exports_known &= statement_exports(statement, text, &mut exported, &mut stars);
                 // `export as namespace N` (a UMD library's global).
                 let words: Vec<&str> = text[statement.byte_range()].split_whitespace().collect();
                 if let ["export", "as", "namespace", name, ..] = words.as_slice() {
@@ -187,8 +193,55 @@ pub fn module_facts(db: &dyn Db, file: SourceFile) -> Arc<ModuleFacts> {
         exported.sort_unstable();
         exported.dedup();
         ambient.exports = Some(exported.into_iter().map(Box::from).collect());
+        stars.sort_unstable();
+        stars.dedup();
+        ambient.star_exports = stars.into_iter().map(Box::from).collect();
     }
     Arc::new(ambient)
+}
+
+/// Every name `file` exports: its own, and through `export * from` those of the workspace
+/// modules it names, transitively (each module once, so cycles end; `export *` passes on
+/// no `default`). `None` when that cannot be told: a module on the way has exports
+/// [`module_facts`] cannot tell, or an `export *` names a module outside the workspace or
+/// none. Position-free: reads only `module_facts` and the path-built module map.
+#[salsa::tracked(returns(clone))]
+pub fn module_exports(
+    db: &dyn Db,
+    workspace: Workspace,
+    file: SourceFile,
+) -> Option<Arc<[Box<str>]>> {
+    let facts = module_facts(db, file);
+    let own = facts.exports.as_ref()?;
+    if facts.star_exports.is_empty() {
+        return Some(own.iter().cloned().collect());
+    }
+    let mut names: Vec<Box<str>> = own.to_vec();
+    let mut seen = HashSet::from([file]);
+    let mut stack: Vec<(SourceFile, Arc<ModuleFacts>)> = vec![(file, facts)];
+    while let Some((from, facts)) = stack.pop() {
+        for spec in facts.star_exports.iter() {
+            let module_only = ImportSummary {
+                module: spec.to_string(),
+                ..ImportSummary::default()
+            };
+            let imports::Target::Resolved { file: target, .. } =
+                imports::resolve(db, workspace, from, &module_only)
+            else {
+                return None;
+            };
+            if !seen.insert(target) {
+                continue;
+            }
+            let target_facts = module_facts(db, target);
+            let exported = target_facts.exports.as_ref()?;
+            names.extend(exported.iter().filter(|n| &***n != "default").cloned());
+            stack.push((target, target_facts));
+        }
+    }
+    names.sort_unstable();
+    names.dedup();
+    Some(names.into())
 }
 
 /// The names a top-level statement declares (`var a, {b}`, `function f`, `class C`,
@@ -596,11 +649,13 @@ fn jsx_and_comment_words<'t>(root: tree_sitter::Node, text: &'t str) -> (bool, H
     (has_jsx, words)
 }
 
-/// Adds the names one `export` statement exports; false when it may export any name.
+/// Adds the names one `export` statement exports, and the specifier of an `export * from`
+/// to `stars`; false when it may export any name.
 fn statement_exports<'t>(
     statement: tree_sitter::Node,
     text: &'t str,
     out: &mut Vec<&'t str>,
+    stars: &mut Vec<&'t str>,
 ) -> bool {
     let export_name = |node: tree_sitter::Node| -> &'t str {
         let node = match node.kind() {
@@ -623,8 +678,20 @@ fn statement_exports<'t>(
     for child in children {
         match child.kind() {
             "=" => return false,
-            // `export * from "m"` (not `export * as ns`, a `namespace_export`).
-            "*" => return false,
+            // `export * from "m"` (not `export * as ns`, a `namespace_export`): the names
+            // of `m`, when its specifier is a plain string.
+            "*" => {
+                let source = statement
+                    .child_by_field_name("source")
+                    .filter(|s| s.named_child_count() == 1)
+                    .and_then(|s| s.named_child(0))
+                    .filter(|f| f.kind() == "string_fragment");
+                match source {
+                    Some(fragment) => stars.push(&text[fragment.byte_range()]),
+                    None => return false,
+                }
+                understood = true;
+            }
             "namespace_export" => {
                 let mut inner = child.walk();
                 let name = child.named_children(&mut inner).last();
@@ -686,8 +753,7 @@ fn unknown_import_names(
         if target == file || is_javascript(target) != is_javascript(file) {
             continue;
         }
-        let facts = module_facts(db, target);
-        let Some(exported) = &facts.exports else {
+        let Some(exported) = module_exports(db, workspace, target) else {
             continue;
         };
         if exported.iter().any(|e| &**e == name) {

@@ -16,6 +16,7 @@
 
 mod arity;
 mod control_flow;
+pub mod cycles;
 mod duplicates;
 pub mod ecmascript;
 mod go;

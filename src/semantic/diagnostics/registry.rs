@@ -146,6 +146,7 @@ pub mod ids {
     pub const DUPLICATE_DEFINITION: &str = "SX009";
     pub const IMPOSSIBLE_CALL: &str = "SX010";
     pub const OUTSIDE_CONTEXT: &str = "SX011";
+    pub const IMPORT_CYCLE: &str = "SX012";
     pub const UNUSED_SUPPRESSION: &str = "SX013";
 }
 
@@ -214,6 +215,7 @@ mod tests {
             ids::DUPLICATE_DEFINITION,
             ids::IMPOSSIBLE_CALL,
             ids::OUTSIDE_CONTEXT,
+            ids::IMPORT_CYCLE,
             ids::UNUSED_SUPPRESSION,
         ] {
             assert!(code(id).is_implemented(), "{id} is emitted, so implemented");

@@ -11,7 +11,8 @@
 //!
 //! A code named in a `sextant:` comment that suppressed nothing (or is not a code) is
 //! reported as an unused suppression (SX013, off by default), unless the file has syntax
-//! errors (then the other checks did not run, so nothing could have fired).
+//! errors (then the other checks did not run, so nothing could have fired), or the code is
+//! SX012 (import cycles, computed apart and filtered by [`remove_suppressed`]).
 //!
 //! Invariant: comments are the syntax tree's comment nodes, never text inside a string
 //! literal; the text is searched first, so a file without `sextant:` or `noqa` is not
@@ -137,6 +138,9 @@ pub(super) fn apply(db: &dyn Db, file: SourceFile, found: &mut Vec<Diagnostic>) 
                 Some(id) if used.contains(&(i, id)) => continue,
                 // A code not checked in this language yet may be suppressed ahead of time.
                 Some(id) if id == registry::ids::UNUSED_SUPPRESSION => continue,
+                // Import cycles are computed only when selected (`cycles.rs`), apart from
+                // the findings here: whether their suppression was used is not known.
+                Some(id) if id == registry::ids::IMPORT_CYCLE => continue,
                 Some(id) if !registry::code(id).is_implemented_for(lang) => continue,
                 Some(id) => {
                     let code = registry::code(id);
@@ -165,6 +169,33 @@ pub(super) fn apply(db: &dyn Db, file: SourceFile, found: &mut Vec<Diagnostic>) 
             .any(|directive| directive.scope != Scope::Noqa && directive.covers(d.id, line))
     });
     found.extend(unused);
+}
+
+/// Removes the findings that comments suppress from `found`, and adds nothing: for codes
+/// computed apart from [`super::file_diagnostics`] (import cycles, on demand).
+pub(super) fn remove_suppressed<T>(
+    db: &dyn Db,
+    file: SourceFile,
+    found: &mut Vec<T>,
+    diagnostic: impl Fn(&T) -> &Diagnostic,
+) {
+    let text = file.text(db).clone();
+    let python = file.lang(db).info().import_style == "python-module";
+    let noqa_possible = python && contains_ignore_case(&text, "noqa");
+    if found.is_empty() || (!text.contains("sextant:") && !noqa_possible) {
+        return;
+    }
+    let directives = directives(db, file, &text, python);
+    let index = line_index(db, file);
+    found.retain(|item| {
+        let d = diagnostic(item);
+        let line = index
+            .line_column(d.range.start().into(), ColumnUnit::Utf8)
+            .0;
+        !directives
+            .iter()
+            .any(|directive| directive.covers(d.id, line))
+    });
 }
 
 fn contains_ignore_case(text: &str, needle: &str) -> bool {
