@@ -426,6 +426,7 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
                 max_file_size: g.max_file_size,
                 exclude: g.exclude.clone(),
                 progress: None,
+                ..Default::default()
             };
             let code = crate::lsp::run_stdio(g.root_arg.clone(), load, args.max_message_bytes)?;
             Ok((String::new(), code))
@@ -632,7 +633,8 @@ fn check(g: &GlobalArgs, args: &CheckArgs) -> Result<(String, ExitCode), CliErro
         return Err(CliError(format!("--json and --format {name} conflict")));
     }
     let codes = ide::CodeSelection::new(&args.select, &args.ignore).map_err(CliError)?;
-    let host = load_workspace(g)?;
+    // A check of named files needs only theirs (and what they import): no point checking all.
+    let host = load_workspace_with(g, args.paths.is_empty())?;
     let root = std::fs::canonicalize(g.root())?;
     let mut paths = Vec::new();
     for path in &args.paths {
@@ -710,6 +712,7 @@ fn run_mcp(g: &GlobalArgs, args: &McpArgs) -> Result<(), CliError> {
         max_file_size: g.max_file_size,
         exclude: g.exclude.clone(),
         progress: None,
+        ..Default::default()
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -758,10 +761,16 @@ fn parse_language(name: &str) -> Result<&'static Language, CliError> {
 }
 
 fn load_workspace(g: &GlobalArgs) -> Result<Host, CliError> {
+    load_workspace_with(g, false)
+}
+
+/// [`load_workspace`]; with `check_on_load`, every file is checked as it is indexed.
+fn load_workspace_with(g: &GlobalArgs, check_on_load: bool) -> Result<Host, CliError> {
     let options = LoadOptions {
         max_file_size: g.max_file_size,
         exclude: g.exclude.clone(),
         progress: progress::terminal_progress(),
+        check_on_load,
     };
     Ok(Host::load(g.root(), &options)?)
 }

@@ -505,15 +505,31 @@ impl Analysis {
     /// the workspace symbol index and identifier index) on all cores. `on_file` is called
     /// after each file.
     pub fn prime_caches(&self, on_file: &(dyn Fn() + Sync)) -> Cancellable<()> {
+        self.prime_caches_with(false, on_file)
+    }
+
+    /// [`Analysis::prime_caches`], and with `diagnostics` every file's diagnostics too, each
+    /// computed right after the file's symbols while its tree is cached: a cold `check`
+    /// then parses each file once (about twice otherwise: once to index, once to check).
+    pub fn prime_caches_with(
+        &self,
+        diagnostics: bool,
+        on_file: &(dyn Fn() + Sync),
+    ) -> Cancellable<()> {
         let files = self.workspace.files(&self.db).clone();
+        let workspace = self.workspace;
         // `RootDatabase` is `Send` but not `Sync`: each worker takes its own clone.
         let template = std::sync::Mutex::new(self.db.clone());
         self.with(|db| {
             files.par_iter().for_each_init(
                 || template.lock().unwrap().clone(),
                 |db, &file| {
+                    let _pin = crate::semantic::pin_tree(db, file);
                     symbol_summaries(db, file);
                     file_identifiers(db, file);
+                    if diagnostics {
+                        crate::semantic::diagnostics::file_diagnostics(db, workspace, file);
+                    }
                     on_file();
                 },
             );

@@ -211,7 +211,17 @@ impl Language {
     /// [`QueryKind::PerFile`] with a lower pattern index is a tags match (with the same index
     /// as in the tags query), any other an imports match.
     pub fn per_file_parts(&self) -> usize {
-        self.query(QueryKind::Tags).map_or(0, |q| q.pattern_count())
+        // From the per-file query's pattern offsets: compiling the tags query on its own
+        // just to count its patterns costs as much as compiling the per-file query.
+        let (Some(query), Some(tags)) = (
+            self.query(QueryKind::PerFile),
+            self.query_sources.get(&QueryKind::Tags),
+        ) else {
+            return 0;
+        };
+        (0..query.pattern_count())
+            .take_while(|&i| query.start_byte_for_pattern(i) < tags.len())
+            .count()
     }
 
     /// Compiles the query (if any) and returns the compile error, for tests and diagnostics.
@@ -507,6 +517,17 @@ mod tests {
         // The fast path of symbol extraction (see roots.rs).
         for lang in registry().all() {
             assert!(lang.query_roots(QueryKind::Tags).is_some(), "{}", lang.id);
+        }
+    }
+
+    #[test]
+    fn the_per_file_query_starts_with_the_tags_patterns() {
+        for lang in registry().all() {
+            let tags = lang.query(QueryKind::Tags).unwrap().pattern_count();
+            assert_eq!(lang.per_file_parts(), tags, "{}", lang.id);
+            let imports = lang.query(QueryKind::Imports).map_or(0, |q| q.pattern_count());
+            let per_file = lang.query(QueryKind::PerFile).unwrap().pattern_count();
+            assert_eq!(per_file, tags + imports, "{}", lang.id);
         }
     }
 

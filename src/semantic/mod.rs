@@ -67,6 +67,12 @@ pub(crate) fn file_tree(db: &dyn Db, file: SourceFile) -> Option<tree_sitter::Tr
     tree
 }
 
+/// Keeps `file`'s tree in the database's tree cache while the guard lives: a query that
+/// reads its own tree before and after pulling other files' summaries parses it once.
+pub fn pin_tree(db: &dyn Db, file: SourceFile) -> crate::syntax::Pin<'_> {
+    db.tree_cache().pin(tree_key(file))
+}
+
 /// The line table of a file: every position in an answer, and every LSP conversion, goes
 /// through it. Bounded by an LRU like `parse`, but larger: a table is small (4 bytes a line,
 /// more only for non-ASCII text) and one `workspace/symbol` answer touches up to 100 files.

@@ -26,7 +26,35 @@ struct Entry {
 /// The recently parsed trees of one database.
 #[derive(Default)]
 pub struct TreeCache {
-    entries: Mutex<Vec<Entry>>,
+    inner: Mutex<Inner>,
+}
+
+#[derive(Default)]
+struct Inner {
+    /// Oldest first.
+    entries: Vec<Entry>,
+    /// Keys whose trees are not evicted, with how many [`Pin`]s hold each.
+    pinned: Vec<(u64, u32)>,
+}
+
+/// Keeps one file's tree in its [`TreeCache`] while it lives, so that the queries of a file
+/// that pull other files' trees in between (a check reading its imports' summaries) do not
+/// evict it and parse it again.
+pub struct Pin<'c> {
+    cache: &'c TreeCache,
+    key: u64,
+}
+
+impl Drop for Pin<'_> {
+    fn drop(&mut self) {
+        let mut inner = self.cache.inner.lock().unwrap();
+        if let Some(i) = inner.pinned.iter().position(|(k, _)| *k == self.key) {
+            inner.pinned[i].1 -= 1;
+            if inner.pinned[i].1 == 0 {
+                inner.pinned.swap_remove(i);
+            }
+        }
+    }
 }
 
 impl std::fmt::Debug for TreeCache {
@@ -36,6 +64,18 @@ impl std::fmt::Debug for TreeCache {
 }
 
 impl TreeCache {
+    /// Keeps the tree cached under `key` (once there is one) until the pin is dropped. Pins
+    /// are few (one per file a thread is working on), so the cache can hold more than
+    /// [`CAPACITY`] trees only while they are.
+    pub fn pin(&self, key: u64) -> Pin<'_> {
+        let mut inner = self.inner.lock().unwrap();
+        match inner.pinned.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, count)) => *count += 1,
+            None => inner.pinned.push((key, 1)),
+        }
+        Pin { cache: self, key }
+    }
+
     /// A tree-sitter parse of `text`, reusing the previous tree cached under `key` if any.
     pub fn parse_reusing(
         &self,
@@ -45,11 +85,12 @@ impl TreeCache {
         interrupt: Interrupt,
     ) -> Option<Tree> {
         let previous = {
-            let mut cache = self.entries.lock().unwrap();
-            let position = cache
+            let mut inner = self.inner.lock().unwrap();
+            let position = inner
+                .entries
                 .iter()
                 .position(|e| e.key == key && e.lang == lang.lang_id);
-            position.map(|i| cache.remove(i))
+            position.map(|i| inner.entries.remove(i))
         };
         let tree = match previous {
             Some(entry) if *entry.text == **text => Some(entry.tree),
@@ -59,11 +100,17 @@ impl TreeCache {
             }
             None => parse_tree_sitter(lang, text, None, interrupt),
         }?;
-        let mut cache = self.entries.lock().unwrap();
-        if cache.len() >= CAPACITY {
-            cache.remove(0);
+        let mut inner = self.inner.lock().unwrap();
+        if inner.entries.len() >= CAPACITY {
+            let Inner { entries, pinned } = &mut *inner;
+            if let Some(oldest) = entries
+                .iter()
+                .position(|e| !pinned.iter().any(|(k, _)| *k == e.key))
+            {
+                entries.remove(oldest);
+            }
         }
-        cache.push(Entry {
+        inner.entries.push(Entry {
             key,
             lang: lang.lang_id,
             text: text.clone(),

@@ -19,7 +19,7 @@ mod query;
 
 use std::sync::Arc;
 
-pub use incremental::TreeCache;
+pub use incremental::{Pin, TreeCache};
 pub use line_index::{ColumnIndex, ColumnUnit, LineCol, LineIndex, line_starts};
 pub use parser::{parse_range, parse_tree_sitter, with_parser};
 pub use query::{MAX_START_DEPTH, run_query};

@@ -45,6 +45,9 @@ pub struct LoadOptions {
     pub exclude: Vec<String>,
     /// Told how the first load advances (reading, then indexing).
     pub progress: Option<ProgressSink>,
+    /// Also compute every file's diagnostics while indexing it, so that its tree is parsed
+    /// once for both (what `sextant check` asks for next).
+    pub check_on_load: bool,
 }
 
 /// One step of loading: `done` of `total` files through `phase`.
@@ -259,7 +262,9 @@ impl Host {
         host.load_manifests(found_manifests);
         let indexing = Progress::new(progress, LoadPhase::Indexing, host.analysis.file_count());
         // Nothing else holds this host yet, so nothing can cancel the priming.
-        let _ = host.analysis().prime_caches(&|| indexing.inc());
+        let _ = host
+            .analysis()
+            .prime_caches_with(options.check_on_load, &|| indexing.inc());
         host.index_time = started.elapsed();
         Ok(host)
     }

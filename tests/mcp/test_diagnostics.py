@@ -188,7 +188,11 @@ async def test_typecheck_reports_import_cycles_only_when_asked(tmp_path):
         assert not cycles.is_error, cycles
         assert cycles.structured_content["diagnostics"] == [
             {"path": "src/store.ts", "line": 1, "column": 1, "code": "SX012", "severity": "information",
-             "message": "import cycle: src/store.ts → src/view.ts → src/store.ts"},
+             "message": "import cycle: src/store.ts → src/view.ts → src/store.ts",
+             "related": [{"path": "src/view.ts", "line": 1, "column": 1,
+                          "message": "src/view.ts imports src/store.ts"}]},
             {"path": "src/view.ts", "line": 1, "column": 1, "code": "SX012", "severity": "information",
-             "message": "import cycle: src/view.ts → src/store.ts → src/view.ts"},
+             "message": "import cycle: src/view.ts → src/store.ts → src/view.ts",
+             "related": [{"path": "src/store.ts", "line": 1, "column": 1,
+                          "message": "src/store.ts imports src/view.ts"}]},
         ]

@@ -72,6 +72,8 @@ impl Diagnostic {
 /// recovery are guesses.
 #[salsa::tracked(returns(clone))]
 pub fn file_diagnostics(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Arc<[Diagnostic]> {
+    // The checks read this file's tree, then other files' summaries, then the tree again.
+    let _pin = super::pin_tree(db, file);
     let errors = super::syntax_errors(db, file);
     let mut found: Vec<Diagnostic> = errors
         .iter()
