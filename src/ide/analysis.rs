@@ -453,6 +453,26 @@ impl Analysis {
         })
     }
 
+    /// Renames `name` as bound in `file`'s module scope (`scope` absent or `module`) or in
+    /// the function called `scope`: for a snippet, which has no positions to point at.
+    pub fn rename_in_scope(
+        &self,
+        file: FileId,
+        name: &str,
+        scope: Option<&str>,
+        new_name: &str,
+        options: super::RenameOptions,
+    ) -> Cancellable<Result<super::Rename, super::RenameError>> {
+        let subject = super::rename::RenameSubject::InScope {
+            file: file.0,
+            name: name.to_string(),
+            scope: scope.map(str::to_string),
+        };
+        self.with(|db| {
+            (*super::rename::rename(db, self.workspace, subject, new_name, options)).clone()
+        })
+    }
+
     /// Renames the definitions called `name` (`f`, `module.f`, `Class.method`).
     pub fn rename_by_name(
         &self,

@@ -151,8 +151,18 @@ impl RenameError {
 /// What to rename: the name at a position, or the definitions a written name names.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, salsa::SalsaValue)]
 pub(crate) enum RenameSubject {
-    At { file: SourceFile, offset: u32 },
+    At {
+        file: SourceFile,
+        offset: u32,
+    },
     Named(String),
+    /// `name` as bound in one file's module scope, or in the function called `scope` (its
+    /// own scope or one nested in it): source mode, where a snippet has no positions to give.
+    InScope {
+        file: SourceFile,
+        name: String,
+        scope: Option<String>,
+    },
 }
 
 #[salsa::interned(debug)]
@@ -492,6 +502,16 @@ fn what_to_rename(
             }
             Ok((old, Found::Targets(targets)))
         }
+        RenameSubject::InScope { file, name, scope } => {
+            let offset = binding_in_scope(&resolver.names(*file), name, scope.as_deref())?;
+            what_to_rename(
+                resolver,
+                &RenameSubject::At {
+                    file: *file,
+                    offset,
+                },
+            )
+        }
         RenameSubject::At { file, offset } => {
             let (file, offset) = (*file, *offset as usize);
             let names = resolver.names(file);
@@ -546,6 +566,53 @@ fn what_to_rename(
                 ))),
             }
         }
+    }
+}
+
+/// Where `name` is first bound in the module scope (`scope` absent or `module`), or in the
+/// function called `scope` or a scope nested in it.
+fn binding_in_scope(
+    names: &FileNames,
+    name: &str,
+    scope: Option<&str>,
+) -> Result<u32, RenameError> {
+    let within = match scope {
+        None | Some("module") => None,
+        Some(function) => {
+            let found = (0..names.scopes.len() as ScopeId).find(|&id| {
+                names.scopes[id as usize].named_by.is_some_and(|n| {
+                    names.name(n) == function
+                        && names.occurrence(n).role == Role::Definition(BindingKind::Function)
+                })
+            });
+            match found {
+                Some(id) => Some(names.scopes[id as usize].range),
+                None => {
+                    return Err(RenameError::NotFound(format!(
+                        "no function called `{function}` in the source"
+                    )));
+                }
+            }
+        }
+    };
+    let binding = names.occurrences_named(name).find(|&o| {
+        let occ = names.occurrence(o);
+        let bound = matches!(occ.role, Role::Definition(_));
+        match within {
+            None => bound && occ.scope == 0,
+            Some(range) => {
+                bound
+                    && occ.scope != 0
+                    && range.contains_range(names.scopes[occ.scope as usize].range)
+            }
+        }
+    });
+    match binding {
+        Some(o) => Ok(u32::from(names.occurrence(o).range.start())),
+        None => Err(RenameError::NotFound(match scope {
+            None | Some("module") => format!("`{name}` is not bound at module level"),
+            Some(function) => format!("`{name}` is not bound in `{function}`"),
+        })),
     }
 }
 
