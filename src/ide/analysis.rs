@@ -473,6 +473,16 @@ impl Analysis {
         })
     }
 
+    /// The name a rename at `offset` would rename, or why there is none (before asking for
+    /// a new name).
+    pub fn prepare_rename(
+        &self,
+        file: FileId,
+        offset: usize,
+    ) -> Cancellable<Result<Span, super::RenameError>> {
+        self.with(|db| super::rename::prepare(db, self.workspace, file.0, offset))
+    }
+
     /// Renames the definitions called `name` (`f`, `module.f`, `Class.method`).
     pub fn rename_by_name(
         &self,

@@ -213,6 +213,28 @@ pub(crate) fn rename(
     rename_plan(db, key)
 }
 
+/// The name a rename at `offset` would rename (its place), or why none would be: what an
+/// editor asks before it offers a rename.
+pub(crate) fn prepare(
+    db: &dyn Db,
+    workspace: Workspace,
+    file: SourceFile,
+    offset: usize,
+) -> Result<Span, RenameError> {
+    let mut resolver = Resolver::new(db, workspace);
+    let subject = RenameSubject::At {
+        file,
+        offset: offset as u32,
+    };
+    what_to_rename(&mut resolver, &subject)?;
+    let names = resolver.names(file);
+    let occurrence = names
+        .at_offset(offset)
+        .ok_or_else(|| RenameError::NotFound("no name at this position".into()))?;
+    let index = semantic::line_index(db, file);
+    Ok(Span::new(&index, names.occurrence(occurrence).range))
+}
+
 /// Whether `new` can replace `old` as a name of `lang`; warnings that do not refuse it.
 pub fn validate_name(lang: &Language, old: &str, new: &str) -> Result<(), RenameError> {
     if new == old {
@@ -445,8 +467,9 @@ fn compute(
     );
     conflicts.extend(verified.conflicts);
     if !conflicts.is_empty() {
+        // One place, one reason: a binding that is already taken is that, first.
         conflicts.sort_by(|a, b| (&a.path, a.span.byte_start).cmp(&(&b.path, b.span.byte_start)));
-        conflicts.dedup();
+        conflicts.dedup_by(|later, kept| later.path == kept.path && later.span == kept.span);
         return Err(RenameError::Conflict {
             message: format!(
                 "renaming `{old_name}` to `{new_name}` would change what {} name{} mean{}",
@@ -542,11 +565,13 @@ fn what_to_rename(
                 if aliased {
                     return Ok((old, Found::Local { file, scope }));
                 }
-                return Err(RenameError::NotRenameable(format!(
-                    "`{old}` is imported under its own name from something outside the \
-                     workspace; renaming it here would change what is imported (give it an \
-                     alias instead)"
-                )));
+                if resolution.targets.is_empty() {
+                    return Err(RenameError::NotRenameable(format!(
+                        "`{old}` is imported under its own name from something sextant cannot \
+                         see; renaming it here would change what is imported (give it an \
+                         alias instead)"
+                    )));
+                }
             }
             if resolution.heuristic {
                 return Err(RenameError::NotFound(format!(
@@ -559,7 +584,8 @@ fn what_to_rename(
                     "`{old}` names a module: renaming it means renaming its file"
                 ))),
                 Some(Target::External { module, .. }) => Err(RenameError::NotRenameable(format!(
-                    "`{old}` is defined outside the workspace (in `{module}`)"
+                    "`{old}` is defined outside the workspace (in `{module}`); renaming it \
+                     here would change what is imported (give it an alias instead)"
                 ))),
                 _ => Err(RenameError::NotFound(format!(
                     "`{old}` is not bound anywhere in the workspace"

@@ -380,10 +380,9 @@ fn python_import_into_a_module_that_binds_the_new_name_is_a_conflict() {
         "#,
         "size",
         expect![[r#"
-            RENAME_CONFLICT: renaming `area` to `size` would change what 5 names mean
+            RENAME_CONFLICT: renaming `area` to `size` would change what 4 names mean
               b.py:1:15 this use of `area` would be captured by another `size` (defined in b.py)
               b.py:2:1 `size` is already defined here, in the same scope
-              b.py:2:1 this `size` would refer to the renamed `area` instead
               b.py:3:7 this use of `area` would be captured by another `size` (defined in b.py)
               b.py:3:15 this `size` would refer to the renamed `area` instead
         "#]],
@@ -613,7 +612,7 @@ fn nothing_to_rename() {
         "#,
         "system",
         expect![[r#"
-            NOT_RENAMEABLE: `os` is imported under its own name from something outside the workspace; renaming it here would change what is imported (give it an alias instead)
+            NOT_RENAMEABLE: `os` is defined outside the workspace (in `os`); renaming it here would change what is imported (give it an alias instead)
         "#]],
     );
     check(
