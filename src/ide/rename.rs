@@ -708,6 +708,29 @@ fn same_scope_conflicts(
             }));
         }
         let index = semantic::line_index(db, file);
+        // A Go package's top-level names are one scope across its directory's files.
+        if scope == 0 && file.lang(db).info().id == "go" {
+            let dir = directory(file.path(db));
+            for &other in resolver.workspace().files(db).iter() {
+                if other == file
+                    || other.lang(db).info().id != "go"
+                    || directory(other.path(db)) != dir
+                {
+                    continue;
+                }
+                let other_names = resolver.names(other);
+                let other_index = semantic::line_index(db, other);
+                for &site in other_names.bindings(0, new_name) {
+                    conflicts.push(RenameConflict {
+                        path: other.path(db).clone(),
+                        span: Span::new(&other_index, other_names.occurrence(site).range),
+                        message: format!(
+                            "`{new_name}` is already defined here, in the same package"
+                        ),
+                    });
+                }
+            }
+        }
         for site in taken {
             conflicts.push(RenameConflict {
                 path: file.path(db).clone(),

@@ -626,3 +626,396 @@ fn nothing_to_rename() {
         "#]],
     );
 }
+
+#[test]
+fn python_reexport_through_a_package_and_its_all() {
+    check(
+        r#"
+        //- /pkg/__init__.py
+        from .impl import build
+        __all__ = ["build"]
+        //- /pkg/impl.py
+        def build$0():
+            return 1
+        //- /app.py
+        from pkg import build
+        import pkg
+        build()
+        pkg.build()
+        "#,
+        "make",
+        expect![[r#"
+            //- app.py
+            from pkg import make
+            import pkg
+            make()
+            pkg.make()
+            //- pkg/__init__.py
+            from .impl import make
+            __all__ = ["make"]
+            //- pkg/impl.py
+            def make():
+                return 1
+        "#]],
+    );
+}
+
+#[test]
+fn python_module_constant_through_an_alias_import() {
+    check(
+        r#"
+        //- /conf.py
+        LIMIT$0 = 10
+        //- /use.py
+        from conf import LIMIT as CAP
+        import conf
+        print(CAP, conf.LIMIT)
+        "#,
+        "MAX_ITEMS",
+        expect![[r#"
+            //- conf.py
+            MAX_ITEMS = 10
+            //- use.py
+            from conf import MAX_ITEMS as CAP
+            import conf
+            print(CAP, conf.MAX_ITEMS)
+        "#]],
+    );
+}
+
+#[test]
+fn javascript_local_parameter_and_method() {
+    check(
+        r#"
+        //- /a.js
+        export class Counter {
+            bump$0(step) { this.total += step; return this; }
+        }
+        export function run(counter, step) {
+            const local = counter.bump(step);
+            return local;
+        }
+        new Counter().bump(1);
+        "#,
+        "increment",
+        expect![[r#"
+            //- a.js
+            export class Counter {
+                increment(step) { this.total += step; return this; }
+            }
+            export function run(counter, step) {
+                const local = counter.bump(step);
+                return local;
+            }
+            new Counter().increment(1);
+            heuristic a.js:5:27 Code applied=false
+        "#]],
+    );
+    check(
+        r#"
+        //- /a.js
+        function scale(factor$0, value) {
+            const doubled = value * factor;
+            return () => doubled + factor;
+        }
+        "#,
+        "k",
+        expect![[r#"
+            //- a.js
+            function scale(k, value) {
+                const doubled = value * k;
+                return () => doubled + k;
+            }
+        "#]],
+    );
+}
+
+#[test]
+fn typescript_interface_method_and_constant_across_files() {
+    check(
+        r#"
+        //- /limits.ts
+        export const LIMIT$0 = 10;
+        //- /use.ts
+        import { LIMIT } from "./limits";
+        import * as limits from "./limits";
+        export const twice = LIMIT * 2 + limits.LIMIT;
+        "#,
+        "MAX",
+        expect![[r#"
+            //- limits.ts
+            export const MAX = 10;
+            //- use.ts
+            import { MAX } from "./limits";
+            import * as limits from "./limits";
+            export const twice = MAX * 2 + limits.MAX;
+        "#]],
+    );
+}
+
+#[test]
+fn typescript_capture_by_a_parameter_is_a_conflict() {
+    check(
+        r#"
+        //- /a.ts
+        const rate$0 = 2;
+        export function price(base: number): number {
+            return base * rate;
+        }
+        "#,
+        "base",
+        expect![[r#"
+            RENAME_CONFLICT: renaming `rate` to `base` would change what 1 name means
+              a.ts:3:19 this use of `rate` would be captured by another `base` (defined in a.ts)
+        "#]],
+    );
+}
+
+#[test]
+fn go_local_parameter_field_and_constant() {
+    check(
+        r#"
+        //- /go.mod
+        module example.com/m
+
+        go 1.22
+        //- /geo/geo.go
+        package geo
+
+        const Limit$0 = 10
+
+        type Shape struct{ Sides int }
+
+        func Area(width int) int {
+            total := width * Limit
+            return total
+        }
+        //- /main.go
+        package main
+
+        import "example.com/m/geo"
+
+        func main() { _ = geo.Limit + geo.Area(2) }
+        "#,
+        "Max",
+        expect![[r#"
+            //- geo/geo.go
+            package geo
+
+            const Max = 10
+
+            type Shape struct{ Sides int }
+
+            func Area(width int) int {
+                total := width * Max
+                return total
+            }
+            //- main.go
+            package main
+
+            import "example.com/m/geo"
+
+            func main() { _ = geo.Max + geo.Area(2) }
+        "#]],
+    );
+    check(
+        r#"
+        //- /go.mod
+        module example.com/m
+
+        go 1.22
+        //- /geo/geo.go
+        package geo
+
+        type Shape struct{ Sides$0 int }
+
+        func Area(width int) int {
+            s := Shape{Sides: width}
+            return s.Sides
+        }
+        "#,
+        "Edges",
+        expect![[r#"
+            //- geo/geo.go
+            package geo
+
+            type Shape struct{ Edges int }
+
+            func Area(width int) int {
+                s := Shape{Edges: width}
+                return s.Edges
+            }
+        "#]],
+    );
+    check(
+        r#"
+        //- /go.mod
+        module example.com/m
+
+        go 1.22
+        //- /geo/geo.go
+        package geo
+
+        func Area(width$0 int) int {
+            total := width * 2
+            return total
+        }
+        "#,
+        "w",
+        expect![[r#"
+            //- geo/geo.go
+            package geo
+
+            func Area(w int) int {
+                total := w * 2
+                return total
+            }
+        "#]],
+    );
+}
+
+#[test]
+fn go_package_level_name_taken_in_another_file_is_a_conflict() {
+    check(
+        r#"
+        //- /go.mod
+        module example.com/m
+
+        go 1.22
+        //- /geo/a.go
+        package geo
+
+        func area$0() int { return 1 }
+
+        func use() int { return area() }
+        //- /geo/b.go
+        package geo
+
+        func size() int { return 2 }
+        "#,
+        "size",
+        expect![[r#"
+            RENAME_CONFLICT: renaming `area` to `size` would change what 1 name means
+              geo/b.go:3:6 `size` is already defined here, in the same package
+        "#]],
+    );
+}
+
+#[test]
+fn rust_method_constant_and_field() {
+    check(
+        r#"
+        //- /src/main.rs
+        struct Shape { sides: u32 }
+        impl Shape {
+            fn count$0(&self) -> u32 { self.sides }
+        }
+        const LIMIT: u32 = 3;
+        fn main() {
+            let shape = Shape { sides: LIMIT };
+            println!("{}", shape.count());
+        }
+        "#,
+        "number",
+        expect![[r#"
+            //- src/main.rs
+            struct Shape { sides: u32 }
+            impl Shape {
+                fn number(&self) -> u32 { self.sides }
+            }
+            const LIMIT: u32 = 3;
+            fn main() {
+                let shape = Shape { sides: LIMIT };
+                println!("{}", shape.number());
+            }
+        "#]],
+    );
+    check(
+        r#"
+        //- /src/main.rs
+        struct Shape { sides$0: u32 }
+        fn main() {
+            let shape = Shape { sides: 3 };
+            println!("{}", shape.sides);
+        }
+        "#,
+        "edges",
+        expect![[r#"
+            //- src/main.rs
+            struct Shape { edges: u32 }
+            fn main() {
+                let shape = Shape { edges: 3 };
+                println!("{}", shape.edges);
+            }
+        "#]],
+    );
+    check(
+        r#"
+        //- /src/main.rs
+        const LIMIT$0: u32 = 3;
+        fn main() {
+            println!("{}", LIMIT);
+        }
+        "#,
+        "MAX",
+        expect![[r#"
+            //- src/main.rs
+            const MAX: u32 = 3;
+            fn main() {
+                println!("{}", MAX);
+            }
+        "#]],
+    );
+}
+
+#[test]
+fn a_use_only_in_a_type_comment_is_reported_as_a_new_diagnostic() {
+    let fixture = r#"
+        //- /models.py
+        class Model$0:
+            pass
+        //- /use.py
+        from models import Model
+
+        def load(path):
+            # type: (str) -> Model
+            return None
+        "#;
+    check(
+        fixture,
+        "Record",
+        expect![[r#"
+        //- models.py
+        class Record:
+            pass
+        //- use.py
+        from models import Record
+
+        def load(path):
+            # type: (str) -> Model
+            return None
+        new diagnostic use.py:1:20 SX006 'models.Record' imported but unused
+    "#]],
+    );
+    // Renaming the comment's word too keeps the import used.
+    check_with(
+        fixture,
+        "Record",
+        RenameOptions {
+            include_heuristic: false,
+            include_text: true,
+        },
+        expect![[r#"
+            //- models.py
+            class Record:
+                pass
+            //- use.py
+            from models import Record
+
+            def load(path):
+                # type: (str) -> Record
+                return None
+            text use.py:4:22 Comment applied=true
+        "#]],
+    );
+}
