@@ -480,7 +480,7 @@ fn compute(
             conflicts,
         });
     }
-    let mut warnings = Vec::new();
+    let mut warnings = verified.warnings;
     if !heuristic.is_empty() && !options.include_heuristic {
         warnings.push(format!(
             "{} heuristic match{} (members on receivers of unknown type) left unchanged; \
@@ -832,6 +832,7 @@ fn text_words(
 struct Verified {
     conflicts: Vec<RenameConflict>,
     new_diagnostics: Vec<DiagnosticInfo>,
+    warnings: Vec<String>,
 }
 
 /// What a use resolves to, comparable across databases.
@@ -967,6 +968,7 @@ fn verify(
                 message: "checking the renamed texts failed".into(),
             }],
             new_diagnostics: Vec::new(),
+            warnings: Vec::new(),
         },
     }
 }
@@ -1064,6 +1066,7 @@ fn scratch_check(
     let diagnostics_after = diagnostics_of(&db);
 
     let mut conflicts = Vec::new();
+    let mut partial: Vec<String> = Vec::new();
     for ((path, list), (before_row, after_row)) in checks.iter().zip(before.iter().zip(&after)) {
         let file = &files[index_of(files, path)];
         let index = LineIndex::new(file.text.clone());
@@ -1089,7 +1092,18 @@ fn scratch_check(
                         .collect::<Vec<_>>()
                 })
                 .unwrap_or_default();
-            let message = if renamed {
+            let still_reaches = is.as_ref().is_some_and(|keys| {
+                !keys.is_empty() && was.as_ref().is_some_and(|w| keys.is_subset(w))
+            });
+            if renamed && captured_by.is_empty() && still_reaches {
+                // A use that meant several definitions (`os.path` is `posixpath` or
+                // `ntpath`) keeps the renamed one and loses those that keep the old name.
+                partial.push(format!("{path}:{}", index.line_col(start as usize).line));
+                continue;
+            }
+            let message = if renamed && captured_by.is_empty() {
+                format!("this use of `{old_name}` would no longer refer to the renamed definition")
+            } else if renamed {
                 format!(
                     "this use of `{old_name}` would be captured by another `{new_name}`{}",
                     describe(&captured_by)
@@ -1128,9 +1142,20 @@ fn scratch_check(
             }
         }
     }
+    let mut warnings = Vec::new();
+    if !partial.is_empty() {
+        warnings.push(format!(
+            "{} renamed use{} also referred to other definitions of `{old_name}`, which keep \
+             the old name (for example {})",
+            partial.len(),
+            if partial.len() == 1 { "" } else { "s" },
+            partial[..partial.len().min(3)].join(", ")
+        ));
+    }
     Verified {
         conflicts,
         new_diagnostics,
+        warnings,
     }
 }
 
