@@ -443,9 +443,10 @@ fn compute(
             })
             .collect();
         let edit = FileEdit::new(path.clone(), text, text_edits);
-        let new_text = edit
-            .apply(text)
-            .expect("edits of distinct names are ordered and apart");
+        // Whole words of one name never overlap; refuse rather than guess if they did.
+        let new_text = edit.apply(text).map_err(|e| {
+            RenameError::NotRenameable(format!("the edits do not fit together: {e}"))
+        })?;
         diff.push_str(&unified_diff(&path, text, &new_text));
         new_texts.push((file, new_text));
         change.files.push(edit);

@@ -612,6 +612,8 @@ mod tests {
 }
 
 /// A rename's change as the edits the client makes, by document.
+// `WorkspaceEdit::changes` is keyed by `Uri`, whose interior the lint cannot see through.
+#[allow(clippy::mutable_key_type)]
 pub fn workspace_edit(
     snapshot: &Snapshot,
     encoding: PositionEncoding,

@@ -379,7 +379,10 @@ impl SextantServer {
                     None => {
                         return Err(ToolError::new(
                             ErrorCode::NotFound,
-                            format!("{:?} is not a file the workspace indexes", args.path),
+                            format!(
+                                "{:?} is not a file the workspace indexes",
+                                args.path.as_deref().unwrap_or_default()
+                            ),
                         ));
                     }
                 };
