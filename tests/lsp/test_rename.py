@@ -118,3 +118,47 @@ async def test_refusals_are_request_failed_with_the_code_and_places(client, tmp_
             types.PrepareRenameParams(text_document=doc(main), position=types.Position(line=0, character=8))
         )
     assert module.value.message == "NOT_RENAMEABLE: `pkg` names a module: renaming it means renaming its file"
+
+
+@pytest.mark.asyncio
+async def test_cli_mcp_and_lsp_rename_alike(client, tmp_path):
+    """One answer: the three front ends propose the same edits for the same rename."""
+    import json
+    import os
+    import subprocess
+
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+
+    from conftest import SEXTANT
+
+    root = workspace(tmp_path)
+    cli = json.loads(
+        subprocess.run(
+            [SEXTANT, "--root", str(root), "--json", "rename", "main.py:4:1", "assist"],
+            capture_output=True, text=True, check=True,
+        ).stdout
+    )
+    cli_edits = sorted((e["path"], e["span"]["start"]["line"], e["span"]["start"]["column"]) for e in cli["edits"])
+    assert cli_edits == [("main.py", 2, 22), ("main.py", 4, 1), ("main.py", 5, 9), ("pkg/__init__.py", 1, 19), ("pkg/util.py", 1, 5)]
+
+    params = StdioServerParameters(command=SEXTANT, args=["mcp", "--root", str(root)])
+    with open(os.devnull, "w") as errlog:
+        async with stdio_client(params, errlog=errlog) as (r, w):
+            async with ClientSession(r, w) as session:
+                await session.initialize()
+                answer = await session.call_tool(
+                    "rename_symbol", {"path": "main.py", "line": 4, "column": 1, "new_name": "assist"}
+                )
+    mcp_edits = sorted((e["path"], e["line"], e["column"]) for e in answer.structured_content["edits"])
+    assert mcp_edits == cli_edits
+
+    await start(client, root)
+    main = root / "main.py"
+    open_doc(client, main, main.read_text(), "python")
+    edit = await client.text_document_rename_async(
+        types.RenameParams(text_document=doc(main), position=types.Position(line=3, character=0), new_name="assist")
+    )
+    lsp_edits = sorted(
+        (path, line + 1, character + 1) for path, edits in edits_by_file(root, edit).items() for line, character, _, _ in edits
+    )
+    assert lsp_edits == cli_edits
