@@ -741,3 +741,48 @@ def h():
         "only the edited file is checked again"
     );
 }
+
+#[test]
+fn a_repeated_rename_is_a_lookup_and_an_unrelated_edit_leaves_it_valid() {
+    let (mut host, log) = logged_host();
+    let rename = |host: &Host| {
+        host.analysis()
+            .rename_by_name("pkg.a.area", "size", Default::default())
+            .unwrap()
+            .expect("the rename is proposed")
+    };
+    let executed_renames = |log: &Mutex<Vec<String>>| -> usize {
+        std::mem::take(&mut *log.lock().unwrap())
+            .iter()
+            .filter(|q| q.starts_with("rename_plan"))
+            .count()
+    };
+    let first = rename(&host);
+    assert_eq!(first.change.files.len(), 2);
+    assert_eq!(executed_renames(&log), 1, "the first dry run computes");
+
+    log.lock().unwrap().clear();
+    assert_eq!(rename(&host), first);
+    assert_eq!(
+        std::mem::take(&mut *log.lock().unwrap()),
+        Vec::<String>::new(),
+        "asking again on an unchanged workspace executes nothing"
+    );
+
+    // An edit inside a function body of a file the rename does not touch or read.
+    host.set_file_text("src/lib.rs", "pub fn other() -> u32 {\n    2\n}\n");
+    assert_eq!(rename(&host), first);
+    assert_eq!(
+        executed_renames(&log),
+        0,
+        "an unrelated edit leaves the rename valid"
+    );
+
+    // An edit to a file the rename edits: computed again, against the new text.
+    let b = host.file("pkg/b.py").unwrap();
+    let text = format!("{}\nprint(area(2, 3))\n", host.analysis().file_text(b));
+    host.set_file_text("pkg/b.py", &text);
+    let again = rename(&host);
+    assert_eq!(executed_renames(&log), 1);
+    assert_eq!(again.edits.len(), first.edits.len() + 1);
+}

@@ -6,6 +6,7 @@
 
 mod github;
 mod progress;
+mod rename;
 mod render;
 mod sarif;
 
@@ -74,6 +75,12 @@ pub enum Command {
     /// or `heuristic` (a member on a receiver of unknown type). Exits 1 when none is found.
     /// Python, JavaScript, TypeScript, Go and Rust today.
     Refs(RefsArgs),
+    /// Rename a symbol, at FILE:LINE:COLUMN or by NAME, to NEW across the workspace
+    /// (imports, aliases, re-exports, `__all__`). A dry run lists the edits (--diff shows
+    /// them); --write applies them, every file or none. Refused, naming each place, when the
+    /// new name would change what a name means (exit 1), or when NEW is not a valid name
+    /// (exit 2). Python, JavaScript, TypeScript, Go and Rust.
+    Rename(rename::RenameArgs),
     /// Show the import graph: what FILE imports, transitively, as an indented tree (or what
     /// imports it, with --reverse), each entry with the line of its import statement in the
     /// importing file; without FILE, every import between workspace files. Import cycles are
@@ -281,6 +288,10 @@ pub struct McpArgs {
     /// Allow serving the filesystem root or the home directory itself.
     #[arg(long)]
     pub allow_broad_root: bool,
+    /// Never write: tools that can write (`rename_symbol`) lose their writing arguments
+    /// (`apply`), from the schema as from what is accepted.
+    #[arg(long)]
+    pub read_only: bool,
     /// Tool calls running at once; more wait.
     #[arg(long, value_name = "N", default_value_t = crate::mcp::Limits::default().max_in_flight)]
     pub max_in_flight: usize,
@@ -502,6 +513,7 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
             };
             Ok((render::references(&found, g.json), code))
         }
+        Command::Rename(args) => rename::run(g, args),
         Command::Graph(args) => graph(g, args),
         Command::Check(args) => check(g, args),
         Command::Explain(args) => match &args.code {
@@ -679,6 +691,7 @@ fn run_mcp(g: &GlobalArgs, args: &McpArgs) -> Result<(), CliError> {
         max_in_flight: args.max_in_flight,
         request_timeout_ms: args.request_timeout_ms,
         max_response_chars: args.max_response_chars,
+        read_only: args.read_only,
     };
     limits.check()?;
     let token = match (&args.token_env, &args.token_file) {

@@ -434,6 +434,68 @@ impl Analysis {
         self.with(|db| super::navigation::references_by_name(db, self.workspace, name, query))
     }
 
+    /// Renames what the name at `offset` refers to: the edits, checked in a scratch
+    /// database (conflicts are errors; new diagnostics are listed). Memoized: asking again
+    /// on an unchanged workspace is a lookup.
+    pub fn rename(
+        &self,
+        file: FileId,
+        offset: usize,
+        new_name: &str,
+        options: super::RenameOptions,
+    ) -> Cancellable<Result<super::Rename, super::RenameError>> {
+        let subject = super::rename::RenameSubject::At {
+            file: file.0,
+            offset: offset as u32,
+        };
+        self.with(|db| {
+            (*super::rename::rename(db, self.workspace, subject, new_name, options)).clone()
+        })
+    }
+
+    /// Renames `name` as bound in `file`'s module scope (`scope` absent or `module`) or in
+    /// the function called `scope`: for a snippet, which has no positions to point at.
+    pub fn rename_in_scope(
+        &self,
+        file: FileId,
+        name: &str,
+        scope: Option<&str>,
+        new_name: &str,
+        options: super::RenameOptions,
+    ) -> Cancellable<Result<super::Rename, super::RenameError>> {
+        let subject = super::rename::RenameSubject::InScope {
+            file: file.0,
+            name: name.to_string(),
+            scope: scope.map(str::to_string),
+        };
+        self.with(|db| {
+            (*super::rename::rename(db, self.workspace, subject, new_name, options)).clone()
+        })
+    }
+
+    /// The name a rename at `offset` would rename, or why there is none (before asking for
+    /// a new name).
+    pub fn prepare_rename(
+        &self,
+        file: FileId,
+        offset: usize,
+    ) -> Cancellable<Result<Span, super::RenameError>> {
+        self.with(|db| super::rename::prepare(db, self.workspace, file.0, offset))
+    }
+
+    /// Renames the definitions called `name` (`f`, `module.f`, `Class.method`).
+    pub fn rename_by_name(
+        &self,
+        name: &str,
+        new_name: &str,
+        options: super::RenameOptions,
+    ) -> Cancellable<Result<super::Rename, super::RenameError>> {
+        let subject = super::rename::RenameSubject::Named(name.to_string());
+        self.with(|db| {
+            (*super::rename::rename(db, self.workspace, subject, new_name, options)).clone()
+        })
+    }
+
     /// What a file imports or what imports it, transitively, or the whole workspace's
     /// import graph; with its import cycles. Files or packages (directories).
     pub fn import_graph(&self, query: &super::GraphQuery) -> Cancellable<super::ImportGraphView> {

@@ -19,6 +19,7 @@ mod imports;
 mod navigation;
 mod outline;
 mod parse_tree;
+mod rename;
 mod stats;
 mod structure;
 mod symbol_search;
@@ -39,6 +40,9 @@ pub use imports::{ImportInfo, ImportStatus};
 pub use navigation::{Certainty, Definition, Reference, ReferenceQuery, ReferenceRole, References};
 pub use outline::{Outline, OutlineNode};
 pub use parse_tree::{ParseOptions, ParseOutput, SyntaxErrorInfo};
+pub use rename::{
+    EditOrigin, Rename, RenameConflict, RenameEdit, RenameError, RenameOptions, validate_name,
+};
 pub use stats::{LanguageStats, WorkspaceStats};
 pub use structure::Fold;
 pub use symbol_search::{SymbolMatch, SymbolQuery, SymbolSearch};

@@ -252,7 +252,11 @@ pub(crate) fn definition_by_name(
 }
 
 /// The module-level and class-level symbols matching a written name.
-fn targets_named(resolver: &mut Resolver, written: &str, path_prefix: Option<&str>) -> Vec<Target> {
+pub(crate) fn targets_named(
+    resolver: &mut Resolver,
+    written: &str,
+    path_prefix: Option<&str>,
+) -> Vec<Target> {
     let db = resolver.db();
     let workspace = resolver.workspace();
     let parts: Vec<&str> = written
@@ -393,7 +397,6 @@ fn module_stem(path: &str) -> &str {
 
 fn search(resolver: &mut Resolver, targets: Vec<Target>, query: &ReferenceQuery) -> References {
     let db = resolver.db();
-    let workspace = resolver.workspace();
     let mut definitions = Vec::new();
     let mut found: Vec<Reference> = Vec::new();
     let limit = query.limit.max(1);
@@ -406,18 +409,54 @@ fn search(resolver: &mut Resolver, targets: Vec<Target>, query: &ReferenceQuery)
             definitions.push(definition);
         }
     }
+    let (hits, files_searched) = search_hits(resolver, &targets, query.path_prefix.as_deref());
+    for (file, occurrence, certainty) in hits {
+        if query.exact_only && certainty != Certainty::Exact {
+            continue;
+        }
+        let names = resolver.names(file);
+        let role = reference_role(&names, occurrence);
+        if query.exclude_definitions && role == ReferenceRole::Definition {
+            continue;
+        }
+        total += 1;
+        if found.len() < limit {
+            let index = semantic::line_index(db, file);
+            let span = Span::new(&index, names.occurrence(occurrence).range);
+            found.push(Reference {
+                path: file.path(db).clone(),
+                line_text: line_text(file.text(db), span.byte_start as usize),
+                span,
+                role,
+                certainty,
+            });
+        }
+    }
+    References {
+        truncated: total > found.len(),
+        definitions,
+        references: found,
+        total,
+        files_searched,
+    }
+}
+
+/// Every occurrence that refers to one of `targets` (`exact`), or may (`heuristic`: a
+/// member of a receiver of unknown type, when a target is a member), sorted by path and
+/// position; with the number of files whose names were resolved. Rename edits these.
+pub(crate) fn search_hits(
+    resolver: &mut Resolver,
+    targets: &[Target],
+    path_prefix: Option<&str>,
+) -> (Vec<(SourceFile, OccurrenceId, Certainty)>, usize) {
+    let db = resolver.db();
+    let workspace = resolver.workspace();
     let symbol_targets: Vec<&Target> = targets
         .iter()
         .filter(|t| matches!(t, Target::Symbol { .. } | Target::Module(_)))
         .collect();
     if symbol_targets.is_empty() {
-        return References {
-            definitions,
-            references: Vec::new(),
-            total: 0,
-            truncated: false,
-            files_searched: 0,
-        };
+        return (Vec::new(), 0);
     }
     // (file, word) pairs to resolve: the target's name in every file that can mention
     // it, and the local names that imports give it (`from m import x as y`) as found.
@@ -472,11 +511,7 @@ fn search(resolver: &mut Resolver, targets: Vec<Target>, query: &ReferenceQuery)
     let mut hits: Vec<(SourceFile, OccurrenceId, Certainty)> = Vec::new();
     while let Some((file, word)) = queue.pop_front() {
         let path = file.path(db);
-        if query
-            .path_prefix
-            .as_deref()
-            .is_some_and(|prefix| !path.starts_with(prefix))
-        {
+        if path_prefix.is_some_and(|prefix| !path.starts_with(prefix)) {
             continue;
         }
         searched.insert(file);
@@ -504,38 +539,9 @@ fn search(resolver: &mut Resolver, targets: Vec<Target>, query: &ReferenceQuery)
             hits.push((file, occurrence, certainty));
         }
     }
-    let files_searched = searched.len();
     hits.sort_by(|a, b| (a.0.path(db), a.1).cmp(&(b.0.path(db), b.1)));
     hits.dedup_by_key(|h| (h.0, h.1));
-    for (file, occurrence, certainty) in hits {
-        if query.exact_only && certainty != Certainty::Exact {
-            continue;
-        }
-        let names = resolver.names(file);
-        let role = reference_role(&names, occurrence);
-        if query.exclude_definitions && role == ReferenceRole::Definition {
-            continue;
-        }
-        total += 1;
-        if found.len() < limit {
-            let index = semantic::line_index(db, file);
-            let span = Span::new(&index, names.occurrence(occurrence).range);
-            found.push(Reference {
-                path: file.path(db).clone(),
-                line_text: line_text(file.text(db), span.byte_start as usize),
-                span,
-                role,
-                certainty,
-            });
-        }
-    }
-    References {
-        truncated: total > found.len(),
-        definitions,
-        references: found,
-        total,
-        files_searched,
-    }
+    (hits, searched.len())
 }
 
 /// The name a module is used by: a Go package's `package` clause, else [`module_word`].
@@ -584,7 +590,7 @@ fn reference_role(names: &FileNames, occurrence: OccurrenceId) -> ReferenceRole 
     }
 }
 
-fn line_text(text: &str, offset: usize) -> String {
+pub(crate) fn line_text(text: &str, offset: usize) -> String {
     let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
     let end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
     let line = text[start..end].trim();
@@ -595,7 +601,7 @@ fn line_text(text: &str, offset: usize) -> String {
     }
 }
 
-fn binding_definition(
+pub(crate) fn binding_definition(
     db: &dyn Db,
     names: &FileNames,
     file: SourceFile,

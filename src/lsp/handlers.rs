@@ -75,6 +75,9 @@ pub enum HandlerError {
     InvalidParams(String),
     /// The answer could not be made (`-32603`).
     Internal(String),
+    /// The request is understood but refused, with the reason (`-32803`: a rename that
+    /// would change what names mean).
+    RequestFailed(String),
 }
 
 impl HandlerError {
@@ -83,6 +86,7 @@ impl HandlerError {
             HandlerError::Cancelled(_) => (ErrorCode::RequestCanceled, "cancelled".to_string()),
             HandlerError::InvalidParams(message) => (ErrorCode::InvalidParams, message),
             HandlerError::Internal(message) => (ErrorCode::InternalError, message),
+            HandlerError::RequestFailed(message) => (ErrorCode::RequestFailed, message),
         };
         Response::new_err(id, code as i32, message)
     }

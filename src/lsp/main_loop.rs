@@ -152,6 +152,8 @@ impl Server {
             .on::<WorkspaceSymbolRequest>(handlers::workspace_symbol)
             .on::<GotoDefinition>(handlers::goto_definition)
             .on::<References>(handlers::references)
+            .on::<lsp_types::request::PrepareRenameRequest>(super::rename::prepare_rename)
+            .on::<lsp_types::request::Rename>(super::rename::rename)
             .on::<DocumentHighlightRequest>(handlers::document_highlight)
             .on::<HoverRequest>(handlers::hover)
             .on::<CallHierarchyPrepare>(handlers::prepare_call_hierarchy)

@@ -26,6 +26,7 @@ mod handlers;
 mod line_index;
 mod main_loop;
 mod progress;
+mod rename;
 mod requests;
 mod task_pool;
 mod to_proto;

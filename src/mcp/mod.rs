@@ -36,6 +36,9 @@ pub struct Limits {
     pub request_timeout_ms: u64,
     /// Largest answer, in characters of JSON.
     pub max_response_chars: usize,
+    /// No tool writes: `rename_symbol` has no `apply` argument (`sextant mcp --read-only`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub read_only: bool,
 }
 
 impl Default for Limits {
@@ -46,6 +49,7 @@ impl Default for Limits {
             max_in_flight: 8,
             request_timeout_ms: 30_000,
             max_response_chars: 60_000,
+            read_only: false,
         }
     }
 }
@@ -95,12 +99,32 @@ pub enum ErrorCode {
     TooLarge,
     Timeout,
     Internal,
+    /// `rename_symbol`: the new name is not a valid name of the language.
+    InvalidName,
+    /// `rename_symbol`: the new name would change what names mean (`conflicts` lists where).
+    RenameConflict,
+    /// `rename_symbol`: nothing renameable at the position or by the name.
+    NoSymbol,
+    /// `rename_symbol`: a module, or something outside the workspace.
+    NotRenameable,
+    /// `rename_symbol` with `apply`: the renamed files would have new diagnostics
+    /// (`diagnostics` lists them); nothing was written.
+    NewDiagnostics,
+    /// A file changed since the edit was computed; nothing was written.
+    Conflict,
+    /// A file cannot be written (outside the root, not UTF-8, not a regular file).
+    WriteRefused,
+    InvalidEdit,
+    /// Writing failed part-way; the files already written were restored.
+    WriteFailed,
 }
 
 #[derive(Clone, Debug)]
 pub struct ToolError {
     pub code: ErrorCode,
     pub message: String,
+    /// More fields of the error's JSON (a rename's `conflicts`).
+    pub details: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 impl ToolError {
@@ -108,7 +132,15 @@ impl ToolError {
         ToolError {
             code,
             message: message.into(),
+            details: None,
         }
+    }
+
+    pub fn with_detail(mut self, key: &str, value: serde_json::Value) -> ToolError {
+        self.details
+            .get_or_insert_with(Default::default)
+            .insert(key.to_string(), value);
+        self
     }
 }
 

@@ -41,6 +41,8 @@ use crate::{
     },
 };
 
+mod rename;
+
 /// What the server tells a client about itself, naming the registry's languages.
 static INSTRUCTIONS: LazyLock<String> = LazyLock::new(|| {
     format!(
@@ -48,7 +50,8 @@ static INSTRUCTIONS: LazyLock<String> = LazyLock::new(|| {
 Prefer `lookup_symbol` over grep to find where a function, class, method, type or constant is \
 defined (ranked fuzzy search on names, filters by kind, language and path). Use `outline` to \
 see a file's structure without reading it, `find_definition` and `find_references` for what a \
-name means and who uses it (Python, JavaScript, TypeScript, Go, Rust), `list_imports` for what a file imports and where \
+name means and who uses it (Python, JavaScript, TypeScript, Go, Rust), `rename_symbol` to rename \
+one across the workspace (a checked dry run with a diff unless `apply` is true) or in a snippet, `list_imports` for what a file imports and where \
 each import leads, `import_graph` for what a file depends on, what depends on it and \
 import cycles, `parse_source` for syntax errors, `typecheck` for diagnostics with codes \
 (`explain_diagnostic` explains one), and `workspace_status` for what is indexed. Paths are relative to the workspace root; answers give \
@@ -392,7 +395,10 @@ fn in_range(
 /// errors included (the TypeScript SDK rejects the whole result otherwise).
 impl From<ToolError> for CallToolResult {
     fn from(e: ToolError) -> CallToolResult {
-        let body = serde_json::json!({ "code": e.code, "message": e.message });
+        let mut body = serde_json::json!({ "code": e.code, "message": e.message });
+        if let (Some(details), Some(object)) = (e.details, body.as_object_mut()) {
+            object.extend(details);
+        }
         CallToolResult::error(vec![rmcp::model::ContentBlock::text(body.to_string())])
     }
 }
@@ -402,13 +408,14 @@ type ToolResult<T> = Result<Json<T>, CallToolResult>;
 #[tool_router(router = tool_router)]
 impl SextantServer {
     pub fn new(live: Arc<LiveWorkspace>, limits: Limits) -> SextantServer {
+        let limits_read_only = limits.read_only;
         SextantServer {
             live,
             in_flight: Arc::new(Semaphore::new(limits.max_in_flight.max(1))),
             status_lane: Arc::new(Semaphore::new(STATUS_LANE_SLOTS)),
             limits: Arc::new(limits),
             inject_panic: std::env::var("SEXTANT_INJECT_PANIC").ok(),
-            tool_router: Self::tool_router(),
+            tool_router: rename::with_rename_tool(Self::tool_router(), limits_read_only),
         }
     }
 

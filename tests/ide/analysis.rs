@@ -117,6 +117,29 @@ pub fn references_by_name(db: &TestDb, name: &str, query: &ReferenceQuery) -> Re
         .expect("not cancelled")
 }
 
+pub fn rename(
+    db: &TestDb,
+    file: FileId,
+    offset: usize,
+    new_name: &str,
+    options: sextant::ide::RenameOptions,
+) -> Result<sextant::ide::Rename, sextant::ide::RenameError> {
+    db.analysis
+        .rename(file, offset, new_name, options)
+        .expect("not cancelled")
+}
+
+pub fn rename_by_name(
+    db: &TestDb,
+    name: &str,
+    new_name: &str,
+    options: sextant::ide::RenameOptions,
+) -> Result<sextant::ide::Rename, sextant::ide::RenameError> {
+    db.analysis
+        .rename_by_name(name, new_name, options)
+        .expect("not cancelled")
+}
+
 pub fn import_graph(db: &TestDb, query: &GraphQuery) -> ImportGraphView {
     db.analysis.import_graph(query).expect("not cancelled")
 }

@@ -39,6 +39,7 @@ mod navigation_go;
 mod navigation_rust;
 mod outline;
 mod parse_tree;
+mod rename;
 mod selection;
 mod stats;
 mod symbol_search;

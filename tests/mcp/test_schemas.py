@@ -37,7 +37,7 @@ def is_integer(schema: dict) -> bool:
 async def tool_schemas(workspace):
     async with stdio_session(workspace) as session:
         tools = (await session.list_tools()).tools
-    assert sorted(t.name for t in tools) == ["explain_diagnostic", "find_definition", "find_references", "import_graph", "list_imports", "lookup_symbol", "outline", "parse_source", "typecheck", "workspace_status"]
+    assert sorted(t.name for t in tools) == ["explain_diagnostic", "find_definition", "find_references", "import_graph", "list_imports", "lookup_symbol", "outline", "parse_source", "rename_symbol", "typecheck", "workspace_status"]
     for tool in tools:
         yield tool.name, "inputSchema", tool.input_schema
         yield tool.name, "outputSchema", tool.output_schema
@@ -82,6 +82,8 @@ async def test_argument_ranges_are_exact(workspace):
         ("find_references", "line"): ("integer", 1, 4294967295, False),
         ("find_references", "column"): ("integer", 1, 4294967295, False),
         ("find_references", "limit"): ("integer", 1, 1000, False),
+        ("rename_symbol", "line"): ("integer", 1, 4294967295, False),
+        ("rename_symbol", "column"): ("integer", 1, 4294967295, False),
         ("import_graph", "depth"): ("integer", 0, 20, False),
         ("import_graph", "limit"): ("integer", 1, 2000, False),
         ("typecheck", "limit"): ("integer", 1, 5000, False),

@@ -1166,6 +1166,40 @@ impl<'db> Resolver<'db> {
         Some(self.bound_name(file, &import).to_string())
     }
 
+    /// The scope whose binding of its name `occurrence` uses, by the lexical rules alone
+    /// (imports not followed): what a rename of a local name, such as an import's alias,
+    /// edits together. `None` when no scope of the file binds it.
+    pub fn binding_scope(&mut self, file: SourceFile, occurrence: OccurrenceId) -> Option<ScopeId> {
+        let names = self.names(file);
+        let occ = names.occurrence(occurrence);
+        let name = names.name(occurrence);
+        let mut scope = Some(occ.scope);
+        let mut nonlocal = false;
+        while let Some(current) = scope {
+            let info = &names.scopes[current as usize];
+            let visible = current == occ.scope || !info.is_class;
+            let is_function = info.parent.is_some() && !info.is_class;
+            if visible && (!nonlocal || is_function) {
+                match names.declaration(current, name) {
+                    Some(Role::Global) if current != 0 => {
+                        return (!names.bindings(0, name).is_empty()).then_some(0);
+                    }
+                    Some(Role::Nonlocal) if current != 0 => {
+                        nonlocal = true;
+                        scope = info.parent;
+                        continue;
+                    }
+                    _ => {}
+                }
+                if !names.bindings(current, name).is_empty() {
+                    return Some(current);
+                }
+            }
+            scope = info.parent;
+        }
+        None
+    }
+
     pub fn workspace(&self) -> Workspace {
         self.workspace
     }

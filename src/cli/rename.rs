@@ -1,0 +1,188 @@
+//! `sextant rename`: a dry run by default (the edits, or `--diff`), `--write` to apply.
+//!
+//! Exit codes: 0 renamed (or would rename), 1 refused with findings (conflicts named by
+//! place, or diagnostics the rename would introduce), 2 an error (an invalid new name,
+//! nothing to rename, a file changed since the rename was computed).
+
+use std::{fmt::Write as _, process::ExitCode};
+
+use clap::Args;
+
+use super::{CliError, GlobalArgs, cancelled, load_workspace, position};
+use crate::{
+    ide::{Certainty, Rename, RenameError, RenameOptions},
+    workspace,
+};
+
+#[derive(Args, Debug)]
+pub struct RenameArgs {
+    /// `FILE:LINE:COLUMN` (the name there), or a NAME, optionally qualified by its module
+    /// or class (`posixpath.join`, `Class.method`).
+    pub target: String,
+    /// The new name.
+    pub new_name: String,
+    /// Print the unified diff of the change instead of the list of edits.
+    #[arg(long, conflicts_with = "write")]
+    pub diff: bool,
+    /// Write the change to disk (every file or none; refused if a file changed since).
+    #[arg(long)]
+    pub write: bool,
+    /// Also rename members matched by name on receivers of unknown type (listed with `?`).
+    #[arg(long)]
+    pub include_heuristic: bool,
+    /// Also rename the old name where it is a word in strings and comments.
+    #[arg(long)]
+    pub include_text: bool,
+}
+
+pub fn run(g: &GlobalArgs, args: &RenameArgs) -> Result<(String, ExitCode), CliError> {
+    let host = load_workspace(g)?;
+    let options = RenameOptions {
+        include_heuristic: args.include_heuristic,
+        include_text: args.include_text,
+    };
+    let result = {
+        let analysis = host.analysis();
+        match position(g, &host, &args.target)? {
+            Some((file, offset)) => analysis.rename(file, offset, &args.new_name, options),
+            None => analysis.rename_by_name(&args.target, &args.new_name, options),
+        }
+        .map_err(cancelled)?
+    };
+    let rename = match result {
+        Ok(rename) => rename,
+        Err(error @ RenameError::Conflict { .. }) => {
+            return Ok((refusal(&error, g.json), ExitCode::from(1)));
+        }
+        Err(error) if g.json => return Ok((refusal(&error, true), ExitCode::from(2))),
+        Err(error) => return Err(CliError(format!("{}: {error}", error.code()))),
+    };
+    if !rename.new_diagnostics.is_empty() {
+        return Ok((broken(&rename, g.json), ExitCode::from(1)));
+    }
+    let mut written = None;
+    if args.write && !rename.change.is_empty() {
+        let root = std::fs::canonicalize(g.root())?;
+        let max_file_size = g.max_file_size.unwrap_or(workspace::DEFAULT_MAX_FILE_SIZE);
+        match workspace::apply_change(&root, &rename.change, max_file_size) {
+            Ok(done) => written = Some(done),
+            Err(error) => return Err(CliError(format!("{}: {error}", error.code()))),
+        }
+    }
+    let out = if g.json {
+        let mut value = serde_json::to_value(&rename).unwrap_or_default();
+        value["written"] = serde_json::json!(written.as_ref().map(|w| &w.files));
+        format!(
+            "{}\n",
+            serde_json::to_string_pretty(&value).unwrap_or_default()
+        )
+    } else if args.diff {
+        rename.diff.clone()
+    } else {
+        human(&rename, written.is_some())
+    };
+    Ok((out, ExitCode::SUCCESS))
+}
+
+fn human(rename: &Rename, written: bool) -> String {
+    let mut s = String::new();
+    let lists = [&rename.edits, &rename.heuristic, &rename.text_matches];
+    for edit in lists.into_iter().flatten() {
+        let location = format!(
+            "{}:{}:{}",
+            edit.path, edit.span.start.line, edit.span.start.column
+        );
+        let mark = match (edit.certainty, edit.applied) {
+            (_, false) => "(left)",
+            (Certainty::Heuristic, true) => "?",
+            (Certainty::Exact, true) => "",
+        };
+        let origin = serde_json::to_value(edit.origin).unwrap_or_default();
+        writeln!(
+            s,
+            "{location:<40} {:<10} {}",
+            format!("{}{mark}", origin.as_str().unwrap_or_default()),
+            edit.line_text
+        )
+        .unwrap();
+    }
+    let applied = lists.into_iter().flatten().filter(|e| e.applied).count();
+    let files = rename
+        .change
+        .files
+        .iter()
+        .filter(|f| !f.edits.is_empty())
+        .count();
+    write!(
+        s,
+        "`{}` → `{}`: {applied} edit{} in {files} file{}",
+        rename.old_name,
+        rename.new_name,
+        if applied == 1 { "" } else { "s" },
+        if files == 1 { "" } else { "s" },
+    )
+    .unwrap();
+    s.push_str(if written {
+        ", written\n"
+    } else {
+        " (dry run: --diff to see it, --write to apply)\n"
+    });
+    for warning in &rename.warnings {
+        writeln!(s, "note: {warning}").unwrap();
+    }
+    s
+}
+
+fn refusal(error: &RenameError, as_json: bool) -> String {
+    if as_json {
+        let value = serde_json::json!({
+            "error": {
+                "code": error.code(),
+                "message": error.to_string(),
+                "conflicts": error.conflicts(),
+            }
+        });
+        return format!(
+            "{}\n",
+            serde_json::to_string_pretty(&value).unwrap_or_default()
+        );
+    }
+    let mut s = format!("{}: {error}\n", error.code());
+    for c in error.conflicts() {
+        writeln!(
+            s,
+            "{}:{}:{}: {}",
+            c.path, c.span.start.line, c.span.start.column, c.message
+        )
+        .unwrap();
+    }
+    s
+}
+
+fn broken(rename: &Rename, as_json: bool) -> String {
+    if as_json {
+        let value = serde_json::json!({
+            "error": {
+                "code": "NEW_DIAGNOSTICS",
+                "message": "the renamed files would have new diagnostics; nothing was written",
+                "diagnostics": rename.new_diagnostics,
+            }
+        });
+        return format!(
+            "{}\n",
+            serde_json::to_string_pretty(&value).unwrap_or_default()
+        );
+    }
+    let mut s = String::from(
+        "NEW_DIAGNOSTICS: the renamed files would have new diagnostics; nothing was written\n",
+    );
+    for d in &rename.new_diagnostics {
+        writeln!(
+            s,
+            "{}:{}:{}: {} {}",
+            d.path, d.span.start.line, d.span.start.column, d.code, d.message
+        )
+        .unwrap();
+    }
+    s
+}

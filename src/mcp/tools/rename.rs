@@ -1,0 +1,427 @@
+//! `rename_symbol`: a rename in the workspace (by name or position) or in a snippet.
+//!
+//! Invariant: nothing is written unless `apply` is true, the rename has no conflicts and
+//! introduces no diagnostics; writing goes through `LiveWorkspace::apply_change` (every
+//! file or none, each checked against the text the rename was computed from). With
+//! `--read-only` the tool has no `apply` argument at all: its schema does not offer it and
+//! strict parsing refuses it, so a client cannot be talked into writing.
+
+use rmcp::{
+    RoleServer, handler::server::router::tool::ToolRouter, model::JsonObject,
+    service::RequestContext, tool, tool_router,
+};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{
+    Lane, LanguageId, NavigationTarget, SextantServer, cancelled, file_error, name_or_position,
+    offset_of, parse_args, read_error,
+};
+use crate::{
+    ide::{EditOrigin, Rename, RenameEdit, RenameError, RenameOptions, Severity},
+    mcp::{
+        ErrorCode, ToolError,
+        answers::Json,
+        schema::{input_schema, output_schema},
+    },
+    workspace::{self, ApplyError, live::Snapshot},
+};
+
+/// Declares the arguments twice: with `apply`, and without it for a read-only server.
+macro_rules! rename_args {
+    ($name:ident { $($apply:tt)* }) => {
+        #[derive(Debug, Deserialize, JsonSchema)]
+        #[serde(deny_unknown_fields)]
+        pub struct $name {
+            /// Workspace mode: the name to rename, optionally qualified (`f`, `mod.f`,
+            /// `Class.method`). Or give `path`, `line` and `column`.
+            pub query: Option<String>,
+            /// Workspace mode: the file holding the name (with `line` and `column`).
+            pub path: Option<String>,
+            /// 1-based line of the name.
+            #[schemars(range(min = 1))]
+            pub line: Option<u32>,
+            /// 1-based column (in characters) of any character of the name.
+            #[schemars(range(min = 1))]
+            pub column: Option<u32>,
+            /// The new name.
+            pub new_name: String,
+            /// Source mode: a snippet to rename in (with `language` and `old_name`); no
+            /// workspace is read or written.
+            pub source: Option<String>,
+            /// Source mode: the snippet's language.
+            pub language: Option<LanguageId>,
+            /// Source mode: the name to rename.
+            pub old_name: Option<String>,
+            /// Source mode: where `old_name` is bound: `module` (default) or a function's name.
+            pub scope: Option<String>,
+            /// Also rename members matched by name on receivers of unknown type (default false).
+            pub include_heuristic: Option<bool>,
+            /// Also rename the old name where it is a word in strings and comments (default false).
+            pub include_text: Option<bool>,
+            $($apply)*
+        }
+    };
+}
+
+rename_args!(RenameSymbolArgs {
+    /// Write the change (default false: a dry run returning the diff). Refused with
+    /// `NEW_DIAGNOSTICS` when the renamed files would have new diagnostics, `CONFLICT` when a
+    /// file changed since.
+    pub apply: Option<bool>,
+});
+rename_args!(ReadOnlyRenameSymbolArgs {});
+
+impl From<ReadOnlyRenameSymbolArgs> for RenameSymbolArgs {
+    fn from(a: ReadOnlyRenameSymbolArgs) -> RenameSymbolArgs {
+        RenameSymbolArgs {
+            query: a.query,
+            path: a.path,
+            line: a.line,
+            column: a.column,
+            new_name: a.new_name,
+            source: a.source,
+            language: a.language,
+            old_name: a.old_name,
+            scope: a.scope,
+            include_heuristic: a.include_heuristic,
+            include_text: a.include_text,
+            apply: None,
+        }
+    }
+}
+
+/// One place a rename edits (or, `applied: false`, leaves).
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct RenameEditEntry {
+    pub path: String,
+    pub line: u32,
+    /// 1-based, in characters.
+    pub column: u32,
+    /// `code`, `all_entry` (a string of Python's `__all__`), `string` or `comment`.
+    pub origin: EditOrigin,
+    /// Left unchanged (a heuristic match without `include_heuristic`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub left: bool,
+    pub line_text: String,
+}
+
+impl RenameEditEntry {
+    fn new(edit: &RenameEdit) -> RenameEditEntry {
+        RenameEditEntry {
+            path: edit.path.clone(),
+            line: edit.span.start.line,
+            column: edit.span.start.column,
+            origin: edit.origin,
+            left: !edit.applied,
+            line_text: edit.line_text.clone(),
+        }
+    }
+}
+
+/// A diagnostic the renamed text has and the current one does not.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct RenameDiagnosticEntry {
+    pub path: String,
+    pub line: u32,
+    pub column: u32,
+    pub code: String,
+    pub severity: Severity,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct RenameAnswer {
+    pub old_name: String,
+    pub new_name: String,
+    /// The change was written (only with `apply: true`).
+    pub applied: bool,
+    /// Files the change edits.
+    pub files: Vec<String>,
+    /// Exact edits: names resolved through scopes and imports, and `__all__` entries.
+    pub edits: Vec<RenameEditEntry>,
+    /// Members matched by name only; edited with `include_heuristic`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub heuristic: Vec<RenameEditEntry>,
+    /// The old name in strings and comments (with `include_text`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub text_matches: Vec<RenameEditEntry>,
+    /// Unified diff of the change.
+    pub diff: String,
+    /// The diff was cut to fit the answer.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub diff_truncated: bool,
+    /// Diagnostics the rename introduces in the files it changes; `apply` is refused while
+    /// there are any.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub diagnostics: Vec<RenameDiagnosticEntry>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+    /// Source mode: the renamed source.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+impl RenameAnswer {
+    fn new(rename: &Rename, applied: bool, source: Option<String>) -> RenameAnswer {
+        RenameAnswer {
+            old_name: rename.old_name.clone(),
+            new_name: rename.new_name.clone(),
+            applied,
+            files: rename
+                .change
+                .files
+                .iter()
+                .filter(|f| !f.edits.is_empty())
+                .map(|f| f.path.clone())
+                .collect(),
+            edits: rename.edits.iter().map(RenameEditEntry::new).collect(),
+            heuristic: rename.heuristic.iter().map(RenameEditEntry::new).collect(),
+            text_matches: rename
+                .text_matches
+                .iter()
+                .map(RenameEditEntry::new)
+                .collect(),
+            diff: rename.diff.clone(),
+            diff_truncated: false,
+            diagnostics: diagnostics(rename),
+            warnings: rename.warnings.clone(),
+            source,
+        }
+    }
+}
+
+fn diagnostics(rename: &Rename) -> Vec<RenameDiagnosticEntry> {
+    rename
+        .new_diagnostics
+        .iter()
+        .map(|d| RenameDiagnosticEntry {
+            path: d.path.clone(),
+            line: d.span.start.line,
+            column: d.span.start.column,
+            code: d.code.clone(),
+            severity: d.severity,
+            message: d.message.clone(),
+        })
+        .collect()
+}
+
+fn rename_error(error: RenameError) -> ToolError {
+    let code = match &error {
+        RenameError::InvalidName(_) => ErrorCode::InvalidName,
+        RenameError::Conflict { .. } => ErrorCode::RenameConflict,
+        RenameError::NotFound(_) => ErrorCode::NoSymbol,
+        RenameError::NotRenameable(_) => ErrorCode::NotRenameable,
+    };
+    let tool_error = ToolError::new(code, error.to_string());
+    match error.conflicts() {
+        [] => tool_error,
+        conflicts => {
+            let places: Vec<serde_json::Value> = conflicts
+                .iter()
+                .map(|c| {
+                    serde_json::json!({
+                        "path": c.path,
+                        "line": c.span.start.line,
+                        "column": c.span.start.column,
+                        "message": c.message,
+                    })
+                })
+                .collect();
+            tool_error.with_detail("conflicts", serde_json::Value::Array(places))
+        }
+    }
+}
+
+fn apply_error(error: ApplyError) -> ToolError {
+    let code = match &error {
+        ApplyError::Conflict { .. } => ErrorCode::Conflict,
+        ApplyError::Refused { .. } => ErrorCode::WriteRefused,
+        ApplyError::BadEdit(_) => ErrorCode::InvalidEdit,
+        ApplyError::Io { .. } => ErrorCode::WriteFailed,
+    };
+    ToolError::new(code, error.to_string())
+}
+
+/// The server's tools with `rename_symbol`; on a read-only server its schema has no `apply`
+/// and its annotations say it only reads.
+pub(super) fn with_rename_tool(
+    mut router: ToolRouter<SextantServer>,
+    read_only: bool,
+) -> ToolRouter<SextantServer> {
+    let mut rename = SextantServer::rename_router();
+    if read_only && let Some(route) = rename.map.get_mut("rename_symbol") {
+        route.attr.input_schema = input_schema::<ReadOnlyRenameSymbolArgs>();
+        route.attr.description = Some(
+            "Rename a symbol in the workspace (`query` or `path`+`line`+`column`) or a `source` \
+             snippet: a checked dry run with a diff; this server writes nothing."
+                .into(),
+        );
+        if let Some(annotations) = route.attr.annotations.as_mut() {
+            annotations.read_only_hint = Some(true);
+            annotations.destructive_hint = Some(false);
+        }
+    }
+    router.merge(rename);
+    router
+}
+
+#[tool_router(router = rename_router, vis = "pub(super)")]
+impl SextantServer {
+    #[tool(
+        description = "Rename a symbol in the workspace (`query` or `path`+`line`+`column`) or a `source` snippet: checked dry run with diff unless `apply`. Python, JS, TS, Go, Rust.",
+        input_schema = input_schema::<RenameSymbolArgs>(),
+        output_schema = output_schema::<RenameAnswer>(),
+        annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = false)
+    )]
+    async fn rename_symbol(
+        &self,
+        args: JsonObject,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Json<RenameAnswer>, rmcp::model::CallToolResult> {
+        let args: RenameSymbolArgs = match self.limits.read_only {
+            true => parse_args::<ReadOnlyRenameSymbolArgs>(args)?.into(),
+            false => parse_args(args)?,
+        };
+        let options = RenameOptions {
+            include_heuristic: args.include_heuristic.unwrap_or(false),
+            include_text: args.include_text.unwrap_or(false),
+        };
+        let apply = args.apply.unwrap_or(false);
+        let new_name = args.new_name.clone();
+        if let Some(source) = args.source {
+            let (Some(language), Some(old_name)) = (args.language, args.old_name) else {
+                return Err(ToolError::new(
+                    ErrorCode::InvalidArgument,
+                    "source mode needs `source`, `language` and `old_name`",
+                )
+                .into());
+            };
+            if args.query.is_some() || args.path.is_some() || args.line.is_some() || apply {
+                return Err(ToolError::new(
+                    ErrorCode::InvalidArgument,
+                    "source mode takes no `query`, `path`, `line`, `column` or `apply`",
+                )
+                .into());
+            }
+            if source.len() > self.limits.max_source_bytes {
+                return Err(ToolError::new(
+                    ErrorCode::TooLarge,
+                    format!(
+                        "source is {} bytes; the limit is {}",
+                        source.len(),
+                        self.limits.max_source_bytes
+                    ),
+                )
+                .into());
+            }
+            let lang = language.language();
+            let scope = args.scope;
+            let answer = self
+                .run("rename_symbol", ctx, Lane::Compute, move |cancel| {
+                    let (analysis, file) = workspace::standalone_source(
+                        "<source>".into(),
+                        lang,
+                        source.clone().into_bytes(),
+                    )
+                    .map_err(file_error)?;
+                    cancel.watch(analysis.cancellation_token());
+                    let rename = analysis
+                        .rename_in_scope(file, &old_name, scope.as_deref(), &new_name, options)
+                        .map_err(|_| cancelled())?
+                        .map_err(rename_error)?;
+                    let renamed = match rename.change.files.first() {
+                        Some(edit) => edit
+                            .apply(&source)
+                            .map_err(|e| ToolError::new(ErrorCode::Internal, e.to_string()))?,
+                        None => source,
+                    };
+                    Ok(RenameAnswer::new(&rename, false, Some(renamed)))
+                })
+                .await?;
+            return self.fitted(answer);
+        }
+        if args.language.is_some() || args.old_name.is_some() || args.scope.is_some() {
+            return Err(ToolError::new(
+                ErrorCode::InvalidArgument,
+                "`language`, `old_name` and `scope` go with `source`",
+            )
+            .into());
+        }
+        let target = name_or_position(&args.query, &args.path, args.line, args.column)?;
+        let live = self.live.clone();
+        let answer = self
+            .run("rename_symbol", ctx, Lane::Compute, move |cancel| {
+                let position = match &target {
+                    NavigationTarget::Position { path, line, column } => {
+                        let (rel, _) = super::paths::resolve(live.root(), path)?;
+                        Some((rel, *line, *column))
+                    }
+                    NavigationTarget::Name(_) => None,
+                };
+                let computed = live
+                    .read(cancel, |s: &Snapshot| match (&target, &position) {
+                        (NavigationTarget::Name(name), _) => {
+                            Ok(Some(s.analysis.rename_by_name(name, &new_name, options)?))
+                        }
+                        (_, Some((rel, line, column))) => {
+                            let Some(file) = s.file(rel) else {
+                                return Ok(None);
+                            };
+                            let offset = offset_of(&s.analysis, file, *line, *column)?;
+                            Ok(Some(s.analysis.rename(file, offset, &new_name, options)?))
+                        }
+                        _ => Ok(None),
+                    })
+                    .map_err(read_error)?;
+                let rename = match computed {
+                    Some(result) => result.map_err(rename_error)?,
+                    None => {
+                        return Err(ToolError::new(
+                            ErrorCode::NotFound,
+                            format!(
+                                "{:?} is not a file the workspace indexes",
+                                args.path.as_deref().unwrap_or_default()
+                            ),
+                        ));
+                    }
+                };
+                if !apply || rename.change.is_empty() {
+                    return Ok(RenameAnswer::new(&rename, false, None));
+                }
+                if !rename.new_diagnostics.is_empty() {
+                    let listed = serde_json::to_value(diagnostics(&rename)).unwrap_or_default();
+                    return Err(ToolError::new(
+                        ErrorCode::NewDiagnostics,
+                        "the renamed files would have new diagnostics; nothing was written",
+                    )
+                    .with_detail("diagnostics", listed));
+                }
+                live.apply_change(&rename.change).map_err(apply_error)?;
+                Ok(RenameAnswer::new(&rename, true, None))
+            })
+            .await?;
+        self.fitted(answer)
+    }
+}
+
+impl SextantServer {
+    /// The answer within the response limit: a diff too long is cut (and says so) before
+    /// the answer is refused.
+    fn fitted(
+        &self,
+        mut answer: RenameAnswer,
+    ) -> Result<Json<RenameAnswer>, rmcp::model::CallToolResult> {
+        let size = |a: &RenameAnswer| serde_json::to_string(a).map_or(usize::MAX, |s| s.len());
+        let limit = self.limits.max_response_chars;
+        let total = size(&answer);
+        if total > limit {
+            let over = total - limit + 64;
+            let keep = answer.diff.len().saturating_sub(over);
+            let cut = crate::ide::floor_char_boundary(&answer.diff, keep);
+            answer.diff.truncate(cut);
+            answer.diff_truncated = true;
+        }
+        self.bounded(answer)
+    }
+}

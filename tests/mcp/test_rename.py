@@ -1,0 +1,138 @@
+"""`rename_symbol` through the MCP Python SDK: a dry run with its diff, `apply` writing every
+file (and the index following), conflicts with their places, invalid names, source mode,
+strict arguments, and `--read-only` hiding `apply`. (A file changed behind a computed rename,
+`CONFLICT`, is tested in `tests/rename_apply.rs`.)"""
+
+import pytest
+
+from conftest import stdio_session, tool_error, wait_until_indexed, write
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def project(tmp_path):
+    root = tmp_path / "ws"
+    write(root, "app/__init__.py", "")
+    write(root, "app/geo.py", '__all__ = ["area"]\n\ndef area(w, h):\n    return w * h\n')
+    write(root, "app/main.py", "from app.geo import area\nfrom app.geo import area as surface\n\nprint(area(1, 2), surface(3, 4))\n")
+    write(root, "app/clash.py", "def helper():\n    return 1\n\ndef main():\n    value = 2\n    return helper() + value\n")
+    return root
+
+
+async def test_a_dry_run_returns_the_edits_and_the_diff_and_writes_nothing(project):
+    async with stdio_session(project) as session:
+        await wait_until_indexed(session)
+        result = await session.call_tool("rename_symbol", {"query": "app.geo.area", "new_name": "size"})
+        assert not result.is_error, result
+        answer = result.structured_content
+        assert answer["applied"] is False
+        assert answer["files"] == ["app/geo.py", "app/main.py"]
+        assert [(e["path"], e["line"], e["column"], e["origin"]) for e in answer["edits"]] == [
+            ("app/geo.py", 1, 13, "all_entry"),
+            ("app/geo.py", 3, 5, "code"),
+            ("app/main.py", 1, 21, "code"),
+            ("app/main.py", 2, 21, "code"),
+            ("app/main.py", 4, 7, "code"),
+        ]
+        assert answer["diff"] == (
+            "--- a/app/geo.py\n+++ b/app/geo.py\n@@ -1,4 +1,4 @@\n"
+            '-__all__ = ["area"]\n+__all__ = ["size"]\n \n-def area(w, h):\n+def size(w, h):\n     return w * h\n'
+            "--- a/app/main.py\n+++ b/app/main.py\n@@ -1,4 +1,4 @@\n"
+            "-from app.geo import area\n-from app.geo import area as surface\n"
+            "+from app.geo import size\n+from app.geo import size as surface\n \n"
+            "-print(area(1, 2), surface(3, 4))\n+print(size(1, 2), surface(3, 4))\n"
+        )
+        assert "size" not in (project / "app/geo.py").read_text()
+
+
+async def test_apply_writes_every_file_and_the_index_follows(project):
+    async with stdio_session(project) as session:
+        await wait_until_indexed(session)
+        result = await session.call_tool(
+            "rename_symbol", {"path": "app/geo.py", "line": 3, "column": 5, "new_name": "size", "apply": True}
+        )
+        assert not result.is_error, result
+        assert result.structured_content["applied"] is True
+        assert (project / "app/geo.py").read_text() == '__all__ = ["size"]\n\ndef size(w, h):\n    return w * h\n'
+        assert (project / "app/main.py").read_text() == (
+            "from app.geo import size\nfrom app.geo import size as surface\n\nprint(size(1, 2), surface(3, 4))\n"
+        )
+        # Read-your-writes: the next request sees the new names.
+        refs = await session.call_tool("find_references", {"query": "app.geo.size"})
+        assert [(r["path"], r["line"]) for r in refs.structured_content["references"]] == [
+            ("app/geo.py", 3), ("app/main.py", 1), ("app/main.py", 2), ("app/main.py", 2),
+            ("app/main.py", 4), ("app/main.py", 4),
+        ]
+        gone = await session.call_tool("rename_symbol", {"query": "app.geo.area", "new_name": "x"})
+        assert tool_error(gone)["code"] == "NO_SYMBOL"
+
+
+async def test_conflicts_invalid_names_and_stale_files_are_refused(project):
+    async with stdio_session(project) as session:
+        await wait_until_indexed(session)
+        clash = await session.call_tool(
+            "rename_symbol", {"path": "app/clash.py", "line": 1, "column": 5, "new_name": "value"}
+        )
+        error = tool_error(clash)
+        assert error["code"] == "RENAME_CONFLICT"
+        assert error["conflicts"] == [
+            {"path": "app/clash.py", "line": 6, "column": 12,
+             "message": "this use of `helper` would be captured by another `value` (defined in app/clash.py)"},
+        ]
+        keyword = await session.call_tool("rename_symbol", {"query": "app.geo.area", "new_name": "lambda"})
+        assert tool_error(keyword) == {"code": "INVALID_NAME", "message": "`lambda` is a Python keyword"}
+        unknown = await session.call_tool("rename_symbol", {"query": "app.geo.area", "new_name": "s", "force": True})
+        assert tool_error(unknown)["code"] == "INVALID_ARGUMENT"
+
+        outside = await session.call_tool(
+            "rename_symbol", {"path": "../elsewhere.py", "line": 1, "column": 1, "new_name": "x"}
+        )
+        assert tool_error(outside)["code"] == "PATH_OUTSIDE_WORKSPACE"
+
+
+async def test_source_mode_renames_a_snippet_without_a_workspace(project):
+    async with stdio_session(project) as session:
+        source = "def f(x):\n    total = x\n    return total\n\ntotal = 3\n"
+        result = await session.call_tool(
+            "rename_symbol",
+            {"source": source, "language": "python", "old_name": "total", "scope": "f", "new_name": "acc"},
+        )
+        assert not result.is_error, result
+        answer = result.structured_content
+        assert answer["source"] == "def f(x):\n    acc = x\n    return acc\n\ntotal = 3\n"
+        assert [(e["line"], e["column"]) for e in answer["edits"]] == [(2, 5), (3, 12)]
+        assert "diagnostics" not in answer
+        module = await session.call_tool(
+            "rename_symbol", {"source": source, "language": "python", "old_name": "total", "new_name": "grand"}
+        )
+        assert module.structured_content["source"] == "def f(x):\n    total = x\n    return total\n\ngrand = 3\n"
+        missing = await session.call_tool(
+            "rename_symbol", {"source": source, "language": "python", "old_name": "nope", "new_name": "x"}
+        )
+        assert tool_error(missing) == {"code": "NO_SYMBOL", "message": "`nope` is not bound at module level"}
+        go = await session.call_tool(
+            "rename_symbol",
+            {"source": "package m\n\nfunc Area() int { return 1 }\n", "language": "go", "old_name": "Area", "new_name": "area"},
+        )
+        assert tool_error(go)["code"] == "INVALID_NAME"
+
+
+async def test_read_only_hides_apply(project):
+    async with stdio_session(project, "--read-only") as session:
+        await wait_until_indexed(session)
+        tools = {t.name: t for t in (await session.list_tools()).tools}
+        rename = tools["rename_symbol"]
+        assert "apply" not in rename.input_schema["properties"]
+        assert rename.input_schema["additionalProperties"] is False
+        assert rename.annotations.read_only_hint is True
+        assert rename.annotations.destructive_hint is False
+        refused = await session.call_tool("rename_symbol", {"query": "app.geo.area", "new_name": "size", "apply": True})
+        assert tool_error(refused)["code"] == "INVALID_ARGUMENT"
+        assert "apply" in tool_error(refused)["message"]
+        dry = await session.call_tool("rename_symbol", {"query": "app.geo.area", "new_name": "size"})
+        assert not dry.is_error and dry.structured_content["applied"] is False
+        assert "size" not in (project / "app/geo.py").read_text()
+    async with stdio_session(project) as session:
+        tools = {t.name: t for t in (await session.list_tools()).tools}
+        assert "apply" in tools["rename_symbol"].input_schema["properties"]

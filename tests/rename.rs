@@ -1,0 +1,168 @@
+//! `sextant rename` as a user runs it (dry run, `--diff`, `--write`, `--json`, exit codes),
+//! and writing a computed rename after a file changed under it (`CONFLICT`, nothing written).
+
+use std::{
+    path::Path,
+    process::{Command, Output},
+};
+
+use sextant::{
+    ide::RenameOptions,
+    workspace::{self, Host, LoadOptions},
+};
+
+fn sextant(root: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sextant"))
+        .current_dir(root)
+        .arg("--root")
+        .arg(root)
+        .args(args)
+        .output()
+        .expect("sextant runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+fn write(root: &Path, rel: &str, contents: &str) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, contents).unwrap();
+}
+
+fn read(root: &Path, rel: &str) -> String {
+    std::fs::read_to_string(root.join(rel)).unwrap()
+}
+
+const GEO: &str = "def area(w, h):\n    return w * h\n";
+const MAIN: &str = "from app.geo import area as surface\nfrom app.geo import area\n\nprint(area(1, 2), surface(3, 4))\n";
+
+fn workspace() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "app/__init__.py", "");
+    write(dir.path(), "app/geo.py", GEO);
+    write(dir.path(), "app/main.py", MAIN);
+    write(
+        dir.path(),
+        "app/clash.py",
+        "from app.geo import area\nsize = 1\nprint(area(size, size))\n",
+    );
+    dir
+}
+
+#[test]
+fn a_dry_run_lists_the_edits_and_writes_nothing() {
+    let dir = workspace();
+    let root = dir.path();
+    write(root, "app/clash.py", "print(1)\n");
+    let out = sextant(root, &["rename", "app/geo.py:1:5", "size"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "app/geo.py:1:5                           code       def area(w, h):\n\
+         app/main.py:1:21                         code       from app.geo import area as surface\n\
+         app/main.py:2:21                         code       from app.geo import area\n\
+         app/main.py:4:7                          code       print(area(1, 2), surface(3, 4))\n\
+         `area` → `size`: 4 edits in 2 files (dry run: --diff to see it, --write to apply)\n"
+    );
+    assert_eq!(read(root, "app/geo.py"), GEO);
+
+    let diff = sextant(root, &["rename", "app.geo.area", "size", "--diff"]);
+    assert_eq!(diff.status.code(), Some(0));
+    assert_eq!(
+        stdout(&diff),
+        "--- a/app/geo.py\n+++ b/app/geo.py\n@@ -1,2 +1,2 @@\n-def area(w, h):\n+def size(w, h):\n     return w * h\n\
+         --- a/app/main.py\n+++ b/app/main.py\n@@ -1,4 +1,4 @@\n\
+         -from app.geo import area as surface\n-from app.geo import area\n\
+         +from app.geo import size as surface\n+from app.geo import size\n \n\
+         -print(area(1, 2), surface(3, 4))\n+print(size(1, 2), surface(3, 4))\n"
+    );
+}
+
+#[test]
+fn write_applies_every_file() {
+    let dir = workspace();
+    let root = dir.path();
+    write(root, "app/clash.py", "print(1)\n");
+    let out = sextant(root, &["rename", "app.geo.area", "size", "--write"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).ends_with("`area` → `size`: 4 edits in 2 files, written\n"));
+    assert_eq!(
+        read(root, "app/geo.py"),
+        "def size(w, h):\n    return w * h\n"
+    );
+    assert_eq!(
+        read(root, "app/main.py"),
+        "from app.geo import size as surface\nfrom app.geo import size\n\nprint(size(1, 2), surface(3, 4))\n"
+    );
+    // Nothing left under the old name.
+    let again = sextant(root, &["rename", "app.geo.area", "size"]);
+    assert_eq!(again.status.code(), Some(2));
+    assert_eq!(
+        stderr(&again),
+        "sextant: error: NO_SYMBOL: no definition called `app.geo.area` in the workspace\n"
+    );
+}
+
+#[test]
+fn conflicts_exit_1_with_every_place_and_bad_names_exit_2() {
+    let dir = workspace();
+    let root = dir.path();
+    let out = sextant(root, &["rename", "app.geo.area", "size", "--write"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "RENAME_CONFLICT: renaming `area` to `size` would change what 5 names mean\n\
+         app/clash.py:1:21: this use of `area` would be captured by another `size` (defined in app/clash.py)\n\
+         app/clash.py:2:1: `size` is already defined here, in the same scope\n\
+         app/clash.py:3:7: this use of `area` would be captured by another `size` (defined in app/clash.py)\n\
+         app/clash.py:3:12: this `size` would refer to the renamed `area` instead\n\
+         app/clash.py:3:18: this `size` would refer to the renamed `area` instead\n"
+    );
+    assert_eq!(read(root, "app/geo.py"), GEO, "nothing is written");
+
+    let json = sextant(root, &["--json", "rename", "app.geo.area", "size"]);
+    assert_eq!(json.status.code(), Some(1));
+    let value: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(value["error"]["code"], "RENAME_CONFLICT");
+    assert_eq!(value["error"]["conflicts"].as_array().unwrap().len(), 5);
+    assert_eq!(value["error"]["conflicts"][1]["span"]["start"]["line"], 2);
+
+    let keyword = sextant(root, &["rename", "app.geo.area", "def"]);
+    assert_eq!(keyword.status.code(), Some(2));
+    assert_eq!(
+        stderr(&keyword),
+        "sextant: error: INVALID_NAME: `def` is a Python keyword\n"
+    );
+    let both = sextant(root, &["rename", "app.geo.area", "x", "--diff", "--write"]);
+    assert_eq!(both.status.code(), Some(2));
+}
+
+#[test]
+fn a_file_changed_after_the_rename_was_computed_is_a_conflict_and_nothing_is_written() {
+    let dir = workspace();
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    write(&root, "app/clash.py", "print(1)\n");
+    let host = Host::load(&root, &LoadOptions::default()).unwrap();
+    let rename = host
+        .analysis()
+        .rename_by_name("app.geo.area", "size", RenameOptions::default())
+        .unwrap()
+        .unwrap();
+    let edited = "from app.geo import area\nprint(area(0, 0))\n";
+    write(&root, "app/main.py", edited);
+    let error = workspace::apply_change(&root, &rename.change, workspace::DEFAULT_MAX_FILE_SIZE)
+        .unwrap_err();
+    assert_eq!(error.code(), "CONFLICT");
+    assert_eq!(
+        error.to_string(),
+        "app/main.py changed since the edit was computed; nothing was written"
+    );
+    assert_eq!(read(&root, "app/geo.py"), GEO);
+    assert_eq!(read(&root, "app/main.py"), edited);
+}
