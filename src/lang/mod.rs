@@ -525,7 +525,9 @@ mod tests {
         for lang in registry().all() {
             let tags = lang.query(QueryKind::Tags).unwrap().pattern_count();
             assert_eq!(lang.per_file_parts(), tags, "{}", lang.id);
-            let imports = lang.query(QueryKind::Imports).map_or(0, |q| q.pattern_count());
+            let imports = lang
+                .query(QueryKind::Imports)
+                .map_or(0, |q| q.pattern_count());
             let per_file = lang.query(QueryKind::PerFile).unwrap().pattern_count();
             assert_eq!(per_file, tags + imports, "{}", lang.id);
         }

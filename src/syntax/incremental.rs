@@ -6,7 +6,10 @@
 //! prefix and suffix) so that it reuses the unchanged parts. tree-sitter guarantees the same
 //! tree as a fresh parse, so callers see no difference except speed.
 
-use std::sync::{Arc, Mutex};
+use std::sync::{
+    Arc, Mutex,
+    atomic::{AtomicU64, Ordering},
+};
 
 use tree_sitter::{InputEdit, Point, Tree};
 
@@ -27,6 +30,8 @@ struct Entry {
 #[derive(Default)]
 pub struct TreeCache {
     inner: Mutex<Inner>,
+    /// Parses done (full or incremental), for tests and measurements.
+    parses: AtomicU64,
 }
 
 #[derive(Default)]
@@ -76,6 +81,11 @@ impl TreeCache {
         Pin { cache: self, key }
     }
 
+    /// How many parses this cache has done (a cached tree handed out again is none).
+    pub fn parse_count(&self) -> u64 {
+        self.parses.load(Ordering::Relaxed)
+    }
+
     /// A tree-sitter parse of `text`, reusing the previous tree cached under `key` if any.
     pub fn parse_reusing(
         &self,
@@ -92,6 +102,9 @@ impl TreeCache {
                 .position(|e| e.key == key && e.lang == lang.lang_id);
             position.map(|i| inner.entries.remove(i))
         };
+        if !previous.as_ref().is_some_and(|entry| *entry.text == **text) {
+            self.parses.fetch_add(1, Ordering::Relaxed);
+        }
         let tree = match previous {
             Some(entry) if *entry.text == **text => Some(entry.tree),
             Some(mut entry) => {
@@ -193,6 +206,36 @@ mod tests {
                 "{text:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_pinned_tree_outlives_eviction_and_an_unpinned_one_does_not() {
+        let lang = registry().by_id("python").unwrap();
+        let cache = TreeCache::default();
+        let text: Arc<str> = Arc::from("def f():\n    return 1\n");
+        let parse = |key: u64| {
+            cache
+                .parse_reusing(key, lang, &text, crate::syntax::NEVER)
+                .unwrap()
+        };
+        let parsed_again = |key: u64| {
+            let before = cache.parse_count();
+            parse(key);
+            cache.parse_count() > before
+        };
+        let pinned = cache.pin(1);
+        parse(1);
+        parse(2);
+        for key in 10..10 + 2 * CAPACITY as u64 {
+            parse(key);
+        }
+        assert!(!parsed_again(1), "the pinned tree was evicted");
+        assert!(parsed_again(2), "the unpinned tree stayed");
+        drop(pinned);
+        for key in 100..100 + 2 * CAPACITY as u64 {
+            parse(key);
+        }
+        assert!(parsed_again(1), "the unpinned tree stayed");
     }
 
     #[test]
