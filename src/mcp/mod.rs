@@ -6,6 +6,7 @@
 //! request only.
 
 mod answers;
+mod format;
 mod frame;
 mod http;
 mod http_conn;
@@ -95,6 +96,15 @@ pub enum ErrorCode {
     TooLarge,
     Timeout,
     Internal,
+    // Formatting and writing edits.
+    FormatUnsafe,
+    FormatSyntaxError,
+    FormatterNotFound,
+    FormatterFailed,
+    NotUtf8,
+    Conflict,
+    WriteRefused,
+    WriteFailed,
 }
 
 #[derive(Clone, Debug)]

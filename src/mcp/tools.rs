@@ -72,7 +72,7 @@ enum Lane {
 pub struct LanguageId(&'static Language);
 
 impl LanguageId {
-    fn language(self) -> &'static Language {
+    pub(super) fn language(self) -> &'static Language {
         self.0
     }
 }
@@ -483,6 +483,31 @@ impl SextantServer {
     }
 
     #[tool(
+        description = "Fix layout (indentation, whitespace, newlines; tokens unchanged) of `source` + `language`, or diff a workspace `path` (written only with `apply: true`).",
+        input_schema = input_schema::<super::format::FormatSourceArgs>(),
+        output_schema = output_schema::<super::format::FormatAnswer>(),
+        annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn format_source(
+        &self,
+        args: JsonObject,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Json<super::format::FormatAnswer>, CallToolResult> {
+        let request = super::format::FormatRequest::new(
+            parse_args(args)?,
+            self.limits.max_source_bytes,
+            self.writes_allowed(),
+        )?;
+        let live = self.live.clone();
+        let answer = self
+            .run("format_source", ctx, Lane::Compute, move |cancel| {
+                request.run(&live, cancel)
+            })
+            .await?;
+        self.bounded(answer)
+    }
+
+    #[tool(
         description = "Symbols a workspace file defines, as a tree: name, kind, line range, one-line signature.",
         input_schema = input_schema::<OutlineArgs>(),
         output_schema = output_schema::<OutlineAnswer>(),
@@ -857,7 +882,7 @@ fn cancelled() -> ToolError {
     ToolError::new(ErrorCode::Timeout, "the request was cancelled")
 }
 
-fn read_error(e: ReadError) -> ToolError {
+pub(super) fn read_error(e: ReadError) -> ToolError {
     match e {
         ReadError::Cancelled => cancelled(),
         ReadError::LoadFailed(message) => ToolError::new(
@@ -907,6 +932,13 @@ fn fit_tree(out: &mut ParseOutput, max_chars: usize) {
 }
 
 impl SextantServer {
+    /// Whether tools may write files (`format_source` with `apply`). The hook for a
+    /// read-only server: answering false hides nothing yet but refuses every writing
+    /// argument listed in `format::WRITING_ARGUMENTS`.
+    pub(super) fn writes_allowed(&self) -> bool {
+        true
+    }
+
     fn bounded<T: Serialize>(&self, value: T) -> ToolResult<T> {
         let size = serde_json::to_string(&value)
             .map(|s| s.len())
@@ -1076,7 +1108,7 @@ impl Drop for AbortOnDrop {
 }
 
 /// Why an indexed-then-skipped file cannot be answered for.
-fn skipped_error(rel: &str, skipped: &SkippedFile) -> ToolError {
+pub(super) fn skipped_error(rel: &str, skipped: &SkippedFile) -> ToolError {
     let code = match skipped.reason {
         SkipReason::TooLarge => ErrorCode::TooLarge,
         SkipReason::OutsideWorkspace => ErrorCode::PathOutsideWorkspace,
@@ -1085,7 +1117,7 @@ fn skipped_error(rel: &str, skipped: &SkippedFile) -> ToolError {
     ToolError::new(code, format!("{rel}: not analysed ({})", skipped.detail))
 }
 
-fn file_error(e: FileError) -> ToolError {
+pub(super) fn file_error(e: FileError) -> ToolError {
     let code = match &e {
         FileError::Refused { refusal, .. } => match refusal {
             ReadRefusal::NotFound => ErrorCode::NotFound,

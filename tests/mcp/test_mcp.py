@@ -12,7 +12,9 @@ from conftest import SEXTANT, http_server, http_session, stdio_session, tool_err
 
 pytestmark = pytest.mark.anyio
 
-TOOLS = {"explain_diagnostic", "find_definition", "find_references", "import_graph", "list_imports", "lookup_symbol", "outline", "parse_source", "typecheck", "workspace_status"}
+TOOLS = {"explain_diagnostic", "find_definition", "find_references", "import_graph", "list_imports", "lookup_symbol", "outline", "parse_source", "typecheck", "workspace_status", "format_source"}
+# Tools that may write files (when asked to).
+WRITING_TOOLS = {"format_source"}
 
 
 def error_code(result) -> str:
@@ -41,8 +43,9 @@ async def test_initialize_and_tool_definitions(workspace):
         assert tool.input_schema["type"] == "object"
         assert tool.input_schema.get("additionalProperties") is False, tool.name
         assert tool.output_schema and tool.output_schema["type"] == "object", tool.name
-        assert tool.annotations.read_only_hint is True
-        assert tool.annotations.destructive_hint is False
+        writes = tool.name in WRITING_TOOLS
+        assert tool.annotations.read_only_hint is not writes, tool.name
+        assert tool.annotations.destructive_hint is writes, tool.name
         assert tool.annotations.idempotent_hint is True
         assert tool.annotations.open_world_hint is False
         # Definitions are paid for on every turn: keep them short.
