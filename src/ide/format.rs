@@ -74,28 +74,28 @@ fn line_edits(old: &str, new: &str) -> Vec<TextEdit> {
     let new_starts = starts(&new_lines);
     let diff = similar::TextDiff::configure().diff_slices(&old_lines, &new_lines);
     let mut edits: Vec<TextEdit> = Vec::new();
+    let mut edit = |old_lines: std::ops::Range<usize>, new_lines: std::ops::Range<usize>| {
+        let (start, end) = (old_starts[old_lines.start], old_starts[old_lines.end]);
+        edits.push(TextEdit {
+            range: Span::new(
+                &index,
+                TextRange::new((start as u32).into(), (end as u32).into()),
+            ),
+            new_text: new[new_starts[new_lines.start]..new_starts[new_lines.end]].to_string(),
+        });
+    };
     for op in diff.ops() {
-        if let similar::DiffOp::Equal { .. } = op {
-            continue;
-        }
         let (old_lines, new_lines) = (op.old_range(), op.new_range());
-        let start = old_starts[old_lines.start];
-        let end = old_starts[old_lines.end];
-        let new_text = &new[new_starts[new_lines.start]..new_starts[new_lines.end]];
-        let range = TextRange::new((start as u32).into(), (end as u32).into());
-        // Adjacent hunks (a delete then an insert) become one replacement.
-        match edits.last_mut() {
-            Some(last) if last.range.byte_end as usize == start => {
-                last.new_text.push_str(new_text);
-                last.range = Span::new(
-                    &index,
-                    TextRange::new(last.range.byte_start.into(), (end as u32).into()),
-                );
+        match op {
+            similar::DiffOp::Equal { .. } => {}
+            // Line for line (re-indented lines): one edit per line, so that a range format
+            // can take exactly the lines of its range.
+            similar::DiffOp::Replace { .. } if old_lines.len() == new_lines.len() => {
+                for (old_line, new_line) in old_lines.zip(new_lines) {
+                    edit(old_line..old_line + 1, new_line..new_line + 1);
+                }
             }
-            _ => edits.push(TextEdit {
-                range: Span::new(&index, range),
-                new_text: new_text.to_string(),
-            }),
+            _ => edit(old_lines, new_lines),
         }
     }
     edits
@@ -111,6 +111,13 @@ mod tests {
         let new: Arc<str> = "a\nb\n\nc\n".into();
         let format = FileFormat::between("x.py", old, new.clone());
         assert_eq!(format.edit.apply(old).unwrap(), *new);
+        let edited: Vec<(u32, &str)> = format
+            .edit
+            .edits
+            .iter()
+            .map(|e| (e.range.start.line, e.new_text.as_str()))
+            .collect();
+        assert_eq!(edited, [(2, "b\n"), (4, "c\n")]);
         assert!(format.changed());
         let same = FileFormat::between("x.py", "a\n", "a\n".into());
         assert!(!same.changed() && same.diff.is_empty());

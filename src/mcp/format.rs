@@ -108,7 +108,8 @@ impl FormatRequest {
             },
         };
         let apply = args.apply.unwrap_or(false);
-        if apply && !writes_allowed {
+        let writes = WRITING_ARGUMENTS.contains(&("format_source", "apply"));
+        if apply && writes && !writes_allowed {
             return Err(invalid(
                 "this server is read-only: `apply` is not available",
             ));
