@@ -6,6 +6,9 @@
 ; import's parentheses), whose indentation Python ignores, are placed by level.
 (module) @indent.keep
 
+; The later strings of an implicit concatenation are aligned by hand.
+(concatenated_string) @indent.keep
+
 [
   (argument_list)
   (parameters)

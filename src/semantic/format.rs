@@ -313,17 +313,18 @@ fn collect(lang: &Language, text: &str, tree: &Tree, interrupt: Interrupt) -> Op
     })
 }
 
-/// A bracket whose first element follows the opening bracket on the same line: its lines
-/// are aligned by the author, not by levels. (An opener starting with a keyword, `let` or
-/// `case`, is no bracket.)
+/// A node whose opening bracket is followed by its first element on the same line: its lines
+/// are aligned by the author, not by levels. (A node with no bracket of its own, a `let`
+/// statement or a `case`, is never aligned.)
 fn is_aligned(node: Node) -> bool {
-    let Some(open) = node.child(0) else {
+    let mut cursor = node.walk();
+    // The opening bracket need not come first (`a[i,` in a subscript).
+    let Some(open) = node
+        .children(&mut cursor)
+        .find(|child| !child.is_named() && matches!(child.kind(), "(" | "[" | "{" | "<"))
+    else {
         return false;
     };
-    let is_bracket = !open.is_named() && matches!(open.kind(), "(" | "[" | "{" | "<");
-    if !is_bracket {
-        return false;
-    }
     open.next_sibling().is_some_and(|next| {
         next.start_position().row == open.end_position().row && next.end_byte() < node.end_byte()
     })
@@ -566,17 +567,23 @@ fn decide(facts: &Layout, open: &[&Opener], first: usize, row: usize) -> Decisio
         .filter(|o| o.start_row == base)
         .collect();
     let from = facts.outdents.partition_point(|(start, _)| *start < first);
-    let closes_base = facts.outdents[from..]
+    let closed = facts.outdents[from..]
         .iter()
         .take_while(|(start, _)| *start == first)
-        .any(|(_, closed)| at_base.iter().any(|o| o.range == *closed));
+        .find_map(|(_, closed)| at_base.iter().find(|o| o.range == *closed));
     let innermost = at_base[at_base.len() - 1];
-    if closes_base {
-        Decision::Relative {
-            row: base,
-            deeper: false,
+    match closed {
+        // The closing bracket of a hand-aligned bracket stays where its author put it.
+        Some(opener) if opener.keeps => return Decision::Keep,
+        Some(_) => {
+            return Decision::Relative {
+                row: base,
+                deeper: false,
+            };
         }
-    } else if innermost.keeps {
+        None => {}
+    }
+    if innermost.keeps {
         Decision::Keep
     } else {
         Decision::Relative {
