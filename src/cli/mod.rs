@@ -29,7 +29,7 @@ use crate::{
 #[command(
     name = "sextant",
     version,
-    after_help = "Exit codes: 0 ok, 1 findings (syntax errors, no symbol matched, import cycles with graph --cycles, diagnostics from check), 2 usage or I/O error."
+    after_help = "Exit codes: 0 ok, 1 findings (syntax errors, no symbol matched, import cycles with graph --cycles, diagnostics from check, files that would change with format --check or --diff), 2 usage or I/O error (or a file format could not format)."
 )]
 pub struct Cli {
     #[command(flatten)]

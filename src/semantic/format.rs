@@ -592,3 +592,51 @@ fn decide(facts: &Layout, open: &[&Opener], first: usize, row: usize) -> Decisio
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::registry;
+
+    fn tree(lang: &Language, text: &str) -> Tree {
+        syntax::parse_tree_sitter(lang, text, None, &|| false).unwrap()
+    }
+
+    /// The check that guards every result: whitespace inside a token, or a token moved
+    /// into another node, is a difference; a line comment's trailing blanks are not.
+    #[test]
+    fn the_safety_check_sees_changes_inside_tokens_and_trees() {
+        let python = registry().by_id("python").unwrap();
+        let differs = |old: &str, new: &str| {
+            first_difference(old, &tree(python, old), new, &tree(python, new))
+        };
+        assert_eq!(differs("x = 'a  b'\n", "x = 'a  b'\n"), None);
+        assert_eq!(differs("x = 1  # note   \n", "x = 1  # note\n"), None);
+        assert_eq!(differs("x = 'a  b'\n", "x = 'a b'\n"), Some(5));
+        assert_eq!(differs("s = '''a  \nb'''\n", "s = '''a\nb'''\n"), Some(7));
+        // The same tokens, another block structure.
+        assert!(differs("if a:\n    b\n    c\n", "if a:\n    b\nc\n").is_some());
+    }
+
+    #[test]
+    fn line_endings_follow_the_first_line_outside_tokens_only() {
+        let python = registry().by_id("python").unwrap();
+        let format = |text: &str| {
+            format_text(python, text, FormatOptions::default(), &|| false)
+                .unwrap()
+                .unwrap()
+        };
+        assert_eq!(
+            format("a = 1\r\nb = 2\nc = 3"),
+            "a = 1\r\nb = 2\r\nc = 3\r\n"
+        );
+        assert_eq!(
+            format("a = 1\ns = '''x\r\ny'''\r\n"),
+            "a = 1\ns = '''x\r\ny'''\n"
+        );
+        assert_eq!(
+            format("\n\n\na = 1\n\n\n\n\nb = 2\n\n"),
+            "a = 1\n\n\nb = 2\n"
+        );
+    }
+}
