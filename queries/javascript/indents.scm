@@ -19,8 +19,12 @@
   (template_substitution)
 ] @indent
 
-; Continuation lines of a statement (`const x = a\n  .b()`).
+; Continuation lines of a statement or an expression (`const x = a\n  .b()`, `a\n  || b`).
 [
+  (member_expression)
+  (binary_expression)
+  (ternary_expression)
+  (pair)
   (lexical_declaration)
   (variable_declaration)
   (expression_statement)

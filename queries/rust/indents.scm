@@ -27,10 +27,15 @@
   (token_tree)
 ] @indent
 
-; Continuation lines of a statement, an arm or a bound list (`let x = a\n    .b()`).
+; Continuation lines of a statement, an expression, an arm or a bound list
+; (`let x = a\n    .b()`, `a\n    || b`).
 [
   (let_declaration)
   (expression_statement)
+  (return_expression)
+  (field_expression)
+  (binary_expression)
+  (field_initializer)
   (const_item)
   (static_item)
   (match_arm)
@@ -39,6 +44,15 @@
 
 ; A line starting with the closing token stands where its opening line does.
 (_ ["}" ")" "]" ">"] @outdent)
+
+; A body's `{` on a line of its own, after a condition or scrutinee that spans lines,
+; stands where its statement starts.
+[
+  (if_expression consequence: (block "{" @dedent))
+  (while_expression body: (block "{" @dedent))
+  (for_expression body: (block "{" @dedent))
+  (match_expression body: (match_block "{" @dedent))
+]
 
 ; Tokens whose bytes are content: strings, block comments, and doc comments, whose
 ; trailing spaces may be a Markdown line break.

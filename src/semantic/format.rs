@@ -251,6 +251,8 @@ struct Layout {
     openers: Vec<Opener>,
     /// `@outdent` tokens: start offset and the range of the node they close.
     outdents: Vec<(usize, Range<usize>)>,
+    /// `@dedent` tokens' start offsets, sorted.
+    dedents: Vec<usize>,
     /// Merged, sorted byte ranges whose bytes are never changed.
     verbatim: Vec<Range<usize>>,
 }
@@ -258,6 +260,7 @@ struct Layout {
 fn collect(lang: &Language, text: &str, tree: &Tree, interrupt: Interrupt) -> Option<Layout> {
     let mut openers = Vec::new();
     let mut outdents = Vec::new();
+    let mut dedents = Vec::new();
     let mut verbatim = Vec::new();
     if let Some(query) = lang.query(QueryKind::Indents) {
         let names = query.capture_names();
@@ -280,6 +283,7 @@ fn collect(lang: &Language, text: &str, tree: &Tree, interrupt: Interrupt) -> Op
                             outdents.push((node.start_byte(), parent.byte_range()));
                         }
                     }
+                    "dedent" => dedents.push(node.start_byte()),
                     "verbatim" => verbatim.push(node.byte_range()),
                     _ => {}
                 }
@@ -298,6 +302,7 @@ fn collect(lang: &Language, text: &str, tree: &Tree, interrupt: Interrupt) -> Op
         }
     });
     outdents.sort_by_key(|(start, _)| *start);
+    dedents.sort_unstable();
     verbatim.sort_by_key(|r| r.start);
     let mut merged: Vec<Range<usize>> = Vec::with_capacity(verbatim.len());
     for range in verbatim {
@@ -309,6 +314,7 @@ fn collect(lang: &Language, text: &str, tree: &Tree, interrupt: Interrupt) -> Op
     Some(Layout {
         openers,
         outdents,
+        dedents,
         verbatim: merged,
     })
 }
@@ -585,6 +591,11 @@ fn decide(facts: &Layout, open: &[&Opener], first: usize, row: usize) -> Decisio
     }
     if innermost.keeps {
         Decision::Keep
+    } else if facts.dedents.binary_search(&first).is_ok() {
+        Decision::Relative {
+            row: base,
+            deeper: false,
+        }
     } else {
         Decision::Relative {
             row: base,
