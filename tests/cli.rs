@@ -1298,3 +1298,130 @@ fn check_reports_import_cycles_only_when_selected() {
         }])
     );
 }
+
+fn format_workspace() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "src/lib.rs", "fn f() {\nlet x = 1;   \n}\n");
+    write(dir.path(), "app/ok.py", "def f():\n    return 1\n");
+    dir
+}
+
+#[test]
+fn format_diffs_by_default_and_check_exits_1_when_a_file_would_change() {
+    let dir = format_workspace();
+    let root = dir.path();
+    let out = sextant(root, &["format"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -1,3 +1,3 @@\n fn f() {\n-let x = 1;   \n+    let x = 1;\n }\n1 of 2 files would be formatted.\n"
+    );
+    let out = sextant(root, &["format", "--check"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stdout(&out),
+        "src/lib.rs: would be formatted\n1 of 2 files would be formatted.\n"
+    );
+    let out = sextant(root, &["format", "--diff", "app"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout(&out), "0 of 1 file would be formatted.\n");
+    // Nothing was written by any of them.
+    assert_eq!(
+        std::fs::read_to_string(root.join("src/lib.rs")).unwrap(),
+        "fn f() {\nlet x = 1;   \n}\n"
+    );
+}
+
+#[test]
+fn format_write_writes_and_a_second_check_passes() {
+    let dir = format_workspace();
+    let root = dir.path();
+    let out = sextant(root, &["format", "--write", "--tab-size", "2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "src/lib.rs: formatted\n1 of 2 files formatted.\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join("src/lib.rs")).unwrap(),
+        "fn f() {\n  let x = 1;\n}\n"
+    );
+    let out = sextant(root, &["format", "--check", "--tab-size", "2"]);
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn format_refuses_files_with_syntax_errors_and_exits_2_in_json_too() {
+    let dir = format_workspace();
+    let root = dir.path();
+    write(root, "app/bad.py", "def f(:\n  pass   \n");
+    let out = sextant(root, &["format", "--json", "--write", "app"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        json(&out),
+        serde_json::json!({
+            "files": [
+                {"path": "app/bad.py", "changed": false, "error": {
+                    "code": "FORMAT_SYNTAX_ERROR",
+                    "message": "line 1 has a syntax error; a file with syntax errors is not formatted"
+                }},
+                {"path": "app/ok.py", "changed": false}
+            ],
+            "checked": 2, "changed": 0, "failed": 1, "written": false
+        })
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join("app/bad.py")).unwrap(),
+        "def f(:\n  pass   \n"
+    );
+}
+
+#[test]
+fn format_runs_the_external_formatter_sextant_toml_names_and_reports_a_missing_one() {
+    let dir = format_workspace();
+    let root = dir.path();
+    write(
+        root,
+        "sextant.toml",
+        "[format.python]\ncommand = [\"sed\", \"s/return 1/return 2/\"]\n",
+    );
+    let out = sextant(root, &["format", "--write", "app/ok.py"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read_to_string(root.join("app/ok.py")).unwrap(),
+        "def f():\n    return 2\n"
+    );
+    write(
+        root,
+        "sextant.toml",
+        "[format.python]\ncommand = [\"sextant-test-no-such-formatter\"]\n",
+    );
+    let out = sextant(root, &["format", "app"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stdout(&out).starts_with(
+            "app/ok.py: FORMATTER_NOT_FOUND the formatter \"sextant-test-no-such-formatter\" could not be started"
+        ),
+        "{}",
+        stdout(&out)
+    );
+    write(
+        root,
+        "sextant.toml",
+        "[format.python]\ncommand = [\"sh\", \"-c\", \"echo broken >&2; exit 3\"]\n",
+    );
+    let out = sextant(root, &["format", "app"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stdout(&out),
+        "app/ok.py: FORMATTER_FAILED the formatter \"sh\" failed: exit status: 3: broken\n0 of 1 file would be formatted; 1 could not be formatted.\n"
+    );
+    write(root, "sextant.toml", "[format.cobol]\ncommand = [\"x\"]\n");
+    let out = sextant(root, &["format"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("[format.cobol]: unknown language"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -837,3 +837,52 @@ fn a_cold_check_parses_each_file_about_once() {
         "{parsed} parses of {FILES} files"
     );
 }
+
+/// Formats the two files through `Analysis::format` and returns the queries that executed.
+fn formatted(host: &Host, log: &Mutex<Vec<String>>) -> (Vec<bool>, Vec<String>) {
+    log.lock().unwrap().clear();
+    let analysis = host.analysis();
+    let changed = ["src/lib.rs", "pkg/a.py"]
+        .iter()
+        .map(|path| {
+            let file = analysis.file(path).unwrap();
+            let result = analysis.format(file, Default::default()).unwrap().unwrap();
+            result.changed()
+        })
+        .collect();
+    let mut executed = std::mem::take(&mut *log.lock().unwrap());
+    executed.sort();
+    (changed, executed)
+}
+
+#[test]
+fn format_results_are_memoized_and_an_edit_elsewhere_keeps_them() {
+    let (mut host, log) = logged_host();
+    let (changed, cold) = formatted(&host, &log);
+    assert_eq!(changed, [false, false]);
+    let formats = |executed: &[String]| {
+        executed
+            .iter()
+            .filter(|q| q.starts_with("file_format("))
+            .count()
+    };
+    assert_eq!(formats(&cold), 2, "{cold:?}");
+
+    let (_, again) = formatted(&host, &log);
+    assert_eq!(again, Vec::<String>::new(), "asking twice is a lookup");
+
+    let b = host.analysis().file_text(host.file("pkg/b.py").unwrap());
+    host.set_file_text("pkg/b.py", &format!("{b}\n\n\n\nx  = 1   \n"));
+    let (changed, after_other_edit) = formatted(&host, &log);
+    assert_eq!(changed, [false, false]);
+    assert_eq!(
+        after_other_edit,
+        Vec::<String>::new(),
+        "an edit to another file re-executes no format"
+    );
+
+    host.set_file_text("src/lib.rs", "pub fn other() -> u32 {\n1\n}\n");
+    let (changed, after_own_edit) = formatted(&host, &log);
+    assert_eq!(changed, [true, false]);
+    assert_eq!(formats(&after_own_edit), 1, "{after_own_edit:?}");
+}

@@ -4,6 +4,7 @@
 //! Exit codes: 0 ok, 1 findings (syntax errors for `parse`, no match for `symbols`, cycles
 //! for `graph --cycles`, diagnostics for `check`), 2 usage or I/O error.
 
+mod format;
 mod github;
 mod progress;
 mod rename;
@@ -29,7 +30,7 @@ use crate::{
 #[command(
     name = "sextant",
     version,
-    after_help = "Exit codes: 0 ok, 1 findings (syntax errors, no symbol matched, import cycles with graph --cycles, diagnostics from check), 2 usage or I/O error."
+    after_help = "Exit codes: 0 ok, 1 findings (syntax errors, no symbol matched, import cycles with graph --cycles, diagnostics from check, files that would change with format --check or --diff), 2 usage or I/O error (or a file format could not format)."
 )]
 pub struct Cli {
     #[command(flatten)]
@@ -118,6 +119,14 @@ pub enum Command {
     /// Explain a diagnostic code (`SX005` or `undefined-name`): what it means, an example
     /// that triggers it and its fix. Without CODE, list every code.
     Explain(ExplainArgs),
+    /// Fix the layout of PATHS (files or directories; default: the whole workspace): line
+    /// endings, trailing whitespace, the final newline, runs of blank lines and
+    /// indentation, never inside strings or other multi-line tokens; only whitespace
+    /// between tokens changes, or the file is refused. A language with an external
+    /// formatter in sextant.toml (`[format.python] command = [...]`) uses it instead.
+    /// Prints the diffs by default; --check lists the files that would change, --diff
+    /// prints them (both exit 1 if any would), --write writes them.
+    Format(format::FormatArgs),
 }
 
 #[derive(Args, Debug)]
@@ -516,6 +525,7 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
         Command::Rename(args) => rename::run(g, args),
         Command::Graph(args) => graph(g, args),
         Command::Check(args) => check(g, args),
+        Command::Format(args) => format::run(g, args),
         Command::Explain(args) => match &args.code {
             None => Ok((
                 render::codes(ide::diagnostic_codes(), g.json),

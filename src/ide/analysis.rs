@@ -502,6 +502,22 @@ impl Analysis {
         self.with(|db| super::import_graph::import_graph_view(db, self.workspace, query))
     }
 
+    /// The file formatted by the built-in layout formatter (memoized per file and options).
+    pub fn format(
+        &self,
+        file: FileId,
+        options: super::FormatOptions,
+    ) -> Cancellable<Result<super::FileFormat, super::FormatError>> {
+        if self.file_is_lossy(file) {
+            return Ok(Err(super::FormatError::NotUtf8));
+        }
+        self.with(|db| {
+            crate::semantic::format::file_format(db, file.0, options).map(|formatted| {
+                super::FileFormat::between(file.0.path(db), file.0.text(db), formatted)
+            })
+        })
+    }
+
     pub fn folding_ranges(&self, file: FileId) -> Cancellable<Vec<Fold>> {
         self.with(|db| structure::folding_ranges(db, file.0))
     }

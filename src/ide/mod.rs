@@ -13,6 +13,7 @@ mod analysis;
 mod call_hierarchy;
 mod diagnostics;
 mod edits;
+mod format;
 mod hover;
 mod import_graph;
 mod imports;
@@ -34,6 +35,7 @@ pub use diagnostics::{
     docs_anchor, explain,
 };
 pub use edits::{ContentHash, EditError, FileEdit, SourceChange, TextEdit, unified_diff};
+pub use format::{FileFormat, FormatError, FormatOptions, IndentStyle, format_source};
 pub use hover::HoverInfo;
 pub use import_graph::{Direction, Granularity, GraphEdge, GraphNode, GraphQuery, ImportGraphView};
 pub use imports::{ImportInfo, ImportStatus};

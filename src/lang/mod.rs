@@ -42,6 +42,9 @@ pub enum QueryKind {
     /// Scopes, bindings and the names each scope uses (see `semantic/names/`). Run apart
     /// from the per-file query, only for files a name question reaches.
     Locals,
+    /// Indentation and the tokens a layout formatter must leave verbatim (see
+    /// `semantic/format.rs`). Run apart from the per-file query, only when formatting.
+    Indents,
     /// Not a file: the per-file queries above composed into one (tags first, then imports),
     /// so that one walk of a file's tree serves them all. A match's pattern index tells
     /// which part it belongs to (see [`Language::per_file_parts`]).
@@ -49,13 +52,19 @@ pub enum QueryKind {
 }
 
 impl QueryKind {
-    pub const ALL: &[QueryKind] = &[QueryKind::Tags, QueryKind::Imports, QueryKind::Locals];
+    pub const ALL: &[QueryKind] = &[
+        QueryKind::Tags,
+        QueryKind::Imports,
+        QueryKind::Locals,
+        QueryKind::Indents,
+    ];
 
     pub fn file_stem(self) -> &'static str {
         match self {
             QueryKind::Tags => "tags",
             QueryKind::Imports => "imports",
             QueryKind::Locals => "locals",
+            QueryKind::Indents => "indents",
             QueryKind::PerFile => "per-file",
         }
     }
@@ -66,6 +75,7 @@ impl QueryKind {
             QueryKind::Tags => "symbols",
             QueryKind::Imports => "imports",
             QueryKind::Locals => "names",
+            QueryKind::Indents => "format",
             QueryKind::PerFile => "",
         }
     }
@@ -87,6 +97,12 @@ struct LanguageSpec {
     keywords: Vec<String>,
     #[serde(default)]
     scopes: Vec<String>,
+    #[serde(default = "one_blank_line")]
+    max_blank_lines: usize,
+}
+
+fn one_blank_line() -> usize {
+    1
 }
 
 #[derive(Debug, Deserialize)]
@@ -106,6 +122,8 @@ pub struct Language {
     pub block_comment: Vec<(String, String)>,
     pub identifier: regex::Regex,
     pub indent_unit: String,
+    /// The longest run of blank lines the formatter keeps.
+    pub max_blank_lines: usize,
     pub import_style: String,
     pub keywords: Vec<String>,
     pub grammar: tree_sitter::Language,
@@ -372,6 +390,7 @@ fn build_registry() -> Result<Registry, String> {
             block_comment: lang.block_comment,
             identifier,
             indent_unit: lang.indent_unit,
+            max_blank_lines: lang.max_blank_lines,
             import_style: lang.import_style,
             keywords: lang.keywords,
             grammar,

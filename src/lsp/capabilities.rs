@@ -40,6 +40,8 @@ pub fn server_capabilities(encoding: PositionEncoding) -> ServerCapabilities {
         })),
         folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
         selection_range_provider: Some(SelectionRangeProviderCapability::Simple(true)),
+        document_formatting_provider: Some(OneOf::Left(true)),
+        document_range_formatting_provider: Some(OneOf::Left(true)),
         // Pull diagnostics beside the pushed ones; a file's diagnostics can change when
         // another file does (an import's module appears), and the whole workspace is
         // checked on request.

@@ -28,6 +28,23 @@ pub fn byte_range(index: &LineIndex, range: Range) -> std::ops::Range<usize> {
     start..end
 }
 
+/// The bytes of the whole lines a client range touches, line breaks included; a range
+/// ending at the start of a line (a selection of whole lines) leaves that line out.
+pub fn line_span(index: &LineIndex, range: Range) -> std::ops::Range<usize> {
+    let line_start = |line: u32| offset(index, Position { line, character: 0 });
+    let (first, last) = if range.start <= range.end {
+        (range.start, range.end)
+    } else {
+        (range.end, range.start)
+    };
+    let end = if last.character == 0 && last.line > first.line {
+        line_start(last.line)
+    } else {
+        line_start(last.line.saturating_add(1))
+    };
+    line_start(first.line)..end
+}
+
 pub fn symbol_query(params: &WorkspaceSymbolParams) -> SymbolQuery {
     SymbolQuery {
         query: params.query.clone(),

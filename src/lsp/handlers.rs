@@ -13,8 +13,9 @@ use lsp_types::{
     CallHierarchyOutgoingCall, CallHierarchyOutgoingCallsParams, CallHierarchyPrepareParams,
     CancelParams, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
     DidOpenTextDocumentParams, DocumentDiagnosticParams, DocumentDiagnosticReport,
-    DocumentDiagnosticReportResult, DocumentHighlight, DocumentHighlightParams,
-    DocumentSymbolParams, DocumentSymbolResponse, FoldingRange, FoldingRangeParams,
+    DocumentDiagnosticReportResult, DocumentFormattingParams, DocumentHighlight,
+    DocumentHighlightParams, DocumentRangeFormattingParams, DocumentSymbolParams,
+    DocumentSymbolResponse, FoldingRange, FoldingRangeParams, FormattingOptions,
     FullDocumentDiagnosticReport, GotoDefinitionParams, GotoDefinitionResponse, Hover, HoverParams,
     Location, ReferenceParams, RelatedFullDocumentDiagnosticReport,
     RelatedUnchangedDocumentDiagnosticReport, SelectionRange, SelectionRangeParams,
@@ -31,8 +32,8 @@ use super::{
     to_proto, uri,
 };
 use crate::{
-    ide::{CheckQuery, CodeSelection, FileId, ReferenceQuery},
-    workspace::live::Snapshot,
+    ide::{CheckQuery, CodeSelection, FileId, FormatOptions, IndentStyle, ReferenceQuery},
+    workspace::{self, FormatFailure, live::Snapshot},
 };
 
 /// References (and highlights) answered at most: an editor lists them all, but a name used
@@ -75,8 +76,8 @@ pub enum HandlerError {
     InvalidParams(String),
     /// The answer could not be made (`-32603`).
     Internal(String),
-    /// The request is understood but refused, with the reason (`-32803`: a rename that
-    /// would change what names mean).
+    /// The request is understood but refused, with the reason (`-32803`): a rename that
+    /// would change what names mean, a file that cannot be formatted.
     RequestFailed(String),
 }
 
@@ -392,6 +393,76 @@ pub fn selection_range(
         .collect();
     let chains = ctx.snapshot.analysis.selection_ranges(file, &offsets)?;
     Ok(Some(to_proto::selection_ranges(&index, &chains)))
+}
+
+/// `textDocument/formatting`: the whole document's layout fixed (see `format_edits`).
+pub fn formatting(
+    ctx: &RequestContext,
+    params: DocumentFormattingParams,
+) -> HandlerResult<Option<Vec<lsp_types::TextEdit>>> {
+    format_edits(ctx, &params.text_document.uri, &params.options, None)
+}
+
+/// `textDocument/rangeFormatting`: the edits of a whole-document format that lie within
+/// the lines of the range (an edit reaching outside them is left out).
+pub fn range_formatting(
+    ctx: &RequestContext,
+    params: DocumentRangeFormattingParams,
+) -> HandlerResult<Option<Vec<lsp_types::TextEdit>>> {
+    format_edits(
+        ctx,
+        &params.text_document.uri,
+        &params.options,
+        Some(params.range),
+    )
+}
+
+/// The client's tab size and spaces-or-tabs replace the language's unit, except where the
+/// language's own convention is a tab (Go): an editor's default of spaces would fight it.
+fn format_options(
+    ctx: &RequestContext,
+    file: FileId,
+    options: &FormattingOptions,
+) -> FormatOptions {
+    let lang = ctx.snapshot.analysis.file_language(file);
+    let indent = if lang.indent_unit == "\t" || !options.insert_spaces {
+        IndentStyle::Tabs
+    } else {
+        IndentStyle::Spaces(options.tab_size.clamp(1, 16) as u8)
+    };
+    FormatOptions { indent }
+}
+
+fn format_edits(
+    ctx: &RequestContext,
+    uri: &Uri,
+    options: &FormattingOptions,
+    range: Option<lsp_types::Range>,
+) -> HandlerResult<Option<Vec<lsp_types::TextEdit>>> {
+    let Some(file) = ctx.file(uri)? else {
+        return Ok(None);
+    };
+    let index = ctx.line_index(file)?;
+    let options = format_options(ctx, file, options);
+    let formatted = workspace::format_file(
+        &ctx.snapshot.analysis,
+        &ctx.snapshot.root,
+        &ctx.snapshot.formatters,
+        file,
+        options,
+    )
+    .map_err(|failure| match failure {
+        FormatFailure::Cancelled => HandlerError::Internal("the analysis was cancelled".into()),
+        failure => HandlerError::RequestFailed(format!("{}: {failure}", failure.code())),
+    })?;
+    let within = range.map(|range| from_proto::line_span(&index, range));
+    let edits = formatted.edit.edits.iter().filter(|edit| {
+        within.as_ref().is_none_or(|lines| {
+            lines.start <= edit.range.byte_start as usize
+                && edit.range.byte_end as usize <= lines.end
+        })
+    });
+    Ok(Some(to_proto::text_edits(&index, edits)))
 }
 
 // --- notifications -----------------------------------------------------------------------

@@ -161,6 +161,8 @@ impl Server {
             .on::<CallHierarchyOutgoingCalls>(handlers::outgoing_calls)
             .on::<FoldingRangeRequest>(handlers::folding_range)
             .on::<SelectionRangeRequest>(handlers::selection_range)
+            .on::<lsp_types::request::Formatting>(handlers::formatting)
+            .on::<lsp_types::request::RangeFormatting>(handlers::range_formatting)
             .on::<DocumentDiagnosticRequest>(handlers::document_diagnostic)
             .on::<WorkspaceDiagnosticRequest>(handlers::workspace_diagnostic)
             .finish();

@@ -38,6 +38,19 @@ pub fn range(index: &LineIndex, start: usize, end: usize) -> Range {
     }
 }
 
+/// Edits of one document, in the negotiated encoding.
+pub fn text_edits<'a>(
+    index: &LineIndex,
+    edits: impl Iterator<Item = &'a crate::ide::TextEdit>,
+) -> Vec<lsp_types::TextEdit> {
+    edits
+        .map(|edit| lsp_types::TextEdit {
+            range: span_range(index, &edit.range),
+            new_text: edit.new_text.clone(),
+        })
+        .collect()
+}
+
 /// The range of a span's bytes, in the negotiated encoding (a span's own columns count
 /// characters, which only UTF-32 clients share).
 fn span_range(index: &LineIndex, span: &Span) -> Range {

@@ -6,6 +6,7 @@
 //! request only.
 
 mod answers;
+mod format;
 mod frame;
 mod http;
 mod http_conn;
@@ -115,6 +116,17 @@ pub enum ErrorCode {
     /// A file cannot be written (outside the root, not UTF-8, not a regular file).
     WriteRefused,
     InvalidEdit,
+    /// `format_source`: the formatted text would not keep the file's tokens, or another
+    /// pass would change it again; nothing is proposed.
+    FormatUnsafe,
+    /// `format_source`: the file has syntax errors, so strings cannot be told from code.
+    FormatSyntaxError,
+    /// `format_source`: the formatter `sextant.toml` names cannot be started.
+    FormatterNotFound,
+    /// `format_source`: the configured formatter failed or gave no text.
+    FormatterFailed,
+    /// The file is not valid UTF-8; it is never rewritten.
+    NotUtf8,
     /// Writing failed part-way; the files already written were restored.
     WriteFailed,
 }

@@ -75,7 +75,7 @@ enum Lane {
 pub struct LanguageId(&'static Language);
 
 impl LanguageId {
-    fn language(self) -> &'static Language {
+    pub(super) fn language(self) -> &'static Language {
         self.0
     }
 }
@@ -405,6 +405,33 @@ impl From<ToolError> for CallToolResult {
 
 type ToolResult<T> = Result<Json<T>, CallToolResult>;
 
+/// On a read-only server, the writing arguments (`format::WRITING_ARGUMENTS`) are left out
+/// of their tools' schemas and the tools are annotated as reading only; a call that sends
+/// one anyway is refused by the tool.
+fn without_writes(
+    mut router: ToolRouter<SextantServer>,
+    read_only: bool,
+) -> ToolRouter<SextantServer> {
+    if !read_only {
+        return router;
+    }
+    for (tool, argument) in super::format::WRITING_ARGUMENTS {
+        let Some(route) = router.map.get_mut(*tool) else {
+            continue;
+        };
+        let mut schema = (*route.attr.input_schema).clone();
+        if let Some(serde_json::Value::Object(properties)) = schema.get_mut("properties") {
+            properties.remove(*argument);
+        }
+        route.attr.input_schema = Arc::new(schema);
+        if let Some(annotations) = route.attr.annotations.as_mut() {
+            annotations.read_only_hint = Some(true);
+            annotations.destructive_hint = Some(false);
+        }
+    }
+    router
+}
+
 #[tool_router(router = tool_router)]
 impl SextantServer {
     pub fn new(live: Arc<LiveWorkspace>, limits: Limits) -> SextantServer {
@@ -415,7 +442,10 @@ impl SextantServer {
             status_lane: Arc::new(Semaphore::new(STATUS_LANE_SLOTS)),
             limits: Arc::new(limits),
             inject_panic: std::env::var("SEXTANT_INJECT_PANIC").ok(),
-            tool_router: rename::with_rename_tool(Self::tool_router(), limits_read_only),
+            tool_router: without_writes(
+                rename::with_rename_tool(Self::tool_router(), limits_read_only),
+                limits_read_only,
+            ),
         }
     }
 
@@ -487,6 +517,31 @@ impl SextantServer {
         };
         fit_tree(&mut out, limits.max_response_chars);
         Ok(Json(ParseAnswer::new(out, positions)))
+    }
+
+    #[tool(
+        description = "Fix layout (indentation, whitespace, newlines; tokens unchanged) of `source` + `language`, or diff a workspace `path` (written only with `apply: true`).",
+        input_schema = input_schema::<super::format::FormatSourceArgs>(),
+        output_schema = output_schema::<super::format::FormatAnswer>(),
+        annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn format_source(
+        &self,
+        args: JsonObject,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Json<super::format::FormatAnswer>, CallToolResult> {
+        let request = super::format::FormatRequest::new(
+            parse_args(args)?,
+            self.limits.max_source_bytes,
+            self.writes_allowed(),
+        )?;
+        let live = self.live.clone();
+        let answer = self
+            .run("format_source", ctx, Lane::Compute, move |cancel| {
+                request.run(&live, cancel)
+            })
+            .await?;
+        self.bounded(answer)
     }
 
     #[tool(
@@ -864,7 +919,7 @@ fn cancelled() -> ToolError {
     ToolError::new(ErrorCode::Timeout, "the request was cancelled")
 }
 
-fn read_error(e: ReadError) -> ToolError {
+pub(super) fn read_error(e: ReadError) -> ToolError {
     match e {
         ReadError::Cancelled => cancelled(),
         ReadError::LoadFailed(message) => ToolError::new(
@@ -914,6 +969,13 @@ fn fit_tree(out: &mut ParseOutput, max_chars: usize) {
 }
 
 impl SextantServer {
+    /// Whether tools may write files (`format_source` with `apply`). The hook for a
+    /// read-only server: answering false hides nothing yet but refuses every writing
+    /// argument listed in `format::WRITING_ARGUMENTS`.
+    pub(super) fn writes_allowed(&self) -> bool {
+        !self.limits.read_only
+    }
+
     fn bounded<T: Serialize>(&self, value: T) -> ToolResult<T> {
         let size = serde_json::to_string(&value)
             .map(|s| s.len())
@@ -1083,7 +1145,7 @@ impl Drop for AbortOnDrop {
 }
 
 /// Why an indexed-then-skipped file cannot be answered for.
-fn skipped_error(rel: &str, skipped: &SkippedFile) -> ToolError {
+pub(super) fn skipped_error(rel: &str, skipped: &SkippedFile) -> ToolError {
     let code = match skipped.reason {
         SkipReason::TooLarge => ErrorCode::TooLarge,
         SkipReason::OutsideWorkspace => ErrorCode::PathOutsideWorkspace,
@@ -1092,7 +1154,7 @@ fn skipped_error(rel: &str, skipped: &SkippedFile) -> ToolError {
     ToolError::new(code, format!("{rel}: not analysed ({})", skipped.detail))
 }
 
-fn file_error(e: FileError) -> ToolError {
+pub(super) fn file_error(e: FileError) -> ToolError {
     let code = match &e {
         FileError::Refused { refusal, .. } => match refusal {
             ReadRefusal::NotFound => ErrorCode::NotFound,

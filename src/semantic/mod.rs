@@ -6,6 +6,7 @@
 //! queries of the edited file.
 
 pub mod diagnostics;
+pub mod format;
 pub mod import_graph;
 pub mod imports;
 pub mod index;

@@ -1,5 +1,6 @@
 //! `sextant.toml` at the workspace root: optional include/exclude globs, limits, and the
-//! `[check]` table (which diagnostic codes are reported, at what severity, per path).
+//! `[check]` table (which diagnostic codes are reported, at what severity, per path), and
+//! the `[format]` table (external formatters per language).
 //!
 //! Invariant: a file that loads is valid throughout: unknown keys, unknown codes and bad
 //! globs are errors naming the key, never silently ignored.
@@ -25,6 +26,8 @@ pub struct Config {
     pub max_file_size: u64,
     /// `[check]`: codes to select and ignore, severities, per-path overrides.
     pub check: CheckSettings,
+    /// `[format.<language>]`: external formatters; a language without one uses sextant's.
+    pub format: super::format::Formatters,
 }
 
 impl Default for Config {
@@ -34,6 +37,7 @@ impl Default for Config {
             exclude: Vec::new(),
             max_file_size: DEFAULT_MAX_FILE_SIZE,
             check: CheckSettings::default(),
+            format: Default::default(),
         }
     }
 }
@@ -50,7 +54,10 @@ impl Config {
                 };
                 let text = String::from_utf8(content.bytes)
                     .map_err(|_| invalid("not valid UTF-8".into()))?;
-                toml::from_str(&text).map_err(|e| invalid(e.message().to_string()))
+                let config: Config =
+                    toml::from_str(&text).map_err(|e| invalid(e.message().to_string()))?;
+                super::format::validate(&config.format).map_err(invalid)?;
+                Ok(config)
             }
             Err(ReadRefusal::NotFound) => Ok(Config::default()),
             Err(e) => Err(LoadError::Config {

@@ -50,6 +50,8 @@ pub struct Snapshot {
     pub skipped: Arc<[SkippedFile]>,
     pub root: Arc<PathBuf>,
     pub max_file_size: u64,
+    /// `sextant.toml`'s external formatters, per language id.
+    pub formatters: Arc<super::Formatters>,
     /// Increases with every applied batch of changes.
     pub revision: u64,
 }
@@ -795,6 +797,7 @@ fn publish(host: &Host, shared: &Shared, revision: u64) {
         skipped: host.skipped.clone().into(),
         root: Arc::new(host.root.clone()),
         max_file_size: host.config.max_file_size,
+        formatters: Arc::new(host.config.format.clone()),
         revision,
     };
     *shared.snapshot.lock().unwrap() = Some(snapshot);

@@ -8,6 +8,7 @@
 pub mod apply;
 mod config;
 mod error;
+pub mod format;
 pub mod live;
 mod load;
 pub mod manifests;
@@ -26,6 +27,7 @@ use rayon::prelude::*;
 pub use apply::{ApplyError, Written, WrittenFile, apply_change};
 pub use config::{CONFIG_FILE, Config, DEFAULT_MAX_FILE_SIZE};
 pub use error::LoadError;
+pub use format::{FormatFailure, FormatterSpec, Formatters, format_file};
 pub use load::{
     LoadedFile, ReadOutcome, SkipReason, SkippedFile, decode, read_source, relative_path,
 };

@@ -12,7 +12,9 @@ from conftest import SEXTANT, http_server, http_session, stdio_session, tool_err
 
 pytestmark = pytest.mark.anyio
 
-TOOLS = {"explain_diagnostic", "find_definition", "find_references", "import_graph", "list_imports", "lookup_symbol", "outline", "parse_source", "rename_symbol", "typecheck", "workspace_status"}
+TOOLS = {"explain_diagnostic", "find_definition", "find_references", "format_source", "import_graph", "list_imports", "lookup_symbol", "outline", "parse_source", "rename_symbol", "typecheck", "workspace_status"}
+# Tools that may write files (when asked to, with `apply: true`).
+WRITING_TOOLS = {"format_source", "rename_symbol"}
 
 
 def error_code(result) -> str:
@@ -41,11 +43,11 @@ async def test_initialize_and_tool_definitions(workspace):
         assert tool.input_schema["type"] == "object"
         assert tool.input_schema.get("additionalProperties") is False, tool.name
         assert tool.output_schema and tool.output_schema["type"] == "object", tool.name
-        # rename_symbol writes with `apply: true` (see test_rename.py); every other tool reads.
-        writes = tool.name == "rename_symbol"
-        assert tool.annotations.read_only_hint is not writes
-        assert tool.annotations.destructive_hint is writes
-        assert tool.annotations.idempotent_hint is not writes
+        writes = tool.name in WRITING_TOOLS
+        assert tool.annotations.read_only_hint is not writes, tool.name
+        assert tool.annotations.destructive_hint is writes, tool.name
+        # Formatting twice changes nothing more; a rename applied again finds no old name.
+        assert tool.annotations.idempotent_hint is (tool.name != "rename_symbol"), tool.name
         assert tool.annotations.open_world_hint is False
         # Definitions are paid for on every turn: keep them short.
         assert len(tool.description) < 160, tool.description

@@ -1,0 +1,191 @@
+//! `sextant format`: the layout of workspace files checked, shown as diffs, or written.
+
+use std::{fmt::Write as _, path::PathBuf, process::ExitCode};
+
+use clap::Args;
+use serde::Serialize;
+
+use super::{CliError, GlobalArgs, load_workspace, locate};
+use crate::{
+    ide::{FormatOptions, IndentStyle, SourceChange},
+    workspace,
+};
+
+#[derive(Args, Debug)]
+pub struct FormatArgs {
+    /// Files or directories of the workspace (relative to the current directory or to
+    /// --root) [default: the whole workspace].
+    pub paths: Vec<PathBuf>,
+    /// Change nothing; list the files that would change and exit 1 if any would.
+    #[arg(long, conflicts_with_all = ["diff", "write"])]
+    pub check: bool,
+    /// Change nothing; print the unified diffs and exit 1 if any file would change.
+    #[arg(long, conflicts_with = "write")]
+    pub diff: bool,
+    /// Write the formatted files (all or none), after checking each is unchanged on disk.
+    #[arg(long)]
+    pub write: bool,
+    /// Indent with this many spaces instead of the language's unit (1 to 16).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=16))]
+    pub tab_size: Option<u8>,
+}
+
+#[derive(Serialize)]
+struct FileOutcome {
+    path: String,
+    changed: bool,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    diff: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<Failure>,
+}
+
+#[derive(Serialize)]
+struct Failure {
+    code: &'static str,
+    message: String,
+}
+
+#[derive(Serialize)]
+struct Report {
+    files: Vec<FileOutcome>,
+    checked: usize,
+    changed: usize,
+    failed: usize,
+    written: bool,
+}
+
+/// Exit 0 when every file is formatted (or was written), 1 when `--check`/`--diff` finds a
+/// file that would change, 2 when a file could not be formatted or written.
+pub fn run(g: &GlobalArgs, args: &FormatArgs) -> Result<(String, ExitCode), CliError> {
+    let host = load_workspace(g)?;
+    let root = std::fs::canonicalize(g.root())?;
+    let mut prefixes = Vec::new();
+    for path in &args.paths {
+        let rel = locate(g, path)
+            .canonicalize()
+            .ok()
+            .and_then(|p| workspace::relative_path(&root, &p))
+            .ok_or_else(|| CliError(format!("{}: not inside the workspace", path.display())))?;
+        prefixes.push(rel);
+    }
+    let analysis = host.analysis();
+    let selected: Vec<_> = analysis
+        .files()
+        .filter(|&file| {
+            let path = analysis.file_path(file);
+            prefixes.is_empty()
+                || prefixes.iter().any(|prefix| {
+                    prefix.is_empty()
+                        || path == prefix
+                        || path
+                            .strip_prefix(prefix.as_str())
+                            .is_some_and(|rest| rest.starts_with('/'))
+                })
+        })
+        .collect();
+    if selected.is_empty() {
+        let named = args.paths.first().map(|p| p.display().to_string());
+        return Err(CliError(format!(
+            "{}: no file the workspace indexes is there (see `sextant files`)",
+            named.unwrap_or_else(|| ".".into())
+        )));
+    }
+    let options = FormatOptions {
+        indent: args
+            .tab_size
+            .map_or(IndentStyle::Language, IndentStyle::Spaces),
+    };
+    let mut outcomes = Vec::new();
+    let mut change = SourceChange::default();
+    for file in selected {
+        let path = analysis.file_path(file).to_string();
+        match workspace::format_file(&analysis, &root, &host.config.format, file, options) {
+            Ok(formatted) => {
+                let changed = formatted.changed();
+                outcomes.push(FileOutcome {
+                    path,
+                    changed,
+                    diff: formatted.diff.clone(),
+                    error: None,
+                });
+                if changed {
+                    change.files.push(formatted.edit);
+                }
+            }
+            Err(workspace::FormatFailure::Cancelled) => {
+                return Err(CliError("the analysis was cancelled".into()));
+            }
+            Err(error) => outcomes.push(FileOutcome {
+                path,
+                changed: false,
+                diff: String::new(),
+                error: Some(Failure {
+                    code: error.code(),
+                    message: error.to_string(),
+                }),
+            }),
+        }
+    }
+    let mut written = false;
+    if args.write && !change.is_empty() {
+        workspace::apply_change(&root, &change, host.config.max_file_size)
+            .map_err(|e| CliError(format!("{} ({})", e, e.code())))?;
+        written = true;
+    }
+    let report = Report {
+        checked: outcomes.len(),
+        changed: outcomes.iter().filter(|o| o.changed).count(),
+        failed: outcomes.iter().filter(|o| o.error.is_some()).count(),
+        files: outcomes,
+        written,
+    };
+    let code = if report.failed > 0 {
+        ExitCode::from(2)
+    } else if report.changed > 0 && (args.check || args.diff) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    };
+    let out = if g.json {
+        serde_json::to_string_pretty(&report)? + "\n"
+    } else {
+        render(&report, args)
+    };
+    Ok((out, code))
+}
+
+fn render(report: &Report, args: &FormatArgs) -> String {
+    let mut out = String::new();
+    for file in &report.files {
+        if let Some(error) = &file.error {
+            let _ = writeln!(out, "{}: {} {}", file.path, error.code, error.message);
+        } else if file.changed {
+            if args.write {
+                let _ = writeln!(out, "{}: formatted", file.path);
+            } else if args.check {
+                let _ = writeln!(out, "{}: would be formatted", file.path);
+            } else {
+                out.push_str(&file.diff);
+            }
+        }
+    }
+    let files = |n: usize| if n == 1 { "file" } else { "files" };
+    let verb = if report.written {
+        "formatted"
+    } else {
+        "would be formatted"
+    };
+    let _ = write!(
+        out,
+        "{} of {} {} {verb}",
+        report.changed,
+        report.checked,
+        files(report.checked)
+    );
+    if report.failed > 0 {
+        let _ = write!(out, "; {} could not be formatted", report.failed);
+    }
+    out.push_str(".\n");
+    out
+}

@@ -1,0 +1,255 @@
+//! `format_source`: a source string formatted (stateless), or a workspace file's format as
+//! a diff, written only when asked (`apply: true`).
+
+use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{ErrorCode, ToolError, paths, tools::LanguageId};
+use crate::{
+    ide::{self, FormatOptions, IndentStyle, SourceChange},
+    workspace::{
+        self, ApplyError, FormatFailure,
+        live::{FileReadError, LiveWorkspace, RequestCancel},
+    },
+};
+
+/// The tools' arguments that write to disk, as `(tool, argument)`: a read-only server
+/// hides these arguments from the schema and refuses them (see
+/// [`super::tools::SextantServer::writes_allowed`]).
+pub const WRITING_ARGUMENTS: &[(&str, &str)] = &[("format_source", "apply")];
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FormatSourceArgs {
+    /// Source text to format (give `language` too); nothing is read or written.
+    pub source: Option<String>,
+    /// The language of `source`.
+    pub language: Option<LanguageId>,
+    /// A workspace file to format instead (relative to the root): the answer is its diff.
+    pub path: Option<String>,
+    /// Indent with this many spaces instead of the language's unit (1 to 16).
+    #[schemars(range(min = 1, max = 16))]
+    pub tab_size: Option<u32>,
+    /// With `path`: write the formatted file (checked against the text the diff was
+    /// computed from; all or nothing). Default false: a dry run.
+    pub apply: Option<bool>,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct FormatAnswer {
+    /// The formatted text, for `source`; null for `path` (read the diff).
+    pub formatted: Option<String>,
+    /// Unified diff from the input to the formatted text; empty when already formatted.
+    pub diff: String,
+    pub changed: bool,
+    /// The workspace file, for `path`.
+    pub path: Option<String>,
+    /// Whether the formatted file was written.
+    pub applied: bool,
+}
+
+/// The stable code of a format failure.
+pub fn failure(error: FormatFailure) -> ToolError {
+    let code = match &error {
+        FormatFailure::Format(ide::FormatError::Unsafe { .. }) => ErrorCode::FormatUnsafe,
+        FormatFailure::Format(ide::FormatError::SyntaxError { .. }) => ErrorCode::FormatSyntaxError,
+        FormatFailure::Format(ide::FormatError::NotUtf8) => ErrorCode::NotUtf8,
+        FormatFailure::Format(ide::FormatError::ParseFailed) => ErrorCode::Internal,
+        FormatFailure::NotFound { .. } => ErrorCode::FormatterNotFound,
+        FormatFailure::Failed { .. } => ErrorCode::FormatterFailed,
+        FormatFailure::Cancelled => ErrorCode::Timeout,
+    };
+    ToolError::new(code, error.to_string())
+}
+
+fn apply_failure(error: ApplyError) -> ToolError {
+    let code = match &error {
+        ApplyError::Conflict { .. } => ErrorCode::Conflict,
+        ApplyError::Refused { .. } => ErrorCode::WriteRefused,
+        ApplyError::BadEdit(_) => ErrorCode::Internal,
+        ApplyError::Io { .. } => ErrorCode::WriteFailed,
+    };
+    ToolError::new(code, error.to_string())
+}
+
+/// What the arguments ask for, validated before any work.
+pub enum FormatRequest {
+    Source {
+        source: String,
+        language: LanguageId,
+        options: FormatOptions,
+    },
+    File {
+        path: String,
+        options: FormatOptions,
+        apply: bool,
+    },
+}
+
+impl FormatRequest {
+    pub fn new(
+        args: FormatSourceArgs,
+        max_source_bytes: usize,
+        writes_allowed: bool,
+    ) -> Result<FormatRequest, ToolError> {
+        let invalid = |message: &str| ToolError::new(ErrorCode::InvalidArgument, message);
+        let options = FormatOptions {
+            indent: match args.tab_size {
+                None => IndentStyle::Language,
+                Some(n @ 1..=16) => IndentStyle::Spaces(n as u8),
+                Some(n) => {
+                    return Err(ToolError::new(
+                        ErrorCode::InvalidArgument,
+                        format!("tab_size must be between 1 and 16, got {n}"),
+                    ));
+                }
+            },
+        };
+        let apply = args.apply.unwrap_or(false);
+        let writes = WRITING_ARGUMENTS.contains(&("format_source", "apply"));
+        if apply && writes && !writes_allowed {
+            return Err(invalid(
+                "this server is read-only: `apply` is not available",
+            ));
+        }
+        match (args.source, args.path) {
+            (Some(source), None) => {
+                let language = args
+                    .language
+                    .ok_or_else(|| invalid("`source` needs `language`"))?;
+                if args.apply.is_some() {
+                    return Err(invalid("`apply` goes with `path`, not `source`"));
+                }
+                if source.len() > max_source_bytes {
+                    return Err(ToolError::new(
+                        ErrorCode::TooLarge,
+                        format!(
+                            "source is {} bytes; the limit is {max_source_bytes}",
+                            source.len()
+                        ),
+                    ));
+                }
+                Ok(FormatRequest::Source {
+                    source,
+                    language,
+                    options,
+                })
+            }
+            (None, Some(path)) => {
+                if args.language.is_some() {
+                    return Err(invalid("`language` goes with `source`, not `path`"));
+                }
+                Ok(FormatRequest::File {
+                    path,
+                    options,
+                    apply,
+                })
+            }
+            _ => Err(invalid("give exactly one of `source` and `path`")),
+        }
+    }
+
+    /// Runs the request on a blocking thread (it may run an external formatter, read and
+    /// write files).
+    pub fn run(
+        self,
+        live: &LiveWorkspace,
+        cancel: &RequestCancel,
+    ) -> Result<FormatAnswer, ToolError> {
+        // Only the formatter table is kept: holding a snapshot would block the writer.
+        let formatters = live
+            .snapshot()
+            .map(|snapshot| snapshot.formatters.clone())
+            .unwrap_or_default();
+        match self {
+            FormatRequest::Source {
+                source,
+                language,
+                options,
+            } => {
+                let lang = language.language();
+                let formatted = match formatters.get(&lang.id) {
+                    Some(spec) => workspace::format::run_external(spec, live.root(), &source),
+                    None => ide::format_source(lang, &source, options).map_err(FormatFailure::from),
+                }
+                .map_err(failure)?;
+                Ok(FormatAnswer {
+                    diff: ide::unified_diff("source", &source, &formatted),
+                    changed: formatted != source,
+                    formatted: Some(formatted),
+                    path: None,
+                    applied: false,
+                })
+            }
+            FormatRequest::File {
+                path,
+                options,
+                apply,
+            } => {
+                let (rel, abs) = paths::resolve(live.root(), &path)?;
+                if abs.is_dir() {
+                    return Err(ToolError::new(
+                        ErrorCode::InvalidArgument,
+                        format!("{rel:?} is a directory"),
+                    ));
+                }
+                let root = Arc::new(live.root().to_path_buf());
+                let formatted = live
+                    .read_file(cancel, &rel, |analysis, file| {
+                        Ok(workspace::format_file(
+                            analysis,
+                            &root,
+                            &formatters,
+                            file,
+                            options,
+                        ))
+                    })
+                    .map_err(|e| match e {
+                        FileReadError::Read(e) => super::tools::read_error(e),
+                        FileReadError::Skipped(skipped) => {
+                            super::tools::skipped_error(&rel, &skipped)
+                        }
+                        FileReadError::File(e) => super::tools::file_error(e),
+                    })?
+                    .map_err(failure)?;
+                let changed = formatted.changed();
+                let applied = apply && changed;
+                if applied {
+                    let change = SourceChange {
+                        files: vec![formatted.edit.clone()],
+                    };
+                    live.apply_change(&change).map_err(apply_failure)?;
+                }
+                Ok(FormatAnswer {
+                    formatted: None,
+                    diff: formatted.diff,
+                    changed,
+                    path: Some(rel),
+                    applied,
+                })
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcp::schema::input_schema;
+
+    /// The read-only hook names real arguments of a strict schema.
+    #[test]
+    fn writing_arguments_are_properties_of_their_tools_strict_schema() {
+        let schema = input_schema::<FormatSourceArgs>();
+        assert_eq!(schema["additionalProperties"], serde_json::json!(false));
+        for (tool, argument) in WRITING_ARGUMENTS {
+            assert_eq!(*tool, "format_source");
+            assert_eq!(
+                schema["properties"][*argument]["type"],
+                serde_json::json!("boolean")
+            );
+        }
+    }
+}
