@@ -93,7 +93,18 @@ pub fn apply_change(
     change: &SourceChange,
     max_file_size: u64,
 ) -> Result<Written, ApplyError> {
-    apply_change_with_faults(root, change, max_file_size, &|_| Ok(()))
+    // For the test that kills a writing process part-way (`tests/apply_killed.rs`): a pause
+    // before every step, so that a kill can land between any two of them.
+    let pause = std::env::var("SEXTANT_TEST_APPLY_STEP_PAUSE_MS")
+        .ok()
+        .and_then(|ms| ms.parse().ok())
+        .map(std::time::Duration::from_millis);
+    apply_change_with_faults(root, change, max_file_size, &|_| {
+        if let Some(pause) = pause {
+            std::thread::sleep(pause);
+        }
+        Ok(())
+    })
 }
 
 /// [`apply_change`], calling `fault` before each step; an error it returns fails that
