@@ -8,6 +8,8 @@
 //!   symbol search needs, against a tree-sitter parse of that one file.
 //!   `sextant_edit_and_recheck_file` is the same edit, then that file's diagnostics;
 //!   `sextant_edit_and_check_workspace` then the whole workspace's.
+//! - `repeated_dry_run`: a format and a rename dry run asked again of an unchanged
+//!   workspace (both memoized), against a tree-sitter parse of the file they touch.
 //! - `symbol_search`: ranked fuzzy search over the indexed workspace.
 //! - `long_line`: symbols of a 1 MB minified JavaScript file (one line), against a
 //!   tree-sitter parse of it, and against the same code with newlines; positions on a long
@@ -21,7 +23,7 @@ use std::{hint::black_box, path::PathBuf, time::Duration};
 use criterion::{BenchmarkId, Criterion};
 use rayon::prelude::*;
 use sextant::{
-    ide::{AnalysisHost, CheckQuery, ReferenceQuery, SymbolQuery},
+    ide::{AnalysisHost, CheckQuery, FormatOptions, ReferenceQuery, RenameOptions, SymbolQuery},
     lang::registry,
     semantic::{diagnostics::file_diagnostics, index::symbol_index, symbols::file_symbols},
     syntax,
@@ -244,6 +246,53 @@ fn bench_reindex(c: &mut Criterion) {
     group.finish();
 }
 
+/// A format or rename dry run asked again of an unchanged workspace: what an agent pays for
+/// repeating itself. Both are memoized, so this is a lookup plus building the answer.
+fn bench_repeated_edits(c: &mut Criterion) {
+    let files = generated_workspace();
+    let host = Host::from_files(PathBuf::from("/bench"), clone_files(&files));
+    index_all(&host);
+    let file = host.file("python/m7.py").unwrap();
+    let original = host.analysis().file_text(file).to_string();
+    let lang = host.analysis().file_language(file);
+    let analysis = host.analysis();
+    let options = FormatOptions::default();
+    let rename = RenameOptions::default();
+    // The first answers, computed once.
+    black_box(analysis.format(file, options).unwrap().unwrap());
+    black_box(
+        analysis
+            .rename_by_name("make_widget_7_3", "build_widget_7_3", rename)
+            .unwrap()
+            .unwrap(),
+    );
+    let mut group = c.benchmark_group("repeated_dry_run");
+    group.bench_function("tree_sitter_parse_of_that_file", |b| {
+        b.iter(|| {
+            black_box(syntax::parse_tree_sitter(
+                lang,
+                &original,
+                None,
+                syntax::NEVER,
+            ))
+        })
+    });
+    group.bench_function("sextant_format_again", |b| {
+        b.iter(|| black_box(analysis.format(file, options).unwrap().unwrap()))
+    });
+    group.bench_function("sextant_rename_again", |b| {
+        b.iter(|| {
+            black_box(
+                analysis
+                    .rename_by_name("make_widget_7_3", "build_widget_7_3", rename)
+                    .unwrap()
+                    .unwrap(),
+            )
+        })
+    });
+    group.finish();
+}
+
 /// What an editor waits for after a keystroke: syntax errors of a 5,000-line file.
 fn bench_diagnostics(c: &mut Criterion) {
     let unit = "def handler(request, retries=3):\n    for attempt in range(retries):\n        if request.ok:\n            return request.body\n    return None\n\n";
@@ -444,6 +493,21 @@ fn print_ratios() {
             parse / 1e6
         ));
     }
+    for (id, what) in [
+        ("sextant_format_again", "format dry run asked again"),
+        ("sextant_rename_again", "rename dry run asked again"),
+    ] {
+        if let (Some(again), Some(parse)) = (
+            mean_ns(&format!("repeated_dry_run/{id}")),
+            mean_ns("repeated_dry_run/tree_sitter_parse_of_that_file"),
+        ) {
+            lines.push(format!(
+                "{what}: {:.3} ms, that file's parse {:.3} ms",
+                again / 1e6,
+                parse / 1e6
+            ));
+        }
+    }
     if let (Some(one_line), Some(parse), Some(with_newlines)) = (
         mean_ns("long_line/sextant_symbols"),
         mean_ns("long_line/tree_sitter_parse_only"),
@@ -472,6 +536,7 @@ fn main() {
     bench_cold_index(&mut c);
     bench_reindex(&mut c);
     bench_diagnostics(&mut c);
+    bench_repeated_edits(&mut c);
     bench_search(&mut c);
     bench_long_line(&mut c);
     c.final_summary();
