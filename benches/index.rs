@@ -502,9 +502,9 @@ fn print_ratios() {
             mean_ns("repeated_dry_run/tree_sitter_parse_of_that_file"),
         ) {
             lines.push(format!(
-                "{what}: {:.3} ms, that file's parse {:.3} ms",
-                again / 1e6,
-                parse / 1e6
+                "{what}: {:.1} µs, that file's parse {:.1} µs",
+                again / 1e3,
+                parse / 1e3
             ));
         }
     }
