@@ -217,16 +217,18 @@ fn plan(
     let content = reader
         .read(&root.join(relative), max_file_size)
         .map_err(|refusal| refused(refusal.to_string()))?;
-    if ContentHash::of(&content.bytes) != file.base_hash {
-        return Err(ApplyError::Conflict {
-            path: file.path.clone(),
-        });
-    }
+    // Before the hash: the index holds such a file decoded lossily, so an edit computed
+    // from it never matches the bytes, and the refusal must say why, not `CONFLICT`.
     let Ok(text) = std::str::from_utf8(&content.bytes) else {
         return Err(refused(
             "not valid UTF-8, so sextant never writes it".to_string(),
         ));
     };
+    if ContentHash::of(&content.bytes) != file.base_hash {
+        return Err(ApplyError::Conflict {
+            path: file.path.clone(),
+        });
+    }
     let new_text = file.apply(text).map_err(ApplyError::BadEdit)?;
     let permissions = fs::metadata(&content.real_path)
         .map_err(|error| refused(error.to_string()))?
@@ -436,7 +438,14 @@ mod tests {
     fn invalid_utf8_and_paths_leaving_the_root_are_refused() {
         let (_dir, root) = workspace(&[("a.py", "x = 1\n")]);
         fs::write(root.join("bad.py"), b"x = '\xff'\n").unwrap();
+        // An edit computed from the text the index holds (decoded lossily), as a rename
+        // through the file computes it; a regression: this was refused as a `CONFLICT`.
         let lossy = "x = '\u{fffd}'\n";
+        let change = SourceChange {
+            files: vec![replace("bad.py", lossy, "x", "y")],
+        };
+        let error = apply_change(&root, &change, LIMIT).unwrap_err();
+        assert_eq!(error.code(), "WRITE_REFUSED");
         let change = SourceChange {
             files: vec![FileEdit {
                 base_hash: ContentHash::of(b"x = '\xff'\n"),
