@@ -201,6 +201,18 @@ pub fn check_query(db: &TestDb, query: &sextant::ide::CheckQuery) -> sextant::id
     db.analysis.check(query).expect("not cancelled")
 }
 
+/// Every file's diagnostics of `fixture`, with the codes `select` adds as `--select` would
+/// (none: the configuration's choice).
+pub fn check_selecting(fixture: &str, select: &[&str]) -> sextant::ide::CheckResult {
+    let (db, _, _) = analysis(fixture);
+    let select: Vec<String> = select.iter().map(|s| s.to_string()).collect();
+    let query = sextant::ide::CheckQuery {
+        codes: sextant::ide::CodeSelection::new(&select, &[]).unwrap(),
+        ..sextant::ide::CheckQuery::default()
+    };
+    check_query(&db, &query)
+}
+
 /// Every file's diagnostics with the default codes (by path, then position).
 pub fn check(db: &TestDb) -> sextant::ide::CheckResult {
     db.analysis

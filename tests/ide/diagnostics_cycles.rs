@@ -3,20 +3,13 @@
 //! places; only imports that run when a module loads count.
 
 use expect_test::{Expect, expect};
-use sextant::ide::{CheckQuery, CodeSelection};
 
 use crate::analysis;
 
 /// Each diagnostic as `path:line:col-line:col: CODE message`, then its related places
 /// indented; with `select` as `--select` would (none: the default set).
 fn check(fixture: &str, select: &[&str], expect: Expect) {
-    let (db, _, _) = analysis::analysis(fixture);
-    let select: Vec<String> = select.iter().map(|s| s.to_string()).collect();
-    let query = CheckQuery {
-        codes: CodeSelection::new(&select, &[]).unwrap(),
-        ..CheckQuery::default()
-    };
-    let result = analysis::check_query(&db, &query);
+    let result = analysis::check_selecting(fixture, select);
     let mut out = String::new();
     for d in &result.diagnostics {
         out.push_str(&format!(

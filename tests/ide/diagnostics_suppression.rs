@@ -2,20 +2,13 @@
 //! change, and the unused suppressions they leave.
 
 use expect_test::{Expect, expect};
-use sextant::ide::{CheckQuery, CodeSelection};
 
 use crate::analysis;
 
 /// `path:line:column: CODE severity message` per diagnostic, with the codes `select` adds
 /// as `--select` would (none: the configuration's choice).
 fn check(fixture: &str, select: &[&str], expect: Expect) {
-    let (db, _, _) = analysis::analysis(fixture);
-    let select: Vec<String> = select.iter().map(|s| s.to_string()).collect();
-    let query = CheckQuery {
-        codes: CodeSelection::new(&select, &[]).unwrap(),
-        ..CheckQuery::default()
-    };
-    let result = analysis::check_query(&db, &query);
+    let result = analysis::check_selecting(fixture, select);
     let mut out = String::new();
     for d in &result.diagnostics {
         out.push_str(&format!(
