@@ -199,6 +199,35 @@ left: (attribute
 (type (identifier) @reference.type)
 (identifier) @reference
 
+; --- Names written in strings ---------------------------------------------------------
+; Strings Python reads as type expressions: a string annotation (`x: "Foo"`, `-> "list[Foo]"`),
+; `X: TypeAlias = "…"` and the type given to `cast("Foo", v)`. Their names are uses.
+; Not code although in a type (`@string.value`): the values of `Literal[…]` and the metadata
+; of `Annotated[…]` after its type.
+(generic_type (identifier) @_literal (#eq? @_literal "Literal")
+  (type_parameter (type (string (string_content) @string.value))))
+(generic_type (identifier) @_annotated (#eq? @_annotated "Annotated")
+  (type_parameter (type) (type (string (string_content) @string.value))))
+(subscript
+  value: (attribute attribute: (identifier) @_literal) (#eq? @_literal "Literal")
+  subscript: (string (string_content) @string.value))
+(subscript
+  value: (attribute attribute: (identifier) @_annotated) (#eq? @_annotated "Annotated")
+  subscript: (_) subscript: (string (string_content) @string.value))
+(type (string (string_content) @string.code))
+(type (subscript subscript: (string (string_content) @string.code)))
+(assignment
+  type: (type) @_alias (#match? @_alias "TypeAlias$")
+  right: (string (string_content) @string.code))
+(call
+  function: (identifier) @_cast (#eq? @_cast "cast")
+  arguments: (argument_list . (string (string_content) @string.code)))
+(call
+  function: (attribute
+    object: (identifier) @_typing (#match? @_typing "^(typing|typing_extensions|t)$")
+    attribute: (identifier) @_cast (#eq? @_cast "cast"))
+  arguments: (argument_list . (string (string_content) @string.code)))
+
 ; --- Flow -------------------------------------------------------------------------------
 ; Code that runs on some paths only: goto lists every assignment that may hold at a use.
 ; An alternative's statement is its parent node (`if`, `try`, a `match` body).

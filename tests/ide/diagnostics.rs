@@ -276,3 +276,28 @@ fn imports_of_missing_workspace_modules_are_reported() {
         "#]],
     );
 }
+
+#[test]
+fn names_in_string_annotations_are_checked_but_literal_values_are_not() {
+    check(
+        r#"
+        //- /m.py
+        import typing
+        from typing import Annotated, Literal, cast
+
+        class Known:
+            pass
+
+        def f(a: "Known", b: "list[Missing]", c: Literal["absent"], raw=None) -> "Known":
+            d: 'Annotated[Known, "not a name"]' = cast("Lost", raw)
+            e: typing.Literal["x y"] = cast(Known, raw)
+            view = memoryview(b"")
+            return view.cast("B"), d, e, typing.cast("Gone", raw)
+        "#,
+        expect![[r#"
+            m.py:7:28: SX005 undefined name 'Missing'
+            m.py:8:49: SX005 undefined name 'Lost'
+            m.py:11:47: SX005 undefined name 'Gone'
+        "#]],
+    );
+}

@@ -1019,3 +1019,42 @@ fn a_use_only_in_a_type_comment_is_reported_as_a_new_diagnostic() {
         "#]],
     );
 }
+
+#[test]
+fn python_names_in_string_annotations_are_renamed_but_literal_values_are_not() {
+    check(
+        r#"
+        //- /models.py
+        class Model$0:
+            pass
+        //- /use.py
+        import typing
+        from typing import Annotated, Literal, cast
+        from models import Model
+
+        def load(kind: Literal["Model"], raw) -> "list[Model]":
+            first: 'Annotated[Model, "Model"]' = cast("Model", raw)
+            return [first, cast(Model, raw), typing.cast("Model", raw)]
+
+        def show(m: typing.Optional["Model"], note: "Model\n"):
+            print(m, "Model")
+        "#,
+        "Record",
+        expect![[r#"
+            //- models.py
+            class Record:
+                pass
+            //- use.py
+            import typing
+            from typing import Annotated, Literal, cast
+            from models import Record
+
+            def load(kind: Literal["Model"], raw) -> "list[Record]":
+                first: 'Annotated[Record, "Model"]' = cast("Record", raw)
+                return [first, cast(Record, raw), typing.cast("Record", raw)]
+
+            def show(m: typing.Optional["Record"], note: "Model\n"):
+                print(m, "Model")
+        "#]],
+    );
+}

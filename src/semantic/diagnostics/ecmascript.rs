@@ -319,15 +319,10 @@ pub fn workspace_globals(db: &dyn Db, workspace: Workspace) -> Arc<HashSet<Box<s
     Arc::new(found)
 }
 
-/// Whether `role` reads what a name is bound to.
-fn is_use(role: Role) -> bool {
-    matches!(role, Role::Read | Role::Call | Role::Type)
-}
-
 /// Whether a use of a name needs a binding: a read, or an assignment (modules are strict
 /// code, where assigning an undeclared name throws).
 fn needs_binding(role: Role) -> bool {
-    is_use(role) || role == Role::Write
+    role.reads_binding() || role == Role::Write
 }
 
 /// Whether a binding of `name` in `scope` or a scope around it is seen from `scope`.
@@ -579,7 +574,7 @@ fn unused_candidates<'i>(
         }
         let used = names.occurrences_named(name).any(|u| {
             let use_ = names.occurrence(u);
-            is_use(use_.role) && sees_module_binding(names, use_.scope, name)
+            use_.role.reads_binding() && sees_module_binding(names, use_.scope, name)
         });
         if !used {
             found.push((id, import));

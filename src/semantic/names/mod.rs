@@ -92,6 +92,11 @@ pub enum Role {
 }
 
 impl Role {
+    /// Whether the name reads the value it is bound to (a variable's use, not a member).
+    pub fn reads_binding(self) -> bool {
+        matches!(self, Role::Read | Role::Call | Role::Type)
+    }
+
     pub fn is_member(self) -> bool {
         matches!(
             self,
@@ -449,7 +454,13 @@ pub(crate) fn extract(
     // (impl block, its type's name, its trait's name): by the nodes' ranges.
     let mut impl_types: Vec<(TextRange, TextRange, Option<TextRange>)> = Vec::new();
     let mut flow: Vec<FlowRegion> = Vec::new();
-    let finished = syntax::run_query(lang, QueryKind::Locals, tree, &text, interrupt, |m| {
+    // `@string.code` minus `@string.value`: the insides of strings to parse as code.
+    let code_strings: std::cell::RefCell<Vec<tree_sitter::Range>> = Default::default();
+    let value_strings: std::cell::RefCell<std::collections::HashSet<TextRange>> =
+        Default::default();
+    // A match of the file's tree, or (`in_string`) of a string's content parsed as code,
+    // from which only uses are taken: a string binds nothing and opens no scope.
+    let mut on_match = |m: &tree_sitter::QueryMatch<'_, '_>, in_string: bool| {
         let (mut named, mut receiver, mut constructor, mut superclass) = (None, None, None, None);
         let (mut module_path, mut after, mut export) = (None, None, None);
         let (mut hoist, mut class_member, mut instance) = (false, false, None);
@@ -459,7 +470,32 @@ pub(crate) fn extract(
         for capture in m.captures() {
             let node = capture.node;
             let range = range_of(node);
-            match capture_names[capture.index as usize] {
+            let capture_name = capture_names[capture.index as usize];
+            if in_string {
+                match capture_name {
+                    "receiver" => receiver = Some((range, false)),
+                    "receiver.called" => receiver = Some((range, true)),
+                    other => {
+                        if let Some(Some(role)) = Role::from_capture(other)
+                            && (role.reads_binding()
+                                || matches!(role, Role::Member | Role::MemberCall))
+                        {
+                            roles.entry(range).or_insert((m.pattern_index, Some(role)));
+                            named = Some(range);
+                        }
+                    }
+                }
+                continue;
+            }
+            match capture_name {
+                // An escape makes the text differ from what the language reads.
+                "string.code" if node.child_count() == 0 => {
+                    code_strings.borrow_mut().push(node.range())
+                }
+                "string.code" => {}
+                "string.value" => {
+                    value_strings.borrow_mut().insert(range);
+                }
                 kind @ ("scope" | "scope.class" | "scope.block") => {
                     if kind == "scope.class" {
                         class_scope = Some(range);
@@ -534,6 +570,9 @@ pub(crate) fn extract(
             if let Some((r, called)) = receiver {
                 receivers.push((named, r, called));
             }
+            if in_string {
+                return;
+            }
             if let Some(c) = constructor {
                 constructors.push((named, c));
             }
@@ -559,9 +598,40 @@ pub(crate) fn extract(
                 instances.push((named, type_name));
             }
         }
-    });
-    if !finished {
+    };
+    if !syntax::run_query(lang, QueryKind::Locals, tree, &text, interrupt, |m| {
+        on_match(m, false)
+    }) {
         return None;
+    }
+    let value_strings = value_strings.take();
+    for string in code_strings.take() {
+        let whole = TextRange::new(
+            (string.start_byte as u32).into(),
+            (string.end_byte as u32).into(),
+        );
+        if value_strings.contains(&whole) {
+            continue;
+        }
+        let parsed = syntax::parse_range(
+            lang,
+            &text,
+            string.start_byte..string.end_byte,
+            string.start_point,
+            string.end_point,
+            interrupt,
+        );
+        match parsed {
+            Some(inside) if !inside.root_node().has_error() => {
+                if !syntax::run_query(lang, QueryKind::Locals, &inside, &text, interrupt, |m| {
+                    on_match(m, true)
+                }) {
+                    return None;
+                }
+            }
+            None if interrupt() => return None,
+            _ => {}
+        }
     }
     flow.sort_by_key(|region| (region.range.start(), std::cmp::Reverse(region.range.end())));
     flow.dedup();

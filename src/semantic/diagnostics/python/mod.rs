@@ -103,11 +103,6 @@ impl<'db> Tree<'db> {
     }
 }
 
-/// Whether `role` reads the value a name is bound to.
-fn is_use(role: Role) -> bool {
-    matches!(role, Role::Read | Role::Call | Role::Type)
-}
-
 /// A comprehension or generator expression: it sees the class body it is written in
 /// (Python evaluates its first iterable there; pyflakes lets it see all of the body).
 fn is_comprehension(names: &FileNames, scope: ScopeId) -> bool {
@@ -184,7 +179,7 @@ fn undefined_names(names: &FileNames, imports: &FileImports, tree: &mut Tree) ->
         .filter(|&id| {
             let occurrence = names.occurrence(id);
             let name = names.name(id);
-            is_use(occurrence.role)
+            occurrence.role.reads_binding()
                 && !bound_elsewhere.contains(name)
                 && !is_predeclared(names, occurrence.scope, name)
                 && binding_scope(
@@ -520,7 +515,7 @@ fn used_in_a_header(names: &FileNames, root: tree_sitter::Node, binding: Occurre
             return false;
         };
         let (start, end) = (use_.range.start().into(), use_.range.end().into());
-        is_use(use_.role)
+        use_.role.reads_binding()
             && root
                 .descendant_for_byte_range(start, end)
                 .is_some_and(in_header)
@@ -656,7 +651,7 @@ fn scopes_using(names: &FileNames, name: &str) -> HashSet<ScopeId> {
         .occurrences_named(name)
         .filter(|&u| {
             let role = names.occurrence(u).role;
-            is_use(role) || role == Role::Write
+            role.reads_binding() || role == Role::Write
         })
         .filter_map(|u| {
             let use_ = names.occurrence(u);

@@ -21,7 +21,7 @@ use std::collections::HashMap;
 use super::{
     Tree, binding_scope,
     forms::{self, Form},
-    import_of, in_header, is_comprehension, is_use,
+    import_of, in_header, is_comprehension,
 };
 use crate::semantic::{
     diagnostics::{Diagnostic, registry::ids},
@@ -88,7 +88,7 @@ fn used_between(names: &FileNames, scope: ScopeId, name: &str, from: u32, to: u3
     names.occurrences_named(name).any(|u| {
         let use_ = names.occurrence(u);
         let at = u32::from(use_.range.start());
-        is_use(use_.role)
+        use_.role.reads_binding()
             && from <= at
             && at < to
             && runs_in_order(names, use_.scope, scope)
@@ -112,7 +112,7 @@ fn used_in_header_between(
         let Some(parent) = names.scopes[use_.scope as usize].parent else {
             return false;
         };
-        is_use(use_.role)
+        use_.role.reads_binding()
             && from <= at
             && at < to
             && runs_in_order(names, parent, scope)

@@ -14,7 +14,7 @@ use std::collections::{HashMap, HashSet};
 use super::{
     Tree, binding_scope,
     forms::{self, Form},
-    is_comprehension, is_use, names_in_strings_and_comments, scopes_using, used_in_a_header,
+    is_comprehension, names_in_strings_and_comments, scopes_using, used_in_a_header,
 };
 use crate::semantic::{
     diagnostics::{Diagnostic, registry::ids},
@@ -237,7 +237,7 @@ fn an_except_unused(names: &FileNames, scope: ScopeId, bindings: &[OccurrenceId]
         !names.occurrences_named(name).any(|u| {
             let use_ = names.occurrence(u);
             let at = u32::from(use_.range.start());
-            (is_use(use_.role) || use_.role == Role::Write)
+            (use_.role.reads_binding() || use_.role == Role::Write)
                 && start < at
                 && at < until
                 && binding_scope(names, use_.scope, name, at) == Some(scope)
@@ -254,7 +254,9 @@ fn used_in_handler(names: &FileNames, alias: tree_sitter::Node, name: &str) -> b
     names.occurrences_named(name).any(|u| {
         let occurrence = names.occurrence(u);
         let at = u32::from(occurrence.range.start());
-        (is_use(occurrence.role) || occurrence.role == Role::Write) && start <= at && at < end
+        (occurrence.role.reads_binding() || occurrence.role == Role::Write)
+            && start <= at
+            && at < end
     })
 }
 
@@ -269,7 +271,7 @@ fn used_by_a_use_outside_handlers(
     names.occurrences_named(name).any(|u| {
         let occurrence = names.occurrence(u);
         let at = u32::from(occurrence.range.start());
-        if !(is_use(occurrence.role) || occurrence.role == Role::Write)
+        if !(occurrence.role.reads_binding() || occurrence.role == Role::Write)
             || binding_scope(names, occurrence.scope, name, at) != Some(scope)
         {
             return false;
