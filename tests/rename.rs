@@ -144,6 +144,26 @@ fn conflicts_exit_1_with_every_place_and_bad_names_exit_2() {
 }
 
 #[test]
+fn a_rename_reaching_a_file_that_is_not_utf8_is_refused_before_writing() {
+    let dir = workspace();
+    let root = dir.path();
+    // Latin-1 `é` in a comment: the index holds the file decoded lossily.
+    let latin1: &[u8] = b"# caf\xe9\nfrom app.geo import area\nprint(area(1, 1))\n";
+    std::fs::write(root.join("app/legacy.py"), latin1).unwrap();
+    let out = sextant(root, &["rename", "app.geo.area", "surface_area", "--write"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "NOT_UTF8: renaming `area` would change app/legacy.py, which is not valid UTF-8; \
+         sextant never writes a file it could only decode lossily\n\
+         app/legacy.py:2:21: a reference in a file that is not valid UTF-8\n\
+         app/legacy.py:3:7: a reference in a file that is not valid UTF-8\n"
+    );
+    assert_eq!(read(root, "app/geo.py"), GEO, "nothing is written");
+    assert_eq!(std::fs::read(root.join("app/legacy.py")).unwrap(), latin1);
+}
+
+#[test]
 fn a_file_changed_after_the_rename_was_computed_is_a_conflict_and_nothing_is_written() {
     let dir = workspace();
     let root = std::fs::canonicalize(dir.path()).unwrap();

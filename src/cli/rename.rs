@@ -51,7 +51,7 @@ pub fn run(g: &GlobalArgs, args: &RenameArgs) -> Result<(String, ExitCode), CliE
     };
     let rename = match result {
         Ok(rename) => rename,
-        Err(error @ RenameError::Conflict { .. }) => {
+        Err(error @ (RenameError::Conflict { .. } | RenameError::NotUtf8 { .. })) => {
             return Ok((refusal(&error, g.json), ExitCode::from(1)));
         }
         Err(error) if g.json => return Ok((refusal(&error, true), ExitCode::from(2))),

@@ -127,6 +127,13 @@ pub enum RenameError {
     NotFound(String),
     #[error("{0}")]
     NotRenameable(String),
+    /// The rename would change files sextant never writes (not valid UTF-8: the index
+    /// holds a lossy decoding of them); `places` are the edits in them.
+    #[error("{message}")]
+    NotUtf8 {
+        message: String,
+        places: Vec<RenameConflict>,
+    },
 }
 
 impl RenameError {
@@ -137,12 +144,15 @@ impl RenameError {
             RenameError::Conflict { .. } => "RENAME_CONFLICT",
             RenameError::NotFound(_) => "NO_SYMBOL",
             RenameError::NotRenameable(_) => "NOT_RENAMEABLE",
+            RenameError::NotUtf8 { .. } => "NOT_UTF8",
         }
     }
 
+    /// The places that stop the rename: conflicts, or edits in files never written.
     pub fn conflicts(&self) -> &[RenameConflict] {
         match self {
             RenameError::Conflict { conflicts, .. } => conflicts,
+            RenameError::NotUtf8 { places, .. } => places,
             _ => &[],
         }
     }
@@ -423,6 +433,32 @@ fn compute(
     }
     for list in [&mut edits, &mut heuristic, &mut text_matches] {
         list.sort_by(|a, b| (&a.path, a.span.byte_start).cmp(&(&b.path, b.span.byte_start)));
+    }
+
+    let unwritable: Vec<RenameConflict> = ranges
+        .values()
+        .filter(|(file, _)| file.lossy_utf8(db))
+        .flat_map(|(file, list)| {
+            let index = semantic::line_index(db, *file);
+            list.iter().map(move |&range| RenameConflict {
+                path: file.path(db).clone(),
+                span: Span::new(&index, range),
+                message: "a reference in a file that is not valid UTF-8".to_string(),
+            })
+        })
+        .collect();
+    if !unwritable.is_empty() {
+        let mut paths: Vec<&str> = unwritable.iter().map(|p| p.path.as_str()).collect();
+        paths.dedup();
+        return Err(RenameError::NotUtf8 {
+            message: format!(
+                "renaming `{old_name}` would change {}, which {} not valid UTF-8; sextant never \
+                 writes a file it could only decode lossily",
+                paths.join(", "),
+                if paths.len() == 1 { "is" } else { "are" },
+            ),
+            places: unwritable,
+        });
     }
 
     let mut change = SourceChange::default();

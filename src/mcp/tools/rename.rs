@@ -212,6 +212,7 @@ fn rename_error(error: RenameError) -> ToolError {
         RenameError::Conflict { .. } => ErrorCode::RenameConflict,
         RenameError::NotFound(_) => ErrorCode::NoSymbol,
         RenameError::NotRenameable(_) => ErrorCode::NotRenameable,
+        RenameError::NotUtf8 { .. } => ErrorCode::NotUtf8,
     };
     let tool_error = ToolError::new(code, error.to_string());
     match error.conflicts() {
