@@ -63,6 +63,10 @@ pub enum EditOrigin {
     String,
     /// A word in a comment.
     Comment,
+    /// An import of the old name from something else than what is renamed (`from _c import
+    /// old`, bound in the same scope as the renamed definition): it keeps importing the old
+    /// name and binds it as the new one (`old as new`).
+    ImportAlias,
 }
 
 /// One place a rename changes (or could change).
@@ -355,18 +359,24 @@ fn compute(
     let mut edits = Vec::new();
     let mut heuristic = Vec::new();
     let mut text_matches = Vec::new();
-    // Per file: the byte ranges to replace.
-    let mut ranges: BTreeMap<String, (SourceFile, Vec<TextRange>)> = BTreeMap::new();
-    let add = |ranges: &mut BTreeMap<String, (SourceFile, Vec<TextRange>)>,
+    // Per file: the byte ranges to replace, each with its new text.
+    let mut ranges: BTreeMap<String, (SourceFile, Vec<(TextRange, String)>)> = BTreeMap::new();
+    let add = |ranges: &mut BTreeMap<String, (SourceFile, Vec<(TextRange, String)>)>,
                file: SourceFile,
-               range: TextRange| {
+               range: TextRange,
+               new_text: String| {
         ranges
             .entry(file.path(db).clone())
             .or_insert_with(|| (file, Vec::new()))
             .1
-            .push(range);
+            .push((range, new_text));
+    };
+    let renamed_targets: &[Target] = match &found {
+        Found::Targets(targets) => targets,
+        Found::Local { .. } => &[],
     };
     let mut module_level_renamed: HashSet<SourceFile> = HashSet::new();
+    let mut aliased: HashSet<(SourceFile, OccurrenceId)> = HashSet::new();
     for &(file, occurrence, certainty) in &hits {
         let names = resolver.names(file);
         if names.name(occurrence) != old_name {
@@ -374,9 +384,32 @@ fn compute(
         }
         let occ = names.occurrence(occurrence);
         let applied = certainty == Certainty::Exact || options.include_heuristic;
-        let edit = rename_edit(db, file, occ.range, certainty, EditOrigin::Code, applied);
+        let alias = match certainty {
+            Certainty::Exact => import_alias(
+                &mut resolver,
+                file,
+                occurrence,
+                renamed_targets,
+                &old_name,
+                new_name,
+            ),
+            Certainty::Heuristic => None,
+        };
+        let origin = match alias {
+            Some(_) => EditOrigin::ImportAlias,
+            None => EditOrigin::Code,
+        };
+        if alias.is_some() {
+            aliased.insert((file, occurrence));
+        }
+        let edit = rename_edit(db, file, occ.range, certainty, origin, applied);
         if applied {
-            add(&mut ranges, file, occ.range);
+            add(
+                &mut ranges,
+                file,
+                occ.range,
+                alias.unwrap_or_else(|| new_name.to_string()),
+            );
         }
         if certainty == Certainty::Exact {
             if occ.scope == 0 && matches!(occ.role, Role::Definition(_)) {
@@ -396,7 +429,7 @@ fn compute(
     // `__all__ = ["old", …]` exports the name by string: part of the rename.
     for &file in &module_level_renamed {
         for range in all_entries(db, &resolver.names(file), file, &old_name) {
-            add(&mut ranges, file, range);
+            add(&mut ranges, file, range, new_name.to_string());
             edits.push(rename_edit(
                 db,
                 file,
@@ -410,7 +443,7 @@ fn compute(
     if options.include_text {
         let code: HashSet<(SourceFile, TextRange)> = ranges
             .values()
-            .flat_map(|(file, list)| list.iter().map(|r| (*file, *r)))
+            .flat_map(|(file, list)| list.iter().map(|(r, _)| (*file, *r)))
             .collect();
         let mut files: Vec<SourceFile> = hits.iter().map(|h| h.0).collect();
         files.dedup();
@@ -419,7 +452,7 @@ fn compute(
                 if code.contains(&(file, range)) {
                     continue;
                 }
-                add(&mut ranges, file, range);
+                add(&mut ranges, file, range, new_name.to_string());
                 text_matches.push(rename_edit(
                     db,
                     file,
@@ -440,7 +473,7 @@ fn compute(
         .filter(|(file, _)| file.lossy_utf8(db))
         .flat_map(|(file, list)| {
             let index = semantic::line_index(db, *file);
-            list.iter().map(move |&range| RenameConflict {
+            list.iter().map(move |&(range, _)| RenameConflict {
                 path: file.path(db).clone(),
                 span: Span::new(&index, range),
                 message: "a reference in a file that is not valid UTF-8".to_string(),
@@ -464,20 +497,20 @@ fn compute(
     let mut change = SourceChange::default();
     let mut new_texts: Vec<(SourceFile, String)> = Vec::new();
     let mut diff = String::new();
-    let mut renamed_ranges: HashMap<SourceFile, Vec<TextRange>> = HashMap::new();
+    let mut renamed_ranges: HashMap<SourceFile, Vec<(TextRange, String)>> = HashMap::new();
     for (path, (file, mut list)) in ranges {
-        list.sort_by_key(|r| r.start());
-        list.dedup();
-        renamed_ranges.insert(file, list.clone());
+        list.sort_by_key(|(r, _)| r.start());
+        list.dedup_by_key(|(r, _)| *r);
         let text = file.text(db);
         let index = semantic::line_index(db, file);
         let text_edits: Vec<TextEdit> = list
             .iter()
-            .map(|&range| TextEdit {
-                range: Span::new(&index, range),
-                new_text: new_name.to_string(),
+            .map(|(range, new_text)| TextEdit {
+                range: Span::new(&index, *range),
+                new_text: new_text.clone(),
             })
             .collect();
+        renamed_ranges.insert(file, list);
         let edit = FileEdit::new(path.clone(), text, text_edits);
         // Whole words of one name never overlap; refuse rather than guess if they did.
         let new_text = edit.apply(text).map_err(|e| {
@@ -488,9 +521,11 @@ fn compute(
         change.files.push(edit);
     }
 
+    // An import given the new name as its alias still imports what it did: its uses are
+    // checked, not the import.
     let expected: Vec<(SourceFile, OccurrenceId)> = hits
         .iter()
-        .filter(|h| h.2 == Certainty::Exact)
+        .filter(|h| h.2 == Certainty::Exact && !aliased.contains(&(h.0, h.1)))
         .map(|h| (h.0, h.1))
         .collect();
     let verified = verify(
@@ -677,6 +712,39 @@ fn binding_in_scope(
             Some(function) => format!("`{name}` is not bound in `{function}`"),
         })),
     }
+}
+
+/// The text that renames an import binding `old` in place of `old` itself, when the
+/// import brings `old` from something else than the renamed definitions (`from _c import
+/// old`, an accelerated version bound over a pure one): it keeps importing the old name
+/// and binds it as the new one, so every use keeps its meaning. `None` for an import of a
+/// renamed definition (it is renamed on both sides), an alias, or anything but an import.
+fn import_alias(
+    resolver: &mut Resolver,
+    file: SourceFile,
+    occurrence: OccurrenceId,
+    renamed: &[Target],
+    old_name: &str,
+    new_name: &str,
+) -> Option<String> {
+    let names = resolver.names(file);
+    let occ = names.occurrence(occurrence);
+    if occ.role != Role::Definition(BindingKind::Import) {
+        return None;
+    }
+    resolver.import_statement(file, occ.range, |import| {
+        import.alias.is_none() && import.name.as_deref() == Some(old_name)
+    })?;
+    let imported = resolver.imported_by(file, occurrence).unwrap_or_default();
+    if imported.iter().any(|t| renamed.contains(t)) {
+        return None;
+    }
+    // Only Python binds an import over a definition of the same scope (`try: from _c
+    // import f`); elsewhere the two are a compile error.
+    if file.lang(resolver.db()).info().id != "python" {
+        return None;
+    }
+    Some(format!("{old_name} as {new_name}"))
 }
 
 fn rename_edit(
@@ -899,7 +967,7 @@ fn verify(
     found: &Found,
     expected: &[(SourceFile, OccurrenceId)],
     new_texts: &[(SourceFile, String)],
-    renamed: &HashMap<SourceFile, Vec<TextRange>>,
+    renamed: &HashMap<SourceFile, Vec<(TextRange, String)>>,
     old_name: &str,
     new_name: &str,
 ) -> Verified {
@@ -1019,8 +1087,8 @@ struct ScratchFile {
     lang: crate::lang::LangId,
     text: Arc<str>,
     new_text: Option<Arc<str>>,
-    /// The renamed ranges of the old text, in order.
-    renamed: Vec<TextRange>,
+    /// The renamed ranges of the old text, in order, each with its new text.
+    renamed: Vec<(TextRange, String)>,
 }
 
 fn scratch_check(
@@ -1065,7 +1133,7 @@ fn scratch_check(
             let file = by_path[path.as_str()];
             let names = resolver.names(file);
             let shift = match after {
-                true => offset_map(&files[index_of(files, path)], old_name, new_name),
+                true => offset_map(&files[index_of(files, path)]),
                 false => Vec::new(),
             };
             let mut row = Vec::new();
@@ -1109,6 +1177,23 @@ fn scratch_check(
         let index = LineIndex::new(file.text.clone());
         let mut reported: HashSet<u32> = HashSet::new();
         for (&(start, renamed), (was, is)) in list.iter().zip(before_row.iter().zip(after_row)) {
+            // A renamed member of a module outside the workspace (`_frozen_c.old` when the
+            // module is either that or a workspace file) is only a lookup of a name nothing
+            // here defines: that module keeps the old name, like a definition left alone.
+            let is = &is.as_ref().map(|keys| {
+                keys.iter()
+                    .filter(|k| {
+                        !(renamed
+                            && k.starts_with("external ")
+                            && was.as_ref().is_some_and(|w| {
+                                k.strip_suffix(new_name).is_some_and(|module| {
+                                    w.contains(&format!("{module}{old_name}"))
+                                })
+                            }))
+                    })
+                    .cloned()
+                    .collect::<TargetKey>()
+            });
             if was == is || !reported.insert(start) {
                 continue;
             }
@@ -1234,13 +1319,12 @@ fn index_of(files: &[ScratchFile], path: &str) -> usize {
 
 /// Where each renamed range of `file` ends in the old text, with the length change of the
 /// renames up to it: moves an offset of the old text to the new one.
-fn offset_map(file: &ScratchFile, old_name: &str, new_name: &str) -> Vec<(u32, i64)> {
-    let delta = new_name.len() as i64 - old_name.len() as i64;
+fn offset_map(file: &ScratchFile) -> Vec<(u32, i64)> {
     let mut total = 0i64;
     file.renamed
         .iter()
-        .map(|range| {
-            total += delta;
+        .map(|(range, new_text)| {
+            total += new_text.len() as i64 - i64::from(u32::from(range.len()));
             (u32::from(range.end()), total)
         })
         .collect()

@@ -1058,3 +1058,88 @@ fn python_names_in_string_annotations_are_renamed_but_literal_values_are_not() {
         "#]],
     );
 }
+
+#[test]
+fn python_an_import_bound_over_the_definition_keeps_importing_the_old_name() {
+    check(
+        r#"
+        //- /tasks.py
+        __all__ = ["leave"]
+        def leave$0(task):
+            return task
+        pure_leave = leave
+        try:
+            from _accelerated import enter, leave
+        except ImportError:
+            pass
+        leave(1)
+        //- /user.py
+        from tasks import leave
+        leave(2)
+        "#,
+        "leave_task",
+        expect![[r#"
+            //- tasks.py
+            __all__ = ["leave_task"]
+            def leave_task(task):
+                return task
+            pure_leave = leave_task
+            try:
+                from _accelerated import enter, leave as leave_task
+            except ImportError:
+                pass
+            leave_task(1)
+            //- user.py
+            from tasks import leave_task
+            leave_task(2)
+        "#]],
+    );
+}
+
+#[test]
+fn python_a_member_of_a_module_that_may_be_outside_the_workspace_keeps_its_old_name_there() {
+    let fixture = r#"
+        //- /pkg/__init__.py
+        try:
+            import _json as _impl
+        except ImportError:
+            from . import _impl
+        def use():
+            return _impl.find(1)
+        //- /pkg/_impl.py
+        def find$0(x):
+            return x
+        "#;
+    check(
+        fixture,
+        "locate",
+        expect![[r#"
+            //- pkg/__init__.py
+            try:
+                import _json as _impl
+            except ImportError:
+                from . import _impl
+            def use():
+                return _impl.locate(1)
+            //- pkg/_impl.py
+            def locate(x):
+                return x
+        "#]],
+    );
+    let (db, file, cursor) = analysis::analysis(fixture);
+    let rename = analysis::rename(
+        &db,
+        file,
+        cursor.unwrap().offset(),
+        "locate",
+        RenameOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        rename.warnings,
+        [
+            "1 renamed use also referred to other definitions of `find`, which keep the old \
+          name (for example pkg/__init__.py:6)"
+        ]
+    );
+}

@@ -476,12 +476,7 @@ impl<'db> Resolver<'db> {
                 own = true;
                 continue;
             }
-            let names_here = self.names(file);
-            let local = names_here.name(binding).to_string();
-            let range = names_here.occurrence(binding).range;
-            let import =
-                self.import_statement(file, range, |import| self.bound_name(file, import) == local);
-            match import.and_then(|import| self.follow_import(file, &import, depth + 1)) {
+            match self.imported_at(file, binding, depth + 1) {
                 Some(found) if !found.is_empty() => {
                     for target in found {
                         push_unique(&mut targets, target);
@@ -501,6 +496,25 @@ impl<'db> Resolver<'db> {
             );
         }
         targets
+    }
+
+    /// What the import binding `binding` brings in; `None` when it leads nowhere known.
+    pub fn imported_by(&mut self, file: SourceFile, binding: OccurrenceId) -> Option<Vec<Target>> {
+        self.imported_at(file, binding, 0)
+    }
+
+    fn imported_at(
+        &mut self,
+        file: SourceFile,
+        binding: OccurrenceId,
+        depth: u32,
+    ) -> Option<Vec<Target>> {
+        let names = self.names(file);
+        let local = names.name(binding).to_string();
+        let range = names.occurrence(binding).range;
+        let import =
+            self.import_statement(file, range, |import| self.bound_name(file, import) == local)?;
+        self.follow_import(file, &import, depth)
     }
 
     /// Where `import` (one of `file`'s) leads; `None` when it leads nowhere known.
