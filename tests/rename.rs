@@ -164,6 +164,33 @@ fn a_rename_reaching_a_file_that_is_not_utf8_is_refused_before_writing() {
 }
 
 #[test]
+fn the_renamed_texts_are_checked_with_the_projects_check_settings() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "models.py", "class Model:\n    pass\n");
+    // The only use of the import is a type comment, which a rename leaves alone.
+    let user = "from models import Model\n\ndef load(path):\n    # type: (str) -> Model\n    return None\n";
+    write(root, "user.py", user);
+    let out = sextant(root, &["rename", "models.Model", "Record", "--write"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with(
+            "NEW_DIAGNOSTICS: the renamed files would have new diagnostics; nothing was written\n\
+             user.py:1:20: SX006 'models.Record' imported but unused\n"
+        ),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(read(root, "user.py"), user, "nothing is written");
+
+    write(root, "sextant.toml", "[check]\nignore = [\"SX006\"]\n");
+    let out = sextant(root, &["rename", "models.Model", "Record", "--write"]);
+    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+    assert_eq!(read(root, "models.py"), "class Record:\n    pass\n");
+    assert!(read(root, "user.py").starts_with("from models import Record\n"));
+}
+
+#[test]
 fn a_file_changed_after_the_rename_was_computed_is_a_conflict_and_nothing_is_written() {
     let dir = workspace();
     let root = std::fs::canonicalize(dir.path()).unwrap();

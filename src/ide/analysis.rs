@@ -449,7 +449,15 @@ impl Analysis {
             offset: offset as u32,
         };
         self.with(|db| {
-            (*super::rename::rename(db, self.workspace, subject, new_name, options)).clone()
+            (*super::rename::rename(
+                db,
+                self.workspace,
+                subject,
+                new_name,
+                options,
+                self.check_settings.clone(),
+            ))
+            .clone()
         })
     }
 
@@ -469,7 +477,15 @@ impl Analysis {
             scope: scope.map(str::to_string),
         };
         self.with(|db| {
-            (*super::rename::rename(db, self.workspace, subject, new_name, options)).clone()
+            (*super::rename::rename(
+                db,
+                self.workspace,
+                subject,
+                new_name,
+                options,
+                self.check_settings.clone(),
+            ))
+            .clone()
         })
     }
 
@@ -492,7 +508,15 @@ impl Analysis {
     ) -> Cancellable<Result<super::Rename, super::RenameError>> {
         let subject = super::rename::RenameSubject::Named(name.to_string());
         self.with(|db| {
-            (*super::rename::rename(db, self.workspace, subject, new_name, options)).clone()
+            (*super::rename::rename(
+                db,
+                self.workspace,
+                subject,
+                new_name,
+                options,
+                self.check_settings.clone(),
+            ))
+            .clone()
         })
     }
 

@@ -106,7 +106,7 @@ fn default_ids() -> BTreeSet<&'static str> {
 }
 
 /// The `[check]` table of `sextant.toml`, as written.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct CheckConfig {
     /// Codes to report instead of the default set (ids, names, id prefixes or `ALL`).
@@ -120,7 +120,7 @@ pub struct CheckConfig {
 }
 
 /// One `[[check.overrides]]` entry: the same keys, for the files `paths` matches.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CheckOverride {
     /// Gitignore-style globs, as `include`/`exclude` (`tests/`, `**/*_pb2.py`).
@@ -176,6 +176,12 @@ impl PartialEq for CheckSettings {
 }
 
 impl Eq for CheckSettings {}
+
+impl std::hash::Hash for CheckSettings {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.config.hash(state);
+    }
+}
 
 impl TryFrom<CheckConfig> for CheckSettings {
     type Error = String;

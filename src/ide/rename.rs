@@ -188,6 +188,9 @@ pub(crate) struct RenameKey<'db> {
     pub new_name: String,
     pub include_heuristic: bool,
     pub include_text: bool,
+    /// `sextant.toml`'s `[check]`: the codes the renamed texts are checked with.
+    #[returns(ref)]
+    pub check_settings: Arc<CheckSettings>,
 }
 
 pub(crate) type RenameOutcome = Arc<Result<Rename, RenameError>>;
@@ -206,6 +209,7 @@ pub(crate) fn rename_plan<'db>(db: &'db dyn Db, key: RenameKey<'db>) -> RenameOu
         key.subject(db),
         key.new_name(db),
         options,
+        key.check_settings(db),
     ))
 }
 
@@ -215,6 +219,7 @@ pub(crate) fn rename(
     subject: RenameSubject,
     new_name: &str,
     options: RenameOptions,
+    check_settings: Arc<CheckSettings>,
 ) -> RenameOutcome {
     let key = RenameKey::new(
         db,
@@ -223,6 +228,7 @@ pub(crate) fn rename(
         new_name.to_string(),
         options.include_heuristic,
         options.include_text,
+        check_settings,
     );
     rename_plan(db, key)
 }
@@ -304,6 +310,7 @@ fn compute(
     subject: &RenameSubject,
     new_name: &str,
     options: RenameOptions,
+    check_settings: &CheckSettings,
 ) -> Result<Rename, RenameError> {
     let mut resolver = Resolver::new(db, workspace);
     let (old_name, found) = what_to_rename(&mut resolver, subject)?;
@@ -530,6 +537,7 @@ fn compute(
         .collect();
     let verified = verify(
         &mut resolver,
+        check_settings,
         &found,
         &expected,
         &new_texts,
@@ -964,6 +972,7 @@ fn target_key(db: &dyn Db, target: &Target, rename: Option<(&str, &str)>) -> Str
 /// on its own thread: salsa allows one database per thread inside a query.
 fn verify(
     resolver: &mut Resolver,
+    check_settings: &CheckSettings,
     found: &Found,
     expected: &[(SourceFile, OccurrenceId)],
     new_texts: &[(SourceFile, String)],
@@ -1052,6 +1061,7 @@ fn verify(
             .spawn(|| {
                 scratch_check(
                     root,
+                    check_settings,
                     &scratch_files,
                     &manifests,
                     &checks,
@@ -1093,6 +1103,7 @@ struct ScratchFile {
 
 fn scratch_check(
     root: PathBuf,
+    settings: &CheckSettings,
     files: &[ScratchFile],
     manifests: &[(String, crate::db::ManifestKind, Arc<str>)],
     checks: &[(String, Vec<(u32, bool)>)],
@@ -1116,7 +1127,6 @@ fn scratch_check(
         .map(|(path, kind, text)| ManifestFile::new(&db, path.clone(), *kind, text.clone()))
         .collect();
     let workspace = Workspace::new(&db, root, inputs.clone().into(), manifest_inputs.into());
-    let settings = CheckSettings::default();
     let codes = CodeSelection::default();
     let changed: Vec<(usize, SourceFile)> = files
         .iter()
@@ -1156,7 +1166,7 @@ fn scratch_check(
     let diagnostics_of = |db: &RootDatabase| -> Vec<Vec<DiagnosticInfo>> {
         changed
             .iter()
-            .map(|&(_, file)| file_diagnostics_info(db, workspace, file, &settings, &codes))
+            .map(|&(_, file)| file_diagnostics_info(db, workspace, file, settings, &codes))
             .collect()
     };
 

@@ -86,14 +86,18 @@ def jedi_references(project: jedi.Project, root: Path, path: str, line: int, col
     return per_line
 
 
-def words(root: Path, rel: str, line: int, name: str) -> int:
+def words(root: Path, rel: str, line: int, name: str, new_name: str) -> int:
+    """How many times `name` stands as a word on the line, not counting `name as new_name`:
+    an import of the old name from another module (`from _c import f` bound over the
+    renamed `def f`) keeps importing it and binds the new name."""
     try:
         text = (root / rel).read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
         return 0
     if line - 1 >= len(text):
         return 0
-    return len(re.findall(rf"(?<![\w$]){re.escape(name)}(?![\w$])", text[line - 1]))
+    pattern = rf"(?<![\w$]){re.escape(name)}(?![\w$])(?!\s+as\s+{re.escape(new_name)}(?![\w$]))"
+    return len(re.findall(pattern, text[line - 1]))
 
 
 async def main() -> int:
@@ -130,7 +134,7 @@ async def main() -> int:
                     done += 1
                     new_name = f"{name}_renamed"
                     before_refs = jedi_references(project, root, path, line, column)
-                    before_words = {key: words(root, key[0], key[1], name) for key in before_refs}
+                    before_words = {key: words(root, key[0], key[1], name, new_name) for key in before_refs}
                     started = time.monotonic()
                     dry = await session.call_tool(
                         "rename_symbol", {"path": path, "line": line, "column": column, "new_name": new_name}
@@ -162,7 +166,7 @@ async def main() -> int:
                     jedi_total = sum(before_refs.values())
                     left = 0
                     for key, count in before_refs.items():
-                        gone = before_words[key] - words(root, key[0], key[1], name)
+                        gone = before_words[key] - words(root, key[0], key[1], name, new_name)
                         left += max(0, count - gone)
                     totals["jedi_references"] += jedi_total
                     totals["left_under_old_name"] += left
