@@ -1,8 +1,21 @@
 //! Work stops with its request: a cancelled query stops inside a long parse, not after it.
 
-use std::{cell::Cell, time::Duration};
+use std::{
+    cell::Cell,
+    sync::{
+        Arc, OnceLock,
+        atomic::{AtomicUsize, Ordering},
+    },
+    time::Duration,
+};
 
-use sextant::{ide, lang::registry, syntax, workspace};
+use sextant::{
+    db::RootDatabase,
+    ide::{self, AnalysisHost},
+    lang::registry,
+    syntax,
+    workspace::{self, Host, LoadedFile},
+};
 
 /// About 900 KB of Python: parsing it takes far longer than the moment before the cancel.
 fn heavy_python() -> String {
@@ -42,4 +55,51 @@ fn cancelling_a_request_stops_its_parse_in_progress() {
     let result = analysis.parse_tree(file, ide::ParseOptions::default());
     canceller.join().unwrap();
     assert!(matches!(result, Err(salsa::Cancelled::Local)), "{result:?}");
+}
+
+#[test]
+fn cancelling_a_rename_stops_the_check_of_its_renamed_texts() {
+    // The rename checks its renamed text on a scratch database of its own thread: the
+    // diagnostics of the text before, then after the rename. The request is cancelled as
+    // the first of the two starts; the second must never run.
+    let diagnostics_runs = Arc::new(AtomicUsize::new(0));
+    let token: Arc<OnceLock<salsa::CancellationToken>> = Arc::default();
+    let (runs, cancel) = (diagnostics_runs.clone(), token.clone());
+    let db = RootDatabase::with_event_callback(move |event| {
+        if let salsa::EventKind::WillExecute { database_key } = event.kind
+            && format!("{database_key:?}").starts_with("file_diagnostics")
+            && runs.fetch_add(1, Ordering::SeqCst) == 0
+        {
+            cancel.get().expect("set before the rename").cancel();
+        }
+    });
+    let text = format!(
+        "def call(*args):\n    return args\n\n{}",
+        "value = call(1, [2, {'key': 3}])\n".repeat(2_000)
+    );
+    let host = Host::from_files_in(
+        AnalysisHost::with_database(db, "/big".into()),
+        "/big".into(),
+        vec![LoadedFile {
+            path: "big.py".into(),
+            lang: registry().by_id("python").unwrap().lang_id,
+            text,
+            lossy_utf8: false,
+            real_path: None,
+        }],
+    );
+    let analysis = host.analysis();
+    let file = host.file("big.py").unwrap();
+    token.set(analysis.cancellation_token()).unwrap();
+    let result = analysis.rename(file, 4, "invoke", ide::RenameOptions::default());
+    assert!(
+        matches!(result, Err(salsa::Cancelled::Local)),
+        "answered {}",
+        if result.is_ok() {
+            "a rename"
+        } else {
+            "another error"
+        }
+    );
+    assert_eq!(diagnostics_runs.load(Ordering::SeqCst), 1);
 }

@@ -185,7 +185,13 @@ fn the_renamed_texts_are_checked_with_the_projects_check_settings() {
 
     write(root, "sextant.toml", "[check]\nignore = [\"SX006\"]\n");
     let out = sextant(root, &["rename", "models.Model", "Record", "--write"]);
-    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
     assert_eq!(read(root, "models.py"), "class Record:\n    pass\n");
     assert!(read(root, "user.py").starts_with("from models import Record\n"));
 }

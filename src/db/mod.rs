@@ -14,7 +14,13 @@ pub trait Db: salsa::Database {
     /// Recent tree-sitter trees of this database's files, for incremental reparsing. Not
     /// an input: reusing a tree changes how fast an answer comes, never what it is.
     fn tree_cache(&self) -> &TreeCache;
+
+    /// A new, empty database that reports its salsa events where this one does: for work
+    /// on texts that are not the workspace's (a rename's renamed texts).
+    fn scratch(&self) -> RootDatabase;
 }
+
+type EventCallback = Arc<dyn Fn(salsa::Event) + Send + Sync>;
 
 #[salsa::db]
 #[derive(Clone)]
@@ -22,6 +28,7 @@ pub struct RootDatabase {
     storage: salsa::Storage<Self>,
     /// Shared by every clone (snapshot) of this database, and by no other database.
     trees: Arc<TreeCache>,
+    events: Option<EventCallback>,
 }
 
 impl Default for RootDatabase {
@@ -29,6 +36,7 @@ impl Default for RootDatabase {
         RootDatabase {
             storage: salsa::Storage::new(None),
             trees: Arc::default(),
+            events: None,
         }
     }
 }
@@ -36,9 +44,21 @@ impl Default for RootDatabase {
 impl RootDatabase {
     /// A database that reports every salsa event to `callback` (tests count executions).
     pub fn with_event_callback(callback: impl Fn(salsa::Event) + Send + Sync + 'static) -> Self {
+        Self::reporting_to(Some(Arc::new(callback)))
+    }
+
+    fn reporting_to(events: Option<EventCallback>) -> Self {
+        let storage = match &events {
+            Some(callback) => {
+                let callback = callback.clone();
+                salsa::Storage::new(Some(Box::new(move |event| callback(event))))
+            }
+            None => salsa::Storage::new(None),
+        };
         RootDatabase {
-            storage: salsa::Storage::new(Some(Box::new(callback))),
+            storage,
             trees: Arc::default(),
+            events,
         }
     }
 }
@@ -50,6 +70,10 @@ impl salsa::Database for RootDatabase {}
 impl Db for RootDatabase {
     fn tree_cache(&self) -> &TreeCache {
         &self.trees
+    }
+
+    fn scratch(&self) -> RootDatabase {
+        RootDatabase::reporting_to(self.events.clone())
     }
 }
 

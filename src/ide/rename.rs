@@ -304,6 +304,9 @@ enum Found {
     Local { file: SourceFile, scope: ScopeId },
 }
 
+/// By path: the file, and its byte ranges to replace with their new texts.
+type FileReplacements = BTreeMap<String, (SourceFile, Vec<(TextRange, String)>)>;
+
 fn compute(
     db: &dyn Db,
     workspace: Workspace,
@@ -367,17 +370,15 @@ fn compute(
     let mut heuristic = Vec::new();
     let mut text_matches = Vec::new();
     // Per file: the byte ranges to replace, each with its new text.
-    let mut ranges: BTreeMap<String, (SourceFile, Vec<(TextRange, String)>)> = BTreeMap::new();
-    let add = |ranges: &mut BTreeMap<String, (SourceFile, Vec<(TextRange, String)>)>,
-               file: SourceFile,
-               range: TextRange,
-               new_text: String| {
-        ranges
-            .entry(file.path(db).clone())
-            .or_insert_with(|| (file, Vec::new()))
-            .1
-            .push((range, new_text));
-    };
+    let mut ranges: FileReplacements = BTreeMap::new();
+    let add =
+        |ranges: &mut FileReplacements, file: SourceFile, range: TextRange, new_text: String| {
+            ranges
+                .entry(file.path(db).clone())
+                .or_insert_with(|| (file, Vec::new()))
+                .1
+                .push((range, new_text));
+        };
     let renamed_targets: &[Target] = match &found {
         Found::Targets(targets) => targets,
         Found::Local { .. } => &[],
@@ -970,6 +971,7 @@ fn target_key(db: &dyn Db, target: &Target, rename: Option<(&str, &str)>) -> Str
 /// Re-analyses the renamed texts in a scratch database: before and after the rename, over
 /// the same files, so the two sides differ only by the rename. The scratch database runs
 /// on its own thread: salsa allows one database per thread inside a query.
+#[allow(clippy::too_many_arguments)]
 fn verify(
     resolver: &mut Resolver,
     check_settings: &CheckSettings,
@@ -1056,22 +1058,44 @@ fn verify(
         .collect();
     checks.sort();
     let root = workspace.root(db).clone();
+    let scratch_db = db.scratch();
+    let request = salsa::Database::cancellation_token(db);
+    let stop_scratch = salsa::Database::cancellation_token(&scratch_db);
+    let (finished, finishing) = std::sync::mpsc::channel::<()>();
     let scratch = std::thread::scope(|scope| {
-        scope
-            .spawn(|| {
-                scratch_check(
-                    root,
-                    check_settings,
-                    &scratch_files,
-                    &manifests,
-                    &checks,
-                    &renamed_targets,
-                    old_name,
-                    new_name,
-                )
-            })
-            .join()
+        let worker = scope.spawn(|| {
+            let _finished = finished;
+            scratch_check(
+                scratch_db,
+                &request,
+                root,
+                check_settings,
+                &scratch_files,
+                &manifests,
+                &checks,
+                &renamed_targets,
+                old_name,
+                new_name,
+            )
+        });
+        // The request's cancellation reaches the scratch database: both stop.
+        let mut stopped = false;
+        while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+            finishing.recv_timeout(std::time::Duration::from_millis(10))
+        {
+            if !stopped && semantic::is_cancelled(db) {
+                stop_scratch.cancel();
+                stopped = true;
+            }
+        }
+        (worker.join(), stopped)
     });
+    // What a stopped scratch analysis answered is not an answer (salsa resets its token as
+    // the cancelled query unwinds, so the flag is kept here).
+    let scratch = match scratch {
+        (result, false) if !semantic::is_cancelled(db) => result,
+        _ => semantic::cancelled(db),
+    };
     match scratch {
         Ok(verified) => verified,
         // A panic in the scratch analysis is a bug; the rename is refused rather than
@@ -1101,7 +1125,10 @@ struct ScratchFile {
     renamed: Vec<(TextRange, String)>,
 }
 
+#[allow(clippy::too_many_arguments)]
 fn scratch_check(
+    mut db: RootDatabase,
+    request: &salsa::CancellationToken,
     root: PathBuf,
     settings: &CheckSettings,
     files: &[ScratchFile],
@@ -1112,7 +1139,6 @@ fn scratch_check(
     new_name: &str,
 ) -> Verified {
     use salsa::Setter;
-    let mut db = RootDatabase::default();
     let inputs: Vec<SourceFile> = files
         .iter()
         .map(|f| SourceFile::new(&db, f.path.clone(), f.lang, f.text.clone(), false))
@@ -1172,6 +1198,9 @@ fn scratch_check(
 
     let before = resolve_all(&db, Some((old_name, new_name)), false);
     let diagnostics_before = diagnostics_of(&db);
+    if request.is_cancelled() {
+        std::panic::resume_unwind(Box::new(salsa::Cancelled::Local));
+    }
     for &(i, file) in &changed {
         if let Some(text) = &files[i].new_text {
             file.set_text(&mut db).to(text.clone());

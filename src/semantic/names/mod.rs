@@ -621,16 +621,17 @@ pub(crate) fn extract(
             string.end_point,
             interrupt,
         );
-        match parsed {
+        let finished = match parsed {
             Some(inside) if !inside.root_node().has_error() => {
-                if !syntax::run_query(lang, QueryKind::Locals, &inside, &text, interrupt, |m| {
+                syntax::run_query(lang, QueryKind::Locals, &inside, &text, interrupt, |m| {
                     on_match(m, true)
-                }) {
-                    return None;
-                }
+                })
             }
-            None if interrupt() => return None,
-            _ => {}
+            None => !interrupt(),
+            Some(_) => true,
+        };
+        if !finished {
+            return None;
         }
     }
     flow.sort_by_key(|region| (region.range.start(), std::cmp::Reverse(region.range.end())));
