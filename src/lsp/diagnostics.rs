@@ -6,7 +6,9 @@
 //! again (it is due again) or was closed, is dropped, and the run that would produce it is
 //! cancelled as soon as it is superseded. Opening a document computes at once; a change
 //! waits for [`DEBOUNCE`] of quiet. Runs go through the worker pool like requests; when
-//! its queue is full the run is put off by another debounce, never dropped.
+//! its queue is full the run is put off by another debounce, never dropped. When the
+//! workspace changes otherwise (a file on disk, another document, `sextant.toml`), every
+//! open document is checked again, and what changed is published.
 
 use std::{
     collections::HashMap,
@@ -55,6 +57,9 @@ pub struct Diagnostics {
     due: HashMap<Uri, Instant>,
     /// The latest run per document.
     running: HashMap<Uri, Arc<RequestCancel>>,
+    /// What was last published per open document, so that a re-check that finds the same
+    /// sends nothing.
+    published: HashMap<Uri, (i32, Vec<Diagnostic>)>,
 }
 
 impl Diagnostics {
@@ -78,10 +83,22 @@ impl Diagnostics {
     /// to clear what it shows.
     pub fn clear(&mut self, uri: Uri, client: &Sender<Message>) {
         self.due.remove(&uri);
+        self.published.remove(&uri);
         if let Some(run) = self.running.remove(&uri) {
             run.cancel();
         }
         publish(client, uri, Vec::new(), None);
+    }
+
+    /// The workspace changed under the open documents: each is checked again after a
+    /// debounce (a document already due keeps its time).
+    pub fn recheck_all(&mut self, documents: &Documents) {
+        let at = Instant::now() + DEBOUNCE;
+        for uri in documents.uris() {
+            if !self.due.contains_key(uri) {
+                self.schedule(uri.clone(), at);
+            }
+        }
     }
 
     /// When the main loop must wake up next for diagnostics.
@@ -158,6 +175,19 @@ impl Diagnostics {
         }
         // A cancelled or failed run has nothing to show; the next change runs again.
         if let Ok(diagnostics) = computed.diagnostics {
+            let unchanged =
+                self.published
+                    .get(&computed.uri)
+                    .is_some_and(|(last_version, last)| {
+                        *last_version == computed.version && *last == diagnostics
+                    });
+            if unchanged {
+                return;
+            }
+            self.published.insert(
+                computed.uri.clone(),
+                (computed.version, diagnostics.clone()),
+            );
             publish(client, computed.uri, diagnostics, Some(computed.version));
         }
     }

@@ -74,6 +74,11 @@ impl Documents {
         }
     }
 
+    /// Every open document's URI.
+    pub fn uris(&self) -> impl Iterator<Item = &Uri> + '_ {
+        self.open.keys()
+    }
+
     pub fn get(&self, uri: &Uri) -> Option<&Document> {
         self.open.get(uri)
     }

@@ -62,7 +62,12 @@ pub struct Server {
     /// `exit` arrived: the loop ends.
     pub(super) exit: bool,
     test_delay: Option<Arc<TestDelay>>,
+    /// The workspace revision the open documents' diagnostics were last scheduled for.
+    seen_revision: u64,
 }
+
+/// How often the loop looks for workspace changes while documents are open.
+const REVISION_POLL: Duration = Duration::from_millis(200);
 
 impl Server {
     /// `report_progress`: the client takes work-done progress (`window.workDoneProgress`).
@@ -89,6 +94,7 @@ impl Server {
             shut_down: false,
             exit: false,
             test_delay: TestDelay::from_env().map(Arc::new),
+            seen_revision: 0,
         }
     }
 
@@ -103,8 +109,12 @@ impl Server {
             .into_iter()
             .flatten()
             .min();
-            let timeout = wake.map_or(Duration::from_secs(3600), |at| {
-                at.saturating_duration_since(Instant::now())
+            let idle = match self.documents.uris().next() {
+                Some(_) => REVISION_POLL,
+                None => Duration::from_secs(3600),
+            };
+            let timeout = wake.map_or(idle, |at| {
+                at.saturating_duration_since(Instant::now()).min(idle)
             });
             select! {
                 recv(client) -> message => match message {
@@ -191,6 +201,11 @@ impl Server {
     }
 
     fn run_timers(&mut self) {
+        let revision = self.live.status().revision;
+        if revision != self.seen_revision {
+            self.seen_revision = revision;
+            self.diagnostics.recheck_all(&self.documents);
+        }
         let ctx = RunContext {
             live: &self.live,
             pool: &self.pool,

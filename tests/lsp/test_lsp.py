@@ -93,6 +93,27 @@ async def test_diagnostics_follow_incremental_edits_and_close(client, tmp_path):
 
 
 @pytest.mark.asyncio
+async def test_open_documents_are_checked_again_when_the_workspace_changes(client, tmp_path):
+    root = tmp_path / "ws"
+    write(root, "geo.py", "def area(w, h):\n    return w * h\n")
+    path = write(root, "user.py", "from geo import area\n\nprint(area(1, 2))\n")
+    await start(client, root)
+    uri = path.as_uri()
+    open_doc(client, path, path.read_text(), "python")
+    await wait_diagnostics(client, uri, lambda d: len(d) == 0)
+
+    # Another file changes on disk: the open document's import no longer resolves.
+    write(root, "geo.py", "def surface(w, h):\n    return w * h\n")
+    diagnostics = await wait_diagnostics(client, uri, lambda d: len(d) == 1)
+    assert (diagnostics[0].code, diagnostics[0].message) == ("SX004", "module 'geo' has no name 'area'")
+    assert diagnostics[0].range.start == types.Position(line=0, character=16)
+
+    # So does the configuration: the code is switched off and the document is clean again.
+    write(root, "sextant.toml", '[check]\nignore = ["SX004"]\n')
+    await wait_diagnostics(client, uri, lambda d: len(d) == 0)
+
+
+@pytest.mark.asyncio
 async def test_document_and_workspace_symbols(client, tmp_path):
     root = tmp_path / "ws"
     path = write(root, "shapes.py", "class Shape:\n    def area(self):\n        return 0\n\n\ndef helper():\n    pass\n")
