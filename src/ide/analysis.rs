@@ -448,17 +448,7 @@ impl Analysis {
             file: file.0,
             offset: offset as u32,
         };
-        self.with(|db| {
-            (*super::rename::rename(
-                db,
-                self.workspace,
-                subject,
-                new_name,
-                options,
-                self.check_settings.clone(),
-            ))
-            .clone()
-        })
+        self.rename_subject(subject, new_name, options)
     }
 
     /// Renames `name` as bound in `file`'s module scope (`scope` absent or `module`) or in
@@ -476,16 +466,25 @@ impl Analysis {
             name: name.to_string(),
             scope: scope.map(str::to_string),
         };
+        self.rename_subject(subject, new_name, options)
+    }
+
+    fn rename_subject(
+        &self,
+        subject: super::rename::RenameSubject,
+        new_name: &str,
+        options: super::RenameOptions,
+    ) -> Cancellable<Result<super::Rename, super::RenameError>> {
         self.with(|db| {
-            (*super::rename::rename(
+            let outcome = super::rename::rename(
                 db,
                 self.workspace,
                 subject,
                 new_name,
                 options,
                 self.check_settings.clone(),
-            ))
-            .clone()
+            );
+            (*outcome).clone()
         })
     }
 
@@ -507,17 +506,7 @@ impl Analysis {
         options: super::RenameOptions,
     ) -> Cancellable<Result<super::Rename, super::RenameError>> {
         let subject = super::rename::RenameSubject::Named(name.to_string());
-        self.with(|db| {
-            (*super::rename::rename(
-                db,
-                self.workspace,
-                subject,
-                new_name,
-                options,
-                self.check_settings.clone(),
-            ))
-            .clone()
-        })
+        self.rename_subject(subject, new_name, options)
     }
 
     /// What a file imports or what imports it, transitively, or the whole workspace's
