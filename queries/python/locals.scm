@@ -86,6 +86,10 @@
 (assignment
   left: (identifier) @definition.variable
   right: (call function: [(identifier) (attribute)] @constructor)) @effective.after
+; `m = pyclbr`, `m = a.b`: m holds what the name names (`@value`: a module, a class).
+(assignment
+  left: (identifier) @definition.variable
+  right: [(identifier) (attribute)] @value) @effective.after
 ; `x = []`, `x = "…"`: x holds an instance of a builtin type (`@instance.<type>`).
 (assignment
   left: (identifier) @definition.variable

@@ -1290,11 +1290,14 @@ fn scratch_check(
 
     let mut new_diagnostics = Vec::new();
     for (was, is) in diagnostics_before.iter().zip(&diagnostics_after) {
+        // A diagnostic the rename only renames (`redefinition of unused 'old'`) is not new.
+        let was_renamed: Vec<String> = was
+            .iter()
+            .map(|d| with_word_replaced(&d.message, old_name, new_name))
+            .collect();
         let mut seen: HashMap<(&str, &str), usize> = HashMap::new();
-        for d in was {
-            *seen
-                .entry((d.code.as_str(), d.message.as_str()))
-                .or_default() += 1;
+        for (d, message) in was.iter().zip(&was_renamed) {
+            *seen.entry((d.code.as_str(), message.as_str())).or_default() += 1;
         }
         for d in is {
             match seen.get_mut(&(d.code.as_str(), d.message.as_str())) {
@@ -1318,6 +1321,23 @@ fn scratch_check(
         new_diagnostics,
         warnings,
     }
+}
+
+/// `text` with each whole word `old` (not part of a longer identifier) written `new`.
+fn with_word_replaced(text: &str, old: &str, new: &str) -> String {
+    let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(old) {
+        let (before, after) = (&rest[..at], &rest[at + old.len()..]);
+        let bounded = !before.chars().next_back().is_some_and(is_word)
+            && !after.chars().next().is_some_and(is_word);
+        out.push_str(before);
+        out.push_str(if bounded { new } else { old });
+        rest = after;
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A key of the new database written with the old name, to compare with the renamed
@@ -1376,4 +1396,25 @@ fn moved(map: &[(u32, i64)], offset: u32) -> u32 {
         .last()
         .map_or(0, |(_, total)| *total);
     (offset as i64 + shift) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_word_replaced;
+
+    #[test]
+    fn only_whole_words_are_replaced() {
+        assert_eq!(
+            with_word_replaced(
+                "redefinition of unused 'reduce' (reduce_all, reduce)",
+                "reduce",
+                "fold"
+            ),
+            "redefinition of unused 'fold' (reduce_all, fold)"
+        );
+        assert_eq!(
+            with_word_replaced("'m.area' x", "area", "size"),
+            "'m.size' x"
+        );
+    }
 }

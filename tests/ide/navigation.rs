@@ -803,3 +803,35 @@ fn from_imports_through_a_name_a_module_binds() {
         "#]],
     );
 }
+
+#[test]
+fn a_variable_assigned_a_module_or_class_holds_its_members() {
+    check_definition(
+        r#"
+        //- /pyclbr.py
+        def _create_tree(source):
+            return source
+        //- /test_pyclbr.py
+        import pyclbr
+        def test():
+            mb = pyclbr
+            return mb._create_tree$0("x")
+        "#,
+        expect![[r#"
+            pyclbr.py:1:5 function _create_tree
+        "#]],
+    );
+    check_definition(
+        r#"
+        //- /shapes.py
+        class Square:
+            def area(self):
+                return 1
+        Shape = Square
+        print(Shape.area$0)
+        "#,
+        expect![[r#"
+            shapes.py:2:9 function area
+        "#]],
+    );
+}

@@ -147,6 +147,9 @@ pub struct Occurrence {
     pub receiver_called: bool,
     /// For a variable assigned a call's result (`x = C(…)`): the callee's last name.
     pub constructor: Option<OccurrenceId>,
+    /// For a variable assigned a name (`m = pyclbr`, `m = a.b`): that name's last part; the
+    /// variable holds what it names.
+    pub value: Option<OccurrenceId>,
     /// For a part of a module's name: where the whole name starts.
     pub path_start: Option<u32>,
     /// For a binding: where it takes effect (the end of its assignment; else its own end).
@@ -443,6 +446,7 @@ pub(crate) fn extract(
     // (member, receiver), (variable, callee), (class, base): by the nodes' ranges.
     let mut receivers: Vec<(TextRange, TextRange, bool)> = Vec::new();
     let mut constructors: Vec<(TextRange, TextRange)> = Vec::new();
+    let mut values: Vec<(TextRange, TextRange)> = Vec::new();
     let mut bases: Vec<(TextRange, TextRange)> = Vec::new();
     let mut module_paths: Vec<(TextRange, TextRange)> = Vec::new();
     let mut effective: Vec<(TextRange, TextRange)> = Vec::new();
@@ -462,6 +466,7 @@ pub(crate) fn extract(
     // from which only uses are taken: a string binds nothing and opens no scope.
     let mut on_match = |m: &tree_sitter::QueryMatch<'_, '_>, in_string: bool| {
         let (mut named, mut receiver, mut constructor, mut superclass) = (None, None, None, None);
+        let mut value = None;
         let (mut module_path, mut after, mut export) = (None, None, None);
         let (mut hoist, mut class_member, mut instance) = (false, false, None);
         // `@scope.let` and the nodes bounding its scope; `@impl.type`, `@impl.trait`.
@@ -527,6 +532,7 @@ pub(crate) fn extract(
                 "receiver" => receiver = Some((range, false)),
                 "receiver.called" => receiver = Some((range, true)),
                 "constructor" => constructor = Some(range),
+                "value" => value = Some(range),
                 "superclass" => superclass = Some(range),
                 "module.path" => module_path = Some(range),
                 "effective.after" => after = Some(range),
@@ -572,6 +578,9 @@ pub(crate) fn extract(
             }
             if in_string {
                 return;
+            }
+            if let Some(v) = value {
+                values.push((named, v));
             }
             if let Some(c) = constructor {
                 constructors.push((named, c));
@@ -751,6 +760,7 @@ pub(crate) fn extract(
             receiver: None,
             receiver_called: false,
             constructor: None,
+            value: None,
             path_start: None,
             effective: range.end().into(),
         });
@@ -770,6 +780,11 @@ pub(crate) fn extract(
                 occurrence.receiver = Some(r);
                 occurrence.receiver_called = called;
             }
+        }
+    }
+    for (variable, value) in values {
+        if let (Some(&v), Some(n)) = (by_range.get(&variable), last_name(value)) {
+            names.occurrences[v as usize].value = Some(n);
         }
     }
     for (variable, callee) in constructors {

@@ -816,7 +816,11 @@ impl<'db> Resolver<'db> {
                     // `x = C(…)`, `x = new C()`, `x: C`: an instance of C when C is a class,
                     // else what C says it returns.
                     Some(callee) => self.call_results(file, callee, depth),
-                    None => Vec::new(),
+                    // `m = pyclbr`: what the name holds.
+                    None => match occ.value {
+                        Some(value) => self.namespaces_of(file, value, depth + 1),
+                        None => Vec::new(),
+                    },
                 }
             }
             _ => Vec::new(),
