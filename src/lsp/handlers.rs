@@ -79,6 +79,9 @@ pub enum HandlerError {
     /// The request is understood but refused, with the reason (`-32803`): a rename that
     /// would change what names mean, a file that cannot be formatted.
     RequestFailed(String),
+    /// A workspace pull whose every report is unchanged since the client's: held open by
+    /// the main loop until the workspace moves past `revision`, then asked again.
+    NothingNew { revision: u64 },
 }
 
 impl HandlerError {
@@ -88,6 +91,10 @@ impl HandlerError {
             HandlerError::InvalidParams(message) => (ErrorCode::InvalidParams, message),
             HandlerError::Internal(message) => (ErrorCode::InternalError, message),
             HandlerError::RequestFailed(message) => (ErrorCode::RequestFailed, message),
+            HandlerError::NothingNew { .. } => (
+                ErrorCode::ServerCancelled,
+                "nothing changed since the results the client holds; ask again".to_string(),
+            ),
         };
         Response::new_err(id, code as i32, message)
     }
@@ -219,6 +226,15 @@ pub fn workspace_diagnostic(
         if !reported.contains(previous.uri.as_str()) {
             report(previous.uri.clone(), Vec::new());
         }
+    }
+    // An answer that says nothing would be asked again at once: wait for a change instead.
+    if items
+        .iter()
+        .all(|item| matches!(item, WorkspaceDocumentDiagnosticReport::Unchanged(_)))
+    {
+        return Err(HandlerError::NothingNew {
+            revision: snapshot.revision,
+        });
     }
     Ok(WorkspaceDiagnosticReportResult::Report(
         WorkspaceDiagnosticReport { items },

@@ -6,7 +6,9 @@
 //! whose answers come back through this loop (so that nothing is written to the client
 //! after the loop ends, and diagnostics can be checked against the current version).
 //! The loop sleeps until a message, a result, or the next timer: diagnostics due after
-//! their debounce, or the next progress report.
+//! their debounce, or the next progress report. While documents are open or a request is
+//! held (a workspace pull with nothing new), it also looks at the workspace's revision
+//! every [`REVISION_POLL`]: a change re-checks open documents and re-runs held requests.
 
 use std::{
     path::PathBuf,
@@ -44,6 +46,17 @@ use crate::workspace::live::LiveWorkspace;
 pub enum Task {
     Response(Response),
     Diagnostics(diagnostics::Computed),
+    /// A request with nothing to say yet (a workspace pull with every report unchanged):
+    /// held until the workspace moves past `revision`.
+    Hold(HeldRequest),
+}
+
+/// A request the loop holds open, with the work that answers it once run again.
+pub struct HeldRequest {
+    id: RequestId,
+    method: &'static str,
+    work: RequestWork,
+    revision: u64,
 }
 
 pub struct Server {
@@ -64,6 +77,7 @@ pub struct Server {
     test_delay: Option<Arc<TestDelay>>,
     /// The workspace revision the open documents' diagnostics were last scheduled for.
     seen_revision: u64,
+    held: Vec<HeldRequest>,
 }
 
 /// How often the loop looks for workspace changes while documents are open.
@@ -95,6 +109,7 @@ impl Server {
             exit: false,
             test_delay: TestDelay::from_env().map(Arc::new),
             seen_revision: 0,
+            held: Vec::new(),
         }
     }
 
@@ -109,9 +124,10 @@ impl Server {
             .into_iter()
             .flatten()
             .min();
-            let idle = match self.documents.uris().next() {
-                Some(_) => REVISION_POLL,
-                None => Duration::from_secs(3600),
+            let watching = self.documents.uris().next().is_some() || !self.held.is_empty();
+            let idle = match watching {
+                true => REVISION_POLL,
+                false => Duration::from_secs(3600),
             };
             let timeout = wake.map_or(idle, |at| {
                 at.saturating_duration_since(Instant::now()).min(idle)
@@ -127,6 +143,9 @@ impl Server {
                     }
                 }
                 default(timeout) => {}
+            }
+            if self.shut_down {
+                self.release_held();
             }
             self.run_timers();
         }
@@ -197,6 +216,7 @@ impl Server {
                 self.diagnostics
                     .finished(computed, &self.documents, &self.sender)
             }
+            Task::Hold(held) => self.held.push(held),
         }
     }
 
@@ -205,6 +225,13 @@ impl Server {
         if revision != self.seen_revision {
             self.seen_revision = revision;
             self.diagnostics.recheck_all(&self.documents);
+        }
+        let (moved, still): (Vec<HeldRequest>, Vec<HeldRequest>) = std::mem::take(&mut self.held)
+            .into_iter()
+            .partition(|held| held.revision != revision);
+        self.held = still;
+        for held in moved {
+            self.spawn_request(held.id, held.method, held.work);
         }
         let ctx = RunContext {
             live: &self.live,
@@ -243,18 +270,26 @@ impl Server {
             );
             let delay = self.test_delay.clone().filter(|d| d.method == method);
             Box::new(move || {
-                let response = requests::run(
+                let outcome = requests::run(
                     &live,
                     &requests,
                     &request,
-                    id,
+                    id.clone(),
                     method,
                     &work,
                     delay.as_deref(),
                 );
-                if let Some(response) = response {
-                    let _ = tasks.send(Task::Response(response));
-                }
+                let task = match outcome {
+                    Some(requests::Outcome::Answer(response)) => Task::Response(response),
+                    Some(requests::Outcome::Hold { revision }) => Task::Hold(HeldRequest {
+                        id,
+                        method,
+                        work,
+                        revision,
+                    }),
+                    None => return,
+                };
+                let _ = tasks.send(task);
             })
         };
         match self.pool.try_spawn(job) {
@@ -273,9 +308,29 @@ impl Server {
         }
     }
 
+    /// After `shutdown`, held requests are answered: nothing will change any more.
+    fn release_held(&mut self) {
+        for held in std::mem::take(&mut self.held) {
+            self.respond(Response::new_err(
+                held.id,
+                ErrorCode::ServerCancelled as i32,
+                "the server is shutting down".into(),
+            ));
+        }
+    }
+
     /// `$/cancelRequest`: a queued request is answered now and never runs; a running one
     /// stops and its worker answers.
     pub(super) fn cancel_request(&mut self, id: RequestId) {
+        if let Some(at) = self.held.iter().position(|held| held.id == id) {
+            self.held.remove(at);
+            self.respond(Response::new_err(
+                id,
+                ErrorCode::RequestCanceled as i32,
+                "cancelled while waiting for a change".into(),
+            ));
+            return;
+        }
         if self.requests.cancel(&id) == Cancelled::Withdrawn {
             self.respond(Response::new_err(
                 id,

@@ -137,7 +137,7 @@ pub fn run(
     method: &str,
     work: &RequestWork,
     delay: Option<&TestDelay>,
-) -> Option<Response> {
+) -> Option<Outcome> {
     if !request.start() {
         return None;
     }
@@ -151,7 +151,10 @@ pub fn run(
         })
     }));
     requests.finish(&id, request);
-    Some(match outcome {
+    if let Ok(Ok(Err(HandlerError::NothingNew { revision }))) = outcome {
+        return Some(Outcome::Hold { revision });
+    }
+    Some(Outcome::Answer(match outcome {
         Ok(Ok(Ok(value))) => Response::new_ok(id, value),
         Ok(Ok(Err(error))) => error.into_response(id),
         Ok(Err(ReadError::Cancelled)) => {
@@ -165,7 +168,17 @@ pub fn run(
             ErrorCode::InternalError as i32,
             format!("{method} panicked"),
         ),
-    })
+    }))
+}
+
+/// How a request's run ended.
+pub enum Outcome {
+    Answer(Response),
+    /// Nothing to say yet: the main loop holds the request until the workspace moves past
+    /// `revision`, then runs it again.
+    Hold {
+        revision: u64,
+    },
 }
 
 /// Test hook: `SEXTANT_TEST_DELAY_MS=<method>:<ms>` in the environment (read once, when the

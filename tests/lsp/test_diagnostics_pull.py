@@ -140,3 +140,43 @@ async def test_workspace_pull_reports_files_with_diagnostics_and_what_the_client
         c.as_uri(): ("unchanged", None),
         b.as_uri(): ("full", ()),
     }
+
+
+@pytest.mark.asyncio
+async def test_a_workspace_pull_with_nothing_new_is_held_until_the_workspace_changes(client, tmp_path):
+    root = tmp_path / "ws"
+    a = write(root, "a.py", "import os\n")
+    b = write(root, "b.py", "print('clean')\n")
+    await start(client, root)
+    first = await client.workspace_diagnostic_async(types.WorkspaceDiagnosticParams(previous_result_ids=[]))
+    assert [item.uri for item in first.items] == [a.as_uri()]
+    held = [types.PreviousResultId(uri=a.as_uri(), value=first.items[0].result_id)]
+
+    # Every report would be `unchanged`: the answer waits (a client would ask again at once).
+    waiting = asyncio.ensure_future(
+        client.workspace_diagnostic_async(types.WorkspaceDiagnosticParams(previous_result_ids=held))
+    )
+    done, _ = await asyncio.wait([waiting], timeout=1.0)
+    assert not done, "answered although nothing changed"
+
+    # A file changes on disk: the held request is answered with what changed.
+    write(root, "b.py", "print(missing)\n")
+    report = await asyncio.wait_for(waiting, 10)
+    kinds = {item.uri: (item.kind, summary(item.items) if item.kind == "full" else None) for item in report.items}
+    assert kinds == {
+        a.as_uri(): ("unchanged", None),
+        b.as_uri(): ("full", [("SX005", types.DiagnosticSeverity.Error, "undefined name 'missing'", (0, 6, 0, 13))]),
+    }
+
+    # A held request that the client cancels is answered as cancelled.
+    current = [types.PreviousResultId(uri=item.uri, value=item.result_id) for item in report.items]
+    again = asyncio.wrap_future(
+        client.protocol.send_request(
+            types.WORKSPACE_DIAGNOSTIC, types.WorkspaceDiagnosticParams(previous_result_ids=current), msg_id="held-pull"
+        )
+    )
+    done, _ = await asyncio.wait([again], timeout=1.0)
+    assert not done, "answered although nothing changed"
+    client.protocol.notify(types.CANCEL_REQUEST, types.CancelParams(id="held-pull"))
+    with pytest.raises(Exception, match="cancelled while waiting for a change"):
+        await asyncio.wait_for(again, 10)
