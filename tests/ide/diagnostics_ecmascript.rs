@@ -406,3 +406,80 @@ fn names_through_an_open_export_star_are_not_judged() {
         "#]],
     );
 }
+
+#[test]
+fn unused_local_variables_are_reported_in_functions() {
+    check(
+        r#"
+        //- /src/a.ts
+        export function total(items: number[]): number {
+            const unused = items.length;
+            let onlyWritten = 0;
+            onlyWritten = 2;
+            let declaredOnly;
+            var hoisted = 1, second = 2;
+            return items.reduce((sum, x) => {
+                const inner = x * 2;
+                return sum + x;
+            }, second);
+        }
+        export const arrow = () => {
+            const seen = 1;
+            return () => seen;
+        };
+        //- /src/b.jsx
+        export function App() {
+            const Layout = (p) => p.children;
+            const title = "t";
+            const styles = {};
+            return <Layout>{title}</Layout>;
+        }
+        "#,
+        expect![[r#"
+            src/a.ts:2:11: SX007 local variable 'unused' is assigned to but never used
+            src/a.ts:3:9: SX007 local variable 'onlyWritten' is assigned to but never used
+            src/a.ts:5:9: SX007 local variable 'declaredOnly' is assigned to but never used
+            src/a.ts:6:9: SX007 local variable 'hoisted' is assigned to but never used
+            src/a.ts:8:15: SX007 local variable 'inner' is assigned to but never used
+            src/b.jsx:4:11: SX007 local variable 'styles' is assigned to but never used
+        "#]],
+    );
+}
+
+#[test]
+fn unused_local_variables_stay_quiet_on_real_idioms() {
+    check(
+        r#"
+        //- /src/a.ts
+        const moduleLevel = 1;
+        export function idioms(input: { a: number; b: number }, xs: number[]) {
+            const { a, ...rest } = input;
+            const [first, second] = xs;
+            const _ignored = 3;
+            let counter = 0;
+            counter++;
+            let total = 0;
+            total += 1;
+            for (const x of xs) {}
+            for (let i = 0; i < 1; i++) {}
+            let param;
+            while (xs.length) {
+                [param] = xs;
+                if (param) break;
+            }
+            return rest;
+        }
+        export function evaluates(code: string) {
+            const local = 1;
+            return eval(code);
+        }
+        export class C {
+            field = 1;
+            method() {
+                return this.field;
+            }
+        }
+        "#,
+        expect![[r#""#]],
+    );
+}

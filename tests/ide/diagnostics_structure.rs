@@ -116,6 +116,7 @@ fn outside_context_in_javascript_stays_quiet_on_real_idioms() {
         function legacy() {
             await(1);
             var yield_ = 1;
+            return yield_;
         }
         //- /esm.mjs
         const data = await fetch("/");

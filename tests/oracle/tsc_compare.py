@@ -13,7 +13,12 @@ check --json` over the same tree, and their findings are compared:
 - exports: tsc's "has no exported member" (TS2305, TS2724, TS2614), "declares … locally, but
   it is not exported" (TS2459, TS2460) and "has no default export" (TS1192) for relative
   specifiers against SX004, keyed by (path, line, column, name), over every file of the
-  program (a mutation breaks the imports of other files).
+  program (a mutation breaks the imports of other files);
+- unused locals: tsc's "declared but its value is never read" (TS6133, with
+  `--noUnusedLocals`) against SX007, keyed by (path, line, column, name), on both sides only
+  for a name right after `const`, `let` or `var` on an indented line (a variable in a
+  function; sextant leaves out module-level variables, destructuring and names starting
+  with `_`, and so does the comparison).
 
 Only files of tsc's program (the tsconfig's `include`) count; files with syntax errors for
 sextant (SX001/SX002, where it reports nothing else) and `// @ts-nocheck` files are left out
@@ -60,6 +65,7 @@ MODULE_CODES = {"2307", "2792"}
 # A name the module does not export, or declares without exporting; no default export.
 EXPORT_CODES = {"2305", "2724", "2614", "2459", "2460"}
 NO_DEFAULT_CODE = "1192"
+UNUSED_CODE = "6133"
 TSC_LINE = re.compile(r"^(?P<path>[^(]+)\((?P<line>\d+),(?P<col>\d+)\): error TS(?P<code>\d+): (?P<msg>.*)$")
 # A tsconfig for zod, whose package holds its sources but no tsconfig.
 ZOD_TSCONFIG = {
@@ -86,14 +92,14 @@ def is_relative(spec):
 
 
 def run_tsc(typescript, root, tsconfig, type_roots):
-    command = ["node", str(typescript / "bin/tsc"), "--noEmit", "--pretty", "false", "-p", tsconfig]
+    command = ["node", str(typescript / "bin/tsc"), "--noEmit", "--noUnusedLocals", "--pretty", "false", "-p", tsconfig]
     if type_roots:
         command += ["--typeRoots", str(type_roots)]
     try:
         done = subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=900)
     except (OSError, subprocess.TimeoutExpired) as e:
         fail(f"cannot run tsc: {e}")
-    names, modules, exports = set(), set(), set()
+    names, modules, exports, unused = set(), set(), set(), set()
     for line in done.stdout.splitlines():
         m = TSC_LINE.match(line.strip())
         if not m:
@@ -104,6 +110,8 @@ def run_tsc(typescript, root, tsconfig, type_roots):
             continue
         if code in NAME_CODES:
             names.add((path, int(m["line"]), int(m["col"]), quoted[1]))
+        elif code == UNUSED_CODE:
+            unused.add((path, int(m["line"]), int(m["col"]), quoted[1]))
         elif code in MODULE_CODES and is_relative(quoted[1]):
             modules.add((path, quoted[1]))
         elif code in EXPORT_CODES or code == NO_DEFAULT_CODE:
@@ -114,7 +122,7 @@ def run_tsc(typescript, root, tsconfig, type_roots):
                 exports.add((path, int(m["line"]), int(m["col"]), name))
     if done.returncode not in (0, 1, 2):
         fail(f"tsc exited with {done.returncode}: {done.stderr[:500]}")
-    return names, modules, exports
+    return names, modules, exports, unused
 
 
 def program_files(typescript, root, tsconfig):
@@ -145,7 +153,7 @@ def run_sextant(sextant, root, paths):
         answer = json.loads(done.stdout)
     except json.JSONDecodeError:
         fail(f"sextant check gave no JSON: {done.stderr[:500]}")
-    names, modules, exports, broken = set(), set(), set(), set()
+    names, modules, exports, unused, broken = set(), set(), set(), set(), set()
     for d in answer["diagnostics"]:
         path, code, msg = d["path"], d["code"], d["message"]
         start = d["span"]["start"]
@@ -154,6 +162,8 @@ def run_sextant(sextant, root, paths):
             broken.add(path)
         elif code == "SX005" and quoted:
             names.add((path, start["line"], start["column"], quoted[1]))
+        elif code == "SX007" and quoted:
+            unused.add((path, start["line"], start["column"], quoted[1]))
         elif code == "SX003" and quoted and is_relative(quoted[1]):
             modules.add((path, quoted[1]))
         elif code == "SX004":
@@ -161,7 +171,23 @@ def run_sextant(sextant, root, paths):
             name = "default" if "no default export" in msg else both[-1]
             if is_relative(both[0]):
                 exports.add((path, start["line"], start["column"], name))
-    return names, modules, exports, broken
+    return names, modules, exports, unused, broken
+
+
+def is_local_declarator(root, found):
+    """Whether the name at (path, line, column) follows `const`/`let`/`var` on an indented
+    line, and does not start with `_`."""
+    path, line, column, name = found
+    try:
+        text = (root / path).read_text(encoding="utf-8").split("\n")[line - 1]
+    except (OSError, IndexError):
+        return False
+    before = text[: column - 1]
+    return (
+        not name.startswith("_")
+        and text[:1].isspace()
+        and re.search(r"\b(const|let|var)\s+$", before) is not None
+    )
 
 
 def copy_project(project, entries, into):
@@ -284,8 +310,8 @@ def measure(args, root, tsconfig, check_paths, show, mutated=None):
     program = program_files(args.typescript, root, tsconfig)
     if not program:
         fail("tsc lists no file in its program")
-    tsc_names, tsc_modules, tsc_exports = run_tsc(args.typescript, root, tsconfig, args.type_roots)
-    s_names, s_modules, s_exports, broken = run_sextant(args.sextant, root, check_paths)
+    tsc_names, tsc_modules, tsc_exports, tsc_unused = run_tsc(args.typescript, root, tsconfig, args.type_roots)
+    s_names, s_modules, s_exports, s_unused, broken = run_sextant(args.sextant, root, check_paths)
     keep = (program - broken) - unchecked_files(root, program)
     if mutated is not None:
         keep &= mutated
@@ -302,7 +328,9 @@ def measure(args, root, tsconfig, check_paths, show, mutated=None):
     names = compare("  undefined names", root, pick(s_names), pick(tsc_names), show, describe_name)
     modules = compare("  unresolved relative imports", root, pick(s_modules), pick(tsc_modules), show, describe_module)
     exports = compare("  names a module does not export (every file)", root, pick_all(s_exports), pick_all(tsc_exports), show, describe_name)
-    return names, modules, exports, len(keep)
+    local = lambda found: {f for f in pick(found) if is_local_declarator(root, f)}
+    unused = compare("  unused local variables", root, local(s_unused), local(tsc_unused), show, describe_name)
+    return names, modules, exports, unused, len(keep)
 
 
 def main():
@@ -336,9 +364,9 @@ def main():
             (root / "tsconfig.json").write_text(json.dumps(ZOD_TSCONFIG))
         check_paths = [e for e in entries if (root / e).is_dir()] or ["."]
         print(f"project {project} ({tsconfig}), unchanged:")
-        (names, modules, exports, files) = measure(args, root, tsconfig, check_paths, args.show)
+        (names, modules, exports, unused, files) = measure(args, root, tsconfig, check_paths, args.show)
         print(f"  {files} files compared")
-        failed |= min(names[0], modules[0], exports[0]) < args.min_precision
+        failed |= min(names[0], modules[0], exports[0], unused[0]) < args.min_precision
         if args.mutations > 0:
             rng = random.Random(args.seed)
             program = sorted(
@@ -359,10 +387,10 @@ def main():
                     if args.show:
                         print(f"  mutation {kind} in {path}: {description}")
             print(f"{done} files mutated:")
-            (names, modules, exports, files) = measure(args, root, tsconfig, check_paths, args.show, mutated)
+            (names, modules, exports, unused, files) = measure(args, root, tsconfig, check_paths, args.show, mutated)
             print(f"  {files} mutated files compared")
-            failed |= min(names[0], modules[0], exports[0]) < args.min_precision
-            failed |= min(names[1], modules[1], exports[1]) < args.min_recall
+            failed |= min(names[0], modules[0], exports[0], unused[0]) < args.min_precision
+            failed |= min(names[1], modules[1], exports[1], unused[1]) < args.min_recall
     sys.exit(1 if failed else 0)
 
 

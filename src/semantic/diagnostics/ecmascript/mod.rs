@@ -27,6 +27,8 @@
 //! edit leaves them alone), [`module_exports`] built from those, and the path-built module
 //! map behind `imports::resolve`.
 
+mod unused_variables;
+
 use std::{collections::HashSet, sync::Arc};
 
 use super::{Diagnostic, registry::ids, walk};
@@ -71,7 +73,8 @@ pub(super) fn check(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Vec<
         Vec::new()
     };
     let unused = unused_candidates(&names, &symbols.imports);
-    if candidates.is_empty() && unused.is_empty() {
+    let unused_locals = unused_variables::unused_candidates(&names);
+    if candidates.is_empty() && unused.is_empty() && unused_locals.is_empty() {
         return found;
     }
     let Some(tree) = crate::semantic::file_tree(db, file) else {
@@ -81,6 +84,12 @@ pub(super) fn check(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Vec<
     let root = tree.root_node();
     found.extend(undefined_names(&names, root, text, candidates, javascript));
     found.extend(unused_imports(&names, root, text, unused));
+    found.extend(unused_variables::unused_variables(
+        &names,
+        root,
+        text,
+        unused_locals,
+    ));
     found
 }
 
