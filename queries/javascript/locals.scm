@@ -173,6 +173,15 @@
   name: (object_pattern (shorthand_property_identifier_pattern) @definition.variable)
   value: (_) @receiver)
 
+; A destructuring assignment (`[a, b] = f()`, `({a, b: c} = obj)`) writes names bound
+; elsewhere; it binds none (its direct elements; deeper ones are taken for bindings below).
+(assignment_expression
+  left: (array_pattern (identifier) @reference.write))
+(assignment_expression
+  left: (object_pattern (shorthand_property_identifier_pattern) @reference.write))
+(assignment_expression
+  left: (object_pattern (pair_pattern value: (identifier) @reference.write)))
+
 ; Names bound by destructuring, at any depth of the pattern.
 (shorthand_property_identifier_pattern) @definition.variable
 (pair_pattern value: (identifier) @definition.variable)

@@ -345,3 +345,23 @@ fn a_methods_first_parameter_is_not_this_and_inherited_fields_win() {
         ],
     );
 }
+
+#[test]
+fn a_destructuring_assignment_writes_the_variables_it_names() {
+    check_references(
+        r#"
+        //- /m.js
+        export function f(xs, obj) {
+          let first, a$0, c;
+          [first] = xs;
+          ({ a, b: c } = obj);
+          return first + a + c;
+        }
+        "#,
+        expect![[r#"
+            m.js:2:14 definition
+            m.js:4:6 write
+            m.js:5:18 read
+        "#]],
+    );
+}
