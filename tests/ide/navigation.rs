@@ -835,3 +835,26 @@ fn a_variable_assigned_a_module_or_class_holds_its_members() {
         "#]],
     );
 }
+
+#[test]
+fn a_package_importing_its_own_submodule_binds_the_submodule() {
+    check_definition(
+        r#"
+        //- /pkg/__init__.py
+        try:
+            import _frozen_importlib_external as _external
+        except ImportError:
+            from . import _external
+        //- /pkg/_external.py
+        def calc(path):
+            return path
+        //- /user.py
+        import pkg
+        pkg._external.calc$0("x")
+        "#,
+        expect![[r#"
+            external _frozen_importlib_external external calc
+            pkg/_external.py:1:5 function calc
+        "#]],
+    );
+}

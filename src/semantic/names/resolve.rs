@@ -562,13 +562,15 @@ impl<'db> Resolver<'db> {
             }
             // `from unittest import main` where the package's `__init__.py` binds `main`
             // (`from .main import main`): the attribute wins over the submodule of that name,
-            // as in Python's import system.
+            // as in Python's import system. Not in the package's own `__init__.py` (`try:
+            // import _c as x` / `except ImportError: from . import x`): its binding there is
+            // this import, which loads the submodule.
             (
                 imports::Target::Resolved { .. },
                 imports::Target::Resolved {
                     file: container, ..
                 },
-            ) if !self.names(container).bindings(0, &name).is_empty() => {
+            ) if container != file && !self.names(container).bindings(0, &name).is_empty() => {
                 Some(self.member(Namespace::Module(container), &name, depth))
             }
             // `from package import submodule` (the package may have no `__init__.py`).
