@@ -1,5 +1,5 @@
 //! Diagnostics per file: syntax errors with their codes, then each language's checks
-//! (Python: `python/` and `arity.rs`; JavaScript, TypeScript and TSX: `ecmascript.rs`;
+//! (Python: `python/` and `arity.rs`; JavaScript, TypeScript and TSX: `ecmascript/`;
 //! Go: `go.rs`; Rust: `rust.rs`) and the structural checks of every language
 //! (`duplicates.rs`: duplicate definitions, parameters and keys; `control_flow.rs`:
 //! `return`/`yield`/`await`/`break`/`continue` outside their context), every finding under
