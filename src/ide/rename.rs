@@ -35,7 +35,7 @@ use crate::{
         import_graph::file_dependencies,
         names::{
             BindingKind, FileNames, OccurrenceId, Role, ScopeId,
-            identifiers::identifier_index,
+            identifiers::{identifier_index, whole_word_starts},
             resolve::{Resolver, Target},
         },
     },
@@ -736,6 +736,11 @@ fn import_alias(
     old_name: &str,
     new_name: &str,
 ) -> Option<String> {
+    // Only Python binds an import over a definition of the same scope (`try: from _c
+    // import f`); elsewhere the two are a compile error.
+    if file.lang(resolver.db()).info().id != "python" {
+        return None;
+    }
     let names = resolver.names(file);
     let occ = names.occurrence(occurrence);
     if occ.role != Role::Definition(BindingKind::Import) {
@@ -746,11 +751,6 @@ fn import_alias(
     })?;
     let imported = resolver.imported_by(file, occurrence).unwrap_or_default();
     if imported.iter().any(|t| renamed.contains(t)) {
-        return None;
-    }
-    // Only Python binds an import over a definition of the same scope (`try: from _c
-    // import f`); elsewhere the two are a compile error.
-    if file.lang(resolver.db()).info().id != "python" {
         return None;
     }
     Some(format!("{old_name} as {new_name}"))
@@ -903,15 +903,9 @@ fn text_words(
         .occurrences_named(name)
         .map(|o| names.occurrence(o).range)
         .collect();
-    let is_part = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
     let mut found = Vec::new();
-    for (at, _) in text.match_indices(name) {
+    for at in whole_word_starts(text, name) {
         let end = at + name.len();
-        let before = text[..at].chars().next_back();
-        let after = text[end..].chars().next();
-        if before.is_some_and(is_part) || after.is_some_and(is_part) {
-            continue;
-        }
         let range = TextRange::new((at as u32).into(), (end as u32).into());
         if code.contains(&range) {
             continue;
@@ -1198,6 +1192,8 @@ fn scratch_check(
 
     let before = resolve_all(&db, Some((old_name, new_name)), false);
     let diagnostics_before = diagnostics_of(&db);
+    // Between the two halves, without waiting for the request's thread to notice: the
+    // second half re-parses every changed file.
     if request.is_cancelled() {
         std::panic::resume_unwind(Box::new(salsa::Cancelled::Local));
     }
@@ -1325,18 +1321,14 @@ fn scratch_check(
 
 /// `text` with each whole word `old` (not part of a longer identifier) written `new`.
 fn with_word_replaced(text: &str, old: &str, new: &str) -> String {
-    let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
     let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(at) = rest.find(old) {
-        let (before, after) = (&rest[..at], &rest[at + old.len()..]);
-        let bounded = !before.chars().next_back().is_some_and(is_word)
-            && !after.chars().next().is_some_and(is_word);
-        out.push_str(before);
-        out.push_str(if bounded { new } else { old });
-        rest = after;
+    let mut copied = 0;
+    for at in whole_word_starts(text, old) {
+        out.push_str(&text[copied..at]);
+        out.push_str(new);
+        copied = at + old.len();
     }
-    out.push_str(rest);
+    out.push_str(&text[copied..]);
     out
 }
 

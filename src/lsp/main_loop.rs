@@ -221,7 +221,7 @@ impl Server {
     }
 
     fn run_timers(&mut self) {
-        let revision = self.live.status().revision;
+        let revision = self.live.revision();
         if revision != self.seen_revision {
             self.seen_revision = revision;
             self.diagnostics.recheck_all(&self.documents);

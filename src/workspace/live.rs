@@ -208,6 +208,12 @@ impl LiveWorkspace {
         self.shared.status.lock().unwrap().clone()
     }
 
+    /// The revision of the latest published snapshot (it increases with every applied
+    /// batch of changes).
+    pub fn revision(&self) -> u64 {
+        self.shared.status.lock().unwrap().revision
+    }
+
     /// Why the first load failed, if it did (readers then get `ReadError::LoadFailed`).
     pub fn load_error(&self) -> Option<String> {
         self.shared.load_error.lock().unwrap().clone()

@@ -20,12 +20,31 @@ pub fn file_identifiers(db: &dyn Db, file: SourceFile) -> Arc<[Box<str>]> {
     words.into()
 }
 
+/// Whether `c` may be part of an identifier in one of the registry's languages.
+pub fn is_identifier_part(c: char) -> bool {
+    c.is_alphanumeric() || c == '_' || c == '$'
+}
+
 /// Every word of `text` that could be an identifier in one of the registry's languages:
 /// a letter, `_` or `$`, then letters, digits, `_` or `$`.
 fn words(text: &str) -> impl Iterator<Item = &str> {
-    let is_part = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
-    text.split(move |c: char| !is_part(c))
+    text.split(|c: char| !is_identifier_part(c))
         .filter(|w| w.chars().next().is_some_and(|c| !c.is_numeric()))
+}
+
+/// Where `word` stands in `text` as a whole word (no identifier character touching it on
+/// either side): the byte offsets of its starts.
+pub fn whole_word_starts<'t>(text: &'t str, word: &'t str) -> impl Iterator<Item = usize> + 't {
+    text.match_indices(word)
+        .map(|(at, _)| at)
+        .filter(move |&at| {
+            let end = at + word.len();
+            !text[..at]
+                .chars()
+                .next_back()
+                .is_some_and(is_identifier_part)
+                && !text[end..].chars().next().is_some_and(is_identifier_part)
+        })
 }
 
 /// For each word, the workspace files that contain it.
