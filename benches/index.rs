@@ -154,6 +154,18 @@ fn bench_cold_index(c: &mut Criterion) {
                 })
             },
         );
+        // What `sextant check` does after reading: index and check each file in one pass.
+        group.bench_with_input(
+            BenchmarkId::new("sextant_index_and_check", name),
+            files,
+            |b, files| {
+                b.iter_with_large_drop(|| {
+                    let host = Host::from_files(PathBuf::from("/bench"), clone_files(files));
+                    black_box(host.analysis().prime_caches_with(true, &|| {}).unwrap());
+                    host
+                })
+            },
+        );
     }
     group.finish();
 }
@@ -442,6 +454,17 @@ fn print_ratios() {
                 engine / 1e6,
                 parse / 1e6,
                 engine / parse
+            ));
+        }
+        if let (Some(check), Some(parse)) = (
+            mean_ns(&format!("cold_index/sextant_index_and_check/{name}")),
+            mean_ns(&format!("cold_index/tree_sitter_parse_only/{name}")),
+        ) {
+            lines.push(format!(
+                "cold index and check {name}: {:.1} ms vs parse-only {:.1} ms = {:.2}x",
+                check / 1e6,
+                parse / 1e6,
+                check / parse
             ));
         }
     }

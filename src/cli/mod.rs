@@ -330,6 +330,17 @@ pub struct McpArgs {
     /// With --http: connections open at once; more wait to be accepted.
     #[arg(long, value_name = "N", requires = "http", default_value_t = crate::mcp::HttpLimits::default().max_connections)]
     pub http_max_connections: usize,
+    #[command(flatten)]
+    pub background: BackgroundCheckArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct BackgroundCheckArgs {
+    /// Do not check every file in the background after indexing and after each change (by
+    /// default the server does, on all cores, so that a whole-workspace check answers at
+    /// once; without it the first such check pays for every file).
+    #[arg(long)]
+    pub no_background_check: bool,
 }
 
 #[derive(Args, Debug)]
@@ -339,6 +350,8 @@ pub struct LspArgs {
     #[arg(long, value_name = "BYTES", default_value_t = crate::lsp::DEFAULT_MAX_MESSAGE_BYTES,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub max_message_bytes: u64,
+    #[command(flatten)]
+    pub background: BackgroundCheckArgs,
 }
 
 #[derive(Args, Debug)]
@@ -446,6 +459,7 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
                 max_file_size: g.max_file_size,
                 exclude: g.exclude.clone(),
                 progress: None,
+                check_in_background: !args.background.no_background_check,
                 ..Default::default()
             };
             let code = crate::lsp::run_stdio(g.root_arg.clone(), load, args.max_message_bytes)?;
@@ -735,6 +749,7 @@ fn run_mcp(g: &GlobalArgs, args: &McpArgs) -> Result<(), CliError> {
         max_file_size: g.max_file_size,
         exclude: g.exclude.clone(),
         progress: None,
+        check_in_background: !args.background.no_background_check,
         ..Default::default()
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -794,6 +809,7 @@ fn load_workspace_with(g: &GlobalArgs, check_on_load: bool) -> Result<Host, CliE
         exclude: g.exclude.clone(),
         progress: progress::terminal_progress(),
         check_on_load,
+        ..Default::default()
     };
     Ok(Host::load(g.root(), &options)?)
 }

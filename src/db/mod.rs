@@ -18,6 +18,10 @@ pub trait Db: salsa::Database {
     /// A new, empty database that reports its salsa events where this one does: for work
     /// on texts that are not the workspace's (a rename's renamed texts).
     fn scratch(&self) -> RootDatabase;
+
+    /// Cancels this database's own token when a database it works for (see
+    /// [`RootDatabase::worker`]) was cancelled, so that salsa's next check unwinds.
+    fn relay_cancellation(&self);
 }
 
 type EventCallback = Arc<dyn Fn(salsa::Event) + Send + Sync>;
@@ -29,15 +33,15 @@ pub struct RootDatabase {
     /// Shared by every clone (snapshot) of this database, and by no other database.
     trees: Arc<TreeCache>,
     events: Option<EventCallback>,
+    /// The cancellation tokens of the databases this one is a worker clone of: each clone
+    /// has a token of its own, so a request's cancellation reaches the workers of its
+    /// parallel operations only through these.
+    followed: Arc<[salsa::CancellationToken]>,
 }
 
 impl Default for RootDatabase {
     fn default() -> Self {
-        RootDatabase {
-            storage: salsa::Storage::new(None),
-            trees: Arc::default(),
-            events: None,
-        }
+        RootDatabase::reporting_to(None)
     }
 }
 
@@ -59,7 +63,22 @@ impl RootDatabase {
             storage,
             trees: Arc::default(),
             events,
+            followed: Arc::new([]),
         }
+    }
+
+    /// A clone for the worker threads of a parallel operation on this database (clone it
+    /// once per thread): cancelling this database's token, as a request's cancellation does,
+    /// stops the workers too.
+    pub fn worker(&self) -> RootDatabase {
+        let mut worker = self.clone();
+        worker.followed = self
+            .followed
+            .iter()
+            .cloned()
+            .chain([salsa::Database::cancellation_token(self)])
+            .collect();
+        worker
     }
 }
 
@@ -74,6 +93,12 @@ impl Db for RootDatabase {
 
     fn scratch(&self) -> RootDatabase {
         RootDatabase::reporting_to(self.events.clone())
+    }
+
+    fn relay_cancellation(&self) {
+        if self.followed.iter().any(|t| t.is_cancelled()) {
+            salsa::Database::cancellation_token(self).cancel();
+        }
     }
 }
 

@@ -27,6 +27,27 @@ use crate::{
 
 pub type Cancellable<T> = Result<T, salsa::Cancelled>;
 
+/// Compiles, on all cores at once, the queries that indexing `files` (and, with
+/// `diagnostics`, checking them) will run. Each compile of a language's query takes tens of
+/// milliseconds and the first file needing it would otherwise wait for it while the other
+/// cores wait on the same compile.
+fn compile_queries(db: &dyn Db, files: &[SourceFile], diagnostics: bool) {
+    let mut langs: Vec<LangId> = files.iter().map(|f| f.lang(db)).collect();
+    langs.sort_unstable();
+    langs.dedup();
+    let mut kinds = vec![crate::lang::QueryKind::PerFile];
+    if diagnostics {
+        kinds.push(crate::lang::QueryKind::Locals);
+    }
+    let wanted: Vec<(LangId, crate::lang::QueryKind)> = langs
+        .iter()
+        .flat_map(|&lang| kinds.iter().map(move |&kind| (lang, kind)))
+        .collect();
+    wanted.par_iter().for_each(|&(lang, kind)| {
+        lang.info().query(kind);
+    });
+}
+
 /// A file of the analysed workspace (or of a standalone analysis). Valid for the host that
 /// made it and every snapshot of that host.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -546,7 +567,7 @@ impl Analysis {
     pub fn check(&self, query: &super::CheckQuery) -> Cancellable<super::CheckResult> {
         let (files, unmatched) =
             super::diagnostics::files_under(&self.db, self.workspace, &query.paths);
-        let template = std::sync::Mutex::new(self.db.clone());
+        let template = std::sync::Mutex::new(self.db.worker());
         let workspace = self.workspace;
         let settings = &*self.check_settings;
         self.with(|_| {
@@ -555,6 +576,7 @@ impl Analysis {
                 .map_init(
                     || template.lock().unwrap().clone(),
                     |db, &file| {
+                        db.relay_cancellation();
                         super::diagnostics::file_diagnostics_info(
                             db,
                             workspace,
@@ -610,11 +632,13 @@ impl Analysis {
         let files = self.workspace.files(&self.db).clone();
         let workspace = self.workspace;
         // `RootDatabase` is `Send` but not `Sync`: each worker takes its own clone.
-        let template = std::sync::Mutex::new(self.db.clone());
+        let template = std::sync::Mutex::new(self.db.worker());
         self.with(|db| {
+            compile_queries(db, &files, diagnostics);
             files.par_iter().for_each_init(
                 || template.lock().unwrap().clone(),
                 |db, &file| {
+                    db.relay_cancellation();
                     let _pin = crate::semantic::pin_tree(db, file);
                     symbol_summaries(db, file);
                     file_identifiers(db, file);

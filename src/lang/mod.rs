@@ -10,7 +10,7 @@ mod scopes;
 mod splice;
 
 pub use roots::PatternRoots;
-pub use scopes::ScopeKinds;
+pub use scopes::{ScopeFilter, ScopeKinds};
 
 use std::{collections::BTreeMap, path::Path, sync::OnceLock};
 
@@ -142,11 +142,12 @@ impl std::fmt::Debug for Language {
     }
 }
 
-/// A query, and its variants per scope when it uses `#scope?`.
+/// A query, and where its patterns hold when it uses `#scope?`.
 struct CompiledQuery {
-    /// Every pattern enabled, `#scope?` or not: for reading the query, not for running it.
+    /// Every pattern enabled, `#scope?` or not: run it through `syntax::run_query`, which
+    /// keeps a scoped pattern's matches only where it holds.
     query: tree_sitter::Query,
-    scoped: Option<scopes::ScopedQueries>,
+    scoped: Option<scopes::ScopeFilter>,
 }
 
 impl Language {
@@ -160,32 +161,9 @@ impl Language {
         self.compiled(kind).map(|c| &c.query)
     }
 
-    /// The query to start at a node whose nearest enclosing scope (see `scopes.rs`) has
-    /// kind `scope` (`None`: in no scope, or unknown).
-    pub fn query_in_scope(
-        &self,
-        kind: QueryKind,
-        scope: Option<u16>,
-    ) -> Option<&tree_sitter::Query> {
-        let compiled = self.compiled(kind)?;
-        Some(match &compiled.scoped {
-            Some(scoped) => scoped.in_scope(scope),
-            None => &compiled.query,
-        })
-    }
-
-    /// The query without its `#scope?` patterns.
-    pub fn query_outside_scopes(&self, kind: QueryKind) -> Option<&tree_sitter::Query> {
-        let compiled = self.compiled(kind)?;
-        Some(match &compiled.scoped {
-            Some(scoped) => scoped.unscoped(),
-            None => &compiled.query,
-        })
-    }
-
-    /// Whether some pattern of the query uses `#scope?`.
-    pub fn query_is_scoped(&self, kind: QueryKind) -> bool {
-        self.compiled(kind).is_some_and(|c| c.scoped.is_some())
+    /// Where the scoped patterns of the query hold; `None` when it uses no `#scope?`.
+    pub fn query_scope_filter(&self, kind: QueryKind) -> Option<&scopes::ScopeFilter> {
+        self.compiled(kind)?.scoped.as_ref()
     }
 
     fn compiled(&self, kind: QueryKind) -> Option<&CompiledQuery> {
@@ -194,7 +172,7 @@ impl Language {
         cell.get_or_init(|| {
             let query =
                 tree_sitter::Query::new(&self.grammar, source).map_err(|e| e.to_string())?;
-            let scoped = scopes::scoped_queries(
+            let scoped = scopes::scope_filter(
                 &self.grammar,
                 &query,
                 source,

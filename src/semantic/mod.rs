@@ -35,6 +35,7 @@ pub fn parse(db: &dyn Db, file: SourceFile) -> Arc<Parse> {
 /// Whether this query should stop: the request was cancelled or a write is waiting. Safe to
 /// call where unwinding is not (inside tree-sitter's callbacks).
 pub(crate) fn is_cancelled(db: &dyn Db) -> bool {
+    db.relay_cancellation();
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         db.unwind_if_revision_cancelled()
     }))

@@ -102,11 +102,13 @@ impl TreeCache {
                 .position(|e| e.key == key && e.lang == lang.lang_id);
             position.map(|i| inner.entries.remove(i))
         };
-        if !previous.as_ref().is_some_and(|entry| *entry.text == **text) {
+        // The same `Arc` (the usual case: one revision's text) needs no comparison.
+        let same_text = |entry: &Entry| Arc::ptr_eq(&entry.text, text) || *entry.text == **text;
+        if !previous.as_ref().is_some_and(same_text) {
             self.parses.fetch_add(1, Ordering::Relaxed);
         }
         let tree = match previous {
-            Some(entry) if *entry.text == **text => Some(entry.tree),
+            Some(entry) if same_text(&entry) => Some(entry.tree),
             Some(mut entry) => {
                 entry.tree.edit(&edit_between(&entry.text, text));
                 parse_tree_sitter(lang, text, Some(&entry.tree), interrupt)

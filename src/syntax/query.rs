@@ -8,8 +8,8 @@
 //! locals, imports, indents and folds will too.
 //!
 //! The runner also evaluates the engine's own predicate, `#scope?` (`lang/scopes.rs`): the
-//! walk knows the nearest enclosing scope of every node, and starts there the variant of
-//! the query whose scoped patterns hold in that scope.
+//! walk knows the nearest enclosing scope of every node, and keeps a scoped pattern's
+//! matches only where its scope holds.
 
 use tree_sitter::{Node, QueryMatch, StreamingIterator, Tree};
 
@@ -35,20 +35,20 @@ pub fn run_query<'t>(
     interrupt: Interrupt,
     mut on_match: impl FnMut(&QueryMatch<'_, 't>),
 ) -> bool {
-    let Some(unscoped) = lang.query_outside_scopes(kind) else {
+    let Some(query) = lang.query(kind) else {
         return false;
     };
     let mut cursor = tree_sitter::QueryCursor::new();
     let Some(roots) = lang.query_roots(kind) else {
         // A query using `#scope?` always has roots (checked when it is compiled).
         cursor.set_max_start_depth(Some(MAX_START_DEPTH));
-        let mut matches = cursor.matches(unscoped, tree.root_node(), text.as_bytes());
+        let mut matches = cursor.matches(query, tree.root_node(), text.as_bytes());
         while let Some(m) = matches.next() {
             on_match(m);
         }
         return !interrupt();
     };
-    let scoped = lang.query_is_scoped(kind);
+    let scope_filter = lang.query_scope_filter(kind);
     let mut walk = tree.walk();
     // The nodes the walk is under, outermost first (`ancestors.len() == depth`), and for
     // each the kind of the nearest scope its children are in.
@@ -83,22 +83,19 @@ pub fn run_query<'t>(
         // down: searching from the parent needs a start depth of 1 (callers merge matches
         // found twice this way).
         let scope = scopes.last().copied().flatten();
-        // Scoped patterns start at named kinds only, so a search from a parent needs none
-        // of them (the children it reaches are roots of their own, searched in their scope).
+        // Scoped patterns start at named kinds only, so a search from a parent keeps none of
+        // them (the children it reaches are roots of their own, searched in their scope).
         let searches = start
             .map(|n| (n, 0, scope))
             .into_iter()
             .chain(parent.map(|p| (p, 1, None)));
         for (at, max_depth, scope) in searches {
-            let query = if scoped && max_depth == 0 {
-                lang.query_in_scope(kind, scope).unwrap_or(unscoped)
-            } else {
-                unscoped
-            };
             cursor.set_max_start_depth(Some(max_depth));
             let mut matches = cursor.matches(query, at, text.as_bytes());
             while let Some(m) = matches.next() {
-                on_match(m);
+                if scope_filter.is_none_or(|f| f.holds(m.pattern_index, scope)) {
+                    on_match(m);
+                }
             }
         }
         if depth < MAX_START_DEPTH && walk.goto_first_child() {

@@ -77,6 +77,9 @@ pub struct LiveStatus {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub progress: Option<ProgressEvent>,
     pub revision: u64,
+    /// Every file's diagnostics of this revision are computed: the background check has
+    /// caught up (always false when it is off).
+    pub checked: bool,
     /// Batches of file-system events applied since the first index.
     pub batches: u64,
     /// How many of them walked the whole root again.
@@ -99,6 +102,8 @@ enum Message {
 
 struct Shared {
     snapshot: Mutex<Option<Snapshot>>,
+    /// The token of the snapshot the background check is running on, to stop it at shutdown.
+    background_check: Mutex<Option<salsa::CancellationToken>>,
     /// Set when the first load failed; readers stop waiting.
     load_error: Mutex<Option<String>>,
     published: Condvar,
@@ -423,6 +428,9 @@ impl RequestCancel {
 impl Drop for LiveWorkspace {
     fn drop(&mut self) {
         let _ = self.tx.send(Message::Shutdown);
+        if let Some(token) = self.shared.background_check.lock().unwrap().as_ref() {
+            token.cancel();
+        }
         if let Some(writer) = self.writer.take() {
             let _ = writer.join();
         }
@@ -433,6 +441,7 @@ impl Shared {
     fn new() -> Arc<Shared> {
         Arc::new(Shared {
             snapshot: Mutex::new(None),
+            background_check: Mutex::new(None),
             load_error: Mutex::new(None),
             published: Condvar::new(),
             status: Mutex::new(LiveStatus {
@@ -442,6 +451,7 @@ impl Shared {
                 index_ms: None,
                 progress: None,
                 revision: 0,
+                checked: false,
                 batches: 0,
                 rescans: 0,
             }),
@@ -503,6 +513,10 @@ fn writer_loop(
 ) {
     let started = Instant::now();
     let mut options = options;
+    let background_check = options
+        .check_in_background
+        .then(|| spawn_background_check(shared.clone()))
+        .flatten();
     let outer = options.progress.take();
     let status_shared = shared.clone();
     options.progress = Some(ProgressSink(Arc::new(move |event: ProgressEvent| {
@@ -537,8 +551,10 @@ fn writer_loop(
         uncovered: Vec::new(),
         covered: Vec::new(),
         cookies,
+        background_check,
     };
     publish(&host, shared, writer.revision);
+    writer.check_in_background();
 
     loop {
         // Wait for the first message of a batch (unless readers are still waiting), then
@@ -607,6 +623,8 @@ struct Writer {
     covered: Vec<Sender<()>>,
     /// `None` when there is no watcher to send cookies through.
     cookies: Option<Cookies>,
+    /// Revisions for the background check to check (`None` when it is off).
+    background_check: Option<Sender<u64>>,
 }
 
 impl Writer {
@@ -631,6 +649,13 @@ impl Writer {
             }
         }
         true
+    }
+
+    /// Asks the background check (if on) to check the revision just published.
+    fn check_in_background(&self) {
+        if let Some(check) = &self.background_check {
+            let _ = check.send(self.revision);
+        }
     }
 
     fn has_waiters(&self) -> bool {
@@ -683,7 +708,8 @@ impl Writer {
             for (rel, text) in self.overlays.drain(..) {
                 host.set_overlay(&rel, text);
             }
-            if applied != Default::default() || edited {
+            let changed = applied != Default::default() || edited;
+            if changed {
                 self.revision += 1;
             }
             {
@@ -692,6 +718,9 @@ impl Writer {
                 status.rescans += u64::from(applied.rescanned);
             }
             publish(host, shared, self.revision);
+            if changed {
+                self.check_in_background();
+            }
         }
         for waiter in self.overlay_waiters.drain(..) {
             let _ = waiter.send(());
@@ -797,6 +826,41 @@ fn changes_content(kind: &notify::EventKind) -> bool {
     )
 }
 
+/// Starts the thread that computes every file's diagnostics of each revision it is sent,
+/// on all cores, so that a whole-workspace check finds them memoized. A write cancels it
+/// like any reader (it then waits for the next revision); it ends with the writer.
+fn spawn_background_check(shared: Arc<Shared>) -> Option<Sender<u64>> {
+    let (tx, rx) = mpsc::channel::<u64>();
+    std::thread::Builder::new()
+        .name("sextant-check".into())
+        .spawn(move || {
+            while let Ok(mut revision) = rx.recv() {
+                while let Ok(newer) = rx.try_recv() {
+                    revision = newer;
+                }
+                // Withdrawn (a write is being applied, and will send its revision) or
+                // already replaced by a newer one that is on its way.
+                let Some(snapshot) = shared.snapshot.lock().unwrap().clone() else {
+                    continue;
+                };
+                if snapshot.revision != revision {
+                    continue;
+                }
+                *shared.background_check.lock().unwrap() =
+                    Some(snapshot.analysis.cancellation_token());
+                let checked = snapshot.analysis.prime_caches_with(true, &|| ()).is_ok();
+                *shared.background_check.lock().unwrap() = None;
+                drop(snapshot);
+                if checked {
+                    let mut status = shared.status.lock().unwrap();
+                    status.checked = status.revision == revision;
+                }
+            }
+        })
+        .ok()
+        .map(|_| tx)
+}
+
 fn publish(host: &Host, shared: &Shared, revision: u64) {
     let snapshot = Snapshot {
         analysis: host.analysis(),
@@ -807,6 +871,10 @@ fn publish(host: &Host, shared: &Shared, revision: u64) {
         revision,
     };
     *shared.snapshot.lock().unwrap() = Some(snapshot);
-    shared.status.lock().unwrap().revision = revision;
+    {
+        let mut status = shared.status.lock().unwrap();
+        status.checked &= status.revision == revision;
+        status.revision = revision;
+    }
     shared.published.notify_all();
 }

@@ -50,6 +50,10 @@ pub struct LoadOptions {
     /// Also compute every file's diagnostics while indexing it, so that its tree is parsed
     /// once for both (what `sextant check` asks for next).
     pub check_on_load: bool,
+    /// A live workspace computes every file's diagnostics in the background once it has
+    /// indexed, and again after each change, so that a whole-workspace check answers from
+    /// memoized results (the servers' default).
+    pub check_in_background: bool,
 }
 
 /// One step of loading: `done` of `total` files through `phase`.

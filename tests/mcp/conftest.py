@@ -117,6 +117,21 @@ async def wait_until_indexed(session) -> dict:
     raise AssertionError("the workspace was never indexed")
 
 
+async def wait_until_checked(session, after_revision: int = -1) -> dict:
+    """After indexing, the server checks every file in the background (and again after each
+    change): poll `workspace_status` until it says a revision newer than `after_revision`
+    is checked, and return that status."""
+    import anyio
+
+    for _ in range(300):
+        status = await session.call_tool("workspace_status", {})
+        content = status.structured_content
+        if not status.is_error and content["checked"] and content["revision"] > after_revision:
+            return content
+        await anyio.sleep(0.1)
+    raise AssertionError("the background check never caught up")
+
+
 def wait_until(check, timeout=10.0):
     deadline = time.monotonic() + timeout
     while True:

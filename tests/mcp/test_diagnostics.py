@@ -5,7 +5,7 @@ arguments, and a code explained."""
 import anyio
 import pytest
 
-from conftest import stdio_session, tool_error, wait_until_indexed, write
+from conftest import stdio_session, tool_error, wait_until_checked, wait_until_indexed, write
 
 pytestmark = pytest.mark.anyio
 
@@ -75,6 +75,26 @@ async def test_typecheck_reports_codes_with_a_summary(project):
         assert tool_error(outside)["code"] == "PATH_OUTSIDE_WORKSPACE"
         bad_severity = await session.call_tool("typecheck", {"severity": "fatal"})
         assert tool_error(bad_severity)["code"] == "INVALID_ARGUMENT"
+
+
+async def test_the_server_checks_every_file_in_the_background(project):
+    async with stdio_session(project) as session:
+        status = await wait_until_checked(session)
+        assert status["revision"] == 0
+        # A change makes a new revision, checked again in the background.
+        write(project, "app/clean.py", "import sys\n\nprint(sys.argv, gone)\n")
+        status = await wait_until_checked(session, after_revision=0)
+        assert status["revision"] >= 1
+        found = await session.call_tool("typecheck", {"file_paths": ["app/clean.py"]})
+        assert [(d["code"], d["line"], d["column"]) for d in found.structured_content["diagnostics"]] == [
+            ("SX005", 3, 17)
+        ]
+
+    async with stdio_session(project, "--no-background-check") as session:
+        await wait_until_indexed(session)
+        await anyio.sleep(0.5)
+        status = (await session.call_tool("workspace_status", {})).structured_content
+        assert status["checked"] is False
 
 
 async def test_explain_diagnostic(project):

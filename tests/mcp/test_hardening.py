@@ -8,7 +8,7 @@ from pathlib import Path
 import anyio
 import pytest
 
-from conftest import stdio_session, tool_error, wait_until_indexed, write
+from conftest import stdio_session, tool_error, wait_until_checked, wait_until_indexed, write
 
 pytestmark = pytest.mark.anyio
 
@@ -215,7 +215,7 @@ async def test_timed_out_calls_stop_computing(workspace):
     args = ["--max-in-flight", "1", "--request-timeout-ms", "100"]
     async with stdio_session(workspace, *args) as session:
         pid = server_pid(workspace)
-        await wait_until_indexed(session)
+        await wait_until_checked(session)
         results = [None] * 6
 
         async def call(i):
@@ -235,7 +235,7 @@ async def test_timed_out_calls_stop_computing(workspace):
 async def test_cancelled_call_stops_computing(workspace):
     async with stdio_session(workspace) as session:
         pid = server_pid(workspace)
-        await wait_until_indexed(session)
+        await wait_until_checked(session)
         with anyio.move_on_after(0.3):
             await session.call_tool("parse_source", {"source": heavy_source(0), "language": "python"})
         await anyio.sleep(0.5)
@@ -243,6 +243,34 @@ async def test_cancelled_call_stops_computing(workspace):
         await anyio.sleep(1.0)
         assert cpu_seconds(pid) - before < 0.1
         assert names(await session.call_tool("lookup_symbol", {"query": "User"}))[0] == "User"
+
+
+def many_modules(root: Path, count: int) -> None:
+    """`count` Python modules importing each other: a whole-workspace check of them takes a
+    debug build several seconds."""
+    for i in range(count):
+        body = "".join(
+            f"def f{i}_{j}(a, b=1, *rest, **options):\n    total = a + b\n    for x in rest:\n"
+            f"        total += x if x else options.get('k', {j})\n    return total\n\n\n"
+            for j in range(40)
+        )
+        write(root, f"pkg/m{i}.py", f"from pkg.m{(i + 1) % count} import f{(i + 1) % count}_0\n\n\n{body}")
+
+
+async def test_timed_out_whole_workspace_check_stops_computing(workspace):
+    # The check runs on every core, each worker on a database clone of its own: the
+    # request's time limit must reach the workers, not only the thread that started them.
+    many_modules(workspace, 150)
+    args = ["--request-timeout-ms", "300", "--no-background-check"]
+    async with stdio_session(workspace, *args) as session:
+        pid = server_pid(workspace)
+        await wait_until_indexed(session)
+        out = await session.call_tool("typecheck", {})
+        assert error_code(out) == "TIMEOUT"
+        await anyio.sleep(0.5)
+        before = cpu_seconds(pid)
+        await anyio.sleep(1.0)
+        assert cpu_seconds(pid) - before < 0.1
 
 
 async def test_status_answers_while_every_slot_computes(workspace):
