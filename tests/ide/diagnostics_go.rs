@@ -153,3 +153,84 @@ fn unused_variables_stay_quiet_on_go_idioms() {
         expect![[r#""#]],
     );
 }
+
+#[test]
+fn unused_variables_follow_go_scopes() {
+    // As `go build` reports them: a write in a closure, `(x) = …`, `for k = range` and an
+    // assignment in a type switch's clause are not uses; a constant hides an outer variable;
+    // the keys of a (generic, local, elided) struct literal are fields; a function literal at
+    // package level has locals too.
+    check(
+        r#"
+        //- /scope/scope.go
+        package scope
+
+        type pair[T any] struct{ first, second T }
+
+        var handler = func() {
+        	pending := 0
+        	pending = 1
+        }
+
+        func scopes(v interface{}, xs map[string]int) {
+        	var parens int
+        	(parens) = 2
+        	switch s := v.(type) {
+        	case int:
+        	case error:
+        		s = nil
+        	}
+        	var outer int
+        	func() {
+        		outer = 1
+        	}()
+        	var k string
+        	for k = range xs {
+        	}
+        	hidden := 1
+        	{
+        		const hidden = 2
+        		_ = hidden
+        	}
+        	first := 1
+        	_ = pair[int]{first: 2}
+        	type local struct{ second int }
+        	second := 1
+        	_ = []local{{second: 3}}
+        	_ = &local{second: 4}
+        }
+        "#,
+        expect![[r#"
+            scope/scope.go:6:2: SX007 local variable 'pending' is assigned to but never used
+            scope/scope.go:11:6: SX007 local variable 'parens' is assigned to but never used
+            scope/scope.go:13:9: SX007 local variable 's' is assigned to but never used
+            scope/scope.go:18:6: SX007 local variable 'outer' is assigned to but never used
+            scope/scope.go:22:6: SX007 local variable 'k' is assigned to but never used
+            scope/scope.go:25:2: SX007 local variable 'hidden' is assigned to but never used
+            scope/scope.go:30:2: SX007 local variable 'first' is assigned to but never used
+            scope/scope.go:33:2: SX007 local variable 'second' is assigned to but never used
+        "#]],
+    );
+}
+
+#[test]
+fn unused_variables_stay_quiet_where_a_literal_type_is_unknown() {
+    // `Options` is declared in another file: the key `verbose` may be a field (Go reports the
+    // variable) or a map key (a use), so sextant says nothing.
+    check(
+        r#"
+        //- /opts/a.go
+        package opts
+
+        func build() interface{} {
+        	verbose := true
+        	return Options{verbose: false}
+        }
+        //- /opts/b.go
+        package opts
+
+        type Options struct{ verbose bool }
+        "#,
+        expect![[r#""#]],
+    );
+}

@@ -466,9 +466,7 @@ fn element_type(ty: tree_sitter::Node) -> Option<tree_sitter::Node> {
 /// The `:=` or `=` of a range clause or a receive statement.
 fn operator<'t>(node: tree_sitter::Node<'t>) -> Option<&'t str> {
     let mut cursor = node.walk();
-    let found = node
-        .children(&mut cursor)
+    node.children(&mut cursor)
         .find(|c| !c.is_named() && matches!(c.kind(), ":=" | "="))
-        .map(|c| c.kind());
-    found
+        .map(|c| c.kind())
 }
