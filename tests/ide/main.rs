@@ -20,6 +20,7 @@ mod diagnostics;
 mod diagnostics_arity;
 mod diagnostics_cycles;
 mod diagnostics_ecmascript;
+mod diagnostics_go;
 mod diagnostics_python;
 mod diagnostics_structure;
 mod diagnostics_suppression;

@@ -1,6 +1,6 @@
 //! Diagnostics per file: syntax errors with their codes, then each language's checks
 //! (Python: `python/` and `arity.rs`; JavaScript, TypeScript and TSX: `ecmascript/`;
-//! Go: `go.rs`; Rust: `rust.rs`) and the structural checks of every language
+//! Go: `go.rs` and `go_unused.rs`; Rust: `rust.rs`) and the structural checks of every language
 //! (`duplicates.rs`: duplicate definitions, parameters and keys; `control_flow.rs`:
 //! `return`/`yield`/`await`/`break`/`continue` outside their context), every finding under
 //! a code of the registry (`registry.rs`, from `codes.toml`); last, the file's suppression
@@ -20,6 +20,7 @@ pub mod cycles;
 mod duplicates;
 pub mod ecmascript;
 mod go;
+mod go_unused;
 mod python;
 pub mod registry;
 mod rust;
@@ -102,7 +103,10 @@ pub fn file_diagnostics(db: &dyn Db, workspace: Workspace, file: SourceFile) -> 
         found.extend(control_flow::check(lang, &tree, text));
         found.extend(duplicates::check(db, workspace, file, lang, &tree));
         match lang {
-            Lang::Go => found.extend(go::check(db, workspace, file, &tree)),
+            Lang::Go => {
+                found.extend(go::check(db, workspace, file, &tree));
+                found.extend(go_unused::check(&tree, text));
+            }
             Lang::Rust => found.extend(rust::check(db, workspace, file, &tree)),
             _ => {}
         }
