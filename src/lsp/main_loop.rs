@@ -5,10 +5,10 @@
 //! the next message is read; requests are parsed here and queued on the worker pool,
 //! whose answers come back through this loop (so that nothing is written to the client
 //! after the loop ends, and diagnostics can be checked against the current version).
-//! The loop sleeps until a message, a result, or the next timer: diagnostics due after
-//! their debounce, or the next progress report. While documents are open or a request is
-//! held (a workspace pull with nothing new), it also looks at the workspace's revision
-//! every [`REVISION_POLL`]: a change re-checks open documents and re-runs held requests.
+//! The loop sleeps until a message, a result, the next timer (diagnostics due after their
+//! debounce, or the next progress report), or a new revision of the workspace (the live
+//! workspace tells it as it publishes one): a change re-checks open documents and re-runs
+//! held requests (a workspace pull with nothing new).
 
 use std::{
     path::PathBuf,
@@ -80,9 +80,6 @@ pub struct Server {
     held: Vec<HeldRequest>,
 }
 
-/// How often the loop looks for workspace changes while documents are open.
-const REVISION_POLL: Duration = Duration::from_millis(200);
-
 impl Server {
     /// `report_progress`: the client takes work-done progress (`window.workDoneProgress`).
     pub fn new(
@@ -116,6 +113,7 @@ impl Server {
     /// Serves until `exit` or until the connection ends, then cancels all work in flight.
     pub fn run(&mut self, client: &Receiver<Message>) {
         let tasks = self.tasks.1.clone();
+        let revisions = self.live.subscribe();
         while !self.exit {
             let wake = [
                 self.diagnostics.next_due(),
@@ -124,11 +122,7 @@ impl Server {
             .into_iter()
             .flatten()
             .min();
-            let watching = self.documents.uris().next().is_some() || !self.held.is_empty();
-            let idle = match watching {
-                true => REVISION_POLL,
-                false => Duration::from_secs(3600),
-            };
+            let idle = Duration::from_secs(3600);
             let timeout = wake.map_or(idle, |at| {
                 at.saturating_duration_since(Instant::now()).min(idle)
             });
@@ -142,6 +136,8 @@ impl Server {
                         self.on_task(task);
                     }
                 }
+                // `run_timers` reads the revision itself.
+                recv(revisions) -> _ => {}
                 default(timeout) => {}
             }
             if self.shut_down {

@@ -104,6 +104,8 @@ struct Shared {
     snapshot: Mutex<Option<Snapshot>>,
     /// The token of the snapshot the background check is running on, to stop it at shutdown.
     background_check: Mutex<Option<salsa::CancellationToken>>,
+    /// Told each new revision as it is published (see [`LiveWorkspace::subscribe`]).
+    subscribers: Mutex<Vec<crossbeam_channel::Sender<u64>>>,
     /// Set when the first load failed; readers stop waiting.
     load_error: Mutex<Option<String>>,
     published: Condvar,
@@ -217,6 +219,15 @@ impl LiveWorkspace {
     /// batch of changes).
     pub fn revision(&self) -> u64 {
         self.shared.status.lock().unwrap().revision
+    }
+
+    /// A channel that receives each new revision as it is published, for a loop that
+    /// sleeps until the workspace changes. It holds the latest revision only; the writer
+    /// never waits for a slow receiver.
+    pub fn subscribe(&self) -> crossbeam_channel::Receiver<u64> {
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        self.shared.subscribers.lock().unwrap().push(tx);
+        rx
     }
 
     /// Why the first load failed, if it did (readers then get `ReadError::LoadFailed`).
@@ -442,6 +453,7 @@ impl Shared {
         Arc::new(Shared {
             snapshot: Mutex::new(None),
             background_check: Mutex::new(None),
+            subscribers: Mutex::new(Vec::new()),
             load_error: Mutex::new(None),
             published: Condvar::new(),
             status: Mutex::new(LiveStatus {
@@ -871,10 +883,21 @@ fn publish(host: &Host, shared: &Shared, revision: u64) {
         revision,
     };
     *shared.snapshot.lock().unwrap() = Some(snapshot);
-    {
+    let changed = {
         let mut status = shared.status.lock().unwrap();
-        status.checked &= status.revision == revision;
+        let changed = status.revision != revision;
+        status.checked &= !changed;
         status.revision = revision;
+        changed
+    };
+    if changed {
+        // A full channel already holds a wake-up; a closed one lost its receiver.
+        shared.subscribers.lock().unwrap().retain(|tx| {
+            !matches!(
+                tx.try_send(revision),
+                Err(crossbeam_channel::TrySendError::Disconnected(_))
+            )
+        });
     }
     shared.published.notify_all();
 }
