@@ -149,3 +149,82 @@ fn callees_that_are_not_certain_are_not_judged() {
         expect![[r#""#]],
     );
 }
+
+#[test]
+fn typescript_calls_are_judged_as_tsc_counts_arguments() {
+    check(
+        r#"
+        //- /a.ts
+        import { two, many, opt } from "./b";
+        function own(a: number, b = 2): number { return a + b; }
+        function first(a = 1, b: number) { return a + b; }
+        function* gen(n: number) { yield n; }
+
+        own(1, 2, 3);
+        own();
+        two(1);
+        two(1, 2, 3);
+        many();
+        opt(1, 2, 3);
+        first(1);
+        gen();
+        //- /b.ts
+        export function two(this: Window, a: number, b: string): void {}
+        export function many(first: number, ...rest: number[]) {}
+        export function opt(a: number, b?: number) {}
+        "#,
+        expect![[r#"
+            a.ts:6:1-6:13: own(): expected 1-2 arguments, but got 3
+            a.ts:7:1-7:6: own(): expected 1-2 arguments, but got 0
+            a.ts:8:1-8:7: two(): expected 2 arguments, but got 1
+            a.ts:9:1-9:13: two(): expected 2 arguments, but got 3
+            a.ts:10:1-10:7: many(): expected at least 1 argument, but got 0
+            a.ts:11:1-11:13: opt(): expected 1-2 arguments, but got 3
+            a.ts:12:1-12:9: first(): expected 2 arguments, but got 1
+            a.ts:13:1-13:6: gen(): expected 1 argument, but got 0
+        "#]],
+    );
+}
+
+#[test]
+fn typescript_calls_stay_quiet_where_the_callee_or_the_count_is_unsure() {
+    check(
+        r#"
+        //- /a.ts
+        import { reexported } from "./b";
+        import * as ns from "./c";
+        import def from "./c";
+        function g(x: number): number;
+        function g(x: string): string;
+        function g(x: any) { return x; }
+        function maybe(a: number, b: void, c: undefined | string) {}
+        function takes(a: number) {}
+        declare function ambient(a: number): void;
+
+        g(1, 2);
+        maybe(1);
+        takes(...[1, 2]);
+        ns.two(1);
+        def(1, 2, 3);
+        reexported();
+        ambient();
+        new takes();
+        function inner() {
+          const takes = (a: number, b: number) => a + b;
+          takes(1, 2);
+        }
+        function shadow(takes: (...xs: number[]) => void) {
+          takes(1, 2, 3);
+        }
+        //- /b.ts
+        export { two as reexported } from "./c";
+        //- /c.ts
+        export function two(a: number, b: number) {}
+        export default function (a: number) {}
+        //- /d.js
+        function loose(a) {}
+        loose(1, 2, 3);
+        "#,
+        expect![""],
+    );
+}

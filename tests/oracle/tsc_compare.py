@@ -18,7 +18,11 @@ check --json` over the same tree, and their findings are compared:
   `--noUnusedLocals`) against SX007, keyed by (path, line, column, name), on both sides only
   for a name right after `const`, `let` or `var` on an indented line (a variable in a
   function; sextant leaves out module-level variables, destructuring and names starting
-  with `_`, and so does the comparison).
+  with `_`, and so does the comparison);
+- impossible calls: tsc's "Expected N arguments, but got M" (TS2554, TS2555) against SX010,
+  keyed by (path, line) (tsc places the too-many error at the first extra argument, sextant
+  at the call). Precision counts every report; recall counts the calls a mutation broke
+  (below), since sextant judges only calls of module-level functions.
 
 Only files of tsc's program (the tsconfig's `include`) count; files with syntax errors for
 sextant (SX001/SX002, where it reports nothing else) and `// @ts-nocheck` files are left out
@@ -29,7 +33,9 @@ Real projects compile cleanly, so the run also mutates a copy (--mutations N, se
 files picked at random, one change each, in turn: delete a single-line `import … from`
 statement that binds names (not a test runner's), rename the declaration of a name the file declares once at the
 start of a line (`function f`, `const x`, `class C`, `interface I`, `type T`, `enum E`),
-rename an indented `const`/`let` (a local, usually), or point a relative specifier at a file that does not exist. Both tools then check the mutated
+rename an indented `const`/`let` (a local, usually), point a relative specifier at a file that does not exist,
+or pass one more argument (`, 0`) to a call, written on one line, of a function the file
+declares at the start of a line (`function f(`, `export function f(`) with no rest parameter. Both tools then check the mutated
 copy, which gives recall as well as precision. Every disagreement is printed with its
 source line (--show).
 
@@ -66,6 +72,7 @@ MODULE_CODES = {"2307", "2792"}
 EXPORT_CODES = {"2305", "2724", "2614", "2459", "2460"}
 NO_DEFAULT_CODE = "1192"
 UNUSED_CODE = "6133"
+ARITY_CODES = {"2554", "2555"}
 TSC_LINE = re.compile(r"^(?P<path>[^(]+)\((?P<line>\d+),(?P<col>\d+)\): error TS(?P<code>\d+): (?P<msg>.*)$")
 # A tsconfig for zod, whose package holds its sources but no tsconfig.
 ZOD_TSCONFIG = {
@@ -99,12 +106,14 @@ def run_tsc(typescript, root, tsconfig, type_roots):
         done = subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=900)
     except (OSError, subprocess.TimeoutExpired) as e:
         fail(f"cannot run tsc: {e}")
-    names, modules, exports, unused = set(), set(), set(), set()
+    names, modules, exports, unused, arity = set(), set(), set(), set(), set()
     for line in done.stdout.splitlines():
         m = TSC_LINE.match(line.strip())
         if not m:
             continue
         path, code, msg = m["path"].replace("\\", "/"), m["code"], m["msg"]
+        if code in ARITY_CODES:
+            arity.add((path, int(m["line"])))
         quoted = re.search(r"'([^']*)'", msg)
         if not quoted:
             continue
@@ -122,7 +131,7 @@ def run_tsc(typescript, root, tsconfig, type_roots):
                 exports.add((path, int(m["line"]), int(m["col"]), name))
     if done.returncode not in (0, 1, 2):
         fail(f"tsc exited with {done.returncode}: {done.stderr[:500]}")
-    return names, modules, exports, unused
+    return names, modules, exports, unused, arity
 
 
 def program_files(typescript, root, tsconfig):
@@ -153,10 +162,12 @@ def run_sextant(sextant, root, paths):
         answer = json.loads(done.stdout)
     except json.JSONDecodeError:
         fail(f"sextant check gave no JSON: {done.stderr[:500]}")
-    names, modules, exports, unused, broken = set(), set(), set(), set(), set()
+    names, modules, exports, unused, broken, arity = set(), set(), set(), set(), set(), set()
     for d in answer["diagnostics"]:
         path, code, msg = d["path"], d["code"], d["message"]
         start = d["span"]["start"]
+        if code == "SX010":
+            arity.add((path, start["line"]))
         quoted = re.search(r"'([^']*)'", msg)
         if code in ("SX001", "SX002"):
             broken.add(path)
@@ -171,7 +182,7 @@ def run_sextant(sextant, root, paths):
             name = "default" if "no default export" in msg else both[-1]
             if is_relative(both[0]):
                 exports.add((path, start["line"], start["column"], name))
-    return names, modules, exports, unused, broken
+    return names, modules, exports, unused, broken, arity
 
 
 def is_local_declarator(root, found):
@@ -210,6 +221,11 @@ DECLARATION = re.compile(
     r"(?:function\*?|const|let|var|class|interface|type|enum)\s+([A-Za-z_$][\w$]*)"
 )
 LOCAL = re.compile(r"^\s+(?:const|let)\s+([A-Za-z_$][\w$]*)\s*[:=]")
+FUNCTION_DECLARATION = re.compile(r"^(?:export\s+)?function\s+([A-Za-z_$][\w$]*)\s*[(<]")
+# A call whose arguments hold no parentheses, not a method (`.f(`) nor a declaration.
+ONE_LINE_CALL = re.compile(r"(?<![\w$.])([A-Za-z_$][\w$]*)\(([^()]*)\)")
+# (absolute path, line) of the calls the extra-argument mutation changed.
+BROKEN_CALLS = set()
 RELATIVE_SPEC = re.compile(r"""(from\s+|import\s*\(\s*|require\s*\(\s*)(['"])(\.\.?/[^'"]+)\2""")
 
 
@@ -261,6 +277,27 @@ def mutate(path, kind, rng):
         lines[i] = lines[i][: m.start(3)] + broken + lines[i][m.end(3):]
         path.write_text("\n".join(lines), encoding="utf-8")
         return f"line {i + 1}: '{spec}' → '{broken}'"
+    if kind == "extra-argument":
+        # Not functions with a rest parameter: one more argument is then usually welcome
+        # (or a tuple type's business, which sextant does not judge).
+        declared = {
+            m[1] for i, l in enumerate(lines)
+            if (m := FUNCTION_DECLARATION.match(l))
+            and "..." not in re.split(r"[{;]", "\n".join(lines[i:i + 20]), maxsplit=1)[0]
+        }
+        found = [
+            (i, m) for i, l in enumerate(lines)
+            if not FUNCTION_DECLARATION.match(l)
+            for m in ONE_LINE_CALL.finditer(l) if m[1] in declared
+        ]
+        if not found:
+            return None
+        i, m = rng.choice(found)
+        extra = ", 0" if m[2].strip() else "0"
+        lines[i] = lines[i][: m.end(2)] + extra + lines[i][m.end(2):]
+        path.write_text("\n".join(lines), encoding="utf-8")
+        BROKEN_CALLS.add((path, i + 1))
+        return f"line {i + 1}: {m[0]} → {m[1]}({m[2]}{extra})"
     raise ValueError(kind)
 
 
@@ -310,8 +347,8 @@ def measure(args, root, tsconfig, check_paths, show, mutated=None):
     program = program_files(args.typescript, root, tsconfig)
     if not program:
         fail("tsc lists no file in its program")
-    tsc_names, tsc_modules, tsc_exports, tsc_unused = run_tsc(args.typescript, root, tsconfig, args.type_roots)
-    s_names, s_modules, s_exports, s_unused, broken = run_sextant(args.sextant, root, check_paths)
+    tsc_names, tsc_modules, tsc_exports, tsc_unused, tsc_arity = run_tsc(args.typescript, root, tsconfig, args.type_roots)
+    s_names, s_modules, s_exports, s_unused, broken, s_arity = run_sextant(args.sextant, root, check_paths)
     keep = (program - broken) - unchecked_files(root, program)
     if mutated is not None:
         keep &= mutated
@@ -330,7 +367,14 @@ def measure(args, root, tsconfig, check_paths, show, mutated=None):
     exports = compare("  names a module does not export (every file)", root, pick_all(s_exports), pick_all(tsc_exports), show, describe_name)
     local = lambda found: {f for f in pick(found) if is_local_declarator(root, f)}
     unused = compare("  unused local variables", root, local(s_unused), local(tsc_unused), show, describe_name)
-    return names, modules, exports, unused, len(keep)
+    describe_line = lambda f: f"{f[0]}:{f[1]}  | {source_line(root, f[0], f[1])}"
+    arity_found = pick_all(s_arity)
+    precision = compare("  impossible calls (every file)", root, arity_found, pick_all(tsc_arity), show, describe_line)[0]
+    broken_calls = {(str(p.relative_to(root)), line) for p, line in BROKEN_CALLS}
+    recall = compare(
+        "  calls a mutation broke", root, arity_found & broken_calls, pick_all(tsc_arity) & broken_calls, show, describe_line
+    )[1]
+    return names, modules, exports, unused, (precision, recall), len(keep)
 
 
 def main():
@@ -364,9 +408,9 @@ def main():
             (root / "tsconfig.json").write_text(json.dumps(ZOD_TSCONFIG))
         check_paths = [e for e in entries if (root / e).is_dir()] or ["."]
         print(f"project {project} ({tsconfig}), unchanged:")
-        (names, modules, exports, unused, files) = measure(args, root, tsconfig, check_paths, args.show)
+        (names, modules, exports, unused, arity, files) = measure(args, root, tsconfig, check_paths, args.show)
         print(f"  {files} files compared")
-        failed |= min(names[0], modules[0], exports[0], unused[0]) < args.min_precision
+        failed |= min(names[0], modules[0], exports[0], unused[0], arity[0]) < args.min_precision
         if args.mutations > 0:
             rng = random.Random(args.seed)
             program = sorted(
@@ -374,23 +418,27 @@ def main():
                 if p.endswith((".ts", ".tsx")) and not p.endswith(".d.ts")
             )
             rng.shuffle(program)
-            kinds = ["drop-import", "rename", "rename-local", "break-import"]
+            kinds = ["drop-import", "rename", "rename-local", "break-import", "extra-argument"]
             mutated, done = set(), 0
             for path in program:
                 if done >= args.mutations:
                     break
-                kind = kinds[done % len(kinds)]
-                description = mutate(root / path, kind, rng)
+                # The kinds in turn; a file the next kind does not apply to takes the one after.
+                for step in range(len(kinds)):
+                    kind = kinds[(done + step) % len(kinds)]
+                    description = mutate(root / path, kind, rng)
+                    if description:
+                        break
                 if description:
                     mutated.add(path)
                     done += 1
                     if args.show:
                         print(f"  mutation {kind} in {path}: {description}")
             print(f"{done} files mutated:")
-            (names, modules, exports, unused, files) = measure(args, root, tsconfig, check_paths, args.show, mutated)
+            (names, modules, exports, unused, arity, files) = measure(args, root, tsconfig, check_paths, args.show, mutated)
             print(f"  {files} mutated files compared")
-            failed |= min(names[0], modules[0], exports[0], unused[0]) < args.min_precision
-            failed |= min(names[1], modules[1], exports[1], unused[1]) < args.min_recall
+            failed |= min(names[0], modules[0], exports[0], unused[0], arity[0]) < args.min_precision
+            failed |= min(names[1], modules[1], exports[1], unused[1], arity[1]) < args.min_recall
     sys.exit(1 if failed else 0)
 
 

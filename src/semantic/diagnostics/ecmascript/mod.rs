@@ -27,7 +27,10 @@
 //! edit leaves them alone), [`module_exports`] built from those, and the path-built module
 //! map behind `imports::resolve`.
 
+mod arity;
 mod unused_variables;
+
+pub use arity::ecmascript_signatures;
 
 use std::{collections::HashSet, sync::Arc};
 
@@ -58,6 +61,7 @@ pub(super) fn check(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Vec<
         &names,
         &symbols.imports,
     ));
+    found.extend(arity::check(db, workspace, file, &names, &symbols.imports));
     let own = module_facts(db, file);
     let javascript = file.lang(db).info().id == "javascript";
     let undefined = own.module || !javascript;
