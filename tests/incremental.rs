@@ -530,6 +530,8 @@ declare const appVersion: number;
     assert_eq!(
         executed,
         [
+            // b's call of `area` (SX010) reads a's signatures: equal, so b is not re-checked.
+            format!("ecmascript_signatures({a_id})"),
             "file_diagnostics".to_string(),
             format!("file_names({a_id})"),
             format!("file_symbols({a_id})"),
@@ -538,6 +540,17 @@ declare const appVersion: number;
             format!("syntax_errors({a_id})"),
         ],
         "only the edited file is checked again"
+    );
+
+    // A changed signature re-checks b.
+    let text = host
+        .analysis()
+        .file_text(a)
+        .replace("area(w: number, h: number)", "area(w: number)");
+    host.set_file_text("src/a.ts", &text);
+    assert_eq!(
+        checked(&host),
+        ["src/a.ts:2 SX005", "src/b.ts:2 SX006", "src/b.ts:3 SX010"]
     );
 }
 
