@@ -170,15 +170,29 @@ impl Language {
         let source = self.query_sources.get(&kind)?;
         let cell = self.compiled.get(&kind)?;
         cell.get_or_init(|| {
-            let query =
-                tree_sitter::Query::new(&self.grammar, source).map_err(|e| e.to_string())?;
-            let scoped = scopes::scope_filter(
-                &self.grammar,
-                &query,
-                source,
-                &self.scopes,
-                roots::rooted_at_named_kind,
-            )?;
+            let compile = || tree_sitter::Query::new(&self.grammar, source);
+            // A query using `#scope?` needs a second copy (see `scopes.rs`): compiled at the
+            // same time, on another core.
+            let (query, copy) = if source.contains("#scope?") {
+                std::thread::scope(|s| {
+                    let copy = s.spawn(compile);
+                    (compile(), copy.join().ok())
+                })
+            } else {
+                (compile(), None)
+            };
+            let query = query.map_err(|e| e.to_string())?;
+            let scoped = match copy {
+                Some(copy) => scopes::scope_filter(
+                    &self.grammar,
+                    &query,
+                    copy.map_err(|e| e.to_string())?,
+                    source,
+                    &self.scopes,
+                    roots::rooted_at_named_kind,
+                )?,
+                None => None,
+            };
             if scoped.is_some() && roots::pattern_roots(&self.grammar, &query, source).is_none() {
                 return Err(
                     "a query using #scope? must have every pattern rooted at a named \

@@ -7,13 +7,16 @@
 //! is one of the language's `scopes` (`grammars/languages.toml`) has one of the listed
 //! kinds.
 //!
-//! The runner (`syntax/query.rs`) knows the scope of every node it starts the query at, and
-//! drops the matches of scoped patterns that do not hold there ([`ScopeFilter::holds`]).
-//! It filters matches rather than running a variant of the query per scope with those
-//! patterns disabled: each variant was a compile of the whole query, and compiling costs
-//! tens of milliseconds per copy whatever the patterns (tree-sitter analyses the grammar
-//! around them), more than matching the few scoped patterns where they do not hold costs
-//! in a whole standard library.
+//! The runner (`syntax/query.rs`) knows the scope of every node it starts the query at. In
+//! a scope no `#scope?` names (a function body, where most code is), it runs a copy of the
+//! query with every scoped pattern disabled ([`ScopeFilter::elsewhere`]), so those patterns
+//! cost nothing there; in a scope some pattern names (module level, a class body), it runs
+//! the whole query and drops the matches of scoped patterns that do not hold
+//! ([`ScopeFilter::holds`]). Two compiled copies, not one per scope kind: each copy is a
+//! compile of the whole query, tens of milliseconds whatever the patterns (tree-sitter
+//! analyses the grammar around them), paid by every process; and not one copy: matching
+//! the scoped patterns in every function body costs more than that on a large workspace
+//! (8% more instructions for a check of the standard library, measured).
 //!
 //! Invariant: a `#scope?` names only kinds listed among the language's scopes, a pattern
 //! has at most one, and it is rooted at a named node kind (anything else is a compile error
@@ -60,14 +63,30 @@ fn kind_ids(grammar: &tree_sitter::Language, name: &str) -> Vec<u16> {
 }
 
 /// The scoped patterns of a query that uses `#scope?`, and where each holds.
-#[derive(Debug)]
 pub struct ScopeFilter {
     /// Pattern index -> the scope kinds in which it holds; patterns without `#scope?` are
     /// absent.
     scoped: BTreeMap<usize, Vec<u16>>,
+    /// The query with every scoped pattern disabled (same pattern and capture indices).
+    elsewhere: tree_sitter::Query,
+}
+
+impl std::fmt::Debug for ScopeFilter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ScopeFilter")
+            .field("scoped", &self.scoped)
+            .finish_non_exhaustive()
+    }
 }
 
 impl ScopeFilter {
+    /// The query to run from a node in `scope` when no scoped pattern names that scope:
+    /// none of its matches would be kept.
+    pub fn elsewhere(&self, scope: Option<u16>) -> Option<&tree_sitter::Query> {
+        let named = scope.is_some_and(|s| self.scoped.values().any(|kinds| kinds.contains(&s)));
+        (!named).then_some(&self.elsewhere)
+    }
+
     /// Whether a match of `pattern` that starts at a node whose nearest enclosing scope has
     /// kind `scope` (`None`: the root, in no scope, or unknown) is kept.
     pub fn holds(&self, pattern: usize, scope: Option<u16>) -> bool {
@@ -79,11 +98,13 @@ impl ScopeFilter {
 }
 
 /// Reads the `#scope?` predicates of `query` (compiled from `source`); `None` when the
-/// query has none. `rooted_at_kind` says whether a pattern
+/// query has none. `copy` is a second compile of the same source, which becomes the
+/// filter's copy with the scoped patterns disabled. `rooted_at_kind` says whether a pattern
 /// (given by its text) starts at a named node kind.
 pub fn scope_filter(
     grammar: &tree_sitter::Language,
     query: &tree_sitter::Query,
+    mut copy: tree_sitter::Query,
     source: &str,
     scopes: &ScopeKinds,
     rooted_at_kind: impl Fn(&str) -> bool,
@@ -132,7 +153,13 @@ pub fn scope_filter(
     if scoped.is_empty() {
         return Ok(None);
     }
-    Ok(Some(ScopeFilter { scoped }))
+    for &pattern in scoped.keys() {
+        copy.disable_pattern(pattern);
+    }
+    Ok(Some(ScopeFilter {
+        scoped,
+        elsewhere: copy,
+    }))
 }
 
 #[cfg(test)]
@@ -143,9 +170,11 @@ mod tests {
     fn scoped(source: &str) -> Result<Option<ScopeFilter>, String> {
         let python = registry().by_id("python").unwrap();
         let query = tree_sitter::Query::new(&python.grammar, source).map_err(|e| e.to_string())?;
+        let copy = tree_sitter::Query::new(&python.grammar, source).map_err(|e| e.to_string())?;
         scope_filter(
             &python.grammar,
             &query,
+            copy,
             source,
             &python.scopes,
             crate::lang::roots::rooted_at_named_kind,
@@ -196,5 +225,29 @@ mod tests {
         assert_eq!(holding(Some(id("class_definition"))), [1, 2]);
         assert_eq!(holding(Some(id("function_definition"))), [2]);
         assert_eq!(holding(None), [2]);
+        // Only a function scope, which no pattern names, runs the copy without them.
+        assert!(s.elsewhere(Some(id("function_definition"))).is_some());
+        assert!(s.elsewhere(None).is_some());
+        assert!(s.elsewhere(Some(id("module"))).is_none());
+        assert!(s.elsewhere(Some(id("class_definition"))).is_none());
+        // The copy matches only the patterns without `#scope?`.
+        let text = "if x:\n    y\n";
+        let tree = {
+            let mut parser = tree_sitter::Parser::new();
+            parser.set_language(&python.grammar).unwrap();
+            parser.parse(text, None).unwrap()
+        };
+        let mut cursor = tree_sitter::QueryCursor::new();
+        let mut matches = cursor.matches(
+            s.elsewhere(None).unwrap(),
+            tree.root_node(),
+            text.as_bytes(),
+        );
+        let mut patterns = Vec::new();
+        use tree_sitter::StreamingIterator;
+        while let Some(m) = matches.next() {
+            patterns.push(m.pattern_index);
+        }
+        assert_eq!(patterns, [2]);
     }
 }

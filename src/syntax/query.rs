@@ -8,8 +8,9 @@
 //! locals, imports, indents and folds will too.
 //!
 //! The runner also evaluates the engine's own predicate, `#scope?` (`lang/scopes.rs`): the
-//! walk knows the nearest enclosing scope of every node, and keeps a scoped pattern's
-//! matches only where its scope holds.
+//! walk knows the nearest enclosing scope of every node; where no scoped pattern can hold
+//! it runs the query's copy without them, elsewhere it keeps a scoped pattern's matches
+//! only where its scope holds.
 
 use tree_sitter::{Node, QueryMatch, StreamingIterator, Tree};
 
@@ -90,10 +91,19 @@ pub fn run_query<'t>(
             .into_iter()
             .chain(parent.map(|p| (p, 1, None)));
         for (at, max_depth, scope) in searches {
+            // Where no scoped pattern can hold, the copy without them; else the whole query,
+            // keeping a scoped pattern's matches only where it holds.
+            let (query, filter) = match scope_filter {
+                Some(f) => match f.elsewhere(scope) {
+                    Some(elsewhere) => (elsewhere, None),
+                    None => (query, Some(f)),
+                },
+                None => (query, None),
+            };
             cursor.set_max_start_depth(Some(max_depth));
             let mut matches = cursor.matches(query, at, text.as_bytes());
             while let Some(m) = matches.next() {
-                if scope_filter.is_none_or(|f| f.holds(m.pattern_index, scope)) {
+                if filter.is_none_or(|f| f.holds(m.pattern_index, scope)) {
                     on_match(m);
                 }
             }

@@ -128,7 +128,8 @@ class SextantMcp:
 
     def __init__(self, binary, tree):
         self.proc = subprocess.Popen(
-            [binary, "mcp", "--root", str(tree)],
+            # Navigation is timed here: no background check competing for the cores.
+            [binary, "mcp", "--root", str(tree), "--no-background-check"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, encoding="utf-8",
         )
         self.next_id = 0
