@@ -326,12 +326,7 @@ pub(super) fn check(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Vec<
     };
     let mut found = Vec::new();
     for (range, name, signature) in calls {
-        let Some(call) = tree
-            .root_node()
-            .descendant_for_byte_range(range.start().into(), range.end().into())
-            .and_then(|n| n.parent())
-            .filter(|n| n.kind() == "call")
-        else {
+        let Some(call) = super::call_named_at(&tree, range, "call") else {
             continue;
         };
         let Some((positional, keywords)) = arguments(call, text) else {

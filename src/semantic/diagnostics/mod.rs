@@ -166,6 +166,37 @@ pub(super) fn walk<'t>(
     }
 }
 
+/// The workspace file `module` (an import's module as written in `file`) resolves to, by
+/// the module alone: resolving an imported name would read the target's positions, which
+/// a check of another file must not depend on.
+fn module_file(
+    db: &dyn Db,
+    workspace: Workspace,
+    file: SourceFile,
+    module: &str,
+) -> Option<SourceFile> {
+    let module_only = crate::semantic::imports::ImportSummary {
+        module: module.to_string(),
+        ..Default::default()
+    };
+    match crate::semantic::imports::resolve(db, workspace, file, &module_only) {
+        crate::semantic::imports::Target::Resolved { file, .. } => Some(file),
+        _ => None,
+    }
+}
+
+/// The call node (of kind `call_kind`) whose callee is the name at `name`.
+fn call_named_at<'t>(
+    tree: &'t tree_sitter::Tree,
+    name: TextRange,
+    call_kind: &str,
+) -> Option<tree_sitter::Node<'t>> {
+    tree.root_node()
+        .descendant_for_byte_range(name.start().into(), name.end().into())
+        .and_then(|n| n.parent())
+        .filter(|n| n.kind() == call_kind)
+}
+
 /// The 1-based line of byte `offset` in `text` (for messages naming an earlier definition).
 fn line_of(text: &str, offset: usize) -> usize {
     text.as_bytes()[..offset.min(text.len())]

@@ -23,7 +23,7 @@ use super::super::{Diagnostic, registry::ids};
 use crate::{
     db::{Db, SourceFile, Workspace},
     semantic::{
-        imports::{self, FileImports, ImportSummary},
+        imports::FileImports,
         names::{BindingKind, FileNames, Role, file_names, identifiers::whole_word_starts},
     },
     syntax::TextRange,
@@ -165,12 +165,7 @@ pub(super) fn check(
     };
     let mut found = Vec::new();
     for (range, name, arity) in calls {
-        let Some(call) = tree
-            .root_node()
-            .descendant_for_byte_range(range.start().into(), range.end().into())
-            .and_then(|n| n.parent())
-            .filter(|n| n.kind() == "call_expression")
-        else {
+        let Some(call) = super::super::call_named_at(&tree, range, "call_expression") else {
             continue;
         };
         let is_callee = call
@@ -254,16 +249,7 @@ fn callee_arity(
                         .is_some_and(|original| import.alias.as_deref().unwrap_or(original) == name)
             })?;
             let original = import.name.as_deref().filter(|n| *n != "default")?;
-            // The module alone: resolving the name would read the target's positions.
-            let module_only = ImportSummary {
-                module: import.module.clone(),
-                ..ImportSummary::default()
-            };
-            let imports::Target::Resolved { file: module, .. } =
-                imports::resolve(db, workspace, file, &module_only)
-            else {
-                return None;
-            };
+            let module = super::super::module_file(db, workspace, file, &import.module)?;
             let arity = (module != file)
                 .then(|| {
                     ecmascript_signatures(db, module)

@@ -745,14 +745,7 @@ fn unknown_import_names(
         if calls_a_local_require(names, statement) {
             continue;
         }
-        // The module alone: resolving the name would read the target's positions.
-        let module_only = ImportSummary {
-            module: summary.module.clone(),
-            ..ImportSummary::default()
-        };
-        let imports::Target::Resolved { file: target, .. } =
-            imports::resolve(db, workspace, file, &module_only)
-        else {
+        let Some(target) = super::module_file(db, workspace, file, &summary.module) else {
             continue;
         };
         // A JavaScript importer runs against JavaScript, TypeScript's checks against

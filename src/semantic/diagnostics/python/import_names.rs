@@ -22,7 +22,7 @@ use crate::{
     db::{Db, SourceFile, Workspace},
     semantic::{
         diagnostics::{Diagnostic, registry::ids},
-        imports::{self, FileImports, ImportSummary},
+        imports::{self, FileImports},
         names::{FileNames, Role, file_names},
         symbols::file_symbols,
     },
@@ -126,13 +126,7 @@ pub(super) fn unknown_import_names(
         if summary.wildcard || summary.module == "__future__" {
             continue;
         }
-        let module_only = ImportSummary {
-            module: summary.module.clone(),
-            ..ImportSummary::default()
-        };
-        let imports::Target::Resolved { file: module, .. } =
-            imports::resolve(db, workspace, file, &module_only)
-        else {
+        let Some(module) = super::super::module_file(db, workspace, file, &summary.module) else {
             continue;
         };
         let path = module.path(db);
