@@ -237,10 +237,11 @@ fn unused_variables_stay_quiet_where_a_literal_type_is_unknown() {
 
 #[test]
 fn impossible_calls_are_reported_as_the_go_compiler_does() {
-    // `go vet` (go/types) reports these 10 "too many arguments" / "not enough arguments":
-    // unnamed parameters count one each, a variadic one takes none or more, type parameters
-    // are not arguments, a function of another file of the package is judged, and a package
-    // function named `print` hides the builtin.
+    // `go build -gcflags=-e` reports these 12 "too many arguments" / "not enough
+    // arguments": unnamed parameters count one each, a variadic one takes none or more, type
+    // parameters are not arguments, a function of another file of the package is judged, a
+    // package function named `print` hides the builtin, and `f(g())` passes each of `g`'s
+    // results (a conversion gives one).
     check(
         r#"
         //- /fire/a.go
@@ -269,7 +270,12 @@ fn impossible_calls_are_reported_as_the_go_compiler_does() {
         		1,
         	)
         	go pair()
+        	other(two())
+        	pair(int(1))
+        	pair(two())
         }
+
+        func two() (int, int) { return 1, 2 }
         //- /fire/b.go
         package fire
 
@@ -286,6 +292,8 @@ fn impossible_calls_are_reported_as_the_go_compiler_does() {
             fire/a.go:21:2: SX010 too many arguments in call to 'print': it takes 1, 2 given
             fire/a.go:22:2: SX010 not enough arguments in call to 'pair': it takes 2, 1 given
             fire/a.go:25:5: SX010 not enough arguments in call to 'pair': it takes 2, 0 given
+            fire/a.go:26:2: SX010 not enough arguments in call to 'other': it takes 3, 2 given
+            fire/a.go:27:2: SX010 not enough arguments in call to 'pair': it takes 2, 1 given
         "#]],
     );
 }

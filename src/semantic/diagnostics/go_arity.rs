@@ -40,6 +40,8 @@ pub(super) struct GoSignature {
     required: usize,
     /// Ends with `...T`: any number of further arguments.
     variadic: bool,
+    /// How many values a call of it gives.
+    results: usize,
 }
 
 /// The package-level declarations of one Go file, without positions: functions with their
@@ -67,7 +69,6 @@ pub(super) fn go_signatures(db: &dyn Db, file: SourceFile) -> Arc<GoSignatures> 
         let signature = node
             .parent()
             .filter(|d| d.kind() == "function_declaration")
-            .and_then(|d| d.child_by_field_name("parameters"))
             .and_then(signature);
         match signature {
             Some(signature) if !others.contains(&name) && !functions.contains_key(&name) => {
@@ -82,12 +83,30 @@ pub(super) fn go_signatures(db: &dyn Db, file: SourceFile) -> Arc<GoSignatures> 
     Arc::new(GoSignatures { functions, others })
 }
 
-/// A parameter list's signature; `None` when a part of it is not understood.
-fn signature(parameters: tree_sitter::Node) -> Option<GoSignature> {
+/// A function declaration's signature; `None` when a part of it is not understood.
+fn signature(function: tree_sitter::Node) -> Option<GoSignature> {
+    let (required, variadic) = parameters(function.child_by_field_name("parameters")?)?;
+    let results = match function.child_by_field_name("result") {
+        None => 0,
+        Some(list) if list.kind() == "parameter_list" => match parameters(list)? {
+            (count, false) => count,
+            (_, true) => return None,
+        },
+        Some(_) => 1,
+    };
+    Some(GoSignature {
+        required,
+        variadic,
+        results,
+    })
+}
+
+/// How many parameters a list declares before a final `...T`, and whether it has one.
+fn parameters(list: tree_sitter::Node) -> Option<(usize, bool)> {
     let mut required = 0;
     let mut variadic = false;
-    let mut cursor = parameters.walk();
-    for parameter in parameters.named_children(&mut cursor) {
+    let mut cursor = list.walk();
+    for parameter in list.named_children(&mut cursor) {
         if variadic {
             return None; // `...T` is last
         }
@@ -105,7 +124,7 @@ fn signature(parameters: tree_sitter::Node) -> Option<GoSignature> {
             _ => return None,
         }
     }
-    Some(GoSignature { required, variadic })
+    Some((required, variadic))
 }
 
 pub(super) fn check(
@@ -126,7 +145,7 @@ pub(super) fn check(
     if calls.is_empty() {
         return Vec::new();
     }
-    let Some(package) = package_signatures(db, workspace, file) else {
+    let Some((package, declared)) = package_signatures(db, workspace, file) else {
         return Vec::new();
     };
     let mut found = Vec::new();
@@ -135,7 +154,8 @@ pub(super) fn check(
         let Some(signature) = package.get(name) else {
             continue;
         };
-        let Some(given) = argument_count(call) else {
+        let values = |call: tree_sitter::Node| values(call, &package, &declared, text);
+        let Some(given) = argument_count(call, values) else {
             continue;
         };
         let (too_many, not_enough) = (
@@ -190,9 +210,13 @@ fn callee(call: tree_sitter::Node) -> Option<tree_sitter::Node> {
     }
 }
 
-/// How many arguments a call passes; `None` when that is not what Go counts: a spread
-/// `xs...`, or one argument that is itself a call (its results are the arguments).
-fn argument_count(call: tree_sitter::Node) -> Option<usize> {
+/// How many arguments a call passes; `None` when that is not known: a spread `xs...`, or
+/// one argument that is itself a call whose number of results `values` does not know (Go
+/// passes each result as an argument).
+fn argument_count(
+    call: tree_sitter::Node,
+    values: impl Fn(tree_sitter::Node) -> Option<usize>,
+) -> Option<usize> {
     // A conversion's operand is among its own children, after its type.
     let arguments = match call.kind() {
         "type_conversion_expression" => call,
@@ -224,11 +248,74 @@ fn argument_count(call: tree_sitter::Node) -> Option<usize> {
         while only.kind() == "parenthesized_expression" {
             only = only.named_child(0)?;
         }
-        if only.kind() == "call_expression" {
-            return None;
+        if matches!(
+            only.kind(),
+            "call_expression" | "type_conversion_expression"
+        ) {
+            return values(only);
         }
     }
     Some(count)
+}
+
+/// Go's predeclared types, whose conversions `int(x)` give one value.
+const PREDECLARED_TYPES: &[&str] = &[
+    "any",
+    "bool",
+    "byte",
+    "complex64",
+    "complex128",
+    "error",
+    "float32",
+    "float64",
+    "int",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "rune",
+    "string",
+    "uint",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "uintptr",
+];
+
+/// How many values a call gives, when that is certain: a call of a function of the package
+/// (not bound locally; at least one result, as a value must be), a conversion to a type
+/// written as a literal (`[]byte(s)`, `(*T)(p)`) or to a predeclared type the package and
+/// the function do not declare again (`uint32(x)`).
+fn values(
+    call: tree_sitter::Node,
+    package: &BTreeMap<String, GoSignature>,
+    declared: &BTreeSet<String>,
+    text: &str,
+) -> Option<usize> {
+    if let Some(callee) = callee(call) {
+        let name = &text[callee.byte_range()];
+        if let Some(signature) = package.get(name)
+            && signature.results > 0
+            && !locally_bound(callee, name, text)
+        {
+            return Some(signature.results);
+        }
+        if call.kind() == "call_expression"
+            && callee.kind() == "identifier"
+            && call
+                .child_by_field_name("function")
+                .is_some_and(|f| f.id() == callee.id())
+            && PREDECLARED_TYPES.contains(&name)
+            && !declared.contains(name)
+            && !locally_bound(callee, name, text)
+        {
+            return Some(1);
+        }
+        return None;
+    }
+    let ty = call.child_by_field_name("type")?;
+    (call.kind() == "type_conversion_expression" && ty.kind() != "generic_type").then_some(1)
 }
 
 /// Whether a declaration, parameter, `:=` or `range`/`select`/type switch variable inside
@@ -297,13 +384,14 @@ fn binds(n: tree_sitter::Node) -> bool {
 }
 
 /// Every function of `file`'s package whose signature is certain, by name: declared by
-/// `func` once in the package (or in several files, alike) and by nothing else. `None` when
-/// a file of the package does not parse.
+/// `func` once in the package (or in several files, alike) and by nothing else; and every
+/// name the package declares. `None` when a file of the package does not parse.
+#[allow(clippy::type_complexity)]
 fn package_signatures(
     db: &dyn Db,
     workspace: Workspace,
     file: SourceFile,
-) -> Option<BTreeMap<String, GoSignature>> {
+) -> Option<(BTreeMap<String, GoSignature>, BTreeSet<String>)> {
     let facts = go::go_file_facts(db, file);
     let package = facts.package.as_ref()?;
     let path = file.path(db);
@@ -342,13 +430,13 @@ fn package_signatures(
             declared.entry(name.clone()).or_default().1 = true;
         }
     }
-    Some(
-        declared
-            .into_iter()
-            .filter(|(_, (signatures, unusable))| {
-                !unusable && signatures.windows(2).all(|w| w[0] == w[1])
-            })
-            .filter_map(|(name, (signatures, _))| Some((name, *signatures.first()?)))
-            .collect(),
-    )
+    let names = declared.keys().cloned().collect();
+    let functions = declared
+        .into_iter()
+        .filter(|(_, (signatures, unusable))| {
+            !unusable && signatures.windows(2).all(|w| w[0] == w[1])
+        })
+        .filter_map(|(name, (signatures, _))| Some((name, *signatures.first()?)))
+        .collect();
+    Some((functions, names))
 }
