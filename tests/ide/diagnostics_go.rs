@@ -355,3 +355,43 @@ fn impossible_calls_stay_quiet_where_go_spreads_or_the_callee_is_not_certain() {
         expect![[r#""#]],
     );
 }
+
+#[test]
+fn impossible_calls_in_tests_see_the_package_and_an_external_test_package_its_own() {
+    // As `go test -gcflags=-e` reports them: a `_test.go` file of the package sees the
+    // package's functions and its own; a `package x_test` file sees only its package's.
+    check(
+        r#"
+        //- /tpkg/a.go
+        package tpkg
+
+        func Area(w, h int) int { return w * h }
+        //- /tpkg/a_test.go
+        package tpkg
+
+        func helper(a int) {}
+
+        func check() {
+        	Area(1)
+        	helper(1, 2)
+        }
+        //- /tpkg/b_test.go
+        package tpkg_test
+
+        func Area(a int) {}
+
+        func other() {
+        	Area(1, 2)
+        	helper(1)
+        }
+
+        func helper(a, b int) {}
+        "#,
+        expect![[r#"
+            tpkg/a_test.go:6:2: SX010 not enough arguments in call to 'Area': it takes 2, 1 given
+            tpkg/a_test.go:7:2: SX010 too many arguments in call to 'helper': it takes 1, 2 given
+            tpkg/b_test.go:6:2: SX010 too many arguments in call to 'Area': it takes 1, 2 given
+            tpkg/b_test.go:7:2: SX010 not enough arguments in call to 'helper': it takes 2, 1 given
+        "#]],
+    );
+}
