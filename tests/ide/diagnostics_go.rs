@@ -237,11 +237,12 @@ fn unused_variables_stay_quiet_where_a_literal_type_is_unknown() {
 
 #[test]
 fn impossible_calls_are_reported_as_the_go_compiler_does() {
-    // `go build -gcflags=-e` reports these 12 "too many arguments" / "not enough
+    // `go build -gcflags=-e` reports these 14 "too many arguments" / "not enough
     // arguments": unnamed parameters count one each, a variadic one takes none or more, type
     // parameters are not arguments, a function of another file of the package is judged, a
-    // package function named `print` hides the builtin, and `f(g())` passes each of `g`'s
-    // results (a conversion gives one).
+    // package function named `print` hides the builtin, `f(g())` passes each of `g`'s
+    // results (a conversion gives one), and a local name's scope starts after its
+    // declaration (`two, other := two(1)` calls the package's `two`).
     check(
         r#"
         //- /fire/a.go
@@ -276,6 +277,13 @@ fn impossible_calls_are_reported_as_the_go_compiler_does() {
         }
 
         func two() (int, int) { return 1, 2 }
+
+        func scopes() {
+        	unnamed(1)
+        	unnamed := 1
+        	two, other := two(1)
+        	_, _, _ = unnamed, two, other
+        }
         //- /fire/b.go
         package fire
 
@@ -294,6 +302,8 @@ fn impossible_calls_are_reported_as_the_go_compiler_does() {
             fire/a.go:25:5: SX010 not enough arguments in call to 'pair': it takes 2, 0 given
             fire/a.go:26:2: SX010 not enough arguments in call to 'other': it takes 3, 2 given
             fire/a.go:27:2: SX010 not enough arguments in call to 'pair': it takes 2, 1 given
+            fire/a.go:34:2: SX010 not enough arguments in call to 'unnamed': it takes 2, 1 given
+            fire/a.go:36:16: SX010 too many arguments in call to 'two': it takes 0, 1 given
         "#]],
     );
 }

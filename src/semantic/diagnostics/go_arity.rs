@@ -319,8 +319,9 @@ fn values(
 }
 
 /// Whether a declaration, parameter, `:=` or `range`/`select`/type switch variable inside
-/// the top-level declaration around `node` binds `name` (wherever it is: a name bound
-/// anywhere there is not judged).
+/// the top-level declaration around `node` binds `name` before `node` (a local scope starts
+/// after its name), in whatever block: a name bound there is not judged, unless by the
+/// statement that holds `node` (`f, err := f()` calls the package's `f`).
 fn locally_bound(node: tree_sitter::Node, name: &str, text: &str) -> bool {
     let mut top = node;
     while let Some(parent) = top.parent() {
@@ -336,13 +337,35 @@ fn locally_bound(node: tree_sitter::Node, name: &str, text: &str) -> bool {
         }
         if matches!(n.kind(), "identifier" | "type_identifier")
             && text.get(n.byte_range()) == Some(name)
+            && n.start_byte() < node.start_byte()
             && binds(n)
+            && !declares_around(n, node)
         {
             bound = true;
         }
         true
     });
     bound
+}
+
+/// Whether the local variable or constant `name` declares is declared by a statement that
+/// holds `node` too (`f, err := f()`, `for f := range f()`): its scope starts after it.
+fn declares_around(name: tree_sitter::Node, node: tree_sitter::Node) -> bool {
+    let mut statement = name;
+    while let Some(parent) = statement.parent() {
+        statement = parent;
+        if matches!(
+            statement.kind(),
+            "short_var_declaration" | "var_spec" | "const_spec" | "range_clause"
+        ) {
+            return statement.start_byte() <= node.start_byte()
+                && node.end_byte() <= statement.end_byte();
+        }
+        if !matches!(statement.kind(), "expression_list" | "var_spec_list") {
+            return false;
+        }
+    }
+    false
 }
 
 /// Whether the identifier `n` is a name a declaration introduces.
