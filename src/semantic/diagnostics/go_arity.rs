@@ -8,14 +8,16 @@
 //!
 //! Only calls whose callee and argument count are certain are judged: the callee is a plain
 //! name (not `x.M`, not `pkg.F`) that no declaration, parameter or `:=` of the enclosing
-//! top-level declaration binds (a closure `f := func(){}` shadows `f`), declared by
-//! `func` at package level in the files of the same directory with the same `package`
-//! clause (a `_test.go` file's functions only for test files), by one declaration, or by
+//! top-level declaration binds before the call, in any block (a closure `f := func(){}`
+//! shadows `f`; `f, err := f()` does not: a local scope starts after its statement),
+//! declared by `func` at package level in the files of the same directory with the same
+//! `package` clause (a `_test.go` file's functions only for test files), by one declaration, or by
 //! several that agree (files for different platforms); never a name that is also a type, a
 //! variable or a constant of the package (a conversion `T(x)`), nor a builtin no function of
-//! the package hides. Calls that spread a slice (`f(xs...)`) or whose one argument is a call
-//! (`f(g())`: `g` may return several values) are not judged. When a file of the package does
-//! not parse, nothing is.
+//! the package hides. Calls that spread a slice (`f(xs...)`) are not judged; `f(g())` passes
+//! each of `g`'s results, and is judged only when their number is known: `g` a function of
+//! the package (`go_signatures` counts results too) or a conversion (`uint32(x)`,
+//! `[]byte(s)`). When a file of the package does not parse, nothing is.
 //!
 //! Invariant (incremental): other files are read through [`go_signatures`] and
 //! `go_file_facts` only, both position-free, so an edit inside a function body re-checks
