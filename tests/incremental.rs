@@ -570,9 +570,16 @@ func Area(w, h int) int {
 package pkg
 
 var Shared = 2
+
+func use() int {
+	return Area(1)
+}
 "#,
     );
-    assert_eq!(checked(&host), ["pkg/a.go:3 SX009", "pkg/b.go:3 SX009"]);
+    assert_eq!(
+        checked(&host),
+        ["pkg/a.go:3 SX009", "pkg/b.go:3 SX009", "pkg/b.go:6 SX010"]
+    );
     let executed = |log: &Mutex<Vec<String>>| {
         let mut executed: Vec<String> = std::mem::take(&mut *log.lock().unwrap())
             .into_iter()
@@ -585,15 +592,18 @@ var Shared = 2
         executed
     };
 
-    // An edit inside a body of a: b's check reads a's package-level names only, which did
-    // not change, so b's answer is reused.
+    // An edit inside a body of a: b's check reads a's package-level names and function
+    // signatures only, which did not change, so b's answer is reused.
     let text = host
         .analysis()
         .file_text(host.file("pkg/a.go").unwrap())
         .replace("w * h", "w * h * 2");
     host.set_file_text("pkg/a.go", &text);
     log.lock().unwrap().clear();
-    assert_eq!(checked(&host), ["pkg/a.go:3 SX009", "pkg/b.go:3 SX009"]);
+    assert_eq!(
+        checked(&host),
+        ["pkg/a.go:3 SX009", "pkg/b.go:3 SX009", "pkg/b.go:6 SX010"]
+    );
     let a_id = id_of(&host, "pkg/a.go");
     assert_eq!(
         executed(&log),
@@ -601,12 +611,30 @@ var Shared = 2
             "file_diagnostics".to_string(),
             format!("file_symbols({a_id})"),
             format!("go_file_facts({a_id})"),
+            format!("go_signatures({a_id})"),
             format!("line_index({a_id})"),
             format!("symbol_summaries({a_id})"),
             format!("syntax_errors({a_id})"),
         ],
         "only the edited file is checked again"
     );
+
+    // A parameter fewer for `Area`: b's call of it is judged again, and now fits.
+    let text = host
+        .analysis()
+        .file_text(host.file("pkg/a.go").unwrap())
+        .replace(
+            "func Area(w, h int) int {\n\treturn w * h * 2",
+            "func Area(w int) int {\n\treturn w",
+        );
+    host.set_file_text("pkg/a.go", &text);
+    log.lock().unwrap().clear();
+    assert_eq!(checked(&host), ["pkg/a.go:3 SX009", "pkg/b.go:3 SX009"]);
+    let reruns = executed(&log)
+        .iter()
+        .filter(|q| *q == "file_diagnostics")
+        .count();
+    assert_eq!(reruns, 2, "a and b are both checked again");
 
     // Renaming a's `Shared` changes its package-level names: both files are checked again.
     let text = host

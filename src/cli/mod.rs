@@ -111,9 +111,11 @@ pub enum Command {
     /// Check PATHS (files or directories; default: the whole workspace) and print one
     /// `path:line:column: CODE message` line per diagnostic, then a summary. Syntax errors
     /// in every language; undefined names, unused imports and missing workspace modules in
-    /// Python, JavaScript and TypeScript; duplicate definitions and
+    /// Python, JavaScript and TypeScript; calls with impossible arguments in Python and
+    /// TypeScript; duplicate definitions and
     /// `return`/`yield`/`await`/`break` outside their context in Python, JavaScript,
-    /// TypeScript, Go and Rust; unused and missing imports and unused local variables in Go;
+    /// TypeScript, Go and Rust; unused and missing imports, unused local variables and calls
+    /// with too many or not enough arguments in Go;
     /// missing modules in Rust. Exits 1 when anything is reported.
     Check(CheckArgs),
     /// Explain a diagnostic code (`SX005` or `undefined-name`): what it means, an example

@@ -234,3 +234,174 @@ fn unused_variables_stay_quiet_where_a_literal_type_is_unknown() {
         expect![[r#""#]],
     );
 }
+
+#[test]
+fn impossible_calls_are_reported_as_the_go_compiler_does() {
+    // `go build -gcflags=-e` reports these 14 "too many arguments" / "not enough
+    // arguments": unnamed parameters count one each, a variadic one takes none or more, type
+    // parameters are not arguments, a function of another file of the package is judged, a
+    // package function named `print` hides the builtin, `f(g())` passes each of `g`'s
+    // results (a conversion gives one), and a local name's scope starts after its
+    // declaration (`two, other := two(1)` calls the package's `two`).
+    check(
+        r#"
+        //- /fire/a.go
+        package fire
+
+        func pair(a, b int) int { return a + b }
+
+        func unnamed(int, string) {}
+
+        func rest(first int, more ...string) {}
+
+        func generic[T any](x, y T) {}
+
+        func print(s string) {}
+
+        func calls() {
+        	pair(1, 2, 3)
+        	pair(1)
+        	unnamed(1)
+        	rest()
+        	generic[int](1)
+        	generic(1, 2, 3)
+        	other(1)
+        	print("a", "b")
+        	pair(
+        		1,
+        	)
+        	go pair()
+        	other(two())
+        	pair(int(1))
+        	pair(two())
+        }
+
+        func two() (int, int) { return 1, 2 }
+
+        func scopes() {
+        	unnamed(1)
+        	unnamed := 1
+        	two, other := two(1)
+        	_, _, _ = unnamed, two, other
+        }
+        //- /fire/b.go
+        package fire
+
+        func other(a, b, c int) {}
+        "#,
+        expect![[r#"
+            fire/a.go:14:2: SX010 too many arguments in call to 'pair': it takes 2, 3 given
+            fire/a.go:15:2: SX010 not enough arguments in call to 'pair': it takes 2, 1 given
+            fire/a.go:16:2: SX010 not enough arguments in call to 'unnamed': it takes 2, 1 given
+            fire/a.go:17:2: SX010 not enough arguments in call to 'rest': it takes at least 1, 0 given
+            fire/a.go:18:2: SX010 not enough arguments in call to 'generic': it takes 2, 1 given
+            fire/a.go:19:2: SX010 too many arguments in call to 'generic': it takes 2, 3 given
+            fire/a.go:20:2: SX010 not enough arguments in call to 'other': it takes 3, 1 given
+            fire/a.go:21:2: SX010 too many arguments in call to 'print': it takes 1, 2 given
+            fire/a.go:22:2: SX010 not enough arguments in call to 'pair': it takes 2, 1 given
+            fire/a.go:25:5: SX010 not enough arguments in call to 'pair': it takes 2, 0 given
+            fire/a.go:26:2: SX010 not enough arguments in call to 'other': it takes 3, 2 given
+            fire/a.go:27:2: SX010 not enough arguments in call to 'pair': it takes 2, 1 given
+            fire/a.go:34:2: SX010 not enough arguments in call to 'unnamed': it takes 2, 1 given
+            fire/a.go:36:16: SX010 too many arguments in call to 'two': it takes 0, 1 given
+        "#]],
+    );
+}
+
+#[test]
+fn impossible_calls_stay_quiet_where_go_spreads_or_the_callee_is_not_certain() {
+    // Compiles with Go 1.19 (but for `plat`): variadic calls, `f(g())` spreading two
+    // results, `xs...`, a closure and a parameter hiding a package function, methods,
+    // conversions, builtins, another package's function. `plat` has two declarations for two
+    // platforms that disagree, so its call is not judged (wrong on Linux, right on Windows).
+    check(
+        r#"
+        //- /quiet/a.go
+        package quiet
+
+        import "strings"
+
+        type celsius float64
+
+        type thing struct{}
+
+        func (thing) method(a int) {}
+
+        func two() (int, int) { return 1, 2 }
+
+        func pair(a, b int) {}
+
+        func rest(first int, more ...string) {}
+
+        func quiet(xs []string, t thing) {
+        	rest(1, "a", "b", "c")
+        	rest(1)
+        	pair(two())
+        	rest(1, xs...)
+        	t.method(1)
+        	_ = celsius(1)
+        	_ = len(xs)
+        	_ = append(xs, "a", "b")
+        	_ = strings.Repeat("a", 2)
+        	plat(1, 2, 3)
+        	func() {
+        		pair := func(a int) {}
+        		pair(1)
+        	}()
+        }
+
+        func hidden(rest func()) {
+        	rest()
+        }
+        //- /quiet/p_linux.go
+        package quiet
+
+        func plat(a int) {}
+        //- /quiet/p_windows.go
+        package quiet
+
+        func plat(a, b int) {}
+        "#,
+        expect![[r#""#]],
+    );
+}
+
+#[test]
+fn impossible_calls_in_tests_see_the_package_and_an_external_test_package_its_own() {
+    // As `go test -gcflags=-e` reports them: a `_test.go` file of the package sees the
+    // package's functions and its own; a `package x_test` file sees only its package's.
+    check(
+        r#"
+        //- /tpkg/a.go
+        package tpkg
+
+        func Area(w, h int) int { return w * h }
+        //- /tpkg/a_test.go
+        package tpkg
+
+        func helper(a int) {}
+
+        func check() {
+        	Area(1)
+        	helper(1, 2)
+        }
+        //- /tpkg/b_test.go
+        package tpkg_test
+
+        func Area(a int) {}
+
+        func other() {
+        	Area(1, 2)
+        	helper(1)
+        }
+
+        func helper(a, b int) {}
+        "#,
+        expect![[r#"
+            tpkg/a_test.go:6:2: SX010 not enough arguments in call to 'Area': it takes 2, 1 given
+            tpkg/a_test.go:7:2: SX010 too many arguments in call to 'helper': it takes 1, 2 given
+            tpkg/b_test.go:6:2: SX010 too many arguments in call to 'Area': it takes 1, 2 given
+            tpkg/b_test.go:7:2: SX010 not enough arguments in call to 'helper': it takes 2, 1 given
+        "#]],
+    );
+}

@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Unused local variables (SX007) of sextant against Go's type checker ("declared but not used").
+"""Unused local variables (SX007) and calls with an impossible number of arguments (SX010) of
+sextant against Go's type checker ("declared but not used"; "too many arguments in call to f",
+"not enough arguments in call to f").
 
 The standard library's and the toolchain's packages (`go list std cmd`; not cgo packages) are
 copied out of GOROOT's `src` into a temporary directory, each package's build files only
@@ -30,12 +32,24 @@ each (the line is emptied, so lines do not move), in turn:
 - any-statement: any such single-line statement inside a function body, which may or may
   not leave a variable unused (both tools decide).
 
+With --code SX010 the mutations are of calls instead: a call by a plain name of a function
+the package declares once with `func` (no receiver), written on one line, in turn
+
+- extra-argument: gains an argument (`f(a)` → `f(a, 0)`, `f()` → `f(0)`);
+- drop-argument: loses its last one (`f(a, b)` → `f(a)`);
+
+which Go rejects unless the function is variadic (both tools decide). Go's arity errors are
+keyed by (path, line); a sextant SX010 finding matches one on a line its span covers (Go puts
+"not enough arguments" at the closing parenthesis). sextant runs with --select
+SX001,SX002,SX010.
+
 Both tools then check the mutated copy; precision and recall are over the mutated packages
 (the others gave nothing before and did not change). Every disagreement is printed with its
 source line (--show).
 
-    python3 tests/oracle/go_compare.py --sextant target/debug/sextant [--packages 40 | --all]
-        [--mutations 40] [--seed 1] [--show 40] [--min-precision 1.0] [--min-recall 0.95]
+    python3 tests/oracle/go_compare.py --sextant target/debug/sextant [--code SX007 | SX010]
+        [--packages 40 | --all] [--mutations 40] [--seed 1] [--show 40]
+        [--min-precision 1.0] [--min-recall 0.95]
 
 Exit status 1 when precision (or, with mutations, recall) is below the minimum given, 2 when
 go or sextant cannot be run.
@@ -54,6 +68,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 UNUSED = re.compile(r"^(?P<path>[^:\s]+\.go):(?P<line>\d+):(?P<col>\d+): (?P<name>\w+) declared (?:but|and) not used$")
+ARITY = re.compile(r"^(?P<path>[^:\s]+\.go):(?P<line>\d+):(?P<col>\d+): (?:too many|not enough) arguments in call to (?P<name>\S+)")
 ERROR = re.compile(r"^(?P<path>[^:\s]+\.go):(?P<line>\d+):(?P<col>\d+): (?P<msg>.*)$")
 IDENT = re.compile(r"\b[A-Za-z_]\w*\b")
 # A statement line that opens, closes or continues something is never deleted.
@@ -119,9 +134,10 @@ def build_checker(into):
 
 
 def run_go(checker, root, paths):
-    """The type checker over package directories: the unused variables it reports, every
-    error by package directory, and the directories it could not check (syntax errors)."""
-    unused, errors, unchecked = set(), {}, set()
+    """The type checker over package directories: the unused variables it reports, its
+    arity errors, every error by package directory, and the directories it could not check
+    (syntax errors)."""
+    unused, arity, errors, unchecked = set(), set(), {}, set()
     for start in range(0, len(paths), 100):
         try:
             done = subprocess.run([str(checker), str(root), *paths[start:start + 100]],
@@ -142,12 +158,17 @@ def run_go(checker, root, paths):
             u = UNUSED.match(line)
             if u:
                 unused.add((path, int(u["line"]), u["name"]))
-    return unused, errors, unchecked
+            a = ARITY.match(line)
+            if a:
+                arity.add((path, int(a["line"]), a["name"]))
+    return unused, arity, errors, unchecked
 
 
-def run_sextant(sextant, root):
+def run_sextant(sextant, root, code="SX007"):
+    """sextant's findings of `code` as (path, line, name, last line), and the files with
+    syntax errors."""
     try:
-        done = subprocess.run([str(Path(sextant).resolve()), "check", "--select", "SX001,SX002,SX007",
+        done = subprocess.run([str(Path(sextant).resolve()), "check", "--select", f"SX001,SX002,{code}",
                                "--format", "json"], cwd=root, capture_output=True, text=True, timeout=1800)
     except OSError as e:
         fail(f"cannot run sextant: {e}")
@@ -159,9 +180,10 @@ def run_sextant(sextant, root):
     for d in answer["diagnostics"]:
         if d["code"] in ("SX001", "SX002"):
             broken.add(d["path"])
-        elif d["code"] == "SX007":
+        elif d["code"] == code:
             name = re.search(r"'([^']*)'", d["message"])
-            unused.add((d["path"], d["span"]["start"]["line"], name[1] if name else "?"))
+            unused.add((d["path"], d["span"]["start"]["line"], name[1] if name else "?",
+                        d["span"]["end"]["line"]))
     return unused, broken
 
 
@@ -219,6 +241,86 @@ def mutate(path, kind, rng):
     return f"line {i + 1}: {removed[:80]}"
 
 
+def package_functions(directory):
+    """Names of the functions a package directory declares with `func` (no receiver) exactly
+    once, and no other way that a line-start declaration shows."""
+    counts = {}
+    for path in directory.glob("*.go"):
+        for line in path.read_text(encoding="utf-8").split("\n"):
+            m = re.match(r"^func\s+(\w+)\s*[\[(]", line)
+            if m:
+                counts[m[1]] = counts.get(m[1], 0) + 1
+            m = re.match(r"^(?:var|const|type)\s+(\w+)", line)
+            if m:
+                counts[m[1]] = counts.get(m[1], 0) + 2
+    return {name for name, n in counts.items() if n == 1 and name not in ("init", "main", "_")}
+
+
+def call_arguments(line, open_at):
+    """The top-level argument spans of the call whose `(` is at `open_at`, and the index of
+    its `)`; None when the call does not close on this line."""
+    depth, at, start, spans, quote = 0, open_at, open_at + 1, [], None
+    while at < len(line):
+        c = line[at]
+        if quote:
+            if c == "\\" and quote != "`":
+                at += 2
+                continue
+            if c == quote:
+                quote = None
+        elif c in "\"'`":
+            quote = c
+        elif line.startswith("//", at) or line.startswith("/*", at):
+            return None
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                if line[start:at].strip():
+                    spans.append((start, at))
+                return spans, at
+        elif c == "," and depth == 1:
+            spans.append((start, at))
+            start = at + 1
+        at += 1
+    return None
+
+
+def mutate_call(path, kind, rng):
+    """One call of a package function in `path` gains or loses an argument."""
+    functions = package_functions(path.parent)
+    lines = path.read_text(encoding="utf-8").split("\n")
+    candidates = []
+    for i, line in enumerate(lines):
+        if not line.startswith("\t") or line.lstrip().startswith("//"):
+            continue
+        for m in re.finditer(r"(?<![\w.])(\w+)\(", line):
+            if m[1] not in functions:
+                continue
+            found = call_arguments(line, m.end() - 1)
+            if not found:
+                continue
+            spans, close = found
+            if any(line[a:b].strip().endswith("...") for a, b in spans):
+                continue
+            if kind == "drop-argument" and not spans:
+                continue
+            candidates.append((i, m, spans, close))
+    if not candidates:
+        return None
+    i, m, spans, close = rng.choice(candidates)
+    line = lines[i]
+    if kind == "extra-argument":
+        new = line[:close] + (", 0" if spans else "0") + line[close:]
+    else:
+        cut = spans[-2][1] if len(spans) > 1 else m.end()
+        new = line[:cut] + line[close:]
+    lines[i] = new
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return f"line {i + 1}: {new.strip()[:80]}"
+
+
 def source_line(root, path, line):
     try:
         return (root / path).read_text(encoding="utf-8").split("\n")[line - 1].strip()[:100]
@@ -226,12 +328,20 @@ def source_line(root, path, line):
         return "?"
 
 
-def compare(label, root, sextant_found, go_found, show):
-    both = sextant_found & go_found
-    only_sextant = sorted(sextant_found - go_found)
-    only_go = sorted(go_found - sextant_found)
-    precision = len(both) / len(sextant_found) if sextant_found else 1.0
-    recall = len(both) / len(go_found) if go_found else 1.0
+def compare(label, root, sextant_found, go_found, show, by_span=False):
+    """Precision and recall of sextant's (path, line, name, last line) against go's (path,
+    line, name): the same key, or with `by_span` the same path and a line the span covers."""
+    if by_span:
+        matches = lambda s, g: s[0] == g[0] and s[1] <= g[1] <= s[3]
+    else:
+        matches = lambda s, g: s[:3] == g
+    matched_sextant = {s for s in sextant_found if any(matches(s, g) for g in go_found)}
+    matched_go = {g for g in go_found if any(matches(s, g) for s in sextant_found)}
+    only_sextant = sorted(s[:3] for s in sextant_found - matched_sextant)
+    only_go = sorted(go_found - matched_go)
+    precision = len(matched_sextant) / len(sextant_found) if sextant_found else 1.0
+    recall = len(matched_go) / len(go_found) if go_found else 1.0
+    both = matched_go
     print(f"{label}: sextant {len(sextant_found)}, go {len(go_found)}, both {len(both)}; "
           f"precision {precision:.3f}, recall {recall:.3f}")
     for title, items in (("sextant only", only_sextant), ("go only", only_go)):
@@ -245,6 +355,8 @@ def compare(label, root, sextant_found, go_found, show):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sextant", default=str(REPO / "target/debug/sextant"))
+    parser.add_argument("--code", choices=["SX007", "SX010"], default="SX007",
+                        help="unused variables (statements deleted) or impossible calls (calls mutated)")
     parser.add_argument("--goroot", type=Path, help="default: `go env GOROOT`")
     parser.add_argument("--packages", type=int, default=40, help="how many eligible packages, picked at random")
     parser.add_argument("--all", action="store_true", help="every eligible package")
@@ -268,7 +380,7 @@ def main():
         checker = build_checker(Path(tmp))
         copy_packages(packages, root)
         dirs = [p["ImportPath"] for p in packages]
-        go_unused, errors, unchecked = run_go(checker, root, dirs)
+        _, _, errors, unchecked = run_go(checker, root, dirs)
         clean = [d for d in dirs if d not in errors and d not in unchecked]
         for d in dirs:
             if d not in clean:
@@ -276,34 +388,37 @@ def main():
         files = sum(len(list((root / d).glob("*.go"))) for d in clean)
         print(f"{version}; {len(clean)} packages ({files} files) of {goroot}/src copied, "
               f"{len(dirs) - len(clean)} left out (not clean for go/types outside the go tool)")
-        s_unused, broken = run_sextant(args.sextant, root)
+        what = "unused local variables" if args.code == "SX007" else "impossible calls"
+        s_unused, broken = run_sextant(args.sextant, root, args.code)
         if broken:
             print(f"  {len(broken)} files have syntax errors for sextant: {sorted(broken)[:5]}")
         keep = lambda found: {f for f in found if f[0] not in broken}
-        precision, _ = compare("unchanged: unused local variables", root, keep(s_unused), set(), args.show)
+        precision, _ = compare(f"unchanged: {what}", root, keep(s_unused), set(), args.show)
         failed |= precision < args.min_precision
         if args.mutations > 0:
             candidates = sorted(str(p.relative_to(root)) for d in clean for p in (root / d).glob("*.go"))
             rng.shuffle(candidates)
-            kinds = ["only-use", "any-statement"]
+            kinds = ["only-use", "any-statement"] if args.code == "SX007" else ["extra-argument", "drop-argument"]
             mutated, done = set(), 0
             for path in candidates:
                 if done >= args.mutations:
                     break
                 kind = kinds[done % len(kinds)]
-                description = mutate(root / path, kind, rng)
+                description = (mutate if args.code == "SX007" else mutate_call)(root / path, kind, rng)
                 if description:
                     mutated.add(path)
                     done += 1
                     if args.show:
                         print(f"  mutation {kind} in {path}: {description}")
             mutated_dirs = sorted({str(Path(p).parent) for p in mutated})
-            go_unused, errors, incomplete = run_go(checker, root, mutated_dirs)
-            s_unused, broken = run_sextant(args.sextant, root)
+            go_unused, go_arity, errors, incomplete = run_go(checker, root, mutated_dirs)
+            go_found = go_unused if args.code == "SX007" else go_arity
+            s_unused, broken = run_sextant(args.sextant, root, args.code)
             keep = lambda found: {f for f in found if str(Path(f[0]).parent) not in incomplete and f[0] not in broken}
             print(f"{done} files mutated in {len(mutated_dirs)} packages"
                   + (f"; {len(incomplete)} left out with syntax errors" if incomplete else "") + ":")
-            precision, recall = compare("mutated: unused local variables", root, keep(s_unused), keep(go_unused), args.show)
+            precision, recall = compare(f"mutated: {what}", root, keep(s_unused), keep(go_found), args.show,
+                                        by_span=args.code == "SX010")
             failed |= precision < args.min_precision or recall < args.min_recall
     sys.exit(1 if failed else 0)
 

@@ -1,6 +1,6 @@
 //! Diagnostics per file: syntax errors with their codes, then each language's checks
 //! (Python: `python/` and `arity.rs`; JavaScript, TypeScript and TSX: `ecmascript/`;
-//! Go: `go.rs` and `go_unused.rs`; Rust: `rust.rs`) and the structural checks of every language
+//! Go: `go.rs`, `go_unused.rs` and `go_arity.rs`; Rust: `rust.rs`) and the structural checks of every language
 //! (`duplicates.rs`: duplicate definitions, parameters and keys; `control_flow.rs`:
 //! `return`/`yield`/`await`/`break`/`continue` outside their context), every finding under
 //! a code of the registry (`registry.rs`, from `codes.toml`); last, the file's suppression
@@ -10,7 +10,8 @@
 //! Invariant (incremental): [`file_diagnostics`] reads its own file's queries
 //! (`syntax_errors`, `file_names`, `file_symbols`) and, of other files, only position-free
 //! facts (the module map `python_modules`, built from paths; a Python module's top-level
-//! names, `module_names`): an edit inside a function
+//! names, `module_names`; a Go file's package-level names and function signatures,
+//! `go_file_facts` and `go_arity::go_signatures`): an edit inside a function
 //! body re-checks that file alone, and a whole-workspace check reuses every other file's
 //! memoized answer. Precision first: where a check cannot be sure, it says nothing.
 
@@ -20,6 +21,7 @@ pub mod cycles;
 mod duplicates;
 pub mod ecmascript;
 mod go;
+mod go_arity;
 mod go_unused;
 mod python;
 pub mod registry;
@@ -106,6 +108,7 @@ pub fn file_diagnostics(db: &dyn Db, workspace: Workspace, file: SourceFile) -> 
             Lang::Go => {
                 found.extend(go::check(db, workspace, file, &tree));
                 found.extend(go_unused::check(&tree, text));
+                found.extend(go_arity::check(db, workspace, file, &tree));
             }
             Lang::Rust => found.extend(rust::check(db, workspace, file, &tree)),
             _ => {}
