@@ -352,17 +352,8 @@ fn callee_signature(
     call: u32,
     name: &str,
 ) -> Option<(String, Signature)> {
-    let mut scope = Some(names.occurrence(call).scope);
-    while let Some(current) = scope.filter(|&s| s != 0) {
-        if !names.bindings(current, name).is_empty() || names.declaration(current, name).is_some() {
-            return None;
-        }
-        scope = names.scopes[current as usize].parent;
-    }
-    let [binding] = names.bindings(0, name) else {
-        return None;
-    };
-    match names.occurrence(*binding).role {
+    let binding = super::sole_module_binding(names, call)?;
+    match names.occurrence(binding).role {
         Role::Definition(BindingKind::Function | BindingKind::Class) => {
             let signature = python_signatures(db, file).by_name.get(name).cloned()?;
             Some((name.to_string(), signature))

@@ -188,6 +188,27 @@ fn module_file(
     }
 }
 
+/// The one module-level binding the name of occurrence `at` refers to, when no scope around
+/// the occurrence binds or declares (`global`, `nonlocal`) it and the module binds it once:
+/// what a check needs before it can be sure of a callee.
+fn sole_module_binding(
+    names: &crate::semantic::names::FileNames,
+    at: crate::semantic::names::OccurrenceId,
+) -> Option<crate::semantic::names::OccurrenceId> {
+    let name = names.name(at);
+    let mut scope = Some(names.occurrence(at).scope);
+    while let Some(current) = scope.filter(|&s| s != 0) {
+        if !names.bindings(current, name).is_empty() || names.declaration(current, name).is_some() {
+            return None;
+        }
+        scope = names.scopes[current as usize].parent;
+    }
+    match names.bindings(0, name) {
+        [binding] => Some(*binding),
+        _ => None,
+    }
+}
+
 /// The call node (of kind `call_kind`) whose callee is the name at `name`.
 fn call_named_at<'t>(
     tree: &'t tree_sitter::Tree,

@@ -224,17 +224,8 @@ fn callee_arity(
     call: u32,
     name: &str,
 ) -> Option<(String, Arity)> {
-    let mut scope = Some(names.occurrence(call).scope);
-    while let Some(current) = scope.filter(|&s| s != 0) {
-        if !names.bindings(current, name).is_empty() {
-            return None;
-        }
-        scope = names.scopes[current as usize].parent;
-    }
-    let [binding] = names.bindings(0, name) else {
-        return None;
-    };
-    match names.occurrence(*binding).role {
+    let binding = super::super::sole_module_binding(names, call)?;
+    match names.occurrence(binding).role {
         Role::Definition(BindingKind::Function) => {
             let arity = *ecmascript_signatures(db, file).by_name.get(name)?;
             Some((name.to_string(), arity))
