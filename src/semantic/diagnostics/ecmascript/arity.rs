@@ -66,7 +66,7 @@ pub fn ecmascript_signatures(db: &dyn Db, file: SourceFile) -> Arc<Signatures> {
         let declaration = match statement.kind() {
             "export_statement" if statement.child_by_field_name("value").is_none() => {
                 let is_default = (0..statement.child_count())
-                    .filter_map(|i| statement.child(i as u32))
+                    .filter_map(|i| statement.child(i))
                     .any(|c| c.kind() == "default");
                 match statement.child_by_field_name("declaration") {
                     Some(d) if !is_default => d,
