@@ -219,3 +219,91 @@ fn a_file_changed_after_the_rename_was_computed_is_a_conflict_and_nothing_is_wri
     assert_eq!(read(&root, "app/geo.py"), GEO);
     assert_eq!(read(&root, "app/main.py"), edited);
 }
+
+/// Regression: a symlink to an edited file, or to its directory, made the index hold the
+/// file twice; the write then found the file "changed" after its first copy was written,
+/// and refused the whole rename with `CONFLICT`.
+#[cfg(unix)]
+#[test]
+fn files_reached_through_symlinks_are_written_once() {
+    let dir = workspace();
+    std::os::unix::fs::symlink("main.py", dir.path().join("app/main_link.py")).unwrap();
+    std::os::unix::fs::symlink("app", dir.path().join("app_link")).unwrap();
+    let out = sextant(
+        dir.path(),
+        &["rename", "app/geo.py:1:5", "region", "--write"],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    assert_eq!(
+        stdout(&out).lines().last(),
+        Some("`area` → `region`: 6 edits in 3 files, written")
+    );
+    assert_eq!(
+        read(dir.path(), "app/geo.py"),
+        GEO.replace("area", "region")
+    );
+    assert_eq!(
+        read(dir.path(), "app/main.py"),
+        MAIN.replace("area", "region")
+    );
+    assert!(
+        std::fs::symlink_metadata(dir.path().join("app/main_link.py"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+}
+
+/// Regression: `rename --write` replaced a file marked read-only (mode 0444) through its
+/// temporary file, keeping the mode: a file its owner protected was rewritten.
+#[cfg(unix)]
+#[test]
+fn read_only_files_are_refused_and_nothing_is_written() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = workspace();
+    let main = dir.path().join("app/main.py");
+    std::fs::set_permissions(&main, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let out = sextant(
+        dir.path(),
+        &["rename", "app/geo.py:1:5", "region", "--write"],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert_eq!(
+        stderr(&out),
+        "sextant: error: WRITE_REFUSED: app/main.py: read-only (mode 444); nothing was written\n"
+    );
+    assert_eq!(read(dir.path(), "app/geo.py"), GEO);
+    assert_eq!(read(dir.path(), "app/main.py"), MAIN);
+}
+
+/// Regression: with `max_file_size` raised in sextant.toml, a large file's rename was
+/// listed by the dry run and then refused by `--write`, which read with the default limit.
+#[test]
+fn the_write_reads_files_with_the_limit_the_index_used() {
+    let dir = workspace();
+    write(dir.path(), "sextant.toml", "max_file_size = 8388608\n");
+    let padding = "padding = 1\n".repeat(250_000);
+    write(
+        dir.path(),
+        "app/big.py",
+        &format!("from app.geo import area\n{padding}area(1, 2)\n"),
+    );
+    let out = sextant(
+        dir.path(),
+        &["rename", "app/geo.py:1:5", "region", "--write"],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    assert!(read(dir.path(), "app/big.py").ends_with("padding = 1\nregion(1, 2)\n"));
+}

@@ -255,7 +255,6 @@ fn files_that_cannot_be_indexed_are_reported_with_their_reason() {
         files(&host),
         [
             ("latin1.py", "s = '\u{fffd}t\u{fffd}'\n"),
-            ("link_in.py", "x = 1\n"),
             ("ok.py", "x = 1\n"),
         ]
         .map(|(p, t)| (p.to_string(), t.to_string()))
@@ -271,6 +270,7 @@ fn files_that_cannot_be_indexed_are_reported_with_their_reason() {
             ("caf\u{fffd}.py".into(), SkipReason::NonUtf8Path),
             ("dangling.py".into(), SkipReason::Unreadable),
             ("dir_out".into(), SkipReason::OutsideWorkspace),
+            ("link_in.py".into(), SkipReason::SameFile),
             ("link_out.py".into(), SkipReason::OutsideWorkspace),
             ("pipe.py".into(), SkipReason::NotRegularFile),
             ("self.py".into(), SkipReason::Unreadable),
@@ -487,23 +487,40 @@ fn a_file_that_grows_too_large_or_turns_binary_leaves_the_index_with_a_reason() 
 
 #[test]
 fn a_change_to_a_linked_file_refreshes_the_link() {
+    // A link to a file the walk reaches anyway is a second path to it: indexed once.
     let fs = memory();
     fs.write("real.py", "A = 1\n")
-        .symlink("alias.py", "real.py");
+        .symlink("alias.py", "real.py")
+        .write(".gitignore", "hidden/\n")
+        .write("hidden/real.py", "B = 1\n")
+        .symlink("link.py", "hidden/real.py");
     let mut host = load(&fs);
-    fs.write("real.py", "A = 2\n");
-    changed(&mut host, &["real.py"]);
-    assert_eq!(text(&host, "alias.py").unwrap(), "A = 2\n");
+    assert_eq!(paths(&host), strings(&["link.py", "real.py"]));
+    assert_eq!(host.indexed_path("alias.py"), "real.py");
+    // The real file of `link.py` is ignored, so the link is indexed, and follows it.
+    fs.write("real.py", "A = 2\n")
+        .write("hidden/real.py", "B = 2\n");
+    changed(&mut host, &["real.py", "hidden/real.py"]);
     assert_eq!(text(&host, "real.py").unwrap(), "A = 2\n");
+    assert_eq!(text(&host, "link.py").unwrap(), "B = 2\n");
+
+    // Once its real file is indexed, the link becomes a second path to it.
+    fs.write(".gitignore", "");
+    changed(&mut host, &[".gitignore"]);
+    assert_eq!(paths(&host), strings(&["hidden/real.py", "real.py"]));
+    assert_eq!(host.indexed_path("link.py"), "hidden/real.py");
 
     // Retargeted outside the root: refused when read.
     fs.write("/elsewhere/secret.py", "KEY = 1\n")
         .symlink("alias.py", "/elsewhere/secret.py");
     changed(&mut host, &["alias.py"]);
-    assert_eq!(paths(&host), strings(&["real.py"]));
+    assert_eq!(paths(&host), strings(&["hidden/real.py", "real.py"]));
     assert_eq!(
         skipped(&host),
-        [("alias.py".into(), SkipReason::OutsideWorkspace)]
+        [
+            ("alias.py".into(), SkipReason::OutsideWorkspace),
+            ("link.py".into(), SkipReason::SameFile)
+        ]
     );
 }
 

@@ -63,8 +63,8 @@ pub fn run(g: &GlobalArgs, args: &RenameArgs) -> Result<(String, ExitCode), CliE
     let mut written = None;
     if args.write && !rename.change.is_empty() {
         let root = std::fs::canonicalize(g.root())?;
-        let max_file_size = g.max_file_size.unwrap_or(workspace::DEFAULT_MAX_FILE_SIZE);
-        match workspace::apply_change(&root, &rename.change, max_file_size) {
+        // The limit the files were read with: sextant.toml's, or --max-file-size.
+        match workspace::apply_change(&root, &rename.change, host.config.max_file_size) {
             Ok(done) => written = Some(done),
             Err(error) => return Err(CliError(format!("{}: {error}", error.code()))),
         }

@@ -121,9 +121,20 @@ pub fn apply_change_with_faults(
         .iter()
         .filter(|file| !file.edits.is_empty())
         .collect();
-    let mut planned = Vec::with_capacity(files.len());
+    let mut planned: Vec<Plan> = Vec::with_capacity(files.len());
     for file in &files {
-        planned.push(plan(&reader, root, file, max_file_size)?);
+        let plan = plan(&reader, root, file, max_file_size)?;
+        // Two paths to one file (a symlink): writing both would apply the edit twice.
+        if let Some(first) = planned.iter().find(|p| p.real_path == plan.real_path) {
+            if first.new_text == plan.new_text {
+                continue;
+            }
+            return Err(ApplyError::Refused {
+                path: plan.path,
+                reason: format!("the same file as {}, edited differently", first.path),
+            });
+        }
+        planned.push(plan);
     }
 
     // Every new text is on disk, synced, before any file is replaced.
@@ -230,9 +241,11 @@ fn plan(
         });
     }
     let new_text = file.apply(text).map_err(ApplyError::BadEdit)?;
-    let permissions = fs::metadata(&content.real_path)
-        .map_err(|error| refused(error.to_string()))?
-        .permissions();
+    let metadata = fs::metadata(&content.real_path).map_err(|error| refused(error.to_string()))?;
+    if let Some(reason) = write_protection(&content.real_path, &metadata) {
+        return Err(refused(reason));
+    }
+    let permissions = metadata.permissions();
     Ok(Plan {
         path: file.path.clone(),
         real_path: content.real_path,
@@ -241,6 +254,30 @@ fn plan(
         new_text,
         permissions,
     })
+}
+
+/// Why a file must not be replaced, as an editor would judge it: its permissions protect it
+/// (no write bit for anyone: root too respects a file marked read-only, as agents often run
+/// as root), this user may not write it, or it has other hard links, which a replace would
+/// silently detach from the new text.
+fn write_protection(path: &Path, metadata: &fs::Metadata) -> Option<String> {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let mode = metadata.permissions().mode();
+    if mode & 0o222 == 0 {
+        return Some(format!("read-only (mode {:o})", mode & 0o7777));
+    }
+    let c_path = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).ok()?;
+    // SAFETY: a valid NUL-terminated path; `access` only reads it.
+    if unsafe { libc::access(c_path.as_ptr(), libc::W_OK) } != 0 {
+        return Some(format!("not writable: {}", io::Error::last_os_error()));
+    }
+    if metadata.nlink() > 1 {
+        return Some(format!(
+            "it has {} hard links, which replacing it would break",
+            metadata.nlink()
+        ));
+    }
+    None
 }
 
 /// The new text in a synced temporary file beside the target, with its permissions.
@@ -483,5 +520,62 @@ mod tests {
                 .file_type()
                 .is_symlink()
         );
+    }
+
+    #[test]
+    fn two_paths_to_one_file_write_it_once() {
+        let (_dir, root) = workspace(&[("real.py", "x = 1\n")]);
+        std::os::unix::fs::symlink("real.py", root.join("link.py")).unwrap();
+        let same = SourceChange {
+            files: vec![
+                replace("link.py", "x = 1\n", "x", "y"),
+                replace("real.py", "x = 1\n", "x", "y"),
+            ],
+        };
+        apply_change(&root, &same, LIMIT).unwrap();
+        assert_eq!(read(&root, "real.py"), "y = 1\n");
+        let different = SourceChange {
+            files: vec![
+                replace("link.py", "y = 1\n", "y", "a"),
+                replace("real.py", "y = 1\n", "1", "2"),
+            ],
+        };
+        let error = apply_change(&root, &different, LIMIT).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "real.py: the same file as link.py, edited differently; nothing was written"
+        );
+        assert_eq!(read(&root, "real.py"), "y = 1\n");
+    }
+
+    #[test]
+    fn read_only_files_and_files_with_hard_links_are_refused() {
+        use std::os::unix::fs::PermissionsExt;
+        let (_dir, root) = workspace(&[("a.py", "x = 1\n"), ("ro.py", "x = 1\n")]);
+        fs::set_permissions(root.join("ro.py"), fs::Permissions::from_mode(0o444)).unwrap();
+        let change = SourceChange {
+            files: vec![
+                replace("a.py", "x = 1\n", "x", "y"),
+                replace("ro.py", "x = 1\n", "x", "y"),
+            ],
+        };
+        let error = apply_change(&root, &change, LIMIT).unwrap_err();
+        assert_eq!(error.code(), "WRITE_REFUSED");
+        assert_eq!(
+            error.to_string(),
+            "ro.py: read-only (mode 444); nothing was written"
+        );
+        assert_eq!(read(&root, "a.py"), "x = 1\n");
+
+        fs::hard_link(root.join("a.py"), root.join("b.py")).unwrap();
+        let change = SourceChange {
+            files: vec![replace("a.py", "x = 1\n", "x", "y")],
+        };
+        let error = apply_change(&root, &change, LIMIT).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "a.py: it has 2 hard links, which replacing it would break; nothing was written"
+        );
+        assert_eq!(read(&root, "b.py"), "x = 1\n");
     }
 }

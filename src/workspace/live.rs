@@ -54,11 +54,16 @@ pub struct Snapshot {
     pub formatters: Arc<super::Formatters>,
     /// Increases with every applied batch of changes.
     pub revision: u64,
+    /// Second paths to indexed files (symlinks): alias → the indexed path.
+    pub aliases: Arc<std::collections::HashMap<String, String>>,
 }
 
 impl Snapshot {
+    /// The file at `rel`, or the indexed file `rel` is a second path to.
     pub fn file(&self, rel: &str) -> Option<FileId> {
-        self.analysis.file(rel)
+        self.analysis
+            .file(rel)
+            .or_else(|| self.analysis.file(self.aliases.get(rel)?))
     }
 }
 
@@ -881,6 +886,7 @@ fn publish(host: &Host, shared: &Shared, revision: u64) {
         max_file_size: host.config.max_file_size,
         formatters: Arc::new(host.config.format.clone()),
         revision,
+        aliases: Arc::new(host.aliases().clone()),
     };
     *shared.snapshot.lock().unwrap() = Some(snapshot);
     let changed = {

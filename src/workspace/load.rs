@@ -23,6 +23,10 @@ pub enum SkipReason {
     OutsideWorkspace,
     NotRegularFile,
     NonUtf8Path,
+    /// A second path to a file the workspace already indexes (a symlink to it, or into its
+    /// directory): indexed once, under the first path, so that no answer names one file
+    /// twice and no edit writes it twice.
+    SameFile,
 }
 
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]

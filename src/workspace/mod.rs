@@ -145,6 +145,8 @@ pub struct Host {
     /// For files reached through a symlink: path → the workspace path of the real file. A
     /// change reported for the real file refreshes these paths too.
     real_paths: HashMap<String, String>,
+    /// Second paths to indexed files (see [`split_aliases`]): alias → the indexed path.
+    aliases: HashMap<String, String>,
 }
 
 /// What [`Host::apply_disk_changes`] did.
@@ -221,6 +223,38 @@ fn read_candidates(
     (loaded, skipped)
 }
 
+/// Leaves out the files that are second paths to a file indexed anyway: a symlink to a
+/// file, or a file under a symlinked directory, whose real file `loaded` holds or
+/// `stays_indexed` says is kept. A file reached only through a link (its real location
+/// ignored) stays, under the link's path. Returns the files to index and the aliases
+/// (alias → indexed path), each also reported as skipped.
+fn split_aliases(
+    loaded: Vec<LoadedFile>,
+    stays_indexed: impl Fn(&str) -> bool,
+) -> (Vec<LoadedFile>, Vec<(String, String)>) {
+    let paths: std::collections::HashSet<String> =
+        loaded.iter().map(|file| file.path.clone()).collect();
+    let mut kept = Vec::with_capacity(loaded.len());
+    let mut aliases = Vec::new();
+    for file in loaded {
+        match &file.real_path {
+            Some(real) if paths.contains(real) || stays_indexed(real) => {
+                aliases.push((file.path, real.clone()));
+            }
+            _ => kept.push(file),
+        }
+    }
+    (kept, aliases)
+}
+
+fn alias_skipped(alias: &str, real: &str) -> SkippedFile {
+    SkippedFile {
+        path: alias.to_string(),
+        reason: SkipReason::SameFile,
+        detail: format!("the same file as {real}"),
+    }
+}
+
 fn walked_dirs(candidates: &[load::Candidate]) -> std::collections::HashSet<String> {
     candidates
         .iter()
@@ -257,13 +291,16 @@ impl Host {
         let found_manifests = manifests::found(&candidates);
         let walked_dirs = walked_dirs(&candidates);
         let progress = options.progress.as_ref();
-        let (loaded, skipped) = read_candidates(&*system, candidates, &config, progress, |_| true);
+        let (loaded, mut skipped) =
+            read_candidates(&*system, candidates, &config, progress, |_| true);
+        let (loaded, aliases) = split_aliases(loaded, |_| false);
 
         let mut host = Host::from_files_over(system, AnalysisHost::new(root.clone()), root, loaded);
         host.analysis.set_check_settings(config.check.clone());
         host.config = config;
         host.options = options.clone();
         host.walked_dirs = walked_dirs;
+        host.set_aliases(aliases, &mut skipped);
         host.skipped = skipped;
         host.load_manifests(found_manifests);
         let indexing = Progress::new(progress, LoadPhase::Indexing, host.analysis.file_count());
@@ -303,6 +340,7 @@ impl Host {
             walked_dirs: Default::default(),
             system: OverlaySystem::new(system),
             real_paths: HashMap::new(),
+            aliases: HashMap::new(),
         };
         let mut change = Change::default();
         for f in files {
@@ -321,6 +359,8 @@ impl Host {
         if !is_workspace_relative(rel) {
             return false;
         }
+        // An editor that opened a second path to an indexed file edits that file.
+        let rel = &self.indexed_path(rel).to_string();
         match text {
             Some(text) => {
                 let abs = self.root.join(rel);
@@ -451,9 +491,10 @@ impl Host {
         let known: std::collections::HashSet<&str> = self.analysis.paths().collect();
         // A new size limit applies to every file, not only to those read anyway.
         let reread_all = config.max_file_size != self.config.max_file_size;
-        let (loaded, skipped) = read_candidates(&self.system, candidates, &config, None, |rel| {
-            reread_all || !known.contains(rel) || touched.contains(rel)
-        });
+        let (loaded, mut skipped) =
+            read_candidates(&self.system, candidates, &config, None, |rel| {
+                reread_all || !known.contains(rel) || touched.contains(rel)
+            });
         let mut gone: Vec<String> = self
             .analysis
             .paths()
@@ -466,6 +507,24 @@ impl Host {
                 .filter(|s| self.analysis.contains(&s.path))
                 .map(|s| s.path.clone()),
         );
+        let stays_indexed = |rel: &str| {
+            known.contains(rel) && present.contains(rel) && !gone.iter().any(|g| g == rel)
+        };
+        let (loaded, mut aliases) = split_aliases(loaded, stays_indexed);
+        // A link indexed while its real file was not (ignored, or not there yet) becomes an
+        // alias once the real file is indexed.
+        let loaded_paths: std::collections::HashSet<&str> =
+            loaded.iter().map(|f| f.path.as_str()).collect();
+        for (link, real) in &self.real_paths {
+            if known.contains(link.as_str())
+                && !gone.contains(link)
+                && (loaded_paths.contains(real.as_str()) || stays_indexed(real))
+            {
+                aliases.push((link.clone(), real.clone()));
+            }
+        }
+        gone.extend(aliases.iter().map(|(alias, _)| alias.clone()));
+        self.set_aliases(aliases, &mut skipped);
         let mut change = Change::default();
         for rel in gone {
             self.real_paths.remove(&rel);
@@ -489,6 +548,27 @@ impl Host {
             None => true,
             Some((dir, _)) => self.walked_dirs.contains(dir),
         }
+    }
+
+    /// Records the aliases a walk found, each reported as skipped (sorted by path).
+    fn set_aliases(&mut self, aliases: Vec<(String, String)>, skipped: &mut Vec<SkippedFile>) {
+        skipped.extend(
+            aliases
+                .iter()
+                .map(|(alias, real)| alias_skipped(alias, real)),
+        );
+        skipped.sort_by(|a, b| a.path.cmp(&b.path));
+        self.aliases = aliases.into_iter().collect();
+    }
+
+    /// The indexed path of `rel`: itself, or the file it is a second path to.
+    pub fn indexed_path<'a>(&'a self, rel: &'a str) -> &'a str {
+        self.aliases.get(rel).map_or(rel, String::as_str)
+    }
+
+    /// Second paths to indexed files: alias → the indexed path.
+    pub fn aliases(&self) -> &HashMap<String, String> {
+        &self.aliases
     }
 
     fn track_real_path(&mut self, loaded: &LoadedFile) {

@@ -162,3 +162,28 @@ async def test_cli_mcp_and_lsp_rename_alike(client, tmp_path):
         (path, line + 1, character + 1) for path, edits in edits_by_file(root, edit).items() for line, character, _, _ in edits
     )
     assert lsp_edits == cli_edits
+
+
+@pytest.mark.asyncio
+async def test_a_file_reached_by_two_paths_gets_one_entry(client, tmp_path):
+    # A regression: the index held main.py and its symlink as two files, so the edit named
+    # both and an editor that resolves links applied it twice (`surfaceace`).
+    root = tmp_path / "ws"
+    (root / "pkg").mkdir(parents=True)
+    (root / "geo.py").write_text("def surf(x):\n    return x\n")
+    (root / "main.py").write_text("from geo import surf\nprint(surf(1))\n")
+    (root / "pkg/user.py").write_text("from geo import surf\n")
+    (root / "main_link.py").symlink_to("main.py")
+    (root / "pkg_link").symlink_to("pkg", target_is_directory=True)
+    await start(client, root)
+    # Opened through the link, as an editor following it would.
+    link = root / "main_link.py"
+    open_doc(client, link, link.read_text(), "python")
+    edit = await client.text_document_rename_async(
+        types.RenameParams(text_document=doc(link), position=types.Position(line=1, character=7), new_name="surface")
+    )
+    assert edits_by_file(root, edit) == {
+        "geo.py": [(0, 4, 8, "surface")],
+        "main.py": [(0, 16, 20, "surface"), (1, 6, 10, "surface")],
+        "pkg/user.py": [(0, 16, 20, "surface")],
+    }

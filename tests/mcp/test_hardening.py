@@ -108,7 +108,8 @@ async def test_symlink_retargeted_outside_while_serving_is_refused(workspace, ou
     link.symlink_to("good.py")
     async with stdio_session(workspace) as session:
         found = await session.call_tool("lookup_symbol", {"query": "GOOD_NAME"})
-        assert paths(found) == ["app/good.py", "app/link.py"]
+        # The link is a second path to good.py, indexed once.
+        assert paths(found) == ["app/good.py"]
         # Retarget in place, as `ln -sf` does, then ask at once.
         link.unlink()
         link.symlink_to(outside / "secret.py")
@@ -122,27 +123,35 @@ async def test_symlink_retargeted_outside_while_serving_is_refused(workspace, ou
 
 
 async def test_symlinked_files_follow_their_targets(workspace):
+    # A file reached by a second path (a file symlink, a directory symlink) is indexed once,
+    # under its real path; a link whose real file is ignored is indexed under the link.
     write(workspace, "lib/real.py", "def before_edit():\n    pass\n")
     (workspace / "lib/alias.py").symlink_to("real.py")
     write(workspace, "pkg/mod.py", "class Before:\n    pass\n")
     (workspace / "pkg_link").symlink_to(workspace / "pkg", target_is_directory=True)
+    write(workspace, ".gitignore", "vendored/\n")
+    write(workspace, "vendored/v.py", "def vendored_before():\n    pass\n")
+    (workspace / "lib/vend.py").symlink_to("../vendored/v.py")
     async with stdio_session(workspace) as session:
-        assert paths(await session.call_tool("lookup_symbol", {"query": "before_edit"})) == [
-            "lib/alias.py",
-            "lib/real.py",
-        ]
+        assert paths(await session.call_tool("lookup_symbol", {"query": "before_edit"})) == ["lib/real.py"]
+        assert paths(await session.call_tool("lookup_symbol", {"query": "vendored_before"})) == ["lib/vend.py"]
+        status = (await session.call_tool("workspace_status", {})).structured_content
+        skipped = {s["path"]: (s["reason"], s["detail"]) for s in status["skipped"]}
+        assert skipped["lib/alias.py"] == ("same_file", "the same file as lib/real.py")
+        assert skipped["pkg_link/mod.py"] == ("same_file", "the same file as pkg/mod.py")
         write(workspace, "lib/real.py", "def after_edit():\n    pass\n")
         write(workspace, "pkg/mod.py", "class After:\n    pass\n")
-        assert paths(await session.call_tool("lookup_symbol", {"query": "after_edit"})) == [
-            "lib/alias.py",
-            "lib/real.py",
-        ]
+        write(workspace, "vendored/v.py", "def vendored_after():\n    pass\n")
+        assert paths(await session.call_tool("lookup_symbol", {"query": "after_edit"})) == ["lib/real.py"]
         assert names(await session.call_tool("lookup_symbol", {"query": "before_edit"})) == []
         assert paths(await session.call_tool("lookup_symbol", {"query": "After", "kinds": ["class"]})) == [
             "pkg/mod.py",
-            "pkg_link/mod.py",
         ]
         assert names(await session.call_tool("lookup_symbol", {"query": "Before", "kinds": ["class"]})) == []
+        assert paths(await session.call_tool("lookup_symbol", {"query": "vendored_after"})) == ["lib/vend.py"]
+        # Asked for by the link's path, the answer is the indexed file's.
+        outline = (await session.call_tool("outline", {"path": "lib/alias.py"})).structured_content
+        assert outline["path"] == "lib/real.py"
 
 
 # --- nothing blocks the server ----------------------------------------------------------
