@@ -329,7 +329,9 @@ pub struct McpArgs {
     /// milliseconds.
     #[arg(long, value_name = "MS", requires = "http", default_value_t = crate::mcp::HttpLimits::default().idle_timeout_ms)]
     pub http_idle_timeout_ms: u64,
-    /// With --http: connections open at once; more wait to be accepted.
+    /// With --http: connections open at once that have made a request with the token, and
+    /// as many again that have not yet (the one waiting longest without a request in
+    /// progress makes room for a new one); more wait to be accepted.
     #[arg(long, value_name = "N", requires = "http", default_value_t = crate::mcp::HttpLimits::default().max_connections)]
     pub http_max_connections: usize,
     #[command(flatten)]

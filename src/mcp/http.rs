@@ -157,6 +157,9 @@ async fn require_token(
                 .into_response();
         }
     }
+    if let Some(admission) = request.extensions().get::<http_conn::Admission>().cloned() {
+        admission.authorised().await;
+    }
     next.run(request).await
 }
 
