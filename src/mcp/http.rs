@@ -1,9 +1,9 @@
 //! Streamable HTTP transport: loopback only, `Host` and `Origin` checked, optional bearer
 //! token, request bodies checked as JSON-RPC frames before rmcp sees them.
 //!
-//! Invariant: a request reaches rmcp only after the token check and, for a JSON `POST`, after
-//! its body (at most `max_request_bytes`) passed [`frame::check`]; a refused body gets a
-//! JSON-RPC error object, never a bare status.
+//! Invariants: a request reaches rmcp only after the token check and, for a JSON `POST`, after its body (at most `max_request_bytes`) passed [`frame::check`] and its
+//! request id is not in flight in its session; a refused body gets a JSON-RPC error object,
+//! never a bare status.
 
 use std::{net::SocketAddr, sync::Arc, time::Duration};
 
@@ -22,8 +22,9 @@ use rmcp::transport::{
 
 use super::{
     Limits, SextantServer,
-    frame::{self, Rejection, Verdict},
+    frame::{self, Forwarded, Rejection, Verdict},
     http_conn,
+    inflight::InFlightIds,
 };
 use crate::workspace::live::LiveWorkspace;
 
@@ -102,7 +103,10 @@ pub async fn serve_http(
         .with_allowed_origins(origins)
         .with_max_request_body_bytes(limits.max_request_bytes);
     let end_streams = config.cancellation_token.clone();
-    let max_frame = limits.max_request_bytes;
+    let body_check = BodyCheck {
+        max_frame: limits.max_request_bytes,
+        in_flight: InFlightIds::default(),
+    };
     // One server value shared by every session: the in-flight limit is global.
     let server = SextantServer::new(live, limits);
     let service = StreamableHttpService::new(
@@ -112,7 +116,7 @@ pub async fn serve_http(
     );
     let app = axum::Router::new()
         .nest_service("/mcp", service)
-        .layer(middleware::from_fn_with_state(max_frame, check_body))
+        .layer(middleware::from_fn_with_state(body_check, check_body))
         .layer(middleware::from_fn_with_state(
             Arc::new(token),
             require_token,
@@ -175,13 +179,22 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
+/// What [`check_body`] checks against.
+#[derive(Clone)]
+struct BodyCheck {
+    max_frame: usize,
+    /// Request ids in flight, per `Mcp-Session-Id`.
+    in_flight: InFlightIds,
+}
+
 /// Checks the body of a JSON `POST` as one JSON-RPC frame; other requests pass untouched
 /// (rmcp answers a wrong content type with 415).
-async fn check_body(State(max_frame): State<usize>, request: Request, next: Next) -> Response {
+async fn check_body(State(check): State<BodyCheck>, request: Request, next: Next) -> Response {
     if request.method() != Method::POST || !is_json(request.headers()) {
         return next.run(request).await;
     }
     let (parts, body) = request.into_parts();
+    let max_frame = check.max_frame;
     let bytes = match read_body(body, max_frame).await {
         Ok(bytes) => bytes,
         Err(BodyError::TooLarge(prefix)) => {
@@ -204,7 +217,24 @@ async fn check_body(State(max_frame): State<usize>, request: Request, next: Next
         }
     };
     match frame::check(&bytes) {
-        Verdict::Forward => {
+        Verdict::Forward(Forwarded::Request(id)) => {
+            let session = session_of(&parts.headers);
+            let Some(held) = check.in_flight.hold(session, &id) else {
+                return rejection_response(
+                    StatusCode::BAD_REQUEST,
+                    Rejection::already_in_flight(id),
+                );
+            };
+            let response = next
+                .run(Request::from_parts(parts, Body::from(bytes)))
+                .await;
+            // The id stays in flight until the answer has been sent (or abandoned).
+            response.map(|body| Body::new(http_conn::Guarded::new(body, held)))
+        }
+        Verdict::Forward(forwarded) => {
+            if let Forwarded::Cancellation(id) = &forwarded {
+                check.in_flight.end(session_of(&parts.headers), id);
+            }
             next.run(Request::from_parts(parts, Body::from(bytes)))
                 .await
         }
@@ -218,6 +248,14 @@ async fn check_body(State(max_frame): State<usize>, request: Request, next: Next
         ),
         Verdict::Reject(rejection) => rejection_response(StatusCode::BAD_REQUEST, rejection),
     }
+}
+
+/// The session a request belongs to (none yet for `initialize`).
+fn session_of(headers: &HeaderMap) -> &str {
+    headers
+        .get("mcp-session-id")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
 }
 
 fn is_json(headers: &HeaderMap) -> bool {

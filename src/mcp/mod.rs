@@ -10,6 +10,7 @@ mod format;
 mod frame;
 mod http;
 mod http_conn;
+mod inflight;
 mod paths;
 mod schema;
 mod stdio;

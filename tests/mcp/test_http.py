@@ -44,3 +44,34 @@ async def test_http_200_held_partial_requests_leave_room_for_a_client_with_the_t
 
 # --- request ids ------------------------------------------------------------------------
 
+
+def sse_messages(text: str) -> list[dict]:
+    return [json.loads(line[5:]) for line in text.splitlines() if line.startswith("data:") and line[5:].strip()]
+
+
+async def test_http_a_request_id_already_in_flight_is_refused_and_the_first_answered(workspace):
+    import httpx2
+
+    with http_server(workspace) as server:
+        async with httpx2.AsyncClient(timeout=30) as client:
+            init = await client.post(server.url, json=INITIALIZE, headers=JSON_HEADERS)
+            session = {**JSON_HEADERS, "Mcp-Session-Id": init.headers["mcp-session-id"], "Mcp-Protocol-Version": "2025-06-18"}
+            initialized = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+            assert (await client.post(server.url, json=initialized, headers=session)).status_code == 202
+            slow = {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": SLOW_CALL}
+            again = {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "explain_diagnostic", "arguments": {"code": "SX005"}}}
+            async with client.stream("POST", server.url, json=slow, headers=session) as first:
+                assert first.status_code == 200
+                second = await client.post(server.url, json=again, headers=session)
+                assert second.status_code == 400
+                assert second.json() == {
+                    "jsonrpc": "2.0",
+                    "id": 7,
+                    "error": {"code": -32600, "message": "invalid request: request id 7 already in flight"},
+                }
+                answers = [m for m in sse_messages((await first.aread()).decode()) if m.get("id") == 7]
+            assert len(answers) == 1 and answers[0]["result"]["structuredContent"]["truncated"] is True, answers
+            # Answered, the id is free again.
+            reused = await client.post(server.url, json=again, headers=session)
+            assert reused.status_code == 200
+            assert [m["result"]["structuredContent"]["code"] for m in sse_messages(reused.text)] == ["SX005"]
