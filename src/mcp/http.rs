@@ -1,7 +1,8 @@
 //! Streamable HTTP transport: loopback only, `Host` and `Origin` checked, optional bearer
 //! token, request bodies checked as JSON-RPC frames before rmcp sees them.
 //!
-//! Invariants: a request reaches rmcp only after the token check and, for a JSON `POST`, after its body (at most `max_request_bytes`) passed [`frame::check`] and its
+//! Invariants: a request reaches rmcp only after the token check and, for a JSON `POST`, after its body (at most `max_request_bytes`,
+//! refused with 413 as soon as its declared length is over) passed [`frame::check`] and its
 //! request id is not in flight in its session; a refused body gets a JSON-RPC error object,
 //! never a bare status.
 
@@ -66,6 +67,9 @@ impl HttpLimits {
         Duration::from_millis(self.idle_timeout_ms)
     }
 }
+
+/// How long a body declared over the limit is read for its request id before the 413.
+const ID_WAIT: Duration = Duration::from_millis(100);
 
 /// Serves MCP at `http://ADDR/mcp` until SIGINT or SIGTERM, then stops gracefully. `token`,
 /// when set, must come as `Authorization: Bearer <token>` on every request.
@@ -195,6 +199,9 @@ async fn check_body(State(check): State<BodyCheck>, request: Request, next: Next
     }
     let (parts, body) = request.into_parts();
     let max_frame = check.max_frame;
+    if declared_length(&parts.headers).is_some_and(|length| length > max_frame as u64) {
+        return too_large_at_once(&parts.headers, body, max_frame).await;
+    }
     let bytes = match read_body(body, max_frame).await {
         Ok(bytes) => bytes,
         Err(BodyError::TooLarge(prefix)) => {
@@ -248,6 +255,62 @@ async fn check_body(State(check): State<BodyCheck>, request: Request, next: Next
         ),
         Verdict::Reject(rejection) => rejection_response(StatusCode::BAD_REQUEST, rejection),
     }
+}
+
+/// Answers a body declared over the limit before it arrives: 413 at once, with the request
+/// id if the first bytes came with the head. A client waiting for `100 Continue` is not sent
+/// one (reading the body would), so it never starts sending.
+async fn too_large_at_once(headers: &HeaderMap, body: Body, max_frame: usize) -> Response {
+    let prefix = if expects_continue(headers) {
+        Vec::new()
+    } else {
+        first_bytes(body, ID_WAIT).await
+    };
+    let mut response = rejection_response(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        Rejection::too_large(&prefix, max_frame),
+    );
+    // The rest of the body is never read, so the connection cannot carry another request.
+    response
+        .headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
+}
+
+/// The start of a body (enough to find the request id in), as much as arrives within `wait`.
+async fn first_bytes(mut body: Body, wait: Duration) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    let read = async {
+        while bytes.len() < frame::ID_SCAN_BYTES {
+            match body.frame().await {
+                Some(Ok(frame)) => {
+                    if let Ok(data) = frame.into_data() {
+                        bytes.extend_from_slice(&data);
+                    }
+                }
+                _ => break,
+            }
+        }
+    };
+    let _ = tokio::time::timeout(wait, read).await;
+    bytes
+}
+
+fn declared_length(headers: &HeaderMap) -> Option<u64> {
+    headers
+        .get(header::CONTENT_LENGTH)?
+        .to_str()
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
+}
+
+fn expects_continue(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::EXPECT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("100-continue"))
 }
 
 /// The session a request belongs to (none yet for `initialize`).

@@ -42,6 +42,43 @@ async def test_http_200_held_partial_requests_leave_room_for_a_client_with_the_t
                 sock.close()
 
 
+def post_head(port: int, length: int, *extra: str) -> bytes:
+    lines = [
+        "POST /mcp HTTP/1.1",
+        f"Host: 127.0.0.1:{port}",
+        "Content-Type: application/json",
+        "Accept: application/json, text/event-stream",
+        f"Content-Length: {length}",
+        *extra,
+    ]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode()
+
+
+def status_and_body(answer: bytes) -> tuple[bytes, dict]:
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return head.split(b"\r\n")[0], json.loads(body)
+
+
+def test_http_a_declared_length_over_the_limit_is_answered_413_at_once(workspace):
+    # The body never comes: only an answer made from the head can be a 413 (waiting for the
+    # body ends in 408).
+    with http_server(workspace, "--max-source-bytes", "1000", "--max-request-bytes", "30000") as server:
+        port = port_of(server.url)
+        sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+        sock.sendall(post_head(port, 100_000) + b'{"jsonrpc": "2.0", "id": 5, "method": "tools/call"')
+        status, body = status_and_body(read_until_closed(sock))
+        assert status == b"HTTP/1.1 413 Payload Too Large"
+        assert (body["id"], body["error"]["code"]) == (5, -32600)
+
+        waiting = socket.create_connection(("127.0.0.1", port), timeout=30)
+        waiting.sendall(post_head(port, 100_000, "Expect: 100-continue"))
+        answer = read_until_closed(waiting)
+        assert b"100 Continue" not in answer, answer
+        status, body = status_and_body(answer)
+        assert status == b"HTTP/1.1 413 Payload Too Large"
+        assert (body["id"], body["error"]["code"]) == (None, -32600)
+
+
 # --- request ids ------------------------------------------------------------------------
 
 
