@@ -1,7 +1,9 @@
 //! Streamable HTTP transport: loopback only, `Host` and `Origin` checked, optional bearer
 //! token, request bodies checked as JSON-RPC frames before rmcp sees them.
 //!
-//! Invariants: a request reaches rmcp only after the token check and, for a JSON `POST`, after its body (at most `max_request_bytes`,
+//! Invariants: without a bearer token the server is read-only (any local user can reach a
+//! loopback port, so writing needs a secret) and says so at start; a request reaches rmcp only
+//! after the token check and, for a JSON `POST`, after its body (at most `max_request_bytes`,
 //! refused with 413 as soon as its declared length is over) passed [`frame::check`] and its
 //! request id is not in flight in its session; a refused body gets a JSON-RPC error object,
 //! never a bare status.
@@ -72,10 +74,11 @@ impl HttpLimits {
 const ID_WAIT: Duration = Duration::from_millis(100);
 
 /// Serves MCP at `http://ADDR/mcp` until SIGINT or SIGTERM, then stops gracefully. `token`,
-/// when set, must come as `Authorization: Bearer <token>` on every request.
+/// when set, must come as `Authorization: Bearer <token>` on every request; without it no
+/// tool writes.
 pub async fn serve_http(
     live: Arc<LiveWorkspace>,
-    limits: Limits,
+    mut limits: Limits,
     http_limits: HttpLimits,
     addr: SocketAddr,
     token: Option<String>,
@@ -111,6 +114,8 @@ pub async fn serve_http(
         max_frame: limits.max_request_bytes,
         in_flight: InFlightIds::default(),
     };
+    let unauthenticated = token.is_none();
+    limits.read_only |= unauthenticated;
     // One server value shared by every session: the in-flight limit is global.
     let server = SextantServer::new(live, limits);
     let service = StreamableHttpService::new(
@@ -126,6 +131,13 @@ pub async fn serve_http(
             require_token,
         ));
     eprintln!("sextant: serving MCP on http://{bound}/mcp");
+    if unauthenticated {
+        eprintln!(
+            "sextant: warning: no bearer token (--token-env or --token-file): serving read-only \
+             (rename_symbol and format_source cannot apply), and any local user can read the \
+             workspace through this port"
+        );
+    }
     http_conn::serve(listener, app, http_limits, shutdown, move || {
         end_streams.cancel()
     })

@@ -38,7 +38,8 @@ pub struct Limits {
     pub request_timeout_ms: u64,
     /// Largest answer, in characters of JSON.
     pub max_response_chars: usize,
-    /// No tool writes: `rename_symbol` has no `apply` argument (`sextant mcp --read-only`).
+    /// No tool writes: `rename_symbol` has no `apply` argument (`sextant mcp --read-only`,
+    /// or `--http` without a bearer token).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub read_only: bool,
 }

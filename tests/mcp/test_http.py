@@ -18,8 +18,64 @@ pytestmark = pytest.mark.anyio
 TOKEN_ENV = {"SEXTANT_TEST_TOKEN": "s3cret-token"}
 WITH_TOKEN = ["--token-env", "SEXTANT_TEST_TOKEN"]
 AUTH = {"Authorization": "Bearer s3cret-token"}
+UNFORMATTED = "fn f() {\nlet x = 1;   \n}\n"
 # Slow enough in any build that a second request arrives while it runs (800 KB of source).
 SLOW_CALL = {"name": "parse_source", "arguments": {"source": "f(x, y)\n" * 100000, "language": "python", "max_nodes": 3}}
+
+
+@pytest.fixture
+def project(tmp_path):
+    root = tmp_path / "ws"
+    write(root, "src/lib.rs", UNFORMATTED)
+    write(root, "app/geo.py", "def area(w, h):\n    return w * h\n\n\nprint(area(1, 2))\n")
+    return root
+
+
+def next_stderr_line(server, timeout: float = 10.0) -> str:
+    """The server's next stderr line; raises rather than hangs when none comes."""
+    lines: queue.Queue = queue.Queue()
+    threading.Thread(target=lambda: lines.put(server.process.stderr.readline()), daemon=True).start()
+    try:
+        return lines.get(timeout=timeout)
+    except queue.Empty:
+        raise AssertionError("no further line on stderr") from None
+
+
+# --- who may write ----------------------------------------------------------------------
+
+
+async def test_http_without_a_token_is_read_only_and_says_so_at_start(project):
+    with http_server(project) as server:
+        async with http_session(server.url) as session:
+            await wait_until_indexed(session)
+            tools = {t.name: t for t in (await session.list_tools()).tools}
+            for name in ("rename_symbol", "format_source"):
+                assert "apply" not in tools[name].input_schema["properties"], name
+                assert tools[name].annotations.read_only_hint is True, name
+            formatted = await session.call_tool("format_source", {"path": "src/lib.rs", "apply": True})
+            assert tool_error(formatted)["code"] == "INVALID_ARGUMENT"
+            renamed = await session.call_tool("rename_symbol", {"query": "app.geo.area", "new_name": "size", "apply": True})
+            assert tool_error(renamed)["code"] == "INVALID_ARGUMENT"
+            status = await session.call_tool("workspace_status", {})
+            assert status.structured_content["limits"]["read_only"] is True
+        warning = next_stderr_line(server)
+        assert warning.startswith("sextant: warning: no bearer token"), warning
+        assert "read-only" in warning
+    assert (project / "src/lib.rs").read_text() == UNFORMATTED
+    assert "size" not in (project / "app/geo.py").read_text()
+
+
+async def test_http_with_a_token_may_write(project):
+    with http_server(project, *WITH_TOKEN, env=TOKEN_ENV) as server:
+        async with http_session(server.url, headers=AUTH) as session:
+            await wait_until_indexed(session)
+            tools = {t.name: t for t in (await session.list_tools()).tools}
+            assert "apply" in tools["format_source"].input_schema["properties"]
+            assert "apply" in tools["rename_symbol"].input_schema["properties"]
+            applied = await session.call_tool("format_source", {"path": "src/lib.rs", "apply": True})
+            assert not applied.is_error, applied
+            assert applied.structured_content["applied"] is True
+    assert (project / "src/lib.rs").read_text() == "fn f() {\n    let x = 1;\n}\n"
 
 
 # --- connections ------------------------------------------------------------------------
