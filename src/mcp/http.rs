@@ -27,7 +27,7 @@ use super::{
     Limits, SextantServer,
     frame::{self, Forwarded, Rejection, Verdict},
     http_conn,
-    inflight::InFlightIds,
+    inflight::{HeldId, InFlightIds},
 };
 use crate::workspace::live::LiveWorkspace;
 
@@ -236,26 +236,19 @@ async fn check_body(State(check): State<BodyCheck>, request: Request, next: Next
         }
     };
     match frame::check(&bytes) {
-        Verdict::Forward(Forwarded::Request(id)) => {
-            let session = session_of(&parts.headers);
-            let Some(held) = check.in_flight.hold(session, &id) else {
-                return rejection_response(
-                    StatusCode::BAD_REQUEST,
-                    Rejection::already_in_flight(id),
-                );
+        Verdict::Forward(forwarded) => {
+            let held = match hold_id(&check.in_flight, forwarded, &parts.headers) {
+                Ok(held) => held,
+                Err(rejection) => return rejection_response(StatusCode::BAD_REQUEST, rejection),
             };
             let response = next
                 .run(Request::from_parts(parts, Body::from(bytes)))
                 .await;
             // The id stays in flight until the answer has been sent (or abandoned).
-            response.map(|body| Body::new(http_conn::Guarded::new(body, held)))
-        }
-        Verdict::Forward(forwarded) => {
-            if let Forwarded::Cancellation(id) = &forwarded {
-                check.in_flight.end(session_of(&parts.headers), id);
+            match held {
+                Some(held) => response.map(|body| Body::new(http_conn::Guarded::new(body, held))),
+                None => response,
             }
-            next.run(Request::from_parts(parts, Body::from(bytes)))
-                .await
         }
         Verdict::Skip => rejection_response(
             StatusCode::BAD_REQUEST,
@@ -325,12 +318,28 @@ fn expects_continue(headers: &HeaderMap) -> bool {
         .is_some_and(|v| v.trim().eq_ignore_ascii_case("100-continue"))
 }
 
-/// The session a request belongs to (none yet for `initialize`).
-fn session_of(headers: &HeaderMap) -> &str {
-    headers
-        .get("mcp-session-id")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("")
+/// Holds a request's id in its session, or frees the id a cancellation names. A request
+/// without a session (`initialize`) starts one of its own, so its id cannot clash, and
+/// clients connecting at once all send the same first id: it is not held.
+fn hold_id(
+    in_flight: &InFlightIds,
+    forwarded: Forwarded,
+    headers: &HeaderMap,
+) -> Result<Option<HeldId>, Rejection> {
+    let Some(session) = headers.get("mcp-session-id").and_then(|v| v.to_str().ok()) else {
+        return Ok(None);
+    };
+    match forwarded {
+        Forwarded::Request(id) => match in_flight.hold(session, &id) {
+            Some(held) => Ok(Some(held)),
+            None => Err(Rejection::already_in_flight(id)),
+        },
+        Forwarded::Cancellation(id) => {
+            in_flight.end(session, &id);
+            Ok(None)
+        }
+        Forwarded::Other => Ok(None),
+    }
 }
 
 fn is_json(headers: &HeaderMap) -> bool {
