@@ -282,11 +282,11 @@ async fn too_large_at_once(headers: &HeaderMap, body: Body, max_frame: usize) ->
     response
 }
 
-/// The start of a body (enough to find the request id in), as much as arrives within `wait`.
+/// The start of a body, until the request id is found in it or `wait` is over.
 async fn first_bytes(mut body: Body, wait: Duration) -> Vec<u8> {
     let mut bytes = Vec::new();
     let read = async {
-        while bytes.len() < frame::ID_SCAN_BYTES {
+        while bytes.len() < frame::ID_SCAN_BYTES && frame::recover_id(&bytes).is_none() {
             match body.frame().await {
                 Some(Ok(frame)) => {
                     if let Ok(data) = frame.into_data() {
