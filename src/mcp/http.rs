@@ -216,24 +216,7 @@ async fn check_body(State(check): State<BodyCheck>, request: Request, next: Next
     }
     let bytes = match read_body(body, max_frame).await {
         Ok(bytes) => bytes,
-        Err(BodyError::TooLarge(prefix)) => {
-            return rejection_response(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                Rejection::too_large(&prefix, max_frame),
-            );
-        }
-        Err(BodyError::TimedOut) => {
-            eprintln!("sextant: a request body did not arrive in time");
-            return (
-                StatusCode::REQUEST_TIMEOUT,
-                [(header::CONNECTION, "close")],
-                "the request body did not arrive in time\n",
-            )
-                .into_response();
-        }
-        Err(BodyError::Broken(e)) => {
-            return (StatusCode::BAD_REQUEST, format!("reading the body: {e}\n")).into_response();
-        }
+        Err(e) => return body_error_response(e, max_frame),
     };
     match frame::check(&bytes) {
         Verdict::Forward(forwarded) => {
@@ -259,6 +242,28 @@ async fn check_body(State(check): State<BodyCheck>, request: Request, next: Next
             },
         ),
         Verdict::Reject(rejection) => rejection_response(StatusCode::BAD_REQUEST, rejection),
+    }
+}
+
+/// The answer to a body that could not be read whole.
+fn body_error_response(error: BodyError, max_frame: usize) -> Response {
+    match error {
+        BodyError::TooLarge(prefix) => rejection_response(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            Rejection::too_large(&prefix, max_frame),
+        ),
+        BodyError::TimedOut => {
+            eprintln!("sextant: a request body did not arrive in time");
+            (
+                StatusCode::REQUEST_TIMEOUT,
+                [(header::CONNECTION, "close")],
+                "the request body did not arrive in time\n",
+            )
+                .into_response()
+        }
+        BodyError::Broken(e) => {
+            (StatusCode::BAD_REQUEST, format!("reading the body: {e}\n")).into_response()
+        }
     }
 }
 
