@@ -425,15 +425,31 @@ fn sextant_toml_changes_are_applied_and_a_broken_one_keeps_the_last_good_config(
     assert_eq!(paths(&host), strings(&[]));
     assert_eq!(skipped(&host), [("big.py".into(), SkipReason::TooLarge)]);
 
+    assert_eq!(host.config_error, None);
+
     fs.write("sextant.toml", "exclude = [");
     changed(&mut host, &["sextant.toml"]);
     assert_eq!(paths(&host), strings(&[]));
     assert_eq!(host.config.max_file_size, 8);
+    let error = host.config_error.clone().unwrap();
+    assert!(error.starts_with("/ws/sextant.toml: "), "{error}");
+
+    // A glob that does not parse fails the walk: the last good configuration walks instead.
+    fs.write("sextant.toml", "exclude = [\"src/[z\"]\n");
+    fs.write("src/b.py", "y = 2\n");
+    changed(&mut host, &["sextant.toml", "src/b.py"]);
+    assert_eq!(paths(&host), strings(&[]));
+    let error = host.config_error.clone().unwrap();
+    assert!(
+        error.starts_with("sextant.toml exclude \"src/[z\": "),
+        "{error}"
+    );
 
     fs.remove("sextant.toml");
     changed(&mut host, &["sextant.toml"]);
-    assert_eq!(paths(&host), strings(&["big.py", "src/a.py"]));
+    assert_eq!(paths(&host), strings(&["big.py", "src/a.py", "src/b.py"]));
     assert_eq!(skipped(&host), []);
+    assert_eq!(host.config_error, None);
 }
 
 #[test]

@@ -290,17 +290,19 @@ pub struct McpArgs {
     #[arg(long, value_name = "ADDR")]
     pub http: Option<std::net::SocketAddr>,
     /// With --http: require `Authorization: Bearer <token>`, the token read from this
-    /// environment variable.
+    /// environment variable. Without a token the HTTP server is read-only.
     #[arg(long, value_name = "VAR", conflicts_with = "token_file")]
     pub token_env: Option<String>,
-    /// With --http: require a bearer token read from this file (surrounding whitespace trimmed).
+    /// With --http: require a bearer token read from this file (surrounding whitespace
+    /// trimmed). Without a token the HTTP server is read-only.
     #[arg(long, value_name = "PATH")]
     pub token_file: Option<PathBuf>,
     /// Allow serving the filesystem root or the home directory itself.
     #[arg(long)]
     pub allow_broad_root: bool,
-    /// Never write: tools that can write (`rename_symbol`) lose their writing arguments
-    /// (`apply`), from the schema as from what is accepted.
+    /// Never write: tools that can write (`rename_symbol`, `format_source`) lose their
+    /// writing arguments (`apply`), from the schema as from what is accepted. An HTTP server
+    /// without a bearer token is read-only anyway.
     #[arg(long)]
     pub read_only: bool,
     /// Tool calls running at once; more wait.
@@ -329,7 +331,9 @@ pub struct McpArgs {
     /// milliseconds.
     #[arg(long, value_name = "MS", requires = "http", default_value_t = crate::mcp::HttpLimits::default().idle_timeout_ms)]
     pub http_idle_timeout_ms: u64,
-    /// With --http: connections open at once; more wait to be accepted.
+    /// With --http: connections open at once that have made a request with the token, and
+    /// as many again that have not yet (the one waiting longest without a request in
+    /// progress makes room for a new one); more wait to be accepted.
     #[arg(long, value_name = "N", requires = "http", default_value_t = crate::mcp::HttpLimits::default().max_connections)]
     pub http_max_connections: usize,
     #[command(flatten)]

@@ -248,7 +248,12 @@ impl Server {
 
     /// Queues a request on the worker pool, or answers it at once when it cannot be queued.
     pub(super) fn spawn_request(&mut self, id: RequestId, method: &'static str, work: RequestWork) {
-        let Some(request) = self.requests.register(id.clone()) else {
+        // A held request is still in flight, though no longer registered as running.
+        let held = self.held.iter().any(|held| held.id == id);
+        let Some(request) = (!held)
+            .then(|| self.requests.register(id.clone()))
+            .flatten()
+        else {
             self.respond(Response::new_err(
                 id.clone(),
                 ErrorCode::InvalidRequest as i32,

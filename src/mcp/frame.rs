@@ -5,7 +5,8 @@
 //! kept its typed parameters; anything else that could be a request gets a JSON-RPC error
 //! object (-32700, -32600 or -32602) carrying the request `id` when one can be trusted, else
 //! `null`. rmcp alone would drop unparsable frames silently and treat a standard method with
-//! malformed parameters as an unknown method (-32601).
+//! malformed parameters as an unknown method (-32601). A forwarded frame says whether it is a
+//! request (with its id) or a cancellation, for the transports' ids in flight (`inflight`).
 
 use rmcp::model::{ClientJsonRpcMessage, ClientRequest};
 use serde_json::{Value, json};
@@ -47,11 +48,23 @@ pub const ID_SCAN_BYTES: usize = 4096;
 #[derive(Debug, Clone, PartialEq)]
 pub enum Verdict {
     /// Hand the frame to rmcp unchanged.
-    Forward,
+    Forward(Forwarded),
     /// Nothing to do (a blank line).
     Skip,
     /// Answer with this error instead of forwarding.
     Reject(Rejection),
+}
+
+/// What a forwarded frame is, as far as requests in flight are concerned.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Forwarded {
+    /// A request, with its id.
+    Request(Value),
+    /// `notifications/cancelled` naming this request id: rmcp drops the answer of a
+    /// cancelled request, so the id is free again.
+    Cancellation(Value),
+    /// Another notification, or a response to the server.
+    Other,
 }
 
 /// A JSON-RPC error answer for a frame that is not forwarded.
@@ -78,6 +91,16 @@ impl Rejection {
             INVALID_REQUEST,
             format!("request frame over the {limit} byte limit (--max-request-bytes)"),
             recover_id(prefix).unwrap_or(Value::Null),
+        )
+    }
+
+    /// The answer to a request whose id names a request still in flight: rmcp keys a
+    /// request's state by its id, so it would answer only one of the two.
+    pub fn already_in_flight(id: Value) -> Rejection {
+        Rejection::new(
+            INVALID_REQUEST,
+            format!("invalid request: request id {id} already in flight"),
+            id,
         )
     }
 
@@ -127,24 +150,24 @@ pub fn check(frame: &[u8]) -> Verdict {
         }
     };
     match check_value(&value) {
-        Some(rejection) => Verdict::Reject(rejection),
-        None => Verdict::Forward,
+        Ok(forwarded) => Verdict::Forward(forwarded),
+        Err(rejection) => Verdict::Reject(rejection),
     }
 }
 
-/// The checks on a parsed frame; `None` means forward it.
-fn check_value(value: &Value) -> Option<Rejection> {
+/// The checks on a parsed frame; `Ok` means forward it.
+fn check_value(value: &Value) -> Result<Forwarded, Rejection> {
     let object = match value {
         Value::Object(object) => object,
         Value::Array(_) => {
-            return Some(Rejection::new(
+            return Err(Rejection::new(
                 INVALID_REQUEST,
                 "invalid request: batches are not supported",
                 Value::Null,
             ));
         }
         _ => {
-            return Some(Rejection::new(
+            return Err(Rejection::new(
                 INVALID_REQUEST,
                 "invalid request: a message must be a JSON object",
                 Value::Null,
@@ -155,7 +178,7 @@ fn check_value(value: &Value) -> Option<Rejection> {
         None => None,
         Some(id) if is_valid_id(id) => Some(id.clone()),
         Some(_) => {
-            return Some(Rejection::new(
+            return Err(Rejection::new(
                 INVALID_REQUEST,
                 "invalid request: `id` must be a string or an integer",
                 Value::Null,
@@ -164,7 +187,7 @@ fn check_value(value: &Value) -> Option<Rejection> {
     };
     let answer_id = id.clone().unwrap_or(Value::Null);
     if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
-        return Some(Rejection::new(
+        return Err(Rejection::new(
             INVALID_REQUEST,
             "invalid request: `jsonrpc` must be \"2.0\"",
             answer_id,
@@ -174,7 +197,7 @@ fn check_value(value: &Value) -> Option<Rejection> {
         None => None,
         Some(Value::String(method)) => Some(method.as_str()),
         Some(_) => {
-            return Some(Rejection::new(
+            return Err(Rejection::new(
                 INVALID_REQUEST,
                 "invalid request: `method` must be a string",
                 answer_id,
@@ -182,7 +205,7 @@ fn check_value(value: &Value) -> Option<Rejection> {
         }
     };
     if method.is_none() && id.is_none() {
-        return Some(Rejection::new(
+        return Err(Rejection::new(
             INVALID_REQUEST,
             "invalid request: neither a request, a notification nor a response",
             Value::Null,
@@ -193,18 +216,21 @@ fn check_value(value: &Value) -> Option<Rejection> {
             ClientRequest::CustomRequest(custom)
                 if STANDARD_REQUEST_METHODS.contains(&custom.method.as_str()) =>
             {
-                Some(Rejection::new(
+                Err(Rejection::new(
                     INVALID_PARAMS,
                     format!("invalid params for {}", custom.method),
                     answer_id,
                 ))
             }
-            _ => None,
+            _ => Ok(Forwarded::Request(answer_id)),
         },
-        Ok(_) => None,
+        Ok(ClientJsonRpcMessage::Notification(_)) if method == Some(CANCELLED) => {
+            Ok(cancelled_id(object).map_or(Forwarded::Other, Forwarded::Cancellation))
+        }
+        Ok(_) => Ok(Forwarded::Other),
         // rmcp skips notifications it does not know; leave that to it.
-        Err(_) if id.is_none() => None,
-        Err(e) => Some(match method {
+        Err(_) if id.is_none() => Ok(Forwarded::Other),
+        Err(e) => Err(match method {
             Some(method) if STANDARD_REQUEST_METHODS.contains(&method) => Rejection::new(
                 INVALID_PARAMS,
                 format!("invalid params for {method}: {e}"),
@@ -213,6 +239,14 @@ fn check_value(value: &Value) -> Option<Rejection> {
             _ => Rejection::new(INVALID_REQUEST, format!("invalid request: {e}"), answer_id),
         }),
     }
+}
+
+const CANCELLED: &str = "notifications/cancelled";
+
+/// The request id a `notifications/cancelled` names, if it is a valid id.
+fn cancelled_id(object: &serde_json::Map<String, Value>) -> Option<Value> {
+    let id = object.get("params")?.get("requestId")?;
+    is_valid_id(id).then(|| id.clone())
 }
 
 /// JSON-RPC ids are strings or integers; rmcp holds numbers as `i64`.
@@ -361,9 +395,34 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":3,"result":{}}"#,
             r#"{"jsonrpc":"2.0","id":7,"method":"vendor/custom","params":{}}"#,
         ] {
-            assert_eq!(check(frame.as_bytes()), Verdict::Forward, "{frame}");
+            assert!(
+                matches!(check(frame.as_bytes()), Verdict::Forward(_)),
+                "{frame}"
+            );
         }
         assert_eq!(check(b" \r"), Verdict::Skip);
+    }
+
+    #[test]
+    fn forwarded_frames_name_their_request_id_or_the_id_they_cancel() {
+        let forwarded = |frame: &str| match check(frame.as_bytes()) {
+            Verdict::Forward(forwarded) => forwarded,
+            other => panic!("{frame}: {other:?}"),
+        };
+        assert_eq!(
+            forwarded(r#"{"jsonrpc":"2.0","id":"a","method":"tools/list"}"#),
+            Forwarded::Request(json!("a"))
+        );
+        assert_eq!(
+            forwarded(
+                r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":4}}"#
+            ),
+            Forwarded::Cancellation(json!(4))
+        );
+        assert_eq!(
+            forwarded(r#"{"jsonrpc":"2.0","id":3,"result":{}}"#),
+            Forwarded::Other
+        );
     }
 
     #[test]

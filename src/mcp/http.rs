@@ -1,9 +1,12 @@
 //! Streamable HTTP transport: loopback only, `Host` and `Origin` checked, optional bearer
 //! token, request bodies checked as JSON-RPC frames before rmcp sees them.
 //!
-//! Invariant: a request reaches rmcp only after the token check and, for a JSON `POST`, after
-//! its body (at most `max_request_bytes`) passed [`frame::check`]; a refused body gets a
-//! JSON-RPC error object, never a bare status.
+//! Invariants: without a bearer token the server is read-only (any local user can reach a
+//! loopback port, so writing needs a secret) and says so at start; a request reaches rmcp only
+//! after the token check and, for a JSON `POST`, after its body (at most `max_request_bytes`,
+//! refused with 413 as soon as its declared length is over) passed [`frame::check`] and its
+//! request id is not in flight in its session; a refused body gets a JSON-RPC error object,
+//! never a bare status.
 
 use std::{net::SocketAddr, sync::Arc, time::Duration};
 
@@ -22,8 +25,9 @@ use rmcp::transport::{
 
 use super::{
     Limits, SextantServer,
-    frame::{self, Rejection, Verdict},
+    frame::{self, Forwarded, Rejection, Verdict},
     http_conn,
+    inflight::{HeldId, InFlightIds},
 };
 use crate::workspace::live::LiveWorkspace;
 
@@ -66,11 +70,15 @@ impl HttpLimits {
     }
 }
 
+/// How long a body declared over the limit is read for its request id before the 413.
+const ID_WAIT: Duration = Duration::from_millis(100);
+
 /// Serves MCP at `http://ADDR/mcp` until SIGINT or SIGTERM, then stops gracefully. `token`,
-/// when set, must come as `Authorization: Bearer <token>` on every request.
+/// when set, must come as `Authorization: Bearer <token>` on every request; without it no
+/// tool writes.
 pub async fn serve_http(
     live: Arc<LiveWorkspace>,
-    limits: Limits,
+    mut limits: Limits,
     http_limits: HttpLimits,
     addr: SocketAddr,
     token: Option<String>,
@@ -102,7 +110,12 @@ pub async fn serve_http(
         .with_allowed_origins(origins)
         .with_max_request_body_bytes(limits.max_request_bytes);
     let end_streams = config.cancellation_token.clone();
-    let max_frame = limits.max_request_bytes;
+    let body_check = BodyCheck {
+        max_frame: limits.max_request_bytes,
+        in_flight: InFlightIds::default(),
+    };
+    let unauthenticated = token.is_none();
+    limits.read_only |= unauthenticated;
     // One server value shared by every session: the in-flight limit is global.
     let server = SextantServer::new(live, limits);
     let service = StreamableHttpService::new(
@@ -112,12 +125,19 @@ pub async fn serve_http(
     );
     let app = axum::Router::new()
         .nest_service("/mcp", service)
-        .layer(middleware::from_fn_with_state(max_frame, check_body))
+        .layer(middleware::from_fn_with_state(body_check, check_body))
         .layer(middleware::from_fn_with_state(
             Arc::new(token),
             require_token,
         ));
     eprintln!("sextant: serving MCP on http://{bound}/mcp");
+    if unauthenticated {
+        eprintln!(
+            "sextant: warning: no bearer token (--token-env or --token-file): serving read-only \
+             (rename_symbol and format_source cannot apply), and any local user can read the \
+             workspace through this port"
+        );
+    }
     http_conn::serve(listener, app, http_limits, shutdown, move || {
         end_streams.cancel()
     })
@@ -157,6 +177,9 @@ async fn require_token(
                 .into_response();
         }
     }
+    if let Some(admission) = request.extensions().get::<http_conn::Admission>().cloned() {
+        admission.authorised().await;
+    }
     next.run(request).await
 }
 
@@ -172,38 +195,43 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
+/// What [`check_body`] checks against.
+#[derive(Clone)]
+struct BodyCheck {
+    max_frame: usize,
+    /// Request ids in flight, per `Mcp-Session-Id`.
+    in_flight: InFlightIds,
+}
+
 /// Checks the body of a JSON `POST` as one JSON-RPC frame; other requests pass untouched
 /// (rmcp answers a wrong content type with 415).
-async fn check_body(State(max_frame): State<usize>, request: Request, next: Next) -> Response {
+async fn check_body(State(check): State<BodyCheck>, request: Request, next: Next) -> Response {
     if request.method() != Method::POST || !is_json(request.headers()) {
         return next.run(request).await;
     }
     let (parts, body) = request.into_parts();
+    let max_frame = check.max_frame;
+    if declared_length(&parts.headers).is_some_and(|length| length > max_frame as u64) {
+        return too_large_at_once(&parts.headers, body, max_frame).await;
+    }
     let bytes = match read_body(body, max_frame).await {
         Ok(bytes) => bytes,
-        Err(BodyError::TooLarge(prefix)) => {
-            return rejection_response(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                Rejection::too_large(&prefix, max_frame),
-            );
-        }
-        Err(BodyError::TimedOut) => {
-            eprintln!("sextant: a request body did not arrive in time");
-            return (
-                StatusCode::REQUEST_TIMEOUT,
-                [(header::CONNECTION, "close")],
-                "the request body did not arrive in time\n",
-            )
-                .into_response();
-        }
-        Err(BodyError::Broken(e)) => {
-            return (StatusCode::BAD_REQUEST, format!("reading the body: {e}\n")).into_response();
-        }
+        Err(e) => return body_error_response(e, max_frame),
     };
     match frame::check(&bytes) {
-        Verdict::Forward => {
-            next.run(Request::from_parts(parts, Body::from(bytes)))
-                .await
+        Verdict::Forward(forwarded) => {
+            let held = match hold_id(&check.in_flight, forwarded, &parts.headers) {
+                Ok(held) => held,
+                Err(rejection) => return rejection_response(StatusCode::BAD_REQUEST, rejection),
+            };
+            let response = next
+                .run(Request::from_parts(parts, Body::from(bytes)))
+                .await;
+            // The id stays in flight until the answer has been sent (or abandoned).
+            match held {
+                Some(held) => response.map(|body| Body::new(http_conn::Guarded::new(body, held))),
+                None => response,
+            }
         }
         Verdict::Skip => rejection_response(
             StatusCode::BAD_REQUEST,
@@ -214,6 +242,108 @@ async fn check_body(State(max_frame): State<usize>, request: Request, next: Next
             },
         ),
         Verdict::Reject(rejection) => rejection_response(StatusCode::BAD_REQUEST, rejection),
+    }
+}
+
+/// The answer to a body that could not be read whole.
+fn body_error_response(error: BodyError, max_frame: usize) -> Response {
+    match error {
+        BodyError::TooLarge(prefix) => rejection_response(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            Rejection::too_large(&prefix, max_frame),
+        ),
+        BodyError::TimedOut => {
+            eprintln!("sextant: a request body did not arrive in time");
+            (
+                StatusCode::REQUEST_TIMEOUT,
+                [(header::CONNECTION, "close")],
+                "the request body did not arrive in time\n",
+            )
+                .into_response()
+        }
+        BodyError::Broken(e) => {
+            (StatusCode::BAD_REQUEST, format!("reading the body: {e}\n")).into_response()
+        }
+    }
+}
+
+/// Answers a body declared over the limit before it arrives: 413 at once, with the request
+/// id if the first bytes came with the head. A client waiting for `100 Continue` is not sent
+/// one (reading the body would), so it never starts sending.
+async fn too_large_at_once(headers: &HeaderMap, body: Body, max_frame: usize) -> Response {
+    let prefix = if expects_continue(headers) {
+        Vec::new()
+    } else {
+        first_bytes(body, ID_WAIT).await
+    };
+    let mut response = rejection_response(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        Rejection::too_large(&prefix, max_frame),
+    );
+    // The rest of the body is never read, so the connection cannot carry another request.
+    response
+        .headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
+}
+
+/// The start of a body, until the request id is found in it or `wait` is over.
+async fn first_bytes(mut body: Body, wait: Duration) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    let read = async {
+        while bytes.len() < frame::ID_SCAN_BYTES && frame::recover_id(&bytes).is_none() {
+            match body.frame().await {
+                Some(Ok(frame)) => {
+                    if let Ok(data) = frame.into_data() {
+                        bytes.extend_from_slice(&data);
+                    }
+                }
+                _ => break,
+            }
+        }
+    };
+    let _ = tokio::time::timeout(wait, read).await;
+    bytes
+}
+
+fn declared_length(headers: &HeaderMap) -> Option<u64> {
+    headers
+        .get(header::CONTENT_LENGTH)?
+        .to_str()
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
+}
+
+fn expects_continue(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::EXPECT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("100-continue"))
+}
+
+/// Holds a request's id in its session, or frees the id a cancellation names. A request
+/// without a session (`initialize`) starts one of its own, so its id cannot clash, and
+/// clients connecting at once all send the same first id: it is not held.
+fn hold_id(
+    in_flight: &InFlightIds,
+    forwarded: Forwarded,
+    headers: &HeaderMap,
+) -> Result<Option<HeldId>, Rejection> {
+    let Some(session) = headers.get("mcp-session-id").and_then(|v| v.to_str().ok()) else {
+        return Ok(None);
+    };
+    match forwarded {
+        Forwarded::Request(id) => match in_flight.hold(session, &id) {
+            Some(held) => Ok(Some(held)),
+            None => Err(Rejection::already_in_flight(id)),
+        },
+        Forwarded::Cancellation(id) => {
+            in_flight.end(session, &id);
+            Ok(None)
+        }
+        Forwarded::Other => Ok(None),
     }
 }
 

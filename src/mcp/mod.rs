@@ -10,6 +10,7 @@ mod format;
 mod frame;
 mod http;
 mod http_conn;
+mod inflight;
 mod paths;
 mod schema;
 mod stdio;
@@ -37,7 +38,8 @@ pub struct Limits {
     pub request_timeout_ms: u64,
     /// Largest answer, in characters of JSON.
     pub max_response_chars: usize,
-    /// No tool writes: `rename_symbol` has no `apply` argument (`sextant mcp --read-only`).
+    /// No tool writes: `rename_symbol` has no `apply` argument (`sextant mcp --read-only`,
+    /// or `--http` without a bearer token).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub read_only: bool,
 }

@@ -5,7 +5,9 @@
 //! over-long frame is discarded as it streams by); every frame that is not forwarded to rmcp
 //! is answered with one JSON-RPC error line and one stderr log line; stdout carries whole lines
 //! only, because rmcp's answers and ours go through one writer; the end of stdin, at any point,
-//! is a normal end.
+//! is a normal end. A request whose id is still in flight is answered here, never forwarded
+//! (see `inflight`): the reader holds each forwarded request's id until rmcp's answer with
+//! that id goes by on its way to stdout.
 
 use std::sync::{
     Arc,
@@ -20,7 +22,8 @@ use tokio::{
 
 use super::{
     Limits, SextantServer,
-    frame::{self, Rejection, Verdict},
+    frame::{self, Forwarded, Rejection, Verdict},
+    inflight::{self, InFlightIds},
 };
 use crate::workspace::live::LiveWorkspace;
 
@@ -95,7 +98,7 @@ impl FrameSplitter {
 /// What becomes of one frame.
 #[derive(Debug, PartialEq)]
 pub enum Outcome {
-    Forward(Vec<u8>),
+    Forward(Vec<u8>, Forwarded),
     Answer(Rejection),
     Skip,
 }
@@ -104,7 +107,7 @@ pub fn judge(frame: Frame, max_frame: usize) -> Outcome {
     match frame {
         Frame::Oversized(prefix) => Outcome::Answer(Rejection::too_large(&prefix, max_frame)),
         Frame::Complete(bytes) => match frame::check(&bytes) {
-            Verdict::Forward => Outcome::Forward(bytes),
+            Verdict::Forward(forwarded) => Outcome::Forward(bytes, forwarded),
             Verdict::Skip => Outcome::Skip,
             Verdict::Reject(rejection) => Outcome::Answer(rejection),
         },
@@ -119,12 +122,16 @@ pub async fn serve_stdio(live: Arc<LiveWorkspace>, limits: Limits) -> Result<(),
     let (rmcp_out, from_rmcp) = tokio::io::duplex(PIPE_BYTES);
     let (lines_tx, lines_rx) = mpsc::channel::<Vec<u8>>(64);
     let writer = tokio::spawn(write_lines(lines_rx, stdout));
-    tokio::spawn(copy_lines(from_rmcp, lines_tx.clone()));
+    let in_flight = InFlightIds::default();
+    tokio::spawn(copy_lines(from_rmcp, lines_tx.clone(), in_flight.clone()));
     let input_closed = Arc::new(AtomicBool::new(false));
     tokio::spawn(read_frames(
         stdin,
         to_rmcp,
-        lines_tx,
+        Answers {
+            lines: lines_tx,
+            in_flight,
+        },
         limits.max_request_bytes,
         input_closed.clone(),
     ));
@@ -151,12 +158,48 @@ pub async fn serve_stdio(live: Arc<LiveWorkspace>, limits: Limits) -> Result<(),
     outcome
 }
 
+/// Where the reader's own answers go, and the ids it holds for rmcp.
+struct Answers {
+    lines: mpsc::Sender<Vec<u8>>,
+    in_flight: InFlightIds,
+}
+
+impl Answers {
+    /// What to hand to rmcp: the frame, or `None` when it was answered here instead.
+    fn admit(&self, outcome: Outcome) -> Option<Result<Vec<u8>, Rejection>> {
+        match outcome {
+            Outcome::Forward(bytes, Forwarded::Request(id)) => {
+                Some(if self.in_flight.begin("", &id) {
+                    Ok(bytes)
+                } else {
+                    Err(Rejection::already_in_flight(id))
+                })
+            }
+            Outcome::Forward(bytes, Forwarded::Cancellation(id)) => {
+                self.in_flight.end("", &id);
+                Some(Ok(bytes))
+            }
+            Outcome::Forward(bytes, Forwarded::Other) => Some(Ok(bytes)),
+            Outcome::Answer(rejection) => Some(Err(rejection)),
+            Outcome::Skip => None,
+        }
+    }
+
+    /// Queues an error answer; false once the writer is gone.
+    async fn reject(&self, rejection: Rejection) -> bool {
+        eprintln!("{}", rejection.log_line());
+        let mut line = rejection.to_json().into_bytes();
+        line.push(b'\n');
+        self.lines.send(line).await.is_ok()
+    }
+}
+
 /// Reads stdin, judges each frame, forwards valid ones to rmcp and queues answers for the
 /// others. Returns at the end of stdin or when rmcp stops reading.
 async fn read_frames(
     mut stdin: impl AsyncRead + Unpin,
     mut to_rmcp: impl AsyncWrite + Unpin,
-    answers: mpsc::Sender<Vec<u8>>,
+    answers: Answers,
     max_frame: usize,
     input_closed: Arc<AtomicBool>,
 ) {
@@ -178,22 +221,16 @@ async fn read_frames(
             None => splitter.finish(&mut emit),
         }
         for outcome in outcomes {
-            match outcome {
-                Outcome::Forward(mut bytes) => {
+            let delivered = match answers.admit(outcome) {
+                Some(Ok(mut bytes)) => {
                     bytes.push(b'\n');
-                    if to_rmcp.write_all(&bytes).await.is_err() {
-                        return;
-                    }
+                    to_rmcp.write_all(&bytes).await.is_ok()
                 }
-                Outcome::Answer(rejection) => {
-                    eprintln!("{}", rejection.log_line());
-                    let mut line = rejection.to_json().into_bytes();
-                    line.push(b'\n');
-                    if answers.send(line).await.is_err() {
-                        return;
-                    }
-                }
-                Outcome::Skip => {}
+                Some(Err(rejection)) => answers.reject(rejection).await,
+                None => true,
+            };
+            if !delivered {
+                return;
             }
         }
         if read.is_none() {
@@ -204,14 +241,21 @@ async fn read_frames(
     }
 }
 
-/// Cuts rmcp's output into lines for the writer.
-async fn copy_lines(from_rmcp: impl AsyncRead + Unpin, lines: mpsc::Sender<Vec<u8>>) {
+/// Cuts rmcp's output into lines for the writer, freeing the id of each answer.
+async fn copy_lines(
+    from_rmcp: impl AsyncRead + Unpin,
+    lines: mpsc::Sender<Vec<u8>>,
+    in_flight: InFlightIds,
+) {
     let mut from_rmcp = BufReader::new(from_rmcp);
     loop {
         let mut line = Vec::new();
         match from_rmcp.read_until(b'\n', &mut line).await {
             Ok(0) | Err(_) => return,
             Ok(_) => {
+                if let Some(id) = inflight::answer_id(&line) {
+                    in_flight.end("", &id);
+                }
                 if lines.send(line).await.is_err() {
                     return;
                 }
@@ -310,7 +354,7 @@ mod tests {
     /// parse as JSON objects within the limit.
     fn assert_well_judged(outcome: &Outcome, max_frame: usize) {
         match outcome {
-            Outcome::Forward(bytes) => {
+            Outcome::Forward(bytes, _) => {
                 assert!(bytes.len() <= max_frame);
                 let value: serde_json::Value = serde_json::from_slice(bytes).unwrap();
                 assert!(value.is_object());

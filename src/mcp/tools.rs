@@ -854,7 +854,7 @@ impl SextantServer {
     }
 
     #[tool(
-        description = "Workspace root, index readiness, files per language, skipped files and the limits in force.",
+        description = "Workspace root, index readiness, files per language, skipped files, a sextant.toml that cannot be used (config_error) and the limits in force.",
         input_schema = input_schema::<WorkspaceStatusArgs>(),
         output_schema = output_schema::<WorkspaceStatus>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)

@@ -29,3 +29,10 @@ pub enum LoadError {
     #[error("cannot start the workspace writer: {0}")]
     Thread(#[source] std::io::Error),
 }
+
+impl LoadError {
+    /// The error is in `sextant.toml` (or an `--exclude` glob), not in the workspace.
+    pub fn is_config(&self) -> bool {
+        matches!(self, LoadError::Config { .. } | LoadError::Glob { .. })
+    }
+}

@@ -77,6 +77,10 @@ pub struct LiveStatus {
     /// Why the watcher or the first load failed, if it did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Why `sextant.toml` cannot be used, if it cannot: at start nothing is indexed (`error`
+    /// says the same); after a change, the configuration before it stays in force.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub config_error: Option<String>,
     pub index_ms: Option<f64>,
     /// How the first load advances, until it is ready.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -465,6 +469,7 @@ impl Shared {
                 ready: false,
                 watching: false,
                 error: None,
+                config_error: None,
                 index_ms: None,
                 progress: None,
                 revision: 0,
@@ -545,7 +550,9 @@ fn writer_loop(
     let mut host = match Host::load_with(system, &options) {
         Ok(host) => host,
         Err(e) => {
+            let config_error = e.is_config().then(|| e.to_string());
             let e = e.to_string();
+            shared.status.lock().unwrap().config_error = config_error;
             shared.status.lock().unwrap().error = Some(e.clone());
             *shared.load_error.lock().unwrap() = Some(e);
             let _guard = shared.snapshot.lock().unwrap();
@@ -894,6 +901,7 @@ fn publish(host: &Host, shared: &Shared, revision: u64) {
         let changed = status.revision != revision;
         status.checked &= !changed;
         status.revision = revision;
+        status.config_error = host.config_error.clone();
         changed
     };
     if changed {

@@ -147,6 +147,9 @@ pub struct Host {
     real_paths: HashMap<String, String>,
     /// Second paths to indexed files (see [`split_aliases`]): alias → the indexed path.
     aliases: HashMap<String, String>,
+    /// Why `sextant.toml` could not be used when it last changed; the configuration before
+    /// it stays in force meanwhile.
+    pub config_error: Option<String>,
 }
 
 /// What [`Host::apply_disk_changes`] did.
@@ -341,6 +344,7 @@ impl Host {
             system: OverlaySystem::new(system),
             real_paths: HashMap::new(),
             aliases: HashMap::new(),
+            config_error: None,
         };
         let mut change = Change::default();
         for f in files {
@@ -462,14 +466,30 @@ impl Host {
         Applied::new(self.analysis.apply_change(change), false)
     }
 
+    /// The configuration `sextant.toml` gives now, and the walk by it. One that cannot be
+    /// used (a half-written file, a bad glob) is kept in `config_error` for the front ends to
+    /// show, and the last good configuration walks instead. `None` if the walk fails.
+    fn walk_by_config(&mut self) -> Option<(Config, Vec<load::Candidate>)> {
+        let fresh = effective_config(&self.system, &self.options)
+            .and_then(|config| Ok((self.system.walk(&config)?, config)));
+        match fresh {
+            Ok((candidates, config)) => {
+                self.config_error = None;
+                Some((config, candidates))
+            }
+            Err(e) if e.is_config() => {
+                self.config_error = Some(e.to_string());
+                let config = self.config.clone();
+                let candidates = self.system.walk(&config).ok()?;
+                Some((config, candidates))
+            }
+            Err(_) => None,
+        }
+    }
+
     fn rescan(&mut self, touched: &[String]) -> Applied {
-        let config = match effective_config(&self.system, &self.options) {
-            Ok(c) => c,
-            // A half-written sextant.toml: keep the last good configuration.
-            Err(_) => self.config.clone(),
-        };
         // Open documents are among the candidates, whatever the rules say of their paths.
-        let Ok(candidates) = self.system.walk(&config) else {
+        let Some((config, candidates)) = self.walk_by_config() else {
             return Applied {
                 rescanned: true,
                 ..Applied::default()

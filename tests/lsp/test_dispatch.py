@@ -2,6 +2,7 @@
 params answer -32602 with serde's reason, unknown methods -32601, and the server keeps
 serving."""
 
+import time
 from pathlib import Path
 
 import pytest
@@ -127,5 +128,30 @@ def test_a_request_id_still_in_flight_is_refused(root):
         }
         server.notify("$/cancelRequest", {"id": 7})
         assert server.response(7)["error"] == {"code": -32800, "message": "cancelled"}
+    finally:
+        server.kill()
+
+
+def test_a_request_id_of_a_held_request_is_refused(root):
+    (root / "a.py").write_text("import os\n")
+    server = RawLsp("--root", str(root))
+    try:
+        server.initialize(root)
+        first = server.request(2, "workspace/diagnostic", {"previousResultIds": []})["result"]
+        current = [{"uri": item["uri"], "value": item["resultId"]} for item in first["items"]]
+        assert current, first
+        # Nothing is new: request 7 is held until the workspace changes.
+        server.send({"id": 7, "method": "workspace/diagnostic", "params": {"previousResultIds": current}})
+        time.sleep(1.0)
+        answer = server.request(7, "workspace/symbol", {"query": "served"})
+        assert answer == {
+            "jsonrpc": "2.0",
+            "id": 7,
+            "error": {"code": -32600, "message": "request 7 is already in flight"},
+        }
+        # The held request still gets its own answer once something changes.
+        (root / "b.py").write_text("print(missing)\n")
+        report = server.response(7)["result"]
+        assert (root / "b.py").as_uri() in [item["uri"] for item in report["items"]], report
     finally:
         server.kill()

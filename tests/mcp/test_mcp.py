@@ -307,6 +307,35 @@ async def test_workspace_status(workspace):
     assert status["watching"] is True
 
 
+async def test_workspace_status_reports_a_sextant_toml_that_cannot_be_used(workspace):
+    async with stdio_session(workspace) as session:
+        status = await wait_until_indexed(session)
+        assert "config_error" not in status
+        write(workspace, "sextant.toml", "max_file_size = 'big'\n")
+        for _ in range(100):
+            status = (await session.call_tool("workspace_status", {})).structured_content
+            if "config_error" in status:
+                break
+            await anyio.sleep(0.1)
+        assert status["config_error"].startswith(f"{workspace.resolve()}/sextant.toml: "), status
+        assert status["config_error"].endswith('invalid type: string "big", expected u64'), status
+        # The configuration before it stays in force: big.py is still over its 10000 bytes.
+        assert status["ready"] is True and status["skipped"][0]["path"] == "big.py"
+        write(workspace, "sextant.toml", "max_file_size = 20000\n")
+        for _ in range(100):
+            status = (await session.call_tool("workspace_status", {})).structured_content
+            if "config_error" not in status:
+                break
+            await anyio.sleep(0.1)
+        assert "config_error" not in status and status["skipped_total"] == 0, status
+    # Bad from the start: nothing is indexed, and the status says why.
+    write(workspace, "sextant.toml", "no_such_key = 1\n")
+    async with stdio_session(workspace) as session:
+        status = (await session.call_tool("workspace_status", {})).structured_content
+    assert status["ready"] is False
+    assert "unknown field `no_such_key`" in status["config_error"], status
+
+
 # --- error codes -----------------------------------------------------------------------
 
 

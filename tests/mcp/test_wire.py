@@ -118,6 +118,27 @@ def test_a_frame_limit_too_small_for_the_source_limit_is_refused(workspace):
     assert "at least 76384" in done.stderr
 
 
+def test_stdio_a_request_id_already_in_flight_is_refused_and_the_first_answered(workspace):
+    # 800 KB of source: slow enough in any build that the second request comes while it runs.
+    slow = {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "parse_source", "arguments": {"source": "f(x, y)\n" * 100000, "language": "python", "max_nodes": 3}}}
+    again = {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "explain_diagnostic", "arguments": {"code": "SX005"}}}
+    with raw_stdio(workspace) as raw:
+        raw.initialize()
+        raw.send(slow)
+        raw.send(again)
+        answers = [raw.recv(), raw.recv()]
+        assert answers[0] == {
+            "jsonrpc": "2.0",
+            "id": 7,
+            "error": {"code": -32600, "message": "invalid request: request id 7 already in flight"},
+        }
+        assert answers[1]["id"] == 7 and answers[1]["result"]["structuredContent"]["truncated"] is True, answers[1]
+        # Answered, the id is free again.
+        raw.send(again)
+        assert raw.recv()["result"]["structuredContent"]["code"] == "SX005"
+        assert raw.close() == 0
+
+
 # --- HTTP: requests ---------------------------------------------------------------------
 
 
