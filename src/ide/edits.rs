@@ -116,10 +116,30 @@ impl SourceChange {
     pub fn is_empty(&self) -> bool {
         self.files.iter().all(|file| file.edits.is_empty())
     }
+
+    /// Names this exact change: the files, the text each was computed from, and every
+    /// edit. A client that reviewed a dry run passes it back with the apply, which writes
+    /// only if the change computed then has the same id (so nothing it did not see).
+    pub fn id(&self) -> String {
+        let mut hasher = blake3::Hasher::new();
+        for file in self.files.iter().filter(|file| !file.edits.is_empty()) {
+            // Lengths first, so that no two different changes hash the same bytes.
+            hasher.update(&(file.path.len() as u64).to_le_bytes());
+            hasher.update(file.path.as_bytes());
+            hasher.update(&file.base_hash.0);
+            hasher.update(&(file.edits.len() as u64).to_le_bytes());
+            for edit in &file.edits {
+                hasher.update(&edit.range.byte_start.to_le_bytes());
+                hasher.update(&edit.range.byte_end.to_le_bytes());
+                hasher.update(&(edit.new_text.len() as u64).to_le_bytes());
+                hasher.update(edit.new_text.as_bytes());
+            }
+        }
+        // 128 bits tell changes apart; an agent pays for every character.
+        ContentHash(*hasher.finalize().as_bytes()).to_hex()[..32].to_string()
+    }
 }
 
-/// A unified diff from `old` to `new` with `a/` and `b/` headers and three lines of
-/// context; empty when the texts are equal.
 pub fn unified_diff(path: &str, old: &str, new: &str) -> String {
     if old == new {
         return String::new();
@@ -183,5 +203,27 @@ mod tests {
             unified_diff("a.py", "x = 1\ny = 2\n", "x = 1\ny = 3\n"),
             "--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n x = 1\n-y = 2\n+y = 3\n"
         );
+    }
+
+    fn change(base: &str, at: u32, new_text: &str) -> SourceChange {
+        let index = crate::syntax::LineIndex::new(base.into());
+        let range = crate::syntax::TextRange::new(at.into(), (at + 1).into());
+        let edit = TextEdit {
+            range: Span::new(&index, range),
+            new_text: new_text.into(),
+        };
+        SourceChange {
+            files: vec![FileEdit::new("a.py", base, vec![edit])],
+        }
+    }
+
+    #[test]
+    fn a_change_id_names_the_base_texts_and_every_edit() {
+        let id = change("x = 1\n", 0, "y").id();
+        assert_eq!(id.len(), 32);
+        assert_eq!(change("x = 1\n", 0, "y").id(), id);
+        assert_ne!(change("x = 2\n", 0, "y").id(), id);
+        assert_ne!(change("x = 1\n", 4, "y").id(), id);
+        assert_ne!(change("x = 1\n", 0, "z").id(), id);
     }
 }

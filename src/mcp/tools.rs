@@ -1187,6 +1187,22 @@ impl ServerHandler for SextantServer {
     }
 }
 
+/// Refuses to write a change other than the one a client reviewed (`expected`, the
+/// `change_id` of its dry run): a file changed since, and the edit computed now differs.
+pub(super) fn reviewed(expected: &str, change: &crate::ide::SourceChange) -> Result<(), ToolError> {
+    let now = change.id();
+    if change.is_empty() || expected != now {
+        return Err(ToolError::new(
+            ErrorCode::Conflict,
+            format!(
+                "the change is not the one reviewed (change_id {expected}): the workspace changed since the dry run; nothing was written"
+            ),
+        )
+        .with_detail("change_id", serde_json::Value::String(now)));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::{Value, json};

@@ -68,6 +68,39 @@ async def test_apply_writes_every_file_and_the_index_follows(project):
         assert tool_error(gone)["code"] == "NO_SYMBOL"
 
 
+async def test_apply_writes_only_the_change_that_was_reviewed(project):
+    # A regression: a dry run showed 5 edits, a file changed, and `apply` then wrote 6.
+    async with stdio_session(project) as session:
+        await wait_until_indexed(session)
+        args = {"query": "app.geo.area", "new_name": "size"}
+        reviewed = (await session.call_tool("rename_symbol", args)).structured_content
+        assert len(reviewed["edits"]) == 5 and len(reviewed["change_id"]) == 32
+        main = project / "app/main.py"
+        changed = main.read_text() + "print(area(5, 6))\n"
+        write(project, "app/main.py", changed)
+        stale = await session.call_tool(
+            "rename_symbol", {**args, "apply": True, "expected_change_id": reviewed["change_id"]}
+        )
+        error = tool_error(stale)
+        assert error["code"] == "CONFLICT"
+        assert error["message"] == (
+            f"the change is not the one reviewed (change_id {reviewed['change_id']}): "
+            "the workspace changed since the dry run; nothing was written"
+        )
+        assert main.read_text() == changed
+        assert "size" not in (project / "app/geo.py").read_text()
+
+        again = (await session.call_tool("rename_symbol", args)).structured_content
+        assert len(again["edits"]) == 6 and again["change_id"] == error["change_id"]
+        done = await session.call_tool(
+            "rename_symbol", {**args, "apply": True, "expected_change_id": again["change_id"]}
+        )
+        assert done.structured_content["applied"] is True
+        assert main.read_text().endswith("print(size(5, 6))\n")
+        lone = await session.call_tool("rename_symbol", {**args, "expected_change_id": again["change_id"]})
+        assert tool_error(lone)["code"] == "INVALID_ARGUMENT"
+
+
 async def test_conflicts_invalid_names_and_stale_files_are_refused(project):
     async with stdio_session(project) as session:
         await wait_until_indexed(session)

@@ -69,6 +69,9 @@ rename_args!(RenameSymbolArgs {
     /// `NEW_DIAGNOSTICS` when the renamed files would have new diagnostics, `CONFLICT` when a
     /// file changed since.
     pub apply: Option<bool>,
+    /// With `apply`: the `change_id` of the dry run that was reviewed. The change is written
+    /// only if the one computed now is the same (else `CONFLICT`, nothing written).
+    pub expected_change_id: Option<String>,
 });
 rename_args!(ReadOnlyRenameSymbolArgs {});
 
@@ -87,6 +90,7 @@ impl From<ReadOnlyRenameSymbolArgs> for RenameSymbolArgs {
             include_heuristic: a.include_heuristic,
             include_text: a.include_text,
             apply: None,
+            expected_change_id: None,
         }
     }
 }
@@ -146,6 +150,10 @@ pub struct RenameAnswer {
     /// The old name in strings and comments (with `include_text`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub text_matches: Vec<RenameEditEntry>,
+    /// Names this exact change; pass it back as `expected_change_id` with `apply` to write
+    /// only what was reviewed. Absent when nothing would change.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub change_id: Option<String>,
     /// Unified diff of the change.
     pub diff: String,
     /// The diff was cut to fit the answer.
@@ -182,6 +190,7 @@ impl RenameAnswer {
                 .iter()
                 .map(RenameEditEntry::new)
                 .collect(),
+            change_id: (!rename.change.is_empty()).then(|| rename.change.id()),
             diff: rename.diff.clone(),
             diff_truncated: false,
             diagnostics: diagnostics(rename),
@@ -289,6 +298,14 @@ impl SextantServer {
             include_text: args.include_text.unwrap_or(false),
         };
         let apply = args.apply.unwrap_or(false);
+        let expected_change_id = args.expected_change_id.clone();
+        if expected_change_id.is_some() && !apply {
+            return Err(ToolError::new(
+                ErrorCode::InvalidArgument,
+                "`expected_change_id` goes with `apply: true`",
+            )
+            .into());
+        }
         let new_name = args.new_name.clone();
         if let Some(source) = args.source {
             let (Some(language), Some(old_name)) = (args.language, args.old_name) else {
@@ -387,6 +404,9 @@ impl SextantServer {
                         ));
                     }
                 };
+                if let Some(expected) = &expected_change_id {
+                    super::reviewed(expected, &rename.change)?;
+                }
                 if !apply || rename.change.is_empty() {
                     return Ok(RenameAnswer::new(&rename, false, None));
                 }
