@@ -288,7 +288,9 @@ fn run_external(
         reason,
     };
     let max_output = ide::format_output_limit(text);
-    let output = Running::start(spec, root, text, max_output)?.finish(spec.timeout(), stop)?;
+    let output = Running::start(spec, root, text, max_output)?
+        .finish(spec.timeout(), stop)
+        .map_err(|e| failed(e.to_string()))?;
     let (status, out, err) = match output {
         Finished::Exited { status, out, err } => (status, out, err),
         Finished::TimedOut => {
@@ -387,7 +389,7 @@ impl Running {
         mut self,
         timeout: Duration,
         stop: &(dyn Fn() -> bool + Sync),
-    ) -> Result<Finished, FormatFailure> {
+    ) -> std::io::Result<Finished> {
         let started = Instant::now();
         let mut early_out = None;
         let ended = loop {
@@ -411,10 +413,7 @@ impl Running {
             std::thread::sleep(POLL);
         };
         kill_group(&self.child);
-        let status = self.child.wait().map_err(|e| FormatFailure::Failed {
-            program: String::new(),
-            reason: e.to_string(),
-        })?;
+        let status = self.child.wait()?;
         if let Some(ended) = ended {
             return Ok(ended);
         }
