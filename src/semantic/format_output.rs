@@ -19,6 +19,10 @@ use crate::{lang::Language, syntax};
 
 /// Why `output` may not replace `input`; `None` when it may.
 pub fn output_refusal(lang: &Language, input: &str, output: &str) -> Option<String> {
+    // An already formatted file, the common case, costs no parse.
+    if input == output {
+        return None;
+    }
     let has_content = |text: &str| text.chars().any(|c| !c.is_whitespace());
     if has_content(input) && !has_content(output) {
         return Some("its output is empty".into());
