@@ -470,14 +470,14 @@ fn format_edits(
         range => range.map(|range| from_proto::line_span(&index, range)),
     };
     let options = format_options(ctx, file, options);
-    // The request's cancellation reaches the snapshot's token, which stops an external
-    // formatter too.
-    let token = ctx.snapshot.analysis.cancellation_token();
+    // An external formatter runs holding the snapshot: it is stopped when the request is
+    // cancelled, and when an edit waits for the snapshot (the request then runs again on
+    // the new text), so that neither the writer nor the main loop waits for it.
     let formatting = Formatting {
         root: &ctx.snapshot.root,
         formatters: &ctx.snapshot.formatters,
         trust: ctx.formatter_trust,
-        stop: &|| token.is_cancelled(),
+        stop: &|| ctx.snapshot.analysis.is_cancelled(),
     };
     let formatted = workspace::format_file(&ctx.snapshot.analysis, formatting, file, options)
         .map_err(|failure| match failure {

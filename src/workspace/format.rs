@@ -150,7 +150,7 @@ pub struct Formatting<'a> {
     pub formatters: &'a Formatters,
     pub trust: FormatterTrust,
     /// Asked while an external formatter runs; true kills it (the request was cancelled).
-    pub stop: &'a (dyn Fn() -> bool + Sync),
+    pub stop: &'a dyn Fn() -> bool,
 }
 
 /// A file's format decided on a snapshot: done (the built-in formatter), or an external
@@ -170,11 +170,7 @@ pub struct ExternalJob {
 }
 
 impl ExternalJob {
-    pub fn run(
-        self,
-        root: &Path,
-        stop: &(dyn Fn() -> bool + Sync),
-    ) -> Result<FileFormat, FormatFailure> {
+    pub fn run(self, root: &Path, stop: &dyn Fn() -> bool) -> Result<FileFormat, FormatFailure> {
         let formatted = run_external(&self.spec, self.lang, root, &self.text, stop)?;
         Ok(FileFormat::between(
             &self.path,
@@ -185,11 +181,7 @@ impl ExternalJob {
 }
 
 impl FormatPlan {
-    pub fn finish(
-        self,
-        root: &Path,
-        stop: &(dyn Fn() -> bool + Sync),
-    ) -> Result<FileFormat, FormatFailure> {
+    pub fn finish(self, root: &Path, stop: &dyn Fn() -> bool) -> Result<FileFormat, FormatFailure> {
         match self {
             FormatPlan::Done(format) => Ok(format),
             FormatPlan::External(job) => job.run(root, stop),
@@ -280,7 +272,7 @@ fn run_external(
     lang: &Language,
     root: &Path,
     text: &str,
-    stop: &(dyn Fn() -> bool + Sync),
+    stop: &dyn Fn() -> bool,
 ) -> Result<String, FormatFailure> {
     let program = spec.program().to_string();
     let failed = |reason: String| FormatFailure::Failed {
@@ -385,11 +377,7 @@ impl Running {
     /// has no say in the answer), at the deadline, or when `stop` says the request was
     /// cancelled. The group is killed before the formatter is reaped, so its id cannot
     /// have been reused by then.
-    fn finish(
-        mut self,
-        timeout: Duration,
-        stop: &(dyn Fn() -> bool + Sync),
-    ) -> std::io::Result<Finished> {
+    fn finish(mut self, timeout: Duration, stop: &dyn Fn() -> bool) -> std::io::Result<Finished> {
         let started = Instant::now();
         let mut early_out = None;
         let ended = loop {

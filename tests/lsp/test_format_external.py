@@ -120,3 +120,41 @@ def test_allowed_output_is_judged_and_cancel_kills_the_formatter(tmp_path):
         assert server.wait()[0] == 0, server.stderr
     finally:
         server.kill()
+
+
+def test_an_edit_during_a_slow_formatter_does_not_wait_for_it(tmp_path):
+    """A running formatter holds a snapshot; an edit arriving meanwhile stops it (the format
+    runs again on the new text) instead of waiting for it, so the next request is answered
+    at once rather than at the formatter's deadline."""
+    pid_file = tmp_path / "sleep.pids"
+    root = tmp_path / "ws"
+    slow = write(root, "slow.js", "function f() {}\n")
+    write(
+        root,
+        "sextant.toml",
+        f'[format.javascript]\ncommand = ["sh", "-c", "sleep 100 & echo $! >> {pid_file}; wait"]\n',
+    )
+    server = RawLsp("--root", str(root), "--allow-external-formatter")
+    try:
+        server.initialize(root)
+        uri = slow.as_uri()
+        server.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "javascript", "version": 1, "text": "function f() {}\n"}})
+        server.send({"id": 2, "method": "textDocument/formatting", "params": formatting(uri)})
+        deadline = time.monotonic() + 30
+        while not (pid_file.exists() and pid_file.read_text().strip()):
+            assert time.monotonic() < deadline, f"the formatter never started; stderr: {server.stderr}"
+            time.sleep(0.02)
+        edited_at = time.monotonic()
+        server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": "function g() {}\n"}]})
+        symbols = server.request(3, "textDocument/documentSymbol", {"textDocument": {"uri": uri}})
+        assert time.monotonic() - edited_at < 5, server.stderr
+        assert [s["name"] for s in symbols["result"]] == ["g"], symbols
+        first = int(pid_file.read_text().split()[0])
+        assert ended(first), "the formatter stopped by the edit is still running"
+        server.notify("$/cancelRequest", {"id": 2})
+        assert server.response(2, timeout=10)["error"]["code"] == -32800
+        assert server.request(4, "shutdown")["result"] is None
+        server.notify("exit")
+        assert server.wait()[0] == 0, server.stderr
+    finally:
+        server.kill()
