@@ -276,3 +276,41 @@ fn the_built_in_formatter_refuses_a_result_many_times_larger_than_the_file() {
     );
     assert!(took < Duration::from_secs(20), "took {took:?}");
 }
+
+/// The formatter's own process group does not get the terminal's Ctrl-C; it is killed
+/// when sextant dies instead.
+#[test]
+fn a_formatter_dies_with_sextant() {
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("formatter.pid");
+    let root = dir.path().join("ws");
+    write(&root, "app/ok.py", OK_PY);
+    write(
+        &root,
+        "sextant.toml",
+        format!(
+            "[format.python]\ncommand = [\"sh\", \"-c\", \"echo $$ > {}; exec sleep 100\"]\n",
+            pid_file.display()
+        ),
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sextant"))
+        .args(["--root"])
+        .arg(&root)
+        .args(["format", "--check", "--allow-external-formatter"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let pid = loop {
+        let pid = std::fs::read_to_string(&pid_file).unwrap_or_default();
+        if !pid.trim().is_empty() {
+            break pid;
+        }
+        assert!(Instant::now() < deadline, "the formatter never started");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(gone(pid.trim()), "the formatter {pid} outlived sextant");
+}

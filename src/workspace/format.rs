@@ -344,18 +344,27 @@ impl Running {
         text: &str,
         max_output: usize,
     ) -> Result<Running, FormatFailure> {
-        let mut child = Command::new(spec.program())
+        let mut command = Command::new(spec.program());
+        command
             .args(&spec.command[1..])
             .current_dir(root)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            .process_group(0)
-            .spawn()
-            .map_err(|e| FormatFailure::NotFound {
-                program: spec.program().to_string(),
-                reason: e.to_string(),
-            })?;
+            .process_group(0);
+        // Its own group no longer gets the terminal's Ctrl-C, so it is killed when sextant
+        // dies instead (Linux's parent-death signal, sent when the spawning thread ends).
+        // SAFETY: prctl is async-signal-safe and touches nothing of the parent's.
+        unsafe {
+            command.pre_exec(|| {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                Ok(())
+            });
+        }
+        let mut child = command.spawn().map_err(|e| FormatFailure::NotFound {
+            program: spec.program().to_string(),
+            reason: e.to_string(),
+        })?;
         // Never joined: a process holding stdin without reading it would block the write
         // until the group is killed, which ends the write with an error.
         let mut stdin = child.stdin.take().expect("stdin is piped");
