@@ -314,3 +314,20 @@ fn a_formatter_dies_with_sextant() {
     child.wait().unwrap();
     assert!(gone(pid.trim()), "the formatter {pid} outlived sextant");
 }
+
+/// A read-only server never runs a formatter, so asking for both is refused at start.
+#[test]
+fn a_read_only_server_refuses_to_allow_external_formatters() {
+    let dir = python_workspace(r#"["cat"]"#);
+    let out = sextant(
+        dir.path(),
+        &["mcp", "--read-only", "--allow-external-formatter"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("'--read-only' cannot be used with '--allow-external-formatter'"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
