@@ -331,3 +331,22 @@ fn a_read_only_server_refuses_to_allow_external_formatters() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// Only the first bytes of stderr are kept for the message, but all of it is read: a
+/// verbose formatter is not blocked on a full pipe until its deadline.
+#[test]
+fn a_verbose_formatter_is_not_blocked_on_stderr() {
+    let dir = python_workspace(r#"["sh", "-c", "head -c 1000000 /dev/zero >&2; cat"]"#);
+    let (out, took) = sextant_within(
+        dir.path(),
+        &[
+            "format",
+            "--check",
+            "--allow-external-formatter",
+            "app/ok.py",
+        ],
+        Duration::from_secs(60),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+}

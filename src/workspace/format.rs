@@ -372,8 +372,18 @@ impl Running {
         std::thread::spawn(move || {
             let _ = stdin.write_all(input.as_bytes());
         });
-        let out = drain(child.stdout.take().expect("stdout is piped"), max_output);
-        let err = drain(child.stderr.take().expect("stderr is piped"), 64 * 1024);
+        // Output past the limit stops the formatter; stderr is only a diagnostic, so past
+        // its first bytes it is read and dropped (a verbose formatter must not block on it).
+        let out = drain(
+            child.stdout.take().expect("stdout is piped"),
+            max_output,
+            false,
+        );
+        let err = drain(
+            child.stderr.take().expect("stderr is piped"),
+            64 * 1024,
+            true,
+        );
         Ok(Running {
             child,
             out,
@@ -433,12 +443,20 @@ impl Running {
     }
 }
 
-/// Reads `pipe` to its end (at most `limit + 1` bytes) on a thread of its own.
-fn drain(pipe: impl Read + Send + 'static, limit: usize) -> mpsc::Receiver<Vec<u8>> {
+/// Reads `pipe` on a thread of its own, keeping at most `limit + 1` bytes; then stops, or
+/// with `discard_rest` reads on to the end without keeping anything.
+fn drain(
+    mut pipe: impl Read + Send + 'static,
+    limit: usize,
+    discard_rest: bool,
+) -> mpsc::Receiver<Vec<u8>> {
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         let mut bytes = Vec::new();
-        let _ = pipe.take(limit as u64 + 1).read_to_end(&mut bytes);
+        let _ = (&mut pipe).take(limit as u64 + 1).read_to_end(&mut bytes);
+        if discard_rest {
+            let _ = std::io::copy(&mut pipe, &mut std::io::sink());
+        }
         let _ = tx.send(bytes);
     });
     rx
