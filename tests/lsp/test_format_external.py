@@ -40,6 +40,21 @@ def ended(pid: int, timeout: float = 5) -> bool:
         time.sleep(0.05)
 
 
+def wait_for_formatter(server: RawLsp, pid_file: Path, timeout: float = 30):
+    """Waits until the formatter has written its pid; a message the server sends first (an
+    early answer to the formatting request) fails the test with that message."""
+    deadline = time.monotonic() + timeout
+    early = []
+    while not (pid_file.exists() and pid_file.read_text().strip()):
+        while not server.messages.empty():
+            message = server.messages.get_nowait()
+            if message is not None and "method" not in message:
+                early.append(message)
+        assert not early, f"answered before the formatter started: {early}; stderr: {server.stderr}"
+        assert time.monotonic() < deadline, f"the formatter never started; stderr: {server.stderr}"
+        time.sleep(0.02)
+
+
 @pytest.mark.asyncio
 async def test_the_workspaces_formatter_is_not_run_without_permission(client, tmp_path):
     marker = tmp_path / "ran"
@@ -105,10 +120,7 @@ def test_allowed_output_is_judged_and_cancel_kills_the_formatter(tmp_path):
         assert empty.read_text() == OK_PY
 
         server.send({"id": 3, "method": "textDocument/formatting", "params": formatting(slow.as_uri())})
-        deadline = time.monotonic() + 30
-        while not (pid_file.exists() and pid_file.read_text().strip()):
-            assert time.monotonic() < deadline, f"the formatter never started; stderr: {server.stderr}"
-            time.sleep(0.02)
+        wait_for_formatter(server, pid_file)
         cancelled_at = time.monotonic()
         server.notify("$/cancelRequest", {"id": 3})
         answer = server.response(3, timeout=10)
@@ -140,10 +152,7 @@ def test_an_edit_during_a_slow_formatter_does_not_wait_for_it(tmp_path):
         uri = slow.as_uri()
         server.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "javascript", "version": 1, "text": "function f() {}\n"}})
         server.send({"id": 2, "method": "textDocument/formatting", "params": formatting(uri)})
-        deadline = time.monotonic() + 30
-        while not (pid_file.exists() and pid_file.read_text().strip()):
-            assert time.monotonic() < deadline, f"the formatter never started; stderr: {server.stderr}"
-            time.sleep(0.02)
+        wait_for_formatter(server, pid_file)
         edited_at = time.monotonic()
         server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": "function g() {}\n"}]})
         symbols = server.request(3, "textDocument/documentSymbol", {"textDocument": {"uri": uri}})
