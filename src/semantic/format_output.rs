@@ -9,7 +9,8 @@
 //!    the same tree (layout alone can break Python, or move a statement out of its block);
 //! 3. when its tokens differ (quotes, trailing commas, parentheses, sorted imports), it
 //!    has no syntax error at all, and it keeps the input's words and comments: the same
-//!    identifiers and keywords, counted, in any order, and the same number of comments.
+//!    identifiers, keywords and one-word string contents (a key may lose its quotes),
+//!    counted, in any order, and the same number of comments.
 //!
 //! Anything else is refused with the reason; the caller writes nothing.
 
@@ -126,21 +127,26 @@ fn tokens<'a>(text: &'a str, tree: &'a Tree) -> impl Iterator<Item = &'a str> + 
         .filter(|token| !token.is_empty())
 }
 
-/// Identifiers (named leaves whose kind is an identifier kind) and keywords (anonymous
-/// leaves spelled as a word), sorted: what a formatter may move but never add or drop.
+/// Identifiers, keywords (anonymous leaves) and one-word string contents, each spelled as
+/// a word, sorted: what a formatter may move but never add or drop. String contents count
+/// so that a key losing its quotes (`{'a': 1}` to `{ a: 1 }`, as JavaScript formatters do)
+/// keeps its word.
 fn words<'a>(text: &'a str, tree: &Tree) -> Vec<&'a str> {
+    let is_word = |token: &str| {
+        token.starts_with(|c: char| c.is_alphabetic() || c == '_' || c == '$')
+            && token
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+    };
     let mut words: Vec<&str> = nodes(tree)
         .filter(|node| node.child_count() == 0)
         .filter(|node| {
-            let token = &text[node.byte_range()];
-            if node.is_named() {
-                node.kind().ends_with("identifier")
-            } else {
-                token.starts_with(|c: char| c.is_alphabetic() || c == '_')
-                    && token.chars().all(|c| c.is_alphanumeric() || c == '_')
-            }
+            !node.is_named()
+                || node.kind().ends_with("identifier")
+                || node.kind().contains("string")
         })
         .map(|node| &text[node.byte_range()])
+        .filter(|token| is_word(token))
         .collect();
     words.sort_unstable();
     words
@@ -186,6 +192,14 @@ mod tests {
         );
         assert_eq!(judge("python", "x=1 #note\n", "x = 1  # note\n"), None);
         assert_eq!(judge("python", "", ""), None);
+        assert_eq!(
+            judge(
+                "javascript",
+                "f({'a': 1, \"b\": c});\n",
+                "f({ a: 1, b: c });\n"
+            ),
+            None
+        );
         assert_eq!(judge("python", "\n", ""), None);
     }
 
