@@ -1389,7 +1389,15 @@ fn format_runs_the_external_formatter_sextant_toml_names_and_reports_a_missing_o
         "sextant.toml",
         "[format.python]\ncommand = [\"sed\", \"s/return 1/return 2/\"]\n",
     );
-    let out = sextant(root, &["format", "--write", "app/ok.py"]);
+    let out = sextant(
+        root,
+        &[
+            "format",
+            "--write",
+            "--allow-external-formatter",
+            "app/ok.py",
+        ],
+    );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(
         std::fs::read_to_string(root.join("app/ok.py")).unwrap(),
@@ -1400,7 +1408,7 @@ fn format_runs_the_external_formatter_sextant_toml_names_and_reports_a_missing_o
         "sextant.toml",
         "[format.python]\ncommand = [\"sextant-test-no-such-formatter\"]\n",
     );
-    let out = sextant(root, &["format", "app"]);
+    let out = sextant(root, &["format", "--allow-external-formatter", "app"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         stdout(&out).starts_with(
@@ -1414,7 +1422,7 @@ fn format_runs_the_external_formatter_sextant_toml_names_and_reports_a_missing_o
         "sextant.toml",
         "[format.python]\ncommand = [\"sh\", \"-c\", \"echo broken >&2; exit 3\"]\n",
     );
-    let out = sextant(root, &["format", "app"]);
+    let out = sextant(root, &["format", "--allow-external-formatter", "app"]);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stdout(&out),

@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::{CliError, GlobalArgs, load_workspace, locate};
 use crate::{
     ide::{FormatOptions, IndentStyle, SourceChange},
-    workspace,
+    workspace::{self, FormatterTrust, Formatting},
 };
 
 #[derive(Args, Debug)]
@@ -22,9 +22,15 @@ pub struct FormatArgs {
     /// Change nothing; print the unified diffs and exit 1 if any file would change.
     #[arg(long, conflicts_with = "write")]
     pub diff: bool,
-    /// Write the formatted files (all or none), after checking each is unchanged on disk.
+    /// Write the formatted files: all or none (nothing when any file could not be
+    /// formatted), after checking each is unchanged on disk.
     #[arg(long)]
     pub write: bool,
+    /// Run the external formatters the workspace's sextant.toml names. They are commands
+    /// from the workspace, so without this a file of such a language is refused
+    /// (FORMATTER_NOT_ALLOWED).
+    #[arg(long)]
+    pub allow_external_formatter: bool,
     /// Indent with this many spaces instead of the language's unit (1 to 16).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=16))]
     pub tab_size: Option<u8>,
@@ -96,11 +102,21 @@ pub fn run(g: &GlobalArgs, args: &FormatArgs) -> Result<(String, ExitCode), CliE
             .tab_size
             .map_or(IndentStyle::Language, IndentStyle::Spaces),
     };
+    let formatting = Formatting {
+        root: &root,
+        formatters: &host.config.format,
+        trust: if args.allow_external_formatter {
+            FormatterTrust::Trusted
+        } else {
+            FormatterTrust::Untrusted
+        },
+        stop: &|| false,
+    };
     let mut outcomes = Vec::new();
     let mut change = SourceChange::default();
     for file in selected {
         let path = analysis.file_path(file).to_string();
-        match workspace::format_file(&analysis, &root, &host.config.format, file, options) {
+        match workspace::format_file(&analysis, formatting, file, options) {
             Ok(formatted) => {
                 let changed = formatted.changed();
                 outcomes.push(FileOutcome {
@@ -127,8 +143,10 @@ pub fn run(g: &GlobalArgs, args: &FormatArgs) -> Result<(String, ExitCode), CliE
             }),
         }
     }
+    let failed = outcomes.iter().filter(|o| o.error.is_some()).count();
     let mut written = false;
-    if args.write && !change.is_empty() {
+    // All or none: one file that could not be formatted stops every write.
+    if args.write && failed == 0 && !change.is_empty() {
         workspace::apply_change(&root, &change, host.config.max_file_size)
             .map_err(|e| CliError(format!("{} ({})", e, e.code())))?;
         written = true;
@@ -136,7 +154,7 @@ pub fn run(g: &GlobalArgs, args: &FormatArgs) -> Result<(String, ExitCode), CliE
     let report = Report {
         checked: outcomes.len(),
         changed: outcomes.iter().filter(|o| o.changed).count(),
-        failed: outcomes.iter().filter(|o| o.error.is_some()).count(),
+        failed,
         files: outcomes,
         written,
     };
@@ -161,9 +179,9 @@ fn render(report: &Report, args: &FormatArgs) -> String {
         if let Some(error) = &file.error {
             let _ = writeln!(out, "{}: {} {}", file.path, error.code, error.message);
         } else if file.changed {
-            if args.write {
+            if report.written {
                 let _ = writeln!(out, "{}: formatted", file.path);
-            } else if args.check {
+            } else if args.check || args.write {
                 let _ = writeln!(out, "{}: would be formatted", file.path);
             } else {
                 out.push_str(&file.diff);
@@ -185,6 +203,9 @@ fn render(report: &Report, args: &FormatArgs) -> String {
     );
     if report.failed > 0 {
         let _ = write!(out, "; {} could not be formatted", report.failed);
+        if args.write {
+            out.push_str(", so none was written");
+        }
     }
     out.push_str(".\n");
     out

@@ -305,6 +305,10 @@ pub struct McpArgs {
     /// without a bearer token is read-only anyway.
     #[arg(long)]
     pub read_only: bool,
+    /// Let `format_source` run the external formatters the workspace's sextant.toml names
+    /// (commands from the workspace: off by default, never with --read-only).
+    #[arg(long, conflicts_with = "read_only")]
+    pub allow_external_formatter: bool,
     /// Tool calls running at once; more wait.
     #[arg(long, value_name = "N", default_value_t = crate::mcp::Limits::default().max_in_flight)]
     pub max_in_flight: usize,
@@ -356,6 +360,10 @@ pub struct LspArgs {
     #[arg(long, value_name = "BYTES", default_value_t = crate::lsp::DEFAULT_MAX_MESSAGE_BYTES,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub max_message_bytes: u64,
+    /// Let formatting run the external formatters the workspace's sextant.toml names
+    /// (commands from the workspace: off by default).
+    #[arg(long)]
+    pub allow_external_formatter: bool,
     #[command(flatten)]
     pub background: BackgroundCheckArgs,
 }
@@ -468,7 +476,13 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
                 check_in_background: !args.background.no_background_check,
                 ..Default::default()
             };
-            let code = crate::lsp::run_stdio(g.root_arg.clone(), load, args.max_message_bytes)?;
+            let trust = if args.allow_external_formatter {
+                crate::workspace::FormatterTrust::Trusted
+            } else {
+                crate::workspace::FormatterTrust::Untrusted
+            };
+            let code =
+                crate::lsp::run_stdio(g.root_arg.clone(), load, args.max_message_bytes, trust)?;
             Ok((String::new(), code))
         }
         Command::Mcp(args) => {
@@ -722,6 +736,7 @@ fn run_mcp(g: &GlobalArgs, args: &McpArgs) -> Result<(), CliError> {
         request_timeout_ms: args.request_timeout_ms,
         max_response_chars: args.max_response_chars,
         read_only: args.read_only,
+        allow_external_formatter: args.allow_external_formatter,
     };
     limits.check()?;
     let token = match (&args.token_env, &args.token_file) {

@@ -328,6 +328,14 @@ impl Analysis {
         salsa::Database::cancellation_token(&self.db)
     }
 
+    /// Whether work holding this snapshot should stop: its request was cancelled, or a write
+    /// waits for every snapshot to be dropped. For work that is not a query (an external
+    /// program) and must poll.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancellation_token().is_cancelled()
+            || self.with(|db| db.unwind_if_revision_cancelled()).is_err()
+    }
+
     pub fn file(&self, path: &str) -> Option<FileId> {
         self.files.get(path).copied().map(FileId)
     }

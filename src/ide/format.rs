@@ -52,6 +52,18 @@ pub fn format_source(
         .expect("an uninterruptible format always finishes")
 }
 
+/// Why an external formatter's `output` may not replace `input`, or `None` when it may
+/// (the rule: [`crate::semantic::format_output`]).
+pub fn external_output_refusal(lang: &Language, input: &str, output: &str) -> Option<String> {
+    crate::semantic::format_output::output_refusal(lang, input, output)
+}
+
+/// The most a formatter may make of `text` (the built-in one stops there): a few times the
+/// text, so a misbehaving formatter cannot produce an unbounded answer.
+pub fn format_output_limit(text: &str) -> usize {
+    crate::semantic::format::output_limit(text)
+}
+
 fn line_edits(old: &str, new: &str) -> Vec<TextEdit> {
     if old == new {
         return Vec::new();

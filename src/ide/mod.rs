@@ -35,7 +35,10 @@ pub use diagnostics::{
     docs_anchor, explain,
 };
 pub use edits::{ContentHash, EditError, FileEdit, SourceChange, TextEdit, unified_diff};
-pub use format::{FileFormat, FormatError, FormatOptions, IndentStyle, format_source};
+pub use format::{
+    FileFormat, FormatError, FormatOptions, IndentStyle, external_output_refusal,
+    format_output_limit, format_source,
+};
 pub use hover::HoverInfo;
 pub use import_graph::{Direction, Granularity, GraphEdge, GraphNode, GraphQuery, ImportGraphView};
 pub use imports::{ImportInfo, ImportStatus};

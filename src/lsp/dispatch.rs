@@ -70,8 +70,13 @@ impl<'s> RequestDispatcher<'s> {
             return self;
         };
         let encoding = self.server.encoding;
+        let formatter_trust = self.server.formatter_trust;
         let work: RequestWork = Box::new(move |snapshot| {
-            let ctx = RequestContext { snapshot, encoding };
+            let ctx = RequestContext {
+                snapshot,
+                encoding,
+                formatter_trust,
+            };
             let result = handler(&ctx, params.clone())?;
             serde_json::to_value(result).map_err(|e| HandlerError::Internal(e.to_string()))
         });

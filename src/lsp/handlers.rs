@@ -33,7 +33,7 @@ use super::{
 };
 use crate::{
     ide::{CheckQuery, CodeSelection, FileId, FormatOptions, IndentStyle, ReferenceQuery},
-    workspace::{self, FormatFailure, live::Snapshot},
+    workspace::{self, FormatFailure, FormatterTrust, Formatting, live::Snapshot},
 };
 
 /// References (and highlights) answered at most: an editor lists them all, but a name used
@@ -44,6 +44,7 @@ const MAX_REFERENCES: usize = 10_000;
 pub struct RequestContext<'a> {
     pub snapshot: &'a Snapshot,
     pub encoding: PositionEncoding,
+    pub formatter_trust: FormatterTrust,
 }
 
 impl RequestContext<'_> {
@@ -459,19 +460,31 @@ fn format_edits(
         return Ok(None);
     };
     let index = ctx.line_index(file)?;
+    let within = match range {
+        Some(range) if range.end < range.start => {
+            return Err(HandlerError::InvalidParams(format!(
+                "the range ends ({}:{}) before it starts ({}:{})",
+                range.end.line, range.end.character, range.start.line, range.start.character
+            )));
+        }
+        range => range.map(|range| from_proto::line_span(&index, range)),
+    };
     let options = format_options(ctx, file, options);
-    let formatted = workspace::format_file(
-        &ctx.snapshot.analysis,
-        &ctx.snapshot.root,
-        &ctx.snapshot.formatters,
-        file,
-        options,
-    )
-    .map_err(|failure| match failure {
-        FormatFailure::Cancelled => HandlerError::Internal("the analysis was cancelled".into()),
-        failure => HandlerError::RequestFailed(format!("{}: {failure}", failure.code())),
-    })?;
-    let within = range.map(|range| from_proto::line_span(&index, range));
+    // An external formatter runs holding the snapshot: it is stopped when the request is
+    // cancelled, and when an edit waits for the snapshot (the request then runs again on
+    // the new text), so that neither the writer nor the main loop waits for it.
+    let formatting = Formatting {
+        root: &ctx.snapshot.root,
+        formatters: &ctx.snapshot.formatters,
+        trust: ctx.formatter_trust,
+        stop: &|| ctx.snapshot.analysis.is_cancelled(),
+    };
+    let formatted = workspace::format_file(&ctx.snapshot.analysis, formatting, file, options)
+        .map_err(|failure| match failure {
+            // The request's own cancellation: answered `RequestCancelled` like any query's.
+            FormatFailure::Cancelled => HandlerError::Cancelled(salsa::Cancelled::Local),
+            failure => HandlerError::RequestFailed(format!("{}: {failure}", failure.code())),
+        })?;
     let edits = formatted.edit.edits.iter().filter(|edit| {
         within.as_ref().is_none_or(|lines| {
             lines.start <= edit.range.byte_start as usize

@@ -75,6 +75,8 @@ pub struct Server {
     /// `exit` arrived: the loop ends.
     pub(super) exit: bool,
     test_delay: Option<Arc<TestDelay>>,
+    /// Whether `sextant.toml`'s external formatters may run (`--allow-external-formatter`).
+    pub(super) formatter_trust: crate::workspace::FormatterTrust,
     /// The workspace revision the open documents' diagnostics were last scheduled for.
     seen_revision: u64,
     held: Vec<HeldRequest>,
@@ -105,6 +107,7 @@ impl Server {
             shut_down: false,
             exit: false,
             test_delay: TestDelay::from_env().map(Arc::new),
+            formatter_trust: Default::default(),
             seen_revision: 0,
             held: Vec::new(),
         }

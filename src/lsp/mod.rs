@@ -48,6 +48,7 @@ pub fn run_stdio(
     root: Option<PathBuf>,
     load: LoadOptions,
     max_message_bytes: u64,
+    formatter_trust: crate::workspace::FormatterTrust,
 ) -> Result<ExitCode, String> {
     let transport = Transport::stdio(max_message_bytes);
     let connection = &transport.connection;
@@ -100,6 +101,7 @@ pub fn run_stdio(
         pool,
         report_progress,
     );
+    server.formatter_trust = formatter_trust;
     server.run(&connection.receiver);
     let shut_down = server.shut_down;
     drop(server);

@@ -1,8 +1,6 @@
 //! `format_source`: a source string formatted (stateless), or a workspace file's format as
 //! a diff, written only when asked (`apply: true`).
 
-use std::sync::Arc;
-
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -10,7 +8,7 @@ use super::{ErrorCode, ToolError, paths, tools::LanguageId};
 use crate::{
     ide::{self, FormatOptions, IndentStyle, SourceChange},
     workspace::{
-        self, ApplyError, FormatFailure,
+        self, ApplyError, FormatFailure, FormatterTrust, Formatting,
         live::{FileReadError, LiveWorkspace, RequestCancel},
     },
 };
@@ -57,8 +55,11 @@ pub fn failure(error: FormatFailure) -> ToolError {
         FormatFailure::Format(ide::FormatError::SyntaxError { .. }) => ErrorCode::FormatSyntaxError,
         FormatFailure::Format(ide::FormatError::NotUtf8) => ErrorCode::NotUtf8,
         FormatFailure::Format(ide::FormatError::ParseFailed) => ErrorCode::Internal,
+        FormatFailure::Format(ide::FormatError::TooLarge { .. }) => ErrorCode::FormatTooLarge,
+        FormatFailure::NotAllowed { .. } => ErrorCode::FormatterNotAllowed,
         FormatFailure::NotFound { .. } => ErrorCode::FormatterNotFound,
         FormatFailure::Failed { .. } => ErrorCode::FormatterFailed,
+        FormatFailure::Rejected { .. } => ErrorCode::FormatterOutputRejected,
         FormatFailure::Cancelled => ErrorCode::Timeout,
     };
     ToolError::new(code, error.to_string())
@@ -152,11 +153,13 @@ impl FormatRequest {
     }
 
     /// Runs the request on a blocking thread (it may run an external formatter, read and
-    /// write files).
+    /// write files). An external formatter runs with no snapshot held, so the writer is
+    /// never held up by it, and is killed when the request is cancelled or times out.
     pub fn run(
         self,
         live: &LiveWorkspace,
         cancel: &RequestCancel,
+        trust: FormatterTrust,
     ) -> Result<FormatAnswer, ToolError> {
         // Only the formatter table is kept: holding a snapshot would block the writer.
         let formatters = live
@@ -169,11 +172,18 @@ impl FormatRequest {
                 language,
                 options,
             } => {
-                let lang = language.language();
-                let formatted = match formatters.get(&lang.id) {
-                    Some(spec) => workspace::format::run_external(spec, live.root(), &source),
-                    None => ide::format_source(lang, &source, options).map_err(FormatFailure::from),
-                }
+                let formatting = Formatting {
+                    root: live.root(),
+                    formatters: &formatters,
+                    trust,
+                    stop: &|| cancel.is_cancelled(),
+                };
+                let formatted = workspace::format::format_text(
+                    formatting,
+                    language.language(),
+                    &source,
+                    options,
+                )
                 .map_err(failure)?;
                 Ok(FormatAnswer {
                     diff: ide::unified_diff("source", &source, &formatted),
@@ -195,13 +205,12 @@ impl FormatRequest {
                         format!("{rel:?} is a directory"),
                     ));
                 }
-                let root = Arc::new(live.root().to_path_buf());
                 let formatted = live
                     .read_file(cancel, &rel, |analysis, file| {
-                        Ok(workspace::format_file(
+                        Ok(workspace::plan_file(
                             analysis,
-                            &root,
                             &formatters,
+                            trust,
                             file,
                             options,
                         ))
@@ -213,6 +222,7 @@ impl FormatRequest {
                         }
                         FileReadError::File(e) => super::tools::file_error(e),
                     })?
+                    .and_then(|plan| plan.finish(live.root(), &|| cancel.is_cancelled()))
                     .map_err(failure)?;
                 let changed = formatted.changed();
                 let applied = apply && changed;

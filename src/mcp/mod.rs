@@ -42,6 +42,10 @@ pub struct Limits {
     /// or `--http` without a bearer token).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub read_only: bool,
+    /// `sextant.toml`'s external formatters may run (`--allow-external-formatter`; never
+    /// with `read_only`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub allow_external_formatter: bool,
 }
 
 impl Default for Limits {
@@ -53,6 +57,7 @@ impl Default for Limits {
             request_timeout_ms: 30_000,
             max_response_chars: 60_000,
             read_only: false,
+            allow_external_formatter: false,
         }
     }
 }
@@ -88,6 +93,17 @@ impl Limits {
 
     pub fn request_timeout(&self) -> Duration {
         Duration::from_millis(self.request_timeout_ms)
+    }
+
+    /// Whether `format_source` may run the external formatters `sextant.toml` names: a
+    /// read-only server never does, whatever else it was told.
+    pub fn formatter_trust(&self) -> crate::workspace::FormatterTrust {
+        use crate::workspace::FormatterTrust;
+        match (self.read_only, self.allow_external_formatter) {
+            (true, _) => FormatterTrust::ReadOnly,
+            (false, true) => FormatterTrust::Trusted,
+            (false, false) => FormatterTrust::Untrusted,
+        }
     }
 }
 
@@ -127,6 +143,15 @@ pub enum ErrorCode {
     FormatterNotFound,
     /// `format_source`: the configured formatter failed or gave no text.
     FormatterFailed,
+    /// `format_source`: `sextant.toml` names an external formatter for the language, and
+    /// this server may not run it (started without `--allow-external-formatter`, or
+    /// `--read-only`); nothing was formatted.
+    FormatterNotAllowed,
+    /// `format_source`: the external formatter's output was empty, broke the syntax or
+    /// changed the code's words; nothing was proposed.
+    FormatterOutputRejected,
+    /// `format_source`: the formatted text would be several times larger than the file.
+    FormatTooLarge,
     /// The file is not valid UTF-8; it is never rewritten.
     NotUtf8,
     /// Writing failed part-way; the files already written were restored.

@@ -536,9 +536,10 @@ impl SextantServer {
             self.writes_allowed(),
         )?;
         let live = self.live.clone();
+        let trust = self.limits.formatter_trust();
         let answer = self
             .run("format_source", ctx, Lane::Compute, move |cancel| {
-                request.run(&live, cancel)
+                request.run(&live, cancel, trust)
             })
             .await?;
         self.bounded(answer)

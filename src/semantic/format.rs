@@ -67,6 +67,8 @@ pub enum FormatError {
     ParseFailed,
     #[error("the file is not valid UTF-8; sextant never rewrites it")]
     NotUtf8,
+    #[error("the formatted text would be over {limit} bytes; nothing was changed")]
+    TooLarge { limit: usize },
 }
 
 impl FormatError {
@@ -77,6 +79,7 @@ impl FormatError {
             FormatError::Unsafe { .. } => "FORMAT_UNSAFE",
             FormatError::ParseFailed => "PARSE_FAILED",
             FormatError::NotUtf8 => "NOT_UTF8",
+            FormatError::TooLarge { .. } => "FORMAT_TOO_LARGE",
         }
     }
 }
@@ -133,7 +136,11 @@ fn format_parsed(
         return Some(Err(FormatError::SyntaxError { line }));
     }
     let unit = options.unit(lang);
-    let formatted = layout(lang, text, tree, &unit, interrupt)?;
+    let limit = output_limit(text);
+    let formatted = match layout(lang, text, tree, &unit, limit, interrupt)? {
+        Some(formatted) => formatted,
+        None => return Some(Err(FormatError::TooLarge { limit })),
+    };
     if formatted == text {
         return Some(Ok(formatted));
     }
@@ -161,8 +168,8 @@ fn format_parsed(
             "the tokens or the tree would change near line {line} of the result"
         ));
     }
-    let again = layout(lang, &formatted, &new_tree, &unit, interrupt)?;
-    if again != formatted {
+    let again = layout(lang, &formatted, &new_tree, &unit, usize::MAX, interrupt)?;
+    if again.as_ref() != Some(&formatted) {
         return unsafe_because("formatting the result again would change it");
     }
     Some(Ok(formatted))
@@ -192,7 +199,12 @@ fn first_error_line(tree: &Tree) -> Option<u32> {
 
 /// The offset in `new` of the first node whose kind, child count or token text differs
 /// between the two trees; `None` when they are the same.
-fn first_difference(old: &str, old_tree: &Tree, new: &str, new_tree: &Tree) -> Option<usize> {
+pub(super) fn first_difference(
+    old: &str,
+    old_tree: &Tree,
+    new: &str,
+    new_tree: &Tree,
+) -> Option<usize> {
     let mut a = old_tree.walk();
     let mut b = new_tree.walk();
     loop {
@@ -420,14 +432,23 @@ fn is_blank(byte: u8) -> bool {
     byte == b' ' || byte == b'\t'
 }
 
-/// The text laid out; `None` when interrupted.
+/// The most a layout may write for `text`. Only indentation grows a text, and real code
+/// stays well within this; deep nesting at column 0 (thousands of blocks, each line
+/// indented by its depth) would otherwise grow quadratically: 80 KB into 40 MB.
+pub fn output_limit(text: &str) -> usize {
+    text.len().saturating_mul(4).saturating_add(1 << 20)
+}
+
+/// The text laid out: `None` when interrupted, `Some(None)` when it would exceed `limit`
+/// bytes (stopped there, so a pathological input costs no more than the limit).
 fn layout(
     lang: &Language,
     text: &str,
     tree: &Tree,
     unit: &str,
+    limit: usize,
     interrupt: Interrupt,
-) -> Option<String> {
+) -> Option<Option<String>> {
     let facts = collect(lang, text, tree, interrupt)?;
     let bytes = text.as_bytes();
     let lines = lines(text);
@@ -446,6 +467,9 @@ fn layout(
     for (row, line) in lines.iter().enumerate() {
         if row % 4096 == 4095 && interrupt() {
             return None;
+        }
+        if out.len() > limit {
+            return Some(None);
         }
         let starts_inside = facts.verbatim_around(line.start).is_some();
         let break_inside = line.end < line.break_end
@@ -538,7 +562,7 @@ fn layout(
     // A line breaking inside a token at the end of the text keeps that (absent) break;
     // otherwise every line ended with `newline`, trailing blank lines were dropped, and a
     // non-empty text ends with exactly one line break.
-    Some(out)
+    Some((out.len() <= limit).then_some(out))
 }
 
 fn leading_blanks(text: &str) -> usize {

@@ -7,6 +7,7 @@
 
 pub mod diagnostics;
 pub mod format;
+pub mod format_output;
 pub mod import_graph;
 pub mod imports;
 pub mod index;

@@ -27,7 +27,10 @@ use rayon::prelude::*;
 pub use apply::{ApplyError, Written, WrittenFile, apply_change};
 pub use config::{CONFIG_FILE, Config, DEFAULT_MAX_FILE_SIZE};
 pub use error::LoadError;
-pub use format::{FormatFailure, FormatterSpec, Formatters, format_file};
+pub use format::{
+    FormatFailure, FormatPlan, FormatterSpec, FormatterTrust, Formatters, Formatting, format_file,
+    plan_file,
+};
 pub use load::{
     LoadedFile, ReadOutcome, SkipReason, SkippedFile, decode, read_source, relative_path,
 };

@@ -95,7 +95,7 @@ async def test_a_configured_external_formatter_is_used_and_a_missing_one_is_an_e
     root = tmp_path / "ws"
     write(root, "app/ok.py", "def f():\n    return 1\n")
     write(root, "sextant.toml", '[format.python]\ncommand = ["sed", "s/return 1/return 2/"]\n[format.go]\ncommand = ["sextant-test-no-such-formatter"]\n')
-    async with stdio_session(root) as session:
+    async with stdio_session(root, "--allow-external-formatter") as session:
         await wait_until_indexed(session)
         result = await session.call_tool("format_source", {"path": "app/ok.py"})
         assert not result.is_error, result
