@@ -16,7 +16,10 @@ use crate::{
 /// The tools' arguments that write to disk, as `(tool, argument)`: a read-only server
 /// hides these arguments from the schema and refuses them (see
 /// [`super::tools::SextantServer::writes_allowed`]).
-pub const WRITING_ARGUMENTS: &[(&str, &str)] = &[("format_source", "apply")];
+pub const WRITING_ARGUMENTS: &[(&str, &str)] = &[
+    ("format_source", "apply"),
+    ("format_source", "expected_change_id"),
+];
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -33,6 +36,9 @@ pub struct FormatSourceArgs {
     /// With `path`: write the formatted file (checked against the text the diff was
     /// computed from; all or nothing). Default false: a dry run.
     pub apply: Option<bool>,
+    /// With `apply`: the `change_id` of the dry run that was reviewed; the file is written
+    /// only if the change computed now is the same (else `CONFLICT`, nothing written).
+    pub expected_change_id: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]
@@ -46,6 +52,10 @@ pub struct FormatAnswer {
     pub path: Option<String>,
     /// Whether the formatted file was written.
     pub applied: bool,
+    /// For `path`, when it would change: names this exact change; pass it back as
+    /// `expected_change_id` with `apply` to write only what was reviewed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub change_id: Option<String>,
 }
 
 /// The stable code of a format failure.
@@ -86,6 +96,7 @@ pub enum FormatRequest {
         path: String,
         options: FormatOptions,
         apply: bool,
+        expected_change_id: Option<String>,
     },
 }
 
@@ -110,10 +121,13 @@ impl FormatRequest {
         };
         let apply = args.apply.unwrap_or(false);
         let writes = WRITING_ARGUMENTS.contains(&("format_source", "apply"));
-        if apply && writes && !writes_allowed {
+        if (apply || args.expected_change_id.is_some()) && writes && !writes_allowed {
             return Err(invalid(
                 "this server is read-only: `apply` is not available",
             ));
+        }
+        if args.expected_change_id.is_some() && !apply {
+            return Err(invalid("`expected_change_id` goes with `apply: true`"));
         }
         match (args.source, args.path) {
             (Some(source), None) => {
@@ -146,6 +160,7 @@ impl FormatRequest {
                     path,
                     options,
                     apply,
+                    expected_change_id: args.expected_change_id,
                 })
             }
             _ => Err(invalid("give exactly one of `source` and `path`")),
@@ -191,12 +206,14 @@ impl FormatRequest {
                     formatted: Some(formatted),
                     path: None,
                     applied: false,
+                    change_id: None,
                 })
             }
             FormatRequest::File {
                 path,
                 options,
                 apply,
+                expected_change_id,
             } => {
                 let (rel, abs) = paths::resolve(live.root(), &path)?;
                 if abs.is_dir() {
@@ -225,11 +242,14 @@ impl FormatRequest {
                     .and_then(|plan| plan.finish(live.root(), &|| cancel.is_cancelled()))
                     .map_err(failure)?;
                 let changed = formatted.changed();
+                let change = SourceChange {
+                    files: vec![formatted.edit.clone()],
+                };
+                if let Some(expected) = &expected_change_id {
+                    super::tools::reviewed(expected, &change)?;
+                }
                 let applied = apply && changed;
                 if applied {
-                    let change = SourceChange {
-                        files: vec![formatted.edit.clone()],
-                    };
                     live.apply_change(&change).map_err(apply_failure)?;
                 }
                 Ok(FormatAnswer {
@@ -238,6 +258,7 @@ impl FormatRequest {
                     changed,
                     path: Some(rel),
                     applied,
+                    change_id: changed.then(|| change.id()),
                 })
             }
         }
@@ -256,10 +277,7 @@ mod tests {
         assert_eq!(schema["additionalProperties"], serde_json::json!(false));
         for (tool, argument) in WRITING_ARGUMENTS {
             assert_eq!(*tool, "format_source");
-            assert_eq!(
-                schema["properties"][*argument]["type"],
-                serde_json::json!("boolean")
-            );
+            assert!(schema["properties"][*argument].is_object(), "{argument}");
         }
     }
 }

@@ -43,6 +43,8 @@ async def test_a_workspace_file_is_a_dry_run_unless_apply_is_given(project):
         await wait_until_indexed(session)
         dry = await session.call_tool("format_source", {"path": "src/lib.rs"})
         assert not dry.is_error, dry
+        change_id = dry.structured_content.pop("change_id")
+        assert len(change_id) == 32
         assert dry.structured_content == {
             "formatted": None,
             "diff": "--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -1,3 +1,3 @@\n fn f() {\n-let x = 1;   \n+    let x = 1;\n }\n",
@@ -62,6 +64,26 @@ async def test_a_workspace_file_is_a_dry_run_unless_apply_is_given(project):
         assert again.structured_content == {
             "formatted": None, "diff": "", "changed": False, "path": "src/lib.rs", "applied": False,
         }
+
+
+async def test_apply_writes_only_the_change_that_was_reviewed(project):
+    # A regression: a dry run showed one change, the file changed, and `apply` wrote another.
+    async with stdio_session(project) as session:
+        await wait_until_indexed(session)
+        reviewed = (await session.call_tool("format_source", {"path": "src/lib.rs"})).structured_content
+        changed = "fn f() {\nlet x = 1;   \nlet y = 2;\n}\n"
+        write(project, "src/lib.rs", changed)
+        stale = await session.call_tool(
+            "format_source", {"path": "src/lib.rs", "apply": True, "expected_change_id": reviewed["change_id"]}
+        )
+        error = tool_error(stale)
+        assert error["code"] == "CONFLICT"
+        assert (project / "src/lib.rs").read_text() == changed
+        done = await session.call_tool(
+            "format_source", {"path": "src/lib.rs", "apply": True, "expected_change_id": error["change_id"]}
+        )
+        assert done.structured_content["applied"] is True
+        assert (project / "src/lib.rs").read_text() == "fn f() {\n    let x = 1;\n    let y = 2;\n}\n"
 
 
 async def test_failures_have_stable_codes(project):
@@ -113,6 +135,7 @@ async def test_read_only_hides_and_refuses_apply(project):
         tools = {t.name: t for t in (await session.list_tools()).tools}
         fmt = tools["format_source"]
         assert "apply" not in fmt.input_schema["properties"]
+        assert "expected_change_id" not in fmt.input_schema["properties"]
         assert fmt.input_schema["additionalProperties"] is False
         assert fmt.annotations.read_only_hint is True
         assert fmt.annotations.destructive_hint is False
