@@ -307,3 +307,39 @@ fn the_write_reads_files_with_the_limit_the_index_used() {
     );
     assert!(read(dir.path(), "app/big.py").ends_with("padding = 1\nregion(1, 2)\n"));
 }
+
+/// Regression: in a module starting with a byte-order mark (or a blank line) the module's
+/// names fell into a scope of their own, so `refs` found no importer, a rename by name said
+/// `NO_SYMBOL`, and one by position left the importers raising ImportError.
+#[test]
+fn a_module_starting_with_a_byte_order_mark_is_renamed_with_its_importers() {
+    let dir = workspace();
+    write(dir.path(), "app/geo.py", &format!("\u{feff}{GEO}"));
+    write(dir.path(), "app/blank.py", "\ndef edge():\n    pass\n");
+    write(
+        dir.path(),
+        "app/use.py",
+        "from app.blank import edge\nedge()\n",
+    );
+    let refs = sextant(dir.path(), &["refs", "edge"]);
+    assert_eq!(
+        stdout(&refs).lines().last(),
+        Some("3 references in 2 files searched")
+    );
+    let out = sextant(dir.path(), &["rename", "area", "region", "--write"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    assert_eq!(
+        read(dir.path(), "app/geo.py"),
+        format!("\u{feff}{}", GEO.replace("area", "region"))
+    );
+    assert_eq!(
+        read(dir.path(), "app/main.py"),
+        MAIN.replace("area", "region")
+    );
+}

@@ -664,8 +664,11 @@ pub(crate) fn extract(
     let mut binders: Vec<(TextRange, ScopeId)> = Vec::new();
     let mut scope_ids: HashMap<TextRange, ScopeId> = HashMap::new();
     let mut stack: Vec<ScopeId> = vec![0];
+    // The root node starts after leading whitespace (a byte-order mark, a blank line), so
+    // its range may be less than the file's; either way it is the file's scope.
+    let root = range_of(tree.root_node());
     for raw in scopes {
-        if raw.range == whole {
+        if raw.range == whole || raw.range == root {
             continue;
         }
         while let Some(&top) = stack.last() {
