@@ -285,17 +285,55 @@ fn stage(plan: &Plan) -> io::Result<tempfile::NamedTempFile> {
     stage_bytes(plan, plan.new_text.as_bytes())
 }
 
+/// The name every temporary file of a write starts with; the walk never indexes such a file.
+pub const TEMPORARY_PREFIX: &str = ".sextant-write-";
+
 fn stage_bytes(plan: &Plan, bytes: &[u8]) -> io::Result<tempfile::NamedTempFile> {
     let directory = plan.real_path.parent().unwrap_or(Path::new("."));
+    remove_stale_temporaries(directory);
     let mut temporary = tempfile::Builder::new()
-        .prefix(".sextant-write-")
+        .prefix(TEMPORARY_PREFIX)
         .tempfile_in(directory)?;
+    // Held until the file is closed, by this process only: a temporary file nobody holds
+    // was left by a writer that died (kill -9 while staging).
+    lock(temporary.as_file(), libc::LOCK_EX)?;
     temporary.write_all(bytes)?;
     temporary
         .as_file()
         .set_permissions(plan.permissions.clone())?;
     temporary.as_file().sync_all()?;
     Ok(temporary)
+}
+
+fn lock(file: &fs::File, operation: libc::c_int) -> io::Result<()> {
+    use std::os::fd::AsRawFd;
+    // SAFETY: flock on a descriptor this `File` owns.
+    match unsafe { libc::flock(file.as_raw_fd(), operation) } {
+        0 => Ok(()),
+        _ => Err(io::Error::last_os_error()),
+    }
+}
+
+/// Removes the temporary files a killed writer left in `directory` (full copies of new
+/// texts); those a live writer holds locked stay.
+fn remove_stale_temporaries(directory: &Path) {
+    let Ok(entries) = fs::read_dir(directory) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let is_temporary = entry
+            .file_name()
+            .to_str()
+            .is_some_and(|name| name.starts_with(TEMPORARY_PREFIX));
+        let is_file = entry.file_type().is_ok_and(|kind| kind.is_file());
+        if is_temporary
+            && is_file
+            && let Ok(file) = fs::File::open(entry.path())
+            && lock(&file, libc::LOCK_EX | libc::LOCK_NB).is_ok()
+        {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// The file must still hold the text the edit was computed from just before it is
@@ -577,5 +615,22 @@ mod tests {
             "a.py: it has 2 hard links, which replacing it would break; nothing was written"
         );
         assert_eq!(read(&root, "b.py"), "x = 1\n");
+    }
+
+    #[test]
+    fn temporary_files_a_killed_writer_left_are_removed_by_the_next_write() {
+        let (_dir, root) = workspace(&[("a.py", "x = 1\n")]);
+        let stale = root.join(".sextant-write-left");
+        fs::write(&stale, "x = 2\n").unwrap();
+        let held = root.join(".sextant-write-held");
+        fs::write(&held, "x = 3\n").unwrap();
+        let holder = fs::File::open(&held).unwrap();
+        lock(&holder, libc::LOCK_EX).unwrap();
+        let change = SourceChange {
+            files: vec![replace("a.py", "x = 1\n", "x", "y")],
+        };
+        apply_change(&root, &change, LIMIT).unwrap();
+        assert!(!stale.exists());
+        assert!(held.exists(), "a live writer's temporary file stays");
     }
 }

@@ -182,6 +182,14 @@ fn classify(root: &Path, path: &Path) -> Option<Candidate> {
             detail: "path is not valid UTF-8".into(),
         }));
     };
+    // A write's temporary file (its writer killed, or still at work) is no source.
+    if path
+        .file_name()
+        .and_then(|name| name.to_str())
+        .is_some_and(|name| name.starts_with(super::apply::TEMPORARY_PREFIX))
+    {
+        return None;
+    }
     // Extensionless files are classified later, from their shebang line.
     if !crate::lang::Registry::needs_shebang(path) && registry().for_path(path, None).is_none() {
         return super::manifests::candidate(rel);
