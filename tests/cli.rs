@@ -778,6 +778,27 @@ fn include_globs_restrict_the_workspace() {
     assert!(stderr(&bad).contains("sextant.toml"), "{}", stderr(&bad));
 }
 
+/// Regression: `[[check.overrides]]` took a malformed glob that `exclude` refuses; one rule
+/// for both.
+#[test]
+fn a_malformed_override_glob_is_refused_as_exclude_refuses_it() {
+    let dir = workspace();
+    for config in [
+        "exclude = [\"**/[x\"]\n",
+        "[[check.overrides]]\npaths = [\"**/[x\"]\nignore = [\"SX005\"]\n",
+    ] {
+        write(dir.path(), "sextant.toml", config);
+        let bad = sextant(dir.path(), &["check"]);
+        assert_eq!(bad.status.code(), Some(2), "{config}: {}", stdout(&bad));
+        assert!(stderr(&bad).contains("**/[x"), "{config}: {}", stderr(&bad));
+        assert!(
+            stderr(&bad).contains("unclosed character class"),
+            "{config}: {}",
+            stderr(&bad)
+        );
+    }
+}
+
 #[test]
 fn closed_stdout_is_not_an_error() {
     let dir = workspace();

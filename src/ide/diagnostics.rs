@@ -198,6 +198,11 @@ impl TryFrom<CheckConfig> for CheckSettings {
             }
             let mut globs = ignore::gitignore::GitignoreBuilder::new("");
             for glob in &o.paths {
+                // Checked as `exclude` checks its globs: a gitignore line takes some
+                // malformed globs (`**/[x`) silently, matching nothing.
+                ignore::overrides::OverrideBuilder::new("")
+                    .add(glob)
+                    .map_err(|e| format!("{at}: path glob {glob:?}: {e}"))?;
                 globs
                     .add_line(None, glob)
                     .map_err(|e| format!("{at}: path glob {glob:?}: {e}"))?;

@@ -409,6 +409,15 @@ fn search(resolver: &mut Resolver, targets: Vec<Target>, query: &ReferenceQuery)
             definitions.push(definition);
         }
     }
+    // The prefix bounds the whole answer: definitions elsewhere (or outside the
+    // workspace) are left out with the references there.
+    if let Some(prefix) = &query.path_prefix {
+        definitions.retain(|d: &Definition| {
+            d.path
+                .as_ref()
+                .is_some_and(|p| p.starts_with(prefix.as_str()))
+        });
+    }
     let (hits, files_searched) = search_hits(resolver, &targets, query.path_prefix.as_deref());
     for (file, occurrence, certainty) in hits {
         if query.exact_only && certainty != Certainty::Exact {

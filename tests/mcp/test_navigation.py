@@ -105,3 +105,15 @@ async def test_rust_definitions_and_references_through_impl_blocks(workspace):
         ("src/lib.rs", 2, 25, "import"),
         ("src/lib.rs", 5, 5, "read"),
     ]
+
+
+async def test_a_path_prefix_bounds_the_definitions_too(workspace):
+    # A regression: the references were kept to the prefix, the definitions were not.
+    project(workspace)
+    async with stdio_session(workspace) as session:
+        found = await session.call_tool("find_references", {"query": "helper", "path_prefix": "main"})
+        inside = await session.call_tool("find_references", {"query": "helper", "path_prefix": "pkg/"})
+    content = found.structured_content
+    assert content["definitions"] == []
+    assert [(r["path"], r["line"]) for r in content["references"]] == [("main.py", 2), ("main.py", 4)]
+    assert [(d["path"], d["line"]) for d in inside.structured_content["definitions"]] == [("pkg/util.py", 1)]
