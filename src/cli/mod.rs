@@ -771,6 +771,7 @@ fn run_mcp(g: &GlobalArgs, args: &McpArgs) -> Result<(), CliError> {
         exclude: g.exclude.clone(),
         progress: None,
         check_in_background: !args.background.no_background_check,
+        read_only: args.read_only,
         ..Default::default()
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()

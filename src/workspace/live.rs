@@ -181,6 +181,21 @@ impl LiveWorkspace {
             let _ = watcher_tx.send(disk_message(event));
         })
         .and_then(|mut w| w.watch(&root, notify::RecursiveMode::Recursive).map(|()| w));
+        // One watcher reports both directories, through one queue, in the order of events.
+        // A read-only server that cannot have one writes no cookies (eventual freshness).
+        let private = match (options.read_only, watcher) {
+            (true, Ok(mut w)) => match private_cookie_directory() {
+                Some(dir) => w
+                    .watch(dir.path(), notify::RecursiveMode::NonRecursive)
+                    .map(|()| (w, Some(Some(dir)))),
+                None => Ok((w, None)),
+            },
+            (_, watcher) => watcher.map(|w| (w, Some(None))),
+        };
+        let (watcher, private) = match private {
+            Ok((w, private)) => (Ok(w), private),
+            Err(e) => (Err(e), None),
+        };
         let watcher = match watcher {
             Ok(w) => {
                 shared.status.lock().unwrap().watching = true;
@@ -192,7 +207,10 @@ impl LiveWorkspace {
                 None
             }
         };
-        let cookies = watcher.is_some().then(|| Cookies::new(system.clone()));
+        let cookies = match (&watcher, private) {
+            (Some(_), Some(private)) => Some(Cookies::new(system.clone(), private)),
+            _ => None,
+        };
         spawn(
             Arc::new(system),
             options,
@@ -765,12 +783,23 @@ struct Cookies {
     /// The disk the watcher watches (cookies are files on it).
     disk: OsSystem,
     dir: PathBuf,
+    /// A read-only server's own directory for cookies, removed when the server ends.
+    _private: Option<tempfile::TempDir>,
     prefix: String,
     next: u64,
     /// The cookie on its way, and when to stop waiting for it.
     outstanding: Option<(PathBuf, Instant)>,
     /// Cookies could not be written (a read-only root): readers get eventual freshness.
     disabled: bool,
+}
+
+/// A directory only this user can enter, outside the workspace, for a read-only server's
+/// cookies; `None` when none can be made.
+fn private_cookie_directory() -> Option<tempfile::TempDir> {
+    tempfile::Builder::new()
+        .prefix("sextant-cookies-")
+        .tempdir()
+        .ok()
 }
 
 /// Every cookie's name starts so, whichever server wrote it: none is ever workspace content.
@@ -786,17 +815,19 @@ fn is_cookie(path: &Path) -> bool {
 const COOKIE_TIMEOUT: Duration = Duration::from_secs(2);
 
 impl Cookies {
-    fn new(disk: OsSystem) -> Cookies {
+    fn new(disk: OsSystem, private: Option<tempfile::TempDir>) -> Cookies {
         // Inside `.git` when it is a directory of the root (not a link to elsewhere, which the
         // watcher does not see), so that `git status` never shows a cookie.
         let git = disk.root().join(".git");
-        let dir = match disk.symlink_metadata(&git) {
-            Ok(meta) if meta.kind == super::FileKind::Dir => git,
-            _ => disk.root().to_path_buf(),
+        let dir = match (&private, disk.symlink_metadata(&git)) {
+            (Some(private), _) => private.path().to_path_buf(),
+            (None, Ok(meta)) if meta.kind == super::FileKind::Dir => git,
+            (None, _) => disk.root().to_path_buf(),
         };
         Cookies {
             disk,
             dir,
+            _private: private,
             prefix: format!("{COOKIE_PREFIX}{}-", std::process::id()),
             next: 0,
             outstanding: None,

@@ -57,6 +57,9 @@ pub struct LoadOptions {
     /// indexed, and again after each change, so that a whole-workspace check answers from
     /// memoized results (the servers' default).
     pub check_in_background: bool,
+    /// The server writes nothing in the workspace (`--read-only`): the read-your-writes
+    /// markers go to a private directory outside the root instead of `.git/` or the root.
+    pub read_only: bool,
 }
 
 /// One step of loading: `done` of `total` files through `phase`.

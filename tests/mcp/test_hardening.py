@@ -364,3 +364,20 @@ async def test_cookies_of_another_server_on_the_same_root_are_not_content(worksp
         assert status["rescans"] == 0
         assert [s for s in status["skipped"] if "cookie" in s["path"]] == []
     assert [p.name for p in workspace.iterdir() if p.name.startswith(".sextant-cookie-")] == []
+
+
+async def test_a_read_only_server_writes_no_cookie_into_the_workspace(workspace):
+    # A regression: `--read-only` still created (and removed) its read-your-writes markers
+    # in the root, which changes the root directory's modification time.
+    write(workspace, "fresh.py", "def first_name():\n    pass\n")
+    async with stdio_session(workspace, "--read-only") as session:
+        assert names(await session.call_tool("lookup_symbol", {"query": "first_name"})) == ["first_name"]
+        before = os.stat(workspace).st_mtime_ns
+        for n in range(5):
+            # Rewritten in place: the root directory itself is not touched.
+            with open(workspace / "fresh.py", "w") as f:
+                f.write(f"def name_{n}():\n    pass\n")
+            # Read-your-writes still holds, with no settle time.
+            assert names(await session.call_tool("lookup_symbol", {"query": f"name_{n}"})) == [f"name_{n}"]
+        assert os.stat(workspace).st_mtime_ns == before
+        assert not [p for p in workspace.rglob(".sextant-cookie-*")]
