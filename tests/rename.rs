@@ -288,7 +288,8 @@ fn read_only_files_are_refused_and_nothing_is_written() {
 fn the_write_reads_files_with_the_limit_the_index_used() {
     let dir = workspace();
     write(dir.path(), "sextant.toml", "max_file_size = 8388608\n");
-    let padding = "padding = 1\n".repeat(250_000);
+    // Over the default limit (2 MiB), in one string: it parses in linear time.
+    let padding = format!("PADDING = \"{}\"\n", "x".repeat(2_200_000));
     write(
         dir.path(),
         "app/big.py",
@@ -305,7 +306,7 @@ fn the_write_reads_files_with_the_limit_the_index_used() {
         stdout(&out),
         stderr(&out)
     );
-    assert!(read(dir.path(), "app/big.py").ends_with("padding = 1\nregion(1, 2)\n"));
+    assert!(read(dir.path(), "app/big.py").ends_with("x\"\nregion(1, 2)\n"));
 }
 
 /// Regression: in a module starting with a byte-order mark (or a blank line) the module's
