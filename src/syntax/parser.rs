@@ -17,10 +17,10 @@
 //!   catches runaway error recovery.
 //!
 //! Calibration (every `.py` file under a Python 3.11 standard library directory, 11,659
-//! files): at most 17.6 reads per chunk (files of a few hundred bytes, where the constant
-//! part dominates) and 4.7 for files over 100 kB; at most one tick per 34 bytes. The
-//! allowance is several times that, plus a floor that a parse reaches only after about
-//! 64 MiB of reading or 6.5 million parse actions.
+//! files, 128 MB): at most 4.7 reads per chunk on files over 100 kB, 977 reads and 8,611
+//! ticks on any file, 66 reads and 2,439 ticks on files under 128 kB; at most one tick per
+//! 34 bytes. The allowance is 32 reads per chunk and a tick per 4 bytes, plus floors (4,096
+//! reads, about 16 MiB of lexing; 16,384 ticks) that small files never come near.
 
 use std::{cell::Cell, cell::RefCell, collections::HashMap, ops::ControlFlow};
 
@@ -50,10 +50,10 @@ pub fn with_parser<R>(lang: &Language, f: impl FnOnce(&mut tree_sitter::Parser) 
 const CHUNK: usize = 4096;
 /// Reads allowed per chunk of the text, on top of [`READS_FLOOR`].
 const READS_PER_CHUNK: u64 = 32;
-const READS_FLOOR: u64 = 16_384;
+const READS_FLOOR: u64 = 4_096;
 /// One tick allowed per this many bytes of text, on top of [`TICKS_FLOOR`].
 const BYTES_PER_TICK: u64 = 4;
-const TICKS_FLOOR: u64 = 65_536;
+const TICKS_FLOOR: u64 = 16_384;
 
 /// What one parse may still spend; see the module docs.
 struct Budget {
