@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Indexing cost of minified (single-line) JavaScript against the same code with newlines.
+"""Indexing cost of long inputs: minified JavaScript, and long runs of comment lines.
 
 Generates, in its own directory each:
   lines-<N>mb/code.js   the code with a newline after each statement and brace (baseline)
@@ -13,6 +13,16 @@ and prints the wall time, peak memory and the single-line/baseline ratios.
 The code mixes what a bundle holds: function declarations, classes with methods and
 fields, object literals with function-valued properties, arrow functions and IIFEs, with
 strings in several scripts (é, 漢字, 😀) so columns are not byte counts.
+
+With --comment-runs N,... it measures instead files of N comment lines (`# pad`) after a
+statement, which the published tree-sitter-python scanner parsed in quadratic time
+(vendor/tree-sitter-python/PATCHES.md), beside the same in JavaScript, and N comment lines
+at column 0 inside a function body that goes on after them (the shape the patch leaves
+quadratic, which the parse budget stops). Each file is timed alone with
+`sextant --root DIR --max-file-size BIG parse FILE --errors-only` and with `stats`:
+
+    python3 benches/long_lines.py --sextant target/release/sextant \
+        --comment-runs 10000,20000,40000,500000 [--timeout 120]
 """
 
 import argparse
@@ -65,17 +75,62 @@ def measure(sextant, root, max_size):
     return float(seconds), int(kb), total.group(1) if total else "?"
 
 
+COMMENT_RUN_SHAPES = {
+    # shape: (file name, text before the run, comment line, text after the run)
+    "python, after a statement": ("comments.py", "x = 1\n", "# pad\n", ""),
+    "javascript, after a statement": ("comments.js", "let x = 1;\n", "// pad\n", ""),
+    "python, column 0 in a block": ("block.py", "def f():\n    x = 1\n", "# pad\n", "    y = 2\n"),
+}
+
+
+def timed(cmd, timeout):
+    """(seconds, stdout) of `cmd` under /usr/bin/time; seconds is None past `timeout`."""
+    try:
+        done = subprocess.run(["/usr/bin/time", "-f", "%e"] + cmd, capture_output=True,
+                              text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, ""
+    return float(done.stderr.strip().splitlines()[-1]), done.stdout
+
+
+def comment_runs(sextant, counts, out, timeout):
+    print(f"sextant = {sextant}")
+    print("commands: /usr/bin/time -f %e sextant --root DIR --max-file-size N "
+          "parse FILE --errors-only | stats\n")
+    print(f"{'shape':<32} {'lines':>8} {'bytes':>10} {'parse':>9} {'stats':>9}  outcome")
+    for n in counts:
+        for shape, (name, before, line, after) in COMMENT_RUN_SHAPES.items():
+            d = os.path.join(out, f"{name.replace('.', '-')}-{n}")
+            os.makedirs(d, exist_ok=True)
+            text = before + line * n + after
+            with open(os.path.join(d, name), "w") as f:
+                f.write(text)
+            limit = ["--root", d, "--max-file-size", str(2 * len(text))]
+            parse_s, answer = timed([sextant] + limit + ["parse", name, "--errors-only"], timeout)
+            stats_s, _ = timed([sextant] + limit + ["stats"], timeout)
+            outcome = "not parsed" if "not parsed" in answer else (
+                "parsed" if parse_s is not None else "timed out")
+            show = lambda t: f"{t:>8.2f}s" if t is not None else f">{timeout:>7}s"
+            print(f"{shape:<32} {n:>8} {len(text):>10} {show(parse_s)} {show(stats_s)}  {outcome}",
+                  flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sextant", help="the binary to measure (a release build)")
     ap.add_argument("--sizes", default="2,10", help="file sizes in MB, comma-separated")
     ap.add_argument("--out", help="where to write the files (default: a temporary dir)")
     ap.add_argument("--generate-only", action="store_true")
+    ap.add_argument("--comment-runs", help="comment-run lengths in lines, comma-separated")
+    ap.add_argument("--timeout", type=float, default=120, help="seconds per command")
     args = ap.parse_args()
     if not args.generate_only and not args.sextant:
         ap.error("--sextant is required unless --generate-only")
 
     out = args.out or tempfile.mkdtemp(prefix="sextant-long-lines-")
+    if args.comment_runs:
+        counts = [int(n) for n in args.comment_runs.split(",")]
+        return comment_runs(args.sextant, counts, out, args.timeout)
     sizes = [float(s) for s in args.sizes.split(",")]
     rows = []
     for mb in sizes:

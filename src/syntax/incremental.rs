@@ -4,7 +4,9 @@
 //! tree of a few recently parsed files (keyed by the caller's file id) and,
 //! when a file's text changes, describes the change to tree-sitter as one edit (common
 //! prefix and suffix) so that it reuses the unchanged parts. tree-sitter guarantees the same
-//! tree as a fresh parse, so callers see no difference except speed.
+//! tree as a fresh parse, so callers see no difference except speed. It also remembers the
+//! last few texts whose parse exceeded its budget, so that a pathological file costs one
+//! budget, not one per query that reads its tree.
 
 use std::sync::{
     Arc, Mutex,
@@ -38,6 +40,9 @@ pub struct TreeCache {
 struct Inner {
     /// Oldest first.
     entries: Vec<Entry>,
+    /// Texts whose parse exceeded its budget (`parser.rs`), oldest first: every query of
+    /// such a file asks for its tree, and each would otherwise spend the whole budget again.
+    not_parsed: Vec<(u64, LangId, Arc<str>)>,
     /// Keys whose trees are not evicted, with how many [`Pin`]s hold each.
     pinned: Vec<(u64, u32)>,
 }
@@ -96,6 +101,12 @@ impl TreeCache {
     ) -> Option<Tree> {
         let previous = {
             let mut inner = self.inner.lock().unwrap();
+            let this_file = |(k, l, _): &(u64, LangId, Arc<str>)| *k == key && *l == lang.lang_id;
+            let same = |(_, _, t): &(u64, LangId, Arc<str>)| Arc::ptr_eq(t, text) || **t == **text;
+            inner.not_parsed.retain(|e| !this_file(e) || same(e));
+            if inner.not_parsed.iter().any(this_file) {
+                return None;
+            }
             let position = inner
                 .entries
                 .iter()
@@ -114,10 +125,22 @@ impl TreeCache {
                 parse_tree_sitter(lang, text, Some(&entry.tree), interrupt)
             }
             None => parse_tree_sitter(lang, text, None, interrupt),
-        }?;
+        };
+        let Some(tree) = tree else {
+            if !interrupt() {
+                let mut inner = self.inner.lock().unwrap();
+                if inner.not_parsed.len() >= CAPACITY {
+                    inner.not_parsed.remove(0);
+                }
+                inner.not_parsed.push((key, lang.lang_id, text.clone()));
+            }
+            return None;
+        };
         let mut inner = self.inner.lock().unwrap();
         if inner.entries.len() >= CAPACITY {
-            let Inner { entries, pinned } = &mut *inner;
+            let Inner {
+                entries, pinned, ..
+            } = &mut *inner;
             if let Some(oldest) = entries
                 .iter()
                 .position(|e| !pinned.iter().any(|(k, _)| *k == e.key))
@@ -238,6 +261,23 @@ mod tests {
             parse(key);
         }
         assert!(parsed_again(1), "the unpinned tree stayed");
+    }
+
+    #[test]
+    fn a_text_over_the_parse_budget_is_refused_once() {
+        let lang = registry().by_id("python").unwrap();
+        let cache = TreeCache::default();
+        // Each comment line at column 0 inside the block re-reads the run (the one shape
+        // the vendored scanner patch leaves quadratic).
+        let run = "# pad\n".repeat(5_000);
+        let costly: Arc<str> = Arc::from(format!("def f():\n    x = 1\n{run}    y = 2\n"));
+        let never = crate::syntax::NEVER;
+        assert!(cache.parse_reusing(1, lang, &costly, never).is_none());
+        assert!(cache.parse_reusing(1, lang, &costly, never).is_none());
+        assert_eq!(cache.parse_count(), 1);
+        let fixed: Arc<str> = Arc::from(format!("def f():\n    x = 1\n{run}y = 2\n"));
+        assert!(cache.parse_reusing(1, lang, &fixed, never).is_some());
+        assert_eq!(cache.parse_count(), 2);
     }
 
     #[test]

@@ -5,6 +5,10 @@
 //!   input (tree-sitter error recovery, zero-width or overlapping nodes, odd boundaries).
 //! - **Never fails.** Parsing returns a tree for every input; problems are data
 //!   (`SyntaxError`s with byte ranges), never panics or `Err`s.
+//! - **Bounded.** A parse does work at most linear in the text's length (a generous factor,
+//!   counted deterministically; `parser.rs`). A text that needs more is not parsed: its tree
+//!   is one `ERROR` node over the whole text with one [`NOT_PARSED`] syntax error, so one
+//!   pathological file can hold neither the index nor a request.
 //!
 //! tree-sitter trees are ~28× the source size, so the tree kept (in salsa) is a rowan green
 //! tree (~6×). Node kinds are tree-sitter kind ids of the file's grammar; the few synthetic
@@ -125,8 +129,12 @@ pub fn parse_interruptible(lang: &Language, text: &str, interrupt: Interrupt) ->
     })
 }
 
-/// tree-sitter gave up (it only does so when cancelled or out of memory): the text becomes
-/// one error node so that the tree stays lossless.
+/// The message of the one syntax error of a file that was not parsed.
+pub const NOT_PARSED: &str = "not parsed: the parser needed far more work than a file of this size should (a pathological input for this language's parser)";
+
+/// The parse exceeded its work budget (`parser.rs`; tree-sitter stops otherwise only when
+/// cancelled or out of memory): the text becomes one error node, so that the tree stays
+/// lossless and the file is reported as not parsed instead of holding its caller.
 fn gave_up(lang: &Language, text: &str) -> Parse {
     let mut builder = rowan::GreenNodeBuilder::new();
     builder.start_node(rowan::SyntaxKind(ERROR));
@@ -137,7 +145,7 @@ fn gave_up(lang: &Language, text: &str) -> Parse {
         green: builder.finish(),
         errors: vec![SyntaxError {
             range: TextRange::up_to(TextSize::of(text)),
-            message: "the parser gave up on this file".into(),
+            message: NOT_PARSED.into(),
         }]
         .into(),
     }
