@@ -116,7 +116,8 @@ fn clone_files(files: &[LoadedFile]) -> Vec<LoadedFile> {
 
 /// What `Host::load` does after reading: every file's symbols on all cores, then the index.
 fn index_all(host: &Host) {
-    black_box(host.analysis().prime_caches(&|| {}).unwrap());
+    host.analysis().prime_caches(&|| {}).unwrap();
+    black_box(());
 }
 
 fn parse_only(files: &[LoadedFile]) {
@@ -161,7 +162,8 @@ fn bench_cold_index(c: &mut Criterion) {
             |b, files| {
                 b.iter_with_large_drop(|| {
                     let host = Host::from_files(PathBuf::from("/bench"), clone_files(files));
-                    black_box(host.analysis().prime_caches_with(true, &|| {}).unwrap());
+                    host.analysis().prime_caches_with(true, &|| {}).unwrap();
+                    black_box(());
                     host
                 })
             },

@@ -138,10 +138,10 @@ fn every_indents_pattern_is_exercised_by_a_fixture() {
                 .strip_prefix('(')
                 .and_then(|rest| rest.strip_suffix(')'))
                 .filter(|kind| kind.chars().all(|c| c.is_ascii_lowercase() || c == '_'));
-            if let Some(kind) = listed {
-                if !kinds.contains(kind) {
-                    missing.push(format!("{}: ({kind}) never captured", lang.id));
-                }
+            if let Some(kind) = listed
+                && !kinds.contains(kind)
+            {
+                missing.push(format!("{}: ({kind}) never captured", lang.id));
             }
         }
     }

@@ -633,7 +633,7 @@ fn a_document_no_language_handles_is_refused() {
     assert!(!host.set_overlay("../escape.py", Some("x\n".into())));
     assert_eq!(paths(&host), strings(&["a.py"]));
     // An extensionless script is recognised by its shebang.
-    assert!(host.set_overlay("run", Some("#!/bin/sh\n# not known\n".into())) == false);
+    assert!(!host.set_overlay("run", Some("#!/bin/sh\n# not known\n".into())));
     assert!(host.set_overlay("tool", Some("#!/usr/bin/env python3\nX = 1\n".into())));
     assert_eq!(paths(&host), strings(&["a.py", "tool"]));
 }

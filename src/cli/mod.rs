@@ -759,12 +759,12 @@ fn run_mcp(g: &GlobalArgs, args: &McpArgs) -> Result<(), CliError> {
             "--token-env/--token-file only apply with --http".into(),
         ));
     }
-    if let Some(addr) = args.http {
-        if !addr.ip().is_loopback() {
-            return Err(CliError(format!(
-                "refusing to listen on {addr}: loopback addresses only (127.0.0.1, ::1)"
-            )));
-        }
+    if let Some(addr) = args.http
+        && !addr.ip().is_loopback()
+    {
+        return Err(CliError(format!(
+            "refusing to listen on {addr}: loopback addresses only (127.0.0.1, ::1)"
+        )));
     }
     let load = LoadOptions {
         max_file_size: g.max_file_size,

@@ -447,6 +447,70 @@ pub fn load_progress(event: &ProgressEvent) -> (u32, String) {
     ((base + within) as u32, message)
 }
 
+/// A rename's change as the edits the client makes, by document.
+// `WorkspaceEdit::changes` is keyed by `Uri`, whose interior the lint cannot see through.
+#[allow(clippy::mutable_key_type)]
+pub fn workspace_edit(
+    snapshot: &Snapshot,
+    encoding: PositionEncoding,
+    change: &ide::SourceChange,
+) -> Cancellable<lsp_types::WorkspaceEdit> {
+    let mut changes = std::collections::HashMap::new();
+    for file_edit in &change.files {
+        let (Some(file), Some(uri)) = (
+            snapshot.file(&file_edit.path),
+            uri::path_to_uri(&snapshot.root.join(&file_edit.path)),
+        ) else {
+            continue;
+        };
+        let index = LineIndex {
+            index: snapshot.analysis.line_index(file)?,
+            encoding,
+        };
+        let edits: Vec<lsp_types::TextEdit> = file_edit
+            .edits
+            .iter()
+            .map(|edit| lsp_types::TextEdit {
+                range: span_range(&index, &edit.range),
+                new_text: edit.new_text.clone(),
+            })
+            .collect();
+        changes.insert(uri, edits);
+    }
+    Ok(lsp_types::WorkspaceEdit {
+        changes: Some(changes),
+        ..Default::default()
+    })
+}
+
+/// Why a rename is refused, as an editor shows it: the reason, then each place.
+pub fn rename_refusal(error: &ide::RenameError) -> String {
+    let mut message = format!("{}: {error}", error.code());
+    for c in error.conflicts() {
+        message.push_str(&format!(
+            "\n{}:{}:{}: {}",
+            c.path, c.span.start.line, c.span.start.column, c.message
+        ));
+    }
+    message
+}
+
+/// Diagnostics a rename would introduce, as a refusal.
+pub fn rename_breaks(rename: &ide::Rename) -> String {
+    let mut message = String::from("NEW_DIAGNOSTICS: the renamed files would have new diagnostics");
+    for d in &rename.new_diagnostics {
+        message.push_str(&format!(
+            "\n{}:{}:{}: {} {}",
+            d.path, d.span.start.line, d.span.start.column, d.code, d.message
+        ));
+    }
+    message
+}
+
+pub fn prepare_rename(index: &LineIndex, span: &Span) -> lsp_types::PrepareRenameResponse {
+    lsp_types::PrepareRenameResponse::Range(span_range(index, span))
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;
@@ -622,68 +686,4 @@ mod tests {
         };
         assert_eq!(load_progress(&empty), (50, "reading 0/0 files".to_string()));
     }
-}
-
-/// A rename's change as the edits the client makes, by document.
-// `WorkspaceEdit::changes` is keyed by `Uri`, whose interior the lint cannot see through.
-#[allow(clippy::mutable_key_type)]
-pub fn workspace_edit(
-    snapshot: &Snapshot,
-    encoding: PositionEncoding,
-    change: &ide::SourceChange,
-) -> Cancellable<lsp_types::WorkspaceEdit> {
-    let mut changes = std::collections::HashMap::new();
-    for file_edit in &change.files {
-        let (Some(file), Some(uri)) = (
-            snapshot.file(&file_edit.path),
-            uri::path_to_uri(&snapshot.root.join(&file_edit.path)),
-        ) else {
-            continue;
-        };
-        let index = LineIndex {
-            index: snapshot.analysis.line_index(file)?,
-            encoding,
-        };
-        let edits: Vec<lsp_types::TextEdit> = file_edit
-            .edits
-            .iter()
-            .map(|edit| lsp_types::TextEdit {
-                range: span_range(&index, &edit.range),
-                new_text: edit.new_text.clone(),
-            })
-            .collect();
-        changes.insert(uri, edits);
-    }
-    Ok(lsp_types::WorkspaceEdit {
-        changes: Some(changes),
-        ..Default::default()
-    })
-}
-
-/// Why a rename is refused, as an editor shows it: the reason, then each place.
-pub fn rename_refusal(error: &ide::RenameError) -> String {
-    let mut message = format!("{}: {error}", error.code());
-    for c in error.conflicts() {
-        message.push_str(&format!(
-            "\n{}:{}:{}: {}",
-            c.path, c.span.start.line, c.span.start.column, c.message
-        ));
-    }
-    message
-}
-
-/// Diagnostics a rename would introduce, as a refusal.
-pub fn rename_breaks(rename: &ide::Rename) -> String {
-    let mut message = String::from("NEW_DIAGNOSTICS: the renamed files would have new diagnostics");
-    for d in &rename.new_diagnostics {
-        message.push_str(&format!(
-            "\n{}:{}:{}: {} {}",
-            d.path, d.span.start.line, d.span.start.column, d.code, d.message
-        ));
-    }
-    message
-}
-
-pub fn prepare_rename(index: &LineIndex, span: &Span) -> lsp_types::PrepareRenameResponse {
-    lsp_types::PrepareRenameResponse::Range(span_range(index, span))
 }

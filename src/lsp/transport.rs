@@ -454,9 +454,12 @@ mod tests {
         }
     }
 
+    /// A malformed frame and the test its error must pass.
+    type FramingCase = (&'static [u8], fn(&FramingError) -> bool);
+
     #[test]
     fn rejects_malformed_framing() {
-        let cases: [(&[u8], fn(&FramingError) -> bool); 9] = [
+        let cases: [FramingCase; 9] = [
             (
                 b"Content-Length: abc\r\n\r\n{}",
                 |e| matches!(e, FramingError::BadLength(v) if v == "abc"),

@@ -518,10 +518,10 @@ fn layout(
                 + text[line.start..line.end]
                     .trim_end_matches([' ', '\t'])
                     .len();
-            if let Some(token) = facts.last_verbatim_before(line.end) {
-                if token.end > end {
-                    end = token.end.min(line.end);
-                }
+            if let Some(token) = facts.last_verbatim_before(line.end)
+                && token.end > end
+            {
+                end = token.end.min(line.end);
             }
             end.max(first)
         };

@@ -284,7 +284,7 @@ fn extract_from_tree(
     let levels: [std::cell::OnceCell<Vec<tree_sitter::Tree>>; MAX_MACRO_NESTING] =
         Default::default();
     let mut found = Found::new(&roles, capture_names, lang.per_file_parts());
-    if !found.run(lang, &tree, text, interrupt, false) {
+    if !found.run(lang, tree, text, interrupt, false) {
         return None;
     }
     for level in &levels {

@@ -40,7 +40,7 @@ pub(super) fn green_from_tree(
         let mut depth = 1usize;
         'walk: loop {
             visited += 1;
-            if visited % INTERRUPT_EVERY == 0 && interrupt() {
+            if visited.is_multiple_of(INTERRUPT_EVERY) && interrupt() {
                 return None;
             }
             let node = cursor.node();

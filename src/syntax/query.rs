@@ -64,7 +64,7 @@ pub fn run_query<'t>(
     let mut searched_parents: std::collections::HashSet<usize> = Default::default();
     'walk: loop {
         visited += 1;
-        if visited % INTERRUPT_EVERY == 0 && interrupt() {
+        if visited.is_multiple_of(INTERRUPT_EVERY) && interrupt() {
             return false;
         }
         let node = walk.node();

@@ -608,10 +608,10 @@ fn writer_loop(
         }
         let batch_started = Instant::now();
         loop {
-            if let Some(message) = next.take() {
-                if !writer.take(message) {
-                    return;
-                }
+            if let Some(message) = next.take()
+                && !writer.take(message)
+            {
+                return;
             }
             if writer.has_waiters() {
                 // Take what is already queued first: readers arriving together share a

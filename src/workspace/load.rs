@@ -124,13 +124,12 @@ impl<'a> Collector<'a> {
             // reported like any file that could not be read.
             Ok(entry) if !entry.is_dir => classify(root, entry.path),
             Ok(entry) if entry.depth > 0 => {
-                if entry.is_symlink {
-                    if let Some(skipped) =
+                if entry.is_symlink
+                    && let Some(skipped) =
                         outside_dir_link(root, self.canonical_root, entry.path, canonical)
-                    {
-                        self.push(Candidate::Skipped(skipped));
-                        return false;
-                    }
+                {
+                    self.push(Candidate::Skipped(skipped));
+                    return false;
                 }
                 relative_path(root, entry.path).map(Candidate::Dir)
             }

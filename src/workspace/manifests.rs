@@ -104,10 +104,10 @@ struct Reads<'a> {
 
 impl Reads<'_> {
     fn get(&mut self, rel: &str) -> Read {
-        if let Some((_, text)) = self.known.get(rel) {
-            if !self.touched.contains(rel) {
-                return Read::Text(text.clone());
-            }
+        if let Some((_, text)) = self.known.get(rel)
+            && !self.touched.contains(rel)
+        {
+            return Read::Text(text.clone());
         }
         self.read.insert(rel.to_string());
         let refused = |reason, detail: String| SkippedFile {

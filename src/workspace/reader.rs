@@ -192,10 +192,10 @@ fn real_path_of(file: &File, path: &Path) -> Result<PathBuf, ReadRefusal> {
     #[cfg(target_os = "linux")]
     {
         use std::os::fd::AsRawFd;
-        if let Ok(real) = std::fs::read_link(format!("/proc/self/fd/{}", file.as_raw_fd())) {
-            if real.is_absolute() {
-                return Ok(real);
-            }
+        if let Ok(real) = std::fs::read_link(format!("/proc/self/fd/{}", file.as_raw_fd()))
+            && real.is_absolute()
+        {
+            return Ok(real);
         }
     }
     let _ = file;

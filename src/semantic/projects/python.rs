@@ -151,10 +151,10 @@ fn add_package_dir(details: &mut PythonDetails, dir: &str, package: &str, target
 }
 
 fn push_root(details: &mut PythonDetails, dir: &str, rel: &str) {
-    if let Some(root) = paths::resolve_dir(dir, rel) {
-        if !details.source_roots.contains(&root) {
-            details.source_roots.push(root);
-        }
+    if let Some(root) = paths::resolve_dir(dir, rel)
+        && !details.source_roots.contains(&root)
+    {
+        details.source_roots.push(root);
     }
 }
 
@@ -171,13 +171,13 @@ fn ini(text: &str) -> Result<BTreeMap<(String, String), String>, String> {
         if trimmed.is_empty() || trimmed.starts_with('#') || trimmed.starts_with(';') {
             continue;
         }
-        if line.starts_with([' ', '\t']) {
-            if let Some(key) = &last {
-                let value: &mut String = out.get_mut(key).expect("the last key was inserted");
-                value.push('\n');
-                value.push_str(trimmed);
-                continue;
-            }
+        if line.starts_with([' ', '\t'])
+            && let Some(key) = &last
+        {
+            let value: &mut String = out.get_mut(key).expect("the last key was inserted");
+            value.push('\n');
+            value.push_str(trimmed);
+            continue;
         }
         if let Some(header) = trimmed.strip_prefix('[') {
             let Some(name) = header.strip_suffix(']') else {

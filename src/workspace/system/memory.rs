@@ -421,15 +421,16 @@ impl Walk<'_> {
                 Node::Dir => (true, false, real_child.clone()),
                 Node::File(_) | Node::Special(_) => (false, false, real_child.clone()),
             };
-            if is_symlink && is_dir {
-                if let Some(ancestor) = chain.iter().find(|r| r.real == real_target) {
-                    let err = ignore::Error::Loop {
-                        ancestor: ancestor.walked.clone(),
-                        child: path.clone(),
-                    };
-                    self.report(err, child_depth);
-                    continue;
-                }
+            if is_symlink
+                && is_dir
+                && let Some(ancestor) = chain.iter().find(|r| r.real == real_target)
+            {
+                let err = ignore::Error::Loop {
+                    ancestor: ancestor.walked.clone(),
+                    child: path.clone(),
+                };
+                self.report(err, child_depth);
+                continue;
             }
             if self.skips(chain, &path, is_dir) {
                 continue;
