@@ -1,5 +1,7 @@
 """Resident memory of `sextant mcp` on a real tree: after the first index, after a series of
-`rename_symbol` dry runs, and after the background check has checked every file.
+`rename_symbol` dry runs, and after the background check has checked every file; each time
+also after the server has been idle for a few seconds (it then drops memoized answers beyond
+their bounds and gives freed memory back, `evictions` in `workspace_status`).
 
     target/test-venv/bin/python benches/server_memory.py --sextant target/release/sextant \
         --root "$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')"
@@ -25,6 +27,9 @@ NAMES = [
     "bisect.insort", "random.shuffle", "re.compile", "os.makedirs", "csv.reader",
     "string.capwords", "difflib.unified_diff", "pprint.pformat", "zipfile.is_zipfile",
 ]
+
+# Longer than the server waits before evicting (one second), with room for a loaded machine.
+IDLE_SECONDS = 3
 
 
 def memory(pid: int) -> tuple[float, float]:
@@ -68,6 +73,7 @@ async def run(sextant: str, root: Path, background: bool, renames: int) -> None:
         if background:
             await status_until(session, "checked")
             print(f"{label}: checked after {time.monotonic() - started:.1f} s: RSS %.0f MB, peak %.0f MB" % memory(pid))
+            await idle(pid, label)
             return
         for n, name in enumerate(NAMES[:renames], 1):
             began = time.monotonic()
@@ -75,6 +81,12 @@ async def run(sextant: str, root: Path, background: bool, renames: int) -> None:
             outcome = "ok" if not result.is_error else "refused"
             rss, peak = memory(pid)
             print(f"rename {n:2} {name:24} {outcome:7} {time.monotonic() - began:5.1f} s: RSS {rss:.0f} MB, peak {peak:.0f} MB")
+        await idle(pid, label)
+
+
+async def idle(pid: int, label: str) -> None:
+    await asyncio.sleep(IDLE_SECONDS)
+    print(f"{label}: idle {IDLE_SECONDS} s: RSS %.0f MB, peak %.0f MB" % memory(pid))
 
 
 def main() -> None:

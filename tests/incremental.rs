@@ -10,6 +10,7 @@ use sextant::{
     ide::{AnalysisHost, Granularity, GraphQuery, ImportStatus, ReferenceQuery, SymbolQuery},
     semantic::{
         index::symbol_index,
+        names::file_names,
         symbols::{file_symbols, symbol_summaries},
     },
     workspace::Host,
@@ -842,6 +843,54 @@ fn chained_modules(count: usize) -> String {
             format!("//- m{i}.py\n{imports}\ndef f{i}():\n{calls}    return {i}\n")
         })
         .collect()
+}
+
+#[test]
+fn name_tables_beyond_their_bound_are_evicted_and_recomputed_only_when_asked() {
+    // `file_names`'s LRU bound (semantic/names/mod.rs).
+    const BOUND: usize = 512;
+    const FILES: usize = 600;
+    let (mut host, log) = logged_host_with(&chained_modules(FILES));
+    let names_of_every_file = |host: &Host| {
+        let (db, workspace) = (
+            host.analysis_host().raw_database(),
+            host.analysis_host().raw_workspace(),
+        );
+        for &file in workspace.files(db).iter() {
+            file_names(db, file);
+        }
+    };
+    let executed_names = |log: &Mutex<Vec<String>>| -> usize {
+        std::mem::take(&mut *log.lock().unwrap())
+            .iter()
+            .filter(|q| q.starts_with("file_names("))
+            .count()
+    };
+    names_of_every_file(&host);
+    let diagnostics = checked(&host);
+    assert_eq!(executed_names(&log), FILES);
+
+    // What a server does when idle: without a change, salsa would keep every table.
+    host.evict_unused();
+    log.lock().unwrap().clear();
+    assert_eq!(checked(&host), diagnostics);
+    assert_eq!(
+        std::mem::take(&mut *log.lock().unwrap()),
+        Vec::<String>::new(),
+        "the checks stay valid: an evicted table keeps its dependencies"
+    );
+    names_of_every_file(&host);
+    assert_eq!(
+        executed_names(&log),
+        FILES - BOUND,
+        "the tables over the bound were dropped"
+    );
+    names_of_every_file(&host);
+    assert_eq!(
+        executed_names(&log),
+        0,
+        "and are kept again until the next eviction"
+    );
 }
 
 fn parses(host: &Host) -> u64 {

@@ -316,3 +316,38 @@ fn the_workspaces_own_writes_are_read_back_at_once() {
         "def omega():\n    pass\n"
     );
 }
+
+#[test]
+fn an_idle_server_evicts_memoized_answers_but_never_under_a_reader() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "a.py", "def alpha():\n    pass\n");
+    let live = LiveWorkspace::start(dir.path(), LoadOptions::default()).unwrap();
+    let evictions = || live.status().evictions;
+    assert_eq!(names(&live, "alpha"), ["a.py:alpha"]);
+    eventually("the first eviction, once idle", evictions, |&n| n >= 1);
+
+    // A read that holds its snapshot for twice the server's idle delay: the server waits
+    // for it instead of cancelling it (a cancelled read would run its query again).
+    let before = evictions();
+    let attempts = AtomicUsize::new(0);
+    let query = SymbolQuery {
+        query: "alpha".into(),
+        limit: 10,
+        ..Default::default()
+    };
+    let found = live
+        .read(&Default::default(), |snapshot| {
+            attempts.fetch_add(1, Ordering::SeqCst);
+            std::thread::sleep(Duration::from_secs(2));
+            snapshot.analysis.symbol_search(&query)
+        })
+        .unwrap();
+    assert_eq!(found.symbols.len(), 1);
+    assert_eq!(attempts.load(Ordering::SeqCst), 1, "the read ran once");
+    assert_eq!(evictions(), before, "nothing was evicted under the reader");
+    eventually("an eviction after the read", evictions, |&n| {
+        n == before + 1
+    });
+    assert_eq!(names(&live, "alpha"), ["a.py:alpha"]);
+}

@@ -132,6 +132,14 @@ impl AnalysisHost {
         }
     }
 
+    /// Drops the memoized values of bounded queries beyond their bounds, least recently used
+    /// first (their dependencies stay, so a later read re-verifies instead of re-running
+    /// what depends on them). salsa applies the bounds at every change; this applies them
+    /// without one. A write: it waits for every snapshot to be dropped.
+    pub fn evict_unused(&mut self) {
+        salsa::Database::trigger_lru_eviction(&mut self.db);
+    }
+
     /// Applies a batch of changes. Setting a file to the content it has is not a change, so
     /// nothing that depends on it is invalidated.
     pub fn apply_change(&mut self, change: Change) -> ChangeSummary {

@@ -197,7 +197,9 @@ pub(crate) type RenameOutcome = Arc<Result<Rename, RenameError>>;
 
 /// The rename `key` asks for. Reads the files the rename touches or can be captured in,
 /// and the position-free summaries around them, so an edit elsewhere leaves it valid.
-#[salsa::tracked(returns(clone))]
+/// Bounded: a plan holds every new text and its diff, and is worth keeping only until the
+/// client applies what it reviewed.
+#[salsa::tracked(returns(clone), lru = 32)]
 pub(crate) fn rename_plan<'db>(db: &'db dyn Db, key: RenameKey<'db>) -> RenameOutcome {
     let options = RenameOptions {
         include_heuristic: *key.include_heuristic(db),

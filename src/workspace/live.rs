@@ -42,6 +42,9 @@ const DEBOUNCE: Duration = Duration::from_millis(40);
 const MAX_BATCH_DELAY: Duration = Duration::from_millis(250);
 /// More distinct paths than this in one batch: walk the root instead of reading each.
 const RESCAN_THRESHOLD: usize = 2_000;
+/// How long after a question the writer drops memoized answers beyond their caches'
+/// bounds (see [`Writer::evict_when_idle`]); also the retry delay while readers are busy.
+const EVICTION_DELAY: Duration = Duration::from_secs(1);
 
 /// Everything a reader needs, all from one revision.
 #[derive(Clone)]
@@ -56,6 +59,9 @@ pub struct Snapshot {
     pub revision: u64,
     /// Second paths to indexed files (symlinks): alias → the indexed path.
     pub aliases: Arc<std::collections::HashMap<String, String>>,
+    /// Counts the clones alive: the writer evicts only when the published one is alone, so
+    /// that eviction (a write to salsa) never cancels a reader.
+    lease: Arc<()>,
 }
 
 impl Snapshot {
@@ -93,6 +99,9 @@ pub struct LiveStatus {
     pub batches: u64,
     /// How many of them walked the whole root again.
     pub rescans: u64,
+    /// Times the server, idle after answering, dropped memoized answers beyond their
+    /// caches' bounds and gave freed memory back to the system.
+    pub evictions: u64,
 }
 
 enum Message {
@@ -494,6 +503,7 @@ impl Shared {
                 checked: false,
                 batches: 0,
                 rescans: 0,
+                evictions: 0,
             }),
         })
     }
@@ -594,6 +604,7 @@ fn writer_loop(
         covered: Vec::new(),
         cookies,
         background_check,
+        eviction_at: Some(Instant::now() + EVICTION_DELAY),
     };
     publish(&host, shared, writer.revision);
     writer.check_in_background();
@@ -603,8 +614,21 @@ fn writer_loop(
         // gather until quiet, or until the waiting readers' cookie has come back.
         let mut next = None;
         if !writer.has_waiters() {
-            let Ok(first) = rx.recv() else { return };
-            next = Some(first);
+            if let Some(at) = writer.eviction_at {
+                // Timed from the first question since the last eviction, not from the last
+                // one: a client polling `workspace_status` must not postpone it for ever.
+                match rx.recv_timeout(at.saturating_duration_since(Instant::now())) {
+                    Ok(first) => next = Some(first),
+                    Err(RecvTimeoutError::Timeout) => {
+                        writer.evict_when_idle(&mut host, shared);
+                        continue;
+                    }
+                    Err(RecvTimeoutError::Disconnected) => return,
+                }
+            } else {
+                let Ok(first) = rx.recv() else { return };
+                next = Some(first);
+            }
         }
         let batch_started = Instant::now();
         loop {
@@ -667,11 +691,15 @@ struct Writer {
     cookies: Option<Cookies>,
     /// Revisions for the background check to check (`None` when it is off).
     background_check: Option<Sender<u64>>,
+    /// When to evict next: set by the first message since the last eviction.
+    eviction_at: Option<Instant>,
 }
 
 impl Writer {
     /// Records one message; false on shutdown.
     fn take(&mut self, message: Message) -> bool {
+        self.eviction_at
+            .get_or_insert_with(|| Instant::now() + EVICTION_DELAY);
         match message {
             Message::Shutdown => return false,
             Message::Sync(reply) => self.uncovered.push(reply),
@@ -729,6 +757,45 @@ impl Writer {
             .as_ref()
             .and_then(|c| c.outstanding.as_ref())
             .map(|(_, deadline)| *deadline)
+    }
+
+    /// Drops the memoized answers beyond their caches' bounds (salsa's LRU limits apply only
+    /// at a write, and a server that only answers questions never writes), then returns the
+    /// freed memory to the system. Reads memoize freely (a rename's search computes the name
+    /// tables of hundreds of files; the background check, of every file), so without this a
+    /// server that is only asked keeps the largest working set it ever had. Done only when
+    /// no reader holds a snapshot (the background check included): eviction is a write, and
+    /// must not cancel anyone.
+    fn evict_when_idle(&mut self, host: &mut Host, shared: &Shared) {
+        {
+            let mut slot = shared.snapshot.lock().unwrap();
+            match slot.as_ref() {
+                Some(snapshot) if Arc::strong_count(&snapshot.lease) == 1 => {
+                    slot.take();
+                }
+                // A reader is still at work: try again a little later.
+                Some(_) => {
+                    self.eviction_at = Some(Instant::now() + EVICTION_DELAY);
+                    return;
+                }
+                None => {}
+            }
+        }
+        host.evict_unused();
+        release_freed_memory();
+        self.eviction_at = None;
+        let unchecked = {
+            let mut status = shared.status.lock().unwrap();
+            status.evictions += 1;
+            !status.checked
+        };
+        publish(host, shared, self.revision);
+        // The background check skips a revision whose snapshot is withdrawn, as it was here
+        // for a moment: ask again (a revision it has checked is a memoized no-op).
+        if unchecked && self.background_check.is_some() {
+            self.check_in_background();
+            self.eviction_at = Some(Instant::now() + EVICTION_DELAY);
+        }
     }
 
     /// Applies the batch, publishes a snapshot and answers the readers it covers.
@@ -925,6 +992,7 @@ fn publish(host: &Host, shared: &Shared, revision: u64) {
         formatters: Arc::new(host.config.format.clone()),
         revision,
         aliases: Arc::new(host.aliases().clone()),
+        lease: Arc::new(()),
     };
     *shared.snapshot.lock().unwrap() = Some(snapshot);
     let changed = {
@@ -945,4 +1013,15 @@ fn publish(host: &Host, shared: &Shared, revision: u64) {
         });
     }
     shared.published.notify_all();
+}
+
+/// Gives the allocator's free pages back to the system. glibc keeps what a thread freed in
+/// that thread's arena; after a rename's scratch database is dropped that is over a hundred
+/// megabytes on the standard library, counted in the server's resident memory until trimmed.
+fn release_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns unused pages of the allocator's own heaps.
+    unsafe {
+        libc::malloc_trim(0);
+    }
 }

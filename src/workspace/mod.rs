@@ -621,6 +621,11 @@ impl Host {
     }
 
     /// The analysis host itself (tests and benchmarks drive the database through it).
+    /// Drops memoized answers beyond their caches' bounds; see [`AnalysisHost::evict_unused`].
+    pub fn evict_unused(&mut self) {
+        self.analysis.evict_unused();
+    }
+
     pub fn analysis_host(&self) -> &AnalysisHost {
         &self.analysis
     }

@@ -3,6 +3,7 @@ work that outlives its request, and answers that lag behind writes. Each test re
 one reported failure through the MCP Python SDK against the real binary."""
 
 import os
+import time
 from pathlib import Path
 
 import anyio
@@ -381,3 +382,20 @@ async def test_a_read_only_server_writes_no_cookie_into_the_workspace(workspace)
             assert names(await session.call_tool("lookup_symbol", {"query": f"name_{n}"})) == [f"name_{n}"]
         assert os.stat(workspace).st_mtime_ns == before
         assert not [p for p in workspace.rglob(".sextant-cookie-*")]
+
+
+async def test_an_idle_server_evicts_and_answers_the_same(workspace):
+    """Issue: memoized answers grew with every question (24 rename dry runs on the standard
+    library took a server from 167 MB to 449 MB, and a quiet server never shrank). Idle, the
+    server now drops what is beyond its caches' bounds, and answers as before."""
+    async with stdio_session(workspace) as session:
+        await wait_until_indexed(session)
+        query = {"query": "load_user"}
+        first = (await session.call_tool("find_references", query)).structured_content
+        status = lambda: session.call_tool("workspace_status", {})
+        before = (await status()).structured_content["evictions"]
+        deadline = time.monotonic() + 30
+        while (await status()).structured_content["evictions"] == before:
+            assert time.monotonic() < deadline, "no eviction after 30 s idle"
+            await anyio.sleep(0.2)
+        assert (await session.call_tool("find_references", query)).structured_content == first

@@ -133,6 +133,8 @@ def test_workspace_status(small):
     assert isinstance(status.pop("index_ms"), float)
     # Whether the background check has caught up yet depends on timing.
     assert isinstance(status.pop("checked"), bool)
+    # So does whether the server has been idle long enough to evict yet.
+    assert isinstance(status.pop("evictions"), int)
     assert status == {
         "batches": 0,
         "languages": ["rust", "python", "javascript", "typescript", "tsx", "go"],
