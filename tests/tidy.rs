@@ -236,3 +236,240 @@ fn diagnostics_doc_matches_the_code_registry() {
         sextant::ide::DIAGNOSTICS_DOC
     );
 }
+
+/// The file whose "What each language supports" table [`languages_doc_table`] writes.
+const LANGUAGES_DOC: &str = "docs/languages.md";
+const GENERATED_START: &str = "<!-- generated:languages -->";
+const GENERATED_END: &str = "<!-- /generated:languages -->";
+
+/// What each language supports, from the language registry (its queries) and the diagnostic
+/// registry (the codes implemented for it), so the table cannot drift from the code.
+fn languages_doc_table() -> String {
+    use std::fmt::Write;
+    let yes = |on: bool| if on { "yes" } else { "—" };
+    let mut out = String::from(
+        "Generated from `grammars/languages.toml`, `queries/<lang>/` and \
+         `src/semantic/diagnostics/codes.toml`; do not edit by hand \
+         (`UPDATE_EXPECT=1 cargo test --test tidy` regenerates it). \"Names\" is \
+         `locals.scm`: definitions, references, hover, call hierarchy and rename; \
+         \"format\" is `indents.scm`; the codes are those checked in the language today \
+         (see [diagnostics.md](diagnostics.md)).\n\n\
+         | language | id | extensions | shebangs | syntax | symbols | imports | names | format | diagnostic codes |\n\
+         |---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for lang in sextant::lang::registry().all() {
+        let caps = lang.capabilities();
+        let has = |cap: &str| caps.contains(&cap);
+        let list = |items: &[String], prefix: &str| match items {
+            [] => "—".to_string(),
+            items => items
+                .iter()
+                .map(|i| format!("`{prefix}{i}`"))
+                .collect::<Vec<_>>()
+                .join(" "),
+        };
+        let codes: Vec<String> = sextant::ide::diagnostic_codes()
+            .iter()
+            .filter(|code| code.is_implemented_for(&lang.id))
+            .map(|code| code.id.clone())
+            .collect();
+        let _ = writeln!(
+            out,
+            "| {} | `{}` | {} | {} | {} | {} | {} | {} | {} | {} |",
+            lang.name,
+            lang.id,
+            list(&lang.extensions, "."),
+            list(&lang.shebangs, ""),
+            yes(has("syntax")),
+            yes(has("symbols")),
+            yes(has("imports")),
+            yes(has("names")),
+            yes(has("format")),
+            list(&codes, ""),
+        );
+    }
+    out
+}
+
+#[test]
+fn languages_doc_matches_the_registries() {
+    let path = repo().join(LANGUAGES_DOC);
+    let written = std::fs::read_to_string(&path).unwrap();
+    let (Some(start), Some(end)) = (written.find(GENERATED_START), written.find(GENERATED_END))
+    else {
+        panic!("{LANGUAGES_DOC} keeps the markers {GENERATED_START} and {GENERATED_END}");
+    };
+    let generated = format!(
+        "{GENERATED_START}\n{}{GENERATED_END}",
+        languages_doc_table()
+    );
+    let current = &written[start..end + GENERATED_END.len()];
+    if std::env::var_os("UPDATE_EXPECT").is_some() {
+        std::fs::write(&path, written.replace(current, &generated)).unwrap();
+        return;
+    }
+    assert!(
+        current == generated,
+        "{LANGUAGES_DOC}'s table is out of date with the registries: regenerate it with \
+         `UPDATE_EXPECT=1 cargo test --test tidy`"
+    );
+}
+
+/// The MCP tools, as the `#[tool(…)]` attributes of `src/mcp/` declare them: the name of
+/// the function each attribute is on.
+fn mcp_tool_names() -> BTreeSet<String> {
+    let mut files = Vec::new();
+    rust_files(&repo().join("src/mcp"), &mut files);
+    let mut names = BTreeSet::new();
+    for file in files {
+        let source = std::fs::read_to_string(&file).unwrap();
+        for (at, _) in source.match_indices("#[tool(") {
+            let rest = &source[at..];
+            let fn_at = rest
+                .find("fn ")
+                .expect("a #[tool] attribute is on a function");
+            let name: String = rest[fn_at + 3..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            names.insert(name);
+        }
+    }
+    names
+}
+
+/// Markdown headings of a document, outside code fences.
+fn headings(doc: &str) -> Vec<&str> {
+    let mut fenced = false;
+    let mut out = Vec::new();
+    for line in doc.lines() {
+        if line.starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced && line.starts_with('#') {
+            out.push(line.trim_start_matches('#').trim());
+        }
+    }
+    out
+}
+
+#[test]
+fn every_subcommand_tool_and_code_is_documented() {
+    let read = |doc: &str| std::fs::read_to_string(repo().join(doc)).unwrap();
+    let mut missing = Vec::new();
+
+    let cli = read("docs/cli.md");
+    let cli_headings = headings(&cli);
+    let subcommands: Vec<String> = sextant::cli::command()
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .filter(|name| name != "help")
+        .collect();
+    assert!(subcommands.len() >= 15, "subcommands: {subcommands:?}");
+    for name in &subcommands {
+        let documented = cli_headings.iter().any(|h| {
+            h.split("`sextant ").skip(1).any(|rest| {
+                rest.starts_with(&format!("{name} ")) || rest.starts_with(&format!("{name}`"))
+            })
+        });
+        if !documented {
+            missing.push(format!("docs/cli.md has no heading for `sextant {name}`"));
+        }
+    }
+
+    let mcp = read("docs/mcp.md");
+    let tools = mcp_tool_names();
+    assert!(tools.len() >= 12, "MCP tools: {tools:?}");
+    for tool in &tools {
+        if !mcp.lines().any(|l| l.starts_with(&format!("| `{tool}` |"))) {
+            missing.push(format!("docs/mcp.md's tool table has no row for `{tool}`"));
+        }
+    }
+
+    let diagnostics = read("docs/diagnostics.md");
+    let diagnostic_headings = headings(&diagnostics);
+    for code in sextant::ide::diagnostic_codes() {
+        let heading = format!("{} {}", code.id, code.name);
+        if !diagnostic_headings.contains(&heading.as_str()) {
+            missing.push(format!("docs/diagnostics.md has no section `{heading}`"));
+        }
+    }
+    assert!(missing.is_empty(), "\n{}", missing.join("\n"));
+}
+
+#[test]
+fn readme_fits_on_a_screen() {
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let lines = readme.lines().count();
+    assert!(
+        lines <= 320,
+        "README.md has {lines} lines: keep it a front door (at most 320) and move reference \
+         material into docs/"
+    );
+}
+
+/// The anchor a Markdown renderer gives a heading: lower case, punctuation dropped, spaces
+/// turned into hyphens.
+fn anchor(heading: &str) -> String {
+    heading
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn links_between_documents_lead_somewhere() {
+    let mut docs = vec![repo().join("README.md"), repo().join("CONTRIBUTING.md")];
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(repo().join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    entries.sort();
+    docs.extend(entries);
+    let mut broken = Vec::new();
+    for doc in &docs {
+        let text = std::fs::read_to_string(doc).unwrap();
+        // Code (spans and fences: each backtick toggles) is blanked out, links are not code.
+        let mut in_code = false;
+        let prose: String = text
+            .chars()
+            .map(|c| {
+                if c == '`' {
+                    in_code = !in_code;
+                }
+                if in_code { ' ' } else { c }
+            })
+            .collect();
+        let mut rest = prose.as_str();
+        while let Some(at) = rest.find("](") {
+            rest = &rest[at + 2..];
+            let Some(close) = rest.find(')') else { break };
+            let link = &rest[..close];
+            if link.contains("://") || link.starts_with("mailto:") || link.contains(' ') {
+                continue;
+            }
+            let (file, fragment) = link.split_once('#').unwrap_or((link, ""));
+            let target = match file {
+                "" => doc.clone(),
+                file => doc.parent().unwrap().join(file),
+            };
+            let name = doc.strip_prefix(repo()).unwrap().display().to_string();
+            if !target.exists() {
+                broken.push(format!("{name}: `{link}`: no such file"));
+                continue;
+            }
+            if !fragment.is_empty() {
+                let target_text = std::fs::read_to_string(&target).unwrap();
+                if !headings(&target_text).iter().any(|h| anchor(h) == fragment) {
+                    broken.push(format!("{name}: `{link}`: no such heading"));
+                }
+            }
+        }
+    }
+    assert!(broken.is_empty(), "\n{}", broken.join("\n"));
+}
