@@ -23,9 +23,10 @@ use std::{hint::black_box, path::PathBuf, time::Duration};
 use criterion::{BenchmarkId, Criterion};
 use rayon::prelude::*;
 use sextant::{
+    checks::file_diagnostics,
     ide::{AnalysisHost, CheckQuery, FormatOptions, ReferenceQuery, RenameOptions, SymbolQuery},
     lang::registry,
-    semantic::{diagnostics::file_diagnostics, index::symbol_index, symbols::file_symbols},
+    semantic::{index::symbol_index, symbols::file_symbols},
     syntax,
     workspace::{Host, LoadOptions, LoadedFile},
 };

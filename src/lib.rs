@@ -3,6 +3,7 @@
 //! Layers, each using only the ones before it (see ARCHITECTURE.md):
 //! `lang` → `syntax` → `db` → `semantic` → `ide` → `workspace` → `cli`.
 
+pub mod checks;
 pub mod cli;
 pub mod db;
 pub mod ide;

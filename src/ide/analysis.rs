@@ -659,7 +659,7 @@ impl Analysis {
                     symbol_summaries(db, file);
                     file_identifiers(db, file);
                     if diagnostics {
-                        crate::semantic::diagnostics::file_diagnostics(db, workspace, file);
+                        crate::checks::file_diagnostics(db, workspace, file);
                     }
                     on_file();
                 },

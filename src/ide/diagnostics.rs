@@ -17,11 +17,11 @@ use serde::{Deserialize, Serialize};
 
 use super::Span;
 use crate::{
-    db::{Db, SourceFile, Workspace},
-    semantic::{
-        self,
-        diagnostics::{Code, Diagnostic, Severity, cycles, file_diagnostics, registry},
+    checks::{
+        Code, Diagnostic, Severity, file_diagnostics, registry, sx012_import_cycle as cycles,
     },
+    db::{Db, SourceFile, Workspace},
+    semantic,
 };
 
 /// One diagnostic, in editor terms.
@@ -506,7 +506,7 @@ pub fn diagnostics_doc() -> String {
     use std::fmt::Write;
     let mut out = String::from(
         "# Diagnostic codes\n\n\
-         Generated from `src/semantic/diagnostics/codes.toml`; do not edit by hand \
+         Generated from `src/checks/codes.toml`; do not edit by hand \
          (`UPDATE_EXPECT=1 cargo test --test tidy` regenerates it). `sextant explain CODE` \
          prints the same explanations.\n\n\
          | code | name | title | default severity |\n|---|---|---|---|\n",

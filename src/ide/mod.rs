@@ -53,8 +53,8 @@ pub use structure::Fold;
 pub use symbol_search::{SymbolMatch, SymbolQuery, SymbolSearch};
 
 // The vocabulary of answers, defined below `ide` and part of its API.
+pub use crate::checks::{Code as DiagnosticCode, Severity};
 pub use crate::db::ManifestKind;
-pub use crate::semantic::diagnostics::{Code as DiagnosticCode, Severity};
 pub use crate::semantic::projects::{Project as ProjectInfo, ProjectKind};
 // What a tsconfig `extends` names, for the loader to read those files too.
 pub use crate::semantic::projects::{extends_candidates, extends_specifiers};

@@ -5,7 +5,7 @@
 //! summaries, never on byte ranges, so an edit inside a function body re-executes only the
 //! queries of the edited file.
 
-pub mod diagnostics;
+pub mod facts;
 pub mod format;
 pub mod format_output;
 pub mod import_graph;

@@ -1,0 +1,17 @@
+//! SX005 undefined-name: a name no scope binds and no builtin or global provides
+//! (`python.rs`, `ecmascript.rs`).
+
+pub(crate) mod ecmascript;
+mod python;
+
+use super::{
+    CheckContext, Diagnostic, Lang, sx003_unresolved_import::ecmascript::is_declaration_file,
+};
+
+pub(super) fn run(ctx: &CheckContext) -> Vec<Diagnostic> {
+    match ctx.lang {
+        Some(Lang::Python) => python::undefined_names(ctx.names(), &ctx.symbols().imports, ctx),
+        Some(Lang::Ecma { .. }) if !is_declaration_file(ctx.path()) => ecmascript::check(ctx),
+        _ => Vec::new(),
+    }
+}

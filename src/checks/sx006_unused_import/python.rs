@@ -1,0 +1,134 @@
+//! SX006 in Python: imports nothing uses, by pyflakes's rule (F401): not in `__init__.py`,
+//! not a re-export (`import a as a`, `__all__`), not an import a `try` guards.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::{
+    checks::{
+        CheckContext, Diagnostic,
+        python_helpers::{
+            import_of, in_try_catching, names_in_strings_and_comments, scopes_using,
+            used_in_a_header,
+        },
+        registry::ids,
+    },
+    semantic::{
+        imports::{FileImports, ImportSummary},
+        names::{BindingKind, FileNames, OccurrenceId, Role, ScopeId, python},
+    },
+};
+
+/// The import as pyflakes names it: `a.b`, `a.b as c`, `m.x`, `m.x as y`, `.m.x`.
+fn describe(import: &ImportSummary) -> String {
+    match &import.name {
+        None => match &import.alias {
+            Some(alias) if *alias != import.module => format!("{} as {alias}", import.module),
+            _ => import.module.clone(),
+        },
+        Some(name) => {
+            let full = if import.module.ends_with('.') {
+                format!("{}{name}", import.module)
+            } else {
+                format!("{}.{name}", import.module)
+            };
+            match &import.alias {
+                Some(alias) if alias != name => format!("{full} as {alias}"),
+                _ => full,
+            }
+        }
+    }
+}
+
+pub(super) fn unused_imports(
+    path: &str,
+    names: &FileNames,
+    imports: &FileImports,
+    tree: &CheckContext,
+) -> Vec<Diagnostic> {
+    // A stub's imports are its interface.
+    if path.ends_with(".pyi") {
+        return Vec::new();
+    }
+    let is_init = path == "__init__.py" || path.ends_with("/__init__.py");
+    let of = import_of(names, imports);
+    // By name: the scopes whose binding some use sees.
+    let mut used: HashMap<&str, HashSet<ScopeId>> = HashMap::new();
+    let mut candidates: Vec<(OccurrenceId, &ImportSummary)> = Vec::new();
+    for (id, occurrence) in names.occurrences.iter().enumerate() {
+        let id = id as OccurrenceId;
+        if occurrence.role != Role::Definition(BindingKind::Import) {
+            continue;
+        }
+        let name = names.name(id);
+        let scope = match names.declaration(occurrence.scope, name) {
+            Some(Role::Global) => 0,
+            _ => occurrence.scope,
+        };
+        // Imports in a class body are its attributes (`self.Percolator`); a binding made
+        // again later in its scope is replaced (pyflakes judges the last one only).
+        if names.scopes[scope as usize].is_class || names.bindings(scope, name).last() != Some(&id)
+        {
+            continue;
+        }
+        let seen = used
+            .entry(name)
+            .or_insert_with(|| scopes_using(names, name));
+        if seen.contains(&scope) {
+            continue;
+        }
+        let Some(&import) = of.get(&id) else {
+            continue;
+        };
+        let reexport = match (&import.name, &import.alias) {
+            (Some(imported), Some(alias)) => imported == alias,
+            (None, Some(alias)) => *alias == import.module,
+            _ => false,
+        };
+        // `import a.b` beside `import a as x`: loads `a.b` for `x.b` (used through x).
+        let loads_submodule = import.name.is_none()
+            && import.alias.is_none()
+            && import.module.contains('.')
+            && imports.summaries.iter().any(|other| {
+                let top = python::local_name(import);
+                python::local_name(other) != top
+                    && (other.module == top || other.module.starts_with(&format!("{top}.")))
+            });
+        if import.module == "__future__"
+            || reexport
+            || loads_submodule
+            || (is_init && import.name.is_some())
+        {
+            continue;
+        }
+        candidates.push((id, import));
+    }
+    if candidates.is_empty() {
+        return Vec::new();
+    }
+    let Some((text, root)) = tree.root() else {
+        return Vec::new();
+    };
+    let text = &*text;
+    let mentioned = names_in_strings_and_comments(root, text);
+    let mut found = Vec::new();
+    for (id, import) in candidates {
+        let range = names.occurrence(id).range;
+        let name = names.name(id);
+        if mentioned.contains(name) || used_in_a_header(names, root, id) {
+            continue;
+        }
+        let Some(node) = root.descendant_for_byte_range(range.start().into(), range.end().into())
+        else {
+            continue;
+        };
+        if in_try_catching(node, text, &["ImportError", "ModuleNotFoundError"]) {
+            continue;
+        }
+        found.push(Diagnostic::new(
+            ids::UNUSED_IMPORT,
+            range,
+            format!("'{}' imported but unused", describe(import)),
+        ));
+    }
+    found
+}
