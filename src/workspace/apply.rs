@@ -316,7 +316,7 @@ fn lock(file: &fs::File, operation: libc::c_int) -> io::Result<()> {
 
 /// Removes the temporary files a killed writer left in `directory` (full copies of new
 /// texts); those a live writer holds locked stay.
-fn remove_stale_temporaries(directory: &Path) {
+pub(crate) fn remove_stale_temporaries(directory: &Path) {
     let Ok(entries) = fs::read_dir(directory) else {
         return;
     };

@@ -220,6 +220,8 @@ impl LiveWorkspace {
             (Some(_), Some(private)) => Some(Cookies::new(system.clone(), private)),
             _ => None,
         };
+        // A read-only server writes nothing into the root, not even a removal.
+        let remove_left_over_writes = !options.read_only;
         spawn(
             Arc::new(system),
             options,
@@ -227,6 +229,7 @@ impl LiveWorkspace {
             (tx, rx),
             cookies,
             watcher,
+            remove_left_over_writes,
         )
     }
 
@@ -239,7 +242,7 @@ impl LiveWorkspace {
     ) -> Result<(LiveWorkspace, DiskEvents), LoadError> {
         let (tx, rx) = mpsc::channel();
         let events = DiskEvents { tx: tx.clone() };
-        let live = spawn(system, options, Shared::new(), (tx, rx), None, None)?;
+        let live = spawn(system, options, Shared::new(), (tx, rx), None, None, false)?;
         Ok((live, events))
     }
 
@@ -517,6 +520,7 @@ fn spawn(
     channel: (Sender<Message>, Receiver<Message>),
     cookies: Option<Cookies>,
     watcher: Option<notify::RecommendedWatcher>,
+    remove_left_over_writes: bool,
 ) -> Result<LiveWorkspace, LoadError> {
     let (tx, rx) = channel;
     let root = system.root().to_path_buf();
@@ -524,7 +528,13 @@ fn spawn(
     let writer_system = system.clone();
     let writer = std::thread::Builder::new()
         .name("sextant-writer".into())
-        .spawn(move || writer_loop(writer_system, options, &writer_shared, &rx, cookies))
+        .spawn(move || {
+            let disk = Disk {
+                cookies,
+                remove_left_over_writes,
+            };
+            writer_loop(writer_system, options, &writer_shared, &rx, disk)
+        })
         .map_err(LoadError::Thread)?;
     Ok(LiveWorkspace {
         shared,
@@ -554,12 +564,20 @@ fn disk_message(event: notify::Result<notify::Event>) -> Message {
     }
 }
 
+/// What the writer does on the real disk (nothing, over a test's memory system).
+struct Disk {
+    /// `None` when there is no watcher to send cookies through.
+    cookies: Option<Cookies>,
+    /// Remove the temporary files of writes killed while staging, found by the first walk.
+    remove_left_over_writes: bool,
+}
+
 fn writer_loop(
     system: Arc<dyn System>,
     options: LoadOptions,
     shared: &Arc<Shared>,
     rx: &Receiver<Message>,
-    cookies: Option<Cookies>,
+    disk: Disk,
 ) {
     let started = Instant::now();
     let mut options = options;
@@ -575,7 +593,7 @@ fn writer_loop(
             (outer.0)(event);
         }
     })));
-    let mut host = match Host::load_with(system, &options) {
+    let mut host = match Host::load_with(system.clone(), &options) {
         Ok(host) => host,
         Err(e) => {
             let config_error = e.is_config().then(|| e.to_string());
@@ -588,6 +606,21 @@ fn writer_loop(
             return;
         }
     };
+    if disk.remove_left_over_writes {
+        // The walk skips hidden names, so it never saw them: list each directory it entered
+        // again, off the writer's thread (a directory listing each, nothing read).
+        let root = system.root().to_path_buf();
+        let directories: Vec<PathBuf> = std::iter::once(root.clone())
+            .chain(host.walked_directories().map(|d| root.join(d)))
+            .collect();
+        let _ = std::thread::Builder::new()
+            .name("sextant-cleanup".into())
+            .spawn(move || {
+                for directory in directories {
+                    super::apply::remove_stale_temporaries(&directory);
+                }
+            });
+    }
     {
         let mut status = shared.status.lock().unwrap();
         status.ready = true;
@@ -602,7 +635,7 @@ fn writer_loop(
         overlay_waiters: Vec::new(),
         uncovered: Vec::new(),
         covered: Vec::new(),
-        cookies,
+        cookies: disk.cookies,
         background_check,
         eviction_at: Some(Instant::now() + EVICTION_DELAY),
     };

@@ -621,6 +621,11 @@ impl Host {
     }
 
     /// The analysis host itself (tests and benchmarks drive the database through it).
+    /// The directories below the root the last walk entered, workspace-relative.
+    pub fn walked_directories(&self) -> impl Iterator<Item = &str> {
+        self.walked_dirs.iter().map(String::as_str)
+    }
+
     /// Drops memoized answers beyond their caches' bounds; see [`AnalysisHost::evict_unused`].
     pub fn evict_unused(&mut self) {
         self.analysis.evict_unused();

@@ -399,3 +399,27 @@ async def test_an_idle_server_evicts_and_answers_the_same(workspace):
             assert time.monotonic() < deadline, "no eviction after 30 s idle"
             await anyio.sleep(0.2)
         assert (await session.call_tool("find_references", query)).structured_content == first
+
+
+async def test_a_writers_left_over_temporary_files_are_removed_at_start(workspace):
+    """Issue: kill -9 while staging left `.sextant-write-*` files (full copies of new texts)
+    in the workspace until the next write to the same directory. A server that may write
+    removes them when it starts, except one a live writer holds locked; a read-only server
+    removes nothing."""
+    import fcntl
+
+    left = [write(workspace, ".sextant-write-a1", "x = 1\n"), write(workspace, "app/.sextant-write-b2", "y = 2\n")]
+    held = write(workspace, "app/.sextant-write-held", "z = 3\n")
+    with open(held) as holder:
+        fcntl.flock(holder, fcntl.LOCK_EX)
+        async with stdio_session(workspace, "--read-only") as session:
+            await wait_until_indexed(session)
+        assert [p.exists() for p in left] == [True, True]
+        async with stdio_session(workspace) as session:
+            await wait_until_indexed(session)
+            # Removed beside the first index, not before it.
+            deadline = time.monotonic() + 30
+            while any(p.exists() for p in left):
+                assert time.monotonic() < deadline, [p.exists() for p in left]
+                await anyio.sleep(0.1)
+            assert held.exists()
