@@ -797,7 +797,7 @@ fn run_mcp(g: &GlobalArgs, args: &McpArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-fn cancelled(_: salsa::Cancelled) -> CliError {
+fn cancelled(_: crate::ide::Cancelled) -> CliError {
     CliError("the analysis was cancelled".into())
 }
 

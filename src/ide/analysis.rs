@@ -25,7 +25,13 @@ use crate::{
     syntax::{LineIndex, SyntaxError},
 };
 
-pub type Cancellable<T> = Result<T, salsa::Cancelled>;
+/// Why a query stopped without an answer: its request was cancelled, or a write is waiting
+/// for every reader. Front ends name it (and [`CancellationToken`]) through `ide`, never
+/// through salsa: the database engine stays an implementation detail of the layers below.
+pub type Cancelled = salsa::Cancelled;
+/// Cancels the queries of one database handle (see [`Analysis::cancellation_token`]).
+pub type CancellationToken = salsa::CancellationToken;
+pub type Cancellable<T> = Result<T, Cancelled>;
 
 /// Compiles, on all cores at once, the queries that indexing `files` (and, with
 /// `diagnostics`, checking them) will run. Each compile of a language's query takes tens of

@@ -26,7 +26,8 @@ mod structure;
 mod symbol_search;
 
 pub use analysis::{
-    Analysis, AnalysisHost, Cancellable, Change, ChangeSummary, FileContent, FileId,
+    Analysis, AnalysisHost, Cancellable, CancellationToken, Cancelled, Change, ChangeSummary,
+    FileContent, FileId,
 };
 pub use call_hierarchy::{Call, CallItem};
 pub use diagnostics::{

@@ -72,7 +72,7 @@ impl RequestContext<'_> {
 #[derive(Debug)]
 pub enum HandlerError {
     /// A write or the client cancelled the query.
-    Cancelled(salsa::Cancelled),
+    Cancelled(crate::ide::Cancelled),
     /// Well-formed params that name something the server does not serve (`-32602`).
     InvalidParams(String),
     /// The answer could not be made (`-32603`).
@@ -101,8 +101,8 @@ impl HandlerError {
     }
 }
 
-impl From<salsa::Cancelled> for HandlerError {
-    fn from(cancelled: salsa::Cancelled) -> HandlerError {
+impl From<crate::ide::Cancelled> for HandlerError {
+    fn from(cancelled: crate::ide::Cancelled) -> HandlerError {
         HandlerError::Cancelled(cancelled)
     }
 }
@@ -482,7 +482,7 @@ fn format_edits(
     let formatted = workspace::format_file(&ctx.snapshot.analysis, formatting, file, options)
         .map_err(|failure| match failure {
             // The request's own cancellation: answered `RequestCancelled` like any query's.
-            FormatFailure::Cancelled => HandlerError::Cancelled(salsa::Cancelled::Local),
+            FormatFailure::Cancelled => HandlerError::Cancelled(crate::ide::Cancelled::Local),
             failure => HandlerError::RequestFailed(format!("{}: {failure}", failure.code())),
         })?;
     let edits = formatted.edit.edits.iter().filter(|edit| {

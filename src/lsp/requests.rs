@@ -204,8 +204,8 @@ impl TestDelay {
         })
     }
 
-    /// Sleeps step by step, unwinding with `salsa::Cancelled` as soon as the query is cancelled.
-    pub fn wait(&self, analysis: &Analysis, id: &RequestId) -> Result<(), salsa::Cancelled> {
+    /// Sleeps step by step, unwinding with `crate::ide::Cancelled` as soon as the query is cancelled.
+    pub fn wait(&self, analysis: &Analysis, id: &RequestId) -> Result<(), crate::ide::Cancelled> {
         eprintln!(
             "sextant: lsp: test delay: {} started, {} steps (request {id})",
             self.method, self.steps

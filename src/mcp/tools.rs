@@ -936,8 +936,8 @@ pub(super) fn read_error(e: ReadError) -> ToolError {
 fn largest_that_fits<T: Serialize>(
     limit: usize,
     max_chars: usize,
-    build: impl Fn(usize) -> Result<T, salsa::Cancelled>,
-) -> Result<T, salsa::Cancelled> {
+    build: impl Fn(usize) -> Result<T, crate::ide::Cancelled>,
+) -> Result<T, crate::ide::Cancelled> {
     let fits = |value: &T| serde_json::to_string(value).is_ok_and(|s| s.len() <= max_chars);
     let full = build(limit)?;
     if fits(&full) {

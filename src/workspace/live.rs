@@ -121,7 +121,7 @@ enum Message {
 struct Shared {
     snapshot: Mutex<Option<Snapshot>>,
     /// The token of the snapshot the background check is running on, to stop it at shutdown.
-    background_check: Mutex<Option<salsa::CancellationToken>>,
+    background_check: Mutex<Option<crate::ide::CancellationToken>>,
     /// Told each new revision as it is published (see [`LiveWorkspace::subscribe`]).
     subscribers: Mutex<Vec<crossbeam_channel::Sender<u64>>>,
     /// Set when the first load failed; readers stop waiting.
@@ -343,7 +343,7 @@ impl LiveWorkspace {
     pub fn read<T>(
         &self,
         cancel: &RequestCancel,
-        query: impl Fn(&Snapshot) -> Result<T, salsa::Cancelled>,
+        query: impl Fn(&Snapshot) -> Result<T, crate::ide::Cancelled>,
     ) -> Result<T, ReadError> {
         self.sync(cancel);
         loop {
@@ -450,7 +450,7 @@ const CANCEL_POLL: Duration = Duration::from_millis(20);
 #[derive(Default)]
 pub struct RequestCancel {
     cancelled: std::sync::atomic::AtomicBool,
-    tokens: Mutex<Vec<salsa::CancellationToken>>,
+    tokens: Mutex<Vec<crate::ide::CancellationToken>>,
 }
 
 impl RequestCancel {
@@ -466,7 +466,7 @@ impl RequestCancel {
     }
 
     /// Cancels `token` with this request (at once if the request is already cancelled).
-    pub fn watch(&self, token: salsa::CancellationToken) {
+    pub fn watch(&self, token: crate::ide::CancellationToken) {
         let mut tokens = self.tokens.lock().unwrap();
         if self.is_cancelled() {
             token.cancel();
