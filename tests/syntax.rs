@@ -200,7 +200,7 @@ fn deeply_nested_input_does_not_overflow_the_stack() {
         assert_lossless(lang, &text);
         let unclosed = "[".repeat(depth);
         assert_lossless(lang, &unclosed);
-        sextant::semantic::symbols::extract(lang, &text);
+        symbols::extract(lang, &text);
     }
 }
 

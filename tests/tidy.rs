@@ -474,3 +474,18 @@ fn links_between_documents_lead_somewhere() {
     }
     assert!(broken.is_empty(), "\n{}", broken.join("\n"));
 }
+
+/// One module-file style: a module with submodules is `name/mod.rs`, never `name.rs` beside
+/// a `name/` directory, so a module's root is always found the same way.
+#[test]
+fn modules_with_submodules_live_in_mod_rs() {
+    let mut files = Vec::new();
+    rust_files(&repo().join("src"), &mut files);
+    let beside_a_directory: Vec<String> = files
+        .iter()
+        .filter(|file| file.file_name().is_some_and(|name| name != "mod.rs"))
+        .filter(|file| file.with_extension("").is_dir())
+        .map(|file| file.display().to_string())
+        .collect();
+    assert_eq!(beside_a_directory, Vec::<String>::new());
+}

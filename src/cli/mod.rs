@@ -477,9 +477,9 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
                 ..Default::default()
             };
             let trust = if args.allow_external_formatter {
-                crate::workspace::FormatterTrust::Trusted
+                workspace::FormatterTrust::Trusted
             } else {
-                crate::workspace::FormatterTrust::Untrusted
+                workspace::FormatterTrust::Untrusted
             };
             let code =
                 crate::lsp::run_stdio(g.root_arg.clone(), load, args.max_message_bytes, trust)?;
@@ -797,7 +797,7 @@ fn run_mcp(g: &GlobalArgs, args: &McpArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-fn cancelled(_: crate::ide::Cancelled) -> CliError {
+fn cancelled(_: ide::Cancelled) -> CliError {
     CliError("the analysis was cancelled".into())
 }
 

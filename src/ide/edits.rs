@@ -206,7 +206,7 @@ mod tests {
     }
 
     fn change(base: &str, at: u32, new_text: &str) -> SourceChange {
-        let index = crate::syntax::LineIndex::new(base.into());
+        let index = LineIndex::new(base.into());
         let range = crate::syntax::TextRange::new(at.into(), (at + 1).into());
         let edit = TextEdit {
             range: Span::new(&index, range),

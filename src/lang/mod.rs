@@ -147,7 +147,7 @@ struct CompiledQuery {
     /// Every pattern enabled, `#scope?` or not: run it through `syntax::run_query`, which
     /// keeps a scoped pattern's matches only where it holds.
     query: tree_sitter::Query,
-    scoped: Option<scopes::ScopeFilter>,
+    scoped: Option<ScopeFilter>,
 }
 
 impl Language {
@@ -162,7 +162,7 @@ impl Language {
     }
 
     /// Where the scoped patterns of the query hold; `None` when it uses no `#scope?`.
-    pub fn query_scope_filter(&self, kind: QueryKind) -> Option<&scopes::ScopeFilter> {
+    pub fn query_scope_filter(&self, kind: QueryKind) -> Option<&ScopeFilter> {
         self.compiled(kind)?.scoped.as_ref()
     }
 

@@ -41,7 +41,7 @@ pub fn range(index: &LineIndex, start: usize, end: usize) -> Range {
 /// Edits of one document, in the negotiated encoding.
 pub fn text_edits<'a>(
     index: &LineIndex,
-    edits: impl Iterator<Item = &'a crate::ide::TextEdit>,
+    edits: impl Iterator<Item = &'a ide::TextEdit>,
 ) -> Vec<lsp_types::TextEdit> {
     edits
         .map(|edit| lsp_types::TextEdit {
@@ -551,7 +551,7 @@ mod tests {
         let index = index(text, PositionEncoding::Utf16);
         let line_index = ide::LineIndex::new(Arc::from(text));
         let span = |start: u32, end: u32| {
-            ide::Span::new(&line_index, ide::TextRange::new(start.into(), end.into()))
+            Span::new(&line_index, ide::TextRange::new(start.into(), end.into()))
         };
         let uri: Uri = "file:///ws/m.py".parse().unwrap();
         let found = diagnostics(

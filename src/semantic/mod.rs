@@ -72,7 +72,7 @@ pub(crate) fn file_tree(db: &dyn Db, file: SourceFile) -> Option<tree_sitter::Tr
 
 /// Keeps `file`'s tree in the database's tree cache while the guard lives: a query that
 /// reads its own tree before and after pulling other files' summaries parses it once.
-pub fn pin_tree(db: &dyn Db, file: SourceFile) -> crate::syntax::Pin<'_> {
+pub fn pin_tree(db: &dyn Db, file: SourceFile) -> syntax::Pin<'_> {
     db.tree_cache().pin(tree_key(file))
 }
 

@@ -57,9 +57,8 @@ pub fn run_query<'t>(
     let mut scopes: Vec<Option<u16>> = Vec::new();
     let mut depth = 0u32;
     let mut visited = 0u32;
-    let is_root = |node: tree_sitter::Node| {
-        roots.contains(node.kind_id()) || (roots.error_nodes && node.is_error())
-    };
+    let is_root =
+        |node: Node| roots.contains(node.kind_id()) || (roots.error_nodes && node.is_error());
     // Parents searched because of a wildcard-rooted pattern (and not roots themselves).
     let mut searched_parents: std::collections::HashSet<usize> = Default::default();
     'walk: loop {

@@ -465,6 +465,7 @@ fn drain(
 /// Whether the child has exited, without reaping it (`WNOWAIT`): until it is reaped its
 /// process id, and so its group's id, stays taken.
 fn exited(child: &Child) -> bool {
+    // SAFETY: siginfo_t is plain old data, for which all-zero bytes are a valid value.
     let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
     // SAFETY: `info` is a valid, writable siginfo_t; waitid only writes into it.
     let result = unsafe {

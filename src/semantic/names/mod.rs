@@ -1,6 +1,6 @@
 //! Names: per file, its scopes, the names each scope binds and every use of a name, from
 //! `queries/<lang>/locals.scm` (capture conventions in `queries/README.md`). What a name
-//! refers to is decided in `resolve.rs`; language rules the query cannot say live in one
+//! refers to is decided in `resolve/mod.rs`; language rules the query cannot say live in one
 //! module per language (`python.rs`, `ecmascript.rs`, `go.rs`, `rust.rs`); `identifiers.rs` is the identifier → files index that
 //! limits a reference search to the files that can mention a name.
 //!

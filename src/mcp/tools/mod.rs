@@ -936,8 +936,8 @@ pub(super) fn read_error(e: ReadError) -> ToolError {
 fn largest_that_fits<T: Serialize>(
     limit: usize,
     max_chars: usize,
-    build: impl Fn(usize) -> Result<T, crate::ide::Cancelled>,
-) -> Result<T, crate::ide::Cancelled> {
+    build: impl Fn(usize) -> Result<T, ide::Cancelled>,
+) -> Result<T, ide::Cancelled> {
     let fits = |value: &T| serde_json::to_string(value).is_ok_and(|s| s.len() <= max_chars);
     let full = build(limit)?;
     if fits(&full) {
@@ -1190,7 +1190,7 @@ impl ServerHandler for SextantServer {
 
 /// Refuses to write a change other than the one a client reviewed (`expected`, the
 /// `change_id` of its dry run): a file changed since, and the edit computed now differs.
-pub(super) fn reviewed(expected: &str, change: &crate::ide::SourceChange) -> Result<(), ToolError> {
+pub(super) fn reviewed(expected: &str, change: &ide::SourceChange) -> Result<(), ToolError> {
     let now = change.id();
     if change.is_empty() || expected != now {
         return Err(ToolError::new(
