@@ -981,11 +981,15 @@ fn def_and_refs_follow_imports_by_position_and_by_name() {
         ]
     );
 
-    // Nothing at a keyword: exit 1, no output. A line past the end: a usage error.
+    // Nothing at a keyword: exit 1, said as `refs` and `symbols` say it. A line past the
+    // end: a usage error.
     let nothing = sextant(dir.path(), &["def", "main.py:1:1"]);
     assert_eq!(
         (nothing.status.code(), stdout(&nothing)),
-        (Some(1), String::new())
+        (
+            Some(1),
+            "no definition found for \"main.py:1:1\"\n".to_string()
+        )
     );
     let past = sextant(dir.path(), &["refs", "main.py:9:1"]);
     assert_eq!(past.status.code(), Some(2));
@@ -1457,4 +1461,145 @@ fn format_runs_the_external_formatter_sextant_toml_names_and_reports_a_missing_o
         "{}",
         stderr(&out)
     );
+}
+
+/// What a new user tripped over (issue 23, item 8), each through the binary.
+#[test]
+fn def_that_finds_nothing_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "app.py", "def f():\n    pass\n");
+    let out = sextant(dir.path(), &["def", "nothing"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout(&out), "no definition found for \"nothing\"\n");
+    assert_eq!(stderr(&out), "");
+    // As `symbols` says it; JSON stays an empty list.
+    let symbols = sextant(dir.path(), &["symbols", "nothing"]);
+    assert_eq!(stdout(&symbols), "no symbol matches \"nothing\"\n");
+    let json = sextant(dir.path(), &["--json", "def", "nothing"]);
+    assert_eq!(
+        (json.status.code(), stdout(&json)),
+        (Some(1), "[]\n".into())
+    );
+}
+
+#[test]
+fn a_malformed_target_is_an_error_not_a_name() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "app.py", "def f():\n    pass\n");
+    for (command, target) in [
+        (&["def"][..], "app.py:5"),
+        (&["def"][..], "app.py:x:1"),
+        (&["refs"][..], "app.py:5"),
+        (&["rename"][..], "app.py:x:1"),
+    ] {
+        let mut args = command.to_vec();
+        args.push(target);
+        if command == ["rename"] {
+            args.push("g");
+        }
+        let out = sextant(dir.path(), &args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(stdout(&out), "", "{args:?}");
+        assert_eq!(
+            stderr(&out),
+            format!(
+                "sextant: error: INVALID_TARGET: {target}: expected FILE:LINE:COLUMN (line and \
+                 column numbers from 1) or a NAME\n"
+            ),
+            "{args:?}"
+        );
+    }
+    let zero = sextant(dir.path(), &["def", "app.py:0:1"]);
+    assert_eq!(
+        (zero.status.code(), stderr(&zero)),
+        (
+            Some(2),
+            "sextant: error: INVALID_TARGET: app.py:0:1: lines and columns count from 1\n".into()
+        )
+    );
+    // Names with Rust's `::` and positions still work.
+    let at = sextant(dir.path(), &["def", "app.py:1:5"]);
+    assert_eq!(at.status.code(), Some(0));
+    assert!(stdout(&at).starts_with("app.py:1:5 "), "{}", stdout(&at));
+    let path = sextant(dir.path(), &["def", "a::f"]);
+    assert_eq!(
+        (path.status.code(), stderr(&path)),
+        (Some(1), String::new())
+    );
+}
+
+#[test]
+fn a_missing_path_is_reported_as_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "app.py", "x = 1\n");
+    for args in [
+        &["check", "nonexistent_path"][..],
+        &["format", "nonexist.py"][..],
+        &["format", "--check", "nonexist.py"][..],
+    ] {
+        let out = sextant(dir.path(), args);
+        let named = args.last().unwrap();
+        assert_eq!(
+            (out.status.code(), stdout(&out), stderr(&out)),
+            (
+                Some(2),
+                String::new(),
+                format!("sextant: error: NOT_FOUND: {named}: does not exist\n")
+            ),
+            "{args:?}"
+        );
+    }
+    // A path that exists outside the root is still outside.
+    let outside = tempfile::tempdir().unwrap();
+    let elsewhere = outside.path().to_str().unwrap();
+    let out = sextant(dir.path(), &["check", elsewhere]);
+    assert_eq!(
+        stderr(&out),
+        format!("sextant: error: {elsewhere}: not inside the workspace\n")
+    );
+}
+
+#[test]
+fn check_and_format_agree_on_a_workspace_without_code() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "docs/readme.txt", "not code\n");
+    // The whole workspace, without supported code: 0 files, exit 0, for both.
+    let check = sextant(dir.path(), &["check"]);
+    assert_eq!(
+        (check.status.code(), stdout(&check)),
+        (Some(0), "All checks passed (0 files checked).\n".into())
+    );
+    for args in [&["format", "--check"][..], &["format"][..]] {
+        let format = sextant(dir.path(), args);
+        assert_eq!(
+            (format.status.code(), stdout(&format), stderr(&format)),
+            (
+                Some(0),
+                "0 of 0 files would be formatted.\n".into(),
+                String::new()
+            ),
+            "{args:?}"
+        );
+    }
+    // A named path under which the workspace indexes no file stays an error for both.
+    for args in [
+        &["check", "docs"][..],
+        &["format", "--check", "docs"][..],
+        &["check", "docs/readme.txt"][..],
+        &["format", "docs/readme.txt"][..],
+    ] {
+        let out = sextant(dir.path(), args);
+        let named = args.last().unwrap();
+        assert_eq!(
+            (out.status.code(), stderr(&out)),
+            (
+                Some(2),
+                format!(
+                    "sextant: error: {named}: no file the workspace indexes is there (see \
+                     `sextant files`)\n"
+                )
+            ),
+            "{args:?}"
+        );
+    }
 }

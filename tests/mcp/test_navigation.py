@@ -117,3 +117,23 @@ async def test_a_path_prefix_bounds_the_definitions_too(workspace):
     assert content["definitions"] == []
     assert [(r["path"], r["line"]) for r in content["references"]] == [("main.py", 2), ("main.py", 4)]
     assert [(d["path"], d["line"]) for d in inside.structured_content["definitions"]] == [("pkg/util.py", 1)]
+
+
+async def test_a_position_shaped_query_is_refused(workspace):
+    project(workspace)
+    async with stdio_session(workspace) as session:
+        short = await session.call_tool("find_definition", {"query": "main.py:5"})
+        bad = await session.call_tool("find_references", {"query": "main.py:x:1"})
+        whole = await session.call_tool("find_definition", {"query": "main.py:3:5"})
+    assert tool_error(short) == {
+        "code": "INVALID_ARGUMENT",
+        "message": "main.py:5: `query` is a name; give a position as `path`, `line` and `column`",
+    }
+    assert tool_error(bad) == {
+        "code": "INVALID_ARGUMENT",
+        "message": "main.py:x:1: `query` is a name; give a position as `path`, `line` and `column`",
+    }
+    assert tool_error(whole) == {
+        "code": "INVALID_ARGUMENT",
+        "message": "main.py:3:5: `query` is a name; give a position as `path`, `line` and `column`",
+    }
