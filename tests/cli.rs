@@ -1603,3 +1603,54 @@ fn check_and_format_agree_on_a_workspace_without_code() {
         );
     }
 }
+
+/// The standard library's shape: `os` binds `path` to `posixpath` or `ntpath` by an import.
+fn re_exporting_os(root: &Path) {
+    write(
+        root,
+        "os.py",
+        "import sys\nif 'posix' in sys.builtin_module_names:\n    import posixpath as path\n\
+         else:\n    import ntpath as path\n",
+    );
+    write(root, "posixpath.py", "def join(a, *p):\n    return a\n");
+    write(
+        root,
+        "ntpath.py",
+        "def join(path, *paths):\n    return path\n",
+    );
+    write(root, "app.py", "import os\nos.path.join('a', 'b')\n");
+}
+
+#[test]
+fn a_module_path_through_a_re_exporting_module_resolves() {
+    let dir = tempfile::tempdir().unwrap();
+    re_exporting_os(dir.path());
+    let def = sextant(dir.path(), &["def", "os.path.join"]);
+    assert_eq!(
+        (def.status.code(), stdout(&def)),
+        (
+            Some(0),
+            "posixpath.py:1:5                         function  join\n\
+             ntpath.py:1:5                            function  join\n"
+                .into()
+        )
+    );
+    let refs = sextant(dir.path(), &["refs", "os.path.join"]);
+    assert_eq!(
+        (refs.status.code(), stdout(&refs)),
+        (
+            Some(0),
+            "app.py:2:9                               call        os.path.join('a', 'b')\n\
+             ntpath.py:1:5                            definition  def join(path, *paths):\n\
+             posixpath.py:1:5                         definition  def join(a, *p):\n\
+             3 references in 3 files searched\n"
+                .into()
+        )
+    );
+    // The direct module path is unchanged.
+    let direct = sextant(dir.path(), &["def", "posixpath.join"]);
+    assert_eq!(
+        stdout(&direct),
+        "posixpath.py:1:5                         function  join\n"
+    );
+}
