@@ -1654,3 +1654,28 @@ fn a_module_path_through_a_re_exporting_module_resolves() {
         "posixpath.py:1:5                         function  join\n"
     );
 }
+
+#[test]
+fn a_go_method_declaration_is_a_definition_beside_a_function_of_its_name() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "go.mod", "module example.com/geo\n\ngo 1.22\n");
+    write(
+        dir.path(),
+        "geo.go",
+        "package geo\n\ntype Rect struct{ W, H int }\n\nfunc (r *Rect) Grow(n int) {\n\tr.W += n\n}\n\n\
+         func Grow(r *Rect, n int) {\n\tr.Grow(n)\n}\n",
+    );
+    let refs = sextant(dir.path(), &["refs", "Rect.Grow"]);
+    assert_eq!(
+        stdout(&refs),
+        "geo.go:5:16                              definition  func (r *Rect) Grow(n int) {\n\
+         geo.go:10:4                              call        r.Grow(n)\n\
+         2 references in 1 files searched\n"
+    );
+    let uses = sextant(dir.path(), &["refs", "--no-definitions", "Rect.Grow"]);
+    assert_eq!(
+        stdout(&uses),
+        "geo.go:10:4                              call        r.Grow(n)\n\
+         1 references in 1 files searched\n"
+    );
+}

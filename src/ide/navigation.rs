@@ -476,7 +476,7 @@ fn search(resolver: &mut Resolver, targets: Vec<Target>, query: &ReferenceQuery)
             continue;
         }
         let names = resolver.names(file);
-        let role = reference_role(&names, occurrence);
+        let role = reference_role(&names, occurrence, go::is_go(db, file));
         if query.exclude_definitions && role == ReferenceRole::Definition {
             continue;
         }
@@ -619,11 +619,14 @@ fn module_word(path: &str) -> String {
     stem.rsplit('/').next().unwrap_or(stem).to_string()
 }
 
-fn reference_role(names: &FileNames, occurrence: OccurrenceId) -> ReferenceRole {
+fn reference_role(names: &FileNames, occurrence: OccurrenceId, is_go: bool) -> ReferenceRole {
     match names.occurrence(occurrence).role {
         Role::Definition(BindingKind::Import) | Role::Imported | Role::ModulePath => {
             ReferenceRole::Import
         }
+        // Go's member definitions are method declarations, bound in no scope: a package
+        // function of the same name is another symbol, not an earlier assignment.
+        Role::MemberDefinition if is_go => ReferenceRole::Definition,
         Role::Definition(BindingKind::Variable) | Role::MemberDefinition => {
             // The first assignment defines a variable; later ones, and assignments to a
             // name declared `global` or `nonlocal`, write it.
