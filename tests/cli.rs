@@ -1679,3 +1679,29 @@ fn a_go_method_declaration_is_a_definition_beside_a_function_of_its_name() {
          1 references in 1 files searched\n"
     );
 }
+
+#[test]
+fn a_syntax_error_the_parser_cannot_recover_from_is_placed_where_it_stopped() {
+    // Valid Python (CPython's test_compile.py has this shape): a line inside brackets
+    // dedented below its block, which the grammar's scanner reads as a dedent; the whole
+    // file then becomes one error node starting at 1:1.
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "app.py",
+        "import os\n\n\nclass T:\n    def test_weird(self):\n        def f():\n            (bar.\n\
+         \x20       baz)\n            x = 1\n        for line in f():\n            self.check(line)\n\n\
+         \x20   def test_other(self):\n        pass\n",
+    );
+    let out = sextant(dir.path(), &["check", "app.py"]);
+    assert_eq!(
+        (out.status.code(), stdout(&out)),
+        (
+            Some(1),
+            "app.py:7:13: SX001 unexpected `(`; the parser could not recover from it to the end \
+             of the file (if Python accepts the file, this is a limit of the parser)\n\
+             Found 1 diagnostic in 1 of 1 file (SX001 1).\n"
+                .into()
+        )
+    );
+}
