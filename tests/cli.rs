@@ -1705,3 +1705,46 @@ fn a_syntax_error_the_parser_cannot_recover_from_is_placed_where_it_stopped() {
         )
     );
 }
+
+#[test]
+fn lsp_refuses_a_root_that_is_not_a_directory_before_reading_stdin() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "file.py", "x = 1\n");
+    let initialize =
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#;
+    let missing = dir.path().join("nonexistent");
+    for (root, why) in [
+        (dir.path().join("file.py"), "not a directory".to_string()),
+        (
+            missing.clone(),
+            "No such file or directory (os error 2)".to_string(),
+        ),
+    ] {
+        for stdin in [Some(initialize), None] {
+            let mut child = Command::new(env!("CARGO_BIN_EXE_sextant"))
+                .args(["lsp", "--root"])
+                .arg(&root)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            let mut input = child.stdin.take().unwrap();
+            if let Some(message) = stdin {
+                // A broken pipe is fine: the server may be gone already.
+                let _ = write!(input, "Content-Length: {}\r\n\r\n{message}", message.len());
+            }
+            drop(input);
+            let out = child.wait_with_output().unwrap();
+            assert_eq!(
+                (out.status.code(), stdout(&out), stderr(&out)),
+                (
+                    Some(2),
+                    String::new(),
+                    format!("sextant: error: {}: {why}\n", root.display())
+                ),
+                "{root:?} {stdin:?}"
+            );
+        }
+    }
+}
