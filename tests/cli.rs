@@ -981,11 +981,15 @@ fn def_and_refs_follow_imports_by_position_and_by_name() {
         ]
     );
 
-    // Nothing at a keyword: exit 1, no output. A line past the end: a usage error.
+    // Nothing at a keyword: exit 1, said as `refs` and `symbols` say it. A line past the
+    // end: a usage error.
     let nothing = sextant(dir.path(), &["def", "main.py:1:1"]);
     assert_eq!(
         (nothing.status.code(), stdout(&nothing)),
-        (Some(1), String::new())
+        (
+            Some(1),
+            "no definition found for \"main.py:1:1\"\n".to_string()
+        )
     );
     let past = sextant(dir.path(), &["refs", "main.py:9:1"]);
     assert_eq!(past.status.code(), Some(2));
@@ -1457,4 +1461,290 @@ fn format_runs_the_external_formatter_sextant_toml_names_and_reports_a_missing_o
         "{}",
         stderr(&out)
     );
+}
+
+/// What a new user tripped over (issue 23, item 8), each through the binary.
+#[test]
+fn def_that_finds_nothing_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "app.py", "def f():\n    pass\n");
+    let out = sextant(dir.path(), &["def", "nothing"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout(&out), "no definition found for \"nothing\"\n");
+    assert_eq!(stderr(&out), "");
+    // As `symbols` says it; JSON stays an empty list.
+    let symbols = sextant(dir.path(), &["symbols", "nothing"]);
+    assert_eq!(stdout(&symbols), "no symbol matches \"nothing\"\n");
+    let json = sextant(dir.path(), &["--json", "def", "nothing"]);
+    assert_eq!(
+        (json.status.code(), stdout(&json)),
+        (Some(1), "[]\n".into())
+    );
+}
+
+#[test]
+fn a_malformed_target_is_an_error_not_a_name() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "app.py", "def f():\n    pass\n");
+    for (command, target) in [
+        (&["def"][..], "app.py:5"),
+        (&["def"][..], "app.py:x:1"),
+        (&["refs"][..], "app.py:5"),
+        (&["rename"][..], "app.py:x:1"),
+    ] {
+        let mut args = command.to_vec();
+        args.push(target);
+        if command == ["rename"] {
+            args.push("g");
+        }
+        let out = sextant(dir.path(), &args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(stdout(&out), "", "{args:?}");
+        assert_eq!(
+            stderr(&out),
+            format!(
+                "sextant: error: INVALID_TARGET: {target}: expected FILE:LINE:COLUMN (line and \
+                 column numbers from 1) or a NAME\n"
+            ),
+            "{args:?}"
+        );
+    }
+    let zero = sextant(dir.path(), &["def", "app.py:0:1"]);
+    assert_eq!(
+        (zero.status.code(), stderr(&zero)),
+        (
+            Some(2),
+            "sextant: error: INVALID_TARGET: app.py:0:1: lines and columns count from 1\n".into()
+        )
+    );
+    // Names with Rust's `::` and positions still work.
+    let at = sextant(dir.path(), &["def", "app.py:1:5"]);
+    assert_eq!(at.status.code(), Some(0));
+    assert!(stdout(&at).starts_with("app.py:1:5 "), "{}", stdout(&at));
+    let path = sextant(dir.path(), &["def", "a::f"]);
+    assert_eq!(
+        (path.status.code(), stderr(&path)),
+        (Some(1), String::new())
+    );
+}
+
+#[test]
+fn a_missing_path_is_reported_as_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "app.py", "x = 1\n");
+    for args in [
+        &["check", "nonexistent_path"][..],
+        &["format", "nonexist.py"][..],
+        &["format", "--check", "nonexist.py"][..],
+    ] {
+        let out = sextant(dir.path(), args);
+        let named = args.last().unwrap();
+        assert_eq!(
+            (out.status.code(), stdout(&out), stderr(&out)),
+            (
+                Some(2),
+                String::new(),
+                format!("sextant: error: NOT_FOUND: {named}: does not exist\n")
+            ),
+            "{args:?}"
+        );
+    }
+    // A path that exists outside the root is still outside.
+    let outside = tempfile::tempdir().unwrap();
+    let elsewhere = outside.path().to_str().unwrap();
+    let out = sextant(dir.path(), &["check", elsewhere]);
+    assert_eq!(
+        stderr(&out),
+        format!("sextant: error: {elsewhere}: not inside the workspace\n")
+    );
+}
+
+#[test]
+fn check_and_format_agree_on_a_workspace_without_code() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "docs/readme.txt", "not code\n");
+    // The whole workspace, without supported code: 0 files, exit 0, for both.
+    let check = sextant(dir.path(), &["check"]);
+    assert_eq!(
+        (check.status.code(), stdout(&check)),
+        (Some(0), "All checks passed (0 files checked).\n".into())
+    );
+    for args in [&["format", "--check"][..], &["format"][..]] {
+        let format = sextant(dir.path(), args);
+        assert_eq!(
+            (format.status.code(), stdout(&format), stderr(&format)),
+            (
+                Some(0),
+                "0 of 0 files would be formatted.\n".into(),
+                String::new()
+            ),
+            "{args:?}"
+        );
+    }
+    // A named path under which the workspace indexes no file stays an error for both.
+    for args in [
+        &["check", "docs"][..],
+        &["format", "--check", "docs"][..],
+        &["check", "docs/readme.txt"][..],
+        &["format", "docs/readme.txt"][..],
+    ] {
+        let out = sextant(dir.path(), args);
+        let named = args.last().unwrap();
+        assert_eq!(
+            (out.status.code(), stderr(&out)),
+            (
+                Some(2),
+                format!(
+                    "sextant: error: {named}: no file the workspace indexes is there (see \
+                     `sextant files`)\n"
+                )
+            ),
+            "{args:?}"
+        );
+    }
+}
+
+/// The standard library's shape: `os` binds `path` to `posixpath` or `ntpath` by an import.
+fn re_exporting_os(root: &Path) {
+    write(
+        root,
+        "os.py",
+        "import sys\nif 'posix' in sys.builtin_module_names:\n    import posixpath as path\n\
+         else:\n    import ntpath as path\n",
+    );
+    write(root, "posixpath.py", "def join(a, *p):\n    return a\n");
+    write(
+        root,
+        "ntpath.py",
+        "def join(path, *paths):\n    return path\n",
+    );
+    write(root, "app.py", "import os\nos.path.join('a', 'b')\n");
+}
+
+#[test]
+fn a_module_path_through_a_re_exporting_module_resolves() {
+    let dir = tempfile::tempdir().unwrap();
+    re_exporting_os(dir.path());
+    let def = sextant(dir.path(), &["def", "os.path.join"]);
+    assert_eq!(
+        (def.status.code(), stdout(&def)),
+        (
+            Some(0),
+            "posixpath.py:1:5                         function  join\n\
+             ntpath.py:1:5                            function  join\n"
+                .into()
+        )
+    );
+    let refs = sextant(dir.path(), &["refs", "os.path.join"]);
+    assert_eq!(
+        (refs.status.code(), stdout(&refs)),
+        (
+            Some(0),
+            "app.py:2:9                               call        os.path.join('a', 'b')\n\
+             ntpath.py:1:5                            definition  def join(path, *paths):\n\
+             posixpath.py:1:5                         definition  def join(a, *p):\n\
+             3 references in 3 files searched\n"
+                .into()
+        )
+    );
+    // The direct module path is unchanged.
+    let direct = sextant(dir.path(), &["def", "posixpath.join"]);
+    assert_eq!(
+        stdout(&direct),
+        "posixpath.py:1:5                         function  join\n"
+    );
+}
+
+#[test]
+fn a_go_method_declaration_is_a_definition_beside_a_function_of_its_name() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "go.mod", "module example.com/geo\n\ngo 1.22\n");
+    write(
+        dir.path(),
+        "geo.go",
+        "package geo\n\ntype Rect struct{ W, H int }\n\nfunc (r *Rect) Grow(n int) {\n\tr.W += n\n}\n\n\
+         func Grow(r *Rect, n int) {\n\tr.Grow(n)\n}\n",
+    );
+    let refs = sextant(dir.path(), &["refs", "Rect.Grow"]);
+    assert_eq!(
+        stdout(&refs),
+        "geo.go:5:16                              definition  func (r *Rect) Grow(n int) {\n\
+         geo.go:10:4                              call        r.Grow(n)\n\
+         2 references in 1 files searched\n"
+    );
+    let uses = sextant(dir.path(), &["refs", "--no-definitions", "Rect.Grow"]);
+    assert_eq!(
+        stdout(&uses),
+        "geo.go:10:4                              call        r.Grow(n)\n\
+         1 references in 1 files searched\n"
+    );
+}
+
+#[test]
+fn a_syntax_error_the_parser_cannot_recover_from_is_placed_where_it_stopped() {
+    // Valid Python (CPython's test_compile.py has this shape): a line inside brackets
+    // dedented below its block, which the grammar's scanner reads as a dedent; the whole
+    // file then becomes one error node starting at 1:1.
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "app.py",
+        "import os\n\n\nclass T:\n    def test_weird(self):\n        def f():\n            (bar.\n\
+         \x20       baz)\n            x = 1\n        for line in f():\n            self.check(line)\n\n\
+         \x20   def test_other(self):\n        pass\n",
+    );
+    let out = sextant(dir.path(), &["check", "app.py"]);
+    assert_eq!(
+        (out.status.code(), stdout(&out)),
+        (
+            Some(1),
+            "app.py:7:13: SX001 unexpected `(`; the parser could not recover from it to the end \
+             of the file (if Python accepts the file, this is a limit of the parser)\n\
+             Found 1 diagnostic in 1 of 1 file (SX001 1).\n"
+                .into()
+        )
+    );
+}
+
+#[test]
+fn lsp_refuses_a_root_that_is_not_a_directory_before_reading_stdin() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "file.py", "x = 1\n");
+    let initialize =
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#;
+    let missing = dir.path().join("nonexistent");
+    for (root, why) in [
+        (dir.path().join("file.py"), "not a directory".to_string()),
+        (
+            missing.clone(),
+            "No such file or directory (os error 2)".to_string(),
+        ),
+    ] {
+        for stdin in [Some(initialize), None] {
+            let mut child = Command::new(env!("CARGO_BIN_EXE_sextant"))
+                .args(["lsp", "--root"])
+                .arg(&root)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            let mut input = child.stdin.take().unwrap();
+            if let Some(message) = stdin {
+                // A broken pipe is fine: the server may be gone already.
+                let _ = write!(input, "Content-Length: {}\r\n\r\n{message}", message.len());
+            }
+            drop(input);
+            let out = child.wait_with_output().unwrap();
+            assert_eq!(
+                (out.status.code(), stdout(&out), stderr(&out)),
+                (
+                    Some(2),
+                    String::new(),
+                    format!("sextant: error: {}: {why}\n", root.display())
+                ),
+                "{root:?} {stdin:?}"
+            );
+        }
+    }
 }

@@ -5,7 +5,7 @@ use std::{fmt::Write as _, path::PathBuf, process::ExitCode};
 use clap::Args;
 use serde::Serialize;
 
-use super::{CliError, GlobalArgs, load_workspace, locate};
+use super::{CliError, GlobalArgs, load_workspace, workspace_path};
 use crate::{
     ide::{FormatOptions, IndentStyle, SourceChange},
     workspace::{self, FormatterTrust, Formatting},
@@ -68,12 +68,7 @@ pub fn run(g: &GlobalArgs, args: &FormatArgs) -> Result<(String, ExitCode), CliE
     let root = std::fs::canonicalize(g.root())?;
     let mut prefixes = Vec::new();
     for path in &args.paths {
-        let rel = locate(g, path)
-            .canonicalize()
-            .ok()
-            .and_then(|p| workspace::relative_path(&root, &p))
-            .ok_or_else(|| CliError(format!("{}: not inside the workspace", path.display())))?;
-        prefixes.push(rel);
+        prefixes.push(workspace_path(g, &root, path)?);
     }
     let analysis = host.analysis();
     let selected: Vec<_> = analysis
@@ -90,11 +85,14 @@ pub fn run(g: &GlobalArgs, args: &FormatArgs) -> Result<(String, ExitCode), CliE
                 })
         })
         .collect();
-    if selected.is_empty() {
-        let named = args.paths.first().map(|p| p.display().to_string());
+    // As `check`: a workspace without code is 0 files, not an error; a named path under
+    // which the workspace indexes no file is.
+    if selected.is_empty()
+        && let Some(named) = args.paths.first()
+    {
         return Err(CliError(format!(
             "{}: no file the workspace indexes is there (see `sextant files`)",
-            named.unwrap_or_else(|| ".".into())
+            named.display()
         )));
     }
     let options = FormatOptions {

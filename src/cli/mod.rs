@@ -533,7 +533,7 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
             } else {
                 ExitCode::SUCCESS
             };
-            Ok((render::definitions(&found, g.json), code))
+            Ok((render::definitions(&found, &args.target, g.json), code))
         }
         Command::Refs(args) => {
             let host = load_workspace(g)?;
@@ -694,13 +694,7 @@ fn check(g: &GlobalArgs, args: &CheckArgs) -> Result<(String, ExitCode), CliErro
     let root = std::fs::canonicalize(g.root())?;
     let mut paths = Vec::new();
     for path in &args.paths {
-        let located = locate(g, path);
-        let rel = located
-            .canonicalize()
-            .ok()
-            .and_then(|p| workspace::relative_path(&root, &p))
-            .ok_or_else(|| CliError(format!("{}: not inside the workspace", path.display())))?;
-        paths.push(rel);
+        paths.push(workspace_path(g, &root, path)?);
     }
     let query = ide::CheckQuery {
         paths,
@@ -845,6 +839,22 @@ fn locate(g: &GlobalArgs, file: &Path) -> PathBuf {
     }
 }
 
+/// A path the user names for `check` or `format` (relative to the current directory or to
+/// --root) as the workspace names it; an error when it does not exist (`NOT_FOUND`) or lies
+/// outside `root` (canonical).
+fn workspace_path(g: &GlobalArgs, root: &Path, path: &Path) -> Result<String, CliError> {
+    let located = locate(g, path);
+    let Ok(canonical) = located.canonicalize() else {
+        return Err(CliError(format!(
+            "NOT_FOUND: {}: does not exist",
+            path.display()
+        )));
+    };
+    let rel = workspace::relative_path(root, &canonical)
+        .ok_or_else(|| CliError(format!("{}: not inside the workspace", path.display())))?;
+    Ok(rel)
+}
+
 /// `path` as the workspace names it (`src/lib.rs`), when it is inside the root.
 fn workspace_relative(g: &GlobalArgs, path: &Path) -> Option<String> {
     let root = std::fs::canonicalize(g.root()).ok()?;
@@ -864,25 +874,18 @@ fn workspace_file(g: &GlobalArgs, host: &Host, path: &Path) -> Result<FileId, Cl
 }
 
 /// `FILE:LINE:COLUMN` as a file of the workspace and a byte offset; `None` when the
-/// target is a name instead (it does not end with two numbers after colons).
+/// target is a name instead; an error when it is neither ([`ide::Target::parse`]).
 fn position(
     g: &GlobalArgs,
     host: &Host,
     target: &str,
 ) -> Result<Option<(FileId, usize)>, CliError> {
-    let mut parts = target.rsplitn(3, ':');
-    let (Some(column), Some(line), Some(path)) = (parts.next(), parts.next(), parts.next()) else {
-        return Ok(None);
+    let (path, line, column) = match ide::Target::parse(target) {
+        Ok(ide::Target::Name(_)) => return Ok(None),
+        Ok(ide::Target::Position { path, line, column }) => (path, line, column),
+        Err(error) => return Err(CliError(format!("{}: {error}", error.code()))),
     };
-    let (Ok(line), Ok(column)) = (line.parse::<u32>(), column.parse::<u32>()) else {
-        return Ok(None);
-    };
-    if line == 0 || column == 0 {
-        return Err(CliError(format!(
-            "{target}: lines and columns count from 1"
-        )));
-    }
-    let file = workspace_file(g, host, Path::new(path))?;
+    let file = workspace_file(g, host, Path::new(&path))?;
     let index = host.analysis().line_index(file).map_err(cancelled)?;
     if line as usize > index.line_count() {
         return Err(CliError(format!(

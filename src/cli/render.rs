@@ -303,11 +303,14 @@ pub fn imports(out: &[ImportInfo], as_json: bool) -> String {
     s
 }
 
-pub fn definitions(out: &[Definition], as_json: bool) -> String {
+pub fn definitions(out: &[Definition], target: &str, as_json: bool) -> String {
     if as_json {
         return json(&out);
     }
     let mut s = String::new();
+    if out.is_empty() {
+        writeln!(s, "no definition found for {target:?}").unwrap();
+    }
     for d in out {
         let location = match (&d.path, &d.span) {
             (Some(path), Some(span)) => format!("{path}:{}:{}", span.start.line, span.start.column),

@@ -24,6 +24,7 @@ mod rename;
 mod stats;
 mod structure;
 mod symbol_search;
+mod target;
 
 pub use analysis::{
     Analysis, AnalysisHost, Cancellable, CancellationToken, Cancelled, Change, ChangeSummary,
@@ -52,6 +53,7 @@ pub use rename::{
 pub use stats::{LanguageStats, WorkspaceStats};
 pub use structure::Fold;
 pub use symbol_search::{SymbolMatch, SymbolQuery, SymbolSearch};
+pub use target::{Target, TargetError};
 
 // The vocabulary of answers, defined below `ide` and part of its API.
 pub use crate::checks::{Code as DiagnosticCode, Severity};

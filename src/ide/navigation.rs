@@ -326,7 +326,59 @@ pub(crate) fn targets_named(
             }
         }
     }
+    if targets.is_empty() && !qualifier.is_empty() {
+        targets = through_modules(resolver, name, qualifier, path_prefix);
+    }
     targets
+}
+
+/// `os.path.join` where no module is called `os.path`: a module named by the qualifier's
+/// first parts (`os`), then each further part looked up in it as code would find it
+/// (`os`'s `import posixpath as path` leads to `posixpath`), and `name` in what that leads
+/// to. The longest module prefix that leads somewhere wins.
+fn through_modules(
+    resolver: &mut Resolver,
+    name: &str,
+    qualifier: &[&str],
+    path_prefix: Option<&str>,
+) -> Vec<Target> {
+    let db = resolver.db();
+    let index = identifier_index(db, resolver.workspace());
+    for split in (1..qualifier.len() + 1).rev() {
+        let (module, rest) = qualifier.split_at(split);
+        // The module must mention the next part: its own binding or import of it.
+        let next = rest.first().copied().unwrap_or(name);
+        let mut namespaces: Vec<Target> = index
+            .files(next)
+            .iter()
+            .filter(|&&file| module_path_ends_with(file.path(db), module))
+            .map(|&file| Target::Module(file))
+            .collect();
+        for part in rest.iter().copied().chain([name]) {
+            let mut found = Vec::new();
+            for namespace in &namespaces {
+                let Target::Module(file) = namespace else {
+                    continue;
+                };
+                for target in resolver.module_member(*file, part) {
+                    if !found.contains(&target) {
+                        found.push(target);
+                    }
+                }
+            }
+            namespaces = found;
+        }
+        namespaces.retain(|target| match target {
+            Target::Symbol { file, .. } => {
+                path_prefix.is_none_or(|prefix| file.path(db).starts_with(prefix))
+            }
+            _ => false,
+        });
+        if !namespaces.is_empty() {
+            return namespaces;
+        }
+    }
+    Vec::new()
 }
 
 /// Go methods called `name` declared in `file` (`Type.Method`, `pkg.Type.Method`: the
@@ -424,7 +476,7 @@ fn search(resolver: &mut Resolver, targets: Vec<Target>, query: &ReferenceQuery)
             continue;
         }
         let names = resolver.names(file);
-        let role = reference_role(&names, occurrence);
+        let role = reference_role(&names, occurrence, go::is_go(db, file));
         if query.exclude_definitions && role == ReferenceRole::Definition {
             continue;
         }
@@ -567,11 +619,14 @@ fn module_word(path: &str) -> String {
     stem.rsplit('/').next().unwrap_or(stem).to_string()
 }
 
-fn reference_role(names: &FileNames, occurrence: OccurrenceId) -> ReferenceRole {
+fn reference_role(names: &FileNames, occurrence: OccurrenceId, is_go: bool) -> ReferenceRole {
     match names.occurrence(occurrence).role {
         Role::Definition(BindingKind::Import) | Role::Imported | Role::ModulePath => {
             ReferenceRole::Import
         }
+        // Go's member definitions are method declarations, bound in no scope: a package
+        // function of the same name is another symbol, not an earlier assignment.
+        Role::MemberDefinition if is_go => ReferenceRole::Definition,
         Role::Definition(BindingKind::Variable) | Role::MemberDefinition => {
             // The first assignment defines a variable; later ones, and assignments to a
             // name declared `global` or `nonlocal`, write it.

@@ -50,19 +50,22 @@ pub fn run_stdio(
     max_message_bytes: u64,
     formatter_trust: crate::workspace::FormatterTrust,
 ) -> Result<ExitCode, String> {
+    // A root given on the command line is judged before the client is heard.
+    let given = root.map(|root| checked_root(&root)).transpose()?;
     let transport = Transport::stdio(max_message_bytes);
     let connection = &transport.connection;
     let Some((id, init)) = wait_for_initialize(connection) else {
         return Ok(close(transport, false));
     };
     let encoding = line_index::PositionEncoding::negotiate(&init.capabilities);
-    let root = root
-        .or_else(|| workspace_root(&init))
-        .or_else(|| std::env::current_dir().ok())
-        .ok_or("no workspace root: pass --root or open a folder")?;
-    let root = root
-        .canonicalize()
-        .map_err(|e| format!("{}: {e}", root.display()))?;
+    let root = match given {
+        Some(root) => root,
+        None => checked_root(
+            &workspace_root(&init)
+                .or_else(|| std::env::current_dir().ok())
+                .ok_or("no workspace root: pass --root or open a folder")?,
+        )?,
+    };
 
     let result = serde_json::json!({
         "capabilities": capabilities::server_capabilities(encoding),
@@ -106,6 +109,17 @@ pub fn run_stdio(
     let shut_down = server.shut_down;
     drop(server);
     Ok(close(transport, shut_down))
+}
+
+/// `root` made canonical, if it is a directory.
+fn checked_root(root: &std::path::Path) -> Result<PathBuf, String> {
+    let canonical = root
+        .canonicalize()
+        .map_err(|e| format!("{}: {e}", root.display()))?;
+    if !canonical.is_dir() {
+        return Err(format!("{}: not a directory", root.display()));
+    }
+    Ok(canonical)
 }
 
 /// Waits for `initialize`, answering other requests as the protocol asks and an

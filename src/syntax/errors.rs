@@ -20,7 +20,7 @@ pub(super) fn collect(lang: &Language, tree: &tree_sitter::Tree, text: &str) -> 
             errors.push(missing(lang, node, text));
             descend = false;
         } else if node.is_error() {
-            errors.push(unexpected(node, text));
+            errors.push(unexpected(lang, node, text));
             descend = false;
         }
         if descend && cursor.goto_first_child() {
@@ -57,7 +57,7 @@ fn missing(lang: &Language, node: tree_sitter::Node, text: &str) -> SyntaxError 
     }
 }
 
-fn unexpected(node: tree_sitter::Node, text: &str) -> SyntaxError {
+fn unexpected(lang: &Language, node: tree_sitter::Node, text: &str) -> SyntaxError {
     let range = range(node, text);
     let error_text = &text[usize::from(range.start())..usize::from(range.end())];
     let rest_is_blank = text[usize::from(range.end())..].trim().is_empty();
@@ -72,11 +72,70 @@ fn unexpected(node: tree_sitter::Node, text: &str) -> SyntaxError {
             )
         }
         Some(token) if rest_is_blank && error_text.trim() != token => {
+            // The parser gave up on everything from here (maybe the file's first line) to
+            // the end: where it stopped reading is the error inside.
+            if let Some(inner) = innermost_error(node) {
+                return unreadable(lang, inner, text);
+            }
             "unexpected end of file".to_string()
         }
         Some(token) => format!("unexpected `{}`", shorten(token)),
     };
     SyntaxError { range, message }
+}
+
+/// The first `ERROR` or `MISSING` node inside the `ERROR` node `error` (in the first such
+/// node, its own first one, and so on): where the parser stopped reading, rather than where
+/// the construct it then gave up on began, which may be the first line of the file.
+fn innermost_error(error: tree_sitter::Node) -> Option<tree_sitter::Node> {
+    let mut found = None;
+    let mut node = error;
+    'deeper: loop {
+        let mut cursor = node.walk();
+        if !cursor.goto_first_child() {
+            return found;
+        }
+        // Preorder, only into subtrees holding an error.
+        'walk: loop {
+            let current = cursor.node();
+            if current.is_missing() {
+                return Some(current);
+            }
+            if current.is_error() {
+                found = Some(current);
+                node = current;
+                continue 'deeper;
+            }
+            if current.has_error() && cursor.goto_first_child() {
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    continue 'walk;
+                }
+                if !cursor.goto_parent() || cursor.node() == node {
+                    return found;
+                }
+            }
+        }
+    }
+}
+
+/// An error inside an `ERROR` node that runs to the end of the file: reported where it is,
+/// as it reads, saying that the parser could not recover, which a grammar's limits can cause
+/// in valid code.
+fn unreadable(lang: &Language, inner: tree_sitter::Node, text: &str) -> SyntaxError {
+    let mut error = if inner.is_missing() {
+        missing(lang, inner, text)
+    } else {
+        unexpected(lang, inner, text)
+    };
+    error.message.push_str(&format!(
+        "; the parser could not recover from it to the end of the file (if {} accepts the \
+         file, this is a limit of the parser)",
+        lang.name
+    ));
+    error
 }
 
 /// The text of the first non-empty leaf inside `node`.

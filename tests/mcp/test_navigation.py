@@ -117,3 +117,55 @@ async def test_a_path_prefix_bounds_the_definitions_too(workspace):
     assert content["definitions"] == []
     assert [(r["path"], r["line"]) for r in content["references"]] == [("main.py", 2), ("main.py", 4)]
     assert [(d["path"], d["line"]) for d in inside.structured_content["definitions"]] == [("pkg/util.py", 1)]
+
+
+def re_exporting_os(workspace):
+    """The standard library's shape: `os` binds `path` to `posixpath` (or `ntpath`)."""
+    write(
+        workspace,
+        "os.py",
+        "import sys\nif 'posix' in sys.builtin_module_names:\n    import posixpath as path\n"
+        "else:\n    import ntpath as path\n",
+    )
+    write(workspace, "posixpath.py", "def join(a, *p):\n    return a\n")
+    write(workspace, "ntpath.py", "def join(path, *paths):\n    return path\n")
+    write(workspace, "app.py", "import os\nos.path.join('a', 'b')\n")
+
+
+async def test_a_module_path_through_a_re_exporting_module_resolves(workspace):
+    re_exporting_os(workspace)
+    async with stdio_session(workspace) as session:
+        through = await session.call_tool("find_definition", {"query": "os.path.join"})
+        refs = await session.call_tool("find_references", {"query": "os.path.join"})
+    assert not through.is_error
+    assert through.structured_content == {
+        "definitions": [
+            {"name": "join", "kind": "function", "path": "posixpath.py", "line": 1},
+            {"name": "join", "kind": "function", "path": "ntpath.py", "line": 1},
+        ]
+    }
+    assert [(r["path"], r["line"], r["role"]) for r in refs.structured_content["references"]] == [
+        ("app.py", 2, "call"),
+        ("ntpath.py", 1, "definition"),
+        ("posixpath.py", 1, "definition"),
+    ]
+
+
+async def test_a_position_shaped_query_is_refused(workspace):
+    project(workspace)
+    async with stdio_session(workspace) as session:
+        short = await session.call_tool("find_definition", {"query": "main.py:5"})
+        bad = await session.call_tool("find_references", {"query": "main.py:x:1"})
+        whole = await session.call_tool("find_definition", {"query": "main.py:3:5"})
+    assert tool_error(short) == {
+        "code": "INVALID_ARGUMENT",
+        "message": "main.py:5: `query` is a name; give a position as `path`, `line` and `column`",
+    }
+    assert tool_error(bad) == {
+        "code": "INVALID_ARGUMENT",
+        "message": "main.py:x:1: `query` is a name; give a position as `path`, `line` and `column`",
+    }
+    assert tool_error(whole) == {
+        "code": "INVALID_ARGUMENT",
+        "message": "main.py:3:5: `query` is a name; give a position as `path`, `line` and `column`",
+    }

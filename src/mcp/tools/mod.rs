@@ -33,7 +33,7 @@ use super::{
 use crate::{
     ide::{
         self, Analysis, Cancellable, FileId, Language, ParseOptions, ParseOutput, ReferenceQuery,
-        SymbolKind, SymbolQuery, registry,
+        SymbolKind, SymbolQuery, Target, registry,
     },
     workspace::{
         self, FileError, ReadRefusal, SkipReason, SkippedFile,
@@ -332,38 +332,16 @@ fn parse_args<T: DeserializeOwned>(args: JsonObject) -> Result<T, ToolError> {
     })
 }
 
-/// What `find_definition` and `find_references` start from.
-enum NavigationTarget {
-    Name(String),
-    Position {
-        path: String,
-        line: u32,
-        column: u32,
-    },
-}
-
+/// What `find_definition`, `find_references` and `rename_symbol` start from
+/// ([`ide::Target::from_fields`], the CLI's parser too).
 fn name_or_position(
     query: &Option<String>,
     path: &Option<String>,
     line: Option<u32>,
     column: Option<u32>,
-) -> Result<NavigationTarget, ToolError> {
-    match (query, path, line, column) {
-        (Some(query), None, None, None) if !query.trim().is_empty() => {
-            Ok(NavigationTarget::Name(query.trim().to_string()))
-        }
-        (None, Some(path), Some(line), Some(column)) if line >= 1 && column >= 1 => {
-            Ok(NavigationTarget::Position {
-                path: path.clone(),
-                line,
-                column,
-            })
-        }
-        _ => Err(ToolError::new(
-            ErrorCode::InvalidArgument,
-            "give either `query` (a name), or `path`, `line` and `column` (1-based)",
-        )),
-    }
+) -> Result<Target, ToolError> {
+    Target::from_fields(query.as_deref(), path.as_deref(), line, column)
+        .map_err(|error| ToolError::new(ErrorCode::InvalidArgument, error.message))
 }
 
 /// The byte offset of 1-based `line` and `column` (characters); past the end of the file
@@ -612,7 +590,7 @@ impl SextantServer {
         let args: FindDefinitionArgs = parse_args(args)?;
         let positions = args.positions.unwrap_or_default();
         let out = match name_or_position(&args.query, &args.path, args.line, args.column)? {
-            NavigationTarget::Name(name) => {
+            Target::Name(name) => {
                 let live = self.live.clone();
                 let prefix = args.path_prefix.clone();
                 self.run("find_definition", ctx, Lane::Compute, move |cancel| {
@@ -623,7 +601,7 @@ impl SextantServer {
                 })
                 .await?
             }
-            NavigationTarget::Position { path, line, column } => {
+            Target::Position { path, line, column } => {
                 self.run_on_file("find_definition", ctx, path, move |analysis, file| {
                     let offset = offset_of(analysis, file, line, column)?;
                     analysis.definition(file, offset)
@@ -654,7 +632,7 @@ impl SextantServer {
             limit: in_range("limit", args.limit, 1, 1000, 100)?,
         };
         let out = match name_or_position(&args.query, &args.path, args.line, args.column)? {
-            NavigationTarget::Name(name) => {
+            Target::Name(name) => {
                 let live = self.live.clone();
                 self.run("find_references", ctx, Lane::Compute, move |cancel| {
                     live.read(cancel, |s: &Snapshot| {
@@ -664,7 +642,7 @@ impl SextantServer {
                 })
                 .await?
             }
-            NavigationTarget::Position { path, line, column } => {
+            Target::Position { path, line, column } => {
                 self.run_on_file("find_references", ctx, path, move |analysis, file| {
                     let offset = offset_of(analysis, file, line, column)?;
                     analysis.references(file, offset, &query)

@@ -14,11 +14,11 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Lane, LanguageId, NavigationTarget, SextantServer, cancelled, file_error, name_or_position,
-    offset_of, parse_args, read_error,
+    Lane, LanguageId, SextantServer, cancelled, file_error, name_or_position, offset_of,
+    parse_args, read_error,
 };
 use crate::{
-    ide::{EditOrigin, Rename, RenameEdit, RenameError, RenameOptions, Severity},
+    ide::{EditOrigin, Rename, RenameEdit, RenameError, RenameOptions, Severity, Target},
     mcp::{
         ErrorCode, ToolError,
         answers::Json,
@@ -371,15 +371,15 @@ impl SextantServer {
         let answer = self
             .run("rename_symbol", ctx, Lane::Compute, move |cancel| {
                 let position = match &target {
-                    NavigationTarget::Position { path, line, column } => {
+                    Target::Position { path, line, column } => {
                         let (rel, _) = super::paths::resolve(live.root(), path)?;
                         Some((rel, *line, *column))
                     }
-                    NavigationTarget::Name(_) => None,
+                    Target::Name(_) => None,
                 };
                 let computed = live
                     .read(cancel, |s: &Snapshot| match (&target, &position) {
-                        (NavigationTarget::Name(name), _) => {
+                        (Target::Name(name), _) => {
                             Ok(Some(s.analysis.rename_by_name(name, &new_name, options)?))
                         }
                         (_, Some((rel, line, column))) => {

@@ -498,6 +498,13 @@ impl<'db> Resolver<'db> {
         targets
     }
 
+    /// What `module`'s attribute `name` is, as `module.name` written in code finds it:
+    /// its own binding (an import followed to what it brings in: `os.path` is `posixpath`),
+    /// a name a star import brings, or a submodule.
+    pub fn module_member(&mut self, module: SourceFile, name: &str) -> Vec<Target> {
+        self.member(Namespace::Module(module), &Arc::from(name), 0)
+    }
+
     /// What the import binding `binding` brings in; `None` when it leads nowhere known.
     pub fn imported_by(&mut self, file: SourceFile, binding: OccurrenceId) -> Option<Vec<Target>> {
         self.imported_at(file, binding, 0)
