@@ -242,18 +242,18 @@ const LANGUAGES_DOC: &str = "docs/languages.md";
 const GENERATED_START: &str = "<!-- generated:languages -->";
 const GENERATED_END: &str = "<!-- /generated:languages -->";
 
-/// What each language supports, from the language registry (its queries) and the diagnostic
-/// registry (the codes implemented for it), so the table cannot drift from the code.
+/// What each language supports, from the language registry (its queries) and the rule table
+/// (the codes checked in it), so the table cannot drift from the code.
 fn languages_doc_table() -> String {
     use std::fmt::Write;
     let yes = |on: bool| if on { "yes" } else { "—" };
     let mut out = String::from(
-        "Generated from `grammars/languages.toml`, `queries/<lang>/` and \
-         `src/semantic/diagnostics/codes.toml`; do not edit by hand \
+        "Generated from `grammars/languages.toml`, `queries/<lang>/` and the rule table \
+         (`src/checks/rules.rs`); do not edit by hand \
          (`UPDATE_EXPECT=1 cargo test --test tidy` regenerates it). \"Names\" is \
          `locals.scm`: definitions, references, hover, call hierarchy and rename; \
          \"format\" is `indents.scm`; the codes are those checked in the language today \
-         (see [diagnostics.md](diagnostics.md)).\n\n\
+         (see [diagnostics.md](diagnostics.md#where-each-code-is-checked)).\n\n\
          | language | id | extensions | shebangs | syntax | symbols | imports | names | format | diagnostic codes |\n\
          |---|---|---|---|---|---|---|---|---|---|\n",
     );
