@@ -8,7 +8,7 @@
 //! only codes listed here (`code` panics on an unknown id, which a test of every check's
 //! codes would catch).
 
-use std::sync::LazyLock;
+use std::{collections::BTreeMap, sync::LazyLock};
 
 use serde::{Deserialize, Serialize};
 
@@ -81,6 +81,12 @@ pub struct Code {
     pub description: String,
     pub example: String,
     pub fix: String,
+    /// The path the example and its fix are checked as, by its extension in its language;
+    /// a line `# path` (then end, `:` or `,`) in either text starts another file.
+    pub example_file: String,
+    /// Other files, path → text, the example and its fix are checked beside.
+    #[serde(default)]
+    pub example_context: BTreeMap<String, String>,
     pub help: String,
 }
 
