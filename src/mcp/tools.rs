@@ -781,7 +781,7 @@ impl SextantServer {
     }
 
     #[tool(
-        description = "Diagnostics with stable codes (syntax errors, undefined names, unused or missing imports, impossible calls, …) for files or the whole workspace. `explain_diagnostic` tells what a code means and the languages it is checked in.",
+        description = "Diagnostics with stable codes for files or the whole workspace; `explain_diagnostic` says what a code means and where it is checked.",
         input_schema = input_schema::<TypecheckArgs>(),
         output_schema = output_schema::<TypecheckAnswer>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
