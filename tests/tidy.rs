@@ -243,18 +243,18 @@ const LANGUAGES_DOC: &str = "docs/languages.md";
 const GENERATED_START: &str = "<!-- generated:languages -->";
 const GENERATED_END: &str = "<!-- /generated:languages -->";
 
-/// What each language supports, from the language registry (its queries) and the diagnostic
-/// registry (the codes implemented for it), so the table cannot drift from the code.
+/// What each language supports, from the language registry (its queries) and the rule table
+/// (the codes checked in it), so the table cannot drift from the code.
 fn languages_doc_table() -> String {
     use std::fmt::Write;
     let yes = |on: bool| if on { "yes" } else { "—" };
     let mut out = String::from(
-        "Generated from `grammars/languages.toml`, `queries/<lang>/` and \
-         `src/semantic/diagnostics/codes.toml`; do not edit by hand \
+        "Generated from `grammars/languages.toml`, `queries/<lang>/` and the rule table \
+         (`src/checks/rules.rs`); do not edit by hand \
          (`UPDATE_EXPECT=1 cargo test --test tidy` regenerates it). \"Names\" is \
          `locals.scm`: definitions, references, hover, call hierarchy and rename; \
          \"format\" is `indents.scm`; the codes are those checked in the language today \
-         (see [diagnostics.md](diagnostics.md)).\n\n\
+         (see [diagnostics.md](diagnostics.md#where-each-code-is-checked)).\n\n\
          | language | id | extensions | shebangs | syntax | symbols | imports | names | format | diagnostic codes |\n\
          |---|---|---|---|---|---|---|---|---|---|\n",
     );
@@ -488,4 +488,154 @@ fn modules_with_submodules_live_in_mod_rs() {
         .map(|file| file.display().to_string())
         .collect();
     assert_eq!(beside_a_directory, Vec::<String>::new());
+}
+
+/// The MCP tools' descriptions, as the `#[tool(description = "…")]` attributes of `src/mcp/`
+/// spell them (escapes left as written).
+fn mcp_tool_descriptions() -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    rust_files(&repo().join("src/mcp"), &mut files);
+    let mut found = Vec::new();
+    for file in files {
+        let source = std::fs::read_to_string(&file).unwrap();
+        for (at, _) in source.match_indices("#[tool(") {
+            let rest = &source[at..];
+            let fn_at = rest.find("fn ").unwrap();
+            let name: String = rest[fn_at + 3..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            let Some(start) = rest[..fn_at].find("description = \"") else {
+                continue;
+            };
+            let text = &rest[start + "description = \"".len()..];
+            let mut end = 0;
+            let mut escaped = false;
+            for (i, c) in text.char_indices() {
+                match c {
+                    '\\' if !escaped => escaped = true,
+                    '"' if !escaped => {
+                        end = i;
+                        break;
+                    }
+                    _ => escaped = false,
+                }
+            }
+            found.push((name, text[..end].to_string()));
+        }
+    }
+    found
+}
+
+/// Every help text of the CLI: each subcommand's about and long about, and its arguments'.
+fn cli_help_texts() -> Vec<(String, String)> {
+    let mut texts = Vec::new();
+    for sub in sextant::cli::command().get_subcommands() {
+        let name = sub.get_name().to_string();
+        let about = [sub.get_about(), sub.get_long_about()];
+        for text in about.into_iter().flatten() {
+            texts.push((name.clone(), text.to_string()));
+        }
+        for arg in sub.get_arguments() {
+            for text in [arg.get_help(), arg.get_long_help()].into_iter().flatten() {
+                texts.push((format!("{name} --{}", arg.get_id()), text.to_string()));
+            }
+        }
+    }
+    texts
+}
+
+/// The clauses of `text` that name a diagnostic (a code's id, or its name in words:
+/// "undefined names") and a language: a hand-typed copy of part of the rule table.
+fn clauses_retyping_the_rule_table(text: &str) -> Vec<String> {
+    let mut languages: Vec<String> = sextant::lang::registry()
+        .all()
+        .map(|l| l.name.clone())
+        .collect();
+    languages.extend(["JS", "TS"].map(String::from));
+    let words = |clause: &str| -> Vec<String> {
+        clause
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(String::from)
+            .collect()
+    };
+    let mut found = Vec::new();
+    for clause in text.split(['.', ';', '(', ')', '\n']) {
+        let lower = clause.to_lowercase();
+        let names_code = sextant::ide::diagnostic_codes().iter().any(|code| {
+            lower.contains(&code.id.to_lowercase()) || lower.contains(&code.name.replace('-', " "))
+        });
+        let names_language = words(clause).iter().any(|w| languages.contains(w));
+        if names_code && names_language {
+            found.push(clause.trim().to_string());
+        }
+    }
+    found
+}
+
+/// Which code runs in which language is the rule table's (`src/checks/rules.rs`): `sextant
+/// explain`, MCP `explain_diagnostic` and docs/diagnostics.md read it. A help text or tool
+/// description that lists it again drifts (two did), so they point to those instead, and
+/// no line of `src/` outside `checks/` names a code's id beside a language.
+#[test]
+fn only_the_rule_table_says_which_code_runs_in_which_language() {
+    let mut copies = Vec::new();
+    let (cli, mcp) = (cli_help_texts(), mcp_tool_descriptions());
+    assert!(
+        cli.iter()
+            .any(|(name, text)| name == "check" && text.contains("summary"))
+    );
+    assert!(mcp.iter().any(|(name, _)| name == "typecheck"));
+    let texts = cli
+        .into_iter()
+        .map(|(name, text)| (format!("`sextant {name}` help"), text))
+        .chain(
+            mcp.into_iter()
+                .map(|(name, text)| (format!("MCP `{name}` description"), text)),
+        );
+    for (place, text) in texts {
+        for clause in clauses_retyping_the_rule_table(&text.replace("\\n", "\n")) {
+            copies.push(format!("{place}: {clause:?}"));
+        }
+    }
+    let mut files = Vec::new();
+    rust_files(&repo().join("src"), &mut files);
+    let checks = repo().join("src/checks");
+    for file in files.iter().filter(|f| !f.starts_with(&checks)) {
+        let source = std::fs::read_to_string(file).unwrap();
+        for (n, line) in source.lines().enumerate() {
+            let has_id = line.match_indices("SX").any(|(at, _)| {
+                let digits = &line.as_bytes()[at + 2..];
+                digits.len() >= 3 && digits[..3].iter().all(u8::is_ascii_digit)
+            });
+            if has_id && !clauses_retyping_the_rule_table(line).is_empty() {
+                let path = file.strip_prefix(repo()).unwrap().display();
+                copies.push(format!("{path}:{}: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        copies.is_empty(),
+        "these name the languages a code is checked in; point to `sextant explain` or \
+         docs/diagnostics.md instead (the rule table, src/checks/rules.rs, is the one \
+         source):\n{}",
+        copies.join("\n")
+    );
+}
+
+#[test]
+fn a_retyped_rule_table_is_found() {
+    let old_check_help = "Syntax errors in every language; undefined names, unused imports \
+        and missing workspace modules in Python, JavaScript and TypeScript";
+    assert_eq!(
+        clauses_retyping_the_rule_table(old_check_help),
+        [
+            "undefined names, unused imports and missing workspace modules in Python, JavaScript and TypeScript"
+        ]
+    );
+    let old_tool = "Diagnostics with stable codes (syntax errors; undefined names, unused and \
+        missing imports in Python, JS, TS) for files or the whole workspace.";
+    assert_eq!(clauses_retyping_the_rule_table(old_tool).len(), 1);
+    assert!(clauses_retyping_the_rule_table("Go to the definition of a name").is_empty());
 }

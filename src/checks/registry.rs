@@ -1,12 +1,14 @@
 //! The registry of diagnostic codes, from `codes.toml` (embedded at build time): each code's
-//! stable id, name, category, default severity, the languages it applies to and is checked
-//! in, and its explanation with a failing example and its fix.
+//! stable id, name, category, default severity, the languages it applies to, and its
+//! explanation with a failing example and its fix. The languages a code is checked in are
+//! not data here: they are its rule's (`rules.rs`), so the table cannot say one thing and
+//! the checks do another.
 //!
 //! Invariant: the registry is data; ids are unique and never change meaning. A check emits
 //! only codes listed here (`code` panics on an unknown id, which a test of every check's
 //! codes would catch).
 
-use std::sync::LazyLock;
+use std::{collections::BTreeMap, sync::LazyLock};
 
 use serde::{Deserialize, Serialize};
 
@@ -70,8 +72,6 @@ pub struct Code {
     pub enabled: bool,
     /// Language ids of the registry, or `*` for all.
     pub languages: Vec<String>,
-    /// The languages sextant checks it in today (`*`: all); the rest are planned.
-    pub implemented: Vec<String>,
     /// The pyflakes (and ruff) rule it corresponds to.
     #[serde(default)]
     pub pyflakes: Option<String>,
@@ -81,6 +81,12 @@ pub struct Code {
     pub description: String,
     pub example: String,
     pub fix: String,
+    /// The path the example and its fix are checked as, by its extension in its language;
+    /// a line `# path` (then end, `:` or `,`) in either text starts another file.
+    pub example_file: String,
+    /// Other files, path → text, the example and its fix are checked beside.
+    #[serde(default)]
+    pub example_context: BTreeMap<String, String>,
     pub help: String,
 }
 
@@ -94,14 +100,20 @@ impl Code {
         self.languages.iter().any(|l| l == "*" || l == lang)
     }
 
+    /// The languages sextant checks it in today (`*`: all), its rule's; the rest of
+    /// `languages` are planned.
+    pub fn implemented(&self) -> &'static [&'static str] {
+        super::rules::rule(&self.id).map_or(&[], |rule| rule.languages)
+    }
+
     /// Whether sextant checks it in files of language `lang` today.
     pub fn is_implemented_for(&self, lang: &str) -> bool {
-        self.implemented.iter().any(|l| l == "*" || l == lang)
+        super::rules::rule(&self.id).is_some_and(|rule| rule.runs_in(lang))
     }
 
     /// Whether sextant checks it in any language today.
     pub fn is_implemented(&self) -> bool {
-        !self.implemented.is_empty()
+        !self.implemented().is_empty()
     }
 }
 
@@ -195,9 +207,9 @@ mod tests {
                     code.id
                 );
             }
-            for lang in &code.implemented {
+            for lang in code.implemented() {
                 assert!(
-                    code.languages.contains(lang),
+                    code.languages.iter().any(|l| l == lang),
                     "{}: implemented for {lang}, which it does not apply to",
                     code.id
                 );
@@ -225,6 +237,16 @@ mod tests {
             "import cycles are off by default"
         );
         assert!(!find("import-cycle").unwrap().enabled);
+    }
+
+    #[test]
+    fn every_code_has_one_rule_and_every_rule_a_code() {
+        let code_ids: Vec<&str> = codes().iter().map(|c| c.id.as_str()).collect();
+        let rule_ids: Vec<&str> = super::super::rules::RULES.iter().map(|r| r.id).collect();
+        assert_eq!(
+            code_ids, rule_ids,
+            "the rule table lists every code, in id order"
+        );
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! The rule table: every diagnostic code, the languages sextant checks it in and the
 //! function that checks it. It is the one source of the code × language table:
-//! [`file_diagnostics`](super::file_diagnostics) runs it, the registry's `implemented`
-//! languages come from it, and the generated docs (`docs/diagnostics.md`), `sextant
-//! explain` and the front ends' descriptions read it from there.
+//! [`file_diagnostics`](super::file_diagnostics) runs it, `Code::implemented` reads it, and
+//! through that `sextant explain`, MCP `explain_diagnostic` and the generated docs
+//! (`docs/diagnostics.md`, `docs/languages.md`). Nothing else may say which code runs in
+//! which language (`tests/tidy.rs` looks for help texts that do).
 //!
 //! Invariant: a rule runs only in files of its languages, in table order; the order of a
 //! code's findings is the order its function reports them (the caller sorts by position).

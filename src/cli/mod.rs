@@ -109,14 +109,9 @@ pub enum Command {
     /// files and the index time.
     Stats(StatsArgs),
     /// Check PATHS (files or directories; default: the whole workspace) and print one
-    /// `path:line:column: CODE message` line per diagnostic, then a summary. Syntax errors
-    /// in every language; undefined names, unused imports and missing workspace modules in
-    /// Python, JavaScript and TypeScript; calls with impossible arguments in Python and
-    /// TypeScript; duplicate definitions and
-    /// `return`/`yield`/`await`/`break` outside their context in Python, JavaScript,
-    /// TypeScript, Go and Rust; unused and missing imports, unused local variables and calls
-    /// with too many or not enough arguments in Go;
-    /// missing modules in Rust. Exits 1 when anything is reported.
+    /// `path:line:column: CODE message` line per diagnostic, then a summary. Exits 1 when
+    /// anything is reported. `sextant explain` lists every code with the languages it is
+    /// checked in; `sextant explain CODE` tells what one means.
     Check(CheckArgs),
     /// Explain a diagnostic code (`SX005` or `undefined-name`): what it means, an example
     /// that triggers it and its fix. Without CODE, list every code.

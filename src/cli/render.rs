@@ -79,10 +79,10 @@ pub fn explain(code: &ide::DiagnosticCode, as_json: bool) -> String {
         }
     );
     let _ = writeln!(out, "languages: {}", code.languages.join(", "));
-    let implemented = if code.implemented.is_empty() {
+    let implemented = if code.implemented().is_empty() {
         "not yet checked (planned)".to_string()
     } else {
-        code.implemented.join(", ")
+        code.implemented().join(", ")
     };
     let _ = writeln!(out, "checked today in: {implemented}");
     if let Some(rule) = &code.pyflakes {
@@ -111,10 +111,10 @@ pub fn codes(codes: &[ide::DiagnosticCode], as_json: bool) -> String {
     }
     let mut out = String::new();
     for code in codes {
-        let implemented = if code.implemented.is_empty() {
+        let implemented = if code.implemented().is_empty() {
             "planned".to_string()
         } else {
-            code.implemented.join(", ")
+            code.implemented().join(", ")
         };
         let _ = writeln!(
             out,
@@ -139,7 +139,7 @@ struct CodeEntry<'a> {
     severity: &'a str,
     enabled: bool,
     languages: &'a [String],
-    implemented: &'a [String],
+    implemented: &'static [&'static str],
     description: &'a str,
     example: &'a str,
     fix: &'a str,
@@ -155,7 +155,7 @@ fn code_entry(code: &ide::DiagnosticCode) -> CodeEntry<'_> {
         severity: code.severity.as_str(),
         enabled: code.enabled,
         languages: &code.languages,
-        implemented: &code.implemented,
+        implemented: code.implemented(),
         description: code.description.trim(),
         example: code.example.trim_matches('\n'),
         fix: code.fix.trim_matches('\n'),

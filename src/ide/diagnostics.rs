@@ -501,14 +501,18 @@ pub fn docs_anchor(code: &Code) -> String {
     format!("{}-{}", code.id.to_ascii_lowercase(), code.name)
 }
 
-/// [`DIAGNOSTICS_DOC`]'s text, from the registry: an index, then one section per code.
+/// The heading of [`DIAGNOSTICS_DOC`]'s code × language table, which the other docs link to.
+const CHECKED_IN_HEADING: &str = "Where each code is checked";
+
+/// [`DIAGNOSTICS_DOC`]'s text, from the registry and the rule table: an index, the code ×
+/// language table, then one section per code.
 pub fn diagnostics_doc() -> String {
     use std::fmt::Write;
     let mut out = String::from(
         "# Diagnostic codes\n\n\
-         Generated from `src/checks/codes.toml`; do not edit by hand \
-         (`UPDATE_EXPECT=1 cargo test --test tidy` regenerates it). `sextant explain CODE` \
-         prints the same explanations.\n\n\
+         Generated from `src/checks/codes.toml` and the rule table (`src/checks/rules.rs`); \
+         do not edit by hand (`UPDATE_EXPECT=1 cargo test --test tidy` regenerates it). \
+         `sextant explain CODE` prints the same explanations.\n\n\
          | code | name | title | default severity |\n|---|---|---|---|\n",
     );
     for code in registry::codes() {
@@ -523,12 +527,45 @@ pub fn diagnostics_doc() -> String {
             if code.enabled { "" } else { " (off)" }
         );
     }
+    let languages: Vec<_> = crate::lang::registry().all().collect();
+    let _ = write!(
+        out,
+        "\n## {CHECKED_IN_HEADING}\n\n\
+         From the rule table: \"yes\", the code is checked in the language's files today; \
+         \"planned\", it applies to the language but is not checked there yet; \"—\", it \
+         does not apply.\n\n| code |{}\n|---|{}\n",
+        languages
+            .iter()
+            .map(|lang| format!(" {} |", lang.name))
+            .collect::<String>(),
+        "---|".repeat(languages.len()),
+    );
     for code in registry::codes() {
-        let list = |langs: &[String]| match langs {
-            [] => "none yet".to_string(),
-            [all] if all == "*" => "every language".to_string(),
-            langs => langs.join(", "),
-        };
+        let _ = write!(out, "| [{}](#{}) |", code.id, docs_anchor(code));
+        for lang in &languages {
+            let cell = if code.is_implemented_for(&lang.id) {
+                "yes"
+            } else if code.applies_to(&lang.id) {
+                "planned"
+            } else {
+                "—"
+            };
+            let _ = write!(out, " {cell} |");
+        }
+        out.push('\n');
+    }
+    for code in registry::codes() {
+        fn list<S: AsRef<str>>(langs: &[S]) -> String {
+            match langs {
+                [] => "none yet".to_string(),
+                [all] if all.as_ref() == "*" => "every language".to_string(),
+                langs => langs
+                    .iter()
+                    .map(AsRef::as_ref)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            }
+        }
         let _ = write!(
             out,
             "\n## {} {}\n\n**{}**\n\n- category: {}\n- default severity: {}{}\n\
@@ -544,7 +581,7 @@ pub fn diagnostics_doc() -> String {
                 " (off by default: select it to see it)"
             },
             list(&code.languages),
-            list(&code.implemented),
+            list(code.implemented()),
         );
         if let Some(rule) = &code.pyflakes {
             let _ = writeln!(out, "- pyflakes/ruff rule: `{rule}`");

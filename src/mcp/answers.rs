@@ -579,12 +579,12 @@ pub struct ExplainAnswer {
 
 impl ExplainAnswer {
     pub fn new(code: &DiagnosticCode) -> ExplainAnswer {
-        let checked = if code.implemented.is_empty() {
+        let checked = if code.implemented().is_empty() {
             " Not checked yet (planned).".to_string()
-        } else if code.implemented.iter().any(|l| l == "*") {
+        } else if code.implemented().contains(&"*") {
             " Checked in every language.".to_string()
         } else {
-            format!(" Checked today in: {}.", code.implemented.join(", "))
+            format!(" Checked today in: {}.", code.implemented().join(", "))
         };
         ExplainAnswer {
             code: code.id.clone(),

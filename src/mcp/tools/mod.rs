@@ -759,7 +759,7 @@ impl SextantServer {
     }
 
     #[tool(
-        description = "Diagnostics with stable codes (syntax errors; undefined names, unused and missing imports in Python, JS, TS) for files or the whole workspace.",
+        description = "Diagnostics with stable codes for files or the whole workspace; `explain_diagnostic` says what a code means and where it is checked.",
         input_schema = input_schema::<TypecheckArgs>(),
         output_schema = output_schema::<TypecheckAnswer>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
