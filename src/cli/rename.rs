@@ -10,7 +10,7 @@ use clap::Args;
 
 use super::{CliError, GlobalArgs, cancelled, load_workspace, position};
 use crate::{
-    ide::{Certainty, Rename, RenameError, RenameOptions},
+    ide::{Certainty, NewDiagnostics, Rename, RenameError, RenameOptions},
     workspace,
 };
 
@@ -57,8 +57,8 @@ pub fn run(g: &GlobalArgs, args: &RenameArgs) -> Result<(String, ExitCode), CliE
         Err(error) if g.json => return Ok((refusal(&error, true), ExitCode::from(2))),
         Err(error) => return Err(CliError(format!("{}: {error}", error.code()))),
     };
-    if !rename.new_diagnostics.is_empty() {
-        return Ok((broken(&rename, g.json), ExitCode::from(1)));
+    if let Some(refusal) = rename.refusal() {
+        return Ok((broken(&refusal, g.json), ExitCode::from(1)));
     }
     let mut written = None;
     if args.write && !rename.change.is_empty() {
@@ -159,13 +159,14 @@ fn refusal(error: &RenameError, as_json: bool) -> String {
     s
 }
 
-fn broken(rename: &Rename, as_json: bool) -> String {
+fn broken(refusal: &NewDiagnostics, as_json: bool) -> String {
+    let message = format!("{}; nothing was written", NewDiagnostics::MESSAGE);
     if as_json {
         let value = serde_json::json!({
             "error": {
-                "code": "NEW_DIAGNOSTICS",
-                "message": "the renamed files would have new diagnostics; nothing was written",
-                "diagnostics": rename.new_diagnostics,
+                "code": NewDiagnostics::CODE,
+                "message": message,
+                "diagnostics": refusal.diagnostics(),
             }
         });
         return format!(
@@ -173,16 +174,9 @@ fn broken(rename: &Rename, as_json: bool) -> String {
             serde_json::to_string_pretty(&value).unwrap_or_default()
         );
     }
-    let mut s = String::from(
-        "NEW_DIAGNOSTICS: the renamed files would have new diagnostics; nothing was written\n",
-    );
-    for d in &rename.new_diagnostics {
-        writeln!(
-            s,
-            "{}:{}:{}: {} {}",
-            d.path, d.span.start.line, d.span.start.column, d.code, d.message
-        )
-        .unwrap();
+    let mut s = format!("{}: {message}\n", NewDiagnostics::CODE);
+    for line in refusal.lines() {
+        writeln!(s, "{line}").unwrap();
     }
     s
 }

@@ -48,7 +48,8 @@ pub use navigation::{Certainty, Definition, Reference, ReferenceQuery, Reference
 pub use outline::{Outline, OutlineNode};
 pub use parse_tree::{ParseOptions, ParseOutput, SyntaxErrorInfo};
 pub use rename::{
-    EditOrigin, Rename, RenameConflict, RenameEdit, RenameError, RenameOptions, validate_name,
+    EditOrigin, NewDiagnostics, Rename, RenameConflict, RenameEdit, RenameError, RenameOptions,
+    validate_name,
 };
 pub use stats::{LanguageStats, WorkspaceStats};
 pub use structure::Fold;

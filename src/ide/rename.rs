@@ -117,6 +117,37 @@ pub struct Rename {
     pub warnings: Vec<String>,
 }
 
+/// The refusal every front end gives a rename that would add diagnostics: the CLI and
+/// MCP before writing, the LSP before handing the edit to an editor (which applies what it
+/// is given). One rule and one wording, so the three cannot drift apart.
+pub struct NewDiagnostics<'a>(&'a [DiagnosticInfo]);
+
+impl NewDiagnostics<'_> {
+    pub const CODE: &'static str = "NEW_DIAGNOSTICS";
+    pub const MESSAGE: &'static str = "the renamed files would have new diagnostics";
+
+    /// Each finding as `path:line:column: CODE message`.
+    pub fn lines(&self) -> impl Iterator<Item = String> + '_ {
+        self.0.iter().map(|d| {
+            format!(
+                "{}:{}:{}: {} {}",
+                d.path, d.span.start.line, d.span.start.column, d.code, d.message
+            )
+        })
+    }
+
+    pub fn diagnostics(&self) -> &[DiagnosticInfo] {
+        self.0
+    }
+}
+
+impl Rename {
+    /// Why this rename must not be applied, if it must not.
+    pub fn refusal(&self) -> Option<NewDiagnostics<'_>> {
+        (!self.new_diagnostics.is_empty()).then_some(NewDiagnostics(&self.new_diagnostics))
+    }
+}
+
 /// Why no rename is proposed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RenameError {

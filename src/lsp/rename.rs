@@ -44,9 +44,9 @@ pub fn rename(ctx: &RequestContext, params: RenameParams) -> HandlerResult<Optio
             .rename(file, offset, &params.new_name, RenameOptions::default())?;
     let rename =
         computed.map_err(|error| HandlerError::RequestFailed(to_proto::rename_refusal(&error)))?;
-    if !rename.new_diagnostics.is_empty() {
+    if let Some(refusal) = rename.refusal() {
         return Err(HandlerError::RequestFailed(to_proto::rename_breaks(
-            &rename,
+            &refusal,
         )));
     }
     Ok(Some(to_proto::workspace_edit(

@@ -496,13 +496,15 @@ pub fn rename_refusal(error: &ide::RenameError) -> String {
 }
 
 /// Diagnostics a rename would introduce, as a refusal.
-pub fn rename_breaks(rename: &ide::Rename) -> String {
-    let mut message = String::from("NEW_DIAGNOSTICS: the renamed files would have new diagnostics");
-    for d in &rename.new_diagnostics {
-        message.push_str(&format!(
-            "\n{}:{}:{}: {} {}",
-            d.path, d.span.start.line, d.span.start.column, d.code, d.message
-        ));
+pub fn rename_breaks(refusal: &ide::NewDiagnostics) -> String {
+    let mut message = format!(
+        "{}: {}",
+        ide::NewDiagnostics::CODE,
+        ide::NewDiagnostics::MESSAGE
+    );
+    for line in refusal.lines() {
+        message.push('\n');
+        message.push_str(&line);
     }
     message
 }

@@ -187,3 +187,23 @@ async def test_a_file_reached_by_two_paths_gets_one_entry(client, tmp_path):
         "main.py": [(0, 16, 20, "surface"), (1, 6, 10, "surface")],
         "pkg/user.py": [(0, 16, 20, "surface")],
     }
+
+
+@pytest.mark.asyncio
+async def test_a_rename_that_adds_diagnostics_is_refused_with_them(client, tmp_path):
+    # An editor applies what it is given, so the LSP refuses where the CLI and MCP would
+    # not write (one rule in `ide`).
+    (tmp_path / "models.py").write_text("class Model:\n    pass\n")
+    user = tmp_path / "user.py"
+    user.write_text("from models import Model\n\ndef load(path):\n    # type: (str) -> Model\n    return None\n")
+    await start(client, tmp_path)
+    open_doc(client, user, user.read_text(), "python")
+    with pytest.raises(JsonRpcException) as refused:
+        await client.text_document_rename_async(
+            types.RenameParams(text_document=doc(user), position=types.Position(line=0, character=19), new_name="Record")
+        )
+    assert refused.value.code == -32803
+    assert refused.value.message.splitlines() == [
+        "NEW_DIAGNOSTICS: the renamed files would have new diagnostics",
+        "user.py:1:20: SX006 'models.Record' imported but unused",
+    ]

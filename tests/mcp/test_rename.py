@@ -169,3 +169,24 @@ async def test_read_only_hides_apply(project):
     async with stdio_session(project) as session:
         tools = {t.name: t for t in (await session.list_tools()).tools}
         assert "apply" in tools["rename_symbol"].input_schema["properties"]
+
+
+async def test_a_rename_that_adds_diagnostics_is_listed_and_not_applied(tmp_path):
+    # The rename leaves the type comment alone, so the renamed import becomes unused: the
+    # same refusal as the CLI's and the LSP's (one rule in `ide`).
+    root = tmp_path / "ws"
+    write(root, "models.py", "class Model:\n    pass\n")
+    user = "from models import Model\n\ndef load(path):\n    # type: (str) -> Model\n    return None\n"
+    write(root, "user.py", user)
+    async with stdio_session(root) as session:
+        await wait_until_indexed(session)
+        args = {"query": "models.Model", "new_name": "Record"}
+        dry = (await session.call_tool("rename_symbol", args)).structured_content
+        assert [(d["path"], d["line"], d["code"]) for d in dry["diagnostics"]] == [("user.py", 1, "SX006")]
+        error = tool_error(await session.call_tool("rename_symbol", {**args, "apply": True}))
+        assert error["code"] == "NEW_DIAGNOSTICS"
+        assert error["message"] == "the renamed files would have new diagnostics; nothing was written"
+        assert [(d["path"], d["line"], d["column"], d["code"]) for d in error["diagnostics"]] == [
+            ("user.py", 1, 20, "SX006")
+        ]
+    assert (root / "user.py").read_text() == user

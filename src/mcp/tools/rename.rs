@@ -18,7 +18,10 @@ use super::{
     parse_args, read_error,
 };
 use crate::{
-    ide::{EditOrigin, Rename, RenameEdit, RenameError, RenameOptions, Severity, Target},
+    ide::{
+        EditOrigin, NewDiagnostics, Rename, RenameEdit, RenameError, RenameOptions, Severity,
+        Target,
+    },
     mcp::{
         ErrorCode, ToolError,
         answers::Json,
@@ -410,11 +413,11 @@ impl SextantServer {
                 if !apply || rename.change.is_empty() {
                     return Ok(RenameAnswer::new(&rename, false, None));
                 }
-                if !rename.new_diagnostics.is_empty() {
+                if rename.refusal().is_some() {
                     let listed = serde_json::to_value(diagnostics(&rename)).unwrap_or_default();
                     return Err(ToolError::new(
                         ErrorCode::NewDiagnostics,
-                        "the renamed files would have new diagnostics; nothing was written",
+                        format!("{}; nothing was written", NewDiagnostics::MESSAGE),
                     )
                     .with_detail("diagnostics", listed));
                 }
