@@ -3,6 +3,7 @@
 //! `indents.scm` pattern exercised by them, and its two promises (idempotent, only
 //! whitespace between tokens changes) over the fixtures and a small sample of real code.
 
+use sextant::ide::Failure as _;
 use std::{
     collections::{BTreeMap, BTreeSet},
     fs,
@@ -197,7 +198,7 @@ fn refusals_have_stable_codes_and_options_change_the_unit() {
     let rust = registry().by_id("rust").unwrap();
     let error = format_source(python, "def f(:\n  pass\n", FormatOptions::default()).unwrap_err();
     assert_eq!(
-        (error.code(), error.to_string()),
+        (error.code().as_str(), error.to_string()),
         (
             "FORMAT_SYNTAX_ERROR",
             "line 1 has a syntax error; a file with syntax errors is not formatted".to_string()

@@ -7,6 +7,7 @@
 
 mod support;
 
+use sextant::ide::Failure as _;
 use std::{
     path::Path,
     time::{Duration, Instant},
@@ -310,7 +311,7 @@ fn the_workspaces_own_writes_are_read_back_at_once() {
     assert_eq!(names(&live, "alpha"), Vec::<String>::new());
 
     let error = live.apply_change(&rename).unwrap_err();
-    assert_eq!(error.code(), "CONFLICT");
+    assert_eq!(error.code(), sextant::ide::ErrorCode::Conflict);
     assert_eq!(
         std::fs::read_to_string(root.join("a.py")).unwrap(),
         "def omega():\n    pass\n"

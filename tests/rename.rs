@@ -1,6 +1,7 @@
 //! `sextant rename` as a user runs it (dry run, `--diff`, `--write`, `--json`, exit codes),
 //! and writing a computed rename after a file changed under it (`CONFLICT`, nothing written).
 
+use sextant::ide::Failure as _;
 use std::{
     path::Path,
     process::{Command, Output},
@@ -211,7 +212,7 @@ fn a_file_changed_after_the_rename_was_computed_is_a_conflict_and_nothing_is_wri
     write(&root, "app/main.py", edited);
     let error = workspace::apply_change(&root, &rename.change, workspace::DEFAULT_MAX_FILE_SIZE)
         .unwrap_err();
-    assert_eq!(error.code(), "CONFLICT");
+    assert_eq!(error.code(), sextant::ide::ErrorCode::Conflict);
     assert_eq!(
         error.to_string(),
         "app/main.py changed since the edit was computed; nothing was written"

@@ -397,6 +397,28 @@ fn every_subcommand_tool_and_code_is_documented() {
     assert!(missing.is_empty(), "\n{}", missing.join("\n"));
 }
 
+/// The error code table lists every `ide::ErrorCode`, in its order, and nothing else: a code
+/// a front end can send is a code a client can look up.
+#[test]
+fn every_error_code_is_documented_once() {
+    let doc = std::fs::read_to_string(repo().join("docs/mcp.md")).unwrap();
+    let table = doc
+        .split("## Error codes")
+        .nth(1)
+        .expect("docs/mcp.md has an `## Error codes` section");
+    let documented: Vec<&str> = table
+        .lines()
+        .take_while(|line| !line.starts_with("## "))
+        .filter_map(|line| line.strip_prefix("| `"))
+        .filter_map(|rest| rest.split('`').next())
+        .collect();
+    let codes: Vec<&str> = sextant::ide::ErrorCode::ALL
+        .iter()
+        .map(|code| code.as_str())
+        .collect();
+    assert_eq!(documented, codes, "docs/mcp.md's error code table");
+}
+
 #[test]
 fn readme_fits_on_a_screen() {
     let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();

@@ -1,5 +1,6 @@
 //! `sextant format`: the layout of workspace files checked, shown as diffs, or written.
 
+use crate::ide::Failure as _;
 use std::{fmt::Write as _, path::PathBuf, process::ExitCode};
 
 use clap::Args;
@@ -48,7 +49,7 @@ struct FileOutcome {
 
 #[derive(Serialize)]
 struct Failure {
-    code: &'static str,
+    code: crate::ide::ErrorCode,
     message: String,
 }
 

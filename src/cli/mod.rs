@@ -11,6 +11,7 @@ mod rename;
 mod render;
 mod sarif;
 
+use crate::ide::Failure as _;
 use std::{
     io::Write,
     path::{Path, PathBuf},

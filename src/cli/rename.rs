@@ -4,6 +4,7 @@
 //! place, or diagnostics the rename would introduce), 2 an error (an invalid new name,
 //! nothing to rename, a file changed since the rename was computed).
 
+use crate::ide::Failure as _;
 use std::{fmt::Write as _, process::ExitCode};
 
 use clap::Args;

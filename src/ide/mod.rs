@@ -13,6 +13,7 @@ mod analysis;
 mod call_hierarchy;
 mod diagnostics;
 mod edits;
+mod error;
 mod format;
 mod hover;
 mod import_graph;
@@ -37,6 +38,7 @@ pub use diagnostics::{
     docs_anchor, explain,
 };
 pub use edits::{ContentHash, EditError, FileEdit, SourceChange, TextEdit, unified_diff};
+pub use error::{ErrorCode, Failure};
 pub use format::{
     FileFormat, FormatError, FormatOptions, IndentStyle, external_output_refusal,
     format_output_limit, format_source,

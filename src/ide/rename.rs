@@ -123,7 +123,7 @@ pub struct Rename {
 pub struct NewDiagnostics<'a>(&'a [DiagnosticInfo]);
 
 impl NewDiagnostics<'_> {
-    pub const CODE: &'static str = "NEW_DIAGNOSTICS";
+    pub const CODE: super::ErrorCode = super::ErrorCode::NewDiagnostics;
     pub const MESSAGE: &'static str = "the renamed files would have new diagnostics";
 
     /// Each finding as `path:line:column: CODE message`.
@@ -171,18 +171,20 @@ pub enum RenameError {
     },
 }
 
-impl RenameError {
-    /// The stable code front ends report.
-    pub fn code(&self) -> &'static str {
+impl super::Failure for RenameError {
+    fn code(&self) -> super::ErrorCode {
+        use super::ErrorCode;
         match self {
-            RenameError::InvalidName(_) => "INVALID_NAME",
-            RenameError::Conflict { .. } => "RENAME_CONFLICT",
-            RenameError::NotFound(_) => "NO_SYMBOL",
-            RenameError::NotRenameable(_) => "NOT_RENAMEABLE",
-            RenameError::NotUtf8 { .. } => "NOT_UTF8",
+            RenameError::InvalidName(_) => ErrorCode::InvalidName,
+            RenameError::Conflict { .. } => ErrorCode::RenameConflict,
+            RenameError::NotFound(_) => ErrorCode::NoSymbol,
+            RenameError::NotRenameable(_) => ErrorCode::NotRenameable,
+            RenameError::NotUtf8 { .. } => ErrorCode::NotUtf8,
         }
     }
+}
 
+impl RenameError {
     /// The places that stop the rename: conflicts, or edits in files never written.
     pub fn conflicts(&self) -> &[RenameConflict] {
         match self {

@@ -23,10 +23,9 @@ pub struct TargetError {
     pub message: String,
 }
 
-impl TargetError {
-    /// The stable code front ends report.
-    pub fn code(&self) -> &'static str {
-        "INVALID_TARGET"
+impl super::Failure for TargetError {
+    fn code(&self) -> super::ErrorCode {
+        super::ErrorCode::InvalidTarget
     }
 }
 
@@ -148,7 +147,7 @@ mod tests {
             " ",
         ] {
             let error = Target::parse(bad).unwrap_err();
-            assert_eq!(error.code(), "INVALID_TARGET");
+            assert_eq!(crate::ide::Failure::code(&error).as_str(), "INVALID_TARGET");
             assert!(error.message.starts_with(bad), "{bad}: {error}");
         }
     }

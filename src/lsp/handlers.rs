@@ -7,6 +7,7 @@
 //! and are the only code that changes documents. Neither reads an `ide` answer's fields
 //! (`to_proto` does) nor a position (`from_proto` does).
 
+use crate::ide::Failure as _;
 use lsp_server::{ErrorCode, RequestId, Response};
 use lsp_types::{
     CallHierarchyIncomingCall, CallHierarchyIncomingCallsParams, CallHierarchyItem,

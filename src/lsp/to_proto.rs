@@ -5,6 +5,7 @@
 //! goes through a [`LineIndex`] in the negotiated encoding. When an answer type changes,
 //! the LSP front end changes here and nowhere else.
 
+use crate::ide::Failure as _;
 use lsp_types::{
     CallHierarchyIncomingCall, CallHierarchyItem, CallHierarchyOutgoingCall, CodeDescription,
     Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DiagnosticTag, DocumentHighlight,

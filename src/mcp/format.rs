@@ -8,7 +8,7 @@ use super::{ErrorCode, ToolError, paths, tools::LanguageId};
 use crate::{
     ide::{self, FormatOptions, IndentStyle, SourceChange},
     workspace::{
-        self, ApplyError, FormatFailure, FormatterTrust, Formatting,
+        self, FormatFailure, FormatterTrust, Formatting,
         live::{FileReadError, LiveWorkspace, RequestCancel},
     },
 };
@@ -58,31 +58,13 @@ pub struct FormatAnswer {
     pub change_id: Option<String>,
 }
 
-/// The stable code of a format failure.
+/// A format failure with its stable code; a cancelled format is the request's deadline
+/// passing, as every tool reports it (`TIMEOUT`).
 pub fn failure(error: FormatFailure) -> ToolError {
-    let code = match &error {
-        FormatFailure::Format(ide::FormatError::Unsafe { .. }) => ErrorCode::FormatUnsafe,
-        FormatFailure::Format(ide::FormatError::SyntaxError { .. }) => ErrorCode::FormatSyntaxError,
-        FormatFailure::Format(ide::FormatError::NotUtf8) => ErrorCode::NotUtf8,
-        FormatFailure::Format(ide::FormatError::ParseFailed) => ErrorCode::Internal,
-        FormatFailure::Format(ide::FormatError::TooLarge { .. }) => ErrorCode::FormatTooLarge,
-        FormatFailure::NotAllowed { .. } => ErrorCode::FormatterNotAllowed,
-        FormatFailure::NotFound { .. } => ErrorCode::FormatterNotFound,
-        FormatFailure::Failed { .. } => ErrorCode::FormatterFailed,
-        FormatFailure::Rejected { .. } => ErrorCode::FormatterOutputRejected,
-        FormatFailure::Cancelled => ErrorCode::Timeout,
-    };
-    ToolError::new(code, error.to_string())
-}
-
-fn apply_failure(error: ApplyError) -> ToolError {
-    let code = match &error {
-        ApplyError::Conflict { .. } => ErrorCode::Conflict,
-        ApplyError::Refused { .. } => ErrorCode::WriteRefused,
-        ApplyError::BadEdit(_) => ErrorCode::Internal,
-        ApplyError::Io { .. } => ErrorCode::WriteFailed,
-    };
-    ToolError::new(code, error.to_string())
+    match error {
+        FormatFailure::Cancelled => super::tools::cancelled(),
+        error => ToolError::failed(error),
+    }
 }
 
 /// What the arguments ask for, validated before any work.
@@ -250,7 +232,7 @@ impl FormatRequest {
                 }
                 let applied = apply && changed;
                 if applied {
-                    live.apply_change(&change).map_err(apply_failure)?;
+                    live.apply_change(&change).map_err(ToolError::failed)?;
                 }
                 Ok(FormatAnswer {
                     formatted: None,

@@ -107,56 +107,8 @@ impl Limits {
     }
 }
 
-/// Stable error codes of tool failures.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum ErrorCode {
-    InvalidArgument,
-    PathOutsideWorkspace,
-    NotFound,
-    UnsupportedLanguage,
-    TooLarge,
-    Timeout,
-    Internal,
-    /// `rename_symbol`: the new name is not a valid name of the language.
-    InvalidName,
-    /// `rename_symbol`: the new name would change what names mean (`conflicts` lists where).
-    RenameConflict,
-    /// `rename_symbol`: nothing renameable at the position or by the name.
-    NoSymbol,
-    /// `rename_symbol`: a module, or something outside the workspace.
-    NotRenameable,
-    /// `rename_symbol` with `apply`: the renamed files would have new diagnostics
-    /// (`diagnostics` lists them); nothing was written.
-    NewDiagnostics,
-    /// A file changed since the edit was computed; nothing was written.
-    Conflict,
-    /// A file cannot be written (outside the root, not UTF-8, not a regular file).
-    WriteRefused,
-    InvalidEdit,
-    /// `format_source`: the formatted text would not keep the file's tokens, or another
-    /// pass would change it again; nothing is proposed.
-    FormatUnsafe,
-    /// `format_source`: the file has syntax errors, so strings cannot be told from code.
-    FormatSyntaxError,
-    /// `format_source`: the formatter `sextant.toml` names cannot be started.
-    FormatterNotFound,
-    /// `format_source`: the configured formatter failed or gave no text.
-    FormatterFailed,
-    /// `format_source`: `sextant.toml` names an external formatter for the language, and
-    /// this server may not run it (started without `--allow-external-formatter`, or
-    /// `--read-only`); nothing was formatted.
-    FormatterNotAllowed,
-    /// `format_source`: the external formatter's output was empty, broke the syntax or
-    /// changed the code's words; nothing was proposed.
-    FormatterOutputRejected,
-    /// `format_source`: the formatted text would be several times larger than the file.
-    FormatTooLarge,
-    /// The file is not valid UTF-8; it is never rewritten.
-    NotUtf8,
-    /// Writing failed part-way; the files already written were restored.
-    WriteFailed,
-}
+/// Stable error codes of tool failures: the one enum every front end reports.
+pub use crate::ide::ErrorCode;
 
 #[derive(Clone, Debug)]
 pub struct ToolError {
@@ -173,6 +125,11 @@ impl ToolError {
             message: message.into(),
             details: None,
         }
+    }
+
+    /// A failure below the front end, with the code it says of itself.
+    pub fn failed(error: impl crate::ide::Failure) -> ToolError {
+        ToolError::new(error.code(), error.to_string())
     }
 
     pub fn with_detail(mut self, key: &str, value: serde_json::Value) -> ToolError {

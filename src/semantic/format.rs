@@ -71,19 +71,6 @@ pub enum FormatError {
     TooLarge { limit: usize },
 }
 
-impl FormatError {
-    /// The stable code front ends report.
-    pub fn code(&self) -> &'static str {
-        match self {
-            FormatError::SyntaxError { .. } => "FORMAT_SYNTAX_ERROR",
-            FormatError::Unsafe { .. } => "FORMAT_UNSAFE",
-            FormatError::ParseFailed => "PARSE_FAILED",
-            FormatError::NotUtf8 => "NOT_UTF8",
-            FormatError::TooLarge { .. } => "FORMAT_TOO_LARGE",
-        }
-    }
-}
-
 /// The file's text formatted (equal to the text when nothing changes). Depends on this
 /// file's text alone, so an edit elsewhere leaves it memoized.
 #[salsa::tracked(returns(clone))]

@@ -15,7 +15,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use crate::ide::{ContentHash, EditError, FileEdit, SourceChange};
+use crate::ide::{ContentHash, EditError, ErrorCode, Failure, FileEdit, SourceChange};
 
 use super::reader::{ConfinedReader, ReadRefusal};
 
@@ -50,14 +50,13 @@ fn restored_message(failures: &[String]) -> String {
     }
 }
 
-impl ApplyError {
-    /// The stable code front ends report.
-    pub fn code(&self) -> &'static str {
+impl Failure for ApplyError {
+    fn code(&self) -> ErrorCode {
         match self {
-            ApplyError::Conflict { .. } => "CONFLICT",
-            ApplyError::Refused { .. } => "WRITE_REFUSED",
-            ApplyError::BadEdit(_) => "INVALID_EDIT",
-            ApplyError::Io { .. } => "WRITE_FAILED",
+            ApplyError::Conflict { .. } => ErrorCode::Conflict,
+            ApplyError::Refused { .. } => ErrorCode::WriteRefused,
+            ApplyError::BadEdit(_) => ErrorCode::InvalidEdit,
+            ApplyError::Io { .. } => ErrorCode::WriteFailed,
         }
     }
 }
@@ -467,7 +466,7 @@ mod tests {
             ],
         };
         let error = apply_change(&root, &change, LIMIT).unwrap_err();
-        assert_eq!(error.code(), "CONFLICT");
+        assert_eq!(error.code().as_str(), "CONFLICT");
         assert_eq!(
             error.to_string(),
             "b.py changed since the edit was computed; nothing was written"
@@ -494,7 +493,7 @@ mod tests {
             _ => Ok(()),
         })
         .unwrap_err();
-        assert_eq!(error.code(), "WRITE_FAILED");
+        assert_eq!(error.code().as_str(), "WRITE_FAILED");
         assert_eq!(
             error.to_string(),
             "writing b.py failed: disk full; every file was left as it was"
@@ -520,7 +519,7 @@ mod tests {
             files: vec![replace("bad.py", lossy, "x", "y")],
         };
         let error = apply_change(&root, &change, LIMIT).unwrap_err();
-        assert_eq!(error.code(), "WRITE_REFUSED");
+        assert_eq!(error.code().as_str(), "WRITE_REFUSED");
         let change = SourceChange {
             files: vec![FileEdit {
                 base_hash: ContentHash::of(b"x = '\xff'\n"),
@@ -528,7 +527,7 @@ mod tests {
             }],
         };
         let error = apply_change(&root, &change, LIMIT).unwrap_err();
-        assert_eq!(error.code(), "WRITE_REFUSED");
+        assert_eq!(error.code().as_str(), "WRITE_REFUSED");
         assert_eq!(
             error.to_string(),
             "bad.py: not valid UTF-8, so sextant never writes it; nothing was written"
@@ -537,7 +536,10 @@ mod tests {
             files: vec![replace("../a.py", "x = 1\n", "x", "y")],
         };
         assert_eq!(
-            apply_change(&root, &escape, LIMIT).unwrap_err().code(),
+            apply_change(&root, &escape, LIMIT)
+                .unwrap_err()
+                .code()
+                .as_str(),
             "WRITE_REFUSED"
         );
     }
@@ -598,7 +600,7 @@ mod tests {
             ],
         };
         let error = apply_change(&root, &change, LIMIT).unwrap_err();
-        assert_eq!(error.code(), "WRITE_REFUSED");
+        assert_eq!(error.code().as_str(), "WRITE_REFUSED");
         assert_eq!(
             error.to_string(),
             "ro.py: read-only (mode 444); nothing was written"

@@ -99,16 +99,16 @@ pub enum FormatFailure {
     Cancelled,
 }
 
-impl FormatFailure {
-    /// The stable code front ends report.
-    pub fn code(&self) -> &'static str {
+impl ide::Failure for FormatFailure {
+    fn code(&self) -> ide::ErrorCode {
+        use ide::ErrorCode;
         match self {
             FormatFailure::Format(error) => error.code(),
-            FormatFailure::NotAllowed { .. } => "FORMATTER_NOT_ALLOWED",
-            FormatFailure::NotFound { .. } => "FORMATTER_NOT_FOUND",
-            FormatFailure::Failed { .. } => "FORMATTER_FAILED",
-            FormatFailure::Rejected { .. } => "FORMATTER_OUTPUT_REJECTED",
-            FormatFailure::Cancelled => "CANCELLED",
+            FormatFailure::NotAllowed { .. } => ErrorCode::FormatterNotAllowed,
+            FormatFailure::NotFound { .. } => ErrorCode::FormatterNotFound,
+            FormatFailure::Failed { .. } => ErrorCode::FormatterFailed,
+            FormatFailure::Rejected { .. } => ErrorCode::FormatterOutputRejected,
+            FormatFailure::Cancelled => ErrorCode::Cancelled,
         }
     }
 }

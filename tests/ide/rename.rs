@@ -2,6 +2,7 @@
 //! re-exports and `__all__`; conflicts named by place; invalid names refused.
 
 use expect_test::{Expect, expect};
+use sextant::ide::Failure as _;
 
 use sextant::ide::{Rename, RenameError, RenameOptions};
 

@@ -15,6 +15,8 @@ def project(tmp_path):
     write(root, "src/lib.rs", "fn f() {\nlet x = 1;   \n}\n")
     write(root, "app/bad.py", "def f(:\n    pass\n")
     write(root, "app/ok.py", "def f():\n    return 1\n")
+    # Comment lines at column 0 inside a block: past the parser's work budget.
+    write(root, "app/unparsed.py", "if x:\n    y = 1\n" + "# c\n" * 40_000 + "    pass\n")
     return root
 
 
@@ -95,6 +97,9 @@ async def test_failures_have_stable_codes(project):
             "message": "line 1 has a syntax error; a file with syntax errors is not formatted",
         }
         assert (project / "app/bad.py").read_text() == "def f(:\n    pass\n"
+        # The code the CLI gives for the same file (it was `INTERNAL` here before one enum).
+        unparsed = tool_error(await session.call_tool("format_source", {"path": "app/unparsed.py"}))
+        assert unparsed == {"code": "PARSE_FAILED", "message": "the parser gave up on this file"}
         outside = tool_error(await session.call_tool("format_source", {"path": "../elsewhere.py"}))
         assert outside["code"] == "PATH_OUTSIDE_WORKSPACE"
         missing = tool_error(await session.call_tool("format_source", {"path": "app/none.py"}))

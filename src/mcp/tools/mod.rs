@@ -894,7 +894,7 @@ fn first_projects(projects: Vec<ide::ProjectInfo>, budget: usize) -> Vec<ide::Pr
         .collect()
 }
 
-fn cancelled() -> ToolError {
+pub(super) fn cancelled() -> ToolError {
     ToolError::new(ErrorCode::Timeout, "the request was cancelled")
 }
 

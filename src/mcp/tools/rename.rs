@@ -27,7 +27,7 @@ use crate::{
         answers::Json,
         schema::{input_schema, output_schema},
     },
-    workspace::{self, ApplyError, live::Snapshot},
+    workspace::{self, live::Snapshot},
 };
 
 /// Declares the arguments twice: with `apply`, and without it for a read-only server.
@@ -219,15 +219,9 @@ fn diagnostics(rename: &Rename) -> Vec<RenameDiagnosticEntry> {
 }
 
 fn rename_error(error: RenameError) -> ToolError {
-    let code = match &error {
-        RenameError::InvalidName(_) => ErrorCode::InvalidName,
-        RenameError::Conflict { .. } => ErrorCode::RenameConflict,
-        RenameError::NotFound(_) => ErrorCode::NoSymbol,
-        RenameError::NotRenameable(_) => ErrorCode::NotRenameable,
-        RenameError::NotUtf8 { .. } => ErrorCode::NotUtf8,
-    };
-    let tool_error = ToolError::new(code, error.to_string());
-    match error.conflicts() {
+    let conflicts = error.conflicts().to_vec();
+    let tool_error = ToolError::failed(error);
+    match conflicts.as_slice() {
         [] => tool_error,
         conflicts => {
             let places: Vec<serde_json::Value> = conflicts
@@ -244,16 +238,6 @@ fn rename_error(error: RenameError) -> ToolError {
             tool_error.with_detail("conflicts", serde_json::Value::Array(places))
         }
     }
-}
-
-fn apply_error(error: ApplyError) -> ToolError {
-    let code = match &error {
-        ApplyError::Conflict { .. } => ErrorCode::Conflict,
-        ApplyError::Refused { .. } => ErrorCode::WriteRefused,
-        ApplyError::BadEdit(_) => ErrorCode::InvalidEdit,
-        ApplyError::Io { .. } => ErrorCode::WriteFailed,
-    };
-    ToolError::new(code, error.to_string())
 }
 
 /// The server's tools with `rename_symbol`; on a read-only server its schema has no `apply`
@@ -421,7 +405,8 @@ impl SextantServer {
                     )
                     .with_detail("diagnostics", listed));
                 }
-                live.apply_change(&rename.change).map_err(apply_error)?;
+                live.apply_change(&rename.change)
+                    .map_err(ToolError::failed)?;
                 Ok(RenameAnswer::new(&rename, true, None))
             })
             .await?;
