@@ -1,4 +1,11 @@
-//! Helpers the test suites share (unit and integration tests alike); not part of the API.
+//! What tests reach into sextant with: helpers the test suites share, and the hooks that
+//! integration tests set through the environment of the binary they start.
+//!
+//! Invariant: this is the only module that reads a `SEXTANT_TEST_*` variable (a tidy test
+//! holds it), each hook is read once per process, and every hook is inert unless its
+//! variable is set: production paths ask [`hooks`] and get `None`.
+
+use std::{sync::OnceLock, time::Duration};
 
 /// Cases each fuzz harness (`fuzz_*` property tests) runs: `SEXTANT_FUZZ_CASES`, else 256 so
 /// the default suite stays quick; `scripts/fuzz` raises it.
@@ -7,4 +14,91 @@ pub fn fuzz_cases() -> u32 {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(256)
+}
+
+/// The hooks the integration tests set; `docs/testing.md` lists them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TestHooks {
+    /// `SEXTANT_TEST_PANIC=<tool>`: that MCP tool panics, to test that a panic is an
+    /// `INTERNAL` error and the server lives on.
+    pub panic_in_tool: Option<String>,
+    /// `SEXTANT_TEST_DELAY_MS=<method>:<ms>`: every LSP request of that method first spends
+    /// `<ms>` in a query, in steps that check for cancellation.
+    pub lsp_delay: Option<(String, Duration)>,
+    /// `SEXTANT_TEST_LSP_POOL=<workers>:<queue>`: the LSP worker pool's size, so that a test
+    /// can fill a small pool deterministically.
+    pub lsp_pool: Option<(usize, usize)>,
+    /// `SEXTANT_TEST_APPLY_STEP_PAUSE_MS=<ms>`: a pause before every step of writing a
+    /// change, so that a test can kill the writer between any two steps.
+    pub apply_step_pause: Option<Duration>,
+}
+
+impl TestHooks {
+    /// The hooks `variable` (a lookup such as `std::env::var`) sets; a malformed value is no
+    /// hook, as if unset.
+    pub fn from_lookup(variable: impl Fn(&str) -> Option<String>) -> TestHooks {
+        let pair = |name: &str| {
+            let value = variable(name)?;
+            let (left, right) = value.rsplit_once(':')?;
+            Some((left.to_string(), right.parse::<u64>().ok()?))
+        };
+        TestHooks {
+            panic_in_tool: variable("SEXTANT_TEST_PANIC"),
+            lsp_delay: pair("SEXTANT_TEST_DELAY_MS")
+                .map(|(method, ms)| (method, Duration::from_millis(ms))),
+            lsp_pool: pair("SEXTANT_TEST_LSP_POOL")
+                .and_then(|(workers, queue)| Some((workers.parse().ok()?, queue as usize))),
+            apply_step_pause: variable("SEXTANT_TEST_APPLY_STEP_PAUSE_MS")
+                .and_then(|ms| ms.parse().ok())
+                .map(Duration::from_millis),
+        }
+    }
+}
+
+/// This process's hooks, read from its environment the first time they are asked for.
+pub fn hooks() -> &'static TestHooks {
+    static HOOKS: OnceLock<TestHooks> = OnceLock::new();
+    HOOKS.get_or_init(|| TestHooks::from_lookup(|name| std::env::var(name).ok()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hooks_are_inert_unless_set_and_malformed_ones_are_ignored() {
+        assert_eq!(TestHooks::from_lookup(|_| None), TestHooks::default());
+        let set = |name: &str| {
+            let value = match name {
+                "SEXTANT_TEST_PANIC" => "outline",
+                "SEXTANT_TEST_DELAY_MS" => "workspace/symbol:60000",
+                "SEXTANT_TEST_LSP_POOL" => "1:8",
+                "SEXTANT_TEST_APPLY_STEP_PAUSE_MS" => "150",
+                _ => return None,
+            };
+            Some(value.to_string())
+        };
+        assert_eq!(
+            TestHooks::from_lookup(set),
+            TestHooks {
+                panic_in_tool: Some("outline".to_string()),
+                lsp_delay: Some((
+                    "workspace/symbol".to_string(),
+                    Duration::from_millis(60_000)
+                )),
+                lsp_pool: Some((1, 8)),
+                apply_step_pause: Some(Duration::from_millis(150)),
+            }
+        );
+        let malformed = |name: &str| {
+            let value = match name {
+                "SEXTANT_TEST_DELAY_MS" => "workspace/symbol",
+                "SEXTANT_TEST_LSP_POOL" => "x:8",
+                "SEXTANT_TEST_APPLY_STEP_PAUSE_MS" => "soon",
+                _ => return None,
+            };
+            Some(value.to_string())
+        };
+        assert_eq!(TestHooks::from_lookup(malformed), TestHooks::default());
+    }
 }

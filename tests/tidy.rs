@@ -397,6 +397,28 @@ fn every_subcommand_tool_and_code_is_documented() {
     assert!(missing.is_empty(), "\n{}", missing.join("\n"));
 }
 
+/// Test hooks are read in one place (`src/testing.rs`), so production code asks
+/// `testing::hooks()` and a reader finds every hook in one list.
+#[test]
+fn test_hooks_are_read_only_in_the_testing_module() {
+    let src = repo().join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let readers: Vec<String> = files
+        .iter()
+        .filter(|file| !file.ends_with("testing.rs"))
+        .filter(|file| {
+            let text = std::fs::read_to_string(file).unwrap();
+            text.contains("\"SEXTANT_TEST_") || text.contains("\"SEXTANT_INJECT")
+        })
+        .map(|file| file.strip_prefix(&src).unwrap().display().to_string())
+        .collect();
+    assert!(
+        readers.is_empty(),
+        "test hooks read outside src/testing.rs: {readers:?}"
+    );
+}
+
 /// The error code table lists every `ide::ErrorCode`, in its order, and nothing else: a code
 /// a front end can send is a code a client can look up.
 #[test]

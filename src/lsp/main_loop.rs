@@ -106,7 +106,7 @@ impl Server {
             progress,
             shut_down: false,
             exit: false,
-            test_delay: TestDelay::from_env().map(Arc::new),
+            test_delay: TestDelay::from_hooks().map(Arc::new),
             formatter_trust: Default::default(),
             seen_revision: 0,
             held: Vec::new(),

@@ -87,7 +87,7 @@ pub fn run_stdio(
         )
         .map_err(|e| e.to_string())?,
     );
-    let (workers, queue) = task_pool::size_from_env();
+    let (workers, queue) = task_pool::size();
     let pool = task_pool::TaskPool::new(workers, queue)
         .map_err(|e| format!("starting the LSP workers: {e}"))?;
     let report_progress = init

@@ -194,13 +194,12 @@ pub struct TestDelay {
 impl TestDelay {
     const STEP: Duration = Duration::from_millis(10);
 
-    pub fn from_env() -> Option<TestDelay> {
-        let spec = std::env::var("SEXTANT_TEST_DELAY_MS").ok()?;
-        let (method, ms) = spec.rsplit_once(':')?;
-        let ms: u64 = ms.parse().ok()?;
+    /// The delay a test asked for (`testing::TestHooks::lsp_delay`), if any.
+    pub fn from_hooks() -> Option<TestDelay> {
+        let (method, delay) = crate::testing::hooks().lsp_delay.clone()?;
         Some(TestDelay {
-            method: method.to_string(),
-            steps: ms.div_ceil(Self::STEP.as_millis() as u64),
+            method,
+            steps: (delay.as_millis() as u64).div_ceil(Self::STEP.as_millis() as u64),
         })
     }
 

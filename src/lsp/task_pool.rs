@@ -31,17 +31,12 @@ pub fn default_workers() -> usize {
         .max(2)
 }
 
-/// Test hook: `SEXTANT_TEST_LSP_POOL=<workers>:<queue>` in the environment (read once, when
-/// the server starts) sets the pool's size, so that tests can fill a small pool
-/// deterministically. Otherwise [`default_workers`] and [`DEFAULT_QUEUE`].
-pub fn size_from_env() -> (usize, usize) {
-    let configured = std::env::var("SEXTANT_TEST_LSP_POOL")
-        .ok()
-        .and_then(|spec| {
-            let (workers, queue) = spec.split_once(':')?;
-            Some((workers.parse().ok()?, queue.parse().ok()?))
-        });
-    configured.unwrap_or((default_workers(), DEFAULT_QUEUE))
+/// The pool's workers and queue length: [`default_workers`] and [`DEFAULT_QUEUE`], unless a
+/// test sets them (`testing::TestHooks::lsp_pool`) to fill a small pool deterministically.
+pub fn size() -> (usize, usize) {
+    crate::testing::hooks()
+        .lsp_pool
+        .unwrap_or((default_workers(), DEFAULT_QUEUE))
 }
 
 pub struct TaskPool {

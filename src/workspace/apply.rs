@@ -94,10 +94,7 @@ pub fn apply_change(
 ) -> Result<Written, ApplyError> {
     // For the test that kills a writing process part-way (`tests/apply_killed.rs`): a pause
     // before every step, so that a kill can land between any two of them.
-    let pause = std::env::var("SEXTANT_TEST_APPLY_STEP_PAUSE_MS")
-        .ok()
-        .and_then(|ms| ms.parse().ok())
-        .map(std::time::Duration::from_millis);
+    let pause = crate::testing::hooks().apply_step_pause;
     apply_change_with_faults(root, change, max_file_size, &|_| {
         if let Some(pause) = pause {
             std::thread::sleep(pause);

@@ -427,7 +427,7 @@ async def test_timeout(workspace):
 
 
 async def test_a_panic_fails_only_that_request(workspace):
-    env = {**os.environ, "SEXTANT_INJECT_PANIC": "outline"}
+    env = {**os.environ, "SEXTANT_TEST_PANIC": "outline"}
     async with stdio_session(workspace, env=env) as session:
         crashed = await session.call_tool("outline", {"path": "app/models.py"})
         assert error_code(crashed) == "INTERNAL"

@@ -419,7 +419,7 @@ impl SextantServer {
             in_flight: Arc::new(Semaphore::new(limits.max_in_flight.max(1))),
             status_lane: Arc::new(Semaphore::new(STATUS_LANE_SLOTS)),
             limits: Arc::new(limits),
-            inject_panic: std::env::var("SEXTANT_INJECT_PANIC").ok(),
+            inject_panic: crate::testing::hooks().panic_in_tool.clone(),
             tool_router: without_writes(
                 rename::with_rename_tool(Self::tool_router(), limits_read_only),
                 limits_read_only,
