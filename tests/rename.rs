@@ -9,7 +9,7 @@ use std::{
 
 use sextant::{
     ide::RenameOptions,
-    workspace::{self, Host, LoadOptions},
+    workspace::{Host, LoadOptions},
 };
 
 fn sextant(root: &Path, args: &[&str]) -> Output {
@@ -210,8 +210,7 @@ fn a_file_changed_after_the_rename_was_computed_is_a_conflict_and_nothing_is_wri
         .unwrap();
     let edited = "from app.geo import area\nprint(area(0, 0))\n";
     write(&root, "app/main.py", edited);
-    let error = workspace::apply_change(&root, &rename.change, workspace::DEFAULT_MAX_FILE_SIZE)
-        .unwrap_err();
+    let error = host.write_change(&rename.change).unwrap_err();
     assert_eq!(error.code(), sextant::ide::ErrorCode::Conflict);
     assert_eq!(
         error.to_string(),

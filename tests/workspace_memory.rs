@@ -694,6 +694,57 @@ fn the_live_writer_applies_pushed_events_in_order() {
     assert!(status.rescans >= 3, "{status:?}");
 }
 
+/// A change is written through the workspace's own system, as everything is read through
+/// it: over a memory system nothing reaches the disk (the root `/ws` does not exist there),
+/// the writer reads the new text back before `apply_change` returns, and a stale or
+/// read-only file stops the whole change.
+#[test]
+fn the_live_writer_writes_changes_through_its_system() {
+    use sextant::ide::{
+        ErrorCode, Failure as _, FileEdit, LineIndex, SourceChange, Span, TextEdit, TextRange,
+    };
+    let fs = memory();
+    let text = "def alpha():\n    pass\n";
+    fs.write("a.py", text).write("b.py", "import a\n");
+    let (live, _events) = LiveWorkspace::start_with(fs.clone(), LoadOptions::default()).unwrap();
+    let rename = |path: &str, base: &str| {
+        let edit = TextEdit {
+            range: Span::new(
+                &LineIndex::new(base.into()),
+                TextRange::new(4.into(), 9.into()),
+            ),
+            new_text: "omega".into(),
+        };
+        FileEdit::new(path, base, vec![edit])
+    };
+    let change = SourceChange {
+        files: vec![rename("a.py", text)],
+    };
+    live.apply_change(&change).unwrap();
+    assert_eq!(
+        fs.read(&fs.path("a.py"), 1 << 20).unwrap().bytes,
+        b"def omega():\n    pass\n"
+    );
+    assert_eq!(names(&live, ""), ["a.py:omega"]);
+    assert!(!Path::new("/ws/a.py").exists());
+
+    let stale = live.apply_change(&change).unwrap_err();
+    assert_eq!(stale.code(), ErrorCode::Conflict);
+
+    fs.write("c.py", text)
+        .write("d.py", text)
+        .set_read_only("d.py");
+    let both = SourceChange {
+        files: vec![rename("c.py", text), rename("d.py", text)],
+    };
+    let refused = live.apply_change(&both).unwrap_err();
+    assert_eq!(refused.to_string(), "d.py: read-only; nothing was written");
+    assert_eq!(
+        fs.read(&fs.path("c.py"), 1 << 20).unwrap().bytes,
+        text.as_bytes()
+    );
+}
+
 #[test]
 fn the_live_writer_applies_overlays_and_reads_left_out_files_through_the_system() {
     let fs = memory();

@@ -146,8 +146,8 @@ pub fn run(g: &GlobalArgs, args: &FormatArgs) -> Result<(String, ExitCode), CliE
     let mut written = false;
     // All or none: one file that could not be formatted stops every write.
     if args.write && failed == 0 && !change.is_empty() {
-        workspace::apply_change(&root, &change, host.config.max_file_size)
-            .map_err(|e| CliError(format!("{} ({})", e, e.code())))?;
+        host.write_change(&change)
+            .map_err(|e| CliError(format!("{}: {e}", e.code())))?;
         written = true;
     }
     let report = Report {

@@ -10,10 +10,7 @@ use std::{fmt::Write as _, process::ExitCode};
 use clap::Args;
 
 use super::{CliError, GlobalArgs, cancelled, load_workspace, position};
-use crate::{
-    ide::{Certainty, NewDiagnostics, Rename, RenameError, RenameOptions},
-    workspace,
-};
+use crate::ide::{Certainty, NewDiagnostics, Rename, RenameError, RenameOptions};
 
 #[derive(Args, Debug)]
 pub struct RenameArgs {
@@ -63,9 +60,7 @@ pub fn run(g: &GlobalArgs, args: &RenameArgs) -> Result<(String, ExitCode), CliE
     }
     let mut written = None;
     if args.write && !rename.change.is_empty() {
-        let root = std::fs::canonicalize(g.root())?;
-        // The limit the files were read with: sextant.toml's, or --max-file-size.
-        match workspace::apply_change(&root, &rename.change, host.config.max_file_size) {
+        match host.write_change(&rename.change) {
             Ok(done) => written = Some(done),
             Err(error) => return Err(CliError(format!("{}: {error}", error.code()))),
         }

@@ -7,17 +7,19 @@
 //! file or the new one, never a mix. When a step fails after some files were replaced,
 //! those files get their old bytes back the same way before the error is returned.
 //! Edits are made to the text as it is, so line endings, a byte-order mark and the
-//! encoding are whatever the file had.
+//! encoding are whatever the file had. Every step goes through a [`WritableSystem`]: the
+//! disk in use, a memory system (which can fail any step) in tests.
 
 use std::{
-    fs,
-    io::{self, Write},
+    io,
     path::{Path, PathBuf},
 };
 
 use crate::ide::{ContentHash, EditError, ErrorCode, Failure, FileEdit, SourceChange};
 
-use super::reader::{ConfinedReader, ReadRefusal};
+use super::{reader::ReadRefusal, system::WritableSystem};
+
+pub use super::system::ApplyStep;
 
 /// Why nothing was written.
 #[derive(Debug, thiserror::Error)]
@@ -76,42 +78,13 @@ pub struct WrittenFile {
     pub text: String,
 }
 
-/// The steps at which a test may make writing fail (see [`apply_change_with_faults`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ApplyStep {
-    /// Writing the temporary file for the `n`th file (0-based) of the change.
-    WriteTemporary(usize),
-    /// Renaming the `n`th file's temporary file over it.
-    Replace(usize),
-}
-
-/// Writes `change` under `root` (canonical): all files or none. Files are read with at
-/// most `max_file_size` bytes, as the loader reads them.
+/// Writes `change` to `system`: all files or none. Files are read with at most
+/// `max_file_size` bytes, as the loader reads them.
 pub fn apply_change(
-    root: &Path,
+    system: &dyn WritableSystem,
     change: &SourceChange,
     max_file_size: u64,
 ) -> Result<Written, ApplyError> {
-    // For the test that kills a writing process part-way (`tests/apply_killed.rs`): a pause
-    // before every step, so that a kill can land between any two of them.
-    let pause = crate::testing::hooks().apply_step_pause;
-    apply_change_with_faults(root, change, max_file_size, &|_| {
-        if let Some(pause) = pause {
-            std::thread::sleep(pause);
-        }
-        Ok(())
-    })
-}
-
-/// [`apply_change`], calling `fault` before each step; an error it returns fails that
-/// step as the disk would. For tests of the rollback.
-pub fn apply_change_with_faults(
-    root: &Path,
-    change: &SourceChange,
-    max_file_size: u64,
-    fault: &dyn Fn(ApplyStep) -> io::Result<()>,
-) -> Result<Written, ApplyError> {
-    let reader = ConfinedReader::new(root.to_path_buf());
     let files: Vec<&FileEdit> = change
         .files
         .iter()
@@ -119,7 +92,7 @@ pub fn apply_change_with_faults(
         .collect();
     let mut planned: Vec<Plan> = Vec::with_capacity(files.len());
     for file in &files {
-        let plan = plan(&reader, root, file, max_file_size)?;
+        let plan = plan(system, file, max_file_size)?;
         // Two paths to one file (a symlink): writing both would apply the edit twice.
         if let Some(first) = planned.iter().find(|p| p.real_path == plan.real_path) {
             if first.new_text == plan.new_text {
@@ -135,9 +108,9 @@ pub fn apply_change_with_faults(
 
     // Every new text is on disk, synced, before any file is replaced.
     let mut staged = Vec::with_capacity(planned.len());
-    for (n, plan) in planned.iter().enumerate() {
-        let temporary = fault(ApplyStep::WriteTemporary(n)).and_then(|()| stage(plan));
-        match temporary {
+    for plan in &planned {
+        pause_for_tests();
+        match system.stage(&plan.real_path, plan.new_text.as_bytes()) {
             Ok(temporary) => staged.push(temporary),
             // Dropping `staged` removes the temporary files.
             Err(error) => {
@@ -151,17 +124,12 @@ pub fn apply_change_with_faults(
     }
 
     let mut replaced: Vec<&Plan> = Vec::new();
-    for (n, (plan, temporary)) in planned.iter().zip(staged).enumerate() {
-        let outcome = recheck(&reader, plan, max_file_size)
-            .and_then(|()| fault(ApplyStep::Replace(n)).map_err(|error| io_error(plan, error)))
-            .and_then(|()| {
-                temporary
-                    .persist(&plan.real_path)
-                    .map(drop)
-                    .map_err(|error| io_error(plan, error.error))
-            });
+    for (plan, temporary) in planned.iter().zip(staged) {
+        pause_for_tests();
+        let outcome = recheck(system, plan, max_file_size)
+            .and_then(|()| temporary.replace().map_err(|error| io_error(plan, error)));
         if let Err(error) = outcome {
-            let restore_failures = restore(&replaced);
+            let restore_failures = restore(system, &replaced);
             return Err(match error {
                 ApplyError::Io { path, error, .. } => ApplyError::Io {
                     path,
@@ -179,7 +147,7 @@ pub fn apply_change_with_faults(
         replaced.push(plan);
     }
     for plan in &planned {
-        sync_directory(&plan.real_path);
+        system.sync_directory(&plan.real_path);
     }
     Ok(Written {
         files: planned
@@ -200,12 +168,18 @@ struct Plan {
     old_bytes: Vec<u8>,
     base_hash: ContentHash,
     new_text: String,
-    permissions: fs::Permissions,
+}
+
+/// For the test that kills a writing process part-way (`tests/apply_killed.rs`): a pause
+/// before every step, so that a kill can land between any two of them.
+fn pause_for_tests() {
+    if let Some(pause) = crate::testing::hooks().apply_step_pause {
+        std::thread::sleep(pause);
+    }
 }
 
 fn plan(
-    reader: &ConfinedReader,
-    root: &Path,
+    system: &dyn WritableSystem,
     file: &FileEdit,
     max_file_size: u64,
 ) -> Result<Plan, ApplyError> {
@@ -221,8 +195,8 @@ fn plan(
     {
         return Err(refused("not a plain workspace-relative path".to_string()));
     }
-    let content = reader
-        .read(&root.join(relative), max_file_size)
+    let content = system
+        .read(&system.root().join(relative), max_file_size)
         .map_err(|refusal| refused(refusal.to_string()))?;
     // Before the hash: the index holds such a file decoded lossily, so an edit computed
     // from it never matches the bytes, and the refusal must say why, not `CONFLICT`.
@@ -237,105 +211,22 @@ fn plan(
         });
     }
     let new_text = file.apply(text).map_err(ApplyError::BadEdit)?;
-    let metadata = fs::metadata(&content.real_path).map_err(|error| refused(error.to_string()))?;
-    if let Some(reason) = write_protection(&content.real_path, &metadata) {
+    if let Some(reason) = system.write_protection(&content.real_path) {
         return Err(refused(reason));
     }
-    let permissions = metadata.permissions();
     Ok(Plan {
         path: file.path.clone(),
         real_path: content.real_path,
         base_hash: file.base_hash,
         old_bytes: content.bytes,
         new_text,
-        permissions,
     })
-}
-
-/// Why a file must not be replaced, as an editor would judge it: its permissions protect it
-/// (no write bit for anyone: root too respects a file marked read-only, as agents often run
-/// as root), this user may not write it, or it has other hard links, which a replace would
-/// silently detach from the new text.
-fn write_protection(path: &Path, metadata: &fs::Metadata) -> Option<String> {
-    use std::os::unix::fs::{MetadataExt, PermissionsExt};
-    let mode = metadata.permissions().mode();
-    if mode & 0o222 == 0 {
-        return Some(format!("read-only (mode {:o})", mode & 0o7777));
-    }
-    let c_path = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).ok()?;
-    // SAFETY: a valid NUL-terminated path; `access` only reads it.
-    if unsafe { libc::access(c_path.as_ptr(), libc::W_OK) } != 0 {
-        return Some(format!("not writable: {}", io::Error::last_os_error()));
-    }
-    if metadata.nlink() > 1 {
-        return Some(format!(
-            "it has {} hard links, which replacing it would break",
-            metadata.nlink()
-        ));
-    }
-    None
-}
-
-/// The new text in a synced temporary file beside the target, with its permissions.
-fn stage(plan: &Plan) -> io::Result<tempfile::NamedTempFile> {
-    stage_bytes(plan, plan.new_text.as_bytes())
-}
-
-/// The name every temporary file of a write starts with; the walk never indexes such a file.
-pub const TEMPORARY_PREFIX: &str = ".sextant-write-";
-
-fn stage_bytes(plan: &Plan, bytes: &[u8]) -> io::Result<tempfile::NamedTempFile> {
-    let directory = plan.real_path.parent().unwrap_or(Path::new("."));
-    remove_stale_temporaries(directory);
-    let mut temporary = tempfile::Builder::new()
-        .prefix(TEMPORARY_PREFIX)
-        .tempfile_in(directory)?;
-    // Held until the file is closed, by this process only: a temporary file nobody holds
-    // was left by a writer that died (kill -9 while staging).
-    lock(temporary.as_file(), libc::LOCK_EX)?;
-    temporary.write_all(bytes)?;
-    temporary
-        .as_file()
-        .set_permissions(plan.permissions.clone())?;
-    temporary.as_file().sync_all()?;
-    Ok(temporary)
-}
-
-fn lock(file: &fs::File, operation: libc::c_int) -> io::Result<()> {
-    use std::os::fd::AsRawFd;
-    // SAFETY: flock on a descriptor this `File` owns.
-    match unsafe { libc::flock(file.as_raw_fd(), operation) } {
-        0 => Ok(()),
-        _ => Err(io::Error::last_os_error()),
-    }
-}
-
-/// Removes the temporary files a killed writer left in `directory` (full copies of new
-/// texts); those a live writer holds locked stay.
-pub(crate) fn remove_stale_temporaries(directory: &Path) {
-    let Ok(entries) = fs::read_dir(directory) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let is_temporary = entry
-            .file_name()
-            .to_str()
-            .is_some_and(|name| name.starts_with(TEMPORARY_PREFIX));
-        let is_file = entry.file_type().is_ok_and(|kind| kind.is_file());
-        if is_temporary
-            && is_file
-            && let Ok(file) = fs::File::open(entry.path())
-            && lock(&file, libc::LOCK_EX | libc::LOCK_NB).is_ok()
-        {
-            let _ = fs::remove_file(entry.path());
-        }
-    }
 }
 
 /// The file must still hold the text the edit was computed from just before it is
 /// replaced: an editor may have saved it while the others were being staged.
-fn recheck(reader: &ConfinedReader, plan: &Plan, max_file_size: u64) -> Result<(), ApplyError> {
-    match reader.read(&plan.real_path, max_file_size) {
+fn recheck(system: &dyn WritableSystem, plan: &Plan, max_file_size: u64) -> Result<(), ApplyError> {
+    match system.read(&plan.real_path, max_file_size) {
         Ok(content) if ContentHash::of(&content.bytes) == plan.base_hash => Ok(()),
         Ok(_) | Err(ReadRefusal::TooLarge { .. }) => Err(ApplyError::Conflict {
             path: plan.path.clone(),
@@ -356,39 +247,30 @@ fn io_error(plan: &Plan, error: io::Error) -> ApplyError {
 }
 
 /// Puts the old bytes back into each replaced file; the paths it could not restore.
-fn restore(replaced: &[&Plan]) -> Vec<String> {
+fn restore(system: &dyn WritableSystem, replaced: &[&Plan]) -> Vec<String> {
     replaced
         .iter()
         .rev()
         .filter(|plan| {
-            stage_bytes(plan, &plan.old_bytes)
-                .and_then(|temporary| {
-                    temporary
-                        .persist(&plan.real_path)
-                        .map(drop)
-                        .map_err(|e| e.error)
-                })
+            system
+                .stage(&plan.real_path, &plan.old_bytes)
+                .and_then(|temporary| temporary.replace())
                 .is_err()
         })
         .map(|plan| plan.path.clone())
         .collect()
 }
 
-/// Makes the renames durable. A directory that cannot be opened or synced (some file
-/// systems refuse) leaves the write done but not yet durable, which is no worse than an
-/// editor's save.
-fn sync_directory(file: &Path) {
-    if let Some(directory) = file.parent()
-        && let Ok(handle) = fs::File::open(directory)
-    {
-        let _ = handle.sync_all();
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::ide::{LineIndex, Span, TextEdit, TextRange};
+    use crate::workspace::{MemorySystem, OsSystem, System};
+    use std::fs;
+
+    fn disk(root: &Path) -> OsSystem {
+        OsSystem::new(root.to_path_buf())
+    }
 
     fn replace(path: &str, base: &str, from: &str, to: &str) -> FileEdit {
         let start = base.find(from).unwrap() as u32;
@@ -432,7 +314,7 @@ mod tests {
                 replace("pkg/b.py", "from a import f\n", "f\n", "g\n"),
             ],
         };
-        let applied = apply_change(&root, &change, LIMIT).unwrap();
+        let applied = apply_change(&disk(&root), &change, LIMIT).unwrap();
         assert_eq!(applied.files.len(), 2);
         assert_eq!(read(&root, "a.py"), "\u{feff}def g():\r\n    return 1\r\n");
         assert_eq!(read(&root, "pkg/b.py"), "from a import g\n");
@@ -462,7 +344,7 @@ mod tests {
                 replace("b.py", "y = 0\n", "y", "z"),
             ],
         };
-        let error = apply_change(&root, &change, LIMIT).unwrap_err();
+        let error = apply_change(&disk(&root), &change, LIMIT).unwrap_err();
         assert_eq!(error.code().as_str(), "CONFLICT");
         assert_eq!(
             error.to_string(),
@@ -471,38 +353,68 @@ mod tests {
         assert_eq!(read(&root, "a.py"), "x = 1\n");
     }
 
+    fn memory(files: &[(&str, &str)]) -> MemorySystem {
+        let system = MemorySystem::new("/ws");
+        for (path, text) in files {
+            system.write(path, text);
+        }
+        system
+    }
+
+    fn read_memory(system: &MemorySystem, path: &str) -> String {
+        let content = system.read(&system.path(path), LIMIT).unwrap();
+        String::from_utf8(content.bytes).unwrap()
+    }
+
     #[test]
-    fn a_failure_on_the_second_of_three_files_restores_the_first() {
+    fn a_failure_at_any_step_leaves_every_file_as_it_was() {
         let files = [
             ("a.py", "a = 1\n"),
             ("b.py", "b = 1\n"),
             ("c.py", "c = 1\n"),
         ];
-        let (_dir, root) = workspace(&files);
         let change = SourceChange {
             files: files
                 .iter()
                 .map(|(path, text)| replace(path, text, "1", "2"))
                 .collect(),
         };
-        let error = apply_change_with_faults(&root, &change, LIMIT, &|step| match step {
-            ApplyStep::Replace(1) => Err(io::Error::other("disk full")),
-            _ => Ok(()),
-        })
-        .unwrap_err();
-        assert_eq!(error.code().as_str(), "WRITE_FAILED");
-        assert_eq!(
-            error.to_string(),
-            "writing b.py failed: disk full; every file was left as it was"
-        );
-        for (path, text) in files {
-            assert_eq!(read(&root, path), text, "{path}");
+        let steps = (0..3).flat_map(|n| [ApplyStep::WriteTemporary(n), ApplyStep::Replace(n)]);
+        for step in steps {
+            let system = memory(&files);
+            system.fail_at(step, "disk full");
+            let error = apply_change(&system, &change, LIMIT).unwrap_err();
+            assert_eq!(error.code().as_str(), "WRITE_FAILED", "{step:?}");
+            let failed = ["a.py", "b.py", "c.py"][match step {
+                ApplyStep::WriteTemporary(n) | ApplyStep::Replace(n) => n,
+            }];
+            assert_eq!(
+                error.to_string(),
+                format!("writing {failed} failed: disk full; every file was left as it was"),
+                "{step:?}"
+            );
+            for (path, text) in files {
+                assert_eq!(read_memory(&system, path), text, "{path} after {step:?}");
+            }
         }
-        let names: Vec<_> = fs::read_dir(&root)
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
-        assert_eq!(names.len(), 3, "{names:?}");
+        let system = memory(&files);
+        apply_change(&system, &change, LIMIT).unwrap();
+        assert_eq!(read_memory(&system, "b.py"), "b = 2\n");
+    }
+
+    #[test]
+    fn a_read_only_file_in_memory_is_refused_before_anything_is_written() {
+        let system = memory(&[("a.py", "x = 1\n"), ("ro.py", "x = 1\n")]);
+        system.set_read_only("ro.py");
+        let change = SourceChange {
+            files: vec![
+                replace("a.py", "x = 1\n", "x", "y"),
+                replace("ro.py", "x = 1\n", "x", "y"),
+            ],
+        };
+        let error = apply_change(&system, &change, LIMIT).unwrap_err();
+        assert_eq!(error.to_string(), "ro.py: read-only; nothing was written");
+        assert_eq!(read_memory(&system, "a.py"), "x = 1\n");
     }
 
     #[test]
@@ -515,7 +427,7 @@ mod tests {
         let change = SourceChange {
             files: vec![replace("bad.py", lossy, "x", "y")],
         };
-        let error = apply_change(&root, &change, LIMIT).unwrap_err();
+        let error = apply_change(&disk(&root), &change, LIMIT).unwrap_err();
         assert_eq!(error.code().as_str(), "WRITE_REFUSED");
         let change = SourceChange {
             files: vec![FileEdit {
@@ -523,7 +435,7 @@ mod tests {
                 ..replace("bad.py", lossy, "x", "y")
             }],
         };
-        let error = apply_change(&root, &change, LIMIT).unwrap_err();
+        let error = apply_change(&disk(&root), &change, LIMIT).unwrap_err();
         assert_eq!(error.code().as_str(), "WRITE_REFUSED");
         assert_eq!(
             error.to_string(),
@@ -533,7 +445,7 @@ mod tests {
             files: vec![replace("../a.py", "x = 1\n", "x", "y")],
         };
         assert_eq!(
-            apply_change(&root, &escape, LIMIT)
+            apply_change(&disk(&root), &escape, LIMIT)
                 .unwrap_err()
                 .code()
                 .as_str(),
@@ -549,7 +461,7 @@ mod tests {
         let change = SourceChange {
             files: vec![replace("link.py", "x = 1\n", "x", "y")],
         };
-        apply_change(&root, &change, LIMIT).unwrap();
+        apply_change(&disk(&root), &change, LIMIT).unwrap();
         assert_eq!(read(&root, "real.py"), "y = 1\n");
         assert!(
             fs::symlink_metadata(root.join("link.py"))
@@ -569,7 +481,7 @@ mod tests {
                 replace("real.py", "x = 1\n", "x", "y"),
             ],
         };
-        apply_change(&root, &same, LIMIT).unwrap();
+        apply_change(&disk(&root), &same, LIMIT).unwrap();
         assert_eq!(read(&root, "real.py"), "y = 1\n");
         let different = SourceChange {
             files: vec![
@@ -577,7 +489,7 @@ mod tests {
                 replace("real.py", "y = 1\n", "1", "2"),
             ],
         };
-        let error = apply_change(&root, &different, LIMIT).unwrap_err();
+        let error = apply_change(&disk(&root), &different, LIMIT).unwrap_err();
         assert_eq!(
             error.to_string(),
             "real.py: the same file as link.py, edited differently; nothing was written"
@@ -596,7 +508,7 @@ mod tests {
                 replace("ro.py", "x = 1\n", "x", "y"),
             ],
         };
-        let error = apply_change(&root, &change, LIMIT).unwrap_err();
+        let error = apply_change(&disk(&root), &change, LIMIT).unwrap_err();
         assert_eq!(error.code().as_str(), "WRITE_REFUSED");
         assert_eq!(
             error.to_string(),
@@ -608,28 +520,11 @@ mod tests {
         let change = SourceChange {
             files: vec![replace("a.py", "x = 1\n", "x", "y")],
         };
-        let error = apply_change(&root, &change, LIMIT).unwrap_err();
+        let error = apply_change(&disk(&root), &change, LIMIT).unwrap_err();
         assert_eq!(
             error.to_string(),
             "a.py: it has 2 hard links, which replacing it would break; nothing was written"
         );
         assert_eq!(read(&root, "b.py"), "x = 1\n");
-    }
-
-    #[test]
-    fn temporary_files_a_killed_writer_left_are_removed_by_the_next_write() {
-        let (_dir, root) = workspace(&[("a.py", "x = 1\n")]);
-        let stale = root.join(".sextant-write-left");
-        fs::write(&stale, "x = 2\n").unwrap();
-        let held = root.join(".sextant-write-held");
-        fs::write(&held, "x = 3\n").unwrap();
-        let holder = fs::File::open(&held).unwrap();
-        lock(&holder, libc::LOCK_EX).unwrap();
-        let change = SourceChange {
-            files: vec![replace("a.py", "x = 1\n", "x", "y")],
-        };
-        apply_change(&root, &change, LIMIT).unwrap();
-        assert!(!stale.exists());
-        assert!(held.exists(), "a live writer's temporary file stays");
     }
 }

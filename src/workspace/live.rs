@@ -32,7 +32,7 @@ use serde::Serialize;
 use super::apply::{ApplyError, Written};
 use super::{
     FileError, Host, LoadOptions, OsSystem, ProgressEvent, ProgressSink, SkippedFile, System,
-    standalone_file_in,
+    WritableSystem, standalone_file_in,
 };
 use crate::ide::{Analysis, Cancellable, FileId, SourceChange};
 
@@ -137,7 +137,7 @@ pub struct LiveWorkspace {
     _watcher: Option<notify::RecommendedWatcher>,
     root: PathBuf,
     /// What the writer reads (for files the index leaves out).
-    system: Arc<dyn System>,
+    system: Arc<dyn WritableSystem>,
 }
 
 /// Feeds a [`LiveWorkspace::start_with`] workspace the changes its system went through,
@@ -237,7 +237,7 @@ impl LiveWorkspace {
     /// reach the writer through the returned [`DiskEvents`], in the order they are sent.
     /// A read sees every event sent before it (the events and the read share one queue).
     pub fn start_with(
-        system: Arc<dyn System>,
+        system: Arc<dyn WritableSystem>,
         options: LoadOptions,
     ) -> Result<(LiveWorkspace, DiskEvents), LoadError> {
         let (tx, rx) = mpsc::channel();
@@ -412,7 +412,7 @@ impl LiveWorkspace {
             .snapshot()
             .map(|snapshot| snapshot.max_file_size)
             .unwrap_or(super::DEFAULT_MAX_FILE_SIZE);
-        let written = super::apply_change(&self.root, change, max_file_size)?;
+        let written = super::apply_change(&*self.system, change, max_file_size)?;
         let paths = written
             .files
             .iter()
@@ -514,7 +514,7 @@ impl Shared {
 
 /// Starts the writer thread over `system`, fed by `channel`.
 fn spawn(
-    system: Arc<dyn System>,
+    system: Arc<dyn WritableSystem>,
     options: LoadOptions,
     shared: Arc<Shared>,
     channel: (Sender<Message>, Receiver<Message>),
@@ -573,7 +573,7 @@ struct Disk {
 }
 
 fn writer_loop(
-    system: Arc<dyn System>,
+    system: Arc<dyn WritableSystem>,
     options: LoadOptions,
     shared: &Arc<Shared>,
     rx: &Receiver<Message>,
@@ -617,7 +617,7 @@ fn writer_loop(
             .name("sextant-cleanup".into())
             .spawn(move || {
                 for directory in directories {
-                    super::apply::remove_stale_temporaries(&directory);
+                    super::system::remove_stale_temporaries(&directory);
                 }
             });
     }

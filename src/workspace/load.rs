@@ -185,7 +185,7 @@ fn classify(root: &Path, path: &Path) -> Option<Candidate> {
     if path
         .file_name()
         .and_then(|name| name.to_str())
-        .is_some_and(|name| name.starts_with(super::apply::TEMPORARY_PREFIX))
+        .is_some_and(|name| name.starts_with(super::system::TEMPORARY_PREFIX))
     {
         return None;
     }

@@ -35,10 +35,14 @@ pub use load::{
     LoadedFile, ReadOutcome, SkipReason, SkippedFile, decode, read_source, relative_path,
 };
 pub use reader::{ConfinedReader, ReadRefusal, normalize_lexically, resolves_inside};
-pub use system::{FileKind, MemorySystem, Metadata, OsSystem, OverlaySystem, System};
+pub use system::{
+    FileKind, MemorySystem, Metadata, OsSystem, OverlaySystem, StagedFile, System, WritableSystem,
+};
 
 use crate::{
-    ide::{Analysis, AnalysisHost, Change, ChangeSummary, FileContent, FileId, Language},
+    ide::{
+        Analysis, AnalysisHost, Change, ChangeSummary, FileContent, FileId, Language, SourceChange,
+    },
     lang::LangId,
 };
 
@@ -292,7 +296,10 @@ impl Host {
     }
 
     /// Walks the root of `system`, reads and indexes every source file on all cores.
-    pub fn load_with(system: Arc<dyn System>, options: &LoadOptions) -> Result<Host, LoadError> {
+    pub fn load_with(
+        system: Arc<dyn WritableSystem>,
+        options: &LoadOptions,
+    ) -> Result<Host, LoadError> {
         let started = Instant::now();
         let root = system.root().to_path_buf();
         let config = effective_config(&*system, options)?;
@@ -334,7 +341,7 @@ impl Host {
     }
 
     fn from_files_over(
-        system: Arc<dyn System>,
+        system: Arc<dyn WritableSystem>,
         analysis: AnalysisHost,
         root: PathBuf,
         files: Vec<LoadedFile>,
@@ -616,8 +623,16 @@ impl Host {
     }
 
     /// The system this host reads (below the editors' documents).
-    pub fn system(&self) -> &Arc<dyn System> {
+    pub fn system(&self) -> &Arc<dyn WritableSystem> {
         self.system.base()
+    }
+
+    /// Writes `change` through this host's system, all files or none, reading each file
+    /// with the size limit the index read it with. Editors' open documents are not
+    /// written: the write goes to the system below them, and a file an editor changed
+    /// since the edit was computed is a `CONFLICT` like any other.
+    pub fn write_change(&self, change: &SourceChange) -> Result<Written, ApplyError> {
+        apply_change(&**self.system.base(), change, self.config.max_file_size)
     }
 
     /// The analysis host itself (tests and benchmarks drive the database through it).

@@ -25,7 +25,7 @@ use ignore::{
     overrides::Override,
 };
 
-use super::{Candidate, FileKind, Metadata, System};
+use super::{ApplyStep, Candidate, FileKind, Metadata, StagedFile, System, WritableSystem};
 use crate::workspace::{
     config::Config,
     load::{self, Collector, Reached},
@@ -55,6 +55,17 @@ pub struct MemorySystem {
     tree: RwLock<BTreeMap<PathBuf, Node>>,
     /// Run once after the next walk, before any read (a file vanishing in between).
     after_walk: Mutex<Option<Hook>>,
+    /// The write side: files marked read-only, the step to fail next, steps counted.
+    writes: Mutex<Writes>,
+}
+
+/// What [`WritableSystem`] keeps between calls on a [`MemorySystem`].
+#[derive(Debug, Default)]
+struct Writes {
+    read_only: std::collections::BTreeSet<PathBuf>,
+    fail_at: Option<(ApplyStep, String)>,
+    staged: usize,
+    replaced: usize,
 }
 
 impl std::fmt::Debug for MemorySystem {
@@ -75,6 +86,7 @@ impl MemorySystem {
             root: root.clone(),
             tree: RwLock::new(BTreeMap::new()),
             after_walk: Mutex::new(None),
+            writes: Mutex::new(Writes::default()),
         };
         system.create_dir(&root);
         system
@@ -144,6 +156,44 @@ impl MemorySystem {
     /// race of a file changing between the walk and the read, made deterministic.
     pub fn after_next_walk(&self, change: impl FnOnce(&MemorySystem) + Send + 'static) {
         *self.after_walk.lock().unwrap() = Some(Box::new(change));
+    }
+
+    /// Marks a file read-only: a write refuses it, as the disk's refuses a file with no
+    /// write bit.
+    pub fn set_read_only(&self, path: impl AsRef<Path>) -> &Self {
+        let path = self.path(path);
+        self.writes.lock().unwrap().read_only.insert(path);
+        self
+    }
+
+    /// Fails `step` of the next write (counted from the next write on) with an I/O error
+    /// saying `message`, once, as a full disk would.
+    pub fn fail_at(&self, step: ApplyStep, message: &str) -> &Self {
+        let mut writes = self.writes.lock().unwrap();
+        *writes = Writes {
+            read_only: std::mem::take(&mut writes.read_only),
+            fail_at: Some((step, message.to_string())),
+            ..Writes::default()
+        };
+        self
+    }
+
+    /// Counts `step` and fails it if it is the one [`MemorySystem::fail_at`] named.
+    fn write_step(
+        &self,
+        step: impl Fn(usize) -> ApplyStep,
+        counter: fn(&mut Writes) -> &mut usize,
+    ) -> io::Result<()> {
+        let mut writes = self.writes.lock().unwrap();
+        let n = *counter(&mut writes);
+        *counter(&mut writes) += 1;
+        match writes.fail_at.take() {
+            Some((failing, message)) if failing == step(n) => Err(io::Error::other(message)),
+            other => {
+                writes.fail_at = other;
+                Ok(())
+            }
+        }
     }
 
     fn insert(&self, path: impl AsRef<Path>, node: Node) -> &Self {
@@ -256,6 +306,47 @@ fn metadata_of(node: &Node) -> Metadata {
             kind: FileKind::Special(kind),
             len: 0,
         },
+    }
+}
+
+impl WritableSystem for MemorySystem {
+    fn write_protection(&self, real_path: &Path) -> Option<String> {
+        let writes = self.writes.lock().unwrap();
+        writes
+            .read_only
+            .contains(real_path)
+            .then(|| "read-only".to_string())
+    }
+
+    fn stage(&self, real_path: &Path, bytes: &[u8]) -> io::Result<Box<dyn StagedFile + '_>> {
+        self.write_step(ApplyStep::WriteTemporary, |w| &mut w.staged)?;
+        Ok(Box::new(StagedInMemory {
+            system: self,
+            target: real_path.to_path_buf(),
+            bytes: Arc::from(bytes),
+        }))
+    }
+
+    fn sync_directory(&self, _real_path: &Path) {}
+}
+
+/// A staged text held aside until it replaces its file in one map update.
+struct StagedInMemory<'a> {
+    system: &'a MemorySystem,
+    target: PathBuf,
+    bytes: Arc<[u8]>,
+}
+
+impl StagedFile for StagedInMemory<'_> {
+    fn replace(self: Box<Self>) -> io::Result<()> {
+        self.system
+            .write_step(ApplyStep::Replace, |w| &mut w.replaced)?;
+        self.system
+            .tree
+            .write()
+            .unwrap()
+            .insert(self.target, Node::File(self.bytes));
+        Ok(())
     }
 }
 

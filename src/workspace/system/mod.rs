@@ -9,16 +9,23 @@
 //!   files), with the same ignore semantics, for deterministic tests;
 //! - [`OverlaySystem`]: editors' open documents layered over another system; a document's
 //!   text wins over what the system below holds until it is closed.
+//!
+//! [`WritableSystem`] is the write side: the primitives the all-or-nothing apply
+//! (`workspace/apply.rs`) is made of, stage a new text beside a file and then replace the
+//! file with it. The disk does it with a synced temporary file and a rename; the memory
+//! system does it in its map and can fail any step on request ([`MemorySystem::fail_at`]),
+//! so the rollback is tested without a disk.
 
 mod memory;
 mod os;
 mod overlay;
 
 use crate::workspace::LoadError;
-use std::path::Path;
+use std::{io, path::Path};
 
 pub use memory::MemorySystem;
-pub use os::OsSystem;
+pub(crate) use os::remove_stale_temporaries;
+pub use os::{OsSystem, TEMPORARY_PREFIX};
 pub use overlay::OverlaySystem;
 
 pub use super::load::Candidate;
@@ -76,4 +83,35 @@ pub trait System: Send + Sync {
     /// subdirectories and its parents), hidden names, and `config`'s include/exclude
     /// globs; with what had to be left out and why.
     fn walk(&self, config: &Config) -> Result<Vec<Candidate>, LoadError>;
+}
+
+/// What writing a change asks of a file system, beyond reading it. Paths are real paths
+/// (symlinks resolved, as [`System::read`] reports them) inside the root.
+pub trait WritableSystem: System {
+    /// Why the regular file at `real_path` must not be replaced, as an editor would judge
+    /// it (write-protected, not writable by this user, other hard links), or `None`.
+    fn write_protection(&self, real_path: &Path) -> Option<String>;
+
+    /// `bytes` made durable beside `real_path`, with its permissions, replacing nothing
+    /// yet. Dropping the result without [`StagedFile::replace`] leaves no trace.
+    fn stage(&self, real_path: &Path, bytes: &[u8]) -> io::Result<Box<dyn StagedFile + '_>>;
+
+    /// Makes the replacements in `real_path`'s directory durable (best effort).
+    fn sync_directory(&self, real_path: &Path);
+}
+
+/// A new text staged by [`WritableSystem::stage`].
+pub trait StagedFile {
+    /// Puts the staged text in place of the file in one step: a reader sees the old text
+    /// or the new one, never a mix.
+    fn replace(self: Box<Self>) -> io::Result<()>;
+}
+
+/// The steps of a write, as [`MemorySystem::fail_at`] names the one to fail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ApplyStep {
+    /// Staging the new text of the `n`th file (0-based) of the change.
+    WriteTemporary(usize),
+    /// Replacing the `n`th file with its staged text.
+    Replace(usize),
 }

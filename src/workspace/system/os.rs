@@ -2,15 +2,17 @@
 //! crate.
 //!
 //! Invariant: together with `reader.rs`, the only code in `workspace` that calls the
-//! operating system's file APIs.
+//! operating system's file APIs, for reading and for writing (the [`WritableSystem`]
+//! primitives the all-or-nothing apply is made of).
 
 use crate::workspace::LoadError;
 use std::{
     fs,
+    io::{self, Write},
     path::{Path, PathBuf},
 };
 
-use super::{Candidate, FileKind, Metadata, System};
+use super::{Candidate, FileKind, Metadata, StagedFile, System, WritableSystem};
 use crate::workspace::{
     config::Config,
     load::{self, Collector, Reached},
@@ -139,5 +141,154 @@ fn metadata_of(meta: &fs::Metadata) -> Metadata {
     Metadata {
         kind,
         len: meta.len(),
+    }
+}
+
+impl WritableSystem for OsSystem {
+    /// Its permissions protect it (no write bit for anyone: root too respects a file marked
+    /// read-only, as agents often run as root), this user may not write it, or it has other
+    /// hard links, which a replace would silently detach from the new text.
+    fn write_protection(&self, real_path: &Path) -> Option<String> {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        let metadata = match fs::metadata(real_path) {
+            Ok(metadata) => metadata,
+            Err(error) => return Some(error.to_string()),
+        };
+        let mode = metadata.permissions().mode();
+        if mode & 0o222 == 0 {
+            return Some(format!("read-only (mode {:o})", mode & 0o7777));
+        }
+        let c_path = std::ffi::CString::new(real_path.as_os_str().as_encoded_bytes()).ok()?;
+        // SAFETY: a valid NUL-terminated path; `access` only reads it.
+        if unsafe { libc::access(c_path.as_ptr(), libc::W_OK) } != 0 {
+            return Some(format!("not writable: {}", io::Error::last_os_error()));
+        }
+        if metadata.nlink() > 1 {
+            return Some(format!(
+                "it has {} hard links, which replacing it would break",
+                metadata.nlink()
+            ));
+        }
+        None
+    }
+
+    /// A synced temporary file in the target's own directory, locked while this process
+    /// holds it, with the target's permissions.
+    fn stage(&self, real_path: &Path, bytes: &[u8]) -> io::Result<Box<dyn StagedFile + '_>> {
+        let directory = real_path.parent().unwrap_or(Path::new("."));
+        remove_stale_temporaries(directory);
+        let permissions = fs::metadata(real_path)?.permissions();
+        let mut temporary = tempfile::Builder::new()
+            .prefix(TEMPORARY_PREFIX)
+            .tempfile_in(directory)?;
+        // Held until the file is closed, by this process only: a temporary file nobody holds
+        // was left by a writer that died (kill -9 while staging).
+        lock(temporary.as_file(), libc::LOCK_EX)?;
+        temporary.write_all(bytes)?;
+        temporary.as_file().set_permissions(permissions)?;
+        temporary.as_file().sync_all()?;
+        Ok(Box::new(StagedOnDisk {
+            temporary,
+            target: real_path.to_path_buf(),
+        }))
+    }
+
+    /// A directory that cannot be opened or synced (some file systems refuse) leaves the
+    /// write done but not yet durable, which is no worse than an editor's save.
+    fn sync_directory(&self, real_path: &Path) {
+        if let Some(directory) = real_path.parent()
+            && let Ok(handle) = fs::File::open(directory)
+        {
+            let _ = handle.sync_all();
+        }
+    }
+}
+
+/// A staged text on disk; dropped without [`StagedFile::replace`], its file is removed.
+struct StagedOnDisk {
+    temporary: tempfile::NamedTempFile,
+    target: PathBuf,
+}
+
+impl StagedFile for StagedOnDisk {
+    fn replace(self: Box<Self>) -> io::Result<()> {
+        self.temporary
+            .persist(&self.target)
+            .map(drop)
+            .map_err(|error| error.error)
+    }
+}
+
+/// The name every temporary file of a write starts with; the walk never indexes such a file.
+pub const TEMPORARY_PREFIX: &str = ".sextant-write-";
+
+fn lock(file: &fs::File, operation: libc::c_int) -> io::Result<()> {
+    use std::os::fd::AsRawFd;
+    // SAFETY: flock on a descriptor this `File` owns.
+    match unsafe { libc::flock(file.as_raw_fd(), operation) } {
+        0 => Ok(()),
+        _ => Err(io::Error::last_os_error()),
+    }
+}
+
+/// Removes the temporary files a killed writer left in `directory` (full copies of new
+/// texts); those a live writer holds locked stay.
+pub(crate) fn remove_stale_temporaries(directory: &Path) {
+    let Ok(entries) = fs::read_dir(directory) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let is_temporary = entry
+            .file_name()
+            .to_str()
+            .is_some_and(|name| name.starts_with(TEMPORARY_PREFIX));
+        let is_file = entry.file_type().is_ok_and(|kind| kind.is_file());
+        if is_temporary
+            && is_file
+            && let Ok(file) = fs::File::open(entry.path())
+            && lock(&file, libc::LOCK_EX | libc::LOCK_NB).is_ok()
+        {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_staged_text_replaces_its_file_or_leaves_no_trace() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let file = root.join("a.py");
+        fs::write(&file, "x = 1\n").unwrap();
+        let system = OsSystem::new(root.clone());
+        drop(system.stage(&file, b"x = 2\n").unwrap());
+        let names = || -> Vec<_> {
+            fs::read_dir(&root)
+                .unwrap()
+                .map(|e| e.unwrap().file_name())
+                .collect()
+        };
+        assert_eq!(names(), ["a.py"]);
+        assert_eq!(fs::read_to_string(&file).unwrap(), "x = 1\n");
+        system.stage(&file, b"x = 3\n").unwrap().replace().unwrap();
+        assert_eq!(names(), ["a.py"]);
+        assert_eq!(fs::read_to_string(&file).unwrap(), "x = 3\n");
+    }
+
+    #[test]
+    fn temporary_files_a_killed_writer_left_are_removed_and_held_ones_stay() {
+        let dir = tempfile::tempdir().unwrap();
+        let stale = dir.path().join(".sextant-write-left");
+        fs::write(&stale, "x = 2\n").unwrap();
+        let held = dir.path().join(".sextant-write-held");
+        fs::write(&held, "x = 3\n").unwrap();
+        let holder = fs::File::open(&held).unwrap();
+        lock(&holder, libc::LOCK_EX).unwrap();
+        remove_stale_temporaries(dir.path());
+        assert!(!stale.exists());
+        assert!(held.exists(), "a live writer's temporary file stays");
     }
 }

@@ -11,7 +11,7 @@ use std::{
     sync::Arc,
 };
 
-use super::{Candidate, FileKind, Metadata, System};
+use super::{Candidate, FileKind, Metadata, System, WritableSystem};
 use crate::{
     lang::LangId,
     workspace::{
@@ -29,12 +29,12 @@ struct Document {
 
 /// Open documents (by workspace-relative path) over a base system.
 pub struct OverlaySystem {
-    base: Arc<dyn System>,
+    base: Arc<dyn WritableSystem>,
     documents: HashMap<String, Document>,
 }
 
 impl OverlaySystem {
-    pub fn new(base: Arc<dyn System>) -> OverlaySystem {
+    pub fn new(base: Arc<dyn WritableSystem>) -> OverlaySystem {
         OverlaySystem {
             base,
             documents: HashMap::new(),
@@ -42,7 +42,7 @@ impl OverlaySystem {
     }
 
     /// The system below the documents.
-    pub fn base(&self) -> &Arc<dyn System> {
+    pub fn base(&self) -> &Arc<dyn WritableSystem> {
         &self.base
     }
 
