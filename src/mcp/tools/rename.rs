@@ -27,7 +27,10 @@ use crate::{
         answers::Json,
         schema::{input_schema, output_schema},
     },
-    workspace::{self, live::Snapshot},
+    workspace::{
+        self,
+        live::{LiveWorkspace, RequestCancel, Snapshot},
+    },
 };
 
 /// Declares the arguments twice: with `apply`, and without it for a read-only server.
@@ -276,7 +279,7 @@ impl SextantServer {
         args: JsonObject,
         ctx: RequestContext<RoleServer>,
     ) -> Result<Json<RenameAnswer>, rmcp::model::CallToolResult> {
-        let args: RenameSymbolArgs = match self.limits.read_only {
+        let mut args: RenameSymbolArgs = match self.limits.read_only {
             true => parse_args::<ReadOnlyRenameSymbolArgs>(args)?.into(),
             false => parse_args(args)?,
         };
@@ -284,133 +287,147 @@ impl SextantServer {
             include_heuristic: args.include_heuristic.unwrap_or(false),
             include_text: args.include_text.unwrap_or(false),
         };
-        let apply = args.apply.unwrap_or(false);
-        let expected_change_id = args.expected_change_id.clone();
-        if expected_change_id.is_some() && !apply {
-            return Err(ToolError::new(
-                ErrorCode::InvalidArgument,
-                "`expected_change_id` goes with `apply: true`",
+        if args.expected_change_id.is_some() && args.apply != Some(true) {
+            return Err(invalid("`expected_change_id` goes with `apply: true`").into());
+        }
+        let answer = match args.source.take() {
+            Some(source) => self.rename_source(args, source, options, ctx).await?,
+            None => self.rename_in_workspace(args, options, ctx).await?,
+        };
+        self.fitted(answer)
+    }
+}
+
+fn invalid(message: &str) -> ToolError {
+    ToolError::new(ErrorCode::InvalidArgument, message)
+}
+
+impl SextantServer {
+    /// Source mode: a rename inside a snippet, on a database of its own; nothing is read
+    /// from or written to the workspace.
+    async fn rename_source(
+        &self,
+        args: RenameSymbolArgs,
+        source: String,
+        options: RenameOptions,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<RenameAnswer, rmcp::model::CallToolResult> {
+        let (Some(language), Some(old_name)) = (args.language, args.old_name) else {
+            return Err(invalid("source mode needs `source`, `language` and `old_name`").into());
+        };
+        if args.query.is_some()
+            || args.path.is_some()
+            || args.line.is_some()
+            || args.apply.is_some_and(|a| a)
+        {
+            return Err(invalid(
+                "source mode takes no `query`, `path`, `line`, `column` or `apply`",
             )
             .into());
         }
-        let new_name = args.new_name.clone();
-        if let Some(source) = args.source {
-            let (Some(language), Some(old_name)) = (args.language, args.old_name) else {
-                return Err(ToolError::new(
-                    ErrorCode::InvalidArgument,
-                    "source mode needs `source`, `language` and `old_name`",
-                )
-                .into());
-            };
-            if args.query.is_some() || args.path.is_some() || args.line.is_some() || apply {
-                return Err(ToolError::new(
-                    ErrorCode::InvalidArgument,
-                    "source mode takes no `query`, `path`, `line`, `column` or `apply`",
-                )
-                .into());
-            }
-            if source.len() > self.limits.max_source_bytes {
-                return Err(ToolError::new(
-                    ErrorCode::TooLarge,
-                    format!(
-                        "source is {} bytes; the limit is {}",
-                        source.len(),
-                        self.limits.max_source_bytes
-                    ),
-                )
-                .into());
-            }
-            let lang = language.language();
-            let scope = args.scope;
-            let answer = self
-                .run("rename_symbol", ctx, Lane::Compute, move |cancel| {
-                    let (analysis, file) = workspace::standalone_source(
-                        "<source>".into(),
-                        lang,
-                        source.clone().into_bytes(),
-                    )
+        let limit = self.limits.max_source_bytes;
+        if source.len() > limit {
+            let message = format!("source is {} bytes; the limit is {limit}", source.len());
+            return Err(ToolError::new(ErrorCode::TooLarge, message).into());
+        }
+        let (lang, scope, new_name) = (language.language(), args.scope, args.new_name);
+        self.run("rename_symbol", ctx, Lane::Compute, move |cancel| {
+            let (analysis, file) =
+                workspace::standalone_source("<source>".into(), lang, source.clone().into_bytes())
                     .map_err(file_error)?;
-                    cancel.watch(analysis.cancellation_token());
-                    let rename = analysis
-                        .rename_in_scope(file, &old_name, scope.as_deref(), &new_name, options)
-                        .map_err(|_| cancelled())?
-                        .map_err(rename_error)?;
-                    let renamed = match rename.change.files.first() {
-                        Some(edit) => edit
-                            .apply(&source)
-                            .map_err(|e| ToolError::new(ErrorCode::Internal, e.to_string()))?,
-                        None => source,
-                    };
-                    Ok(RenameAnswer::new(&rename, false, Some(renamed)))
-                })
-                .await?;
-            return self.fitted(answer);
-        }
+            cancel.watch(analysis.cancellation_token());
+            let rename = analysis
+                .rename_in_scope(file, &old_name, scope.as_deref(), &new_name, options)
+                .map_err(|_| cancelled())?
+                .map_err(rename_error)?;
+            let renamed = match rename.change.files.first() {
+                Some(edit) => edit
+                    .apply(&source)
+                    .map_err(|e| ToolError::new(ErrorCode::Internal, e.to_string()))?,
+                None => source,
+            };
+            Ok(RenameAnswer::new(&rename, false, Some(renamed)))
+        })
+        .await
+    }
+
+    /// Workspace mode: the rename of a name or of the symbol at a position, as a dry run, or
+    /// written when `apply` is true and the rename is the one reviewed and adds no
+    /// diagnostics.
+    async fn rename_in_workspace(
+        &self,
+        args: RenameSymbolArgs,
+        options: RenameOptions,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<RenameAnswer, rmcp::model::CallToolResult> {
         if args.language.is_some() || args.old_name.is_some() || args.scope.is_some() {
-            return Err(ToolError::new(
-                ErrorCode::InvalidArgument,
-                "`language`, `old_name` and `scope` go with `source`",
-            )
-            .into());
+            return Err(invalid("`language`, `old_name` and `scope` go with `source`").into());
         }
         let target = name_or_position(&args.query, &args.path, args.line, args.column)?;
         let live = self.live.clone();
-        let answer = self
-            .run("rename_symbol", ctx, Lane::Compute, move |cancel| {
-                let position = match &target {
-                    Target::Position { path, line, column } => {
-                        let (rel, _) = super::paths::resolve(live.root(), path)?;
-                        Some((rel, *line, *column))
-                    }
-                    Target::Name(_) => None,
-                };
-                let computed = live
-                    .read(cancel, |s: &Snapshot| match (&target, &position) {
-                        (Target::Name(name), _) => {
-                            Ok(Some(s.analysis.rename_by_name(name, &new_name, options)?))
-                        }
-                        (_, Some((rel, line, column))) => {
-                            let Some(file) = s.file(rel) else {
-                                return Ok(None);
-                            };
-                            let offset = offset_of(&s.analysis, file, *line, *column)?;
-                            Ok(Some(s.analysis.rename(file, offset, &new_name, options)?))
-                        }
-                        _ => Ok(None),
-                    })
-                    .map_err(read_error)?;
-                let rename = match computed {
-                    Some(result) => result.map_err(rename_error)?,
-                    None => {
-                        return Err(ToolError::new(
-                            ErrorCode::NotFound,
-                            format!(
-                                "{:?} is not a file the workspace indexes",
-                                args.path.as_deref().unwrap_or_default()
-                            ),
-                        ));
-                    }
-                };
-                if let Some(expected) = &expected_change_id {
-                    super::reviewed(expected, &rename.change)?;
-                }
-                if !apply || rename.change.is_empty() {
-                    return Ok(RenameAnswer::new(&rename, false, None));
-                }
-                if rename.refusal().is_some() {
-                    let listed = serde_json::to_value(diagnostics(&rename)).unwrap_or_default();
-                    return Err(ToolError::new(
-                        ErrorCode::NewDiagnostics,
-                        format!("{}; nothing was written", NewDiagnostics::MESSAGE),
-                    )
+        self.run("rename_symbol", ctx, Lane::Compute, move |cancel| {
+            let rename = compute_rename(&live, cancel, &target, &args.new_name, options)?;
+            if let Some(expected) = &args.expected_change_id {
+                super::reviewed(expected, &rename.change)?;
+            }
+            if args.apply != Some(true) || rename.change.is_empty() {
+                return Ok(RenameAnswer::new(&rename, false, None));
+            }
+            if rename.refusal().is_some() {
+                let listed = serde_json::to_value(diagnostics(&rename)).unwrap_or_default();
+                let message = format!("{}; nothing was written", NewDiagnostics::MESSAGE);
+                return Err(ToolError::new(NewDiagnostics::CODE, message)
                     .with_detail("diagnostics", listed));
-                }
-                live.apply_change(&rename.change)
-                    .map_err(ToolError::failed)?;
-                Ok(RenameAnswer::new(&rename, true, None))
-            })
-            .await?;
-        self.fitted(answer)
+            }
+            live.apply_change(&rename.change)
+                .map_err(ToolError::failed)?;
+            Ok(RenameAnswer::new(&rename, true, None))
+        })
+        .await
+    }
+}
+
+/// The rename `target` asks for, on the workspace as it is now.
+fn compute_rename(
+    live: &LiveWorkspace,
+    cancel: &RequestCancel,
+    target: &Target,
+    new_name: &str,
+    options: RenameOptions,
+) -> Result<Rename, ToolError> {
+    let position = match target {
+        Target::Position { path, line, column } => {
+            let (rel, _) = super::paths::resolve(live.root(), path)?;
+            Some((rel, *line, *column, path))
+        }
+        Target::Name(_) => None,
+    };
+    let computed = live
+        .read(cancel, |s: &Snapshot| match (target, &position) {
+            (Target::Name(name), _) => {
+                Ok(Some(s.analysis.rename_by_name(name, new_name, options)?))
+            }
+            (_, Some((rel, line, column, _))) => {
+                let Some(file) = s.file(rel) else {
+                    return Ok(None);
+                };
+                let offset = offset_of(&s.analysis, file, *line, *column)?;
+                Ok(Some(s.analysis.rename(file, offset, new_name, options)?))
+            }
+            _ => Ok(None),
+        })
+        .map_err(read_error)?;
+    match (computed, position) {
+        (Some(result), _) => result.map_err(rename_error),
+        (None, position) => Err(ToolError::new(
+            ErrorCode::NotFound,
+            format!(
+                "{:?} is not a file the workspace indexes",
+                position
+                    .map(|(_, _, _, path)| path.as_str())
+                    .unwrap_or_default()
+            ),
+        )),
     }
 }
 
