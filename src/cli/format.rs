@@ -72,20 +72,7 @@ pub fn run(g: &GlobalArgs, args: &FormatArgs) -> Result<(String, ExitCode), CliE
         prefixes.push(workspace_path(g, &root, path)?);
     }
     let analysis = host.analysis();
-    let selected: Vec<_> = analysis
-        .files()
-        .filter(|&file| {
-            let path = analysis.file_path(file);
-            prefixes.is_empty()
-                || prefixes.iter().any(|prefix| {
-                    prefix.is_empty()
-                        || path == prefix
-                        || path
-                            .strip_prefix(prefix.as_str())
-                            .is_some_and(|rest| rest.starts_with('/'))
-                })
-        })
-        .collect();
+    let selected = selected_files(&analysis, &prefixes);
     // As `check`: a workspace without code is 0 files, not an error; a named path under
     // which the workspace indexes no file is.
     if selected.is_empty()
@@ -111,37 +98,7 @@ pub fn run(g: &GlobalArgs, args: &FormatArgs) -> Result<(String, ExitCode), CliE
         },
         stop: &|| false,
     };
-    let mut outcomes = Vec::new();
-    let mut change = SourceChange::default();
-    for file in selected {
-        let path = analysis.file_path(file).to_string();
-        match workspace::format_file(&analysis, formatting, file, options) {
-            Ok(formatted) => {
-                let changed = formatted.changed();
-                outcomes.push(FileOutcome {
-                    path,
-                    changed,
-                    diff: formatted.diff.clone(),
-                    error: None,
-                });
-                if changed {
-                    change.files.push(formatted.edit);
-                }
-            }
-            Err(workspace::FormatFailure::Cancelled) => {
-                return Err(CliError("the analysis was cancelled".into()));
-            }
-            Err(error) => outcomes.push(FileOutcome {
-                path,
-                changed: false,
-                diff: String::new(),
-                error: Some(Failure {
-                    code: error.code(),
-                    message: error.to_string(),
-                }),
-            }),
-        }
-    }
+    let (outcomes, change) = format_files(&analysis, formatting, &selected, options)?;
     let failed = outcomes.iter().filter(|o| o.error.is_some()).count();
     let mut written = false;
     // All or none: one file that could not be formatted stops every write.
@@ -170,6 +127,65 @@ pub fn run(g: &GlobalArgs, args: &FormatArgs) -> Result<(String, ExitCode), CliE
         render(&report, args)
     };
     Ok((out, code))
+}
+
+/// The indexed files under any of `prefixes` (workspace-relative; all files when none).
+fn selected_files(analysis: &crate::ide::Analysis, prefixes: &[String]) -> Vec<crate::ide::FileId> {
+    analysis
+        .files()
+        .filter(|&file| {
+            let path = analysis.file_path(file);
+            prefixes.is_empty()
+                || prefixes.iter().any(|prefix| {
+                    prefix.is_empty()
+                        || path == prefix
+                        || path
+                            .strip_prefix(prefix.as_str())
+                            .is_some_and(|rest| rest.starts_with('/'))
+                })
+        })
+        .collect()
+}
+
+/// Each file's outcome, and one change holding every file that would change.
+fn format_files(
+    analysis: &crate::ide::Analysis,
+    formatting: Formatting,
+    files: &[crate::ide::FileId],
+    options: FormatOptions,
+) -> Result<(Vec<FileOutcome>, SourceChange), CliError> {
+    let mut outcomes = Vec::new();
+    let mut change = SourceChange::default();
+    for &file in files {
+        let path = analysis.file_path(file).to_string();
+        match workspace::format_file(analysis, formatting, file, options) {
+            Ok(formatted) => {
+                let changed = formatted.changed();
+                outcomes.push(FileOutcome {
+                    path,
+                    changed,
+                    diff: formatted.diff.clone(),
+                    error: None,
+                });
+                if changed {
+                    change.files.push(formatted.edit);
+                }
+            }
+            Err(workspace::FormatFailure::Cancelled) => {
+                return Err(CliError("the analysis was cancelled".into()));
+            }
+            Err(error) => outcomes.push(FileOutcome {
+                path,
+                changed: false,
+                diff: String::new(),
+                error: Some(Failure {
+                    code: error.code(),
+                    message: error.to_string(),
+                }),
+            }),
+        }
+    }
+    Ok((outcomes, change))
 }
 
 fn render(report: &Report, args: &FormatArgs) -> String {

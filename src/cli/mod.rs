@@ -464,47 +464,12 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
     let g = &cli.global;
     match &cli.command {
         Command::Languages => Ok((render::languages(g.json), ExitCode::SUCCESS)),
-        Command::Lsp(args) => {
-            let load = LoadOptions {
-                max_file_size: g.max_file_size,
-                exclude: g.exclude.clone(),
-                progress: None,
-                check_in_background: !args.background.no_background_check,
-                ..Default::default()
-            };
-            let trust = if args.allow_external_formatter {
-                workspace::FormatterTrust::Trusted
-            } else {
-                workspace::FormatterTrust::Untrusted
-            };
-            let code =
-                crate::lsp::run_stdio(g.root_arg.clone(), load, args.max_message_bytes, trust)?;
-            Ok((String::new(), code))
-        }
+        Command::Lsp(args) => lsp(g, args),
         Command::Mcp(args) => {
             run_mcp(g, args)?;
             Ok((String::new(), ExitCode::SUCCESS))
         }
-        Command::Parse(args) => {
-            let (analysis, file) = single_file(g, &args.file)?;
-            let mut options = ide::ParseOptions {
-                max_nodes: args.max_nodes,
-                ..Default::default()
-            };
-            if let Some(depth) = args.depth {
-                options.max_depth = depth;
-            }
-            if args.errors_only {
-                options.max_nodes = 0;
-            }
-            let out = analysis.parse_tree(file, options).map_err(cancelled)?;
-            let code = if out.error_count > 0 {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            };
-            Ok((render::parse(&out, g.json, args.errors_only), code))
-        }
+        Command::Parse(args) => parse(g, args),
         Command::Outline(args) => {
             let (analysis, file) = single_file(g, args)?;
             let out = analysis.outline(file, usize::MAX).map_err(cancelled)?;
@@ -516,113 +481,151 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
             let out = host.analysis().imports(file).map_err(cancelled)?;
             Ok((render::imports(&out, g.json), ExitCode::SUCCESS))
         }
-        Command::Def(args) => {
-            let host = load_workspace(g)?;
-            let analysis = host.analysis();
-            let found = match position(g, &host, &args.target)? {
-                Some((file, offset)) => analysis.definition(file, offset),
-                None => analysis.definition_by_name(&args.target, args.path.as_deref()),
-            }
-            .map_err(cancelled)?;
-            let code = if found.is_empty() {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            };
-            Ok((render::definitions(&found, &args.target, g.json), code))
-        }
-        Command::Refs(args) => {
-            let host = load_workspace(g)?;
-            let analysis = host.analysis();
-            let query = ide::ReferenceQuery {
-                exact_only: args.exact,
-                exclude_definitions: args.no_definitions,
-                path_prefix: args.target.path.clone(),
-                limit: args.limit,
-            };
-            let found = match position(g, &host, &args.target.target)? {
-                Some((file, offset)) => analysis.references(file, offset, &query),
-                None => analysis.references_by_name(&args.target.target, &query),
-            }
-            .map_err(cancelled)?;
-            let code = if found.references.is_empty() {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            };
-            Ok((render::references(&found, g.json), code))
-        }
+        Command::Def(args) => definition(g, args),
+        Command::Refs(args) => references(g, args),
         Command::Rename(args) => rename::run(g, args),
         Command::Graph(args) => graph(g, args),
         Command::Check(args) => check(g, args),
         Command::Format(args) => format::run(g, args),
-        Command::Explain(args) => match &args.code {
-            None => Ok((
-                render::codes(ide::diagnostic_codes(), g.json),
-                ExitCode::SUCCESS,
-            )),
-            Some(code) => {
-                let found = ide::explain(code).ok_or_else(|| {
-                    CliError(format!(
-                        "unknown diagnostic code {code:?} (`sextant explain` lists them)"
-                    ))
-                })?;
-                Ok((render::explain(found, g.json), ExitCode::SUCCESS))
-            }
-        },
-        Command::Symbols(args) => {
-            let query = ide::SymbolQuery {
-                query: args.query.clone(),
-                kinds: args
-                    .kind
-                    .iter()
-                    .map(|k| parse_kind(k))
-                    .collect::<Result<_, _>>()?,
-                language: args
-                    .language
-                    .as_deref()
-                    .map(parse_language)
-                    .transpose()?
-                    .map(|l| l.lang_id),
-                path_prefix: args.path.clone(),
-                limit: args.limit,
-            };
-            let host = load_workspace(g)?;
-            let out = host.analysis().symbol_search(&query).map_err(cancelled)?;
-            let code = if out.symbols.is_empty() {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            };
-            Ok((render::symbols(&out, g.json), code))
-        }
-        Command::Files(args) => {
-            let language = args
-                .language
-                .as_deref()
-                .map(parse_language)
-                .transpose()?
-                .map(|l| l.lang_id);
-            let host = load_workspace(g)?;
-            let analysis = host.analysis();
-            let files: Vec<(String, String)> = analysis
-                .files()
-                .map(|f| (analysis.file_path(f), analysis.file_language(f)))
-                .filter(|(_, lang)| language.is_none_or(|l| lang.lang_id == l))
-                .map(|(path, lang)| (path.to_string(), lang.id.clone()))
-                .collect();
-            Ok((render::files(&files, g.json), ExitCode::SUCCESS))
-        }
+        Command::Explain(args) => explain(g, args),
+        Command::Symbols(args) => symbols(g, args),
+        Command::Files(args) => files(g, args),
         Command::Stats(args) => {
             let host = load_workspace(g)?;
             let stats = host.analysis().workspace_stats().map_err(cancelled)?;
             let projects = host.analysis().projects().map_err(cancelled)?;
-            Ok((
-                render::stats(&host, &stats, &projects, g.json, args.skipped),
-                ExitCode::SUCCESS,
-            ))
+            let out = render::stats(&host, &stats, &projects, g.json, args.skipped);
+            Ok((out, ExitCode::SUCCESS))
         }
     }
+}
+
+/// Exit code 1 when `condition`: the command's "no" answer, nothing found or, for `parse`,
+/// syntax errors found (documented per command in `docs/cli.md`).
+fn one_if(condition: bool) -> ExitCode {
+    if condition {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn lsp(g: &GlobalArgs, args: &LspArgs) -> Result<(String, ExitCode), CliError> {
+    let load = LoadOptions {
+        max_file_size: g.max_file_size,
+        exclude: g.exclude.clone(),
+        progress: None,
+        check_in_background: !args.background.no_background_check,
+        ..Default::default()
+    };
+    let trust = if args.allow_external_formatter {
+        workspace::FormatterTrust::Trusted
+    } else {
+        workspace::FormatterTrust::Untrusted
+    };
+    let code = crate::lsp::run_stdio(g.root_arg.clone(), load, args.max_message_bytes, trust)?;
+    Ok((String::new(), code))
+}
+
+fn parse(g: &GlobalArgs, args: &ParseArgs) -> Result<(String, ExitCode), CliError> {
+    let (analysis, file) = single_file(g, &args.file)?;
+    let mut options = ide::ParseOptions {
+        max_nodes: args.max_nodes,
+        ..Default::default()
+    };
+    if let Some(depth) = args.depth {
+        options.max_depth = depth;
+    }
+    if args.errors_only {
+        options.max_nodes = 0;
+    }
+    let out = analysis.parse_tree(file, options).map_err(cancelled)?;
+    let code = one_if(out.error_count > 0);
+    Ok((render::parse(&out, g.json, args.errors_only), code))
+}
+
+fn definition(g: &GlobalArgs, args: &NavigationArgs) -> Result<(String, ExitCode), CliError> {
+    let host = load_workspace(g)?;
+    let analysis = host.analysis();
+    let definitions = match position(g, &host, &args.target)? {
+        Some((file, offset)) => analysis.definition(file, offset),
+        None => analysis.definition_by_name(&args.target, args.path.as_deref()),
+    }
+    .map_err(cancelled)?;
+    let code = one_if(definitions.is_empty());
+    Ok((
+        render::definitions(&definitions, &args.target, g.json),
+        code,
+    ))
+}
+
+fn references(g: &GlobalArgs, args: &RefsArgs) -> Result<(String, ExitCode), CliError> {
+    let host = load_workspace(g)?;
+    let analysis = host.analysis();
+    let query = ide::ReferenceQuery {
+        exact_only: args.exact,
+        exclude_definitions: args.no_definitions,
+        path_prefix: args.target.path.clone(),
+        limit: args.limit,
+    };
+    let references = match position(g, &host, &args.target.target)? {
+        Some((file, offset)) => analysis.references(file, offset, &query),
+        None => analysis.references_by_name(&args.target.target, &query),
+    }
+    .map_err(cancelled)?;
+    let code = one_if(references.references.is_empty());
+    Ok((render::references(&references, g.json), code))
+}
+
+fn explain(g: &GlobalArgs, args: &ExplainArgs) -> Result<(String, ExitCode), CliError> {
+    let Some(code) = &args.code else {
+        let out = render::codes(ide::diagnostic_codes(), g.json);
+        return Ok((out, ExitCode::SUCCESS));
+    };
+    let explained = ide::explain(code).ok_or_else(|| {
+        CliError(format!(
+            "unknown diagnostic code {code:?} (`sextant explain` lists them)"
+        ))
+    })?;
+    Ok((render::explain(explained, g.json), ExitCode::SUCCESS))
+}
+
+fn symbols(g: &GlobalArgs, args: &SymbolsArgs) -> Result<(String, ExitCode), CliError> {
+    let query = ide::SymbolQuery {
+        query: args.query.clone(),
+        kinds: args
+            .kind
+            .iter()
+            .map(|k| parse_kind(k))
+            .collect::<Result<_, _>>()?,
+        language: language_filter(args.language.as_deref())?,
+        path_prefix: args.path.clone(),
+        limit: args.limit,
+    };
+    let host = load_workspace(g)?;
+    let out = host.analysis().symbol_search(&query).map_err(cancelled)?;
+    Ok((
+        render::symbols(&out, g.json),
+        one_if(out.symbols.is_empty()),
+    ))
+}
+
+fn files(g: &GlobalArgs, args: &FilesArgs) -> Result<(String, ExitCode), CliError> {
+    let language = language_filter(args.language.as_deref())?;
+    let host = load_workspace(g)?;
+    let analysis = host.analysis();
+    let files: Vec<(String, String)> = analysis
+        .files()
+        .map(|f| (analysis.file_path(f), analysis.file_language(f)))
+        .filter(|(_, lang)| language.is_none_or(|l| lang.lang_id == l))
+        .map(|(path, lang)| (path.to_string(), lang.id.clone()))
+        .collect();
+    Ok((render::files(&files, g.json), ExitCode::SUCCESS))
+}
+
+/// `--language NAME` as the registry's id, refused when no language has that name.
+fn language_filter(name: Option<&str>) -> Result<Option<ide::LangId>, CliError> {
+    Ok(name.map(parse_language).transpose()?.map(|l| l.lang_id))
 }
 
 fn graph(g: &GlobalArgs, args: &GraphArgs) -> Result<(String, ExitCode), CliError> {

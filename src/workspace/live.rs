@@ -580,46 +580,15 @@ fn writer_loop(
     disk: Disk,
 ) {
     let started = Instant::now();
-    let mut options = options;
     let background_check = options
         .check_in_background
         .then(|| spawn_background_check(shared.clone()))
         .flatten();
-    let outer = options.progress.take();
-    let status_shared = shared.clone();
-    options.progress = Some(ProgressSink(Arc::new(move |event: ProgressEvent| {
-        status_shared.status.lock().unwrap().progress = Some(event);
-        if let Some(outer) = &outer {
-            (outer.0)(event);
-        }
-    })));
-    let mut host = match Host::load_with(system.clone(), &options) {
-        Ok(host) => host,
-        Err(e) => {
-            let config_error = e.is_config().then(|| e.to_string());
-            let e = e.to_string();
-            shared.status.lock().unwrap().config_error = config_error;
-            shared.status.lock().unwrap().error = Some(e.clone());
-            *shared.load_error.lock().unwrap() = Some(e);
-            let _guard = shared.snapshot.lock().unwrap();
-            shared.published.notify_all();
-            return;
-        }
+    let Some(mut host) = first_index(&system, options, shared) else {
+        return;
     };
     if disk.remove_left_over_writes {
-        // The walk skips hidden names, so it never saw them: list each directory it entered
-        // again, off the writer's thread (a directory listing each, nothing read).
-        let root = system.root().to_path_buf();
-        let directories: Vec<PathBuf> = std::iter::once(root.clone())
-            .chain(host.walked_directories().map(|d| root.join(d)))
-            .collect();
-        let _ = std::thread::Builder::new()
-            .name("sextant-cleanup".into())
-            .spawn(move || {
-                for directory in directories {
-                    super::system::remove_stale_temporaries(&directory);
-                }
-            });
+        remove_left_over_writes(&*system, &host);
     }
     {
         let mut status = shared.status.lock().unwrap();
@@ -641,71 +610,66 @@ fn writer_loop(
     };
     publish(&host, shared, writer.revision);
     writer.check_in_background();
-
     loop {
-        // Wait for the first message of a batch (unless readers are still waiting), then
-        // gather until quiet, or until the waiting readers' cookie has come back.
-        let mut next = None;
-        if !writer.has_waiters() {
-            if let Some(at) = writer.eviction_at {
-                // Timed from the first question since the last eviction, not from the last
-                // one: a client polling `workspace_status` must not postpone it for ever.
-                match rx.recv_timeout(at.saturating_duration_since(Instant::now())) {
-                    Ok(first) => next = Some(first),
-                    Err(RecvTimeoutError::Timeout) => {
-                        writer.evict_when_idle(&mut host, shared);
-                        continue;
-                    }
-                    Err(RecvTimeoutError::Disconnected) => return,
-                }
-            } else {
-                let Ok(first) = rx.recv() else { return };
-                next = Some(first);
-            }
-        }
-        let batch_started = Instant::now();
-        loop {
-            if let Some(message) = next.take()
-                && !writer.take(message)
-            {
-                return;
-            }
-            if writer.has_waiters() {
-                // Take what is already queued first: readers arriving together share a
-                // cookie, and an editor's burst of changes is applied at once.
-                if let Ok(m) = rx.try_recv() {
-                    next = Some(m);
-                    continue;
-                }
-                if writer.cookie_deadline().is_none() {
-                    if writer.has_answerable() {
-                        break;
-                    }
-                    writer.cover_waiters();
-                    if writer.cookie_deadline().is_none() {
-                        break;
-                    }
-                }
-            }
-            let wait = match writer.cookie_deadline() {
-                Some(deadline) => deadline.saturating_duration_since(Instant::now()),
-                None => DEBOUNCE.min(MAX_BATCH_DELAY.saturating_sub(batch_started.elapsed())),
-            };
-            if wait.is_zero() {
-                // A cookie that never came (the watcher is stuck or lost it): answer anyway.
-                writer.give_up_cookie();
-                break;
-            }
-            match rx.recv_timeout(wait) {
-                Ok(m) => next = Some(m),
-                Err(RecvTimeoutError::Timeout) if writer.cookie_deadline().is_some() => {}
-                Err(RecvTimeoutError::Timeout) => break,
-                Err(RecvTimeoutError::Disconnected) => return,
-            }
+        let Ok(first) = writer.first_of_batch(&mut host, shared, rx) else {
+            return;
+        };
+        if writer.gather_batch(first, rx).is_err() {
+            return;
         }
         writer.apply(&mut host, shared);
     }
 }
+
+/// The first index of `system`, its progress reported in the status; `None` (the error
+/// published to readers) when the workspace cannot be loaded.
+fn first_index(
+    system: &Arc<dyn WritableSystem>,
+    mut options: LoadOptions,
+    shared: &Arc<Shared>,
+) -> Option<Host> {
+    let outer = options.progress.take();
+    let status_shared = shared.clone();
+    options.progress = Some(ProgressSink(Arc::new(move |event: ProgressEvent| {
+        status_shared.status.lock().unwrap().progress = Some(event);
+        if let Some(outer) = &outer {
+            (outer.0)(event);
+        }
+    })));
+    match Host::load_with(system.clone(), &options) {
+        Ok(host) => Some(host),
+        Err(e) => {
+            let config_error = e.is_config().then(|| e.to_string());
+            let e = e.to_string();
+            shared.status.lock().unwrap().config_error = config_error;
+            shared.status.lock().unwrap().error = Some(e.clone());
+            *shared.load_error.lock().unwrap() = Some(e);
+            let _guard = shared.snapshot.lock().unwrap();
+            shared.published.notify_all();
+            None
+        }
+    }
+}
+
+/// Removes the temporary files a killed writer left in the root and the directories the
+/// walk entered. The walk skips hidden names, so it never saw them: each directory is
+/// listed again, off the writer's thread (a directory listing each, nothing read).
+fn remove_left_over_writes(system: &dyn WritableSystem, host: &Host) {
+    let root = system.root().to_path_buf();
+    let directories: Vec<PathBuf> = std::iter::once(root.clone())
+        .chain(host.walked_directories().map(|d| root.join(d)))
+        .collect();
+    let _ = std::thread::Builder::new()
+        .name("sextant-cleanup".into())
+        .spawn(move || {
+            for directory in directories {
+                super::system::remove_stale_temporaries(&directory);
+            }
+        });
+}
+
+/// The writer's channel closed (or it was told to stop): the writer ends.
+struct Closed;
 
 /// The writer's state between batches.
 struct Writer {
@@ -729,6 +693,81 @@ struct Writer {
 }
 
 impl Writer {
+    /// Waits for the first message of a batch, evicting memos once idle; `None` when
+    /// readers are still waiting, so a batch starts at once.
+    fn first_of_batch(
+        &mut self,
+        host: &mut Host,
+        shared: &Arc<Shared>,
+        rx: &Receiver<Message>,
+    ) -> Result<Option<Message>, Closed> {
+        loop {
+            if self.has_waiters() {
+                return Ok(None);
+            }
+            let Some(at) = self.eviction_at else {
+                return rx.recv().map(Some).map_err(|_| Closed);
+            };
+            // Timed from the first question since the last eviction, not from the last
+            // one: a client polling `workspace_status` must not postpone it for ever.
+            match rx.recv_timeout(at.saturating_duration_since(Instant::now())) {
+                Ok(first) => return Ok(Some(first)),
+                Err(RecvTimeoutError::Timeout) => self.evict_when_idle(host, shared),
+                Err(RecvTimeoutError::Disconnected) => return Err(Closed),
+            }
+        }
+    }
+
+    /// Takes `first` and what follows until quiet, or until the waiting readers' cookie
+    /// has come back.
+    fn gather_batch(
+        &mut self,
+        first: Option<Message>,
+        rx: &Receiver<Message>,
+    ) -> Result<(), Closed> {
+        let batch_started = Instant::now();
+        let mut next = first;
+        loop {
+            if let Some(message) = next.take()
+                && !self.take(message)
+            {
+                return Err(Closed);
+            }
+            if self.has_waiters() {
+                // Take what is already queued first: readers arriving together share a
+                // cookie, and an editor's burst of changes is applied at once.
+                if let Ok(m) = rx.try_recv() {
+                    next = Some(m);
+                    continue;
+                }
+                if self.cookie_deadline().is_none() {
+                    if self.has_answerable() {
+                        return Ok(());
+                    }
+                    self.cover_waiters();
+                    if self.cookie_deadline().is_none() {
+                        return Ok(());
+                    }
+                }
+            }
+            let wait = match self.cookie_deadline() {
+                Some(deadline) => deadline.saturating_duration_since(Instant::now()),
+                None => DEBOUNCE.min(MAX_BATCH_DELAY.saturating_sub(batch_started.elapsed())),
+            };
+            if wait.is_zero() {
+                // A cookie that never came (the watcher is stuck or lost it): answer anyway.
+                self.give_up_cookie();
+                return Ok(());
+            }
+            match rx.recv_timeout(wait) {
+                Ok(m) => next = Some(m),
+                Err(RecvTimeoutError::Timeout) if self.cookie_deadline().is_some() => {}
+                Err(RecvTimeoutError::Timeout) => return Ok(()),
+                Err(RecvTimeoutError::Disconnected) => return Err(Closed),
+            }
+        }
+    }
+
     /// Records one message; false on shutdown.
     fn take(&mut self, message: Message) -> bool {
         self.eviction_at
