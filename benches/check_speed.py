@@ -13,10 +13,12 @@ times, in the same run and on that copy, each tool as a fresh process (best of -
   ruff check --select F --no-cache COPY     ruff's pyflakes rules, all cores, no cache (its
                                             default excludes, such as `venv/`, turned off)
 
-and prints the wall times and the ratios. Each tool reports findings (exit status 1); only
-a crash (any other status) stops the script.
+and prints the wall times and the ratios. With --previous BIN, the same two sextant runs of
+an earlier build too, in the same run, and the ratios of this build to it (a change that
+must not slow anything down is held to ~1.0x). Each tool reports findings (exit status 1);
+only a crash (any other status) stops the script.
 
-    python benches/check_speed.py --sextant target/release/sextant [--root DIR] [--runs 3]
+    python benches/check_speed.py --sextant target/release/sextant [--previous OLD_BIN] [--root DIR] [--runs 3]
 
 pyflakes and ruff are run from the interpreter running this script (`ruff` beside it, as
 in scripts/test's virtual environment); --ruff names another binary.
@@ -54,6 +56,7 @@ def main() -> int:
     parser.add_argument("--root", type=Path, default=Path(sysconfig.get_paths()["stdlib"]))
     parser.add_argument("--ruff", default=str(Path(sys.executable).parent / "ruff"))
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--previous", help="an earlier sextant build to compare with, in the same run")
     args = parser.parse_args()
     sextant = str(Path(args.sextant).resolve())
     if not Path(args.ruff).exists():
@@ -76,12 +79,20 @@ def main() -> int:
                 [args.ruff, "check", "--select", "F", "--no-cache", "--quiet", "--exclude", "__none__", str(copy)], args.runs
             ),
         }
+        if args.previous:
+            previous = str(Path(args.previous).resolve())
+            times["previous sextant check"] = best_time([previous, "--root", str(copy), "check"], args.runs)
+            times["previous sextant cold index"] = best_time([previous, "--root", str(copy), "stats"], args.runs)
     for tool, seconds in times.items():
         print(f"{tool}: {seconds:.3f} s")
     ours = times["sextant check"]
     print(f"sextant check / its cold index: {ours / times['sextant cold index']:.1f}x")
     print(f"pyflakes / sextant: {times['pyflakes'] / ours:.1f}x")
     print(f"sextant / ruff: {ours / times['ruff check --select F']:.1f}x")
+    if args.previous:
+        print(f"sextant check / previous build's: {ours / times['previous sextant check']:.2f}x")
+        cold = times["sextant cold index"] / times["previous sextant cold index"]
+        print(f"sextant cold index / previous build's: {cold:.2f}x")
     return 0
 
 
