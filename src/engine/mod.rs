@@ -5,8 +5,9 @@
 //!
 //! Invariant: this layer knows no front end and speaks in database terms (files,
 //! occurrences, byte ranges), never in editor terms: `ide` turns what it returns into
-//! answers (paths, line/column spans, edits). The few plain enums its answers share
-//! ([`search::Certainty`], [`rename::EditOrigin`]) are re-exported by `ide` unchanged.
+//! answers (paths, line/column spans, edits). The few plain types that are the same in
+//! both ([`search::Certainty`], [`rename::EditOrigin`], [`rename::RenameOptions`], and
+//! [`change::Change`] with its [`change::FileContent`]) are re-exported by `ide` unchanged.
 
 pub(crate) mod change;
 pub(crate) mod definitions;
