@@ -14,8 +14,10 @@ use super::{
     Fold, Outline, ParseOptions, ParseOutput, ProjectInfo, Span, SymbolQuery, SymbolSearch,
     WorkspaceStats, outline, parse_tree, stats, structure, symbol_search,
 };
+pub use crate::engine::change::{Change, ChangeSummary, FileContent};
 use crate::{
-    db::{Db, ManifestFile, ManifestKind, RootDatabase, SourceFile, Workspace},
+    db::{Db, ManifestKind, RootDatabase, SourceFile, Workspace},
+    engine::change::Inputs,
     lang::{LangId, Language},
     semantic::{
         index::symbol_index,
@@ -59,64 +61,9 @@ fn compile_queries(db: &dyn Db, files: &[SourceFile], diagnostics: bool) {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct FileId(pub(crate) SourceFile);
 
-/// A file's content as the writer gives it to the database.
-#[derive(Clone, Debug)]
-pub struct FileContent {
-    pub lang: LangId,
-    pub text: String,
-    /// The text is a lossy decoding of bytes that were not valid UTF-8.
-    pub lossy_utf8: bool,
-}
-
-/// A batch of file changes, applied at once (one new revision).
-#[derive(Debug, Default)]
-pub struct Change {
-    files: Vec<(String, Option<FileContent>)>,
-    manifests: Vec<(String, Option<(ManifestKind, String)>)>,
-}
-
-impl Change {
-    /// Sets a workspace-relative path's content, adding the file if it is new.
-    pub fn set_file(&mut self, path: impl Into<String>, content: FileContent) {
-        self.files.push((path.into(), Some(content)));
-    }
-
-    pub fn remove_file(&mut self, path: impl Into<String>) {
-        self.files.push((path.into(), None));
-    }
-
-    /// Sets a project file's kind and text, adding it if it is new.
-    pub fn set_manifest(&mut self, path: impl Into<String>, kind: ManifestKind, text: String) {
-        self.manifests.push((path.into(), Some((kind, text))));
-    }
-
-    pub fn remove_manifest(&mut self, path: impl Into<String>) {
-        self.manifests.push((path.into(), None));
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.files.is_empty() && self.manifests.is_empty()
-    }
-}
-
-/// What [`AnalysisHost::apply_change`] did.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ChangeSummary {
-    pub added: usize,
-    /// Files whose content actually differed.
-    pub changed: usize,
-    pub removed: usize,
-    /// Project files added, changed or removed.
-    pub manifests: usize,
-}
-
 /// Owns the database; held by the single writer.
 pub struct AnalysisHost {
-    db: RootDatabase,
-    workspace: Workspace,
-    /// Shared with snapshots; copied only when the set of files changes.
-    files: Arc<HashMap<String, SourceFile>>,
-    manifests: HashMap<String, ManifestFile>,
+    inputs: Inputs,
     /// `sextant.toml`'s `[check]` table, shared with snapshots.
     check_settings: Arc<super::CheckSettings>,
 }
@@ -128,12 +75,8 @@ impl AnalysisHost {
 
     /// A host over a caller-made database (tests pass one that logs salsa events).
     pub fn with_database(db: RootDatabase, root: PathBuf) -> AnalysisHost {
-        let workspace = Workspace::new(&db, root, Arc::from(Vec::new()), Arc::from(Vec::new()));
         AnalysisHost {
-            db,
-            workspace,
-            files: Arc::default(),
-            manifests: HashMap::new(),
+            inputs: Inputs::new(db, root),
             check_settings: Arc::default(),
         }
     }
@@ -143,125 +86,28 @@ impl AnalysisHost {
     /// what depends on them). salsa applies the bounds at every change; this applies them
     /// without one. A write: it waits for every snapshot to be dropped.
     pub fn evict_unused(&mut self) {
-        salsa::Database::trigger_lru_eviction(&mut self.db);
+        salsa::Database::trigger_lru_eviction(&mut self.inputs.db);
     }
 
     /// Applies a batch of changes. Setting a file to the content it has is not a change, so
     /// nothing that depends on it is invalidated.
     pub fn apply_change(&mut self, change: Change) -> ChangeSummary {
-        use salsa::Setter;
-        let mut summary = ChangeSummary::default();
-        let mut file_set_changed = false;
-        for (path, content) in change.files {
-            match (content, self.files.get(&path).copied()) {
-                (Some(content), Some(file)) => {
-                    summary.changed += usize::from(self.set_content(file, content));
-                }
-                (Some(content), None) => {
-                    let file = SourceFile::new(
-                        &self.db,
-                        path.clone(),
-                        content.lang,
-                        Arc::from(content.text),
-                        content.lossy_utf8,
-                    );
-                    Arc::make_mut(&mut self.files).insert(path, file);
-                    summary.added += 1;
-                    file_set_changed = true;
-                }
-                (None, Some(_)) => {
-                    Arc::make_mut(&mut self.files).remove(&path);
-                    summary.removed += 1;
-                    file_set_changed = true;
-                }
-                (None, None) => {}
-            }
-        }
-        if file_set_changed {
-            let mut files: Vec<(&String, &SourceFile)> = self.files.iter().collect();
-            files.sort_by(|a, b| a.0.cmp(b.0));
-            let files: Arc<[SourceFile]> = files.into_iter().map(|(_, f)| *f).collect();
-            self.workspace.set_files(&mut self.db).to(files);
-        }
-        summary.manifests = self.apply_manifests(change.manifests);
-        summary
-    }
-
-    /// Sets the project files that differ; returns how many did.
-    fn apply_manifests(
-        &mut self,
-        manifests: Vec<(String, Option<(ManifestKind, String)>)>,
-    ) -> usize {
-        use salsa::Setter;
-        let mut count = 0;
-        let mut set_changed = false;
-        for (path, content) in manifests {
-            match (content, self.manifests.get(&path).copied()) {
-                (Some((kind, text)), Some(file)) => {
-                    let mut changed = false;
-                    if file.kind(&self.db) != kind {
-                        file.set_kind(&mut self.db).to(kind);
-                        changed = true;
-                    }
-                    if **file.text(&self.db) != *text {
-                        file.set_text(&mut self.db).to(Arc::from(text));
-                        changed = true;
-                    }
-                    count += usize::from(changed);
-                }
-                (Some((kind, text)), None) => {
-                    let file = ManifestFile::new(&self.db, path.clone(), kind, Arc::from(text));
-                    self.manifests.insert(path, file);
-                    count += 1;
-                    set_changed = true;
-                }
-                (None, Some(_)) => {
-                    self.manifests.remove(&path);
-                    count += 1;
-                    set_changed = true;
-                }
-                (None, None) => {}
-            }
-        }
-        if set_changed {
-            let mut files: Vec<(&String, &ManifestFile)> = self.manifests.iter().collect();
-            files.sort_by(|a, b| a.0.cmp(b.0));
-            let files: Arc<[ManifestFile]> = files.into_iter().map(|(_, f)| *f).collect();
-            self.workspace.set_manifests(&mut self.db).to(files);
-        }
-        count
+        self.inputs.apply_change(change)
     }
 
     /// Every project file held: path, kind and text, in no particular order.
     pub fn manifests(&self) -> impl Iterator<Item = (&str, ManifestKind, &Arc<str>)> {
-        self.manifests
-            .iter()
-            .map(|(path, file)| (path.as_str(), file.kind(&self.db), file.text(&self.db)))
+        self.inputs.manifests.iter().map(|(path, file)| {
+            (
+                path.as_str(),
+                file.kind(&self.inputs.db),
+                file.text(&self.inputs.db),
+            )
+        })
     }
 
     pub fn has_manifest(&self, path: &str) -> bool {
-        self.manifests.contains_key(path)
-    }
-
-    /// Sets the inputs that differ; true when any did.
-    fn set_content(&mut self, file: SourceFile, content: FileContent) -> bool {
-        use salsa::Setter;
-        let db = &mut self.db;
-        let same_text = **file.text(db) == *content.text;
-        let mut changed = false;
-        if !same_text {
-            file.set_text(db).to(Arc::from(content.text));
-            changed = true;
-        }
-        if file.lossy_utf8(db) != content.lossy_utf8 {
-            file.set_lossy_utf8(db).to(content.lossy_utf8);
-            changed = true;
-        }
-        if file.lang(db) != content.lang {
-            file.set_lang(db).to(content.lang);
-            changed = true;
-        }
-        changed
+        self.inputs.manifests.contains_key(path)
     }
 
     /// Sets which codes `check` and `diagnostics` report, and at what severity (not an
@@ -276,43 +122,43 @@ impl AnalysisHost {
     /// every snapshot is dropped, after cancelling the queries running on them.
     pub fn analysis(&self) -> Analysis {
         Analysis {
-            db: self.db.clone(),
-            workspace: self.workspace,
-            files: self.files.clone(),
+            db: self.inputs.db.clone(),
+            workspace: self.inputs.workspace,
+            files: self.inputs.files.clone(),
             check_settings: self.check_settings.clone(),
         }
     }
 
     pub fn file(&self, path: &str) -> Option<FileId> {
-        self.files.get(path).copied().map(FileId)
+        self.inputs.files.get(path).copied().map(FileId)
     }
 
     pub fn contains(&self, path: &str) -> bool {
-        self.files.contains_key(path)
+        self.inputs.files.contains_key(path)
     }
 
     pub fn file_count(&self) -> usize {
-        self.files.len()
+        self.inputs.files.len()
     }
 
     /// Workspace-relative paths of every file, in no particular order.
     pub fn paths(&self) -> impl Iterator<Item = &str> {
-        self.files.keys().map(String::as_str)
+        self.inputs.files.keys().map(String::as_str)
     }
 
     pub fn file_language(&self, file: FileId) -> LangId {
-        file.0.lang(&self.db)
+        file.0.lang(&self.inputs.db)
     }
 
     /// The database itself, for tests and benchmarks that count or drive queries directly.
     #[doc(hidden)]
     pub fn raw_database(&self) -> &RootDatabase {
-        &self.db
+        &self.inputs.db
     }
 
     #[doc(hidden)]
     pub fn raw_workspace(&self) -> Workspace {
-        self.workspace
+        self.inputs.workspace
     }
 
     #[doc(hidden)]

@@ -197,27 +197,7 @@ impl<N> View<'_, N> {
     fn answer(&self, query: &GraphQuery, start: Option<u32>) -> ImportGraphView {
         let graph = self.graph;
         let limit = query.limit;
-        // The nodes in scope, in listing order, with their depth.
-        let (reached, depth_limit): (Vec<(u32, Option<u32>)>, Option<usize>) = match start {
-            Some(start) => {
-                let next = match query.direction {
-                    Direction::Dependencies => &graph.forward,
-                    Direction::Dependents => &graph.backward,
-                };
-                (bfs(next, start, query.depth), Some(query.depth))
-            }
-            None if query.file.is_some() => (Vec::new(), Some(query.depth)),
-            None => (
-                (0..graph.nodes.len() as u32)
-                    .filter(|&n| {
-                        !graph.forward[n as usize].is_empty()
-                            || !graph.backward[n as usize].is_empty()
-                    })
-                    .map(|n| (n, None))
-                    .collect(),
-                None,
-            ),
-        };
+        let (reached, depth_limit) = self.reached(query, start);
         let position: HashMap<u32, u32> = reached
             .iter()
             .enumerate()
@@ -255,55 +235,9 @@ impl<N> View<'_, N> {
         }
         let mut truncated = reached.len() > listed.len();
         if query.external && query.direction == Direction::Dependencies {
-            let mut external_node: HashMap<String, u32> = HashMap::new();
-            for (i, &(n, depth)) in listed.iter().enumerate() {
-                // Leaves one import beyond a node, so only within the depth asked.
-                if depth.is_some_and(|d| depth_limit.is_some_and(|l| d as usize >= l)) {
-                    continue;
-                }
-                for package in (self.external)(n) {
-                    let at = match external_node.get(package) {
-                        Some(&at) => at,
-                        None if nodes.len() < limit => {
-                            let at = nodes.len() as u32;
-                            nodes.push(GraphNode {
-                                path: package.clone(),
-                                depth: depth.map(|d| d + 1),
-                                external: true,
-                            });
-                            external_node.insert(package.clone(), at);
-                            at
-                        }
-                        None => {
-                            truncated = true;
-                            continue;
-                        }
-                    };
-                    edges.push(GraphEdge {
-                        from: i as u32,
-                        to: at,
-                        lines: Vec::new(),
-                    });
-                }
-            }
+            truncated |= self.add_external(listed, depth_limit, limit, &mut nodes, &mut edges);
         }
-        let cycles: Vec<&Vec<u32>> = match start {
-            Some(start) => graph
-                .cycle_of
-                .get(&start)
-                .map(|&c| &graph.cycles[c as usize])
-                .into_iter()
-                .collect(),
-            None if query.file.is_some() => Vec::new(),
-            None => graph.cycles.iter().collect(),
-        };
-        let cycles_truncated =
-            cycles.len() > limit || cycles.iter().take(limit).any(|c| c.len() > limit);
-        let cycles = cycles
-            .iter()
-            .take(limit)
-            .map(|c| c.iter().take(limit).map(|&n| (self.name)(n)).collect())
-            .collect();
+        let (cycles, cycles_truncated) = self.cycles(query, start);
         let shortest_cycle = start
             .and_then(|start| shortest_cycle(&graph.forward, start))
             .unwrap_or_default()
@@ -321,6 +255,106 @@ impl<N> View<'_, N> {
             truncated,
             cycles_truncated,
         }
+    }
+
+    /// The nodes in scope, in listing order, with their depth; and the depth asked, when
+    /// the answer starts from a node.
+    fn reached(
+        &self,
+        query: &GraphQuery,
+        start: Option<u32>,
+    ) -> (Vec<(u32, Option<u32>)>, Option<usize>) {
+        let graph = self.graph;
+        match start {
+            Some(start) => {
+                let next = match query.direction {
+                    Direction::Dependencies => &graph.forward,
+                    Direction::Dependents => &graph.backward,
+                };
+                (bfs(next, start, query.depth), Some(query.depth))
+            }
+            None if query.file.is_some() => (Vec::new(), Some(query.depth)),
+            None => (
+                (0..graph.nodes.len() as u32)
+                    .filter(|&n| {
+                        !graph.forward[n as usize].is_empty()
+                            || !graph.backward[n as usize].is_empty()
+                    })
+                    .map(|n| (n, None))
+                    .collect(),
+                None,
+            ),
+        }
+    }
+
+    /// The external packages the `listed` nodes import, as nodes after them (within
+    /// `limit` nodes in all) and edges to them; true when some were left out.
+    fn add_external(
+        &self,
+        listed: &[(u32, Option<u32>)],
+        depth_limit: Option<usize>,
+        limit: usize,
+        nodes: &mut Vec<GraphNode>,
+        edges: &mut Vec<GraphEdge>,
+    ) -> bool {
+        let mut truncated = false;
+        let mut external_node: HashMap<String, u32> = HashMap::new();
+        for (i, &(n, depth)) in listed.iter().enumerate() {
+            // Leaves one import beyond a node, so only within the depth asked.
+            if depth.is_some_and(|d| depth_limit.is_some_and(|l| d as usize >= l)) {
+                continue;
+            }
+            for package in (self.external)(n) {
+                let at = match external_node.get(package) {
+                    Some(&at) => at,
+                    None if nodes.len() < limit => {
+                        let at = nodes.len() as u32;
+                        nodes.push(GraphNode {
+                            path: package.clone(),
+                            depth: depth.map(|d| d + 1),
+                            external: true,
+                        });
+                        external_node.insert(package.clone(), at);
+                        at
+                    }
+                    None => {
+                        truncated = true;
+                        continue;
+                    }
+                };
+                edges.push(GraphEdge {
+                    from: i as u32,
+                    to: at,
+                    lines: Vec::new(),
+                });
+            }
+        }
+        truncated
+    }
+
+    /// The import cycles in scope, named, each and their list cut at the limit; and
+    /// whether anything was cut.
+    fn cycles(&self, query: &GraphQuery, start: Option<u32>) -> (Vec<Vec<String>>, bool) {
+        let graph = self.graph;
+        let limit = query.limit;
+        let cycles: Vec<&Vec<u32>> = match start {
+            Some(start) => graph
+                .cycle_of
+                .get(&start)
+                .map(|&c| &graph.cycles[c as usize])
+                .into_iter()
+                .collect(),
+            None if query.file.is_some() => Vec::new(),
+            None => graph.cycles.iter().collect(),
+        };
+        let cycles_truncated =
+            cycles.len() > limit || cycles.iter().take(limit).any(|c| c.len() > limit);
+        let cycles = cycles
+            .iter()
+            .take(limit)
+            .map(|c| c.iter().take(limit).map(|&n| (self.name)(n)).collect())
+            .collect();
+        (cycles, cycles_truncated)
     }
 }
 

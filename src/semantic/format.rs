@@ -496,22 +496,7 @@ fn layout(
         }
         open.retain(|o| o.range.end > first);
 
-        // Trailing blanks go, unless they belong to a verbatim token: a line breaking inside
-        // one is content to its end, and one ending on this line keeps its own bytes.
-        let content_end = if break_inside {
-            line.end
-        } else {
-            let mut end = line.start
-                + text[line.start..line.end]
-                    .trim_end_matches([' ', '\t'])
-                    .len();
-            if let Some(token) = facts.last_verbatim_before(line.end)
-                && token.end > end
-            {
-                end = token.end.min(line.end);
-            }
-            end.max(first)
-        };
+        let content_end = content_end(text, &facts, line, first, break_inside);
 
         let indent_start = out.len();
         if starts_inside {
@@ -525,17 +510,7 @@ fn layout(
             } else {
                 decide(&facts, &open, first, row)
             };
-            match decision {
-                Decision::Column0 => {}
-                Decision::Relative { row: base, deeper } => {
-                    let base_indent = out[indents[base].clone()].to_string();
-                    out.push_str(&base_indent);
-                    if deeper {
-                        out.push_str(unit);
-                    }
-                }
-                Decision::Keep => out.push_str(&text[line.start..first]),
-            }
+            push_indent(&mut out, decision, &indents, unit, &text[line.start..first]);
             out.push_str(&text[first..content_end]);
         }
         let indent_end = indent_start + leading_blanks(&out[indent_start..]);
@@ -550,6 +525,48 @@ fn layout(
     // otherwise every line ended with `newline`, trailing blank lines were dropped, and a
     // non-empty text ends with exactly one line break.
     Some((out.len() <= limit).then_some(out))
+}
+
+/// Where a line's content ends. Trailing blanks go, unless they belong to a verbatim
+/// token: a line breaking inside one is content to its end, and one ending on this line
+/// keeps its own bytes.
+fn content_end(text: &str, facts: &Layout, line: &Line, first: usize, break_inside: bool) -> usize {
+    if break_inside {
+        return line.end;
+    }
+    let mut end = line.start
+        + text[line.start..line.end]
+            .trim_end_matches([' ', '\t'])
+            .len();
+    if let Some(token) = facts.last_verbatim_before(line.end)
+        && token.end > end
+    {
+        end = token.end.min(line.end);
+    }
+    end.max(first)
+}
+
+/// Writes a line's indentation as `decision` says: none, another line's (`indents` holds
+/// where each line's went in `out`) with one `unit` more or not, or the line's own
+/// (`own`).
+fn push_indent(
+    out: &mut String,
+    decision: Decision,
+    indents: &[Range<usize>],
+    unit: &str,
+    own: &str,
+) {
+    match decision {
+        Decision::Column0 => {}
+        Decision::Relative { row: base, deeper } => {
+            let base_indent = out[indents[base].clone()].to_string();
+            out.push_str(&base_indent);
+            if deeper {
+                out.push_str(unit);
+            }
+        }
+        Decision::Keep => out.push_str(own),
+    }
 }
 
 fn leading_blanks(text: &str) -> usize {

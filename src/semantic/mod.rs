@@ -9,6 +9,7 @@ pub mod facts;
 pub mod format;
 pub mod format_output;
 pub mod import_graph;
+pub mod import_syntax;
 pub mod imports;
 pub mod index;
 pub mod names;

@@ -1,5 +1,5 @@
 //! Per-file symbols from `queries/<lang>/tags.scm`, and the file's imports from the same
-//! walk (`imports.scm` is composed into one query with it; see `imports/mod.rs`).
+//! walk (`imports.scm` is composed into one query with it; see `import_syntax/mod.rs`).
 //!
 //! Capture conventions (see `queries/README.md`):
 //! - `@definition.<kind>` — the whole definition node; `<kind>` is a [`SymbolKind`].
@@ -30,7 +30,7 @@ use std::{collections::HashMap, sync::Arc};
 
 use serde::Serialize;
 
-use super::imports::{FileImports, ImportCollector};
+use super::import_syntax::{FileImports, ImportCollector};
 use crate::{
     db::{Db, SourceFile},
     lang::{Language, QueryKind},
@@ -257,23 +257,7 @@ fn extract_from_tree(
         return Some(Extraction::default());
     };
 
-    let roles: Vec<Role> = query
-        .capture_names()
-        .iter()
-        .map(|name| match *name {
-            "name" => Role::Name,
-            "container" => Role::Container,
-            "body" => Role::Body,
-            "items" => Role::Items,
-            other => match other
-                .strip_prefix("definition.")
-                .and_then(SymbolKind::from_name)
-            {
-                Some(kind) => Role::Definition(kind),
-                None => Role::Other,
-            },
-        })
-        .collect();
+    let roles = capture_roles(query);
 
     // A definition node takes its names from the earliest pattern that matched it (one
     // pattern may match it several times, once per name: `var a, b int`); then each name
@@ -309,6 +293,48 @@ fn extract_from_tree(
         ..
     } = found;
     let imports = imports.finish();
+    let defs = unique_definitions(candidates, &first_pattern);
+    let (summaries, positions, mut patterns_used) = summarize(text, &defs);
+    patterns_used.extend(item_patterns);
+    patterns_used.sort_unstable();
+    patterns_used.dedup();
+    Some(Extraction {
+        symbols: FileSymbols {
+            summaries: summaries.into(),
+            positions: positions.into(),
+            imports,
+        },
+        patterns_used,
+    })
+}
+
+/// What each capture of the per-file query says of its node.
+fn capture_roles(query: &tree_sitter::Query) -> Vec<Role> {
+    query
+        .capture_names()
+        .iter()
+        .map(|name| match *name {
+            "name" => Role::Name,
+            "container" => Role::Container,
+            "body" => Role::Body,
+            "items" => Role::Items,
+            other => match other
+                .strip_prefix("definition.")
+                .and_then(SymbolKind::from_name)
+            {
+                Some(kind) => Role::Definition(kind),
+                None => Role::Other,
+            },
+        })
+        .collect()
+}
+
+/// One definition per name node, each from the earliest pattern that matched its
+/// definition node, outer definitions before the ones they contain.
+fn unique_definitions<'t>(
+    candidates: Vec<RawDefinition<'t>>,
+    first_pattern: &HashMap<usize, usize>,
+) -> Vec<RawDefinition<'t>> {
     // Kept in match order, so that a tie (one pattern matching a name under two nested
     // definition nodes, which error recovery produces) goes to the first match rather
     // than to hash order.
@@ -341,16 +367,26 @@ fn extract_from_tree(
             d.name.start_byte(),
         )
     });
+    defs
+}
 
+/// The symbols of `defs` (in order, each under the innermost one containing it), their
+/// positions, and the patterns that found them.
+fn summarize(
+    text: &str,
+    defs: &[RawDefinition],
+) -> (Vec<SymbolSummary>, Vec<SymbolPositions>, Vec<usize>) {
     // Columns are differences of running character counts: counting from each symbol's
     // line start is quadratic on a minified file's one long line.
     let columns = ColumnIndex::new(text, ColumnUnit::Chars);
+    let point_of =
+        |byte: usize, position: tree_sitter::Point| point(text, &columns, byte, position);
     let mut summaries: Vec<SymbolSummary> = Vec::with_capacity(defs.len());
     let mut positions = Vec::with_capacity(defs.len());
     let mut patterns_used: Vec<usize> = Vec::new();
     // Enclosing definitions: (index, end byte, qualified name, node id).
     let mut stack: Vec<(u32, usize, String, usize)> = Vec::new();
-    for def in &defs {
+    for def in defs {
         let start = def.node.start_byte();
         // Pop what does not contain this definition, and siblings sharing its node.
         while stack.last().is_some_and(|&(_, end, _, node)| {
@@ -392,34 +428,14 @@ fn extract_from_tree(
         summaries.push(summary);
         positions.push(SymbolPositions {
             range: range(text, def.node),
-            start: point(
-                text,
-                &columns,
-                def.node.start_byte(),
-                def.node.start_position(),
-            ),
-            end: point(text, &columns, def.node.end_byte(), def.node.end_position()),
+            start: point_of(def.node.start_byte(), def.node.start_position()),
+            end: point_of(def.node.end_byte(), def.node.end_position()),
             name_range: range(text, def.name),
-            name_start: point(
-                text,
-                &columns,
-                def.name.start_byte(),
-                def.name.start_position(),
-            ),
+            name_start: point_of(def.name.start_byte(), def.name.start_position()),
         });
         patterns_used.push(def.pattern);
     }
-    patterns_used.extend(item_patterns);
-    patterns_used.sort_unstable();
-    patterns_used.dedup();
-    Some(Extraction {
-        symbols: FileSymbols {
-            summaries: summaries.into(),
-            positions: positions.into(),
-            imports,
-        },
-        patterns_used,
-    })
+    (summaries, positions, patterns_used)
 }
 
 /// Macro bodies inside macro bodies are parsed down to this depth.

@@ -15,7 +15,7 @@
 use tree_sitter::{Node, QueryMatch, StreamingIterator, Tree};
 
 use super::Interrupt;
-use crate::lang::{Language, QueryKind};
+use crate::lang::{Language, QueryKind, ScopeFilter};
 
 /// Tree depth below which no pattern starts matching. Pathologically deep trees make some
 /// patterns quadratic (20 000 nested parentheses took 11 s in TypeScript); nothing a query
@@ -89,23 +89,15 @@ pub fn run_query<'t>(
             .map(|n| (n, 0, scope))
             .into_iter()
             .chain(parent.map(|p| (p, 1, None)));
-        for (at, max_depth, scope) in searches {
-            // Where no scoped pattern can hold, the copy without them; else the whole query,
-            // keeping a scoped pattern's matches only where it holds.
-            let (query, filter) = match scope_filter {
-                Some(f) => match f.elsewhere(scope) {
-                    Some(elsewhere) => (elsewhere, None),
-                    None => (query, Some(f)),
-                },
-                None => (query, None),
-            };
-            cursor.set_max_start_depth(Some(max_depth));
-            let mut matches = cursor.matches(query, at, text.as_bytes());
-            while let Some(m) = matches.next() {
-                if filter.is_none_or(|f| f.holds(m.pattern_index, scope)) {
-                    on_match(m);
-                }
-            }
+        for search in searches {
+            search_from(
+                &mut cursor,
+                query,
+                scope_filter,
+                search,
+                text,
+                &mut on_match,
+            );
         }
         if depth < MAX_START_DEPTH && walk.goto_first_child() {
             ancestors.push(node);
@@ -130,4 +122,32 @@ pub fn run_query<'t>(
         }
     }
     true
+}
+
+/// Runs `query` from `at` down to `max_depth` levels for its first step, in `scope` (the
+/// kind of the nearest scope around `at`'s children). Where no scoped pattern can hold,
+/// the copy of the query without them runs; else the whole query, keeping a scoped
+/// pattern's matches only where it holds.
+fn search_from<'t>(
+    cursor: &mut tree_sitter::QueryCursor,
+    query: &tree_sitter::Query,
+    scope_filter: Option<&ScopeFilter>,
+    (at, max_depth, scope): (Node<'t>, u32, Option<u16>),
+    text: &str,
+    on_match: &mut impl FnMut(&QueryMatch<'_, 't>),
+) {
+    let (query, filter) = match scope_filter {
+        Some(f) => match f.elsewhere(scope) {
+            Some(elsewhere) => (elsewhere, None),
+            None => (query, Some(f)),
+        },
+        None => (query, None),
+    };
+    cursor.set_max_start_depth(Some(max_depth));
+    let mut matches = cursor.matches(query, at, text.as_bytes());
+    while let Some(m) = matches.next() {
+        if filter.is_none_or(|f| f.holds(m.pattern_index, scope)) {
+            on_match(m);
+        }
+    }
 }

@@ -18,7 +18,9 @@ use crate::checks::{Diagnostic, node_range, registry::ids};
 use crate::{
     db::{Db, SourceFile, Workspace},
     semantic::{
-        imports::{self, Target, file_imports, rust_local_name, rust_modules},
+        imports::{
+            self, FileImports, RustModules, Target, file_imports, rust_local_name, rust_modules,
+        },
         projects::paths,
         symbols::{SymbolKind, file_symbols, symbol_summaries},
     },
@@ -43,51 +45,80 @@ pub(super) fn check(
     };
     let text = &**file.text(db);
     let path = file.path(db).as_str();
+    let symbols = file_symbols(db, file);
+    let imports = &symbols.imports;
     let mut found = Vec::new();
-
     // `mod foo;` where the file is where the plain rules put its module.
     let module_dir = paths::join(paths::parent(root.path(db)), &module.replace("::", "/"));
     let regular = file == root
         || module_dir
             .is_some_and(|dir| path == format!("{dir}.rs") || path == format!("{dir}/mod.rs"));
-    let symbols = file_symbols(db, file);
-    let imports = &symbols.imports;
     if regular {
-        for item in mod_declarations(tree.root_node(), text) {
-            let range = node_range(item);
-            let Some(index) = imports
-                .statements
-                .iter()
-                .position(|s| s.start() < range.end() && range.start() < s.end())
-            else {
-                continue;
-            };
-            let summary = &imports.summaries[index];
-            let is_decl = summary.module.starts_with('"')
-                || (summary.module.starts_with("self::") && summary.name.is_none());
-            if !is_decl || imports::resolve(db, workspace, file, summary) != Target::Unresolved {
-                continue;
-            }
-            let Some(name) = item.child_by_field_name("name") else {
-                continue;
-            };
-            let name = &text[name.byte_range()];
-            let message = match summary.module.strip_prefix('"') {
-                Some(file) => format!(
-                    "no file '{}' for module '{name}'",
-                    file.trim_end_matches('"')
-                ),
-                None => format!("no file for module '{name}' ({name}.rs or {name}/mod.rs)"),
-            };
-            found.push(Diagnostic::new(
-                ids::UNRESOLVED_IMPORT,
-                node_range(item.child_by_field_name("name").unwrap_or(item)),
-                message,
-            ));
-        }
+        found.extend(unresolved_mod_declarations(
+            db, workspace, file, tree, imports,
+        ));
     }
+    found.extend(crate_paths_not_found(
+        db, &modules, krate, root, imports, text,
+    ));
+    found
+}
 
-    // `use crate::a::…` where the crate has no `a`.
+/// `mod foo;` with no file for the module.
+fn unresolved_mod_declarations(
+    db: &dyn Db,
+    workspace: Workspace,
+    file: SourceFile,
+    tree: &tree_sitter::Tree,
+    imports: &FileImports,
+) -> Vec<Diagnostic> {
+    let text = &**file.text(db);
+    let mut found = Vec::new();
+    for item in mod_declarations(tree.root_node(), text) {
+        let range = node_range(item);
+        let Some(index) = imports
+            .statements
+            .iter()
+            .position(|s| s.start() < range.end() && range.start() < s.end())
+        else {
+            continue;
+        };
+        let summary = &imports.summaries[index];
+        let is_decl = summary.module.starts_with('"')
+            || (summary.module.starts_with("self::") && summary.name.is_none());
+        if !is_decl || imports::resolve(db, workspace, file, summary) != Target::Unresolved {
+            continue;
+        }
+        let Some(name) = item.child_by_field_name("name") else {
+            continue;
+        };
+        let name = &text[name.byte_range()];
+        let message = match summary.module.strip_prefix('"') {
+            Some(file) => format!(
+                "no file '{}' for module '{name}'",
+                file.trim_end_matches('"')
+            ),
+            None => format!("no file for module '{name}' ({name}.rs or {name}/mod.rs)"),
+        };
+        found.push(Diagnostic::new(
+            ids::UNRESOLVED_IMPORT,
+            node_range(item.child_by_field_name("name").unwrap_or(item)),
+            message,
+        ));
+    }
+    found
+}
+
+/// `use crate::a::…` where the crate has no `a`.
+fn crate_paths_not_found(
+    db: &dyn Db,
+    modules: &RustModules,
+    krate: u32,
+    root: SourceFile,
+    imports: &FileImports,
+    text: &str,
+) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
     let mut root_names: Option<Option<HashSet<String>>> = None;
     let mut reported: HashSet<(TextRange, &str)> = HashSet::new();
     for (summary, &statement) in imports.summaries.iter().zip(imports.statements.iter()) {
@@ -101,29 +132,7 @@ pub(super) fn check(
         if first.is_empty() || modules.has_module(krate, first) {
             continue;
         }
-        // What the crate root defines or imports; `None` when a glob or a macro of its own
-        // (`crate_root!();` expanding to modules) may bring anything.
-        let names = root_names.get_or_insert_with(|| {
-            let imports = file_imports(db, root);
-            let summaries = symbol_summaries(db, root);
-            if imports.iter().any(|i| i.wildcard)
-                || summaries.iter().any(|s| s.kind == SymbolKind::Macro)
-            {
-                return None;
-            }
-            let mut names: HashSet<String> = summaries
-                .iter()
-                .filter(|s| s.parent.is_none())
-                .map(|s| s.name.clone())
-                .collect();
-            names.extend(
-                imports
-                    .iter()
-                    .filter_map(rust_local_name)
-                    .map(str::to_string),
-            );
-            Some(names)
-        });
+        let names = root_names.get_or_insert_with(|| crate_root_names(db, root));
         let Some(names) = names else { break };
         if names.contains(first) || !reported.insert((statement, first)) {
             continue;
@@ -135,6 +144,28 @@ pub(super) fn check(
         ));
     }
     found
+}
+
+/// What the crate root defines or imports; `None` when a glob or a macro of its own
+/// (`crate_root!();` expanding to modules) may bring anything.
+fn crate_root_names(db: &dyn Db, root: SourceFile) -> Option<HashSet<String>> {
+    let imports = file_imports(db, root);
+    let summaries = symbol_summaries(db, root);
+    if imports.iter().any(|i| i.wildcard) || summaries.iter().any(|s| s.kind == SymbolKind::Macro) {
+        return None;
+    }
+    let mut names: HashSet<String> = summaries
+        .iter()
+        .filter(|s| s.parent.is_none())
+        .map(|s| s.name.clone())
+        .collect();
+    names.extend(
+        imports
+            .iter()
+            .filter_map(rust_local_name)
+            .map(str::to_string),
+    );
+    Some(names)
 }
 
 /// The `mod name;` items (no body) of the file and its inline modules, without attributes

@@ -74,6 +74,27 @@ fn bound_in_a_comprehension(names: &FileNames, scope: ScopeId, name: &str) -> bo
 }
 
 pub(super) fn unused_variables(names: &FileNames, tree: &CheckContext) -> Vec<Diagnostic> {
+    let candidates = candidates(names);
+    if candidates.is_empty() {
+        return Vec::new();
+    }
+    let text = tree.text();
+    let text = &*text;
+    let Some(parsed) = tree.tree() else {
+        return Vec::new();
+    };
+    let root = parsed.root_node();
+    let mut mentioned: Option<HashSet<&str>> = None;
+    let mut found = Vec::new();
+    for (scope, name) in candidates {
+        judge(names, root, text, &mut mentioned, scope, name, &mut found);
+    }
+    found
+}
+
+/// The (function, name) pairs whose variable may be unused, judged from the names alone,
+/// in document order.
+fn candidates(names: &FileNames) -> Vec<(ScopeId, &str)> {
     // By (function, name): its variable bindings, in document order.
     let mut bound: HashMap<(ScopeId, &str), Vec<OccurrenceId>> = HashMap::new();
     let mut order: Vec<(ScopeId, &str)> = Vec::new();
@@ -120,66 +141,66 @@ pub(super) fn unused_variables(names: &FileNames, tree: &CheckContext) -> Vec<Di
             candidates.push(key);
         }
     }
-    if candidates.is_empty() {
-        return Vec::new();
-    }
-    let text = tree.text();
-    let text = &*text;
-    let Some(parsed) = tree.tree() else {
-        return Vec::new();
-    };
-    let root = parsed.root_node();
-    let mut mentioned: Option<HashSet<&str>> = None;
-    let mut found = Vec::new();
-    for (scope, name) in candidates {
-        let mut last_assignment: Option<OccurrenceId> = None;
-        let mut last_form = Form::Other;
-        let mut rebound_by_augment = false;
-        // Every binding of the name counts for which is the last (an import, a `def`).
-        for &binding in names.bindings(scope, name) {
-            let range = names.occurrence(binding).range;
-            let Some(node) =
-                root.descendant_for_byte_range(range.start().into(), range.end().into())
-            else {
-                continue;
-            };
-            match forms::form(node) {
-                Form::Except => {
-                    if !used_in_handler(names, node, name)
-                        && !mentioned
-                            .get_or_insert_with(|| names_in_strings_and_comments(root, text))
-                            .contains(name)
-                    {
-                        found.push(unused(range, name));
-                    }
-                }
-                // An annotation alone binds nothing (pyflakes's F842 is another rule).
-                Form::Annotation => {}
-                Form::Augmented => rebound_by_augment = true,
-                // `except … as e: e = wrap(e)`: the handler's name, gone after it.
-                _ if in_handler_binding(names, node, name) => {}
-                form => {
-                    last_form = form;
-                    last_assignment = Some(binding);
-                }
-            }
-        }
-        let Some(binding) = last_assignment else {
+    candidates
+}
+
+/// Judges a candidate with the tree: an `except … as` name unused in its handler, and the
+/// last plain assignment when nothing uses it. `mentioned` (the words in strings and
+/// comments) is computed the first time it is needed.
+fn judge<'t>(
+    names: &FileNames,
+    root: tree_sitter::Node,
+    text: &'t str,
+    mentioned: &mut Option<HashSet<&'t str>>,
+    scope: ScopeId,
+    name: &str,
+    found: &mut Vec<Diagnostic>,
+) {
+    let mut last_assignment: Option<OccurrenceId> = None;
+    let mut last_form = Form::Other;
+    let mut rebound_by_augment = false;
+    // Every binding of the name counts for which is the last (an import, a `def`).
+    for &binding in names.bindings(scope, name) {
+        let range = names.occurrence(binding).range;
+        let Some(node) = root.descendant_for_byte_range(range.start().into(), range.end().into())
+        else {
             continue;
         };
-        if last_form != Form::Assignment
-            || rebound_by_augment
-            || used_by_a_use_outside_handlers(names, root, scope, name)
-            || used_in_a_header(names, root, binding)
-            || mentioned
-                .get_or_insert_with(|| names_in_strings_and_comments(root, text))
-                .contains(name)
-        {
-            continue;
+        match forms::form(node) {
+            Form::Except => {
+                if !used_in_handler(names, node, name)
+                    && !mentioned
+                        .get_or_insert_with(|| names_in_strings_and_comments(root, text))
+                        .contains(name)
+                {
+                    found.push(unused(range, name));
+                }
+            }
+            // An annotation alone binds nothing (pyflakes's F842 is another rule).
+            Form::Annotation => {}
+            Form::Augmented => rebound_by_augment = true,
+            // `except … as e: e = wrap(e)`: the handler's name, gone after it.
+            _ if in_handler_binding(names, node, name) => {}
+            form => {
+                last_form = form;
+                last_assignment = Some(binding);
+            }
         }
-        found.push(unused(names.occurrence(binding).range, name));
     }
-    found
+    let Some(binding) = last_assignment else {
+        return;
+    };
+    if last_form != Form::Assignment
+        || rebound_by_augment
+        || used_by_a_use_outside_handlers(names, root, scope, name)
+        || used_in_a_header(names, root, binding)
+        || mentioned
+            .get_or_insert_with(|| names_in_strings_and_comments(root, text))
+            .contains(name)
+    {
+        return;
+    }
+    found.push(unused(names.occurrence(binding).range, name));
 }
 
 fn unused(range: crate::syntax::TextRange, name: &str) -> Diagnostic {

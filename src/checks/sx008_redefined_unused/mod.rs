@@ -128,6 +128,24 @@ pub(super) fn redefinitions(
     imports: &FileImports,
     tree: &CheckContext,
 ) -> Vec<Diagnostic> {
+    let mut pairs = candidate_pairs(names);
+    if pairs.is_empty() {
+        return Vec::new();
+    }
+    pairs.sort_by_key(|p| p.later);
+    let Some((text, root)) = tree.root() else {
+        return Vec::new();
+    };
+    let of = import_of(names, imports);
+    pairs
+        .iter()
+        .filter_map(|pair| confirmed(names, root, &text, &of, pair))
+        .collect()
+}
+
+/// Each scope's bindings and deletions of each name, in order; names declared `global` or
+/// `nonlocal` in a function are left out.
+fn histories(names: &FileNames) -> HashMap<(ScopeId, &str), Vec<Event>> {
     let mut history: HashMap<(ScopeId, &str), Vec<Event>> = HashMap::new();
     for (id, occurrence) in names.occurrences.iter().enumerate() {
         let id = id as OccurrenceId;
@@ -145,14 +163,22 @@ pub(super) fn redefinitions(
             .or_default()
             .push(event);
     }
-    let definition = |k: Option<BindingKind>| {
-        matches!(
-            k,
-            Some(BindingKind::Function | BindingKind::Class | BindingKind::Import)
-        )
-    };
+    history
+}
+
+/// A binding that is a definition by itself: a `def`, a `class` or an import.
+fn is_definition(kind: Option<BindingKind>) -> bool {
+    matches!(
+        kind,
+        Some(BindingKind::Function | BindingKind::Class | BindingKind::Import)
+    )
+}
+
+/// The redefinitions the names and the text suggest, in no order: each binding over an
+/// earlier one of its chain (no deletion between) that nothing used in between.
+fn candidate_pairs(names: &FileNames) -> Vec<Pair> {
     let mut pairs: Vec<Pair> = Vec::new();
-    for (&(scope, name), events) in &history {
+    for (&(scope, name), events) in &histories(names) {
         if events.len() < 2 {
             continue;
         }
@@ -163,146 +189,155 @@ pub(super) fn redefinitions(
                 (first, earlier) = (None, None);
                 continue;
             };
-            if let (Some(start), Some(previous)) = (first, earlier) {
-                let (a, b) = (kind(names, previous), kind(names, later));
-                // Judged from the text first: only an assignment (`x = …`) redefines
-                // over an import or is redefined by a `def`; `x += …` reads the name.
-                let text_form = |id, k: Option<BindingKind>| {
-                    (k == Some(BindingKind::Variable))
-                        .then(|| forms::form_from_text(names, id))
-                        .flatten()
-                };
-                let (form_a, form_b) = (text_form(previous, a), text_form(later, b));
-                let may_redefine = match (a, b) {
-                    (_, Some(BindingKind::Function | BindingKind::Class)) => {
-                        definition(a) || !matches!(form_a, Some(Form::Other | Form::Augmented))
-                    }
-                    (Some(BindingKind::Import), Some(BindingKind::Variable)) => {
-                        !matches!(form_b, Some(Form::Other | Form::Augmented))
-                    }
-                    _ => definition(a) && form_b != Some(Form::Augmented),
-                };
-                if may_redefine
-                    && !matches!(b, Some(BindingKind::Parameter | BindingKind::TypeParameter))
-                    && !used_between(
-                        names,
-                        scope,
-                        name,
-                        names.occurrence(start).effective,
-                        bound_at(names, later),
-                    )
-                {
-                    pairs.push(Pair {
-                        scope,
-                        first: start,
-                        earlier: previous,
-                        later,
-                    });
-                }
+            if let (Some(start), Some(previous)) = (first, earlier)
+                && may_redefine(names, previous, later)
+                && !used_between(
+                    names,
+                    scope,
+                    name,
+                    names.occurrence(start).effective,
+                    bound_at(names, later),
+                )
+            {
+                pairs.push(Pair {
+                    scope,
+                    first: start,
+                    earlier: previous,
+                    later,
+                });
             }
             first.get_or_insert(later);
             earlier = Some(later);
         }
     }
-    if pairs.is_empty() {
-        return Vec::new();
-    }
-    pairs.sort_by_key(|p| p.later);
-    let Some((text, root)) = tree.root() else {
-        return Vec::new();
+    pairs
+}
+
+/// Whether binding `later` may redefine `previous`, judged from the text: only an
+/// assignment (`x = …`) redefines over an import or is redefined by a `def`; `x += …`
+/// reads the name.
+fn may_redefine(names: &FileNames, previous: OccurrenceId, later: OccurrenceId) -> bool {
+    let (a, b) = (kind(names, previous), kind(names, later));
+    let text_form = |id, k: Option<BindingKind>| {
+        (k == Some(BindingKind::Variable))
+            .then(|| forms::form_from_text(names, id))
+            .flatten()
     };
-    let text = &*text;
-    let of = import_of(names, imports);
+    let (form_a, form_b) = (text_form(previous, a), text_form(later, b));
+    let may_redefine = match (a, b) {
+        (_, Some(BindingKind::Function | BindingKind::Class)) => {
+            is_definition(a) || !matches!(form_a, Some(Form::Other | Form::Augmented))
+        }
+        (Some(BindingKind::Import), Some(BindingKind::Variable)) => {
+            !matches!(form_b, Some(Form::Other | Form::Augmented))
+        }
+        _ => is_definition(a) && form_b != Some(Form::Augmented),
+    };
+    may_redefine && !matches!(b, Some(BindingKind::Parameter | BindingKind::TypeParameter))
+}
+
+/// The diagnostic of `pair` when the tree confirms it. A pair whose chain a `+=`, an
+/// `except … as` or an annotation interrupts is judged no further: pyflakes's history
+/// differs from the names' there.
+fn confirmed(
+    names: &FileNames,
+    root: tree_sitter::Node,
+    text: &str,
+    of: &HashMap<OccurrenceId, &ImportSummary>,
+    pair: &Pair,
+) -> Option<Diagnostic> {
+    let name = names.name(pair.later);
     let node_of = |id: OccurrenceId| {
         let range = names.occurrence(id).range;
         root.descendant_for_byte_range(range.start().into(), range.end().into())
     };
-    let mut found = Vec::new();
-    // A pair whose chain a `+=`, an `except … as` or an annotation interrupts is judged
-    // no further: pyflakes's history differs from the names' there.
-    'pairs: for pair in pairs {
-        let name = names.name(pair.later);
-        let (Some(earlier), Some(later)) = (node_of(pair.earlier), node_of(pair.later)) else {
-            continue;
-        };
-        let (a, b) = (kind(names, pair.earlier), kind(names, pair.later));
-        let form_a = forms::form(earlier);
-        let form_b = forms::form(later);
-        // Every binding of the chain up to the later one must be one pyflakes sees alike.
-        let scope_bindings = names.bindings(pair.scope, name);
-        for &id in scope_bindings {
-            if id < pair.first || id > pair.later {
-                continue;
-            }
-            if let Some(node) = node_of(id)
-                && kind(names, id) == Some(BindingKind::Variable)
-                && matches!(
+    let (earlier, later) = (node_of(pair.earlier)?, node_of(pair.later)?);
+    // Every binding of the chain up to the later one must be one pyflakes sees alike.
+    let interrupted = names.bindings(pair.scope, name).iter().any(|&id| {
+        id >= pair.first
+            && id <= pair.later
+            && kind(names, id) == Some(BindingKind::Variable)
+            && node_of(id).is_some_and(|node| {
+                matches!(
                     forms::form(node),
                     Form::Augmented | Form::Except | Form::Annotation
                 )
-            {
-                continue 'pairs;
-            }
-        }
-        let redefines = match (a, b) {
-            (_, Some(BindingKind::Import)) => match a {
-                Some(BindingKind::Function | BindingKind::Class) => true,
-                Some(BindingKind::Import) => {
-                    let (Some(&x), Some(&y)) = (of.get(&pair.earlier), of.get(&pair.later)) else {
-                        continue;
-                    };
-                    if is_submodule_import(x) || is_submodule_import(y) {
-                        full_name(x) == full_name(y)
-                    } else {
-                        true
-                    }
+            })
+    });
+    if interrupted {
+        return None;
+    }
+    let a = kind(names, pair.earlier);
+    // Over an import, a binding made directly in a `for` body is pyflakes's F402.
+    let in_loop_body = a == Some(BindingKind::Import) && directly_in_for_body(later);
+    if !redefines(names, of, pair, earlier, later)?
+        || in_loop_body
+        || (name == "_" && a != Some(BindingKind::Import))
+        || is_overload(earlier, text)
+        || different_branches(earlier, later)
+        || used_in_header_between(
+            names,
+            root,
+            pair.scope,
+            name,
+            names.occurrence(pair.first).effective,
+            bound_at(names, pair.later),
+        )
+    {
+        return None;
+    }
+    let earlier_start = u32::from(names.occurrence(pair.earlier).range.start());
+    let line = names.text_between(0, earlier_start).matches('\n').count() + 1;
+    Some(
+        Diagnostic::new(
+            ids::REDEFINED_UNUSED,
+            names.occurrence(pair.later).range,
+            format!("redefinition of unused '{name}' from line {line}"),
+        )
+        .with_related(
+            names.occurrence(pair.earlier).range,
+            format!("'{name}' first defined here"),
+        ),
+    )
+}
+
+/// Whether the later binding of `pair` redefines the earlier one, by their kinds and the
+/// forms of their statements; `None` when an import's statement is not known.
+fn redefines(
+    names: &FileNames,
+    of: &HashMap<OccurrenceId, &ImportSummary>,
+    pair: &Pair,
+    earlier: tree_sitter::Node,
+    later: tree_sitter::Node,
+) -> Option<bool> {
+    let (a, b) = (kind(names, pair.earlier), kind(names, pair.later));
+    Some(match (a, b) {
+        (_, Some(BindingKind::Import)) => match a {
+            Some(BindingKind::Function | BindingKind::Class) => true,
+            Some(BindingKind::Import) => {
+                let (x, y) = (*of.get(&pair.earlier)?, *of.get(&pair.later)?);
+                if is_submodule_import(x) || is_submodule_import(y) {
+                    full_name(x) == full_name(y)
+                } else {
+                    true
                 }
-                _ => false,
-            },
-            (_, Some(BindingKind::Function | BindingKind::Class)) => {
-                definition(a) || (a == Some(BindingKind::Variable) && form_a == Form::Assignment)
-            }
-            // A loop variable over an import is pyflakes's F402, another rule; any other
-            // binding over an import is judged only in the plain form.
-            (Some(BindingKind::Import), Some(BindingKind::Variable)) => form_b == Form::Assignment,
-            (Some(BindingKind::Function | BindingKind::Class), Some(BindingKind::Variable)) => {
-                matches!(form_b, Form::Assignment | Form::Other)
             }
             _ => false,
-        };
-        // Over an import, a binding made directly in a `for` body is pyflakes's F402.
-        let in_loop_body = a == Some(BindingKind::Import) && directly_in_for_body(later);
-        if !redefines
-            || in_loop_body
-            || (name == "_" && a != Some(BindingKind::Import))
-            || is_overload(earlier, text)
-            || different_branches(earlier, later)
-            || used_in_header_between(
-                names,
-                root,
-                pair.scope,
-                name,
-                names.occurrence(pair.first).effective,
-                bound_at(names, pair.later),
-            )
-        {
-            continue;
+        },
+        (_, Some(BindingKind::Function | BindingKind::Class)) => {
+            is_definition(a)
+                || (a == Some(BindingKind::Variable) && forms::form(earlier) == Form::Assignment)
         }
-        let earlier_start = u32::from(names.occurrence(pair.earlier).range.start());
-        let line = names.text_between(0, earlier_start).matches('\n').count() + 1;
-        found.push(
-            Diagnostic::new(
-                ids::REDEFINED_UNUSED,
-                names.occurrence(pair.later).range,
-                format!("redefinition of unused '{name}' from line {line}"),
-            )
-            .with_related(
-                names.occurrence(pair.earlier).range,
-                format!("'{name}' first defined here"),
-            ),
-        );
-    }
-    found
+        // A loop variable over an import is pyflakes's F402, another rule; any other
+        // binding over an import is judged only in the plain form.
+        (Some(BindingKind::Import), Some(BindingKind::Variable)) => {
+            forms::form(later) == Form::Assignment
+        }
+        (Some(BindingKind::Function | BindingKind::Class), Some(BindingKind::Variable)) => {
+            matches!(forms::form(later), Form::Assignment | Form::Other)
+        }
+        _ => false,
+    })
 }
 
 /// `import a.b` without `as`: binds `a`, and pyflakes tells it apart by the whole name.

@@ -62,97 +62,15 @@ fn may_repeat_a_key(text: &str) -> bool {
     }
     let bytes = text.as_bytes();
     let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
-    let skip_space_back = |mut j: usize| {
-        while j > 0 && matches!(bytes[j - 1], b' ' | b'\t' | b'\n' | b'\r' | b'\\') {
-            j -= 1;
-        }
-        j
-    };
     for (colon, _) in text.match_indices(':') {
-        let end = skip_space_back(colon);
+        let end = skip_space_back(bytes, colon);
         if end == 0 {
             continue;
         }
-        let last = bytes[end - 1];
-        let (start, key) = match last {
-            b'"' | b'\'' => {
-                let Some(open) = text[..end - 1].rfind(last as char) else {
-                    continue;
-                };
-                let mut start = open;
-                while start > 0 && bytes[start - 1].is_ascii_alphabetic() {
-                    start -= 1;
-                }
-                let prefix = text[start..open].to_ascii_lowercase();
-                let kind = if prefix.contains('b') { "b" } else { "s" };
-                (start, format!("{kind}:{}", &text[open + 1..end - 1]))
-            }
-            // A tuple: from its matching `(` (brackets in strings are not told apart).
-            b')' => {
-                let mut depth = 0usize;
-                let mut open = None;
-                for k in (end.saturating_sub(4096)..end).rev() {
-                    match bytes[k] {
-                        b')' => depth += 1,
-                        b'(' => {
-                            depth -= 1;
-                            if depth == 0 {
-                                open = Some(k);
-                                break;
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-                let Some(open) = open else {
-                    continue;
-                };
-                (open, String::new())
-            }
-            c if c.is_ascii_alphanumeric() || c == b'_' || c == b'.' => {
-                let mut start = end - 1;
-                while start > 0
-                    && (bytes[start - 1].is_ascii_alphanumeric()
-                        || matches!(bytes[start - 1], b'_' | b'.'))
-                {
-                    start -= 1;
-                }
-                let word = &text[start..end];
-                let key = match word {
-                    "None" => "none".to_string(),
-                    "True" => "n:1".to_string(),
-                    "False" => "n:0".to_string(),
-                    _ if word.as_bytes()[0].is_ascii_digit() || word.starts_with('.') => {
-                        match integer(word) {
-                            Some(n) => format!("n:{n}"),
-                            None => match word.replace('_', "").parse::<f64>() {
-                                Ok(f) if f.fract() == 0.0 && f.abs() < 1e18 => {
-                                    format!("n:{}", f as i128)
-                                }
-                                Ok(f) => format!("f:{}", f.to_bits()),
-                                Err(_) => continue,
-                            },
-                        }
-                    }
-                    _ => continue,
-                };
-                (start, key)
-            }
-            _ => continue,
+        let Some((start, key)) = key_ending_at(text, end) else {
+            continue;
         };
-        // Back over blank space and comments (`0x20: 0x20,  # SPACE` then a newline).
-        let mut before = skip_space_back(start);
-        while text[before..start].contains('\n') {
-            let line_start = text[..before].rfind('\n').map_or(0, |i| i + 1);
-            let Some(hash) = text[line_start..before].find('#') else {
-                break;
-            };
-            let above = skip_space_back(line_start + hash);
-            if above == before {
-                break;
-            }
-            before = above;
-        }
+        let before = entry_start(text, start);
         if before == 0 || !matches!(bytes[before - 1], b'{' | b',') {
             continue;
         }
@@ -161,6 +79,100 @@ fn may_repeat_a_key(text: &str) -> bool {
         }
     }
     false
+}
+
+/// Back over blank space and line continuations from `j`.
+fn skip_space_back(bytes: &[u8], mut j: usize) -> usize {
+    while j > 0 && matches!(bytes[j - 1], b' ' | b'\t' | b'\n' | b'\r' | b'\\') {
+        j -= 1;
+    }
+    j
+}
+
+/// The key written just before `end` (a colon, blanks skipped): where it starts, and what
+/// it is as far as equality goes (empty: a tuple, not told apart); `None` for anything
+/// else.
+fn key_ending_at(text: &str, end: usize) -> Option<(usize, String)> {
+    let bytes = text.as_bytes();
+    let last = bytes[end - 1];
+    match last {
+        b'"' | b'\'' => {
+            let open = text[..end - 1].rfind(last as char)?;
+            let mut start = open;
+            while start > 0 && bytes[start - 1].is_ascii_alphabetic() {
+                start -= 1;
+            }
+            let prefix = text[start..open].to_ascii_lowercase();
+            let kind = if prefix.contains('b') { "b" } else { "s" };
+            Some((start, format!("{kind}:{}", &text[open + 1..end - 1])))
+        }
+        // A tuple: from its matching `(` (brackets in strings are not told apart).
+        b')' => {
+            let mut depth = 0usize;
+            for k in (end.saturating_sub(4096)..end).rev() {
+                match bytes[k] {
+                    b')' => depth += 1,
+                    b'(' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some((k, String::new()));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            None
+        }
+        c if c.is_ascii_alphanumeric() || c == b'_' || c == b'.' => {
+            let mut start = end - 1;
+            while start > 0
+                && (bytes[start - 1].is_ascii_alphanumeric()
+                    || matches!(bytes[start - 1], b'_' | b'.'))
+            {
+                start -= 1;
+            }
+            Some((start, word_key(&text[start..end])?))
+        }
+        _ => None,
+    }
+}
+
+/// A constant written as a word (`None`, `True`, a number) as a key; `None` for a name,
+/// whose value is not known.
+fn word_key(word: &str) -> Option<String> {
+    Some(match word {
+        "None" => "none".to_string(),
+        "True" => "n:1".to_string(),
+        "False" => "n:0".to_string(),
+        _ if word.as_bytes()[0].is_ascii_digit() || word.starts_with('.') => match integer(word) {
+            Some(n) => format!("n:{n}"),
+            None => match word.replace('_', "").parse::<f64>() {
+                Ok(f) if f.fract() == 0.0 && f.abs() < 1e18 => format!("n:{}", f as i128),
+                Ok(f) => format!("f:{}", f.to_bits()),
+                Err(_) => return None,
+            },
+        },
+        _ => return None,
+    })
+}
+
+/// Where the entry whose key starts at `start` begins: back over blank space and comments
+/// (`0x20: 0x20,  # SPACE` then a newline).
+fn entry_start(text: &str, start: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut before = skip_space_back(bytes, start);
+    while text[before..start].contains('\n') {
+        let line_start = text[..before].rfind('\n').map_or(0, |i| i + 1);
+        let Some(hash) = text[line_start..before].find('#') else {
+            break;
+        };
+        let above = skip_space_back(bytes, line_start + hash);
+        if above == before {
+            break;
+        }
+        before = above;
+    }
+    before
 }
 
 fn check_dictionary(dictionary: Node, text: &str, found: &mut Vec<Diagnostic>) {

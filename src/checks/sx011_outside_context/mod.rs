@@ -131,104 +131,122 @@ fn has_token(node: tree_sitter::Node, token: &str) -> bool {
 
 /// The context `node` gives its children.
 fn enter(lang: Lang, node: tree_sitter::Node, ctx: Ctx) -> Enter {
-    let kind = node.kind();
     match lang {
-        Lang::Python => match kind {
-            "function_definition" => {
-                let body = Ctx::function(Some(true), Some(true), Some(has_token(node, "async")));
-                Enter::body("body", body, ctx)
-            }
-            // `lambda: (yield)` is a generator; `await` there is judged by the interpreter.
-            "lambda" => Enter::body("body", Ctx::function(None, Some(true), None), ctx),
-            "class_definition" => {
-                Enter::body("body", Ctx::function(Some(false), Some(false), None), ctx)
-            }
-            // A comprehension is a function of its own: `yield` is an error of its own
-            // kind there, and `await` makes an async generator expression.
-            "list_comprehension"
-            | "set_comprehension"
-            | "dictionary_comprehension"
-            | "generator_expression" => Enter::all(Ctx {
-                yields: None,
-                awaits: None,
+        Lang::Python => enter_python(node, ctx),
+        Lang::Ecma { .. } => enter_ecmascript(node, ctx),
+        Lang::Go => enter_go(node, ctx),
+        Lang::Rust => enter_rust(node, ctx),
+    }
+}
+
+/// [`enter`] in Python.
+fn enter_python(node: tree_sitter::Node, ctx: Ctx) -> Enter {
+    let kind = node.kind();
+    match kind {
+        "function_definition" => {
+            let body = Ctx::function(Some(true), Some(true), Some(has_token(node, "async")));
+            Enter::body("body", body, ctx)
+        }
+        // `lambda: (yield)` is a generator; `await` there is judged by the interpreter.
+        "lambda" => Enter::body("body", Ctx::function(None, Some(true), None), ctx),
+        "class_definition" => {
+            Enter::body("body", Ctx::function(Some(false), Some(false), None), ctx)
+        }
+        // A comprehension is a function of its own: `yield` is an error of its own
+        // kind there, and `await` makes an async generator expression.
+        "list_comprehension"
+        | "set_comprehension"
+        | "dictionary_comprehension"
+        | "generator_expression" => Enter::all(Ctx {
+            yields: None,
+            awaits: None,
+            ..ctx
+        }),
+        // The `else` clause of a loop is outside it.
+        "for_statement" | "while_statement" => Enter::body("body", ctx.looping(), ctx),
+        _ => Enter::all(ctx),
+    }
+}
+
+/// [`enter`] in JavaScript and TypeScript.
+fn enter_ecmascript(node: tree_sitter::Node, ctx: Ctx) -> Enter {
+    let kind = node.kind();
+    match kind {
+        "function_declaration"
+        | "function_expression"
+        | "function"
+        | "generator_function_declaration"
+        | "generator_function"
+        | "arrow_function"
+        | "method_definition" => {
+            let generator = kind.starts_with("generator") || has_token(node, "*");
+            let body = Ctx::function(Some(true), Some(generator), Some(has_token(node, "async")));
+            // Parameters' defaults: judged by the engine.
+            let rest = Ctx::function(None, None, None);
+            Enter::body("body", body, rest)
+        }
+        // Field initializers are judged by the engine; methods start anew.
+        "class_body" => Enter::all(Ctx::function(None, None, None)),
+        "class_static_block" => Enter::all(Ctx::function(Some(false), Some(false), Some(false))),
+        "for_statement" | "for_in_statement" | "while_statement" | "do_statement" => {
+            Enter::body("body", ctx.looping(), ctx)
+        }
+        "switch_statement" => Enter::body(
+            "body",
+            Ctx {
+                breakable: true,
                 ..ctx
-            }),
-            // The `else` clause of a loop is outside it.
-            "for_statement" | "while_statement" => Enter::body("body", ctx.looping(), ctx),
-            _ => Enter::all(ctx),
-        },
-        Lang::Ecma { .. } => match kind {
-            "function_declaration"
-            | "function_expression"
-            | "function"
-            | "generator_function_declaration"
-            | "generator_function"
-            | "arrow_function"
-            | "method_definition" => {
-                let generator = kind.starts_with("generator") || has_token(node, "*");
-                let body =
-                    Ctx::function(Some(true), Some(generator), Some(has_token(node, "async")));
-                // Parameters' defaults: judged by the engine.
-                let rest = Ctx::function(None, None, None);
-                Enter::body("body", body, rest)
-            }
-            // Field initializers are judged by the engine; methods start anew.
-            "class_body" => Enter::all(Ctx::function(None, None, None)),
-            "class_static_block" => {
-                Enter::all(Ctx::function(Some(false), Some(false), Some(false)))
-            }
-            "for_statement" | "for_in_statement" | "while_statement" | "do_statement" => {
-                Enter::body("body", ctx.looping(), ctx)
-            }
-            "switch_statement" => Enter::body(
-                "body",
-                Ctx {
-                    breakable: true,
-                    ..ctx
-                },
-                ctx,
-            ),
-            "labeled_statement" => Enter::all(Ctx {
-                labeled: true,
+            },
+            ctx,
+        ),
+        "labeled_statement" => Enter::all(Ctx {
+            labeled: true,
+            ..ctx
+        }),
+        _ => Enter::all(ctx),
+    }
+}
+
+/// [`enter`] in Go.
+fn enter_go(node: tree_sitter::Node, ctx: Ctx) -> Enter {
+    let kind = node.kind();
+    match kind {
+        "function_declaration" | "method_declaration" | "func_literal" => {
+            Enter::body("body", Ctx::function(Some(true), None, None), ctx)
+        }
+        "for_statement" => Enter::body("body", ctx.looping(), ctx),
+        "expression_switch_statement" | "type_switch_statement" | "select_statement" => {
+            Enter::all(Ctx {
+                breakable: true,
                 ..ctx
-            }),
-            _ => Enter::all(ctx),
-        },
-        Lang::Go => match kind {
-            "function_declaration" | "method_declaration" | "func_literal" => {
-                Enter::body("body", Ctx::function(Some(true), None, None), ctx)
-            }
-            "for_statement" => Enter::body("body", ctx.looping(), ctx),
-            "expression_switch_statement" | "type_switch_statement" | "select_statement" => {
-                Enter::all(Ctx {
-                    breakable: true,
-                    ..ctx
-                })
-            }
-            _ => Enter::all(ctx),
-        },
-        Lang::Rust => match kind {
-            "function_item" => {
-                let modifiers = node
-                    .named_children(&mut node.walk())
-                    .find(|c| c.kind() == "function_modifiers");
-                let is_async = modifiers.is_some_and(|m| has_token(m, "async"));
-                Enter::body("body", Ctx::function(Some(true), None, Some(is_async)), ctx)
-            }
-            "closure_expression" => Enter::body(
-                "body",
-                Ctx::function(Some(true), None, Some(has_token(node, "async"))),
-                ctx,
-            ),
-            "async_block" => Enter::all(Ctx::function(Some(true), None, Some(true))),
-            "const_item" | "static_item" | "const_block" => {
-                Enter::all(Ctx::function(None, None, None))
-            }
-            "loop_expression" | "while_expression" | "for_expression" => {
-                Enter::body("body", ctx.looping(), ctx)
-            }
-            _ => Enter::all(ctx),
-        },
+            })
+        }
+        _ => Enter::all(ctx),
+    }
+}
+
+/// [`enter`] in Rust.
+fn enter_rust(node: tree_sitter::Node, ctx: Ctx) -> Enter {
+    let kind = node.kind();
+    match kind {
+        "function_item" => {
+            let modifiers = node
+                .named_children(&mut node.walk())
+                .find(|c| c.kind() == "function_modifiers");
+            let is_async = modifiers.is_some_and(|m| has_token(m, "async"));
+            Enter::body("body", Ctx::function(Some(true), None, Some(is_async)), ctx)
+        }
+        "closure_expression" => Enter::body(
+            "body",
+            Ctx::function(Some(true), None, Some(has_token(node, "async"))),
+            ctx,
+        ),
+        "async_block" => Enter::all(Ctx::function(Some(true), None, Some(true))),
+        "const_item" | "static_item" | "const_block" => Enter::all(Ctx::function(None, None, None)),
+        "loop_expression" | "while_expression" | "for_expression" => {
+            Enter::body("body", ctx.looping(), ctx)
+        }
+        _ => Enter::all(ctx),
     }
 }
 

@@ -1,14 +1,5 @@
-//! Rust import rules (what queries cannot say).
-//!
-//! **Collecting.** `queries/rust/imports.scm` finds the statements; a `use` tree is expanded
-//! here into one import per leaf, with `module` the path up to the last segment and `name`
-//! the last segment (`use a::b::{c, d as e}` gives `a::b: c` and `a::b: d as e`); a path of
-//! one segment (`use log;`, `extern crate log;`) is a module without a name; `a::{self}` is
-//! `a` itself; a glob is a wildcard of its path. `mod foo;` (no body) is the module
-//! `self::foo` without a name, and `#[path = "p"] mod foo;` the module `"p"` (quotes kept)
-//! with alias `foo`; a `use` never has these shapes. An import inside inline modules
-//! (`mod tests { use super::*; }`) records them in `within` (`tests`), since `self` and
-//! `super` count from there.
+//! Rust import rules (what queries cannot say); `import_syntax/rust.rs` collects the
+//! imports these rules resolve.
 //!
 //! **The module map** ([`rust_modules`], a tracked query over paths, manifests and each
 //! file's position-free `mod` declarations, [`rust_mod_decls`]): crate roots are each Cargo
@@ -52,230 +43,6 @@ use crate::{
         symbols::{SymbolKind, file_symbols},
     },
 };
-
-// ---------------------------------------------------------------------------------------
-// Collecting: from a statement's nodes to import summaries.
-
-/// The imports of one `use` declaration (`statement`), whose tree is `tree`, each with the
-/// byte offset that orders it among the statement's imports.
-pub(super) fn use_tree_imports(
-    statement: tree_sitter::Node,
-    tree: tree_sitter::Node,
-    text: &str,
-) -> Vec<(ImportSummary, usize)> {
-    let within = inline_modules(statement, text);
-    let mut leaves = Vec::new();
-    expand(tree, &[], text, &mut leaves);
-    let mut out = Vec::new();
-    for Leaf {
-        mut segments,
-        alias,
-        wildcard,
-        at,
-    } in leaves
-    {
-        // `a::{self}` is `a`.
-        if !wildcard && segments.len() > 1 && segments.last().is_some_and(|s| s == "self") {
-            segments.pop();
-        }
-        let (module, name) = if wildcard || is_one_segment(&segments) {
-            (segments.join("::"), None)
-        } else {
-            let name = segments.pop();
-            (segments.join("::"), name)
-        };
-        if module.is_empty() && name.is_none() {
-            continue;
-        }
-        out.push((
-            ImportSummary {
-                module,
-                name,
-                alias,
-                wildcard,
-                within: within.clone(),
-                ..ImportSummary::default()
-            },
-            at,
-        ));
-    }
-    out
-}
-
-/// One leaf of a use tree: its whole path (a leading `::` is an empty first segment).
-struct Leaf {
-    segments: Vec<String>,
-    alias: Option<String>,
-    wildcard: bool,
-    /// Where it starts, to order the statement's imports.
-    at: usize,
-}
-
-/// `["a"]`, or `["", "a"]` for `::a`.
-fn is_one_segment(segments: &[String]) -> bool {
-    segments.len() == 1 || (segments.len() == 2 && segments[0].is_empty())
-}
-
-/// The leaves of a use tree under `prefix`, in order.
-fn expand(node: tree_sitter::Node, prefix: &[String], text: &str, leaves: &mut Vec<Leaf>) {
-    let mut leaf = |segments, alias, wildcard| {
-        leaves.push(Leaf {
-            segments,
-            alias,
-            wildcard,
-            at: node.start_byte(),
-        })
-    };
-    let with = |path: Option<tree_sitter::Node>| -> Option<Vec<String>> {
-        let mut segments = prefix.to_vec();
-        match path {
-            Some(path) => segments.extend(path_segments(path, text)?),
-            None => segments.push(String::new()),
-        }
-        Some(segments)
-    };
-    match node.kind() {
-        "identifier" | "self" | "super" | "crate" | "metavariable" | "scoped_identifier" => {
-            if let Some(segments) = with(Some(node)) {
-                leaf(segments, None, false);
-            }
-        }
-        "use_as_clause" => {
-            let alias = node
-                .child_by_field_name("alias")
-                .map(|a| node_text(a, text));
-            if let Some(segments) = with(node.child_by_field_name("path")) {
-                leaf(segments, alias, false);
-            }
-        }
-        "use_wildcard" => {
-            // `{*}` inside a group has no path of its own.
-            let segments = match node.named_child(0).filter(|p| !p.is_extra()) {
-                Some(path) => with(Some(path)),
-                None => Some(prefix.to_vec()),
-            };
-            if let Some(segments) = segments {
-                leaf(segments, None, true);
-            }
-        }
-        "scoped_use_list" => {
-            let path = node.child_by_field_name("path");
-            let (Some(segments), Some(list)) = (with(path), node.child_by_field_name("list"))
-            else {
-                return;
-            };
-            expand(list, &segments, text, leaves);
-        }
-        "use_list" => {
-            let mut cursor = node.walk();
-            for child in node.named_children(&mut cursor) {
-                expand(child, prefix, text, leaves);
-            }
-        }
-        // Comments, and error recovery's nodes.
-        _ => {}
-    }
-}
-
-/// `a::b::c` → `["a", "b", "c"]`; `::a` → `["", "a"]`. `None` for a path with generic
-/// arguments or other shapes a `use` cannot have.
-fn path_segments(node: tree_sitter::Node, text: &str) -> Option<Vec<String>> {
-    match node.kind() {
-        "identifier" | "self" | "super" | "crate" | "metavariable" => {
-            Some(vec![node_text(node, text)])
-        }
-        "scoped_identifier" => {
-            let mut segments = match node.child_by_field_name("path") {
-                Some(path) => path_segments(path, text)?,
-                None => vec![String::new()],
-            };
-            segments.push(node_text(node.child_by_field_name("name")?, text));
-            Some(segments)
-        }
-        _ => None,
-    }
-}
-
-/// A `mod name;` declaration (`statement`): `self::name`, or with `#[path = "p"]` the
-/// module `"p"` aliased `name`.
-pub(super) fn mod_declaration(
-    statement: tree_sitter::Node,
-    name: tree_sitter::Node,
-    text: &str,
-) -> (ImportSummary, usize) {
-    let name_text = node_text(name, text);
-    let summary = match path_attribute(statement, text) {
-        Some(path) => ImportSummary {
-            module: format!("\"{path}\""),
-            alias: Some(name_text),
-            ..ImportSummary::default()
-        },
-        None => ImportSummary {
-            module: format!("self::{name_text}"),
-            ..ImportSummary::default()
-        },
-    };
-    let summary = ImportSummary {
-        within: inline_modules(statement, text),
-        ..summary
-    };
-    (summary, name.start_byte())
-}
-
-/// The string of a `#[path = "…"]` attribute among the item's outer attributes.
-fn path_attribute(item: tree_sitter::Node, text: &str) -> Option<String> {
-    let mut sibling = item.prev_named_sibling();
-    while let Some(node) = sibling {
-        match node.kind() {
-            "attribute_item" => {
-                let attribute = node.named_child(0).filter(|a| a.kind() == "attribute");
-                if let Some(attribute) = attribute {
-                    let is_path = attribute
-                        .named_child(0)
-                        .is_some_and(|n| n.kind() == "identifier" && node_text(n, text) == "path");
-                    let value = attribute.child_by_field_name("value");
-                    if let (true, Some(value)) = (is_path, value) {
-                        return string_content(value, text);
-                    }
-                }
-            }
-            "line_comment" | "block_comment" => {}
-            _ => return None,
-        }
-        sibling = node.prev_named_sibling();
-    }
-    None
-}
-
-/// The content of a plain string literal without escapes.
-fn string_content(literal: tree_sitter::Node, text: &str) -> Option<String> {
-    if literal.kind() != "string_literal" || literal.named_child_count() > 1 {
-        return None;
-    }
-    Some(match literal.named_child(0) {
-        Some(content) if content.kind() == "string_content" => node_text(content, text),
-        Some(_) => return None,
-        None => String::new(),
-    })
-}
-
-/// The inline modules (`mod a { mod b { … } }`) around `node` in its file: `a::b`.
-fn inline_modules(node: tree_sitter::Node, text: &str) -> Option<String> {
-    let mut names = Vec::new();
-    let mut parent = node.parent();
-    while let Some(p) = parent {
-        if p.kind() == "mod_item" && p.child_by_field_name("body").is_some() {
-            names.extend(p.child_by_field_name("name").map(|n| node_text(n, text)));
-        }
-        parent = p.parent();
-    }
-    names.reverse();
-    (!names.is_empty()).then(|| names.join("::"))
-}
-
-fn node_text(node: tree_sitter::Node, text: &str) -> String {
-    text.get(node.byte_range()).unwrap_or_default().to_string()
-}
 
 // ---------------------------------------------------------------------------------------
 // The module map.
@@ -441,10 +208,25 @@ pub fn rust_modules(db: &dyn Db, workspace: Workspace) -> Arc<RustModules> {
     for &(path, file) in &rust_files {
         map.paths.insert(path.clone(), file);
     }
+    let roots = crate_roots(db, &map, &packages, &package_roots, &rust_files);
+    for (index, root) in roots.iter().enumerate() {
+        place_declared_modules(db, &mut map, index as u32, root);
+    }
+    place_by_paths(db, &mut map, &roots, &package_roots, &rust_files);
+    Arc::new(map)
+}
 
-    // Crate roots: each package's library, then its other targets; then lone lib.rs/main.rs.
+/// Crate roots: each package's library, then its other targets; then lone lib.rs/main.rs.
+/// Packages in path order, each library before the package's other targets.
+fn crate_roots(
+    db: &dyn Db,
+    map: &RustModules,
+    packages: &[(String, Option<String>, Option<String>)],
+    package_roots: &HashSet<&str>,
+    rust_files: &[(&String, SourceFile)],
+) -> Vec<Root> {
     let mut roots: Vec<Root> = Vec::new();
-    for (root, lib_name, lib_path) in &packages {
+    for (root, lib_name, lib_path) in packages {
         if let Some(&file) = lib_path.as_ref().and_then(|p| map.paths.get(p)) {
             roots.push(Root {
                 file,
@@ -454,8 +236,8 @@ pub fn rust_modules(db: &dyn Db, workspace: Workspace) -> Arc<RustModules> {
             });
         }
     }
-    for &(path, file) in &rust_files {
-        match nearest_package(path, &package_roots) {
+    for &(path, file) in rust_files {
+        match nearest_package(path, package_roots) {
             Some(package) => {
                 let rel = rel_to(package, path);
                 if is_target_root(rel) && !roots.iter().any(|r| r.file == file) {
@@ -480,7 +262,6 @@ pub fn rust_modules(db: &dyn Db, workspace: Workspace) -> Arc<RustModules> {
             }
         }
     }
-    // Packages in path order, each library before the package's other targets.
     roots.sort_by_key(|r| {
         (
             r.package.clone(),
@@ -488,43 +269,53 @@ pub fn rust_modules(db: &dyn Db, workspace: Workspace) -> Arc<RustModules> {
             r.file.path(db).clone(),
         )
     });
+    roots
+}
 
-    let root_files: HashSet<SourceFile> = roots.iter().map(|r| r.file).collect();
-    for (index, root) in roots.iter().enumerate() {
-        let (krate, file) = (index as u32, root.file);
-        map.crates.push(CrateInfo {
-            root: file,
-            package: root.package.clone(),
-        });
-        if let Some(name) = &root.lib_name {
-            map.libraries.entry(name.clone()).or_insert(krate);
-        }
-        map.modules.insert((krate, String::new()), file);
-        map.placed.entry(file).or_insert((krate, String::new()));
-        // Breadth first through `mod` declarations.
-        let mut queue = std::collections::VecDeque::from([(file, Vec::<String>::new(), true)]);
-        let mut seen: HashSet<SourceFile> = HashSet::from([file]);
-        while let Some((from, module, mod_rs)) = queue.pop_front() {
-            for decl in rust_mod_decls(db, from).iter() {
-                let Some(child) = mod_file(&map.paths, from.path(db), mod_rs, decl) else {
-                    continue;
-                };
-                if !seen.insert(child) {
-                    continue;
-                }
-                let mut path = module.clone();
-                path.extend(decl.within.iter().cloned());
-                path.push(decl.name.clone());
-                let key = (krate, path.join("::"));
-                map.modules.entry(key.clone()).or_insert(child);
-                map.placed.entry(child).or_insert(key);
-                queue.push_back((child, path, is_mod_rs(child.path(db))));
+/// Adds crate `krate` and the modules its `mod` declarations reach from its root, breadth
+/// first.
+fn place_declared_modules(db: &dyn Db, map: &mut RustModules, krate: u32, root: &Root) {
+    let file = root.file;
+    map.crates.push(CrateInfo {
+        root: file,
+        package: root.package.clone(),
+    });
+    if let Some(name) = &root.lib_name {
+        map.libraries.entry(name.clone()).or_insert(krate);
+    }
+    map.modules.insert((krate, String::new()), file);
+    map.placed.entry(file).or_insert((krate, String::new()));
+    let mut queue = std::collections::VecDeque::from([(file, Vec::<String>::new(), true)]);
+    let mut seen: HashSet<SourceFile> = HashSet::from([file]);
+    while let Some((from, module, mod_rs)) = queue.pop_front() {
+        for decl in rust_mod_decls(db, from).iter() {
+            let Some(child) = mod_file(&map.paths, from.path(db), mod_rs, decl) else {
+                continue;
+            };
+            if !seen.insert(child) {
+                continue;
             }
+            let mut path = module.clone();
+            path.extend(decl.within.iter().cloned());
+            path.push(decl.name.clone());
+            let key = (krate, path.join("::"));
+            map.modules.entry(key.clone()).or_insert(child);
+            map.placed.entry(child).or_insert(key);
+            queue.push_back((child, path, is_mod_rs(child.path(db))));
         }
     }
+}
 
-    // Files no declaration reached: the module their path implies, under the directory of
-    // a library or binary root.
+/// Files no declaration reached: the module their path implies, under the directory of a
+/// library or binary root.
+fn place_by_paths(
+    db: &dyn Db,
+    map: &mut RustModules,
+    roots: &[Root],
+    package_roots: &HashSet<&str>,
+    rust_files: &[(&String, SourceFile)],
+) {
+    let root_files: HashSet<SourceFile> = roots.iter().map(|r| r.file).collect();
     let mut fallback_dirs: HashMap<&str, u32> = HashMap::new();
     for (index, root) in roots.iter().enumerate() {
         if root.path_modules {
@@ -533,7 +324,7 @@ pub fn rust_modules(db: &dyn Db, workspace: Workspace) -> Arc<RustModules> {
                 .or_insert(index as u32);
         }
     }
-    for &(path, file) in &rust_files {
+    for &(path, file) in rust_files {
         if map.placed.contains_key(&file) || root_files.contains(&file) {
             continue;
         }
@@ -548,7 +339,7 @@ pub fn rust_modules(db: &dyn Db, workspace: Workspace) -> Arc<RustModules> {
             dir = paths::parent(dir);
         };
         let Some(krate) = krate else { continue };
-        let package = nearest_package(path, &package_roots).map(str::to_string);
+        let package = nearest_package(path, package_roots).map(str::to_string);
         if map.crates[krate as usize].package != package {
             continue;
         }
@@ -563,7 +354,6 @@ pub fn rust_modules(db: &dyn Db, workspace: Workspace) -> Arc<RustModules> {
         map.placed.insert(file, key);
         map.by_path.insert(file);
     }
-    Arc::new(map)
 }
 
 /// `"."` → `""`.

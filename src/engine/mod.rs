@@ -1,0 +1,15 @@
+//! What several `ide` operations share, as rust-analyzer's `ide-db`: reference search
+//! (the identifier index, then resolution), definition lookup, rename planning and its
+//! verification on a scratch database, and [`change`]: the one way file texts become
+//! database inputs, for the host and for scratch databases alike.
+//!
+//! Invariant: this layer knows no front end and speaks in database terms (files,
+//! occurrences, byte ranges), never in editor terms: `ide` turns what it returns into
+//! answers (paths, line/column spans, edits). The few plain types that are the same in
+//! both ([`search::Certainty`], [`rename::EditOrigin`], [`rename::RenameOptions`], and
+//! [`change::Change`] with its [`change::FileContent`]) are re-exported by `ide` unchanged.
+
+pub(crate) mod change;
+pub(crate) mod definitions;
+pub(crate) mod rename;
+pub(crate) mod search;

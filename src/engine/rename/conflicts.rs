@@ -1,0 +1,92 @@
+//! Conflicts a rename shows before any re-analysis: a renamed definition whose scope
+//! already binds the new name would become one name with it (a redefinition), which no
+//! later check can tell from a rename that went well.
+
+use std::collections::HashSet;
+
+use super::{Conflict, Renamed, directory};
+use crate::semantic::names::resolve::Resolver;
+use crate::{
+    db::SourceFile,
+    engine::search::{Certainty, Hit},
+    semantic::names::{OccurrenceId, Role, ScopeId, resolve::Target},
+};
+
+/// A renamed definition whose scope already binds the new name: the two would be one
+/// name (a redefinition), which no later check can tell from a rename that went well.
+pub(super) fn same_scope_conflicts(
+    resolver: &mut Resolver,
+    renamed: &Renamed,
+    hits: &[Hit],
+    old_name: &str,
+    new_name: &str,
+) -> Vec<Conflict> {
+    let db = resolver.db();
+    let mut scopes: Vec<(SourceFile, ScopeId)> = Vec::new();
+    for &(file, occurrence, certainty) in hits {
+        let names = resolver.names(file);
+        let occ = names.occurrence(occurrence);
+        if certainty == Certainty::Exact
+            && names.name(occurrence) == old_name
+            && matches!(occ.role, Role::Definition(_))
+        {
+            let scope = match names.declaration(occ.scope, old_name) {
+                Some(Role::Global) => 0,
+                _ => occ.scope,
+            };
+            scopes.push((file, scope));
+        }
+    }
+    if let Renamed::Targets(targets) = renamed {
+        for target in targets {
+            if let Target::Symbol { file, scope, .. } = target {
+                scopes.push((*file, *scope));
+            }
+        }
+    }
+    let mut conflicts = Vec::new();
+    let mut seen: HashSet<(SourceFile, ScopeId)> = HashSet::new();
+    scopes.retain(|s| seen.insert(*s));
+    for (file, scope) in scopes {
+        let names = resolver.names(file);
+        let mut taken: Vec<OccurrenceId> = names.bindings(scope, new_name).to_vec();
+        // A class's members include the attributes its methods assign on instances.
+        if names.scopes[scope as usize].is_class {
+            let range = names.scopes[scope as usize].range;
+            taken.extend(names.occurrences_named(new_name).filter(|&o| {
+                let occ = names.occurrence(o);
+                occ.role == Role::MemberDefinition && range.contains_range(occ.range)
+            }));
+        }
+        // A Go package's top-level names are one scope across its directory's files.
+        if scope == 0 && file.lang(db).info().id == "go" {
+            let dir = directory(file.path(db));
+            for &other in resolver.workspace().files(db).iter() {
+                if other == file
+                    || other.lang(db).info().id != "go"
+                    || directory(other.path(db)) != dir
+                {
+                    continue;
+                }
+                let other_names = resolver.names(other);
+                for &site in other_names.bindings(0, new_name) {
+                    conflicts.push(Conflict {
+                        file: Some(other),
+                        range: other_names.occurrence(site).range,
+                        message: format!(
+                            "`{new_name}` is already defined here, in the same package"
+                        ),
+                    });
+                }
+            }
+        }
+        for site in taken {
+            conflicts.push(Conflict {
+                file: Some(file),
+                range: names.occurrence(site).range,
+                message: format!("`{new_name}` is already defined here, in the same scope"),
+            });
+        }
+    }
+    conflicts
+}

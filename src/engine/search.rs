@@ -1,0 +1,342 @@
+//! Reference search: the identifier index says which files can mention a name, and only
+//! their names are resolved. [`search_hits`] is what references, rename and the call
+//! hierarchy share; [`targets_named`] finds the symbols a name as people write it
+//! (`posixpath.join`, `Class.method`) stands for.
+
+use std::collections::{HashSet, VecDeque};
+
+use serde::Serialize;
+
+use crate::{
+    db::{Db, SourceFile},
+    semantic::names::{
+        BindingKind, OccurrenceId, Role, go,
+        identifiers::identifier_index,
+        resolve::{Resolver, Target},
+    },
+};
+
+/// How a definition or a reference was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Certainty {
+    /// Resolved through scopes and imports.
+    Exact,
+    /// Matched by name: the receiver's type is unknown.
+    Heuristic,
+}
+
+/// One occurrence found by [`search_hits`], and how surely it refers to what was searched.
+pub(crate) type Hit = (SourceFile, OccurrenceId, Certainty);
+
+/// The module-level and class-level symbols matching a written name.
+pub(crate) fn targets_named(
+    resolver: &mut Resolver,
+    written: &str,
+    path_prefix: Option<&str>,
+) -> Vec<Target> {
+    let db = resolver.db();
+    let workspace = resolver.workspace();
+    let parts: Vec<&str> = written
+        .split(['.', ':'])
+        .filter(|p| !p.is_empty())
+        .collect();
+    let Some((&name, qualifier)) = parts.split_last() else {
+        return Vec::new();
+    };
+    let index = identifier_index(db, workspace);
+    // With a qualifier, a file can define the name only if its path is the module named or
+    // it mentions the class named.
+    let class_files: HashSet<SourceFile> = qualifier
+        .last()
+        .map(|class| index.files(class).iter().copied().collect())
+        .unwrap_or_default();
+    let mut targets = Vec::new();
+    for &file in index.files(name) {
+        let path = file.path(db);
+        if path_prefix.is_some_and(|prefix| !path.starts_with(prefix)) {
+            continue;
+        }
+        if !module_path_ends_with(path, qualifier) && !class_files.contains(&file) {
+            continue;
+        }
+        let names = resolver.names(file);
+        for scope_id in 0..names.scopes.len() {
+            // A name only imported here is defined elsewhere.
+            let bindings = names.bindings(scope_id as u32, name);
+            if bindings
+                .iter()
+                .all(|&b| names.occurrence(b).role == Role::Definition(BindingKind::Import))
+            {
+                continue;
+            }
+            let is_module = scope_id == 0;
+            let is_namespace = names.is_namespace(scope_id as u32);
+            if !is_module && !is_namespace {
+                continue;
+            }
+            // The qualifier names the class (and its module), or the module alone.
+            let mut qualifier_parts = qualifier.to_vec();
+            if is_namespace {
+                let class = names.scope_name(scope_id as u32);
+                match qualifier_parts.last() {
+                    Some(last) if Some(*last) == class => {
+                        qualifier_parts.pop();
+                    }
+                    Some(_) => continue,
+                    None => {}
+                }
+            }
+            if !module_path_ends_with(path, &qualifier_parts) {
+                continue;
+            }
+            targets.push(Target::Symbol {
+                file,
+                scope: scope_id as u32,
+                name: name.into(),
+            });
+        }
+        if go::is_go(db, file) {
+            for target in go_methods_named(resolver, file, name, qualifier) {
+                if !targets.contains(&target) {
+                    targets.push(target);
+                }
+            }
+        }
+    }
+    if targets.is_empty() && !qualifier.is_empty() {
+        targets = through_modules(resolver, name, qualifier, path_prefix);
+    }
+    targets
+}
+
+/// `os.path.join` where no module is called `os.path`: a module named by the qualifier's
+/// first parts (`os`), then each further part looked up in it as code would find it
+/// (`os`'s `import posixpath as path` leads to `posixpath`), and `name` in what that leads
+/// to. The longest module prefix that leads somewhere wins.
+fn through_modules(
+    resolver: &mut Resolver,
+    name: &str,
+    qualifier: &[&str],
+    path_prefix: Option<&str>,
+) -> Vec<Target> {
+    let db = resolver.db();
+    let index = identifier_index(db, resolver.workspace());
+    for split in (1..qualifier.len() + 1).rev() {
+        let (module, rest) = qualifier.split_at(split);
+        // The module must mention the next part: its own binding or import of it.
+        let next = rest.first().copied().unwrap_or(name);
+        let mut namespaces: Vec<Target> = index
+            .files(next)
+            .iter()
+            .filter(|&&file| module_path_ends_with(file.path(db), module))
+            .map(|&file| Target::Module(file))
+            .collect();
+        for part in rest.iter().copied().chain([name]) {
+            let mut found = Vec::new();
+            for namespace in &namespaces {
+                let Target::Module(file) = namespace else {
+                    continue;
+                };
+                for target in resolver.module_member(*file, part) {
+                    if !found.contains(&target) {
+                        found.push(target);
+                    }
+                }
+            }
+            namespaces = found;
+        }
+        namespaces.retain(|target| match target {
+            Target::Symbol { file, .. } => {
+                path_prefix.is_none_or(|prefix| file.path(db).starts_with(prefix))
+            }
+            _ => false,
+        });
+        if !namespaces.is_empty() {
+            return namespaces;
+        }
+    }
+    Vec::new()
+}
+
+/// Go methods called `name` declared in `file` (`Type.Method`, `pkg.Type.Method`: the
+/// qualifier names the receiver's type and its package's directory), as the members of
+/// their type they are.
+fn go_methods_named(
+    resolver: &mut Resolver,
+    file: SourceFile,
+    name: &str,
+    qualifier: &[&str],
+) -> Vec<Target> {
+    let names = resolver.names(file);
+    let path = file.path(resolver.db()).clone();
+    let (type_name, package) = match qualifier.split_last() {
+        Some((last, rest)) => (Some(*last), rest),
+        None => (None, qualifier),
+    };
+    if !module_path_ends_with(&path, package) {
+        return Vec::new();
+    }
+    let mut targets = Vec::new();
+    for id in names.occurrences_named(name).collect::<Vec<_>>() {
+        let occurrence = names.occurrence(id);
+        let receiver = occurrence.receiver.map(|r| names.name(r));
+        if occurrence.role != Role::MemberDefinition
+            || type_name.is_some_and(|t| Some(t) != receiver)
+        {
+            continue;
+        }
+        for target in resolver.resolve(file, id).targets {
+            if !targets.contains(&target) {
+                targets.push(target);
+            }
+        }
+    }
+    targets
+}
+
+/// Whether the module at `path` is named by `parts` (its last parts: `os.path` fits
+/// `lib/os/path.py`); true when `parts` is empty.
+pub(crate) fn module_path_ends_with(path: &str, parts: &[&str]) -> bool {
+    if parts.is_empty() {
+        return true;
+    }
+    let segments: Vec<&str> = module_stem(path).split('/').collect();
+    segments.ends_with(parts)
+}
+
+/// A module's path without its extension, a package standing for its `__init__`, `index`
+/// or (Rust) `mod` file (`a/b/__init__.py`, `a/b/index.ts`, `a/b/mod.rs` → `a/b`); a Go file
+/// stands for its package's directory.
+fn module_stem(path: &str) -> &str {
+    if path.ends_with(".go") {
+        return path.rsplit_once('/').map_or("", |(dir, _)| dir);
+    }
+    let stem = path.rsplit_once('.').map_or(path, |(stem, _)| stem);
+    let stem = stem.strip_suffix(".d").unwrap_or(stem);
+    if path.ends_with(".rs")
+        && let Some(module) = stem.strip_suffix("/mod")
+    {
+        return module;
+    }
+    ["/__init__", "/index"]
+        .into_iter()
+        .find_map(|package| stem.strip_suffix(package))
+        .unwrap_or(stem)
+}
+
+/// Every occurrence that refers to one of `targets` (`exact`), or may (`heuristic`: a
+/// member of a receiver of unknown type, when a target is a member), sorted by path and
+/// position; with the number of files whose names were resolved. Rename edits these.
+pub(crate) fn search_hits(
+    resolver: &mut Resolver,
+    targets: &[Target],
+    path_prefix: Option<&str>,
+) -> (Vec<Hit>, usize) {
+    let db = resolver.db();
+    let workspace = resolver.workspace();
+    let symbol_targets: Vec<&Target> = targets
+        .iter()
+        .filter(|t| matches!(t, Target::Symbol { .. } | Target::Module(_)))
+        .collect();
+    if symbol_targets.is_empty() {
+        return (Vec::new(), 0);
+    }
+    // (file, word) pairs to resolve: the target's name in every file that can mention
+    // it, and the local names that imports give it (`from m import x as y`) as found.
+    let mut queue: VecDeque<(SourceFile, String)> = Default::default();
+    let mut queued: HashSet<(SourceFile, String)> = Default::default();
+    let mut enqueue =
+        |queue: &mut VecDeque<(SourceFile, String)>, files: &[SourceFile], word: &str| {
+            for &file in files {
+                if queued.insert((file, word.to_string())) {
+                    queue.push_back((file, word.to_string()));
+                }
+            }
+        };
+    for target in &symbol_targets {
+        match target {
+            Target::Symbol { file, scope, name } => {
+                let names = resolver.names(*file);
+                // A function's parameters are named by keyword arguments wherever it is called.
+                let is_parameter = names
+                    .bindings(*scope, name)
+                    .iter()
+                    .any(|&b| names.occurrence(b).role == Role::Definition(BindingKind::Parameter));
+                if *scope != 0 && !names.is_namespace(*scope) && !is_parameter {
+                    enqueue(&mut queue, &[*file], name);
+                } else {
+                    enqueue(
+                        &mut queue,
+                        identifier_index(db, workspace).files(name),
+                        name,
+                    );
+                }
+            }
+            Target::Module(file) => {
+                let word = module_name(db, *file);
+                enqueue(
+                    &mut queue,
+                    identifier_index(db, workspace).files(&word),
+                    &word,
+                );
+            }
+            Target::External { .. } => {}
+        }
+    }
+    let is_member_target = symbol_targets.iter().any(|t| match t {
+        Target::Symbol { file, scope, .. } => {
+            resolver.names(*file).scopes[*scope as usize].is_class
+        }
+        _ => false,
+    });
+    let mut searched: HashSet<SourceFile> = Default::default();
+    let mut hits: Vec<Hit> = Vec::new();
+    while let Some((file, word)) = queue.pop_front() {
+        let path = file.path(db);
+        if path_prefix.is_some_and(|prefix| !path.starts_with(prefix)) {
+            continue;
+        }
+        searched.insert(file);
+        let names = resolver.names(file);
+        for occurrence in names.occurrences_named(&word).collect::<Vec<_>>() {
+            let resolution = resolver.resolve(file, occurrence);
+            let certainty = if resolution.targets.iter().any(|t| targets.contains(t)) {
+                Certainty::Exact
+            } else if resolution.heuristic && is_member_target {
+                Certainty::Heuristic
+            } else {
+                continue;
+            };
+            if certainty == Certainty::Exact
+                && let Some(alias) = resolver.bound_as(file, occurrence)
+            {
+                let at_top = names.occurrence(occurrence).scope == 0;
+                let files = if at_top {
+                    identifier_index(db, workspace).files(&alias).to_vec()
+                } else {
+                    vec![file]
+                };
+                enqueue(&mut queue, &files, &alias);
+            }
+            hits.push((file, occurrence, certainty));
+        }
+    }
+    hits.sort_by(|a, b| (a.0.path(db), a.1).cmp(&(b.0.path(db), b.1)));
+    hits.dedup_by_key(|h| (h.0, h.1));
+    (hits, searched.len())
+}
+
+/// The name a module is used by: a Go package's `package` clause, else [`module_word`].
+pub(crate) fn module_name(db: &dyn Db, file: SourceFile) -> String {
+    match go::package_name(file.text(db)) {
+        Some(name) if go::is_go(db, file) => name.to_string(),
+        _ => module_word(file.path(db)),
+    }
+}
+
+/// The word a module is imported by: its file's stem, or its package's directory name.
+fn module_word(path: &str) -> String {
+    let stem = module_stem(path);
+    stem.rsplit('/').next().unwrap_or(stem).to_string()
+}
