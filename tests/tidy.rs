@@ -271,7 +271,7 @@ fn languages_doc_table() -> String {
         };
         let codes: Vec<String> = sextant::ide::diagnostic_codes()
             .iter()
-            .filter(|code| code.is_implemented_for(&lang.id))
+            .filter(|code| code.is_implemented_for(lang))
             .map(|code| code.id.clone())
             .collect();
         let _ = writeln!(

@@ -29,7 +29,7 @@ use super::{
 };
 use crate::{
     db::{Db, ManifestFile, RootDatabase, SourceFile, Workspace},
-    lang::Language,
+    lang::{Family, Language},
     semantic::{
         self,
         import_graph::file_dependencies,
@@ -308,7 +308,7 @@ pub fn validate_name(lang: &Language, old: &str, new: &str) -> Result<(), Rename
             lang.name
         )));
     }
-    if lang.id == "go" {
+    if lang.family == Family::Go {
         let exported = |name: &str| name.chars().next().is_some_and(char::is_uppercase);
         if new == "_" {
             return Err(RenameError::InvalidName(
@@ -771,7 +771,7 @@ fn import_alias(
 ) -> Option<String> {
     // Only Python binds an import over a definition of the same scope (`try: from _c
     // import f`); elsewhere the two are a compile error.
-    if file.lang(resolver.db()).info().id != "python" {
+    if file.lang(resolver.db()).info().family != Family::Python {
         return None;
     }
     let names = resolver.names(file);
@@ -856,11 +856,11 @@ fn same_scope_conflicts(
         }
         let index = semantic::line_index(db, file);
         // A Go package's top-level names are one scope across its directory's files.
-        if scope == 0 && file.lang(db).info().id == "go" {
+        if scope == 0 && file.lang(db).info().family == Family::Go {
             let dir = directory(file.path(db));
             for &other in resolver.workspace().files(db).iter() {
                 if other == file
-                    || other.lang(db).info().id != "go"
+                    || other.lang(db).info().family != Family::Go
                     || directory(other.path(db)) != dir
                 {
                     continue;
@@ -891,7 +891,7 @@ fn same_scope_conflicts(
 
 /// The strings of a Python module's `__all__` that are exactly `name`.
 fn all_entries(db: &dyn Db, names: &FileNames, file: SourceFile, name: &str) -> Vec<TextRange> {
-    if file.lang(db).info().id != "python" {
+    if file.lang(db).info().family != Family::Python {
         return Vec::new();
     }
     let text = file.text(db);
@@ -1038,18 +1038,22 @@ fn verify(
     // what they import; the rest keep their paths with empty texts.
     let mut with_text: HashSet<SourceFile> = checks.keys().copied().collect();
     let mut queue: Vec<SourceFile> = with_text.iter().copied().collect();
-    let any_rust = with_text.iter().any(|f| f.lang(db).info().id == "rust");
+    let any_rust = with_text
+        .iter()
+        .any(|f| f.lang(db).info().family == Family::Rust);
     let all_files = workspace.files(db).clone();
     let checked_dirs: HashSet<String> = with_text
         .iter()
-        .filter(|f| f.lang(db).info().id == "go")
+        .filter(|f| f.lang(db).info().family == Family::Go)
         .map(|f| directory(f.path(db)).to_string())
         .collect();
     for &file in all_files.iter() {
-        let id = &file.lang(db).info().id;
         // A Go package spans its directory; a Rust crate's module tree spans its files.
-        let needed = (id == "go" && checked_dirs.contains(directory(file.path(db))))
-            || (id == "rust" && any_rust);
+        let needed = match file.lang(db).info().family {
+            Family::Go => checked_dirs.contains(directory(file.path(db))),
+            Family::Rust => any_rust,
+            Family::Python | Family::Ecma { .. } => false,
+        };
         if needed && with_text.insert(file) {
             queue.push(file);
         }

@@ -9,7 +9,8 @@
 //! CommonJS module, `yield` and `await` as identifiers in sloppy scripts, labelled jumps),
 //! the context is unknown and nothing is reported.
 
-use crate::checks::{Diagnostic, Lang, node_range, registry::ids};
+use crate::checks::{Diagnostic, node_range, registry::ids};
+use crate::lang::Family;
 
 /// What the code at a point allows: `Some(false)` forbids, `None` is unknown (nothing is
 /// reported).
@@ -27,8 +28,11 @@ struct Ctx {
 }
 
 impl Ctx {
-    fn top(lang: Lang) -> Ctx {
-        let python = lang == Lang::Python;
+    fn top(lang: Family) -> Ctx {
+        let python = match lang {
+            Family::Python => true,
+            Family::Ecma { .. } | Family::Go | Family::Rust => false,
+        };
         Ctx {
             // A module may not return or yield in Python; top-level `await` runs in
             // notebooks (and in ES modules), and scripts may name a variable `yield`.
@@ -88,7 +92,7 @@ impl Enter {
     }
 }
 
-pub(super) fn check(lang: Lang, tree: &tree_sitter::Tree, text: &str) -> Vec<Diagnostic> {
+pub(super) fn check(lang: Family, tree: &tree_sitter::Tree, text: &str) -> Vec<Diagnostic> {
     let mut found = Vec::new();
     let mut stack = vec![(tree.root_node(), Ctx::top(lang))];
     while let Some((node, ctx)) = stack.pop() {
@@ -130,10 +134,10 @@ fn has_token(node: tree_sitter::Node, token: &str) -> bool {
 }
 
 /// The context `node` gives its children.
-fn enter(lang: Lang, node: tree_sitter::Node, ctx: Ctx) -> Enter {
+fn enter(lang: Family, node: tree_sitter::Node, ctx: Ctx) -> Enter {
     let kind = node.kind();
     match lang {
-        Lang::Python => match kind {
+        Family::Python => match kind {
             "function_definition" => {
                 let body = Ctx::function(Some(true), Some(true), Some(has_token(node, "async")));
                 Enter::body("body", body, ctx)
@@ -157,7 +161,7 @@ fn enter(lang: Lang, node: tree_sitter::Node, ctx: Ctx) -> Enter {
             "for_statement" | "while_statement" => Enter::body("body", ctx.looping(), ctx),
             _ => Enter::all(ctx),
         },
-        Lang::Ecma { .. } => match kind {
+        Family::Ecma { .. } => match kind {
             "function_declaration"
             | "function_expression"
             | "function"
@@ -194,7 +198,7 @@ fn enter(lang: Lang, node: tree_sitter::Node, ctx: Ctx) -> Enter {
             }),
             _ => Enter::all(ctx),
         },
-        Lang::Go => match kind {
+        Family::Go => match kind {
             "function_declaration" | "method_declaration" | "func_literal" => {
                 Enter::body("body", Ctx::function(Some(true), None, None), ctx)
             }
@@ -207,7 +211,7 @@ fn enter(lang: Lang, node: tree_sitter::Node, ctx: Ctx) -> Enter {
             }
             _ => Enter::all(ctx),
         },
-        Lang::Rust => match kind {
+        Family::Rust => match kind {
             "function_item" => {
                 let modifiers = node
                     .named_children(&mut node.walk())
@@ -234,7 +238,7 @@ fn enter(lang: Lang, node: tree_sitter::Node, ctx: Ctx) -> Enter {
 
 /// The keyword to report and the message, when `node` is out of its context.
 fn misplaced<'t>(
-    lang: Lang,
+    lang: Family,
     node: tree_sitter::Node<'t>,
     ctx: Ctx,
     text: &str,
@@ -247,14 +251,14 @@ fn misplaced<'t>(
                 .is_some_and(|c| matches!(c.kind(), "label" | "label_name"))
     };
     let message = match (lang, node.kind()) {
-        (Lang::Python, "return_statement") if ctx.returns == Some(false) => {
+        (Family::Python, "return_statement") if ctx.returns == Some(false) => {
             "'return' outside function"
         }
-        (Lang::Python, "yield") if ctx.yields == Some(false) => "'yield' outside function",
-        (Lang::Python, "await") if ctx.awaits == Some(false) => "'await' outside async function",
-        (Lang::Python, "break_statement") if !ctx.in_loop => "'break' outside loop",
-        (Lang::Python, "continue_statement") if !ctx.in_loop => "'continue' not properly in loop",
-        (Lang::Ecma { .. }, "break_statement") => {
+        (Family::Python, "yield") if ctx.yields == Some(false) => "'yield' outside function",
+        (Family::Python, "await") if ctx.awaits == Some(false) => "'await' outside async function",
+        (Family::Python, "break_statement") if !ctx.in_loop => "'break' outside loop",
+        (Family::Python, "continue_statement") if !ctx.in_loop => "'continue' not properly in loop",
+        (Family::Ecma { .. }, "break_statement") => {
             let label = node.child_by_field_name("label");
             if label.is_some() {
                 if ctx.labeled {
@@ -267,7 +271,7 @@ fn misplaced<'t>(
                 "'break' outside a loop or switch"
             }
         }
-        (Lang::Ecma { .. }, "continue_statement") => {
+        (Family::Ecma { .. }, "continue_statement") => {
             let label = node.child_by_field_name("label");
             if label.is_some() {
                 if ctx.labeled {
@@ -282,14 +286,14 @@ fn misplaced<'t>(
         }
         // A sloppy script may call a function named `yield` or `await`: only an operand on
         // the keyword's line that a call cannot be is sure.
-        (Lang::Ecma { .. }, "yield_expression") if ctx.yields == Some(false) => {
+        (Family::Ecma { .. }, "yield_expression") if ctx.yields == Some(false) => {
             let operand = node.named_child(0)?;
             if operand.start_position().row != keyword.start_position().row {
                 return None;
             }
             "'yield' outside a generator function"
         }
-        (Lang::Ecma { typescript }, "await_expression") if ctx.awaits == Some(false) => {
+        (Family::Ecma { typescript }, "await_expression") if ctx.awaits == Some(false) => {
             let operand = node.named_child(0)?;
             let operand_text = text.get(operand.byte_range()).unwrap_or_default();
             if operand.start_position().row != keyword.start_position().row
@@ -299,19 +303,19 @@ fn misplaced<'t>(
             }
             "'await' outside an async function"
         }
-        (Lang::Go, "break_statement") if !ctx.breakable && !labeled() => {
+        (Family::Go, "break_statement") if !ctx.breakable && !labeled() => {
             "break is not in a loop, switch, or select"
         }
-        (Lang::Go, "continue_statement") if !ctx.in_loop && !labeled() => {
+        (Family::Go, "continue_statement") if !ctx.in_loop && !labeled() => {
             "continue is not in a loop"
         }
-        (Lang::Rust, "break_expression") if !ctx.in_loop && !labeled() => {
+        (Family::Rust, "break_expression") if !ctx.in_loop && !labeled() => {
             "'break' outside of a loop"
         }
-        (Lang::Rust, "continue_expression") if !ctx.in_loop && !labeled() => {
+        (Family::Rust, "continue_expression") if !ctx.in_loop && !labeled() => {
             "'continue' outside of a loop"
         }
-        (Lang::Rust, "await_expression") if ctx.awaits == Some(false) => {
+        (Family::Rust, "await_expression") if ctx.awaits == Some(false) => {
             let mut cursor = node.walk();
             let keyword = node.children(&mut cursor).find(|c| c.kind() == "await")?;
             return Some((
@@ -325,8 +329,8 @@ fn misplaced<'t>(
 }
 
 pub(super) fn run(ctx: &super::CheckContext) -> Vec<Diagnostic> {
-    match (ctx.lang, ctx.tree()) {
-        (Some(lang), Some(tree)) => check(lang, tree, &ctx.text()),
-        _ => Vec::new(),
+    match ctx.tree() {
+        Some(tree) => check(ctx.lang, tree, &ctx.text()),
+        None => Vec::new(),
     }
 }

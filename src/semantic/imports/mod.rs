@@ -1,6 +1,6 @@
 //! Imports per file (from `queries/<lang>/imports.scm`, run in the same walk as the tags
-//! query: see `symbols.rs`) and where they lead (one module of path rules per
-//! `import_style` of the registry: `python.rs`, `rust.rs`, `go.rs`, `ecmascript.rs`).
+//! query: see `symbols.rs`) and where they lead (one module of path rules per language
+//! family, `lang::Family`: `python.rs`, `rust.rs`, `go.rs`, `ecmascript.rs`).
 //!
 //! Capture conventions (see `queries/README.md`): `@import` the statement, `@module` the
 //! module as written (`a.b`; Python's relative `..a` and `.` included), `@name` a name
@@ -38,6 +38,7 @@ pub use rust::{ModDecl, RustModules, local_name as rust_local_name, rust_mod_dec
 use super::symbols::file_symbols;
 use crate::{
     db::{Db, SourceFile, Workspace},
+    lang::Family,
     syntax::{TextRange, TextSize},
 };
 
@@ -292,19 +293,18 @@ pub enum Target {
     Unresolved,
 }
 
-/// Where `import` (one of `file`'s) leads, by the path rules of the file's `import_style`.
+/// Where `import` (one of `file`'s) leads, by the path rules of the file's language family.
 pub fn resolve(
     db: &dyn Db,
     workspace: Workspace,
     file: SourceFile,
     import: &ImportSummary,
 ) -> Target {
-    match file.lang(db).info().import_style.as_str() {
-        "python-module" => python::resolve(db, workspace, file, import),
-        "rust-module-path" => rust::resolve(db, workspace, file, import),
-        "go-package" => go::resolve(db, workspace, file, import),
-        "ecmascript" => ecmascript::resolve(db, workspace, file, import),
-        _ => Target::Unresolved,
+    match file.lang(db).info().family {
+        Family::Python => python::resolve(db, workspace, file, import),
+        Family::Rust => rust::resolve(db, workspace, file, import),
+        Family::Go => go::resolve(db, workspace, file, import),
+        Family::Ecma { .. } => ecmascript::resolve(db, workspace, file, import),
     }
 }
 
@@ -316,9 +316,9 @@ pub fn submodule(
     file: SourceFile,
     name: &str,
 ) -> Option<SourceFile> {
-    match file.lang(db).info().import_style.as_str() {
-        "python-module" => python::submodule(db, workspace, file, name),
-        _ => None,
+    match file.lang(db).info().family {
+        Family::Python => python::submodule(db, workspace, file, name),
+        Family::Ecma { .. } | Family::Go | Family::Rust => None,
     }
 }
 

@@ -13,11 +13,9 @@ use std::{collections::HashSet, sync::LazyLock};
 use super::{FileNames, OccurrenceId, Role, identifiers::file_identifiers};
 use crate::{
     db::{Db, SourceFile, Workspace},
+    lang::Family,
     semantic::{imports::go_packages, projects::paths},
 };
-
-/// The `import_style` of Go in the registry.
-pub const IMPORT_STYLE: &str = "go-package";
 
 /// Where a predeclared identifier is said to come from (the Go documentation's name for
 /// the universe block).
@@ -33,7 +31,7 @@ pub(super) fn is_predeclared(name: &str) -> bool {
 
 /// Whether `file` is a Go file.
 pub fn is_go(db: &dyn Db, file: SourceFile) -> bool {
-    file.lang(db).info().import_style == IMPORT_STYLE
+    file.lang(db).info().family == Family::Go
 }
 
 /// The name in a Go file's `package` clause (comments and blank lines before it skipped).

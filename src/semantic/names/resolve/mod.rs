@@ -16,6 +16,7 @@ use super::{
 };
 use crate::{
     db::{Db, SourceFile, Workspace},
+    lang::Family,
     semantic::{
         imports::{self, ImportSummary},
         symbols::file_symbols,
@@ -428,12 +429,11 @@ impl<'db> Resolver<'db> {
     /// Where `name` comes from when `file`'s language declares it for every module (a
     /// Python builtin, a JavaScript global).
     fn predeclared(&self, file: SourceFile, name: &str) -> Option<&'static str> {
-        let declared = match file.lang(self.db).info().import_style.as_str() {
-            "python-module" => python::is_builtin(name),
-            "ecmascript" => ecmascript::is_global(name),
-            go::IMPORT_STYLE => go::is_predeclared(name),
-            "rust-module-path" => rust::is_prelude(name),
-            _ => false,
+        let declared = match file.lang(self.db).info().family {
+            Family::Python => python::is_builtin(name),
+            Family::Ecma { .. } => ecmascript::is_global(name),
+            Family::Go => go::is_predeclared(name),
+            Family::Rust => rust::is_prelude(name),
         };
         declared.then(|| self.predeclared_module(file)).flatten()
     }
@@ -445,18 +445,17 @@ impl<'db> Resolver<'db> {
     }
 
     fn is_python(&self, file: SourceFile) -> bool {
-        file.lang(self.db).info().import_style == "python-module"
+        file.lang(self.db).info().family == Family::Python
     }
 
     /// The module `file`'s language's predeclared names come from.
     fn predeclared_module(&self, file: SourceFile) -> Option<&'static str> {
-        match file.lang(self.db).info().import_style.as_str() {
-            "python-module" => Some(python::BUILTINS_MODULE),
-            "ecmascript" => Some(ecmascript::GLOBAL_MODULE),
-            go::IMPORT_STYLE => Some(go::PREDECLARED_MODULE),
-            "rust-module-path" => Some(rust::PRELUDE_MODULE),
-            _ => None,
-        }
+        Some(match file.lang(self.db).info().family {
+            Family::Python => python::BUILTINS_MODULE,
+            Family::Ecma { .. } => ecmascript::GLOBAL_MODULE,
+            Family::Go => go::PREDECLARED_MODULE,
+            Family::Rust => rust::PRELUDE_MODULE,
+        })
     }
 
     /// The symbol `name` of `scope`, with imports among its bindings followed to what

@@ -14,6 +14,7 @@ use std::sync::Arc;
 use super::{MAX_DEPTH, Namespace, Resolver, Target, push_unique};
 use crate::{
     db::SourceFile,
+    lang::Family,
     semantic::{
         imports::{self, ImportSummary},
         names::{BindingKind, FileNames, OccurrenceId, Role, ScopeId, identifiers, rust},
@@ -23,7 +24,7 @@ use crate::{
 
 impl Resolver<'_> {
     pub(super) fn is_rust(&self, file: SourceFile) -> bool {
-        file.lang(self.db).info().import_style == "rust-module-path"
+        file.lang(self.db).info().family == Family::Rust
     }
 
     /// The name an import binds where it is written, by the file's language.
