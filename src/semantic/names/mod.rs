@@ -21,8 +21,47 @@ use std::{collections::HashMap, sync::Arc};
 
 use crate::{
     db::{Db, SourceFile},
+    lang::Family,
+    semantic::imports::ImportSummary,
     syntax::{TextRange, TextSize},
 };
+
+/// What a language family's names need beyond its `locals.scm`: one implementation per
+/// family (`python.rs`, `ecmascript.rs`, `go.rs`, `rust.rs`), found by [`rules`]. No method
+/// has a default, so a new family answers every question.
+pub trait NameRules: Sync {
+    /// Where the names every module sees without binding them are said to come from
+    /// (Python's `builtins`, JavaScript's `globalThis`).
+    fn predeclared_module(&self) -> &'static str;
+
+    /// Whether every module sees `name` without binding it.
+    fn is_predeclared(&self, name: &str) -> bool;
+
+    /// Whether `name` is an attribute each module has of its own (Python's `__name__`): a
+    /// use of it names the module itself.
+    fn is_module_attribute(&self, name: &str) -> bool;
+
+    /// The name an import binds where it is written.
+    fn local_name<'i>(&self, import: &'i ImportSummary) -> &'i str;
+
+    /// Whether a method's first parameter is the instance it runs on (Python's `self`),
+    /// rather than a keyword (`this`).
+    fn first_parameter_is_receiver(&self) -> bool;
+
+    /// Whether a name of a function or a block is seen only after its declaration (Go);
+    /// otherwise anywhere in its scope. Top-level names are seen everywhere.
+    fn declared_in_order(&self) -> bool;
+}
+
+/// The name rules of `family`.
+pub fn rules(family: Family) -> &'static dyn NameRules {
+    match family {
+        Family::Python => &python::PythonNames,
+        Family::Ecma { .. } => &ecmascript::EcmaNames,
+        Family::Go => &go::GoNames,
+        Family::Rust => &rust::RustNames,
+    }
+}
 
 pub type ScopeId = u32;
 pub type OccurrenceId = u32;
