@@ -267,7 +267,7 @@ impl<'db> Resolver<'db> {
     }
 
     /// `name` as seen from `scope` of `file`: the nearest scope binding it.
-    pub(super) fn lexical(
+    fn lexical(
         &mut self,
         file: SourceFile,
         names: &FileNames,
@@ -441,7 +441,7 @@ impl<'db> Resolver<'db> {
     }
 
     /// The family of `file`'s language.
-    pub(super) fn family(&self, file: SourceFile) -> Family {
+    fn family(&self, file: SourceFile) -> Family {
         file.lang(self.db).info().family
     }
 
@@ -890,7 +890,7 @@ impl<'db> Resolver<'db> {
         found
     }
 
-    pub(super) fn class_member(
+    fn class_member(
         &mut self,
         file: SourceFile,
         class: ScopeId,
@@ -912,7 +912,7 @@ impl<'db> Resolver<'db> {
     }
 
     /// `name` in `class` or its workspace bases: declared, or assigned on instances.
-    pub(super) fn workspace_class_member(
+    fn workspace_class_member(
         &mut self,
         file: SourceFile,
         class: ScopeId,
@@ -979,7 +979,7 @@ impl<'db> Resolver<'db> {
     /// What calling the name at `callee` gives: an instance when it is a class, what its
     /// written return type says when it is a function (`def f() -> C`, `f(): C`); for
     /// `super()` in a method, the class's bases.
-    pub(super) fn call_results(
+    fn call_results(
         &mut self,
         file: SourceFile,
         callee: OccurrenceId,
@@ -1033,12 +1033,7 @@ impl<'db> Resolver<'db> {
     }
 
     /// The classes `class` derives from, as namespaces.
-    pub(super) fn base_namespaces(
-        &mut self,
-        file: SourceFile,
-        class: ScopeId,
-        depth: u32,
-    ) -> Vec<Namespace> {
+    fn base_namespaces(&mut self, file: SourceFile, class: ScopeId, depth: u32) -> Vec<Namespace> {
         let names = self.names(file);
         let bases = names.scopes[class as usize]
             .named_by
