@@ -149,13 +149,9 @@ impl<'db> Resolver<'db> {
                 }],
                 (None, None) => Vec::new(),
             };
-            // Calling a class makes an instance; what calling anything else gives is known
-            // only from the result types Go's methods declare.
-            let results_declared = match self.family(file) {
-                Family::Go => true,
-                Family::Python | Family::Ecma { .. } | Family::Rust => false,
-            };
-            if occ.receiver_called && !results_declared {
+            if occ.receiver_called && !self.call_results_declared(file) {
+                // Calling a class makes an instance; what calling anything else gives is
+                // not known.
                 namespaces.retain(Namespace::is_class);
             }
             if namespaces.is_empty() {
@@ -448,6 +444,15 @@ impl<'db> Resolver<'db> {
     /// The name rules of `file`'s language.
     fn rules(&self, file: SourceFile) -> &'static dyn NameRules {
         super::rules(self.family(file))
+    }
+
+    /// Whether what calling a function or method in `file` gives is known, from the result
+    /// types it declares (Go's methods; see `go_method_results`).
+    fn call_results_declared(&self, file: SourceFile) -> bool {
+        match self.family(file) {
+            Family::Go => true,
+            Family::Python | Family::Ecma { .. } | Family::Rust => false,
+        }
     }
 
     /// Where `name` comes from when `file`'s language declares it for every module (a
