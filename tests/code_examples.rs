@@ -11,10 +11,9 @@ use std::{
 use sextant::ide::DiagnosticCode;
 
 /// The language of `path` from its extension: an example's language is its file's.
-fn language_of(path: &str) -> &'static str {
+fn language_of(path: &str) -> &'static sextant::lang::Language {
     sextant::lang::registry()
         .for_path(Path::new(path), None)
-        .map(|lang| lang.id.as_str())
         .unwrap_or_else(|| panic!("{path}: no language has this extension"))
 }
 
@@ -93,8 +92,9 @@ fn every_example_reports_its_code_and_every_fix_does_not() {
         let lang = language_of(&code.example_file);
         assert!(
             code.is_implemented_for(lang),
-            "{}: its example is {lang}, where the code is not checked",
-            code.id
+            "{}: its example is {}, where the code is not checked",
+            code.id,
+            lang.id
         );
         let example = files_of(&code.example_file, &code.example);
         let (codes, answer) = reported(code, &example);

@@ -251,12 +251,14 @@ fn languages_doc_table() -> String {
     let mut out = String::from(
         "Generated from `grammars/languages.toml`, `queries/<lang>/` and the rule table \
          (`src/checks/rules.rs`); do not edit by hand \
-         (`UPDATE_EXPECT=1 cargo test --test tidy` regenerates it). \"Names\" is \
+         (`UPDATE_EXPECT=1 cargo test --test tidy` regenerates it). \"Family\" is the \
+         Rust code the language shares with others (where imports lead, name rules, the \
+         checks; see [Adding a language](#adding-a-language)); \"names\" is \
          `locals.scm`: definitions, references, hover, call hierarchy and rename; \
          \"format\" is `indents.scm`; the codes are those checked in the language today \
          (see [diagnostics.md](diagnostics.md#where-each-code-is-checked)).\n\n\
-         | language | id | extensions | shebangs | syntax | symbols | imports | names | format | diagnostic codes |\n\
-         |---|---|---|---|---|---|---|---|---|---|\n",
+         | language | id | family | extensions | shebangs | syntax | symbols | imports | names | format | diagnostic codes |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for lang in sextant::lang::registry().all() {
         let caps = lang.capabilities();
@@ -271,14 +273,15 @@ fn languages_doc_table() -> String {
         };
         let codes: Vec<String> = sextant::ide::diagnostic_codes()
             .iter()
-            .filter(|code| code.is_implemented_for(&lang.id))
+            .filter(|code| code.is_implemented_for(lang))
             .map(|code| code.id.clone())
             .collect();
         let _ = writeln!(
             out,
-            "| {} | `{}` | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | `{}` | `{}` | {} | {} | {} | {} | {} | {} | {} | {} |",
             lang.name,
             lang.id,
+            lang.family.registry_name(),
             list(&lang.extensions, "."),
             list(&lang.shebangs, ""),
             yes(has("syntax")),

@@ -10,6 +10,7 @@ use std::{cell::OnceCell, sync::Arc};
 
 use crate::{
     db::{Db, SourceFile, Workspace},
+    lang::Family,
     semantic::{
         file_tree,
         names::{FileNames, file_names},
@@ -17,38 +18,13 @@ use crate::{
     },
 };
 
-/// The languages the rules know.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Lang {
-    Python,
-    /// JavaScript, or TypeScript (`typescript: true`, TSX included).
-    Ecma {
-        typescript: bool,
-    },
-    Go,
-    Rust,
-}
-
-impl Lang {
-    pub fn of(info: &crate::lang::Language) -> Option<Lang> {
-        Some(match info.id.as_str() {
-            "python" => Lang::Python,
-            "javascript" => Lang::Ecma { typescript: false },
-            "typescript" | "tsx" => Lang::Ecma { typescript: true },
-            "go" => Lang::Go,
-            "rust" => Lang::Rust,
-            _ => return None,
-        })
-    }
-}
-
 /// One file under check, and its parts as the rules ask for them.
 pub struct CheckContext<'db> {
     pub db: &'db dyn Db,
     pub workspace: Workspace,
     pub file: SourceFile,
-    /// `None` for a language no rule but the syntax ones knows.
-    pub lang: Option<Lang>,
+    /// The family of the file's language: what a rule matches on where languages differ.
+    pub lang: Family,
     names: OnceCell<Arc<FileNames>>,
     symbols: OnceCell<Arc<FileSymbols>>,
     tree: OnceCell<Option<tree_sitter::Tree>>,
@@ -60,16 +36,11 @@ impl<'db> CheckContext<'db> {
             db,
             workspace,
             file,
-            lang: Lang::of(file.lang(db).info()),
+            lang: file.lang(db).info().family,
             names: OnceCell::new(),
             symbols: OnceCell::new(),
             tree: OnceCell::new(),
         }
-    }
-
-    /// The registry id of the file's language (`python`, `tsx`).
-    pub fn lang_id(&self) -> &'db str {
-        self.file.lang(self.db).info().id.as_str()
     }
 
     pub fn path(&self) -> &'db str {

@@ -36,7 +36,7 @@ use crate::{
     syntax::TextRange,
 };
 
-pub use context::{CheckContext, Lang};
+pub use context::CheckContext;
 pub use registry::{Code, Severity};
 
 /// One finding in one file.

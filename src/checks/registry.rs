@@ -103,12 +103,12 @@ impl Code {
     /// The languages sextant checks it in today (`*`: all), its rule's; the rest of
     /// `languages` are planned.
     pub fn implemented(&self) -> &'static [&'static str] {
-        super::rules::rule(&self.id).map_or(&[], |rule| rule.languages)
+        super::rules::rule(&self.id).map_or(&[], |rule| rule.language_ids())
     }
 
-    /// Whether sextant checks it in files of language `lang` today.
-    pub fn is_implemented_for(&self, lang: &str) -> bool {
-        super::rules::rule(&self.id).is_some_and(|rule| rule.runs_in(lang))
+    /// Whether sextant checks it in files of `lang` today.
+    pub fn is_implemented_for(&self, lang: &crate::lang::Language) -> bool {
+        super::rules::rule(&self.id).is_some_and(|rule| rule.runs_in(lang.family))
     }
 
     /// Whether sextant checks it in any language today.

@@ -8,11 +8,14 @@
 //! Invariant: a rule runs only in files of its languages, in table order; the order of a
 //! code's findings is the order its function reports them (the caller sorts by position).
 
+use std::sync::LazyLock;
+
 use super::{
     CheckContext, Diagnostic, registry::ids, sx003_unresolved_import, sx004_unknown_import_name,
     sx005_undefined_name, sx006_unused_import, sx007_unused_variable, sx008_redefined_unused,
     sx009_duplicate_definition, sx010_wrong_argument_count, sx011_outside_context,
 };
+use crate::lang::{Family, registry};
 
 /// When a rule's findings are computed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,21 +30,41 @@ pub enum Stage {
     Suppression,
 }
 
+/// The languages a rule checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Languages {
+    /// Every language of the registry, a new one too.
+    Every,
+    /// The languages of these families, listed in this order (the order of the docs).
+    Families(&'static [Family]),
+}
+
 /// One code's rule.
 pub struct Rule {
     pub id: &'static str,
-    /// Registry language ids, or `["*"]` for every language.
-    pub languages: &'static [&'static str],
+    pub languages: Languages,
     pub stage: Stage,
     /// `None` for a code computed elsewhere (its stage says where).
     pub run: Option<fn(&CheckContext) -> Vec<Diagnostic>>,
 }
 
-const EVERY: &[&str] = &["*"];
-const PYTHON: &[&str] = &["python"];
-const PYTHON_ECMA: &[&str] = &["python", "javascript", "typescript", "tsx"];
-const PYTHON_ECMA_GO: &[&str] = &["python", "javascript", "typescript", "tsx", "go"];
-const STRUCTURAL: &[&str] = &["python", "javascript", "typescript", "tsx", "go", "rust"];
+const EVERY: Languages = Languages::Every;
+const PYTHON: Languages = Languages::Families(&[Family::Python]);
+const PYTHON_ECMA: Languages =
+    Languages::Families(&[Family::Python, Family::JAVASCRIPT, Family::TYPESCRIPT]);
+const PYTHON_ECMA_GO: Languages = Languages::Families(&[
+    Family::Python,
+    Family::JAVASCRIPT,
+    Family::TYPESCRIPT,
+    Family::Go,
+]);
+const STRUCTURAL: Languages = Languages::Families(&[
+    Family::Python,
+    Family::JAVASCRIPT,
+    Family::TYPESCRIPT,
+    Family::Go,
+    Family::Rust,
+]);
 
 /// Every code, in id order.
 pub static RULES: &[Rule] = &[
@@ -101,7 +124,7 @@ pub static RULES: &[Rule] = &[
     },
     Rule {
         id: ids::IMPOSSIBLE_CALL,
-        languages: &["python", "typescript", "tsx", "go"],
+        languages: Languages::Families(&[Family::Python, Family::TYPESCRIPT, Family::Go]),
         stage: Stage::Parsed,
         run: Some(sx010_wrong_argument_count::run),
     },
@@ -126,9 +149,38 @@ pub static RULES: &[Rule] = &[
 ];
 
 impl Rule {
-    /// Whether the rule checks files of language `lang` (a registry id).
-    pub fn runs_in(&self, lang: &str) -> bool {
-        self.languages.iter().any(|&l| l == "*" || l == lang)
+    /// Whether the rule checks files of the languages of `family`.
+    pub fn runs_in(&self, family: Family) -> bool {
+        match self.languages {
+            Languages::Every => true,
+            Languages::Families(families) => families.contains(&family),
+        }
+    }
+
+    /// The registry ids of the languages the rule checks, `["*"]` for every language: its
+    /// families in table order, each family's languages in registry order.
+    pub fn language_ids(&self) -> &'static [&'static str] {
+        static IDS: LazyLock<Vec<Vec<&'static str>>> = LazyLock::new(|| {
+            RULES
+                .iter()
+                .map(|rule| match rule.languages {
+                    Languages::Every => vec!["*"],
+                    Languages::Families(families) => families
+                        .iter()
+                        .flat_map(|&family| {
+                            registry()
+                                .all()
+                                .filter(move |l| l.family == family)
+                                .map(|l| l.id.as_str())
+                        })
+                        .collect(),
+                })
+                .collect()
+        });
+        RULES
+            .iter()
+            .position(|rule| rule.id == self.id)
+            .map_or(&[], |index| IDS[index].as_slice())
     }
 }
 
@@ -139,9 +191,11 @@ pub fn rule(id: &str) -> Option<&'static Rule> {
 
 /// The findings of every rule of `stage` that runs in the context's file, in table order.
 pub(super) fn run(ctx: &CheckContext, stage: Stage) -> Vec<Diagnostic> {
-    let lang = ctx.lang_id();
     let mut found = Vec::new();
-    for rule in RULES.iter().filter(|r| r.stage == stage && r.runs_in(lang)) {
+    for rule in RULES
+        .iter()
+        .filter(|r| r.stage == stage && r.runs_in(ctx.lang))
+    {
         if let Some(run) = rule.run {
             found.extend(run(ctx));
         }

@@ -23,6 +23,7 @@ use std::collections::HashSet;
 use super::{Diagnostic, registry};
 use crate::{
     db::{Db, SourceFile},
+    lang::Family,
     semantic::line_index,
     syntax::{ColumnUnit, TextRange, TextSize},
 };
@@ -83,7 +84,7 @@ impl Directive {
 /// suppression for each code a `sextant:` comment names that suppressed nothing.
 pub(super) fn apply(db: &dyn Db, file: SourceFile, found: &mut Vec<Diagnostic>) {
     let text = file.text(db).clone();
-    let python = file.lang(db).info().import_style == "python-module";
+    let python = reads_noqa(file.lang(db).info().family);
     let noqa_possible = python && contains_ignore_case(&text, "noqa");
     if !text.contains("sextant:") && !noqa_possible {
         return;
@@ -113,7 +114,7 @@ pub(super) fn apply(db: &dyn Db, file: SourceFile, found: &mut Vec<Diagnostic>) 
     if had_syntax_errors {
         return;
     }
-    let lang = file.lang(db).info().id.as_str();
+    let lang = file.lang(db).info();
     let mut unused = Vec::new();
     for (i, directive) in directives.iter().enumerate() {
         if directive.scope == Scope::Noqa {
@@ -180,7 +181,7 @@ pub(super) fn remove_suppressed<T>(
     diagnostic: impl Fn(&T) -> &Diagnostic,
 ) {
     let text = file.text(db).clone();
-    let python = file.lang(db).info().import_style == "python-module";
+    let python = reads_noqa(file.lang(db).info().family);
     let noqa_possible = python && contains_ignore_case(&text, "noqa");
     if found.is_empty() || (!text.contains("sextant:") && !noqa_possible) {
         return;
@@ -202,6 +203,15 @@ fn contains_ignore_case(text: &str, needle: &str) -> bool {
     text.as_bytes()
         .windows(needle.len())
         .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+}
+
+/// Whether the language's files may carry flake8's `# noqa` comments, which sextant honours
+/// too.
+fn reads_noqa(family: Family) -> bool {
+    match family {
+        Family::Python => true,
+        Family::Ecma { .. } | Family::Go | Family::Rust => false,
+    }
 }
 
 /// Every suppression directive in the file's comments, in document order.

@@ -197,7 +197,7 @@ pub fn languages(as_json: bool) -> String {
             block_comment: &l.block_comment,
             identifier: l.identifier_pattern(),
             indent_unit: &l.indent_unit,
-            import_style: &l.import_style,
+            import_style: l.import_style(),
             keywords: &l.keywords,
         })
         .collect();

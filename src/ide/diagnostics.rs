@@ -543,7 +543,7 @@ pub fn diagnostics_doc() -> String {
     for code in registry::codes() {
         let _ = write!(out, "| [{}](#{}) |", code.id, docs_anchor(code));
         for lang in &languages {
-            let cell = if code.is_implemented_for(&lang.id) {
+            let cell = if code.is_implemented_for(lang) {
                 "yes"
             } else if code.applies_to(&lang.id) {
                 "planned"

@@ -6,6 +6,7 @@ use serde::Serialize;
 use super::{Definition, Span, navigation};
 use crate::{
     db::{Db, SourceFile, Workspace},
+    lang::Family,
     semantic::{names::python, symbols::file_symbols},
     syntax::TextRange,
 };
@@ -64,7 +65,7 @@ pub(crate) fn hover(
 
 fn python_docstring(db: &dyn Db, file: SourceFile, name: TextRange) -> Option<String> {
     let lang = file.lang(db).info();
-    (lang.id == "python")
+    (lang.family == Family::Python)
         .then(|| python::docstring(lang, file.text(db), name))
         .flatten()
 }

@@ -4,11 +4,13 @@
 //! `queries/<lang>/*.scm`, both embedded at compile time. Queries are compiled once per
 //! process, on first use. This layer knows nothing of files or salsa.
 
+mod family;
 mod grammars;
 mod roots;
 mod scopes;
 mod splice;
 
+pub use family::Family;
 pub use roots::PatternRoots;
 pub use scopes::{ScopeFilter, ScopeKinds};
 
@@ -93,7 +95,7 @@ struct LanguageSpec {
     block_comment: Vec<(String, String)>,
     identifier: String,
     indent_unit: String,
-    import_style: String,
+    family: Family,
     keywords: Vec<String>,
     #[serde(default)]
     scopes: Vec<String>,
@@ -124,7 +126,8 @@ pub struct Language {
     pub indent_unit: String,
     /// The longest run of blank lines the formatter keeps.
     pub max_blank_lines: usize,
-    pub import_style: String,
+    /// Which Rust code the language gets where its queries say too little.
+    pub family: Family,
     pub keywords: Vec<String>,
     pub grammar: tree_sitter::Language,
     /// Node kinds that open a scope, for the `#scope?` predicate (see `scopes.rs`).
@@ -275,6 +278,11 @@ impl Language {
     pub fn is_keyword(&self, text: &str) -> bool {
         self.keywords.iter().any(|k| k == text)
     }
+
+    /// How the language's imports name other files (its family's).
+    pub fn import_style(&self) -> &'static str {
+        self.family.import_style()
+    }
 }
 
 pub struct Registry {
@@ -339,11 +347,14 @@ pub fn word_list(text: &'static str) -> std::collections::HashSet<&'static str> 
 
 pub fn registry() -> &'static Registry {
     static REGISTRY: OnceLock<Registry> = OnceLock::new();
-    REGISTRY.get_or_init(|| build_registry().expect("embedded grammars/languages.toml is valid"))
+    REGISTRY.get_or_init(|| {
+        build_registry(REGISTRY_TOML).expect("embedded grammars/languages.toml is valid")
+    })
 }
 
-fn build_registry() -> Result<Registry, String> {
-    let spec: RegistrySpec = toml::from_str(REGISTRY_TOML).map_err(|e| e.to_string())?;
+/// The registry `text` (a `languages.toml`) describes; an unknown key or family is refused.
+fn build_registry(text: &str) -> Result<Registry, String> {
+    let spec: RegistrySpec = toml::from_str(text).map_err(|e| e.to_string())?;
     let mut languages = Vec::new();
     for (index, lang) in spec.language.into_iter().enumerate() {
         let grammar = grammars::grammar(&lang.grammar)
@@ -383,7 +394,7 @@ fn build_registry() -> Result<Registry, String> {
             identifier,
             indent_unit: lang.indent_unit,
             max_blank_lines: lang.max_blank_lines,
-            import_style: lang.import_style,
+            family: lang.family,
             keywords: lang.keywords,
             grammar,
             scopes,
@@ -521,6 +532,42 @@ mod tests {
         assert!(r.for_path(Path::new("a.txt"), None).is_none());
         let script = r.for_path(Path::new("bin/tool"), Some(b"#!/usr/bin/env python3"));
         assert_eq!(script.map(|l| l.id.as_str()), Some("python"));
+    }
+
+    #[test]
+    fn unknown_families_are_refused_at_load() {
+        let cobol = REGISTRY_TOML.replacen("family = \"go\"", "family = \"cobol\"", 1);
+        let refused = build_registry(&cobol)
+            .err()
+            .expect("an unknown family is refused");
+        assert!(
+            refused.contains("unknown language family \"cobol\""),
+            "{refused}"
+        );
+        // The import style follows from the family; the registry does not say it apart.
+        let styled = REGISTRY_TOML.replacen(
+            "family = \"go\"",
+            "family = \"go\"\nimport_style = \"go-package\"",
+            1,
+        );
+        let refused = build_registry(&styled)
+            .err()
+            .expect("import_style is refused");
+        assert!(
+            refused.contains("unknown field `import_style`"),
+            "{refused}"
+        );
+    }
+
+    #[test]
+    fn families_follow_the_registry() {
+        let family = |id| registry().by_id(id).unwrap().family;
+        assert_eq!(family("python"), Family::Python);
+        assert_eq!(family("javascript"), Family::JAVASCRIPT);
+        assert_eq!(family("typescript"), Family::TYPESCRIPT);
+        assert_eq!(family("tsx"), Family::TYPESCRIPT);
+        assert_eq!(family("go"), Family::Go);
+        assert_eq!(family("rust"), Family::Rust);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! between directories (package granularity), with their cycles.
 //!
 //! Edges come from every file's [`file_imports`] and [`resolve`], whatever the language:
-//! a language gets a graph as soon as its `import_style` resolves. An edge is kept once
+//! a language gets a graph as soon as its family's imports resolve. An edge is kept once
 //! however many imports make it; the imports that make it are kept as indices into
 //! `file_imports` (answers turn them into lines). Cycles are the strongly connected
 //! components (petgraph's `tarjan_scc`) with more than one node, or one node importing

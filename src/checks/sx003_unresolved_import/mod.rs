@@ -7,24 +7,26 @@ pub(crate) mod go;
 mod python;
 pub(crate) mod rust;
 
-use super::{CheckContext, Diagnostic, Lang};
+use super::{CheckContext, Diagnostic};
+use crate::lang::Family;
 
 pub(super) fn run(ctx: &CheckContext) -> Vec<Diagnostic> {
     match ctx.lang {
-        Some(Lang::Python) => {
+        Family::Python => {
             python::unresolved_imports(ctx.db, ctx.workspace, ctx.file, &ctx.symbols().imports)
         }
-        Some(Lang::Ecma { .. }) if !ecmascript::is_declaration_file(ctx.path()) => {
+        Family::Ecma { .. } if !ecmascript::is_declaration_file(ctx.path()) => {
             ecmascript::check(ctx)
         }
-        Some(Lang::Go) => ctx
+        Family::Go => ctx
             .tree()
             .map(|tree| go::check(ctx.db, ctx.workspace, ctx.file, tree))
             .unwrap_or_default(),
-        Some(Lang::Rust) => ctx
+        Family::Rust => ctx
             .tree()
             .map(|tree| rust::check(ctx.db, ctx.workspace, ctx.file, tree))
             .unwrap_or_default(),
-        _ => Vec::new(),
+        // A declaration file (`.d.ts`) only describes modules.
+        Family::Ecma { .. } => Vec::new(),
     }
 }

@@ -11,6 +11,7 @@ use crate::{
         sx003_unresolved_import::ecmascript::calls_a_local_require,
     },
     db::{Db, SourceFile, Workspace},
+    lang::Family,
     semantic::{
         facts::ecmascript::module_exports,
         imports::FileImports,
@@ -50,7 +51,7 @@ fn unknown_import_names(
         };
         // A JavaScript importer runs against JavaScript, TypeScript's checks against
         // declarations (a `.js` target stands for its `.d.ts`): judge like against like.
-        let is_javascript = |f: SourceFile| f.lang(db).info().id == "javascript";
+        let is_javascript = |f: SourceFile| f.lang(db).info().family == Family::JAVASCRIPT;
         if target == file || is_javascript(target) != is_javascript(file) {
             continue;
         }

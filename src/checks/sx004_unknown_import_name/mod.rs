@@ -4,13 +4,12 @@
 mod ecmascript;
 mod python;
 
-use super::{
-    CheckContext, Diagnostic, Lang, sx003_unresolved_import::ecmascript::is_declaration_file,
-};
+use super::{CheckContext, Diagnostic, sx003_unresolved_import::ecmascript::is_declaration_file};
+use crate::lang::Family;
 
 pub(super) fn run(ctx: &CheckContext) -> Vec<Diagnostic> {
     match ctx.lang {
-        Some(Lang::Python) => python::unknown_import_names(
+        Family::Python => python::unknown_import_names(
             ctx.db,
             ctx.workspace,
             ctx.file,
@@ -18,7 +17,7 @@ pub(super) fn run(ctx: &CheckContext) -> Vec<Diagnostic> {
             &ctx.symbols().imports,
             ctx,
         ),
-        Some(Lang::Ecma { .. }) if !is_declaration_file(ctx.path()) => ecmascript::check(ctx),
-        _ => Vec::new(),
+        Family::Ecma { .. } if !is_declaration_file(ctx.path()) => ecmascript::check(ctx),
+        Family::Ecma { .. } | Family::Go | Family::Rust => Vec::new(),
     }
 }

@@ -31,6 +31,7 @@ use std::collections::HashSet;
 
 use crate::{
     checks::{CheckContext, Diagnostic, registry::ids, walk},
+    lang::Family,
     semantic::{
         facts::ecmascript::{module_facts, workspace_globals},
         names::{BindingKind, FileNames, OccurrenceId, Role, ScopeId, ecmascript},
@@ -41,7 +42,7 @@ pub(super) fn check(ctx: &CheckContext) -> Vec<Diagnostic> {
     let (db, file) = (ctx.db, ctx.file);
     let names = ctx.names();
     let own = module_facts(db, file);
-    let javascript = ctx.lang_id() == "javascript";
+    let javascript = ctx.lang == Family::JAVASCRIPT;
     let undefined = own.module || !javascript;
     if !undefined || own.triple_slash {
         return Vec::new();

@@ -4,14 +4,13 @@
 pub(crate) mod ecmascript;
 mod python;
 
-use super::{
-    CheckContext, Diagnostic, Lang, sx003_unresolved_import::ecmascript::is_declaration_file,
-};
+use super::{CheckContext, Diagnostic, sx003_unresolved_import::ecmascript::is_declaration_file};
+use crate::lang::Family;
 
 pub(super) fn run(ctx: &CheckContext) -> Vec<Diagnostic> {
     match ctx.lang {
-        Some(Lang::Python) => python::undefined_names(ctx.names(), &ctx.symbols().imports, ctx),
-        Some(Lang::Ecma { .. }) if !is_declaration_file(ctx.path()) => ecmascript::check(ctx),
-        _ => Vec::new(),
+        Family::Python => python::undefined_names(ctx.names(), &ctx.symbols().imports, ctx),
+        Family::Ecma { .. } if !is_declaration_file(ctx.path()) => ecmascript::check(ctx),
+        Family::Ecma { .. } | Family::Go | Family::Rust => Vec::new(),
     }
 }

@@ -5,20 +5,19 @@ mod ecmascript;
 mod go;
 mod python;
 
-use super::{
-    CheckContext, Diagnostic, Lang, sx003_unresolved_import::ecmascript::is_declaration_file,
-};
+use super::{CheckContext, Diagnostic, sx003_unresolved_import::ecmascript::is_declaration_file};
+use crate::lang::Family;
 
 pub(super) fn run(ctx: &CheckContext) -> Vec<Diagnostic> {
     match ctx.lang {
-        Some(Lang::Python) => {
+        Family::Python => {
             python::unused_imports(ctx.path(), ctx.names(), &ctx.symbols().imports, ctx)
         }
-        Some(Lang::Ecma { .. }) if !is_declaration_file(ctx.path()) => ecmascript::check(ctx),
-        Some(Lang::Go) => ctx
+        Family::Ecma { .. } if !is_declaration_file(ctx.path()) => ecmascript::check(ctx),
+        Family::Go => ctx
             .tree()
             .map(|tree| go::check(ctx.db, ctx.workspace, ctx.file, tree))
             .unwrap_or_default(),
-        _ => Vec::new(),
+        Family::Ecma { .. } | Family::Rust => Vec::new(),
     }
 }

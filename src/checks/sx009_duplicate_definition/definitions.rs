@@ -17,9 +17,10 @@
 use std::collections::HashMap;
 
 use crate::checks::{
-    Diagnostic, Lang, line_of, node_range, registry::ids,
+    Diagnostic, line_of, node_range, registry::ids,
     sx003_unresolved_import::rust::is_inert_attribute,
 };
+use crate::lang::Family;
 use crate::semantic::facts::go;
 use crate::{
     db::{Db, SourceFile, Workspace},
@@ -30,20 +31,20 @@ pub(super) fn check(
     db: &dyn Db,
     workspace: Workspace,
     file: SourceFile,
-    lang: Lang,
+    lang: Family,
     tree: &tree_sitter::Tree,
 ) -> Vec<Diagnostic> {
     let text = &**file.text(db);
     let root = tree.root_node();
     let mut found = Vec::new();
-    let strict = matches!(lang, Lang::Ecma { typescript: true }) || is_strict_script(root, text);
+    let strict = matches!(lang, Family::Ecma { typescript: true }) || is_strict_script(root, text);
     preorder(root, |node| match lang {
-        Lang::Python if matches!(node.kind(), "parameters" | "lambda_parameters") => {
+        Family::Python if matches!(node.kind(), "parameters" | "lambda_parameters") => {
             let mut names = Vec::new();
             python_parameters(node, &mut names);
             parameters(&mut found, &names, text);
         }
-        Lang::Ecma { .. } => match node.kind() {
+        Family::Ecma { .. } => match node.kind() {
             "formal_parameters" if strict || strict_parameters(node) => {
                 let mut names = Vec::new();
                 let mut cursor = node.walk();
@@ -55,7 +56,7 @@ pub(super) fn check(
             "object" => object_keys(&mut found, node, text),
             _ => {}
         },
-        Lang::Go
+        Family::Go
             if matches!(
                 node.kind(),
                 "function_declaration" | "method_declaration" | "func_literal"
@@ -69,7 +70,7 @@ pub(super) fn check(
             }
             parameters(&mut found, &names, text);
         }
-        Lang::Rust if matches!(node.kind(), "parameters" | "closure_parameters") => {
+        Family::Rust if matches!(node.kind(), "parameters" | "closure_parameters") => {
             let mut names = Vec::new();
             let mut cursor = node.walk();
             // `#[cfg(unix)] file: …, #[cfg(windows)] file: …`: one of them is compiled.
@@ -92,17 +93,17 @@ pub(super) fn check(
         _ => {}
     });
     match lang {
-        Lang::Rust => {
+        Family::Rust => {
             // The file, then each inline module (a worklist: modules nest without bound).
             let mut modules = vec![root];
             while let Some(module) = modules.pop() {
                 rust_module(&mut found, module, text, &mut modules);
             }
         }
-        Lang::Ecma { typescript } if !file.path(db).ends_with(".d.ts") => {
+        Family::Ecma { typescript } if !file.path(db).ends_with(".d.ts") => {
             ecma_module(&mut found, root, text, typescript)
         }
-        Lang::Go => go_package(db, workspace, file, &mut found, root, text),
+        Family::Go => go_package(db, workspace, file, &mut found, root, text),
         _ => {}
     }
     found

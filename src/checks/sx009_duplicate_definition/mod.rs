@@ -6,15 +6,16 @@
 mod definitions;
 mod python_dict_keys;
 
-use super::{CheckContext, Diagnostic, Lang};
+use super::{CheckContext, Diagnostic};
+use crate::lang::Family;
 
 pub(super) fn run(ctx: &CheckContext) -> Vec<Diagnostic> {
-    let Some(lang) = ctx.lang else {
-        return Vec::new();
-    };
+    let lang = ctx.lang;
     let mut found = Vec::new();
-    if lang == Lang::Python {
-        found.extend(python_dict_keys::duplicate_keys(ctx));
+    match lang {
+        // Other languages' literal keys are `definitions.rs`'s.
+        Family::Python => found.extend(python_dict_keys::duplicate_keys(ctx)),
+        Family::Ecma { .. } | Family::Go | Family::Rust => {}
     }
     if let Some(tree) = ctx.tree() {
         found.extend(definitions::check(

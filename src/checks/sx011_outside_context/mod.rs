@@ -9,7 +9,8 @@
 //! CommonJS module, `yield` and `await` as identifiers in sloppy scripts, labelled jumps),
 //! the context is unknown and nothing is reported.
 
-use crate::checks::{Diagnostic, Lang, node_range, registry::ids};
+use crate::checks::{Diagnostic, node_range, registry::ids};
+use crate::lang::Family;
 
 /// What the code at a point allows: `Some(false)` forbids, `None` is unknown (nothing is
 /// reported).
@@ -27,8 +28,11 @@ struct Ctx {
 }
 
 impl Ctx {
-    fn top(lang: Lang) -> Ctx {
-        let python = lang == Lang::Python;
+    fn top(lang: Family) -> Ctx {
+        let python = match lang {
+            Family::Python => true,
+            Family::Ecma { .. } | Family::Go | Family::Rust => false,
+        };
         Ctx {
             // A module may not return or yield in Python; top-level `await` runs in
             // notebooks (and in ES modules), and scripts may name a variable `yield`.
@@ -88,7 +92,7 @@ impl Enter {
     }
 }
 
-pub(super) fn check(lang: Lang, tree: &tree_sitter::Tree, text: &str) -> Vec<Diagnostic> {
+pub(super) fn check(lang: Family, tree: &tree_sitter::Tree, text: &str) -> Vec<Diagnostic> {
     let mut found = Vec::new();
     let mut stack = vec![(tree.root_node(), Ctx::top(lang))];
     while let Some((node, ctx)) = stack.pop() {
@@ -130,12 +134,12 @@ fn has_token(node: tree_sitter::Node, token: &str) -> bool {
 }
 
 /// The context `node` gives its children.
-fn enter(lang: Lang, node: tree_sitter::Node, ctx: Ctx) -> Enter {
+fn enter(lang: Family, node: tree_sitter::Node, ctx: Ctx) -> Enter {
     match lang {
-        Lang::Python => enter_python(node, ctx),
-        Lang::Ecma { .. } => enter_ecmascript(node, ctx),
-        Lang::Go => enter_go(node, ctx),
-        Lang::Rust => enter_rust(node, ctx),
+        Family::Python => enter_python(node, ctx),
+        Family::Ecma { .. } => enter_ecmascript(node, ctx),
+        Family::Go => enter_go(node, ctx),
+        Family::Rust => enter_rust(node, ctx),
     }
 }
 
@@ -252,7 +256,7 @@ fn enter_rust(node: tree_sitter::Node, ctx: Ctx) -> Enter {
 
 /// The keyword to report and the message, when `node` is out of its context.
 fn misplaced<'t>(
-    lang: Lang,
+    lang: Family,
     node: tree_sitter::Node<'t>,
     ctx: Ctx,
     text: &str,
@@ -265,14 +269,14 @@ fn misplaced<'t>(
                 .is_some_and(|c| matches!(c.kind(), "label" | "label_name"))
     };
     let message = match (lang, node.kind()) {
-        (Lang::Python, "return_statement") if ctx.returns == Some(false) => {
+        (Family::Python, "return_statement") if ctx.returns == Some(false) => {
             "'return' outside function"
         }
-        (Lang::Python, "yield") if ctx.yields == Some(false) => "'yield' outside function",
-        (Lang::Python, "await") if ctx.awaits == Some(false) => "'await' outside async function",
-        (Lang::Python, "break_statement") if !ctx.in_loop => "'break' outside loop",
-        (Lang::Python, "continue_statement") if !ctx.in_loop => "'continue' not properly in loop",
-        (Lang::Ecma { .. }, "break_statement") => {
+        (Family::Python, "yield") if ctx.yields == Some(false) => "'yield' outside function",
+        (Family::Python, "await") if ctx.awaits == Some(false) => "'await' outside async function",
+        (Family::Python, "break_statement") if !ctx.in_loop => "'break' outside loop",
+        (Family::Python, "continue_statement") if !ctx.in_loop => "'continue' not properly in loop",
+        (Family::Ecma { .. }, "break_statement") => {
             let label = node.child_by_field_name("label");
             if label.is_some() {
                 if ctx.labeled {
@@ -285,7 +289,7 @@ fn misplaced<'t>(
                 "'break' outside a loop or switch"
             }
         }
-        (Lang::Ecma { .. }, "continue_statement") => {
+        (Family::Ecma { .. }, "continue_statement") => {
             let label = node.child_by_field_name("label");
             if label.is_some() {
                 if ctx.labeled {
@@ -300,14 +304,14 @@ fn misplaced<'t>(
         }
         // A sloppy script may call a function named `yield` or `await`: only an operand on
         // the keyword's line that a call cannot be is sure.
-        (Lang::Ecma { .. }, "yield_expression") if ctx.yields == Some(false) => {
+        (Family::Ecma { .. }, "yield_expression") if ctx.yields == Some(false) => {
             let operand = node.named_child(0)?;
             if operand.start_position().row != keyword.start_position().row {
                 return None;
             }
             "'yield' outside a generator function"
         }
-        (Lang::Ecma { typescript }, "await_expression") if ctx.awaits == Some(false) => {
+        (Family::Ecma { typescript }, "await_expression") if ctx.awaits == Some(false) => {
             let operand = node.named_child(0)?;
             let operand_text = text.get(operand.byte_range()).unwrap_or_default();
             if operand.start_position().row != keyword.start_position().row
@@ -317,19 +321,19 @@ fn misplaced<'t>(
             }
             "'await' outside an async function"
         }
-        (Lang::Go, "break_statement") if !ctx.breakable && !labeled() => {
+        (Family::Go, "break_statement") if !ctx.breakable && !labeled() => {
             "break is not in a loop, switch, or select"
         }
-        (Lang::Go, "continue_statement") if !ctx.in_loop && !labeled() => {
+        (Family::Go, "continue_statement") if !ctx.in_loop && !labeled() => {
             "continue is not in a loop"
         }
-        (Lang::Rust, "break_expression") if !ctx.in_loop && !labeled() => {
+        (Family::Rust, "break_expression") if !ctx.in_loop && !labeled() => {
             "'break' outside of a loop"
         }
-        (Lang::Rust, "continue_expression") if !ctx.in_loop && !labeled() => {
+        (Family::Rust, "continue_expression") if !ctx.in_loop && !labeled() => {
             "'continue' outside of a loop"
         }
-        (Lang::Rust, "await_expression") if ctx.awaits == Some(false) => {
+        (Family::Rust, "await_expression") if ctx.awaits == Some(false) => {
             let mut cursor = node.walk();
             let keyword = node.children(&mut cursor).find(|c| c.kind() == "await")?;
             return Some((
@@ -343,8 +347,8 @@ fn misplaced<'t>(
 }
 
 pub(super) fn run(ctx: &super::CheckContext) -> Vec<Diagnostic> {
-    match (ctx.lang, ctx.tree()) {
-        (Some(lang), Some(tree)) => check(lang, tree, &ctx.text()),
-        _ => Vec::new(),
+    match ctx.tree() {
+        Some(tree) => check(ctx.lang, tree, &ctx.text()),
+        None => Vec::new(),
     }
 }

@@ -6,6 +6,7 @@ use std::collections::HashSet;
 
 use super::{Conflict, Renamed, directory};
 use crate::semantic::names::resolve::Resolver;
+use crate::lang::Family;
 use crate::{
     db::SourceFile,
     engine::search::{Certainty, Hit},
@@ -59,11 +60,11 @@ pub(super) fn same_scope_conflicts(
             }));
         }
         // A Go package's top-level names are one scope across its directory's files.
-        if scope == 0 && file.lang(db).info().id == "go" {
+        if scope == 0 && file.lang(db).info().family == Family::Go {
             let dir = directory(file.path(db));
             for &other in resolver.workspace().files(db).iter() {
                 if other == file
-                    || other.lang(db).info().id != "go"
+                    || other.lang(db).info().family != Family::Go
                     || directory(other.path(db)) != dir
                 {
                     continue;

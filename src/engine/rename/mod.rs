@@ -14,7 +14,11 @@ pub(crate) use plan::{Plan, PlannedEdit, RenamedFile, plan};
 pub(crate) use subject::{Renamed, what_to_rename};
 pub(crate) use verify::{Diagnostics, verify};
 
-use crate::{db::SourceFile, lang::Language, syntax::TextRange};
+use crate::{
+    db::SourceFile,
+    lang::{Family, Language},
+    syntax::TextRange,
+};
 
 /// What a rename may touch beyond the exact references.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -95,7 +99,7 @@ pub(crate) fn check_new_name(lang: &Language, old: &str, new: &str) -> Result<()
             lang.name
         )));
     }
-    if lang.id == "go" {
+    if lang.family == Family::Go {
         let exported = |name: &str| name.chars().next().is_some_and(char::is_uppercase);
         if new == "_" {
             return Err(Refusal::InvalidName(

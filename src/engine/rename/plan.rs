@@ -10,6 +10,7 @@ use super::{
     conflicts::same_scope_conflicts,
     subject::{Renamed, what_to_rename},
 };
+use crate::lang::Family;
 use crate::{
     db::{Db, SourceFile},
     engine::{
@@ -308,7 +309,7 @@ fn import_alias(
 ) -> Option<String> {
     // Only Python binds an import over a definition of the same scope (`try: from _c
     // import f`); elsewhere the two are a compile error.
-    if file.lang(resolver.db()).info().id != "python" {
+    if file.lang(resolver.db()).info().family != Family::Python {
         return None;
     }
     let names = resolver.names(file);
@@ -328,7 +329,7 @@ fn import_alias(
 
 /// The strings of a Python module's `__all__` that are exactly `name`.
 fn all_entries(db: &dyn Db, names: &FileNames, file: SourceFile, name: &str) -> Vec<TextRange> {
-    if file.lang(db).info().id != "python" {
+    if file.lang(db).info().family != Family::Python {
         return Vec::new();
     }
     let text = file.text(db);

@@ -16,6 +16,7 @@ use std::{
 };
 
 use super::{Conflict, RenamedFile, directory, plan::Plan};
+use crate::lang::Family;
 use crate::{
     db::{Db, RootDatabase, SourceFile, Workspace},
     engine::change::{Change, FileContent, Inputs},
@@ -204,16 +205,20 @@ fn files_with_text(
 ) -> HashSet<SourceFile> {
     let mut with_text: HashSet<SourceFile> = checked.iter().map(|c| c.file).collect();
     let mut queue: Vec<SourceFile> = with_text.iter().copied().collect();
-    let any_rust = with_text.iter().any(|f| f.lang(db).info().id == "rust");
+    let any_rust = with_text
+        .iter()
+        .any(|f| f.lang(db).info().family == Family::Rust);
     let checked_dirs: HashSet<String> = with_text
         .iter()
-        .filter(|f| f.lang(db).info().id == "go")
+        .filter(|f| f.lang(db).info().family == Family::Go)
         .map(|f| directory(f.path(db)).to_string())
         .collect();
     for &file in workspace.files(db).iter() {
-        let id = &file.lang(db).info().id;
-        let needed = (id == "go" && checked_dirs.contains(directory(file.path(db))))
-            || (id == "rust" && any_rust);
+        let needed = match file.lang(db).info().family {
+            Family::Go => checked_dirs.contains(directory(file.path(db))),
+            Family::Rust => any_rust,
+            Family::Python | Family::Ecma { .. } => false,
+        };
         if needed && with_text.insert(file) {
             queue.push(file);
         }

@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use crate::{
     db::{Db, SourceFile, Workspace},
+    lang::Family,
     semantic::{
         facts::go::go_file_facts,
         import_graph::file_dependencies,
@@ -30,11 +31,12 @@ pub(crate) enum Style {
 
 impl Style {
     pub(crate) fn of(db: &dyn Db, file: SourceFile) -> Option<Style> {
-        match file.lang(db).info().import_style.as_str() {
-            "python-module" => Some(Style::Python),
-            "ecmascript" => Some(Style::Ecmascript),
-            "go-package" => Some(Style::Go),
-            _ => None,
+        match file.lang(db).info().family {
+            Family::Python => Some(Style::Python),
+            Family::Ecma { .. } => Some(Style::Ecmascript),
+            Family::Go => Some(Style::Go),
+            // `use` cycles between modules of one crate are legal.
+            Family::Rust => None,
         }
     }
 }
@@ -97,8 +99,7 @@ fn runtime_imports(db: &dyn Db, file: SourceFile, style: Style) -> Vec<bool> {
     };
     let text = file.text(db);
     // TypeScript erases an import whose names are used as types only.
-    let names = (style == Style::Ecmascript && file.lang(db).info().id != "javascript")
-        .then(|| file_names(db, file));
+    let names = (file.lang(db).info().family == Family::TYPESCRIPT).then(|| file_names(db, file));
     summaries
         .iter()
         .zip(statements.iter())

@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 use super::walk;
 use crate::{
     db::{Db, SourceFile, Workspace},
+    lang::Family,
     semantic::{
         imports::{self, ImportSummary},
         names::{file_names, identifiers::whole_word_starts},
@@ -239,7 +240,7 @@ fn pattern_names<'t>(pattern: tree_sitter::Node, text: &'t str, out: &mut Vec<&'
 pub fn workspace_globals(db: &dyn Db, workspace: Workspace) -> Arc<HashSet<Box<str>>> {
     let mut found = HashSet::new();
     for &file in workspace.files(db).iter() {
-        if file.lang(db).info().import_style == "ecmascript" {
+        if matches!(file.lang(db).info().family, Family::Ecma { .. }) {
             found.extend(module_facts(db, file).globals.iter().cloned());
         }
     }
@@ -332,7 +333,7 @@ pub struct Signatures {
 }
 
 fn is_typescript(db: &dyn Db, file: SourceFile) -> bool {
-    matches!(file.lang(db).info().id.as_str(), "typescript" | "tsx")
+    file.lang(db).info().family == Family::TYPESCRIPT
 }
 
 #[salsa::tracked(returns(clone))]

@@ -1,4 +1,4 @@
-//! JavaScript and TypeScript import rules (`import_style = "ecmascript"`), after Node's and
+//! JavaScript and TypeScript import rules (`Family::Ecma`), after Node's and
 //! TypeScript's module resolution, on the workspace's files and manifests only:
 //!
 //! - A relative specifier (`./a`, `../b`, `.`) names a path from the importing file's
@@ -34,6 +34,7 @@ use serde_json::Value;
 use super::{ImportSummary, Target, top_level_symbol};
 use crate::{
     db::{Db, SourceFile, Workspace},
+    lang::Family,
     semantic::projects::{ProjectKind, paths, projects},
 };
 
@@ -112,7 +113,7 @@ pub fn ecmascript_modules(db: &dyn Db, workspace: Workspace) -> Arc<EcmascriptMo
     let mut modules = EcmascriptModules::default();
     let projects = projects(db, workspace);
     for &file in workspace.files(db).iter() {
-        if file.lang(db).info().import_style == "ecmascript" {
+        if matches!(file.lang(db).info().family, Family::Ecma { .. }) {
             modules.files.insert(file.path(db).clone(), file);
         }
     }

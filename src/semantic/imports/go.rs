@@ -17,6 +17,7 @@ use std::{collections::HashMap, sync::Arc};
 use super::{ImportSummary, Target};
 use crate::{
     db::{Db, SourceFile, Workspace},
+    lang::Family,
     semantic::projects::{Project, ProjectKind, paths, projects},
 };
 
@@ -48,7 +49,7 @@ pub fn go_packages(db: &dyn Db, workspace: Workspace) -> Arc<GoPackages> {
     // Files come sorted by path, so the first file of a directory is the first seen.
     for &file in workspace.files(db).iter() {
         let path = file.path(db);
-        if file.lang(db).info().import_style != "go-package" {
+        if file.lang(db).info().family != Family::Go {
             continue;
         }
         let dir = paths::parent(path).to_string();

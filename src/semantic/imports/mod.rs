@@ -1,6 +1,7 @@
 //! Imports per file (collected by `import_syntax` from `queries/<lang>/imports.scm`, in
-//! the same walk as the tags query: see `symbols.rs`) and where they lead (one module of path rules per
-//! `import_style` of the registry: `python.rs`, `rust.rs`, `go.rs`, `ecmascript.rs`).
+//! the same walk as the tags query: see `symbols.rs`) and where they lead (one module of
+//! path rules per language family, `lang::Family`: `python.rs`, `rust.rs`, `go.rs`,
+//! `ecmascript.rs`).
 //!
 //! Invariant (early cutoff): [`file_imports`] is position-free, so an edit that only moves
 //! a file's imports leaves every query over other files valid; module maps (such as
@@ -22,7 +23,10 @@ pub use rust::{ModDecl, RustModules, local_name as rust_local_name, rust_mod_dec
 
 pub use super::import_syntax::{FileImports, ImportSummary};
 use super::symbols::file_symbols;
-use crate::db::{Db, SourceFile, Workspace};
+use crate::{
+    db::{Db, SourceFile, Workspace},
+    lang::Family,
+};
 
 /// The position-free imports of a file; backdates when an edit only moved them.
 #[salsa::tracked(returns(clone))]
@@ -46,19 +50,18 @@ pub enum Target {
     Unresolved,
 }
 
-/// Where `import` (one of `file`'s) leads, by the path rules of the file's `import_style`.
+/// Where `import` (one of `file`'s) leads, by the path rules of the file's language family.
 pub fn resolve(
     db: &dyn Db,
     workspace: Workspace,
     file: SourceFile,
     import: &ImportSummary,
 ) -> Target {
-    match file.lang(db).info().import_style.as_str() {
-        "python-module" => python::resolve(db, workspace, file, import),
-        "rust-module-path" => rust::resolve(db, workspace, file, import),
-        "go-package" => go::resolve(db, workspace, file, import),
-        "ecmascript" => ecmascript::resolve(db, workspace, file, import),
-        _ => Target::Unresolved,
+    match file.lang(db).info().family {
+        Family::Python => python::resolve(db, workspace, file, import),
+        Family::Rust => rust::resolve(db, workspace, file, import),
+        Family::Go => go::resolve(db, workspace, file, import),
+        Family::Ecma { .. } => ecmascript::resolve(db, workspace, file, import),
     }
 }
 
@@ -70,9 +73,9 @@ pub fn submodule(
     file: SourceFile,
     name: &str,
 ) -> Option<SourceFile> {
-    match file.lang(db).info().import_style.as_str() {
-        "python-module" => python::submodule(db, workspace, file, name),
-        _ => None,
+    match file.lang(db).info().family {
+        Family::Python => python::submodule(db, workspace, file, name),
+        Family::Ecma { .. } | Family::Go | Family::Rust => None,
     }
 }
 

@@ -14,6 +14,7 @@ use std::{
 use super::{ImportSummary, Target, top_level_symbol};
 use crate::{
     db::{Db, SourceFile, Workspace},
+    lang::Family,
     semantic::projects::{paths, projects},
 };
 
@@ -72,9 +73,9 @@ pub fn python_modules(db: &dyn Db, workspace: Workspace) -> Arc<PythonModules> {
     Arc::new(modules)
 }
 
-/// Files whose imports name Python modules (`import_style` in the registry).
+/// Files whose imports name Python modules.
 fn is_python_module(db: &dyn Db, file: SourceFile) -> bool {
-    file.lang(db).info().import_style == "python-module"
+    file.lang(db).info().family == Family::Python
 }
 
 /// `a/b.py` → `a.b`, `a/b/__init__.py` → `a.b`; `None` for names Python cannot import.

@@ -38,6 +38,7 @@ use std::{
 use super::{ImportSummary, Target, file_imports};
 use crate::{
     db::{Db, SourceFile, Workspace},
+    lang::Family,
     semantic::{
         projects::{ProjectKind, paths, projects},
         symbols::{SymbolKind, file_symbols},
@@ -404,7 +405,7 @@ fn module_of_path(rel: &str) -> Option<String> {
 }
 
 fn is_rust(db: &dyn Db, file: SourceFile) -> bool {
-    file.lang(db).info().import_style == "rust-module-path"
+    file.lang(db).info().family == Family::Rust
 }
 
 /// A root-like file whose `mod`s are its siblings: `mod.rs`, `lib.rs`, `main.rs`.

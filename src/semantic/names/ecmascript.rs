@@ -4,6 +4,40 @@
 
 use std::{collections::HashSet, sync::LazyLock};
 
+use super::NameRules;
+use crate::semantic::imports::ImportSummary;
+
+/// JavaScript's and TypeScript's [`NameRules`].
+pub struct EcmaNames;
+
+impl NameRules for EcmaNames {
+    fn predeclared_module(&self) -> &'static str {
+        GLOBAL_MODULE
+    }
+
+    fn is_predeclared(&self, name: &str) -> bool {
+        is_global(name)
+    }
+
+    fn is_module_attribute(&self, _name: &str) -> bool {
+        false
+    }
+
+    /// The alias, else the imported name, else the module's first part, as in Python.
+    fn local_name<'i>(&self, import: &'i ImportSummary) -> &'i str {
+        super::python::local_name(import)
+    }
+
+    /// The instance is `this`.
+    fn first_parameter_is_receiver(&self) -> bool {
+        false
+    }
+
+    fn declared_in_order(&self) -> bool {
+        false
+    }
+}
+
 static GLOBALS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
     crate::lang::word_list(include_str!("../../../grammars/ecmascript-globals.txt"))
 });

@@ -2,22 +2,70 @@
 //! (`grammars/go-predeclared.txt`), the package a file belongs to (its directory and its
 //! `package` clause: the package block spans those files), the name an unnamed import
 //! binds (the imported package's own name), and the methods declared on a type (method
-//! declarations name their receiver's type; they may sit in any file of the package).
+//! declarations name their receiver's type; they may sit in any file of the package). A
+//! Go local is seen only after its declaration.
+//!
+//! The resolver's Go steps are here too: a name the file's top scope does not bind comes
+//! from the rest of the package block or a package import, methods belong to their
+//! receiver's type in any file of the package, and what a function or method declares as
+//! its result is an instance of that type.
 //!
 //! Invariant: everything here reads a file's text or its [`FileNames`]; which files form a
 //! package is decided by directory (`go_packages`) and `package` clause alone, so `foo` and
-//! `foo_test` in one directory are two packages.
+//! `foo_test` in one directory are two packages. Each resolver step answers for Go files
+//! only (empty for others), and like the rest of the resolver reads only `FileNames`,
+//! `file_symbols` and import resolution of the current revision.
 
-use std::{collections::HashSet, sync::LazyLock};
-
-use super::{FileNames, OccurrenceId, Role, identifiers::file_identifiers};
-use crate::{
-    db::{Db, SourceFile, Workspace},
-    semantic::{imports::go_packages, projects::paths},
+use std::{
+    collections::HashSet,
+    sync::{Arc, LazyLock},
 };
 
-/// The `import_style` of Go in the registry.
-pub const IMPORT_STYLE: &str = "go-package";
+use super::{
+    BindingKind, FileNames, NameRules, OccurrenceId, Role, ScopeId,
+    identifiers::file_identifiers,
+    resolve::{MAX_DEPTH, Namespace, Resolver, Target, is_star_import, push_unique},
+};
+use crate::{
+    db::{Db, SourceFile, Workspace},
+    lang::Family,
+    semantic::{
+        imports::{self, ImportSummary, go_packages},
+        projects::paths,
+        symbols::file_symbols,
+    },
+};
+
+/// Go's [`NameRules`].
+pub struct GoNames;
+
+impl NameRules for GoNames {
+    fn predeclared_module(&self) -> &'static str {
+        PREDECLARED_MODULE
+    }
+
+    fn is_predeclared(&self, name: &str) -> bool {
+        is_predeclared(name)
+    }
+
+    fn is_module_attribute(&self, _name: &str) -> bool {
+        false
+    }
+
+    /// The alias, else the imported name, else the path as written, as in Python (the
+    /// package name an unnamed import binds is [`Resolver::package_scope`]'s).
+    fn local_name<'i>(&self, import: &'i ImportSummary) -> &'i str {
+        super::python::local_name(import)
+    }
+
+    fn first_parameter_is_receiver(&self) -> bool {
+        false
+    }
+
+    fn declared_in_order(&self) -> bool {
+        true
+    }
+}
 
 /// Where a predeclared identifier is said to come from (the Go documentation's name for
 /// the universe block).
@@ -33,7 +81,7 @@ pub(super) fn is_predeclared(name: &str) -> bool {
 
 /// Whether `file` is a Go file.
 pub fn is_go(db: &dyn Db, file: SourceFile) -> bool {
-    file.lang(db).info().import_style == IMPORT_STYLE
+    file.lang(db).info().family == Family::Go
 }
 
 /// The name in a Go file's `package` clause (comments and blank lines before it skipped).
@@ -122,6 +170,138 @@ pub(super) fn methods<'n>(
                 .receiver
                 .is_some_and(|receiver| names.name(receiver) == type_name)
     })
+}
+
+impl Resolver<'_> {
+    /// Go: a name `file`'s own top scope does not bind, from the rest of the package block
+    /// and the file's imports: a package imported without a name (by the package's own
+    /// name), the other files of its package, and the packages it dot-imports.
+    pub(super) fn package_scope(
+        &mut self,
+        file: SourceFile,
+        name: &Arc<str>,
+        depth: u32,
+    ) -> Vec<Target> {
+        if !is_go(self.db, file) || depth > MAX_DEPTH {
+            return Vec::new();
+        }
+        let mut found = Vec::new();
+        let imports = file_symbols(self.db, file).imports.summaries.clone();
+        for import in imports.iter().filter(|i| i.alias.is_none() && !i.wildcard) {
+            match imports::resolve(self.db, self.workspace, file, import) {
+                imports::Target::Resolved { file: package, .. }
+                    if package_name(package.text(self.db)) == Some(&**name) =>
+                {
+                    push_unique(&mut found, Target::Module(package));
+                }
+                imports::Target::External { .. } if import_name(&import.module) == &**name => {
+                    push_unique(
+                        &mut found,
+                        Target::External {
+                            module: import.module.clone(),
+                            name: None,
+                        },
+                    );
+                }
+                _ => {}
+            }
+        }
+        if !found.is_empty() {
+            return found;
+        }
+        let mut packages = vec![file];
+        for import in imports.iter().filter(|i| is_star_import(i)) {
+            if let imports::Target::Resolved { file: package, .. } =
+                imports::resolve(self.db, self.workspace, file, import)
+            {
+                packages.push(package);
+            }
+        }
+        for package in packages {
+            for other in package_files(self.db, self.workspace, package, name) {
+                if other == file {
+                    continue;
+                }
+                // Imports belong to their file, not to the package.
+                let names = self.names(other);
+                let declared = names
+                    .bindings(0, name)
+                    .iter()
+                    .any(|&b| names.occurrence(b).role != Role::Definition(BindingKind::Import));
+                if declared {
+                    push_unique(
+                        &mut found,
+                        Target::Symbol {
+                            file: other,
+                            scope: 0,
+                            name: name.clone(),
+                        },
+                    );
+                }
+            }
+        }
+        found
+    }
+
+    /// Go: what calling the methods called `name` of the type whose scope is `class`
+    /// gives, from the result types they declare (`c.Root().Name()`).
+    pub(super) fn go_method_results(
+        &mut self,
+        file: SourceFile,
+        class: ScopeId,
+        name: &str,
+        depth: u32,
+    ) -> Vec<Namespace> {
+        let mut found = Vec::new();
+        for (site_file, site) in self.go_methods(file, class, name) {
+            if let Some(result) = self.names(site_file).occurrence(site).constructor {
+                for namespace in self.namespaces_of(site_file, result, depth) {
+                    push_unique(&mut found, namespace);
+                }
+            }
+        }
+        found
+    }
+
+    /// Go: the declarations of the methods called `name` on the package-level type whose
+    /// scope is `class`, in every file of its package.
+    pub(super) fn go_methods(
+        &mut self,
+        file: SourceFile,
+        class: ScopeId,
+        name: &str,
+    ) -> Vec<(SourceFile, OccurrenceId)> {
+        let names = self.names(file);
+        let scope = &names.scopes[class as usize];
+        let (Some(type_name), Some(0)) = (scope.named_by, scope.parent) else {
+            return Vec::new();
+        };
+        if !is_go(self.db, file) {
+            return Vec::new();
+        }
+        let type_name = names.name(type_name);
+        let mut sites = Vec::new();
+        for other in package_files(self.db, self.workspace, file, name) {
+            let names = self.names(other);
+            sites.extend(methods(&names, type_name, name).map(|m| (other, m)));
+        }
+        sites
+    }
+
+    /// Go: what a value of the type at `written` is (`x := C{}`, `p *C`, a function
+    /// returning `*C`): instances of a workspace type, or of a type from outside the
+    /// workspace, whose members are that package's (`p *pflag.Flag`).
+    pub(super) fn go_instances(
+        &mut self,
+        file: SourceFile,
+        written: OccurrenceId,
+        depth: u32,
+    ) -> Vec<Namespace> {
+        self.namespaces_of(file, written, depth)
+            .into_iter()
+            .filter(|n| matches!(n, Namespace::Class { .. } | Namespace::External(_)))
+            .collect()
+    }
 }
 
 #[cfg(test)]

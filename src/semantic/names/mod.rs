@@ -1,14 +1,16 @@
 //! Names: per file, its scopes, the names each scope binds and every use of a name, from
-//! `queries/<lang>/locals.scm` (capture conventions in `queries/README.md`). What a name
-//! refers to is decided in `resolve/mod.rs`; language rules the query cannot say live in one
-//! module per language (`python.rs`, `ecmascript.rs`, `go.rs`, `rust.rs`); `identifiers.rs` is the identifier → files index that
-//! limits a reference search to the files that can mention a name.
+//! `queries/<lang>/locals.scm` (capture conventions in `queries/README.md`), built by
+//! `extract.rs`. What a name refers to is decided in `resolve/mod.rs`; language rules the
+//! query cannot say live in one module per language (`python.rs`, `ecmascript.rs`, `go.rs`,
+//! `rust.rs`); `identifiers.rs` is the identifier → files index that limits a reference
+//! search to the files that can mention a name.
 //!
 //! Invariant: [`file_names`] depends on its file's text alone, so an edit re-runs it for
 //! that file only; questions across files are answered at query time from each file's own
 //! names, which is what keeps indexing file-incremental.
 
 pub mod ecmascript;
+mod extract;
 pub mod go;
 pub mod identifiers;
 pub mod python;
@@ -19,9 +21,47 @@ use std::{collections::HashMap, sync::Arc};
 
 use crate::{
     db::{Db, SourceFile},
-    lang::{Language, QueryKind},
-    syntax::{self, TextRange, TextSize},
+    lang::Family,
+    semantic::imports::ImportSummary,
+    syntax::{TextRange, TextSize},
 };
+
+/// What a language family's names need beyond its `locals.scm`: one implementation per
+/// family (`python.rs`, `ecmascript.rs`, `go.rs`, `rust.rs`), found by [`rules`]. No method
+/// has a default, so a new family answers every question.
+pub trait NameRules: Sync {
+    /// Where the names every module sees without binding them are said to come from
+    /// (Python's `builtins`, JavaScript's `globalThis`).
+    fn predeclared_module(&self) -> &'static str;
+
+    /// Whether every module sees `name` without binding it.
+    fn is_predeclared(&self, name: &str) -> bool;
+
+    /// Whether `name` is an attribute each module has of its own (Python's `__name__`): a
+    /// use of it names the module itself.
+    fn is_module_attribute(&self, name: &str) -> bool;
+
+    /// The name an import binds where it is written.
+    fn local_name<'i>(&self, import: &'i ImportSummary) -> &'i str;
+
+    /// Whether a method's first parameter is the instance it runs on (Python's `self`),
+    /// rather than a keyword (`this`).
+    fn first_parameter_is_receiver(&self) -> bool;
+
+    /// Whether a name of a function or a block is seen only after its declaration (Go);
+    /// otherwise anywhere in its scope. Top-level names are seen everywhere.
+    fn declared_in_order(&self) -> bool;
+}
+
+/// The name rules of `family`.
+pub fn rules(family: Family) -> &'static dyn NameRules {
+    match family {
+        Family::Python => &python::PythonNames,
+        Family::Ecma { .. } => &ecmascript::EcmaNames,
+        Family::Go => &go::GoNames,
+        Family::Rust => &rust::RustNames,
+    }
+}
 
 pub type ScopeId = u32;
 pub type OccurrenceId = u32;
@@ -388,7 +428,7 @@ impl FileNames {
 pub fn file_names(db: &dyn Db, file: SourceFile) -> Arc<FileNames> {
     let interrupt = || super::is_cancelled(db);
     let tree = super::file_tree(db, file);
-    match extract(
+    match extract::extract(
         file.lang(db).info(),
         file.text(db).clone(),
         tree.as_ref(),
@@ -397,497 +437,4 @@ pub fn file_names(db: &dyn Db, file: SourceFile) -> Arc<FileNames> {
         Some(names) => Arc::new(names),
         None => super::cancelled(db),
     }
-}
-
-/// A scope as the query found it.
-struct RawScope {
-    range: TextRange,
-    is_class: bool,
-    is_block: bool,
-    /// Its `name` child: a definition there is bound in the parent scope.
-    name: Option<TextRange>,
-    /// A pattern's scope (`@scope.let`): the node whose definitions it holds, though they
-    /// are written before it starts.
-    binds: Option<TextRange>,
-}
-
-fn range_of(node: tree_sitter::Node) -> TextRange {
-    TextRange::new(
-        (node.start_byte() as u32).into(),
-        (node.end_byte() as u32).into(),
-    )
-}
-
-/// The names of `text`, from `tree`, its parse (`None` when the parser gave up: no
-/// names). `None` when interrupted.
-pub(crate) fn extract(
-    lang: &Language,
-    text: Arc<str>,
-    tree: Option<&tree_sitter::Tree>,
-    interrupt: syntax::Interrupt,
-) -> Option<FileNames> {
-    let whole = TextRange::up_to((text.len() as u32).into());
-    let mut names = FileNames {
-        scopes: vec![Scope {
-            parent: None,
-            range: whole,
-            is_class: false,
-            is_block: false,
-            named_by: None,
-        }],
-        ..FileNames::default()
-    };
-    let Some(query) = lang.query(QueryKind::Locals) else {
-        names.text = text;
-        return Some(names);
-    };
-    let Some(tree) = tree else {
-        names.text = text;
-        return Some(names);
-    };
-    let capture_names = query.capture_names();
-    let mut scopes: Vec<RawScope> = Vec::new();
-    // By range: the role from the earliest pattern that captured the node.
-    let mut roles: HashMap<TextRange, (usize, Option<Role>)> = HashMap::new();
-    // (member, receiver), (variable, callee), (class, base): by the nodes' ranges.
-    let mut receivers: Vec<(TextRange, TextRange, bool)> = Vec::new();
-    let mut constructors: Vec<(TextRange, TextRange)> = Vec::new();
-    let mut values: Vec<(TextRange, TextRange)> = Vec::new();
-    let mut bases: Vec<(TextRange, TextRange)> = Vec::new();
-    let mut module_paths: Vec<(TextRange, TextRange)> = Vec::new();
-    let mut effective: Vec<(TextRange, TextRange)> = Vec::new();
-    let mut exported: Vec<(TextRange, TextRange)> = Vec::new();
-    let mut hoisted: std::collections::HashSet<TextRange> = Default::default();
-    let mut class_members: std::collections::HashSet<TextRange> = Default::default();
-    let mut transparent: std::collections::HashSet<TextRange> = Default::default();
-    let mut instances: Vec<(TextRange, &str)> = Vec::new();
-    // (impl block, its type's name, its trait's name): by the nodes' ranges.
-    let mut impl_types: Vec<(TextRange, TextRange, Option<TextRange>)> = Vec::new();
-    let mut flow: Vec<FlowRegion> = Vec::new();
-    // `@string.code` minus `@string.value`: the insides of strings to parse as code.
-    let code_strings: std::cell::RefCell<Vec<tree_sitter::Range>> = Default::default();
-    let value_strings: std::cell::RefCell<std::collections::HashSet<TextRange>> =
-        Default::default();
-    // A match of the file's tree, or (`in_string`) of a string's content parsed as code,
-    // from which only uses are taken: a string binds nothing and opens no scope.
-    let mut on_match = |m: &tree_sitter::QueryMatch<'_, '_>, in_string: bool| {
-        let (mut named, mut receiver, mut constructor, mut superclass) = (None, None, None, None);
-        let mut value = None;
-        let (mut module_path, mut after, mut export) = (None, None, None);
-        let (mut hoist, mut class_member, mut instance) = (false, false, None);
-        // `@scope.let` and the nodes bounding its scope; `@impl.type`, `@impl.trait`.
-        let (mut binder, mut scope_from, mut scope_to) = (None, None, None);
-        let (mut impl_type, mut impl_trait, mut class_scope) = (None, None, None);
-        for capture in m.captures() {
-            let node = capture.node;
-            let range = range_of(node);
-            let capture_name = capture_names[capture.index as usize];
-            if in_string {
-                match capture_name {
-                    "receiver" => receiver = Some((range, false)),
-                    "receiver.called" => receiver = Some((range, true)),
-                    other => {
-                        if let Some(Some(role)) = Role::from_capture(other)
-                            && (role.reads_binding()
-                                || matches!(role, Role::Member | Role::MemberCall))
-                        {
-                            roles.entry(range).or_insert((m.pattern_index, Some(role)));
-                            named = Some(range);
-                        }
-                    }
-                }
-                continue;
-            }
-            match capture_name {
-                // An escape makes the text differ from what the language reads.
-                "string.code" if node.child_count() == 0 => {
-                    code_strings.borrow_mut().push(node.range())
-                }
-                "string.code" => {}
-                "string.value" => {
-                    value_strings.borrow_mut().insert(range);
-                }
-                kind @ ("scope" | "scope.class" | "scope.block") => {
-                    if kind == "scope.class" {
-                        class_scope = Some(range);
-                    }
-                    scopes.push(RawScope {
-                        range,
-                        is_class: kind == "scope.class",
-                        is_block: kind == "scope.block",
-                        name: node.child_by_field_name("name").map(range_of),
-                        binds: None,
-                    })
-                }
-                "scope.let" => binder = Some((range, node.parent().map(range_of))),
-                "scope.from" => scope_from = Some(range),
-                "scope.to" => scope_to = Some(range),
-                "impl.type" => impl_type = Some(range),
-                "impl.trait" => impl_trait = Some(range),
-                "scope.transparent" => {
-                    transparent.insert(range);
-                }
-                "flow.branch" => flow.push(FlowRegion {
-                    range,
-                    alternative_of: node.parent().map(range_of),
-                }),
-                "flow.loop" => flow.push(FlowRegion {
-                    range,
-                    alternative_of: None,
-                }),
-                "receiver" => receiver = Some((range, false)),
-                "receiver.called" => receiver = Some((range, true)),
-                "constructor" => constructor = Some(range),
-                "value" => value = Some(range),
-                "superclass" => superclass = Some(range),
-                "module.path" => module_path = Some(range),
-                "effective.after" => after = Some(range),
-                "export.name" => export = Some(range),
-                "hoisted" => hoist = true,
-                "class.member" => class_member = true,
-                other if other.starts_with("instance.") => {
-                    instance = other.strip_prefix("instance.");
-                }
-                other => {
-                    if let Some(role) = Role::from_capture(other) {
-                        let entry = roles.entry(range).or_insert((m.pattern_index, role));
-                        if m.pattern_index < entry.0 {
-                            *entry = (m.pattern_index, role);
-                        }
-                        named = Some(range);
-                    }
-                }
-            }
-        }
-        // A pattern's scope: from the end of the pattern (or of `@scope.from`) to the end of
-        // `@scope.to` (or of the pattern's parent: a `let`'s block).
-        if let Some((pattern, parent)) = binder
-            && let Some(end) = scope_to.or(parent).map(|r| r.end())
-        {
-            let start = scope_from.unwrap_or(pattern).end();
-            if start < end {
-                scopes.push(RawScope {
-                    range: TextRange::new(start, end),
-                    is_class: false,
-                    is_block: false,
-                    name: None,
-                    binds: Some(pattern),
-                });
-            }
-        }
-        if let (Some(scope), Some(ty)) = (class_scope, impl_type) {
-            impl_types.push((scope, ty, impl_trait));
-        }
-        if let Some(named) = named {
-            if let Some((r, called)) = receiver {
-                receivers.push((named, r, called));
-            }
-            if in_string {
-                return;
-            }
-            if let Some(v) = value {
-                values.push((named, v));
-            }
-            if let Some(c) = constructor {
-                constructors.push((named, c));
-            }
-            if let Some(b) = superclass {
-                bases.push((named, b));
-            }
-            if let Some(p) = module_path {
-                module_paths.push((named, p));
-            }
-            if let Some(a) = after {
-                effective.push((named, a));
-            }
-            if let Some(e) = export {
-                exported.push((named, e));
-            }
-            if hoist {
-                hoisted.insert(named);
-            }
-            if class_member {
-                class_members.insert(named);
-            }
-            if let Some(type_name) = instance {
-                instances.push((named, type_name));
-            }
-        }
-    };
-    if !syntax::run_query(lang, QueryKind::Locals, tree, &text, interrupt, |m| {
-        on_match(m, false)
-    }) {
-        return None;
-    }
-    let value_strings = value_strings.take();
-    for string in code_strings.take() {
-        let whole = TextRange::new(
-            (string.start_byte as u32).into(),
-            (string.end_byte as u32).into(),
-        );
-        if value_strings.contains(&whole) {
-            continue;
-        }
-        let parsed = syntax::parse_range(
-            lang,
-            &text,
-            string.start_byte..string.end_byte,
-            string.start_point,
-            string.end_point,
-            interrupt,
-        );
-        let finished = match parsed {
-            Some(inside) if !inside.root_node().has_error() => {
-                syntax::run_query(lang, QueryKind::Locals, &inside, &text, interrupt, |m| {
-                    on_match(m, true)
-                })
-            }
-            None => !interrupt(),
-            Some(_) => true,
-        };
-        if !finished {
-            return None;
-        }
-    }
-    flow.sort_by_key(|region| (region.range.start(), std::cmp::Reverse(region.range.end())));
-    flow.dedup();
-    names.flow = flow;
-
-    // Scopes, outermost first, each with its parent; the file's scope stays 0.
-    scopes.retain(|s| !transparent.contains(&s.range));
-    scopes.sort_by_key(|s| (s.range.start(), std::cmp::Reverse(s.range.end())));
-    scopes.dedup_by(|later, kept| {
-        if later.range != kept.range {
-            return false;
-        }
-        kept.binds = kept.binds.or(later.binds);
-        kept.name = kept.name.or(later.name);
-        true
-    });
-    let mut scope_names: HashMap<TextRange, ScopeId> = HashMap::new();
-    // Pattern scopes by the pattern they hold the names of, in document order (patterns
-    // nest or are apart, as syntax nodes do).
-    let mut binders: Vec<(TextRange, ScopeId)> = Vec::new();
-    let mut scope_ids: HashMap<TextRange, ScopeId> = HashMap::new();
-    let mut stack: Vec<ScopeId> = vec![0];
-    // The root node starts after leading whitespace (a byte-order mark, a blank line), so
-    // its range may be less than the file's; either way it is the file's scope.
-    let root = range_of(tree.root_node());
-    for raw in scopes {
-        if raw.range == whole || raw.range == root {
-            continue;
-        }
-        while let Some(&top) = stack.last() {
-            if top == 0 || names.scopes[top as usize].range.contains_range(raw.range) {
-                break;
-            }
-            stack.pop();
-        }
-        let id = names.scopes.len() as ScopeId;
-        names.scopes.push(Scope {
-            parent: stack.last().copied(),
-            range: raw.range,
-            is_class: raw.is_class,
-            is_block: raw.is_block,
-            named_by: None,
-        });
-        if let Some(name) = raw.name {
-            scope_names.insert(name, id);
-        }
-        if let Some(pattern) = raw.binds {
-            binders.push((pattern, id));
-        }
-        scope_ids.insert(raw.range, id);
-        stack.push(id);
-    }
-    binders.sort_by_key(|(pattern, _)| (pattern.start(), std::cmp::Reverse(pattern.end())));
-
-    // Occurrences in document order, each in the innermost scope around it; a scope's own
-    // name belongs to the scope around it.
-    let mut found: Vec<(TextRange, Role)> = roles
-        .into_iter()
-        .filter_map(|(range, (_, role))| Some((range, role?)))
-        .collect();
-    found.sort_by_key(|(range, _)| range.start());
-    let mut by_end: HashMap<u32, OccurrenceId> = HashMap::new();
-    let mut stack: Vec<ScopeId> = vec![0];
-    let mut next_scope = 1usize;
-    let mut binder_stack: Vec<(TextRange, ScopeId)> = Vec::new();
-    let mut next_binder = 0usize;
-    for (range, role) in found {
-        while next_scope < names.scopes.len()
-            && names.scopes[next_scope].range.start() <= range.start()
-        {
-            stack.push(next_scope as ScopeId);
-            next_scope += 1;
-        }
-        while let Some(&top) = stack.last() {
-            if top == 0 || names.scopes[top as usize].range.contains_range(range) {
-                break;
-            }
-            stack.pop();
-        }
-        // The stack may hold a scope that starts later and was pushed early; keep only
-        // scopes around this occurrence.
-        let mut scope = *stack
-            .iter()
-            .rev()
-            .find(|&&s| names.scopes[s as usize].range.contains_range(range))
-            .unwrap_or(&0);
-        let id = names.occurrences.len() as OccurrenceId;
-        if let Some(&named) = scope_names.get(&range) {
-            names.scopes[named as usize].named_by = Some(id);
-            scope = names.scopes[named as usize].parent.unwrap_or(0);
-        }
-        if hoisted.contains(&range) {
-            while names.scopes[scope as usize].is_block {
-                scope = names.scopes[scope as usize].parent.unwrap_or(0);
-            }
-        }
-        // A name a pattern binds belongs to the pattern's scope, unless a scope inside the
-        // pattern's node holds it (a closure's parameter in a `let`'s value).
-        while next_binder < binders.len() && binders[next_binder].0.start() <= range.start() {
-            binder_stack.push(binders[next_binder]);
-            next_binder += 1;
-        }
-        while binder_stack
-            .last()
-            .is_some_and(|(pattern, _)| !pattern.contains_range(range))
-        {
-            binder_stack.pop();
-        }
-        if let (Role::Definition(_), Some(&(pattern, bound_in))) = (role, binder_stack.last())
-            && !pattern.contains_range(names.scopes[scope as usize].range)
-        {
-            scope = bound_in;
-        }
-        by_end.insert(range.end().into(), id);
-        names.occurrences.push(Occurrence {
-            range,
-            scope,
-            role,
-            receiver: None,
-            receiver_called: false,
-            constructor: None,
-            value: None,
-            path_start: None,
-            effective: range.end().into(),
-        });
-    }
-    let by_range: HashMap<TextRange, OccurrenceId> = names
-        .occurrences
-        .iter()
-        .enumerate()
-        .map(|(i, o)| (o.range, i as OccurrenceId))
-        .collect();
-    // A receiver, callee or base is known by its last name: the occurrence ending with it.
-    let last_name = |range: TextRange| by_end.get(&u32::from(range.end())).copied();
-    for (member, receiver, called) in receivers {
-        if let (Some(&m), Some(r)) = (by_range.get(&member), last_name(receiver)) {
-            let occurrence = &mut names.occurrences[m as usize];
-            if occurrence.receiver.is_none() {
-                occurrence.receiver = Some(r);
-                occurrence.receiver_called = called;
-            }
-        }
-    }
-    for (variable, value) in values {
-        if let (Some(&v), Some(n)) = (by_range.get(&variable), last_name(value)) {
-            names.occurrences[v as usize].value = Some(n);
-        }
-    }
-    for (variable, callee) in constructors {
-        if let (Some(&v), Some(c)) = (by_range.get(&variable), last_name(callee)) {
-            names.occurrences[v as usize].constructor = Some(c);
-        }
-    }
-    for (binding, statement) in effective {
-        if let Some(&b) = by_range.get(&binding) {
-            names.occurrences[b as usize].effective = statement.end().into();
-        }
-    }
-    for (occurrence, type_name) in instances {
-        if let Some(&o) = by_range.get(&occurrence) {
-            names.builtin_instances.insert(o, type_name.into());
-        }
-    }
-    for (local, name) in exported {
-        if let (Some(&l), Some(exported)) = (
-            by_range.get(&local),
-            text.get(usize::from(name.start())..usize::from(name.end())),
-        ) {
-            names.exports.entry(exported.into()).or_insert(l);
-        }
-    }
-    for (part, path) in module_paths {
-        if let Some(&p) = by_range.get(&part) {
-            names.occurrences[p as usize].path_start = Some(path.start().into());
-        }
-    }
-    for (scope, ty, tr) in impl_types {
-        if let (Some(&scope), Some(&self_type)) = (scope_ids.get(&scope), by_range.get(&ty)) {
-            names.impls.push(Impl {
-                scope,
-                self_type,
-                trait_name: tr.and_then(|t| by_range.get(&t).copied()),
-            });
-        }
-    }
-    for (class, base) in bases {
-        if let (Some(&c), Some(b)) = (by_range.get(&class), last_name(base)) {
-            let list = names.bases.entry(c).or_default();
-            if !list.contains(&b) {
-                list.push(b);
-            }
-        }
-    }
-    names.text = text;
-    for id in 0..names.occurrences.len() as OccurrenceId {
-        let occurrence = &names.occurrences[id as usize];
-        let range = occurrence.range;
-        let name = names
-            .text
-            .get(usize::from(range.start())..usize::from(range.end()))
-            .unwrap_or_default();
-        match names.by_name.get_mut(name) {
-            Some(list) => list.push(id),
-            None => {
-                names.by_name.insert(name.into(), vec![id]);
-            }
-        }
-        if let role @ (Role::Global | Role::Nonlocal) = occurrence.role {
-            let scope = occurrence.scope;
-            let list = names
-                .declarations
-                .entry(Box::from(names.name(id)))
-                .or_default();
-            if !list.iter().any(|(s, _)| *s == scope) {
-                list.push((scope, role));
-            }
-        }
-    }
-    for id in 0..names.occurrences.len() as OccurrenceId {
-        let occurrence = &names.occurrences[id as usize];
-        if let Role::Definition(_) = occurrence.role {
-            let name = Box::<str>::from(names.name(id));
-            // `global x` then `x = …` in a function binds the module's x.
-            let scope = match names.declaration(occurrence.scope, &name) {
-                Some(Role::Global) => 0,
-                _ => occurrence.scope,
-            };
-            // A constructor's `private x: T` is a member of the class too.
-            let class = class_members
-                .contains(&occurrence.range)
-                .then(|| names.enclosing_class(scope))
-                .flatten();
-            let scopes = names.bindings.entry(name).or_default();
-            for scope in std::iter::once(scope).chain(class) {
-                match scopes.iter_mut().find(|(s, _)| *s == scope) {
-                    Some((_, sites)) => sites.push(id),
-                    None => scopes.push((scope, vec![id])),
-                }
-            }
-        }
-    }
-    Some(names)
 }

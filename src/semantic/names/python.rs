@@ -3,9 +3,38 @@
 
 use std::{collections::HashSet, sync::LazyLock};
 
-use super::{BindingKind, FileNames, OccurrenceId, Role};
+use super::{BindingKind, FileNames, NameRules, OccurrenceId, Role};
 use crate::semantic::imports::ImportSummary;
 use crate::syntax::TextRange;
+
+/// Python's [`NameRules`].
+pub struct PythonNames;
+
+impl NameRules for PythonNames {
+    fn predeclared_module(&self) -> &'static str {
+        BUILTINS_MODULE
+    }
+
+    fn is_predeclared(&self, name: &str) -> bool {
+        is_builtin(name)
+    }
+
+    fn is_module_attribute(&self, name: &str) -> bool {
+        is_module_attribute(name)
+    }
+
+    fn local_name<'i>(&self, import: &'i ImportSummary) -> &'i str {
+        local_name(import)
+    }
+
+    fn first_parameter_is_receiver(&self) -> bool {
+        true
+    }
+
+    fn declared_in_order(&self) -> bool {
+        false
+    }
+}
 
 /// Where a builtin is said to come from.
 pub const BUILTINS_MODULE: &str = "builtins";

@@ -12,21 +12,19 @@
 use std::{collections::HashMap, sync::Arc};
 
 use super::{
-    BindingKind, FileNames, OccurrenceId, Role, ScopeId, ecmascript, file_names, go, python, rust,
+    BindingKind, FileNames, NameRules, OccurrenceId, Role, ScopeId, ecmascript, file_names, python,
 };
 use crate::{
     db::{Db, SourceFile, Workspace},
+    lang::Family,
     semantic::{
         imports::{self, ImportSummary},
         symbols::file_symbols,
     },
 };
 
-mod go_steps;
-mod rust_steps;
-
 /// How deep imports, aliases and base classes are followed.
-const MAX_DEPTH: u32 = 12;
+pub(super) const MAX_DEPTH: u32 = 12;
 
 /// Something a name can refer to.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -59,7 +57,7 @@ pub struct Resolution {
 
 /// What a receiver is, for looking up a member on it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-enum Namespace {
+pub(super) enum Namespace {
     Module(SourceFile),
     /// A module outside the workspace, by name.
     External(Arc<str>),
@@ -88,8 +86,8 @@ impl Namespace {
 /// Resolves names for one request; caches what it has resolved (the database does not
 /// change under it).
 pub struct Resolver<'db> {
-    db: &'db dyn Db,
-    workspace: Workspace,
+    pub(super) db: &'db dyn Db,
+    pub(super) workspace: Workspace,
     members: HashMap<(Namespace, Arc<str>), Vec<Target>>,
     module_names: HashMap<(SourceFile, Arc<str>), Vec<Target>>,
     files: HashMap<SourceFile, Arc<FileNames>>,
@@ -123,7 +121,12 @@ impl<'db> Resolver<'db> {
         self.resolve_at(file, occurrence, 0)
     }
 
-    fn resolve_at(&mut self, file: SourceFile, occurrence: OccurrenceId, depth: u32) -> Resolution {
+    pub(super) fn resolve_at(
+        &mut self,
+        file: SourceFile,
+        occurrence: OccurrenceId,
+        depth: u32,
+    ) -> Resolution {
         let names = self.names(file);
         let occ = names.occurrence(occurrence).clone();
         let name: Arc<str> = names.name(occurrence).into();
@@ -133,7 +136,7 @@ impl<'db> Resolver<'db> {
         if occ.role.is_member() {
             let literal = names
                 .builtin_instance(occurrence)
-                .zip(self.predeclared_module(file));
+                .map(|class| (class, self.predeclared_module(file)));
             let mut namespaces = match (occ.receiver, literal) {
                 (Some(receiver), _) if occ.receiver_called => {
                     self.call_results(file, receiver, depth + 1)
@@ -146,7 +149,7 @@ impl<'db> Resolver<'db> {
                 }],
                 (None, None) => Vec::new(),
             };
-            if occ.receiver_called && !go::is_go(self.db, file) {
+            if occ.receiver_called && !self.call_results_declared(file) {
                 // Calling a class makes an instance; what calling anything else gives is
                 // not known.
                 namespaces.retain(Namespace::is_class);
@@ -316,7 +319,12 @@ impl<'db> Resolver<'db> {
 
     /// `name` at the top level of `file` (its own bindings, what its star imports bring,
     /// then builtins).
-    fn module_name(&mut self, file: SourceFile, name: &Arc<str>, depth: u32) -> Vec<Target> {
+    pub(super) fn module_name(
+        &mut self,
+        file: SourceFile,
+        name: &Arc<str>,
+        depth: u32,
+    ) -> Vec<Target> {
         let key = (file, name.clone());
         if let Some(found) = self.module_names.get(&key) {
             return found.clone();
@@ -372,7 +380,7 @@ impl<'db> Resolver<'db> {
                 }
             }
         }
-        if found.is_empty() && self.is_python(file) && python::is_module_attribute(name) {
+        if found.is_empty() && self.rules(file).is_module_attribute(name) {
             found.push(Target::Module(file));
         }
         if found.is_empty()
@@ -394,8 +402,11 @@ impl<'db> Resolver<'db> {
     /// loads (`from .sub import *` makes `sub` an attribute of the package), before what
     /// star imports bring.
     fn submodule_imported_by_package(&mut self, file: SourceFile, name: &str) -> Vec<Target> {
-        let path = file.path(self.db);
-        if !self.is_python(file) || path.rsplit('/').next() != Some("__init__.py") {
+        let package = match self.family(file) {
+            Family::Python => file.path(self.db).rsplit('/').next() == Some("__init__.py"),
+            Family::Ecma { .. } | Family::Go | Family::Rust => false,
+        };
+        if !package {
             return Vec::new();
         }
         let written = format!(".{name}");
@@ -425,43 +436,53 @@ impl<'db> Resolver<'db> {
         }
     }
 
+    /// The family of `file`'s language.
+    fn family(&self, file: SourceFile) -> Family {
+        file.lang(self.db).info().family
+    }
+
+    /// The name rules of `file`'s language.
+    fn rules(&self, file: SourceFile) -> &'static dyn NameRules {
+        super::rules(self.family(file))
+    }
+
+    /// Whether what calling a function or method in `file` gives is known, from the result
+    /// types it declares (Go's methods; see `go_method_results`).
+    fn call_results_declared(&self, file: SourceFile) -> bool {
+        match self.family(file) {
+            Family::Go => true,
+            Family::Python | Family::Ecma { .. } | Family::Rust => false,
+        }
+    }
+
     /// Where `name` comes from when `file`'s language declares it for every module (a
     /// Python builtin, a JavaScript global).
     fn predeclared(&self, file: SourceFile, name: &str) -> Option<&'static str> {
-        let declared = match file.lang(self.db).info().import_style.as_str() {
-            "python-module" => python::is_builtin(name),
-            "ecmascript" => ecmascript::is_global(name),
-            go::IMPORT_STYLE => go::is_predeclared(name),
-            "rust-module-path" => rust::is_prelude(name),
-            _ => false,
-        };
-        declared.then(|| self.predeclared_module(file)).flatten()
-    }
-
-    /// Whether a method's first parameter is the instance it runs on (Python's `self`); in
-    /// other languages it is a keyword (`this`).
-    fn first_parameter_is_receiver(&self, file: SourceFile) -> bool {
-        self.is_python(file)
-    }
-
-    fn is_python(&self, file: SourceFile) -> bool {
-        file.lang(self.db).info().import_style == "python-module"
+        let rules = self.rules(file);
+        rules
+            .is_predeclared(name)
+            .then(|| rules.predeclared_module())
     }
 
     /// The module `file`'s language's predeclared names come from.
-    fn predeclared_module(&self, file: SourceFile) -> Option<&'static str> {
-        match file.lang(self.db).info().import_style.as_str() {
-            "python-module" => Some(python::BUILTINS_MODULE),
-            "ecmascript" => Some(ecmascript::GLOBAL_MODULE),
-            go::IMPORT_STYLE => Some(go::PREDECLARED_MODULE),
-            "rust-module-path" => Some(rust::PRELUDE_MODULE),
-            _ => None,
-        }
+    fn predeclared_module(&self, file: SourceFile) -> &'static str {
+        self.rules(file).predeclared_module()
+    }
+
+    /// The name an import binds where it is written, by the file's language.
+    fn bound_name<'i>(&self, file: SourceFile, import: &'i ImportSummary) -> &'i str {
+        self.rules(file).local_name(import)
+    }
+
+    /// Whether a name of `scope` is seen only after its declaration (a Go function's or
+    /// block's; top-level names are seen everywhere).
+    fn declared_in_order(&self, file: SourceFile, scope: ScopeId) -> bool {
+        scope != 0 && self.rules(file).declared_in_order()
     }
 
     /// The symbol `name` of `scope`, with imports among its bindings followed to what
     /// they bring in.
-    fn follow_symbol(
+    pub(super) fn follow_symbol(
         &mut self,
         file: SourceFile,
         names: &FileNames,
@@ -666,7 +687,7 @@ impl<'db> Resolver<'db> {
     }
 
     /// What the name at `occurrence` holds, as a namespace to look members up in.
-    fn namespaces_of(
+    pub(super) fn namespaces_of(
         &mut self,
         file: SourceFile,
         occurrence: OccurrenceId,
@@ -697,7 +718,7 @@ impl<'db> Resolver<'db> {
 
     /// What `targets` (resolved in `file`) hold, as namespaces to look members up in;
     /// `called`: they were resolved from a name being called.
-    fn namespaces_of_targets(
+    pub(super) fn namespaces_of_targets(
         &mut self,
         file: SourceFile,
         targets: Vec<Target>,
@@ -743,21 +764,22 @@ impl<'db> Resolver<'db> {
                         class: name.as_str().into(),
                     },
                 ),
-                // Go: a value of a type from outside the workspace (`f *pflag.Flag`): its
-                // members are that package's. (What an outside function returns is not
-                // known.)
-                Target::External { module, .. } if go::is_go(self.db, file) && !called => {
-                    push_unique(&mut found, Namespace::External(module.as_str().into()))
-                }
-                // Rust: an outside type or module (`HashMap::new`, `std::mem::swap`).
-                Target::External {
-                    module,
-                    name: Some(name),
-                } if self.is_rust(file) => push_unique(
-                    &mut found,
-                    Namespace::External(format!("{module}::{name}").into()),
-                ),
-                Target::External { .. } => {}
+                Target::External { module, name } => match (self.family(file), name) {
+                    // Go: a value of a type from outside the workspace (`f *pflag.Flag`):
+                    // its members are that package's. (What an outside function returns is
+                    // not known.)
+                    (Family::Go, _) if !called => {
+                        push_unique(&mut found, Namespace::External(module.as_str().into()))
+                    }
+                    // Rust: an outside type or module (`HashMap::new`, `std::mem::swap`).
+                    (Family::Rust, Some(name)) => push_unique(
+                        &mut found,
+                        Namespace::External(format!("{module}::{name}").into()),
+                    ),
+                    (Family::Go, _)
+                    | (Family::Rust, None)
+                    | (Family::Python | Family::Ecma { .. }, _) => {}
+                },
             }
         }
         found
@@ -780,7 +802,7 @@ impl<'db> Resolver<'db> {
                 .into_iter()
                 .collect(),
             Role::Definition(BindingKind::Parameter)
-                if self.first_parameter_is_receiver(file)
+                if self.rules(file).first_parameter_is_receiver()
                     && python::is_receiver_parameter(names, binding) =>
             {
                 let method = &names.scopes[occ.scope as usize];
@@ -790,26 +812,21 @@ impl<'db> Resolver<'db> {
                     .into_iter()
                     .collect()
             }
-            // Go: a function returning `*C` makes instances of C.
-            Role::Definition(BindingKind::Function) if go::is_go(self.db, file) => {
-                match occ.constructor {
-                    Some(result) => self.go_instances(file, result, depth),
-                    None => Vec::new(),
+            Role::Definition(BindingKind::Function) => match (self.family(file), occ.constructor) {
+                // Go: a function returning `*C` makes instances of C.
+                (Family::Go, Some(result)) => self.go_instances(file, result, depth),
+                // Rust: a function with a written return type holds what calling it gives
+                // (`fn new() -> Self`).
+                (Family::Rust, Some(result)) => self.rust_instances(file, result, depth),
+                (Family::Go | Family::Rust, None) | (Family::Python | Family::Ecma { .. }, _) => {
+                    Vec::new()
                 }
-            }
-            // Rust: a function with a written return type holds what calling it gives
-            // (`fn new() -> Self`).
-            Role::Definition(BindingKind::Function) if self.is_rust(file) => {
-                match occ.constructor {
-                    Some(result) => self.rust_instances(file, result, depth),
-                    None => Vec::new(),
-                }
-            }
+            },
             Role::Definition(BindingKind::Variable | BindingKind::Parameter)
             | Role::MemberDefinition => {
                 if let Some((class, module)) = names
                     .builtin_instance(binding)
-                    .zip(self.predeclared_module(file))
+                    .map(|class| (class, self.predeclared_module(file)))
                 {
                     // `x = []`: a list.
                     return vec![Namespace::ExternalClass {
@@ -817,16 +834,16 @@ impl<'db> Resolver<'db> {
                         class: class.into(),
                     }];
                 }
-                match occ.constructor {
-                    Some(callee) if go::is_go(self.db, file) => {
-                        self.go_instances(file, callee, depth)
-                    }
-                    Some(callee) if self.is_rust(file) => self.rust_instances(file, callee, depth),
+                match (occ.constructor, self.family(file)) {
+                    (Some(callee), Family::Go) => self.go_instances(file, callee, depth),
+                    (Some(callee), Family::Rust) => self.rust_instances(file, callee, depth),
                     // `x = C(…)`, `x = new C()`, `x: C`: an instance of C when C is a class,
                     // else what C says it returns.
-                    Some(callee) => self.call_results(file, callee, depth),
+                    (Some(callee), Family::Python | Family::Ecma { .. }) => {
+                        self.call_results(file, callee, depth)
+                    }
                     // `m = pyclbr`: what the name holds.
-                    None => match occ.value {
+                    (None, _) => match occ.value {
                         Some(value) => self.namespaces_of(file, value, depth + 1),
                         None => Vec::new(),
                     },
@@ -837,7 +854,12 @@ impl<'db> Resolver<'db> {
     }
 
     /// `name` looked up on `namespace`.
-    fn member(&mut self, namespace: Namespace, name: &Arc<str>, depth: u32) -> Vec<Target> {
+    pub(super) fn member(
+        &mut self,
+        namespace: Namespace,
+        name: &Arc<str>,
+        depth: u32,
+    ) -> Vec<Target> {
         let key = (namespace.clone(), name.clone());
         if let Some(found) = self.members.get(&key) {
             return found.clone();
@@ -850,7 +872,7 @@ impl<'db> Resolver<'db> {
                 let mut found = self.module_name(module, name, depth);
                 found.retain(|t| {
                     !matches!(t, Target::External { module, .. }
-                        if Some(module.as_str()) == predeclared)
+                        if module.as_str() == predeclared)
                 });
                 if found.is_empty()
                     && let Some(sub) = imports::submodule(self.db, self.workspace, module, name)
@@ -1118,9 +1140,12 @@ impl<'db> Resolver<'db> {
                 return found;
             }
         }
-        if self.predeclared_module(file) == Some(python::BUILTINS_MODULE)
-            && python::is_object_member(&name)
-        {
+        // Every Python class derives from `object`.
+        let object_member = match self.family(file) {
+            Family::Python => python::is_object_member(&name),
+            Family::Ecma { .. } | Family::Go | Family::Rust => false,
+        };
+        if object_member {
             return vec![Target::External {
                 module: python::BUILTINS_MODULE.into(),
                 name: Some(format!("object.{name}")),
@@ -1137,7 +1162,7 @@ impl<'db> Resolver<'db> {
         class: ScopeId,
         name: &str,
     ) -> bool {
-        let first_parameter = self.first_parameter_is_receiver(file);
+        let first_parameter = self.rules(file).first_parameter_is_receiver();
         let range = names.scopes[class as usize].range;
         names.occurrences_named(name).any(|id| {
             let occ = names.occurrence(id);
@@ -1267,11 +1292,11 @@ fn is_instance_of(
 
 /// `from m import *`, `export * from "m"`: every name of the module is seen here (unlike
 /// `import * as ns`, which binds one name).
-fn is_star_import(import: &ImportSummary) -> bool {
+pub(super) fn is_star_import(import: &ImportSummary) -> bool {
     import.wildcard && import.alias.is_none()
 }
 
-fn push_unique<T: PartialEq>(list: &mut Vec<T>, item: T) {
+pub(super) fn push_unique<T: PartialEq>(list: &mut Vec<T>, item: T) {
     if !list.contains(&item) {
         list.push(item);
     }

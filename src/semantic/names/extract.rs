@@ -1,0 +1,708 @@
+//! [`extract`]: a file's [`FileNames`] from its tree and `locals.scm`, built in steps. Each
+//! match of the query is sorted by what it captured, one [`Builder`] method per capture
+//! family (scopes, flow, strings, roles, and the links from a name to others); strings that
+//! hold code are parsed and queried for the names they use; then the scopes are nested,
+//! each occurrence placed in its scope, the links turned into occurrence ids, and the
+//! lookup tables indexed.
+//!
+//! Invariant: the result depends on the text and its tree alone (`file_names` memoizes it
+//! per file), and the steps run in the order the captures need: every match before any
+//! scope is nested, scopes before occurrences, occurrences before the links between them.
+
+use std::{
+    collections::{HashMap, HashSet},
+    sync::Arc,
+};
+
+use super::{FileNames, FlowRegion, Impl, Occurrence, OccurrenceId, Role, Scope, ScopeId};
+use crate::{
+    lang::{Language, QueryKind},
+    syntax::{self, TextRange},
+};
+
+/// The names of `text`, from `tree`, its parse (`None` when the parser gave up: no
+/// names). `None` when interrupted.
+pub(crate) fn extract(
+    lang: &Language,
+    text: Arc<str>,
+    tree: Option<&tree_sitter::Tree>,
+    interrupt: syntax::Interrupt,
+) -> Option<FileNames> {
+    let whole = TextRange::up_to((text.len() as u32).into());
+    let mut names = FileNames {
+        scopes: vec![Scope {
+            parent: None,
+            range: whole,
+            is_class: false,
+            is_block: false,
+            named_by: None,
+        }],
+        ..FileNames::default()
+    };
+    let (Some(query), Some(tree)) = (lang.query(QueryKind::Locals), tree) else {
+        names.text = text;
+        return Some(names);
+    };
+    let mut builder = Builder::new(query.capture_names());
+    let matched = syntax::run_query(lang, QueryKind::Locals, tree, &text, interrupt, |m| {
+        builder.add_match(m)
+    });
+    if !matched || !builder.add_code_strings(lang, &text, interrupt) {
+        return None;
+    }
+    builder.finish(&mut names, &text, range_of(tree.root_node()));
+    names.text = text;
+    index_names(&mut names, &builder.class_members);
+    Some(names)
+}
+
+/// A scope as the query found it.
+struct RawScope {
+    range: TextRange,
+    is_class: bool,
+    is_block: bool,
+    /// Its `name` child: a definition there is bound in the parent scope.
+    name: Option<TextRange>,
+    /// A pattern's scope (`@scope.let`): the node whose definitions it holds, though they
+    /// are written before it starts.
+    binds: Option<TextRange>,
+}
+
+fn range_of(node: tree_sitter::Node) -> TextRange {
+    TextRange::new(
+        (node.start_byte() as u32).into(),
+        (node.end_byte() as u32).into(),
+    )
+}
+
+/// What one match captured besides scopes, flow and strings: the name it is about, how
+/// that name links to others, and the nodes bounding a pattern's scope or naming an impl.
+#[derive(Default)]
+struct Captured<'q> {
+    /// The node a role capture named.
+    named: Option<TextRange>,
+    receiver: Option<(TextRange, bool)>,
+    constructor: Option<TextRange>,
+    value: Option<TextRange>,
+    superclass: Option<TextRange>,
+    module_path: Option<TextRange>,
+    after: Option<TextRange>,
+    export: Option<TextRange>,
+    hoist: bool,
+    class_member: bool,
+    instance: Option<&'q str>,
+    /// `@scope.let` (and its node's parent), and the nodes bounding its scope.
+    binder: Option<(TextRange, Option<TextRange>)>,
+    scope_from: Option<TextRange>,
+    scope_to: Option<TextRange>,
+    /// `@impl.type`, `@impl.trait`, and the `@scope.class` they belong to.
+    impl_type: Option<TextRange>,
+    impl_trait: Option<TextRange>,
+    class_scope: Option<TextRange>,
+}
+
+/// The locals query's matches of one file, gathered by capture until [`Builder::finish`]
+/// turns them into scopes and occurrences. Pairs are by the nodes' ranges.
+struct Builder<'q> {
+    capture_names: &'q [&'q str],
+    scopes: Vec<RawScope>,
+    /// By range: the role from the earliest pattern that captured the node.
+    roles: HashMap<TextRange, (usize, Option<Role>)>,
+    /// (member, receiver, the receiver is called).
+    receivers: Vec<(TextRange, TextRange, bool)>,
+    /// (variable, callee).
+    constructors: Vec<(TextRange, TextRange)>,
+    /// (variable, the name it is assigned).
+    values: Vec<(TextRange, TextRange)>,
+    /// (class, base).
+    bases: Vec<(TextRange, TextRange)>,
+    /// (part of a module's name, the whole name).
+    module_paths: Vec<(TextRange, TextRange)>,
+    /// (binding, the statement after which it takes effect).
+    effective: Vec<(TextRange, TextRange)>,
+    /// (local, the name it is exported as).
+    exported: Vec<(TextRange, TextRange)>,
+    hoisted: HashSet<TextRange>,
+    class_members: HashSet<TextRange>,
+    transparent: HashSet<TextRange>,
+    /// (binding or member, the builtin type's name).
+    instances: Vec<(TextRange, &'q str)>,
+    /// (impl block, its type's name, its trait's name).
+    impl_types: Vec<(TextRange, TextRange, Option<TextRange>)>,
+    flow: Vec<FlowRegion>,
+    /// `@string.code` minus `@string.value`: the insides of strings to parse as code.
+    code_strings: Vec<tree_sitter::Range>,
+    value_strings: HashSet<TextRange>,
+}
+
+/// The scopes of a file once nested: by their node's range, and how names find them.
+struct NestedScopes {
+    /// A scope's `name` child → the scope.
+    by_name: HashMap<TextRange, ScopeId>,
+    /// Pattern scopes by the pattern they hold the names of, in document order (patterns
+    /// nest or are apart, as syntax nodes do).
+    binders: Vec<(TextRange, ScopeId)>,
+    by_range: HashMap<TextRange, ScopeId>,
+}
+
+impl<'q> Builder<'q> {
+    fn new(capture_names: &'q [&'q str]) -> Builder<'q> {
+        Builder {
+            capture_names,
+            scopes: Vec::new(),
+            roles: HashMap::new(),
+            receivers: Vec::new(),
+            constructors: Vec::new(),
+            values: Vec::new(),
+            bases: Vec::new(),
+            module_paths: Vec::new(),
+            effective: Vec::new(),
+            exported: Vec::new(),
+            hoisted: HashSet::new(),
+            class_members: HashSet::new(),
+            transparent: HashSet::new(),
+            instances: Vec::new(),
+            impl_types: Vec::new(),
+            flow: Vec::new(),
+            code_strings: Vec::new(),
+            value_strings: HashSet::new(),
+        }
+    }
+
+    /// One match of the file's tree.
+    fn add_match(&mut self, m: &tree_sitter::QueryMatch<'_, '_>) {
+        let mut captured = Captured::default();
+        for capture in m.captures() {
+            let node = capture.node;
+            let range = range_of(node);
+            let name = self.capture_names[capture.index as usize];
+            let _sorted = self.add_scope_capture(&mut captured, name, node, range)
+                || self.add_flow_capture(name, node, range)
+                || self.add_string_capture(name, node, range)
+                || captured.add_link_capture(name, range)
+                || self.add_role_capture(&mut captured, name, m.pattern_index, range);
+        }
+        self.add_pattern_scope(&captured);
+        if let (Some(scope), Some(ty)) = (captured.class_scope, captured.impl_type) {
+            self.impl_types.push((scope, ty, captured.impl_trait));
+        }
+        self.add_links(captured);
+    }
+
+    /// `@scope…` and `@impl…`: scopes, a pattern's scope bounds, impl blocks.
+    fn add_scope_capture(
+        &mut self,
+        captured: &mut Captured,
+        name: &str,
+        node: tree_sitter::Node,
+        range: TextRange,
+    ) -> bool {
+        match name {
+            kind @ ("scope" | "scope.class" | "scope.block") => {
+                if kind == "scope.class" {
+                    captured.class_scope = Some(range);
+                }
+                self.scopes.push(RawScope {
+                    range,
+                    is_class: kind == "scope.class",
+                    is_block: kind == "scope.block",
+                    name: node.child_by_field_name("name").map(range_of),
+                    binds: None,
+                })
+            }
+            "scope.let" => captured.binder = Some((range, node.parent().map(range_of))),
+            "scope.from" => captured.scope_from = Some(range),
+            "scope.to" => captured.scope_to = Some(range),
+            "scope.transparent" => {
+                self.transparent.insert(range);
+            }
+            "impl.type" => captured.impl_type = Some(range),
+            "impl.trait" => captured.impl_trait = Some(range),
+            _ => return false,
+        }
+        true
+    }
+
+    /// `@flow…`: code that runs on some paths only.
+    fn add_flow_capture(&mut self, name: &str, node: tree_sitter::Node, range: TextRange) -> bool {
+        match name {
+            "flow.branch" => self.flow.push(FlowRegion {
+                range,
+                alternative_of: node.parent().map(range_of),
+            }),
+            "flow.loop" => self.flow.push(FlowRegion {
+                range,
+                alternative_of: None,
+            }),
+            _ => return false,
+        }
+        true
+    }
+
+    /// `@string…`: strings whose insides are code, and strings that are values.
+    fn add_string_capture(
+        &mut self,
+        name: &str,
+        node: tree_sitter::Node,
+        range: TextRange,
+    ) -> bool {
+        match name {
+            // An escape makes the text differ from what the language reads.
+            "string.code" if node.child_count() == 0 => self.code_strings.push(node.range()),
+            "string.code" => {}
+            "string.value" => {
+                self.value_strings.insert(range);
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// A role capture (`@definition.function`, `@reference`, `@member`…), or `@skip`: the
+    /// earliest pattern's role wins.
+    fn add_role_capture(
+        &mut self,
+        captured: &mut Captured,
+        name: &str,
+        pattern: usize,
+        range: TextRange,
+    ) -> bool {
+        let Some(role) = Role::from_capture(name) else {
+            return false;
+        };
+        let entry = self.roles.entry(range).or_insert((pattern, role));
+        if pattern < entry.0 {
+            *entry = (pattern, role);
+        }
+        captured.named = Some(range);
+        true
+    }
+
+    /// A pattern's scope: from the end of the pattern (or of `@scope.from`) to the end of
+    /// `@scope.to` (or of the pattern's parent: a `let`'s block).
+    fn add_pattern_scope(&mut self, captured: &Captured) {
+        if let Some((pattern, parent)) = captured.binder
+            && let Some(end) = captured.scope_to.or(parent).map(|r| r.end())
+        {
+            let start = captured.scope_from.unwrap_or(pattern).end();
+            if start < end {
+                self.scopes.push(RawScope {
+                    range: TextRange::new(start, end),
+                    is_class: false,
+                    is_block: false,
+                    name: None,
+                    binds: Some(pattern),
+                });
+            }
+        }
+    }
+
+    /// The links of a match's named node to the other nodes it captured.
+    fn add_links(&mut self, captured: Captured<'q>) {
+        let Some(named) = captured.named else {
+            return;
+        };
+        if let Some((r, called)) = captured.receiver {
+            self.receivers.push((named, r, called));
+        }
+        if let Some(v) = captured.value {
+            self.values.push((named, v));
+        }
+        if let Some(c) = captured.constructor {
+            self.constructors.push((named, c));
+        }
+        if let Some(b) = captured.superclass {
+            self.bases.push((named, b));
+        }
+        if let Some(p) = captured.module_path {
+            self.module_paths.push((named, p));
+        }
+        if let Some(a) = captured.after {
+            self.effective.push((named, a));
+        }
+        if let Some(e) = captured.export {
+            self.exported.push((named, e));
+        }
+        if captured.hoist {
+            self.hoisted.insert(named);
+        }
+        if captured.class_member {
+            self.class_members.insert(named);
+        }
+        if let Some(type_name) = captured.instance {
+            self.instances.push((named, type_name));
+        }
+    }
+
+    /// One match of a string's content parsed as code: only uses are taken from it (a
+    /// string binds nothing and opens no scope), and what they are members of.
+    fn add_string_match(&mut self, m: &tree_sitter::QueryMatch<'_, '_>) {
+        let (mut named, mut receiver) = (None, None);
+        for capture in m.captures() {
+            let range = range_of(capture.node);
+            match self.capture_names[capture.index as usize] {
+                "receiver" => receiver = Some((range, false)),
+                "receiver.called" => receiver = Some((range, true)),
+                other => {
+                    if let Some(Some(role)) = Role::from_capture(other)
+                        && (role.reads_binding() || matches!(role, Role::Member | Role::MemberCall))
+                    {
+                        self.roles
+                            .entry(range)
+                            .or_insert((m.pattern_index, Some(role)));
+                        named = Some(range);
+                    }
+                }
+            }
+        }
+        if let (Some(named), Some((r, called))) = (named, receiver) {
+            self.receivers.push((named, r, called));
+        }
+    }
+
+    /// The names strings use when their insides are code (`@string.code` not also a
+    /// `@string.value`): each parsed on its own and queried. `false` when interrupted.
+    fn add_code_strings(
+        &mut self,
+        lang: &Language,
+        text: &str,
+        interrupt: syntax::Interrupt,
+    ) -> bool {
+        for string in std::mem::take(&mut self.code_strings) {
+            let whole = TextRange::new(
+                (string.start_byte as u32).into(),
+                (string.end_byte as u32).into(),
+            );
+            if self.value_strings.contains(&whole) {
+                continue;
+            }
+            let parsed = syntax::parse_range(
+                lang,
+                text,
+                string.start_byte..string.end_byte,
+                string.start_point,
+                string.end_point,
+                interrupt,
+            );
+            let finished = match parsed {
+                Some(inside) if !inside.root_node().has_error() => {
+                    syntax::run_query(lang, QueryKind::Locals, &inside, text, interrupt, |m| {
+                        self.add_string_match(m)
+                    })
+                }
+                None => !interrupt(),
+                Some(_) => true,
+            };
+            if !finished {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Flow regions, scopes, occurrences and their links into `names`, whose scope 0 is
+    /// the file's; `root` is the tree's root node.
+    fn finish(&mut self, names: &mut FileNames, text: &str, root: TextRange) {
+        let mut flow = std::mem::take(&mut self.flow);
+        flow.sort_by_key(|region| (region.range.start(), std::cmp::Reverse(region.range.end())));
+        flow.dedup();
+        names.flow = flow;
+        let scopes = self.nest_scopes(names, root);
+        let by_end = self.place_occurrences(names, &scopes);
+        self.link(names, &scopes, &by_end, text);
+    }
+
+    /// Scopes, outermost first, each with its parent; the file's scope stays 0.
+    fn nest_scopes(&mut self, names: &mut FileNames, root: TextRange) -> NestedScopes {
+        let whole = names.scopes[0].range;
+        let mut scopes = std::mem::take(&mut self.scopes);
+        scopes.retain(|s| !self.transparent.contains(&s.range));
+        scopes.sort_by_key(|s| (s.range.start(), std::cmp::Reverse(s.range.end())));
+        scopes.dedup_by(|later, kept| {
+            if later.range != kept.range {
+                return false;
+            }
+            kept.binds = kept.binds.or(later.binds);
+            kept.name = kept.name.or(later.name);
+            true
+        });
+        let mut nested = NestedScopes {
+            by_name: HashMap::new(),
+            binders: Vec::new(),
+            by_range: HashMap::new(),
+        };
+        let mut stack: Vec<ScopeId> = vec![0];
+        // The root node starts after leading whitespace (a byte-order mark, a blank line),
+        // so its range may be less than the file's; either way it is the file's scope.
+        for raw in scopes {
+            if raw.range == whole || raw.range == root {
+                continue;
+            }
+            while let Some(&top) = stack.last() {
+                if top == 0 || names.scopes[top as usize].range.contains_range(raw.range) {
+                    break;
+                }
+                stack.pop();
+            }
+            let id = names.scopes.len() as ScopeId;
+            names.scopes.push(Scope {
+                parent: stack.last().copied(),
+                range: raw.range,
+                is_class: raw.is_class,
+                is_block: raw.is_block,
+                named_by: None,
+            });
+            if let Some(name) = raw.name {
+                nested.by_name.insert(name, id);
+            }
+            if let Some(pattern) = raw.binds {
+                nested.binders.push((pattern, id));
+            }
+            nested.by_range.insert(raw.range, id);
+            stack.push(id);
+        }
+        nested
+            .binders
+            .sort_by_key(|(pattern, _)| (pattern.start(), std::cmp::Reverse(pattern.end())));
+        nested
+    }
+
+    /// Occurrences in document order, each in the innermost scope around it; a scope's own
+    /// name belongs to the scope around it. Returns each occurrence by where it ends.
+    fn place_occurrences(
+        &mut self,
+        names: &mut FileNames,
+        scopes: &NestedScopes,
+    ) -> HashMap<u32, OccurrenceId> {
+        let mut found: Vec<(TextRange, Role)> = std::mem::take(&mut self.roles)
+            .into_iter()
+            .filter_map(|(range, (_, role))| Some((range, role?)))
+            .collect();
+        found.sort_by_key(|(range, _)| range.start());
+        let mut by_end: HashMap<u32, OccurrenceId> = HashMap::new();
+        let mut stack: Vec<ScopeId> = vec![0];
+        let mut next_scope = 1usize;
+        let mut binder_stack: Vec<(TextRange, ScopeId)> = Vec::new();
+        let mut next_binder = 0usize;
+        for (range, role) in found {
+            while next_scope < names.scopes.len()
+                && names.scopes[next_scope].range.start() <= range.start()
+            {
+                stack.push(next_scope as ScopeId);
+                next_scope += 1;
+            }
+            while let Some(&top) = stack.last() {
+                if top == 0 || names.scopes[top as usize].range.contains_range(range) {
+                    break;
+                }
+                stack.pop();
+            }
+            // The stack may hold a scope that starts later and was pushed early; keep only
+            // scopes around this occurrence.
+            let mut scope = *stack
+                .iter()
+                .rev()
+                .find(|&&s| names.scopes[s as usize].range.contains_range(range))
+                .unwrap_or(&0);
+            let id = names.occurrences.len() as OccurrenceId;
+            if let Some(&named) = scopes.by_name.get(&range) {
+                names.scopes[named as usize].named_by = Some(id);
+                scope = names.scopes[named as usize].parent.unwrap_or(0);
+            }
+            if self.hoisted.contains(&range) {
+                while names.scopes[scope as usize].is_block {
+                    scope = names.scopes[scope as usize].parent.unwrap_or(0);
+                }
+            }
+            // A name a pattern binds belongs to the pattern's scope, unless a scope inside
+            // the pattern's node holds it (a closure's parameter in a `let`'s value).
+            while next_binder < scopes.binders.len()
+                && scopes.binders[next_binder].0.start() <= range.start()
+            {
+                binder_stack.push(scopes.binders[next_binder]);
+                next_binder += 1;
+            }
+            while binder_stack
+                .last()
+                .is_some_and(|(pattern, _)| !pattern.contains_range(range))
+            {
+                binder_stack.pop();
+            }
+            if let (Role::Definition(_), Some(&(pattern, bound_in))) = (role, binder_stack.last())
+                && !pattern.contains_range(names.scopes[scope as usize].range)
+            {
+                scope = bound_in;
+            }
+            by_end.insert(range.end().into(), id);
+            names.occurrences.push(Occurrence {
+                range,
+                scope,
+                role,
+                receiver: None,
+                receiver_called: false,
+                constructor: None,
+                value: None,
+                path_start: None,
+                effective: range.end().into(),
+            });
+        }
+        by_end
+    }
+
+    /// The links between nodes, as links between occurrences: receivers, values,
+    /// constructors, where bindings take effect, builtin instances, exports, module paths,
+    /// impl blocks and bases. A receiver, callee or base is known by its last name: the
+    /// occurrence ending with it.
+    fn link(
+        &mut self,
+        names: &mut FileNames,
+        scopes: &NestedScopes,
+        by_end: &HashMap<u32, OccurrenceId>,
+        text: &str,
+    ) {
+        let by_range: HashMap<TextRange, OccurrenceId> = names
+            .occurrences
+            .iter()
+            .enumerate()
+            .map(|(i, o)| (o.range, i as OccurrenceId))
+            .collect();
+        let last_name = |range: TextRange| by_end.get(&u32::from(range.end())).copied();
+        for (member, receiver, called) in self.receivers.drain(..) {
+            if let (Some(&m), Some(r)) = (by_range.get(&member), last_name(receiver)) {
+                let occurrence = &mut names.occurrences[m as usize];
+                if occurrence.receiver.is_none() {
+                    occurrence.receiver = Some(r);
+                    occurrence.receiver_called = called;
+                }
+            }
+        }
+        for (variable, value) in self.values.drain(..) {
+            if let (Some(&v), Some(n)) = (by_range.get(&variable), last_name(value)) {
+                names.occurrences[v as usize].value = Some(n);
+            }
+        }
+        for (variable, callee) in self.constructors.drain(..) {
+            if let (Some(&v), Some(c)) = (by_range.get(&variable), last_name(callee)) {
+                names.occurrences[v as usize].constructor = Some(c);
+            }
+        }
+        for (binding, statement) in self.effective.drain(..) {
+            if let Some(&b) = by_range.get(&binding) {
+                names.occurrences[b as usize].effective = statement.end().into();
+            }
+        }
+        for (occurrence, type_name) in self.instances.drain(..) {
+            if let Some(&o) = by_range.get(&occurrence) {
+                names.builtin_instances.insert(o, type_name.into());
+            }
+        }
+        for (local, name) in self.exported.drain(..) {
+            if let (Some(&l), Some(exported)) = (
+                by_range.get(&local),
+                text.get(usize::from(name.start())..usize::from(name.end())),
+            ) {
+                names.exports.entry(exported.into()).or_insert(l);
+            }
+        }
+        for (part, path) in self.module_paths.drain(..) {
+            if let Some(&p) = by_range.get(&part) {
+                names.occurrences[p as usize].path_start = Some(path.start().into());
+            }
+        }
+        for (scope, ty, tr) in self.impl_types.drain(..) {
+            if let (Some(&scope), Some(&self_type)) =
+                (scopes.by_range.get(&scope), by_range.get(&ty))
+            {
+                names.impls.push(Impl {
+                    scope,
+                    self_type,
+                    trait_name: tr.and_then(|t| by_range.get(&t).copied()),
+                });
+            }
+        }
+        for (class, base) in self.bases.drain(..) {
+            if let (Some(&c), Some(b)) = (by_range.get(&class), last_name(base)) {
+                let list = names.bases.entry(c).or_default();
+                if !list.contains(&b) {
+                    list.push(b);
+                }
+            }
+        }
+    }
+}
+
+impl<'q> Captured<'q> {
+    /// A capture that links the match's named node to another, or marks it.
+    fn add_link_capture(&mut self, name: &'q str, range: TextRange) -> bool {
+        match name {
+            "receiver" => self.receiver = Some((range, false)),
+            "receiver.called" => self.receiver = Some((range, true)),
+            "constructor" => self.constructor = Some(range),
+            "value" => self.value = Some(range),
+            "superclass" => self.superclass = Some(range),
+            "module.path" => self.module_path = Some(range),
+            "effective.after" => self.after = Some(range),
+            "export.name" => self.export = Some(range),
+            "hoisted" => self.hoist = true,
+            "class.member" => self.class_member = true,
+            other if other.starts_with("instance.") => {
+                self.instance = other.strip_prefix("instance.");
+            }
+            _ => return false,
+        }
+        true
+    }
+}
+
+/// The lookup tables of `names` (its text set): occurrences by name, `global` and
+/// `nonlocal` declarations by scope, and bindings by name and scope. `class_members` are
+/// the definitions that are members of the class around too (a constructor's `private x`).
+fn index_names(names: &mut FileNames, class_members: &HashSet<TextRange>) {
+    for id in 0..names.occurrences.len() as OccurrenceId {
+        let occurrence = &names.occurrences[id as usize];
+        let range = occurrence.range;
+        let name = names
+            .text
+            .get(usize::from(range.start())..usize::from(range.end()))
+            .unwrap_or_default();
+        match names.by_name.get_mut(name) {
+            Some(list) => list.push(id),
+            None => {
+                names.by_name.insert(name.into(), vec![id]);
+            }
+        }
+        if let role @ (Role::Global | Role::Nonlocal) = occurrence.role {
+            let scope = occurrence.scope;
+            let list = names
+                .declarations
+                .entry(Box::from(names.name(id)))
+                .or_default();
+            if !list.iter().any(|(s, _)| *s == scope) {
+                list.push((scope, role));
+            }
+        }
+    }
+    for id in 0..names.occurrences.len() as OccurrenceId {
+        let occurrence = &names.occurrences[id as usize];
+        if let Role::Definition(_) = occurrence.role {
+            let name = Box::<str>::from(names.name(id));
+            // `global x` then `x = …` in a function binds the module's x.
+            let scope = match names.declaration(occurrence.scope, &name) {
+                Some(Role::Global) => 0,
+                _ => occurrence.scope,
+            };
+            // A constructor's `private x: T` is a member of the class too.
+            let class = class_members
+                .contains(&occurrence.range)
+                .then(|| names.enclosing_class(scope))
+                .flatten();
+            let scopes = names.bindings.entry(name).or_default();
+            for scope in std::iter::once(scope).chain(class) {
+                match scopes.iter_mut().find(|(s, _)| *s == scope) {
+                    Some((_, sites)) => sites.push(id),
+                    None => scopes.push((scope, vec![id])),
+                }
+            }
+        }
+    }
+}
