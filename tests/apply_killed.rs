@@ -44,8 +44,12 @@ fn names_in(root: &Path) -> BTreeSet<String> {
 #[test]
 fn every_file_is_old_or_new_wherever_the_writer_is_killed() {
     let mut states = BTreeSet::new();
-    // Staging and replacing six files, a pause before each of the twelve steps.
-    for delay in (0..=14).map(|n| Duration::from_millis(n * PAUSE_MS)) {
+    // Staging and replacing six files, a pause before each of the twelve steps; each run is
+    // killed one pause later than the one before, until a run finishes before its kill. No
+    // assumption on how long a write takes: a loaded machine only makes more runs.
+    for n in 0.. {
+        assert!(n < 400, "no write finished: {states:?}");
+        let delay = Duration::from_millis(n * PAUSE_MS);
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
         for (path, old, _) in files() {
@@ -71,6 +75,7 @@ fn every_file_is_old_or_new_wherever_the_writer_is_killed() {
             std::thread::sleep(Duration::from_millis(2));
         }
         std::thread::sleep(delay);
+        let finished = child.try_wait().unwrap().is_some();
         let _ = child.kill();
         child.wait().unwrap();
 
@@ -84,6 +89,9 @@ fn every_file_is_old_or_new_wherever_the_writer_is_killed() {
             new_files += usize::from(text == new);
         }
         states.insert(new_files);
+        if finished {
+            break;
+        }
     }
     // The kills landed before, during and after the renames over the files.
     assert!(states.contains(&0), "{states:?}");

@@ -5,8 +5,8 @@
 use std::collections::HashSet;
 
 use super::{Conflict, Renamed, directory};
-use crate::semantic::names::resolve::Resolver;
 use crate::lang::Family;
+use crate::semantic::names::resolve::Resolver;
 use crate::{
     db::SourceFile,
     engine::search::{Certainty, Hit},
