@@ -315,7 +315,7 @@ pub struct SextantServer {
     /// A lane of its own for `workspace_status`, which only reads memoized state, so that
     /// it answers while expensive calls fill every slot.
     status_lane: Arc<Semaphore>,
-    /// Test hook: `SEXTANT_INJECT_PANIC=<tool name>` in the environment makes that tool panic
+    /// Test hook: `SEXTANT_TEST_PANIC=<tool name>` (`testing::TestHooks::panic_in_tool`) makes that tool panic
     /// inside its worker, so tests can check that a panic fails only that request.
     inject_panic: Option<String>,
     tool_router: ToolRouter<Self>,
@@ -1018,7 +1018,7 @@ impl SextantServer {
             let _permit = permit;
             std::panic::catch_unwind(AssertUnwindSafe(|| {
                 if inject_panic {
-                    panic!("injected fault (SEXTANT_INJECT_PANIC)");
+                    panic!("injected fault (SEXTANT_TEST_PANIC)");
                 }
                 work(&worker_cancel)
             }))
