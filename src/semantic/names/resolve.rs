@@ -12,7 +12,8 @@
 use std::{collections::HashMap, sync::Arc};
 
 use super::{
-    BindingKind, FileNames, NameRules, OccurrenceId, Role, ScopeId, ecmascript, file_names, python,
+    BindingKind, FileNames, NameRules, Occurrence, OccurrenceId, Role, ScopeId, ecmascript,
+    file_names, python,
 };
 use crate::{
     db::{Db, SourceFile, Workspace},
@@ -134,63 +135,7 @@ impl<'db> Resolver<'db> {
             return Resolution::default();
         }
         if occ.role.is_member() {
-            let literal = names
-                .builtin_instance(occurrence)
-                .map(|class| (class, self.predeclared_module(file)));
-            let mut namespaces = match (occ.receiver, literal) {
-                (Some(receiver), _) if occ.receiver_called => {
-                    self.call_results(file, receiver, depth + 1)
-                }
-                (Some(receiver), _) => self.namespaces_of(file, receiver, depth + 1),
-                // `", ".join`: a member of the literal's type.
-                (None, Some((class, module))) => vec![Namespace::ExternalClass {
-                    module: module.into(),
-                    class: class.into(),
-                }],
-                (None, None) => Vec::new(),
-            };
-            if occ.receiver_called && !self.call_results_declared(file) {
-                // Calling a class makes an instance; what calling anything else gives is
-                // not known.
-                namespaces.retain(Namespace::is_class);
-            }
-            if namespaces.is_empty() {
-                return Resolution {
-                    targets: Vec::new(),
-                    heuristic: true,
-                };
-            }
-            let mut targets = Vec::new();
-            for namespace in namespaces {
-                let found = match self.rust_member(&namespace, &name, occ.role, depth + 1) {
-                    Some(found) => found,
-                    None => self.member(namespace, &name, depth + 1),
-                };
-                for target in found {
-                    push_unique(&mut targets, target);
-                }
-            }
-            // An attribute first assigned here (`self.cache = …` in `__init__`).
-            if let (true, Role::MemberDefinition, Some(receiver)) =
-                (targets.is_empty(), occ.role, occ.receiver)
-            {
-                for namespace in self.namespaces_of(file, receiver, depth + 1) {
-                    if let Namespace::Class { file, scope } = namespace {
-                        push_unique(
-                            &mut targets,
-                            Target::Symbol {
-                                file,
-                                scope,
-                                name: name.clone(),
-                            },
-                        );
-                    }
-                }
-            }
-            return Resolution {
-                targets,
-                heuristic: false,
-            };
+            return self.resolve_member(file, &names, occurrence, &occ, &name, depth);
         }
         if occ.role == Role::KeywordArgument {
             let targets = match occ.receiver {
@@ -209,22 +154,8 @@ impl<'db> Resolver<'db> {
             };
         }
         if occ.role == Role::ModulePath {
-            let start = occ.path_start.unwrap_or(u32::from(occ.range.start()));
-            let module = names
-                .text_between(start, occ.range.end().into())
-                .split_whitespace()
-                .collect::<String>();
-            let import = ImportSummary {
-                module: module.clone(),
-                ..ImportSummary::default()
-            };
-            let targets = match imports::resolve(self.db, self.workspace, file, &import) {
-                imports::Target::Resolved { file, .. } => vec![Target::Module(file)],
-                imports::Target::External { .. } => vec![Target::External { module, name: None }],
-                imports::Target::Unresolved => Vec::new(),
-            };
             return Resolution {
-                targets,
+                targets: self.module_path(file, &names, &occ),
                 heuristic: false,
             };
         }
@@ -259,6 +190,100 @@ impl<'db> Resolver<'db> {
         Resolution {
             targets,
             heuristic: false,
+        }
+    }
+
+    /// A member (`x.name`): looked up in what the receiver may be, a literal's type, or,
+    /// for an attribute first assigned here, the receiver's classes.
+    fn resolve_member(
+        &mut self,
+        file: SourceFile,
+        names: &FileNames,
+        occurrence: OccurrenceId,
+        occ: &Occurrence,
+        name: &Arc<str>,
+        depth: u32,
+    ) -> Resolution {
+        let literal = names
+            .builtin_instance(occurrence)
+            .map(|class| (class, self.predeclared_module(file)));
+        let mut namespaces = match (occ.receiver, literal) {
+            (Some(receiver), _) if occ.receiver_called => {
+                self.call_results(file, receiver, depth + 1)
+            }
+            (Some(receiver), _) => self.namespaces_of(file, receiver, depth + 1),
+            // `", ".join`: a member of the literal's type.
+            (None, Some((class, module))) => vec![Namespace::ExternalClass {
+                module: module.into(),
+                class: class.into(),
+            }],
+            (None, None) => Vec::new(),
+        };
+        if occ.receiver_called && !self.call_results_declared(file) {
+            // Calling a class makes an instance; what calling anything else gives is
+            // not known.
+            namespaces.retain(Namespace::is_class);
+        }
+        if namespaces.is_empty() {
+            return Resolution {
+                targets: Vec::new(),
+                heuristic: true,
+            };
+        }
+        let mut targets = Vec::new();
+        for namespace in namespaces {
+            let found = match self.rust_member(&namespace, name, occ.role, depth + 1) {
+                Some(found) => found,
+                None => self.member(namespace, name, depth + 1),
+            };
+            for target in found {
+                push_unique(&mut targets, target);
+            }
+        }
+        // An attribute first assigned here (`self.cache = …` in `__init__`).
+        if let (true, Role::MemberDefinition, Some(receiver)) =
+            (targets.is_empty(), occ.role, occ.receiver)
+        {
+            for namespace in self.namespaces_of(file, receiver, depth + 1) {
+                if let Namespace::Class { file, scope } = namespace {
+                    push_unique(
+                        &mut targets,
+                        Target::Symbol {
+                            file,
+                            scope,
+                            name: name.clone(),
+                        },
+                    );
+                }
+            }
+        }
+        Resolution {
+            targets,
+            heuristic: false,
+        }
+    }
+
+    /// A module path as the code spells it (other than Rust's, which `rust_module_path`
+    /// follows), resolved as an import of that module.
+    fn module_path(
+        &mut self,
+        file: SourceFile,
+        names: &FileNames,
+        occ: &Occurrence,
+    ) -> Vec<Target> {
+        let start = occ.path_start.unwrap_or(u32::from(occ.range.start()));
+        let module = names
+            .text_between(start, occ.range.end().into())
+            .split_whitespace()
+            .collect::<String>();
+        let import = ImportSummary {
+            module: module.clone(),
+            ..ImportSummary::default()
+        };
+        match imports::resolve(self.db, self.workspace, file, &import) {
+            imports::Target::Resolved { file, .. } => vec![Target::Module(file)],
+            imports::Target::External { .. } => vec![Target::External { module, name: None }],
+            imports::Target::Unresolved => Vec::new(),
         }
     }
 
