@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # How long a developer waits after a one-line edit: `cargo check`, `cargo build` and
-# `cargo test --no-run` after changing one string in a front end (the CLI) and one line in
-# the semantic model, each restored afterwards. The figures decide whether splitting the
-# crate into a Cargo workspace pays (issue 23, item 5); run on an idle machine.
+# `cargo test --no-run` (the unit tests alone, then every test target) after changing one
+# string in a front end (the CLI) and one line in the semantic model, each restored
+# afterwards. The figures decide whether splitting the crate into a Cargo workspace pays
+# (issue 23, item 5); run on an idle machine.
 #
 #   scripts/incremental_build_times.sh [ROUNDS]
 set -euo pipefail
@@ -27,7 +28,7 @@ seconds() {
 }
 
 printf '%-26s %-22s %8s\n' "edited" "command" "seconds"
-for command in "cargo check" "cargo build" "cargo test --no-run"; do
+for command in "cargo check" "cargo build" "cargo test --no-run --lib" "cargo test --no-run"; do
     $command >/dev/null 2>&1
     for spec in "${edits[@]}"; do
         IFS='|' read -r file from to <<<"$spec"
