@@ -16,8 +16,14 @@ edits=(
     "src/semantic/symbols.rs|pub fn as_str(self) -> &'static str {|pub fn as_str(self) -> \&'static str { let _touch = 1;"
 )
 
-restore() { git checkout --quiet -- src/cli/mod.rs src/semantic/symbols.rs; }
-trap restore EXIT
+# The edited files are copied first and put back from the copies, so uncommitted work in
+# them survives the script (and a failure part-way).
+files=(src/cli/mod.rs src/semantic/symbols.rs)
+saved=$(mktemp -d)
+copy() { echo "$saved/${1//\//_}"; }
+for file in "${files[@]}"; do cp "$file" "$(copy "$file")"; done
+restore() { for file in "${files[@]}"; do cp "$(copy "$file")" "$file"; done; }
+trap 'restore; rm -rf "$saved"' EXIT
 
 seconds() {
     local start end
@@ -34,7 +40,7 @@ for command in "cargo check" "cargo build" "cargo test --no-run --lib" "cargo te
         IFS='|' read -r file from to <<<"$spec"
         for _ in $(seq "$rounds"); do
             sed -i "s/$(printf '%s' "$from" | sed 's/[&/\]/\\&/g')/$to/" "$file"
-            git diff --quiet -- "$file" && { echo "the edit of $file did not apply" >&2; exit 1; }
+            cmp -s "$file" "$(copy "$file")" && { echo "the edit of $file did not apply" >&2; exit 1; }
             printf '%-26s %-22s %8.1f\n' "$file" "$command" "$(seconds $command)"
             restore
             $command >/dev/null 2>&1

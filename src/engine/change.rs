@@ -127,9 +127,7 @@ impl Inputs {
             }
         }
         if file_set_changed {
-            let mut files: Vec<(&String, &SourceFile)> = self.files.iter().collect();
-            files.sort_by(|a, b| a.0.cmp(b.0));
-            let files: Arc<[SourceFile]> = files.into_iter().map(|(_, f)| *f).collect();
+            let files = sorted_by_path(&self.files);
             self.workspace.set_files(&mut self.db).to(files);
         }
         summary.manifests = self.apply_manifests(change.manifests);
@@ -173,9 +171,7 @@ impl Inputs {
             }
         }
         if set_changed {
-            let mut files: Vec<(&String, &ManifestFile)> = self.manifests.iter().collect();
-            files.sort_by(|a, b| a.0.cmp(b.0));
-            let files: Arc<[ManifestFile]> = files.into_iter().map(|(_, f)| *f).collect();
+            let files = sorted_by_path(&self.manifests);
             self.workspace.set_manifests(&mut self.db).to(files);
         }
         count
@@ -201,4 +197,12 @@ impl Inputs {
         }
         changed
     }
+}
+
+/// The inputs of `by_path` in path order: the workspace's lists are sorted, so that the same
+/// files give an equal list (and salsa backdates) whatever order they arrived in.
+fn sorted_by_path<T: Copy>(by_path: &HashMap<String, T>) -> Arc<[T]> {
+    let mut entries: Vec<(&String, &T)> = by_path.iter().collect();
+    entries.sort_by(|a, b| a.0.cmp(b.0));
+    entries.into_iter().map(|(_, input)| *input).collect()
 }

@@ -19,8 +19,6 @@ use crate::ide::{ContentHash, EditError, ErrorCode, Failure, FileEdit, SourceCha
 
 use super::{reader::ReadRefusal, system::WritableSystem};
 
-pub use super::system::ApplyStep;
-
 /// Why nothing was written.
 #[derive(Debug, thiserror::Error)]
 pub enum ApplyError {
@@ -265,7 +263,7 @@ fn restore(system: &dyn WritableSystem, replaced: &[&Plan]) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::ide::{LineIndex, Span, TextEdit, TextRange};
-    use crate::workspace::{MemorySystem, OsSystem, System};
+    use crate::workspace::{ApplyStep, MemorySystem, OsSystem, System};
     use std::fs;
 
     fn disk(root: &Path) -> OsSystem {

@@ -36,7 +36,8 @@ pub use load::{
 };
 pub use reader::{ConfinedReader, ReadRefusal, normalize_lexically, resolves_inside};
 pub use system::{
-    FileKind, MemorySystem, Metadata, OsSystem, OverlaySystem, StagedFile, System, WritableSystem,
+    ApplyStep, FileKind, MemorySystem, Metadata, OsSystem, OverlaySystem, StagedFile, System,
+    WritableSystem,
 };
 
 use crate::{
@@ -628,9 +629,8 @@ impl Host {
     }
 
     /// Writes `change` through this host's system, all files or none, reading each file
-    /// with the size limit the index read it with. Editors' open documents are not
-    /// written: the write goes to the system below them, and a file an editor changed
-    /// since the edit was computed is a `CONFLICT` like any other.
+    /// with the size limit the index read it with. The write goes to the system below the
+    /// editors' open documents, and each file's hash is checked against the bytes there.
     pub fn write_change(&self, change: &SourceChange) -> Result<Written, ApplyError> {
         apply_change(&**self.system.base(), change, self.config.max_file_size)
     }

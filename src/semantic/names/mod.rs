@@ -289,6 +289,17 @@ impl FileNames {
             .unwrap_or_default()
     }
 
+    /// The module path `occurrence` ends, as written from its first part (`a.b.c` in
+    /// `a.b.c`, `super::m` in `super::m`), whitespace dropped.
+    pub fn path_as_written(&self, occurrence: &Occurrence) -> String {
+        let start = occurrence
+            .path_start
+            .unwrap_or(u32::from(occurrence.range.start()));
+        self.text_between(start, occurrence.range.end().into())
+            .split_whitespace()
+            .collect()
+    }
+
     /// Whether `binding` is in effect at `offset`: it has run by then (an assignment
     /// binds once its value is computed), or it is the name at `offset` itself.
     pub fn bound_at(&self, binding: OccurrenceId, offset: u32) -> bool {

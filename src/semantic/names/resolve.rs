@@ -271,11 +271,7 @@ impl<'db> Resolver<'db> {
         names: &FileNames,
         occ: &Occurrence,
     ) -> Vec<Target> {
-        let start = occ.path_start.unwrap_or(u32::from(occ.range.start()));
-        let module = names
-            .text_between(start, occ.range.end().into())
-            .split_whitespace()
-            .collect::<String>();
+        let module = names.path_as_written(occ);
         let import = ImportSummary {
             module: module.clone(),
             ..ImportSummary::default()

@@ -100,11 +100,7 @@ impl Resolver<'_> {
         depth: u32,
     ) -> Vec<Target> {
         let occ = names.occurrence(occurrence);
-        let start = occ.path_start.unwrap_or(u32::from(occ.range.start()));
-        let module: String = names
-            .text_between(start, occ.range.end().into())
-            .split_whitespace()
-            .collect();
+        let module = names.path_as_written(occ);
         let import = ImportSummary {
             module,
             within: inline_modules(names, occ.scope),
