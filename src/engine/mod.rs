@@ -13,3 +13,4 @@ pub(crate) mod change;
 pub(crate) mod definitions;
 pub(crate) mod rename;
 pub(crate) mod search;
+pub(crate) mod tokens;
