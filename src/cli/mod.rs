@@ -314,6 +314,11 @@ pub struct McpArgs {
     /// Largest answer, in characters of JSON.
     #[arg(long, value_name = "N", default_value_t = crate::mcp::Limits::default().max_response_chars)]
     pub max_response_chars: usize,
+    /// Largest answer of the tools that read code for a model (read_symbol, skeleton,
+    /// search, read_file), in o200k_base tokens of its text; a call's max_tokens can only
+    /// lower it.
+    #[arg(long, value_name = "N", default_value_t = crate::mcp::Limits::default().max_answer_tokens)]
+    pub max_answer_tokens: usize,
     /// Largest `source` accepted by parse_source, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = crate::mcp::Limits::default().max_source_bytes)]
     pub max_source_bytes: usize,
@@ -728,6 +733,7 @@ fn run_mcp(g: &GlobalArgs, args: &McpArgs) -> Result<(), CliError> {
         max_in_flight: args.max_in_flight,
         request_timeout_ms: args.request_timeout_ms,
         max_response_chars: args.max_response_chars,
+        max_answer_tokens: args.max_answer_tokens,
         read_only: args.read_only,
         allow_external_formatter: args.allow_external_formatter,
     };

@@ -73,6 +73,20 @@ impl Encoding {
     }
 }
 
+/// How many tokens an answer may hold, and in which encoding they are counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    pub encoding: Encoding,
+    pub max_tokens: usize,
+}
+
+impl Budget {
+    /// Whether `text` fits in the budget.
+    pub fn admits(&self, text: &str) -> bool {
+        self.encoding.fits(text, self.max_tokens)
+    }
+}
+
 /// The tokens of a file's whole text. Memoized per file and encoding; an edit re-counts
 /// only the edited file.
 #[salsa::tracked]

@@ -39,6 +39,26 @@ impl<T: Serialize> IntoCallToolResult for Json<T> {
     }
 }
 
+/// An answer of a tool that reads code for a model (`read_symbol`, `skeleton`, `search`,
+/// `read_file`): the text content is `text`, code as it is written, not escaped into JSON
+/// (what a model reads, and what the answer's `tokens` counts); the structured content is
+/// `data`, the same answer for programs.
+pub struct Rendered<T> {
+    pub text: String,
+    pub data: T,
+}
+
+impl<T: Serialize> IntoCallToolResult for Rendered<T> {
+    fn into_call_tool_result(self) -> Result<CallToolResponse, ErrorData> {
+        let value = serde_json::to_value(&self.data).map_err(|e| {
+            ErrorData::internal_error(format!("the answer did not serialize: {e}"), None)
+        })?;
+        let mut result = CallToolResult::structured(value);
+        result.content = vec![ContentBlock::text(self.text)];
+        Ok(result.into())
+    }
+}
+
 // How much of each position an answer gives (plain comments: the argument's description
 // says it, and a documented variant would turn the schema's `enum` into a `oneOf`).
 #[derive(Clone, Copy, Debug, Default, Deserialize, JsonSchema, PartialEq, Eq)]

@@ -6,6 +6,7 @@
 //! request only.
 
 mod answers;
+mod budget;
 mod format;
 mod frame;
 mod http;
@@ -38,6 +39,10 @@ pub struct Limits {
     pub request_timeout_ms: u64,
     /// Largest answer, in characters of JSON.
     pub max_response_chars: usize,
+    /// Largest answer of the tools that read code for a model (`read_symbol`, `skeleton`,
+    /// `search`, `read_file`), in tokens of its text content; a call's `max_tokens` can only
+    /// lower it.
+    pub max_answer_tokens: usize,
     /// No tool writes: `rename_symbol` has no `apply` argument (`sextant mcp --read-only`,
     /// or `--http` without a bearer token).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -56,6 +61,7 @@ impl Default for Limits {
             max_in_flight: 8,
             request_timeout_ms: 30_000,
             max_response_chars: 60_000,
+            max_answer_tokens: 20_000,
             read_only: false,
             allow_external_formatter: false,
         }
