@@ -11,6 +11,7 @@
 
 pub(crate) mod change;
 pub(crate) mod definitions;
+pub(crate) mod extent;
 pub(crate) mod rename;
 pub(crate) mod search;
 pub(crate) mod tokens;

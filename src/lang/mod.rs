@@ -12,7 +12,7 @@ mod splice;
 
 pub use family::Family;
 pub use roots::PatternRoots;
-pub use scopes::{ScopeFilter, ScopeKinds};
+pub use scopes::{NodeKindSet, ScopeFilter};
 
 use std::{collections::BTreeMap, path::Path, sync::OnceLock};
 
@@ -101,6 +101,10 @@ struct LanguageSpec {
     scopes: Vec<String>,
     #[serde(default = "one_blank_line")]
     max_blank_lines: usize,
+    #[serde(default)]
+    attached: Vec<String>,
+    #[serde(default)]
+    wrappers: Vec<String>,
 }
 
 fn one_blank_line() -> usize {
@@ -131,7 +135,13 @@ pub struct Language {
     pub keywords: Vec<String>,
     pub grammar: tree_sitter::Language,
     /// Node kinds that open a scope, for the `#scope?` predicate (see `scopes.rs`).
-    pub scopes: ScopeKinds,
+    pub scopes: NodeKindSet,
+    /// Node kinds just before a definition that belong to it (decorators, attributes),
+    /// besides the comments right above it.
+    pub attached: NodeKindSet,
+    /// Node kinds that wrap a definition and belong to it (`export`, a decorated
+    /// definition).
+    pub wrappers: NodeKindSet,
     query_sources: BTreeMap<QueryKind, String>,
     compiled: BTreeMap<QueryKind, OnceLock<Result<CompiledQuery, String>>>,
     roots: BTreeMap<QueryKind, OnceLock<Option<PatternRoots>>>,
@@ -361,8 +371,13 @@ fn build_registry(text: &str) -> Result<Registry, String> {
             .ok_or_else(|| format!("language {}: unknown grammar {:?}", lang.id, lang.grammar))?;
         let identifier = regex::Regex::new(&format!("^(?:{})$", lang.identifier))
             .map_err(|e| format!("language {}: identifier pattern: {e}", lang.id))?;
-        let scopes = ScopeKinds::new(&grammar, &lang.scopes)
-            .map_err(|e| format!("language {}: {e}", lang.id))?;
+        let kinds = |field: &str, names: &[String]| {
+            NodeKindSet::new(&grammar, names)
+                .map_err(|e| format!("language {}: {field}: {e}", lang.id))
+        };
+        let scopes = kinds("scopes", &lang.scopes)?;
+        let attached = kinds("attached", &lang.attached)?;
+        let wrappers = kinds("wrappers", &lang.wrappers)?;
         let mut query_sources = BTreeMap::new();
         let mut compiled = BTreeMap::new();
         let mut roots = BTreeMap::new();
@@ -398,6 +413,8 @@ fn build_registry(text: &str) -> Result<Registry, String> {
             keywords: lang.keywords,
             grammar,
             scopes,
+            attached,
+            wrappers,
             query_sources,
             compiled,
             roots,

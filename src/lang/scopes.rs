@@ -25,30 +25,31 @@
 
 use std::collections::BTreeMap;
 
-/// Which node kinds open a scope, by kind id.
+/// A set of a grammar's named node kinds, by kind id: the kinds that open a scope, or
+/// those the registry names for another purpose (`attached`, `wrappers`).
 #[derive(Debug, Clone, Default)]
-pub struct ScopeKinds {
-    is_scope: Vec<bool>,
+pub struct NodeKindSet {
+    is_member: Vec<bool>,
 }
 
-impl ScopeKinds {
-    /// Resolves the kind names of a language's `scopes`.
-    pub fn new(grammar: &tree_sitter::Language, names: &[String]) -> Result<ScopeKinds, String> {
-        let mut is_scope = vec![false; grammar.node_kind_count()];
+impl NodeKindSet {
+    /// Resolves kind names of the registry; a name that is no named kind is refused.
+    pub fn new(grammar: &tree_sitter::Language, names: &[String]) -> Result<NodeKindSet, String> {
+        let mut is_member = vec![false; grammar.node_kind_count()];
         for name in names {
             let ids = kind_ids(grammar, name);
             if ids.is_empty() {
-                return Err(format!("scopes: {name:?} is not a named node kind"));
+                return Err(format!("{name:?} is not a named node kind"));
             }
             for id in ids {
-                is_scope[id as usize] = true;
+                is_member[id as usize] = true;
             }
         }
-        Ok(ScopeKinds { is_scope })
+        Ok(NodeKindSet { is_member })
     }
 
     pub fn contains(&self, kind_id: u16) -> bool {
-        self.is_scope
+        self.is_member
             .get(kind_id as usize)
             .copied()
             .unwrap_or(false)
@@ -106,7 +107,7 @@ pub fn scope_filter(
     query: &tree_sitter::Query,
     mut copy: tree_sitter::Query,
     source: &str,
-    scopes: &ScopeKinds,
+    scopes: &NodeKindSet,
     rooted_at_kind: impl Fn(&str) -> bool,
 ) -> Result<Option<ScopeFilter>, String> {
     use tree_sitter::QueryPredicateArg;
