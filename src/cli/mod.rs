@@ -7,6 +7,7 @@
 mod format;
 mod github;
 mod progress;
+mod read;
 mod rename;
 mod render;
 mod sarif;
@@ -125,6 +126,16 @@ pub enum Command {
     /// Prints the diffs by default; --check lists the files that would change, --diff
     /// prints them (both exit 1 if any would), --write writes them.
     Format(format::FormatArgs),
+    /// Read code under a token budget: definitions by NAME (with their docs, decorators and
+    /// attributes), the definition at FILE:LINE[:COLUMN], lines FILE:START-END, or a whole
+    /// FILE (--outline: its definitions with their token costs). Targets go in, in the order
+    /// given, until one does not fit; the rest are listed with a --cursor to continue. A
+    /// name that names several definitions lists them (never a guess); one that names none
+    /// is an error (NOT_FOUND). Prints the text; the token count goes to stderr.
+    Read(read::ReadArgs),
+    /// Count the exact tokens of files (o200k_base by default, or cl100k_base), as a model's
+    /// tokenizer does.
+    Tokens(read::TokensArgs),
 }
 
 #[derive(Args, Debug)]
@@ -492,6 +503,8 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
         Command::Graph(args) => graph(g, args),
         Command::Check(args) => check(g, args),
         Command::Format(args) => format::run(g, args),
+        Command::Read(args) => read::read(g, args),
+        Command::Tokens(args) => read::tokens(g, args),
         Command::Explain(args) => explain(g, args),
         Command::Symbols(args) => symbols(g, args),
         Command::Files(args) => files(g, args),

@@ -89,7 +89,7 @@ impl Budget {
 
 /// The tokens of a file's whole text. Memoized per file and encoding; an edit re-counts
 /// only the edited file.
-#[salsa::tracked]
+#[salsa::tracked(returns(copy))]
 pub fn file_tokens(db: &dyn Db, file: SourceFile, encoding: Encoding) -> u32 {
     encoding.count(file.text(db)) as u32
 }

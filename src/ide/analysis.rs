@@ -271,6 +271,19 @@ impl Analysis {
         self.with(|db| super::navigation::definition(db, self.workspace, file.0, offset))
     }
 
+    /// The exact tokens of a file's text (memoized per file and encoding).
+    pub fn file_tokens(&self, file: FileId, encoding: super::Encoding) -> Cancellable<u32> {
+        self.with(|db| crate::engine::tokens::file_tokens(db, file.0, encoding))
+    }
+
+    /// Definitions, lines, files or a file's definitions, under a token budget.
+    pub fn read(
+        &self,
+        request: &super::ReadRequest,
+    ) -> Cancellable<Result<super::ReadAnswer, super::ReadError>> {
+        self.with(|db| super::read::read(db, self.workspace, request))
+    }
+
     /// The definitions called `name` (`join`, `posixpath.join`, `Class.method`).
     pub fn definition_by_name(
         &self,

@@ -21,6 +21,7 @@ mod imports;
 mod navigation;
 mod outline;
 mod parse_tree;
+mod read;
 mod rename;
 mod stats;
 mod structure;
@@ -49,6 +50,10 @@ pub use imports::{ImportInfo, ImportStatus};
 pub use navigation::{Certainty, Definition, Reference, ReferenceQuery, ReferenceRole, References};
 pub use outline::{Outline, OutlineNode};
 pub use parse_tree::{ParseOptions, ParseOutput, SyntaxErrorInfo};
+pub use read::{
+    Ambiguity, Candidate, PieceInfo, ReadAnswer, ReadCursor, ReadError, ReadRequest, ReadStatus,
+    ReadTarget, read_lines,
+};
 pub use rename::{
     EditOrigin, NewDiagnostics, Rename, RenameConflict, RenameEdit, RenameError, RenameOptions,
     validate_name,

@@ -404,6 +404,51 @@ impl LiveWorkspace {
 }
 
 impl LiveWorkspace {
+    /// The text of the workspace file `rel`, whatever its language (a README, a manifest):
+    /// an indexed file's from the index, any other through the confined reader with the
+    /// index's size limit. Binary files and files the walk refused are refused. Also
+    /// answers the file's language id, when the registry knows it.
+    pub fn read_text(
+        &self,
+        cancel: &RequestCancel,
+        rel: &str,
+    ) -> Result<(Arc<str>, Option<&'static str>), FileReadError> {
+        let found = self.read(cancel, |s: &Snapshot| {
+            Ok(match s.file(rel) {
+                Some(file) => Ok((
+                    s.analysis.file_text(file),
+                    Some(s.analysis.file_language(file).id.as_str()),
+                )),
+                None => Err((
+                    s.skipped.iter().find(|k| k.path == rel).cloned(),
+                    s.max_file_size,
+                )),
+            })
+        })?;
+        let (skipped, max_file_size) = match found {
+            Ok(indexed) => return Ok(indexed),
+            Err(not_indexed) => not_indexed,
+        };
+        if let Some(skipped) = skipped {
+            return Err(FileReadError::Skipped(skipped));
+        }
+        let path = self.root.join(rel);
+        let refused = |refusal| FileError::Refused {
+            name: rel.to_string(),
+            refusal,
+        };
+        let bytes = self.system.read(&path, max_file_size).map_err(refused)?.bytes;
+        if bytes[..bytes.len().min(8192)].contains(&0) {
+            return Err(FileError::Binary { name: rel.into() }.into());
+        }
+        let language = crate::lang::registry()
+            .for_path(&path, bytes.split(|&b| b == b'\n').next())
+            .map(|l| l.id.as_str());
+        Ok((Arc::from(super::load::decode(bytes).0), language))
+    }
+}
+
+impl LiveWorkspace {
     /// Writes `change` to disk, all files or none (see [`super::apply`]), then has the
     /// writer read the written files back before returning, watcher or not, so every read
     /// after this call sees the new text. Never call it holding a snapshot.

@@ -41,6 +41,7 @@ use crate::{
     },
 };
 
+mod read;
 mod rename;
 
 /// What the server tells a client about itself, naming the registry's languages.
@@ -421,7 +422,8 @@ impl SextantServer {
             limits: Arc::new(limits),
             inject_panic: crate::testing::hooks().panic_in_tool.clone(),
             tool_router: without_writes(
-                rename::with_rename_tool(Self::tool_router(), limits_read_only),
+                rename::with_rename_tool(Self::tool_router(), limits_read_only)
+                    + Self::read_router(),
                 limits_read_only,
             ),
         }

@@ -1,0 +1,324 @@
+//! `read`: code for a model, under an exact token budget. Definitions by name or position
+//! (with their docs, decorators and attributes), line ranges, whole files, and a file's
+//! definitions with the token cost of each.
+//!
+//! Invariant: an answer's `tokens` is the exact count of its `text` in the budget's
+//! encoding and never exceeds the budget. The targets go in the order asked (their
+//! priority), each whole, until one does not fit: it and the ones after it are listed as
+//! left out, with a cursor to continue from. Only a piece too large for the budget on its
+//! own is cut, by lines, and the cursor continues it from its first line left out.
+
+mod pieces;
+
+use serde::Serialize;
+
+use super::{Budget, Encoding, FileId, SymbolKind};
+use crate::db::Db;
+
+/// What to read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReadTarget {
+    /// A definition by name: `name`, `module.name`, `Class.method`, `Type::method`.
+    Symbol(String),
+    /// The innermost definition around a byte offset.
+    At { file: FileId, offset: usize },
+    /// Lines `start..=end` (1-based) of a file.
+    Lines { file: FileId, start: u32, end: u32 },
+    /// A whole file.
+    File(FileId),
+    /// A file's definitions, each with its lines and token cost, without their code.
+    Directory(FileId),
+}
+
+#[derive(Clone, Debug)]
+pub struct ReadRequest {
+    pub targets: Vec<ReadTarget>,
+    /// Lines of context before and after each definition.
+    pub context_lines: u32,
+    /// Names are looked for only in files under this workspace-relative prefix.
+    pub path_prefix: Option<String>,
+    pub budget: Budget,
+    /// Where an earlier answer stopped (its `next_cursor`).
+    pub cursor: Option<ReadCursor>,
+}
+
+/// Where to continue: the target (its index in the request) and its first line not yet
+/// read. Written `TARGET:LINE` (`2:140`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReadCursor {
+    pub target: usize,
+    pub line: u32,
+}
+
+impl ReadCursor {
+    pub fn parse(text: &str) -> Option<ReadCursor> {
+        let (target, line) = text.split_once(':')?;
+        Some(ReadCursor {
+            target: target.parse().ok()?,
+            line: line.parse().ok().filter(|&l| l >= 1)?,
+        })
+    }
+}
+
+impl std::fmt::Display for ReadCursor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.target, self.line)
+    }
+}
+
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct ReadAnswer {
+    /// What a model reads: each piece's header line and code.
+    pub text: String,
+    /// Exact tokens of `text` in `encoding`.
+    pub tokens: usize,
+    pub encoding: Encoding,
+    pub max_tokens: usize,
+    /// `complete`, or `with_omissions` when a target was left out or cut.
+    pub status: ReadStatus,
+    /// What went in, in order.
+    pub pieces: Vec<PieceInfo>,
+    /// Targets left out for the budget, with what each would cost on its own.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub omitted: Vec<PieceInfo>,
+    /// Names that named more than one definition: their candidates (never a guess).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ambiguous: Vec<Ambiguity>,
+    /// Names that named no definition.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_found: Vec<String>,
+    /// Ask again with this `cursor` (and the same targets) for what was left out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ReadStatus {
+    Complete,
+    WithOmissions,
+}
+
+/// One piece of an answer: a definition, lines or a file's directory.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct PieceInfo {
+    /// The target's index in the request.
+    pub target: usize,
+    pub path: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<SymbolKind>,
+    /// The definition's name, qualified by its container.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    pub start_line: u32,
+    pub end_line: u32,
+    /// Tokens of this piece's text alone.
+    pub tokens: usize,
+    /// Only the lines up to `end_line` went in; the cursor continues after them.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub cut: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct Ambiguity {
+    pub name: String,
+    pub candidates: Vec<Candidate>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct Candidate {
+    pub path: String,
+    pub line: u32,
+    pub kind: String,
+}
+
+/// Why nothing could be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReadError {
+    /// Every target was a name, and none named a definition.
+    #[error("no definition named {}", .0.join(", "))]
+    NotFound(Vec<String>),
+    /// The cursor names no target of the request.
+    #[error("cursor {0:?} names no target of this request")]
+    BadCursor(String),
+}
+
+impl super::Failure for ReadError {
+    fn code(&self) -> super::ErrorCode {
+        match self {
+            ReadError::NotFound(_) => super::ErrorCode::NotFound,
+            ReadError::BadCursor(_) => super::ErrorCode::InvalidArgument,
+        }
+    }
+}
+
+pub(crate) fn read(
+    db: &dyn Db,
+    workspace: crate::db::Workspace,
+    request: &ReadRequest,
+) -> Result<ReadAnswer, ReadError> {
+    let first = match request.cursor {
+        Some(cursor) if cursor.target >= request.targets.len() => {
+            return Err(ReadError::BadCursor(cursor.to_string()));
+        }
+        Some(cursor) => cursor.target,
+        None => 0,
+    };
+    let mut answer = empty_answer(&request.budget);
+    let mut texts: Vec<String> = Vec::new();
+    let mut stopped_at: Option<ReadCursor> = None;
+    for (index, target) in request.targets.iter().enumerate().skip(first) {
+        let from_line = request
+            .cursor
+            .filter(|c| c.target == index)
+            .map(|c| c.line);
+        let piece = match pieces::piece(db, workspace, request, target, from_line) {
+            pieces::Found::Piece(piece) => piece,
+            pieces::Found::Ambiguous(ambiguity) => {
+                push_note(&mut texts, ambiguity_text(&ambiguity), &request.budget);
+                answer.ambiguous.push(ambiguity);
+                continue;
+            }
+            pieces::Found::Missing(name) => {
+                let note = format!("`{name}`: no definition by this name\n");
+                push_note(&mut texts, note, &request.budget);
+                answer.not_found.push(name);
+                continue;
+            }
+        };
+        let encoding = request.budget.encoding;
+        if answer.pieces.iter().any(|info| piece.repeats(info)) {
+            continue;
+        }
+        if stopped_at.is_some() {
+            answer.omitted.push(piece.info(index, encoding));
+            continue;
+        }
+        let with_piece = joined(&texts, Some(&piece.text));
+        if request.budget.admits(&with_piece) {
+            answer.pieces.push(piece.info(index, encoding));
+            texts.push(piece.text);
+        } else if answer.pieces.is_empty() {
+            // Too large on its own: as many of its lines as fit, and a cursor to the rest.
+            match piece.cut_to_fit(&request.budget, &joined(&texts, None)) {
+                Some(cut) => {
+                    stopped_at = Some(ReadCursor {
+                        target: index,
+                        line: cut.end_line + 1,
+                    });
+                    answer.pieces.push(cut.info(index, encoding));
+                    texts.push(cut.text);
+                }
+                None => {
+                    stopped_at = Some(ReadCursor {
+                        target: index,
+                        line: piece.start_line,
+                    });
+                    answer.omitted.push(piece.info(index, encoding));
+                }
+            }
+        } else {
+            stopped_at = Some(ReadCursor {
+                target: index,
+                line: piece.start_line,
+            });
+            answer.omitted.push(piece.info(index, encoding));
+        }
+    }
+    let nothing_read = answer.pieces.is_empty() && answer.omitted.is_empty();
+    if nothing_read && answer.ambiguous.is_empty() && !answer.not_found.is_empty() {
+        return Err(ReadError::NotFound(answer.not_found));
+    }
+    answer.text = joined(&texts, None);
+    answer.tokens = request.budget.encoding.count(&answer.text);
+    if let Some(cursor) = stopped_at {
+        answer.status = ReadStatus::WithOmissions;
+        answer.next_cursor = Some(cursor.to_string());
+    }
+    Ok(answer)
+}
+
+/// A note about a name (ambiguous, missing), in the text when it fits; the answer's lists
+/// say it either way.
+fn push_note(texts: &mut Vec<String>, note: String, budget: &Budget) {
+    if budget.admits(&joined(texts, Some(&note))) {
+        texts.push(note);
+    }
+}
+
+/// The pieces' texts, one blank line apart, with `extra` after them.
+fn joined(texts: &[String], extra: Option<&str>) -> String {
+    let mut out = String::new();
+    for text in texts.iter().map(String::as_str).chain(extra) {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(text);
+    }
+    out
+}
+
+fn ambiguity_text(ambiguity: &Ambiguity) -> String {
+    let mut text = format!(
+        "`{}` names {} definitions; ask for one by path and line:\n",
+        ambiguity.name,
+        ambiguity.candidates.len()
+    );
+    for c in &ambiguity.candidates {
+        text.push_str(&format!("  {}:{} {}\n", c.path, c.line, c.kind));
+    }
+    text
+}
+
+/// Lines of a workspace file's `text` (any file, code or not) from `start` (1-based), at
+/// most `limit` of them, cut to the budget: one piece, and `next_cursor` `0:LINE` when
+/// lines remain.
+pub fn read_lines(
+    path: &str,
+    language: Option<&'static str>,
+    text: &str,
+    start: u32,
+    limit: u32,
+    budget: &Budget,
+) -> ReadAnswer {
+    let end = start.saturating_add(limit.saturating_sub(1));
+    let piece = pieces::text_lines(path, language, text, start, end, None);
+    let total_lines = text.split_inclusive('\n').count() as u32;
+    let mut answer = empty_answer(budget);
+    let (info, text, last) = if budget.admits(&piece.text) {
+        (piece.info(0, budget.encoding), piece.text.clone(), piece.end_line)
+    } else {
+        match piece.cut_to_fit(budget, "") {
+            Some(cut) => (cut.info(0, budget.encoding), cut.text.clone(), cut.end_line),
+            None => {
+                answer.omitted.push(piece.info(0, budget.encoding));
+                (piece.info(0, budget.encoding), String::new(), start.saturating_sub(1))
+            }
+        }
+    };
+    if !text.is_empty() {
+        answer.pieces.push(info);
+    }
+    if last < total_lines {
+        answer.status = ReadStatus::WithOmissions;
+        answer.next_cursor = Some(ReadCursor { target: 0, line: last + 1 }.to_string());
+    }
+    answer.tokens = budget.encoding.count(&text);
+    answer.text = text;
+    answer
+}
+
+fn empty_answer(budget: &Budget) -> ReadAnswer {
+    ReadAnswer {
+        text: String::new(),
+        tokens: 0,
+        encoding: budget.encoding,
+        max_tokens: budget.max_tokens,
+        status: ReadStatus::Complete,
+        pieces: Vec::new(),
+        omitted: Vec::new(),
+        ambiguous: Vec::new(),
+        not_found: Vec::new(),
+        next_cursor: None,
+    }
+}

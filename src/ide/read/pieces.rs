@@ -1,0 +1,379 @@
+//! The pieces of a `read` answer: what each target names, rendered as a header line and
+//! its lines (code in a fenced block, or a file's definitions one per line).
+
+use super::{Ambiguity, Candidate, PieceInfo, ReadRequest, ReadTarget};
+use crate::{
+    db::{Db, SourceFile, Workspace},
+    engine::{
+        extent::definition_extent,
+        tokens::{Budget, Encoding, definition_tokens, file_tokens},
+    },
+    ide::{SymbolKind, navigation},
+    semantic::{self, symbols::file_symbols},
+    syntax::LineIndex,
+};
+
+/// What a target names.
+pub(crate) enum Found {
+    Piece(Piece),
+    Ambiguous(Ambiguity),
+    Missing(String),
+}
+
+/// A header line and body lines, each body line with the file line it stands for (for a
+/// file's directory, the line its definition starts on): the unit a piece is cut by.
+pub(crate) struct Piece {
+    path: String,
+    kind: Option<SymbolKind>,
+    name: Option<String>,
+    /// A code piece's header ends with this (`function area`); a directory's is all of it.
+    header: String,
+    /// The piece continues one an earlier answer cut.
+    continued: bool,
+    /// The language id of a code block, or `None` for a directory.
+    fence_language: Option<&'static str>,
+    body: Vec<(u32, String)>,
+    pub(crate) start_line: u32,
+    pub(crate) end_line: u32,
+    pub(crate) text: String,
+}
+
+impl Piece {
+    fn new(
+        path: String,
+        header: String,
+        fence_language: Option<&'static str>,
+        body: Vec<(u32, String)>,
+    ) -> Piece {
+        let start_line = body.first().map_or(1, |(line, _)| *line);
+        let end_line = body.last().map_or(start_line, |(line, _)| *line);
+        let mut piece = Piece {
+            path,
+            kind: None,
+            name: None,
+            header,
+            continued: false,
+            fence_language,
+            body,
+            start_line,
+            end_line,
+            text: String::new(),
+        };
+        piece.text = piece.render(piece.body.len());
+        piece
+    }
+
+    /// The header and the first `lines` body lines: a code piece's header names the lines
+    /// given.
+    fn render(&self, lines: usize) -> String {
+        let body = &self.body[..lines];
+        let mut text = match (self.fence_language, body.first(), body.last()) {
+            (Some(_), Some((first, _)), Some((last, _))) => {
+                format!("{}:{first}-{last}{}", self.path, self.header)
+            }
+            (Some(_), _, _) => format!("{}:{}{}", self.path, self.start_line, self.header),
+            (None, _, _) => self.header.clone(),
+        };
+        if self.continued {
+            text.push_str(" (continued)");
+        }
+        text.push('\n');
+        match self.fence_language {
+            Some(language) => {
+                let fence = fence_for(body.iter().map(|(_, line)| line.as_str()));
+                text.push_str(&format!("{fence}{language}\n"));
+                for (_, line) in body {
+                    text.push_str(line);
+                    text.push('\n');
+                }
+                text.push_str(&fence);
+                text.push('\n');
+            }
+            None => {
+                for (_, line) in body {
+                    text.push_str(line);
+                    text.push('\n');
+                }
+            }
+        }
+        text
+    }
+
+    /// Whether `info` describes the same lines of the same file (asked for twice, by name
+    /// and by position, say).
+    pub(crate) fn repeats(&self, info: &PieceInfo) -> bool {
+        info.path == self.path && info.start_line == self.start_line && info.end_line == self.end_line
+    }
+
+    pub(crate) fn info(&self, target: usize, encoding: Encoding) -> PieceInfo {
+        PieceInfo {
+            target,
+            path: self.path.clone(),
+            kind: self.kind,
+            name: self.name.clone(),
+            start_line: self.start_line,
+            end_line: self.end_line,
+            tokens: encoding.count(&self.text),
+            cut: false,
+        }
+    }
+
+    /// The longest start of the piece (at least one body line) that fits in `budget` after
+    /// `before`; `None` when not even one line does.
+    pub(crate) fn cut_to_fit(&self, budget: &Budget, before: &str) -> Option<CutPiece> {
+        let fits = |lines: usize| {
+            let text = self.render(lines);
+            budget
+                .admits(&super::joined(&[before.to_string()], Some(&text)))
+                .then_some(text)
+        };
+        if self.body.is_empty() {
+            return None;
+        }
+        fits(1)?;
+        let (mut low, mut high) = (1, self.body.len());
+        while low < high {
+            let mid = low + (high - low).div_ceil(2);
+            if fits(mid).is_some() {
+                low = mid;
+            } else {
+                high = mid - 1;
+            }
+        }
+        let text = fits(low)?;
+        Some(CutPiece {
+            info: PieceInfo {
+                target: 0,
+                path: self.path.clone(),
+                kind: self.kind,
+                name: self.name.clone(),
+                start_line: self.start_line,
+                end_line: self.body[low - 1].0,
+                tokens: 0,
+                cut: low < self.body.len(),
+            },
+            end_line: self.body[low - 1].0,
+            text,
+        })
+    }
+}
+
+/// The start of a piece too large for the budget.
+pub(crate) struct CutPiece {
+    info: PieceInfo,
+    pub(crate) end_line: u32,
+    pub(crate) text: String,
+}
+
+impl CutPiece {
+    pub(crate) fn info(&self, target: usize, encoding: Encoding) -> PieceInfo {
+        PieceInfo {
+            target,
+            tokens: encoding.count(&self.text),
+            ..self.info.clone()
+        }
+    }
+}
+
+/// A code fence longer than any run of backticks in the code.
+fn fence_for<'a>(lines: impl Iterator<Item = &'a str>) -> String {
+    let longest = lines
+        .flat_map(|line| line.split(|c| c != '`'))
+        .map(str::len)
+        .max()
+        .unwrap_or(0);
+    "`".repeat(longest.max(2) + 1)
+}
+
+pub(crate) fn piece(
+    db: &dyn Db,
+    workspace: Workspace,
+    request: &ReadRequest,
+    target: &ReadTarget,
+    from_line: Option<u32>,
+) -> Found {
+    let context = request.context_lines;
+    let piece = match target {
+        ReadTarget::Symbol(name) => {
+            return by_name(db, workspace, name, request.path_prefix.as_deref(), context)
+                .unwrap_or_else(|| Found::Missing(name.clone()));
+        }
+        ReadTarget::At { file, offset } => at_offset(db, file.0, *offset, context),
+        ReadTarget::Lines { file, start, end } => lines(db, file.0, *start, *end, None),
+        ReadTarget::File(file) => lines(db, file.0, 1, u32::MAX, None),
+        ReadTarget::Directory(file) => directory(db, file.0, request.budget.encoding),
+    };
+    Found::Piece(resumed(piece, from_line))
+}
+
+/// The piece from `from_line` on (a cursor's line), or whole without one.
+fn resumed(piece: Piece, from_line: Option<u32>) -> Piece {
+    let Some(from) = from_line else {
+        return piece;
+    };
+    let body: Vec<(u32, String)> = piece
+        .body
+        .into_iter()
+        .filter(|(line, _)| *line >= from)
+        .collect();
+    let mut resumed = Piece::new(piece.path, piece.header, piece.fence_language, body);
+    resumed.kind = piece.kind;
+    resumed.name = piece.name;
+    resumed.continued = true;
+    resumed.text = resumed.render(resumed.body.len());
+    resumed
+}
+
+/// The definition a name names; candidates when it names several; `None` when none.
+fn by_name(
+    db: &dyn Db,
+    workspace: Workspace,
+    name: &str,
+    path_prefix: Option<&str>,
+    context: u32,
+) -> Option<Found> {
+    let mut sites: Vec<(SourceFile, usize, String)> = Vec::new();
+    for definition in navigation::definition_by_name(db, workspace, name, path_prefix) {
+        let (Some(path), Some(span)) = (&definition.path, definition.span) else {
+            continue;
+        };
+        let Some(file) = file_at(db, workspace, path) else {
+            continue;
+        };
+        let site = (file, span.byte_start as usize, definition.kind);
+        if !sites.iter().any(|s| s.0 == site.0 && s.1 == site.1) {
+            sites.push(site);
+        }
+    }
+    match sites.as_slice() {
+        [] => None,
+        [(file, offset, _)] => Some(Found::Piece(at_offset(db, *file, *offset, context))),
+        _ => Some(Found::Ambiguous(Ambiguity {
+            name: name.to_string(),
+            candidates: sites
+                .iter()
+                .map(|(file, offset, kind)| Candidate {
+                    path: file.path(db).clone(),
+                    line: semantic::line_index(db, *file).line_col(*offset).line,
+                    kind: kind.clone(),
+                })
+                .collect(),
+        })),
+    }
+}
+
+fn file_at(db: &dyn Db, workspace: Workspace, path: &str) -> Option<SourceFile> {
+    let files = workspace.files(db);
+    files
+        .binary_search_by(|f| f.path(db).as_str().cmp(path))
+        .ok()
+        .map(|i| files[i])
+}
+
+/// The innermost definition around `offset` with its extent and `context` lines around;
+/// the line of `offset` alone when no definition holds it.
+fn at_offset(db: &dyn Db, file: SourceFile, offset: usize, context: u32) -> Piece {
+    let symbols = file_symbols(db, file);
+    let innermost = symbols
+        .positions
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.range.contains_inclusive((offset as u32).into()))
+        .min_by_key(|(_, p)| p.range.len());
+    let index = semantic::line_index(db, file);
+    let Some((i, position)) = innermost else {
+        let line = index.line_col(offset).line;
+        return lines(db, file, line.saturating_sub(context), line + context, None);
+    };
+    let extent = definition_extent(db, file, position.range);
+    let start = index.line_col(extent.start().into()).line;
+    let end = last_line(&index, extent.end().into());
+    let summary = &symbols.summaries[i];
+    let label = format!("{} {}", summary.kind.as_str(), summary.qualified_name());
+    let mut piece = lines(
+        db,
+        file,
+        start.saturating_sub(context),
+        end.saturating_add(context),
+        Some(&label),
+    );
+    piece.kind = Some(summary.kind);
+    piece.name = Some(summary.qualified_name());
+    piece
+}
+
+/// The line a range ending at `end` ends on (a range ending just after a newline ends on
+/// the line before).
+fn last_line(index: &LineIndex, end: usize) -> u32 {
+    let position = index.line_col(end);
+    if position.column == 1 && position.line > 1 {
+        position.line - 1
+    } else {
+        position.line
+    }
+}
+
+/// Lines `start..=end` (1-based, clamped to the file) as a code block, headed by the path,
+/// the lines given and `label`.
+fn lines(db: &dyn Db, file: SourceFile, start: u32, end: u32, label: Option<&str>) -> Piece {
+    let language = file.lang(db).info().id.as_str();
+    text_lines(file.path(db), Some(language), file.text(db), start, end, label)
+}
+
+/// Lines `start..=end` (1-based, clamped) of any text, as [`lines`] gives a file's.
+pub(crate) fn text_lines(
+    path: &str,
+    language: Option<&'static str>,
+    text: &str,
+    start: u32,
+    end: u32,
+    label: Option<&str>,
+) -> Piece {
+    let start = start.max(1);
+    let body: Vec<(u32, String)> = text
+        .split_inclusive('\n')
+        .zip(1u32..)
+        .skip(start as usize - 1)
+        .take_while(|(_, n)| *n <= end)
+        .map(|(line, n)| (n, line.trim_end_matches(['\n', '\r']).to_string()))
+        .collect();
+    let header = label.map_or_else(String::new, |label| format!(" {label}"));
+    Piece::new(path.to_string(), header, Some(language.unwrap_or("")), body)
+}
+
+/// A file's definitions, one line each: line range, kind, qualified name and tokens,
+/// indented by nesting.
+fn directory(db: &dyn Db, file: SourceFile, encoding: Encoding) -> Piece {
+    let symbols = file_symbols(db, file);
+    let tokens = definition_tokens(db, file, encoding);
+    let mut depths: Vec<usize> = Vec::with_capacity(symbols.summaries.len());
+    let mut body = Vec::new();
+    for (i, (summary, position)) in symbols
+        .summaries
+        .iter()
+        .zip(symbols.positions.iter())
+        .enumerate()
+    {
+        let depth = summary.parent.map_or(0, |p| depths[p as usize] + 1);
+        depths.push(depth);
+        body.push((
+            position.start.line,
+            format!(
+                "{}{}-{} {} {} ({} tokens)",
+                "  ".repeat(depth + 1),
+                position.start.line,
+                position.end.line,
+                summary.kind.as_str(),
+                summary.qualified_name(),
+                tokens[i]
+            ),
+        ));
+    }
+    let path = file.path(db).clone();
+    let header = format!(
+        "{path}: {} definitions, {} tokens in all",
+        body.len(),
+        file_tokens(db, file, encoding)
+    );
+    Piece::new(path, header, None, body)
+}

@@ -1,0 +1,306 @@
+//! `read_symbol` (definitions, lines, files or a file's definitions, several at once under
+//! one budget) and `read_file` (a file's lines from an offset, any text file).
+//!
+//! Invariant: every path is confined by `paths::resolve` before anything is read; the text
+//! content of an answer is exactly the text its `tokens` counts, within the call's budget.
+
+use rmcp::{
+    RoleServer, model::JsonObject,
+    service::RequestContext, tool, tool_router,
+};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{
+    Lane, SextantServer, file_error, in_range, parse_args, read_error, skipped_error,
+};
+use crate::{
+    ide::{self, ColumnUnit, Encoding, ReadAnswer, ReadCursor, ReadRequest, ReadTarget},
+    mcp::{
+        ErrorCode, ToolError,
+        answers::Rendered,
+        budget::budget,
+        paths,
+        schema::{input_schema, output_schema},
+    },
+    workspace::live::{FileReadError, Snapshot},
+};
+
+/// The most targets one `read_symbol` call may name.
+const MAX_TARGETS: usize = 50;
+/// The longest name or path a target may give, in bytes.
+const MAX_TARGET_CHARS: usize = 1024;
+
+/// One thing to read. Give `symbol`; or `path` alone (the whole file), with `outline`
+/// (its definitions), with `line` (and `column`: the definition there), or with
+/// `start_line` and `end_line`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReadTargetArgs {
+    /// A definition's name: `join`, `posixpath.join`, `Class.method`, `Type::method`.
+    pub symbol: Option<String>,
+    /// A workspace file.
+    pub path: Option<String>,
+    /// 1-based line of (or inside) the definition to read.
+    #[schemars(range(min = 1))]
+    pub line: Option<u32>,
+    /// 1-based column (characters) with `line`.
+    #[schemars(range(min = 1))]
+    pub column: Option<u32>,
+    /// First line of a range (1-based), with `end_line`.
+    #[schemars(range(min = 1))]
+    pub start_line: Option<u32>,
+    /// Last line of a range (inclusive).
+    #[schemars(range(min = 1))]
+    pub end_line: Option<u32>,
+    /// With `path` alone: the file's definitions, their lines and token costs, not its text.
+    pub outline: Option<bool>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReadSymbolArgs {
+    /// What to read, in priority order (at most 50): each goes in whole until one does not
+    /// fit; the rest are listed as `omitted`, with a `next_cursor`.
+    pub targets: Vec<ReadTargetArgs>,
+    /// Lines of context before and after each definition (default 0).
+    #[schemars(range(max = 100))]
+    pub context_lines: Option<u32>,
+    /// Look names up only in files under this workspace-relative prefix.
+    pub path_prefix: Option<String>,
+    /// An earlier answer's `next_cursor`, with the same targets: continue from there.
+    pub cursor: Option<String>,
+    /// At most this many tokens of text (default and ceiling: the server's cap).
+    #[schemars(range(min = 1))]
+    pub max_tokens: Option<u32>,
+    /// `o200k_base` (default) or `cl100k_base`.
+    pub encoding: Option<Encoding>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReadFileArgs {
+    /// A workspace file (any text file: code, docs, manifests).
+    pub path: String,
+    /// First line to read (1-based, default 1): a previous answer's `next_offset`.
+    #[schemars(range(min = 1))]
+    pub offset: Option<u32>,
+    /// At most this many lines (default 2000).
+    #[schemars(range(min = 1, max = 100000))]
+    pub limit: Option<u32>,
+    /// At most this many tokens of text (default and ceiling: the server's cap).
+    #[schemars(range(min = 1))]
+    pub max_tokens: Option<u32>,
+    /// `o200k_base` (default) or `cl100k_base`.
+    pub encoding: Option<Encoding>,
+}
+
+/// `read_file`'s answer.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ReadFileAnswer {
+    pub path: String,
+    /// The lines given (1-based, inclusive); none when `end_line` < `start_line`.
+    pub start_line: u32,
+    pub end_line: u32,
+    pub total_lines: u32,
+    /// Exact tokens of the text content.
+    pub tokens: usize,
+    pub encoding: Encoding,
+    /// Lines remain: ask again with this `offset`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_offset: Option<u32>,
+}
+
+fn invalid(message: impl Into<String>) -> ToolError {
+    ToolError::new(ErrorCode::InvalidArgument, message)
+}
+
+/// A target as the client gave it, its path resolved inside the root.
+enum ClientTarget {
+    Symbol(String),
+    File { rel: String, outline: bool },
+    At { rel: String, line: u32, column: Option<u32> },
+    Lines { rel: String, start: u32, end: u32 },
+}
+
+impl ClientTarget {
+    fn new(args: ReadTargetArgs, root: &std::path::Path) -> Result<ClientTarget, ToolError> {
+        for text in [&args.symbol, &args.path].into_iter().flatten() {
+            if text.len() > MAX_TARGET_CHARS {
+                return Err(ToolError::new(
+                    ErrorCode::TooLarge,
+                    format!("a target's name or path is at most {MAX_TARGET_CHARS} bytes"),
+                ));
+            }
+        }
+        let outline = args.outline.unwrap_or(false);
+        let lines = (args.line, args.column, args.start_line, args.end_line);
+        match (args.symbol, args.path) {
+            (Some(symbol), None) if lines == (None, None, None, None) && !outline => {
+                Ok(ClientTarget::Symbol(symbol))
+            }
+            (None, Some(path)) => {
+                let (rel, _) = paths::resolve(root, &path)?;
+                match lines {
+                    (None, None, None, None) => Ok(ClientTarget::File { rel, outline }),
+                    (Some(line), column, None, None) if !outline => {
+                        Ok(ClientTarget::At { rel, line, column })
+                    }
+                    (None, None, Some(start), Some(end)) if !outline && start <= end => {
+                        Ok(ClientTarget::Lines { rel, start, end })
+                    }
+                    _ => Err(invalid(
+                        "with `path`, give nothing else, `outline`, `line` (and `column`), or `start_line` <= `end_line`",
+                    )),
+                }
+            }
+            _ => Err(invalid(
+                "a target is `symbol` alone, or `path` with its options",
+            )),
+        }
+    }
+
+    /// The target in the snapshot's terms; a file it does not index is `NOT_FOUND`.
+    fn resolve(&self, s: &Snapshot) -> Result<ReadTarget, ToolError> {
+        let file = |rel: &str| {
+            s.file(rel).ok_or_else(|| {
+                ToolError::new(
+                    ErrorCode::NotFound,
+                    format!("{rel}: not a file the workspace indexes (read_file reads any file)"),
+                )
+            })
+        };
+        Ok(match self {
+            ClientTarget::Symbol(name) => ReadTarget::Symbol(name.clone()),
+            ClientTarget::File { rel, outline: false } => ReadTarget::File(file(rel)?),
+            ClientTarget::File { rel, outline: true } => ReadTarget::Directory(file(rel)?),
+            ClientTarget::Lines { rel, start, end } => ReadTarget::Lines {
+                file: file(rel)?,
+                start: *start,
+                end: *end,
+            },
+            ClientTarget::At { rel, line, column } => {
+                let file = file(rel)?;
+                let index = s.analysis.line_index(file).map_err(|_| super::cancelled())?;
+                let offset = match column {
+                    Some(column) => index.offset(line - 1, column - 1, ColumnUnit::Chars),
+                    None => {
+                        let start = index.offset(line - 1, 0, ColumnUnit::Chars);
+                        let text = s.analysis.file_text(file);
+                        let rest = &text[start..];
+                        start + (rest.len() - rest.trim_start_matches([' ', '\t']).len())
+                    }
+                };
+                ReadTarget::At { file, offset }
+            }
+        })
+    }
+}
+
+#[tool_router(router = read_router, vis = "pub(super)")]
+impl SextantServer {
+    #[tool(
+        description = "Read code for a model under a token budget: definitions by `symbol` (with docs, decorators, attributes) or at `path`+`line`, line ranges, whole files, or a file's definitions with token costs (`outline`). Several targets, in priority order; what does not fit is listed with a cursor. Ambiguous names list candidates.",
+        input_schema = input_schema::<ReadSymbolArgs>(),
+        output_schema = output_schema::<ReadAnswer>(),
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn read_symbol(
+        &self,
+        args: JsonObject,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Rendered<ReadAnswer>, rmcp::model::CallToolResult> {
+        let args: ReadSymbolArgs = parse_args(args)?;
+        if args.targets.is_empty() || args.targets.len() > MAX_TARGETS {
+            return Err(invalid(format!("give 1 to {MAX_TARGETS} targets")).into());
+        }
+        let budget = budget(&self.limits, args.max_tokens, args.encoding)?;
+        let context_lines = in_range("context_lines", args.context_lines, 0, 100, 0)? as u32;
+        let cursor = match &args.cursor {
+            Some(text) => Some(ReadCursor::parse(text).ok_or_else(|| {
+                invalid("a cursor is an earlier answer's `next_cursor` (TARGET:LINE)")
+            })?),
+            None => None,
+        };
+        let live = self.live.clone();
+        let targets = args
+            .targets
+            .into_iter()
+            .map(|t| ClientTarget::new(t, live.root()))
+            .collect::<Result<Vec<_>, _>>()?;
+        let path_prefix = args.path_prefix;
+        let answer = self
+            .run("read_symbol", ctx, Lane::Compute, move |cancel| {
+                live.read(cancel, |s: &Snapshot| {
+                    let targets = match targets.iter().map(|t| t.resolve(s)).collect() {
+                        Ok(targets) => targets,
+                        Err(e) => return Ok(Err(e)),
+                    };
+                    let request = ReadRequest {
+                        targets,
+                        context_lines,
+                        path_prefix: path_prefix.clone(),
+                        budget,
+                        cursor,
+                    };
+                    Ok(s.analysis.read(&request)?.map_err(ToolError::failed))
+                })
+                .map_err(read_error)?
+            })
+            .await?;
+        Ok(Rendered {
+            text: answer.text.clone(),
+            data: answer,
+        })
+    }
+
+    #[tool(
+        description = "A workspace file's lines (any text file) from `offset`, at most `limit`, within a token budget; `next_offset` continues. Binary files and paths outside the root are refused.",
+        input_schema = input_schema::<ReadFileArgs>(),
+        output_schema = output_schema::<ReadFileAnswer>(),
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn read_file(
+        &self,
+        args: JsonObject,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Rendered<ReadFileAnswer>, rmcp::model::CallToolResult> {
+        let args: ReadFileArgs = parse_args(args)?;
+        let budget = budget(&self.limits, args.max_tokens, args.encoding)?;
+        let offset = args.offset.unwrap_or(1).max(1);
+        let limit = in_range("limit", args.limit, 1, 100_000, 2000)? as u32;
+        let live = self.live.clone();
+        let (rel, abs) = paths::resolve(live.root(), &args.path)?;
+        if abs.is_dir() {
+            return Err(invalid(format!("{rel:?} is a directory")).into());
+        }
+        let answer = self
+            .run("read_file", ctx, Lane::Compute, move |cancel| {
+                let (text, language) = live.read_text(cancel, &rel).map_err(|e| match e {
+                    FileReadError::Read(e) => read_error(e),
+                    FileReadError::Skipped(skipped) => skipped_error(&rel, &skipped),
+                    FileReadError::File(e) => file_error(e),
+                })?;
+                let read = ide::read_lines(&rel, language, &text, offset, limit, &budget);
+                let piece = read.pieces.first();
+                Ok(Rendered {
+                    data: ReadFileAnswer {
+                        path: rel.clone(),
+                        start_line: offset,
+                        end_line: piece.map_or(offset - 1, |p| p.end_line),
+                        total_lines: text.split_inclusive('\n').count() as u32,
+                        tokens: read.tokens,
+                        encoding: read.encoding,
+                        next_offset: read
+                            .next_cursor
+                            .as_deref()
+                            .and_then(ReadCursor::parse)
+                            .map(|c| c.line),
+                    },
+                    text: read.text,
+                })
+            })
+            .await?;
+        Ok(answer)
+    }
+}
