@@ -4,29 +4,37 @@ serialized as compact JSON, fetched from `sextant mcp` with the MCP Python SDK.
 
     python3 benches/tools_list_size.py --sextant target/debug/sextant
 
-Prints characters per tool and in all, and tokens: counted with tiktoken's cl100k_base when
-that encoding is available without a download, else estimated at 4 characters per token
-(and labelled as an estimate).
+Prints characters per tool and in all, and exact tokens in o200k_base, counted by the
+reference tokenizer (tests/oracle/reference_tokens.mjs, js-tiktoken, installed by
+scripts/test); without Node.js, estimated at 4 characters per token (and labelled so).
 """
 
 import argparse
 import json
 import os
+import shutil
+import subprocess
 import tempfile
+from pathlib import Path
 
 import anyio
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
 
-def token_counter():
-    """A tokenizer that works offline, or None."""
-    try:
-        import tiktoken
+REFERENCE = Path(__file__).resolve().parents[1] / "tests" / "oracle" / "reference_tokens.mjs"
 
-        encoding = tiktoken.get_encoding("cl100k_base")
-        return lambda text: len(encoding.encode(text))
-    except Exception:
+
+def token_counter():
+    """The reference tokenizer's o200k_base count, or None without Node.js."""
+    if not shutil.which("node"):
         return None
+
+    def count(text: str) -> int:
+        request = json.dumps({"encoding": "o200k_base", "text": text}) + "\n"
+        out = subprocess.run(["node", str(REFERENCE)], input=request, capture_output=True, text=True, check=True)
+        return json.loads(out.stdout)["tokens"]
+
+    return count
 
 
 async def model_view(sextant: str) -> list[dict]:
@@ -49,7 +57,7 @@ def main():
     args = parser.parse_args()
     tools = anyio.run(model_view, args.sextant)
     count = token_counter()
-    unit = "tokens (cl100k_base)" if count else "tokens (estimated, 4 characters each)"
+    unit = "tokens (o200k_base)" if count else "tokens (estimated, 4 characters each)"
     count = count or (lambda text: round(len(text) / 4))
 
     def line(label: str, text: str):

@@ -50,7 +50,9 @@ static INSTRUCTIONS: LazyLock<String> = LazyLock::new(|| {
         "sextant keeps a live index of this workspace's {} code, updated as files change. \
 Prefer `lookup_symbol` over grep to find where a function, class, method, type or constant is \
 defined (ranked fuzzy search on names, filters by kind, language and path). Use `outline` to \
-see a file's structure without reading it, `find_definition` and `find_references` for what a \
+see a file's structure without reading it, `read_symbol` to read just the definitions you need \
+(by name or position, with their docs; several at once under an exact token budget) rather than \
+whole files, `read_file` for any file's lines, `find_definition` and `find_references` for what a \
 name means and who uses it (Python, JavaScript, TypeScript, Go, Rust), `rename_symbol` to rename \
 one across the workspace (a checked dry run with a diff unless `apply` is true) or in a snippet, `list_imports` for what a file imports and where \
 each import leads, `import_graph` for what a file depends on, what depends on it and \
