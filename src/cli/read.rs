@@ -124,7 +124,10 @@ fn read_target(
         ))
     };
     if let Some((start, end)) = place.split_once('-') {
-        let (start, end) = (number(start).ok_or_else(invalid)?, number(end).ok_or_else(invalid)?);
+        let (start, end) = (
+            number(start).ok_or_else(invalid)?,
+            number(end).ok_or_else(invalid)?,
+        );
         return Ok(ReadTarget::Lines { file, start, end });
     }
     let (line, column) = match place.split_once(':') {

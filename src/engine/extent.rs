@@ -37,8 +37,7 @@ pub(crate) fn definition_extent(db: &dyn Db, file: SourceFile, range: TextRange)
     let mut first = node.start_byte().min(start);
     while let Some(previous) = node.prev_sibling() {
         let belongs = previous.is_extra() || lang.attached.contains(previous.kind_id());
-        if !belongs || !adjacent(text, previous.end_byte(), first) || !starts_line(text, previous)
-        {
+        if !belongs || !adjacent(text, previous.end_byte(), first) || !starts_line(text, previous) {
             break;
         }
         first = previous.start_byte();

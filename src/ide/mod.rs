@@ -65,8 +65,8 @@ pub use target::{Target, TargetError};
 
 // The vocabulary of answers, defined below `ide` and part of its API.
 pub use crate::checks::{Code as DiagnosticCode, Severity};
-pub use crate::engine::tokens::{Budget, Encoding};
 pub use crate::db::ManifestKind;
+pub use crate::engine::tokens::{Budget, Encoding};
 pub use crate::semantic::projects::{Project as ProjectInfo, ProjectKind};
 // What a tsconfig `extends` names, for the loader to read those files too.
 pub use crate::semantic::projects::{extends_candidates, extends_specifiers};

@@ -437,7 +437,11 @@ impl LiveWorkspace {
             name: rel.to_string(),
             refusal,
         };
-        let bytes = self.system.read(&path, max_file_size).map_err(refused)?.bytes;
+        let bytes = self
+            .system
+            .read(&path, max_file_size)
+            .map_err(refused)?
+            .bytes;
         if bytes[..bytes.len().min(8192)].contains(&0) {
             return Err(FileError::Binary { name: rel.into() }.into());
         }

@@ -168,10 +168,7 @@ pub(crate) fn read(
     let mut texts: Vec<String> = Vec::new();
     let mut stopped_at: Option<ReadCursor> = None;
     for (index, target) in request.targets.iter().enumerate().skip(first) {
-        let from_line = request
-            .cursor
-            .filter(|c| c.target == index)
-            .map(|c| c.line);
+        let from_line = request.cursor.filter(|c| c.target == index).map(|c| c.line);
         let piece = match pieces::piece(db, workspace, request, target, from_line) {
             pieces::Found::Piece(piece) => piece,
             pieces::Found::Ambiguous(ambiguity) => {
@@ -286,13 +283,21 @@ pub fn read_lines(
     let total_lines = text.split_inclusive('\n').count() as u32;
     let mut answer = empty_answer(budget);
     let (info, text, last) = if budget.admits(&piece.text) {
-        (piece.info(0, budget.encoding), piece.text.clone(), piece.end_line)
+        (
+            piece.info(0, budget.encoding),
+            piece.text.clone(),
+            piece.end_line,
+        )
     } else {
         match piece.cut_to_fit(budget, "") {
             Some(cut) => (cut.info(0, budget.encoding), cut.text.clone(), cut.end_line),
             None => {
                 answer.omitted.push(piece.info(0, budget.encoding));
-                (piece.info(0, budget.encoding), String::new(), start.saturating_sub(1))
+                (
+                    piece.info(0, budget.encoding),
+                    String::new(),
+                    start.saturating_sub(1),
+                )
             }
         }
     };
@@ -301,7 +306,13 @@ pub fn read_lines(
     }
     if last < total_lines {
         answer.status = ReadStatus::WithOmissions;
-        answer.next_cursor = Some(ReadCursor { target: 0, line: last + 1 }.to_string());
+        answer.next_cursor = Some(
+            ReadCursor {
+                target: 0,
+                line: last + 1,
+            }
+            .to_string(),
+        );
     }
     answer.tokens = budget.encoding.count(&text);
     answer.text = text;

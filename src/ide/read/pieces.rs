@@ -102,7 +102,9 @@ impl Piece {
     /// Whether `info` describes the same lines of the same file (asked for twice, by name
     /// and by position, say).
     pub(crate) fn repeats(&self, info: &PieceInfo) -> bool {
-        info.path == self.path && info.start_line == self.start_line && info.end_line == self.end_line
+        info.path == self.path
+            && info.start_line == self.start_line
+            && info.end_line == self.end_line
     }
 
     pub(crate) fn info(&self, target: usize, encoding: Encoding) -> PieceInfo {
@@ -317,7 +319,14 @@ fn last_line(index: &LineIndex, end: usize) -> u32 {
 /// the lines given and `label`.
 fn lines(db: &dyn Db, file: SourceFile, start: u32, end: u32, label: Option<&str>) -> Piece {
     let language = file.lang(db).info().id.as_str();
-    text_lines(file.path(db), Some(language), file.text(db), start, end, label)
+    text_lines(
+        file.path(db),
+        Some(language),
+        file.text(db),
+        start,
+        end,
+        label,
+    )
 }
 
 /// Lines `start..=end` (1-based, clamped) of any text, as [`lines`] gives a file's.

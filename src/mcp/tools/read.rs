@@ -4,16 +4,11 @@
 //! Invariant: every path is confined by `paths::resolve` before anything is read; the text
 //! content of an answer is exactly the text its `tokens` counts, within the call's budget.
 
-use rmcp::{
-    RoleServer, model::JsonObject,
-    service::RequestContext, tool, tool_router,
-};
+use rmcp::{RoleServer, model::JsonObject, service::RequestContext, tool, tool_router};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{
-    Lane, SextantServer, file_error, in_range, parse_args, read_error, skipped_error,
-};
+use super::{Lane, SextantServer, file_error, in_range, parse_args, read_error, skipped_error};
 use crate::{
     ide::{self, ColumnUnit, Encoding, ReadAnswer, ReadCursor, ReadRequest, ReadTarget},
     mcp::{
@@ -118,9 +113,20 @@ fn invalid(message: impl Into<String>) -> ToolError {
 /// A target as the client gave it, its path resolved inside the root.
 enum ClientTarget {
     Symbol(String),
-    File { rel: String, outline: bool },
-    At { rel: String, line: u32, column: Option<u32> },
-    Lines { rel: String, start: u32, end: u32 },
+    File {
+        rel: String,
+        outline: bool,
+    },
+    At {
+        rel: String,
+        line: u32,
+        column: Option<u32>,
+    },
+    Lines {
+        rel: String,
+        start: u32,
+        end: u32,
+    },
 }
 
 impl ClientTarget {
@@ -172,7 +178,10 @@ impl ClientTarget {
         };
         Ok(match self {
             ClientTarget::Symbol(name) => ReadTarget::Symbol(name.clone()),
-            ClientTarget::File { rel, outline: false } => ReadTarget::File(file(rel)?),
+            ClientTarget::File {
+                rel,
+                outline: false,
+            } => ReadTarget::File(file(rel)?),
             ClientTarget::File { rel, outline: true } => ReadTarget::Directory(file(rel)?),
             ClientTarget::Lines { rel, start, end } => ReadTarget::Lines {
                 file: file(rel)?,
@@ -181,7 +190,10 @@ impl ClientTarget {
             },
             ClientTarget::At { rel, line, column } => {
                 let file = file(rel)?;
-                let index = s.analysis.line_index(file).map_err(|_| super::cancelled())?;
+                let index = s
+                    .analysis
+                    .line_index(file)
+                    .map_err(|_| super::cancelled())?;
                 let offset = match column {
                     Some(column) => index.offset(line - 1, column - 1, ColumnUnit::Chars),
                     None => {
