@@ -70,6 +70,8 @@ pub enum ErrorCode {
     NotUtf8,
     /// Writing failed part-way; the files already written were restored.
     WriteFailed,
+    /// A read's run (`run_id`) has spent the tokens it was given.
+    BudgetExhausted,
 }
 
 impl ErrorCode {
@@ -102,6 +104,7 @@ impl ErrorCode {
         ErrorCode::FormatTooLarge,
         ErrorCode::NotUtf8,
         ErrorCode::WriteFailed,
+        ErrorCode::BudgetExhausted,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -133,6 +136,7 @@ impl ErrorCode {
             ErrorCode::FormatTooLarge => "FORMAT_TOO_LARGE",
             ErrorCode::NotUtf8 => "NOT_UTF8",
             ErrorCode::WriteFailed => "WRITE_FAILED",
+            ErrorCode::BudgetExhausted => "BUDGET_EXHAUSTED",
         }
     }
 }

@@ -215,3 +215,27 @@ async def test_bad_targets_and_budgets_are_refused_with_their_codes(tmp_path):
     # The server's cap wins over a larger max_tokens.
     assert capped.structured_content["max_tokens"] == 50
     assert capped.structured_content["tokens"] <= 50
+
+
+async def test_reads_of_one_run_share_its_budget(tmp_path):
+    project(tmp_path)
+    target = {"targets": [{"path": "geo/shapes.py"}]}
+    async with stdio_session(tmp_path) as session:
+        alone = await session.call_tool("read_symbol", target)
+        cost = alone.structured_content["tokens"]
+        first = await session.call_tool("read_symbol", {**target, "run_id": "task-1", "run_max_tokens": cost + 40})
+        second = await session.call_tool("read_symbol", {**target, "run_id": "task-1"})
+        third = await session.call_tool("read_symbol", {**target, "run_id": "task-1"})
+        changed = await session.call_tool("read_symbol", {**target, "run_id": "task-1", "run_max_tokens": 5})
+        lone = await session.call_tool("read_symbol", {**target, "run_max_tokens": 5})
+    assert first.structured_content["run"] == {"id": "task-1", "max_tokens": cost + 40, "used": cost, "remaining": 40}
+    # What is left is less than the file: its first lines, counted against the run.
+    data = second.structured_content
+    assert data["max_tokens"] == 40 and 0 < data["tokens"] <= 40 and data["pieces"][0]["cut"] is True
+    assert data["run"]["used"] == cost + data["tokens"]
+    if data["run"]["remaining"] == 0:
+        assert tool_error(third)["code"] == "BUDGET_EXHAUSTED"
+    else:
+        assert third.structured_content["tokens"] <= data["run"]["remaining"]
+    assert tool_error(changed)["code"] == "INVALID_ARGUMENT"
+    assert tool_error(lone)["code"] == "INVALID_ARGUMENT"

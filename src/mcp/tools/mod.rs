@@ -318,6 +318,8 @@ pub struct SextantServer {
     /// A lane of its own for `workspace_status`, which only reads memoized state, so that
     /// it answers while expensive calls fill every slot.
     status_lane: Arc<Semaphore>,
+    /// The token budgets of reading runs (`read_symbol`'s `run_id`).
+    runs: Arc<super::budget::RunBudgets>,
     /// Test hook: `SEXTANT_TEST_PANIC=<tool name>` (`testing::TestHooks::panic_in_tool`) makes that tool panic
     /// inside its worker, so tests can check that a panic fails only that request.
     inject_panic: Option<String>,
@@ -421,6 +423,7 @@ impl SextantServer {
             live,
             in_flight: Arc::new(Semaphore::new(limits.max_in_flight.max(1))),
             status_lane: Arc::new(Semaphore::new(STATUS_LANE_SLOTS)),
+            runs: Arc::default(),
             limits: Arc::new(limits),
             inject_panic: crate::testing::hooks().panic_in_tool.clone(),
             tool_router: without_writes(

@@ -14,7 +14,7 @@ use crate::{
     mcp::{
         ErrorCode, ToolError,
         answers::Rendered,
-        budget::budget,
+        budget::{RunState, budget},
         paths,
         schema::{input_schema, output_schema},
     },
@@ -70,6 +70,21 @@ pub struct ReadSymbolArgs {
     pub max_tokens: Option<u32>,
     /// `o200k_base` (default) or `cl100k_base`.
     pub encoding: Option<Encoding>,
+    /// Reads giving the same run id share one budget (`run_max_tokens`): each answer is cut
+    /// to what the run has left, and `BUDGET_EXHAUSTED` once it is spent.
+    pub run_id: Option<String>,
+    /// With a run's first `run_id`: its budget (default 100000).
+    #[schemars(range(min = 1))]
+    pub run_max_tokens: Option<u32>,
+}
+
+/// `read_symbol`'s answer: the read, and the run's budget after it when `run_id` was given.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ReadSymbolAnswer {
+    #[serde(flatten)]
+    pub read: ReadAnswer,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub run: Option<RunState>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -214,19 +229,19 @@ impl SextantServer {
     #[tool(
         description = "Read code for a model under a token budget: definitions by `symbol` (with docs, decorators, attributes) or at `path`+`line`, line ranges, whole files, or a file's definitions with token costs (`outline`). Several targets, in priority order; what does not fit is listed with a cursor. Ambiguous names list candidates.",
         input_schema = input_schema::<ReadSymbolArgs>(),
-        output_schema = output_schema::<ReadAnswer>(),
+        output_schema = output_schema::<ReadSymbolAnswer>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
     )]
     async fn read_symbol(
         &self,
         args: JsonObject,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<Rendered<ReadAnswer>, rmcp::model::CallToolResult> {
+    ) -> Result<Rendered<ReadSymbolAnswer>, rmcp::model::CallToolResult> {
         let args: ReadSymbolArgs = parse_args(args)?;
         if args.targets.is_empty() || args.targets.len() > MAX_TARGETS {
             return Err(invalid(format!("give 1 to {MAX_TARGETS} targets")).into());
         }
-        let budget = budget(&self.limits, args.max_tokens, args.encoding)?;
+        let mut budget = budget(&self.limits, args.max_tokens, args.encoding)?;
         let context_lines = in_range("context_lines", args.context_lines, 0, 100, 0)? as u32;
         let cursor = match &args.cursor {
             Some(text) => Some(ReadCursor::parse(text).ok_or_else(|| {
@@ -241,6 +256,19 @@ impl SextantServer {
             .map(|t| ClientTarget::new(t, live.root()))
             .collect::<Result<Vec<_>, _>>()?;
         let path_prefix = args.path_prefix;
+        let reservation = match &args.run_id {
+            Some(id) => {
+                let reservation = self
+                    .runs
+                    .reserve(id, args.run_max_tokens, budget.max_tokens)?;
+                budget.max_tokens = reservation.tokens();
+                Some(reservation)
+            }
+            None if args.run_max_tokens.is_some() => {
+                return Err(invalid("`run_max_tokens` goes with `run_id`").into());
+            }
+            None => None,
+        };
         let answer = self
             .run("read_symbol", ctx, Lane::Compute, move |cancel| {
                 live.read(cancel, |s: &Snapshot| {
@@ -259,10 +287,13 @@ impl SextantServer {
                 })
                 .map_err(read_error)?
             })
-            .await?;
+            .await;
+        let spent = answer.as_ref().map_or(0, |a| a.tokens);
+        let run = reservation.map(|r| self.runs.settle(r, spent));
+        let read = answer?;
         Ok(Rendered {
-            text: answer.text.clone(),
-            data: answer,
+            text: read.text.clone(),
+            data: ReadSymbolAnswer { read, run },
         })
     }
 
