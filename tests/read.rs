@@ -119,3 +119,58 @@ fn tokens_counts_each_file_and_the_total() {
     let unknown = sextant(dir.path(), &["tokens", "--encoding", "gpt2"]);
     assert_eq!(unknown.status.code(), Some(2));
 }
+
+#[test]
+fn bootstrap_tells_a_new_session_what_to_read_and_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let write = |rel: &str, text: &str| {
+        let path = root.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write(
+        "Cargo.toml",
+        "[package]\nname = \"demo\"\nversion = \"0.1.0\"\n",
+    );
+    write("src/main.rs", "mod util;\nfn main() {}\n");
+    write("src/util.rs", "pub fn helper() {}\n");
+    write(
+        "tools/gen.py",
+        "def run():\n    pass\n\nif __name__ == \"__main__\":\n    run()\n",
+    );
+    write(
+        "Makefile",
+        ".PHONY: all\nall: build\nbuild:\n\tcargo build\nCC := cc\n",
+    );
+    write(
+        "package.json",
+        "{\"name\": \"web\", \"scripts\": {\"lint\": \"eslint .\"}}",
+    );
+    write("AGENTS.md", "Run make.\n");
+    write(".git/HEAD", "ref: refs/heads/feature/x\n");
+    let out = sextant(root, &["bootstrap"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let expected = [
+        "Git branch: feature/x",
+        "Languages: python (1 files, 5 lines), rust (2 files, 3 lines)",
+        "Read first: AGENTS.md",
+        "Projects:\n  cargo demo at . (Cargo.toml)\n  npm web at . (package.json)\n",
+        "Commands:\n  cargo build (Cargo.toml)\n  cargo test (Cargo.toml)\n  cargo clippy --all-targets (Cargo.toml)\n  npm run lint (package.json)\n  make all (Makefile)\n  make build (Makefile)\n",
+        "Entry points:\n  src/main.rs (rust binary)\n  tools/gen.py (python script)\n",
+        "Layout:\n  tools/ 1 files, 5 lines, mostly python\n  src/ 2 files, 3 lines, mostly rust\n",
+        "Most imported:\n  src/util.rs (1 importers)\n",
+    ];
+    for part in expected {
+        assert!(text.contains(part), "{part:?} not in:\n{text}");
+    }
+    let tokens: usize = stderr(&out).split(' ').next().unwrap().parse().unwrap();
+    let small = sextant(root, &["bootstrap", "--max-tokens", "40"]);
+    let cut = stdout(&small);
+    assert!(
+        cut.ends_with("more lines left out for the budget)\n"),
+        "{cut}"
+    );
+    assert!(tokens > 40);
+}

@@ -136,6 +136,12 @@ pub enum Command {
     /// Count the exact tokens of files (o200k_base by default, or cl100k_base), as a model's
     /// tokenizer does.
     Tokens(read::TokensArgs),
+    /// What a new agent session needs to know, in one answer under a token budget: languages
+    /// and sizes, projects, the instruction files to read first (AGENTS.md, CLAUDE.md,
+    /// CONTRIBUTING.md, README), the commands the manifests and Makefile declare, entry
+    /// points, the top-level layout, the most imported files and the git branch (read from
+    /// .git/HEAD; nothing is run).
+    Bootstrap(read::BootstrapArgs),
 }
 
 #[derive(Args, Debug)]
@@ -505,6 +511,7 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
         Command::Format(args) => format::run(g, args),
         Command::Read(args) => read::read(g, args),
         Command::Tokens(args) => read::tokens(g, args),
+        Command::Bootstrap(args) => read::bootstrap(g, args),
         Command::Explain(args) => explain(g, args),
         Command::Symbols(args) => symbols(g, args),
         Command::Files(args) => files(g, args),

@@ -1,5 +1,6 @@
-//! `sextant read` (definitions, lines, files or a file's definitions under a token budget)
-//! and `sextant tokens` (exact token counts of files).
+//! The commands that give code and facts for a model: `sextant read` (definitions, lines,
+//! files or a file's definitions under a token budget), `sextant tokens` (exact token
+//! counts of files) and `sextant bootstrap` (what a new session needs to know).
 
 use std::{path::Path, process::ExitCode};
 
@@ -49,6 +50,32 @@ pub struct TokensArgs {
     /// The encoding tokens are counted in.
     #[arg(long, value_name = "NAME", default_value = "o200k_base", value_parser = parse_encoding)]
     pub encoding: Encoding,
+}
+
+#[derive(Args, Debug)]
+pub struct BootstrapArgs {
+    /// At most this many tokens of text.
+    #[arg(long, value_name = "N", default_value_t = 4_000)]
+    pub max_tokens: usize,
+    /// The encoding tokens are counted in.
+    #[arg(long, value_name = "NAME", default_value = "o200k_base", value_parser = parse_encoding)]
+    pub encoding: Encoding,
+}
+
+pub fn bootstrap(g: &GlobalArgs, args: &BootstrapArgs) -> Result<(String, ExitCode), CliError> {
+    let host = load_workspace(g)?;
+    let budget = Budget {
+        encoding: args.encoding,
+        max_tokens: args.max_tokens,
+    };
+    let answer = host.bootstrap(&budget).map_err(cancelled)?;
+    eprintln!("{} tokens ({})", answer.tokens, answer.encoding.as_str());
+    let out = if g.json {
+        format!("{}\n", serde_json::to_string_pretty(&answer)?)
+    } else {
+        answer.text
+    };
+    Ok((out, ExitCode::SUCCESS))
 }
 
 fn parse_encoding(name: &str) -> Result<Encoding, String> {

@@ -271,6 +271,11 @@ impl Analysis {
         self.with(|db| super::navigation::definition(db, self.workspace, file.0, offset))
     }
 
+    /// What a new session needs to know of the workspace, from the index.
+    pub fn bootstrap_facts(&self) -> Cancellable<super::BootstrapFacts> {
+        self.with(|db| super::bootstrap::bootstrap_facts(db, self.workspace))
+    }
+
     /// The exact tokens of a file's text (memoized per file and encoding).
     pub fn file_tokens(&self, file: FileId, encoding: super::Encoding) -> Cancellable<u32> {
         self.with(|db| crate::engine::tokens::file_tokens(db, file.0, encoding))

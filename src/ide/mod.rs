@@ -10,6 +10,7 @@
 //! ([`Analysis`]'s methods) and returned as `Err(Cancelled)`.
 
 mod analysis;
+mod bootstrap;
 mod call_hierarchy;
 mod diagnostics;
 mod edits;
@@ -31,6 +32,10 @@ mod target;
 pub use analysis::{
     Analysis, AnalysisHost, Cancellable, CancellationToken, Cancelled, Change, ChangeSummary,
     FileContent, FileId,
+};
+pub use bootstrap::{
+    BootstrapFacts, DirectorySummary, EntryPoint, ImportedFile, MAX_LISTED as MAX_BOOTSTRAP_LISTED,
+    ProjectSummary,
 };
 pub use call_hierarchy::{Call, CallItem};
 pub use diagnostics::{

@@ -404,6 +404,23 @@ impl LiveWorkspace {
 }
 
 impl LiveWorkspace {
+    /// What a new agent session needs to know of the workspace (see [`super::bootstrap`]).
+    pub fn bootstrap(
+        &self,
+        cancel: &RequestCancel,
+        budget: &crate::ide::Budget,
+    ) -> Result<super::bootstrap::Bootstrap, ReadError> {
+        let facts = self.read(cancel, |s: &Snapshot| s.analysis.bootstrap_facts())?;
+        Ok(super::bootstrap::bootstrap(
+            &*self.system,
+            &self.root,
+            facts,
+            budget,
+        ))
+    }
+}
+
+impl LiveWorkspace {
     /// The text of the workspace file `rel`, whatever its language (a README, a manifest):
     /// an indexed file's from the index, any other through the confined reader with the
     /// index's size limit. Binary files and files the walk refused are refused. Also

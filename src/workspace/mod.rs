@@ -6,6 +6,7 @@
 //! layered over it. Progress is reported as [`ProgressEvent`]s for the front end to render.
 
 pub mod apply;
+pub mod bootstrap;
 mod config;
 mod error;
 pub mod format;
@@ -619,6 +620,20 @@ impl Host {
     }
 
     /// A snapshot of the current revision.
+    /// What a new agent session needs to know of the workspace (see [`bootstrap`]).
+    pub fn bootstrap(
+        &self,
+        budget: &crate::ide::Budget,
+    ) -> Result<bootstrap::Bootstrap, crate::ide::Cancelled> {
+        let facts = self.analysis().bootstrap_facts()?;
+        Ok(bootstrap::bootstrap(
+            &self.system,
+            &self.root,
+            facts,
+            budget,
+        ))
+    }
+
     pub fn analysis(&self) -> Analysis {
         self.analysis.analysis()
     }

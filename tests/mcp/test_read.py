@@ -239,3 +239,24 @@ async def test_reads_of_one_run_share_its_budget(tmp_path):
         assert third.structured_content["tokens"] <= data["run"]["remaining"]
     assert tool_error(changed)["code"] == "INVALID_ARGUMENT"
     assert tool_error(lone)["code"] == "INVALID_ARGUMENT"
+
+
+async def test_workspace_bootstrap_in_one_call_within_its_budget(tmp_path):
+    project(tmp_path)
+    write(tmp_path, "CLAUDE.md", "Use make.\n")
+    write(tmp_path, "Makefile", "test:\n\tpytest\n")
+    write(tmp_path, ".git/HEAD", "ref: refs/heads/main\n")
+    async with stdio_session(tmp_path) as session:
+        full = await session.call_tool("workspace_bootstrap", {})
+        small = await session.call_tool("workspace_bootstrap", {"max_tokens": 30})
+    text = text_of(full)
+    data = full.structured_content
+    assert data["tokens"] == reference_tokens(text) and data["truncated"] is False
+    assert data["instruction_files"] == ["CLAUDE.md"]
+    assert data["commands"] == [{"command": "make test", "source": "Makefile"}]
+    assert data["git"] == {"branch": "main"}
+    assert [d["path"] for d in data["layout"]] == ["geo", "src"]
+    assert "Read first: CLAUDE.md\n" in text and "Git branch: main\n" in text
+    cut = small.structured_content
+    assert cut["truncated"] is True and cut["tokens"] <= 30
+    assert cut["tokens"] == reference_tokens(text_of(small))
