@@ -13,4 +13,5 @@ pub(crate) mod change;
 pub(crate) mod definitions;
 pub(crate) mod rename;
 pub(crate) mod search;
+pub(crate) mod skeleton;
 pub(crate) mod tokens;

@@ -1,0 +1,7 @@
+; The bodies `skeleton` elides (see queries/README.md): the block of every function and
+; method, and of every closure whose body is a block (`static F: … = Lazy::new(|| { … })`).
+; Only the outermost are elided; `impl`, `trait` and `mod` bodies are kept, their functions'
+; bodies elided.
+
+(function_item body: (block) @body)
+(closure_expression body: (block) @body)

@@ -1,0 +1,339 @@
+//! `file_skeleton`: a file with its function and method bodies elided, each elided body
+//! replaced by a marker naming the lines it stood for, so a model sees every signature,
+//! type and import for a fraction of the tokens and can ask for a body by its lines.
+//!
+//! Which nodes are bodies is data (`queries/<lang>/skeleton.scm`, capture `@body`); how a
+//! marker reads is the only per-family code: `{ /* … lines 12-30 */ }` inside braces, and in
+//! Python `...  # lines 12-30` (or the docstring's first line) in place of the block.
+//!
+//! Invariant: putting back, for every elision, the original bytes in place of the marker
+//! gives the file's text byte for byte ([`FileSkeleton::restore`]); only well-formed bodies
+//! (no syntax error inside) are elided, and only the outermost of nested ones; a file that
+//! could not be parsed is its own skeleton.
+
+use std::{ops::Range, sync::Arc};
+
+use tree_sitter::{Node, Tree};
+
+use super::tokens::Encoding;
+use crate::{
+    db::{Db, SourceFile},
+    lang::{Family, Language, QueryKind},
+    semantic,
+    syntax::{self, Interrupt, TextRange, TextSize},
+};
+
+/// One elided body.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Elision {
+    /// The elided bytes in the file.
+    pub original: TextRange,
+    /// The marker's bytes in the skeleton text.
+    pub in_skeleton: TextRange,
+    /// 1-based lines of the elided code (blank lines around it left out).
+    pub start_line: u32,
+    pub end_line: u32,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FileSkeleton {
+    pub text: String,
+    /// In file order.
+    pub elisions: Vec<Elision>,
+    /// Byte offsets in `text` where a top-level item (with the comments and attributes
+    /// right above it) starts a line after a blank line: where a skeleton too long for an
+    /// answer may be cut. Increasing, never inside a marker.
+    pub item_starts: Vec<u32>,
+}
+
+impl FileSkeleton {
+    /// The file's text: the skeleton with each marker replaced by the bytes it elided.
+    pub fn restore(&self, original: &str) -> String {
+        let mut out = String::with_capacity(original.len());
+        let mut at = 0;
+        for e in &self.elisions {
+            out.push_str(&self.text[at..usize::from(e.in_skeleton.start())]);
+            out.push_str(&original[e.original]);
+            at = e.in_skeleton.end().into();
+        }
+        out.push_str(&self.text[at..]);
+        out
+    }
+
+    /// The file offset of a skeleton offset outside every marker (a marker's start or end
+    /// included).
+    pub fn original_offset(&self, in_skeleton: usize) -> usize {
+        let mut offset = in_skeleton as i64;
+        for e in &self.elisions {
+            if usize::from(e.in_skeleton.start()) >= in_skeleton {
+                break;
+            }
+            offset += i64::from(u32::from(e.original.len()))
+                - i64::from(u32::from(e.in_skeleton.len()));
+        }
+        offset.max(0) as usize
+    }
+}
+
+/// `file`'s skeleton. Depends on the file alone: an edit elsewhere leaves it memoized.
+#[salsa::tracked(returns(clone))]
+pub fn file_skeleton(db: &dyn Db, file: SourceFile) -> Arc<FileSkeleton> {
+    let lang = file.lang(db).info();
+    let text = file.text(db);
+    let tree = semantic::file_tree(db, file);
+    let interrupt = || semantic::is_cancelled(db);
+    match skeleton_of(lang, text, tree.as_ref(), &interrupt) {
+        Some(skeleton) => Arc::new(skeleton),
+        None => semantic::cancelled(db),
+    }
+}
+
+/// The tokens of `file`'s skeleton text, memoized per file and encoding.
+#[salsa::tracked]
+pub fn skeleton_tokens(db: &dyn Db, file: SourceFile, encoding: Encoding) -> u32 {
+    encoding.count(&file_skeleton(db, file).text) as u32
+}
+
+/// The skeleton of `text` (parsed as `tree`; `None`: not parsed, nothing elided). `None`
+/// when `interrupt` stopped the query.
+pub(crate) fn skeleton_of(
+    lang: &Language,
+    text: &str,
+    tree: Option<&Tree>,
+    interrupt: Interrupt,
+) -> Option<FileSkeleton> {
+    let Some(tree) = tree else {
+        return Some(FileSkeleton {
+            text: text.to_string(),
+            ..FileSkeleton::default()
+        });
+    };
+    let lines = Lines(syntax::line_starts(text));
+    let cuts: Vec<Cut> = outermost_bodies(lang, text, tree, interrupt)?
+        .into_iter()
+        .filter_map(|body| cut(lang.family, body, text, &lines))
+        .collect();
+    let mut skeleton = assemble(text, &cuts);
+    skeleton.item_starts = item_starts(tree, text, &cuts, &skeleton);
+    Some(skeleton)
+}
+
+/// The `@body` nodes without a syntax error inside, outermost only, in file order.
+fn outermost_bodies<'t>(
+    lang: &Language,
+    text: &str,
+    tree: &'t Tree,
+    interrupt: Interrupt,
+) -> Option<Vec<Node<'t>>> {
+    let Some(query) = lang.query(QueryKind::Skeleton) else {
+        return Some(Vec::new());
+    };
+    let names = query.capture_names();
+    let mut bodies = Vec::new();
+    let finished = syntax::run_query(lang, QueryKind::Skeleton, tree, text, interrupt, |m| {
+        bodies.extend(
+            m.captures()
+                .iter()
+                .filter(|c| names[c.index as usize] == "body" && !c.node.has_error())
+                .map(|c| c.node),
+        );
+    });
+    if !finished {
+        return None;
+    }
+    bodies.sort_by_key(|n| (n.start_byte(), std::cmp::Reverse(n.end_byte())));
+    let mut outermost: Vec<Node> = Vec::with_capacity(bodies.len());
+    for body in bodies {
+        if outermost.last().is_none_or(|o| body.start_byte() >= o.end_byte()) {
+            outermost.push(body);
+        }
+    }
+    Some(outermost)
+}
+
+/// What replaces one elided range.
+struct Cut {
+    range: Range<usize>,
+    marker: String,
+    lines: (u32, u32),
+}
+
+/// The text's line starts, for 1-based line numbers of byte offsets.
+struct Lines(Vec<u32>);
+
+impl Lines {
+    fn of(&self, offset: usize) -> u32 {
+        self.0.partition_point(|&start| start as usize <= offset) as u32
+    }
+
+    /// The first and last lines of the non-blank part of `range` (not empty).
+    fn span(&self, text: &str, range: &Range<usize>) -> (u32, u32) {
+        let inside = &text[range.clone()];
+        let first = range.start + (inside.len() - inside.trim_start().len());
+        let last = range.start + inside.trim_end().len().max(1) - 1;
+        (self.of(first), self.of(last.max(first)))
+    }
+}
+
+fn line_span(lines: (u32, u32)) -> String {
+    match lines {
+        (a, b) if a == b => format!("line {a}"),
+        (a, b) => format!("lines {a}-{b}"),
+    }
+}
+
+/// How `body` is elided in its language, or `None` when eliding it would not shorten it.
+fn cut(family: Family, body: Node, text: &str, lines: &Lines) -> Option<Cut> {
+    let cut = match family {
+        Family::Python => python_cut(body, text, lines)?,
+        Family::Ecma { .. } | Family::Go | Family::Rust => braced_cut(body, text, lines)?,
+    };
+    (cut.range.len() > cut.marker.len()).then_some(cut)
+}
+
+/// The inside of a `{ … }` block, replaced by ` /* … lines a-b */ `.
+fn braced_cut(body: Node, text: &str, lines: &Lines) -> Option<Cut> {
+    let (open, close) = (body.child(0)?, body.child(body.child_count().checked_sub(1)?)?);
+    if open.kind() != "{" || close.kind() != "}" || open.id() == close.id() {
+        return None;
+    }
+    let range = open.end_byte()..close.start_byte();
+    if text[range.clone()].trim().is_empty() {
+        return None;
+    }
+    let span = lines.span(text, &range);
+    Some(Cut {
+        range,
+        marker: format!(" /* … {} */ ", line_span(span)),
+        lines: span,
+    })
+}
+
+/// A Python block (it starts at its first statement, indented), replaced by
+/// `...  # lines a-b`. A one-line docstring stays and the statements after it are elided;
+/// a longer one is elided with the rest and the marker keeps its first line instead of
+/// `...`, which is a statement as valid as `...`.
+fn python_cut(body: Node, text: &str, lines: &Lines) -> Option<Cut> {
+    let first = body.named_child(0)?;
+    let docstring = docstring(first);
+    let (start, marker_statement) = match docstring {
+        Some(string) if !text[string.byte_range()].contains('\n') => {
+            (first.next_sibling()?.start_byte(), "...".to_string())
+        }
+        Some(string) => (body.start_byte(), docstring_first_line(string, text)),
+        None => (body.start_byte(), "...".to_string()),
+    };
+    let range = start..body.end_byte();
+    let span = lines.span(text, &range);
+    Some(Cut {
+        range,
+        marker: format!("{marker_statement}  # {}", line_span(span)),
+        lines: span,
+    })
+}
+
+/// The string of a statement that is a string alone (a docstring when it comes first).
+fn docstring(statement: Node) -> Option<Node> {
+    let string = statement.named_child(0)?;
+    (statement.kind() == "expression_statement"
+        && statement.named_child_count() == 1
+        && string.kind() == "string")
+        .then_some(string)
+}
+
+/// `"""Summary."""`: the docstring's delimiters around its first non-blank line (without a
+/// trailing backslash, which would escape the closing quote); `...` when it has none.
+fn docstring_first_line(string: Node, text: &str) -> String {
+    let (Some(open), Some(close)) = (
+        string.child(0),
+        string.child(string.child_count().saturating_sub(1)),
+    ) else {
+        return "...".into();
+    };
+    if open.kind() != "string_start" || close.kind() != "string_end" {
+        return "...".into();
+    }
+    let content = &text[open.end_byte()..close.start_byte()];
+    let line = content
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .map(|l| l.trim_end_matches('\\').trim_end());
+    match line {
+        Some(line) if !line.is_empty() => {
+            format!("{}{line}{}", &text[open.byte_range()], &text[close.byte_range()])
+        }
+        _ => "...".into(),
+    }
+}
+
+/// The skeleton text from `text` and its cuts (in order, not overlapping).
+fn assemble(text: &str, cuts: &[Cut]) -> FileSkeleton {
+    let kept: usize = cuts.iter().map(|c| c.range.len()).sum();
+    let mut out = String::with_capacity(text.len() - kept + cuts.len() * 24);
+    let mut elisions = Vec::with_capacity(cuts.len());
+    let mut at = 0;
+    for cut in cuts {
+        out.push_str(&text[at..cut.range.start]);
+        let marker_start = out.len();
+        out.push_str(&cut.marker);
+        elisions.push(Elision {
+            original: range_of(cut.range.clone()),
+            in_skeleton: range_of(marker_start..out.len()),
+            start_line: cut.lines.0,
+            end_line: cut.lines.1,
+        });
+        at = cut.range.end;
+    }
+    out.push_str(&text[at..]);
+    FileSkeleton {
+        text: out,
+        elisions,
+        item_starts: Vec::new(),
+    }
+}
+
+fn range_of(range: Range<usize>) -> TextRange {
+    TextRange::new(
+        TextSize::new(range.start as u32),
+        TextSize::new(range.end as u32),
+    )
+}
+
+/// Where the skeleton may be cut between top-level items: the start of each top-level
+/// node's line that follows a blank line (so a doc comment or attribute stays with its
+/// item), outside every cut, in skeleton offsets.
+fn item_starts(tree: &Tree, text: &str, cuts: &[Cut], skeleton: &FileSkeleton) -> Vec<u32> {
+    let root = tree.root_node();
+    let mut walk = root.walk();
+    let mut starts: Vec<u32> = Vec::new();
+    let mut cut_index = 0;
+    let mut shift: i64 = 0;
+    for item in root.named_children(&mut walk) {
+        let line_start = text[..item.start_byte()].rfind('\n').map_or(0, |i| i + 1);
+        let before = &text[..line_start];
+        let after_blank = before.is_empty()
+            || before
+                .strip_suffix('\n')
+                .map(|b| b.rsplit('\n').next().unwrap_or(b))
+                .is_some_and(|previous| previous.trim().is_empty());
+        if !after_blank {
+            continue;
+        }
+        while let Some(cut) = cuts.get(cut_index).filter(|c| c.range.end <= line_start) {
+            shift += cut.marker.len() as i64 - cut.range.len() as i64;
+            cut_index += 1;
+        }
+        if cuts.get(cut_index).is_some_and(|c| c.range.start < line_start) {
+            continue;
+        }
+        let offset = (line_start as i64 + shift) as u32;
+        if starts.last() != Some(&offset) && (offset as usize) < skeleton.text.len() {
+            starts.push(offset);
+        }
+    }
+    starts
+}
+
+#[cfg(test)]
+mod tests;
