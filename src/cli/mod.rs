@@ -10,6 +10,7 @@ mod progress;
 mod rename;
 mod render;
 mod sarif;
+mod skeleton;
 
 use crate::ide::Failure as _;
 use std::{
@@ -125,6 +126,12 @@ pub enum Command {
     /// Prints the diffs by default; --check lists the files that would change, --diff
     /// prints them (both exit 1 if any would), --write writes them.
     Format(format::FormatArgs),
+    /// Show PATHS (files or directories; default: the whole workspace) with every function
+    /// and method body elided: signatures, doc comments, imports, types and class, impl
+    /// and trait shapes kept, each elided body marked with its lines
+    /// (`{ /* … lines 12-30 */ }`, Python `...  # lines 12-30`). The token count goes to
+    /// stderr; --max-tokens cuts the output and says where to continue.
+    Skeleton(skeleton::SkeletonArgs),
 }
 
 #[derive(Args, Debug)]
@@ -492,6 +499,7 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
         Command::Graph(args) => graph(g, args),
         Command::Check(args) => check(g, args),
         Command::Format(args) => format::run(g, args),
+        Command::Skeleton(args) => skeleton::run(g, args),
         Command::Explain(args) => explain(g, args),
         Command::Symbols(args) => symbols(g, args),
         Command::Files(args) => files(g, args),

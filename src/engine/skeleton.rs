@@ -48,6 +48,7 @@ pub struct FileSkeleton {
 
 impl FileSkeleton {
     /// The file's text: the skeleton with each marker replaced by the bytes it elided.
+    #[cfg(test)]
     pub fn restore(&self, original: &str) -> String {
         let mut out = String::with_capacity(original.len());
         let mut at = 0;
@@ -72,6 +73,24 @@ impl FileSkeleton {
                 - i64::from(u32::from(e.in_skeleton.len()));
         }
         offset.max(0) as usize
+    }
+
+    /// The skeleton offset of a file offset; one inside an elided body moves to the start
+    /// of the marker's line, so that a skeleton started there shows the body's signature.
+    pub fn skeleton_offset(&self, original: usize) -> usize {
+        let mut shift: i64 = 0;
+        for e in &self.elisions {
+            let (start, end) = (usize::from(e.original.start()), usize::from(e.original.end()));
+            if original < end && original > start {
+                let marker = usize::from(e.in_skeleton.start());
+                return self.text[..marker].rfind('\n').map_or(0, |i| i + 1);
+            }
+            if start >= original {
+                break;
+            }
+            shift += i64::from(u32::from(e.in_skeleton.len())) - (end - start) as i64;
+        }
+        ((original as i64 + shift).max(0) as usize).min(self.text.len())
     }
 }
 

@@ -22,6 +22,7 @@ mod navigation;
 mod outline;
 mod parse_tree;
 mod rename;
+mod skeleton;
 mod stats;
 mod structure;
 mod symbol_search;
@@ -53,6 +54,7 @@ pub use rename::{
     EditOrigin, NewDiagnostics, Rename, RenameConflict, RenameEdit, RenameError, RenameOptions,
     validate_name,
 };
+pub use skeleton::{ElidedLines, OmittedFile, SkeletonAnswer, SkeletonFile, SkeletonQuery};
 pub use stats::{LanguageStats, WorkspaceStats};
 pub use structure::Fold;
 pub use symbol_search::{SymbolMatch, SymbolQuery, SymbolSearch};
