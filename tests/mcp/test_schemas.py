@@ -37,7 +37,7 @@ def is_integer(schema: dict) -> bool:
 async def tool_schemas(workspace):
     async with stdio_session(workspace) as session:
         tools = (await session.list_tools()).tools
-    assert sorted(t.name for t in tools) == ["explain_diagnostic", "find_definition", "find_references", "format_source", "import_graph", "list_imports", "lookup_symbol", "outline", "parse_source", "rename_symbol", "typecheck", "workspace_status"]
+    assert sorted(t.name for t in tools) == ["explain_diagnostic", "find_definition", "find_references", "format_source", "import_graph", "list_imports", "lookup_symbol", "outline", "parse_source", "rename_symbol", "skeleton", "typecheck", "workspace_status"]
     for tool in tools:
         yield tool.name, "inputSchema", tool.input_schema
         yield tool.name, "outputSchema", tool.output_schema
