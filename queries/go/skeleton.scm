@@ -5,3 +5,7 @@
 (function_declaration body: (block) @body)
 (method_declaration body: (block) @body)
 (func_literal body: (block) @body)
+
+; Comments outside bodies (a declaration's doc, a license header): a run longer than a
+; line keeps its first line.
+(comment) @doc

@@ -11,3 +11,7 @@
 (arrow_function body: (statement_block) @body)
 (method_definition body: (statement_block) @body)
 (class_static_block body: (statement_block) @body)
+
+; Comments outside bodies (JSDoc, license headers): a run of line comments or a block
+; comment longer than a line keeps its first line.
+(comment) @doc

@@ -3,3 +3,9 @@
 ; class bodies are kept, their methods' bodies elided.
 
 (function_definition body: (block) @body)
+
+; The docstrings of modules and classes, and comments outside bodies: longer than a line,
+; they keep their first line. (A function's docstring goes with its body, above.)
+(module . (expression_statement (string) @doc))
+(class_definition body: (block . (expression_statement (string) @doc)))
+(comment) @doc

@@ -5,3 +5,7 @@
 
 (function_item body: (block) @body)
 (closure_expression body: (block) @body)
+
+; Doc comments (`///`, `//!`, `/** */`): a run longer than a line keeps its first line.
+(line_comment (doc_comment)) @doc
+(block_comment (doc_comment)) @doc

@@ -11,7 +11,7 @@ use serde::Serialize;
 use crate::{
     db::{Db, SourceFile},
     engine::{
-        skeleton::{FileSkeleton, file_skeleton, skeleton_tokens},
+        skeleton::{ElisionKind, FileSkeleton, file_skeleton, skeleton_tokens},
         tokens::{Budget, Encoding, file_tokens},
     },
     semantic::line_index,
@@ -68,12 +68,14 @@ pub struct SkeletonFile {
     /// Tokens of the whole file and of its whole skeleton.
     pub file_tokens: u32,
     pub skeleton_tokens: u32,
-    /// The bodies elided in the part shown, by their lines.
+    /// The bodies and doc comment lines elided in the part shown, by their lines.
     pub elided: Vec<ElidedLines>,
 }
 
 #[derive(Clone, Copy, Debug, Serialize, schemars::JsonSchema)]
 pub struct ElidedLines {
+    /// `body` or `doc` (a doc comment's lines after its first).
+    pub kind: ElisionKind,
     pub start_line: u32,
     pub end_line: u32,
 }
@@ -196,6 +198,7 @@ fn part(
         .iter()
         .filter(|e| range.contains(&usize::from(e.in_skeleton.start())))
         .map(|e| ElidedLines {
+            kind: e.kind,
             start_line: e.start_line,
             end_line: e.end_line,
         })

@@ -50,6 +50,10 @@ def project(root):
     ))
 
 
+def body(start, end):
+    return {"kind": "body", "start_line": start, "end_line": end}
+
+
 async def call(session, args):
     result = await session.call_tool("skeleton", args)
     assert not result.is_error, result
@@ -73,8 +77,8 @@ async def test_a_directory_s_skeleton_is_its_files_with_bodies_marked(workspace)
     assert (again, data_again) == (text, data), "the same answer, the same count"
     assert data["encoding"] == "o200k_base" and 0 < data["tokens"] <= data["max_tokens"]
     assert [(f["path"], f["language"], f["start_line"], f["end_line"], f["elided"]) for f in data["files"]] == [
-        ("geo/shapes.py", "python", 1, 16, [{"start_line": 9, "end_line": 10}, {"start_line": 14, "end_line": 16}]),
-        ("geo/units.rs", "rust", 1, 10, [{"start_line": 7, "end_line": 8}]),
+        ("geo/shapes.py", "python", 1, 16, [body(9, 10), body(14, 16)]),
+        ("geo/units.rs", "rust", 1, 10, [body(7, 8)]),
     ]
     for f in data["files"]:
         assert 0 < f["skeleton_tokens"] < f["file_tokens"], f

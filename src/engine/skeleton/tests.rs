@@ -1,3 +1,8 @@
+//! Tests of `file_skeleton`: exact skeletons of small files in every language, and the
+//! byte-exact round trip on the fixtures and this repository's own sources.
+//!
+//! Invariant: every skeleton built here is checked to restore its file byte for byte.
+
 use std::path::{Path, PathBuf};
 
 use expect_test::{Expect, expect};
@@ -317,4 +322,54 @@ fn fixtures_and_sources_round_trip_in_every_language() {
         let (files, elisions) = per_language.get(&lang.id).copied().unwrap_or_default();
         assert!(files > 0 && elisions > 0, "{}: {files} files, {elisions} elisions", lang.id);
     }
+}
+
+#[test]
+fn long_doc_comments_and_docstrings_keep_their_first_line() {
+    check(
+        "rust",
+        "//! The crate.\n//!\n//! More about it, at length.\n\n/// Spawns a task.\n///\n/// # Examples\n///\n/// ```\n/// spawn(work);\n/// ```\npub fn spawn() {}\n\n/**\n * Old style.\n * Second line of it.\n */\nfn old() {}\n",
+        expect![[r#"
+            //! The crate. … lines 2-3
+
+            /// Spawns a task. … lines 6-11
+            pub fn spawn() {}
+
+            /**
+             * Old style. … line 16 */
+            fn old() {}
+        "#]],
+    );
+    check(
+        "python",
+        "\"\"\"The module.\n\nAt length, with details.\n\"\"\"\n\n\nclass Shape:\n    \"\"\"\n    A shape, with a docstring whose\n    first line is empty.\n    \"\"\"\n\n    # A comment run that\n    # spans two lines.\n    sides = 0\n",
+        expect![[r#"
+            """The module. … line 3 """
+
+
+            class Shape:
+                """
+                A shape, with a docstring whose … line 10 """
+
+                # A comment run that … line 14
+                sides = 0
+        "#]],
+    );
+    check(
+        "go",
+        "// Package geo does geometry,\n// in the plane.\npackage geo\n",
+        expect![[r#"
+            // Package geo does geometry, … line 2
+            package geo
+        "#]],
+    );
+    check(
+        "typescript",
+        "/**\n * Adds two numbers,\n * exactly.\n * @param a the first\n */\nexport declare function add(a: number, b: number): number;\n",
+        expect![[r#"
+            /**
+             * Adds two numbers, … lines 3-4 */
+            export declare function add(a: number, b: number): number;
+        "#]],
+    );
 }

@@ -23,9 +23,20 @@ use crate::{
     syntax::{self, Interrupt, TextRange, TextSize},
 };
 
-/// One elided body.
+/// What an elision stood for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ElisionKind {
+    /// A function's, method's or closure's body.
+    Body,
+    /// The lines of a doc comment or docstring after its first.
+    Doc,
+}
+
+/// One elided body or doc comment.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Elision {
+    pub kind: ElisionKind,
     /// The elided bytes in the file.
     pub original: TextRange,
     /// The marker's bytes in the skeleton text.
@@ -128,34 +139,48 @@ pub(crate) fn skeleton_of(
         });
     };
     let lines = Lines(syntax::line_starts(text));
-    let cuts: Vec<Cut> = outermost_bodies(lang, text, tree, interrupt)?
+    let (bodies, docs) = captured(lang, text, tree, interrupt)?;
+    let mut cuts: Vec<Cut> = bodies
         .into_iter()
         .filter_map(|body| cut(lang.family, body, text, &lines))
+        .chain(doc_runs(lang, text, docs).filter_map(|run| doc_cut(lang, &run, text, &lines)))
         .collect();
+    cuts.sort_by_key(|c| c.range.start);
+    // Only the outermost: a doc comment inside an elided body goes with the body.
+    let mut end = 0;
+    cuts.retain(|c| {
+        let outside = c.range.start >= end;
+        if outside {
+            end = c.range.end;
+        }
+        outside
+    });
     let mut skeleton = assemble(text, &cuts);
     skeleton.item_starts = item_starts(tree, text, &cuts, &skeleton);
     Some(skeleton)
 }
 
-/// The `@body` nodes without a syntax error inside, outermost only, in file order.
-fn outermost_bodies<'t>(
+/// The `@body` nodes without a syntax error inside, outermost only, and the `@doc` nodes,
+/// each in file order.
+fn captured<'t>(
     lang: &Language,
     text: &str,
     tree: &'t Tree,
     interrupt: Interrupt,
-) -> Option<Vec<Node<'t>>> {
+) -> Option<(Vec<Node<'t>>, Vec<Node<'t>>)> {
     let Some(query) = lang.query(QueryKind::Skeleton) else {
-        return Some(Vec::new());
+        return Some(Default::default());
     };
     let names = query.capture_names();
-    let mut bodies = Vec::new();
+    let (mut bodies, mut docs) = (Vec::new(), Vec::new());
     let finished = syntax::run_query(lang, QueryKind::Skeleton, tree, text, interrupt, |m| {
-        bodies.extend(
-            m.captures()
-                .iter()
-                .filter(|c| names[c.index as usize] == "body" && !c.node.has_error())
-                .map(|c| c.node),
-        );
+        for c in m.captures().iter().filter(|c| !c.node.has_error()) {
+            match names[c.index as usize] {
+                "body" => bodies.push(c.node),
+                "doc" => docs.push(c.node),
+                _ => {}
+            }
+        }
     });
     if !finished {
         return None;
@@ -167,11 +192,14 @@ fn outermost_bodies<'t>(
             outermost.push(body);
         }
     }
-    Some(outermost)
+    docs.sort_by_key(|n| n.start_byte());
+    docs.dedup_by_key(|n| n.id());
+    Some((outermost, docs))
 }
 
 /// What replaces one elided range.
 struct Cut {
+    kind: ElisionKind,
     range: Range<usize>,
     marker: String,
     lines: (u32, u32),
@@ -222,6 +250,7 @@ fn braced_cut(body: Node, text: &str, lines: &Lines) -> Option<Cut> {
     }
     let span = lines.span(text, &range);
     Some(Cut {
+        kind: ElisionKind::Body,
         range,
         marker: format!(" /* … {} */ ", line_span(span)),
         lines: span,
@@ -245,6 +274,7 @@ fn python_cut(body: Node, text: &str, lines: &Lines) -> Option<Cut> {
     let range = start..body.end_byte();
     let span = lines.span(text, &range);
     Some(Cut {
+        kind: ElisionKind::Body,
         range,
         marker: format!("{marker_statement}  # {}", line_span(span)),
         lines: span,
@@ -286,6 +316,86 @@ fn docstring_first_line(string: Node, text: &str) -> String {
     }
 }
 
+/// Whether `node` is a line comment (`//`, `#`): such comments on consecutive lines make
+/// one run; any other doc node (a block comment, a docstring) is a run of its own.
+fn is_line_comment(lang: &Language, node: Node, text: &str) -> bool {
+    let own = &text[node.byte_range()];
+    lang.line_comment.iter().any(|token| own.starts_with(token.as_str()))
+}
+
+/// The `@doc` nodes (in file order) grouped into runs: line comments on consecutive lines
+/// with nothing but blanks between them make one run.
+fn doc_runs<'t>(
+    lang: &Language,
+    text: &str,
+    docs: Vec<Node<'t>>,
+) -> impl Iterator<Item = Vec<Node<'t>>> {
+    let mut runs: Vec<Vec<Node>> = Vec::new();
+    for doc in docs {
+        let joins = runs.last().and_then(|run| run.last()).is_some_and(|&previous| {
+            let gap = text.get(previous.end_byte()..doc.start_byte()).unwrap_or("x");
+            let breaks = gap.matches('\n').count()
+                + usize::from(text[previous.byte_range()].ends_with('\n'));
+            gap.trim().is_empty()
+                && breaks == 1
+                && is_line_comment(lang, previous, text)
+                && is_line_comment(lang, doc, text)
+        });
+        match runs.last_mut() {
+            Some(run) if joins => run.push(doc),
+            _ => runs.push(vec![doc]),
+        }
+    }
+    runs.into_iter()
+}
+
+/// A doc run longer than a line keeps its first line with words (and a block comment's or
+/// docstring's closing delimiter); the rest becomes ` … lines a-b`.
+fn doc_cut(lang: &Language, run: &[Node], text: &str, lines: &Lines) -> Option<Cut> {
+    let (first, last) = (run.first()?, run.last()?);
+    let mut end = last.end_byte();
+    if text[..end].ends_with('\n') {
+        end -= 1;
+    }
+    let closing = if is_line_comment(lang, *last, text) {
+        0
+    } else {
+        let own = &text[first.start_byte()..end];
+        own.len() - own.trim_end_matches(['*', '/', '"', '\'']).len()
+    };
+    let (delimited_end, region_start) = (end - closing.min(3), first.start_byte());
+    let region = &text[region_start..delimited_end];
+    let mut line_start = 0;
+    let kept_end = region.split_inclusive('\n').find_map(|line| {
+        line_start += line.len();
+        has_words(line).then(|| region_start + line_start - usize::from(line.ends_with('\n')))
+    })?;
+    let range = kept_end..delimited_end;
+    if !text[range.clone()].contains('\n') || text[range.clone()].trim().is_empty() {
+        return None;
+    }
+    let span = lines.span(text, &range);
+    let space = if closing > 0 { " " } else { "" };
+    let marker = format!(" … {}{space}", line_span(span));
+    (range.len() > marker.len()).then_some(Cut {
+        kind: ElisionKind::Doc,
+        marker,
+        range,
+        lines: span,
+    })
+}
+
+/// Whether a line of a comment or docstring says something besides its delimiters.
+fn has_words(line: &str) -> bool {
+    let line = line.trim();
+    let unprefixed = line.trim_start_matches(['r', 'R', 'u', 'U', 'b', 'B', 'f', 'F']);
+    let line = match unprefixed.starts_with(['"', '\'']) {
+        true => unprefixed,
+        false => line,
+    };
+    !line.trim_matches(['/', '*', '!', '#', '"', '\'', ' ', '\t', '\r', '\n']).is_empty()
+}
+
 /// The skeleton text from `text` and its cuts (in order, not overlapping).
 fn assemble(text: &str, cuts: &[Cut]) -> FileSkeleton {
     let kept: usize = cuts.iter().map(|c| c.range.len()).sum();
@@ -297,6 +407,7 @@ fn assemble(text: &str, cuts: &[Cut]) -> FileSkeleton {
         let marker_start = out.len();
         out.push_str(&cut.marker);
         elisions.push(Elision {
+            kind: cut.kind,
             original: range_of(cut.range.clone()),
             in_skeleton: range_of(marker_start..out.len()),
             start_line: cut.lines.0,
