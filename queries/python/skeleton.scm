@@ -9,3 +9,18 @@
 (module . (expression_statement (string) @doc))
 (class_definition body: (block . (expression_statement (string) @doc)))
 (comment) @doc
+
+; Data: a list, dict, set or tuple written over several lines and assigned to a name of a
+; module or class (`topics = {…}`), but `__all__`, which says what the module exports.
+(module
+  (expression_statement
+    (assignment
+      left: (_) @_name
+      right: [(dictionary) (list) (set) (tuple)] @value))
+  (#not-eq? @_name "__all__"))
+
+(class_definition
+  body: (block
+    (expression_statement
+      (assignment
+        right: [(dictionary) (list) (set) (tuple)] @value))))

@@ -9,3 +9,16 @@
 ; Doc comments (`///`, `//!`, `/** */`): a run longer than a line keeps its first line.
 (line_comment (doc_comment)) @doc
 (block_comment (doc_comment)) @doc
+
+; Item-level macro calls whose body is items (`cfg_rt! { pub fn spawn … }`, as in
+; `tags.scm`): the body is parsed again as items and its functions' bodies elided too.
+(source_file
+  (macro_invocation
+    (token_tree "{") @items))
+
+(declaration_list
+  (macro_invocation
+    (token_tree "{") @items))
+
+; A `macro_rules!` definition's rules are its body.
+(macro_definition) @body

@@ -74,7 +74,8 @@ pub struct SkeletonFile {
 
 #[derive(Clone, Copy, Debug, Serialize, schemars::JsonSchema)]
 pub struct ElidedLines {
-    /// `body` or `doc` (a doc comment's lines after its first).
+    /// `body`, `doc` (a doc comment's lines after its first) or `data` (a literal over
+    /// several lines).
     pub kind: ElisionKind,
     pub start_line: u32,
     pub end_line: u32,

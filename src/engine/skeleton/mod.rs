@@ -31,6 +31,8 @@ pub enum ElisionKind {
     Body,
     /// The lines of a doc comment or docstring after its first.
     Doc,
+    /// A literal written over several lines (Python's module and class data).
+    Data,
 }
 
 /// One elided body or doc comment.
@@ -139,12 +141,7 @@ pub(crate) fn skeleton_of(
         });
     };
     let lines = Lines(syntax::line_starts(text));
-    let (bodies, docs) = captured(lang, text, tree, interrupt)?;
-    let mut cuts: Vec<Cut> = bodies
-        .into_iter()
-        .filter_map(|body| cut(lang.family, body, text, &lines))
-        .chain(doc_runs(lang, text, docs).filter_map(|run| doc_cut(lang, &run, text, &lines)))
-        .collect();
+    let mut cuts = tree_cuts(lang, text, tree, &lines, interrupt, 0)?;
     cuts.sort_by_key(|c| c.range.start);
     // Only the outermost: a doc comment inside an elided body goes with the body.
     let mut end = 0;
@@ -160,24 +157,77 @@ pub(crate) fn skeleton_of(
     Some(skeleton)
 }
 
-/// The `@body` nodes without a syntax error inside, outermost only, and the `@doc` nodes,
-/// each in file order.
+/// Macro bodies parsed as items inside macro bodies, at most this deep (as `symbols`).
+const MAX_MACRO_DEPTH: usize = 4;
+
+/// The cuts of `tree` (the file's, or a macro body's parsed alone, with the file's
+/// positions), and of the item-level macro bodies in it; in no particular order, possibly
+/// nested. `None` when interrupted.
+fn tree_cuts(
+    lang: &Language,
+    text: &str,
+    tree: &Tree,
+    lines: &Lines,
+    interrupt: Interrupt,
+    depth: usize,
+) -> Option<Vec<Cut>> {
+    let found = captured(lang, text, tree, interrupt)?;
+    let mut cuts: Vec<Cut> = found
+        .bodies
+        .into_iter()
+        .filter_map(|body| cut(lang.family, body, text, lines))
+        .chain(doc_runs(lang, text, found.docs).filter_map(|run| doc_cut(lang, &run, text, lines)))
+        .chain(found.values.into_iter().filter_map(|v| value_cut(v, text, lines)))
+        .collect();
+    if depth < MAX_MACRO_DEPTH && !found.items.is_empty() {
+        let mut ranges = Vec::new();
+        for items in found.items {
+            semantic::symbols::item_bodies(items, text, &mut ranges);
+        }
+        for inner in semantic::symbols::macro_item_trees(lang, &ranges, text, interrupt)? {
+            cuts.extend(tree_cuts(lang, text, &inner, lines, interrupt, depth + 1)?);
+        }
+    }
+    Some(cuts)
+}
+
+/// What the skeleton query found in one tree.
+struct Captured<'t> {
+    /// Without a syntax error inside, outermost only, in file order.
+    bodies: Vec<Node<'t>>,
+    /// In file order.
+    docs: Vec<Node<'t>>,
+    /// Token trees of item-level macro calls (Rust).
+    items: Vec<Node<'t>>,
+    /// Bracketed data written over several lines (Python).
+    values: Vec<Node<'t>>,
+}
+
+/// The `@body`, `@doc` and `@items` nodes of `tree`.
 fn captured<'t>(
     lang: &Language,
     text: &str,
     tree: &'t Tree,
     interrupt: Interrupt,
-) -> Option<(Vec<Node<'t>>, Vec<Node<'t>>)> {
+) -> Option<Captured<'t>> {
+    let (mut bodies, mut docs, mut items) = (Vec::new(), Vec::new(), Vec::new());
+    let mut values = Vec::new();
     let Some(query) = lang.query(QueryKind::Skeleton) else {
-        return Some(Default::default());
+        return Some(Captured {
+            bodies,
+            docs,
+            items,
+            values,
+        });
     };
     let names = query.capture_names();
-    let (mut bodies, mut docs) = (Vec::new(), Vec::new());
     let finished = syntax::run_query(lang, QueryKind::Skeleton, tree, text, interrupt, |m| {
         for c in m.captures().iter().filter(|c| !c.node.has_error()) {
             match names[c.index as usize] {
                 "body" => bodies.push(c.node),
                 "doc" => docs.push(c.node),
+                "items" => items.push(c.node),
+                "value" => values.push(c.node),
                 _ => {}
             }
         }
@@ -194,7 +244,12 @@ fn captured<'t>(
     }
     docs.sort_by_key(|n| n.start_byte());
     docs.dedup_by_key(|n| n.id());
-    Some((outermost, docs))
+    Some(Captured {
+        bodies: outermost,
+        docs,
+        items,
+        values,
+    })
 }
 
 /// What replaces one elided range.
@@ -240,8 +295,12 @@ fn cut(family: Family, body: Node, text: &str, lines: &Lines) -> Option<Cut> {
 
 /// The inside of a `{ … }` block, replaced by ` /* … lines a-b */ `.
 fn braced_cut(body: Node, text: &str, lines: &Lines) -> Option<Cut> {
-    let (open, close) = (body.child(0)?, body.child(body.child_count().checked_sub(1)?)?);
-    if open.kind() != "{" || close.kind() != "}" || open.id() == close.id() {
+    // The first `{` and the last `}` (a `macro_rules!` name comes before its braces).
+    let mut walk = body.walk();
+    let children: Vec<Node> = body.children(&mut walk).collect();
+    let open = children.iter().find(|c| c.kind() == "{")?;
+    let close = children.iter().rfind(|c| c.kind() == "}")?;
+    if close.start_byte() <= open.start_byte() || close.is_missing() {
         return None;
     }
     let range = open.end_byte()..close.start_byte();
@@ -314,6 +373,30 @@ fn docstring_first_line(string: Node, text: &str) -> String {
         }
         _ => "...".into(),
     }
+}
+
+/// A bracketed value over several lines, ending its line (`topics = {` … `}`): its inside
+/// and closing bracket become `...}  # lines a-b`, so the comment ends the line.
+fn value_cut(value: Node, text: &str, lines: &Lines) -> Option<Cut> {
+    let (open, close) = (value.child(0)?, value.child(value.child_count().checked_sub(1)?)?);
+    let rest_of_line = text[close.end_byte()..].split('\n').next().unwrap_or("");
+    let ends_line = rest_of_line.trim().is_empty();
+    if value.has_error() || !ends_line || open.id() == close.id() {
+        return None;
+    }
+    let range = open.end_byte()..close.end_byte();
+    if !text[range.clone()].contains('\n') {
+        return None;
+    }
+    let inside = open.end_byte()..close.start_byte();
+    let span = lines.span(text, &inside);
+    let marker = format!("...{}  # {}", &text[close.byte_range()], line_span(span));
+    (range.len() > marker.len()).then_some(Cut {
+        kind: ElisionKind::Data,
+        range,
+        marker,
+        lines: span,
+    })
 }
 
 /// Whether `node` is a line comment (`//`, `#`): such comments on consecutive lines make

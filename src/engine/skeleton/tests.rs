@@ -373,3 +373,47 @@ fn long_doc_comments_and_docstrings_keep_their_first_line() {
         "#]],
     );
 }
+
+#[test]
+fn functions_inside_item_level_macro_bodies_are_elided_too() {
+    check(
+        "rust",
+        "cfg_rt! {\n    /// Spawns.\n    pub fn spawn() {\n        let handle = current();\n        handle.spawn()\n    }\n}\n\nquote! { fn #name() { body } }\n",
+        expect![[r#"
+            cfg_rt! {
+                /// Spawns.
+                pub fn spawn() { /* … lines 4-5 */ }
+            }
+
+            quote! { fn #name() { body } }
+        "#]],
+    );
+}
+
+#[test]
+fn python_data_over_several_lines_and_macro_rules_bodies_are_elided() {
+    check(
+        "python",
+        "__all__ = [\n    \"topics\",\n]\ntopics = {\n    \"assert\": \"The assert statement\",\n    \"break\": \"The break statement\",\n}\npair = (1,\n        2), 3\n\n\nclass Table:\n    rows = [\n        (\"a\", 1),\n        (\"b\", 2),\n    ]\n",
+        expect![[r#"
+            __all__ = [
+                "topics",
+            ]
+            topics = {...}  # lines 5-6
+            pair = (1,
+                    2), 3
+
+
+            class Table:
+                rows = [...]  # lines 14-15
+        "#]],
+    );
+    check(
+        "rust",
+        "/// Selects.\nmacro_rules! select {\n    ($($t:tt)*) => {\n        select_inner!($($t)*)\n    };\n}\n",
+        expect![[r#"
+            /// Selects.
+            macro_rules! select { /* … lines 3-5 */ }
+        "#]],
+    );
+}
