@@ -1777,7 +1777,10 @@ fn skeleton_prints_files_with_bodies_elided_and_counts_its_tokens() {
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("{counted:?}"));
     let answer = json(&sextant(root, &["skeleton", "--json"]));
-    assert_eq!(answer["tokens"], tokens, "the whole workspace is the same two files");
+    assert_eq!(
+        answer["tokens"], tokens,
+        "the whole workspace is the same two files"
+    );
     assert_eq!(answer["text"], stdout(&out));
     let elided: Vec<&Value> = answer["files"]
         .as_array()
@@ -1787,19 +1790,34 @@ fn skeleton_prints_files_with_bodies_elided_and_counts_its_tokens() {
         .collect();
     assert_eq!(elided, [4, 5]);
 
-    let cut = json(&sextant(root, &["skeleton", "--json", "--max-tokens", "50"]));
+    let cut = json(&sextant(
+        root,
+        &["skeleton", "--json", "--max-tokens", "50"],
+    ));
     assert!(cut["tokens"].as_u64().unwrap() <= 50, "{cut}");
     assert_eq!(cut["next_offset"], 1, "{cut}");
     assert_eq!(cut["omitted"][0]["path"], "svc/server.go");
     let rest = sextant(root, &["skeleton", "--max-tokens", "50", "--offset", "1"]);
-    assert!(stdout(&rest).starts_with("==> svc/server.go <==\n"), "{}", stdout(&rest));
+    assert!(
+        stdout(&rest).starts_with("==> svc/server.go <==\n"),
+        "{}",
+        stdout(&rest)
+    );
 
     let missing = sextant(root, &["skeleton", "svc/gone.go"]);
     assert_eq!(missing.status.code(), Some(2));
-    assert!(stderr(&missing).contains("NOT_FOUND"), "{}", stderr(&missing));
+    assert!(
+        stderr(&missing).contains("NOT_FOUND"),
+        "{}",
+        stderr(&missing)
+    );
     let unindexed = sextant(root, &["skeleton", "notes.txt"]);
     assert_eq!(unindexed.status.code(), Some(2));
     let encoding = sextant(root, &["skeleton", "--encoding", "p50k_base"]);
     assert_eq!(encoding.status.code(), Some(2));
-    assert!(stderr(&encoding).contains("cl100k_base"), "{}", stderr(&encoding));
+    assert!(
+        stderr(&encoding).contains("cl100k_base"),
+        "{}",
+        stderr(&encoding)
+    );
 }

@@ -144,7 +144,14 @@ fn whole_files(
         let skeleton = file_skeleton(db, file);
         let from = if i == 0 { first_line.unwrap_or(1) } else { 1 };
         let begin = start_offset(db, file, &skeleton, from);
-        let part = part(db, file, &skeleton, begin..skeleton.text.len(), i > 0, budget.encoding);
+        let part = part(
+            db,
+            file,
+            &skeleton,
+            begin..skeleton.text.len(),
+            i > 0,
+            budget.encoding,
+        );
         used += budget.encoding.count(&part.text);
         if used > budget.max_tokens {
             break;
@@ -175,7 +182,11 @@ fn part(
     encoding: Encoding,
 ) -> Part {
     let index = line_index(db, file);
-    let line_of = |skeleton_offset: usize| index.line_col(skeleton.original_offset(skeleton_offset)).line;
+    let line_of = |skeleton_offset: usize| {
+        index
+            .line_col(skeleton.original_offset(skeleton_offset))
+            .line
+    };
     let start_line = line_of(range.start);
     let end_line = line_of(range.end.saturating_sub(1).max(range.start));
     let shown = &skeleton.text[range.clone()];
@@ -240,7 +251,11 @@ fn cut_file(
         let stop = match end < skeleton.text.len() {
             true => Stop {
                 next: index,
-                line: Some(line_index(db, file).line_col(skeleton.original_offset(end)).line),
+                line: Some(
+                    line_index(db, file)
+                        .line_col(skeleton.original_offset(end))
+                        .line,
+                ),
             },
             false => Stop {
                 next: index + 1,

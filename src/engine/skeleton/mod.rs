@@ -82,8 +82,8 @@ impl FileSkeleton {
             if usize::from(e.in_skeleton.start()) >= in_skeleton {
                 break;
             }
-            offset += i64::from(u32::from(e.original.len()))
-                - i64::from(u32::from(e.in_skeleton.len()));
+            offset +=
+                i64::from(u32::from(e.original.len())) - i64::from(u32::from(e.in_skeleton.len()));
         }
         offset.max(0) as usize
     }
@@ -93,7 +93,10 @@ impl FileSkeleton {
     pub fn skeleton_offset(&self, original: usize) -> usize {
         let mut shift: i64 = 0;
         for e in &self.elisions {
-            let (start, end) = (usize::from(e.original.start()), usize::from(e.original.end()));
+            let (start, end) = (
+                usize::from(e.original.start()),
+                usize::from(e.original.end()),
+            );
             if original < end && original > start {
                 let marker = usize::from(e.in_skeleton.start());
                 return self.text[..marker].rfind('\n').map_or(0, |i| i + 1);
@@ -177,7 +180,12 @@ fn tree_cuts(
         .into_iter()
         .filter_map(|body| cut(lang.family, body, text, lines))
         .chain(doc_runs(lang, text, found.docs).filter_map(|run| doc_cut(lang, &run, text, lines)))
-        .chain(found.values.into_iter().filter_map(|v| value_cut(v, text, lines)))
+        .chain(
+            found
+                .values
+                .into_iter()
+                .filter_map(|v| value_cut(v, text, lines)),
+        )
         .collect();
     if depth < MAX_MACRO_DEPTH && !found.items.is_empty() {
         let mut ranges = Vec::new();
@@ -238,7 +246,10 @@ fn captured<'t>(
     bodies.sort_by_key(|n| (n.start_byte(), std::cmp::Reverse(n.end_byte())));
     let mut outermost: Vec<Node> = Vec::with_capacity(bodies.len());
     for body in bodies {
-        if outermost.last().is_none_or(|o| body.start_byte() >= o.end_byte()) {
+        if outermost
+            .last()
+            .is_none_or(|o| body.start_byte() >= o.end_byte())
+        {
             outermost.push(body);
         }
     }
@@ -369,7 +380,11 @@ fn docstring_first_line(string: Node, text: &str) -> String {
         .map(|l| l.trim_end_matches('\\').trim_end());
     match line {
         Some(line) if !line.is_empty() => {
-            format!("{}{line}{}", &text[open.byte_range()], &text[close.byte_range()])
+            format!(
+                "{}{line}{}",
+                &text[open.byte_range()],
+                &text[close.byte_range()]
+            )
         }
         _ => "...".into(),
     }
@@ -378,7 +393,10 @@ fn docstring_first_line(string: Node, text: &str) -> String {
 /// A bracketed value over several lines, ending its line (`topics = {` … `}`): its inside
 /// and closing bracket become `...}  # lines a-b`, so the comment ends the line.
 fn value_cut(value: Node, text: &str, lines: &Lines) -> Option<Cut> {
-    let (open, close) = (value.child(0)?, value.child(value.child_count().checked_sub(1)?)?);
+    let (open, close) = (
+        value.child(0)?,
+        value.child(value.child_count().checked_sub(1)?)?,
+    );
     let rest_of_line = text[close.end_byte()..].split('\n').next().unwrap_or("");
     let ends_line = rest_of_line.trim().is_empty();
     if value.has_error() || !ends_line || open.id() == close.id() {
@@ -403,7 +421,9 @@ fn value_cut(value: Node, text: &str, lines: &Lines) -> Option<Cut> {
 /// one run; any other doc node (a block comment, a docstring) is a run of its own.
 fn is_line_comment(lang: &Language, node: Node, text: &str) -> bool {
     let own = &text[node.byte_range()];
-    lang.line_comment.iter().any(|token| own.starts_with(token.as_str()))
+    lang.line_comment
+        .iter()
+        .any(|token| own.starts_with(token.as_str()))
 }
 
 /// The `@doc` nodes (in file order) grouped into runs: line comments on consecutive lines
@@ -415,15 +435,20 @@ fn doc_runs<'t>(
 ) -> impl Iterator<Item = Vec<Node<'t>>> {
     let mut runs: Vec<Vec<Node>> = Vec::new();
     for doc in docs {
-        let joins = runs.last().and_then(|run| run.last()).is_some_and(|&previous| {
-            let gap = text.get(previous.end_byte()..doc.start_byte()).unwrap_or("x");
-            let breaks = gap.matches('\n').count()
-                + usize::from(text[previous.byte_range()].ends_with('\n'));
-            gap.trim().is_empty()
-                && breaks == 1
-                && is_line_comment(lang, previous, text)
-                && is_line_comment(lang, doc, text)
-        });
+        let joins = runs
+            .last()
+            .and_then(|run| run.last())
+            .is_some_and(|&previous| {
+                let gap = text
+                    .get(previous.end_byte()..doc.start_byte())
+                    .unwrap_or("x");
+                let breaks = gap.matches('\n').count()
+                    + usize::from(text[previous.byte_range()].ends_with('\n'));
+                gap.trim().is_empty()
+                    && breaks == 1
+                    && is_line_comment(lang, previous, text)
+                    && is_line_comment(lang, doc, text)
+            });
         match runs.last_mut() {
             Some(run) if joins => run.push(doc),
             _ => runs.push(vec![doc]),
@@ -476,7 +501,9 @@ fn has_words(line: &str) -> bool {
         true => unprefixed,
         false => line,
     };
-    !line.trim_matches(['/', '*', '!', '#', '"', '\'', ' ', '\t', '\r', '\n']).is_empty()
+    !line
+        .trim_matches(['/', '*', '!', '#', '"', '\'', ' ', '\t', '\r', '\n'])
+        .is_empty()
 }
 
 /// The skeleton text from `text` and its cuts (in order, not overlapping).
@@ -537,7 +564,10 @@ fn item_starts(tree: &Tree, text: &str, cuts: &[Cut], skeleton: &FileSkeleton) -
             shift += cut.marker.len() as i64 - cut.range.len() as i64;
             cut_index += 1;
         }
-        if cuts.get(cut_index).is_some_and(|c| c.range.start < line_start) {
+        if cuts
+            .get(cut_index)
+            .is_some_and(|c| c.range.start < line_start)
+        {
             continue;
         }
         let offset = (line_start as i64 + shift) as u32;

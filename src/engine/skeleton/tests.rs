@@ -14,7 +14,12 @@ fn skeleton(lang: &str, text: &str) -> FileSkeleton {
     let lang = registry().by_id(lang).unwrap();
     let tree = syntax::parse_tree_sitter(lang, text, None, syntax::NEVER);
     let skeleton = skeleton_of(lang, text, tree.as_ref(), syntax::NEVER).unwrap();
-    assert_eq!(skeleton.restore(text), text, "{} does not round-trip", lang.id);
+    assert_eq!(
+        skeleton.restore(text),
+        text,
+        "{} does not round-trip",
+        lang.id
+    );
     for e in &skeleton.elisions {
         let marker = &skeleton.text[e.in_skeleton];
         let span = match (e.start_line, e.end_line) {
@@ -229,7 +234,11 @@ const triple = (x) => {
 fn bodies_with_syntax_errors_are_kept_and_nothing_panics() {
     let text = "def ok():\n    a = 1\n    return a\n\ndef broken(:\n    return (\n\ndef after():\n    b = 2\n    return b\n";
     let skeleton = skeleton("python", text);
-    assert!(skeleton.text.starts_with("def ok():\n    ...  # lines 2-3\n"));
+    assert!(
+        skeleton
+            .text
+            .starts_with("def ok():\n    ...  # lines 2-3\n")
+    );
     assert!(skeleton.text.contains("return ("), "{}", skeleton.text);
     let rust = skeleton_of_each_language("fn f() { let x = ; }\nfn g() {\n    let y = 1;\n}\n");
     assert!(rust.contains("let x = ;"), "{rust}");
@@ -320,7 +329,11 @@ fn fixtures_and_sources_round_trip_in_every_language() {
     }
     for lang in registry().all() {
         let (files, elisions) = per_language.get(&lang.id).copied().unwrap_or_default();
-        assert!(files > 0 && elisions > 0, "{}: {files} files, {elisions} elisions", lang.id);
+        assert!(
+            files > 0 && elisions > 0,
+            "{}: {files} files, {elisions} elisions",
+            lang.id
+        );
     }
 }
 

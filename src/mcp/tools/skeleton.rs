@@ -90,7 +90,9 @@ impl SkeletonData {
 }
 
 /// The server's tools with `skeleton`.
-pub(super) fn with_skeleton_tool(mut router: ToolRouter<SextantServer>) -> ToolRouter<SextantServer> {
+pub(super) fn with_skeleton_tool(
+    mut router: ToolRouter<SextantServer>,
+) -> ToolRouter<SextantServer> {
     router.merge(SextantServer::skeleton_router());
     router
 }
