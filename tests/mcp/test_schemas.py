@@ -88,6 +88,9 @@ async def test_argument_ranges_are_exact(workspace):
         ("import_graph", "limit"): ("integer", 1, 2000, False),
         ("typecheck", "limit"): ("integer", 1, 5000, False),
         ("format_source", "tab_size"): ("integer", 1, 16, False),
+        ("skeleton", "offset"): ("integer", 0, 4294967295, False),
+        ("skeleton", "line"): ("integer", 1, 4294967295, False),
+        ("skeleton", "max_tokens"): ("integer", 1, 4294967295, False),
     }
     assert all(schema["additionalProperties"] is False for schema in tools.values())
 

@@ -100,7 +100,7 @@ pub(super) fn with_skeleton_tool(
 #[tool_router(router = skeleton_router, vis = "pub(super)")]
 impl SextantServer {
     #[tool(
-        description = "Workspace files or directories (default: all) with function and method bodies elided: signatures, docs, imports and types kept, each body marked with its lines. Cut to `max_tokens`; `next_offset` continues.",
+        description = "Files or directories (default: all) with function bodies elided, each marked with its lines; signatures, docs and types kept. Cut to `max_tokens`.",
         input_schema = input_schema::<SkeletonArgs>(),
         output_schema = output_schema::<SkeletonData>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
