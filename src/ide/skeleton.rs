@@ -338,3 +338,33 @@ fn answer(
         unmatched_paths,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_largest_fitting_end_is_found_or_none() {
+        let ends = [3, 5, 8, 13, 21];
+        let under = |limit: usize| move |end: usize| (end <= limit).then_some(end);
+        assert_eq!(largest_fitting(&ends, &under(14)), Some(13));
+        assert_eq!(largest_fitting(&ends, &under(21)), Some(21));
+        assert_eq!(largest_fitting(&ends, &under(3)), Some(3));
+        assert_eq!(largest_fitting(&ends, &under(2)), None);
+        assert_eq!(largest_fitting(&[], &under(100)), None);
+    }
+
+    #[test]
+    fn a_cut_answer_says_where_to_continue() {
+        let stop = |next, line| Stop { next, line };
+        assert_eq!(render(&[], 3, stop(3, None)), "");
+        assert_eq!(
+            render(&[], 3, stop(1, None)),
+            "\n[cut: continue with offset 1; 2 files left]\n"
+        );
+        assert_eq!(
+            render(&[], 3, stop(1, Some(40))),
+            "\n[cut: continue with offset 1 and line 40; 2 files left]\n"
+        );
+    }
+}
