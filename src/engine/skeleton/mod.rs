@@ -145,7 +145,7 @@ pub(crate) fn skeleton_of(
     };
     let lines = Lines(syntax::line_starts(text));
     let mut cuts = tree_cuts(lang, text, tree, &lines, interrupt, 0)?;
-    cuts.sort_by_key(|c| c.range.start);
+    cuts.sort_by_key(|c| (c.range.start, std::cmp::Reverse(c.range.end)));
     // Only the outermost: a doc comment inside an elided body goes with the body.
     let mut end = 0;
     cuts.retain(|c| {
