@@ -446,7 +446,10 @@ fn truncated_files_round_trip_without_panicking() {
             let Some(lang) = registry().for_path(Path::new(&name), None) else {
                 continue;
             };
-            for end in (0..text.len()).step_by(41).filter(|&e| text.is_char_boundary(e)) {
+            for end in (0..text.len())
+                .step_by(41)
+                .filter(|&e| text.is_char_boundary(e))
+            {
                 skeleton(&lang.id, &text[..end]);
             }
         }
