@@ -1748,3 +1748,76 @@ fn lsp_refuses_a_root_that_is_not_a_directory_before_reading_stdin() {
         }
     }
 }
+
+#[test]
+fn skeleton_prints_files_with_bodies_elided_and_counts_its_tokens() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "svc/server.go",
+        "package svc\n\n// Serve serves.\nfunc Serve(port int) error {\n\taddr := port + 1\n\treturn listen(addr)\n}\n",
+    );
+    write(
+        root,
+        "svc/client.js",
+        "export class Client {\n  /** Sends. */\n  send(message) {\n    const frame = encode(message);\n    return this.socket.write(frame);\n  }\n}\n",
+    );
+    write(root, "notes.txt", "not code\n");
+    let out = sextant(root, &["skeleton", "svc"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "==> svc/client.js <==\nexport class Client {\n  /** Sends. */\n  send(message) { /* … lines 4-5 */ }\n}\n\
+         \n==> svc/server.go <==\npackage svc\n\n// Serve serves.\nfunc Serve(port int) error { /* … lines 5-6 */ }\n"
+    );
+    let counted = stderr(&out);
+    let tokens: usize = counted
+        .strip_suffix(" tokens (o200k_base)\n")
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{counted:?}"));
+    let answer = json(&sextant(root, &["skeleton", "--json"]));
+    assert_eq!(
+        answer["tokens"], tokens,
+        "the whole workspace is the same two files"
+    );
+    assert_eq!(answer["text"], stdout(&out));
+    let elided: Vec<&Value> = answer["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| &f["elided"][0]["start_line"])
+        .collect();
+    assert_eq!(elided, [4, 5]);
+
+    let cut = json(&sextant(
+        root,
+        &["skeleton", "--json", "--max-tokens", "50"],
+    ));
+    assert!(cut["tokens"].as_u64().unwrap() <= 50, "{cut}");
+    assert_eq!(cut["next_offset"], 1, "{cut}");
+    assert_eq!(cut["omitted"][0]["path"], "svc/server.go");
+    let rest = sextant(root, &["skeleton", "--max-tokens", "50", "--offset", "1"]);
+    assert!(
+        stdout(&rest).starts_with("==> svc/server.go <==\n"),
+        "{}",
+        stdout(&rest)
+    );
+
+    let missing = sextant(root, &["skeleton", "svc/gone.go"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(
+        stderr(&missing).contains("NOT_FOUND"),
+        "{}",
+        stderr(&missing)
+    );
+    let unindexed = sextant(root, &["skeleton", "notes.txt"]);
+    assert_eq!(unindexed.status.code(), Some(2));
+    let encoding = sextant(root, &["skeleton", "--encoding", "p50k_base"]);
+    assert_eq!(encoding.status.code(), Some(2));
+    assert!(
+        stderr(&encoding).contains("cl100k_base"),
+        "{}",
+        stderr(&encoding)
+    );
+}

@@ -7,7 +7,10 @@ use std::sync::{Arc, Mutex};
 
 use sextant::{
     db::RootDatabase,
-    ide::{AnalysisHost, Granularity, GraphQuery, ImportStatus, ReferenceQuery, SymbolQuery},
+    ide::{
+        AnalysisHost, Budget, Granularity, GraphQuery, ImportStatus, ReferenceQuery, SkeletonQuery,
+        SymbolQuery,
+    },
     semantic::{
         index::symbol_index,
         names::file_names,
@@ -975,4 +978,59 @@ fn format_results_are_memoized_and_an_edit_elsewhere_keeps_them() {
     let (changed, after_own_edit) = formatted(&host, &log);
     assert_eq!(changed, [true, false]);
     assert_eq!(formats(&after_own_edit), 1, "{after_own_edit:?}");
+}
+
+/// The skeletons of every file through `Analysis::skeleton`, and the skeleton queries that
+/// executed.
+fn skeletons(host: &Host, log: &Mutex<Vec<String>>) -> (String, Vec<String>) {
+    log.lock().unwrap().clear();
+    let query = SkeletonQuery {
+        paths: Vec::new(),
+        offset: 0,
+        line: None,
+        budget: Budget {
+            encoding: Default::default(),
+            max_tokens: 100_000,
+        },
+    };
+    let answer = host.analysis().skeleton(&query).unwrap();
+    let mut executed: Vec<String> = std::mem::take(&mut *log.lock().unwrap())
+        .into_iter()
+        .filter(|q| q.starts_with("file_skeleton("))
+        .collect();
+    executed.sort();
+    (answer.text, executed)
+}
+
+#[test]
+fn skeletons_are_memoized_per_file_and_an_edit_reruns_only_that_file() {
+    let (mut host, log) = logged_host();
+    let (text, cold) = skeletons(&host, &log);
+    assert_eq!(cold.len(), 3, "{cold:?}");
+    // A body no longer than its marker stays.
+    assert!(
+        text.contains("def area(w, h):\n    return w * h\n"),
+        "{text}"
+    );
+
+    let (again, warm) = skeletons(&host, &log);
+    assert_eq!(
+        (again, warm),
+        (text.clone(), Vec::new()),
+        "asking twice is a lookup"
+    );
+
+    host.set_file_text(
+        "src/lib.rs",
+        "pub fn other() -> u32 {\n    let two = 1 + 1;\n    two\n}\n",
+    );
+    let (edited, after_edit) = skeletons(&host, &log);
+    assert_eq!(
+        after_edit,
+        [format!("file_skeleton({})", id_of(&host, "src/lib.rs"))]
+    );
+    assert!(
+        edited.contains("pub fn other() -> u32 { /* … lines 2-3 */ }"),
+        "{edited}"
+    );
 }

@@ -11,6 +11,7 @@ mod read;
 mod rename;
 mod render;
 mod sarif;
+mod skeleton;
 
 use crate::ide::Failure as _;
 use std::{
@@ -142,6 +143,12 @@ pub enum Command {
     /// points, the top-level layout, the most imported files and the git branch (read from
     /// .git/HEAD; nothing is run).
     Bootstrap(read::BootstrapArgs),
+    /// Show PATHS (files or directories; default: the whole workspace) with every function
+    /// and method body elided: signatures, doc comments, imports, types and class, impl
+    /// and trait shapes kept, each elided body marked with its lines
+    /// (`{ /* … lines 12-30 */ }`, Python `...  # lines 12-30`). The token count goes to
+    /// stderr; --max-tokens cuts the output and says where to continue.
+    Skeleton(skeleton::SkeletonArgs),
 }
 
 #[derive(Args, Debug)]
@@ -512,6 +519,7 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
         Command::Read(args) => read::read(g, args),
         Command::Tokens(args) => read::tokens(g, args),
         Command::Bootstrap(args) => read::bootstrap(g, args),
+        Command::Skeleton(args) => skeleton::run(g, args),
         Command::Explain(args) => explain(g, args),
         Command::Symbols(args) => symbols(g, args),
         Command::Files(args) => files(g, args),

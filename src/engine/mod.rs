@@ -14,4 +14,5 @@ pub(crate) mod definitions;
 pub(crate) mod extent;
 pub(crate) mod rename;
 pub(crate) mod search;
+pub(crate) mod skeleton;
 pub(crate) mod tokens;

@@ -447,6 +447,14 @@ impl Analysis {
         self.with(|db| structure::selection_ranges(db, file.0, offsets))
     }
 
+    /// The skeletons of the files `query.paths` names (every file under a directory; none:
+    /// the whole workspace), in path order, cut to `query.budget` (see `skeleton.rs`).
+    pub fn skeleton(&self, query: &super::SkeletonQuery) -> Cancellable<super::SkeletonAnswer> {
+        let (files, unmatched) =
+            super::diagnostics::files_under(&self.db, self.workspace, &query.paths);
+        self.with(|db| super::skeleton::skeleton(db, &files, unmatched, query))
+    }
+
     /// The diagnostics of the files `query.paths` names (default: every file), checked on
     /// all cores; each file's answer is memoized, so a second check re-checks only files
     /// that changed.

@@ -24,6 +24,7 @@ mod outline;
 mod parse_tree;
 mod read;
 mod rename;
+mod skeleton;
 mod stats;
 mod structure;
 mod symbol_search;
@@ -63,6 +64,7 @@ pub use rename::{
     EditOrigin, NewDiagnostics, Rename, RenameConflict, RenameEdit, RenameError, RenameOptions,
     validate_name,
 };
+pub use skeleton::{ElidedLines, OmittedFile, SkeletonAnswer, SkeletonFile, SkeletonQuery};
 pub use stats::{LanguageStats, WorkspaceStats};
 pub use structure::Fold;
 pub use symbol_search::{SymbolMatch, SymbolQuery, SymbolSearch};
@@ -71,6 +73,7 @@ pub use target::{Target, TargetError};
 // The vocabulary of answers, defined below `ide` and part of its API.
 pub use crate::checks::{Code as DiagnosticCode, Severity};
 pub use crate::db::ManifestKind;
+pub use crate::engine::skeleton::ElisionKind;
 pub use crate::engine::tokens::{Budget, Encoding};
 pub use crate::semantic::projects::{Project as ProjectInfo, ProjectKind};
 // What a tsconfig `extends` names, for the loader to read those files too.

@@ -47,6 +47,9 @@ pub enum QueryKind {
     /// Indentation and the tokens a layout formatter must leave verbatim (see
     /// `semantic/format.rs`). Run apart from the per-file query, only when formatting.
     Indents,
+    /// The bodies a skeleton elides (see `engine/skeleton.rs`). Run apart from the per-file
+    /// query, only when a skeleton is asked for.
+    Skeleton,
     /// Not a file: the per-file queries above composed into one (tags first, then imports),
     /// so that one walk of a file's tree serves them all. A match's pattern index tells
     /// which part it belongs to (see [`Language::per_file_parts`]).
@@ -59,6 +62,7 @@ impl QueryKind {
         QueryKind::Imports,
         QueryKind::Locals,
         QueryKind::Indents,
+        QueryKind::Skeleton,
     ];
 
     pub fn file_stem(self) -> &'static str {
@@ -67,6 +71,7 @@ impl QueryKind {
             QueryKind::Imports => "imports",
             QueryKind::Locals => "locals",
             QueryKind::Indents => "indents",
+            QueryKind::Skeleton => "skeleton",
             QueryKind::PerFile => "per-file",
         }
     }
@@ -78,6 +83,7 @@ impl QueryKind {
             QueryKind::Imports => "imports",
             QueryKind::Locals => "names",
             QueryKind::Indents => "format",
+            QueryKind::Skeleton => "skeleton",
             QueryKind::PerFile => "",
         }
     }

@@ -532,7 +532,7 @@ impl<'r, 't> Found<'r, 't> {
 /// when it has `cfg_if!`'s shape, else its whole inside, unless its first token cannot
 /// start an item (`phf_map! { "a" => 1 }`, `numbers! { 1, 2 }`): a cheap test that spares
 /// parsing what would fail anyway.
-fn item_bodies(body: tree_sitter::Node, text: &str, out: &mut Vec<tree_sitter::Range>) {
+pub(crate) fn item_bodies(body: tree_sitter::Node, text: &str, out: &mut Vec<tree_sitter::Range>) {
     let Some(inside) = inside_braces(body) else {
         return;
     };
@@ -630,7 +630,7 @@ fn inside_braces(token_tree: tree_sitter::Node) -> Option<tree_sitter::Range> {
 
 /// The trees of `bodies` that parse as items without a syntax error. `None` when
 /// interrupted.
-fn macro_item_trees(
+pub(crate) fn macro_item_trees(
     lang: &Language,
     bodies: &[tree_sitter::Range],
     text: &str,

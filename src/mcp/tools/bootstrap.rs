@@ -31,7 +31,7 @@ pub struct WorkspaceBootstrapArgs {
 #[tool_router(router = bootstrap_router, vis = "pub(super)")]
 impl SextantServer {
     #[tool(
-        description = "Start here: languages and sizes, projects, instruction files to read first, build/test/lint commands, entry points, top-level layout, most imported files, git branch. One call, within a token budget.",
+        description = "Start here: languages, projects, instruction files to read first, build and test commands, entry points, layout, most imported files, git branch.",
         input_schema = input_schema::<WorkspaceBootstrapArgs>(),
         output_schema = output_schema::<Bootstrap>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)

@@ -44,6 +44,7 @@ use crate::{
 mod bootstrap;
 mod read;
 mod rename;
+mod skeleton;
 
 /// What the server tells a client about itself, naming the registry's languages.
 static INSTRUCTIONS: LazyLock<String> = LazyLock::new(|| {
@@ -53,7 +54,7 @@ Prefer `lookup_symbol` over grep to find where a function, class, method, type o
 defined (ranked fuzzy search on names, filters by kind, language and path). Use `outline` to \
 see a file's structure without reading it, `read_symbol` to read just the definitions you need \
 (by name or position, with their docs; several at once under an exact token budget) rather than \
-whole files, `read_file` for any file's lines, `workspace_bootstrap` first in a new session (projects, \
+whole files, `read_file` for any file's lines, `skeleton` for files or directories with bodies elided (signatures kept, each body's lines marked), `workspace_bootstrap` first in a new session (projects, \
 instruction files, commands, entry points, layout), `find_definition` and `find_references` for what a \
 name means and who uses it (Python, JavaScript, TypeScript, Go, Rust), `rename_symbol` to rename \
 one across the workspace (a checked dry run with a diff unless `apply` is true) or in a snippet, `list_imports` for what a file imports and where \
@@ -429,8 +430,10 @@ impl SextantServer {
             limits: Arc::new(limits),
             inject_panic: crate::testing::hooks().panic_in_tool.clone(),
             tool_router: without_writes(
-                rename::with_rename_tool(Self::tool_router(), limits_read_only)
-                    + Self::read_router()
+                skeleton::with_skeleton_tool(rename::with_rename_tool(
+                    Self::tool_router(),
+                    limits_read_only,
+                )) + Self::read_router()
                     + Self::bootstrap_router(),
                 limits_read_only,
             ),

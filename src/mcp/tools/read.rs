@@ -227,7 +227,7 @@ impl ClientTarget {
 #[tool_router(router = read_router, vis = "pub(super)")]
 impl SextantServer {
     #[tool(
-        description = "Read code for a model under a token budget: definitions by `symbol` (with docs, decorators, attributes) or at `path`+`line`, line ranges, whole files, or a file's definitions with token costs (`outline`). Several targets, in priority order; what does not fit is listed with a cursor. Ambiguous names list candidates.",
+        description = "Read definitions (by `symbol` or `path`+`line`, with their docs), line ranges, files or outlines with token costs, in priority order under a token budget.",
         input_schema = input_schema::<ReadSymbolArgs>(),
         output_schema = output_schema::<ReadSymbolAnswer>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
@@ -298,7 +298,7 @@ impl SextantServer {
     }
 
     #[tool(
-        description = "A workspace file's lines (any text file) from `offset`, at most `limit`, within a token budget; `next_offset` continues. Binary files and paths outside the root are refused.",
+        description = "Lines of any text file of the workspace from `offset`, at most `limit`, within a token budget; `next_offset` continues. Binary files are refused.",
         input_schema = input_schema::<ReadFileArgs>(),
         output_schema = output_schema::<ReadFileAnswer>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)

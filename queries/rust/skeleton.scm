@@ -1,0 +1,24 @@
+; The bodies `skeleton` elides (see queries/README.md): the block of every function and
+; method, and of every closure whose body is a block (`static F: … = Lazy::new(|| { … })`).
+; Only the outermost are elided; `impl`, `trait` and `mod` bodies are kept, their functions'
+; bodies elided.
+
+(function_item body: (block) @body)
+(closure_expression body: (block) @body)
+
+; Doc comments (`///`, `//!`, `/** */`): a run longer than a line keeps its first line.
+(line_comment (doc_comment)) @doc
+(block_comment (doc_comment)) @doc
+
+; Item-level macro calls whose body is items (`cfg_rt! { pub fn spawn … }`, as in
+; `tags.scm`): the body is parsed again as items and its functions' bodies elided too.
+(source_file
+  (macro_invocation
+    (token_tree "{") @items))
+
+(declaration_list
+  (macro_invocation
+    (token_tree "{") @items))
+
+; A `macro_rules!` definition's rules are its body.
+(macro_definition) @body
