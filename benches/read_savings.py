@@ -5,7 +5,7 @@ text, as an agent without sextant would). Both counted exactly in o200k_base by 
 reference tokenizer (tests/oracle/reference_tokens.mjs).
 
     target/test-venv/bin/python benches/read_savings.py --sextant target/release/sextant \
-        [--root PYTHON_STDLIB]
+        [--root PYTHON_STDLIB] [--no-background-check]
 
 Prints each question's tokens both ways and the ratio of the totals.
 """
@@ -41,8 +41,9 @@ def reference_counts(paths: list[str]) -> list[int]:
     return [json.loads(line)["tokens"] for line in out.stdout.splitlines()]
 
 
-async def answers(sextant: str, root: str) -> list[dict]:
-    params = StdioServerParameters(command=sextant, args=["mcp", "--root", root, "--exclude", "site-packages/"])
+async def answers(sextant: str, root: str, server_args: list[str]) -> list[dict]:
+    args = ["mcp", "--root", root, "--exclude", "site-packages/", *server_args]
+    params = StdioServerParameters(command=sextant, args=args)
     found = []
     with open(os.devnull, "w") as errlog:
         async with stdio_client(params, errlog=errlog) as (read, write):
@@ -64,8 +65,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sextant", default="target/release/sextant")
     parser.add_argument("--root", default=sysconfig.get_paths()["stdlib"])
+    parser.add_argument("--no-background-check", action="store_true", help="start the server with it")
     args = parser.parse_args()
-    results = anyio.run(answers, args.sextant, args.root)
+    server_args = ["--no-background-check"] if args.no_background_check else []
+    results = anyio.run(answers, args.sextant, args.root, server_args)
     files = [str(Path(args.root) / r["data"]["pieces"][0]["path"]) for r in results if r["data"].get("pieces")]
     file_tokens = iter(reference_counts(files))
     total_read = total_files = 0

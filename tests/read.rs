@@ -174,3 +174,87 @@ fn bootstrap_tells_a_new_session_what_to_read_and_run() {
     );
     assert!(tokens > 40);
 }
+
+#[test]
+fn pack_puts_required_entries_first_and_optional_ones_by_priority() {
+    let dir = workspace();
+    std::fs::write(
+        dir.path().join("big.py"),
+        "def big():\n    return [\n".to_string() + &"        1,\n".repeat(200) + "    ]\n",
+    )
+    .unwrap();
+    // Required: geo.py in full and lib.rs's skeleton; optional: Ring.inner (inside geo.py,
+    // so already there) and big.py, which fits only as its skeleton.
+    let out = sextant(
+        dir.path(),
+        &[
+            "pack",
+            "geo.py",
+            "--skeleton",
+            "lib.rs",
+            "--optional",
+            "Ring.inner=90",
+            "--optional",
+            "big.py=10",
+            "--max-tokens",
+            "200",
+            "--json",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let included: Vec<(String, String)> = answer["included"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["path"].as_str().unwrap().to_string(),
+                e["mode"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        included,
+        [
+            ("geo.py".into(), "full".into()),
+            ("lib.rs".into(), "skeleton".into()),
+            ("big.py".into(), "skeleton".into())
+        ]
+    );
+    assert_eq!(answer["omitted"][0]["target"], "Ring.inner");
+    assert_eq!(answer["omitted"][0]["reason"], "already_included");
+    assert_eq!(
+        answer["status"], "with_omissions",
+        "big.py went in as a skeleton only"
+    );
+    assert!(answer["tokens"].as_u64().unwrap() <= 200);
+    assert!(
+        answer["text"].as_str().unwrap().contains(
+            "big.py:1-203 (skeleton)\n```python\ndef big():\n    ...  # lines 2-203\n```\n"
+        )
+    );
+}
+
+#[test]
+fn pack_refuses_what_it_cannot_give_whole() {
+    let dir = workspace();
+    let missing = sextant(dir.path(), &["pack", "geo.py", "nowhere"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert_eq!(
+        stderr(&missing),
+        "sextant: error: REQUIRED_UNAVAILABLE: required entries unavailable: nowhere (not_found)\n"
+    );
+    let over = sextant(dir.path(), &["pack", "geo.py", "--max-tokens", "10"]);
+    assert_eq!(over.status.code(), Some(2));
+    assert!(
+        stderr(&over)
+            .starts_with("sextant: error: REQUIRED_OVER_BUDGET: the required entries take ")
+    );
+    assert!(stdout(&over).is_empty());
+    let xml = sextant(dir.path(), &["pack", "area", "--style", "xml"]);
+    assert_eq!(
+        stdout(&xml),
+        "<file path=\"geo.py\" lines=\"4-7\" mode=\"full\">\n# Area.\n@cache\ndef area(r):\n    return math.pi * r * r\n</file>\n"
+    );
+}

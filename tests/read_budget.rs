@@ -115,3 +115,88 @@ fn answers_stay_within_their_budget_and_count_their_own_text() {
         })
         .unwrap();
 }
+
+/// Random packs: any mix of required and optional files and names, modes and priorities,
+/// under any budget, is either within its budget (its count its text's) or refused whole.
+#[test]
+fn packs_stay_within_their_budget_or_are_refused_whole() {
+    use sextant::ide::{PackEntry, PackError, PackMode, PackRequest, PackSource, PackStyle};
+    let (host, files, names) = corpus();
+    let mut runner = TestRunner::new(Config {
+        cases: sextant::testing::fuzz_cases(),
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let entry = (
+        any::<bool>(),
+        any::<usize>(),
+        any::<bool>(),
+        0u8..3,
+        0u8..=100,
+    );
+    let cases = (prop::collection::vec(entry, 1..10), 1usize..20_000, 0u8..4);
+    runner
+        .run(&cases, |(entries, max_tokens, style)| {
+            let entries: Vec<PackEntry> = entries
+                .into_iter()
+                .map(|(is_file, pick, required, mode, priority)| PackEntry {
+                    task: pick % 2,
+                    source: match is_file {
+                        true => PackSource::File(files[pick % files.len()]),
+                        false => PackSource::Symbol(names[pick % names.len()].clone()),
+                    },
+                    mode: match (mode, required) {
+                        (0, _) => PackMode::Full,
+                        (1, _) | (_, true) => PackMode::Skeleton,
+                        _ => PackMode::Either,
+                    },
+                    required,
+                    priority,
+                })
+                .collect();
+            let style = [
+                PackStyle::Markdown,
+                PackStyle::Xml,
+                PackStyle::Json,
+                PackStyle::Plain,
+            ][style as usize];
+            let budget = Budget {
+                encoding: Encoding::O200kBase,
+                max_tokens,
+            };
+            let request = PackRequest {
+                entries,
+                budget,
+                style,
+                path_prefix: None,
+            };
+            match host.analysis().pack(&request).unwrap() {
+                Ok(answer) => {
+                    prop_assert!(answer.tokens <= max_tokens);
+                    prop_assert_eq!(answer.tokens, Encoding::O200kBase.count(&answer.text));
+                    let required = request.entries.iter().filter(|e| e.required).count();
+                    let included_required = answer
+                        .included
+                        .iter()
+                        .filter(|i| {
+                            let task_entries: Vec<&PackEntry> = request
+                                .entries
+                                .iter()
+                                .filter(|e| e.task == i.task)
+                                .collect();
+                            task_entries[i.entry].required
+                        })
+                        .count();
+                    prop_assert_eq!(required, included_required);
+                }
+                Err(PackError::RequiredUnavailable(_)) => {
+                    prop_assert!(request.entries.iter().any(|e| e.required));
+                }
+                Err(PackError::RequiredOverBudget { needed, .. }) => {
+                    prop_assert!(needed > max_tokens);
+                }
+            }
+            Ok(())
+        })
+        .unwrap();
+}

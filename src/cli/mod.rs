@@ -143,6 +143,11 @@ pub enum Command {
     /// points, the top-level layout, the most imported files and the git branch (read from
     /// .git/HEAD; nothing is run).
     Bootstrap(read::BootstrapArgs),
+    /// Pack what a task needs into one answer under one token budget: required ENTRYs
+    /// (files or definitions' names) in full, --skeleton ones with bodies elided, and
+    /// --optional ones by priority, in full when they fit, else as skeletons, else left out
+    /// (listed on stderr). --style markdown (default), xml, json or plain.
+    Pack(read::PackArgs),
     /// Show PATHS (files or directories; default: the whole workspace) with every function
     /// and method body elided: signatures, doc comments, imports, types and class, impl
     /// and trait shapes kept, each elided body marked with its lines
@@ -519,6 +524,7 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
         Command::Read(args) => read::read(g, args),
         Command::Tokens(args) => read::tokens(g, args),
         Command::Bootstrap(args) => read::bootstrap(g, args),
+        Command::Pack(args) => read::pack(g, args),
         Command::Skeleton(args) => skeleton::run(g, args),
         Command::Explain(args) => explain(g, args),
         Command::Symbols(args) => symbols(g, args),

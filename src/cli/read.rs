@@ -1,6 +1,7 @@
 //! The commands that give code and facts for a model: `sextant read` (definitions, lines,
 //! files or a file's definitions under a token budget), `sextant tokens` (exact token
-//! counts of files) and `sextant bootstrap` (what a new session needs to know).
+//! counts of files), `sextant pack` (a task's files and definitions under one budget) and
+//! `sextant bootstrap` (what a new session needs to know).
 
 use std::{path::Path, process::ExitCode};
 
@@ -9,7 +10,8 @@ use clap::Args;
 use super::{CliError, GlobalArgs, cancelled, load_workspace, workspace_relative};
 use crate::{
     ide::{
-        Budget, ColumnUnit, Encoding, Failure as _, FileId, ReadCursor, ReadRequest, ReadTarget,
+        Budget, ColumnUnit, Encoding, Failure as _, FileId, PackEntry, PackMode, PackRequest,
+        PackSource, PackStyle, ReadCursor, ReadRequest, ReadTarget,
     },
     workspace::Host,
 };
@@ -70,6 +72,108 @@ pub fn bootstrap(g: &GlobalArgs, args: &BootstrapArgs) -> Result<(String, ExitCo
     };
     let answer = host.bootstrap(&budget).map_err(cancelled)?;
     eprintln!("{} tokens ({})", answer.tokens, answer.encoding.as_str());
+    let out = if g.json {
+        format!("{}\n", serde_json::to_string_pretty(&answer)?)
+    } else {
+        answer.text
+    };
+    Ok((out, ExitCode::SUCCESS))
+}
+
+#[derive(Args, Debug)]
+pub struct PackArgs {
+    /// Required entries, in full: files or definitions' names (`Class.method`). All go in,
+    /// or nothing does (REQUIRED_UNAVAILABLE, REQUIRED_OVER_BUDGET).
+    #[arg(value_name = "ENTRY")]
+    pub required: Vec<String>,
+    /// A required entry as a skeleton (bodies elided). Repeatable.
+    #[arg(long, value_name = "ENTRY")]
+    pub skeleton: Vec<String>,
+    /// An optional entry, in full when it fits, else as a skeleton, else left out;
+    /// ENTRY=PRIORITY (0-100, default 50) goes in before lower ones. Repeatable.
+    #[arg(long, value_name = "ENTRY[=PRIORITY]")]
+    pub optional: Vec<String>,
+    /// At most this many tokens in all.
+    #[arg(long, value_name = "N", default_value_t = 20_000)]
+    pub max_tokens: usize,
+    /// The encoding tokens are counted in.
+    #[arg(long, value_name = "NAME", default_value = "o200k_base", value_parser = parse_encoding)]
+    pub encoding: Encoding,
+    /// How entries are laid out: markdown, xml, json or plain.
+    #[arg(long, value_name = "STYLE", default_value = "markdown", value_parser = parse_style)]
+    pub style: PackStyle,
+}
+
+fn parse_style(name: &str) -> Result<PackStyle, String> {
+    serde_json::from_value(serde_json::Value::String(name.into()))
+        .map_err(|_| "one of: markdown, xml, json, plain".to_string())
+}
+
+pub fn pack(g: &GlobalArgs, args: &PackArgs) -> Result<(String, ExitCode), CliError> {
+    let host = load_workspace(g)?;
+    let source = |entry: &str| match indexed_file(g, &host, entry) {
+        Some(file) => PackSource::File(file),
+        None if Path::new(entry).is_file() || entry.contains('/') => {
+            PackSource::Missing(entry.to_string())
+        }
+        None => PackSource::Symbol(entry.to_string()),
+    };
+    let mut entries = Vec::new();
+    let required = |entry: &String, mode| PackEntry {
+        task: 0,
+        source: source(entry),
+        mode,
+        required: true,
+        priority: 0,
+    };
+    entries.extend(args.required.iter().map(|e| required(e, PackMode::Full)));
+    entries.extend(
+        args.skeleton
+            .iter()
+            .map(|e| required(e, PackMode::Skeleton)),
+    );
+    for optional in &args.optional {
+        let (entry, priority) = match optional.rsplit_once('=') {
+            Some((entry, priority)) => {
+                let priority = priority
+                    .parse::<u8>()
+                    .ok()
+                    .filter(|p| *p <= 100)
+                    .ok_or_else(|| {
+                        CliError(format!(
+                            "INVALID_ARGUMENT: {optional:?}: a priority is 0 to 100"
+                        ))
+                    })?;
+                (entry, priority)
+            }
+            None => (optional.as_str(), 50),
+        };
+        entries.push(PackEntry {
+            task: 0,
+            source: source(entry),
+            mode: PackMode::Either,
+            required: false,
+            priority,
+        });
+    }
+    let request = PackRequest {
+        entries,
+        budget: Budget {
+            encoding: args.encoding,
+            max_tokens: args.max_tokens,
+        },
+        style: args.style,
+        path_prefix: None,
+    };
+    let answer = host
+        .analysis()
+        .pack(&request)
+        .map_err(cancelled)?
+        .map_err(|e| CliError(format!("{}: {e}", e.code())))?;
+    eprintln!("{} tokens ({})", answer.tokens, answer.encoding.as_str());
+    for omitted in &answer.omitted {
+        eprintln!("left out: {} ({})", omitted.target, omitted.reason);
+    }
     let out = if g.json {
         format!("{}\n", serde_json::to_string_pretty(&answer)?)
     } else {

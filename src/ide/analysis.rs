@@ -271,6 +271,14 @@ impl Analysis {
         self.with(|db| super::navigation::definition(db, self.workspace, file.0, offset))
     }
 
+    /// The entries of one or more tasks packed under one budget.
+    pub fn pack(
+        &self,
+        request: &super::PackRequest,
+    ) -> Cancellable<Result<super::PackAnswer, super::PackError>> {
+        self.with(|db| super::pack::pack(db, self.workspace, request))
+    }
+
     /// What a new session needs to know of the workspace, from the index.
     pub fn bootstrap_facts(&self) -> Cancellable<super::BootstrapFacts> {
         self.with(|db| super::bootstrap::bootstrap_facts(db, self.workspace))

@@ -72,6 +72,10 @@ pub enum ErrorCode {
     WriteFailed,
     /// A read's run (`run_id`) has spent the tokens it was given.
     BudgetExhausted,
+    /// Pack: a required entry names nothing, or more than one definition.
+    RequiredUnavailable,
+    /// Pack: the required entries alone take more tokens than the budget.
+    RequiredOverBudget,
 }
 
 impl ErrorCode {
@@ -105,6 +109,8 @@ impl ErrorCode {
         ErrorCode::NotUtf8,
         ErrorCode::WriteFailed,
         ErrorCode::BudgetExhausted,
+        ErrorCode::RequiredUnavailable,
+        ErrorCode::RequiredOverBudget,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -137,6 +143,8 @@ impl ErrorCode {
             ErrorCode::NotUtf8 => "NOT_UTF8",
             ErrorCode::WriteFailed => "WRITE_FAILED",
             ErrorCode::BudgetExhausted => "BUDGET_EXHAUSTED",
+            ErrorCode::RequiredUnavailable => "REQUIRED_UNAVAILABLE",
+            ErrorCode::RequiredOverBudget => "REQUIRED_OVER_BUDGET",
         }
     }
 }

@@ -21,6 +21,7 @@ mod import_graph;
 mod imports;
 mod navigation;
 mod outline;
+mod pack;
 mod parse_tree;
 mod read;
 mod rename;
@@ -55,6 +56,10 @@ pub use import_graph::{Direction, Granularity, GraphEdge, GraphNode, GraphQuery,
 pub use imports::{ImportInfo, ImportStatus};
 pub use navigation::{Certainty, Definition, Reference, ReferenceQuery, ReferenceRole, References};
 pub use outline::{Outline, OutlineNode};
+pub use pack::{
+    OmittedEntry, PackAnswer, PackEntry, PackError, PackMode, PackRequest, PackSource, PackStyle,
+    PackedEntry,
+};
 pub use parse_tree::{ParseOptions, ParseOutput, SyntaxErrorInfo};
 pub use read::{
     Ambiguity, Candidate, PieceInfo, ReadAnswer, ReadCursor, ReadError, ReadRequest, ReadStatus,

@@ -10,6 +10,8 @@
 
 mod pieces;
 
+pub(crate) use pieces::{Block, Found, definition_named, file_at, whole_file};
+
 use serde::Serialize;
 
 use super::{Budget, Encoding, FileId, SymbolKind};
@@ -170,13 +172,13 @@ pub(crate) fn read(
     for (index, target) in request.targets.iter().enumerate().skip(first) {
         let from_line = request.cursor.filter(|c| c.target == index).map(|c| c.line);
         let piece = match pieces::piece(db, workspace, request, target, from_line) {
-            pieces::Found::Piece(piece) => piece,
-            pieces::Found::Ambiguous(ambiguity) => {
+            Found::Piece(piece) => piece,
+            Found::Ambiguous(ambiguity) => {
                 push_note(&mut texts, ambiguity_text(&ambiguity), &request.budget);
                 answer.ambiguous.push(ambiguity);
                 continue;
             }
-            pieces::Found::Missing(name) => {
+            Found::Missing(name) => {
                 let note = format!("`{name}`: no definition by this name\n");
                 push_note(&mut texts, note, &request.budget);
                 answer.not_found.push(name);

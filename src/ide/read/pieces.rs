@@ -99,6 +99,23 @@ impl Piece {
         text
     }
 
+    /// The piece's parts, for answers laid out otherwise than `read`'s (a pack's styles).
+    pub(crate) fn block(&self) -> Block {
+        Block {
+            path: self.path.clone(),
+            start_line: self.start_line,
+            end_line: self.end_line,
+            kind: self.kind,
+            name: self.name.clone(),
+            language: self.fence_language.unwrap_or(""),
+            code: self
+                .body
+                .iter()
+                .map(|(_, line)| format!("{line}\n"))
+                .collect(),
+        }
+    }
+
     /// Whether `info` describes the same lines of the same file (asked for twice, by name
     /// and by position, say).
     pub(crate) fn repeats(&self, info: &PieceInfo) -> bool {
@@ -158,6 +175,19 @@ impl Piece {
             text,
         })
     }
+}
+
+/// A piece's parts: where its lines are, what they define, and the code itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Block {
+    pub(crate) path: String,
+    pub(crate) start_line: u32,
+    pub(crate) end_line: u32,
+    pub(crate) kind: Option<SymbolKind>,
+    pub(crate) name: Option<String>,
+    pub(crate) language: &'static str,
+    /// The lines, each ending with a line break.
+    pub(crate) code: String,
 }
 
 /// The start of a piece too large for the budget.
@@ -226,6 +256,21 @@ fn resumed(piece: Piece, from_line: Option<u32>) -> Piece {
     resumed
 }
 
+/// The definition `name` names, with what belongs to it and no context lines.
+pub(crate) fn definition_named(
+    db: &dyn Db,
+    workspace: Workspace,
+    name: &str,
+    path_prefix: Option<&str>,
+) -> Found {
+    by_name(db, workspace, name, path_prefix, 0).unwrap_or_else(|| Found::Missing(name.to_string()))
+}
+
+/// A whole file.
+pub(crate) fn whole_file(db: &dyn Db, file: SourceFile) -> Piece {
+    lines(db, file, 1, u32::MAX, None)
+}
+
 /// The definition a name names; candidates when it names several; `None` when none.
 fn by_name(
     db: &dyn Db,
@@ -264,7 +309,7 @@ fn by_name(
     }
 }
 
-fn file_at(db: &dyn Db, workspace: Workspace, path: &str) -> Option<SourceFile> {
+pub(crate) fn file_at(db: &dyn Db, workspace: Workspace, path: &str) -> Option<SourceFile> {
     let files = workspace.files(db);
     files
         .binary_search_by(|f| f.path(db).as_str().cmp(path))

@@ -42,6 +42,7 @@ use crate::{
 };
 
 mod bootstrap;
+mod pack;
 mod read;
 mod rename;
 mod skeleton;
@@ -54,7 +55,8 @@ Prefer `lookup_symbol` over grep to find where a function, class, method, type o
 defined (ranked fuzzy search on names, filters by kind, language and path). Use `outline` to \
 see a file's structure without reading it, `read_symbol` to read just the definitions you need \
 (by name or position, with their docs; several at once under an exact token budget) rather than \
-whole files, `read_file` for any file's lines, `skeleton` for files or directories with bodies elided (signatures kept, each body's lines marked), `workspace_bootstrap` first in a new session (projects, \
+whole files, `read_file` for any file's lines, `skeleton` for files or directories with bodies elided (signatures kept, each body's lines marked), `pack_context` for all a task needs in one call (required and optional files or definitions, \
+full or skeleton, by priority), `workspace_bootstrap` first in a new session (projects, \
 instruction files, commands, entry points, layout), `find_definition` and `find_references` for what a \
 name means and who uses it (Python, JavaScript, TypeScript, Go, Rust), `rename_symbol` to rename \
 one across the workspace (a checked dry run with a diff unless `apply` is true) or in a snippet, `list_imports` for what a file imports and where \
@@ -434,7 +436,8 @@ impl SextantServer {
                     Self::tool_router(),
                     limits_read_only,
                 )) + Self::read_router()
-                    + Self::bootstrap_router(),
+                    + Self::bootstrap_router()
+                    + Self::pack_router(),
                 limits_read_only,
             ),
         }

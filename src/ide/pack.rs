@@ -1,0 +1,477 @@
+//! `pack`: the code one or more tasks need, in one answer under one token budget. Each
+//! entry is a file or a definition, wanted `full`, as a `skeleton`, or (optional ones)
+//! `either`; required entries all go in or the pack fails, optional ones by priority.
+//!
+//! Invariant: a pack is all of its required entries or an error (`REQUIRED_UNAVAILABLE`,
+//! `REQUIRED_OVER_BUDGET`), never part of them; its `tokens` is the exact count of its
+//! text in the budget's encoding and never exceeds the budget. Optional entries are
+//! chosen by priority (then the order given), and the text lists everything in the order
+//! given, so the count is taken on that final text.
+
+use serde::Serialize;
+
+use super::{
+    Budget, Encoding, FileId, SymbolKind,
+    read::{Block, Found, definition_named, whole_file},
+};
+use crate::{
+    db::{Db, SourceFile, Workspace},
+    engine::skeleton::file_skeleton,
+};
+
+/// What an entry names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PackSource {
+    File(FileId),
+    /// A definition's name: `name`, `module.name`, `Class.method`, `Type::method`.
+    Symbol(String),
+    /// A path the workspace does not index.
+    Missing(String),
+}
+
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum PackMode {
+    Full,
+    Skeleton,
+    /// Full when it fits, else the skeleton (optional entries only).
+    Either,
+}
+
+#[derive(Clone, Debug)]
+pub struct PackEntry {
+    pub task: usize,
+    pub source: PackSource,
+    pub mode: PackMode,
+    pub required: bool,
+    /// 0–100; higher goes in first.
+    pub priority: u8,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PackStyle {
+    /// A `path:lines` line and a fenced code block per entry.
+    #[default]
+    Markdown,
+    /// `<file path=… lines=… mode=…>` elements around the code, unescaped.
+    Xml,
+    /// A JSON array of `{path, lines, mode, name, content}`.
+    Json,
+    /// A `==> path:lines <==` line, then the code.
+    Plain,
+}
+
+#[derive(Clone, Debug)]
+pub struct PackRequest {
+    pub entries: Vec<PackEntry>,
+    pub budget: Budget,
+    pub style: PackStyle,
+    /// Names are looked for only under this workspace-relative prefix.
+    pub path_prefix: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct PackAnswer {
+    pub text: String,
+    pub tokens: usize,
+    pub encoding: Encoding,
+    pub max_tokens: usize,
+    /// `complete`, or `with_omissions` when an optional entry was left out or given as a
+    /// skeleton instead of in full.
+    pub status: super::ReadStatus,
+    pub included: Vec<PackedEntry>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub omitted: Vec<OmittedEntry>,
+}
+
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct PackedEntry {
+    pub task: usize,
+    /// The entry's index in its task (required ones first, then optional ones).
+    pub entry: usize,
+    pub path: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// How it went in: `full` or `skeleton`.
+    pub mode: PackMode,
+    pub start_line: u32,
+    pub end_line: u32,
+    /// Tokens of its block alone.
+    pub tokens: usize,
+}
+
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct OmittedEntry {
+    pub task: usize,
+    pub entry: usize,
+    /// What it names (a path or a name).
+    pub target: String,
+    /// `over_budget`, `not_found`, `ambiguous`, or `already_included` (inside an entry
+    /// that went in in full; not an omission).
+    pub reason: String,
+    /// Tokens it would have cost (its smallest form), when it was found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tokens: Option<usize>,
+}
+
+/// The reason given for an optional entry inside one that went in in full.
+const ALREADY_INCLUDED: &str = "already_included";
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PackError {
+    #[error("required entries unavailable: {}", .0.join("; "))]
+    RequiredUnavailable(Vec<String>),
+    #[error("the required entries take {needed} tokens; the budget is {max_tokens}")]
+    RequiredOverBudget { needed: usize, max_tokens: usize },
+}
+
+impl super::Failure for PackError {
+    fn code(&self) -> super::ErrorCode {
+        match self {
+            PackError::RequiredUnavailable(_) => super::ErrorCode::RequiredUnavailable,
+            PackError::RequiredOverBudget { .. } => super::ErrorCode::RequiredOverBudget,
+        }
+    }
+}
+
+/// An entry's forms: its full block and its skeleton (the same block when a skeleton
+/// would elide nothing).
+struct Candidate {
+    order: usize,
+    entry: usize,
+    full: Block,
+    skeleton: Block,
+}
+
+/// An entry chosen: its place in the request, its block and how it went in.
+type Chosen = (usize, Block, PackMode);
+
+/// The request's entries sorted out: required ones chosen, optional ones waiting with
+/// their priority, and those that name nothing.
+struct Sorted {
+    chosen: Vec<Chosen>,
+    optional: Vec<(u8, Candidate)>,
+    omitted: Vec<OmittedEntry>,
+}
+
+pub(crate) fn pack(
+    db: &dyn Db,
+    workspace: Workspace,
+    request: &PackRequest,
+) -> Result<PackAnswer, PackError> {
+    let Sorted {
+        mut chosen,
+        optional,
+        mut omitted,
+    } = sort_entries(db, workspace, request)?;
+    let required_text = render(&chosen, request.style);
+    if !request.budget.admits(&required_text) {
+        return Err(PackError::RequiredOverBudget {
+            needed: request.budget.encoding.count(&required_text),
+            max_tokens: request.budget.max_tokens,
+        });
+    }
+    let downgraded = add_optional(db, request, &mut chosen, optional, &mut omitted);
+    let text = render(&chosen, request.style);
+    let encoding = request.budget.encoding;
+    let included = chosen
+        .iter()
+        .map(|(order, block, mode)| PackedEntry {
+            task: request.entries[*order].task,
+            entry: index_in_task(request, *order),
+            path: block.path.clone(),
+            name: block.name.clone(),
+            mode: *mode,
+            start_line: block.start_line,
+            end_line: block.end_line,
+            tokens: encoding.count(&render_block(block, *mode, request.style)),
+        })
+        .collect();
+    omitted.sort_by_key(|o| (o.task, o.entry));
+    let complete = omitted.iter().all(|o| o.reason == ALREADY_INCLUDED) && !downgraded;
+    Ok(PackAnswer {
+        tokens: encoding.count(&text),
+        text,
+        encoding,
+        max_tokens: request.budget.max_tokens,
+        status: match complete {
+            true => super::ReadStatus::Complete,
+            false => super::ReadStatus::WithOmissions,
+        },
+        included,
+        omitted,
+    })
+}
+
+/// The entry's index among its task's entries.
+fn index_in_task(request: &PackRequest, order: usize) -> usize {
+    let task = request.entries[order].task;
+    request.entries[..order]
+        .iter()
+        .filter(|e| e.task == task)
+        .count()
+}
+
+/// Finds each entry's forms; required ones are chosen, and any that names nothing fails
+/// the pack.
+fn sort_entries(
+    db: &dyn Db,
+    workspace: Workspace,
+    request: &PackRequest,
+) -> Result<Sorted, PackError> {
+    let mut sorted = Sorted {
+        chosen: Vec::new(),
+        optional: Vec::new(),
+        omitted: Vec::new(),
+    };
+    let mut unavailable = Vec::new();
+    for (order, entry) in request.entries.iter().enumerate() {
+        let index = index_in_task(request, order);
+        match forms(db, workspace, entry, request.path_prefix.as_deref()) {
+            Ok((full, skeleton)) => {
+                let candidate = Candidate {
+                    order,
+                    entry: index,
+                    full,
+                    skeleton,
+                };
+                match (entry.required, entry.mode) {
+                    (true, PackMode::Skeleton) => {
+                        sorted
+                            .chosen
+                            .push((order, candidate.skeleton, PackMode::Skeleton))
+                    }
+                    (true, _) => sorted.chosen.push((order, candidate.full, PackMode::Full)),
+                    (false, _) => sorted.optional.push((entry.priority, candidate)),
+                }
+            }
+            Err(reason) if entry.required => {
+                unavailable.push(format!("{} ({reason})", describe(db, &entry.source)))
+            }
+            Err(reason) => sorted.omitted.push(OmittedEntry {
+                task: entry.task,
+                entry: index,
+                target: describe(db, &entry.source),
+                reason: reason.into(),
+                tokens: None,
+            }),
+        }
+    }
+    match unavailable.is_empty() {
+        true => Ok(sorted),
+        false => Err(PackError::RequiredUnavailable(unavailable)),
+    }
+}
+
+/// Adds the optional entries by priority (then the order given), each in the first of its
+/// forms that fits; those inside an entry already in in full, or that fit in no form, are
+/// omitted. Whether an `either` entry went in as its skeleton.
+fn add_optional(
+    db: &dyn Db,
+    request: &PackRequest,
+    chosen: &mut Vec<Chosen>,
+    mut optional: Vec<(u8, Candidate)>,
+    omitted: &mut Vec<OmittedEntry>,
+) -> bool {
+    // A stable sort: the order given breaks ties.
+    optional.sort_by_key(|(priority, _)| std::cmp::Reverse(*priority));
+    let mut downgraded = false;
+    for (_, candidate) in optional {
+        let entry = &request.entries[candidate.order];
+        let omit = |reason: &str, tokens| OmittedEntry {
+            task: entry.task,
+            entry: candidate.entry,
+            target: describe(db, &entry.source),
+            reason: reason.into(),
+            tokens,
+        };
+        let covered = chosen.iter().any(|(_, block, mode)| {
+            *mode == PackMode::Full
+                && block.path == candidate.full.path
+                && block.start_line <= candidate.full.start_line
+                && candidate.full.end_line <= block.end_line
+        });
+        if covered {
+            omitted.push(omit(ALREADY_INCLUDED, None));
+            continue;
+        }
+        let mut forms = Vec::new();
+        if entry.mode != PackMode::Skeleton {
+            forms.push((candidate.full.clone(), PackMode::Full));
+        }
+        if entry.mode != PackMode::Full {
+            forms.push((candidate.skeleton.clone(), PackMode::Skeleton));
+        }
+        let fitting = forms.into_iter().find(|(block, mode)| {
+            let mut with = chosen.clone();
+            with.push((candidate.order, block.clone(), *mode));
+            with.sort_by_key(|(order, _, _)| *order);
+            request.budget.admits(&render(&with, request.style))
+        });
+        match fitting {
+            Some((block, mode)) => {
+                downgraded |= mode == PackMode::Skeleton && entry.mode == PackMode::Either;
+                chosen.push((candidate.order, block, mode));
+                chosen.sort_by_key(|(order, _, _)| *order);
+            }
+            None => {
+                let smallest = render_block(&candidate.skeleton, PackMode::Skeleton, request.style);
+                let tokens = request.budget.encoding.count(&smallest);
+                omitted.push(omit("over_budget", Some(tokens)));
+            }
+        }
+    }
+    downgraded
+}
+
+fn describe(db: &dyn Db, source: &PackSource) -> String {
+    match source {
+        PackSource::File(file) => file.0.path(db).clone(),
+        PackSource::Symbol(name) | PackSource::Missing(name) => name.clone(),
+    }
+}
+
+/// An entry's full block and its skeleton, or why it has none.
+fn forms(
+    db: &dyn Db,
+    workspace: Workspace,
+    entry: &PackEntry,
+    path_prefix: Option<&str>,
+) -> Result<(Block, Block), &'static str> {
+    let (file, full) = match &entry.source {
+        PackSource::File(file) => (file.0, whole_file(db, file.0).block()),
+        PackSource::Symbol(name) => match definition_named(db, workspace, name, path_prefix) {
+            Found::Piece(piece) => {
+                let block = piece.block();
+                let file = super::read::file_at(db, workspace, &block.path).ok_or("not_found")?;
+                (file, block)
+            }
+            Found::Ambiguous(_) => return Err("ambiguous"),
+            Found::Missing(_) => return Err("not_found"),
+        },
+        PackSource::Missing(_) => return Err("not_found"),
+    };
+    let skeleton = skeleton_of(db, file, &full);
+    Ok((full, skeleton))
+}
+
+/// The skeleton of a block's lines: the file's skeleton between the block's first and last
+/// lines (the whole skeleton for a whole file).
+fn skeleton_of(db: &dyn Db, file: SourceFile, full: &Block) -> Block {
+    let skeleton = file_skeleton(db, file);
+    let index = crate::semantic::line_index(db, file);
+    let (Some(start), end) = (
+        index.line_start(full.start_line),
+        index.line_start(full.end_line + 1),
+    ) else {
+        return full.clone();
+    };
+    let end = end.unwrap_or(file.text(db).len());
+    // A definition inside an elided body has no skeleton of its own: both ends move to
+    // the marker's line.
+    let (from, to) = (
+        skeleton.skeleton_offset(start),
+        skeleton.skeleton_offset(end),
+    );
+    match from < to {
+        true => Block {
+            code: skeleton.text[from..to].to_string(),
+            ..full.clone()
+        },
+        false => full.clone(),
+    }
+}
+
+/// An entry in the `json` style, in the order a reader wants its fields.
+#[derive(Serialize)]
+struct JsonBlock<'a> {
+    path: &'a str,
+    lines: String,
+    mode: PackMode,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<&'a str>,
+    content: &'a str,
+}
+
+fn render(chosen: &[Chosen], style: PackStyle) -> String {
+    match style {
+        PackStyle::Json => {
+            let items: Vec<JsonBlock> = chosen
+                .iter()
+                .map(|(_, block, mode)| JsonBlock {
+                    path: &block.path,
+                    lines: format!("{}-{}", block.start_line, block.end_line),
+                    mode: *mode,
+                    name: block.name.as_deref(),
+                    content: &block.code,
+                })
+                .collect();
+            serde_json::to_string(&items).unwrap_or_default()
+        }
+        _ => chosen
+            .iter()
+            .map(|(_, block, mode)| render_block(block, *mode, style))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    }
+}
+
+fn render_block(block: &Block, mode: PackMode, style: PackStyle) -> String {
+    let lines = format!("{}-{}", block.start_line, block.end_line);
+    let what = match (&block.kind, &block.name) {
+        (Some(kind), Some(name)) => format!(" {} {name}", kind_name(*kind)),
+        _ => String::new(),
+    };
+    let mode_note = if mode == PackMode::Skeleton {
+        " (skeleton)"
+    } else {
+        ""
+    };
+    match style {
+        PackStyle::Markdown => {
+            let fence = "`".repeat(
+                block
+                    .code
+                    .split(|c| c != '`')
+                    .map(str::len)
+                    .max()
+                    .unwrap_or(0)
+                    .max(2)
+                    + 1,
+            );
+            format!(
+                "{}:{lines}{what}{mode_note}\n{fence}{}\n{}{fence}\n",
+                block.path, block.language, block.code
+            )
+        }
+        PackStyle::Xml => format!(
+            "<file path=\"{}\" lines=\"{lines}\" mode=\"{}\">\n{}</file>\n",
+            attribute(&block.path),
+            if mode == PackMode::Skeleton {
+                "skeleton"
+            } else {
+                "full"
+            },
+            block.code
+        ),
+        PackStyle::Plain | PackStyle::Json => {
+            format!(
+                "==> {}:{lines}{what}{mode_note} <==\n{}",
+                block.path, block.code
+            )
+        }
+    }
+}
+
+fn kind_name(kind: SymbolKind) -> &'static str {
+    kind.as_str()
+}
+
+fn attribute(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+}

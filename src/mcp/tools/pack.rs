@@ -1,0 +1,215 @@
+//! `pack_context`: the code of one or more tasks in one answer under one token budget.
+//!
+//! Invariant: every path is confined by `paths::resolve` before anything is read; a pack
+//! holds all of its required entries or fails (`REQUIRED_UNAVAILABLE`,
+//! `REQUIRED_OVER_BUDGET`) with no partial body; its text content is what `tokens` counts.
+
+use rmcp::{RoleServer, model::JsonObject, service::RequestContext, tool, tool_router};
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use super::{Lane, SextantServer, parse_args, read_error};
+use crate::{
+    ide::{Encoding, PackAnswer, PackEntry, PackMode, PackRequest, PackSource, PackStyle},
+    mcp::{
+        ErrorCode, ToolError,
+        answers::Rendered,
+        budget::budget,
+        paths,
+        schema::{input_schema, output_schema},
+    },
+    workspace::live::Snapshot,
+};
+
+/// The most tasks, and entries in all, of one call.
+const MAX_TASKS: usize = 10;
+const MAX_ENTRIES: usize = 200;
+/// The longest path or name an entry may give, in bytes.
+const MAX_ENTRY_CHARS: usize = 1024;
+
+/// A file (`path`) or a definition (`symbol`).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PackEntryArgs {
+    /// A workspace file.
+    pub path: Option<String>,
+    /// A definition's name: `join`, `posixpath.join`, `Class.method`, `Type::method`.
+    pub symbol: Option<String>,
+    /// `full` (default for required entries), `skeleton` (bodies elided), or, for optional
+    /// ones, `either` (default: full when it fits, else the skeleton).
+    pub mode: Option<PackMode>,
+    /// Optional entries: higher goes in first (default 50).
+    #[schemars(range(max = 100))]
+    pub priority: Option<u8>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PackTaskArgs {
+    /// Entries that must all go in, or the pack fails.
+    pub required: Option<Vec<PackEntryArgs>>,
+    /// Entries that go in by priority while they fit.
+    pub optional: Option<Vec<PackEntryArgs>>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PackContextArgs {
+    /// One or more tasks (at most 10; 200 entries in all) sharing the budget.
+    pub tasks: Vec<PackTaskArgs>,
+    /// At most this many tokens of text (default and ceiling: the server's cap).
+    #[schemars(range(min = 1))]
+    pub max_tokens: Option<u32>,
+    /// `o200k_base` (default) or `cl100k_base`.
+    pub encoding: Option<Encoding>,
+    /// `markdown` (default), `xml`, `json` or `plain`.
+    pub style: Option<PackStyle>,
+    /// Look names up only in files under this workspace-relative prefix.
+    pub path_prefix: Option<String>,
+}
+
+fn invalid(message: impl Into<String>) -> ToolError {
+    ToolError::new(ErrorCode::InvalidArgument, message)
+}
+
+/// An entry as given, its path resolved inside the root.
+struct ClientEntry {
+    task: usize,
+    source: ClientSource,
+    mode: PackMode,
+    required: bool,
+    priority: u8,
+}
+
+enum ClientSource {
+    Path(String),
+    Symbol(String),
+}
+
+fn client_entries(
+    tasks: Vec<PackTaskArgs>,
+    root: &std::path::Path,
+) -> Result<Vec<ClientEntry>, ToolError> {
+    if tasks.is_empty() || tasks.len() > MAX_TASKS {
+        return Err(invalid(format!("give 1 to {MAX_TASKS} tasks")));
+    }
+    let mut entries = Vec::new();
+    for (task, args) in tasks.into_iter().enumerate() {
+        let required = args.required.into_iter().flatten().map(|e| (true, e));
+        let optional = args.optional.into_iter().flatten().map(|e| (false, e));
+        for (is_required, entry) in required.chain(optional) {
+            if entries.len() == MAX_ENTRIES {
+                return Err(invalid(format!("at most {MAX_ENTRIES} entries in all")));
+            }
+            entries.push(client_entry(task, is_required, entry, root)?);
+        }
+    }
+    if entries.is_empty() {
+        return Err(invalid("no entries: give `required` or `optional` entries"));
+    }
+    Ok(entries)
+}
+
+fn client_entry(
+    task: usize,
+    required: bool,
+    entry: PackEntryArgs,
+    root: &std::path::Path,
+) -> Result<ClientEntry, ToolError> {
+    for text in [&entry.path, &entry.symbol].into_iter().flatten() {
+        if text.len() > MAX_ENTRY_CHARS {
+            return Err(ToolError::new(
+                ErrorCode::TooLarge,
+                format!("an entry's path or name is at most {MAX_ENTRY_CHARS} bytes"),
+            ));
+        }
+    }
+    let source = match (entry.path, entry.symbol) {
+        (Some(path), None) => ClientSource::Path(paths::resolve(root, &path)?.0),
+        (None, Some(symbol)) => ClientSource::Symbol(symbol),
+        _ => return Err(invalid("an entry gives `path` or `symbol`, not both")),
+    };
+    let mode = match (required, entry.mode) {
+        (true, Some(PackMode::Either)) => {
+            return Err(invalid(
+                "a required entry is `full` or `skeleton`, not `either`",
+            ));
+        }
+        (true, mode) => mode.unwrap_or(PackMode::Full),
+        (false, mode) => mode.unwrap_or(PackMode::Either),
+    };
+    if required && entry.priority.is_some() {
+        return Err(invalid("`priority` is for optional entries"));
+    }
+    let priority = entry.priority.unwrap_or(50);
+    if priority > 100 {
+        return Err(invalid("priority is 0 to 100"));
+    }
+    Ok(ClientEntry {
+        task,
+        source,
+        mode,
+        required,
+        priority,
+    })
+}
+
+impl ClientEntry {
+    /// The entry in the snapshot's terms; an unindexed required file is unavailable, an
+    /// optional one is left out as not found.
+    fn resolve(&self, s: &Snapshot) -> PackEntry {
+        let source = match &self.source {
+            ClientSource::Path(rel) => match s.file(rel) {
+                Some(file) => PackSource::File(file),
+                None => PackSource::Missing(rel.clone()),
+            },
+            ClientSource::Symbol(name) => PackSource::Symbol(name.clone()),
+        };
+        PackEntry {
+            task: self.task,
+            source,
+            mode: self.mode,
+            required: self.required,
+            priority: self.priority,
+        }
+    }
+}
+
+#[tool_router(router = pack_router, vis = "pub(super)")]
+impl SextantServer {
+    #[tool(
+        description = "A task's files and definitions in one answer under one token budget: all `required` entries or an error, then `optional` ones by priority, full or skeleton.",
+        input_schema = input_schema::<PackContextArgs>(),
+        output_schema = output_schema::<PackAnswer>(),
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn pack_context(
+        &self,
+        args: JsonObject,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Rendered<PackAnswer>, rmcp::model::CallToolResult> {
+        let args: PackContextArgs = parse_args(args)?;
+        let budget = budget(&self.limits, args.max_tokens, args.encoding)?;
+        let live = self.live.clone();
+        let entries = client_entries(args.tasks, live.root())?;
+        let (style, path_prefix) = (args.style.unwrap_or_default(), args.path_prefix);
+        let answer = self
+            .run("pack_context", ctx, Lane::Compute, move |cancel| {
+                live.read(cancel, |s: &Snapshot| {
+                    let request = PackRequest {
+                        entries: entries.iter().map(|e| e.resolve(s)).collect(),
+                        budget,
+                        style,
+                        path_prefix: path_prefix.clone(),
+                    };
+                    Ok(s.analysis.pack(&request)?.map_err(ToolError::failed))
+                })
+                .map_err(read_error)?
+            })
+            .await?;
+        Ok(Rendered {
+            text: answer.text.clone(),
+            data: answer,
+        })
+    }
+}
