@@ -22,6 +22,7 @@ mod navigation;
 mod outline;
 mod parse_tree;
 mod rename;
+mod search;
 mod stats;
 mod structure;
 mod symbol_search;
@@ -53,6 +54,10 @@ pub use rename::{
     EditOrigin, NewDiagnostics, Rename, RenameConflict, RenameEdit, RenameError, RenameOptions,
     validate_name,
 };
+pub use search::{
+    CaseMode, MAX_CONTEXT, MAX_GLOBS, MAX_PATTERN_BYTES, SearchAnswer, SearchError, SearchFile,
+    SearchLine, SearchQuery, SearchRegion, SearchSymbol,
+};
 pub use stats::{LanguageStats, WorkspaceStats};
 pub use structure::Fold;
 pub use symbol_search::{SymbolMatch, SymbolQuery, SymbolSearch};
@@ -60,8 +65,8 @@ pub use target::{Target, TargetError};
 
 // The vocabulary of answers, defined below `ide` and part of its API.
 pub use crate::checks::{Code as DiagnosticCode, Severity};
-pub use crate::engine::tokens::{Budget, Encoding};
 pub use crate::db::ManifestKind;
+pub use crate::engine::tokens::{Budget, Encoding};
 pub use crate::semantic::projects::{Project as ProjectInfo, ProjectKind};
 // What a tsconfig `extends` names, for the loader to read those files too.
 pub use crate::semantic::projects::{extends_candidates, extends_specifiers};

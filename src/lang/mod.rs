@@ -14,6 +14,16 @@ pub use family::Family;
 pub use roots::PatternRoots;
 pub use scopes::{ScopeFilter, ScopeKinds};
 
+/// The node kinds of a language that hold text rather than code (`comments`, `strings` and
+/// `interpolations` in `grammars/languages.toml`).
+#[derive(Debug, Clone, Default)]
+pub struct TextRegions {
+    pub comments: ScopeKinds,
+    pub strings: ScopeKinds,
+    /// Code inside a string (`{x}` in `f"{x}"`, `${x}` in a template): code again.
+    pub interpolations: ScopeKinds,
+}
+
 use std::{collections::BTreeMap, path::Path, sync::OnceLock};
 
 use serde::Deserialize;
@@ -99,6 +109,10 @@ struct LanguageSpec {
     keywords: Vec<String>,
     #[serde(default)]
     scopes: Vec<String>,
+    comments: Vec<String>,
+    strings: Vec<String>,
+    #[serde(default)]
+    interpolations: Vec<String>,
     #[serde(default = "one_blank_line")]
     max_blank_lines: usize,
 }
@@ -132,6 +146,8 @@ pub struct Language {
     pub grammar: tree_sitter::Language,
     /// Node kinds that open a scope, for the `#scope?` predicate (see `scopes.rs`).
     pub scopes: ScopeKinds,
+    /// Node kinds of comments and strings, for searches restricted to code or text.
+    pub text_regions: TextRegions,
     query_sources: BTreeMap<QueryKind, String>,
     compiled: BTreeMap<QueryKind, OnceLock<Result<CompiledQuery, String>>>,
     roots: BTreeMap<QueryKind, OnceLock<Option<PatternRoots>>>,
@@ -361,8 +377,16 @@ fn build_registry(text: &str) -> Result<Registry, String> {
             .ok_or_else(|| format!("language {}: unknown grammar {:?}", lang.id, lang.grammar))?;
         let identifier = regex::Regex::new(&format!("^(?:{})$", lang.identifier))
             .map_err(|e| format!("language {}: identifier pattern: {e}", lang.id))?;
-        let scopes = ScopeKinds::new(&grammar, &lang.scopes)
-            .map_err(|e| format!("language {}: {e}", lang.id))?;
+        let kinds = |field: &str, names: &[String]| {
+            ScopeKinds::new(&grammar, names)
+                .map_err(|e| format!("language {}: {field}: {e}", lang.id))
+        };
+        let scopes = kinds("scopes", &lang.scopes)?;
+        let text_regions = TextRegions {
+            comments: kinds("comments", &lang.comments)?,
+            strings: kinds("strings", &lang.strings)?,
+            interpolations: kinds("interpolations", &lang.interpolations)?,
+        };
         let mut query_sources = BTreeMap::new();
         let mut compiled = BTreeMap::new();
         let mut roots = BTreeMap::new();
@@ -398,6 +422,7 @@ fn build_registry(text: &str) -> Result<Registry, String> {
             keywords: lang.keywords,
             grammar,
             scopes,
+            text_regions,
             query_sources,
             compiled,
             roots,

@@ -38,7 +38,7 @@ impl ScopeKinds {
         for name in names {
             let ids = kind_ids(grammar, name);
             if ids.is_empty() {
-                return Err(format!("scopes: {name:?} is not a named node kind"));
+                return Err(format!("{name:?} is not a named node kind"));
             }
             for id in ids {
                 is_scope[id as usize] = true;

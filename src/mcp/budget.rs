@@ -46,7 +46,10 @@ mod tests {
         assert_eq!(budget(None).unwrap().max_tokens, 1000);
         assert_eq!(budget(Some(10)).unwrap().max_tokens, 10);
         assert_eq!(budget(Some(5000)).unwrap().max_tokens, 1000);
-        assert_eq!(budget(Some(0)).unwrap_err().code, ErrorCode::InvalidArgument);
+        assert_eq!(
+            budget(Some(0)).unwrap_err().code,
+            ErrorCode::InvalidArgument
+        );
         assert_eq!(budget(None).unwrap().encoding, Encoding::O200kBase);
     }
 }
