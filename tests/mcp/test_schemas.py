@@ -37,7 +37,7 @@ def is_integer(schema: dict) -> bool:
 async def tool_schemas(workspace):
     async with stdio_session(workspace) as session:
         tools = (await session.list_tools()).tools
-    assert sorted(t.name for t in tools) == ["explain_diagnostic", "find_definition", "find_references", "format_source", "import_graph", "list_imports", "lookup_symbol", "outline", "parse_source", "rename_symbol", "typecheck", "workspace_status"]
+    assert sorted(t.name for t in tools) == ["explain_diagnostic", "find_definition", "find_references", "format_source", "import_graph", "list_imports", "lookup_symbol", "outline", "parse_source", "rename_symbol", "search", "typecheck", "workspace_status"]
     for tool in tools:
         yield tool.name, "inputSchema", tool.input_schema
         yield tool.name, "outputSchema", tool.output_schema
@@ -88,6 +88,10 @@ async def test_argument_ranges_are_exact(workspace):
         ("import_graph", "limit"): ("integer", 1, 2000, False),
         ("typecheck", "limit"): ("integer", 1, 5000, False),
         ("format_source", "tab_size"): ("integer", 1, 16, False),
+        ("search", "context"): ("integer", 0, 20, False),
+        ("search", "limit"): ("integer", 1, 1000, False),
+        ("search", "offset"): ("integer", 0, 4294967295, False),
+        ("search", "max_tokens"): ("integer", 1, 4294967295, False),
     }
     assert all(schema["additionalProperties"] is False for schema in tools.values())
 

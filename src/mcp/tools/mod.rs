@@ -42,13 +42,15 @@ use crate::{
 };
 
 mod rename;
+mod search;
 
 /// What the server tells a client about itself, naming the registry's languages.
 static INSTRUCTIONS: LazyLock<String> = LazyLock::new(|| {
     format!(
         "sextant keeps a live index of this workspace's {} code, updated as files change. \
 Prefer `lookup_symbol` over grep to find where a function, class, method, type or constant is \
-defined (ranked fuzzy search on names, filters by kind, language and path). Use `outline` to \
+defined (ranked fuzzy search on names, filters by kind, language and path), and `search` for \
+text (literal or regex, with the definition around each hit). Use `outline` to \
 see a file's structure without reading it, `find_definition` and `find_references` for what a \
 name means and who uses it (Python, JavaScript, TypeScript, Go, Rust), `rename_symbol` to rename \
 one across the workspace (a checked dry run with a diff unless `apply` is true) or in a snippet, `list_imports` for what a file imports and where \
@@ -421,7 +423,10 @@ impl SextantServer {
             limits: Arc::new(limits),
             inject_panic: crate::testing::hooks().panic_in_tool.clone(),
             tool_router: without_writes(
-                rename::with_rename_tool(Self::tool_router(), limits_read_only),
+                rename::with_rename_tool(
+                    search::with_search_tool(Self::tool_router()),
+                    limits_read_only,
+                ),
                 limits_read_only,
             ),
         }
