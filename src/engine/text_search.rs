@@ -345,3 +345,228 @@ fn candidates(path: &str) -> impl Iterator<Item = String> + '_ {
 pub fn path_order(a: &str, b: &str) -> Ordering {
     a.split('/').cmp(b.split('/'))
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::{db::RootDatabase, lang::registry};
+
+    fn file(db: &RootDatabase, path: &str, lang: &str, text: &str) -> SourceFile {
+        let lang = registry().by_id(lang).expect("a registry language").lang_id;
+        SourceFile::new(db, path.to_string(), lang, Arc::from(text), false)
+    }
+
+    fn spec(pattern: &str) -> PatternSpec {
+        PatternSpec {
+            pattern: pattern.to_string(),
+            fixed_strings: false,
+            case: CaseMode::Sensitive,
+            word: false,
+            only: None,
+        }
+    }
+
+    /// Each hit as (1-based line, the matched texts).
+    fn hits(db: &RootDatabase, file: SourceFile, spec: &PatternSpec) -> Vec<(u32, Vec<String>)> {
+        let text = file.text(db).clone();
+        TextSearch::new(spec)
+            .unwrap()
+            .file_hits(db, file, usize::MAX)
+            .into_iter()
+            .map(|h| {
+                let found = h
+                    .matches
+                    .iter()
+                    .map(|m| text[m.clone()].to_string())
+                    .collect();
+                (h.line + 1, found)
+            })
+            .collect()
+    }
+
+    fn lines(found: Vec<(u32, Vec<String>)>) -> Vec<u32> {
+        found.into_iter().map(|(line, _)| line).collect()
+    }
+
+    const PYTHON: &str = "import re\n\
+# Parse(x) the input\n\
+def parse(x):\n\
+    \"\"\"parse(x) once\"\"\"\n\
+    return f\"{parse(x)} and parse(x)\"\n\
+PARSE = parse\n";
+
+    #[test]
+    fn literal_and_regex_patterns_find_each_matching_line() {
+        let db = RootDatabase::default();
+        let f = file(&db, "m.py", "python", PYTHON);
+        let literal = PatternSpec {
+            fixed_strings: true,
+            ..spec("parse(x)")
+        };
+        assert_eq!(
+            hits(&db, f, &literal),
+            vec![
+                (3, vec!["parse(x)".to_string()]),
+                (4, vec!["parse(x)".to_string()]),
+                (5, vec!["parse(x)".to_string(), "parse(x)".to_string()]),
+            ]
+        );
+        // As a regex, `(x)` is a group: `parsex`, which no line has.
+        assert_eq!(lines(hits(&db, f, &spec("parse(x)"))), Vec::<u32>::new());
+        assert_eq!(lines(hits(&db, f, &spec(r"^\w+ = "))), vec![6]);
+        assert_eq!(lines(hits(&db, f, &spec(r"parse\(x\):$"))), vec![3]);
+        assert!(matches!(
+            TextSearch::new(&spec("parse(")),
+            Err(PatternError::InvalidRegex(_))
+        ));
+        assert!(matches!(
+            TextSearch::new(&spec(&"a".repeat(MAX_PATTERN_BYTES + 1))),
+            Err(PatternError::TooLong(_))
+        ));
+        let huge = TextSearch::new(&spec(r"\w{1000}{1000}"));
+        assert!(matches!(huge, Err(PatternError::InvalidRegex(m)) if m.contains("size limit")));
+        // A match never crosses a line end.
+        assert!(TextSearch::new(&spec(r"a\nb")).is_err());
+    }
+
+    #[test]
+    fn case_modes() {
+        let db = RootDatabase::default();
+        let f = file(&db, "m.py", "python", PYTHON);
+        let with = |pattern: &str, case| {
+            lines(hits(
+                &db,
+                f,
+                &PatternSpec {
+                    case,
+                    ..spec(pattern)
+                },
+            ))
+        };
+        assert_eq!(with("parse", CaseMode::Sensitive), vec![3, 4, 5, 6]);
+        assert_eq!(with("parse", CaseMode::Insensitive), vec![2, 3, 4, 5, 6]);
+        assert_eq!(with("parse", CaseMode::Smart), vec![2, 3, 4, 5, 6]);
+        assert_eq!(with("Parse", CaseMode::Smart), vec![2]);
+        assert_eq!(with("PARSE", CaseMode::Sensitive), vec![6]);
+    }
+
+    #[test]
+    fn regions_follow_the_syntax_tree_of_each_language() {
+        let db = RootDatabase::default();
+        let only = |f: SourceFile, pattern: &str, region| {
+            hits(
+                &db,
+                f,
+                &PatternSpec {
+                    only: Some(region),
+                    ..spec(pattern)
+                },
+            )
+        };
+        let py = file(&db, "m.py", "python", PYTHON);
+        assert_eq!(
+            lines(only(py, "parse", Region::Comments)),
+            Vec::<u32>::new()
+        );
+        assert_eq!(lines(only(py, "Parse", Region::Comments)), vec![2]);
+        // The f-string's `{parse(x)}` is code; its other `parse(x)` is text.
+        assert_eq!(
+            only(py, r"parse\(x\)", Region::Strings),
+            vec![
+                (4, vec!["parse(x)".to_string()]),
+                (5, vec!["parse(x)".to_string()])
+            ]
+        );
+        assert_eq!(lines(only(py, r"parse\b", Region::Code)), vec![3, 5, 6]);
+
+        let rust = "// load the config\nfn load() -> &'static str {\n    /* load */ \"load\"\n}\n";
+        let rs = file(&db, "m.rs", "rust", rust);
+        assert_eq!(lines(only(rs, "load", Region::Comments)), vec![1, 3]);
+        assert_eq!(lines(only(rs, "load", Region::Strings)), vec![3]);
+        assert_eq!(lines(only(rs, "load", Region::Code)), vec![2]);
+
+        let ts =
+            "// render it\nconst render = (x) => `render ${render(x)}`;\nconst s = 'render';\n";
+        let tsf = file(&db, "m.ts", "typescript", ts);
+        assert_eq!(lines(only(tsf, "render", Region::Comments)), vec![1]);
+        assert_eq!(
+            only(tsf, "render", Region::Strings),
+            vec![
+                (2, vec!["render".to_string()]),
+                (3, vec!["render".to_string()])
+            ]
+        );
+        assert_eq!(
+            only(tsf, "render", Region::Code),
+            vec![(2, vec!["render".to_string(), "render".to_string()])]
+        );
+
+        let go = "package m\n\n// Run runs\nfunc Run() string { return `Run` + \"Run\" }\n";
+        let gof = file(&db, "m.go", "go", go);
+        assert_eq!(lines(only(gof, "Run", Region::Comments)), vec![3]);
+        assert_eq!(
+            only(gof, "Run", Region::Strings),
+            vec![(4, vec!["Run".to_string(), "Run".to_string()])]
+        );
+        assert_eq!(
+            only(gof, "Run", Region::Code),
+            vec![(4, vec!["Run".to_string()])]
+        );
+    }
+
+    #[test]
+    fn the_enclosing_symbol_is_the_innermost_definition() {
+        let db = RootDatabase::default();
+        let text = "# top\nclass Shape:\n    def area(self):\n        return 0\n";
+        let f = file(&db, "m.py", "python", text);
+        let at = |needle: &str| enclosing_symbol(&db, f, text.find(needle).unwrap());
+        assert_eq!(at("# top"), None);
+        assert_eq!(
+            at("return"),
+            Some(EnclosingSymbol {
+                name: "Shape.area".into(),
+                kind: SymbolKind::Method,
+                start_line: 3,
+                end_line: 4,
+            })
+        );
+        assert_eq!(at("class").map(|s| s.name), Some("Shape".into()));
+    }
+
+    #[test]
+    fn globs_match_components_or_anchored_paths() {
+        let filter = |globs: &[&str]| {
+            GlobFilter::new(&globs.iter().map(|g| g.to_string()).collect::<Vec<_>>()).unwrap()
+        };
+        let py = filter(&["*.py", "!tests"]);
+        assert!(py.admits("a/b.py"));
+        assert!(!py.admits("tests/b.py"));
+        assert!(!py.admits("a/tests/b.py"));
+        assert!(!py.admits("a/b.rs"));
+        let anchored = filter(&["src/**/*.rs"]);
+        assert!(anchored.admits("src/a/b.rs"));
+        assert!(anchored.admits("src/b.rs"));
+        assert!(!anchored.admits("lib/src/b.rs"));
+        let dir = filter(&["/docs"]);
+        assert!(dir.admits("docs/x/y.md"));
+        assert!(!dir.admits("a/docs/y.md"));
+        assert!(filter(&[]).admits("anything"));
+        assert!(matches!(
+            GlobFilter::new(&["a[b".to_string()]),
+            Err(PatternError::InvalidGlob { .. })
+        ));
+        assert!(matches!(
+            GlobFilter::new(&vec!["*".to_string(); MAX_GLOBS + 1]),
+            Err(PatternError::TooManyGlobs(_))
+        ));
+    }
+
+    #[test]
+    fn paths_sort_component_by_component() {
+        let mut paths = vec!["a.py", "a/b.py", "a/a.py", "a-b.py", "b.py"];
+        paths.sort_by(|a, b| path_order(a, b));
+        assert_eq!(paths, vec!["a/a.py", "a/b.py", "a-b.py", "a.py", "b.py"]);
+    }
+}
