@@ -158,8 +158,8 @@ impl Sink for HitSink<'_> {
 
     fn matched(&mut self, _: &Searcher, found: &SinkMatch<'_>) -> Result<bool, std::io::Error> {
         let mut start = found.absolute_byte_offset() as usize;
-        let mut number = found.line_number().unwrap_or(1) as u32 - 1;
-        for line in found.lines() {
+        let first = (found.line_number().unwrap_or(1) as u32).saturating_sub(1);
+        for (number, line) in (first..).zip(found.lines()) {
             let content = strip_terminator(line);
             let mut matches = Vec::new();
             let _ = grep_matcher::Matcher::find_iter(self.matcher, content, |m| {
@@ -172,7 +172,6 @@ impl Sink for HitSink<'_> {
                 matches,
             });
             start += line.len();
-            number += 1;
         }
         Ok(self.hits.len() < self.limit)
     }
