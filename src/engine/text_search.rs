@@ -25,6 +25,7 @@ use crate::{
         self,
         symbols::{SymbolKind, file_symbols},
     },
+    syntax::floor_char_boundary,
 };
 
 /// The longest pattern accepted, in bytes.
@@ -124,8 +125,13 @@ impl TextSearch {
     /// The lines of `file` with a match, in line order; at most `limit` of them.
     pub fn file_hits(&self, db: &dyn Db, file: SourceFile, limit: usize) -> Vec<LineHit> {
         let text = file.text(db);
+        // A byte-order mark is not text (ripgrep drops it too): searched past, so `^` can
+        // match at the start of the first line, with offsets still into the whole text.
+        let skipped = if text.starts_with('\u{feff}') { 3 } else { 0 };
         let mut sink = HitSink {
             matcher: &self.matcher,
+            text,
+            skipped,
             hits: Vec::new(),
             limit: if self.only.is_some() {
                 usize::MAX
@@ -133,10 +139,14 @@ impl TextSearch {
                 limit
             },
         };
-        let mut searcher = SearcherBuilder::new().line_number(true).build();
+        // No sniffing of the mark by the searcher: it would transcode and shift offsets.
+        let mut searcher = SearcherBuilder::new()
+            .line_number(true)
+            .bom_sniffing(false)
+            .build();
         // Searching a slice reads nothing and the sink never fails: there is no error to
         // report, and the hits found are kept whatever happens.
-        let _ = searcher.search_slice(&self.matcher, text.as_bytes(), &mut sink);
+        let _ = searcher.search_slice(&self.matcher, &text.as_bytes()[skipped..], &mut sink);
         let mut hits = sink.hits;
         if let Some(region) = self.only {
             hits = in_region(db, file, hits, region);
@@ -149,6 +159,9 @@ impl TextSearch {
 /// Collects each matching line and the matches on it.
 struct HitSink<'m> {
     matcher: &'m RegexMatcher,
+    text: &'m str,
+    /// Bytes of the text before the slice searched.
+    skipped: usize,
     hits: Vec<LineHit>,
     limit: usize,
 }
@@ -157,13 +170,20 @@ impl Sink for HitSink<'_> {
     type Error = std::io::Error;
 
     fn matched(&mut self, _: &Searcher, found: &SinkMatch<'_>) -> Result<bool, std::io::Error> {
-        let mut start = found.absolute_byte_offset() as usize;
+        let mut start = self.skipped + found.absolute_byte_offset() as usize;
         let first = (found.line_number().unwrap_or(1) as u32).saturating_sub(1);
         for (number, line) in (first..).zip(found.lines()) {
             let content = strip_terminator(line);
             let mut matches = Vec::new();
             let _ = grep_matcher::Matcher::find_iter(self.matcher, content, |m| {
-                matches.push(start + m.start()..start + m.end());
+                // A pattern can match bytes inside a character (`(?-u:\xA0)`): widen
+                // the match to whole characters, so every range slices the text.
+                let from = floor_char_boundary(self.text, start + m.start());
+                let mut to = start + m.end();
+                while !self.text.is_char_boundary(to) {
+                    to += 1;
+                }
+                matches.push(from..to);
                 true
             });
             self.hits.push(LineHit {
@@ -428,6 +448,30 @@ PARSE = parse\n";
         assert!(matches!(huge, Err(PatternError::InvalidRegex(m)) if m.contains("size limit")));
         // A match never crosses a line end.
         assert!(TextSearch::new(&spec(r"a\nb")).is_err());
+    }
+
+    #[test]
+    fn offsets_hold_after_a_byte_order_mark_and_for_byte_patterns() {
+        let db = RootDatabase::default();
+        let f = file(
+            &db,
+            "m.py",
+            "python",
+            "\u{feff}#coding: utf8\nprint('我')\n",
+        );
+        assert_eq!(
+            hits(&db, f, &spec("^#coding")),
+            vec![(1, vec!["#coding".to_string()])]
+        );
+        assert_eq!(
+            hits(&db, f, &spec(r"print\('")),
+            vec![(2, vec!["print('".to_string()])]
+        );
+        // The middle byte of `我` (E6 88 91): the match widens to the character.
+        assert_eq!(
+            hits(&db, f, &spec(r"(?-u:\x88)")),
+            vec![(2, vec!["我".to_string()])]
+        );
     }
 
     #[test]
