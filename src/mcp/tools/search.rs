@@ -114,7 +114,7 @@ fn bounded_strings(name: &str, list: Option<Vec<String>>) -> Result<Vec<String>,
 #[tool_router(router = search_router, vis = "pub(super)")]
 impl SextantServer {
     #[tool(
-        description = "Text search over the workspace's files (literal, or regex with `regex: true`), like `rg -n`: matching lines by file in path order, with context and the enclosing definition; paged (`limit`, `offset`) and cut to `max_tokens`.",
+        description = "Text search (literal, or regex with `regex: true`) like `rg -n`: hits by file with context and enclosing definition, paged and cut to `max_tokens`.",
         input_schema = input_schema::<SearchArgs>(),
         output_schema = output_schema::<SearchAnswer>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
