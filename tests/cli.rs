@@ -1821,3 +1821,100 @@ fn skeleton_prints_files_with_bodies_elided_and_counts_its_tokens() {
         stderr(&encoding)
     );
 }
+
+#[test]
+fn search_prints_hits_like_rg_with_their_definitions_and_exit_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "lib/calc.py",
+        "# add(): see below\ndef add(a, b):\n    return a + b  # add(a, b)\n\n\ndef twice(a):\n    return add(a, a)\n",
+    );
+    write(
+        root,
+        "lib.py",
+        "from lib.calc import add\nADD = add(1, 2)\n",
+    );
+
+    let found = sextant(root, &["search", "-F", "add(", "-C", "1"]);
+    assert_eq!(found.status.code(), Some(0), "{}", stderr(&found));
+    assert_eq!(
+        stdout(&found),
+        "lib/calc.py\n\
+         1:# add(): see below\n\
+         in function add, lines 2-3\n\
+         2:def add(a, b):\n\
+         3:    return a + b  # add(a, b)\n\
+         4-\n\
+         --\n\
+         6-def twice(a):\n\
+         in function twice, lines 6-7\n\
+         7:    return add(a, a)\n\
+         \n\
+         lib.py\n\
+         1-from lib.calc import add\n\
+         in constant ADD, lines 2-2\n\
+         2:ADD = add(1, 2)\n"
+    );
+    let tokens = stderr(&found);
+    assert!(
+        tokens.ends_with(" tokens (o200k_base)\n") && tokens.lines().count() == 1,
+        "{tokens}"
+    );
+
+    // A regex by default (as rg), `-i`, a path, a glob and the regions of the syntax tree.
+    let lines = |args: &[&str]| -> Vec<(String, u64)> {
+        let mut all = vec!["search", "--json"];
+        all.extend_from_slice(args);
+        let out = json(&sextant(root, &all));
+        out["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|f| {
+                let path = f["path"].as_str().unwrap().to_string();
+                f["lines"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|l| l.get("context").is_none())
+                    .map(move |l| (path.clone(), l["line"].as_u64().unwrap()))
+            })
+            .collect()
+    };
+    let at = |path: &str, line| (path.to_string(), line);
+    assert_eq!(
+        lines(&[r"add\(\w, \w\)$"]),
+        vec![at("lib/calc.py", 3), at("lib/calc.py", 7), at("lib.py", 2)]
+    );
+    assert_eq!(lines(&["-i", "^add"]), vec![at("lib.py", 2)]);
+    assert_eq!(
+        lines(&["add", "lib/calc.py", "--only", "comments"]),
+        vec![at("lib/calc.py", 1), at("lib/calc.py", 3)]
+    );
+    assert_eq!(
+        lines(&["add", "-g", "!calc.py", "--only", "code"]),
+        vec![at("lib.py", 1), at("lib.py", 2)]
+    );
+    let page = json(&sextant(
+        root,
+        &["search", "--json", "add", "--limit", "2", "--offset", "1"],
+    ));
+    assert_eq!(page["matches"], 2);
+    assert_eq!(page["next_offset"], 3);
+
+    let none = sextant(root, &["search", "zebra"]);
+    assert_eq!(none.status.code(), Some(1));
+    assert_eq!(stdout(&none), "no matches\n");
+
+    let bad = sextant(root, &["search", "add("]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).starts_with("sextant: error: INVALID_ARGUMENT: invalid regular expression"),
+        "{}",
+        stderr(&bad)
+    );
+    let outside = sextant(root, &["search", "add", "/"]);
+    assert_eq!(outside.status.code(), Some(2));
+}

@@ -11,6 +11,7 @@ mod read;
 mod rename;
 mod render;
 mod sarif;
+mod search;
 mod skeleton;
 
 use crate::ide::Failure as _;
@@ -93,6 +94,10 @@ pub enum Command {
     /// `sextant graph --format dot | dot -Tsvg > graph.svg`), --format mermaid a `graph LR`
     /// block.
     Graph(GraphArgs),
+    /// Search the text of the files the workspace indexes for PATTERN (a regular expression
+    /// in ripgrep's syntax, or with -F a literal text), printed as `rg -n --heading --sort
+    /// path` does, with the definition each match is in. Exits 1 when nothing matched.
+    Search(search::SearchArgs),
     /// Search the workspace's symbols (fuzzy, ranked: exact, prefix, word starts, substring,
     /// subsequence).
     Symbols(SymbolsArgs),
@@ -518,6 +523,7 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
         Command::Def(args) => definition(g, args),
         Command::Refs(args) => references(g, args),
         Command::Rename(args) => rename::run(g, args),
+        Command::Search(args) => search::run(g, args),
         Command::Graph(args) => graph(g, args),
         Command::Check(args) => check(g, args),
         Command::Format(args) => format::run(g, args),

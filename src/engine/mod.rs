@@ -1,7 +1,8 @@
 //! What several `ide` operations share, as rust-analyzer's `ide-db`: reference search
 //! (the identifier index, then resolution), definition lookup, rename planning and its
-//! verification on a scratch database, and [`change`]: the one way file texts become
-//! database inputs, for the host and for scratch databases alike.
+//! verification on a scratch database, [`text_search`]: literal and regex search over the
+//! files' texts, and [`change`]: the one way file texts become database inputs, for the
+//! host and for scratch databases alike.
 //!
 //! Invariant: this layer knows no front end and speaks in database terms (files,
 //! occurrences, byte ranges), never in editor terms: `ide` turns what it returns into
@@ -15,4 +16,5 @@ pub(crate) mod extent;
 pub(crate) mod rename;
 pub(crate) mod search;
 pub(crate) mod skeleton;
+pub(crate) mod text_search;
 pub(crate) mod tokens;

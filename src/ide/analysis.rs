@@ -493,6 +493,17 @@ impl Analysis {
         })
     }
 
+    /// Literal or regex search of the files' texts: a page of matching lines (from
+    /// `query.offset`, at most `query.limit`) with context and enclosing definitions,
+    /// rendered as text cut to `budget`. Files are searched on all cores.
+    pub fn search(
+        &self,
+        query: &super::SearchQuery,
+        budget: super::Budget,
+    ) -> Cancellable<Result<super::SearchAnswer, super::SearchError>> {
+        self.with(|_| super::search::search(&self.db, self.workspace, query, budget))
+    }
+
     /// One file's diagnostics with the codes the configuration and then `codes` select, in
     /// document order.
     pub fn diagnostics(

@@ -25,6 +25,7 @@ mod pack;
 mod parse_tree;
 mod read;
 mod rename;
+mod search;
 mod skeleton;
 mod stats;
 mod structure;
@@ -68,6 +69,10 @@ pub use read::{
 pub use rename::{
     EditOrigin, NewDiagnostics, Rename, RenameConflict, RenameEdit, RenameError, RenameOptions,
     validate_name,
+};
+pub use search::{
+    CaseMode, MAX_CONTEXT, MAX_GLOBS, MAX_PATTERN_BYTES, SearchAnswer, SearchError, SearchFile,
+    SearchLine, SearchQuery, SearchRegion, SearchSymbol,
 };
 pub use skeleton::{ElidedLines, OmittedFile, SkeletonAnswer, SkeletonFile, SkeletonQuery};
 pub use stats::{LanguageStats, WorkspaceStats};

@@ -14,6 +14,16 @@ pub use family::Family;
 pub use roots::PatternRoots;
 pub use scopes::{NodeKindSet, ScopeFilter};
 
+/// The node kinds of a language that hold text rather than code (`comments`, `strings` and
+/// `interpolations` in `grammars/languages.toml`).
+#[derive(Debug, Clone, Default)]
+pub struct TextRegions {
+    pub comments: NodeKindSet,
+    pub strings: NodeKindSet,
+    /// Code inside a string (`{x}` in `f"{x}"`, `${x}` in a template): code again.
+    pub interpolations: NodeKindSet,
+}
+
 use std::{collections::BTreeMap, path::Path, sync::OnceLock};
 
 use serde::Deserialize;
@@ -105,6 +115,10 @@ struct LanguageSpec {
     keywords: Vec<String>,
     #[serde(default)]
     scopes: Vec<String>,
+    comments: Vec<String>,
+    strings: Vec<String>,
+    #[serde(default)]
+    interpolations: Vec<String>,
     #[serde(default = "one_blank_line")]
     max_blank_lines: usize,
     #[serde(default)]
@@ -148,6 +162,8 @@ pub struct Language {
     /// Node kinds that wrap a definition and belong to it (`export`, a decorated
     /// definition).
     pub wrappers: NodeKindSet,
+    /// Node kinds of comments and strings, for searches restricted to code or text.
+    pub text_regions: TextRegions,
     query_sources: BTreeMap<QueryKind, String>,
     compiled: BTreeMap<QueryKind, OnceLock<Result<CompiledQuery, String>>>,
     roots: BTreeMap<QueryKind, OnceLock<Option<PatternRoots>>>,
@@ -384,6 +400,11 @@ fn build_registry(text: &str) -> Result<Registry, String> {
         let scopes = kinds("scopes", &lang.scopes)?;
         let attached = kinds("attached", &lang.attached)?;
         let wrappers = kinds("wrappers", &lang.wrappers)?;
+        let text_regions = TextRegions {
+            comments: kinds("comments", &lang.comments)?,
+            strings: kinds("strings", &lang.strings)?,
+            interpolations: kinds("interpolations", &lang.interpolations)?,
+        };
         let mut query_sources = BTreeMap::new();
         let mut compiled = BTreeMap::new();
         let mut roots = BTreeMap::new();
@@ -421,6 +442,7 @@ fn build_registry(text: &str) -> Result<Registry, String> {
             scopes,
             attached,
             wrappers,
+            text_regions,
             query_sources,
             compiled,
             roots,

@@ -45,6 +45,7 @@ mod bootstrap;
 mod pack;
 mod read;
 mod rename;
+mod search;
 mod skeleton;
 
 /// What the server tells a client about itself, naming the registry's languages.
@@ -52,7 +53,8 @@ static INSTRUCTIONS: LazyLock<String> = LazyLock::new(|| {
     format!(
         "sextant keeps a live index of this workspace's {} code, updated as files change. \
 Prefer `lookup_symbol` over grep to find where a function, class, method, type or constant is \
-defined (ranked fuzzy search on names, filters by kind, language and path). Use `outline` to \
+defined (ranked fuzzy search on names, filters by kind, language and path), and `search` for \
+text (literal or regex, with the definition around each hit). Use `outline` to \
 see a file's structure without reading it, `read_symbol` to read just the definitions you need \
 (by name or position, with their docs; several at once under an exact token budget) rather than \
 whole files, `read_file` for any file's lines, `skeleton` for files or directories with bodies elided (signatures kept, each body's lines marked), `pack_context` for all a task needs in one call (required and optional files or definitions, \
@@ -433,7 +435,7 @@ impl SextantServer {
             inject_panic: crate::testing::hooks().panic_in_tool.clone(),
             tool_router: without_writes(
                 skeleton::with_skeleton_tool(rename::with_rename_tool(
-                    Self::tool_router(),
+                    search::with_search_tool(Self::tool_router()),
                     limits_read_only,
                 )) + Self::read_router()
                     + Self::bootstrap_router()

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Speed of `search` on a warm MCP server against an `rg` process on the same tree.
+
+    target/test-venv/bin/python benches/search_speed.py --sextant target/release/sextant \\
+        --root "$(python3 -c 'import sysconfig;print(sysconfig.get_paths()["stdlib"])')"
+
+One `sextant mcp` server indexes the tree once; then, for each pattern, the median wall time
+of `--runs` `search` calls (every hit of the pattern, under 1000 each, on one page: a token
+cap above the answer, so the work is the same as rg's) and of `--runs` runs of
+`rg --sort path -n -g '*.py' -g '!site-packages'` (the order `search` answers in; rg
+without `--sort` runs in parallel and is faster, reported too). Prints each median and the
+ratio sextant / rg; the summary is the median of the ratios.
+"""
+
+import argparse
+import statistics
+import subprocess
+import time
+
+import anyio
+from mcp import ClientSession, StdioServerParameters, stdio_client
+
+GLOBS = ["*.py", "!site-packages"]
+PATTERNS = [
+    ("warnings.warn(", False),
+    (r"def \w+_cache", True),
+    ("NotImplementedError", False),
+    (r"^class \w+\(Exception\):", True),
+    ("yield from", False),
+    (r"nonlocal \w+", True),
+    ("threading.Lock()", False),
+    (r"__(enter|exit)__", True),
+]
+
+
+def rg_args(pattern, regex, sort):
+    args = ["rg", "-n", "-g", GLOBS[0], "-g", GLOBS[1]]
+    if sort:
+        args += ["--sort", "path"]
+    if not regex:
+        args.append("-F")
+    return args + ["-e", pattern]
+
+
+def time_rg(root, pattern, regex, runs, sort):
+    times, lines = [], 0
+    for _ in range(runs):
+        start = time.perf_counter()
+        out = subprocess.run(rg_args(pattern, regex, sort), cwd=root, capture_output=True)
+        times.append(time.perf_counter() - start)
+        lines = out.stdout.count(b"\n")
+    return statistics.median(times), lines
+
+
+async def main(args):
+    params = StdioServerParameters(
+        command=args.sextant,
+        args=["mcp", "--root", args.root, "--max-answer-tokens", "1000000", "--request-timeout-ms", "600000"],
+    )
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        while not (await session.call_tool("workspace_status", {})).structured_content.get("ready"):
+            await anyio.sleep(0.2)
+        ratios = []
+        print(f"{'pattern':34} {'hits':>6} {'sextant ms':>10} {'rg sorted ms':>12} {'rg ms':>7} {'ratio':>6}")
+        for pattern, regex in PATTERNS:
+            call = {"pattern": pattern, "regex": regex, "globs": GLOBS, "limit": 1000}
+            await session.call_tool("search", call)  # warm: compiled queries, symbol tables
+            times, hits = [], 0
+            for _ in range(args.runs):
+                start = time.perf_counter()
+                result = await session.call_tool("search", call)
+                times.append(time.perf_counter() - start)
+                assert not result.is_error, result
+                hits = result.structured_content["matches"]
+                assert not result.structured_content["truncated"], pattern
+            ours = statistics.median(times)
+            sorted_rg, rg_lines = time_rg(args.root, pattern, regex, args.runs, True)
+            parallel_rg, _ = time_rg(args.root, pattern, regex, args.runs, False)
+            ratio = ours / sorted_rg
+            ratios.append(ratio)
+            print(f"{pattern!r:34} {hits:6} {ours * 1000:10.1f} {sorted_rg * 1000:12.1f} {parallel_rg * 1000:7.1f} {ratio:6.2f}")
+            assert hits == rg_lines, (pattern, hits, rg_lines)
+        print(f"\nmedian ratio sextant / rg --sort path: {statistics.median(ratios):.2f}")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sextant", required=True)
+    parser.add_argument("--root", required=True)
+    parser.add_argument("--runs", type=int, default=9)
+    anyio.run(main, parser.parse_args())
