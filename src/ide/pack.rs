@@ -174,8 +174,32 @@ pub(crate) fn pack(
             max_tokens: request.budget.max_tokens,
         });
     }
-    let downgraded = add_optional(db, request, &mut chosen, optional, &mut omitted);
-    let text = render(&chosen, request.style);
+    let mut used = request.budget.encoding.count(&required_text);
+    let mut accepted = Vec::new();
+    let downgraded = add_optional(
+        db,
+        request,
+        &mut chosen,
+        optional,
+        &mut omitted,
+        &mut used,
+        &mut accepted,
+    );
+    // The costs bound the text; should a seam ever defeat that, the last entries added
+    // give way until the exact count fits.
+    let mut text = render(&chosen, request.style);
+    while !request.budget.admits(&text) {
+        let Some(last) = accepted.pop() else { break };
+        chosen.retain(|(order, _, _)| *order != last);
+        omitted.push(OmittedEntry {
+            task: request.entries[last].task,
+            entry: index_in_task(request, last),
+            target: describe(db, &request.entries[last].source),
+            reason: "over_budget".into(),
+            tokens: None,
+        });
+        text = render(&chosen, request.style);
+    }
     let encoding = request.budget.encoding;
     let included = chosen
         .iter()
@@ -267,14 +291,17 @@ fn sort_entries(
 }
 
 /// Adds the optional entries by priority (then the order given), each in the first of its
-/// forms that fits; those inside an entry already in in full, or that fit in no form, are
-/// omitted. Whether an `either` entry went in as its skeleton.
+/// forms whose cost fits in what `used` leaves; those inside an entry already in in full,
+/// or that fit in no form, are omitted. Each one added goes to `accepted`, in the order
+/// added. Whether an `either` entry went in as its skeleton.
 fn add_optional(
     db: &dyn Db,
     request: &PackRequest,
     chosen: &mut Vec<Chosen>,
     mut optional: Vec<(u8, Candidate)>,
     omitted: &mut Vec<OmittedEntry>,
+    used: &mut usize,
+    accepted: &mut Vec<usize>,
 ) -> bool {
     // A stable sort: the order given breaks ties.
     optional.sort_by_key(|(priority, _)| std::cmp::Reverse(*priority));
@@ -305,17 +332,16 @@ fn add_optional(
         if entry.mode != PackMode::Full {
             forms.push((candidate.skeleton.clone(), PackMode::Skeleton));
         }
-        let fitting = forms.into_iter().find(|(block, mode)| {
-            let mut with = chosen.clone();
-            with.push((candidate.order, block.clone(), *mode));
-            with.sort_by_key(|(order, _, _)| *order);
-            request.budget.admits(&render(&with, request.style))
+        let fitting = forms.into_iter().find_map(|(block, mode)| {
+            let cost = block_cost(&block, mode, request.style, request.budget.encoding);
+            (*used + cost <= request.budget.max_tokens).then_some((block, mode, cost))
         });
         match fitting {
-            Some((block, mode)) => {
+            Some((block, mode, cost)) => {
+                *used += cost;
                 downgraded |= mode == PackMode::Skeleton && entry.mode == PackMode::Either;
+                accepted.push(candidate.order);
                 chosen.push((candidate.order, block, mode));
-                chosen.sort_by_key(|(order, _, _)| *order);
             }
             None => {
                 let smallest = render_block(&candidate.skeleton, PackMode::Skeleton, request.style);
@@ -324,7 +350,20 @@ fn add_optional(
             }
         }
     }
+    chosen.sort_by_key(|(order, _, _)| *order);
     downgraded
+}
+
+/// What a block adds to a pack: its own tokens and one for the line between blocks (or
+/// the comma between JSON items). Tokens of a joined text are at most the sum of its parts'
+/// in practice (merges across a seam only shorten it), so the sum of costs bounds the pack;
+/// the pack's text is counted exactly at the end all the same.
+fn block_cost(block: &Block, mode: PackMode, style: PackStyle, encoding: Encoding) -> usize {
+    let text = match style {
+        PackStyle::Json => serde_json::to_string(&JsonBlock::new(block, mode)).unwrap_or_default(),
+        _ => render_block(block, mode, style),
+    };
+    encoding.count(&text) + 1
 }
 
 fn describe(db: &dyn Db, source: &PackSource) -> String {
@@ -396,18 +435,24 @@ struct JsonBlock<'a> {
     content: &'a str,
 }
 
+impl<'a> JsonBlock<'a> {
+    fn new(block: &'a Block, mode: PackMode) -> JsonBlock<'a> {
+        JsonBlock {
+            path: &block.path,
+            lines: format!("{}-{}", block.start_line, block.end_line),
+            mode,
+            name: block.name.as_deref(),
+            content: &block.code,
+        }
+    }
+}
+
 fn render(chosen: &[Chosen], style: PackStyle) -> String {
     match style {
         PackStyle::Json => {
             let items: Vec<JsonBlock> = chosen
                 .iter()
-                .map(|(_, block, mode)| JsonBlock {
-                    path: &block.path,
-                    lines: format!("{}-{}", block.start_line, block.end_line),
-                    mode: *mode,
-                    name: block.name.as_deref(),
-                    content: &block.code,
-                })
+                .map(|(_, block, mode)| JsonBlock::new(block, *mode))
                 .collect();
             serde_json::to_string(&items).unwrap_or_default()
         }
