@@ -1,31 +1,15 @@
 //! The CLI as a user runs it: a real binary on real directories.
 
+mod support;
+
 use std::{
     io::Write,
     path::Path,
     process::{Command, Output, Stdio},
 };
+use support::{sextant, stderr, stdout};
 
 use serde_json::Value;
-
-/// Runs in `root`, so relative paths name the workspace's files, never this repository's.
-fn sextant(root: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sextant"))
-        .current_dir(root)
-        .arg("--root")
-        .arg(root)
-        .args(args)
-        .output()
-        .expect("sextant runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
 
 fn json(o: &Output) -> Value {
     serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(o)))

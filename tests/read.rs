@@ -1,28 +1,10 @@
 //! `sextant read` and `sextant tokens` as a user runs them: definitions with what belongs to
-//! them, in priority order under a budget, a cursor to continue, and exact counts.
+//! them, in priority order under a budget, a cursor to continue, exact counts; `sextant pack`
+//! and `sextant bootstrap`.
 
-use std::{
-    path::Path,
-    process::{Command, Output},
-};
+mod support;
 
-fn sextant(root: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sextant"))
-        .current_dir(root)
-        .arg("--root")
-        .arg(root)
-        .args(args)
-        .output()
-        .expect("sextant runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
+use support::{sextant, stderr, stdout};
 
 const GEO: &str = "import math\n\n\n# Area.\n@cache\ndef area(r):\n    return math.pi * r * r\n\n\nclass Ring:\n    def inner(self):\n        return 1\n";
 const LIB: &str = "/// Doc.\n#[must_use]\npub fn ring() -> u32 {\n    1\n}\n";

@@ -1,34 +1,16 @@
 //! `sextant rename` as a user runs it (dry run, `--diff`, `--write`, `--json`, exit codes),
 //! and writing a computed rename after a file changed under it (`CONFLICT`, nothing written).
 
+mod support;
+
 use sextant::ide::Failure as _;
-use std::{
-    path::Path,
-    process::{Command, Output},
-};
+use std::path::Path;
+use support::{sextant, stderr, stdout};
 
 use sextant::{
     ide::RenameOptions,
     workspace::{Host, LoadOptions},
 };
-
-fn sextant(root: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sextant"))
-        .current_dir(root)
-        .arg("--root")
-        .arg(root)
-        .args(args)
-        .output()
-        .expect("sextant runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
 
 fn write(root: &Path, rel: &str, contents: &str) {
     let path = root.join(rel);

@@ -13,7 +13,10 @@
 //! parser is [`fixture`]; the `ide` fixture tests and the fixture files on disk share it.
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
+use std::{
+    path::{Path, PathBuf},
+    process::{Command, Output},
+};
 
 use sextant::{
     ide::SymbolQuery,
@@ -116,4 +119,24 @@ fn diff(expected: &str, actual: &str) -> String {
 
 pub fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+/// Runs the binary in `root` with `--root root`, so relative paths name the workspace's
+/// files, never this repository's.
+pub fn sextant(root: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sextant"))
+        .current_dir(root)
+        .arg("--root")
+        .arg(root)
+        .args(args)
+        .output()
+        .expect("sextant runs")
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
 }
