@@ -22,7 +22,10 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 async def measure(args) -> tuple[float, list[float], dict]:
     params = StdioServerParameters(
         command=args.sextant,
-        args=["mcp", "--root", args.root, "--exclude", "site-packages/", "--no-background-check"],
+        args=[
+            "mcp", "--root", args.root, "--exclude", "site-packages/", "--no-background-check",
+            "--max-answer-tokens", str(args.max_tokens),
+        ],
     )
     files = sorted(str(p.relative_to(args.root)) for p in Path(args.root).glob("*.py"))[: args.files]
     entries = [{"path": f, "mode": "either", "priority": (i * 37) % 101} for i, f in enumerate(files)]
