@@ -30,7 +30,7 @@ fn corpus() -> (Host, Vec<FileId>, Vec<String>) {
 
 /// One target, from indexes into the corpus's files and names.
 fn target() -> impl Strategy<Value = (u8, usize, usize, u32, u32)> {
-    (0u8..5, any::<usize>(), any::<usize>(), 1u32..400, 0u32..60)
+    (0u8..6, any::<usize>(), any::<usize>(), 1u32..400, 0u32..60)
 }
 
 fn make_target(
@@ -51,6 +51,7 @@ fn make_target(
             end: line + span,
         },
         3 => ReadTarget::File(file),
+        4 => ReadTarget::Line { file, line },
         _ => ReadTarget::Directory(file),
     }
 }

@@ -266,20 +266,12 @@ fn read_target(
         None => (place, None),
     };
     let line = number(line).ok_or_else(invalid)?;
-    let index = host.analysis().line_index(file).map_err(cancelled)?;
-    let offset = match column {
-        Some(column) => {
-            let column = number(column).ok_or_else(invalid)?;
-            index.offset(line - 1, column - 1, ColumnUnit::Chars)
-        }
-        // The line's first character that is not blank: a definition starting there.
-        None => {
-            let start = index.offset(line - 1, 0, ColumnUnit::Chars);
-            let text = host.analysis().file_text(file);
-            let rest = &text[start..];
-            start + (rest.len() - rest.trim_start_matches([' ', '\t']).len())
-        }
+    let Some(column) = column else {
+        return Ok(ReadTarget::Line { file, line });
     };
+    let column = number(column).ok_or_else(invalid)?;
+    let index = host.analysis().line_index(file).map_err(cancelled)?;
+    let offset = index.offset(line - 1, column - 1, ColumnUnit::Chars);
     Ok(ReadTarget::At { file, offset })
 }
 

@@ -11,8 +11,8 @@
 use serde::Serialize;
 
 use super::{
-    Budget, Encoding, FileId, SymbolKind,
-    read::{Block, Found, definition_named, whole_file},
+    Budget, Encoding, FileId,
+    read::{Block, Found, definition_named, fence_for, whole_file},
 };
 use crate::{
     db::{Db, SourceFile, Workspace},
@@ -467,7 +467,7 @@ fn render(chosen: &[Chosen], style: PackStyle) -> String {
 fn render_block(block: &Block, mode: PackMode, style: PackStyle) -> String {
     let lines = format!("{}-{}", block.start_line, block.end_line);
     let what = match (&block.kind, &block.name) {
-        (Some(kind), Some(name)) => format!(" {} {name}", kind_name(*kind)),
+        (Some(kind), Some(name)) => format!(" {} {name}", kind.as_str()),
         _ => String::new(),
     };
     let mode_note = if mode == PackMode::Skeleton {
@@ -477,16 +477,7 @@ fn render_block(block: &Block, mode: PackMode, style: PackStyle) -> String {
     };
     match style {
         PackStyle::Markdown => {
-            let fence = "`".repeat(
-                block
-                    .code
-                    .split(|c| c != '`')
-                    .map(str::len)
-                    .max()
-                    .unwrap_or(0)
-                    .max(2)
-                    + 1,
-            );
+            let fence = fence_for(block.code.lines());
             format!(
                 "{}:{lines}{what}{mode_note}\n{fence}{}\n{}{fence}\n",
                 block.path, block.language, block.code
@@ -509,10 +500,6 @@ fn render_block(block: &Block, mode: PackMode, style: PackStyle) -> String {
             )
         }
     }
-}
-
-fn kind_name(kind: SymbolKind) -> &'static str {
-    kind.as_str()
 }
 
 fn attribute(text: &str) -> String {

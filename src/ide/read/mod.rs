@@ -10,7 +10,7 @@
 
 mod pieces;
 
-pub(crate) use pieces::{Block, Found, definition_named, file_at, whole_file};
+pub(crate) use pieces::{Block, Found, definition_named, fence_for, file_at, whole_file};
 
 use serde::Serialize;
 
@@ -24,6 +24,9 @@ pub enum ReadTarget {
     Symbol(String),
     /// The innermost definition around a byte offset.
     At { file: FileId, offset: usize },
+    /// The innermost definition around the first character of a 1-based line that is not
+    /// blank (where a definition written on that line starts).
+    Line { file: FileId, line: u32 },
     /// Lines `start..=end` (1-based) of a file.
     Lines { file: FileId, start: u32, end: u32 },
     /// A whole file.

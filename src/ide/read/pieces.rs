@@ -208,7 +208,7 @@ impl CutPiece {
 }
 
 /// A code fence longer than any run of backticks in the code.
-fn fence_for<'a>(lines: impl Iterator<Item = &'a str>) -> String {
+pub(crate) fn fence_for<'a>(lines: impl Iterator<Item = &'a str>) -> String {
     let longest = lines
         .flat_map(|line| line.split(|c| c != '`'))
         .map(str::len)
@@ -231,6 +231,10 @@ pub(crate) fn piece(
                 .unwrap_or_else(|| Found::Missing(name.clone()));
         }
         ReadTarget::At { file, offset } => at_offset(db, file.0, *offset, context),
+        ReadTarget::Line { file, line } => {
+            let offset = first_code_offset(db, file.0, *line);
+            at_offset(db, file.0, offset, context)
+        }
         ReadTarget::Lines { file, start, end } => lines(db, file.0, *start, *end, None),
         ReadTarget::File(file) => lines(db, file.0, 1, u32::MAX, None),
         ReadTarget::Directory(file) => directory(db, file.0, request.budget.encoding),
@@ -347,6 +351,15 @@ fn at_offset(db: &dyn Db, file: SourceFile, offset: usize, context: u32) -> Piec
     piece.kind = Some(summary.kind);
     piece.name = Some(summary.qualified_name());
     piece
+}
+
+/// The offset of the first character of 1-based `line` that is not a space or a tab (the
+/// line's end when there is none; the text's end past the last line).
+fn first_code_offset(db: &dyn Db, file: SourceFile, line: u32) -> usize {
+    let index = semantic::line_index(db, file);
+    let start = index.offset(line.saturating_sub(1), 0, crate::syntax::ColumnUnit::Chars);
+    let rest = &file.text(db)[start..];
+    start + (rest.len() - rest.trim_start_matches([' ', '\t']).len())
 }
 
 /// The line a range ending at `end` ends on (a range ending just after a newline ends on

@@ -203,21 +203,29 @@ impl ClientTarget {
                 start: *start,
                 end: *end,
             },
-            ClientTarget::At { rel, line, column } => {
+            ClientTarget::At {
+                rel,
+                line,
+                column: None,
+            } => ReadTarget::Line {
+                file: file(rel)?,
+                line: *line,
+            },
+            ClientTarget::At {
+                rel,
+                line,
+                column: Some(column),
+            } => {
                 let file = file(rel)?;
                 let index = s
                     .analysis
                     .line_index(file)
                     .map_err(|_| super::cancelled())?;
-                let offset = match column {
-                    Some(column) => index.offset(line - 1, column - 1, ColumnUnit::Chars),
-                    None => {
-                        let start = index.offset(line - 1, 0, ColumnUnit::Chars);
-                        let text = s.analysis.file_text(file);
-                        let rest = &text[start..];
-                        start + (rest.len() - rest.trim_start_matches([' ', '\t']).len())
-                    }
-                };
+                let offset = index.offset(
+                    line.saturating_sub(1),
+                    column.saturating_sub(1),
+                    ColumnUnit::Chars,
+                );
                 ReadTarget::At { file, offset }
             }
         })
