@@ -12,11 +12,14 @@ use serde::Serialize;
 
 use super::{
     Budget, Encoding, FileId,
-    read::{Block, Found, definition_named, fence_for, whole_file},
+    read::{Block, Found, definition_named, fence_for, whole_file_block},
 };
 use crate::{
     db::{Db, SourceFile, Workspace},
-    engine::skeleton::file_skeleton,
+    engine::{
+        skeleton::{file_skeleton, skeleton_tokens},
+        tokens::file_tokens,
+    },
 };
 
 /// What an entry names.
@@ -99,7 +102,9 @@ pub struct PackedEntry {
     pub mode: PackMode,
     pub start_line: u32,
     pub end_line: u32,
-    /// Tokens of its block alone.
+    /// What it cost against the budget: the tokens of its header and fence plus those of
+    /// its code, each counted exactly (in the json style, of its whole item). The pack's
+    /// own `tokens` is counted on its whole text.
     pub tokens: usize,
 }
 
@@ -137,17 +142,31 @@ impl super::Failure for PackError {
     }
 }
 
+/// One form of an entry: its block and the exact tokens of the block's code, taken from
+/// the memoized per-file counts when the block is a whole file or its whole skeleton, so a
+/// warm pack of many files counts little beyond its final text.
+#[derive(Clone)]
+struct Form {
+    block: Block,
+    code_tokens: usize,
+}
+
 /// An entry's forms: its full block and its skeleton (the same block when a skeleton
 /// would elide nothing).
 struct Candidate {
     order: usize,
     entry: usize,
-    full: Block,
-    skeleton: Block,
+    full: Form,
+    skeleton: Form,
 }
 
-/// An entry chosen: its place in the request, its block and how it went in.
-type Chosen = (usize, Block, PackMode);
+/// An entry chosen: its place in the request, its block, how it went in and its cost.
+struct Chosen {
+    order: usize,
+    block: Block,
+    mode: PackMode,
+    cost: usize,
+}
 
 /// The request's entries sorted out: required ones chosen, optional ones waiting with
 /// their priority, and those that name nothing.
@@ -168,13 +187,14 @@ pub(crate) fn pack(
         mut omitted,
     } = sort_entries(db, workspace, request)?;
     let required_text = render(&chosen, request.style);
-    if !request.budget.admits(&required_text) {
+    let required_tokens = request.budget.encoding.count(&required_text);
+    if required_tokens > request.budget.max_tokens {
         return Err(PackError::RequiredOverBudget {
-            needed: request.budget.encoding.count(&required_text),
+            needed: required_tokens,
             max_tokens: request.budget.max_tokens,
         });
     }
-    let mut used = request.budget.encoding.count(&required_text);
+    let mut used = required_tokens;
     let mut accepted = Vec::new();
     let downgraded = add_optional(
         db,
@@ -187,10 +207,12 @@ pub(crate) fn pack(
     );
     // The costs bound the text; should a seam ever defeat that, the last entries added
     // give way until the exact count fits.
+    let encoding = request.budget.encoding;
     let mut text = render(&chosen, request.style);
-    while !request.budget.admits(&text) {
+    let mut tokens = encoding.count(&text);
+    while tokens > request.budget.max_tokens {
         let Some(last) = accepted.pop() else { break };
-        chosen.retain(|(order, _, _)| *order != last);
+        chosen.retain(|c| c.order != last);
         omitted.push(OmittedEntry {
             task: request.entries[last].task,
             entry: index_in_task(request, last),
@@ -199,25 +221,25 @@ pub(crate) fn pack(
             tokens: None,
         });
         text = render(&chosen, request.style);
+        tokens = encoding.count(&text);
     }
-    let encoding = request.budget.encoding;
     let included = chosen
         .iter()
-        .map(|(order, block, mode)| PackedEntry {
-            task: request.entries[*order].task,
-            entry: index_in_task(request, *order),
-            path: block.path.clone(),
-            name: block.name.clone(),
-            mode: *mode,
-            start_line: block.start_line,
-            end_line: block.end_line,
-            tokens: encoding.count(&render_block(block, *mode, request.style)),
+        .map(|c| PackedEntry {
+            task: request.entries[c.order].task,
+            entry: index_in_task(request, c.order),
+            path: c.block.path.clone(),
+            name: c.block.name.clone(),
+            mode: c.mode,
+            start_line: c.block.start_line,
+            end_line: c.block.end_line,
+            tokens: c.cost,
         })
         .collect();
     omitted.sort_by_key(|o| (o.task, o.entry));
     let complete = omitted.iter().all(|o| o.reason == ALREADY_INCLUDED) && !downgraded;
     Ok(PackAnswer {
-        tokens: encoding.count(&text),
+        tokens,
         text,
         encoding,
         max_tokens: request.budget.max_tokens,
@@ -254,7 +276,7 @@ fn sort_entries(
     let mut unavailable = Vec::new();
     for (order, entry) in request.entries.iter().enumerate() {
         let index = index_in_task(request, order);
-        match forms(db, workspace, entry, request.path_prefix.as_deref()) {
+        match forms(db, workspace, entry, request) {
             Ok((full, skeleton)) => {
                 let candidate = Candidate {
                     order,
@@ -262,13 +284,22 @@ fn sort_entries(
                     full,
                     skeleton,
                 };
+                let encoding = request.budget.encoding;
                 match (entry.required, entry.mode) {
-                    (true, PackMode::Skeleton) => {
-                        sorted
-                            .chosen
-                            .push((order, candidate.skeleton, PackMode::Skeleton))
-                    }
-                    (true, _) => sorted.chosen.push((order, candidate.full, PackMode::Full)),
+                    (true, PackMode::Skeleton) => sorted.chosen.push(Chosen::new(
+                        order,
+                        candidate.skeleton,
+                        PackMode::Skeleton,
+                        request.style,
+                        encoding,
+                    )),
+                    (true, _) => sorted.chosen.push(Chosen::new(
+                        order,
+                        candidate.full,
+                        PackMode::Full,
+                        request.style,
+                        encoding,
+                    )),
                     (false, _) => sorted.optional.push((entry.priority, candidate)),
                 }
             }
@@ -315,55 +346,87 @@ fn add_optional(
             reason: reason.into(),
             tokens,
         };
-        let covered = chosen.iter().any(|(_, block, mode)| {
-            *mode == PackMode::Full
-                && block.path == candidate.full.path
-                && block.start_line <= candidate.full.start_line
-                && candidate.full.end_line <= block.end_line
+        let full = &candidate.full.block;
+        let covered = chosen.iter().any(|c| {
+            c.mode == PackMode::Full
+                && c.block.path == full.path
+                && c.block.start_line <= full.start_line
+                && full.end_line <= c.block.end_line
         });
         if covered {
             omitted.push(omit(ALREADY_INCLUDED, None));
             continue;
         }
-        let mut forms = Vec::new();
-        if entry.mode != PackMode::Skeleton {
-            forms.push((candidate.full.clone(), PackMode::Full));
-        }
-        if entry.mode != PackMode::Full {
-            forms.push((candidate.skeleton.clone(), PackMode::Skeleton));
-        }
-        let fitting = forms.into_iter().find_map(|(block, mode)| {
-            let cost = block_cost(&block, mode, request.style, request.budget.encoding);
-            (*used + cost <= request.budget.max_tokens).then_some((block, mode, cost))
-        });
-        match fitting {
-            Some((block, mode, cost)) => {
-                *used += cost;
-                downgraded |= mode == PackMode::Skeleton && entry.mode == PackMode::Either;
-                accepted.push(candidate.order);
-                chosen.push((candidate.order, block, mode));
-            }
+        let (style, encoding) = (request.style, request.budget.encoding);
+        let fits = |c: &Chosen| *used + c.cost < request.budget.max_tokens;
+        let full = (entry.mode != PackMode::Skeleton)
+            .then(|| Chosen::new(candidate.order, candidate.full, PackMode::Full, style, encoding))
+            .filter(fits);
+        let fit = match full {
+            Some(full) => Ok(full),
             None => {
-                let smallest = render_block(&candidate.skeleton, PackMode::Skeleton, request.style);
-                let tokens = request.budget.encoding.count(&smallest);
-                omitted.push(omit("over_budget", Some(tokens)));
+                let skeleton = Chosen::new(
+                    candidate.order,
+                    candidate.skeleton,
+                    PackMode::Skeleton,
+                    style,
+                    encoding,
+                );
+                match entry.mode != PackMode::Full && fits(&skeleton) {
+                    true => Ok(skeleton),
+                    // What it would have cost in its smallest form.
+                    false => Err(skeleton.cost),
+                }
             }
+        };
+        match fit {
+            Ok(fit) => {
+                // One token more for the line break (or comma) between blocks.
+                *used += fit.cost + 1;
+                downgraded |= fit.mode == PackMode::Skeleton && entry.mode == PackMode::Either;
+                accepted.push(candidate.order);
+                chosen.push(fit);
+            }
+            Err(smallest) => omitted.push(omit("over_budget", Some(smallest))),
         }
     }
-    chosen.sort_by_key(|(order, _, _)| *order);
+    chosen.sort_by_key(|c| c.order);
     downgraded
 }
 
-/// What a block adds to a pack: its own tokens and one for the line between blocks (or
-/// the comma between JSON items). Tokens of a joined text are at most the sum of its parts'
-/// in practice (merges across a seam only shorten it), so the sum of costs bounds the pack;
-/// the pack's text is counted exactly at the end all the same.
-fn block_cost(block: &Block, mode: PackMode, style: PackStyle, encoding: Encoding) -> usize {
-    let text = match style {
-        PackStyle::Json => serde_json::to_string(&JsonBlock::new(block, mode)).unwrap_or_default(),
-        _ => render_block(block, mode, style),
-    };
-    encoding.count(&text) + 1
+impl Chosen {
+    /// The form chosen, with its cost: the tokens of its rendering's frame (header, fence)
+    /// plus those of its code; in the json style, of its whole escaped item. Tokens of a
+    /// joined text are at most the sum of its parts' in practice (a merge across a seam
+    /// only shortens it), so the sum of costs bounds the pack; the pack's text is counted
+    /// exactly at the end all the same.
+    fn new(order: usize, form: Form, mode: PackMode, style: PackStyle, encoding: Encoding) -> Chosen {
+        let cost = match style {
+            PackStyle::Json => encoding.count(
+                &serde_json::to_string(&JsonBlock::new(&form.block, mode)).unwrap_or_default(),
+            ),
+            _ => {
+                let block = &form.block;
+                let frame = Block {
+                    path: block.path.clone(),
+                    start_line: block.start_line,
+                    end_line: block.end_line,
+                    kind: block.kind,
+                    name: block.name.clone(),
+                    language: block.language,
+                    code: String::new(),
+                };
+                let fence = fence_for(std::iter::once(form.block.code.as_str()));
+                encoding.count(&render_framed(&frame, mode, style, &fence)) + form.code_tokens
+            }
+        };
+        Chosen {
+            order,
+            block: form.block,
+            mode,
+            cost,
+        }
+    }
 }
 
 fn describe(db: &dyn Db, source: &PackSource) -> String {
@@ -378,33 +441,47 @@ fn forms(
     db: &dyn Db,
     workspace: Workspace,
     entry: &PackEntry,
-    path_prefix: Option<&str>,
-) -> Result<(Block, Block), &'static str> {
+    request: &PackRequest,
+) -> Result<(Form, Form), &'static str> {
+    let encoding = request.budget.encoding;
     let (file, full) = match &entry.source {
-        PackSource::File(file) => (file.0, whole_file(db, file.0).block()),
-        PackSource::Symbol(name) => match definition_named(db, workspace, name, path_prefix) {
-            Found::Piece(piece) => {
-                let block = piece.block();
-                let file = super::read::file_at(db, workspace, &block.path).ok_or("not_found")?;
-                (file, block)
+        PackSource::File(file) => {
+            let block = whole_file_block(db, file.0);
+            // The block's code is the file's text, with a line break added at the end
+            // when the file has none.
+            let code_tokens = match block.code.len() == file.0.text(db).len() {
+                true => file_tokens(db, file.0, encoding) as usize,
+                false => encoding.count(&block.code),
+            };
+            (file.0, Form { block, code_tokens })
+        }
+        PackSource::Symbol(name) => {
+            match definition_named(db, workspace, name, request.path_prefix.as_deref()) {
+                Found::Piece(piece) => {
+                    let block = piece.block();
+                    let file =
+                        super::read::file_at(db, workspace, &block.path).ok_or("not_found")?;
+                    let code_tokens = encoding.count(&block.code);
+                    (file, Form { block, code_tokens })
+                }
+                Found::Ambiguous(_) => return Err("ambiguous"),
+                Found::Missing(_) => return Err("not_found"),
             }
-            Found::Ambiguous(_) => return Err("ambiguous"),
-            Found::Missing(_) => return Err("not_found"),
-        },
+        }
         PackSource::Missing(_) => return Err("not_found"),
     };
-    let skeleton = skeleton_of(db, file, &full);
+    let skeleton = skeleton_of(db, file, &full, encoding);
     Ok((full, skeleton))
 }
 
 /// The skeleton of a block's lines: the file's skeleton between the block's first and last
 /// lines (the whole skeleton for a whole file).
-fn skeleton_of(db: &dyn Db, file: SourceFile, full: &Block) -> Block {
+fn skeleton_of(db: &dyn Db, file: SourceFile, full: &Form, encoding: Encoding) -> Form {
     let skeleton = file_skeleton(db, file);
     let index = crate::semantic::line_index(db, file);
     let (Some(start), end) = (
-        index.line_start(full.start_line),
-        index.line_start(full.end_line + 1),
+        index.line_start(full.block.start_line),
+        index.line_start(full.block.end_line + 1),
     ) else {
         return full.clone();
     };
@@ -415,12 +492,20 @@ fn skeleton_of(db: &dyn Db, file: SourceFile, full: &Block) -> Block {
         skeleton.skeleton_offset(start),
         skeleton.skeleton_offset(end),
     );
-    match from < to {
-        true => Block {
-            code: skeleton.text[from..to].to_string(),
-            ..full.clone()
+    if from >= to {
+        return full.clone();
+    }
+    let code = skeleton.text[from..to].to_string();
+    let code_tokens = match (from, to) == (0, skeleton.text.len()) {
+        true => skeleton_tokens(db, file, encoding) as usize,
+        false => encoding.count(&code),
+    };
+    Form {
+        block: Block {
+            code,
+            ..full.block.clone()
         },
-        false => full.clone(),
+        code_tokens,
     }
 }
 
@@ -452,19 +537,24 @@ fn render(chosen: &[Chosen], style: PackStyle) -> String {
         PackStyle::Json => {
             let items: Vec<JsonBlock> = chosen
                 .iter()
-                .map(|(_, block, mode)| JsonBlock::new(block, *mode))
+                .map(|c| JsonBlock::new(&c.block, c.mode))
                 .collect();
             serde_json::to_string(&items).unwrap_or_default()
         }
         _ => chosen
             .iter()
-            .map(|(_, block, mode)| render_block(block, *mode, style))
+            .map(|c| render_block(&c.block, c.mode, style))
             .collect::<Vec<_>>()
             .join("\n"),
     }
 }
 
 fn render_block(block: &Block, mode: PackMode, style: PackStyle) -> String {
+    render_framed(block, mode, style, &fence_for(std::iter::once(block.code.as_str())))
+}
+
+/// A block in `style`, fenced (markdown) with `fence`.
+fn render_framed(block: &Block, mode: PackMode, style: PackStyle, fence: &str) -> String {
     let lines = format!("{}-{}", block.start_line, block.end_line);
     let what = match (&block.kind, &block.name) {
         (Some(kind), Some(name)) => format!(" {} {name}", kind.as_str()),
@@ -477,7 +567,6 @@ fn render_block(block: &Block, mode: PackMode, style: PackStyle) -> String {
     };
     match style {
         PackStyle::Markdown => {
-            let fence = fence_for(block.code.lines());
             format!(
                 "{}:{lines}{what}{mode_note}\n{fence}{}\n{}{fence}\n",
                 block.path, block.language, block.code

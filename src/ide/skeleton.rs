@@ -223,7 +223,7 @@ fn part(
             start_line,
             end_line,
             file_tokens: file_tokens(db, file, encoding),
-            skeleton_tokens: *skeleton_tokens(db, file, encoding),
+            skeleton_tokens: skeleton_tokens(db, file, encoding),
             elided,
         },
     }
@@ -320,7 +320,7 @@ fn answer(
         .take(OMITTED_LISTED)
         .map(|&file| OmittedFile {
             path: file.path(db).to_string(),
-            skeleton_tokens: *skeleton_tokens(db, file, budget.encoding),
+            skeleton_tokens: skeleton_tokens(db, file, budget.encoding),
         })
         .collect();
     let more = stop.line.is_some() || stop.next < files.len();

@@ -124,7 +124,7 @@ pub fn file_skeleton(db: &dyn Db, file: SourceFile) -> Arc<FileSkeleton> {
 }
 
 /// The tokens of `file`'s skeleton text, memoized per file and encoding.
-#[salsa::tracked]
+#[salsa::tracked(returns(copy))]
 pub fn skeleton_tokens(db: &dyn Db, file: SourceFile, encoding: Encoding) -> u32 {
     encoding.count(&file_skeleton(db, file).text) as u32
 }

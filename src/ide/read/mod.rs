@@ -10,7 +10,9 @@
 
 mod pieces;
 
-pub(crate) use pieces::{Block, Found, definition_named, fence_for, file_at, whole_file};
+pub(crate) use pieces::{
+    Block, Found, definition_named, fence_for, file_at, whole_file_block,
+};
 
 use serde::Serialize;
 

@@ -207,14 +207,23 @@ impl CutPiece {
     }
 }
 
-/// A code fence longer than any run of backticks in the code.
-pub(crate) fn fence_for<'a>(lines: impl Iterator<Item = &'a str>) -> String {
-    let longest = lines
-        .flat_map(|line| line.split(|c| c != '`'))
-        .map(str::len)
-        .max()
-        .unwrap_or(0);
+/// A code fence longer than any run of backticks in `texts` (lines or whole blocks alike).
+pub(crate) fn fence_for<'a>(texts: impl Iterator<Item = &'a str>) -> String {
+    let longest = texts.map(longest_backtick_run).max().unwrap_or(0);
     "`".repeat(longest.max(2) + 1)
+}
+
+/// The longest run of backticks in `text`; found by jumping between backticks, since most
+/// code has none and packs fence whole files.
+fn longest_backtick_run(text: &str) -> usize {
+    let (mut longest, mut at) = (0, 0);
+    while let Some(found) = text[at..].find('`') {
+        let start = at + found;
+        let run = text[start..].bytes().take_while(|&b| b == b'`').count();
+        longest = longest.max(run);
+        at = start + run;
+    }
+    longest
 }
 
 pub(crate) fn piece(
@@ -273,6 +282,38 @@ pub(crate) fn definition_named(
 /// A whole file.
 pub(crate) fn whole_file(db: &dyn Db, file: SourceFile) -> Piece {
     lines(db, file, 1, u32::MAX, None)
+}
+
+/// How many lines `file` has, a last one without a line break included.
+fn lines_in(db: &dyn Db, file: SourceFile) -> u32 {
+    // The line index counts the empty line after a final line break.
+    let starts = semantic::line_index(db, file).line_count() as u32;
+    match file.text(db).ends_with('\n') {
+        true => starts - 1,
+        false => starts,
+    }
+}
+
+/// A whole file as a block: [`whole_file`]'s `block()`, without splitting the text into
+/// lines when it has no carriage return (a pack of many files asks for this each time).
+pub(crate) fn whole_file_block(db: &dyn Db, file: SourceFile) -> Block {
+    let text = file.text(db);
+    if text.contains('\r') {
+        return whole_file(db, file).block();
+    }
+    let mut code = text.to_string();
+    if !code.is_empty() && !code.ends_with('\n') {
+        code.push('\n');
+    }
+    Block {
+        path: file.path(db).clone(),
+        start_line: 1,
+        end_line: lines_in(db, file).max(1),
+        kind: None,
+        name: None,
+        language: file.lang(db).info().id.as_str(),
+        code,
+    }
 }
 
 /// The definition a name names; candidates when it names several; `None` when none.
@@ -443,4 +484,46 @@ fn directory(db: &dyn Db, file: SourceFile, encoding: Encoding) -> Piece {
         file_tokens(db, file, encoding)
     );
     Piece::new(path, header, None, body)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::{db::RootDatabase, lang::registry};
+
+    /// The shortcut a pack takes for whole files gives exactly the block the line-by-line
+    /// path gives, whatever the text's ends and backticks.
+    #[test]
+    fn whole_file_block_is_the_whole_file_piece_block() {
+        let db = RootDatabase::default();
+        let python = registry().by_id("python").unwrap().lang_id;
+        for text in [
+            "",
+            "x = 1\n",
+            "x = 1",
+            "a\n\n\nb\n",
+            "s = '``` ````'\n",
+            "a\r\nb\r\n",
+            "a\rb\n",
+            "\n",
+        ] {
+            let file = SourceFile::new(&db, "m.py".into(), python, Arc::from(text), false);
+            let (fast, slow) = (whole_file_block(&db, file), whole_file(&db, file).block());
+            assert_eq!(
+                (fast.start_line, fast.end_line, &fast.code, fast.language),
+                (slow.start_line, slow.end_line, &slow.code, slow.language),
+                "{text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn fence_is_longer_than_any_backtick_run() {
+        assert_eq!(fence_for(["no ticks"].into_iter()), "```");
+        assert_eq!(fence_for(["a ` b", "``"].into_iter()), "```");
+        assert_eq!(fence_for(["x ```` y", "`````"].into_iter()), "``````");
+        assert_eq!(fence_for(["é````é"].into_iter()), "`````");
+    }
 }
