@@ -102,6 +102,18 @@ fn tokens_counts_each_file_and_the_total() {
     assert_eq!(unknown.status.code(), Some(2));
 }
 
+/// Runs git in `dir` with a fixed identity, for a fixture; panics when it fails.
+fn git(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    let out = std::process::Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}: {}", stderr(&out));
+    out
+}
+
 #[test]
 fn bootstrap_tells_a_new_session_what_to_read_and_run() {
     let dir = tempfile::tempdir().unwrap();
@@ -130,12 +142,23 @@ fn bootstrap_tells_a_new_session_what_to_read_and_run() {
         "{\"name\": \"web\", \"scripts\": {\"lint\": \"eslint .\"}}",
     );
     write("AGENTS.md", "Run make.\n");
-    write(".git/HEAD", "ref: refs/heads/feature/x\n");
+    // A real repository (git runs here only to make it): one commit, then one file
+    // changed and one new.
+    git(root, &["init", "-q", "-b", "feature/x"]);
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-q", "-m", "start"]);
+    let commit = String::from_utf8(git(root, &["rev-parse", "--short", "HEAD"]).stdout).unwrap();
+    write("src/util.rs", "pub fn helper() -> u8 { 1 }\n");
+    write("notes.txt", "todo\n");
     let out = sextant(root, &["bootstrap"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
+    let git_line = format!(
+        "Git: branch feature/x at {}, 1 changed, 1 untracked (notes.txt, src/util.rs)\n",
+        commit.trim()
+    );
     let expected = [
-        "Git branch: feature/x",
+        git_line.as_str(),
         "Languages: python (1 files, 5 lines), rust (2 files, 3 lines)",
         "Read first: AGENTS.md",
         "Projects:\n  cargo demo at . (Cargo.toml)\n  npm web at . (package.json)\n",
@@ -239,4 +262,36 @@ fn pack_refuses_what_it_cannot_give_whole() {
         stdout(&xml),
         "<file path=\"geo.py\" lines=\"4-7\" mode=\"full\">\n# Area.\n@cache\ndef area(r):\n    return math.pi * r * r\n</file>\n"
     );
+}
+
+/// A root inside a repository sees only its own changes, named from the root.
+#[test]
+fn bootstrap_of_a_subdirectory_reports_its_own_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path();
+    for rel in ["app/main.py", "lib/util.py"] {
+        std::fs::create_dir_all(repo.join(rel).parent().unwrap()).unwrap();
+        std::fs::write(repo.join(rel), "x = 1\n").unwrap();
+    }
+    git(repo, &["init", "-q", "-b", "main"]);
+    git(repo, &["add", "-A"]);
+    git(repo, &["commit", "-q", "-m", "start"]);
+    std::fs::write(repo.join("lib/util.py"), "x = 2\n").unwrap();
+    std::fs::remove_file(repo.join("app/main.py")).unwrap();
+    std::fs::write(repo.join("app/new.py"), "y = 1\n").unwrap();
+    let out = sextant(&repo.join("app"), &["bootstrap", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let answer: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let git = &answer["git"];
+    assert_eq!(
+        (
+            &git["branch"],
+            &git["dirty"],
+            &git["changed"],
+            &git["untracked"]
+        ),
+        (&"main".into(), &true.into(), &1.into(), &1.into()),
+        "{git}"
+    );
+    assert_eq!(git["listed"], serde_json::json!(["main.py", "new.py"]));
 }

@@ -145,8 +145,8 @@ pub enum Command {
     /// What a new agent session needs to know, in one answer under a token budget: languages
     /// and sizes, projects, the instruction files to read first (AGENTS.md, CLAUDE.md,
     /// CONTRIBUTING.md, README), the commands the manifests and Makefile declare, entry
-    /// points, the top-level layout, the most imported files and the git branch (read from
-    /// .git/HEAD; nothing is run).
+    /// points, the top-level layout, the most imported files and the git state: branch,
+    /// commit, and the files changed or untracked (read from the repository; git is not run).
     Bootstrap(read::BootstrapArgs),
     /// Pack what a task needs into one answer under one token budget: required ENTRYs
     /// (files or definitions' names) in full, --skeleton ones with bodies elided, and

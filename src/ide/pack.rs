@@ -360,7 +360,15 @@ fn add_optional(
         let (style, encoding) = (request.style, request.budget.encoding);
         let fits = |c: &Chosen| *used + c.cost < request.budget.max_tokens;
         let full = (entry.mode != PackMode::Skeleton)
-            .then(|| Chosen::new(candidate.order, candidate.full, PackMode::Full, style, encoding))
+            .then(|| {
+                Chosen::new(
+                    candidate.order,
+                    candidate.full,
+                    PackMode::Full,
+                    style,
+                    encoding,
+                )
+            })
             .filter(fits);
         let fit = match full {
             Some(full) => Ok(full),
@@ -400,7 +408,13 @@ impl Chosen {
     /// joined text are at most the sum of its parts' in practice (a merge across a seam
     /// only shortens it), so the sum of costs bounds the pack; the pack's text is counted
     /// exactly at the end all the same.
-    fn new(order: usize, form: Form, mode: PackMode, style: PackStyle, encoding: Encoding) -> Chosen {
+    fn new(
+        order: usize,
+        form: Form,
+        mode: PackMode,
+        style: PackStyle,
+        encoding: Encoding,
+    ) -> Chosen {
         let cost = match style {
             PackStyle::Json => encoding.count(
                 &serde_json::to_string(&JsonBlock::new(&form.block, mode)).unwrap_or_default(),
@@ -550,7 +564,12 @@ fn render(chosen: &[Chosen], style: PackStyle) -> String {
 }
 
 fn render_block(block: &Block, mode: PackMode, style: PackStyle) -> String {
-    render_framed(block, mode, style, &fence_for(std::iter::once(block.code.as_str())))
+    render_framed(
+        block,
+        mode,
+        style,
+        &fence_for(std::iter::once(block.code.as_str())),
+    )
 }
 
 /// A block in `style`, fenced (markdown) with `fence`.

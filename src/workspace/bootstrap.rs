@@ -1,7 +1,7 @@
 //! `workspace_bootstrap` / `sextant bootstrap`: in one answer, what a new agent session needs
 //! to know of the workspace. The index's facts (`ide::BootstrapFacts`) and what only the
 //! disk knows: the instruction files present, the commands the manifests and Makefile
-//! declare, and the git branch (read from `.git/HEAD`, never by running git).
+//! declare, and the git state (`git::git_state`).
 //!
 //! Invariant: every file is read through the workspace's `System` (confined, size-limited);
 //! nothing is run; the answer's text fits its budget, whole lines kept, and says when lines
@@ -11,7 +11,10 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::system::System;
+use super::{
+    git::{GitState, git_state},
+    system::System,
+};
 use crate::ide::{BootstrapFacts, Budget, Encoding, ProjectKind};
 
 /// Files an agent should read first, when present at the root.
@@ -44,7 +47,7 @@ pub struct Bootstrap {
     pub instruction_files: Vec<String>,
     pub commands: Vec<DeclaredCommand>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub git: Option<GitHead>,
+    pub git: Option<GitState>,
     #[serde(flatten)]
     pub facts: BootstrapFacts,
 }
@@ -54,16 +57,6 @@ pub struct DeclaredCommand {
     pub command: String,
     /// Where it is declared, or the project kind it is the usual command of.
     pub source: String,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
-pub struct GitHead {
-    /// The branch checked out; absent when HEAD is detached.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub branch: Option<String>,
-    /// The commit, when HEAD is detached.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub commit: Option<String>,
 }
 
 pub fn bootstrap(
@@ -84,7 +77,7 @@ pub fn bootstrap(
         .map(|name| name.to_string())
         .collect();
     let commands = declared_commands(&facts, &read);
-    let git = read(".git/HEAD").map(|head| git_head(&head));
+    let git = git_state(root);
     let lines = render(root, &facts, &instruction_files, &commands, git.as_ref());
     let (text, truncated) = fit(lines, budget);
     Bootstrap {
@@ -178,18 +171,30 @@ fn make_targets(makefile: &str) -> Vec<String> {
     targets
 }
 
-fn git_head(head: &str) -> GitHead {
-    let head = head.trim();
-    match head.strip_prefix("ref: refs/heads/") {
-        Some(branch) => GitHead {
-            branch: Some(branch.to_string()),
-            commit: None,
-        },
-        None => GitHead {
-            branch: None,
-            commit: Some(head.to_string()).filter(|h| h.len() >= 7 && !h.contains(' ')),
-        },
+/// `Git: branch main at 1a2b3c4, 2 changed, 1 untracked (a.py, b.py, c.py)`.
+fn git_line(git: &GitState) -> String {
+    let mut line = match (&git.branch, &git.commit) {
+        (Some(branch), Some(commit)) => format!("Git: branch {branch} at {commit}"),
+        (Some(branch), None) => format!("Git: branch {branch}, no commit yet"),
+        (None, Some(commit)) => format!("Git: detached at {commit}"),
+        (None, None) => "Git: no commit".to_string(),
+    };
+    match git.dirty {
+        false => line.push_str(", clean"),
+        true => {
+            line.push_str(&format!(
+                ", {} changed, {} untracked",
+                git.changed, git.untracked
+            ));
+            let more = git.changed + git.untracked - git.listed.len();
+            let more = match more {
+                0 => String::new(),
+                n => format!(" and {n} more"),
+            };
+            line.push_str(&format!(" ({}{more})", git.listed.join(", ")));
+        }
     }
+    line
 }
 
 fn render(
@@ -197,7 +202,7 @@ fn render(
     facts: &BootstrapFacts,
     instruction_files: &[String],
     commands: &[DeclaredCommand],
-    git: Option<&GitHead>,
+    git: Option<&GitState>,
 ) -> Vec<String> {
     let files: usize = facts.languages.iter().map(|l| l.files).sum();
     let lines: usize = facts.languages.iter().map(|l| l.lines).sum();
@@ -206,11 +211,7 @@ fn render(
         root.display()
     )];
     if let Some(git) = git {
-        match (&git.branch, &git.commit) {
-            (Some(branch), _) => out.push(format!("Git branch: {branch}")),
-            (None, Some(commit)) => out.push(format!("Git: detached at {commit}")),
-            (None, None) => {}
-        }
+        out.push(git_line(git));
     }
     let languages: Vec<String> = facts
         .languages
@@ -320,19 +321,5 @@ mod tests {
     fn make_targets_are_plain_names_at_line_starts() {
         let makefile = ".PHONY: all test\nall: build\nbuild test: deps\n\tcc -o x x.c\nCC := gcc\n%.o: %.c\nlint:\n# note: x\n";
         assert_eq!(make_targets(makefile), ["all", "build", "test", "lint"]);
-    }
-
-    #[test]
-    fn git_head_names_the_branch_or_the_detached_commit() {
-        assert_eq!(
-            git_head("ref: refs/heads/main\n").branch.as_deref(),
-            Some("main")
-        );
-        let detached = git_head("0123456789abcdef0123456789abcdef01234567\n");
-        assert_eq!(detached.branch, None);
-        assert_eq!(
-            detached.commit.as_deref(),
-            Some("0123456789abcdef0123456789abcdef01234567")
-        );
     }
 }

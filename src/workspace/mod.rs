@@ -10,6 +10,7 @@ pub mod bootstrap;
 mod config;
 mod error;
 pub mod format;
+pub mod git;
 pub mod live;
 mod load;
 pub mod manifests;

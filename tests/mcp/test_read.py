@@ -245,7 +245,12 @@ async def test_workspace_bootstrap_in_one_call_within_its_budget(tmp_path):
     project(tmp_path)
     write(tmp_path, "CLAUDE.md", "Use make.\n")
     write(tmp_path, "Makefile", "test:\n\tpytest\n")
-    write(tmp_path, ".git/HEAD", "ref: refs/heads/main\n")
+    # A real repository, committed and clean (git runs only to make the fixture).
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "start"]):
+        subprocess.run(git + args, cwd=tmp_path, check=True)
+    commit = subprocess.run(git + ["rev-parse", "--short", "HEAD"], cwd=tmp_path, check=True,
+                            capture_output=True, text=True).stdout.strip()
     async with stdio_session(tmp_path) as session:
         full = await session.call_tool("workspace_bootstrap", {})
         small = await session.call_tool("workspace_bootstrap", {"max_tokens": 30})
@@ -254,9 +259,9 @@ async def test_workspace_bootstrap_in_one_call_within_its_budget(tmp_path):
     assert data["tokens"] == reference_tokens(text) and data["truncated"] is False
     assert data["instruction_files"] == ["CLAUDE.md"]
     assert data["commands"] == [{"command": "make test", "source": "Makefile"}]
-    assert data["git"] == {"branch": "main"}
+    assert data["git"] == {"branch": "main", "commit": commit, "dirty": False, "changed": 0, "untracked": 0}
     assert [d["path"] for d in data["layout"]] == ["geo", "src"]
-    assert "Read first: CLAUDE.md\n" in text and "Git branch: main\n" in text
+    assert "Read first: CLAUDE.md\n" in text and f"Git: branch main at {commit}, clean\n" in text
     cut = small.structured_content
     assert cut["truncated"] is True and cut["tokens"] <= 30
     assert cut["tokens"] == reference_tokens(text_of(small))

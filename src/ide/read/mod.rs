@@ -10,9 +10,7 @@
 
 mod pieces;
 
-pub(crate) use pieces::{
-    Block, Found, definition_named, fence_for, file_at, whole_file_block,
-};
+pub(crate) use pieces::{Block, Found, definition_named, fence_for, file_at, whole_file_block};
 
 use serde::Serialize;
 
