@@ -13,6 +13,7 @@ mod http;
 mod http_conn;
 mod inflight;
 mod paths;
+mod resources;
 mod schema;
 mod stdio;
 mod tools;
