@@ -124,19 +124,32 @@ fn block_pieces(
     cap: usize,
     pieces: &mut Vec<Piece>,
 ) -> Result<bool, ToolError> {
-    let block = &text[start..end];
-    if encoding.fits(block, cap) {
+    // Counted in full once (a pack is at most a million tokens): a block that fits needs
+    // that count anyway, and one that does not is about to be counted line by line.
+    let tokens = encoding.count(&text[start..end]);
+    if tokens <= cap {
         pieces.push(Piece {
             start,
             end,
-            tokens: encoding.count(block),
+            tokens,
             starts_part: false,
         });
         return Ok(false);
     }
     let mut line_start = start;
-    for line in block.split_inclusive('\n') {
+    for line in text[start..end].split_inclusive('\n') {
         let line_end = line_start + line.len();
+        let tokens = encoding.count(line);
+        if tokens <= cap {
+            pieces.push(Piece {
+                start: line_start,
+                end: line_end,
+                tokens,
+                starts_part: false,
+            });
+            line_start = line_end;
+            continue;
+        }
         let mut from = line_start;
         while from < line_end {
             let to = longest_fitting(text, from, line_end, encoding, cap)?;
