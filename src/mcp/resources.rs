@@ -1,6 +1,7 @@
 //! Packs too large for one answer, offered as MCP resources: a pack's text cut into parts
 //! that each fit one answer, the summary a tool answers with instead, and the store of one
-//! session's parts that `resources/list` and `resources/read` serve.
+//! session's parts that `resources/list` and `resources/read` serve, and whose changes
+//! are announced (`notifications/resources/list_changed`).
 //!
 //! Invariant: a part's URI is only ever compared with the URIs the store handed out, never
 //! parsed, so no URI reaches a file; the parts of a pack, in order, are its text byte for
@@ -302,7 +303,7 @@ pub fn caching_hints(ctx: &RequestContext<RoleServer>) -> bool {
 
 /// Where to say that a session's parts changed: the client of a session begun with
 /// `initialize` (before 2026-07-28). From 2026-07-28 notifications travel only on a
-/// `subscriptions/listen` stream, which this server does not offer, so none is sent.
+/// `subscriptions/listen` stream ([`PackStore::changes`]).
 pub struct ListChanged(Option<Peer<RoleServer>>);
 
 impl ListChanged {
@@ -334,6 +335,8 @@ struct HeldPart {
 pub struct PackStore {
     parts: Mutex<Vec<HeldPart>>,
     held: Arc<HeldBytes>,
+    /// Moves on each change of the parts, for the session's `subscriptions/listen` streams.
+    changed: tokio::sync::watch::Sender<u64>,
 }
 
 /// Packs made by this process, so that no two share an id even with equal nonces.
@@ -351,7 +354,13 @@ impl PackStore {
         PackStore {
             parts: Mutex::default(),
             held,
+            changed: tokio::sync::watch::Sender::new(0),
         }
+    }
+
+    /// Wakes at each later change of the session's parts.
+    pub fn changes(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.changed.subscribe()
     }
 
     /// A store for another session, sharing this one's server-wide bound.
@@ -425,6 +434,7 @@ impl PackStore {
             })
             .collect();
         let resources = held_parts.iter().map(|p| p.resource.clone()).collect();
+        self.changed.send_modify(|n| *n += 1);
         Ok((entries, resources))
     }
 
@@ -434,7 +444,11 @@ impl PackStore {
         let freed: usize = parts.iter().map(|p| p.text.len()).sum();
         let mut held = self.held.0.lock().unwrap_or_else(|e| e.into_inner());
         *held = held.saturating_sub(freed);
-        std::mem::take(&mut *parts).len()
+        let released = std::mem::take(&mut *parts).len();
+        if released > 0 {
+            self.changed.send_modify(|n| *n += 1);
+        }
+        released
     }
 
     /// The parts held, in order.
@@ -576,7 +590,15 @@ mod tests {
         assert!(store.read(&first[0].uri).is_none());
         assert_eq!(store.list().len(), 1);
         assert_eq!(*held.0.lock().unwrap(), 2);
+        let mut changes = store.changes();
         assert_eq!(store.release(), 1);
+        assert!(changes.has_changed().unwrap());
+        changes.mark_unchanged();
+        assert_eq!(store.release(), 0);
+        assert!(
+            !changes.has_changed().unwrap(),
+            "nothing to release is no change"
+        );
         assert!(store.list().is_empty());
         drop(other);
         assert_eq!(*held.0.lock().unwrap(), 0);

@@ -161,12 +161,24 @@ def test_protocol_2026_07_28_answers_carry_private_no_ttl_caching_hints(tmp_path
     pack = {"name": "pack_context", "arguments": {"tasks": TASKS, "max_tokens": 20000}}
     with raw_stdio(tmp_path, "--max-answer-tokens", str(CAP)) as raw:
         discovered = request(raw, 1, "server/discover", {}, META_2026)
-        packed = request(raw, 2, "tools/call", pack, META_2026)
+        # A stream of list changes: acknowledged, then one notification per change.
+        raw.send({"jsonrpc": "2.0", "id": 9, "method": "subscriptions/listen",
+                  "params": {"notifications": {"resourcesListChanged": True, "toolsListChanged": True}, "_meta": META_2026}})
+        acknowledged = raw.recv()
+        raw.send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {**pack, "_meta": META_2026}})
+        seen = []
+        while not any(m.get("id") == 2 for m in seen):
+            seen.append(raw.recv())
+        packed = next(m for m in seen if m.get("id") == 2)
         listed = request(raw, 3, "resources/list", {}, META_2026)
         uri = packed["result"]["structuredContent"]["parts"][0]["uri"]
         read = request(raw, 4, "resources/read", {"uri": uri}, META_2026)
         refused = request(raw, 5, "resources/read", {"uri": (tmp_path / "pkg" / "mod0.py").as_uri()}, META_2026)
     assert discovered["result"]["capabilities"]["resources"] == {"listChanged": True}
+    assert acknowledged["method"] == "notifications/subscriptions/acknowledged"
+    assert acknowledged["params"]["notifications"] == {"resourcesListChanged": True}
+    changed = [m for m in seen if m.get("method") == "notifications/resources/list_changed"]
+    assert len(changed) == 1 and changed[0]["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == 9
     for answer in (listed, read):
         assert (answer["result"]["ttlMs"], answer["result"]["cacheScope"]) == (0, "private")
     assert [r["uri"] for r in listed["result"]["resources"]] == [p["uri"] for p in packed["result"]["structuredContent"]["parts"]]

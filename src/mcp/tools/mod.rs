@@ -1217,6 +1217,45 @@ impl ServerHandler for SextantServer {
         })
     }
 
+    /// Protocol 2026-07-28: a `subscriptions/listen` stream may carry
+    /// `notifications/resources/list_changed` (the parts), nothing else.
+    fn accepted_subscription_filter(
+        &self,
+        _requested: &rmcp::model::SubscriptionFilter,
+    ) -> Option<rmcp::model::SubscriptionFilter> {
+        Some(
+            rmcp::model::SubscriptionFilter::builder()
+                .resources_list_changed()
+                .build(),
+        )
+    }
+
+    /// Says on the stream each time this session's parts change, until it is cancelled.
+    async fn listen(
+        &self,
+        context: rmcp::service::SubscriptionContext,
+    ) -> Result<(), rmcp::ErrorData> {
+        let mut changes = self.packs.changes();
+        if context.accepted().resources_list_changed != Some(true) {
+            context.cancelled().await;
+            return Ok(());
+        }
+        loop {
+            tokio::select! {
+                () = context.cancelled() => return Ok(()),
+                changed = changes.changed() => {
+                    let sent = match changed {
+                        Ok(()) => context.sink().notify_resource_list_changed().await.is_ok(),
+                        Err(_) => false,
+                    };
+                    if !sent {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+    }
+
     /// A part by a URI this session was given; any other URI is not found.
     async fn read_resource(
         &self,

@@ -265,9 +265,9 @@ impl SextantServer {
                 links: Vec::new(),
             });
         };
-        let answered = self.answer_in_parts(answer, parts, style, cap);
-        notify.send().await;
-        Ok(answered?)
+        Ok(self
+            .answer_in_parts(answer, parts, (style, cap), notify)
+            .await?)
     }
 
     #[tool(
@@ -291,16 +291,18 @@ impl SextantServer {
 }
 
 impl SextantServer {
-    /// Holds a pack's parts in place of the session's previous ones and answers with its
-    /// summary and links to them. Should the summary not fit, nothing stays held.
-    fn answer_in_parts(
+    /// Holds a pack's parts in place of the session's previous ones (and says so to the
+    /// client) and answers with its summary and links to them. Should the summary not fit,
+    /// nothing stays held.
+    async fn answer_in_parts(
         &self,
         mut answer: PackAnswer,
         parts: Vec<Part>,
-        style: PackStyle,
-        cap: usize,
+        (style, cap): (PackStyle, usize),
+        notify: resources::ListChanged,
     ) -> Result<Linked<PackContextAnswer>, ToolError> {
         let (entries, links) = self.packs.replace(parts, style, answer.encoding)?;
+        notify.send().await;
         let (text, tokens) = resources::summary(&answer, &entries, cap).inspect_err(|_| {
             self.packs.release();
         })?;
