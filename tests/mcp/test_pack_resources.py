@@ -167,7 +167,8 @@ def test_protocol_2026_07_28_answers_carry_private_no_ttl_caching_hints(tmp_path
         acknowledged = raw.recv()
         raw.send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {**pack, "_meta": META_2026}})
         seen = []
-        while not any(m.get("id") == 2 for m in seen):
+        # The stream's notification may come after the tool's answer: wait for both.
+        while not (any(m.get("id") == 2 for m in seen) and any("method" in m for m in seen)):
             seen.append(raw.recv())
         packed = next(m for m in seen if m.get("id") == 2)
         listed = request(raw, 3, "resources/list", {}, META_2026)
@@ -194,7 +195,7 @@ def test_before_2026_07_28_no_caching_hints_and_the_list_change_is_announced(tmp
         raw.initialize()
         raw.send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": pack})
         seen = []
-        while not any(m.get("id") == 2 for m in seen):
+        while not (any(m.get("id") == 2 for m in seen) and any("method" in m for m in seen)):
             seen.append(raw.recv())
         listed = request(raw, 3, "resources/list", {})
         read = request(raw, 4, "resources/read", {"uri": listed["result"]["resources"][0]["uri"]})
