@@ -349,8 +349,8 @@ pub struct McpArgs {
     #[arg(long, value_name = "N", default_value_t = crate::mcp::Limits::default().max_response_chars)]
     pub max_response_chars: usize,
     /// Largest answer of the tools that read code for a model (read_symbol, skeleton,
-    /// search, read_file), in o200k_base tokens of its text; a call's max_tokens can only
-    /// lower it.
+    /// search, read_file, pack_context), in o200k_base tokens of its text; a call's
+    /// max_tokens can only lower it (a larger pack comes as resources in parts that fit).
     #[arg(long, value_name = "N", default_value_t = crate::mcp::Limits::default().max_answer_tokens)]
     pub max_answer_tokens: usize,
     /// Largest `source` accepted by parse_source, in bytes.

@@ -88,6 +88,11 @@ pub struct PackAnswer {
     pub included: Vec<PackedEntry>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub omitted: Vec<OmittedEntry>,
+    /// Byte offsets in `text` where an entry's block starts (the first one excluded): a
+    /// front end that offers the text in parts cuts it there, so no part splits a block
+    /// unless that block alone is too large for one.
+    #[serde(skip)]
+    pub seams: Vec<usize>,
 }
 
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
@@ -186,7 +191,7 @@ pub(crate) fn pack(
         optional,
         mut omitted,
     } = sort_entries(db, workspace, request)?;
-    let required_text = render(&chosen, request.style);
+    let (required_text, _) = render(&chosen, request.style);
     let required_tokens = request.budget.encoding.count(&required_text);
     if required_tokens > request.budget.max_tokens {
         return Err(PackError::RequiredOverBudget {
@@ -208,7 +213,7 @@ pub(crate) fn pack(
     // The costs bound the text; should a seam ever defeat that, the last entries added
     // give way until the exact count fits.
     let encoding = request.budget.encoding;
-    let mut text = render(&chosen, request.style);
+    let (mut text, mut seams) = render(&chosen, request.style);
     let mut tokens = encoding.count(&text);
     while tokens > request.budget.max_tokens {
         let Some(last) = accepted.pop() else { break };
@@ -220,7 +225,7 @@ pub(crate) fn pack(
             reason: "over_budget".into(),
             tokens: None,
         });
-        text = render(&chosen, request.style);
+        (text, seams) = render(&chosen, request.style);
         tokens = encoding.count(&text);
     }
     let included = chosen
@@ -249,6 +254,7 @@ pub(crate) fn pack(
         },
         included,
         omitted,
+        seams,
     })
 }
 
@@ -546,21 +552,29 @@ impl<'a> JsonBlock<'a> {
     }
 }
 
-fn render(chosen: &[Chosen], style: PackStyle) -> String {
-    match style {
-        PackStyle::Json => {
-            let items: Vec<JsonBlock> = chosen
-                .iter()
-                .map(|c| JsonBlock::new(&c.block, c.mode))
-                .collect();
-            serde_json::to_string(&items).unwrap_or_default()
+/// The pack's text and the offsets where its blocks after the first start. JSON is the
+/// compact array `[item,item]` (what `serde_json` writes for the list), cut after each comma.
+fn render(chosen: &[Chosen], style: PackStyle) -> (String, Vec<usize>) {
+    let (open, separator, close) = match style {
+        PackStyle::Json => ("[", ",", "]"),
+        _ => ("", "\n", ""),
+    };
+    let mut text = String::from(open);
+    let mut seams = Vec::new();
+    for (i, c) in chosen.iter().enumerate() {
+        if i > 0 {
+            text.push_str(separator);
+            seams.push(text.len());
         }
-        _ => chosen
-            .iter()
-            .map(|c| render_block(&c.block, c.mode, style))
-            .collect::<Vec<_>>()
-            .join("\n"),
+        match style {
+            PackStyle::Json => text.push_str(
+                &serde_json::to_string(&JsonBlock::new(&c.block, c.mode)).unwrap_or_default(),
+            ),
+            _ => text.push_str(&render_block(&c.block, c.mode, style)),
+        }
     }
+    text.push_str(close);
+    (text, seams)
 }
 
 fn render_block(block: &Block, mode: PackMode, style: PackStyle) -> String {

@@ -10,7 +10,7 @@
 use rmcp::{
     ErrorData,
     handler::server::tool::IntoCallToolResult,
-    model::{CallToolResponse, CallToolResult, ContentBlock},
+    model::{CallToolResponse, CallToolResult, ContentBlock, Resource},
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -55,6 +55,26 @@ impl<T: Serialize> IntoCallToolResult for Rendered<T> {
         })?;
         let mut result = CallToolResult::structured(value);
         result.content = vec![ContentBlock::text(self.text)];
+        Ok(result.into())
+    }
+}
+
+/// A [`Rendered`] answer followed by links to resources that hold the rest of it (a pack
+/// too large for one answer: `text` is then its summary).
+pub struct Linked<T> {
+    pub rendered: Rendered<T>,
+    pub links: Vec<Resource>,
+}
+
+impl<T: Serialize> IntoCallToolResult for Linked<T> {
+    fn into_call_tool_result(self) -> Result<CallToolResponse, ErrorData> {
+        let value = serde_json::to_value(&self.rendered.data).map_err(|e| {
+            ErrorData::internal_error(format!("the answer did not serialize: {e}"), None)
+        })?;
+        let mut result = CallToolResult::structured(value);
+        result.content = std::iter::once(ContentBlock::text(self.rendered.text))
+            .chain(self.links.into_iter().map(ContentBlock::resource_link))
+            .collect();
         Ok(result.into())
     }
 }

@@ -2,7 +2,9 @@
 //! of one conversation share (a run).
 //!
 //! Invariant: a call's `max_tokens` can only lower the server's cap
-//! (`--max-answer-tokens`), never raise it; every such answer's text is counted exactly,
+//! (`--max-answer-tokens`), never raise it, except `pack_context`'s ([`pack_budget`]), up to
+//! [`MAX_PACK_TOKENS`], whose pack then comes in parts that each fit the cap (answered as
+//! resources, `super::resources`); every such answer's text is counted exactly,
 //! in the encoding the call names (`o200k_base` by default). A run never spends more than
 //! its limit, even with calls in parallel: a call reserves its budget from the run before
 //! it reads and gives back what its answer did not use.
@@ -164,6 +166,33 @@ pub fn budget(
     })
 }
 
+/// The largest budget of one pack; over the server's cap the pack is offered in parts.
+pub const MAX_PACK_TOKENS: u32 = 1_000_000;
+
+/// The budget of a pack: as [`budget`], but a `max_tokens` over the server's cap (up to
+/// [`MAX_PACK_TOKENS`]) stands, the pack then too large for one answer.
+pub fn pack_budget(
+    limits: &Limits,
+    max_tokens: Option<u32>,
+    encoding: Option<Encoding>,
+) -> Result<Budget, ToolError> {
+    match max_tokens {
+        Some(n) if n as usize > limits.max_answer_tokens => {
+            if n > MAX_PACK_TOKENS {
+                return Err(ToolError::new(
+                    ErrorCode::InvalidArgument,
+                    format!("max_tokens of a pack is at most {MAX_PACK_TOKENS}"),
+                ));
+            }
+            Ok(Budget {
+                encoding: encoding.unwrap_or_default(),
+                max_tokens: n as usize,
+            })
+        }
+        _ => budget(limits, max_tokens, encoding),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -183,6 +212,28 @@ mod tests {
             ErrorCode::InvalidArgument
         );
         assert_eq!(budget(None).unwrap().encoding, Encoding::O200kBase);
+    }
+
+    #[test]
+    fn a_pack_may_ask_past_the_cap_up_to_its_own_ceiling() {
+        let limits = Limits {
+            max_answer_tokens: 1000,
+            ..Limits::default()
+        };
+        let budget = |max_tokens| pack_budget(&limits, max_tokens, None);
+        assert_eq!(budget(None).unwrap().max_tokens, 1000);
+        assert_eq!(budget(Some(10)).unwrap().max_tokens, 10);
+        assert_eq!(budget(Some(5000)).unwrap().max_tokens, 5000);
+        assert_eq!(
+            budget(Some(MAX_PACK_TOKENS)).unwrap().max_tokens,
+            MAX_PACK_TOKENS as usize
+        );
+        for refused in [0, MAX_PACK_TOKENS + 1] {
+            assert_eq!(
+                budget(Some(refused)).unwrap_err().code,
+                ErrorCode::InvalidArgument
+            );
+        }
     }
 
     #[test]

@@ -116,10 +116,11 @@ pub async fn serve_http(
     };
     let unauthenticated = token.is_none();
     limits.read_only |= unauthenticated;
-    // One server value shared by every session: the in-flight limit is global.
+    // One server value shared by every session (the in-flight limit is global), but for
+    // the pack parts each session holds for itself.
     let server = SextantServer::new(live, limits);
     let service = StreamableHttpService::new(
-        move || Ok(server.clone()),
+        move || Ok(server.for_new_session()),
         Arc::new(LocalSessionManager::default()),
         config,
     );

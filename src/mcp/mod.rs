@@ -13,6 +13,7 @@ mod http;
 mod http_conn;
 mod inflight;
 mod paths;
+mod resources;
 mod schema;
 mod stdio;
 mod tools;
@@ -40,8 +41,9 @@ pub struct Limits {
     /// Largest answer, in characters of JSON.
     pub max_response_chars: usize,
     /// Largest answer of the tools that read code for a model (`read_symbol`, `skeleton`,
-    /// `search`, `read_file`), in tokens of its text content; a call's `max_tokens` can only
-    /// lower it.
+    /// `search`, `read_file`, `pack_context`), in tokens of its text content; a call's
+    /// `max_tokens` can only lower it, but for `pack_context`'s, whose larger pack comes as
+    /// resources in parts that each fit it.
     pub max_answer_tokens: usize,
     /// No tool writes: `rename_symbol` has no `apply` argument (`sextant mcp --read-only`,
     /// or `--http` without a bearer token).

@@ -58,7 +58,8 @@ text (literal or regex, with the definition around each hit). Use `outline` to \
 see a file's structure without reading it, `read_symbol` to read just the definitions you need \
 (by name or position, with their docs; several at once under an exact token budget) rather than \
 whole files, `read_file` for any file's lines, `skeleton` for files or directories with bodies elided (signatures kept, each body's lines marked), `pack_context` for all a task needs in one call (required and optional files or definitions, \
-full or skeleton, by priority), `workspace_bootstrap` first in a new session (projects, \
+full or skeleton, by priority; a pack larger than one answer comes as resources to read in order, \
+and `release_context` frees them), `workspace_bootstrap` first in a new session (projects, \
 instruction files, commands, entry points, layout), `find_definition` and `find_references` for what a \
 name means and who uses it (Python, JavaScript, TypeScript, Go, Rust), `rename_symbol` to rename \
 one across the workspace (a checked dry run with a diff unless `apply` is true) or in a snippet, `list_imports` for what a file imports and where \
@@ -327,6 +328,9 @@ pub struct SextantServer {
     status_lane: Arc<Semaphore>,
     /// The token budgets of reading runs (`read_symbol`'s `run_id`).
     runs: Arc<super::budget::RunBudgets>,
+    /// This session's parts of a pack too large for one answer: each session has its own
+    /// (see [`SextantServer::for_new_session`]).
+    packs: Arc<super::resources::PackStore>,
     /// Test hook: `SEXTANT_TEST_PANIC=<tool name>` (`testing::TestHooks::panic_in_tool`) makes that tool panic
     /// inside its worker, so tests can check that a panic fails only that request.
     inject_panic: Option<String>,
@@ -431,6 +435,7 @@ impl SextantServer {
             in_flight: Arc::new(Semaphore::new(limits.max_in_flight.max(1))),
             status_lane: Arc::new(Semaphore::new(STATUS_LANE_SLOTS)),
             runs: Arc::default(),
+            packs: Arc::new(super::resources::PackStore::new(Arc::default())),
             limits: Arc::new(limits),
             inject_panic: crate::testing::hooks().panic_in_tool.clone(),
             tool_router: without_writes(
@@ -442,6 +447,15 @@ impl SextantServer {
                     + Self::pack_router(),
                 limits_read_only,
             ),
+        }
+    }
+
+    /// The server for another session: everything shared (the workspace, the in-flight
+    /// limit, runs) but the pack parts, which no other session may list or read.
+    pub fn for_new_session(&self) -> SextantServer {
+        SextantServer {
+            packs: Arc::new(self.packs.sibling()),
+            ..self.clone()
         }
     }
 
@@ -1178,9 +1192,92 @@ fn panic_message(payload: &Box<dyn std::any::Any + Send>) -> String {
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for SextantServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_resources()
+            .enable_resources_list_changed()
+            .build();
+        ServerConfig::new(capabilities)
             .with_server_info(Implementation::new("sextant", env!("CARGO_PKG_VERSION")))
             .with_instructions(INSTRUCTIONS.as_str())
+    }
+
+    /// The parts of this session's last pack too large for one answer, and nothing else.
+    async fn list_resources(
+        &self,
+        _request: Option<rmcp::model::PaginatedRequestParams>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ListResourcesResult, rmcp::ErrorData> {
+        let listed = rmcp::model::ListResourcesResult::with_all_items(self.packs.list());
+        Ok(match super::resources::caching_hints(&ctx) {
+            true => listed
+                .with_ttl_ms(0)
+                .with_cache_scope(rmcp::model::CacheScope::Private),
+            false => listed,
+        })
+    }
+
+    /// Protocol 2026-07-28: a `subscriptions/listen` stream may carry
+    /// `notifications/resources/list_changed` (the parts), nothing else.
+    fn accepted_subscription_filter(
+        &self,
+        _requested: &rmcp::model::SubscriptionFilter,
+    ) -> Option<rmcp::model::SubscriptionFilter> {
+        Some(
+            rmcp::model::SubscriptionFilter::builder()
+                .resources_list_changed()
+                .build(),
+        )
+    }
+
+    /// Says on the stream each time this session's parts change, until it is cancelled.
+    async fn listen(
+        &self,
+        context: rmcp::service::SubscriptionContext,
+    ) -> Result<(), rmcp::ErrorData> {
+        let mut changes = self.packs.changes();
+        if context.accepted().resources_list_changed != Some(true) {
+            context.cancelled().await;
+            return Ok(());
+        }
+        loop {
+            tokio::select! {
+                () = context.cancelled() => return Ok(()),
+                changed = changes.changed() => {
+                    let sent = match changed {
+                        Ok(()) => context.sink().notify_resource_list_changed().await.is_ok(),
+                        Err(_) => false,
+                    };
+                    if !sent {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+    }
+
+    /// A part by a URI this session was given; any other URI is not found.
+    async fn read_resource(
+        &self,
+        request: rmcp::model::ReadResourceRequestParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ReadResourceResponse, rmcp::ErrorData> {
+        let Some(contents) = self.packs.read(&request.uri) else {
+            return Err(rmcp::ErrorData::resource_not_found(
+                "no such resource: this session offers only the parts of its last pack too \
+                 large for one answer (sextant://pack/...), until the next such pack or \
+                 release_context",
+                Some(serde_json::json!({ "uri": request.uri })),
+            ));
+        };
+        let read = rmcp::model::ReadResourceResult::new(vec![contents]);
+        Ok(match super::resources::caching_hints(&ctx) {
+            true => read
+                .with_ttl_ms(0)
+                .with_cache_scope(rmcp::model::CacheScope::Private),
+            false => read,
+        }
+        .into())
     }
 }
 

@@ -1,21 +1,27 @@
 //! `pack_context`: the code of one or more tasks in one answer under one token budget.
 //!
+//! A pack larger than one answer holds (`max_tokens` over the server's cap) is answered
+//! with a summary and links to its parts, resources of this session (`super::resources`)
+//! until the next such pack or `release_context`.
+//!
 //! Invariant: every path is confined by `paths::resolve` before anything is read; a pack
 //! holds all of its required entries or fails (`REQUIRED_UNAVAILABLE`,
-//! `REQUIRED_OVER_BUDGET`) with no partial body; its text content is what `tokens` counts.
+//! `REQUIRED_OVER_BUDGET`) with no partial body; its text content is what `tokens` counts,
+//! and is within the server's cap: the pack itself, or else its summary.
 
 use rmcp::{RoleServer, model::JsonObject, service::RequestContext, tool, tool_router};
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::{Lane, SextantServer, parse_args, read_error};
 use crate::{
     ide::{Encoding, PackAnswer, PackEntry, PackMode, PackRequest, PackSource, PackStyle},
     mcp::{
         ErrorCode, ToolError,
-        answers::Rendered,
-        budget::budget,
+        answers::{Json, Linked, Rendered},
+        budget::pack_budget,
         paths,
+        resources::{self, Part, PartEntry},
         schema::{input_schema, output_schema},
     },
     workspace::live::Snapshot,
@@ -57,8 +63,9 @@ pub struct PackTaskArgs {
 pub struct PackContextArgs {
     /// One or more tasks (at most 10; 200 entries in all) sharing the budget.
     pub tasks: Vec<PackTaskArgs>,
-    /// At most this many tokens of text (default and ceiling: the server's cap).
-    #[schemars(range(min = 1))]
+    /// At most this many tokens of text (default: the server's cap). Up to 1000000: a
+    /// pack over the cap comes as resources, in parts that each fit one answer.
+    #[schemars(range(min = 1, max = 1_000_000))]
     pub max_tokens: Option<u32>,
     /// `o200k_base` (default) or `cl100k_base`.
     pub encoding: Option<Encoding>,
@@ -175,41 +182,142 @@ impl ClientEntry {
     }
 }
 
+/// `pack_context`'s answer: the pack, and when it is larger than one answer holds, where
+/// its parts are (`text` is then a summary of it, and `tokens` counts that summary).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct PackContextAnswer {
+    #[serde(flatten)]
+    pub pack: PackAnswer,
+    /// When in parts: the exact tokens of the whole pack.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pack_tokens: Option<usize>,
+    /// When in parts: each part's URI for `resources/read`, in order, with its exact
+    /// tokens and its bytes; concatenated they are the pack.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<PartEntry>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReleaseContextArgs {}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ReleaseAnswer {
+    /// Parts freed (0 when the session held none).
+    pub released: usize,
+}
+
 #[tool_router(router = pack_router, vis = "pub(super)")]
 impl SextantServer {
     #[tool(
-        description = "A task's files and definitions in one answer under one token budget: all `required` entries or an error, then `optional` ones by priority, full or skeleton.",
+        description = "Files and definitions under one token budget: `required` entries or an error, then `optional` ones by priority; a pack over one answer comes as resources.",
         input_schema = input_schema::<PackContextArgs>(),
-        output_schema = output_schema::<PackAnswer>(),
+        output_schema = output_schema::<PackContextAnswer>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
     )]
     async fn pack_context(
         &self,
         args: JsonObject,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<Rendered<PackAnswer>, rmcp::model::CallToolResult> {
+    ) -> Result<Linked<PackContextAnswer>, rmcp::model::CallToolResult> {
         let args: PackContextArgs = parse_args(args)?;
-        let budget = budget(&self.limits, args.max_tokens, args.encoding)?;
+        let budget = pack_budget(&self.limits, args.max_tokens, args.encoding)?;
+        let cap = self.limits.max_answer_tokens;
         let live = self.live.clone();
         let entries = client_entries(args.tasks, live.root())?;
         let (style, path_prefix) = (args.style.unwrap_or_default(), args.path_prefix);
-        let answer = self
+        let notify = resources::ListChanged::of(&ctx);
+        let (answer, parts) = self
             .run("pack_context", ctx, Lane::Compute, move |cancel| {
-                live.read(cancel, |s: &Snapshot| {
-                    let request = PackRequest {
-                        entries: entries.iter().map(|e| e.resolve(s)).collect(),
-                        budget,
-                        style,
-                        path_prefix: path_prefix.clone(),
-                    };
-                    Ok(s.analysis.pack(&request)?.map_err(ToolError::failed))
-                })
-                .map_err(read_error)?
+                let answer = live
+                    .read(cancel, |s: &Snapshot| {
+                        let request = PackRequest {
+                            entries: entries.iter().map(|e| e.resolve(s)).collect(),
+                            budget,
+                            style,
+                            path_prefix: path_prefix.clone(),
+                        };
+                        Ok(s.analysis.pack(&request)?.map_err(ToolError::failed))
+                    })
+                    .map_err(read_error)??;
+                let parts = match answer.tokens > cap {
+                    true => Some(resources::split(
+                        &answer.text,
+                        &answer.seams,
+                        budget.encoding,
+                        cap,
+                    )?),
+                    false => None,
+                };
+                Ok((answer, parts))
             })
             .await?;
-        Ok(Rendered {
-            text: answer.text.clone(),
-            data: answer,
+        let Some(parts) = parts else {
+            return Ok(Linked {
+                rendered: Rendered {
+                    text: answer.text.clone(),
+                    data: PackContextAnswer {
+                        pack: answer,
+                        pack_tokens: None,
+                        parts: Vec::new(),
+                    },
+                },
+                links: Vec::new(),
+            });
+        };
+        Ok(self
+            .answer_in_parts(answer, parts, (style, cap), notify)
+            .await?)
+    }
+
+    #[tool(
+        description = "Frees this session's parts of a pack too large for one answer (its sextant://pack/ resources); resources/list is empty after.",
+        input_schema = input_schema::<ReleaseContextArgs>(),
+        output_schema = output_schema::<ReleaseAnswer>(),
+        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn release_context(
+        &self,
+        args: JsonObject,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Json<ReleaseAnswer>, rmcp::model::CallToolResult> {
+        let ReleaseContextArgs {} = parse_args(args)?;
+        let released = self.packs.release();
+        if released > 0 {
+            resources::ListChanged::of(&ctx).send().await;
+        }
+        Ok(Json(ReleaseAnswer { released }))
+    }
+}
+
+impl SextantServer {
+    /// Holds a pack's parts in place of the session's previous ones (and says so to the
+    /// client) and answers with its summary and links to them. Should the summary not fit,
+    /// nothing stays held.
+    async fn answer_in_parts(
+        &self,
+        mut answer: PackAnswer,
+        parts: Vec<Part>,
+        (style, cap): (PackStyle, usize),
+        notify: resources::ListChanged,
+    ) -> Result<Linked<PackContextAnswer>, ToolError> {
+        let (entries, links) = self.packs.replace(parts, style, answer.encoding)?;
+        notify.send().await;
+        let (text, tokens) = resources::summary(&answer, &entries, cap).inspect_err(|_| {
+            self.packs.release();
+        })?;
+        let pack_tokens = std::mem::replace(&mut answer.tokens, tokens);
+        answer.text = text.clone();
+        Ok(Linked {
+            rendered: Rendered {
+                text,
+                data: PackContextAnswer {
+                    pack: answer,
+                    pack_tokens: Some(pack_tokens),
+                    parts: entries,
+                },
+            },
+            links,
         })
     }
 }
