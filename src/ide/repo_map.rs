@@ -96,8 +96,12 @@ pub(crate) fn repo_map(db: &dyn Db, workspace: Workspace, request: &RepoMapReque
     let candidates = ranked(db, &graph, &ranks, &file_indices);
     let budget = request.budget;
     let mut map = Map::new(db, &graph);
-    let shown = map.fill(&candidates, budget);
-    let (text, shown) = map.fit(&candidates, shown, budget);
+    let (mut text, mut shown) = map.fit(&candidates, budget);
+    if shown == 0 && !candidates.is_empty() {
+        // Too small for a definition and the note: the first definitions without it.
+        map.note = false;
+        (text, shown) = map.fit(&candidates, budget);
+    }
     RepoMap {
         tokens: budget.encoding.count(&text),
         text,
@@ -190,6 +194,8 @@ struct Map<'a> {
     graph: &'a ReferenceGraph,
     /// Lines per node, with their token counts, computed once.
     lines: HashMap<Node, (String, usize)>,
+    /// Whether a cut map ends with a line saying how many definitions it left out.
+    note: bool,
 }
 
 impl<'a> Map<'a> {
@@ -198,6 +204,7 @@ impl<'a> Map<'a> {
             db,
             graph,
             lines: HashMap::new(),
+            note: true,
         }
     }
 
@@ -207,10 +214,10 @@ impl<'a> Map<'a> {
     fn fill(&mut self, candidates: &[Candidate], budget: Budget) -> usize {
         let mut shown: HashSet<Node> = HashSet::new();
         let mut files: HashSet<u32> = HashSet::new();
-        let note = budget
-            .encoding
-            .count(&left_out_note(candidates.len()))
-            .min(budget.max_tokens);
+        let note = match self.note {
+            true => budget.encoding.count(&left_out_note(candidates.len())),
+            false => 0,
+        };
         let mut spent = 0usize;
         for (i, candidate) in candidates.iter().enumerate() {
             let mut cost = 0;
@@ -236,13 +243,10 @@ impl<'a> Map<'a> {
         candidates.len()
     }
 
-    /// The text of the first `shown` candidates, fewer until it fits the budget.
-    fn fit(
-        &mut self,
-        candidates: &[Candidate],
-        mut shown: usize,
-        budget: Budget,
-    ) -> (String, usize) {
+    /// The text of the first candidates that [`Map::fill`] estimates to fit, fewer until
+    /// the text does.
+    fn fit(&mut self, candidates: &[Candidate], budget: Budget) -> (String, usize) {
+        let mut shown = self.fill(candidates, budget);
         loop {
             let text = self.render(
                 &candidates[..shown],
@@ -288,7 +292,7 @@ impl<'a> Map<'a> {
                 text.push_str(&self.line(node, encoding).0);
             }
         }
-        if left_out > 0 {
+        if left_out > 0 && self.note {
             text.push_str(&left_out_note(left_out));
         }
         text
@@ -362,7 +366,7 @@ impl<'a> Map<'a> {
     }
 }
 
-/// The last line of a cut map.
+/// The last line of a cut map, when it fits.
 fn left_out_note(left_out: usize) -> String {
     format!("\n… {left_out} more definitions (raise max_tokens, narrow the path or focus)\n")
 }
