@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex};
 use sextant::{
     db::RootDatabase,
     ide::{
-        AnalysisHost, Budget, Granularity, GraphQuery, ImportStatus, ReferenceQuery, SkeletonQuery,
-        SymbolQuery,
+        AnalysisHost, Budget, Granularity, GraphQuery, ImportStatus, ReferenceQuery,
+        RepoMapRequest, SkeletonQuery, SymbolQuery,
     },
     semantic::{
         index::symbol_index,
@@ -1032,5 +1032,72 @@ fn skeletons_are_memoized_per_file_and_an_edit_reruns_only_that_file() {
     assert!(
         edited.contains("pub fn other() -> u32 { /* … lines 2-3 */ }"),
         "{edited}"
+    );
+}
+
+/// The repo map's text, and the reference-graph queries that executed for it, by name
+/// (`file_references` is keyed by (workspace, file), an interned id of its own).
+fn repo_map(host: &Host, log: &Mutex<Vec<String>>) -> (String, Vec<String>) {
+    log.lock().unwrap().clear();
+    let request = RepoMapRequest {
+        path_prefix: None,
+        focus: Vec::new(),
+        budget: Budget {
+            encoding: Default::default(),
+            max_tokens: 100_000,
+        },
+    };
+    let map = host.analysis().repo_map(&request).unwrap();
+    let mut executed: Vec<String> = std::mem::take(&mut *log.lock().unwrap())
+        .into_iter()
+        .map(|q| q.split('(').next().unwrap_or_default().to_string())
+        .filter(|q| {
+            ["file_references", "reference_graph", "definition_ranks"].contains(&q.as_str())
+        })
+        .collect();
+    executed.sort();
+    (map.text, executed)
+}
+
+#[test]
+fn reference_edges_are_memoized_per_file_and_ranks_rerun_only_when_edges_change() {
+    let (mut host, log) = logged_host();
+    let (text, cold) = repo_map(&host, &log);
+    assert_eq!(
+        cold.len(),
+        5,
+        "three files' edges, the graph, the ranks: {cold:?}"
+    );
+    assert_eq!(
+        repo_map(&host, &log),
+        (text.clone(), Vec::new()),
+        "a lookup"
+    );
+
+    // A body edit in a file nothing refers to: its edges alone run again and backdate, so
+    // the graph and the ranks are only validated.
+    host.set_file_text(
+        "src/lib.rs",
+        "pub fn other() -> u32 {\n    let two = 1 + 1;\n    two\n}\n",
+    );
+    let (_, after_body_edit) = repo_map(&host, &log);
+    assert_eq!(after_body_edit, ["file_references"]);
+
+    // A new use changes that file's edges: the graph and the ranks run again, the other
+    // files' edges do not.
+    let b = host.file("pkg/b.py").unwrap();
+    let text = host
+        .analysis()
+        .file_text(b)
+        .replace("return 1", "return area(1, 2)");
+    host.set_file_text("pkg/b.py", &text);
+    let (map, after_new_use) = repo_map(&host, &log);
+    assert_eq!(
+        after_new_use,
+        ["definition_ranks", "file_references", "reference_graph"]
+    );
+    assert!(
+        map.starts_with("pkg/a.py:\n1: def area(w, h)\n"),
+        "area is used now: {map}"
     );
 }

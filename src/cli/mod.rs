@@ -10,6 +10,7 @@ mod progress;
 mod read;
 mod rename;
 mod render;
+mod repo_map;
 mod sarif;
 mod search;
 mod skeleton;
@@ -159,6 +160,11 @@ pub enum Command {
     /// (`{ /* … lines 12-30 */ }`, Python `...  # lines 12-30`). The token count goes to
     /// stderr; --max-tokens cuts the output and says where to continue.
     Skeleton(skeleton::SkeletonArgs),
+    /// Map the workspace (or the files under PATH) as its most-used definitions'
+    /// signature lines, ranked by how much the rest of the code uses them (PageRank over
+    /// resolved references, toward --focus files or names), grouped by file and cut to
+    /// --max-tokens (default 4000). The token count goes to stderr.
+    RepoMap(repo_map::RepoMapArgs),
 }
 
 #[derive(Args, Debug)]
@@ -532,6 +538,7 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
         Command::Bootstrap(args) => read::bootstrap(g, args),
         Command::Pack(args) => read::pack(g, args),
         Command::Skeleton(args) => skeleton::run(g, args),
+        Command::RepoMap(args) => repo_map::run(g, args),
         Command::Explain(args) => explain(g, args),
         Command::Symbols(args) => symbols(g, args),
         Command::Files(args) => files(g, args),

@@ -1,8 +1,9 @@
 //! What several `ide` operations share, as rust-analyzer's `ide-db`: reference search
 //! (the identifier index, then resolution), definition lookup, rename planning and its
 //! verification on a scratch database, [`text_search`]: literal and regex search over the
-//! files' texts, and [`change`]: the one way file texts become database inputs, for the
-//! host and for scratch databases alike.
+//! files' texts, [`reference_graph`] and [`rank`]: which definitions use which, and how
+//! much the rest of the code leans on each, and [`change`]: the one way file texts become
+//! database inputs, for the host and for scratch databases alike.
 //!
 //! Invariant: this layer knows no front end and speaks in database terms (files,
 //! occurrences, byte ranges), never in editor terms: `ide` turns what it returns into
@@ -13,6 +14,8 @@
 pub(crate) mod change;
 pub(crate) mod definitions;
 pub(crate) mod extent;
+pub(crate) mod rank;
+pub(crate) mod reference_graph;
 pub(crate) mod rename;
 pub(crate) mod search;
 pub(crate) mod skeleton;

@@ -463,6 +463,25 @@ impl Analysis {
         self.with(|db| super::skeleton::skeleton(db, &files, unmatched, query))
     }
 
+    /// The files under `request.path_prefix` as their most-used definitions' signature
+    /// lines, ranked over the reference graph and cut to `request.budget` (see
+    /// `repo_map.rs`). Each file's references are resolved on all cores the first time.
+    pub fn repo_map(&self, request: &super::RepoMapRequest) -> Cancellable<super::RepoMap> {
+        let files = self.with(|db| self.workspace.files(db).clone())?;
+        let template = std::sync::Mutex::new(self.db.worker());
+        let workspace = self.workspace;
+        self.with(|_| {
+            files.par_iter().for_each_init(
+                || template.lock().unwrap().clone(),
+                |db, &file| {
+                    db.relay_cancellation();
+                    crate::engine::reference_graph::file_references(db, workspace, file);
+                },
+            );
+        })?;
+        self.with(|db| super::repo_map::repo_map(db, workspace, request))
+    }
+
     /// The diagnostics of the files `query.paths` names (default: every file), checked on
     /// all cores; each file's answer is memoized, so a second check re-checks only files
     /// that changed.

@@ -25,6 +25,7 @@ mod pack;
 mod parse_tree;
 mod read;
 mod rename;
+mod repo_map;
 mod search;
 mod skeleton;
 mod stats;
@@ -70,6 +71,7 @@ pub use rename::{
     EditOrigin, NewDiagnostics, Rename, RenameConflict, RenameEdit, RenameError, RenameOptions,
     validate_name,
 };
+pub use repo_map::{MapDefinition, RepoMap, RepoMapRequest};
 pub use search::{
     CaseMode, MAX_CONTEXT, MAX_GLOBS, MAX_PATTERN_BYTES, SearchAnswer, SearchError, SearchFile,
     SearchLine, SearchQuery, SearchRegion, SearchSymbol,

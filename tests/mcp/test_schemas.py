@@ -37,7 +37,7 @@ def is_integer(schema: dict) -> bool:
 async def tool_schemas(workspace):
     async with stdio_session(workspace) as session:
         tools = (await session.list_tools()).tools
-    assert sorted(t.name for t in tools) == ["explain_diagnostic", "find_definition", "find_references", "format_source", "import_graph", "list_imports", "lookup_symbol", "outline", "pack_context", "parse_source", "read_file", "read_symbol", "release_context", "rename_symbol", "search", "skeleton", "typecheck", "workspace_bootstrap", "workspace_status"]
+    assert sorted(t.name for t in tools) == ["explain_diagnostic", "find_definition", "find_references", "format_source", "import_graph", "list_imports", "lookup_symbol", "outline", "pack_context", "parse_source", "read_file", "read_symbol", "release_context", "rename_symbol", "repo_map", "search", "skeleton", "typecheck", "workspace_bootstrap", "workspace_status"]
     for tool in tools:
         yield tool.name, "inputSchema", tool.input_schema
         yield tool.name, "outputSchema", tool.output_schema
@@ -99,6 +99,7 @@ async def test_argument_ranges_are_exact(workspace):
         ("skeleton", "offset"): ("integer", 0, 4294967295, False),
         ("skeleton", "line"): ("integer", 1, 4294967295, False),
         ("skeleton", "max_tokens"): ("integer", 1, 4294967295, False),
+        ("repo_map", "max_tokens"): ("integer", 1, 4294967295, False),
         ("search", "context"): ("integer", 0, 20, False),
         ("search", "limit"): ("integer", 1, 1000, False),
         ("search", "offset"): ("integer", 0, 4294967295, False),

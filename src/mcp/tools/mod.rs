@@ -45,6 +45,7 @@ mod bootstrap;
 mod pack;
 mod read;
 mod rename;
+mod repo_map;
 mod search;
 mod skeleton;
 
@@ -57,7 +58,7 @@ defined (ranked fuzzy search on names, filters by kind, language and path), and 
 text (literal or regex, with the definition around each hit). Use `outline` to \
 see a file's structure without reading it, `read_symbol` to read just the definitions you need \
 (by name or position, with their docs; several at once under an exact token budget) rather than \
-whole files, `read_file` for any file's lines, `skeleton` for files or directories with bodies elided (signatures kept, each body's lines marked), `pack_context` for all a task needs in one call (required and optional files or definitions, \
+whole files, `read_file` for any file's lines, `skeleton` for files or directories with bodies elided (signatures kept, each body's lines marked), `repo_map` for the most-used definitions of the workspace or a directory, ranked, under a budget, `pack_context` for all a task needs in one call (required and optional files or definitions, \
 full or skeleton, by priority; a pack larger than one answer comes as resources to read in order, \
 and `release_context` frees them), `workspace_bootstrap` first in a new session (projects, \
 instruction files, commands, entry points, layout), `find_definition` and `find_references` for what a \
@@ -439,9 +440,11 @@ impl SextantServer {
             limits: Arc::new(limits),
             inject_panic: crate::testing::hooks().panic_in_tool.clone(),
             tool_router: without_writes(
-                skeleton::with_skeleton_tool(rename::with_rename_tool(
-                    search::with_search_tool(Self::tool_router()),
-                    limits_read_only,
+                repo_map::with_repo_map_tool(skeleton::with_skeleton_tool(
+                    rename::with_rename_tool(
+                        search::with_search_tool(Self::tool_router()),
+                        limits_read_only,
+                    ),
                 )) + Self::read_router()
                     + Self::bootstrap_router()
                     + Self::pack_router(),
