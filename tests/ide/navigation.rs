@@ -858,3 +858,44 @@ fn a_package_importing_its_own_submodule_binds_the_submodule() {
         "#]],
     );
 }
+
+/// Regression: finding whose `history` this is meant resolving the attributes assigned on
+/// instances, which resolved `self.history` again from the start, without end, until the
+/// stack overflowed (`idlelib/idle_test/test_history.py` of the standard library).
+#[test]
+fn an_attribute_named_like_the_attribute_holding_it_resolves_to_an_end() {
+    check_definition(
+        r#"
+        //- /m.py
+        class History:
+            pass
+
+        class T:
+            @classmethod
+            def setUpClass(cls):
+                cls.history = History()
+            def test(self):
+                self.history.history = []
+                self.history.history$0
+        "#,
+        expect![[""]],
+    );
+    check_definition(
+        r#"
+        //- /m.py
+        class History:
+            pass
+
+        class T:
+            @classmethod
+            def setUpClass(cls):
+                cls.history = History()
+            def test(self):
+                self.history.history = []
+                self.history$0.history
+        "#,
+        expect![[r#"
+            m.py:7:13 attribute history
+        "#]],
+    );
+}

@@ -760,7 +760,7 @@ impl<'db> Resolver<'db> {
                         scope,
                         name: name.clone(),
                     };
-                    for (file, binding) in self.definitions(&target) {
+                    for (file, binding) in self.definitions_at(&target, depth + 1) {
                         let names = self.names(file);
                         for namespace in self.namespace_of_binding(file, &names, binding, depth + 1)
                         {
@@ -1100,7 +1100,7 @@ impl<'db> Resolver<'db> {
                 );
                 continue;
             }
-            for (file, binding) in self.definitions(&target) {
+            for (file, binding) in self.definitions_at(&target, depth + 1) {
                 let names = self.names(file);
                 let Some(mut scope) = names.scope_named_by(binding) else {
                     continue;
@@ -1198,6 +1198,14 @@ impl<'db> Resolver<'db> {
     /// The places that define `target`: its bindings (and, for a class member, the
     /// attributes its methods assign on `self`).
     pub fn definitions(&mut self, target: &Target) -> Vec<(SourceFile, OccurrenceId)> {
+        self.definitions_at(target, 0)
+    }
+
+    /// [`Resolver::definitions`] from inside a resolution `depth` deep: an attribute
+    /// assigned on instances is resolved to tell whose it is, and that resolution may come
+    /// back here (`self.history.history` in a class whose `history` holds a `History`), so
+    /// it must count toward the same bound.
+    fn definitions_at(&mut self, target: &Target, depth: u32) -> Vec<(SourceFile, OccurrenceId)> {
         let Target::Symbol { file, scope, name } = target else {
             return Vec::new();
         };
@@ -1213,7 +1221,7 @@ impl<'db> Resolver<'db> {
             for id in names.occurrences_named(name) {
                 let occ = names.occurrence(id);
                 if occ.role == Role::MemberDefinition && range.contains_range(occ.range) {
-                    let resolved = self.resolve(*file, id);
+                    let resolved = self.resolve_at(*file, id, depth + 1);
                     if resolved.targets.contains(target) {
                         sites.push((*file, id));
                     }
