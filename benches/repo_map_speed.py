@@ -37,7 +37,9 @@ async def timed(session, tool, args, runs):
 async def measure(args):
     params = StdioServerParameters(
         command=args.sextant,
-        args=["mcp", "--root", args.root, "--exclude", "site-packages/", "--no-background-check"],
+        args=["mcp", "--root", args.root, "--exclude", "site-packages/", "--no-background-check",
+              # The first map of a large workspace resolves every name in it.
+              "--request-timeout-ms", "300000"],
     )
     budget = {"max_tokens": args.max_tokens}
     with open(os.devnull, "w") as errlog:
