@@ -49,15 +49,26 @@ impl Config {
 '''
 
 
+_tokenizer: subprocess.Popen | None = None
+
+
 def reference_tokens(text: str, encoding: str = "o200k_base") -> int:
-    """The count of the reference tokenizer (js-tiktoken, installed by scripts/test)."""
+    """The count of the reference tokenizer (js-tiktoken, installed by scripts/test).
+
+    One tokenizer process serves the whole test run: starting one and loading its rank
+    files costs about a second, which once a count made these tests minutes slower."""
+    global _tokenizer
     assert shutil.which("node"), "node is needed for the reference tokenizer"
-    request = json.dumps({"encoding": encoding, "text": text}) + "\n"
-    out = subprocess.run(
-        ["node", str(REPO / "tests" / "oracle" / "reference_tokens.mjs")],
-        input=request, capture_output=True, text=True, check=True,
-    ).stdout
-    return json.loads(out)["tokens"]
+    if _tokenizer is None or _tokenizer.poll() is not None:
+        _tokenizer = subprocess.Popen(
+            ["node", str(REPO / "tests" / "oracle" / "reference_tokens.mjs")],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8",
+        )
+    _tokenizer.stdin.write(json.dumps({"encoding": encoding, "text": text}) + "\n")
+    _tokenizer.stdin.flush()
+    answer = _tokenizer.stdout.readline()
+    assert answer, "the reference tokenizer stopped"
+    return json.loads(answer)["tokens"]
 
 
 def text_of(result) -> str:
