@@ -1752,8 +1752,8 @@ fn skeleton_prints_files_with_bodies_elided_and_counts_its_tokens() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(
         stdout(&out),
-        "==> svc/client.js <==\nexport class Client {\n  /** Sends. */\n  send(message) { /* … lines 4-5 */ }\n}\n\
-         \n==> svc/server.go <==\npackage svc\n\n// Serve serves.\nfunc Serve(port int) error { /* … lines 5-6 */ }\n"
+        "==> svc/client.js <==\nexport class Client {\n  /** Sends. */\n  send(message) { /* …4-5 */ }\n}\n\
+         \n==> svc/server.go <==\npackage svc\n\n// Serve serves.\nfunc Serve(port int) error { /* …5-6 */ }\n"
     );
     let counted = stderr(&out);
     let tokens: usize = counted

@@ -1030,7 +1030,7 @@ fn skeletons_are_memoized_per_file_and_an_edit_reruns_only_that_file() {
         [format!("file_skeleton({})", id_of(&host, "src/lib.rs"))]
     );
     assert!(
-        edited.contains("pub fn other() -> u32 { /* … lines 2-3 */ }"),
+        edited.contains("pub fn other() -> u32 { /* …2-3 */ }"),
         "{edited}"
     );
 }

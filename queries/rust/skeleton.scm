@@ -6,9 +6,10 @@
 (function_item body: (block) @body)
 (closure_expression body: (block) @body)
 
-; Doc comments (`///`, `//!`, `/** */`): a run longer than a line keeps its first line.
-(line_comment (doc_comment)) @doc
-(block_comment (doc_comment)) @doc
+; Comments outside bodies, doc comments (`///`, `//!`, `/** */`) or not, as in every
+; language: a run longer than a line keeps its first line.
+(line_comment) @doc
+(block_comment) @doc
 
 ; Item-level macro calls whose body is items (`cfg_rt! { pub fn spawn … }`, as in
 ; `tags.scm`): the body is parsed again as items and its functions' bodies elided too.
@@ -22,3 +23,13 @@
 
 ; A `macro_rules!` definition's rules are its body.
 (macro_definition) @body
+
+; Item-level macro calls (`assert_value!(A: Send);`): three or more of one macro in a row
+; keep the first, and the rest become one line saying how many and which lines. Calls
+; whose body is items (`cfg_rt! { … }`, above) are never folded.
+(source_file
+  (expression_statement
+    (macro_invocation) @call))
+
+(declaration_list
+  (macro_invocation) @call)

@@ -157,7 +157,7 @@ pub enum Command {
     /// Show PATHS (files or directories; default: the whole workspace) with every function
     /// and method body elided: signatures, doc comments, imports, types and class, impl
     /// and trait shapes kept, each elided body marked with its lines
-    /// (`{ /* … lines 12-30 */ }`, Python `...  # lines 12-30`). The token count goes to
+    /// (`{ /* …12-30 */ }`, Python `def f(x): ...  # lines 12-30`). The token count goes to
     /// stderr; --max-tokens cuts the output and says where to continue.
     Skeleton(skeleton::SkeletonArgs),
     /// Map the workspace (or the files under PATH) as its most-used definitions'

@@ -37,7 +37,7 @@ async def test_required_and_optional_entries_share_one_budget(tmp_path):
     assert data["omitted"] == [{"task": 1, "entry": 2, "target": "nowhere", "reason": "not_found"}]
     assert data["status"] == "with_omissions"
     assert text.startswith("geo/shapes.py:4-11 function area\n```python\n# The unit circle's friend.\n")
-    assert "geo/big.py:1-303 (skeleton)\n```python\ndef big():\n    ...  # lines 2-303\n```\n" in text
+    assert "geo/big.py:1-303 (skeleton)\n```python\ndef big(): ...  # lines 2-303\n```\n" in text
     for style, result in styles.items():
         assert result.structured_content["tokens"] == reference_tokens(text_of(result)), style
         assert [e["path"] for e in result.structured_content["included"]] == [e["path"] for e in data["included"]]

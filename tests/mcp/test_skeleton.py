@@ -69,10 +69,10 @@ async def test_a_directory_s_skeleton_is_its_files_with_bodies_marked(workspace)
     assert text == (
         "==> geo/shapes.py <==\n" + SHAPES.split("        side =")[0].rstrip(" ")
         + "        ...  # lines 9-10\n\n\n"
-        "def unit_square(scale: float = 1.0) -> Square:\n    ...  # lines 14-16\n"
+        "def unit_square(scale: float = 1.0) -> Square: ...  # lines 14-16\n"
         "\n==> geo/units.rs <==\n"
         "/// A length in metres.\npub struct Metres(pub f64);\n\nimpl Metres {\n    /// In feet.\n"
-        "    pub fn feet(&self) -> f64 { /* … lines 7-8 */ }\n}\n"
+        "    pub fn feet(&self) -> f64 { /* …7-8 */ }\n}\n"
     )
     assert (again, data_again) == (text, data), "the same answer, the same count"
     assert data["encoding"] == "o200k_base" and 0 < data["tokens"] <= data["max_tokens"]
@@ -133,7 +133,7 @@ async def test_a_file_too_large_alone_is_cut_between_top_level_items(workspace):
             assert page["tokens"] <= budget
             [shown] = page["files"]
             assert shown["start_line"] == (start or 1)
-            assert text.splitlines()[1] == f"def step_{(shown['start_line'] - 1) // 5}(value):"
+            assert text.splitlines()[1].startswith(f"def step_{(shown['start_line'] - 1) // 5}(value): ...  # lines ")
             lines.append((shown["start_line"], shown["end_line"]))
             pages += 1
             if "next_line" not in page:

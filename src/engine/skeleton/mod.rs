@@ -3,8 +3,10 @@
 //! type and import for a fraction of the tokens and can ask for a body by its lines.
 //!
 //! Which nodes are bodies is data (`queries/<lang>/skeleton.scm`, capture `@body`); how a
-//! marker reads is the only per-family code: `{ /* … lines 12-30 */ }` inside braces, and in
-//! Python `...  # lines 12-30` (or the docstring's first line) in place of the block.
+//! marker reads is the only per-family code: `{ /* …12-30 */ }` inside braces, and in
+//! Python `...  # lines 12-30` (or the docstring's first line) in place of the block, on
+//! its `def`'s line. A doc comment's rest becomes ` …`; a run of one macro's calls (Rust),
+//! a line saying how many.
 //!
 //! Invariant: putting back, for every elision, the original bytes in place of the marker
 //! gives the file's text byte for byte ([`FileSkeleton::restore`]); only well-formed bodies
@@ -31,7 +33,8 @@ pub enum ElisionKind {
     Body,
     /// The lines of a doc comment or docstring after its first.
     Doc,
-    /// A literal written over several lines (Python's module and class data).
+    /// A literal written over several lines (Python's module and class data), or a run of
+    /// one macro's calls (Rust).
     Data,
 }
 
@@ -186,6 +189,7 @@ fn tree_cuts(
                 .into_iter()
                 .filter_map(|v| value_cut(v, text, lines)),
         )
+        .chain(call_run_cuts(found.calls, text, lines))
         .collect();
     if depth < MAX_MACRO_DEPTH && !found.items.is_empty() {
         let mut ranges = Vec::new();
@@ -209,6 +213,8 @@ struct Captured<'t> {
     items: Vec<Node<'t>>,
     /// Bracketed data written over several lines (Python).
     values: Vec<Node<'t>>,
+    /// Item-level macro calls (Rust), in file order.
+    calls: Vec<Node<'t>>,
 }
 
 /// The `@body`, `@doc` and `@items` nodes of `tree`.
@@ -219,13 +225,14 @@ fn captured<'t>(
     interrupt: Interrupt,
 ) -> Option<Captured<'t>> {
     let (mut bodies, mut docs, mut items) = (Vec::new(), Vec::new(), Vec::new());
-    let mut values = Vec::new();
+    let (mut values, mut calls) = (Vec::new(), Vec::new());
     let Some(query) = lang.query(QueryKind::Skeleton) else {
         return Some(Captured {
             bodies,
             docs,
             items,
             values,
+            calls,
         });
     };
     let names = query.capture_names();
@@ -236,6 +243,7 @@ fn captured<'t>(
                 "doc" => docs.push(c.node),
                 "items" => items.push(c.node),
                 "value" => values.push(c.node),
+                "call" => calls.push(c.node),
                 _ => {}
             }
         }
@@ -255,11 +263,14 @@ fn captured<'t>(
     }
     docs.sort_by_key(|n| n.start_byte());
     docs.dedup_by_key(|n| n.id());
+    calls.sort_by_key(|n| n.start_byte());
+    calls.dedup_by_key(|n| n.id());
     Some(Captured {
         bodies: outermost,
         docs,
         items,
         values,
+        calls,
     })
 }
 
@@ -288,6 +299,14 @@ impl Lines {
     }
 }
 
+/// `12` or `12-30`.
+fn numbers(lines: (u32, u32)) -> String {
+    match lines {
+        (a, b) if a == b => a.to_string(),
+        (a, b) => format!("{a}-{b}"),
+    }
+}
+
 fn line_span(lines: (u32, u32)) -> String {
     match lines {
         (a, b) if a == b => format!("line {a}"),
@@ -304,7 +323,9 @@ fn cut(family: Family, body: Node, text: &str, lines: &Lines) -> Option<Cut> {
     (cut.range.len() > cut.marker.len()).then_some(cut)
 }
 
-/// The inside of a `{ … }` block, replaced by ` /* … lines a-b */ `.
+/// The inside of a `{ … }` block, replaced by ` /* …a-b */ `: the shortest marker that
+/// still reads as code elided from lines a to b (two tokens fewer than ` /* … lines a-b */ `,
+/// a tenth of a Rust skeleton).
 fn braced_cut(body: Node, text: &str, lines: &Lines) -> Option<Cut> {
     // The first `{` and the last `}` (a `macro_rules!` name comes before its braces).
     let mut walk = body.walk();
@@ -322,15 +343,17 @@ fn braced_cut(body: Node, text: &str, lines: &Lines) -> Option<Cut> {
     Some(Cut {
         kind: ElisionKind::Body,
         range,
-        marker: format!(" /* … {} */ ", line_span(span)),
+        marker: format!(" /* …{} */ ", numbers(span)),
         lines: span,
     })
 }
 
 /// A Python block (it starts at its first statement, indented), replaced by
-/// `...  # lines a-b`. A one-line docstring stays and the statements after it are elided;
-/// a longer one is elided with the rest and the marker keeps its first line instead of
-/// `...`, which is a statement as valid as `...`.
+/// `...  # lines a-b` on the line of its `def` (`def f(x): ...  # lines 2-9`), which saves
+/// a line's indentation and break per function. A one-line docstring stays and the
+/// statements after it are elided on their own line; a longer one is elided with the rest
+/// and the marker keeps its first line instead of `...`, which is a statement as valid as
+/// `...`.
 fn python_cut(body: Node, text: &str, lines: &Lines) -> Option<Cut> {
     let first = body.named_child(0)?;
     let docstring = docstring(first);
@@ -341,12 +364,23 @@ fn python_cut(body: Node, text: &str, lines: &Lines) -> Option<Cut> {
         Some(string) => (body.start_byte(), docstring_first_line(string, text)),
         None => (body.start_byte(), "...".to_string()),
     };
-    let range = start..body.end_byte();
+    // Back to the `:` when only blanks separate it from the block (a comment there stays).
+    let colon = body.prev_sibling().filter(|c| c.kind() == ":");
+    let joined = colon
+        .map(|c| c.end_byte())
+        .filter(|&end| start == body.start_byte() && text[end..start].trim().is_empty());
+    let range = joined.unwrap_or(start)..body.end_byte();
     let span = lines.span(text, &range);
+    let marker = format!("{marker_statement}  # {}", line_span(span));
+    // Judged without the blanks it joins: `return w * h` stays as written.
+    if body.end_byte() - start <= marker.len() {
+        return None;
+    }
+    let space = if joined.is_some() { " " } else { "" };
     Some(Cut {
         kind: ElisionKind::Body,
         range,
-        marker: format!("{marker_statement}  # {}", line_span(span)),
+        marker: format!("{space}{marker}"),
         lines: span,
     })
 }
@@ -417,6 +451,67 @@ fn value_cut(value: Node, text: &str, lines: &Lines) -> Option<Cut> {
     })
 }
 
+/// Runs of three or more calls of one macro (`@call`, in file order) with only blanks
+/// between them (and their `;`): each run keeps its first call, and the others become one
+/// line, `// … 41 more assert_value! calls, lines 12-52`. A call whose body is in braces is
+/// never folded: its body may be items, which the skeleton shows.
+fn call_run_cuts(calls: Vec<Node>, text: &str, lines: &Lines) -> Vec<Cut> {
+    let mut cuts = Vec::new();
+    // Each call of the current run with the end of its statement (after its `;`).
+    let mut run: Vec<(Node, usize)> = Vec::new();
+    for call in calls {
+        let Some(name) = folded_macro_name(call, text) else {
+            cuts.extend(call_run_cut(&std::mem::take(&mut run), text, lines));
+            continue;
+        };
+        let end = call.end_byte() + usize::from(text[call.end_byte()..].starts_with(';'));
+        let joins = run.last().is_some_and(|&(previous, previous_end)| {
+            let gap = text.get(previous_end..call.start_byte()).unwrap_or("x");
+            folded_macro_name(previous, text) == Some(name)
+                && gap.trim().is_empty()
+                && gap.contains('\n')
+        });
+        if !joins {
+            cuts.extend(call_run_cut(&std::mem::take(&mut run), text, lines));
+        }
+        run.push((call, end));
+    }
+    cuts.extend(call_run_cut(&run, text, lines));
+    cuts
+}
+
+/// The macro's name of a call whose body is in `( )` or `[ ]`.
+fn folded_macro_name<'a>(call: Node, text: &'a str) -> Option<&'a str> {
+    let name = call.child_by_field_name("macro")?;
+    let mut walk = call.walk();
+    let body = call
+        .named_children(&mut walk)
+        .find(|c| c.kind() == "token_tree")?;
+    matches!(body.child(0)?.kind(), "(" | "[").then(|| &text[name.byte_range()])
+}
+
+fn call_run_cut(run: &[(Node, usize)], text: &str, lines: &Lines) -> Option<Cut> {
+    let (&(first, first_end), &(second, _), &(_, last_end)) =
+        (run.first()?, run.get(1)?, run.get(2).and(run.last())?);
+    let name = folded_macro_name(first, text)?;
+    let line_start = text[..first.start_byte()].rfind('\n').map_or(0, |i| i + 1);
+    let indent = &text[line_start..first.start_byte()];
+    let indent = if indent.trim().is_empty() { indent } else { "" };
+    let range = first_end..last_end;
+    let span = lines.span(text, &(second.start_byte()..last_end));
+    let marker = format!(
+        "\n{indent}// … {} more {name}! calls, {}",
+        run.len() - 1,
+        line_span(span)
+    );
+    (range.len() > marker.len()).then_some(Cut {
+        kind: ElisionKind::Data,
+        range,
+        marker,
+        lines: span,
+    })
+}
+
 /// Whether `node` is a line comment (`//`, `#`): such comments on consecutive lines make
 /// one run; any other doc node (a block comment, a docstring) is a run of its own.
 fn is_line_comment(lang: &Language, node: Node, text: &str) -> bool {
@@ -458,7 +553,8 @@ fn doc_runs<'t>(
 }
 
 /// A doc run longer than a line keeps its first line with words (and a block comment's or
-/// docstring's closing delimiter); the rest becomes ` … lines a-b`.
+/// docstring's closing delimiter); the rest becomes ` …`. Unlike a body's marker it names
+/// no lines: a doc comes whole with its definition, which is how an agent asks for it.
 fn doc_cut(lang: &Language, run: &[Node], text: &str, lines: &Lines) -> Option<Cut> {
     let (first, last) = (run.first()?, run.last()?);
     let mut end = last.end_byte();
@@ -484,7 +580,7 @@ fn doc_cut(lang: &Language, run: &[Node], text: &str, lines: &Lines) -> Option<C
     }
     let span = lines.span(text, &range);
     let space = if closing > 0 { " " } else { "" };
-    let marker = format!(" … {}{space}", line_span(span));
+    let marker = format!(" …{space}");
     (range.len() > marker.len()).then_some(Cut {
         kind: ElisionKind::Doc,
         marker,

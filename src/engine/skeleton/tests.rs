@@ -22,11 +22,24 @@ fn skeleton(lang: &str, text: &str) -> FileSkeleton {
     );
     for e in &skeleton.elisions {
         let marker = &skeleton.text[e.in_skeleton];
-        let span = match (e.start_line, e.end_line) {
-            (a, b) if a == b => format!("line {a}"),
-            (a, b) => format!("lines {a}-{b}"),
+        let numbers = match (e.start_line, e.end_line) {
+            (a, b) if a == b => format!("{a}"),
+            (a, b) => format!("{a}-{b}"),
         };
-        assert!(marker.contains(&span), "{marker:?} names {span}");
+        let span = match e.start_line == e.end_line {
+            true => format!("line {numbers}"),
+            false => format!("lines {numbers}"),
+        };
+        // A doc's rest comes with its definition: its marker names no lines. A braced
+        // body's marker names them after its ellipsis (`/* …12-30 */`).
+        let braced = format!("/* …{numbers} */");
+        match e.kind {
+            ElisionKind::Doc => assert_eq!(marker.trim(), "…"),
+            _ => assert!(
+                marker.contains(&span) || marker.trim() == braced,
+                "{marker:?} names {span}"
+            ),
+        }
         assert!(e.start_line <= e.end_line);
     }
     skeleton
@@ -77,11 +90,9 @@ def short(): return 1
                     """Return the area."""
                     ...  # lines 9-10
 
-                def describe(self):
-                    """Describe the shape."""  # lines 13-19
+                def describe(self): """Describe the shape."""  # lines 13-19
 
-            def helper(x):
-                ...  # lines 22-23
+            def helper(x): ...  # lines 22-23
 
             def short(): return 1
         "#]],
@@ -131,17 +142,17 @@ static F: fn() = || {
 
             impl Point {
                 /// Its x.
-                pub fn x(&self) -> i32 { /* … lines 11-12 */ }
+                pub fn x(&self) -> i32 { /* …11-12 */ }
 
                 fn empty() {}
             }
 
             trait Shape {
                 fn area(&self) -> f64;
-                fn name(&self) -> String { /* … line 21 */ }
+                fn name(&self) -> String { /* …21 */ }
             }
 
-            static F: fn() = || { /* … lines 26-27 */ };
+            static F: fn() = || { /* …26-27 */ };
         "#]],
     );
 }
@@ -162,9 +173,9 @@ fn go_functions_methods_and_literals_are_elided() {
             }
 
             // Show prints it.
-            func (p Point) Show() { /* … lines 12-13 */ }
+            func (p Point) Show() { /* …12-13 */ }
 
-            var handler = func() int { /* … line 17 */ }
+            var handler = func() int { /* …17 */ }
         "#]],
     );
 }
@@ -196,15 +207,15 @@ const triple = (x) => {
         import { a } from "./a";
 
         /** Adds. */
-        export function add(x, y) { /* … lines 5-6 */ }
+        export function add(x, y) { /* …5-6 */ }
 
         class Counter {
           count = 0;
-          increment() { /* … lines 12-13 */ }
+          increment() { /* …12-13 */ }
         }
 
         const double = (x) => x * 2;
-        const triple = (x) => { /* … line 19 */ };
+        const triple = (x) => { /* …19 */ };
     "#]];
     check("javascript", js, expected);
     check(
@@ -216,8 +227,8 @@ const triple = (x) => {
             }
 
             export class Square implements Shape {
-              constructor(private side: number) { /* … line 7 */ }
-              area(): number { /* … line 10 */ }
+              constructor(private side: number) { /* …7 */ }
+              area(): number { /* …10 */ }
             }
         "#]],
     );
@@ -225,7 +236,7 @@ const triple = (x) => {
         "tsx",
         "export function App(props: Props) {\n  const title = props.title;\n  return <h1>{title}</h1>;\n}\n",
         expect![[r#"
-            export function App(props: Props) { /* … lines 2-3 */ }
+            export function App(props: Props) { /* …2-3 */ }
         "#]],
     );
 }
@@ -237,7 +248,7 @@ fn bodies_with_syntax_errors_are_kept_and_nothing_panics() {
     assert!(
         skeleton
             .text
-            .starts_with("def ok():\n    ...  # lines 2-3\n")
+            .starts_with("def ok(): ...  # lines 2-3\n")
     );
     assert!(skeleton.text.contains("return ("), "{}", skeleton.text);
     let rust = skeleton_of_each_language("fn f() { let x = ; }\nfn g() {\n    let y = 1;\n}\n");
@@ -343,13 +354,13 @@ fn long_doc_comments_and_docstrings_keep_their_first_line() {
         "rust",
         "//! The crate.\n//!\n//! More about it, at length.\n\n/// Spawns a task.\n///\n/// # Examples\n///\n/// ```\n/// spawn(work);\n/// ```\npub fn spawn() {}\n\n/**\n * Old style.\n * Second line of it.\n */\nfn old() {}\n",
         expect![[r#"
-            //! The crate. … lines 2-3
+            //! The crate. …
 
-            /// Spawns a task. … lines 6-11
+            /// Spawns a task. …
             pub fn spawn() {}
 
             /**
-             * Old style. … line 16 */
+             * Old style. … */
             fn old() {}
         "#]],
     );
@@ -357,14 +368,14 @@ fn long_doc_comments_and_docstrings_keep_their_first_line() {
         "python",
         "\"\"\"The module.\n\nAt length, with details.\n\"\"\"\n\n\nclass Shape:\n    \"\"\"\n    A shape, with a docstring whose\n    first line is empty.\n    \"\"\"\n\n    # A comment run that\n    # spans two lines.\n    sides = 0\n",
         expect![[r#"
-            """The module. … line 3 """
+            """The module. … """
 
 
             class Shape:
                 """
-                A shape, with a docstring whose … line 10 """
+                A shape, with a docstring whose … """
 
-                # A comment run that … line 14
+                # A comment run that …
                 sides = 0
         "#]],
     );
@@ -372,7 +383,7 @@ fn long_doc_comments_and_docstrings_keep_their_first_line() {
         "go",
         "// Package geo does geometry,\n// in the plane.\npackage geo\n",
         expect![[r#"
-            // Package geo does geometry, … line 2
+            // Package geo does geometry, …
             package geo
         "#]],
     );
@@ -381,7 +392,7 @@ fn long_doc_comments_and_docstrings_keep_their_first_line() {
         "/**\n * Adds two numbers,\n * exactly.\n * @param a the first\n */\nexport declare function add(a: number, b: number): number;\n",
         expect![[r#"
             /**
-             * Adds two numbers, … lines 3-4 */
+             * Adds two numbers, … */
             export declare function add(a: number, b: number): number;
         "#]],
     );
@@ -395,10 +406,55 @@ fn functions_inside_item_level_macro_bodies_are_elided_too() {
         expect![[r#"
             cfg_rt! {
                 /// Spawns.
-                pub fn spawn() { /* … lines 4-5 */ }
+                pub fn spawn() { /* …4-5 */ }
             }
 
             quote! { fn #name() { body } }
+        "#]],
+    );
+}
+
+#[test]
+fn runs_of_one_macro_s_calls_keep_their_first() {
+    let calls = |name: &str, n: usize, indent: &str| -> String {
+        (0..n).map(|i| format!("{indent}{name}!(T{i}: Send);\n")).collect()
+    };
+    let text = format!(
+        "{}\n{}{}mod m {{\n{}    quiet!(x)\n}}\n\n{}cfg_rt! {{ fn a() {{}} }}\ncfg_rt! {{ fn b() {{}} }}\ncfg_rt! {{ fn c() {{}} }}\n",
+        calls("assert_value", 4, ""),
+        calls("two", 2, ""),
+        // Three calls this short are no longer than the line that would replace two.
+        calls("other", 3, ""),
+        calls("nested", 3, "    "),
+        // A comment breaks a run: two and two are left as they are.
+        calls("split", 2, "") + "// apart\n" + &calls("split", 2, ""),
+    );
+    check(
+        "rust",
+        &text,
+        expect![[r#"
+            assert_value!(T0: Send);
+            // … 3 more assert_value! calls, lines 2-4
+
+            two!(T0: Send);
+            two!(T1: Send);
+            other!(T0: Send);
+            other!(T1: Send);
+            other!(T2: Send);
+            mod m {
+                nested!(T0: Send);
+                // … 2 more nested! calls, lines 13-14
+                quiet!(x)
+            }
+
+            split!(T0: Send);
+            split!(T1: Send);
+            // apart
+            split!(T0: Send);
+            split!(T1: Send);
+            cfg_rt! { fn a() {} }
+            cfg_rt! { fn b() {} }
+            cfg_rt! { fn c() {} }
         "#]],
     );
 }
@@ -426,7 +482,7 @@ fn python_data_over_several_lines_and_macro_rules_bodies_are_elided() {
         "/// Selects.\nmacro_rules! select {\n    ($($t:tt)*) => {\n        select_inner!($($t)*)\n    };\n}\n",
         expect![[r#"
             /// Selects.
-            macro_rules! select { /* … lines 3-5 */ }
+            macro_rules! select { /* …3-5 */ }
         "#]],
     );
 }
