@@ -1,0 +1,422 @@
+//! Tests of parsing and applying patches, per format, then properties over random texts.
+//!
+//! Invariant: every expected text and message is written out whole; nothing is compared
+//! with a value computed the same way as the code under test.
+
+use std::collections::BTreeMap;
+
+use super::*;
+use crate::ide::ContentHash;
+
+fn texts(files: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> + use<> {
+    let files: BTreeMap<String, String> = files
+        .iter()
+        .map(|(path, text)| (path.to_string(), text.to_string()))
+        .collect();
+    move |path: &str| files.get(path).cloned()
+}
+
+fn apply_with(
+    patch: &str,
+    files: &[(&str, &str)],
+    options: &PatchOptions,
+) -> Result<PatchOutcome, PatchError> {
+    let patch = parse_patch(patch, PatchFormat::Auto)?;
+    apply_to_texts(&patch, &texts(files), options)
+}
+
+fn apply(patch: &str, files: &[(&str, &str)]) -> Result<PatchOutcome, PatchError> {
+    apply_with(patch, files, &PatchOptions::default())
+}
+
+/// The one file's new text.
+fn new_text(patch: &str, files: &[(&str, &str)]) -> String {
+    let outcome = apply(patch, files).unwrap();
+    assert_eq!(outcome.files.len(), 1);
+    outcome.files[0].new_text.clone().unwrap()
+}
+
+fn error(patch: &str, files: &[(&str, &str)]) -> (ErrorCode, String) {
+    let error = apply(patch, files).unwrap_err();
+    (error.code(), error.to_string())
+}
+
+const APP: &str = "import os\n\ndef main():\n    print('hello')\n    return 0\n\nif __name__ == '__main__':\n    main()\n";
+
+mod unified {
+    use super::*;
+
+    #[test]
+    fn a_git_diff_changes_the_file_byte_for_byte() {
+        let patch = "From 1234 Mon Sep 17 00:00:00 2001\nSubject: [PATCH] Greet\n\nSay hi.\n---\n app.py | 2 +-\n\ndiff --git a/app.py b/app.py\nindex 83db48f..bf269f4 100644\n--- a/app.py\n+++ b/app.py\n@@ -2,4 +2,4 @@ import os\n \n def main():\n-    print('hello')\n+    print('hi')\n     return 0\n-- \n2.40.0\n";
+        let outcome = apply(patch, &[("app.py", APP)]).unwrap();
+        let file = &outcome.files[0];
+        assert_eq!(
+            file.new_text.as_deref(),
+            Some(
+                "import os\n\ndef main():\n    print('hi')\n    return 0\n\nif __name__ == '__main__':\n    main()\n"
+            )
+        );
+        assert_eq!(
+            file.hunks,
+            vec![HunkReport {
+                line: 2,
+                offset: 0,
+                fuzz: 0,
+                whitespace_ignored: false
+            }]
+        );
+        let edit = file.edit.as_ref().unwrap();
+        assert_eq!(edit.base_hash, ContentHash::of(APP.as_bytes()));
+        assert_eq!(edit.apply(APP).unwrap(), file.new_text.clone().unwrap());
+        assert_eq!(
+            outcome.diff,
+            "diff --git a/app.py b/app.py\n--- a/app.py\n+++ b/app.py\n@@ -1,7 +1,7 @@\n import os\n \n def main():\n-    print('hello')\n+    print('hi')\n     return 0\n \n if __name__ == '__main__':\n"
+        );
+        assert_eq!(outcome.source_change().files, vec![edit.clone()]);
+    }
+
+    #[test]
+    fn a_hunk_at_the_wrong_line_applies_at_the_nearest_match_with_its_offset() {
+        let patch = "--- a/app.py\n+++ b/app.py\n@@ -1,2 +1,2 @@\n def main():\n-    print('hello')\n+    print('hi')\n";
+        let outcome = apply(patch, &[("app.py", APP)]).unwrap();
+        assert_eq!(outcome.files[0].hunks[0].offset, 2);
+        assert_eq!(outcome.files[0].hunks[0].line, 3);
+        assert!(
+            outcome.files[0]
+                .new_text
+                .as_deref()
+                .unwrap()
+                .contains("print('hi')")
+        );
+    }
+
+    #[test]
+    fn the_nearest_of_two_matches_wins() {
+        let text = "x\na\nx\nb\nx\nc\nx\n";
+        let patch = "--- a/f\n+++ b/f\n@@ -6 +6 @@\n-x\n+y\n";
+        // Stated line 6 (index 5): the `x` lines are at 1, 3, 5 and 7; 5 and 7 are one away,
+        // and the search looks below first.
+        assert_eq!(new_text(patch, &[("f", text)]), "x\na\nx\nb\nx\nc\ny\n");
+    }
+
+    #[test]
+    fn later_hunks_follow_the_line_counts_of_earlier_ones() {
+        let text = "1\n2\n3\n4\n5\n6\n7\n8\n9\n";
+        let patch =
+            "--- a/n\n+++ b/n\n@@ -1,2 +1,4 @@\n 1\n+1a\n+1b\n 2\n@@ -8,2 +10,1 @@\n 8\n-9\n";
+        let outcome = apply(patch, &[("n", text)]).unwrap();
+        assert_eq!(
+            outcome.files[0].new_text.as_deref(),
+            Some("1\n1a\n1b\n2\n3\n4\n5\n6\n7\n8\n")
+        );
+        assert_eq!(
+            outcome.files[0]
+                .hunks
+                .iter()
+                .map(|h| (h.line, h.offset))
+                .collect::<Vec<_>>(),
+            vec![(1, 0), (10, 0)]
+        );
+    }
+
+    #[test]
+    fn fuzz_leaves_out_differing_context_at_the_ends_only() {
+        let text = "a\nb\nc\nd\ne\n";
+        let patch = "--- a/f\n+++ b/f\n@@ -1,5 +1,5 @@\n A\n b\n-c\n+C\n d\n E\n";
+        let (code, message) = error(patch, &[("f", text)]);
+        assert_eq!(code, ErrorCode::PatchDoesNotApply);
+        assert_eq!(
+            message,
+            "f: hunk 1 (`@@ -1,5 +1,5 @@`) does not apply: at line 1 it expects `A` but the file has `a`"
+        );
+        let fuzzy = PatchOptions {
+            fuzz: 1,
+            ..PatchOptions::default()
+        };
+        let outcome = apply_with(patch, &[("f", text)], &fuzzy).unwrap();
+        assert_eq!(
+            outcome.files[0].new_text.as_deref(),
+            Some("a\nb\nC\nd\ne\n")
+        );
+        assert_eq!(outcome.files[0].hunks[0].fuzz, 1);
+        // A removed line never fuzzes.
+        let removed = "--- a/f\n+++ b/f\n@@ -1,3 +1,2 @@\n a\n-X\n c\n";
+        let fuzzy = PatchOptions {
+            fuzz: 3,
+            ..PatchOptions::default()
+        };
+        let error = apply_with(removed, &[("f", text)], &fuzzy).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "f: hunk 1 (`@@ -1,3 +1,2 @@`) does not apply: at line 2 it expects `X` but the file has `b`"
+        );
+    }
+
+    #[test]
+    fn a_hunk_past_the_file_names_the_nearest_partial_match() {
+        let patch = "--- a/f\n+++ b/f\n@@ -2,3 +2,3 @@\n b\n c\n-d\n+D\n";
+        let (code, message) = error(patch, &[("f", "a\nb\nc\n")]);
+        assert_eq!(code, ErrorCode::PatchDoesNotApply);
+        assert_eq!(
+            message,
+            "f: hunk 1 (`@@ -2,3 +2,3 @@`) does not apply: at line 4 it expects `d` but the file has 3 lines"
+        );
+    }
+
+    #[test]
+    fn crlf_files_take_lf_hunks_and_keep_their_endings() {
+        let text = "one\r\ntwo\r\nthree\r\n";
+        let patch = "--- a/w.txt\n+++ b/w.txt\n@@ -1,3 +1,4 @@\n one\n-two\n+2\n+2b\n three\n";
+        assert_eq!(
+            new_text(patch, &[("w.txt", text)]),
+            "one\r\n2\r\n2b\r\nthree\r\n"
+        );
+        let crlf_patch = patch.replace('\n', "\r\n");
+        assert_eq!(
+            new_text(&crlf_patch, &[("w.txt", text)]),
+            "one\r\n2\r\n2b\r\nthree\r\n"
+        );
+    }
+
+    #[test]
+    fn a_hunk_mixing_line_endings_is_refused() {
+        let patch = "--- a/w\n+++ b/w\n@@ -1,2 +1,2 @@\n one\r\n-two\n+2\n";
+        let error = parse_patch(patch, PatchFormat::Auto).unwrap_err();
+        assert_eq!(error.code(), ErrorCode::PatchInvalid);
+        assert_eq!(
+            error.to_string(),
+            "patch line 3: the hunk's lines mix CRLF and LF line endings"
+        );
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_kept() {
+        let text = "\u{feff}first\nsecond\n";
+        let patch = "--- a/b.txt\n+++ b/b.txt\n@@ -1,2 +1,2 @@\n-\u{feff}first\n+1st\n second\n";
+        assert_eq!(new_text(patch, &[("b.txt", text)]), "\u{feff}1st\nsecond\n");
+        let without = "--- a/b.txt\n+++ b/b.txt\n@@ -1 +1 @@\n-first\n+1st\n";
+        assert_eq!(
+            new_text(without, &[("b.txt", text)]),
+            "\u{feff}1st\nsecond\n"
+        );
+    }
+
+    #[test]
+    fn no_newline_at_end_of_file_is_honoured_both_ways() {
+        let add_newline =
+            "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n";
+        assert_eq!(new_text(add_newline, &[("f", "a\nb")]), "a\nb\n");
+        let drop_newline =
+            "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n+b\n\\ No newline at end of file\n";
+        assert_eq!(new_text(drop_newline, &[("f", "a\nb\n")]), "a\nb");
+        let append = "--- a/f\n+++ b/f\n@@ -1 +1,2 @@\n-a\n\\ No newline at end of file\n+a\n+b\n\\ No newline at end of file\n";
+        assert_eq!(new_text(append, &[("f", "a")]), "a\nb");
+        // The marker says the old last line ends the file; elsewhere it does not match.
+        let (_, message) = error(add_newline, &[("f", "a\nb\na\nb\nc\n")]);
+        assert_eq!(
+            message,
+            "f: hunk 1 (`@@ -1,2 +1,2 @@`) does not apply: its lines match at line 1 but must end the file (`\\ No newline at end of file`), which goes on"
+        );
+    }
+
+    #[test]
+    fn counts_default_to_one_and_zero_counts_insert() {
+        let patch = "--- a/f\n+++ b/f\n@@ -2 +2 @@\n-b\n+B\n@@ -3,0 +4,1 @@\n+after c\n";
+        assert_eq!(
+            new_text(patch, &[("f", "a\nb\nc\nd\n")]),
+            "a\nB\nc\nafter c\nd\n"
+        );
+    }
+
+    #[test]
+    fn new_deleted_renamed_and_mode_changed_files() {
+        let patch = "diff --git a/run.sh b/run.sh\nnew file mode 100755\nindex 0000000..e69de29\n--- /dev/null\n+++ b/run.sh\n@@ -0,0 +1,2 @@\n+#!/bin/sh\n+exit 0\ndiff --git a/old.txt b/old.txt\ndeleted file mode 100644\n--- a/old.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-gone\ndiff --git a/src/a.py b/src/b.py\nsimilarity index 100%\nrename from src/a.py\nrename to src/b.py\ndiff --git a/tool b/tool\nold mode 100644\nnew mode 100755\n";
+        let files = [
+            ("old.txt", "gone\n"),
+            ("src/a.py", "x = 1\n"),
+            ("tool", "t\n"),
+        ];
+        let outcome = apply(patch, &files).unwrap();
+        let summary: Vec<_> = outcome
+            .files
+            .iter()
+            .map(|f| {
+                (
+                    f.path.as_str(),
+                    f.new_path.as_deref(),
+                    f.new_text.as_deref(),
+                    f.executable,
+                )
+            })
+            .collect();
+        assert_eq!(
+            summary,
+            vec![
+                ("run.sh", None, Some("#!/bin/sh\nexit 0\n"), Some(true)),
+                ("old.txt", None, None, None),
+                ("src/a.py", Some("src/b.py"), Some("x = 1\n"), None),
+                ("tool", None, Some("t\n"), Some(true)),
+            ]
+        );
+        assert_eq!(
+            outcome.diff,
+            "diff --git a/run.sh b/run.sh\nnew file mode 100755\n--- /dev/null\n+++ b/run.sh\n@@ -0,0 +1,2 @@\n+#!/bin/sh\n+exit 0\n\
+             diff --git a/old.txt b/old.txt\ndeleted file mode 100644\n--- a/old.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-gone\n\
+             diff --git a/src/a.py b/src/b.py\nrename from src/a.py\nrename to src/b.py\n\
+             diff --git a/tool b/tool\nold mode 100644\nnew mode 100755\n"
+        );
+    }
+
+    #[test]
+    fn a_deletion_must_show_the_whole_file() {
+        let patch = "diff --git a/old.txt b/old.txt\ndeleted file mode 100644\n--- a/old.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-gone\n";
+        let (code, message) = error(patch, &[("old.txt", "gone\nstill here\n")]);
+        assert_eq!(code, ErrorCode::PatchDoesNotApply);
+        assert_eq!(
+            message,
+            "old.txt: the file has lines the patch deleting it does not show"
+        );
+    }
+
+    #[test]
+    fn plain_diff_paths_are_taken_as_written_unless_git_style() {
+        let plain = "--- src/f.c\t2024-01-01 10:00:00.000000000 +0100\n+++ src/f.c\t2024-01-02 10:00:00.000000000 +0100\n@@ -1 +1 @@\n-a\n+b\n";
+        assert_eq!(
+            parse_patch(plain, PatchFormat::Unified).unwrap().operations[0].path,
+            "src/f.c"
+        );
+        let git_style = "--- a/src/f.c\n+++ b/src/f.c\n@@ -1 +1 @@\n-a\n+b\n";
+        assert_eq!(
+            parse_patch(git_style, PatchFormat::Unified)
+                .unwrap()
+                .operations[0]
+                .path,
+            "src/f.c"
+        );
+        let odd = "--- a/f.c\n+++ f.c\n@@ -1 +1 @@\n-a\n+b\n";
+        assert_eq!(
+            parse_patch(odd, PatchFormat::Unified).unwrap().operations[0].path,
+            "f.c"
+        );
+        let no_prefix = "diff --git f.c f.c\n--- f.c\n+++ f.c\n@@ -1 +1 @@\n-a\n+b\n";
+        assert_eq!(
+            parse_patch(no_prefix, PatchFormat::Unified)
+                .unwrap()
+                .operations[0]
+                .path,
+            "f.c"
+        );
+    }
+
+    #[test]
+    fn refused_sections_say_why_and_where() {
+        let cases = [
+            (
+                "diff --git a/a b/b\nsimilarity index 90%\ncopy from a\ncopy to b\n",
+                "patch line 3: copies are not supported; add the new file with its whole text instead",
+            ),
+            (
+                "diff --git a/i.png b/i.png\nindex 1..2 100644\nBinary files a/i.png and b/i.png differ\n",
+                "patch line 3: binary patches are not supported; only text files",
+            ),
+            (
+                "diff --git a/i.png b/i.png\nindex 1..2 100644\nGIT binary patch\nliteral 5\n",
+                "patch line 3: binary patches are not supported; only text files",
+            ),
+            (
+                "diff --git a/l b/l\nnew file mode 120000\n--- /dev/null\n+++ b/l\n@@ -0,0 +1 @@\n+target\n",
+                "patch line 2: symbolic links are not supported",
+            ),
+            (
+                "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n",
+                "patch line 3: the patch ends inside this hunk: 0 old and 1 new lines missing",
+            ),
+            (
+                "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n*b\n",
+                "patch line 5: unexpected line in a hunk that still expects 1 old and 1 new lines: `*b`",
+            ),
+            (
+                "--- a/f\n+++ b/f\n@@ -x +1 @@\n-a\n+b\n",
+                "patch line 3: malformed hunk header `@@ -x +1 @@`; expected `@@ -A,B +C,D @@`",
+            ),
+            (
+                "--- a/../f\n+++ b/../f\n@@ -1 +1 @@\n-a\n+b\n",
+                "patch line 1: invalid path `../f`: it has a `..` component",
+            ),
+            (
+                "--- /etc/passwd\n+++ /etc/passwd\n@@ -1 +1 @@\n-a\n+b\n",
+                "patch line 1: invalid path `/etc/passwd`: it is absolute; give it relative to the workspace root",
+            ),
+            (
+                "just some words\n",
+                "patch line 1: not a patch: no `diff --git` or `---`/`+++` header, no `*** Begin Patch` and no `<<<<<<< SEARCH` block",
+            ),
+            (
+                "--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n--- a/f\n+++ b/f\n@@ -3 +3 @@\n-c\n+d\n",
+                "patch line 6: f is named by two operations (line 1); make one operation per file",
+            ),
+        ];
+        for (patch, message) in cases {
+            let error = parse_patch(patch, PatchFormat::Auto).unwrap_err();
+            assert_eq!(error.code(), ErrorCode::PatchInvalid, "{patch}");
+            assert_eq!(error.to_string(), message, "{patch}");
+        }
+    }
+
+    #[test]
+    fn files_missing_or_present_against_the_patch_are_refused() {
+        let add = "--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1 @@\n+x\n";
+        assert_eq!(
+            error(add, &[("new.txt", "")]),
+            (
+                ErrorCode::PatchDoesNotApply,
+                "new.txt: the file exists; the patch creates it".to_string()
+            )
+        );
+        let update = "--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n";
+        assert_eq!(
+            error(update, &[]),
+            (
+                ErrorCode::PatchDoesNotApply,
+                "f: the file does not exist; the patch changes it".to_string()
+            )
+        );
+        let rename = "diff --git a/a b/b\nrename from a\nrename to b\n";
+        assert_eq!(
+            error(rename, &[("a", "1\n"), ("b", "2\n")]),
+            (
+                ErrorCode::PatchDoesNotApply,
+                "a: cannot move the file to b: b exists".to_string()
+            )
+        );
+    }
+
+    #[test]
+    fn an_expected_hash_that_differs_is_a_conflict() {
+        let patch = "--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n";
+        let mut options = PatchOptions::default();
+        options
+            .expected_hashes
+            .insert("f".to_string(), ContentHash::of(b"a\n"));
+        assert!(apply_with(patch, &[("f", "a\n")], &options).is_ok());
+        let error = apply_with(patch, &[("f", "a\nz\n")], &options).unwrap_err();
+        assert_eq!(error.code(), ErrorCode::Conflict);
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "f: the file changed: its text hashes to {}, not to the expected {}",
+                ContentHash::of(b"a\nz\n").to_hex(),
+                ContentHash::of(b"a\n").to_hex()
+            )
+        );
+        let gone = apply_with(patch, &[], &options).unwrap_err();
+        assert_eq!(
+            (gone.code(), gone.to_string()),
+            (
+                ErrorCode::Conflict,
+                "f: the file was expected to exist, and it does not".to_string()
+            )
+        );
+    }
+}
