@@ -228,6 +228,8 @@ struct Miss {
     differs: usize,
     /// The context line of an `@@ context` header, when that was not found.
     context: Option<String>,
+    /// The marker by which the hunk must end the file, when it must.
+    ends_file: Option<&'static str>,
 }
 
 /// The file's lines compared with a hunk's old lines, with the byte-order mark in mind.
@@ -278,6 +280,7 @@ impl Matcher<'_> {
             at: best.2,
             differs: best.0,
             context: None,
+            ends_file: None,
         }
     }
 }
@@ -396,7 +399,11 @@ fn place_by_line(
             });
         }
     }
-    Err(matcher.nearest(&old_side(&hunk.lines), target, floor))
+    let mut miss = matcher.nearest(&old_side(&hunk.lines), target, floor);
+    if hunk.old_ends_without_newline {
+        miss.ends_file = Some("\\ No newline at end of file");
+    }
+    Err(miss)
 }
 
 /// The start in `floor..=last` nearest to `want` (searching outward, below first on ties)
@@ -444,6 +451,7 @@ fn place_by_context(
                 at: from,
                 differs: 0,
                 context: Some(context.to_string()),
+                ends_file: None,
             });
         };
         from = at + 1;
@@ -498,7 +506,11 @@ fn place_by_context(
     } else {
         from
     };
-    Err(matcher.nearest(&old_side(&hunk.lines), target, from))
+    let mut miss = matcher.nearest(&old_side(&hunk.lines), target, from);
+    if end_of_file {
+        miss.ends_file = Some("*** End of File");
+    }
+    Err(miss)
 }
 
 /// Replaces the lines `placement` names with the hunk's new side; the number of lines
@@ -561,9 +573,9 @@ fn hunk_error(path: &str, file: &FileLines, index: usize, hunk: &Hunk, miss: Mis
         )
     } else if miss.differs == old.len() {
         format!(
-            "its lines match at line {} but must end the file (`\\ No newline at end of \
-             file`), which goes on",
-            miss.at + 1
+            "its lines match at line {} but must end the file (`{}`), which goes on",
+            miss.at + 1,
+            miss.ends_file.unwrap_or_default()
         )
     } else {
         let expected = old[miss.differs];

@@ -420,3 +420,214 @@ mod unified {
         );
     }
 }
+
+mod envelope {
+    use super::*;
+
+    const CLASSES: &str = "class A:\n    def run(self):\n        return 1\n\nclass B:\n    def run(self):\n        return 1\n";
+
+    #[test]
+    fn a_context_header_picks_the_chunk_s_place() {
+        let patch = "*** Begin Patch\n*** Update File: m.py\n@@ class B:\n     def run(self):\n-        return 1\n+        return 2\n*** End Patch\n";
+        assert_eq!(
+            new_text(patch, &[("m.py", CLASSES)]),
+            "class A:\n    def run(self):\n        return 1\n\nclass B:\n    def run(self):\n        return 2\n"
+        );
+        let without_header = patch.replace("@@ class B:\n", "");
+        assert_eq!(
+            new_text(&without_header, &[("m.py", CLASSES)]),
+            "class A:\n    def run(self):\n        return 2\n\nclass B:\n    def run(self):\n        return 1\n"
+        );
+    }
+
+    #[test]
+    fn add_delete_update_and_move_in_one_envelope() {
+        let patch = "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: docs/new.md\n+# New\n+\n+text\n*** Delete File: old.md\n*** Update File: src/a.py\n*** Move to: src/b.py\n@@\n-x = 1\n+x = 2\n*** End Patch\nEOF\n";
+        let files = [("old.md", "bye\n"), ("src/a.py", "x = 1\ny = 2\n")];
+        let outcome = apply(patch, &files).unwrap();
+        let summary: Vec<_> = outcome
+            .files
+            .iter()
+            .map(|f| (f.path.as_str(), f.new_path.as_deref(), f.new_text.as_deref()))
+            .collect();
+        assert_eq!(
+            summary,
+            vec![
+                ("docs/new.md", None, Some("# New\n\ntext\n")),
+                ("old.md", None, None),
+                ("src/a.py", Some("src/b.py"), Some("x = 2\ny = 2\n")),
+            ]
+        );
+    }
+
+    #[test]
+    fn end_of_file_anchors_the_chunk_at_the_end() {
+        let patch = "*** Begin Patch\n*** Update File: f\n@@\n-x\n+z\n*** End of File\n*** End Patch\n";
+        assert_eq!(new_text(patch, &[("f", "x\ny\nx\n")]), "x\ny\nz\n");
+        let (code, message) = error(patch, &[("f", "x\ny\n")]);
+        assert_eq!(code, ErrorCode::PatchDoesNotApply);
+        assert_eq!(
+            message,
+            "f: hunk 1 (`@@`) does not apply: its lines match at line 1 but must end the file (`*** End of File`), which goes on"
+        );
+    }
+
+    #[test]
+    fn whitespace_is_ignored_only_when_nothing_matches_exactly() {
+        let patch = "*** Begin Patch\n*** Update File: f\n@@\n-    foo\n+    bar\n*** End Patch\n";
+        let outcome = apply(patch, &[("f", "    foo  \n")]).unwrap();
+        assert_eq!(outcome.files[0].new_text.as_deref(), Some("    bar\n"));
+        assert!(outcome.files[0].hunks[0].whitespace_ignored);
+        let exact = apply(patch, &[("f", "  foo\n    foo\n")]).unwrap();
+        assert_eq!(exact.files[0].new_text.as_deref(), Some("  foo\n    bar\n"));
+        assert!(!exact.files[0].hunks[0].whitespace_ignored);
+    }
+
+    #[test]
+    fn chunks_apply_in_order_and_keep_crlf() {
+        let patch = "*** Begin Patch\n*** Update File: f\n@@\n a\n-b\n+B\n@@\n-a\n+A\n\n*** End Patch\n";
+        // The second chunk's `a` must come after the first chunk; its trailing blank line
+        // stands for nothing in the file.
+        assert_eq!(
+            new_text(patch, &[("f", "a\r\nb\r\na\r\n")]),
+            "a\r\nB\r\nA\r\n"
+        );
+    }
+
+    #[test]
+    fn malformed_envelopes_name_their_line() {
+        let cases = [
+            ("*** Begin Patch\n*** Add File: a\n+x\n", "patch line 3: no `*** End Patch` line"),
+            (
+                "*** Begin Patch\n*** Add File: a\nx\n*** End Patch\n",
+                "patch line 3: every line of an added file starts with `+`",
+            ),
+            (
+                "*** Begin Patch\n*** Update File: a\n@@\n x\n?y\n*** End Patch\n",
+                "patch line 5: a chunk's lines start with ` `, `-` or `+`; found `?y`",
+            ),
+            (
+                "*** Begin Patch\n*** Update File: a\n*** End Patch\n",
+                "patch line 2: `*** Update File: a` has no chunk",
+            ),
+            (
+                "*** Begin Patch\n*** Frobnicate File: a\n*** End Patch\n",
+                "patch line 2: expected `*** Add File: PATH`, `*** Delete File: PATH`, `*** Update File: PATH` or `*** End Patch`, found `*** Frobnicate File: a`",
+            ),
+            (
+                "*** Begin Patch\n*** Delete File: C:\\x\n*** End Patch\n",
+                "patch line 2: invalid path `C:\\\\x`: it contains `\\`; separate components with `/`",
+            ),
+            (
+                "*** Begin Patch\n*** Delete File: a\n*** Add File: a\n+x\n*** End Patch\n",
+                "patch line 3: a is named by two operations (line 2); make one operation per file",
+            ),
+        ];
+        for (patch, message) in cases {
+            let error = parse_patch(patch, PatchFormat::Auto).unwrap_err();
+            assert_eq!(error.code(), ErrorCode::PatchInvalid, "{patch}");
+            assert_eq!(error.to_string(), message, "{patch}");
+        }
+    }
+
+    #[test]
+    fn a_missing_context_line_is_named() {
+        let patch = "*** Begin Patch\n*** Update File: m.py\n@@ class C:\n-        return 1\n+        return 3\n*** End Patch\n";
+        assert_eq!(
+            error(patch, &[("m.py", CLASSES)]),
+            (
+                ErrorCode::PatchDoesNotApply,
+                "m.py: hunk 1 (`@@ class C:`) does not apply: its context line `class C:` is not in the file after line 0".to_string()
+            )
+        );
+    }
+}
+
+mod search_replace {
+    use super::*;
+
+    #[test]
+    fn blocks_on_one_file_apply_in_order() {
+        let patch = "Here is the change.\n\napp.py\n```python\n<<<<<<< SEARCH\ndef main():\n    print('hello')\n=======\ndef main():\n    print('hi')\n>>>>>>> REPLACE\n```\n\napp.py\n```python\n<<<<<<< SEARCH\n    print('hi')\n    return 0\n=======\n    print('hi')\n    return 1\n>>>>>>> REPLACE\n```\n";
+        let outcome = apply(patch, &[("app.py", APP)]).unwrap();
+        assert_eq!(
+            outcome.files[0].new_text.as_deref(),
+            Some("import os\n\ndef main():\n    print('hi')\n    return 1\n\nif __name__ == '__main__':\n    main()\n")
+        );
+        assert_eq!(
+            outcome.files[0].hunks.iter().map(|h| h.line).collect::<Vec<_>>(),
+            vec![3, 4]
+        );
+    }
+
+    #[test]
+    fn a_search_text_must_match_once() {
+        let twice = "f\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n";
+        assert_eq!(
+            error(twice, &[("f", "x\na\nx\n")]),
+            (
+                ErrorCode::PatchDoesNotApply,
+                "f: block 1: the search text must match exactly once; it matches 2 times, at lines 1, 3".to_string()
+            )
+        );
+        assert_eq!(
+            error(twice, &[("f", "a\n")]),
+            (
+                ErrorCode::PatchDoesNotApply,
+                "f: block 1: the search text must match exactly once; it matches 0 times".to_string()
+            )
+        );
+    }
+
+    #[test]
+    fn an_empty_search_creates_a_missing_file_only() {
+        let create = "new/file.txt\n<<<<<<< SEARCH\n=======\nhello\n>>>>>>> REPLACE\n";
+        assert_eq!(new_text(create, &[]), "hello\n");
+        assert_eq!(
+            error(create, &[("new/file.txt", "x\n")]),
+            (
+                ErrorCode::PatchDoesNotApply,
+                "new/file.txt: block 1: the search text is empty but the file exists".to_string()
+            )
+        );
+    }
+
+    #[test]
+    fn crlf_files_take_lf_blocks() {
+        let patch = "f\n<<<<<<< SEARCH\nb\nc\n=======\nB\n>>>>>>> REPLACE\n";
+        assert_eq!(new_text(patch, &[("f", "a\r\nb\r\nc\r\n")]), "a\r\nB\r\n");
+    }
+
+    #[test]
+    fn structured_blocks_are_checked_like_text() {
+        let block = |old: &str, new: &str| Replacement {
+            old_text: old.to_string(),
+            new_text: new.to_string(),
+            line: None,
+        };
+        let patch = Patch::from_replacements(vec![
+            ("f".to_string(), block("a", "b")),
+            ("f".to_string(), block("b", "c")),
+        ])
+        .unwrap();
+        let outcome = apply_to_texts(&patch, &texts(&[("f", "a\n")]), &PatchOptions::default()).unwrap();
+        assert_eq!(outcome.files[0].new_text.as_deref(), Some("c\n"));
+        let bad = Patch::from_replacements(vec![("/f".to_string(), block("a", "b"))]).unwrap_err();
+        assert_eq!(
+            (bad.code(), bad.to_string()),
+            (
+                ErrorCode::PatchInvalid,
+                "invalid path `/f`: it is absolute; give it relative to the workspace root".to_string()
+            )
+        );
+    }
+
+    #[test]
+    fn an_unterminated_block_is_refused() {
+        let error = parse_patch("f\n<<<<<<< SEARCH\nx\n=======\ny\n", PatchFormat::Auto).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "patch line 2: the `<<<<<<< SEARCH` block has no `>>>>>>> REPLACE` line"
+        );
+    }
+}
