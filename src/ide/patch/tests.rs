@@ -631,3 +631,226 @@ mod search_replace {
         );
     }
 }
+
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    const CASES: u32 = 256;
+
+    /// Lines from a small alphabet, so texts repeat lines and hunks have look-alikes.
+    fn repetitive_lines() -> impl Strategy<Value = Vec<&'static str>> {
+        prop::collection::vec(
+            prop::sample::select(vec!["a", "b", "c", "", "  x", "é", "a b", "\t}"]),
+            0..24,
+        )
+    }
+
+    fn text_of(lines: &[&str], ending: &str, final_newline: bool) -> String {
+        let mut text = lines.join(ending);
+        if final_newline && !lines.is_empty() {
+            text.push_str(ending);
+        }
+        text
+    }
+
+    fn apply_one(patch: &str, path: &str, old: &str) -> Result<Option<String>, PatchError> {
+        let patch = parse_patch(patch, PatchFormat::Auto)?;
+        let outcome = apply_to_texts(&patch, &texts(&[(path, old)]), &PatchOptions::default())?;
+        Ok(outcome.files[0].new_text.clone())
+    }
+
+    /// The envelope form of the change from `old` to `new` (whose lines are `\n`-ended):
+    /// one chunk per group of changes, headed by the line above it when there is one.
+    fn envelope(path: &str, old: &str, new: &str) -> String {
+        let diff = similar::TextDiff::from_lines(old, new);
+        let old_lines: Vec<&str> = old.lines().collect();
+        let mut out = format!("*** Begin Patch\n*** Update File: {path}\n");
+        for group in diff.grouped_ops(2) {
+            let first_old = group[0].old_range().start;
+            match first_old.checked_sub(1).map(|at| old_lines[at]) {
+                Some(above) => out.push_str(&format!("@@ {above}\n")),
+                None => out.push_str("@@\n"),
+            }
+            for op in &group {
+                for change in diff.iter_changes(op) {
+                    let sign = match change.tag() {
+                        similar::ChangeTag::Equal => ' ',
+                        similar::ChangeTag::Delete => '-',
+                        similar::ChangeTag::Insert => '+',
+                    };
+                    out.push(sign);
+                    out.push_str(change.value().trim_end_matches('\n'));
+                    out.push('\n');
+                }
+            }
+        }
+        out.push_str("*** End Patch\n");
+        out
+    }
+
+    /// Tokens that steer the parsers into their every branch.
+    fn patch_like_line() -> impl Strategy<Value = String> {
+        prop_oneof![
+            prop::sample::select(vec![
+                "diff --git a/x b/x",
+                "diff --git a/x b/y",
+                "--- a/x",
+                "+++ b/x",
+                "--- /dev/null",
+                "+++ /dev/null",
+                "@@ -1,2 +1,2 @@",
+                "@@ -0,0 +1 @@",
+                "@@ -3 +3,0 @@ f",
+                "@@ -99999999999999999999,1 +1 @@",
+                " a",
+                "-a",
+                "+b",
+                "",
+                "\\ No newline at end of file",
+                "new file mode 100755",
+                "deleted file mode 100644",
+                "old mode 100644",
+                "new mode 100755",
+                "rename from x",
+                "rename to y",
+                "*** Begin Patch",
+                "*** End Patch",
+                "*** Add File: x",
+                "*** Update File: x",
+                "*** Delete File: y",
+                "*** Move to: y",
+                "*** End of File",
+                "@@",
+                "@@ a",
+                "x",
+                "<<<<<<< SEARCH",
+                "=======",
+                ">>>>>>> REPLACE",
+                "\u{feff}a",
+            ])
+            .prop_map(str::to_string),
+            "[ -~é\r\t]{0,12}",
+        ]
+    }
+
+    fn mutate(patch: &str, seed: &[(u8, usize)]) -> String {
+        let mut lines: Vec<String> = patch.split('\n').map(str::to_string).collect();
+        for (kind, at) in seed {
+            if lines.is_empty() {
+                break;
+            }
+            let at = at % lines.len();
+            match kind % 5 {
+                0 => {
+                    lines.remove(at);
+                }
+                1 => {
+                    let copy = lines[at].clone();
+                    lines.insert(at, copy);
+                }
+                2 => lines[at] = lines[at].replace('1', "7"),
+                3 => lines[at].push('\r'),
+                _ => lines.truncate(at),
+            }
+        }
+        lines.join("\n")
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(CASES))]
+
+        #[test]
+        fn a_unified_diff_of_two_texts_turns_the_first_into_the_second(
+            old in repetitive_lines(),
+            new in repetitive_lines(),
+            crlf in any::<bool>(),
+            old_final in any::<bool>(),
+            new_final in any::<bool>(),
+        ) {
+            let ending = if crlf { "\r\n" } else { "\n" };
+            let (old, new) = (text_of(&old, ending, old_final), text_of(&new, ending, new_final));
+            prop_assume!(old != new);
+            let diff = crate::ide::unified_diff("dir/f.txt", &old, &new);
+            prop_assert_eq!(apply_one(&diff, "dir/f.txt", &old)?, Some(new.clone()), "{}", diff);
+        }
+
+        #[test]
+        fn an_outcome_s_diff_and_edit_redo_the_outcome(
+            old in repetitive_lines(),
+            new in repetitive_lines(),
+            old_final in any::<bool>(),
+            new_final in any::<bool>(),
+        ) {
+            let (old, new) = (text_of(&old, "\n", old_final), text_of(&new, "\n", new_final));
+            prop_assume!(old != new);
+            let diff = crate::ide::unified_diff("f", &old, &new);
+            let patch = parse_patch(&diff, PatchFormat::Auto)?;
+            let outcome = apply_to_texts(&patch, &texts(&[("f", &old)]), &PatchOptions::default())?;
+            let edit = outcome.files[0].edit.clone().expect("the texts differ");
+            prop_assert_eq!(edit.apply(&old).unwrap(), new.clone());
+            prop_assert_eq!(apply_one(&outcome.diff, "f", &old)?, Some(new));
+        }
+
+        #[test]
+        fn an_envelope_of_two_texts_turns_the_first_into_the_second(
+            old in prop::collection::btree_set(0u16..60, 0..20),
+            edits in prop::collection::vec((0u8..3, 0usize..40, 100u16..200), 1..8),
+        ) {
+            // Distinct lines: a chunk is placed at the first match after the previous one,
+            // so the texts must not repeat what a chunk shows.
+            let old_lines: Vec<String> = old.iter().map(|n| format!("line {n}")).collect();
+            let mut new_lines = old_lines.clone();
+            for (kind, at, fresh) in edits {
+                let at = at % (new_lines.len() + 1);
+                match (kind, at < new_lines.len()) {
+                    (0, true) => { new_lines.remove(at); }
+                    (1, true) => new_lines[at] = format!("new {fresh}"),
+                    _ => new_lines.insert(at, format!("new {fresh}")),
+                }
+            }
+            let old = text_of(&old_lines.iter().map(String::as_str).collect::<Vec<_>>(), "\n", true);
+            let new = text_of(&new_lines.iter().map(String::as_str).collect::<Vec<_>>(), "\n", true);
+            prop_assume!(old != new && !old.is_empty());
+            let patch = envelope("src/m.py", &old, &new);
+            prop_assert_eq!(apply_one(&patch, "src/m.py", &old)?, Some(new), "{}", patch);
+        }
+
+        #[test]
+        fn no_patch_text_makes_the_parser_or_the_applier_panic(
+            lines in prop::collection::vec(patch_like_line(), 0..30),
+            crlf in any::<bool>(),
+            file in repetitive_lines(),
+            fuzz in 0usize..3,
+        ) {
+            let text = lines.join(if crlf { "\r\n" } else { "\n" });
+            let file = text_of(&file, "\n", true);
+            let options = PatchOptions { fuzz, ..PatchOptions::default() };
+            for format in [
+                PatchFormat::Auto,
+                PatchFormat::Unified,
+                PatchFormat::Envelope,
+                PatchFormat::SearchReplace,
+            ] {
+                if let Ok(patch) = parse_patch(&text, format) {
+                    let _ = apply_to_texts(&patch, &texts(&[("x", &file)]), &options);
+                }
+            }
+        }
+
+        #[test]
+        fn no_mutated_diff_makes_the_parser_or_the_applier_panic(
+            old in repetitive_lines(),
+            new in repetitive_lines(),
+            seed in prop::collection::vec((any::<u8>(), any::<usize>()), 1..4),
+        ) {
+            let (old, new) = (text_of(&old, "\n", true), text_of(&new, "\n", false));
+            let diff = crate::ide::unified_diff("x", &old, &new);
+            let mutated = mutate(&diff, &seed);
+            if let Ok(patch) = parse_patch(&mutated, PatchFormat::Auto) {
+                let _ = apply_to_texts(&patch, &texts(&[("x", &old)]), &PatchOptions { fuzz: 2, ..PatchOptions::default() });
+            }
+        }
+    }
+}
