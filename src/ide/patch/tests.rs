@@ -448,7 +448,13 @@ mod envelope {
         let summary: Vec<_> = outcome
             .files
             .iter()
-            .map(|f| (f.path.as_str(), f.new_path.as_deref(), f.new_text.as_deref()))
+            .map(|f| {
+                (
+                    f.path.as_str(),
+                    f.new_path.as_deref(),
+                    f.new_text.as_deref(),
+                )
+            })
             .collect();
         assert_eq!(
             summary,
@@ -462,7 +468,8 @@ mod envelope {
 
     #[test]
     fn end_of_file_anchors_the_chunk_at_the_end() {
-        let patch = "*** Begin Patch\n*** Update File: f\n@@\n-x\n+z\n*** End of File\n*** End Patch\n";
+        let patch =
+            "*** Begin Patch\n*** Update File: f\n@@\n-x\n+z\n*** End of File\n*** End Patch\n";
         assert_eq!(new_text(patch, &[("f", "x\ny\nx\n")]), "x\ny\nz\n");
         let (code, message) = error(patch, &[("f", "x\ny\n")]);
         assert_eq!(code, ErrorCode::PatchDoesNotApply);
@@ -485,7 +492,8 @@ mod envelope {
 
     #[test]
     fn chunks_apply_in_order_and_keep_crlf() {
-        let patch = "*** Begin Patch\n*** Update File: f\n@@\n a\n-b\n+B\n@@\n-a\n+A\n\n*** End Patch\n";
+        let patch =
+            "*** Begin Patch\n*** Update File: f\n@@\n a\n-b\n+B\n@@\n-a\n+A\n\n*** End Patch\n";
         // The second chunk's `a` must come after the first chunk; its trailing blank line
         // stands for nothing in the file.
         assert_eq!(
@@ -497,7 +505,10 @@ mod envelope {
     #[test]
     fn malformed_envelopes_name_their_line() {
         let cases = [
-            ("*** Begin Patch\n*** Add File: a\n+x\n", "patch line 3: no `*** End Patch` line"),
+            (
+                "*** Begin Patch\n*** Add File: a\n+x\n",
+                "patch line 3: no `*** End Patch` line",
+            ),
             (
                 "*** Begin Patch\n*** Add File: a\nx\n*** End Patch\n",
                 "patch line 3: every line of an added file starts with `+`",
@@ -552,10 +563,16 @@ mod search_replace {
         let outcome = apply(patch, &[("app.py", APP)]).unwrap();
         assert_eq!(
             outcome.files[0].new_text.as_deref(),
-            Some("import os\n\ndef main():\n    print('hi')\n    return 1\n\nif __name__ == '__main__':\n    main()\n")
+            Some(
+                "import os\n\ndef main():\n    print('hi')\n    return 1\n\nif __name__ == '__main__':\n    main()\n"
+            )
         );
         assert_eq!(
-            outcome.files[0].hunks.iter().map(|h| h.line).collect::<Vec<_>>(),
+            outcome.files[0]
+                .hunks
+                .iter()
+                .map(|h| h.line)
+                .collect::<Vec<_>>(),
             vec![3, 4]
         );
     }
@@ -574,7 +591,8 @@ mod search_replace {
             error(twice, &[("f", "a\n")]),
             (
                 ErrorCode::PatchDoesNotApply,
-                "f: block 1: the search text must match exactly once; it matches 0 times".to_string()
+                "f: block 1: the search text must match exactly once; it matches 0 times"
+                    .to_string()
             )
         );
     }
@@ -610,21 +628,24 @@ mod search_replace {
             ("f".to_string(), block("b", "c")),
         ])
         .unwrap();
-        let outcome = apply_to_texts(&patch, &texts(&[("f", "a\n")]), &PatchOptions::default()).unwrap();
+        let outcome =
+            apply_to_texts(&patch, &texts(&[("f", "a\n")]), &PatchOptions::default()).unwrap();
         assert_eq!(outcome.files[0].new_text.as_deref(), Some("c\n"));
         let bad = Patch::from_replacements(vec![("/f".to_string(), block("a", "b"))]).unwrap_err();
         assert_eq!(
             (bad.code(), bad.to_string()),
             (
                 ErrorCode::PatchInvalid,
-                "invalid path `/f`: it is absolute; give it relative to the workspace root".to_string()
+                "invalid path `/f`: it is absolute; give it relative to the workspace root"
+                    .to_string()
             )
         );
     }
 
     #[test]
     fn an_unterminated_block_is_refused() {
-        let error = parse_patch("f\n<<<<<<< SEARCH\nx\n=======\ny\n", PatchFormat::Auto).unwrap_err();
+        let error =
+            parse_patch("f\n<<<<<<< SEARCH\nx\n=======\ny\n", PatchFormat::Auto).unwrap_err();
         assert_eq!(
             error.to_string(),
             "patch line 2: the `<<<<<<< SEARCH` block has no `>>>>>>> REPLACE` line"
@@ -852,5 +873,129 @@ mod properties {
                 let _ = apply_to_texts(&patch, &texts(&[("x", &old)]), &PatchOptions { fuzz: 2, ..PatchOptions::default() });
             }
         }
+    }
+}
+
+/// `tests/fixtures/patches/<case>/`: a patch made by git, the tree it was made from and the
+/// tree it makes (texts byte for byte; `feature`'s trees have one more first line in
+/// `src/app.py` than the diff knows of, so its hunk applies one line lower).
+mod fixtures {
+    use std::path::Path;
+
+    use super::*;
+
+    fn tree(root: &Path) -> BTreeMap<String, String> {
+        let mut files = BTreeMap::new();
+        let mut dirs = vec![root.to_path_buf()];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else {
+                    let relative = path.strip_prefix(root).unwrap().to_str().unwrap();
+                    files.insert(
+                        relative.to_string(),
+                        std::fs::read_to_string(&path).unwrap(),
+                    );
+                }
+            }
+        }
+        files
+    }
+
+    /// The outcome of the case's patch, the tree it makes of `before/`, and `after/`.
+    fn run(
+        case: &str,
+    ) -> (
+        PatchOutcome,
+        BTreeMap<String, String>,
+        BTreeMap<String, String>,
+    ) {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/patches")
+            .join(case);
+        let before = tree(&dir.join("before"));
+        let text = std::fs::read_to_string(dir.join("patch.diff")).unwrap();
+        let patch = parse_patch(&text, PatchFormat::Auto).unwrap();
+        let current = |path: &str| before.get(path).cloned();
+        let outcome = apply_to_texts(&patch, &current, &PatchOptions::default()).unwrap();
+        let mut after = before.clone();
+        for file in &outcome.files {
+            after.remove(&file.path);
+            if let Some(text) = &file.new_text {
+                let path = file.new_path.as_ref().unwrap_or(&file.path);
+                after.insert(path.clone(), text.clone());
+            }
+        }
+        (outcome, after, tree(&dir.join("after")))
+    }
+
+    fn modes(outcome: &PatchOutcome) -> Vec<(&str, Option<bool>)> {
+        outcome
+            .files
+            .iter()
+            .map(|file| (file.path.as_str(), file.executable))
+            .collect()
+    }
+
+    #[test]
+    fn a_mailed_patch_adds_deletes_and_changes_files_one_line_lower() {
+        let (outcome, after, expected) = run("feature");
+        assert_eq!(after, expected);
+        assert_eq!(
+            modes(&outcome),
+            vec![
+                ("NOTES.txt", None),
+                ("src/app.py", None),
+                ("src/util.py", None)
+            ]
+        );
+        assert_eq!(
+            outcome.files[1].hunks,
+            vec![HunkReport {
+                line: 2,
+                offset: 1,
+                fuzz: 0,
+                whitespace_ignored: false
+            }]
+        );
+    }
+
+    #[test]
+    fn renames_and_mode_changes_move_and_mark_files() {
+        let (outcome, after, expected) = run("rename-and-mode");
+        assert_eq!(after, expected);
+        assert_eq!(
+            modes(&outcome),
+            vec![
+                ("lib/parser.rs", None),
+                ("scripts/build.sh", Some(true)),
+                ("scripts/test.sh", Some(true)),
+                ("lib/version.rs", None),
+            ]
+        );
+        let moves: Vec<_> = outcome
+            .files
+            .iter()
+            .map(|file| file.new_path.as_deref())
+            .collect();
+        assert_eq!(
+            moves,
+            vec![Some("lib/parse.rs"), None, None, Some("src_version.rs")]
+        );
+    }
+
+    #[test]
+    fn line_endings_byte_order_marks_and_final_newlines_survive() {
+        let (_, after, expected) = run("line-endings");
+        assert_eq!(after, expected);
+        assert_eq!(
+            after["main.bas"],
+            "Option Explicit\r\nSub Main()\r\n    MsgBox \"hello\"\r\n    MsgBox \"bye\"\r\nEnd Sub\r\n"
+        );
+        assert_eq!(after["data.csv"], "\u{feff}name,value\nalpha,1\nbeta,3\n");
+        assert_eq!(after["strip.txt"], "keep\nends without newline");
+        assert_eq!(after["tail.txt"], "first\nlast line, now with newline\n");
     }
 }
