@@ -148,13 +148,11 @@ fn apply_operation(
             executable,
         } => {
             let (new, reports) = apply_hunks(path, existing()?, hunks, options.fuzz)?;
-            if let Some(to) = move_to {
-                if current(to).is_some() {
-                    return Err(PatchError::does_not_apply(
-                        path,
-                        format!("cannot move the file to {to}: {to} exists"),
-                    ));
-                }
+            if let Some(to) = move_to.as_deref().filter(|to| current(to).is_some()) {
+                return Err(PatchError::does_not_apply(
+                    path,
+                    format!("cannot move the file to {to}: {to} exists"),
+                ));
             }
             outcome.new_path = move_to.clone();
             outcome.new_text = Some(new);

@@ -115,11 +115,12 @@ fn update(
 ) -> Result<(FileOperation, usize), PatchError> {
     let mut next = at + 1;
     let mut move_to = None;
-    if let Some(line) = lines.get(next) {
-        if let Some(new_name) = line.text.trim().strip_prefix(MOVE) {
-            move_to = Some(valid_path(line, new_name)?);
-            next += 1;
-        }
+    if let Some((line, new_name)) = lines
+        .get(next)
+        .and_then(|line| Some((line, line.text.trim().strip_prefix(MOVE)?)))
+    {
+        move_to = Some(valid_path(line, new_name)?);
+        next += 1;
     }
     let mut hunks = Vec::new();
     while let Some(line) = lines
