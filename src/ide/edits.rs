@@ -141,13 +141,19 @@ impl SourceChange {
 }
 
 pub fn unified_diff(path: &str, old: &str, new: &str) -> String {
+    unified_diff_labelled(&format!("a/{path}"), &format!("b/{path}"), old, new)
+}
+
+/// The unified diff from `old` to `new` under the given `---` and `+++` labels (a file
+/// created or deleted is labelled `/dev/null` on its missing side); empty for equal texts.
+pub fn unified_diff_labelled(old_label: &str, new_label: &str, old: &str, new: &str) -> String {
     if old == new {
         return String::new();
     }
     similar::TextDiff::from_lines(old, new)
         .unified_diff()
         .context_radius(3)
-        .header(&format!("a/{path}"), &format!("b/{path}"))
+        .header(old_label, new_label)
         .to_string()
 }
 

@@ -76,6 +76,12 @@ pub enum ErrorCode {
     RequiredUnavailable,
     /// Pack: the required entries alone take more tokens than the budget.
     RequiredOverBudget,
+    /// Patch: the text is not a patch of a known format, or it names a path that is not
+    /// workspace-relative or names one path twice.
+    PatchInvalid,
+    /// Patch: a hunk matches nowhere, a file to change is missing, or a file to create
+    /// exists; nothing was changed.
+    PatchDoesNotApply,
 }
 
 impl ErrorCode {
@@ -111,6 +117,8 @@ impl ErrorCode {
         ErrorCode::BudgetExhausted,
         ErrorCode::RequiredUnavailable,
         ErrorCode::RequiredOverBudget,
+        ErrorCode::PatchInvalid,
+        ErrorCode::PatchDoesNotApply,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -145,6 +153,8 @@ impl ErrorCode {
             ErrorCode::BudgetExhausted => "BUDGET_EXHAUSTED",
             ErrorCode::RequiredUnavailable => "REQUIRED_UNAVAILABLE",
             ErrorCode::RequiredOverBudget => "REQUIRED_OVER_BUDGET",
+            ErrorCode::PatchInvalid => "PATCH_INVALID",
+            ErrorCode::PatchDoesNotApply => "PATCH_DOES_NOT_APPLY",
         }
     }
 }

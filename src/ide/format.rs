@@ -64,7 +64,8 @@ pub fn format_output_limit(text: &str) -> usize {
     crate::semantic::format::output_limit(text)
 }
 
-fn line_edits(old: &str, new: &str) -> Vec<TextEdit> {
+/// The line hunks that turn `old` into `new`, as edits against `old`.
+pub(super) fn line_edits(old: &str, new: &str) -> Vec<TextEdit> {
     if old == new {
         return Vec::new();
     }

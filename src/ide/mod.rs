@@ -23,6 +23,7 @@ mod navigation;
 mod outline;
 mod pack;
 mod parse_tree;
+mod patch;
 mod read;
 mod rename;
 mod repo_map;
@@ -47,7 +48,9 @@ pub use diagnostics::{
     CodeSelection, DIAGNOSTICS_DOC, DiagnosticInfo, RelatedInfo, diagnostic_codes, diagnostics_doc,
     docs_anchor, explain,
 };
-pub use edits::{ContentHash, EditError, FileEdit, SourceChange, TextEdit, unified_diff};
+pub use edits::{
+    ContentHash, EditError, FileEdit, SourceChange, TextEdit, unified_diff, unified_diff_labelled,
+};
 pub use error::{ErrorCode, Failure};
 pub use format::{
     FileFormat, FormatError, FormatOptions, IndentStyle, external_output_refusal,
@@ -63,6 +66,11 @@ pub use pack::{
     PackedEntry,
 };
 pub use parse_tree::{ParseOptions, ParseOutput, SyntaxErrorInfo};
+pub use patch::{
+    FileOperation, FileOutcome, Hunk, HunkAnchor, HunkLine, HunkReport, OperationKind, Patch,
+    PatchError, PatchFormat, PatchOptions, PatchOutcome, Replacement, apply_to_texts,
+    detect_format, parse_patch,
+};
 pub use read::{
     Ambiguity, Candidate, PieceInfo, ReadAnswer, ReadCursor, ReadError, ReadRequest, ReadStatus,
     ReadTarget, read_lines,
