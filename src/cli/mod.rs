@@ -664,7 +664,7 @@ fn symbols(g: &GlobalArgs, args: &SymbolsArgs) -> Result<(String, ExitCode), Cli
 
 fn files(g: &GlobalArgs, args: &FilesArgs) -> Result<(String, ExitCode), CliError> {
     let language = language_filter(args.language.as_deref())?;
-    let host = load_workspace(g)?;
+    let host = load_files(g)?;
     let analysis = host.analysis();
     let files: Vec<(String, String)> = analysis
         .files()
@@ -868,6 +868,19 @@ fn parse_language(name: &str) -> Result<&'static Language, CliError> {
 
 fn load_workspace(g: &GlobalArgs) -> Result<Host, CliError> {
     load_workspace_with(g, false)
+}
+
+/// [`load_workspace`] without indexing, for commands that need only the file list and the
+/// texts.
+fn load_files(g: &GlobalArgs) -> Result<Host, CliError> {
+    let options = LoadOptions {
+        max_file_size: g.max_file_size,
+        exclude: g.exclude.clone(),
+        progress: progress::terminal_progress(),
+        lazy: true,
+        ..Default::default()
+    };
+    Ok(Host::load(g.root(), &options)?)
 }
 
 /// [`load_workspace`]; with `check_on_load`, every file is checked as it is indexed.

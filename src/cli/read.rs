@@ -285,7 +285,7 @@ fn indexed_file(g: &GlobalArgs, host: &Host, path: &str) -> Option<FileId> {
 }
 
 pub fn tokens(g: &GlobalArgs, args: &TokensArgs) -> Result<(String, ExitCode), CliError> {
-    let host = load_workspace(g)?;
+    let host = super::load_files(g)?;
     let analysis = host.analysis();
     let files: Vec<FileId> = match args.paths.is_empty() {
         true => analysis.files().collect(),

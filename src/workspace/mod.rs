@@ -67,6 +67,10 @@ pub struct LoadOptions {
     /// The server writes nothing in the workspace (`--read-only`): the read-your-writes
     /// markers go to a private directory outside the root instead of `.git/` or the root.
     pub read_only: bool,
+    /// Leave each file's parse to the first query that needs it instead of indexing every
+    /// file on all cores while loading: for commands that read only the file list and the
+    /// texts (`files`, `tokens`), which would otherwise wait for a parse they never use.
+    pub lazy: bool,
 }
 
 /// One step of loading: `done` of `total` files through `phase`.
@@ -322,11 +326,14 @@ impl Host {
         host.set_aliases(aliases, &mut skipped);
         host.skipped = skipped;
         host.load_manifests(found_manifests);
-        let indexing = Progress::new(progress, LoadPhase::Indexing, host.analysis.file_count());
-        // Nothing else holds this host yet, so nothing can cancel the priming.
-        let _ = host
-            .analysis()
-            .prime_caches_with(options.check_on_load, &|| indexing.inc());
+        if !options.lazy {
+            let total = host.analysis.file_count();
+            let indexing = Progress::new(progress, LoadPhase::Indexing, total);
+            // Nothing else holds this host yet, so nothing can cancel the priming.
+            let _ = host
+                .analysis()
+                .prime_caches_with(options.check_on_load, &|| indexing.inc());
+        }
         host.index_time = started.elapsed();
         Ok(host)
     }
