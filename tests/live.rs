@@ -304,6 +304,7 @@ fn the_workspaces_own_writes_are_read_back_at_once() {
                 new_text: "omega".into(),
             }],
         )],
+        file_system: Vec::new(),
     };
     let written = live.apply_change(&rename).unwrap();
     assert_eq!(written.files[0].text, "def omega():\n    pass\n");

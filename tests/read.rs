@@ -235,9 +235,10 @@ fn pack_puts_required_entries_first_and_optional_ones_by_priority() {
     );
     assert!(answer["tokens"].as_u64().unwrap() <= 200);
     assert!(
-        answer["text"].as_str().unwrap().contains(
-            "big.py:1-203 (skeleton)\n```python\ndef big(): ...  # lines 2-203\n```\n"
-        )
+        answer["text"]
+            .as_str()
+            .unwrap()
+            .contains("big.py:1-203 (skeleton)\n```python\ndef big(): ...  # lines 2-203\n```\n")
     );
 }
 

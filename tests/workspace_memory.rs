@@ -719,6 +719,7 @@ fn the_live_writer_writes_changes_through_its_system() {
     };
     let change = SourceChange {
         files: vec![rename("a.py", text)],
+        file_system: Vec::new(),
     };
     live.apply_change(&change).unwrap();
     assert_eq!(
@@ -736,6 +737,7 @@ fn the_live_writer_writes_changes_through_its_system() {
         .set_read_only("d.py");
     let both = SourceChange {
         files: vec![rename("c.py", text), rename("d.py", text)],
+        file_system: Vec::new(),
     };
     let refused = live.apply_change(&both).unwrap_err();
     assert_eq!(refused.to_string(), "d.py: read-only; nothing was written");

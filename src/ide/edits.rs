@@ -110,11 +110,66 @@ impl FileEdit {
 pub struct SourceChange {
     /// Sorted by path, one entry per file.
     pub files: Vec<FileEdit>,
+    /// Files created, deleted or moved, and executable bits changed, in order; no path is
+    /// the subject of two entries, nor of one of these and a [`FileEdit`].
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub file_system: Vec<FileSystemEdit>,
+}
+
+/// A change to the file tree rather than to a file's text (rust-analyzer calls these
+/// file-system edits). Every path is workspace-relative with `/` separators; an entry that
+/// names an existing file names the hash of the bytes it was computed from, and the writer
+/// refuses it (`CONFLICT`) when the file holds other bytes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum FileSystemEdit {
+    /// A new file holding `text`, its missing parent directories created. Refused when
+    /// anything is at `path`; its permissions are a new file's (`0666` less the umask),
+    /// with the executable bits of the readable classes when `executable`.
+    Create {
+        path: String,
+        text: String,
+        executable: bool,
+    },
+    /// The file at `path` removed.
+    Delete {
+        path: String,
+        base_hash: ContentHash,
+    },
+    /// The file at `from` moved to `to` (refused when anything is there) holding `text`,
+    /// with `from`'s permissions, its executable bits set or cleared when `executable` says.
+    Move {
+        from: String,
+        to: String,
+        base_hash: ContentHash,
+        text: String,
+        executable: Option<bool>,
+    },
+    /// The executable bits of the file at `path` set (for each class that may read it) or
+    /// cleared; its text stays.
+    SetExecutable {
+        path: String,
+        base_hash: ContentHash,
+        executable: bool,
+    },
+}
+
+impl FileSystemEdit {
+    /// The paths the edit touches: the one it names, and for a move both.
+    pub fn paths(&self) -> impl Iterator<Item = &str> {
+        let (first, second) = match self {
+            FileSystemEdit::Create { path, .. }
+            | FileSystemEdit::Delete { path, .. }
+            | FileSystemEdit::SetExecutable { path, .. } => (path, None),
+            FileSystemEdit::Move { from, to, .. } => (from, Some(to.as_str())),
+        };
+        std::iter::once(first.as_str()).chain(second)
+    }
 }
 
 impl SourceChange {
     pub fn is_empty(&self) -> bool {
-        self.files.iter().all(|file| file.edits.is_empty())
+        self.files.iter().all(|file| file.edits.is_empty()) && self.file_system.is_empty()
     }
 
     /// Names this exact change: the files, the text each was computed from, and every
@@ -134,6 +189,11 @@ impl SourceChange {
                 hasher.update(&(edit.new_text.len() as u64).to_le_bytes());
                 hasher.update(edit.new_text.as_bytes());
             }
+        }
+        for edit in &self.file_system {
+            let bytes = serde_json::to_vec(edit).expect("a file-system edit serializes");
+            hasher.update(&(bytes.len() as u64).to_le_bytes());
+            hasher.update(&bytes);
         }
         // 128 bits tell changes apart; an agent pays for every character.
         ContentHash(*hasher.finalize().as_bytes()).to_hex()[..32].to_string()
@@ -220,6 +280,7 @@ mod tests {
         };
         SourceChange {
             files: vec![FileEdit::new("a.py", base, vec![edit])],
+            file_system: Vec::new(),
         }
     }
 

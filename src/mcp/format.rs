@@ -226,6 +226,7 @@ impl FormatRequest {
                 let changed = formatted.changed();
                 let change = SourceChange {
                     files: vec![formatted.edit.clone()],
+                    file_system: Vec::new(),
                 };
                 if let Some(expected) = &expected_change_id {
                     super::tools::reviewed(expected, &change)?;

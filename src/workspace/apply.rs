@@ -311,6 +311,7 @@ mod tests {
                 replace("a.py", a, "f(", "g("),
                 replace("pkg/b.py", "from a import f\n", "f\n", "g\n"),
             ],
+            file_system: Vec::new(),
         };
         let applied = apply_change(&disk(&root), &change, LIMIT).unwrap();
         assert_eq!(applied.files.len(), 2);
@@ -341,6 +342,7 @@ mod tests {
                 replace("a.py", "x = 1\n", "x", "z"),
                 replace("b.py", "y = 0\n", "y", "z"),
             ],
+            file_system: Vec::new(),
         };
         let error = apply_change(&disk(&root), &change, LIMIT).unwrap_err();
         assert_eq!(error.code().as_str(), "CONFLICT");
@@ -376,6 +378,7 @@ mod tests {
                 .iter()
                 .map(|(path, text)| replace(path, text, "1", "2"))
                 .collect(),
+            file_system: Vec::new(),
         };
         let steps = (0..3).flat_map(|n| [ApplyStep::WriteTemporary(n), ApplyStep::Replace(n)]);
         for step in steps {
@@ -409,6 +412,7 @@ mod tests {
                 replace("a.py", "x = 1\n", "x", "y"),
                 replace("ro.py", "x = 1\n", "x", "y"),
             ],
+            file_system: Vec::new(),
         };
         let error = apply_change(&system, &change, LIMIT).unwrap_err();
         assert_eq!(error.to_string(), "ro.py: read-only; nothing was written");
@@ -424,6 +428,7 @@ mod tests {
         let lossy = "x = '\u{fffd}'\n";
         let change = SourceChange {
             files: vec![replace("bad.py", lossy, "x", "y")],
+            file_system: Vec::new(),
         };
         let error = apply_change(&disk(&root), &change, LIMIT).unwrap_err();
         assert_eq!(error.code().as_str(), "WRITE_REFUSED");
@@ -432,6 +437,7 @@ mod tests {
                 base_hash: ContentHash::of(b"x = '\xff'\n"),
                 ..replace("bad.py", lossy, "x", "y")
             }],
+            file_system: Vec::new(),
         };
         let error = apply_change(&disk(&root), &change, LIMIT).unwrap_err();
         assert_eq!(error.code().as_str(), "WRITE_REFUSED");
@@ -441,6 +447,7 @@ mod tests {
         );
         let escape = SourceChange {
             files: vec![replace("../a.py", "x = 1\n", "x", "y")],
+            file_system: Vec::new(),
         };
         assert_eq!(
             apply_change(&disk(&root), &escape, LIMIT)
@@ -458,6 +465,7 @@ mod tests {
         std::os::unix::fs::symlink(root.join("real.py"), root.join("link.py")).unwrap();
         let change = SourceChange {
             files: vec![replace("link.py", "x = 1\n", "x", "y")],
+            file_system: Vec::new(),
         };
         apply_change(&disk(&root), &change, LIMIT).unwrap();
         assert_eq!(read(&root, "real.py"), "y = 1\n");
@@ -478,6 +486,7 @@ mod tests {
                 replace("link.py", "x = 1\n", "x", "y"),
                 replace("real.py", "x = 1\n", "x", "y"),
             ],
+            file_system: Vec::new(),
         };
         apply_change(&disk(&root), &same, LIMIT).unwrap();
         assert_eq!(read(&root, "real.py"), "y = 1\n");
@@ -486,6 +495,7 @@ mod tests {
                 replace("link.py", "y = 1\n", "y", "a"),
                 replace("real.py", "y = 1\n", "1", "2"),
             ],
+            file_system: Vec::new(),
         };
         let error = apply_change(&disk(&root), &different, LIMIT).unwrap_err();
         assert_eq!(
@@ -505,6 +515,7 @@ mod tests {
                 replace("a.py", "x = 1\n", "x", "y"),
                 replace("ro.py", "x = 1\n", "x", "y"),
             ],
+            file_system: Vec::new(),
         };
         let error = apply_change(&disk(&root), &change, LIMIT).unwrap_err();
         assert_eq!(error.code().as_str(), "WRITE_REFUSED");
@@ -517,6 +528,7 @@ mod tests {
         fs::hard_link(root.join("a.py"), root.join("b.py")).unwrap();
         let change = SourceChange {
             files: vec![replace("a.py", "x = 1\n", "x", "y")],
+            file_system: Vec::new(),
         };
         let error = apply_change(&disk(&root), &change, LIMIT).unwrap_err();
         assert_eq!(

@@ -245,11 +245,7 @@ const triple = (x) => {
 fn bodies_with_syntax_errors_are_kept_and_nothing_panics() {
     let text = "def ok():\n    a = 1\n    return a\n\ndef broken(:\n    return (\n\ndef after():\n    b = 2\n    return b\n";
     let skeleton = skeleton("python", text);
-    assert!(
-        skeleton
-            .text
-            .starts_with("def ok(): ...  # lines 2-3\n")
-    );
+    assert!(skeleton.text.starts_with("def ok(): ...  # lines 2-3\n"));
     assert!(skeleton.text.contains("return ("), "{}", skeleton.text);
     let rust = skeleton_of_each_language("fn f() { let x = ; }\nfn g() {\n    let y = 1;\n}\n");
     assert!(rust.contains("let x = ;"), "{rust}");
@@ -417,7 +413,9 @@ fn functions_inside_item_level_macro_bodies_are_elided_too() {
 #[test]
 fn runs_of_one_macro_s_calls_keep_their_first() {
     let calls = |name: &str, n: usize, indent: &str| -> String {
-        (0..n).map(|i| format!("{indent}{name}!(T{i}: Send);\n")).collect()
+        (0..n)
+            .map(|i| format!("{indent}{name}!(T{i}: Send);\n"))
+            .collect()
     };
     let text = format!(
         "{}\n{}{}mod m {{\n{}    quiet!(x)\n}}\n\n{}cfg_rt! {{ fn a() {{}} }}\ncfg_rt! {{ fn b() {{}} }}\ncfg_rt! {{ fn c() {{}} }}\n",

@@ -76,7 +76,10 @@ impl PatchOutcome {
     pub fn source_change(&self) -> SourceChange {
         let mut files: Vec<FileEdit> = self.files.iter().filter_map(|f| f.edit.clone()).collect();
         files.sort_by(|a, b| a.path.cmp(&b.path));
-        SourceChange { files }
+        SourceChange {
+            files,
+            file_system: Vec::new(),
+        }
     }
 }
 
