@@ -424,6 +424,21 @@ impl Analysis {
         self.rename_subject(subject, new_name, options)
     }
 
+    /// `patch` applied to `texts` (the current text of each file it names; a missing file
+    /// is absent) and, unless `check` is off, the diagnostics it would introduce.
+    pub fn preview_patch(
+        &self,
+        patch: &super::Patch,
+        texts: &std::collections::BTreeMap<String, String>,
+        options: &super::PatchOptions,
+        check: super::CheckPolicy,
+    ) -> Cancellable<Result<super::PatchPreview, super::PatchError>> {
+        let settings = &*self.check_settings;
+        self.with(|db| {
+            super::patch::preview(db, self.workspace, settings, patch, texts, options, check)
+        })
+    }
+
     /// What a file imports or what imports it, transitively, or the whole workspace's
     /// import graph; with its import cycles. Files or packages (directories).
     pub fn import_graph(&self, query: &super::GraphQuery) -> Cancellable<super::ImportGraphView> {

@@ -597,3 +597,19 @@ pub fn diagnostics_doc() -> String {
     }
     out
 }
+
+/// The diagnostics an edit's check compares (a rename's, a patch's): those `sextant.toml`'s
+/// `[check]` selects.
+pub(crate) struct SelectedDiagnostics<'a>(pub &'a CheckSettings);
+
+impl crate::engine::change_check::Diagnostics for SelectedDiagnostics<'_> {
+    type Finding = DiagnosticInfo;
+
+    fn of(&self, db: &dyn Db, workspace: Workspace, file: SourceFile) -> Vec<DiagnosticInfo> {
+        file_diagnostics_info(db, workspace, file, self.0, &CodeSelection::default())
+    }
+
+    fn code_and_message(finding: &DiagnosticInfo) -> (&str, &str) {
+        (&finding.code, &finding.message)
+    }
+}

@@ -49,7 +49,8 @@ pub use diagnostics::{
     docs_anchor, explain,
 };
 pub use edits::{
-    ContentHash, EditError, FileEdit, SourceChange, TextEdit, unified_diff, unified_diff_labelled,
+    ContentHash, EditError, FileEdit, FileSystemEdit, SourceChange, TextEdit, unified_diff,
+    unified_diff_labelled,
 };
 pub use error::{ErrorCode, Failure};
 pub use format::{
@@ -67,9 +68,9 @@ pub use pack::{
 };
 pub use parse_tree::{ParseOptions, ParseOutput, SyntaxErrorInfo};
 pub use patch::{
-    FileOperation, FileOutcome, Hunk, HunkAnchor, HunkLine, HunkReport, OperationKind, Patch,
-    PatchError, PatchFormat, PatchOptions, PatchOutcome, Replacement, apply_to_texts,
-    detect_format, parse_patch,
+    CheckPolicy, FileOperation, FileOutcome, Hunk, HunkAnchor, HunkLine, HunkReport, OperationKind,
+    Patch, PatchError, PatchFormat, PatchOptions, PatchOutcome, PatchPreview, Replacement,
+    apply_to_texts, detect_format, parse_patch,
 };
 pub use read::{
     Ambiguity, Candidate, PieceInfo, ReadAnswer, ReadCursor, ReadError, ReadRequest, ReadStatus,

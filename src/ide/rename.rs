@@ -17,8 +17,8 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use super::{
-    CheckSettings, CodeSelection, DiagnosticInfo, Span,
-    diagnostics::file_diagnostics_info,
+    CheckSettings, DiagnosticInfo, Span,
+    diagnostics::SelectedDiagnostics,
     edits::{FileEdit, SourceChange, TextEdit, unified_diff},
     navigation::{Certainty, Definition, line_text, site_definition},
 };
@@ -27,8 +27,7 @@ pub use crate::engine::rename::{EditOrigin, RenameOptions};
 use crate::{
     db::{Db, SourceFile, Workspace},
     engine::rename::{
-        self as engine_rename, Conflict, Diagnostics, Plan, PlannedEdit, Refusal, RenamedFile,
-        what_to_rename,
+        self as engine_rename, Conflict, Plan, PlannedEdit, Refusal, RenamedFile, what_to_rename,
     },
     lang::Language,
     semantic::{self, names::resolve::Resolver},
@@ -251,21 +250,6 @@ impl From<Refusal> for RenameError {
             Refusal::NotFound(message) => RenameError::NotFound(message),
             Refusal::NotRenameable(message) => RenameError::NotRenameable(message),
         }
-    }
-}
-
-/// The diagnostics a rename compares: those `sextant.toml`'s `[check]` selects.
-struct SelectedDiagnostics<'a>(&'a CheckSettings);
-
-impl Diagnostics for SelectedDiagnostics<'_> {
-    type Finding = DiagnosticInfo;
-
-    fn of(&self, db: &dyn Db, workspace: Workspace, file: SourceFile) -> Vec<DiagnosticInfo> {
-        file_diagnostics_info(db, workspace, file, self.0, &CodeSelection::default())
-    }
-
-    fn code_and_message(finding: &DiagnosticInfo) -> (&str, &str) {
-        (&finding.code, &finding.message)
     }
 }
 

@@ -470,6 +470,19 @@ impl LiveWorkspace {
 }
 
 impl LiveWorkspace {
+    /// The text on disk now of each of `paths` that exists (see [`super::current_texts`]),
+    /// read with the index's size limit.
+    pub fn current_texts<'a>(
+        &self,
+        paths: impl IntoIterator<Item = &'a str>,
+    ) -> Result<std::collections::BTreeMap<String, String>, ApplyError> {
+        let max_file_size = self
+            .snapshot()
+            .map(|snapshot| snapshot.max_file_size)
+            .unwrap_or(super::DEFAULT_MAX_FILE_SIZE);
+        super::current_texts(&*self.system, paths, max_file_size)
+    }
+
     /// Writes `change` to disk, all files or none (see [`super::apply`]), then has the
     /// writer read the written files back before returning, watcher or not, so every read
     /// after this call sees the new text. Never call it holding a snapshot.

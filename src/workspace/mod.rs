@@ -16,6 +16,7 @@ mod load;
 pub mod manifests;
 pub mod reader;
 pub mod system;
+mod texts;
 
 use std::{
     collections::HashMap,
@@ -41,6 +42,7 @@ pub use system::{
     ApplyStep, FileKind, MemorySystem, Metadata, OsSystem, OverlaySystem, StagedFile, System,
     WritableSystem,
 };
+pub use texts::current_texts;
 
 use crate::{
     ide::{

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 pub(crate) use plan::{Plan, PlannedEdit, RenamedFile, plan};
 pub(crate) use subject::{Renamed, what_to_rename};
-pub(crate) use verify::{Diagnostics, verify};
+pub(crate) use verify::verify;
 
 use crate::{
     db::SourceFile,

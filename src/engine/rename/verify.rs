@@ -11,8 +11,7 @@
 use std::{
     collections::{BTreeSet, HashMap, HashSet},
     path::PathBuf,
-    sync::{Arc, mpsc},
-    time::Duration,
+    sync::Arc,
 };
 
 use super::{Conflict, RenamedFile, directory, plan::Plan};
@@ -21,7 +20,6 @@ use crate::{
     db::{Db, RootDatabase, SourceFile, Workspace},
     engine::change::{Change, FileContent, Inputs},
     semantic::{
-        self,
         import_graph::file_dependencies,
         names::{
             OccurrenceId,
@@ -32,15 +30,7 @@ use crate::{
     syntax::{LineIndex, TextRange},
 };
 
-/// A file's diagnostics as the caller selects and reports them. Verification compares
-/// them by code and message, and returns those new after the rename as they are.
-pub(crate) trait Diagnostics: Sync {
-    type Finding: Clone + Send;
-
-    fn of(&self, db: &dyn Db, workspace: Workspace, file: SourceFile) -> Vec<Self::Finding>;
-
-    fn code_and_message(finding: &Self::Finding) -> (&str, &str);
-}
+use crate::engine::change_check::Diagnostics;
 
 /// What re-analysing the renamed texts found.
 pub(crate) struct Verified<F> {
@@ -139,7 +129,9 @@ pub(crate) fn verify<D: Diagnostics>(
         old_name: &plan.old_name,
         new_name,
     };
-    match on_scratch_thread(db, |scratch_db, request| work.run(scratch_db, request)) {
+    match crate::engine::scratch::on_scratch_thread(db, |scratch_db, request| {
+        work.run(scratch_db, request)
+    }) {
         Ok(verified) => verified,
         // A panic in the scratch analysis is a bug; the rename is refused rather than
         // proposed unchecked.
@@ -231,42 +223,6 @@ fn files_with_text(
         }
     }
     with_text
-}
-
-/// Runs `work` on a new scratch database of `db`'s on a thread of its own (salsa allows
-/// one database per thread inside a query). The request's cancellation reaches the
-/// scratch database: both stop, and `db`'s query unwinds as cancelled. `Err` when `work`
-/// panicked.
-fn on_scratch_thread<T: Send>(
-    db: &dyn Db,
-    work: impl FnOnce(RootDatabase, &salsa::CancellationToken) -> T + Send,
-) -> std::thread::Result<T> {
-    let scratch_db = db.scratch();
-    let request = salsa::Database::cancellation_token(db);
-    let stop_scratch = salsa::Database::cancellation_token(&scratch_db);
-    let (finished, finishing) = mpsc::channel::<()>();
-    let outcome = std::thread::scope(|scope| {
-        let worker = scope.spawn(|| {
-            let _finished = finished;
-            work(scratch_db, &request)
-        });
-        let mut stopped = false;
-        while let Err(mpsc::RecvTimeoutError::Timeout) =
-            finishing.recv_timeout(Duration::from_millis(10))
-        {
-            if !stopped && semantic::is_cancelled(db) {
-                stop_scratch.cancel();
-                stopped = true;
-            }
-        }
-        (worker.join(), stopped)
-    });
-    // What a stopped scratch analysis answered is not an answer (salsa resets its token as
-    // the cancelled query unwinds, so the flag is kept here).
-    match outcome {
-        (result, false) if !semantic::is_cancelled(db) => result,
-        _ => semantic::cancelled(db),
-    }
 }
 
 impl<D: Diagnostics> ScratchWork<'_, D> {

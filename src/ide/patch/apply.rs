@@ -15,7 +15,7 @@ use serde::Serialize;
 use super::lines::{Ending, FileLine, FileLines};
 use super::search_replace::Replacement;
 use super::{FileOperation, Hunk, HunkAnchor, HunkLine, OperationKind, Patch, PatchError};
-use crate::ide::{ContentHash, FileEdit, SourceChange, unified_diff_labelled};
+use crate::ide::{ContentHash, FileEdit, FileSystemEdit, SourceChange, unified_diff_labelled};
 
 const BOM: char = '\u{feff}';
 
@@ -71,15 +71,48 @@ pub struct HunkReport {
 }
 
 impl PatchOutcome {
-    /// The in-place changes, for the all-or-nothing writer: one [`FileEdit`] per file with
-    /// both an old and a new text that differ, sorted by path.
+    /// The change for the all-or-nothing writer: a [`FileEdit`] per file changed in place
+    /// (sorted by path), and a [`FileSystemEdit`] per file created, deleted or moved, or
+    /// whose executable bit alone changes, in the patch's order. A file whose text and
+    /// executable bit both change gets both.
     pub fn source_change(&self) -> SourceChange {
-        let mut files: Vec<FileEdit> = self.files.iter().filter_map(|f| f.edit.clone()).collect();
-        files.sort_by(|a, b| a.path.cmp(&b.path));
-        SourceChange {
-            files,
-            file_system: Vec::new(),
+        let mut files = Vec::new();
+        let mut file_system = Vec::new();
+        for file in &self.files {
+            let path = file.path.clone();
+            let hash = |text: &str| ContentHash::of(text.as_bytes());
+            match (&file.old_text, &file.new_text, &file.new_path) {
+                (None, Some(text), _) => file_system.push(FileSystemEdit::Create {
+                    path,
+                    text: text.clone(),
+                    executable: file.executable == Some(true),
+                }),
+                (Some(old), None, _) => file_system.push(FileSystemEdit::Delete {
+                    path,
+                    base_hash: hash(old),
+                }),
+                (Some(old), Some(text), Some(to)) => file_system.push(FileSystemEdit::Move {
+                    from: path,
+                    to: to.clone(),
+                    base_hash: hash(old),
+                    text: text.clone(),
+                    executable: file.executable,
+                }),
+                (Some(old), Some(_), None) => {
+                    files.extend(file.edit.clone());
+                    if let Some(executable) = file.executable {
+                        file_system.push(FileSystemEdit::SetExecutable {
+                            path,
+                            base_hash: hash(old),
+                            executable,
+                        });
+                    }
+                }
+                (None, None, _) => {}
+            }
         }
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        SourceChange { files, file_system }
     }
 }
 

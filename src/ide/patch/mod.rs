@@ -14,6 +14,7 @@ mod apply;
 mod envelope;
 mod lines;
 mod path;
+mod preview;
 mod search_replace;
 mod unified;
 
@@ -25,6 +26,8 @@ use std::collections::BTreeMap;
 use super::{ErrorCode, Failure, FileEdit};
 
 pub use apply::{FileOutcome, HunkReport, PatchOptions, PatchOutcome, apply_to_texts};
+pub(crate) use preview::preview;
+pub use preview::{CheckPolicy, PatchPreview};
 pub use search_replace::Replacement;
 
 /// A parsed patch: file operations in the order the patch gives them.
@@ -121,7 +124,17 @@ impl Hunk {
 }
 
 /// The formats [`parse_patch`] reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum PatchFormat {
     /// Chosen from the text: [`detect_format`].
@@ -230,6 +243,17 @@ pub fn parse_patch(text: &str, format: PatchFormat) -> Result<Patch, PatchError>
 }
 
 impl Patch {
+    /// Every path the patch names, a move's destination included.
+    pub fn paths(&self) -> impl Iterator<Item = &str> {
+        self.operations.iter().flat_map(|operation| {
+            let move_to = match &operation.kind {
+                OperationKind::Update { move_to, .. } => move_to.as_deref(),
+                _ => None,
+            };
+            std::iter::once(operation.path.as_str()).chain(move_to)
+        })
+    }
+
     /// A patch of `operations`, refused when one path is the subject of two of them (the
     /// order of two operations on one file would be a guess).
     pub fn new(operations: Vec<FileOperation>) -> Result<Patch, PatchError> {

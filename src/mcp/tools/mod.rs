@@ -43,6 +43,7 @@ use crate::{
 
 mod bootstrap;
 mod pack;
+mod patch;
 mod read;
 mod rename;
 mod repo_map;
@@ -332,6 +333,8 @@ pub struct SextantServer {
     /// This session's parts of a pack too large for one answer: each session has its own
     /// (see [`SextantServer::for_new_session`]).
     packs: Arc<super::resources::PackStore>,
+    /// The results of this server's last applied patches, for `operation_id` retries.
+    operations: Arc<patch::AppliedOperations>,
     /// Test hook: `SEXTANT_TEST_PANIC=<tool name>` (`testing::TestHooks::panic_in_tool`) makes that tool panic
     /// inside its worker, so tests can check that a panic fails only that request.
     inject_panic: Option<String>,
@@ -410,7 +413,10 @@ fn without_writes(
     if !read_only {
         return router;
     }
-    for (tool, argument) in super::format::WRITING_ARGUMENTS {
+    for (tool, argument) in super::format::WRITING_ARGUMENTS
+        .iter()
+        .chain(patch::WRITING_ARGUMENTS)
+    {
         let Some(route) = router.map.get_mut(*tool) else {
             continue;
         };
@@ -437,6 +443,7 @@ impl SextantServer {
             status_lane: Arc::new(Semaphore::new(STATUS_LANE_SLOTS)),
             runs: Arc::default(),
             packs: Arc::new(super::resources::PackStore::new(Arc::default())),
+            operations: Arc::default(),
             limits: Arc::new(limits),
             inject_panic: crate::testing::hooks().panic_in_tool.clone(),
             tool_router: without_writes(
@@ -447,7 +454,8 @@ impl SextantServer {
                     ),
                 )) + Self::read_router()
                     + Self::bootstrap_router()
-                    + Self::pack_router(),
+                    + Self::pack_router()
+                    + Self::patch_router(),
                 limits_read_only,
             ),
         }

@@ -1,0 +1,133 @@
+//! The diagnostics a change of texts would introduce, found before anything is written:
+//! the workspace with the new texts is analysed in a scratch database ([`super::scratch`]),
+//! and each changed file's diagnostics there are compared with its diagnostics now.
+//!
+//! Invariant: a diagnostic is new when the file after the change has more diagnostics of
+//! its code and message than the file before (a created file: than none); positions are
+//! not compared, since an edit above a diagnostic moves it without changing it. Only the
+//! changed files are checked; a file the change leaves alone but breaks (a caller of a
+//! deleted function) is not reported.
+
+use std::collections::HashMap;
+
+use super::change::{Change, FileContent, Inputs};
+use crate::{
+    db::{Db, SourceFile, Workspace},
+    lang::registry,
+};
+
+/// A file's diagnostics as the caller selects and reports them, compared by code and
+/// message.
+pub(crate) trait Diagnostics: Sync {
+    type Finding: Clone + Send;
+
+    fn of(&self, db: &dyn Db, workspace: Workspace, file: SourceFile) -> Vec<Self::Finding>;
+
+    fn code_and_message(finding: &Self::Finding) -> (&str, &str);
+}
+
+/// One file's new text.
+pub(crate) struct ChangedText {
+    /// Where the text will be.
+    pub path: String,
+    /// Where the file is now: `path`, the path it moves from, or `None` for a created file.
+    pub was: Option<String>,
+    pub text: String,
+}
+
+/// The diagnostics the changed files would have that they do not have now, in the order
+/// of `changed`; `removed` files are left out of the scratch workspace. `Err` when the
+/// scratch analysis panicked (a bug; the caller must not call the change checked).
+pub(crate) fn new_diagnostics<D: Diagnostics>(
+    db: &dyn Db,
+    workspace: Workspace,
+    diagnostics: &D,
+    changed: &[ChangedText],
+    removed: &[String],
+) -> std::thread::Result<Vec<D::Finding>> {
+    let by_path: HashMap<&str, SourceFile> = workspace
+        .files(db)
+        .iter()
+        .map(|&file| (file.path(db).as_str(), file))
+        .collect();
+    let before: Vec<Vec<D::Finding>> = changed
+        .iter()
+        .map(|change| {
+            let was = change.was.as_deref().and_then(|was| by_path.get(was));
+            was.map_or_else(Vec::new, |&file| diagnostics.of(db, workspace, file))
+        })
+        .collect();
+
+    let gone: Vec<&str> = removed
+        .iter()
+        .map(String::as_str)
+        .chain(changed.iter().filter_map(|c| c.was.as_deref()))
+        .collect();
+    let mut scratch = Change::default();
+    for &file in workspace.files(db).iter() {
+        let path = file.path(db);
+        if !gone.contains(&path.as_str()) {
+            let content = FileContent {
+                lang: file.lang(db),
+                text: file.text(db).to_string(),
+                lossy_utf8: file.lossy_utf8(db),
+            };
+            scratch.set_file(path.clone(), content);
+        }
+    }
+    let mut checked = Vec::new();
+    for change in changed {
+        let lang = registry().for_path(std::path::Path::new(&change.path), first_line(change));
+        if let Some(lang) = lang {
+            let content = FileContent {
+                lang: lang.lang_id,
+                text: change.text.clone(),
+                lossy_utf8: false,
+            };
+            scratch.set_file(change.path.clone(), content);
+        }
+        checked.push(lang.is_some());
+    }
+    for manifest in workspace.manifests(db).iter() {
+        let text = manifest.text(db).to_string();
+        scratch.set_manifest(manifest.path(db).clone(), manifest.kind(db), text);
+    }
+
+    let root = workspace.root(db).clone();
+    super::scratch::on_scratch_thread(db, move |scratch_db, _| {
+        let inputs = Inputs::from_change(scratch_db, root, scratch);
+        let mut new = Vec::new();
+        for ((change, was), checked) in changed.iter().zip(&before).zip(checked) {
+            let Some(file) = inputs.file(&change.path).filter(|_| checked) else {
+                continue;
+            };
+            let is = diagnostics.of(&inputs.db, inputs.workspace, file);
+            new.extend(added::<D>(was, &is));
+        }
+        new
+    })
+}
+
+fn first_line(change: &ChangedText) -> Option<&[u8]> {
+    change.text.lines().next().map(str::as_bytes)
+}
+
+/// The findings of `is` beyond those of `was` with the same code and message.
+fn added<D: Diagnostics>(was: &[D::Finding], is: &[D::Finding]) -> Vec<D::Finding> {
+    let mut seen: HashMap<(&str, &str), usize> = HashMap::new();
+    for finding in was {
+        *seen.entry(D::code_and_message(finding)).or_default() += 1;
+    }
+    is.iter()
+        .filter(
+            |finding| match seen.get_mut(&D::code_and_message(finding)) {
+                Some(count) if *count > 0 => {
+                    *count -= 1;
+                    false
+                }
+                _ => true,
+            },
+        )
+        .cloned()
+        .collect()
+}

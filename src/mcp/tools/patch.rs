@@ -1,0 +1,395 @@
+//! `apply_patch`: a multi-file patch (unified or `git diff`, the `*** Begin Patch`
+//! envelope, search/replace blocks) checked whole in memory, then shown (the default) or
+//! written every file or none.
+//!
+//! Invariant: the patch is applied to the files as they are on disk now, and the change
+//! it makes names each file's hash, so the writer (`LiveWorkspace::apply_change`) refuses
+//! a file changed since (`CONFLICT`); nothing is written unless `apply` is true, and on a
+//! read-only server `apply` does not exist. A retried apply with the same `operation_id`
+//! answers the first result instead of applying again.
+
+use std::{collections::VecDeque, sync::Mutex};
+
+use rmcp::{RoleServer, model::JsonObject, service::RequestContext, tool, tool_router};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{Lane, SextantServer, parse_args, read_error};
+use crate::{
+    ide::{
+        CheckPolicy, DiagnosticInfo, FileOutcome, HunkReport, Patch, PatchFormat, PatchOptions,
+        PatchPreview, Replacement, Severity, parse_patch,
+    },
+    mcp::{
+        ErrorCode, ToolError,
+        answers::Json,
+        schema::{input_schema, output_schema},
+    },
+    workspace::live::Snapshot,
+};
+
+/// The arguments a read-only server leaves out of the schema and refuses.
+pub const WRITING_ARGUMENTS: &[(&str, &str)] = &[
+    ("apply_patch", "apply"),
+    ("apply_patch", "expected_change_id"),
+    ("apply_patch", "operation_id"),
+];
+
+/// How many applied operations a server remembers for `operation_id` retries.
+const REMEMBERED_OPERATIONS: usize = 64;
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ApplyPatchArgs {
+    /// The patch: `git diff`/`diff -u` output, a `*** Begin Patch` … `*** End Patch`
+    /// envelope, or search/replace blocks (a path line, `<<<<<<< SEARCH`, old lines,
+    /// `=======`, new lines, `>>>>>>> REPLACE`). Or give `replacements`.
+    pub patch: Option<String>,
+    /// The patch's format (default: detected from the text).
+    pub format: Option<PatchFormat>,
+    /// Search/replace edits as data: each `old_text` must occur exactly once in its file
+    /// (as the edits before it in the list left it).
+    pub replacements: Option<Vec<ReplacementArg>>,
+    /// Context lines a unified diff's hunk may leave out at each end when it does not
+    /// match whole (0–3, default 0); the answer reports every hunk that needed it.
+    #[schemars(range(min = 0, max = 3))]
+    pub fuzz: Option<u8>,
+    /// Check the result for new diagnostics: `report` (default) reports them, `refuse`
+    /// writes nothing when one is an error (`NEW_DIAGNOSTICS`), `off` skips the check.
+    pub check: Option<CheckPolicy>,
+    /// Write the change (default false: a dry run returning the diff). `CONFLICT` when a
+    /// file changed since it was read.
+    pub apply: Option<bool>,
+    /// With `apply`: the `change_id` of the dry run that was reviewed; the change is
+    /// written only if the one computed now is the same.
+    pub expected_change_id: Option<String>,
+    /// With `apply`: names this write, so that a retry answers the first result
+    /// (`replayed: true`) instead of applying again.
+    #[schemars(length(min = 1, max = 200))]
+    pub operation_id: Option<String>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReplacementArg {
+    /// Workspace-relative path of the file.
+    pub path: String,
+    /// The text to replace; it must occur exactly once.
+    pub old_text: String,
+    pub new_text: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct PatchAnswer {
+    /// The change was written.
+    pub applied: bool,
+    /// This answer is the first one of an earlier call with the same `operation_id`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub replayed: bool,
+    /// Names this exact change; pass it back as `expected_change_id` with `apply`.
+    pub change_id: String,
+    /// One entry per file, in the patch's order.
+    pub files: Vec<PatchedFile>,
+    /// The diagnostics the changed files would have (or, applied, have) that they did not
+    /// have before; absent when `check` is `off`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new_diagnostics: Option<Vec<NewDiagnostic>>,
+    /// A `git diff`-style unified diff of the whole change.
+    pub diff: String,
+    /// The diff was cut to fit the answer.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub diff_truncated: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct PatchedFile {
+    pub path: String,
+    /// `added`, `deleted`, `modified`, `renamed` or `mode_changed`.
+    pub status: &'static str,
+    /// Where a renamed file goes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new_path: Option<String>,
+    pub lines_added: usize,
+    pub lines_removed: usize,
+    /// The executable bit the patch sets, when it sets one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub executable: Option<bool>,
+    /// Hunks that did not apply exactly where the patch said, or only with fuzz or with
+    /// whitespace ignored.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub inexact_hunks: Vec<InexactHunk>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct InexactHunk {
+    /// 1-based, in the order the file's hunks come.
+    pub hunk: usize,
+    /// The line where it applied.
+    pub line: usize,
+    /// The line where the patch placed it, when that is not where it applied.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub patch_line: Option<usize>,
+    /// Context lines left out at each end.
+    pub fuzz: usize,
+    pub whitespace_ignored: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct NewDiagnostic {
+    pub path: String,
+    pub line: u32,
+    pub column: u32,
+    pub code: String,
+    pub severity: Severity,
+    pub message: String,
+}
+
+impl PatchedFile {
+    fn new(file: &FileOutcome) -> PatchedFile {
+        let status = match (&file.old_text, &file.new_text, &file.new_path) {
+            (None, _, _) => "added",
+            (_, None, _) => "deleted",
+            (_, _, Some(_)) => "renamed",
+            (Some(old), Some(new), None) if old == new && file.executable.is_some() => {
+                "mode_changed"
+            }
+            _ => "modified",
+        };
+        let (lines_added, lines_removed) = line_counts(file);
+        PatchedFile {
+            path: file.path.clone(),
+            status,
+            new_path: file.new_path.clone(),
+            lines_added,
+            lines_removed,
+            executable: file.executable,
+            inexact_hunks: file
+                .hunks
+                .iter()
+                .enumerate()
+                .filter(|(_, h)| h.offset != 0 || h.fuzz > 0 || h.whitespace_ignored)
+                .map(|(at, h): (usize, &HunkReport)| InexactHunk {
+                    hunk: at + 1,
+                    line: h.line,
+                    patch_line: (h.offset != 0)
+                        .then(|| h.line.checked_add_signed(-h.offset))
+                        .flatten(),
+                    fuzz: h.fuzz,
+                    whitespace_ignored: h.whitespace_ignored,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Lines added and removed, as a line diff counts them.
+fn line_counts(file: &FileOutcome) -> (usize, usize) {
+    let old = file.old_text.as_deref().unwrap_or_default();
+    let new = file.new_text.as_deref().unwrap_or_default();
+    let diff = similar::TextDiff::from_lines(old, new);
+    let mut counts = (0, 0);
+    for change in diff.iter_all_changes() {
+        match change.tag() {
+            similar::ChangeTag::Insert => counts.0 += 1,
+            similar::ChangeTag::Delete => counts.1 += 1,
+            similar::ChangeTag::Equal => {}
+        }
+    }
+    counts
+}
+
+fn new_diagnostic(d: &DiagnosticInfo) -> NewDiagnostic {
+    NewDiagnostic {
+        path: d.path.clone(),
+        line: d.span.start.line,
+        column: d.span.start.column,
+        code: d.code.clone(),
+        severity: d.severity,
+        message: d.message.clone(),
+    }
+}
+
+impl PatchAnswer {
+    fn new(preview: &PatchPreview, applied: bool) -> PatchAnswer {
+        PatchAnswer {
+            applied,
+            replayed: false,
+            change_id: preview.change.id(),
+            files: preview.outcome.files.iter().map(PatchedFile::new).collect(),
+            new_diagnostics: preview
+                .new_diagnostics
+                .as_ref()
+                .map(|found| found.iter().map(new_diagnostic).collect()),
+            diff: preview.outcome.diff.clone(),
+            diff_truncated: false,
+        }
+    }
+}
+
+/// The results of the last applied operations, by `operation_id`, with the change each
+/// wrote (a retry of the id with another patch is refused).
+#[derive(Default)]
+pub struct AppliedOperations {
+    remembered: Mutex<VecDeque<(String, String, PatchAnswer)>>,
+}
+
+impl AppliedOperations {
+    fn find(&self, id: &str) -> Option<(String, PatchAnswer)> {
+        let remembered = self.remembered.lock().unwrap();
+        remembered
+            .iter()
+            .find(|(known, _, _)| known == id)
+            .map(|(_, patch_key, answer)| (patch_key.clone(), answer.clone()))
+    }
+
+    fn remember(&self, id: String, patch_key: String, answer: PatchAnswer) {
+        let mut remembered = self.remembered.lock().unwrap();
+        if remembered.len() == REMEMBERED_OPERATIONS {
+            remembered.pop_front();
+        }
+        remembered.push_back((id, patch_key, answer));
+    }
+}
+
+#[tool_router(router = patch_router, vis = "pub(super)")]
+impl SextantServer {
+    #[tool(
+        description = "Apply a patch (git diff, `*** Begin Patch` envelope, search/replace): checked dry run with diff and new diagnostics unless `apply`; all files or none.",
+        input_schema = input_schema::<ApplyPatchArgs>(),
+        output_schema = output_schema::<PatchAnswer>(),
+        annotations(read_only_hint = false, destructive_hint = true, idempotent_hint = false, open_world_hint = false)
+    )]
+    async fn apply_patch(
+        &self,
+        args: JsonObject,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Json<PatchAnswer>, rmcp::model::CallToolResult> {
+        let args: ApplyPatchArgs = parse_args(args)?;
+        let apply = args.apply.unwrap_or(false);
+        let writes = apply || args.expected_change_id.is_some() || args.operation_id.is_some();
+        if writes && self.limits.read_only {
+            return Err(invalid("this server is read-only: `apply` is not available").into());
+        }
+        if (args.expected_change_id.is_some() || args.operation_id.is_some()) && !apply {
+            return Err(
+                invalid("`expected_change_id` and `operation_id` go with `apply: true`").into(),
+            );
+        }
+        let (patch, patch_key) = parsed(&args)?;
+        if let Some(id) = &args.operation_id
+            && let Some((key, mut answer)) = self.operations.find(id)
+        {
+            if key != patch_key {
+                let message = format!("operation_id {id:?} was used for another patch");
+                return Err(invalid(&message).into());
+            }
+            answer.replayed = true;
+            return self.fitted_patch(answer);
+        }
+        let options = PatchOptions {
+            fuzz: usize::from(args.fuzz.unwrap_or(0).min(3)),
+            ..PatchOptions::default()
+        };
+        let check = args.check.unwrap_or_default();
+        let live = self.live.clone();
+        let answer = self
+            .run("apply_patch", ctx, Lane::Compute, move |cancel| {
+                let texts = live
+                    .current_texts(patch.paths())
+                    .map_err(ToolError::failed)?;
+                let preview = live
+                    .read(cancel, |s: &Snapshot| {
+                        s.analysis.preview_patch(&patch, &texts, &options, check)
+                    })
+                    .map_err(read_error)?
+                    .map_err(ToolError::failed)?;
+                if let Some(expected) = &args.expected_change_id {
+                    super::reviewed(expected, &preview.change)?;
+                }
+                if !apply {
+                    return Ok(PatchAnswer::new(&preview, false));
+                }
+                let blocking = check.blocking(preview.new_diagnostics.as_deref().unwrap_or(&[]));
+                if !blocking.is_empty() {
+                    let listed: Vec<NewDiagnostic> = blocking.iter().map(new_diagnostic).collect();
+                    return Err(ToolError::new(
+                        ErrorCode::NewDiagnostics,
+                        "the patched files would have new errors; nothing was written",
+                    )
+                    .with_detail(
+                        "diagnostics",
+                        serde_json::to_value(listed).unwrap_or_default(),
+                    ));
+                }
+                live.apply_change(&preview.change)
+                    .map_err(ToolError::failed)?;
+                Ok(PatchAnswer::new(&preview, true))
+            })
+            .await?;
+        if let Some(id) = args.operation_id {
+            self.operations.remember(id, patch_key, answer.clone());
+        }
+        self.fitted_patch(answer)
+    }
+}
+
+fn invalid(message: &str) -> ToolError {
+    ToolError::new(ErrorCode::InvalidArgument, message)
+}
+
+/// The patch the arguments give, and a key naming it (for `operation_id` retries).
+fn parsed(args: &ApplyPatchArgs) -> Result<(Patch, String), ToolError> {
+    match (&args.patch, &args.replacements) {
+        (Some(text), None) => {
+            let patch =
+                parse_patch(text, args.format.unwrap_or_default()).map_err(ToolError::failed)?;
+            Ok((patch, blake3::hash(text.as_bytes()).to_hex().to_string()))
+        }
+        (None, Some(replacements)) => {
+            if args.format.is_some() || args.fuzz.is_some() {
+                return Err(invalid("`format` and `fuzz` go with `patch`"));
+            }
+            let mut key = blake3::Hasher::new();
+            let blocks = replacements
+                .iter()
+                .map(|r| {
+                    for part in [&r.path, &r.old_text, &r.new_text] {
+                        key.update(&(part.len() as u64).to_le_bytes());
+                        key.update(part.as_bytes());
+                    }
+                    (
+                        r.path.clone(),
+                        Replacement {
+                            old_text: r.old_text.clone(),
+                            new_text: r.new_text.clone(),
+                            line: None,
+                        },
+                    )
+                })
+                .collect();
+            let patch = Patch::from_replacements(blocks).map_err(ToolError::failed)?;
+            Ok((patch, key.finalize().to_hex().to_string()))
+        }
+        _ => Err(invalid("give exactly one of `patch` and `replacements`")),
+    }
+}
+
+impl SextantServer {
+    /// The answer within the response limit: a diff too long is cut (and says so).
+    fn fitted_patch(
+        &self,
+        mut answer: PatchAnswer,
+    ) -> Result<Json<PatchAnswer>, rmcp::model::CallToolResult> {
+        let size = |a: &PatchAnswer| serde_json::to_string(a).map_or(usize::MAX, |s| s.len());
+        let limit = self.limits.max_response_chars;
+        let total = size(&answer);
+        if total > limit {
+            let over = total - limit + 64;
+            let keep = answer.diff.len().saturating_sub(over);
+            let cut = crate::ide::floor_char_boundary(&answer.diff, keep);
+            answer.diff.truncate(cut);
+            answer.diff_truncated = true;
+        }
+        self.bounded(answer)
+    }
+}

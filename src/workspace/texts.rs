@@ -1,0 +1,34 @@
+//! The texts an edit is computed from, read from the disk through the confined reader: a
+//! patch applies to the files as they are now, not as the index last saw them, and the
+//! writer later checks each file still hashes to the text read here.
+
+use std::collections::BTreeMap;
+
+use super::{ApplyError, reader::ReadRefusal, system::System};
+
+/// The text of each of `paths` (workspace-relative) that exists; a missing file (or a
+/// dangling link) is absent from the map. A file that cannot be an edit's base (not valid
+/// UTF-8, not a regular file, outside the root, over `max_file_size`) is refused.
+pub fn current_texts<'a>(
+    system: &dyn System,
+    paths: impl IntoIterator<Item = &'a str>,
+    max_file_size: u64,
+) -> Result<BTreeMap<String, String>, ApplyError> {
+    let mut texts = BTreeMap::new();
+    for path in paths {
+        let refused = |reason: String| ApplyError::Refused {
+            path: path.to_string(),
+            reason,
+        };
+        match system.read(&system.root().join(path), max_file_size) {
+            Ok(content) => {
+                let text = String::from_utf8(content.bytes)
+                    .map_err(|_| refused("not valid UTF-8, so sextant never writes it".into()))?;
+                texts.insert(path.to_string(), text);
+            }
+            Err(ReadRefusal::NotFound) => {}
+            Err(refusal) => return Err(refused(refusal.to_string())),
+        }
+    }
+    Ok(texts)
+}

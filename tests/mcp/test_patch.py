@@ -1,0 +1,203 @@
+"""`apply_patch` through the MCP Python SDK: the three patch forms as a dry run (diff, file
+summaries, new diagnostics) and applied (the files and the index follow), refusals that
+write nothing (a hunk that does not apply, a path leaving the root, new errors under
+`check: refuse`, a file changed since the reviewed dry run), `operation_id` retries, and
+`--read-only` hiding `apply`."""
+
+import pytest
+
+from conftest import stdio_session, tool_error, wait_until_indexed, write
+
+pytestmark = pytest.mark.anyio
+
+GEO = "def area(w, h):\n    return w * h\n\n\ndef perimeter(w, h):\n    return 2 * (w + h)\n"
+MAIN = "from app.geo import area\n\nprint(area(1, 2))\n"
+
+GIT_DIFF = """diff --git a/app/geo.py b/app/geo.py
+index 1111111..2222222 100644
+--- a/app/geo.py
++++ b/app/geo.py
+@@ -1,5 +1,5 @@
+-def area(w, h):
+-    return w * h
++def area(width, height):
++    return width * height
+ 
+ 
+ def perimeter(w, h):
+diff --git a/app/main.py b/app/main.py
+--- a/app/main.py
++++ b/app/main.py
+@@ -1,3 +1,3 @@
+ from app.geo import area
+ 
+-print(area(1, 2))
++print(area(3, 4))
+"""
+
+
+@pytest.fixture
+def project(tmp_path):
+    root = tmp_path / "ws"
+    write(root, "app/__init__.py", "")
+    write(root, "app/geo.py", GEO)
+    write(root, "app/main.py", MAIN)
+    return root
+
+
+async def call(session, args):
+    result = await session.call_tool("apply_patch", args)
+    return result
+
+
+async def test_a_dry_run_shows_the_diff_and_summaries_and_writes_nothing(project):
+    async with stdio_session(project) as session:
+        await wait_until_indexed(session)
+        result = await call(session, {"patch": GIT_DIFF})
+        assert not result.is_error, result
+        answer = result.structured_content
+        assert answer["applied"] is False
+        assert len(answer["change_id"]) == 32
+        assert answer["files"] == [
+            {"path": "app/geo.py", "status": "modified", "lines_added": 2, "lines_removed": 2},
+            {"path": "app/main.py", "status": "modified", "lines_added": 1, "lines_removed": 1},
+        ]
+        assert answer["new_diagnostics"] == []
+        assert answer["diff"] == (
+            "diff --git a/app/geo.py b/app/geo.py\n--- a/app/geo.py\n+++ b/app/geo.py\n"
+            "@@ -1,5 +1,5 @@\n-def area(w, h):\n-    return w * h\n+def area(width, height):\n"
+            "+    return width * height\n \n \n def perimeter(w, h):\n"
+            "diff --git a/app/main.py b/app/main.py\n--- a/app/main.py\n+++ b/app/main.py\n"
+            "@@ -1,3 +1,3 @@\n from app.geo import area\n \n-print(area(1, 2))\n+print(area(3, 4))\n"
+        )
+        assert (project / "app/geo.py").read_text() == GEO
+        assert (project / "app/main.py").read_text() == MAIN
+
+
+async def test_apply_writes_every_file_and_the_index_follows(project):
+    async with stdio_session(project) as session:
+        await wait_until_indexed(session)
+        result = await call(session, {"patch": GIT_DIFF, "apply": True})
+        assert not result.is_error, result
+        assert result.structured_content["applied"] is True
+        assert (project / "app/geo.py").read_text() == GEO.replace(
+            "def area(w, h):\n    return w * h", "def area(width, height):\n    return width * height"
+        )
+        assert (project / "app/main.py").read_text() == "from app.geo import area\n\nprint(area(3, 4))\n"
+        # Read-your-writes: the next request sees the new parameter names.
+        hover = await session.call_tool("read_symbol", {"targets": [{"symbol": "app.geo.area"}]})
+        assert not hover.is_error, hover
+        assert "def area(width, height):" in hover.content[0].text
+
+
+async def test_the_envelope_and_search_replace_blocks_apply_the_same_way(project):
+    envelope = (
+        "*** Begin Patch\n*** Update File: app/main.py\n@@\n-print(area(1, 2))\n+print(area(5, 6))\n"
+        "*** End Patch\n"
+    )
+    blocks = "app/geo.py\n<<<<<<< SEARCH\n    return 2 * (w + h)\n=======\n    return (w + h) * 2\n>>>>>>> REPLACE\n"
+    async with stdio_session(project) as session:
+        await wait_until_indexed(session)
+        first = await call(session, {"patch": envelope, "apply": True})
+        assert not first.is_error, first
+        assert (project / "app/main.py").read_text() == "from app.geo import area\n\nprint(area(5, 6))\n"
+        second = await call(session, {"patch": blocks, "apply": True})
+        assert not second.is_error, second
+        assert (project / "app/geo.py").read_text() == GEO.replace("2 * (w + h)", "(w + h) * 2")
+        third = await call(session, {
+            "replacements": [{"path": "app/geo.py", "old_text": "w * h", "new_text": "h * w"}],
+            "apply": True,
+        })
+        assert not third.is_error, third
+        assert "    return h * w\n" in (project / "app/geo.py").read_text()
+
+
+async def test_a_hunk_that_does_not_apply_writes_nothing(project):
+    broken = GIT_DIFF.replace("-print(area(1, 2))", "-print(area(9, 9))")
+    async with stdio_session(project) as session:
+        await wait_until_indexed(session)
+        error = tool_error(await call(session, {"patch": broken, "apply": True}))
+        assert error["code"] == "PATCH_DOES_NOT_APPLY"
+        assert error["message"].startswith("app/main.py: ")
+        assert (project / "app/geo.py").read_text() == GEO
+        assert (project / "app/main.py").read_text() == MAIN
+
+
+@pytest.mark.parametrize("path", ["../outside.py", "/etc/passwd", "app/../../x.py"])
+async def test_a_path_outside_the_root_is_refused(project, path):
+    patch = f"*** Begin Patch\n*** Add File: {path}\n+x = 1\n*** End Patch\n"
+    async with stdio_session(project) as session:
+        await wait_until_indexed(session)
+        error = tool_error(await call(session, {"patch": patch, "apply": True}))
+        assert error["code"] == "PATCH_INVALID", error
+    assert not (project.parent / "outside.py").exists()
+
+
+async def test_new_errors_are_reported_or_refused_as_asked(project):
+    # `area` is still imported and called, but no longer defined: an undefined name.
+    breaking = "app/geo.py\n<<<<<<< SEARCH\ndef area(w, h):\n=======\ndef surface(w, h):\n>>>>>>> REPLACE\n"
+    async with stdio_session(project) as session:
+        await wait_until_indexed(session)
+        dry = (await call(session, {"patch": breaking})).structured_content
+        assert dry["new_diagnostics"] == []  # geo.py itself has no new diagnostic
+        main_breaking = (
+            "app/main.py\n<<<<<<< SEARCH\nprint(area(1, 2))\n=======\nprint(aera(1, 2))\n>>>>>>> REPLACE\n"
+        )
+        dry = (await call(session, {"patch": main_breaking})).structured_content
+        # The import left unused, and the misspelt name.
+        assert [(d["path"], d["line"], d["code"], d["severity"]) for d in dry["new_diagnostics"]] == [
+            ("app/main.py", 1, "SX006", "warning"),
+            ("app/main.py", 3, "SX005", "error"),
+        ]
+        refused = await call(session, {"patch": main_breaking, "apply": True, "check": "refuse"})
+        error = tool_error(refused)
+        assert error["code"] == "NEW_DIAGNOSTICS"
+        assert (project / "app/main.py").read_text() == MAIN
+        written = await call(session, {"patch": main_breaking, "apply": True})
+        assert not written.is_error, written
+        assert written.structured_content["applied"] is True
+        assert len(written.structured_content["new_diagnostics"]) == 2
+        assert "aera" in (project / "app/main.py").read_text()
+
+
+async def test_apply_writes_only_the_change_that_was_reviewed(project):
+    async with stdio_session(project) as session:
+        await wait_until_indexed(session)
+        reviewed = (await call(session, {"patch": GIT_DIFF})).structured_content
+        # The file changes after the review, in a way the patch still applies to.
+        write(project, "app/geo.py", GEO + "\n\ndef volume(w, h, d):\n    return w * h * d\n")
+        error = tool_error(await call(session, {
+            "patch": GIT_DIFF, "apply": True, "expected_change_id": reviewed["change_id"],
+        }))
+        assert error["code"] == "CONFLICT"
+        assert (project / "app/main.py").read_text() == MAIN
+
+
+async def test_a_retried_operation_answers_the_first_result(project):
+    async with stdio_session(project) as session:
+        await wait_until_indexed(session)
+        args = {"patch": GIT_DIFF, "apply": True, "operation_id": "op-1"}
+        first = await call(session, args)
+        assert not first.is_error, first
+        assert "replayed" not in first.structured_content
+        again = await call(session, args)
+        assert not again.is_error, again
+        replay = again.structured_content
+        assert replay["replayed"] is True
+        assert replay["change_id"] == first.structured_content["change_id"]
+        assert (project / "app/main.py").read_text() == "from app.geo import area\n\nprint(area(3, 4))\n"
+        other = await call(session, {"patch": GIT_DIFF.replace("area(3, 4)", "area(7, 8)"), "apply": True,
+                                     "operation_id": "op-1"})
+        assert tool_error(other)["code"] == "INVALID_ARGUMENT"
+
+
+async def test_a_read_only_server_offers_no_apply(project):
+    async with stdio_session(project, "--read-only") as session:
+        await wait_until_indexed(session)
+        tools = {t.name: t for t in (await session.list_tools()).tools}
+        schema = tools["apply_patch"].input_schema["properties"]
+        assert "apply" not in schema and "operation_id" not in schema
+        assert tools["apply_patch"].annotations.read_only_hint is True
+        error = tool_error(await call(session, {"patch": GIT_DIFF, "apply": True}))
+        assert error["code"] == "INVALID_ARGUMENT"
+        assert (project / "app/main.py").read_text() == MAIN
