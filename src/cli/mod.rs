@@ -4,6 +4,7 @@
 //! Exit codes: 0 ok, 1 findings (syntax errors for `parse`, no match for `symbols`, cycles
 //! for `graph --cycles`, diagnostics for `check`), 2 usage or I/O error.
 
+mod apply;
 mod format;
 mod github;
 mod progress;
@@ -87,6 +88,12 @@ pub enum Command {
     /// new name would change what a name means (exit 1), or when NEW is not a valid name
     /// (exit 2). Python, JavaScript, TypeScript, Go and Rust.
     Rename(rename::RenameArgs),
+    /// Apply a patch (`git diff` output, a `*** Begin Patch` envelope or search/replace
+    /// blocks) from PATCH or standard input, checked whole against the files as they are:
+    /// a dry run lists the files and the diagnostics the patch would introduce (--diff
+    /// shows the change); --write writes every file or none. Exits 2 when the patch does not
+    /// apply, 1 when --check refuse found new errors.
+    Apply(apply::ApplyArgs),
     /// Show the import graph: what FILE imports, transitively, as an indented tree (or what
     /// imports it, with --reverse), each entry with the line of its import statement in the
     /// importing file; without FILE, every import between workspace files. Import cycles are
@@ -529,6 +536,7 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
         Command::Def(args) => definition(g, args),
         Command::Refs(args) => references(g, args),
         Command::Rename(args) => rename::run(g, args),
+        Command::Apply(args) => apply::run(g, args),
         Command::Search(args) => search::run(g, args),
         Command::Graph(args) => graph(g, args),
         Command::Check(args) => check(g, args),

@@ -135,7 +135,7 @@ pub async fn serve_http(
     if unauthenticated {
         eprintln!(
             "sextant: warning: no bearer token (--token-env or --token-file): serving read-only \
-             (rename_symbol and format_source cannot apply), and any local user can read the \
+             (apply_patch, rename_symbol and format_source cannot apply), and any local user can read the \
              workspace through this port"
         );
     }

@@ -660,6 +660,14 @@ impl Host {
         apply_change(&**self.system.base(), change, self.config.max_file_size)
     }
 
+    /// The text on disk now of each of `paths` that exists (see [`current_texts`]).
+    pub fn current_texts<'a>(
+        &self,
+        paths: impl IntoIterator<Item = &'a str>,
+    ) -> Result<std::collections::BTreeMap<String, String>, ApplyError> {
+        current_texts(&**self.system.base(), paths, self.config.max_file_size)
+    }
+
     /// The analysis host itself (tests and benchmarks drive the database through it).
     /// The directories below the root the last walk entered, workspace-relative.
     pub fn walked_directories(&self) -> impl Iterator<Item = &str> {

@@ -27,7 +27,7 @@ use super::{ErrorCode, Failure, FileEdit};
 
 pub use apply::{FileOutcome, HunkReport, PatchOptions, PatchOutcome, apply_to_texts};
 pub(crate) use preview::preview;
-pub use preview::{CheckPolicy, PatchPreview};
+pub use preview::{CheckPolicy, FileStatus, InexactHunk, PatchPreview, PatchedFile};
 pub use search_replace::Replacement;
 
 /// A parsed patch: file operations in the order the patch gives them.

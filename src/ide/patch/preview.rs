@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Patch, PatchError, PatchOptions, PatchOutcome, apply_to_texts};
+use super::{FileOutcome, Patch, PatchError, PatchOptions, PatchOutcome, apply_to_texts};
 use crate::{
     checks::registry::Severity,
     db::{Db, Workspace},
@@ -93,4 +93,121 @@ pub(crate) fn preview(
         change,
         new_diagnostics,
     })
+}
+
+/// One file of a patch, summed up for a reader.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct PatchedFile {
+    pub path: String,
+    pub status: FileStatus,
+    /// Where a renamed file goes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new_path: Option<String>,
+    pub lines_added: usize,
+    pub lines_removed: usize,
+    /// The executable bit the patch sets, when it sets one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub executable: Option<bool>,
+    /// Hunks that did not apply where the patch placed them, or only with fuzz or with
+    /// whitespace ignored.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub inexact_hunks: Vec<InexactHunk>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FileStatus {
+    Added,
+    Deleted,
+    Modified,
+    Renamed,
+    /// Only the executable bit changes.
+    ModeChanged,
+}
+
+impl FileStatus {
+    /// The letter `git diff --name-status` shows.
+    pub fn letter(self) -> char {
+        match self {
+            FileStatus::Added => 'A',
+            FileStatus::Deleted => 'D',
+            FileStatus::Modified | FileStatus::ModeChanged => 'M',
+            FileStatus::Renamed => 'R',
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct InexactHunk {
+    /// 1-based, in the order of the file's hunks.
+    pub hunk: usize,
+    /// The line where it applied.
+    pub line: usize,
+    /// The line where the patch placed it, when that is not where it applied.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub patch_line: Option<usize>,
+    /// Context lines left out at each end.
+    pub fuzz: usize,
+    pub whitespace_ignored: bool,
+}
+
+impl PatchPreview {
+    /// Each file of the patch, in its order.
+    pub fn files(&self) -> Vec<PatchedFile> {
+        self.outcome.files.iter().map(PatchedFile::new).collect()
+    }
+}
+
+impl PatchedFile {
+    fn new(file: &FileOutcome) -> PatchedFile {
+        let status = match (&file.old_text, &file.new_text, &file.new_path) {
+            (None, _, _) => FileStatus::Added,
+            (_, None, _) => FileStatus::Deleted,
+            (_, _, Some(_)) => FileStatus::Renamed,
+            (Some(old), Some(new), None) if old == new && file.executable.is_some() => {
+                FileStatus::ModeChanged
+            }
+            _ => FileStatus::Modified,
+        };
+        let (lines_added, lines_removed) = line_counts(file);
+        let inexact_hunks = file
+            .hunks
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| h.offset != 0 || h.fuzz > 0 || h.whitespace_ignored)
+            .map(|(at, h)| InexactHunk {
+                hunk: at + 1,
+                line: h.line,
+                patch_line: (h.offset != 0)
+                    .then(|| h.line.checked_add_signed(-h.offset))
+                    .flatten(),
+                fuzz: h.fuzz,
+                whitespace_ignored: h.whitespace_ignored,
+            })
+            .collect();
+        PatchedFile {
+            path: file.path.clone(),
+            status,
+            new_path: file.new_path.clone(),
+            lines_added,
+            lines_removed,
+            executable: file.executable,
+            inexact_hunks,
+        }
+    }
+}
+
+/// Lines added and removed, as a line diff counts them.
+fn line_counts(file: &FileOutcome) -> (usize, usize) {
+    let old = file.old_text.as_deref().unwrap_or_default();
+    let new = file.new_text.as_deref().unwrap_or_default();
+    let mut counts = (0, 0);
+    for change in similar::TextDiff::from_lines(old, new).iter_all_changes() {
+        match change.tag() {
+            similar::ChangeTag::Insert => counts.0 += 1,
+            similar::ChangeTag::Delete => counts.1 += 1,
+            similar::ChangeTag::Equal => {}
+        }
+    }
+    counts
 }

@@ -14,11 +14,11 @@ use rmcp::{RoleServer, model::JsonObject, service::RequestContext, tool, tool_ro
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{Lane, SextantServer, parse_args, read_error};
+use super::{Lane, SextantServer, parse_args, read_error, rename::NewDiagnosticEntry};
 use crate::{
     ide::{
-        CheckPolicy, DiagnosticInfo, FileOutcome, HunkReport, Patch, PatchFormat, PatchOptions,
-        PatchPreview, Replacement, Severity, parse_patch,
+        CheckPolicy, Patch, PatchFormat, PatchOptions, PatchPreview, PatchedFile, Replacement,
+        parse_patch,
     },
     mcp::{
         ErrorCode, ToolError,
@@ -93,120 +93,12 @@ pub struct PatchAnswer {
     /// The diagnostics the changed files would have (or, applied, have) that they did not
     /// have before; absent when `check` is `off`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub new_diagnostics: Option<Vec<NewDiagnostic>>,
+    pub new_diagnostics: Option<Vec<NewDiagnosticEntry>>,
     /// A `git diff`-style unified diff of the whole change.
     pub diff: String,
     /// The diff was cut to fit the answer.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub diff_truncated: bool,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-pub struct PatchedFile {
-    pub path: String,
-    /// `added`, `deleted`, `modified`, `renamed` or `mode_changed`.
-    pub status: &'static str,
-    /// Where a renamed file goes.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub new_path: Option<String>,
-    pub lines_added: usize,
-    pub lines_removed: usize,
-    /// The executable bit the patch sets, when it sets one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub executable: Option<bool>,
-    /// Hunks that did not apply exactly where the patch said, or only with fuzz or with
-    /// whitespace ignored.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub inexact_hunks: Vec<InexactHunk>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-pub struct InexactHunk {
-    /// 1-based, in the order the file's hunks come.
-    pub hunk: usize,
-    /// The line where it applied.
-    pub line: usize,
-    /// The line where the patch placed it, when that is not where it applied.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub patch_line: Option<usize>,
-    /// Context lines left out at each end.
-    pub fuzz: usize,
-    pub whitespace_ignored: bool,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
-pub struct NewDiagnostic {
-    pub path: String,
-    pub line: u32,
-    pub column: u32,
-    pub code: String,
-    pub severity: Severity,
-    pub message: String,
-}
-
-impl PatchedFile {
-    fn new(file: &FileOutcome) -> PatchedFile {
-        let status = match (&file.old_text, &file.new_text, &file.new_path) {
-            (None, _, _) => "added",
-            (_, None, _) => "deleted",
-            (_, _, Some(_)) => "renamed",
-            (Some(old), Some(new), None) if old == new && file.executable.is_some() => {
-                "mode_changed"
-            }
-            _ => "modified",
-        };
-        let (lines_added, lines_removed) = line_counts(file);
-        PatchedFile {
-            path: file.path.clone(),
-            status,
-            new_path: file.new_path.clone(),
-            lines_added,
-            lines_removed,
-            executable: file.executable,
-            inexact_hunks: file
-                .hunks
-                .iter()
-                .enumerate()
-                .filter(|(_, h)| h.offset != 0 || h.fuzz > 0 || h.whitespace_ignored)
-                .map(|(at, h): (usize, &HunkReport)| InexactHunk {
-                    hunk: at + 1,
-                    line: h.line,
-                    patch_line: (h.offset != 0)
-                        .then(|| h.line.checked_add_signed(-h.offset))
-                        .flatten(),
-                    fuzz: h.fuzz,
-                    whitespace_ignored: h.whitespace_ignored,
-                })
-                .collect(),
-        }
-    }
-}
-
-/// Lines added and removed, as a line diff counts them.
-fn line_counts(file: &FileOutcome) -> (usize, usize) {
-    let old = file.old_text.as_deref().unwrap_or_default();
-    let new = file.new_text.as_deref().unwrap_or_default();
-    let diff = similar::TextDiff::from_lines(old, new);
-    let mut counts = (0, 0);
-    for change in diff.iter_all_changes() {
-        match change.tag() {
-            similar::ChangeTag::Insert => counts.0 += 1,
-            similar::ChangeTag::Delete => counts.1 += 1,
-            similar::ChangeTag::Equal => {}
-        }
-    }
-    counts
-}
-
-fn new_diagnostic(d: &DiagnosticInfo) -> NewDiagnostic {
-    NewDiagnostic {
-        path: d.path.clone(),
-        line: d.span.start.line,
-        column: d.span.start.column,
-        code: d.code.clone(),
-        severity: d.severity,
-        message: d.message.clone(),
-    }
 }
 
 impl PatchAnswer {
@@ -215,11 +107,11 @@ impl PatchAnswer {
             applied,
             replayed: false,
             change_id: preview.change.id(),
-            files: preview.outcome.files.iter().map(PatchedFile::new).collect(),
+            files: preview.files(),
             new_diagnostics: preview
                 .new_diagnostics
                 .as_ref()
-                .map(|found| found.iter().map(new_diagnostic).collect()),
+                .map(|found| found.iter().map(NewDiagnosticEntry::new).collect()),
             diff: preview.outcome.diff.clone(),
             diff_truncated: false,
         }
@@ -311,7 +203,8 @@ impl SextantServer {
                 }
                 let blocking = check.blocking(preview.new_diagnostics.as_deref().unwrap_or(&[]));
                 if !blocking.is_empty() {
-                    let listed: Vec<NewDiagnostic> = blocking.iter().map(new_diagnostic).collect();
+                    let listed: Vec<NewDiagnosticEntry> =
+                        blocking.iter().map(NewDiagnosticEntry::new).collect();
                     return Err(ToolError::new(
                         ErrorCode::NewDiagnostics,
                         "the patched files would have new errors; nothing was written",

@@ -19,8 +19,8 @@ use super::{
 };
 use crate::{
     ide::{
-        EditOrigin, NewDiagnostics, Rename, RenameEdit, RenameError, RenameOptions, Severity,
-        Target,
+        DiagnosticInfo, EditOrigin, NewDiagnostics, Rename, RenameEdit, RenameError, RenameOptions,
+        Severity, Target,
     },
     mcp::{
         ErrorCode, ToolError,
@@ -129,9 +129,9 @@ impl RenameEditEntry {
     }
 }
 
-/// A diagnostic the renamed text has and the current one does not.
-#[derive(Clone, Debug, Serialize, JsonSchema)]
-pub struct RenameDiagnosticEntry {
+/// A diagnostic an edit's result has and the current text does not.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct NewDiagnosticEntry {
     pub path: String,
     pub line: u32,
     pub column: u32,
@@ -168,7 +168,7 @@ pub struct RenameAnswer {
     /// Diagnostics the rename introduces in the files it changes; `apply` is refused while
     /// there are any.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub diagnostics: Vec<RenameDiagnosticEntry>,
+    pub diagnostics: Vec<NewDiagnosticEntry>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
     /// Source mode: the renamed source.
@@ -206,19 +206,25 @@ impl RenameAnswer {
     }
 }
 
-fn diagnostics(rename: &Rename) -> Vec<RenameDiagnosticEntry> {
+fn diagnostics(rename: &Rename) -> Vec<NewDiagnosticEntry> {
     rename
         .new_diagnostics
         .iter()
-        .map(|d| RenameDiagnosticEntry {
+        .map(NewDiagnosticEntry::new)
+        .collect()
+}
+
+impl NewDiagnosticEntry {
+    pub(super) fn new(d: &DiagnosticInfo) -> NewDiagnosticEntry {
+        NewDiagnosticEntry {
             path: d.path.clone(),
             line: d.span.start.line,
             column: d.span.start.column,
             code: d.code.clone(),
             severity: d.severity,
             message: d.message.clone(),
-        })
-        .collect()
+        }
+    }
 }
 
 fn rename_error(error: RenameError) -> ToolError {

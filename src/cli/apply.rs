@@ -1,0 +1,202 @@
+//! `sextant apply`: a patch (a file, or `-` for standard input) checked whole against the
+//! workspace; a dry run by default (the files it changes and the diagnostics it would
+//! introduce, or `--diff`), `--write` to write every file or none.
+//!
+//! Exit codes: 0 applied (or would apply), 1 refused because `--check refuse` found new
+//! errors, 2 an error (not a patch, a hunk that does not apply, a file changed since it
+//! was read).
+
+use std::{fmt::Write as _, io::Read as _, path::PathBuf, process::ExitCode};
+
+use clap::{Args, ValueEnum};
+
+use super::{CliError, GlobalArgs, cancelled, load_workspace};
+use crate::ide::{
+    CheckPolicy, DiagnosticInfo, Failure as _, PatchFormat, PatchOptions, parse_patch,
+};
+
+#[derive(Args, Debug)]
+pub struct ApplyArgs {
+    /// The patch: `git diff`/`diff -u` output, a `*** Begin Patch` envelope or
+    /// search/replace blocks; `-` (the default) reads standard input.
+    #[arg(default_value = "-")]
+    pub patch: PathBuf,
+    /// The patch's format [default: detected from the text].
+    #[arg(long, value_enum)]
+    pub format: Option<FormatArg>,
+    /// Context lines a unified diff's hunk may leave out at each end when it does not match
+    /// whole (0 to 3).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=3))]
+    pub fuzz: u8,
+    /// What new diagnostics in the result do: `report` them, `refuse` to write when one is
+    /// an error (exit 1), or `off` (no check).
+    #[arg(long, value_enum, default_value_t = CheckArg::Report)]
+    pub check: CheckArg,
+    /// Print the unified diff of the change instead of the summary.
+    #[arg(long)]
+    pub diff: bool,
+    /// Write the change (every file or none; refused if a file changed since it was read).
+    #[arg(long)]
+    pub write: bool,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum FormatArg {
+    Unified,
+    Envelope,
+    SearchReplace,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum CheckArg {
+    Report,
+    Refuse,
+    Off,
+}
+
+pub fn run(g: &GlobalArgs, args: &ApplyArgs) -> Result<(String, ExitCode), CliError> {
+    let text = read_patch(&args.patch)?;
+    let format = match args.format {
+        None => PatchFormat::Auto,
+        Some(FormatArg::Unified) => PatchFormat::Unified,
+        Some(FormatArg::Envelope) => PatchFormat::Envelope,
+        Some(FormatArg::SearchReplace) => PatchFormat::SearchReplace,
+    };
+    let check = match args.check {
+        CheckArg::Report => CheckPolicy::Report,
+        CheckArg::Refuse => CheckPolicy::Refuse,
+        CheckArg::Off => CheckPolicy::Off,
+    };
+    let failed = |error: &dyn std::fmt::Display, code: &str| CliError(format!("{code}: {error}"));
+    let patch = parse_patch(&text, format).map_err(|e| failed(&e, e.code().as_str()))?;
+    let host = load_workspace(g)?;
+    let texts = host
+        .current_texts(patch.paths())
+        .map_err(|e| failed(&e, e.code().as_str()))?;
+    let options = PatchOptions {
+        fuzz: usize::from(args.fuzz),
+        ..PatchOptions::default()
+    };
+    let preview = host
+        .analysis()
+        .preview_patch(&patch, &texts, &options, check)
+        .map_err(cancelled)?
+        .map_err(|e| failed(&e, e.code().as_str()))?;
+    let new_diagnostics = preview.new_diagnostics.clone().unwrap_or_default();
+    let blocking = check.blocking(&new_diagnostics);
+    let written = args.write && blocking.is_empty() && !preview.change.is_empty();
+    if written {
+        host.write_change(&preview.change)
+            .map_err(|e| failed(&e, e.code().as_str()))?;
+    }
+    let code = match blocking.is_empty() {
+        true => ExitCode::SUCCESS,
+        false => ExitCode::from(1),
+    };
+    let out = if g.json {
+        let value = serde_json::json!({
+            "applied": written,
+            "change_id": preview.change.id(),
+            "files": preview.files(),
+            "new_diagnostics": preview.new_diagnostics,
+            "diff": preview.outcome.diff,
+        });
+        format!(
+            "{}\n",
+            serde_json::to_string_pretty(&value).unwrap_or_default()
+        )
+    } else if args.diff {
+        preview.outcome.diff.clone()
+    } else {
+        summary(&preview, &new_diagnostics, written, args.write)
+    };
+    Ok((out, code))
+}
+
+fn read_patch(path: &PathBuf) -> Result<String, CliError> {
+    let mut text = String::new();
+    let read = match path.as_os_str() == "-" {
+        true => std::io::stdin().read_to_string(&mut text).map(drop),
+        false => std::fs::read_to_string(path).map(|t| text = t),
+    };
+    read.map_err(|error| {
+        let code = match error.kind() {
+            std::io::ErrorKind::NotFound => "NOT_FOUND",
+            _ => "INVALID_ARGUMENT",
+        };
+        CliError(format!("{code}: {}: {error}", path.display()))
+    })?;
+    Ok(text)
+}
+
+fn summary(
+    preview: &crate::ide::PatchPreview,
+    new_diagnostics: &[DiagnosticInfo],
+    written: bool,
+    asked_to_write: bool,
+) -> String {
+    let mut s = String::new();
+    let files = preview.files();
+    for file in &files {
+        let path = match &file.new_path {
+            Some(to) => format!("{} → {to}", file.path),
+            None => file.path.clone(),
+        };
+        let mode = match file.executable {
+            Some(true) => " (+x)",
+            Some(false) => " (-x)",
+            None => "",
+        };
+        writeln!(
+            s,
+            "{} {path}{mode} +{} -{}",
+            file.status.letter(),
+            file.lines_added,
+            file.lines_removed
+        )
+        .unwrap();
+        for hunk in &file.inexact_hunks {
+            let mut how = Vec::new();
+            if let Some(stated) = hunk.patch_line {
+                how.push(format!("the patch said line {stated}"));
+            }
+            if hunk.fuzz > 0 {
+                how.push(format!("fuzz {}", hunk.fuzz));
+            }
+            if hunk.whitespace_ignored {
+                how.push("whitespace ignored".to_string());
+            }
+            writeln!(
+                s,
+                "  hunk {} applied at line {} ({})",
+                hunk.hunk,
+                hunk.line,
+                how.join(", ")
+            )
+            .unwrap();
+        }
+    }
+    for d in new_diagnostics {
+        let severity = serde_json::to_value(d.severity).unwrap_or_default();
+        writeln!(
+            s,
+            "{}:{}:{}: {} {} {} (new)",
+            d.path,
+            d.span.start.line,
+            d.span.start.column,
+            severity.as_str().unwrap_or_default(),
+            d.code,
+            d.message
+        )
+        .unwrap();
+    }
+    let count = files.len();
+    write!(s, "{count} file{}", if count == 1 { "" } else { "s" }).unwrap();
+    s.push_str(match (written, asked_to_write) {
+        (true, _) => ", written\n",
+        (false, true) if preview.change.is_empty() => ", nothing to write\n",
+        (false, true) => ", not written: the patch would introduce errors (--check refuse)\n",
+        (false, false) => " (dry run: --diff to see it, --write to apply)\n",
+    });
+    s
+}

@@ -1,0 +1,173 @@
+//! `sextant apply` as a user runs it: a patch from a file or standard input, the dry run's
+//! summary with the diagnostics it would introduce, `--diff`, `--write`, `--check refuse`,
+//! `--json`, and the exit codes of a patch that does not apply or is not a patch.
+
+mod support;
+
+use std::{
+    io::Write as _,
+    path::Path,
+    process::{Command, Output, Stdio},
+};
+use support::{sextant, stderr, stdout};
+
+fn write(root: &Path, rel: &str, contents: &str) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, contents).unwrap();
+}
+
+fn read(root: &Path, rel: &str) -> String {
+    std::fs::read_to_string(root.join(rel)).unwrap()
+}
+
+const GEO: &str = "def area(w, h):\n    return w * h\n";
+const MAIN: &str = "from app.geo import area\n\nprint(area(1, 2))\n";
+
+/// Misspells the call: `aera` is undefined and the import goes unused.
+const TYPO: &str = "--- a/app/main.py
++++ b/app/main.py
+@@ -1,3 +1,3 @@
+ from app.geo import area
+ 
+-print(area(1, 2))
++print(aera(1, 2))
+";
+
+fn workspace() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "app/__init__.py", "");
+    write(dir.path(), "app/geo.py", GEO);
+    write(dir.path(), "app/main.py", MAIN);
+    dir
+}
+
+fn with_stdin(root: &Path, args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sextant"))
+        .current_dir(root)
+        .arg("--root")
+        .arg(root)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_dry_run_sums_up_the_files_and_the_new_diagnostics_and_writes_nothing() {
+    let dir = workspace();
+    let root = dir.path();
+    let out = with_stdin(root, &["apply"], TYPO);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "M app/main.py +1 -1\n\
+         app/main.py:1:21: warning SX006 'app.geo.area' imported but unused (new)\n\
+         app/main.py:3:7: error SX005 undefined name 'aera' (new)\n\
+         1 file (dry run: --diff to see it, --write to apply)\n"
+    );
+    assert_eq!(read(root, "app/main.py"), MAIN);
+
+    let diff = with_stdin(root, &["apply", "--diff", "-"], TYPO);
+    assert_eq!(
+        stdout(&diff),
+        format!("diff --git a/app/main.py b/app/main.py\n{TYPO}")
+    );
+}
+
+#[test]
+fn check_refuse_keeps_new_errors_out_and_write_writes() {
+    let dir = workspace();
+    let root = dir.path();
+    write(root, "typo.diff", TYPO);
+    let refused = sextant(
+        root,
+        &["apply", "typo.diff", "--check", "refuse", "--write"],
+    );
+    assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
+    assert!(
+        stdout(&refused)
+            .ends_with("1 file, not written: the patch would introduce errors (--check refuse)\n"),
+        "{}",
+        stdout(&refused)
+    );
+    assert_eq!(read(root, "app/main.py"), MAIN);
+
+    let written = sextant(root, &["apply", "typo.diff", "--write"]);
+    assert_eq!(written.status.code(), Some(0), "{}", stderr(&written));
+    assert!(stdout(&written).ends_with("1 file, written\n"));
+    assert_eq!(
+        read(root, "app/main.py"),
+        "from app.geo import area\n\nprint(aera(1, 2))\n"
+    );
+
+    // Applied once, the patch no longer applies: nothing is written twice.
+    let again = sextant(root, &["apply", "typo.diff", "--write"]);
+    assert_eq!(again.status.code(), Some(2));
+    assert_eq!(
+        stderr(&again),
+        "sextant: error: PATCH_DOES_NOT_APPLY: app/main.py: hunk 1 (`@@ -1,3 +1,3 @@`) does \
+         not apply: at line 3 it expects `print(area(1, 2))` but the file has \
+         `print(aera(1, 2))`\n"
+    );
+}
+
+#[test]
+fn json_reports_the_files_the_diagnostics_and_the_change_id() {
+    let dir = workspace();
+    let root = dir.path();
+    let blocks = "app/geo.py\n<<<<<<< SEARCH\n    return w * h\n=======\n    return h * w\n>>>>>>> REPLACE\n";
+    let out = with_stdin(root, &["--json", "apply", "--write"], blocks);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(answer["applied"], true);
+    assert_eq!(answer["change_id"].as_str().unwrap().len(), 32);
+    assert_eq!(
+        answer["files"],
+        serde_json::json!([{"path": "app/geo.py", "status": "modified", "lines_added": 1, "lines_removed": 1}])
+    );
+    assert_eq!(answer["new_diagnostics"], serde_json::json!([]));
+    assert_eq!(
+        read(root, "app/geo.py"),
+        "def area(w, h):\n    return h * w\n"
+    );
+}
+
+#[test]
+fn what_is_not_a_patch_or_leaves_the_root_is_an_error() {
+    let dir = workspace();
+    let root = dir.path();
+    let not_a_patch = with_stdin(root, &["apply"], "hello\n");
+    assert_eq!(not_a_patch.status.code(), Some(2));
+    assert!(
+        stderr(&not_a_patch)
+            .starts_with("sextant: error: PATCH_INVALID: patch line 1: not a patch"),
+        "{}",
+        stderr(&not_a_patch)
+    );
+    let escape = "*** Begin Patch\n*** Add File: ../outside.py\n+x = 1\n*** End Patch\n";
+    let out = with_stdin(root, &["apply", "--write"], escape);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).starts_with("sextant: error: PATCH_INVALID: "),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!root.parent().unwrap().join("outside.py").exists());
+    let missing = sextant(root, &["apply", "no-such.diff"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(
+        stderr(&missing).starts_with("sextant: error: NOT_FOUND: no-such.diff: "),
+        "{}",
+        stderr(&missing)
+    );
+}
