@@ -49,7 +49,8 @@ pub use diagnostics::{
     docs_anchor, explain,
 };
 pub use edits::{
-    ContentHash, EditError, FileEdit, SourceChange, TextEdit, unified_diff, unified_diff_labelled,
+    ContentHash, EditError, FileEdit, FileSystemEdit, SourceChange, TextEdit, unified_diff,
+    unified_diff_labelled,
 };
 pub use error::{ErrorCode, Failure};
 pub use format::{
