@@ -319,6 +319,77 @@ fn the_workspaces_own_writes_are_read_back_at_once() {
     );
 }
 
+/// A change that creates, deletes and moves files leaves the index agreeing with the disk
+/// as soon as `apply_change` returns: the new paths are indexed, the gone ones dropped.
+/// (The watcher reports these paths too; `workspace_memory.rs` checks, without one, that
+/// the write itself tells the index.)
+#[test]
+fn created_deleted_and_moved_files_reach_the_index_at_once() {
+    use sextant::ide::{ContentHash, FileSystemEdit, SourceChange};
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "a.py", "def alpha():\n    pass\n");
+    write(root, "old.py", "def old():\n    pass\n");
+    write(root, "keep.py", "def keep():\n    pass\n");
+    let live = LiveWorkspace::start(root, LoadOptions::default()).unwrap();
+    assert_eq!(indexed(&live).len(), 3);
+
+    let change = SourceChange {
+        files: Vec::new(),
+        file_system: vec![
+            FileSystemEdit::Create {
+                path: "new.py".into(),
+                text: "def new():\n    pass\n".into(),
+                executable: false,
+            },
+            FileSystemEdit::Delete {
+                path: "old.py".into(),
+                base_hash: ContentHash::of(b"def old():\n    pass\n"),
+            },
+            FileSystemEdit::Move {
+                from: "a.py".into(),
+                to: "b.py".into(),
+                base_hash: ContentHash::of(b"def alpha():\n    pass\n"),
+                text: "def beta():\n    pass\n".into(),
+                executable: None,
+            },
+        ],
+    };
+    live.apply_change(&change).unwrap();
+    let on_disk = |name: &str| std::fs::read_to_string(root.join(name)).unwrap();
+    let expected: Vec<(String, String)> = ["b.py", "keep.py", "new.py"]
+        .iter()
+        .map(|name| (name.to_string(), on_disk(name)))
+        .collect();
+    let mut listed: Vec<String> = std::fs::read_dir(root)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    listed.sort();
+    assert_eq!(listed, ["b.py", "keep.py", "new.py"]);
+    assert_eq!(indexed(&live), expected);
+    assert_eq!(names(&live, "beta"), ["b.py:beta"]);
+    assert_eq!(names(&live, "alpha"), Vec::<String>::new());
+}
+
+/// The indexed files and their texts, sorted by path (read-your-writes).
+fn indexed(live: &LiveWorkspace) -> Vec<(String, String)> {
+    use sextant::workspace::live::{RequestCancel, Snapshot};
+    live.read(&RequestCancel::default(), |s: &Snapshot| {
+        let analysis = &s.analysis;
+        Ok(analysis
+            .files()
+            .map(|f| {
+                (
+                    analysis.file_path(f).to_string(),
+                    analysis.file_text(f).to_string(),
+                )
+            })
+            .collect())
+    })
+    .unwrap()
+}
+
 #[test]
 fn an_idle_server_evicts_memoized_answers_but_never_under_a_reader() {
     use std::sync::atomic::{AtomicUsize, Ordering};

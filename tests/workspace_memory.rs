@@ -747,6 +747,74 @@ fn the_live_writer_writes_changes_through_its_system() {
     );
 }
 
+/// Files created, deleted and moved through the live workspace's system leave its index
+/// agreeing with that system when `apply_change` returns, with no event from outside.
+#[test]
+fn the_live_writer_indexes_created_deleted_and_moved_files() {
+    use sextant::ide::{ContentHash, FileSystemEdit, SourceChange};
+    use sextant::workspace::live::Snapshot;
+    let fs = memory();
+    fs.write("a.py", "def alpha():\n    pass\n")
+        .write("old.py", "def old():\n    pass\n");
+    let (live, _events) = LiveWorkspace::start_with(fs.clone(), LoadOptions::default()).unwrap();
+    let change = SourceChange {
+        files: Vec::new(),
+        file_system: vec![
+            FileSystemEdit::Create {
+                path: "pkg/new.py".into(),
+                text: "def new():\n    pass\n".into(),
+                executable: true,
+            },
+            FileSystemEdit::Delete {
+                path: "old.py".into(),
+                base_hash: ContentHash::of(b"def old():\n    pass\n"),
+            },
+            FileSystemEdit::Move {
+                from: "a.py".into(),
+                to: "b.py".into(),
+                base_hash: ContentHash::of(b"def alpha():\n    pass\n"),
+                text: "def beta():\n    pass\n".into(),
+                executable: None,
+            },
+        ],
+    };
+    live.apply_change(&change).unwrap();
+    assert_eq!(
+        fs.listing(),
+        [
+            "/ (dir)",
+            "/ws/ (dir)",
+            "/ws/b.py (644): \"def beta():\\n    pass\\n\"",
+            "/ws/pkg/ (dir)",
+            "/ws/pkg/new.py (755): \"def new():\\n    pass\\n\"",
+        ]
+    );
+    let indexed = live
+        .read(&RequestCancel::default(), |s: &Snapshot| {
+            let analysis = &s.analysis;
+            Ok(analysis
+                .files()
+                .map(|f| {
+                    (
+                        analysis.file_path(f).to_string(),
+                        analysis.file_text(f).to_string(),
+                    )
+                })
+                .collect::<Vec<_>>())
+        })
+        .unwrap();
+    assert_eq!(
+        indexed,
+        [
+            ("b.py".to_string(), "def beta():\n    pass\n".to_string()),
+            (
+                "pkg/new.py".to_string(),
+                "def new():\n    pass\n".to_string()
+            ),
+        ]
+    );
+}
+
 #[test]
 fn the_live_writer_applies_overlays_and_reads_left_out_files_through_the_system() {
     let fs = memory();

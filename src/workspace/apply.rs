@@ -9,15 +9,33 @@
 //! Edits are made to the text as it is, so line endings, a byte-order mark and the
 //! encoding are whatever the file had. Every step goes through a [`WritableSystem`]: the
 //! disk in use, a memory system (which can fail any step) in tests.
+//!
+//! File-system edits join the same transaction. Nothing is written until every edit is
+//! planned: each path plain and workspace-relative and named once, a file deleted, moved
+//! or given a new mode still holding the bytes the edit names (and not a symlink: sextant
+//! never deletes or moves a file through a link to it), nothing at all where a file is
+//! created or moved to, and the nearest existing directory above a new file inside the
+//! root once its symlinks are resolved (nothing is created through a link leading out).
+//! Then the missing directories are created and every new file staged beside its target;
+//! then each step is taken, its precondition checked again just before: a new file is
+//! linked into place only where nothing is (never over a file written meanwhile), a move
+//! is that and then the old path's removal, a deletion remembers the bytes and mode it
+//! removed, a mode change the mode it replaced. A failure part-way undoes every step taken,
+//! last first, and removes the directories this write created once they are empty.
 
 use std::{
     io,
     path::{Path, PathBuf},
 };
 
-use crate::ide::{ContentHash, EditError, ErrorCode, Failure, FileEdit, SourceChange};
+use crate::ide::{
+    ContentHash, EditError, ErrorCode, Failure, FileEdit, FileSystemEdit, SourceChange,
+};
 
-use super::{reader::ReadRefusal, system::WritableSystem};
+use super::{
+    reader::ReadRefusal,
+    system::{FileKind, StagedFile, WritableSystem},
+};
 
 /// Why nothing was written.
 #[derive(Debug, thiserror::Error)]
@@ -26,7 +44,7 @@ pub enum ApplyError {
     #[error("{path} changed since the edit was computed; nothing was written")]
     Conflict { path: String },
     /// The file cannot be written by sextant (outside the root, not valid UTF-8, not a
-    /// regular file, gone).
+    /// regular file, gone, or something already where a file would be created).
     #[error("{path}: {reason}; nothing was written")]
     Refused { path: String, reason: String },
     /// The edit itself is malformed (overlapping ranges).
@@ -61,10 +79,39 @@ impl Failure for ApplyError {
     }
 }
 
-/// What was written: each file's path and new content hash, in the change's order.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+/// What was written, in the change's order: the files whose text was edited, and what the
+/// file-system edits did.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Written {
     pub files: Vec<WrittenFile>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub created: Vec<WrittenFile>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub deleted: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub moved: Vec<MovedFile>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub mode_changed: Vec<ModeChanged>,
+}
+
+impl Written {
+    /// Every workspace-relative path whose file appeared, changed or vanished (both paths
+    /// of a move), for whoever keeps an index of the files in step with the disk.
+    pub fn paths(&self) -> impl Iterator<Item = &str> {
+        let files = self
+            .files
+            .iter()
+            .chain(&self.created)
+            .map(|f| f.path.as_str());
+        let moved = self
+            .moved
+            .iter()
+            .flat_map(|m| [m.from.as_str(), m.to.as_str()]);
+        files
+            .chain(self.deleted.iter().map(String::as_str))
+            .chain(moved)
+            .chain(self.mode_changed.iter().map(|m| m.path.as_str()))
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -74,6 +121,23 @@ pub struct WrittenFile {
     /// The text now on disk.
     #[serde(skip)]
     pub text: String,
+}
+
+/// A file moved from `from` to `to`, where it now holds `text`.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct MovedFile {
+    pub from: String,
+    pub to: String,
+    pub new_hash: ContentHash,
+    #[serde(skip)]
+    pub text: String,
+}
+
+/// A file whose executable bits were set (`executable`) or cleared.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ModeChanged {
+    pub path: String,
+    pub executable: bool,
 }
 
 /// Writes `change` to `system`: all files or none. Files are read with at most
@@ -88,6 +152,7 @@ pub fn apply_change(
         .iter()
         .filter(|file| !file.edits.is_empty())
         .collect();
+    each_path_once(&files, &change.file_system)?;
     let mut planned: Vec<Plan> = Vec::with_capacity(files.len());
     for file in &files {
         let plan = plan(system, file, max_file_size)?;
@@ -103,6 +168,11 @@ pub fn apply_change(
         }
         planned.push(plan);
     }
+    let mut tree_plans: Vec<TreePlan> = Vec::with_capacity(change.file_system.len());
+    for edit in &change.file_system {
+        tree_plans.push(plan_tree_edit(system, edit, max_file_size)?);
+    }
+    each_real_path_once(&planned, &tree_plans)?;
 
     // Every new text is on disk, synced, before any file is replaced.
     let mut staged = Vec::with_capacity(planned.len());
@@ -120,34 +190,74 @@ pub fn apply_change(
             }
         }
     }
-
-    let mut replaced: Vec<&Plan> = Vec::new();
-    for (plan, temporary) in planned.iter().zip(staged) {
-        pause_for_tests();
-        let outcome = recheck(system, plan, max_file_size)
-            .and_then(|()| temporary.replace().map_err(|error| io_error(plan, error)));
-        if let Err(error) = outcome {
-            let restore_failures = restore(system, &replaced);
-            return Err(match error {
-                ApplyError::Io { path, error, .. } => ApplyError::Io {
-                    path,
+    // Then the new files, in the directories they need (created here, and remembered so
+    // that a failure removes them again).
+    let mut created_directories: Vec<PathBuf> = Vec::new();
+    let mut staged_new: Vec<Option<Box<dyn StagedFile + '_>>> = Vec::new();
+    for tree_plan in &tree_plans {
+        let Some(new) = tree_plan.new_file() else {
+            staged_new.push(None);
+            continue;
+        };
+        let staging = stage_new_file(system, new, &mut created_directories);
+        match staging {
+            Ok(temporary) => staged_new.push(Some(temporary)),
+            Err(error) => {
+                // The temporary files go first: some lie in the directories to remove.
+                drop(staged_new);
+                drop(staged);
+                return Err(ApplyError::Io {
+                    path: new.path.clone(),
                     error,
-                    restore_failures,
-                },
-                other if restore_failures.is_empty() => other,
-                other => ApplyError::Io {
-                    path: plan.path.clone(),
-                    error: io::Error::other(other.to_string()),
-                    restore_failures,
-                },
-            });
+                    restore_failures: remove_directories(system, &created_directories),
+                });
+            }
         }
-        replaced.push(plan);
     }
+
+    let mut done: Vec<Done> = Vec::new();
+    let mut replacing = planned.iter().zip(staged);
+    while let Some((plan, temporary)) = replacing.next() {
+        pause_for_tests();
+        let outcome = recheck(
+            system,
+            &plan.real_path,
+            plan.base_hash,
+            &plan.path,
+            max_file_size,
+        )
+        .and_then(|()| {
+            temporary
+                .replace()
+                .map_err(|error| io_error(&plan.path, error))
+        });
+        if let Err(error) = outcome {
+            drop(replacing);
+            drop(staged_new);
+            return Err(undo(system, done, &created_directories, error, &plan.path));
+        }
+        done.push(Done::Replaced(plan));
+    }
+    let mut steps = tree_plans.iter().zip(staged_new);
+    while let Some((tree_plan, temporary)) = steps.next() {
+        if let Err((error, path)) = take(system, tree_plan, temporary, &mut done, max_file_size) {
+            drop(steps);
+            return Err(undo(system, done, &created_directories, error, &path));
+        }
+    }
+
     for plan in &planned {
         system.sync_directory(&plan.real_path);
     }
-    Ok(Written {
+    for tree_plan in &tree_plans {
+        for real_path in tree_plan.real_paths() {
+            system.sync_directory(real_path);
+        }
+    }
+    for directory in &created_directories {
+        system.sync_directory(directory);
+    }
+    let mut written = Written {
         files: planned
             .into_iter()
             .map(|plan| WrittenFile {
@@ -156,7 +266,31 @@ pub fn apply_change(
                 text: plan.new_text,
             })
             .collect(),
-    })
+        ..Written::default()
+    };
+    for tree_plan in tree_plans {
+        match tree_plan {
+            TreePlan::Create { new } => written.created.push(WrittenFile {
+                path: new.path,
+                new_hash: ContentHash::of(new.text.as_bytes()),
+                text: new.text,
+            }),
+            TreePlan::Delete { source } => written.deleted.push(source.path),
+            TreePlan::Move { source, new } => written.moved.push(MovedFile {
+                from: source.path,
+                to: new.path,
+                new_hash: ContentHash::of(new.text.as_bytes()),
+                text: new.text,
+            }),
+            TreePlan::SetExecutable { source, executable } => {
+                written.mode_changed.push(ModeChanged {
+                    path: source.path,
+                    executable,
+                })
+            }
+        }
+    }
+    Ok(written)
 }
 
 /// One file's write, decided before anything is written.
@@ -168,6 +302,91 @@ struct Plan {
     new_text: String,
 }
 
+/// One file-system edit, decided before anything is written.
+enum TreePlan {
+    Create { new: NewFile },
+    Delete { source: Source },
+    Move { source: Source, new: NewFile },
+    SetExecutable { source: Source, executable: bool },
+}
+
+/// An existing file an edit deletes, moves or changes the mode of, as it was planned.
+struct Source {
+    path: String,
+    real_path: PathBuf,
+    base_hash: ContentHash,
+    /// The bytes and mode a rollback puts back.
+    old_bytes: Vec<u8>,
+    mode: u32,
+}
+
+/// A file to create where nothing is.
+struct NewFile {
+    path: String,
+    real_path: PathBuf,
+    text: String,
+    mode: u32,
+    /// The directories to create first, outermost first (real paths).
+    missing_directories: Vec<PathBuf>,
+}
+
+impl TreePlan {
+    fn new_file(&self) -> Option<&NewFile> {
+        match self {
+            TreePlan::Create { new } | TreePlan::Move { new, .. } => Some(new),
+            TreePlan::Delete { .. } | TreePlan::SetExecutable { .. } => None,
+        }
+    }
+
+    fn source(&self) -> Option<&Source> {
+        match self {
+            TreePlan::Delete { source }
+            | TreePlan::Move { source, .. }
+            | TreePlan::SetExecutable { source, .. } => Some(source),
+            TreePlan::Create { .. } => None,
+        }
+    }
+
+    /// The real paths it touches, with the workspace-relative path each was named by.
+    fn named_real_paths(&self) -> impl Iterator<Item = (&Path, &str)> {
+        let source = self
+            .source()
+            .map(|s| (s.real_path.as_path(), s.path.as_str()));
+        let new = self
+            .new_file()
+            .map(|n| (n.real_path.as_path(), n.path.as_str()));
+        source.into_iter().chain(new)
+    }
+
+    fn real_paths(&self) -> impl Iterator<Item = &Path> {
+        self.named_real_paths().map(|(real, _)| real)
+    }
+}
+
+/// A step taken, as a rollback undoes it.
+enum Done<'a> {
+    Replaced(&'a Plan),
+    /// A file created, or a moved file's new path with the old one's name: when the old
+    /// path cannot be restored, the new one keeps the only copy and stays.
+    Created {
+        path: String,
+        real_path: PathBuf,
+        moved_from: Option<String>,
+    },
+    /// A file removed (deleted, or a moved file's old path), with what it held.
+    Removed {
+        path: String,
+        real_path: PathBuf,
+        bytes: Vec<u8>,
+        mode: u32,
+    },
+    ModeSet {
+        path: String,
+        real_path: PathBuf,
+        old_mode: u32,
+    },
+}
+
 /// For the test that kills a writing process part-way (`tests/apply_killed.rs`): a pause
 /// before every step, so that a kill can land between any two of them.
 fn pause_for_tests() {
@@ -176,23 +395,76 @@ fn pause_for_tests() {
     }
 }
 
+/// `path` as a plain relative path: no root, no `..` or `.`, so it cannot name anything
+/// outside the root before symlinks are considered.
+fn plain_relative(path: &str) -> Result<&Path, ApplyError> {
+    let relative = Path::new(path);
+    if path.is_empty()
+        || relative.is_absolute()
+        || relative
+            .components()
+            .any(|c| !matches!(c, std::path::Component::Normal(_)))
+    {
+        return Err(refused(path, "not a plain workspace-relative path"));
+    }
+    Ok(relative)
+}
+
+fn refused(path: &str, reason: impl Into<String>) -> ApplyError {
+    ApplyError::Refused {
+        path: path.to_string(),
+        reason: reason.into(),
+    }
+}
+
+/// No path is the subject of two file-system edits, nor of one and a text edit: the order
+/// of the steps would decide what the disk ends with.
+fn each_path_once(files: &[&FileEdit], tree_edits: &[FileSystemEdit]) -> Result<(), ApplyError> {
+    let mut named: Vec<(PathBuf, &str)> = Vec::new();
+    let key = |path: &str| Path::new(path).components().collect::<PathBuf>();
+    for file in files {
+        named.push((key(&file.path), "a text edit"));
+    }
+    for edit in tree_edits {
+        let roles: &[&str] = match edit {
+            FileSystemEdit::Create { .. } => &["a create"],
+            FileSystemEdit::Delete { .. } => &["a delete"],
+            FileSystemEdit::Move { .. } => &["a move from", "a move to"],
+            FileSystemEdit::SetExecutable { .. } => &["a change of executable bits"],
+        };
+        for (path, role) in edit.paths().zip(roles) {
+            if let Some((_, first)) = named.iter().find(|(seen, _)| *seen == key(path)) {
+                return Err(refused(path, format!("named by both {first} and {role}")));
+            }
+            named.push((key(path), role));
+        }
+    }
+    Ok(())
+}
+
+/// Two names of one real file (through a symlinked directory) in a file-system edit and any
+/// other: each step would undo or repeat the other.
+fn each_real_path_once(planned: &[Plan], tree_plans: &[TreePlan]) -> Result<(), ApplyError> {
+    let mut seen: Vec<(&Path, &str)> = planned
+        .iter()
+        .map(|p| (p.real_path.as_path(), p.path.as_str()))
+        .collect();
+    for (real_path, path) in tree_plans.iter().flat_map(TreePlan::named_real_paths) {
+        if let Some((_, first)) = seen.iter().find(|(seen, _)| *seen == real_path) {
+            return Err(refused(path, format!("the same file as {first}")));
+        }
+        seen.push((real_path, path));
+    }
+    Ok(())
+}
+
 fn plan(
     system: &dyn WritableSystem,
     file: &FileEdit,
     max_file_size: u64,
 ) -> Result<Plan, ApplyError> {
-    let refused = |reason: String| ApplyError::Refused {
-        path: file.path.clone(),
-        reason,
-    };
-    let relative = Path::new(&file.path);
-    if relative.is_absolute()
-        || relative
-            .components()
-            .any(|c| !matches!(c, std::path::Component::Normal(_)))
-    {
-        return Err(refused("not a plain workspace-relative path".to_string()));
-    }
+    let refused = |reason: String| refused(&file.path, reason);
+    let relative = plain_relative(&file.path)?;
     let content = system
         .read(&system.root().join(relative), max_file_size)
         .map_err(|refusal| refused(refusal.to_string()))?;
@@ -221,41 +493,392 @@ fn plan(
     })
 }
 
-/// The file must still hold the text the edit was computed from just before it is
-/// replaced: an editor may have saved it while the others were being staged.
-fn recheck(system: &dyn WritableSystem, plan: &Plan, max_file_size: u64) -> Result<(), ApplyError> {
-    match system.read(&plan.real_path, max_file_size) {
-        Ok(content) if ContentHash::of(&content.bytes) == plan.base_hash => Ok(()),
-        Ok(_) | Err(ReadRefusal::TooLarge { .. }) => Err(ApplyError::Conflict {
-            path: plan.path.clone(),
-        }),
-        Err(refusal) => Err(ApplyError::Refused {
-            path: plan.path.clone(),
-            reason: refusal.to_string(),
-        }),
+fn plan_tree_edit(
+    system: &dyn WritableSystem,
+    edit: &FileSystemEdit,
+    max_file_size: u64,
+) -> Result<TreePlan, ApplyError> {
+    Ok(match edit {
+        FileSystemEdit::Create {
+            path,
+            text,
+            executable,
+        } => TreePlan::Create {
+            new: plan_new_file(
+                system,
+                path,
+                text,
+                with_executable(system.new_file_mode(), *executable),
+            )?,
+        },
+        FileSystemEdit::Delete { path, base_hash } => TreePlan::Delete {
+            source: plan_source(system, path, *base_hash, max_file_size)?,
+        },
+        FileSystemEdit::Move {
+            from,
+            to,
+            base_hash,
+            text,
+            executable,
+        } => {
+            let source = plan_source(system, from, *base_hash, max_file_size)?;
+            let mode = match executable {
+                Some(executable) => with_executable(source.mode, *executable),
+                None => source.mode,
+            };
+            let new = plan_new_file(system, to, text, mode)?;
+            TreePlan::Move { source, new }
+        }
+        FileSystemEdit::SetExecutable {
+            path,
+            base_hash,
+            executable,
+        } => TreePlan::SetExecutable {
+            source: plan_source(system, path, *base_hash, max_file_size)?,
+            executable: *executable,
+        },
+    })
+}
+
+/// `mode` with the executable bit of each class that may read the file set, or with every
+/// executable bit cleared.
+fn with_executable(mode: u32, executable: bool) -> u32 {
+    if executable {
+        mode | ((mode & 0o444) >> 2)
+    } else {
+        mode & !0o111
     }
 }
 
-fn io_error(plan: &Plan, error: io::Error) -> ApplyError {
+/// An existing file a file-system edit removes or changes: a regular file (not a symlink,
+/// which would make the edit act on its target) inside the root, holding the bytes the edit
+/// was computed from (any bytes: a file that is not UTF-8 may be deleted or moved too), and
+/// not write-protected.
+fn plan_source(
+    system: &dyn WritableSystem,
+    path: &str,
+    base_hash: ContentHash,
+    max_file_size: u64,
+) -> Result<Source, ApplyError> {
+    let at = system.root().join(plain_relative(path)?);
+    match system.symlink_metadata(&at) {
+        Ok(metadata) if metadata.kind == FileKind::Symlink => {
+            return Err(refused(
+                path,
+                "a symlink, and sextant never deletes, moves or changes a file through a link to it",
+            ));
+        }
+        Ok(_) => {}
+        Err(refusal) => return Err(refused(path, refusal.to_string())),
+    }
+    let content = system
+        .read(&at, max_file_size)
+        .map_err(|refusal| refused(path, refusal.to_string()))?;
+    if ContentHash::of(&content.bytes) != base_hash {
+        return Err(ApplyError::Conflict {
+            path: path.to_string(),
+        });
+    }
+    if let Some(reason) = system.write_protection(&content.real_path) {
+        return Err(refused(path, reason));
+    }
+    let mode = system
+        .mode(&content.real_path)
+        .map_err(|error| refused(path, error.to_string()))?;
+    Ok(Source {
+        path: path.to_string(),
+        real_path: content.real_path,
+        base_hash,
+        old_bytes: content.bytes,
+        mode,
+    })
+}
+
+/// A file to create at `path`: nothing there (not even a dangling symlink), and the nearest
+/// existing directory above it inside the root once its symlinks are resolved; the
+/// directories below that one are created by the write.
+fn plan_new_file(
+    system: &dyn WritableSystem,
+    path: &str,
+    text: &str,
+    mode: u32,
+) -> Result<NewFile, ApplyError> {
+    let root = system.root();
+    let at = root.join(plain_relative(path)?);
+    match system.symlink_metadata(&at) {
+        Ok(metadata) => {
+            let what = match metadata.kind {
+                FileKind::File => "a file",
+                FileKind::Dir => "a directory",
+                FileKind::Symlink => "a symlink",
+                FileKind::Special(kind) => kind,
+            };
+            return Err(refused(path, format!("{what} already exists there")));
+        }
+        Err(ReadRefusal::NotFound) => {}
+        Err(refusal) => return Err(refused(path, refusal.to_string())),
+    }
+    let mut missing = Vec::new();
+    let mut ancestor = at.parent();
+    let existing = loop {
+        let Some(directory) = ancestor else {
+            return Err(refused(path, "the workspace root is gone"));
+        };
+        match system.canonicalize(directory) {
+            Ok(real) if !real.starts_with(root) => {
+                return Err(refused(
+                    path,
+                    ReadRefusal::OutsideWorkspace(real).to_string(),
+                ));
+            }
+            Ok(real) if system.is_dir(&real) => break real,
+            Ok(real) => {
+                return Err(refused(
+                    path,
+                    format!("{} is not a directory", real.display()),
+                ));
+            }
+            Err(ReadRefusal::NotFound) => {
+                // A link leading nowhere: `mkdir` would refuse it anyway, and following it
+                // could create a directory anywhere.
+                if system.symlink_metadata(directory).is_ok() {
+                    return Err(refused(
+                        path,
+                        format!(
+                            "{} is a symlink that leads nowhere",
+                            directory.strip_prefix(root).unwrap_or(directory).display()
+                        ),
+                    ));
+                }
+                missing.extend(directory.file_name());
+                ancestor = directory.parent();
+            }
+            Err(refusal) => return Err(refused(path, refusal.to_string())),
+        }
+    };
+    let mut missing_directories = Vec::with_capacity(missing.len());
+    let mut directory = existing;
+    for name in missing.into_iter().rev() {
+        directory = directory.join(name);
+        missing_directories.push(directory.clone());
+    }
+    Ok(NewFile {
+        path: path.to_string(),
+        real_path: directory.join(at.file_name().expect("a plain path names a file")),
+        text: text.to_string(),
+        mode,
+        missing_directories,
+    })
+}
+
+/// Creates the directories `new` needs that this write has not created yet, then stages
+/// its text beside its target.
+fn stage_new_file<'s>(
+    system: &'s dyn WritableSystem,
+    new: &NewFile,
+    created_directories: &mut Vec<PathBuf>,
+) -> io::Result<Box<dyn StagedFile + 's>> {
+    for directory in &new.missing_directories {
+        if created_directories.contains(directory) {
+            continue;
+        }
+        pause_for_tests();
+        system.create_directory(directory)?;
+        created_directories.push(directory.clone());
+    }
+    pause_for_tests();
+    system.stage_new(&new.real_path, new.text.as_bytes(), new.mode)
+}
+
+/// Takes the steps of one file-system edit, each after checking its precondition again,
+/// recording each in `done`; on failure, the error and the path it concerns.
+fn take<'p>(
+    system: &dyn WritableSystem,
+    tree_plan: &'p TreePlan,
+    temporary: Option<Box<dyn StagedFile + '_>>,
+    done: &mut Vec<Done<'p>>,
+    max_file_size: u64,
+) -> Result<(), (ApplyError, String)> {
+    let with_path = |path: &str| {
+        let path = path.to_string();
+        move |error: ApplyError| (error, path)
+    };
+    let link_new = |new: &NewFile, temporary: Box<dyn StagedFile + '_>| {
+        pause_for_tests();
+        temporary.link_new().map_err(|error| {
+            let error = if error.kind() == io::ErrorKind::AlreadyExists {
+                refused(&new.path, "something was created there meanwhile")
+            } else {
+                io_error(&new.path, error)
+            };
+            (error, new.path.clone())
+        })
+    };
+    let recheck_source = |source: &Source| {
+        recheck(
+            system,
+            &source.real_path,
+            source.base_hash,
+            &source.path,
+            max_file_size,
+        )
+        .map_err(with_path(&source.path))
+    };
+    let remove = |source: &Source, done: &mut Vec<Done<'p>>| {
+        pause_for_tests();
+        recheck_source(source)?;
+        system
+            .remove_file(&source.real_path)
+            .map_err(|error| (io_error(&source.path, error), source.path.clone()))?;
+        done.push(Done::Removed {
+            path: source.path.clone(),
+            real_path: source.real_path.clone(),
+            bytes: source.old_bytes.clone(),
+            mode: source.mode,
+        });
+        Ok(())
+    };
+    match tree_plan {
+        TreePlan::Create { new } => {
+            link_new(new, temporary.expect("a new file is staged"))?;
+            done.push(Done::Created {
+                path: new.path.clone(),
+                real_path: new.real_path.clone(),
+                moved_from: None,
+            });
+        }
+        TreePlan::Delete { source } => remove(source, done)?,
+        TreePlan::Move { source, new } => {
+            recheck_source(source)?;
+            link_new(new, temporary.expect("a moved file is staged"))?;
+            done.push(Done::Created {
+                path: new.path.clone(),
+                real_path: new.real_path.clone(),
+                moved_from: Some(source.path.clone()),
+            });
+            remove(source, done)?;
+        }
+        TreePlan::SetExecutable { source, executable } => {
+            pause_for_tests();
+            recheck_source(source)?;
+            let mode = with_executable(source.mode, *executable);
+            system
+                .set_mode(&source.real_path, mode)
+                .map_err(|error| (io_error(&source.path, error), source.path.clone()))?;
+            done.push(Done::ModeSet {
+                path: source.path.clone(),
+                real_path: source.real_path.clone(),
+                old_mode: source.mode,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The file must still hold the text the edit was computed from just before it is
+/// replaced: an editor may have saved it while the others were being staged.
+fn recheck(
+    system: &dyn WritableSystem,
+    real_path: &Path,
+    base_hash: ContentHash,
+    path: &str,
+    max_file_size: u64,
+) -> Result<(), ApplyError> {
+    match system.read(real_path, max_file_size) {
+        Ok(content) if ContentHash::of(&content.bytes) == base_hash => Ok(()),
+        Ok(_) | Err(ReadRefusal::TooLarge { .. }) => Err(ApplyError::Conflict {
+            path: path.to_string(),
+        }),
+        Err(refusal) => Err(refused(path, refusal.to_string())),
+    }
+}
+
+fn io_error(path: &str, error: io::Error) -> ApplyError {
     ApplyError::Io {
-        path: plan.path.clone(),
+        path: path.to_string(),
         error,
         restore_failures: Vec::new(),
     }
 }
 
-/// Puts the old bytes back into each replaced file; the paths it could not restore.
-fn restore(system: &dyn WritableSystem, replaced: &[&Plan]) -> Vec<String> {
-    replaced
+/// Undoes every step in `done`, last first, and removes the directories this write
+/// created; `error` (which stopped the write at `path`) as returned, with what could not be
+/// restored.
+fn undo(
+    system: &dyn WritableSystem,
+    done: Vec<Done>,
+    created_directories: &[PathBuf],
+    error: ApplyError,
+    path: &str,
+) -> ApplyError {
+    let mut restore_failures: Vec<String> = Vec::new();
+    for step in done.into_iter().rev() {
+        let (path, restored) = match step {
+            Done::Replaced(plan) => (
+                plan.path.clone(),
+                system
+                    .stage(&plan.real_path, &plan.old_bytes)
+                    .and_then(|temporary| temporary.replace()),
+            ),
+            Done::Created {
+                path,
+                moved_from: Some(from),
+                ..
+            } if restore_failures.contains(&from) => {
+                restore_failures.push(path);
+                continue;
+            }
+            Done::Created {
+                path, real_path, ..
+            } => (path, system.remove_file(&real_path)),
+            Done::Removed {
+                path,
+                real_path,
+                bytes,
+                mode,
+            } => (
+                path,
+                system
+                    .stage_new(&real_path, &bytes, mode)
+                    .and_then(|temporary| temporary.link_new()),
+            ),
+            Done::ModeSet {
+                path,
+                real_path,
+                old_mode,
+            } => (path, system.set_mode(&real_path, old_mode)),
+        };
+        if restored.is_err() {
+            restore_failures.push(path);
+        }
+    }
+    restore_failures.extend(remove_directories(system, created_directories));
+    match error {
+        ApplyError::Io { path, error, .. } => ApplyError::Io {
+            path,
+            error,
+            restore_failures,
+        },
+        other if restore_failures.is_empty() => other,
+        other => ApplyError::Io {
+            path: path.to_string(),
+            error: io::Error::other(other.to_string()),
+            restore_failures,
+        },
+    }
+}
+
+/// Removes the directories this write created, innermost first; those it could not remove
+/// (as `dir/`).
+fn remove_directories(system: &dyn WritableSystem, created: &[PathBuf]) -> Vec<String> {
+    created
         .iter()
         .rev()
-        .filter(|plan| {
-            system
-                .stage(&plan.real_path, &plan.old_bytes)
-                .and_then(|temporary| temporary.replace())
-                .is_err()
+        .filter(|directory| system.remove_empty_directory(directory).is_err())
+        .map(|directory| {
+            let relative = directory.strip_prefix(system.root()).unwrap_or(directory);
+            format!("{}/", relative.display())
         })
-        .map(|plan| plan.path.clone())
         .collect()
 }
 
@@ -386,9 +1009,10 @@ mod tests {
             system.fail_at(step, "disk full");
             let error = apply_change(&system, &change, LIMIT).unwrap_err();
             assert_eq!(error.code().as_str(), "WRITE_FAILED", "{step:?}");
-            let failed = ["a.py", "b.py", "c.py"][match step {
-                ApplyStep::WriteTemporary(n) | ApplyStep::Replace(n) => n,
-            }];
+            let (ApplyStep::WriteTemporary(n) | ApplyStep::Replace(n)) = step else {
+                unreachable!("only text edits")
+            };
+            let failed = ["a.py", "b.py", "c.py"][n];
             assert_eq!(
                 error.to_string(),
                 format!("writing {failed} failed: disk full; every file was left as it was"),
@@ -536,5 +1160,459 @@ mod tests {
             "a.py: it has 2 hard links, which replacing it would break; nothing was written"
         );
         assert_eq!(read(&root, "b.py"), "x = 1\n");
+    }
+
+    fn create(path: &str, text: &str, executable: bool) -> FileSystemEdit {
+        FileSystemEdit::Create {
+            path: path.into(),
+            text: text.into(),
+            executable,
+        }
+    }
+
+    fn delete(path: &str, old: &[u8]) -> FileSystemEdit {
+        FileSystemEdit::Delete {
+            path: path.into(),
+            base_hash: ContentHash::of(old),
+        }
+    }
+
+    fn moved(
+        from: &str,
+        to: &str,
+        old: &str,
+        text: &str,
+        executable: Option<bool>,
+    ) -> FileSystemEdit {
+        FileSystemEdit::Move {
+            from: from.into(),
+            to: to.into(),
+            base_hash: ContentHash::of(old.as_bytes()),
+            text: text.into(),
+            executable,
+        }
+    }
+
+    fn set_executable(path: &str, old: &str, executable: bool) -> FileSystemEdit {
+        FileSystemEdit::SetExecutable {
+            path: path.into(),
+            base_hash: ContentHash::of(old.as_bytes()),
+            executable,
+        }
+    }
+
+    fn tree_change(file_system: Vec<FileSystemEdit>) -> SourceChange {
+        SourceChange {
+            files: Vec::new(),
+            file_system,
+        }
+    }
+
+    fn mode(root: &Path, path: &str) -> u32 {
+        use std::os::unix::fs::PermissionsExt;
+        fs::metadata(root.join(path)).unwrap().permissions().mode() & 0o7777
+    }
+
+    fn chmod(root: &Path, path: &str, mode: u32) {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(root.join(path), fs::Permissions::from_mode(mode)).unwrap();
+    }
+
+    /// The names under `root`, directories with a trailing `/`, recursively and sorted.
+    fn tree(root: &Path) -> Vec<String> {
+        let mut names = Vec::new();
+        let mut pending = vec![root.to_path_buf()];
+        while let Some(dir) = pending.pop() {
+            for entry in fs::read_dir(&dir).unwrap() {
+                let entry = entry.unwrap();
+                let name = entry
+                    .path()
+                    .strip_prefix(root)
+                    .unwrap()
+                    .display()
+                    .to_string();
+                if entry.file_type().unwrap().is_dir() {
+                    names.push(format!("{name}/"));
+                    pending.push(entry.path());
+                } else {
+                    names.push(name);
+                }
+            }
+        }
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_file_is_created_in_new_directories_with_a_new_files_mode() {
+        let (dir, root) = workspace(&[("a.py", "x = 1\n")]);
+        // What this process's umask gives a new file, judged by the system itself.
+        let probe = dir.path().join("probe");
+        fs::File::create(&probe).unwrap();
+        let new_mode = mode(dir.path(), "probe");
+        fs::remove_file(probe).unwrap();
+        let change = tree_change(vec![
+            create("pkg/sub/new.py", "y = 2\n", false),
+            create("pkg/run", "#!/bin/sh\n", true),
+        ]);
+        let written = apply_change(&disk(&root), &change, LIMIT).unwrap();
+        assert_eq!(read(&root, "pkg/sub/new.py"), "y = 2\n");
+        assert_eq!(read(&root, "pkg/run"), "#!/bin/sh\n");
+        assert_eq!(mode(&root, "pkg/sub/new.py"), new_mode);
+        assert_eq!(mode(&root, "pkg/run"), new_mode | ((new_mode & 0o444) >> 2));
+        assert_eq!(
+            tree(&root),
+            ["a.py", "pkg/", "pkg/run", "pkg/sub/", "pkg/sub/new.py"]
+        );
+        let created: Vec<(&str, &str)> = written
+            .created
+            .iter()
+            .map(|file| (file.path.as_str(), file.text.as_str()))
+            .collect();
+        assert_eq!(
+            created,
+            [("pkg/sub/new.py", "y = 2\n"), ("pkg/run", "#!/bin/sh\n")]
+        );
+        assert_eq!(written.created[0].new_hash, ContentHash::of(b"y = 2\n"));
+        assert_eq!(
+            written.paths().collect::<Vec<_>>(),
+            ["pkg/sub/new.py", "pkg/run"]
+        );
+    }
+
+    #[test]
+    fn a_file_is_deleted_whatever_its_bytes() {
+        let (_dir, root) = workspace(&[("a.py", "x = 1\n"), ("old.py", "y = 1\n")]);
+        fs::write(root.join("bin.dat"), b"\xff\x00\xfe").unwrap();
+        let change = tree_change(vec![
+            delete("old.py", b"y = 1\n"),
+            delete("bin.dat", b"\xff\x00\xfe"),
+        ]);
+        let written = apply_change(&disk(&root), &change, LIMIT).unwrap();
+        assert_eq!(written.deleted, ["old.py", "bin.dat"]);
+        assert_eq!(tree(&root), ["a.py"]);
+    }
+
+    #[test]
+    fn a_moved_file_keeps_its_permissions_and_takes_its_new_text() {
+        let (_dir, root) = workspace(&[("a.py", "x = 1\n"), ("tool.py", "t = 1\n")]);
+        chmod(&root, "a.py", 0o640);
+        chmod(&root, "tool.py", 0o640);
+        let change = tree_change(vec![
+            moved("a.py", "lib/b.py", "x = 1\n", "x = 2\n", None),
+            moved("tool.py", "bin/tool", "t = 1\n", "t = 1\n", Some(true)),
+        ]);
+        let written = apply_change(&disk(&root), &change, LIMIT).unwrap();
+        assert_eq!(tree(&root), ["bin/", "bin/tool", "lib/", "lib/b.py"]);
+        assert_eq!(read(&root, "lib/b.py"), "x = 2\n");
+        assert_eq!(mode(&root, "lib/b.py"), 0o640);
+        assert_eq!(mode(&root, "bin/tool"), 0o750);
+        assert_eq!(
+            written.moved[0],
+            MovedFile {
+                from: "a.py".into(),
+                to: "lib/b.py".into(),
+                new_hash: ContentHash::of(b"x = 2\n"),
+                text: "x = 2\n".into(),
+            }
+        );
+        assert_eq!(
+            written.paths().collect::<Vec<_>>(),
+            ["a.py", "lib/b.py", "tool.py", "bin/tool"]
+        );
+    }
+
+    #[test]
+    fn executable_bits_follow_the_read_bits_and_the_text_stays() {
+        let (_dir, root) = workspace(&[("run.sh", "echo hi\n")]);
+        chmod(&root, "run.sh", 0o640);
+        let on = tree_change(vec![set_executable("run.sh", "echo hi\n", true)]);
+        let written = apply_change(&disk(&root), &on, LIMIT).unwrap();
+        assert_eq!(mode(&root, "run.sh"), 0o750);
+        assert_eq!(read(&root, "run.sh"), "echo hi\n");
+        assert_eq!(
+            written.mode_changed,
+            [ModeChanged {
+                path: "run.sh".into(),
+                executable: true
+            }]
+        );
+        let off = tree_change(vec![set_executable("run.sh", "echo hi\n", false)]);
+        apply_change(&disk(&root), &off, LIMIT).unwrap();
+        assert_eq!(mode(&root, "run.sh"), 0o640);
+    }
+
+    fn refusal(root: &Path, change: &SourceChange) -> (String, String) {
+        let error = apply_change(&disk(root), change, LIMIT).unwrap_err();
+        (error.code().as_str().to_string(), error.to_string())
+    }
+
+    #[test]
+    fn nothing_is_created_over_a_file_or_a_dangling_symlink() {
+        let (_dir, root) = workspace(&[("a.py", "x = 1\n"), ("b.py", "y = 1\n")]);
+        std::os::unix::fs::symlink("missing.py", root.join("dangling.py")).unwrap();
+        for (path, what) in [("a.py", "a file"), ("dangling.py", "a symlink")] {
+            let change = tree_change(vec![
+                create("new/ok.py", "", false),
+                create(path, "y\n", false),
+            ]);
+            assert_eq!(
+                refusal(&root, &change),
+                (
+                    "WRITE_REFUSED".to_string(),
+                    format!("{path}: {what} already exists there; nothing was written")
+                )
+            );
+            let change = tree_change(vec![moved("b.py", path, "y = 1\n", "y\n", None)]);
+            assert_eq!(
+                refusal(&root, &change).1,
+                format!("{path}: {what} already exists there; nothing was written")
+            );
+        }
+        assert_eq!(read(&root, "a.py"), "x = 1\n");
+        assert!(!root.join("missing.py").exists());
+        assert_eq!(read(&root, "b.py"), "y = 1\n");
+        assert_eq!(tree(&root), ["a.py", "b.py", "dangling.py"]);
+    }
+
+    #[test]
+    fn a_symlink_is_never_deleted_moved_or_changed_through() {
+        let (_dir, root) = workspace(&[("real.py", "x = 1\n")]);
+        std::os::unix::fs::symlink("real.py", root.join("link.py")).unwrap();
+        let refused = "link.py: a symlink, and sextant never deletes, moves or changes a file \
+                       through a link to it; nothing was written";
+        for edit in [
+            delete("link.py", b"x = 1\n"),
+            moved("link.py", "b.py", "x = 1\n", "x = 1\n", None),
+            set_executable("link.py", "x = 1\n", true),
+        ] {
+            assert_eq!(
+                refusal(&root, &tree_change(vec![edit])),
+                ("WRITE_REFUSED".to_string(), refused.to_string())
+            );
+        }
+        assert_eq!(tree(&root), ["link.py", "real.py"]);
+        assert_eq!(mode(&root, "real.py") & 0o111, 0);
+    }
+
+    #[test]
+    fn a_file_changed_since_its_deletion_was_computed_is_kept() {
+        let (_dir, root) = workspace(&[("a.py", "x = 1\n"), ("old.py", "y = 2\n")]);
+        let change = SourceChange {
+            files: vec![replace("a.py", "x = 1\n", "x", "z")],
+            file_system: vec![delete("old.py", b"y = 1\n")],
+        };
+        assert_eq!(
+            refusal(&root, &change),
+            (
+                "CONFLICT".to_string(),
+                "old.py changed since the edit was computed; nothing was written".to_string()
+            )
+        );
+        assert_eq!(read(&root, "a.py"), "x = 1\n");
+        assert_eq!(read(&root, "old.py"), "y = 2\n");
+    }
+
+    #[test]
+    fn nothing_is_created_through_a_directory_link_leading_out() {
+        let (_dir, root) = workspace(&[("a.py", "x = 1\n")]);
+        let outside = tempfile::tempdir().unwrap();
+        let outside_path = outside.path().canonicalize().unwrap();
+        std::os::unix::fs::symlink(&outside_path, root.join("linkdir")).unwrap();
+        for path in ["linkdir/x.py", "linkdir/deep/er/x.py"] {
+            let change = tree_change(vec![
+                create("fine/new.py", "", false),
+                create(path, "y\n", false),
+            ]);
+            assert_eq!(
+                refusal(&root, &change),
+                (
+                    "WRITE_REFUSED".to_string(),
+                    format!(
+                        "{path}: resolves outside the workspace, to {}; nothing was written",
+                        outside_path.display()
+                    )
+                )
+            );
+        }
+        let out = tempfile::tempdir().unwrap();
+        fs::write(out.path().join("o.py"), "o\n").unwrap();
+        std::os::unix::fs::symlink(out.path().join("o.py"), root.join("o.py")).unwrap();
+        // A move out through a linked directory is refused like a create.
+        let change = tree_change(vec![moved(
+            "a.py",
+            "linkdir/a.py",
+            "x = 1\n",
+            "x = 1\n",
+            None,
+        )]);
+        assert_eq!(refusal(&root, &change).0, "WRITE_REFUSED");
+        assert_eq!(fs::read_dir(&outside_path).unwrap().count(), 0);
+        assert_eq!(tree(&root), ["a.py", "linkdir", "o.py"]);
+    }
+
+    #[test]
+    fn a_path_named_twice_is_refused_naming_both_edits() {
+        let (_dir, root) = workspace(&[("a.py", "x = 1\n"), ("b.py", "y = 1\n")]);
+        let cases = [
+            (
+                SourceChange {
+                    files: vec![replace("a.py", "x = 1\n", "x", "z")],
+                    file_system: vec![delete("a.py", b"x = 1\n")],
+                },
+                "a.py: named by both a text edit and a delete; nothing was written",
+            ),
+            (
+                tree_change(vec![
+                    moved("b.py", "c.py", "y = 1\n", "y = 1\n", None),
+                    create("./c.py", "z\n", false),
+                ]),
+                "./c.py: not a plain workspace-relative path; nothing was written",
+            ),
+            (
+                tree_change(vec![
+                    moved("b.py", "c.py", "y = 1\n", "y = 1\n", None),
+                    create("c.py", "z\n", false),
+                ]),
+                "c.py: named by both a move to and a create; nothing was written",
+            ),
+            (
+                tree_change(vec![moved("b.py", "b.py", "y = 1\n", "y = 1\n", None)]),
+                "b.py: named by both a move from and a move to; nothing was written",
+            ),
+        ];
+        for (change, message) in cases {
+            assert_eq!(
+                refusal(&root, &change),
+                ("WRITE_REFUSED".to_string(), message.to_string())
+            );
+        }
+        // Two names of one file through a directory link.
+        fs::create_dir(root.join("pkg")).unwrap();
+        fs::write(root.join("pkg/m.py"), "m\n").unwrap();
+        std::os::unix::fs::symlink("pkg", root.join("alias")).unwrap();
+        let change = tree_change(vec![
+            delete("pkg/m.py", b"m\n"),
+            set_executable("alias/m.py", "m\n", true),
+        ]);
+        assert_eq!(
+            refusal(&root, &change).1,
+            "alias/m.py: the same file as pkg/m.py; nothing was written"
+        );
+        assert_eq!(tree(&root), ["a.py", "alias", "b.py", "pkg/", "pkg/m.py"]);
+    }
+
+    /// A text edit, a file created in a new directory, a deletion, a move into another new
+    /// directory and a mode change, in memory.
+    fn mixed() -> (MemorySystem, SourceChange) {
+        let system = memory(&[
+            ("a.py", "a = 1\n"),
+            ("old.py", "old = 1\n"),
+            ("m.py", "m = 1\n"),
+            ("run.sh", "echo\n"),
+        ]);
+        system.chmod("m.py", 0o600);
+        let change = SourceChange {
+            files: vec![replace("a.py", "a = 1\n", "1", "2")],
+            file_system: vec![
+                create("pkg/new/n.py", "n = 1\n", false),
+                delete("old.py", b"old = 1\n"),
+                moved("m.py", "lib/m.py", "m = 1\n", "m = 2\n", Some(true)),
+                set_executable("run.sh", "echo\n", true),
+            ],
+        };
+        (system, change)
+    }
+
+    #[test]
+    fn a_failure_at_any_step_of_a_mixed_change_leaves_the_tree_as_it_was() {
+        type Step = fn(usize) -> ApplyStep;
+        // Each kind of step and how many of it the change takes: failing the one after the
+        // last must let the write through, so no step is missed.
+        let kinds: [(Step, usize); 6] = [
+            (ApplyStep::WriteTemporary, 3),
+            (ApplyStep::CreateDir, 3),
+            (ApplyStep::Replace, 1),
+            (ApplyStep::Create, 2),
+            (ApplyStep::Remove, 2),
+            (ApplyStep::SetMode, 1),
+        ];
+        let (fresh, change) = mixed();
+        let before = fresh.listing();
+        for (kind, count) in kinds {
+            for n in 0..count {
+                let (system, _) = mixed();
+                system.fail_at(kind(n), "disk full");
+                let error = apply_change(&system, &change, LIMIT).unwrap_err();
+                assert_eq!(error.code().as_str(), "WRITE_FAILED", "{:?}", kind(n));
+                assert!(
+                    error
+                        .to_string()
+                        .ends_with(" failed: disk full; every file was left as it was"),
+                    "{:?}: {error}",
+                    kind(n)
+                );
+                assert_eq!(system.listing(), before, "after a failure at {:?}", kind(n));
+            }
+            let (system, _) = mixed();
+            system.fail_at(kind(count), "disk full");
+            apply_change(&system, &change, LIMIT).unwrap();
+        }
+        let (system, _) = mixed();
+        let written = apply_change(&system, &change, LIMIT).unwrap();
+        assert_eq!(
+            system.listing(),
+            [
+                "/ (dir)",
+                "/ws/ (dir)",
+                "/ws/a.py (644): \"a = 2\\n\"",
+                "/ws/lib/ (dir)",
+                "/ws/lib/m.py (700): \"m = 2\\n\"",
+                "/ws/pkg/ (dir)",
+                "/ws/pkg/new/ (dir)",
+                "/ws/pkg/new/n.py (644): \"n = 1\\n\"",
+                "/ws/run.sh (755): \"echo\\n\"",
+            ]
+        );
+        assert_eq!(
+            written.paths().collect::<Vec<_>>(),
+            [
+                "a.py",
+                "pkg/new/n.py",
+                "old.py",
+                "m.py",
+                "lib/m.py",
+                "run.sh"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_failed_restore_is_reported_and_a_moved_file_keeps_a_copy() {
+        let (system, change) = mixed();
+        // The last step fails; undoing the move, last step first, puts `m.py` back (its
+        // third staging, its third creation), which fails too: then `lib/m.py`, holding
+        // the only copy, stays, and so does its directory.
+        system
+            .fail_at(ApplyStep::SetMode(0), "disk full")
+            .and_fail_at(ApplyStep::Create(2), "disk full");
+        let error = apply_change(&system, &change, LIMIT).unwrap_err();
+        assert_eq!(error.code().as_str(), "WRITE_FAILED");
+        assert_eq!(
+            error.to_string(),
+            "writing run.sh failed: disk full; could not restore m.py, lib/m.py, lib/"
+        );
+        assert_eq!(
+            system.listing(),
+            [
+                "/ (dir)",
+                "/ws/ (dir)",
+                "/ws/a.py (644): \"a = 1\\n\"",
+                "/ws/lib/ (dir)",
+                "/ws/lib/m.py (700): \"m = 2\\n\"",
+                "/ws/old.py (644): \"old = 1\\n\"",
+                "/ws/run.sh (644): \"echo\\n\"",
+            ]
+        );
     }
 }

@@ -484,19 +484,18 @@ impl LiveWorkspace {
     }
 
     /// Writes `change` to disk, all files or none (see [`super::apply`]), then has the
-    /// writer read the written files back before returning, watcher or not, so every read
-    /// after this call sees the new text. Never call it holding a snapshot.
+    /// writer read every path written (created, deleted and moved ones too) back before
+    /// returning, watcher or not, so every read after this call sees the new text and the
+    /// new list of files. Never call it holding a snapshot.
     pub fn apply_change(&self, change: &SourceChange) -> Result<Written, ApplyError> {
         let max_file_size = self
             .snapshot()
             .map(|snapshot| snapshot.max_file_size)
             .unwrap_or(super::DEFAULT_MAX_FILE_SIZE);
         let written = super::apply_change(&*self.system, change, max_file_size)?;
-        let paths = written
-            .files
-            .iter()
-            .map(|file| self.root.join(&file.path))
-            .collect();
+        // Created, deleted and both paths of a moved file too: the writer reads each path
+        // again, so a file gone from the disk leaves the index and a new one joins it.
+        let paths = written.paths().map(|path| self.root.join(path)).collect();
         let _ = self.tx.send(Message::Disk { paths, lost: false });
         self.sync(&RequestCancel::default());
         Ok(written)

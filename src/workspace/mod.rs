@@ -27,7 +27,7 @@ use std::{
 
 use rayon::prelude::*;
 
-pub use apply::{ApplyError, Written, WrittenFile, apply_change};
+pub use apply::{ApplyError, ModeChanged, MovedFile, Written, WrittenFile, apply_change};
 pub use config::{CONFIG_FILE, Config, DEFAULT_MAX_FILE_SIZE};
 pub use error::LoadError;
 pub use format::{

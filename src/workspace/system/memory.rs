@@ -35,9 +35,13 @@ use crate::workspace::{
 /// Symlinks followed before a path is a loop (Linux's limit).
 const MAX_SYMLINK_HOPS: usize = 40;
 
+/// A new file's mode: `0o666` less the usual umask, `022`.
+const NEW_FILE_MODE: u32 = 0o644;
+
 #[derive(Clone, Debug)]
 enum Node {
-    File(Arc<[u8]>),
+    /// The bytes and the permission bits (`0o7777`).
+    File(Arc<[u8]>, u32),
     Dir,
     /// The target as written (relative to the link's directory, or absolute).
     Symlink(PathBuf),
@@ -63,9 +67,14 @@ pub struct MemorySystem {
 #[derive(Debug, Default)]
 struct Writes {
     read_only: std::collections::BTreeSet<PathBuf>,
-    fail_at: Option<(ApplyStep, String)>,
+    /// The steps to fail, each once.
+    fail_at: Vec<(ApplyStep, String)>,
     staged: usize,
     replaced: usize,
+    created: usize,
+    removed: usize,
+    modes_set: usize,
+    directories_created: usize,
 }
 
 impl std::fmt::Debug for MemorySystem {
@@ -99,7 +108,36 @@ impl MemorySystem {
 
     /// Writes a file (replacing whatever was there), creating its parent directories.
     pub fn write(&self, path: impl AsRef<Path>, bytes: impl AsRef<[u8]>) -> &Self {
-        self.insert(path, Node::File(Arc::from(bytes.as_ref())))
+        self.insert(path, Node::File(Arc::from(bytes.as_ref()), NEW_FILE_MODE))
+    }
+
+    /// Sets the permission bits of the file at `path` (a builder: counts as no write step).
+    pub fn chmod(&self, path: impl AsRef<Path>, mode: u32) -> &Self {
+        let path = self.path(path);
+        if let Some(Node::File(_, old)) = self.tree.write().unwrap().get_mut(&path) {
+            *old = mode;
+        }
+        self
+    }
+
+    /// The whole tree, one line per entry in path order: `path/ (dir)`, `path -> target`
+    /// or `path (mode octal): bytes`; two systems with equal listings hold the same files.
+    pub fn listing(&self) -> Vec<String> {
+        self.tree
+            .read()
+            .unwrap()
+            .iter()
+            .map(|(path, node)| match node {
+                Node::File(bytes, mode) => format!(
+                    "{} ({mode:o}): {:?}",
+                    path.display(),
+                    String::from_utf8_lossy(bytes)
+                ),
+                Node::Dir => format!("{}/ (dir)", path.display()).replacen("//", "/", 1),
+                Node::Symlink(target) => format!("{} -> {}", path.display(), target.display()),
+                Node::Special(kind) => format!("{} ({kind})", path.display()),
+            })
+            .collect()
     }
 
     /// Creates a directory and its parents.
@@ -172,13 +210,21 @@ impl MemorySystem {
         let mut writes = self.writes.lock().unwrap();
         *writes = Writes {
             read_only: std::mem::take(&mut writes.read_only),
-            fail_at: Some((step, message.to_string())),
+            fail_at: vec![(step, message.to_string())],
             ..Writes::default()
         };
         self
     }
 
-    /// Counts `step` and fails it if it is the one [`MemorySystem::fail_at`] named.
+    /// Fails `step` too, in the same write as the one [`MemorySystem::fail_at`] named (a
+    /// rollback's step, say, to test what a failed restore reports).
+    pub fn and_fail_at(&self, step: ApplyStep, message: &str) -> &Self {
+        let mut writes = self.writes.lock().unwrap();
+        writes.fail_at.push((step, message.to_string()));
+        self
+    }
+
+    /// Counts `step` and fails it if it is one [`MemorySystem::fail_at`] named.
     fn write_step(
         &self,
         step: impl Fn(usize) -> ApplyStep,
@@ -187,12 +233,13 @@ impl MemorySystem {
         let mut writes = self.writes.lock().unwrap();
         let n = *counter(&mut writes);
         *counter(&mut writes) += 1;
-        match writes.fail_at.take() {
-            Some((failing, message)) if failing == step(n) => Err(io::Error::other(message)),
-            other => {
-                writes.fail_at = other;
-                Ok(())
-            }
+        match writes
+            .fail_at
+            .iter()
+            .position(|(failing, _)| *failing == step(n))
+        {
+            Some(at) => Err(io::Error::other(writes.fail_at.remove(at).1)),
+            None => Ok(()),
         }
     }
 
@@ -290,7 +337,7 @@ fn normalize(path: &Path) -> PathBuf {
 
 fn metadata_of(node: &Node) -> Metadata {
     match node {
-        Node::File(bytes) => Metadata {
+        Node::File(bytes, _) => Metadata {
             kind: FileKind::File,
             len: bytes.len() as u64,
         },
@@ -310,31 +357,126 @@ fn metadata_of(node: &Node) -> Metadata {
 }
 
 impl WritableSystem for MemorySystem {
+    /// Marked read-only ([`MemorySystem::set_read_only`]) or no write bit in its mode.
     fn write_protection(&self, real_path: &Path) -> Option<String> {
         let writes = self.writes.lock().unwrap();
-        writes
-            .read_only
-            .contains(real_path)
-            .then(|| "read-only".to_string())
+        if writes.read_only.contains(real_path) {
+            return Some("read-only".to_string());
+        }
+        match self.resolve(real_path, true) {
+            Ok((_, Node::File(_, mode))) if mode & 0o222 == 0 => {
+                Some(format!("read-only (mode {mode:o})"))
+            }
+            _ => None,
+        }
     }
 
     fn stage(&self, real_path: &Path, bytes: &[u8]) -> io::Result<Box<dyn StagedFile + '_>> {
+        let mode = self.mode(real_path)?;
+        self.stage_new(real_path, bytes, mode)
+    }
+
+    fn stage_new(
+        &self,
+        real_path: &Path,
+        bytes: &[u8],
+        mode: u32,
+    ) -> io::Result<Box<dyn StagedFile + '_>> {
         self.write_step(ApplyStep::WriteTemporary, |w| &mut w.staged)?;
+        self.existing_directory(real_path.parent().unwrap_or(&self.root))?;
         Ok(Box::new(StagedInMemory {
             system: self,
             target: real_path.to_path_buf(),
             bytes: Arc::from(bytes),
+            mode,
         }))
+    }
+
+    fn canonicalize(&self, path: &Path) -> Result<PathBuf, ReadRefusal> {
+        self.resolve(path, true).map(|(real, _)| real)
+    }
+
+    fn mode(&self, real_path: &Path) -> io::Result<u32> {
+        match self.resolve(real_path, true) {
+            Ok((_, Node::File(_, mode))) => Ok(mode),
+            Ok(_) => Err(io::Error::from_raw_os_error(libc::EISDIR)),
+            Err(refusal) => Err(io_error(&refusal)),
+        }
+    }
+
+    fn new_file_mode(&self) -> u32 {
+        NEW_FILE_MODE
+    }
+
+    fn set_mode(&self, real_path: &Path, mode: u32) -> io::Result<()> {
+        self.write_step(ApplyStep::SetMode, |w| &mut w.modes_set)?;
+        match self.tree.write().unwrap().get_mut(real_path) {
+            Some(Node::File(_, old)) => {
+                *old = mode;
+                Ok(())
+            }
+            Some(_) => Err(io::Error::from_raw_os_error(libc::EPERM)),
+            None => Err(io::Error::from(io::ErrorKind::NotFound)),
+        }
+    }
+
+    fn remove_file(&self, real_path: &Path) -> io::Result<()> {
+        self.write_step(ApplyStep::Remove, |w| &mut w.removed)?;
+        let mut tree = self.tree.write().unwrap();
+        match tree.get(real_path) {
+            Some(Node::Dir) => Err(io::Error::from_raw_os_error(libc::EISDIR)),
+            Some(_) => {
+                tree.remove(real_path);
+                Ok(())
+            }
+            None => Err(io::Error::from(io::ErrorKind::NotFound)),
+        }
+    }
+
+    fn create_directory(&self, real_path: &Path) -> io::Result<()> {
+        self.write_step(ApplyStep::CreateDir, |w| &mut w.directories_created)?;
+        self.existing_directory(real_path.parent().unwrap_or(&self.root))?;
+        let mut tree = self.tree.write().unwrap();
+        if tree.contains_key(real_path) {
+            return Err(io::Error::from(io::ErrorKind::AlreadyExists));
+        }
+        tree.insert(real_path.to_path_buf(), Node::Dir);
+        Ok(())
+    }
+
+    /// Not a counted step: only a rollback removes directories.
+    fn remove_empty_directory(&self, real_path: &Path) -> io::Result<()> {
+        if !matches!(self.tree.read().unwrap().get(real_path), Some(Node::Dir)) {
+            return Err(io::Error::from_raw_os_error(libc::ENOTDIR));
+        }
+        if !self.children(real_path).is_empty() {
+            return Err(io::Error::from_raw_os_error(libc::ENOTEMPTY));
+        }
+        self.tree.write().unwrap().remove(real_path);
+        Ok(())
     }
 
     fn sync_directory(&self, _real_path: &Path) {}
 }
 
-/// A staged text held aside until it replaces its file in one map update.
+impl MemorySystem {
+    /// `Ok` when the real path `dir` is a directory, as a file created in it needs.
+    fn existing_directory(&self, dir: &Path) -> io::Result<()> {
+        match self.tree.read().unwrap().get(dir) {
+            Some(Node::Dir) => Ok(()),
+            Some(_) => Err(io::Error::from_raw_os_error(libc::ENOTDIR)),
+            None => Err(io::Error::from(io::ErrorKind::NotFound)),
+        }
+    }
+}
+
+/// A staged text held aside until it replaces its file, or takes an empty path, in one map
+/// update.
 struct StagedInMemory<'a> {
     system: &'a MemorySystem,
     target: PathBuf,
     bytes: Arc<[u8]>,
+    mode: u32,
 }
 
 impl StagedFile for StagedInMemory<'_> {
@@ -345,7 +487,20 @@ impl StagedFile for StagedInMemory<'_> {
             .tree
             .write()
             .unwrap()
-            .insert(self.target, Node::File(self.bytes));
+            .insert(self.target, Node::File(self.bytes, self.mode));
+        Ok(())
+    }
+
+    fn link_new(self: Box<Self>) -> io::Result<()> {
+        self.system
+            .write_step(ApplyStep::Create, |w| &mut w.created)?;
+        self.system
+            .existing_directory(self.target.parent().unwrap_or(&self.system.root))?;
+        let mut tree = self.system.tree.write().unwrap();
+        if tree.contains_key(&self.target) {
+            return Err(io::Error::from(io::ErrorKind::AlreadyExists));
+        }
+        tree.insert(self.target, Node::File(self.bytes, self.mode));
         Ok(())
     }
 }
@@ -358,7 +513,7 @@ impl System for MemorySystem {
     fn read(&self, path: &Path, limit: u64) -> Result<FileContent, ReadRefusal> {
         let (real_path, node) = self.resolve(path, true)?;
         let bytes = match node {
-            Node::File(bytes) => bytes,
+            Node::File(bytes, _) => bytes,
             Node::Dir => return Err(ReadRefusal::NotRegularFile("directory")),
             Node::Special(kind) => return Err(ReadRefusal::NotRegularFile(kind)),
             Node::Symlink(_) => unreachable!("followed"),
@@ -441,7 +596,7 @@ impl MemorySystem {
     /// A gitignore-style file's rules, matching paths under `dir`. Lines that are not
     /// valid UTF-8 or not valid globs are left out, as the `ignore` crate leaves them.
     fn ignore_file(&self, dir: &Path, file: &Path) -> Gitignore {
-        let Ok((_, Node::File(bytes))) = self.resolve(file, true) else {
+        let Ok((_, Node::File(bytes, _))) = self.resolve(file, true) else {
             return Gitignore::empty();
         };
         let mut builder = GitignoreBuilder::new(dir);
@@ -510,7 +665,7 @@ impl Walk<'_> {
                     }
                 },
                 Node::Dir => (true, false, real_child.clone()),
-                Node::File(_) | Node::Special(_) => (false, false, real_child.clone()),
+                Node::File(..) | Node::Special(_) => (false, false, real_child.clone()),
             };
             if is_symlink
                 && is_dir

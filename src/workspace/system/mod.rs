@@ -11,10 +11,12 @@
 //!   text wins over what the system below holds until it is closed.
 //!
 //! [`WritableSystem`] is the write side: the primitives the all-or-nothing apply
-//! (`workspace/apply.rs`) is made of, stage a new text beside a file and then replace the
-//! file with it. The disk does it with a synced temporary file and a rename; the memory
-//! system does it in its map and can fail any step on request ([`MemorySystem::fail_at`]),
-//! so the rollback is tested without a disk.
+//! (`workspace/apply.rs`) is made of: stage a new text beside a file, then replace the file
+//! with it or put it where nothing is (never over anything); remove a file, change its
+//! mode, create a directory and remove an empty one. The disk does it with synced
+//! temporary files, renames, links and plain system calls; the memory system does it in
+//! its map, gives each file a mode, and can fail any step on request
+//! ([`MemorySystem::fail_at`]), so the rollback is tested without a disk.
 
 mod memory;
 mod os;
@@ -86,7 +88,8 @@ pub trait System: Send + Sync {
 }
 
 /// What writing a change asks of a file system, beyond reading it. Paths are real paths
-/// (symlinks resolved, as [`System::read`] reports them) inside the root.
+/// (symlinks resolved, as [`System::read`] reports them) inside the root, except where a
+/// method says it resolves them.
 pub trait WritableSystem: System {
     /// Why the regular file at `real_path` must not be replaced, as an editor would judge
     /// it (write-protected, not writable by this user, other hard links), or `None`.
@@ -96,22 +99,69 @@ pub trait WritableSystem: System {
     /// yet. Dropping the result without [`StagedFile::replace`] leaves no trace.
     fn stage(&self, real_path: &Path, bytes: &[u8]) -> io::Result<Box<dyn StagedFile + '_>>;
 
+    /// `bytes` made durable in `real_path`'s directory (which must exist) with the
+    /// permission bits `mode`, for a file that does not exist yet; to be put in place with
+    /// [`StagedFile::link_new`]. Dropping the result leaves no trace.
+    fn stage_new(
+        &self,
+        real_path: &Path,
+        bytes: &[u8],
+        mode: u32,
+    ) -> io::Result<Box<dyn StagedFile + '_>>;
+
+    /// `path` (absolute) with every symlink resolved; `Err(NotFound)` when it, or a link
+    /// on the way, leads nowhere.
+    fn canonicalize(&self, path: &Path) -> Result<std::path::PathBuf, ReadRefusal>;
+
+    /// The permission bits (`0o7777`) of the file at `real_path`.
+    fn mode(&self, real_path: &Path) -> io::Result<u32>;
+
+    /// The mode a file created now gets: `0o666` less the process's umask.
+    fn new_file_mode(&self) -> u32;
+
+    /// Sets the permission bits of the file at `real_path`.
+    fn set_mode(&self, real_path: &Path, mode: u32) -> io::Result<()>;
+
+    /// Removes the file at `real_path` (not a directory).
+    fn remove_file(&self, real_path: &Path) -> io::Result<()>;
+
+    /// Creates the directory `real_path`, whose parent exists; fails when anything (a
+    /// symlink too) is already there, so nothing is ever created through a link.
+    fn create_directory(&self, real_path: &Path) -> io::Result<()>;
+
+    /// Removes the directory `real_path` if it is empty; fails otherwise.
+    fn remove_empty_directory(&self, real_path: &Path) -> io::Result<()>;
+
     /// Makes the replacements in `real_path`'s directory durable (best effort).
     fn sync_directory(&self, real_path: &Path);
 }
 
-/// A new text staged by [`WritableSystem::stage`].
+/// A new text staged by [`WritableSystem::stage`] or [`WritableSystem::stage_new`].
 pub trait StagedFile {
     /// Puts the staged text in place of the file in one step: a reader sees the old text
     /// or the new one, never a mix.
     fn replace(self: Box<Self>) -> io::Result<()>;
+
+    /// Puts the staged file at its path in one step, only if nothing is there (not even a
+    /// dangling symlink): fails with [`io::ErrorKind::AlreadyExists`] otherwise, the staged
+    /// file then dropped.
+    fn link_new(self: Box<Self>) -> io::Result<()>;
 }
 
-/// The steps of a write, as [`MemorySystem::fail_at`] names the one to fail.
+/// The steps of a write, as [`MemorySystem::fail_at`] names the one to fail. Each kind is
+/// counted (0-based) in the order the write takes them, a rollback's steps included.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ApplyStep {
-    /// Staging the new text of the `n`th file (0-based) of the change.
+    /// Staging the `n`th new text (text edits first, then created and moved files).
     WriteTemporary(usize),
     /// Replacing the `n`th file with its staged text.
     Replace(usize),
+    /// Putting the `n`th staged file where nothing was (a created or moved file).
+    Create(usize),
+    /// Removing the `n`th file (a deleted file, or a moved file's old path).
+    Remove(usize),
+    /// Changing the `n`th file's mode.
+    SetMode(usize),
+    /// Creating the `n`th missing directory.
+    CreateDir(usize),
 }

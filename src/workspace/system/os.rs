@@ -175,22 +175,51 @@ impl WritableSystem for OsSystem {
     /// A synced temporary file in the target's own directory, locked while this process
     /// holds it, with the target's permissions.
     fn stage(&self, real_path: &Path, bytes: &[u8]) -> io::Result<Box<dyn StagedFile + '_>> {
-        let directory = real_path.parent().unwrap_or(Path::new("."));
-        remove_stale_temporaries(directory);
         let permissions = fs::metadata(real_path)?.permissions();
-        let mut temporary = tempfile::Builder::new()
-            .prefix(TEMPORARY_PREFIX)
-            .tempfile_in(directory)?;
-        // Held until the file is closed, by this process only: a temporary file nobody holds
-        // was left by a writer that died (kill -9 while staging).
-        lock(temporary.as_file(), libc::LOCK_EX)?;
-        temporary.write_all(bytes)?;
-        temporary.as_file().set_permissions(permissions)?;
-        temporary.as_file().sync_all()?;
-        Ok(Box::new(StagedOnDisk {
-            temporary,
-            target: real_path.to_path_buf(),
-        }))
+        stage_on_disk(real_path, bytes, permissions)
+    }
+
+    fn stage_new(
+        &self,
+        real_path: &Path,
+        bytes: &[u8],
+        mode: u32,
+    ) -> io::Result<Box<dyn StagedFile + '_>> {
+        use std::os::unix::fs::PermissionsExt;
+        stage_on_disk(real_path, bytes, fs::Permissions::from_mode(mode))
+    }
+
+    fn canonicalize(&self, path: &Path) -> Result<PathBuf, ReadRefusal> {
+        Ok(fs::canonicalize(path)?)
+    }
+
+    fn mode(&self, real_path: &Path) -> io::Result<u32> {
+        use std::os::unix::fs::PermissionsExt;
+        Ok(fs::metadata(real_path)?.permissions().mode() & 0o7777)
+    }
+
+    /// Read from `/proc/self/status` rather than with `umask(2)`, which can only be read by
+    /// setting it, for the whole process, racing every thread that creates a file.
+    fn new_file_mode(&self) -> u32 {
+        0o666 & !umask()
+    }
+
+    fn set_mode(&self, real_path: &Path, mode: u32) -> io::Result<()> {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(real_path, fs::Permissions::from_mode(mode))
+    }
+
+    fn remove_file(&self, real_path: &Path) -> io::Result<()> {
+        fs::remove_file(real_path)
+    }
+
+    /// `mkdir` itself fails on anything already there, a dangling symlink included.
+    fn create_directory(&self, real_path: &Path) -> io::Result<()> {
+        fs::create_dir(real_path)
+    }
+
+    fn remove_empty_directory(&self, real_path: &Path) -> io::Result<()> {
+        fs::remove_dir(real_path)
     }
 
     /// A directory that cannot be opened or synced (some file systems refuse) leaves the
@@ -204,6 +233,45 @@ impl WritableSystem for OsSystem {
     }
 }
 
+/// The process's umask, from the `Umask:` line of `/proc/self/status`; the usual `022`
+/// where there is no such line.
+fn umask() -> u32 {
+    fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status.lines().find_map(|line| {
+                let value = line.strip_prefix("Umask:")?.trim();
+                u32::from_str_radix(value, 8).ok()
+            })
+        })
+        .unwrap_or(0o022)
+        & 0o777
+}
+
+/// A synced temporary file in `real_path`'s directory, locked while this process holds it,
+/// with `permissions`.
+fn stage_on_disk(
+    real_path: &Path,
+    bytes: &[u8],
+    permissions: fs::Permissions,
+) -> io::Result<Box<dyn StagedFile>> {
+    let directory = real_path.parent().unwrap_or(Path::new("."));
+    remove_stale_temporaries(directory);
+    let mut temporary = tempfile::Builder::new()
+        .prefix(TEMPORARY_PREFIX)
+        .tempfile_in(directory)?;
+    // Held until the file is closed, by this process only: a temporary file nobody holds
+    // was left by a writer that died (kill -9 while staging).
+    lock(temporary.as_file(), libc::LOCK_EX)?;
+    temporary.write_all(bytes)?;
+    temporary.as_file().set_permissions(permissions)?;
+    temporary.as_file().sync_all()?;
+    Ok(Box::new(StagedOnDisk {
+        temporary,
+        target: real_path.to_path_buf(),
+    }))
+}
+
 /// A staged text on disk; dropped without [`StagedFile::replace`], its file is removed.
 struct StagedOnDisk {
     temporary: tempfile::NamedTempFile,
@@ -214,6 +282,16 @@ impl StagedFile for StagedOnDisk {
     fn replace(self: Box<Self>) -> io::Result<()> {
         self.temporary
             .persist(&self.target)
+            .map(drop)
+            .map_err(|error| error.error)
+    }
+
+    /// A rename that replaces nothing (`RENAME_NOREPLACE`, or a hard link and an unlink
+    /// where the file system has no such rename): the check that nothing is there and the
+    /// file's appearance are one step, so nothing written meanwhile is overwritten.
+    fn link_new(self: Box<Self>) -> io::Result<()> {
+        self.temporary
+            .persist_noclobber(&self.target)
             .map(drop)
             .map_err(|error| error.error)
     }
