@@ -24,6 +24,7 @@
 //! last first, and removes the directories this write created once they are empty.
 
 use std::{
+    collections::HashMap,
     io,
     path::{Path, PathBuf},
 };
@@ -152,10 +153,12 @@ pub fn apply_change(
         .iter()
         .filter(|file| !file.edits.is_empty())
         .collect();
-    each_path_once(&files, &change.file_system)?;
+    let (modes_with_text, tree_edits) = modes_with_text(&files, &change.file_system)?;
+    each_path_once(&files, &tree_edits)?;
     let mut planned: Vec<Plan> = Vec::with_capacity(files.len());
     for file in &files {
-        let plan = plan(system, file, max_file_size)?;
+        let executable = modes_with_text.get(file.path.as_str()).copied();
+        let plan = plan(system, file, executable, max_file_size)?;
         // Two paths to one file (a symlink): writing both would apply the edit twice.
         if let Some(first) = planned.iter().find(|p| p.real_path == plan.real_path) {
             if first.new_text == plan.new_text {
@@ -168,8 +171,8 @@ pub fn apply_change(
         }
         planned.push(plan);
     }
-    let mut tree_plans: Vec<TreePlan> = Vec::with_capacity(change.file_system.len());
-    for edit in &change.file_system {
+    let mut tree_plans: Vec<TreePlan> = Vec::with_capacity(tree_edits.len());
+    for edit in &tree_edits {
         tree_plans.push(plan_tree_edit(system, edit, max_file_size)?);
     }
     each_real_path_once(&planned, &tree_plans)?;
@@ -178,7 +181,11 @@ pub fn apply_change(
     let mut staged = Vec::with_capacity(planned.len());
     for plan in &planned {
         pause_for_tests();
-        match system.stage(&plan.real_path, plan.new_text.as_bytes()) {
+        let staging = match plan.new_mode {
+            Some((_, mode)) => system.stage_new(&plan.real_path, plan.new_text.as_bytes(), mode),
+            None => system.stage(&plan.real_path, plan.new_text.as_bytes()),
+        };
+        match staging {
             Ok(temporary) => staged.push(temporary),
             // Dropping `staged` removes the temporary files.
             Err(error) => {
@@ -258,6 +265,14 @@ pub fn apply_change(
         system.sync_directory(directory);
     }
     let mut written = Written {
+        mode_changed: planned
+            .iter()
+            .filter_map(|plan| {
+                let (executable, _) = plan.new_mode?;
+                let path = plan.path.clone();
+                Some(ModeChanged { path, executable })
+            })
+            .collect(),
         files: planned
             .into_iter()
             .map(|plan| WrittenFile {
@@ -300,6 +315,10 @@ struct Plan {
     old_bytes: Vec<u8>,
     base_hash: ContentHash,
     new_text: String,
+    /// The executable bit a patch sets with the new text, the mode that makes, and
+    /// (`old_mode`) the mode a rollback puts back.
+    new_mode: Option<(bool, u32)>,
+    old_mode: u32,
 }
 
 /// One file-system edit, decided before anything is written.
@@ -458,9 +477,44 @@ fn each_real_path_once(planned: &[Plan], tree_plans: &[TreePlan]) -> Result<(), 
     Ok(())
 }
 
+/// A change of executable bits on a file whose text is edited too is made with the new
+/// text (the staged file gets the new mode), not as a step of its own, which would find
+/// the file changed; it must be computed from the same text as the edit. The other
+/// file-system edits are returned as they are.
+fn modes_with_text<'a>(
+    files: &[&'a FileEdit],
+    tree_edits: &[FileSystemEdit],
+) -> Result<(HashMap<&'a str, bool>, Vec<FileSystemEdit>), ApplyError> {
+    let mut modes = HashMap::new();
+    let mut rest = Vec::new();
+    for edit in tree_edits {
+        let FileSystemEdit::SetExecutable {
+            path,
+            base_hash,
+            executable,
+        } = edit
+        else {
+            rest.push(edit.clone());
+            continue;
+        };
+        let Some(file) = files.iter().find(|f| &f.path == path) else {
+            rest.push(edit.clone());
+            continue;
+        };
+        if file.base_hash != *base_hash || modes.insert(file.path.as_str(), *executable).is_some() {
+            return Err(refused(
+                path,
+                "its text edit and its change of executable bits name different texts",
+            ));
+        }
+    }
+    Ok((modes, rest))
+}
+
 fn plan(
     system: &dyn WritableSystem,
     file: &FileEdit,
+    executable: Option<bool>,
     max_file_size: u64,
 ) -> Result<Plan, ApplyError> {
     let refused = |reason: String| refused(&file.path, reason);
@@ -484,12 +538,20 @@ fn plan(
     if let Some(reason) = system.write_protection(&content.real_path) {
         return Err(refused(reason));
     }
+    let old_mode = match executable {
+        Some(_) => system
+            .mode(&content.real_path)
+            .map_err(|error| refused(error.to_string()))?,
+        None => 0,
+    };
     Ok(Plan {
         path: file.path.clone(),
         real_path: content.real_path,
         base_hash: file.base_hash,
         old_bytes: content.bytes,
         new_text,
+        new_mode: executable.map(|on| (on, with_executable(old_mode, on))),
+        old_mode,
     })
 }
 
@@ -814,12 +876,14 @@ fn undo(
     let mut restore_failures: Vec<String> = Vec::new();
     for step in done.into_iter().rev() {
         let (path, restored) = match step {
-            Done::Replaced(plan) => (
-                plan.path.clone(),
-                system
-                    .stage(&plan.real_path, &plan.old_bytes)
-                    .and_then(|temporary| temporary.replace()),
-            ),
+            Done::Replaced(plan) => {
+                let staging = match plan.new_mode {
+                    Some(_) => system.stage_new(&plan.real_path, &plan.old_bytes, plan.old_mode),
+                    None => system.stage(&plan.real_path, &plan.old_bytes),
+                };
+                let restored = staging.and_then(|temporary| temporary.replace());
+                (plan.path.clone(), restored)
+            }
             Done::Created {
                 path,
                 moved_from: Some(from),
@@ -1340,6 +1404,60 @@ mod tests {
         let off = tree_change(vec![set_executable("run.sh", "echo hi\n", false)]);
         apply_change(&disk(&root), &off, LIMIT).unwrap();
         assert_eq!(mode(&root, "run.sh"), 0o640);
+    }
+
+    #[test]
+    fn a_text_edit_and_an_executable_bit_on_one_file_are_one_step() {
+        let (_dir, root) = workspace(&[("run.sh", "echo hi\n"), ("b.py", "x = 1\n")]);
+        chmod(&root, "run.sh", 0o644);
+        let change = SourceChange {
+            files: vec![replace("run.sh", "echo hi\n", "hi", "bye")],
+            file_system: vec![set_executable("run.sh", "echo hi\n", true)],
+        };
+        let written = apply_change(&disk(&root), &change, LIMIT).unwrap();
+        assert_eq!(read(&root, "run.sh"), "echo bye\n");
+        assert_eq!(mode(&root, "run.sh"), 0o755);
+        assert_eq!(
+            written.mode_changed,
+            [ModeChanged {
+                path: "run.sh".into(),
+                executable: true
+            }]
+        );
+
+        // A failure after the file was replaced puts back its text and its mode.
+        let system = memory(&[("run.sh", "echo hi\n"), ("z.py", "x = 1\n")]);
+        system.chmod("run.sh", 0o644);
+        let before = system.listing();
+        let change = SourceChange {
+            files: vec![
+                replace("run.sh", "echo hi\n", "hi", "bye"),
+                replace("z.py", "x = 1\n", "1", "2"),
+            ],
+            file_system: vec![set_executable("run.sh", "echo hi\n", true)],
+        };
+        system.fail_at(ApplyStep::Replace(1), "disk full");
+        let error = apply_change(&system, &change, LIMIT).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "writing z.py failed: disk full; every file was left as it was"
+        );
+        assert_eq!(system.listing(), before);
+
+        // Computed from another text than the edit: refused.
+        let stale = SourceChange {
+            files: vec![replace("run.sh", "echo bye\n", "bye", "hi")],
+            file_system: vec![set_executable("run.sh", "echo hi\n", false)],
+        };
+        assert_eq!(
+            refusal(&root, &stale),
+            (
+                "WRITE_REFUSED".to_string(),
+                "run.sh: its text edit and its change of executable bits name different texts; \
+                 nothing was written"
+                    .to_string()
+            )
+        );
     }
 
     fn refusal(root: &Path, change: &SourceChange) -> (String, String) {

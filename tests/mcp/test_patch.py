@@ -201,3 +201,80 @@ async def test_a_read_only_server_offers_no_apply(project):
         error = tool_error(await call(session, {"patch": GIT_DIFF, "apply": True}))
         assert error["code"] == "INVALID_ARGUMENT"
         assert (project / "app/main.py").read_text() == MAIN
+
+
+TREE_DIFF = """diff --git a/tools/run.sh b/tools/run.sh
+new file mode 100755
+--- /dev/null
++++ b/tools/run.sh
+@@ -0,0 +1,2 @@
++#!/bin/sh
++python -m app.main
+diff --git a/app/old.py b/app/old.py
+deleted file mode 100644
+--- a/app/old.py
++++ /dev/null
+@@ -1 +0,0 @@
+-LEGACY = True
+diff --git a/app/geo.py b/app/shapes.py
+similarity index 80%
+rename from app/geo.py
+rename to app/shapes.py
+--- a/app/geo.py
++++ b/app/shapes.py
+@@ -1,2 +1,2 @@
+-def area(w, h):
++def area(w, h=1):
+     return w * h
+diff --git a/app/cli.py b/app/cli.py
+old mode 100644
+new mode 100755
+--- a/app/cli.py
++++ b/app/cli.py
+@@ -1 +1,2 @@
++#!/usr/bin/env python3
+ print("hi")
+"""
+
+
+async def test_created_deleted_renamed_and_mode_changed_files_are_written_together(project):
+    write(project, "app/old.py", "LEGACY = True\n")
+    write(project, "app/cli.py", 'print("hi")\n')
+    (project / "app/cli.py").chmod(0o644)
+    async with stdio_session(project) as session:
+        await wait_until_indexed(session)
+        dry = (await call(session, {"patch": TREE_DIFF})).structured_content
+        assert [(f["path"], f["status"], f.get("new_path"), f.get("executable")) for f in dry["files"]] == [
+            ("tools/run.sh", "added", None, True),
+            ("app/old.py", "deleted", None, None),
+            ("app/geo.py", "renamed", "app/shapes.py", None),
+            ("app/cli.py", "modified", None, True),
+        ]
+        assert (project / "app/geo.py").exists() and not (project / "tools").exists()
+        result = await call(session, {"patch": TREE_DIFF, "apply": True})
+        assert not result.is_error, result
+        assert (project / "tools/run.sh").read_text() == "#!/bin/sh\npython -m app.main\n"
+        assert (project / "tools/run.sh").stat().st_mode & 0o111 != 0
+        assert not (project / "app/old.py").exists()
+        assert not (project / "app/geo.py").exists()
+        assert (project / "app/shapes.py").read_text() == GEO.replace("def area(w, h):", "def area(w, h=1):")
+        assert (project / "app/cli.py").read_text() == '#!/usr/bin/env python3\nprint("hi")\n'
+        assert (project / "app/cli.py").stat().st_mode & 0o777 == 0o755
+        # The index follows: the moved definition is found at its new path.
+        found = await session.call_tool("find_definition", {"query": "area"})
+        assert [(d["path"], d["line"]) for d in found.structured_content["definitions"]] == [("app/shapes.py", 1)]
+
+
+async def test_a_file_that_cannot_be_created_stops_the_whole_patch(project):
+    # The last file cannot be created (a file is where its directory should be): the
+    # writer refuses the patch before it writes any of it.
+    write(project, "blocked", "a file, not a directory\n")
+    diff = GIT_DIFF + "diff --git a/blocked/x.py b/blocked/x.py\nnew file mode 100644\n--- /dev/null\n+++ b/blocked/x.py\n@@ -0,0 +1 @@\n+x = 1\n"
+    async with stdio_session(project) as session:
+        await wait_until_indexed(session)
+        error = tool_error(await call(session, {"patch": diff, "apply": True}))
+        assert (error["code"], error["message"]) == (
+            "WRITE_REFUSED", "blocked/x.py: Not a directory (os error 20); nothing was written"
+        )
+        assert (project / "app/geo.py").read_text() == GEO
+        assert (project / "app/main.py").read_text() == MAIN
