@@ -1,6 +1,7 @@
 //! `sextant apply` as a user runs it: a patch from a file or standard input, the dry run's
 //! summary with the diagnostics it would introduce, `--diff`, `--write`, `--check refuse`,
-//! `--json`, and the exit codes of a patch that does not apply or is not a patch.
+//! `--json`, and the exit codes of a patch that does not apply or is not a patch; and
+//! `sextant edit`, a symbol-level edit made and shown as a patch.
 
 mod support;
 
@@ -170,4 +171,42 @@ fn what_is_not_a_patch_or_leaves_the_root_is_an_error() {
         "{}",
         stderr(&missing)
     );
+}
+
+#[test]
+fn edit_replaces_a_body_reindented_and_refuses_to_delete_a_used_definition() {
+    let dir = workspace();
+    let root = dir.path();
+    let body = "area = w * h\nreturn area\n";
+    let dry = with_stdin(root, &["edit", "app.geo.area", "replace-body", "--text", "-"], body);
+    assert_eq!(dry.status.code(), Some(0), "{}", stderr(&dry));
+    assert_eq!(
+        stdout(&dry),
+        "app/geo.py:1-2 function area\n\
+         M app/geo.py +2 -1\n\
+         1 file (dry run: --diff to see it, --write to apply)\n"
+    );
+    assert_eq!(read(root, "app/geo.py"), GEO);
+    let args = ["edit", "app/geo.py:1:5", "replace-body", "--text", "-", "--write"];
+    let written = with_stdin(root, &args, body);
+    assert_eq!(written.status.code(), Some(0), "{}", stderr(&written));
+    assert_eq!(
+        read(root, "app/geo.py"),
+        "def area(w, h):\n    area = w * h\n    return area\n"
+    );
+
+    let refused = sextant(root, &["edit", "app.geo.area", "delete", "--write"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert_eq!(
+        stderr(&refused),
+        "sextant: error: STILL_REFERENCED: function area is still used in 2 places; remove the \
+         uses first, or force the delete\n  app/main.py:1 import\n  app/main.py:3 call\n"
+    );
+    assert_eq!(
+        read(root, "app/geo.py"),
+        "def area(w, h):\n    area = w * h\n    return area\n"
+    );
+    let forced = sextant(root, &["edit", "app.geo.area", "delete", "--force", "--write"]);
+    assert_eq!(forced.status.code(), Some(0), "{}", stderr(&forced));
+    assert_eq!(read(root, "app/geo.py"), "");
 }

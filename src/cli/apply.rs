@@ -11,8 +11,9 @@ use std::{fmt::Write as _, io::Read as _, path::PathBuf, process::ExitCode};
 use clap::{Args, ValueEnum};
 
 use super::{CliError, GlobalArgs, cancelled, load_workspace};
-use crate::ide::{
-    CheckPolicy, DiagnosticInfo, Failure as _, PatchFormat, PatchOptions, parse_patch,
+use crate::{
+    ide::{CheckPolicy, DiagnosticInfo, Failure, Patch, PatchFormat, PatchOptions, parse_patch},
+    workspace::Host,
 };
 
 #[derive(Args, Debug)]
@@ -54,66 +55,104 @@ pub enum CheckArg {
     Off,
 }
 
+impl CheckArg {
+    pub(super) fn policy(self) -> CheckPolicy {
+        match self {
+            CheckArg::Report => CheckPolicy::Report,
+            CheckArg::Refuse => CheckPolicy::Refuse,
+            CheckArg::Off => CheckPolicy::Off,
+        }
+    }
+}
+
 pub fn run(g: &GlobalArgs, args: &ApplyArgs) -> Result<(String, ExitCode), CliError> {
-    let text = read_patch(&args.patch)?;
+    let text = read_input(&args.patch)?;
     let format = match args.format {
         None => PatchFormat::Auto,
         Some(FormatArg::Unified) => PatchFormat::Unified,
         Some(FormatArg::Envelope) => PatchFormat::Envelope,
         Some(FormatArg::SearchReplace) => PatchFormat::SearchReplace,
     };
-    let check = match args.check {
-        CheckArg::Report => CheckPolicy::Report,
-        CheckArg::Refuse => CheckPolicy::Refuse,
-        CheckArg::Off => CheckPolicy::Off,
-    };
-    let failed = |error: &dyn std::fmt::Display, code: &str| CliError(format!("{code}: {error}"));
-    let patch = parse_patch(&text, format).map_err(|e| failed(&e, e.code().as_str()))?;
+    let check = args.check.policy();
+    let patch = parse_patch(&text, format).map_err(failed)?;
     let host = load_workspace(g)?;
-    let texts = host
-        .current_texts(patch.paths())
-        .map_err(|e| failed(&e, e.code().as_str()))?;
-    let options = PatchOptions {
-        fuzz: usize::from(args.fuzz),
-        ..PatchOptions::default()
+    let shown = Shown {
+        check,
+        fuzz: args.fuzz,
+        diff: args.diff,
+        write: args.write,
     };
-    let preview = host
-        .analysis()
-        .preview_patch(&patch, &texts, &options, check)
-        .map_err(cancelled)?
-        .map_err(|e| failed(&e, e.code().as_str()))?;
-    let new_diagnostics = preview.new_diagnostics.clone().unwrap_or_default();
-    let blocking = check.blocking(&new_diagnostics);
-    let written = args.write && blocking.is_empty() && !preview.change.is_empty();
-    if written {
-        host.write_change(&preview.change)
-            .map_err(|e| failed(&e, e.code().as_str()))?;
-    }
-    let code = match blocking.is_empty() {
-        true => ExitCode::SUCCESS,
-        false => ExitCode::from(1),
-    };
-    let out = if g.json {
-        let value = serde_json::json!({
-            "applied": written,
-            "change_id": preview.change.id(),
-            "files": preview.files(),
-            "new_diagnostics": preview.new_diagnostics,
-            "diff": preview.outcome.diff,
-        });
-        format!(
-            "{}\n",
-            serde_json::to_string_pretty(&value).unwrap_or_default()
-        )
-    } else if args.diff {
-        preview.outcome.diff.clone()
-    } else {
-        summary(&preview, &new_diagnostics, written, args.write)
-    };
-    Ok((out, code))
+    shown.run(g, &host, &patch, serde_json::Map::new())
 }
 
-fn read_patch(path: &PathBuf) -> Result<String, CliError> {
+/// A failure as the CLI prints it: its stable code, then its message.
+pub(super) fn failed(error: impl Failure + std::fmt::Display) -> CliError {
+    CliError(format!("{}: {error}", error.code().as_str()))
+}
+
+/// How a computed patch is previewed, shown and written (`apply` and `edit`).
+pub(super) struct Shown {
+    pub check: CheckPolicy,
+    pub fuzz: u8,
+    pub diff: bool,
+    pub write: bool,
+}
+
+impl Shown {
+    /// `patch` previewed on the files as they are, written with `--write` unless `--check
+    /// refuse` found new errors; `extra` goes into the JSON answer first.
+    pub(super) fn run(
+        &self,
+        g: &GlobalArgs,
+        host: &Host,
+        patch: &Patch,
+        extra: serde_json::Map<String, serde_json::Value>,
+    ) -> Result<(String, ExitCode), CliError> {
+        let texts = host.current_texts(patch.paths()).map_err(failed)?;
+        let options = PatchOptions {
+            fuzz: usize::from(self.fuzz),
+            ..PatchOptions::default()
+        };
+        let preview = host
+            .analysis()
+            .preview_patch(patch, &texts, &options, self.check)
+            .map_err(cancelled)?
+            .map_err(failed)?;
+        let new_diagnostics = preview.new_diagnostics.clone().unwrap_or_default();
+        let blocking = self.check.blocking(&new_diagnostics);
+        let written = self.write && blocking.is_empty() && !preview.change.is_empty();
+        if written {
+            host.write_change(&preview.change).map_err(failed)?;
+        }
+        let code = match blocking.is_empty() {
+            true => ExitCode::SUCCESS,
+            false => ExitCode::from(1),
+        };
+        let out = if g.json {
+            let mut value = extra;
+            value.insert("applied".into(), written.into());
+            value.insert("change_id".into(), preview.change.id().into());
+            let files = serde_json::to_value(preview.files()).unwrap_or_default();
+            value.insert("files".into(), files);
+            let found = serde_json::to_value(&preview.new_diagnostics).unwrap_or_default();
+            value.insert("new_diagnostics".into(), found);
+            value.insert("diff".into(), preview.outcome.diff.clone().into());
+            let value = serde_json::Value::Object(value);
+            format!(
+                "{}\n",
+                serde_json::to_string_pretty(&value).unwrap_or_default()
+            )
+        } else if self.diff {
+            preview.outcome.diff.clone()
+        } else {
+            summary(&preview, &new_diagnostics, written, self.write)
+        };
+        Ok((out, code))
+    }
+}
+
+/// The text of the file `path`, or of standard input for `-`.
+pub(super) fn read_input(path: &PathBuf) -> Result<String, CliError> {
     let mut text = String::new();
     let read = match path.as_os_str() == "-" {
         true => std::io::stdin().read_to_string(&mut text).map(drop),

@@ -5,6 +5,7 @@
 //! for `graph --cycles`, diagnostics for `check`), 2 usage or I/O error.
 
 mod apply;
+mod edit;
 mod format;
 mod github;
 mod progress;
@@ -94,6 +95,12 @@ pub enum Command {
     /// shows the change); --write writes every file or none. Exits 2 when the patch does not
     /// apply, 1 when --check refuse found new errors.
     Apply(apply::ApplyArgs),
+    /// Edit a definition, named as `read` names it (`Class.method`) or at FILE:LINE:COLUMN:
+    /// replace-body, replace-definition, insert-before, insert-after or delete, the new
+    /// text (--text FILE, - for standard input) re-indented to its place. A dry run unless
+    /// --write, shown and checked as `apply` shows a patch. `delete` is refused while
+    /// references remain (listed) unless --force.
+    Edit(edit::EditArgs),
     /// Show the import graph: what FILE imports, transitively, as an indented tree (or what
     /// imports it, with --reverse), each entry with the line of its import statement in the
     /// importing file; without FILE, every import between workspace files. Import cycles are
@@ -537,6 +544,7 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
         Command::Refs(args) => references(g, args),
         Command::Rename(args) => rename::run(g, args),
         Command::Apply(args) => apply::run(g, args),
+        Command::Edit(args) => edit::run(g, args),
         Command::Search(args) => search::run(g, args),
         Command::Graph(args) => graph(g, args),
         Command::Check(args) => check(g, args),

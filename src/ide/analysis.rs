@@ -424,6 +424,20 @@ impl Analysis {
         self.rename_subject(subject, new_name, options)
     }
 
+    /// A symbol-level edit of the definition `target` names, as a patch to preview and
+    /// write like any other.
+    pub fn edit_symbol(
+        &self,
+        target: &super::SymbolEditTarget,
+        kind: super::SymbolEditKind,
+        text: &str,
+        force: bool,
+    ) -> Cancellable<Result<super::SymbolEdit, super::SymbolEditError>> {
+        self.with(|db| {
+            super::edit_symbol::edit_symbol(db, self.workspace, target, kind, text, force)
+        })
+    }
+
     /// `patch` applied to `texts` (the current text of each file it names; a missing file
     /// is absent) and, unless `check` is off, the diagnostics it would introduce.
     pub fn preview_patch(

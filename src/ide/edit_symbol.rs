@@ -182,8 +182,14 @@ pub(crate) fn edit_symbol(
     let (start, end) = (usize::from(extent.start()), usize::from(extent.end()));
     let line_start = source[..start].rfind('\n').map_or(0, |at| at + 1);
     let indent = leading_blanks(&source[line_start..]);
-    let line_end = source[end..].find('\n').map_or(source.len(), |at| end + at + 1);
-    let eol = if source.contains("\r\n") { "\r\n" } else { "\n" };
+    let line_end = source[end..]
+        .find('\n')
+        .map_or(source.len(), |at| end + at + 1);
+    let eol = if source.contains("\r\n") {
+        "\r\n"
+    } else {
+        "\n"
+    };
 
     let mut new = String::with_capacity(source.len() + text.len());
     match kind {
@@ -229,7 +235,16 @@ pub(crate) fn edit_symbol(
                     cut_end = source.len() - rest.len();
                 }
             }
-            new.push_str(&source[..line_start]);
+            // At the end of the file, the blank lines before it go too.
+            let mut cut_start = line_start;
+            if source[cut_end..].trim().is_empty() {
+                while source[..cut_start].ends_with("\n\n")
+                    || source[..cut_start].ends_with("\n\r\n")
+                {
+                    cut_start = source[..cut_start - 1].rfind('\n').map_or(0, |at| at + 1);
+                }
+            }
+            new.push_str(&source[..cut_start]);
             new.push_str(&source[cut_end..]);
         }
         SymbolEditKind::ReplaceBody => {
@@ -296,7 +311,8 @@ fn outside_uses(
     let query = ReferenceQuery {
         exact_only: true,
         exclude_definitions: true,
-        ..ReferenceQuery::default()
+        path_prefix: None,
+        limit: usize::MAX,
     };
     let found = navigation::references(db, workspace, file, usize::from(name.start()), &query);
     let path = file.path(db);
@@ -321,7 +337,10 @@ fn outside_uses(
 fn body_range(db: &dyn Db, file: SourceFile, definition: TextRange) -> Option<TextRange> {
     let tree = semantic::file_tree(db, file);
     let tree = tree.as_ref()?;
-    let (start, end) = (usize::from(definition.start()), usize::from(definition.end()));
+    let (start, end) = (
+        usize::from(definition.start()),
+        usize::from(definition.end()),
+    );
     let mut node = tree.root_node().descendant_for_byte_range(start, end)?;
     // The smallest node spanning the definition may be one of several with that range.
     while node.start_byte() == start && node.end_byte() == end {

@@ -82,6 +82,10 @@ pub enum ErrorCode {
     /// Patch: a hunk matches nowhere, a file to change is missing, or a file to create
     /// exists; nothing was changed.
     PatchDoesNotApply,
+    /// Symbol edit: the name names several definitions (the candidates are listed).
+    AmbiguousSymbol,
+    /// Symbol edit: `delete` of a definition that exact references still use (listed).
+    StillReferenced,
 }
 
 impl ErrorCode {
@@ -119,6 +123,8 @@ impl ErrorCode {
         ErrorCode::RequiredOverBudget,
         ErrorCode::PatchInvalid,
         ErrorCode::PatchDoesNotApply,
+        ErrorCode::AmbiguousSymbol,
+        ErrorCode::StillReferenced,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -155,6 +161,8 @@ impl ErrorCode {
             ErrorCode::RequiredOverBudget => "REQUIRED_OVER_BUDGET",
             ErrorCode::PatchInvalid => "PATCH_INVALID",
             ErrorCode::PatchDoesNotApply => "PATCH_DOES_NOT_APPLY",
+            ErrorCode::AmbiguousSymbol => "AMBIGUOUS_SYMBOL",
+            ErrorCode::StillReferenced => "STILL_REFERENCED",
         }
     }
 }

@@ -13,6 +13,7 @@ mod analysis;
 mod bootstrap;
 mod call_hierarchy;
 mod diagnostics;
+mod edit_symbol;
 mod edits;
 mod error;
 mod format;
@@ -48,6 +49,7 @@ pub use diagnostics::{
     CodeSelection, DIAGNOSTICS_DOC, DiagnosticInfo, RelatedInfo, diagnostic_codes, diagnostics_doc,
     docs_anchor, explain,
 };
+pub use edit_symbol::{SymbolEdit, SymbolEditError, SymbolEditKind, SymbolEditTarget};
 pub use edits::{
     ContentHash, EditError, FileEdit, FileSystemEdit, SourceChange, TextEdit, unified_diff,
     unified_diff_labelled,

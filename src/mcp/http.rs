@@ -135,8 +135,8 @@ pub async fn serve_http(
     if unauthenticated {
         eprintln!(
             "sextant: warning: no bearer token (--token-env or --token-file): serving read-only \
-             (apply_patch, rename_symbol and format_source cannot apply), and any local user can read the \
-             workspace through this port"
+             (apply_patch, edit_symbol, rename_symbol and format_source cannot apply), and any local \
+             user can read the workspace through this port"
         );
     }
     http_conn::serve(listener, app, http_limits, shutdown, move || {

@@ -12,9 +12,9 @@ from conftest import SEXTANT, http_server, http_session, stdio_session, tool_err
 
 pytestmark = pytest.mark.anyio
 
-TOOLS = {"apply_patch", "explain_diagnostic", "find_definition", "find_references", "format_source", "import_graph", "list_imports", "lookup_symbol", "outline", "pack_context", "parse_source", "read_file", "read_symbol", "release_context", "rename_symbol", "repo_map", "search", "skeleton", "typecheck", "workspace_bootstrap", "workspace_status"}
+TOOLS = {"apply_patch", "edit_symbol", "explain_diagnostic", "find_definition", "find_references", "format_source", "import_graph", "list_imports", "lookup_symbol", "outline", "pack_context", "parse_source", "read_file", "read_symbol", "release_context", "rename_symbol", "repo_map", "search", "skeleton", "typecheck", "workspace_bootstrap", "workspace_status"}
 # Tools that may write files (when asked to, with `apply: true`).
-WRITING_TOOLS = {"apply_patch", "format_source", "rename_symbol"}
+WRITING_TOOLS = {"apply_patch", "edit_symbol", "format_source", "rename_symbol"}
 
 
 def error_code(result) -> str:
@@ -47,7 +47,7 @@ async def test_initialize_and_tool_definitions(workspace):
         assert tool.annotations.read_only_hint is not writes, tool.name
         assert tool.annotations.destructive_hint is writes, tool.name
         # Formatting twice changes nothing more; a rename applied again finds no old name.
-        assert tool.annotations.idempotent_hint is (tool.name not in {"apply_patch", "rename_symbol"}), tool.name
+        assert tool.annotations.idempotent_hint is (tool.name not in {"apply_patch", "edit_symbol", "rename_symbol"}), tool.name
         assert tool.annotations.open_world_hint is False
         # Definitions are paid for on every turn: keep them short.
         assert len(tool.description) < 160, tool.description

@@ -42,7 +42,7 @@ def is_integer(schema: dict) -> bool:
 async def tool_schemas(workspace):
     async with stdio_session(workspace) as session:
         tools = (await session.list_tools()).tools
-    assert sorted(t.name for t in tools) == ["apply_patch", "explain_diagnostic", "find_definition", "find_references", "format_source", "import_graph", "list_imports", "lookup_symbol", "outline", "pack_context", "parse_source", "read_file", "read_symbol", "release_context", "rename_symbol", "repo_map", "search", "skeleton", "typecheck", "workspace_bootstrap", "workspace_status"]
+    assert sorted(t.name for t in tools) == ["apply_patch", "edit_symbol", "explain_diagnostic", "find_definition", "find_references", "format_source", "import_graph", "list_imports", "lookup_symbol", "outline", "pack_context", "parse_source", "read_file", "read_symbol", "release_context", "rename_symbol", "repo_map", "search", "skeleton", "typecheck", "workspace_bootstrap", "workspace_status"]
     for tool in tools:
         yield tool.name, "inputSchema", tool.input_schema
         yield tool.name, "outputSchema", tool.output_schema
@@ -110,6 +110,7 @@ async def test_argument_ranges_are_exact(workspace):
         ("search", "offset"): ("integer", 0, 4294967295, False),
         ("search", "max_tokens"): ("integer", 1, 4294967295, False),
         ("apply_patch", "fuzz"): ("integer", 0, 3, False),
+        ("edit_symbol", "line"): ("integer", 1, 4294967295, False),
     }
     assert all(schema["additionalProperties"] is False for schema in tools.values())
 

@@ -8,7 +8,7 @@
 //! left out, with a cursor to continue from. Only a piece too large for the budget on its
 //! own is cut, by lines, and the cursor continues it from its first line left out.
 
-mod pieces;
+pub(crate) mod pieces;
 
 pub(crate) use pieces::{Block, Found, definition_named, fence_for, file_at, whole_file_block};
 

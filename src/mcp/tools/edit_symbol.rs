@@ -11,8 +11,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Lane, SextantServer, offset_of, parse_args, paths, read_error,
+    Lane, SextantServer, offset_of, parse_args,
     patch::{PatchAnswer, Write},
+    paths, read_error,
 };
 use crate::{
     ide::{CheckPolicy, PatchOptions, SymbolEditError, SymbolEditKind, SymbolEditTarget},
@@ -161,7 +162,9 @@ impl Located {
             Located::Line(rel, line) => (rel, *line),
         };
         let Some(file) = s.file(rel) else {
-            return Ok(Err(SymbolEditError::NotFound(format!("{rel} is not indexed"))));
+            return Ok(Err(SymbolEditError::NotFound(format!(
+                "{rel} is not indexed"
+            ))));
         };
         let start = offset_of(&s.analysis, file, line, 1)?;
         let text = s.analysis.file_text(file);

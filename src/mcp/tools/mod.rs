@@ -42,6 +42,7 @@ use crate::{
 };
 
 mod bootstrap;
+mod edit_symbol;
 mod pack;
 mod patch;
 mod read;
@@ -455,7 +456,8 @@ impl SextantServer {
                 )) + Self::read_router()
                     + Self::bootstrap_router()
                     + Self::pack_router()
-                    + Self::patch_router(),
+                    + Self::patch_router()
+                    + Self::edit_symbol_router(),
                 limits_read_only,
             ),
         }

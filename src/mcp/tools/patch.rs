@@ -25,7 +25,7 @@ use crate::{
         answers::Json,
         schema::{input_schema, output_schema},
     },
-    workspace::live::Snapshot,
+    workspace::live::{LiveWorkspace, RequestCancel, Snapshot},
 };
 
 /// The arguments a read-only server leaves out of the schema and refuses.
@@ -33,6 +33,8 @@ pub const WRITING_ARGUMENTS: &[(&str, &str)] = &[
     ("apply_patch", "apply"),
     ("apply_patch", "expected_change_id"),
     ("apply_patch", "operation_id"),
+    ("edit_symbol", "apply"),
+    ("edit_symbol", "expected_change_id"),
 ];
 
 /// How many applied operations a server remembers for `operation_id` retries.
@@ -184,45 +186,72 @@ impl SextantServer {
         };
         let check = args.check.unwrap_or_default();
         let live = self.live.clone();
+        let write = Write {
+            apply,
+            check,
+            expected_change_id: args.expected_change_id.clone(),
+        };
         let answer = self
             .run("apply_patch", ctx, Lane::Compute, move |cancel| {
-                let texts = live
-                    .current_texts(patch.paths())
-                    .map_err(ToolError::failed)?;
-                let preview = live
-                    .read(cancel, |s: &Snapshot| {
-                        s.analysis.preview_patch(&patch, &texts, &options, check)
-                    })
-                    .map_err(read_error)?
-                    .map_err(ToolError::failed)?;
-                if let Some(expected) = &args.expected_change_id {
-                    super::reviewed(expected, &preview.change)?;
-                }
-                if !apply {
-                    return Ok(PatchAnswer::new(&preview, false));
-                }
-                let blocking = check.blocking(preview.new_diagnostics.as_deref().unwrap_or(&[]));
-                if !blocking.is_empty() {
-                    let listed: Vec<NewDiagnosticEntry> =
-                        blocking.iter().map(NewDiagnosticEntry::new).collect();
-                    return Err(ToolError::new(
-                        ErrorCode::NewDiagnostics,
-                        "the patched files would have new errors; nothing was written",
-                    )
-                    .with_detail(
-                        "diagnostics",
-                        serde_json::to_value(listed).unwrap_or_default(),
-                    ));
-                }
-                live.apply_change(&preview.change)
-                    .map_err(ToolError::failed)?;
-                Ok(PatchAnswer::new(&preview, true))
+                write.run(&live, cancel, &patch, &options)
             })
             .await?;
         if let Some(id) = args.operation_id {
             self.operations.remember(id, patch_key, answer.clone());
         }
         self.fitted_patch(answer)
+    }
+}
+
+/// What a call asks of a patch after it is computed: show it, or write it under a policy.
+pub(super) struct Write {
+    pub apply: bool,
+    pub check: CheckPolicy,
+    pub expected_change_id: Option<String>,
+}
+
+impl Write {
+    /// `patch` previewed on the files as they are on disk now and, when asked and allowed,
+    /// written every file or none.
+    pub(super) fn run(
+        &self,
+        live: &LiveWorkspace,
+        cancel: &RequestCancel,
+        patch: &Patch,
+        options: &PatchOptions,
+    ) -> Result<PatchAnswer, ToolError> {
+        let texts = live
+            .current_texts(patch.paths())
+            .map_err(ToolError::failed)?;
+        let preview = live
+            .read(cancel, |s: &Snapshot| {
+                s.analysis.preview_patch(patch, &texts, options, self.check)
+            })
+            .map_err(read_error)?
+            .map_err(ToolError::failed)?;
+        if let Some(expected) = &self.expected_change_id {
+            super::reviewed(expected, &preview.change)?;
+        }
+        if !self.apply {
+            return Ok(PatchAnswer::new(&preview, false));
+        }
+        let found = preview.new_diagnostics.as_deref().unwrap_or(&[]);
+        let blocking = self.check.blocking(found);
+        if !blocking.is_empty() {
+            let listed: Vec<NewDiagnosticEntry> =
+                blocking.iter().map(NewDiagnosticEntry::new).collect();
+            return Err(ToolError::new(
+                ErrorCode::NewDiagnostics,
+                "the changed files would have new errors; nothing was written",
+            )
+            .with_detail(
+                "diagnostics",
+                serde_json::to_value(listed).unwrap_or_default(),
+            ));
+        }
+        live.apply_change(&preview.change)
+            .map_err(ToolError::failed)?;
+        Ok(PatchAnswer::new(&preview, true))
     }
 }
 
