@@ -180,6 +180,15 @@ mod unified {
     }
 
     #[test]
+    fn a_new_file_keeps_each_line_s_own_ending() {
+        // A regression: git's own diff of a new file holding a CRLF patch was refused as a
+        // hunk mixing endings.
+        let patch = "diff --git a/d b/d\nnew file mode 100644\n--- /dev/null\n+++ b/d\n\
+                     @@ -0,0 +1,3 @@\n+lf\n+crlf\r\n+end\n";
+        assert_eq!(new_text(patch, &[]), "lf\ncrlf\r\nend\n");
+    }
+
+    #[test]
     fn a_hunk_mixing_line_endings_is_refused() {
         let patch = "--- a/w\n+++ b/w\n@@ -1,2 +1,2 @@\n one\r\n-two\n+2\n";
         let error = parse_patch(patch, PatchFormat::Auto).unwrap_err();

@@ -392,7 +392,16 @@ fn hunk(lines: &[PatchLine], at: usize) -> Result<(Hunk, usize), PatchError> {
         body.take(line)?;
         next += 1;
     }
-    let crlf = body.crlf(header.number)?;
+    let crlf = match body.crlf(header.number) {
+        Ok(crlf) => crlf,
+        // A hunk that only adds lines (a new file's) matches nothing: its lines keep the
+        // endings they came with, as `git apply` writes them.
+        Err(_) if old_count == 0 => {
+            body.keep_carriage_returns();
+            false
+        }
+        Err(error) => return Err(error),
+    };
     Ok((
         Hunk {
             header: header.text.to_string(),
@@ -493,6 +502,18 @@ impl HunkBody {
                 self.old_left, self.new_left, line.text
             ),
         )
+    }
+
+    /// Puts back the `\r` of each added line that came with `\r\n`.
+    fn keep_carriage_returns(&mut self) {
+        for (at, line) in self.lines.iter_mut().enumerate() {
+            if let HunkLine::Added(text) = line
+                && self.cr[at]
+                && !self.unterminated.contains(&at)
+            {
+                text.push('\r');
+            }
+        }
     }
 
     /// Whether the hunk's lines end with `\r\n`; refused when they mix both endings.
