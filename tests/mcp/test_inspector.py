@@ -176,3 +176,15 @@ def test_tool_errors_reach_a_typescript_client(small):
     assert [json.loads(c["text"]) for c in result["content"]] == [
         {"code": "NOT_FOUND", "message": '"nope.py" does not exist'}
     ]
+
+
+def test_apply_patch_and_edit_symbol_dry_runs(small):
+    patch = "--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n def hello():\n-    return 1\n+    return 2\n"
+    answer = call(small, "apply_patch", patch=patch)
+    assert answer["applied"] is False
+    assert answer["files"] == [{"path": "a.py", "status": "modified", "lines_added": 1, "lines_removed": 1}]
+    assert answer["new_diagnostics"] == []
+    edited = call(small, "edit_symbol", symbol="hello", operation="replace_body", text="return 3")
+    assert (edited["definition"], edited["start_line"], edited["end_line"]) == ("function hello", 1, 2)
+    assert edited["diff"].endswith("-    return 1\n+    return 3\n")
+    assert (small / "a.py").read_text() == "def hello():\n    return 1\n"

@@ -278,3 +278,18 @@ async def test_a_file_that_cannot_be_created_stops_the_whole_patch(project):
         )
         assert (project / "app/geo.py").read_text() == GEO
         assert (project / "app/main.py").read_text() == MAIN
+
+
+async def test_a_hunk_found_away_from_its_line_is_applied_and_reported(project):
+    # Lines were added above the call since the diff was made: its hunk is found 3 lines lower.
+    write(project, "app/main.py", "import os\nimport sys\n\n" + MAIN)
+    diff = "--- a/app/main.py\n+++ b/app/main.py\n@@ -1,3 +1,3 @@\n from app.geo import area\n \n-print(area(1, 2))\n+print(area(3, 4))\n"
+    async with stdio_session(project) as session:
+        await wait_until_indexed(session)
+        result = await call(session, {"patch": diff, "apply": True})
+        assert not result.is_error, result
+        assert result.structured_content["files"] == [{
+            "path": "app/main.py", "status": "modified", "lines_added": 1, "lines_removed": 1,
+            "inexact_hunks": [{"hunk": 1, "line": 4, "patch_line": 1, "fuzz": 0, "whitespace_ignored": False}],
+        }]
+        assert (project / "app/main.py").read_text() == "import os\nimport sys\n\nfrom app.geo import area\n\nprint(area(3, 4))\n"

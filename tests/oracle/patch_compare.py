@@ -36,7 +36,10 @@ def main() -> int:
         git(repo, "worktree", "add", "--detach", str(tree), commits[0] if commits else "HEAD")
         try:
             for commit in commits:
-                parent = git(repo, "rev-parse", f"{commit}^").stdout.strip()
+                parent = git(repo, "rev-parse", "--verify", "--quiet", f"{commit}^", check=False).stdout.strip()
+                if not parent:  # the first commit, or a shallow clone's last
+                    skipped += 1
+                    continue
                 diff = git(repo, "diff", "-M", "--no-color", parent, commit, text=False).stdout
                 if b"GIT binary patch" in diff or b"\nBinary files " in diff:
                     skipped += 1
@@ -63,12 +66,15 @@ def main() -> int:
             git(repo, "worktree", "remove", "--force", str(tree), check=False)
     tried = same + len(refused) + len(wrong)
     agreement = same / tried if tried else 0.0
-    print(f"{tried} commits applied ({skipped} binary skipped): {same} trees identical to git's, "
+    print(f"{tried} commits applied ({skipped} skipped: binary, or no parent): {same} trees identical to git's, "
           f"{len(refused)} refused, {len(wrong)} different; agreement {agreement:.3f}")
     for commit, why in refused:
         print(f"  refused {commit[:10]}: {why}")
     for commit, names in wrong:
         print(f"  different {commit[:10]}: {names}")
+    if not tried:
+        print("nothing to compare: no commit with a parent and a text diff")
+        return 0
     return 0 if agreement >= args.min_agreement else 1
 
 
