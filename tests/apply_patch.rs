@@ -12,15 +12,7 @@ use std::{
 };
 use support::{sextant, stderr, stdout};
 
-fn write(root: &Path, rel: &str, contents: &str) {
-    let path = root.join(rel);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, contents).unwrap();
-}
-
-fn read(root: &Path, rel: &str) -> String {
-    std::fs::read_to_string(root.join(rel)).unwrap()
-}
+use support::{read_file as read, write_file as write};
 
 const GEO: &str = "def area(w, h):\n    return w * h\n";
 const MAIN: &str = "from app.geo import area\n\nprint(area(1, 2))\n";
@@ -178,7 +170,11 @@ fn edit_replaces_a_body_reindented_and_refuses_to_delete_a_used_definition() {
     let dir = workspace();
     let root = dir.path();
     let body = "area = w * h\nreturn area\n";
-    let dry = with_stdin(root, &["edit", "app.geo.area", "replace-body", "--text", "-"], body);
+    let dry = with_stdin(
+        root,
+        &["edit", "app.geo.area", "replace-body", "--text", "-"],
+        body,
+    );
     assert_eq!(dry.status.code(), Some(0), "{}", stderr(&dry));
     assert_eq!(
         stdout(&dry),
@@ -187,7 +183,14 @@ fn edit_replaces_a_body_reindented_and_refuses_to_delete_a_used_definition() {
          1 file (dry run: --diff to see it, --write to apply)\n"
     );
     assert_eq!(read(root, "app/geo.py"), GEO);
-    let args = ["edit", "app/geo.py:1:5", "replace-body", "--text", "-", "--write"];
+    let args = [
+        "edit",
+        "app/geo.py:1:5",
+        "replace-body",
+        "--text",
+        "-",
+        "--write",
+    ];
     let written = with_stdin(root, &args, body);
     assert_eq!(written.status.code(), Some(0), "{}", stderr(&written));
     assert_eq!(
@@ -206,7 +209,10 @@ fn edit_replaces_a_body_reindented_and_refuses_to_delete_a_used_definition() {
         read(root, "app/geo.py"),
         "def area(w, h):\n    area = w * h\n    return area\n"
     );
-    let forced = sextant(root, &["edit", "app.geo.area", "delete", "--force", "--write"]);
+    let forced = sextant(
+        root,
+        &["edit", "app.geo.area", "delete", "--force", "--write"],
+    );
     assert_eq!(forced.status.code(), Some(0), "{}", stderr(&forced));
     assert_eq!(read(root, "app/geo.py"), "");
 }

@@ -4,7 +4,6 @@
 mod support;
 
 use sextant::ide::Failure as _;
-use std::path::Path;
 use support::{sextant, stderr, stdout};
 
 use sextant::{
@@ -12,15 +11,7 @@ use sextant::{
     workspace::{Host, LoadOptions},
 };
 
-fn write(root: &Path, rel: &str, contents: &str) {
-    let path = root.join(rel);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, contents).unwrap();
-}
-
-fn read(root: &Path, rel: &str) -> String {
-    std::fs::read_to_string(root.join(rel)).unwrap()
-}
+use support::{read_file as read, write_file as write};
 
 const GEO: &str = "def area(w, h):\n    return w * h\n";
 const MAIN: &str = "from app.geo import area as surface\nfrom app.geo import area\n\nprint(area(1, 2), surface(3, 4))\n";
@@ -275,7 +266,7 @@ fn the_write_reads_files_with_the_limit_the_index_used() {
     write(
         dir.path(),
         "app/big.py",
-        &format!("from app.geo import area\n{padding}area(1, 2)\n"),
+        format!("from app.geo import area\n{padding}area(1, 2)\n"),
     );
     let out = sextant(
         dir.path(),
@@ -297,7 +288,7 @@ fn the_write_reads_files_with_the_limit_the_index_used() {
 #[test]
 fn a_module_starting_with_a_byte_order_mark_is_renamed_with_its_importers() {
     let dir = workspace();
-    write(dir.path(), "app/geo.py", &format!("\u{feff}{GEO}"));
+    write(dir.path(), "app/geo.py", format!("\u{feff}{GEO}"));
     write(dir.path(), "app/blank.py", "\ndef edge():\n    pass\n");
     write(
         dir.path(),

@@ -29,6 +29,13 @@ pub struct ApplyArgs {
     /// whole (0 to 3).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=3))]
     pub fuzz: u8,
+    #[command(flatten)]
+    pub output: WriteArgs,
+}
+
+/// How a computed change is checked, shown and written (`apply` and `edit`).
+#[derive(Args, Debug)]
+pub struct WriteArgs {
     /// What new diagnostics in the result do: `report` them, `refuse` to write when one is
     /// an error (exit 1), or `off` (no check).
     #[arg(long, value_enum, default_value_t = CheckArg::Report)]
@@ -73,14 +80,13 @@ pub fn run(g: &GlobalArgs, args: &ApplyArgs) -> Result<(String, ExitCode), CliEr
         Some(FormatArg::Envelope) => PatchFormat::Envelope,
         Some(FormatArg::SearchReplace) => PatchFormat::SearchReplace,
     };
-    let check = args.check.policy();
     let patch = parse_patch(&text, format).map_err(failed)?;
     let host = load_workspace(g)?;
     let shown = Shown {
-        check,
+        check: args.output.check.policy(),
         fuzz: args.fuzz,
-        diff: args.diff,
-        write: args.write,
+        diff: args.output.diff,
+        write: args.output.write,
     };
     shown.run(g, &host, &patch, serde_json::Map::new())
 }

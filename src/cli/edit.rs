@@ -11,7 +11,7 @@ use clap::{Args, ValueEnum};
 
 use super::{
     CliError, GlobalArgs,
-    apply::{CheckArg, Shown, failed, read_input},
+    apply::{Shown, WriteArgs, failed, read_input},
     cancelled, load_workspace, position,
 };
 use crate::ide::{SymbolEditError, SymbolEditKind, SymbolEditTarget};
@@ -30,16 +30,8 @@ pub struct EditArgs {
     /// `delete` even while exact references to the definition remain.
     #[arg(long)]
     pub force: bool,
-    /// What new diagnostics in the result do: `report` them, `refuse` to write when one is
-    /// an error (exit 1), or `off` (no check).
-    #[arg(long, value_enum, default_value_t = CheckArg::Report)]
-    pub check: CheckArg,
-    /// Print the unified diff of the change instead of the summary.
-    #[arg(long)]
-    pub diff: bool,
-    /// Write the change (refused if the file changed since it was read).
-    #[arg(long)]
-    pub write: bool,
+    #[command(flatten)]
+    pub output: WriteArgs,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -89,10 +81,10 @@ pub fn run(g: &GlobalArgs, args: &EditArgs) -> Result<(String, ExitCode), CliErr
         .map_err(cancelled)?
         .map_err(edit_error)?;
     let shown = Shown {
-        check: args.check.policy(),
+        check: args.output.check.policy(),
         fuzz: 0,
-        diff: args.diff,
-        write: args.write,
+        diff: args.output.diff,
+        write: args.output.write,
     };
     let mut extra = serde_json::Map::new();
     extra.insert("definition".into(), edit.definition.clone().into());
@@ -100,7 +92,7 @@ pub fn run(g: &GlobalArgs, args: &EditArgs) -> Result<(String, ExitCode), CliErr
     extra.insert("start_line".into(), edit.start_line.into());
     extra.insert("end_line".into(), edit.end_line.into());
     let (out, code) = shown.run(g, &host, &edit.patch, extra)?;
-    let out = match g.json || args.diff {
+    let out = match g.json || args.output.diff {
         true => out,
         false => format!(
             "{}:{}-{} {}\n{out}",

@@ -19,7 +19,10 @@ use super::{
 use crate::{
     db::{Db, SourceFile, Workspace},
     engine::extent::definition_extent,
-    ide::{navigation, read::pieces::file_at},
+    ide::{
+        navigation,
+        read::pieces::{ambiguity, definition_sites, file_at},
+    },
     semantic::{self, symbols::file_symbols},
     syntax::TextRange,
 };
@@ -107,41 +110,13 @@ fn definition(
             (file, *offset)
         }
         SymbolEditTarget::Name { name, path_prefix } => {
-            let mut sites: Vec<(SourceFile, usize, String)> = Vec::new();
-            for found in navigation::definition_by_name(db, workspace, name, path_prefix.as_deref())
-            {
-                let (Some(path), Some(span)) = (&found.path, found.span) else {
-                    continue;
-                };
-                let Some(file) = file_at(db, workspace, path) else {
-                    continue;
-                };
-                let site = (file, span.byte_start as usize, found.kind);
-                if !sites.iter().any(|s| s.0 == site.0 && s.1 == site.1) {
-                    sites.push(site);
-                }
-            }
-            match sites.as_slice() {
+            match definition_sites(db, workspace, name, path_prefix.as_deref()).as_slice() {
                 [] => {
-                    return Err(SymbolEditError::NotFound(format!(
-                        "no definition named `{name}`"
-                    )));
+                    let message = format!("no definition named `{name}`");
+                    return Err(SymbolEditError::NotFound(message));
                 }
                 [(file, offset, _)] => (*file, *offset),
-                _ => {
-                    let candidates = sites
-                        .iter()
-                        .map(|(file, offset, kind)| Candidate {
-                            path: file.path(db).clone(),
-                            line: semantic::line_index(db, *file).line_col(*offset).line,
-                            kind: kind.clone(),
-                        })
-                        .collect();
-                    return Err(SymbolEditError::Ambiguous(Ambiguity {
-                        name: name.clone(),
-                        candidates,
-                    }));
-                }
+                sites => return Err(SymbolEditError::Ambiguous(ambiguity(db, name, sites))),
             }
         }
     };

@@ -133,6 +133,17 @@ pub fn sextant(root: &Path, args: &[&str]) -> Output {
         .expect("sextant runs")
 }
 
+/// Writes `contents` to `root/rel`, creating its directories.
+pub fn write_file(root: &Path, rel: &str, contents: impl AsRef<[u8]>) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, contents).unwrap();
+}
+
+pub fn read_file(root: &Path, rel: &str) -> String {
+    std::fs::read_to_string(root.join(rel)).unwrap()
+}
+
 pub fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()
 }

@@ -324,6 +324,21 @@ fn by_name(
     path_prefix: Option<&str>,
     context: u32,
 ) -> Option<Found> {
+    match definition_sites(db, workspace, name, path_prefix).as_slice() {
+        [] => None,
+        [(file, offset, _)] => Some(Found::Piece(at_offset(db, *file, *offset, context))),
+        sites => Some(Found::Ambiguous(ambiguity(db, name, sites))),
+    }
+}
+
+/// Where the definitions `name` names are: each file, the byte offset of its name, and its
+/// kind, once each.
+pub(crate) fn definition_sites(
+    db: &dyn Db,
+    workspace: Workspace,
+    name: &str,
+    path_prefix: Option<&str>,
+) -> Vec<(SourceFile, usize, String)> {
     let mut sites: Vec<(SourceFile, usize, String)> = Vec::new();
     for definition in navigation::definition_by_name(db, workspace, name, path_prefix) {
         let (Some(path), Some(span)) = (&definition.path, definition.span) else {
@@ -337,20 +352,25 @@ fn by_name(
             sites.push(site);
         }
     }
-    match sites.as_slice() {
-        [] => None,
-        [(file, offset, _)] => Some(Found::Piece(at_offset(db, *file, *offset, context))),
-        _ => Some(Found::Ambiguous(Ambiguity {
-            name: name.to_string(),
-            candidates: sites
-                .iter()
-                .map(|(file, offset, kind)| Candidate {
-                    path: file.path(db).clone(),
-                    line: semantic::line_index(db, *file).line_col(*offset).line,
-                    kind: kind.clone(),
-                })
-                .collect(),
-        })),
+    sites
+}
+
+/// `name` naming each of `sites`, as candidates to choose from.
+pub(crate) fn ambiguity(
+    db: &dyn Db,
+    name: &str,
+    sites: &[(SourceFile, usize, String)],
+) -> Ambiguity {
+    Ambiguity {
+        name: name.to_string(),
+        candidates: sites
+            .iter()
+            .map(|(file, offset, kind)| Candidate {
+                path: file.path(db).clone(),
+                line: semantic::line_index(db, *file).line_col(*offset).line,
+                kind: kind.clone(),
+            })
+            .collect(),
     }
 }
 

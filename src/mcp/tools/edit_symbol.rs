@@ -134,6 +134,12 @@ impl SextantServer {
                 })
             })
             .await?;
+        let mut answer = answer;
+        let limit = self.limits.max_response_chars;
+        if let Some(keep) = super::diff_to_fit(&answer, &answer.patch.diff, limit) {
+            answer.patch.diff.truncate(keep);
+            answer.patch.diff_truncated = true;
+        }
         self.bounded(answer)
     }
 }

@@ -1296,6 +1296,16 @@ impl ServerHandler for SextantServer {
 
 /// Refuses to write a change other than the one a client reviewed (`expected`, the
 /// `change_id` of its dry run): a file changed since, and the edit computed now differs.
+/// How many bytes of `diff` (a field of `answer`) to keep so that `answer` fits in `limit`
+/// characters of JSON; `None` when it fits whole.
+fn diff_to_fit<T: Serialize>(answer: &T, diff: &str, limit: usize) -> Option<usize> {
+    let total = serde_json::to_string(answer).map_or(usize::MAX, |s| s.len());
+    (total > limit).then(|| {
+        let over = total - limit + 64;
+        ide::floor_char_boundary(diff, diff.len().saturating_sub(over))
+    })
+}
+
 pub(super) fn reviewed(expected: &str, change: &ide::SourceChange) -> Result<(), ToolError> {
     let now = change.id();
     if change.is_empty() || expected != now {

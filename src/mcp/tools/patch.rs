@@ -302,14 +302,9 @@ impl SextantServer {
         &self,
         mut answer: PatchAnswer,
     ) -> Result<Json<PatchAnswer>, rmcp::model::CallToolResult> {
-        let size = |a: &PatchAnswer| serde_json::to_string(a).map_or(usize::MAX, |s| s.len());
         let limit = self.limits.max_response_chars;
-        let total = size(&answer);
-        if total > limit {
-            let over = total - limit + 64;
-            let keep = answer.diff.len().saturating_sub(over);
-            let cut = crate::ide::floor_char_boundary(&answer.diff, keep);
-            answer.diff.truncate(cut);
+        if let Some(keep) = super::diff_to_fit(&answer, &answer.diff, limit) {
+            answer.diff.truncate(keep);
             answer.diff_truncated = true;
         }
         self.bounded(answer)

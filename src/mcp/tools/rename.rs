@@ -444,14 +444,10 @@ impl SextantServer {
         &self,
         mut answer: RenameAnswer,
     ) -> Result<Json<RenameAnswer>, rmcp::model::CallToolResult> {
-        let size = |a: &RenameAnswer| serde_json::to_string(a).map_or(usize::MAX, |s| s.len());
         let limit = self.limits.max_response_chars;
-        let total = size(&answer);
-        if total > limit {
-            let over = total - limit + 64;
-            let keep = answer.diff.len().saturating_sub(over);
-            let cut = crate::ide::floor_char_boundary(&answer.diff, keep);
-            answer.diff.truncate(cut);
+        let cut = super::diff_to_fit(&answer, &answer.diff, limit);
+        if let Some(keep) = cut {
+            answer.diff.truncate(keep);
             answer.diff_truncated = true;
         }
         self.bounded(answer)
