@@ -216,3 +216,61 @@ fn edit_replaces_a_body_reindented_and_refuses_to_delete_a_used_definition() {
     assert_eq!(forced.status.code(), Some(0), "{}", stderr(&forced));
     assert_eq!(read(root, "app/geo.py"), "");
 }
+
+#[test]
+fn edit_follows_each_language_s_indentation() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let rust = "impl Rect {\n    /// The area.\n    pub fn area(&self) -> u32 {\n        self.w * self.w\n    }\n}\n";
+    write(root, "src/lib.rs", rust);
+    let go = "package main\n\nfunc area(w int) int {\n\treturn w * w\n}\n";
+    write(root, "cmd/main.go", go);
+    let body = with_stdin(
+        root,
+        &[
+            "edit",
+            "Rect::area",
+            "replace-body",
+            "--text",
+            "-",
+            "--write",
+        ],
+        "let a = self.w;\na * a\n",
+    );
+    assert_eq!(body.status.code(), Some(0), "{}", stderr(&body));
+    let after = with_stdin(
+        root,
+        &[
+            "edit",
+            "Rect::area",
+            "insert-after",
+            "--text",
+            "-",
+            "--write",
+        ],
+        "fn half(&self) -> u32 {\n    self.w / 2\n}\n",
+    );
+    assert_eq!(after.status.code(), Some(0), "{}", stderr(&after));
+    assert_eq!(
+        read(root, "src/lib.rs"),
+        "impl Rect {\n    /// The area.\n    pub fn area(&self) -> u32 {\n        let a = self.w;\n        \
+         a * a\n    }\n\n    fn half(&self) -> u32 {\n        self.w / 2\n    }\n}\n"
+    );
+    let tabs = with_stdin(
+        root,
+        &[
+            "edit",
+            "cmd/main.go:3:6",
+            "replace-body",
+            "--text",
+            "-",
+            "--write",
+        ],
+        "    sq := w * w\n    return sq\n",
+    );
+    assert_eq!(tabs.status.code(), Some(0), "{}", stderr(&tabs));
+    assert_eq!(
+        read(root, "cmd/main.go"),
+        "package main\n\nfunc area(w int) int {\n\tsq := w * w\n\treturn sq\n}\n"
+    );
+}

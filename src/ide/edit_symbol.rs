@@ -21,7 +21,7 @@ use crate::{
     engine::extent::definition_extent,
     ide::{
         navigation,
-        read::pieces::{ambiguity, definition_sites, file_at},
+        read::pieces::{ambiguity, definition_sites, file_at, innermost_symbol},
     },
     semantic::{self, symbols::file_symbols},
     syntax::TextRange,
@@ -120,15 +120,7 @@ fn definition(
             }
         }
     };
-    let symbols = file_symbols(db, file);
-    let innermost = symbols
-        .positions
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| p.range.contains_inclusive((offset as u32).into()))
-        .min_by_key(|(_, p)| p.range.len())
-        .map(|(i, _)| i);
-    match innermost {
+    match innermost_symbol(db, file, offset) {
         Some(i) => Ok((file, i)),
         None => Err(SymbolEditError::NotFound(format!(
             "no definition at {}:{}",

@@ -382,16 +382,22 @@ pub(crate) fn file_at(db: &dyn Db, workspace: Workspace, path: &str) -> Option<S
         .map(|i| files[i])
 }
 
-/// The innermost definition around `offset` with its extent and `context` lines around;
-/// the line of `offset` alone when no definition holds it.
-fn at_offset(db: &dyn Db, file: SourceFile, offset: usize, context: u32) -> Piece {
-    let symbols = file_symbols(db, file);
-    let innermost = symbols
+/// The index (in `file_symbols`) of the innermost definition whose range holds `offset`.
+pub(crate) fn innermost_symbol(db: &dyn Db, file: SourceFile, offset: usize) -> Option<usize> {
+    file_symbols(db, file)
         .positions
         .iter()
         .enumerate()
         .filter(|(_, p)| p.range.contains_inclusive((offset as u32).into()))
-        .min_by_key(|(_, p)| p.range.len());
+        .min_by_key(|(_, p)| p.range.len())
+        .map(|(i, _)| i)
+}
+
+/// The innermost definition around `offset` with its extent and `context` lines around;
+/// the line of `offset` alone when no definition holds it.
+fn at_offset(db: &dyn Db, file: SourceFile, offset: usize, context: u32) -> Piece {
+    let symbols = file_symbols(db, file);
+    let innermost = innermost_symbol(db, file, offset).map(|i| (i, &symbols.positions[i]));
     let index = semantic::line_index(db, file);
     let Some((i, position)) = innermost else {
         let line = index.line_col(offset).line;
