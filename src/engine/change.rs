@@ -14,7 +14,9 @@ use crate::{
 #[derive(Clone, Debug)]
 pub struct FileContent {
     pub lang: LangId,
-    pub text: String,
+    /// Shared, not copied: a scratch database made from a workspace's texts holds the
+    /// same strings.
+    pub text: Arc<str>,
     /// The text is a lossy decoding of bytes that were not valid UTF-8.
     pub lossy_utf8: bool,
 }
@@ -111,7 +113,7 @@ impl Inputs {
                         &self.db,
                         path.clone(),
                         content.lang,
-                        Arc::from(content.text),
+                        content.text,
                         content.lossy_utf8,
                     );
                     Arc::make_mut(&mut self.files).insert(path, file);
@@ -184,7 +186,7 @@ impl Inputs {
         let same_text = **file.text(db) == *content.text;
         let mut changed = false;
         if !same_text {
-            file.set_text(db).to(Arc::from(content.text));
+            file.set_text(db).to(content.text);
             changed = true;
         }
         if file.lossy_utf8(db) != content.lossy_utf8 {

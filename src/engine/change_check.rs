@@ -8,7 +8,7 @@
 //! changed files are checked; a file the change leaves alone but breaks (a caller of a
 //! deleted function) is not reported.
 
-use std::collections::HashMap;
+use std::{collections::HashMap, sync::Arc};
 
 use super::change::{Change, FileContent, Inputs};
 use crate::{
@@ -69,7 +69,7 @@ pub(crate) fn new_diagnostics<D: Diagnostics>(
         if !gone.contains(&path.as_str()) {
             let content = FileContent {
                 lang: file.lang(db),
-                text: file.text(db).to_string(),
+                text: file.text(db).clone(),
                 lossy_utf8: file.lossy_utf8(db),
             };
             scratch.set_file(path.clone(), content);
@@ -81,7 +81,7 @@ pub(crate) fn new_diagnostics<D: Diagnostics>(
         if let Some(lang) = lang {
             let content = FileContent {
                 lang: lang.lang_id,
-                text: change.text.clone(),
+                text: Arc::from(change.text.as_str()),
                 lossy_utf8: false,
             };
             scratch.set_file(change.path.clone(), content);

@@ -77,7 +77,7 @@ mod tests {
         let mut change = Change::default();
         let content = FileContent {
             lang,
-            text: text.to_string(),
+            text: std::sync::Arc::from(text),
             lossy_utf8: false,
         };
         change.set_file(path, content);

@@ -701,7 +701,7 @@ impl Host {
 fn content(lang: LangId, text: String, lossy_utf8: bool) -> FileContent {
     FileContent {
         lang,
-        text,
+        text: Arc::from(text),
         lossy_utf8,
     }
 }

@@ -100,8 +100,8 @@ pub(crate) fn verify<D: Diagnostics>(
     for &file in workspace.files(db).iter() {
         let path = file.path(db);
         let text = match with_text.contains(&file) {
-            true => file.text(db).to_string(),
-            false => String::new(),
+            true => file.text(db).clone(),
+            false => Arc::from(""),
         };
         let content = |text| FileContent {
             lang: file.lang(db),
@@ -110,7 +110,7 @@ pub(crate) fn verify<D: Diagnostics>(
         };
         before.set_file(path.clone(), content(text));
         if let Some(new_text) = edited.get(&file) {
-            after.set_file(path.clone(), content(new_text.to_string()));
+            after.set_file(path.clone(), content(Arc::from(*new_text)));
             changed.push(path.clone());
         }
     }

@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""How long `apply_patch` takes to answer a dry run on a warm server, diagnostics included.
+
+    target/test-venv/bin/python benches/patch_latency.py --sextant target/release/sextant \\
+        [--root DIR] [--files 10] [--calls 30]
+
+Serves `--root` (default this interpreter's standard library, without `site-packages`) with
+`sextant mcp` over stdio through the MCP Python SDK, waits for the index, then sends a unified
+diff that changes one line in each of `--files` Python files (a comment appended to the
+file's first non-blank line) as a dry run `--calls` times, and prints the median and the
+slowest round trip, with `check: "report"` (the scratch database's diagnostics of the changed
+files) and, as the baseline in the same run, `check: "off"` (the same patch, parsed and
+applied in memory only). Nothing is written.
+"""
+
+import argparse
+import os
+import statistics
+import sysconfig
+import time
+from pathlib import Path
+
+import anyio
+from mcp import ClientSession, StdioServerParameters, stdio_client
+
+
+def patch_of(root: Path, count: int) -> str:
+    chosen = []
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root).as_posix()
+        if "site-packages" in rel or "/test" in rel or rel.startswith("test"):
+            continue
+        try:
+            lines = path.read_text(encoding="utf-8").split("\n")
+        except (UnicodeDecodeError, OSError):
+            continue
+        at = next((i for i, line in enumerate(lines) if line.strip()), None)
+        if at is None or path.stat().st_size > 200_000:
+            continue
+        context = lines[at + 1 : at + 4]
+        hunk = [f"-{lines[at]}", f"+{lines[at]}  # patched"] + [f" {line}" for line in context]
+        chosen.append(
+            f"--- a/{rel}\n+++ b/{rel}\n@@ -{at + 1},{1 + len(context)} +{at + 1},{1 + len(context)} @@\n"
+            + "\n".join(hunk) + "\n"
+        )
+        if len(chosen) == count:
+            break
+    return "".join(chosen)
+
+
+async def main(args):
+    root = Path(args.root or Path(sysconfig.get_paths()["stdlib"]))
+    patch = patch_of(root, args.files)
+    params = StdioServerParameters(command=args.sextant, args=["mcp", "--root", str(root), "--exclude", "site-packages/"])
+    with open(os.devnull, "w") as errlog:
+        async with stdio_client(params, errlog=errlog) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                while True:
+                    status = await session.call_tool("workspace_status", {})
+                    content = status.structured_content or {}
+                    if not status.is_error and content.get("ready") and content.get("checked"):
+                        break
+                    await anyio.sleep(0.5)
+                for check in ("off", "report"):
+                    times = []
+                    for _ in range(args.calls + 2):
+                        started = time.perf_counter()
+                        result = await session.call_tool("apply_patch", {"patch": patch, "check": check})
+                        times.append((time.perf_counter() - started) * 1000)
+                        assert not result.is_error, result
+                        assert len(result.structured_content["files"]) == args.files
+                    times = times[2:]  # the first calls warm the scratch analysis
+                    print(f"apply_patch dry run of {args.files} files, check {check}: "
+                          f"median {statistics.median(times):.1f} ms, slowest {max(times):.1f} ms over {len(times)} calls")
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sextant", required=True)
+    ap.add_argument("--root")
+    ap.add_argument("--files", type=int, default=10)
+    ap.add_argument("--calls", type=int, default=30)
+    anyio.run(main, ap.parse_args())
