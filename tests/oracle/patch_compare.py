@@ -28,7 +28,8 @@ def git(repo, *args, check=True, text=True):
 
 
 def sections(diff: str):
-    """The file sections of a `git diff`: (header lines, hunks), each hunk its lines."""
+    """The file sections of a `git diff`: (header lines, hunks), each hunk its `@@` line, then
+    its lines."""
     found = []
     for chunk in re.split(r"(?m)^(?=diff --git )", diff):
         if not chunk.startswith("diff --git "):
@@ -39,7 +40,7 @@ def sections(diff: str):
         header, hunks = [], []
         for line in lines:
             if line.startswith("@@"):
-                hunks.append([])
+                hunks.append([line])
             elif hunks:
                 hunks[-1].append(line)
             else:
@@ -48,7 +49,7 @@ def sections(diff: str):
     return found
 
 
-def envelope(diff: str):
+def envelope(diff: str, old_text):
     """`diff` as the `*** Begin Patch` envelope, or None when the envelope cannot say it."""
     if "\n\\ No newline at end of file" in diff or "\nold mode " in diff or "\nnew file mode 1007" in diff:
         return None
@@ -60,7 +61,7 @@ def envelope(diff: str):
         old, new = paths.groups()
         if any(h.startswith("new file mode") for h in header):
             out.append(f"*** Add File: {new}")
-            out += [line for hunk in hunks for line in hunk]
+            out += [line for hunk in hunks for line in hunk[1:]]
             continue
         if any(h.startswith("deleted file mode") for h in header):
             out.append(f"*** Delete File: {old}")
@@ -68,9 +69,19 @@ def envelope(diff: str):
         out.append(f"*** Update File: {old}")
         if old != new:
             out.append(f"*** Move to: {new}")
+        old_lines = old_text(old).split("\n")
+        after = 0  # the old line where the previous chunk ended
         for hunk in hunks:
-            out.append("@@")
-            out += hunk
+            # git's function context (the nearest definition line above the hunk) becomes
+            # the envelope's `@@ context` line, as an agent names where a chunk goes, when
+            # that line lies between the previous chunk and this one (git also names a
+            # definition the previous chunk already passed, and cuts long lines).
+            context = hunk[0].split("@@")[2].strip() if hunk[0].count("@@") >= 2 else ""
+            start, count = (int(n) for n in (re.match(r"@@ -(\d+)(?:,(\d+))?", hunk[0]).groups("1")))
+            between = [line.strip() for line in old_lines[after : max(start - 1, after)]]
+            out.append(f"@@ {context}" if context and context in between else "@@")
+            after = start - 1 + count
+            out += hunk[1:]
     out.append("*** End Patch")
     return "\n".join(out) + "\n"
 
@@ -127,7 +138,7 @@ def main() -> int:
                 if args.corrupt:
                     diff, broken = corrupted(diff, number % 3)
                 elif args.form == "envelope":
-                    diff = envelope(diff)
+                    diff = envelope(diff, lambda path: git(repo, "show", f"{parent}:{path}").stdout)
                     if diff is None:
                         skipped += 1
                         continue
