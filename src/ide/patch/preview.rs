@@ -2,9 +2,10 @@
 //! files' current texts, the change the writer takes, and the diagnostics it would
 //! introduce in the files it changes ([`crate::engine::change_check`]).
 //!
-//! [`CheckPolicy`] is the one rule every edit path follows when its result has new
-//! diagnostics: report them (the default), refuse the write when any of them is an error,
-//! or skip the check.
+//! [`CheckPolicy`] is the rule patches and symbol edits follow, in every front end, when
+//! their result has new diagnostics: report them (the default), refuse the write when any
+//! of them is an error, or skip the check. (A rename keeps its older, stricter rule: any
+//! new diagnostic refuses its apply.)
 
 use std::collections::BTreeMap;
 
