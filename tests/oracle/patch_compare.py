@@ -126,7 +126,8 @@ def main() -> int:
                     skipped += 1
                     continue
                 raw = git(repo, "diff", "-M", "--no-color", parent, commit, text=False).stdout
-                if b"GIT binary patch" in raw or b"\nBinary files " in raw:
+                # At a line's start only: a diff adding these words to a file is text.
+                if re.search(rb"(?m)^(GIT binary patch|Binary files )", raw):
                     skipped += 1
                     continue
                 try:
