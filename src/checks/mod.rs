@@ -13,6 +13,7 @@
 //! memoized answer. Precision first: where a check cannot be sure, it says nothing.
 
 mod context;
+pub mod fix;
 mod python_forms;
 mod python_helpers;
 pub mod registry;
@@ -37,6 +38,7 @@ use crate::{
 };
 
 pub use context::CheckContext;
+pub use fix::{Applicability, Fix};
 pub use registry::{Code, Severity};
 
 /// One finding in one file.
@@ -49,6 +51,8 @@ pub struct Diagnostic {
     /// Other places in the same file the finding refers to (an earlier definition), each
     /// with a note.
     pub related: Vec<(TextRange, String)>,
+    /// The edit that resolves it, when the check can compute one for certain.
+    pub fix: Option<Box<Fix>>,
 }
 
 impl Diagnostic {
@@ -58,7 +62,14 @@ impl Diagnostic {
             range,
             message,
             related: Vec::new(),
+            fix: None,
         }
+    }
+
+    /// The same finding, resolved by `fix` (none: no fix).
+    pub(crate) fn with_fix(mut self, fix: Option<Fix>) -> Diagnostic {
+        self.fix = fix.map(Box::new);
+        self
     }
 
     /// The same finding, also pointing at `range` (an earlier definition) with `note`.

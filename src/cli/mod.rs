@@ -6,6 +6,7 @@
 
 mod apply;
 mod edit;
+mod fix;
 mod format;
 mod github;
 mod progress;
@@ -196,6 +197,18 @@ pub struct CheckArgs {
     /// Output format (--json is the same as --format json).
     #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
     pub format: CheckFormat,
+    /// Apply the safe fixes of the diagnostics found (all files or none), then report what
+    /// remains.
+    #[arg(long)]
+    pub fix: bool,
+    /// With --fix or --diff, apply the unsafe fixes too (they are right when the check is
+    /// right about the program, but may change what it does).
+    #[arg(long)]
+    pub unsafe_fixes: bool,
+    /// Print the unified diff the fixes would make and write nothing (exit 1 when there is
+    /// something to fix).
+    #[arg(long)]
+    pub diff: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -762,6 +775,27 @@ fn check(g: &GlobalArgs, args: &CheckArgs) -> Result<(String, ExitCode), CliErro
     let mut paths = Vec::new();
     for path in &args.paths {
         paths.push(workspace_path(g, &root, path)?);
+    }
+    if args.fix || args.diff {
+        if !matches!(args.format, CheckFormat::Text | CheckFormat::Json) {
+            return Err(CliError(
+                "--fix and --diff print text or JSON (--format text|json)".into(),
+            ));
+        }
+        let query = ide::FixQuery {
+            paths,
+            codes,
+            unsafe_fixes: args.unsafe_fixes,
+            check: ide::CheckPolicy::Refuse,
+            limit: usize::MAX,
+        };
+        let json = g.json || args.format == CheckFormat::Json;
+        return fix::run(&host, &query, args.diff, json);
+    }
+    if args.unsafe_fixes {
+        return Err(CliError(
+            "--unsafe-fixes applies with --fix or --diff".into(),
+        ));
     }
     let query = ide::CheckQuery {
         paths,

@@ -4,9 +4,10 @@
 //!
 //! Invariant: a diagnostic is new when the file after the change has more diagnostics of
 //! its code and message than the file before (a created file: than none); positions are
-//! not compared, since an edit above a diagnostic moves it without changing it. Only the
-//! changed files are checked; a file the change leaves alone but breaks (a caller of a
-//! deleted function) is not reported.
+//! not compared (nor a line the message names), since an edit above a diagnostic moves it
+//! without changing it. Only the changed files are checked here; a file the change leaves
+//! alone but breaks (a caller of a deleted function) is not reported (fixes check the
+//! files importing what they change themselves, `ide/fix.rs`).
 
 use std::{collections::HashMap, sync::Arc};
 
@@ -63,18 +64,7 @@ pub(crate) fn new_diagnostics<D: Diagnostics>(
         .map(String::as_str)
         .chain(changed.iter().filter_map(|c| c.was.as_deref()))
         .collect();
-    let mut scratch = Change::default();
-    for &file in workspace.files(db).iter() {
-        let path = file.path(db);
-        if !gone.contains(&path.as_str()) {
-            let content = FileContent {
-                lang: file.lang(db),
-                text: file.text(db).clone(),
-                lossy_utf8: file.lossy_utf8(db),
-            };
-            scratch.set_file(path.clone(), content);
-        }
-    }
+    let mut scratch = workspace_change(db, workspace, &gone);
     let mut checked = Vec::new();
     for change in changed {
         let lang = registry().for_path(std::path::Path::new(&change.path), first_line(change));
@@ -88,11 +78,6 @@ pub(crate) fn new_diagnostics<D: Diagnostics>(
         }
         checked.push(lang.is_some());
     }
-    for manifest in workspace.manifests(db).iter() {
-        let text = manifest.text(db).to_string();
-        scratch.set_manifest(manifest.path(db).clone(), manifest.kind(db), text);
-    }
-
     let root = workspace.root(db).clone();
     super::scratch::on_scratch_thread(db, move |scratch_db, _| {
         let inputs = Inputs::from_change(scratch_db, root, scratch);
@@ -108,26 +93,82 @@ pub(crate) fn new_diagnostics<D: Diagnostics>(
     })
 }
 
+/// The workspace's files (but those `leave_out` names) and manifests as one change, to
+/// load into a scratch database: the texts are shared, not copied.
+pub(crate) fn workspace_change(db: &dyn Db, workspace: Workspace, leave_out: &[&str]) -> Change {
+    let mut scratch = Change::default();
+    for &file in workspace.files(db).iter() {
+        let path = file.path(db);
+        if !leave_out.contains(&path.as_str()) {
+            let content = FileContent {
+                lang: file.lang(db),
+                text: file.text(db).clone(),
+                lossy_utf8: file.lossy_utf8(db),
+            };
+            scratch.set_file(path.clone(), content);
+        }
+    }
+    for manifest in workspace.manifests(db).iter() {
+        let text = manifest.text(db).to_string();
+        scratch.set_manifest(manifest.path(db).clone(), manifest.kind(db), text);
+    }
+    scratch
+}
+
 fn first_line(change: &ChangedText) -> Option<&[u8]> {
     change.text.lines().next().map(str::as_bytes)
 }
 
-/// The findings of `is` beyond those of `was` with the same code and message.
-fn added<D: Diagnostics>(was: &[D::Finding], is: &[D::Finding]) -> Vec<D::Finding> {
-    let mut seen: HashMap<(&str, &str), usize> = HashMap::new();
+/// The findings of `is` beyond those of `was` with the same code and message (a line a
+/// message names, "from line 12", is not compared: an edit above moves it).
+pub(crate) fn added<D: Diagnostics>(was: &[D::Finding], is: &[D::Finding]) -> Vec<D::Finding> {
+    let key = |finding: &D::Finding| {
+        let (code, message) = D::code_and_message(finding);
+        (code.to_string(), without_line_numbers(message))
+    };
+    let mut seen: HashMap<(String, String), usize> = HashMap::new();
     for finding in was {
-        *seen.entry(D::code_and_message(finding)).or_default() += 1;
+        *seen.entry(key(finding)).or_default() += 1;
     }
     is.iter()
-        .filter(
-            |finding| match seen.get_mut(&D::code_and_message(finding)) {
-                Some(count) if *count > 0 => {
-                    *count -= 1;
-                    false
-                }
-                _ => true,
-            },
-        )
+        .filter(|finding| match seen.get_mut(&key(finding)) {
+            Some(count) if *count > 0 => {
+                *count -= 1;
+                false
+            }
+            _ => true,
+        })
         .cloned()
         .collect()
+}
+
+/// `message` with the number after each `line ` left out.
+fn without_line_numbers(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find("line ") {
+        let (head, tail) = rest.split_at(at + "line ".len());
+        out.push_str(head);
+        rest = tail.trim_start_matches(|c: char| c.is_ascii_digit());
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_line_numbers;
+
+    #[test]
+    fn messages_are_compared_without_the_lines_they_name() {
+        assert_eq!(
+            without_line_numbers("redefinition of unused 'B' from line 556"),
+            "redefinition of unused 'B' from line "
+        );
+        assert_eq!(without_line_numbers("no line here"), "no line here");
+        assert_eq!(
+            without_line_numbers("line 1 and line 22x"),
+            "line  and line x"
+        );
+    }
 }

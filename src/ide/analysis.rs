@@ -541,6 +541,20 @@ impl Analysis {
         })
     }
 
+    /// The fixes of the diagnostics of the files `query.paths` names, applied round after
+    /// round as a change not yet written (see `fix.rs`).
+    pub fn fix(&self, query: &super::FixQuery) -> Cancellable<super::FixOutcome> {
+        let check = super::CheckQuery {
+            paths: query.paths.clone(),
+            codes: query.codes.clone(),
+            min_severity: None,
+            limit: usize::MAX,
+        };
+        let before = self.check(&check)?;
+        let settings = &*self.check_settings;
+        self.with(|db| super::fix::fix(db, self.workspace, settings, query, before))
+    }
+
     /// Literal or regex search of the files' texts: a page of matching lines (from
     /// `query.offset`, at most `query.limit`) with context and enclosing definitions,
     /// rendered as text cut to `budget`. Files are searched on all cores.

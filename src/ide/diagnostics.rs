@@ -18,7 +18,8 @@ use serde::{Deserialize, Serialize};
 use super::Span;
 use crate::{
     checks::{
-        Code, Diagnostic, Severity, file_diagnostics, registry, sx012_import_cycle as cycles,
+        Applicability, Code, Diagnostic, Severity, file_diagnostics, registry,
+        sx012_import_cycle as cycles,
     },
     db::{Db, SourceFile, Workspace},
     semantic,
@@ -39,6 +40,22 @@ pub struct DiagnosticInfo {
     /// Other places the diagnostic refers to (an earlier definition, the next import of a cycle).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub related: Vec<RelatedInfo>,
+    /// The edit that resolves it, when there is one (`sextant check --fix` applies it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<FixInfo>,
+}
+
+/// A diagnostic's fix, in editor terms.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct FixInfo {
+    /// What it does: `Remove unused import 'os'`.
+    pub title: String,
+    /// `safe` fixes are applied by `--fix`; `unsafe` ones only with `--unsafe-fixes`.
+    pub applicability: Applicability,
+    /// The edits, against the text the diagnostic was found in (sorted, non-overlapping).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub edits: Vec<super::TextEdit>,
 }
 
 /// A place a diagnostic refers to: in the diagnostic's file, or in the file `path` names.
@@ -407,6 +424,18 @@ pub(crate) fn file_diagnostics_info(
                 })
                 .chain(related)
                 .collect(),
+            fix: d.fix.as_ref().map(|fix| FixInfo {
+                title: fix.title.clone(),
+                applicability: fix.applicability,
+                edits: fix
+                    .edits
+                    .iter()
+                    .map(|(range, new_text)| super::TextEdit {
+                        range: Span::new(&index, *range),
+                        new_text: new_text.clone(),
+                    })
+                    .collect(),
+            }),
         }
     };
     let mut out: Vec<DiagnosticInfo> = found

@@ -16,6 +16,7 @@ mod diagnostics;
 mod edit_symbol;
 mod edits;
 mod error;
+mod fix;
 mod format;
 mod hover;
 mod import_graph;
@@ -46,8 +47,8 @@ pub use bootstrap::{
 pub use call_hierarchy::{Call, CallItem};
 pub use diagnostics::{
     CheckConfig, CheckOverride, CheckQuery, CheckResult, CheckSettings, CheckSummary,
-    CodeSelection, DIAGNOSTICS_DOC, DiagnosticInfo, RelatedInfo, diagnostic_codes, diagnostics_doc,
-    docs_anchor, explain,
+    CodeSelection, DIAGNOSTICS_DOC, DiagnosticInfo, FixInfo, RelatedInfo, diagnostic_codes,
+    diagnostics_doc, docs_anchor, explain,
 };
 pub use edit_symbol::{SymbolEdit, SymbolEditError, SymbolEditKind, SymbolEditTarget};
 pub use edits::{
@@ -55,6 +56,7 @@ pub use edits::{
     unified_diff_labelled,
 };
 pub use error::{ErrorCode, Failure};
+pub use fix::{AppliedFix, FixOutcome, FixQuery, MAX_ROUNDS as MAX_FIX_ROUNDS};
 pub use format::{
     FileFormat, FormatError, FormatOptions, IndentStyle, external_output_refusal,
     format_output_limit, format_source,
@@ -94,7 +96,7 @@ pub use symbol_search::{SymbolMatch, SymbolQuery, SymbolSearch};
 pub use target::{Target, TargetError};
 
 // The vocabulary of answers, defined below `ide` and part of its API.
-pub use crate::checks::{Code as DiagnosticCode, Severity};
+pub use crate::checks::{Applicability, Code as DiagnosticCode, Severity};
 pub use crate::db::ManifestKind;
 pub use crate::engine::skeleton::ElisionKind;
 pub use crate::engine::tokens::{Budget, Encoding};

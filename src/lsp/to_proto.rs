@@ -572,6 +572,7 @@ mod tests {
                     span: span(4, 5),
                     message: "'f' first defined here".into(),
                 }],
+                fix: None,
             }],
             &|_, _| None,
         );

@@ -536,6 +536,35 @@ pub struct DiagnosticEntry {
     /// the next import of a cycle).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub related: Vec<RelatedEntry>,
+    /// Its fix, when it has one: what it does and whether it is `safe`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<crate::ide::FixInfo>,
+}
+
+impl DiagnosticEntry {
+    pub fn new(d: crate::ide::DiagnosticInfo, positions: Positions) -> DiagnosticEntry {
+        DiagnosticEntry {
+            path: d.path,
+            line: d.span.start.line,
+            column: d.span.start.column,
+            code: d.code,
+            severity: d.severity,
+            message: d.message,
+            span: positions.span(d.span),
+            related: d
+                .related
+                .into_iter()
+                .map(|r| RelatedEntry {
+                    path: r.path,
+                    line: r.span.start.line,
+                    column: r.span.start.column,
+                    message: r.message,
+                    span: positions.span(r.span),
+                })
+                .collect(),
+            fix: d.fix,
+        }
+    }
 }
 
 /// A place a diagnostic refers to: in its file, or in the file `path` names.
@@ -558,37 +587,56 @@ pub struct TypecheckAnswer {
     pub diagnostics: Vec<DiagnosticEntry>,
     /// Counts of everything found, whatever the limit.
     pub summary: CheckSummary,
+    /// With `fix: true`: the fixes, not written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fixes: Option<FixesAnswer>,
+}
+
+/// The fixes of a check's diagnostics, computed and not written.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct FixesAnswer {
+    /// Every fix, as one unified diff against the files as they are (`apply_patch` writes
+    /// it, all files or none).
+    pub diff: String,
+    /// Each fix applied in the diff: the diagnostic it resolves and what it does.
+    pub fixed: Vec<crate::ide::AppliedFix>,
+    /// Diagnostics left after the fixes whose fix is unsafe (`unsafe_fixes: true`).
+    pub unsafe_fixes_left: usize,
+    /// Diagnostics left after the fixes, in all.
+    pub remaining: usize,
+    /// Diagnostics the fixed files, or the files importing them, would have that they do
+    /// not have now (a fix that introduces one is a bug: do not apply it).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub new_diagnostics: Vec<DiagnosticEntry>,
+}
+
+impl FixesAnswer {
+    pub fn new(outcome: crate::ide::FixOutcome, positions: Positions) -> FixesAnswer {
+        FixesAnswer {
+            diff: outcome.diff,
+            fixed: outcome.applied,
+            unsafe_fixes_left: outcome.unsafe_fixes_left,
+            remaining: outcome.remaining.summary.total,
+            new_diagnostics: outcome
+                .new_diagnostics
+                .unwrap_or_default()
+                .into_iter()
+                .map(|d| DiagnosticEntry::new(d, positions))
+                .collect(),
+        }
+    }
 }
 
 impl TypecheckAnswer {
     pub fn new(result: CheckResult, positions: Positions) -> TypecheckAnswer {
-        let diagnostics = result
-            .diagnostics
-            .into_iter()
-            .map(|d| DiagnosticEntry {
-                path: d.path,
-                line: d.span.start.line,
-                column: d.span.start.column,
-                code: d.code,
-                severity: d.severity,
-                message: d.message,
-                span: positions.span(d.span),
-                related: d
-                    .related
-                    .into_iter()
-                    .map(|r| RelatedEntry {
-                        path: r.path,
-                        line: r.span.start.line,
-                        column: r.span.start.column,
-                        message: r.message,
-                        span: positions.span(r.span),
-                    })
-                    .collect(),
-            })
-            .collect();
         TypecheckAnswer {
-            diagnostics,
+            diagnostics: result
+                .diagnostics
+                .into_iter()
+                .map(|d| DiagnosticEntry::new(d, positions))
+                .collect(),
             summary: result.summary,
+            fixes: None,
         }
     }
 

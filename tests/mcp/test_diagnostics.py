@@ -28,7 +28,8 @@ async def test_typecheck_reports_codes_with_a_summary(project):
         assert everything.structured_content == {
             "diagnostics": [
                 {"path": "app/main.py", "line": 1, "column": 8, "code": "SX006", "severity": "warning",
-                 "message": "'os' imported but unused"},
+                 "message": "'os' imported but unused",
+                 "fix": {"title": "Remove unused import 'os'", "applicability": "safe"}},
                 {"path": "app/main.py", "line": 2, "column": 1, "code": "SX003", "severity": "error",
                  "message": "no module 'app.utils' in the workspace"},
                 {"path": "app/main.py", "line": 4, "column": 15, "code": "SX005", "severity": "error",
@@ -130,7 +131,8 @@ async def test_typecheck_applies_suppression_comments_and_the_check_table(tmp_pa
         assert not found.is_error, found
         assert found.structured_content["diagnostics"] == [
             {"path": "app.py", "line": 3, "column": 8, "code": "SX006", "severity": "error",
-             "message": "'re' imported but unused"},
+             "message": "'re' imported but unused",
+             "fix": {"title": "Remove unused import 're'", "applicability": "safe"}},
             {"path": "app.py", "line": 4, "column": 7, "code": "SX005", "severity": "error",
              "message": "undefined name 'x'"},
             {"path": "tests/test_app.py", "line": 2, "column": 7, "code": "SX005", "severity": "error",

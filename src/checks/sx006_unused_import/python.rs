@@ -3,9 +3,12 @@
 
 use std::collections::{HashMap, HashSet};
 
+use tree_sitter::Node;
+
 use crate::{
     checks::{
         CheckContext, Diagnostic,
+        fix::{Fix, StatementSyntax, remove_list_item, remove_statement},
         python_helpers::{
             import_of, in_try_catching, names_in_strings_and_comments, scopes_using,
             used_in_a_header,
@@ -124,11 +127,85 @@ pub(super) fn unused_imports(
         if in_try_catching(node, text, &["ImportError", "ModuleNotFoundError"]) {
             continue;
         }
-        found.push(Diagnostic::new(
-            ids::UNUSED_IMPORT,
-            range,
-            format!("'{}' imported but unused", describe(import)),
-        ));
+        let described = describe(import);
+        let fix = removal(node, text, &described, is_init);
+        found.push(
+            Diagnostic::new(
+                ids::UNUSED_IMPORT,
+                range,
+                format!("'{described}' imported but unused"),
+            )
+            .with_fix(fix),
+        );
     }
     found
+}
+
+pub(crate) const PYTHON_STATEMENTS: StatementSyntax = StatementSyntax {
+    separator: ';',
+    line_comment: "#",
+    placeholder: Some("pass"),
+};
+
+/// The fix removing the imported name at `name` from its statement: the name and its
+/// comma when the statement imports others, else the whole statement (`pass` in its place
+/// when it is its block's only statement). Unsafe in an `__init__.py`, where a package's
+/// imports may be its interface.
+fn removal(name: Node, text: &str, described: &str, is_init: bool) -> Option<Fix> {
+    // A dunder (`from _impl import __version__`) is the module's own attribute, and an
+    // import under `try` may be one branch of a fallback whose other branch binds it too:
+    // neither is removed.
+    let bound = name.utf8_text(text.as_bytes()).ok()?;
+    if bound.starts_with("__") && bound.ends_with("__") {
+        return None;
+    }
+    let mut ancestor = name.parent();
+    while let Some(node) = ancestor {
+        if node.kind() == "try_statement" {
+            return None;
+        }
+        ancestor = node.parent();
+    }
+    let mut item = name;
+    while let Some(parent) = item.parent() {
+        if matches!(parent.kind(), "import_statement" | "import_from_statement") {
+            break;
+        }
+        item = parent;
+    }
+    let statement = item.parent()?;
+    let mut cursor = statement.walk();
+    let items: Vec<Node> = statement
+        .children_by_field_name("name", &mut cursor)
+        .collect();
+    let index = items.iter().position(|n| n.id() == item.id())?;
+    let edit = if items.len() > 1 {
+        remove_list_item(text, &items, index)?
+    } else {
+        let sole = sole_statement_of_block(statement);
+        remove_statement(text, statement, sole, &PYTHON_STATEMENTS)?
+    };
+    let title = format!("Remove unused import '{described}'");
+    Some(if is_init {
+        Fix::unsafe_(title, vec![edit])
+    } else {
+        Fix::safe(title, vec![edit])
+    })
+}
+
+/// Whether `statement` is the only statement of the block it is in (removing it would
+/// leave the block empty, which Python does not allow).
+pub(crate) fn sole_statement_of_block(statement: Node) -> bool {
+    let Some(parent) = statement.parent() else {
+        return false;
+    };
+    if parent.kind() == "module" {
+        return false;
+    }
+    let mut cursor = parent.walk();
+    parent
+        .named_children(&mut cursor)
+        .filter(|n| n.kind() != "comment")
+        .count()
+        == 1
 }

@@ -292,6 +292,12 @@ pub struct TypecheckArgs {
     pub limit: Option<u32>,
     /// `lines` (default): line and column; `full`: also a `span` with byte offsets.
     pub positions: Option<Positions>,
+    /// Also compute the fixes of the diagnostics found (applied round after round, as
+    /// `sextant check --fix` does) and answer their unified diff; nothing is written (pass
+    /// the diff to `apply_patch` to write it).
+    pub fix: Option<bool>,
+    /// With `fix`: the unsafe fixes too (right when the check is right about the program).
+    pub unsafe_fixes: Option<bool>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -804,7 +810,7 @@ impl SextantServer {
     }
 
     #[tool(
-        description = "Diagnostics with stable codes for files or the whole workspace; `explain_diagnostic` says what a code means and where it is checked.",
+        description = "Diagnostics with stable codes, for files or the workspace; `fix: true` adds their fixes as a diff for `apply_patch`. `explain_diagnostic` explains a code.",
         input_schema = input_schema::<TypecheckArgs>(),
         output_schema = output_schema::<TypecheckAnswer>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
@@ -841,7 +847,25 @@ impl SextantServer {
                         format!("{path:?}: no file the workspace indexes is there"),
                     ));
                 }
-                let answer = TypecheckAnswer::new(result, positions);
+                let mut answer = TypecheckAnswer::new(result, positions);
+                if args.fix == Some(true) {
+                    let query = ide::FixQuery {
+                        paths: query.paths,
+                        codes: query.codes,
+                        unsafe_fixes: args.unsafe_fixes == Some(true),
+                        check: ide::CheckPolicy::Report,
+                        limit: 0,
+                    };
+                    let outcome = live
+                        .read(cancel, |s: &Snapshot| s.analysis.fix(&query))
+                        .map_err(read_error)?;
+                    answer.fixes = Some(crate::mcp::answers::FixesAnswer::new(outcome, positions));
+                } else if args.unsafe_fixes.is_some() {
+                    return Err(ToolError::new(
+                        ErrorCode::InvalidArgument,
+                        "`unsafe_fixes` applies with `fix: true`",
+                    ));
+                }
                 Ok(
                     largest_that_fits(answer.diagnostics.len().max(1), max_chars, |n| {
                         Ok(answer.first(n))

@@ -1,0 +1,164 @@
+//! Fixes: the edit that resolves a diagnostic, carried by the diagnostic when the check
+//! can compute it for certain, and the text surgery fixers share (removing one item of a
+//! comma-separated list, removing a whole statement without disturbing its neighbours).
+//!
+//! Invariant: a fix's edits are byte ranges of the checked text, sorted and
+//! non-overlapping; applied alone to that text they resolve the diagnostic and change
+//! nothing the program does. A fix that is right only when the check's reading of the
+//! program is right (a removed call result, an import added by its name alone) is
+//! [`Applicability::Unsafe`]: offered, never applied without being asked for.
+
+use serde::{Deserialize, Serialize};
+use tree_sitter::Node;
+
+use crate::syntax::TextRange;
+
+/// Whether a fix may be applied without a person looking at it.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Applicability {
+    /// Keeps what the program does: applied by `check --fix`.
+    Safe,
+    /// Right when the check is right about the program; applied with `--unsafe-fixes`.
+    Unsafe,
+}
+
+/// The edit that resolves one diagnostic.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fix {
+    /// What the fix does, imperative: `Remove unused import 'os'`.
+    pub title: String,
+    pub applicability: Applicability,
+    /// Sorted, non-overlapping replacements in the checked text.
+    pub edits: Vec<(TextRange, String)>,
+}
+
+impl Fix {
+    pub(crate) fn safe(title: String, edits: Vec<(TextRange, String)>) -> Fix {
+        Fix::new(title, Applicability::Safe, edits)
+    }
+
+    pub(crate) fn unsafe_(title: String, edits: Vec<(TextRange, String)>) -> Fix {
+        Fix::new(title, Applicability::Unsafe, edits)
+    }
+
+    fn new(
+        title: String,
+        applicability: Applicability,
+        mut edits: Vec<(TextRange, String)>,
+    ) -> Fix {
+        edits.sort_by_key(|(range, _)| (range.start(), range.end()));
+        Fix {
+            title,
+            applicability,
+            edits,
+        }
+    }
+
+    /// The smallest range covering every edit (two fixes whose spans overlap are not
+    /// applied in one pass).
+    pub fn span(&self) -> Option<TextRange> {
+        let first = self.edits.first()?.0;
+        let last = self.edits.last()?.0;
+        Some(TextRange::new(first.start(), last.end().max(first.end())))
+    }
+}
+
+pub(crate) fn range(start: usize, end: usize) -> TextRange {
+    TextRange::new((start as u32).into(), (end as u32).into())
+}
+
+/// The edit removing `item`, one of the comma-separated `items` (named nodes of one list,
+/// in order, at least two): with the comma after it, or for the last item the comma
+/// before it. `None` when a comment sits in the text removed (it would go with it).
+pub(crate) fn remove_list_item(
+    text: &str,
+    items: &[Node],
+    item: usize,
+) -> Option<(TextRange, String)> {
+    let (start, end) = if item + 1 < items.len() {
+        (items[item].start_byte(), items[item + 1].start_byte())
+    } else {
+        (items[item - 1].end_byte(), items[item].end_byte())
+    };
+    let removed = &text[start..end];
+    if removed.contains("//") || removed.contains('#') || removed.contains("/*") {
+        return None;
+    }
+    Some((range(start, end), String::new()))
+}
+
+/// How a statement on a line with others is separated from them.
+pub(crate) struct StatementSyntax {
+    /// The separator of statements on one line (`;`).
+    pub separator: char,
+    /// A line comment's opening (`#`, `//`).
+    pub line_comment: &'static str,
+    /// What stands in for the statement when removing it would leave a block with no
+    /// statement where one is required (Python's `pass`); `None` where an empty block is
+    /// valid.
+    pub placeholder: Option<&'static str>,
+}
+
+/// The edit removing `statement`: its whole lines (with a comment that ends its last line)
+/// when it stands alone on them; through the separator that follows or precedes it when it
+/// shares a line; otherwise, and when `sole_in_block` says the block would be left without
+/// a statement, the language's placeholder in its place (`None` when it has none).
+pub(crate) fn remove_statement(
+    text: &str,
+    statement: Node,
+    sole_in_block: bool,
+    syntax: &StatementSyntax,
+) -> Option<(TextRange, String)> {
+    let (start, end) = (statement.start_byte(), statement.end_byte());
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
+    let before = &text[line_start..start];
+    let after = text[end..line_end].trim_start();
+    let placeholder = || {
+        syntax
+            .placeholder
+            .map(|p| (range(start, end), p.to_string()))
+    };
+    if sole_in_block {
+        return placeholder();
+    }
+    let alone_before = before.trim().is_empty();
+    let separator_after = after.starts_with(syntax.separator);
+    if alone_before && (after.is_empty() || after.starts_with(syntax.line_comment)) {
+        // The whole lines, their line break included.
+        let through = if line_end < text.len() {
+            line_end + 1
+        } else {
+            line_end
+        };
+        return Some((range(line_start, through), String::new()));
+    }
+    if separator_after {
+        let separator = end + text[end..].find(syntax.separator)?;
+        let next = separator
+            + 1
+            + text[separator + 1..line_end]
+                .find(|c: char| !c.is_whitespace())
+                .unwrap_or(line_end - separator - 1);
+        return Some((range(start, next), String::new()));
+    }
+    let trimmed = before.trim_end();
+    if trimmed.ends_with(syntax.separator) {
+        let separator = line_start + trimmed.len() - 1;
+        return Some((range(separator, end), String::new()));
+    }
+    placeholder()
+}

@@ -1,0 +1,203 @@
+//! `sextant check --fix`, `--diff` and `--unsafe-fixes` as a user runs them: each fixer's
+//! edit on the forms it meets in real code, fixes that overlap applied over several rounds,
+//! what is never removed (an import another file imports from here, a fallback import,
+//! a dunder), the exit codes and the JSON answer.
+
+mod support;
+
+use std::path::Path;
+
+use support::{read_file as read, sextant, stderr, stdout, write_file as write};
+
+/// Each case: a module, and the module after `check --fix`.
+const PYTHON_IMPORTS: &[(&str, &str, &str)] = &[
+    (
+        "one name of several",
+        "import os, sys\nprint(sys)\n",
+        "import sys\nprint(sys)\n",
+    ),
+    (
+        "the last name of several",
+        "import sys, os\nprint(sys)\n",
+        "import sys\nprint(sys)\n",
+    ),
+    (
+        "every name of a parenthesized list, over rounds",
+        "from collections import (OrderedDict, defaultdict,\n                         Counter)\nx = 1\n",
+        "x = 1\n",
+    ),
+    (
+        "a statement sharing its line",
+        "import re; x = 1\nprint(x)\n",
+        "x = 1\nprint(x)\n",
+    ),
+    (
+        "a statement after another on its line",
+        "x = 1; import re\nprint(x)\n",
+        "x = 1\nprint(x)\n",
+    ),
+    (
+        "a statement with a trailing comment",
+        "from typing import List  # for later\nx = 1\n",
+        "x = 1\n",
+    ),
+    (
+        "the only statement of a block",
+        "def f(x):\n    if x:\n        import glob\n    return x\n",
+        "def f(x):\n    if x:\n        pass\n    return x\n",
+    ),
+    (
+        "one statement of a function's body",
+        "def f():\n    import shutil\n    return 1\n",
+        "def f():\n    return 1\n",
+    ),
+    (
+        "an alias",
+        "import numpy as np\nimport json as j\nprint(j)\n",
+        "import json as j\nprint(j)\n",
+    ),
+    (
+        "a file with no line break at its end",
+        "x = 1\nimport os",
+        "x = 1\n",
+    ),
+    (
+        "what is kept: a fallback under try, a dunder, a name in a comment's list",
+        "try:\n    import cPickle as pickle\nexcept ImportError:\n    import pickle\nfrom _impl import __version__\nfrom m import (a,  # used by b\n    b)\nprint(b)\n",
+        "try:\n    import cPickle as pickle\nexcept ImportError:\n    import pickle\nfrom _impl import __version__\nfrom m import (a,  # used by b\n    b)\nprint(b)\n",
+    ),
+];
+
+#[test]
+fn each_unused_import_form_is_removed_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    for (i, (_, before, _)) in PYTHON_IMPORTS.iter().enumerate() {
+        write(dir.path(), &format!("m{i}.py"), before);
+    }
+    let out = sextant(dir.path(), &["check", "--fix", "--select", "SX006"]);
+    assert!(out.status.code().is_some(), "{}", stderr(&out));
+    for (i, (case, _, after)) in PYTHON_IMPORTS.iter().enumerate() {
+        assert_eq!(read(dir.path(), &format!("m{i}.py")), *after, "{case}");
+    }
+}
+
+fn package(dir: &Path) {
+    write(dir, "pkg/__init__.py", "import os\n");
+    write(dir, "pkg/a.py", "import os, sys\nimport json\nprint(sys)\n");
+    write(dir, "pkg/b.py", "from pkg.a import json\nprint(json)\n");
+}
+
+#[test]
+fn diff_shows_the_fixes_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    package(dir.path());
+    let out = sextant(dir.path(), &["check", "--diff"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "--- a/pkg/a.py\n+++ b/pkg/a.py\n@@ -1,3 +1,3 @@\n-import os, sys\n+import sys\n \
+         import json\n print(sys)\n\
+         Would fix 1 diagnostic in 1 file (SX006 1). 1 more fixable with --unsafe-fixes.\n"
+    );
+    assert_eq!(
+        read(dir.path(), "pkg/a.py"),
+        "import os, sys\nimport json\nprint(sys)\n"
+    );
+}
+
+#[test]
+fn fix_writes_the_safe_fixes_and_reports_what_remains() {
+    let dir = tempfile::tempdir().unwrap();
+    package(dir.path());
+    let out = sextant(dir.path(), &["check", "--fix"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    // `json` stays: pkg/b.py imports it from here. The package's own import is unsafe to
+    // remove (a package's imports may be its interface).
+    assert_eq!(
+        stdout(&out),
+        "pkg/__init__.py:1:8: SX006 'os' imported but unused\n\
+         pkg/a.py:2:8: SX006 'json' imported but unused\n\
+         Found 2 diagnostics in 2 of 3 files (SX006 2).\n\
+         Fixed 1 diagnostic in 1 file (SX006 1). 1 more fixable with --unsafe-fixes.\n"
+    );
+    assert_eq!(
+        read(dir.path(), "pkg/a.py"),
+        "import sys\nimport json\nprint(sys)\n"
+    );
+
+    let out = sextant(dir.path(), &["check", "--fix", "--unsafe-fixes"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(read(dir.path(), "pkg/__init__.py"), "");
+    assert_eq!(
+        read(dir.path(), "pkg/a.py"),
+        "import sys\nimport json\nprint(sys)\n"
+    );
+    assert_eq!(
+        stdout(&out),
+        "pkg/a.py:2:8: SX006 'json' imported but unused\n\
+         Found 1 diagnostic in 1 of 3 files (SX006 1).\n\
+         Fixed 1 diagnostic in 1 file (SX006 1).\n"
+    );
+}
+
+#[test]
+fn nothing_to_fix_exits_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "m.py", "import os\nprint(os)\n");
+    let out = sextant(dir.path(), &["check", "--fix"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "All checks passed (1 file checked).\nNothing to fix.\n"
+    );
+    let out = sextant(dir.path(), &["check", "--diff"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout(&out), "Nothing to fix.\n");
+}
+
+#[test]
+fn the_json_answer_lists_each_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "m.py", "import os, sys\nprint(sys)\n");
+    let out = sextant(dir.path(), &["check", "--fix", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(answer["written"], true);
+    assert_eq!(
+        answer["fixed"],
+        serde_json::json!([{
+            "path": "m.py",
+            "code": "SX006",
+            "message": "'os' imported but unused",
+            "title": "Remove unused import 'os'",
+        }])
+    );
+    assert_eq!(answer["remaining"]["summary"]["total"], 0);
+    assert_eq!(answer["new_diagnostics"], serde_json::json!([]));
+    assert_eq!(read(dir.path(), "m.py"), "import sys\nprint(sys)\n");
+}
+
+#[test]
+fn a_check_reports_which_diagnostics_have_a_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "m.py", "import os\n");
+    let out = sextant(dir.path(), &["check", "--json"]);
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        answer["diagnostics"][0]["fix"],
+        serde_json::json!({"title": "Remove unused import 'os'", "applicability": "safe"})
+    );
+}
+
+#[test]
+fn fix_options_that_do_not_go_together_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "m.py", "import os\n");
+    let out = sextant(dir.path(), &["check", "--unsafe-fixes"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--unsafe-fixes applies with --fix or --diff"));
+    let out = sextant(dir.path(), &["check", "--fix", "--format", "sarif"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--fix and --diff print text or JSON"));
+    assert_eq!(read(dir.path(), "m.py"), "import os\n");
+}
