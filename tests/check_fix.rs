@@ -68,6 +68,91 @@ const PYTHON_IMPORTS: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// Each case: a module, after `check --fix`, and after `check --fix --unsafe-fixes`.
+const PYTHON_VARIABLES: &[(&str, &str, &str, &str)] = &[
+    (
+        "a constant, the name's only binding",
+        "def f():\n    x = 1\n    return 2\n",
+        "def f():\n    return 2\n",
+        "def f():\n    return 2\n",
+    ),
+    (
+        "the only statement of a block",
+        "def f(a):\n    if a:\n        x = (1, 'two', None)\n    return a\n",
+        "def f(a):\n    if a:\n        pass\n    return a\n",
+        "def f(a):\n    if a:\n        pass\n    return a\n",
+    ),
+    (
+        "a call: its value kept, unsafe",
+        "def f():\n    x = g()\n    return 1\n",
+        "def f():\n    x = g()\n    return 1\n",
+        "def f():\n    g()\n    return 1\n",
+    ),
+    (
+        "a constant dropping an earlier value: unsafe (a finalizer can see it)",
+        "def f():\n    x = open('a')\n    x = None\n    return 1\n",
+        "def f():\n    x = open('a')\n    x = None\n    return 1\n",
+        "def f():\n    open('a')\n    return 1\n",
+    ),
+    (
+        "an exception's name",
+        "def f():\n    try:\n        pass\n    except (KeyError, ValueError) as error:\n        return 1\n",
+        "def f():\n    try:\n        pass\n    except (KeyError, ValueError):\n        return 1\n",
+        "def f():\n    try:\n        pass\n    except (KeyError, ValueError):\n        return 1\n",
+    ),
+    (
+        "a context manager's name: unsafe (the object lives shorter)",
+        "def f():\n    with open('a') as handle:\n        return 1\n",
+        "def f():\n    with open('a') as handle:\n        return 1\n",
+        "def f():\n    with open('a'):\n        return 1\n",
+    ),
+    (
+        "an f-string is evaluated: unsafe",
+        "def f(a):\n    x = f'{a}'\n    return a\n",
+        "def f(a):\n    x = f'{a}'\n    return a\n",
+        "def f(a):\n    f'{a}'\n    return a\n",
+    ),
+    (
+        "an exception's name a nested function reads is kept",
+        "def f():\n    def show():\n        e\n    try:\n        pass\n    except Exception as e:\n        show()\n",
+        "def f():\n    def show():\n        e\n    try:\n        pass\n    except Exception as e:\n        show()\n",
+        "def f():\n    def show():\n        e\n    try:\n        pass\n    except Exception as e:\n        show()\n",
+    ),
+    (
+        "a walrus keeps its value: unsafe",
+        "def f(a):\n    if (n := len(a)) > 1:\n        return a\n",
+        "def f(a):\n    if (n := len(a)) > 1:\n        return a\n",
+        "def f(a):\n    if (len(a)) > 1:\n        return a\n",
+    ),
+    (
+        "a chained assignment is left alone",
+        "def f():\n    x = y = 1\n    return y\n",
+        "def f():\n    x = y = 1\n    return y\n",
+        "def f():\n    x = y = 1\n    return y\n",
+    ),
+];
+
+#[test]
+fn each_unused_variable_form_is_fixed_as_its_safety_allows() {
+    for (unsafe_fixes, column) in [(false, 2), (true, 3)] {
+        let dir = tempfile::tempdir().unwrap();
+        for (i, case) in PYTHON_VARIABLES.iter().enumerate() {
+            write(dir.path(), &format!("m{i}.py"), case.1);
+        }
+        let mut args = vec!["check", "--fix", "--select", "SX007"];
+        if unsafe_fixes {
+            args.push("--unsafe-fixes");
+        }
+        let out = sextant(dir.path(), &args);
+        assert!(out.status.code().is_some(), "{}", stderr(&out));
+        for (i, case) in PYTHON_VARIABLES.iter().enumerate() {
+            let expected = if column == 2 { case.2 } else { case.3 };
+            let name = format!("{} (unsafe fixes: {unsafe_fixes})", case.0);
+            assert_eq!(read(dir.path(), &format!("m{i}.py")), expected, "{name}");
+        }
+    }
+}
+
 #[test]
 fn each_unused_import_form_is_removed_exactly() {
     let dir = tempfile::tempdir().unwrap();
@@ -138,6 +223,16 @@ fn fix_writes_the_safe_fixes_and_reports_what_remains() {
          Found 1 diagnostic in 1 of 3 files (SX006 1).\n\
          Fixed 1 diagnostic in 1 file (SX006 1).\n"
     );
+}
+
+#[test]
+fn an_import_another_file_takes_with_a_star_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "a.py", "import os\n");
+    write(dir.path(), "b.py", "from a import *\nprint(os)\n");
+    let out = sextant(dir.path(), &["check", "--fix", "--unsafe-fixes"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(read(dir.path(), "a.py"), "import os\n");
 }
 
 #[test]

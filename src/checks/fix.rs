@@ -54,6 +54,14 @@ impl Fix {
         Fix::new(title, Applicability::Unsafe, edits)
     }
 
+    /// The same fix, applied only when unsafe fixes are asked for.
+    pub(crate) fn made_unsafe(self) -> Fix {
+        Fix {
+            applicability: Applicability::Unsafe,
+            ..self
+        }
+    }
+
     fn new(
         title: String,
         applicability: Applicability,

@@ -281,3 +281,28 @@ pub(crate) fn binding_scope(
     }
     None
 }
+
+/// How Python separates statements on a line, and what stands in for an empty block.
+pub(crate) const PYTHON_STATEMENTS: crate::checks::fix::StatementSyntax =
+    crate::checks::fix::StatementSyntax {
+        separator: ';',
+        line_comment: "#",
+        placeholder: Some("pass"),
+    };
+
+/// Whether `statement` is the only statement of the block it is in (removing it would
+/// leave the block empty, which Python does not allow).
+pub(crate) fn sole_statement_of_block(statement: tree_sitter::Node) -> bool {
+    let Some(parent) = statement.parent() else {
+        return false;
+    };
+    if parent.kind() == "module" {
+        return false;
+    }
+    let mut cursor = parent.walk();
+    parent
+        .named_children(&mut cursor)
+        .filter(|n| n.kind() != "comment")
+        .count()
+        == 1
+}

@@ -2,8 +2,8 @@
 //! or shown as a diff, then what remains reported as `check` reports it.
 //!
 //! Exit codes (ruff's): with `--fix`, 1 while diagnostics remain, else 0; with `--diff`,
-//! 1 when there is something to fix, else 0; 2 an error (a file changed since it was read,
-//! a fix that would introduce a new error, which is refused and written nowhere).
+//! 1 when there is something to fix, else 0; 2 an error (a file changed since it was
+//! read). A file whose fixes would introduce a new error keeps its text and is named.
 
 use std::{fmt::Write as _, process::ExitCode};
 
@@ -58,10 +58,12 @@ pub(super) fn run(
     } else if diff_only {
         let mut out = outcome.diff.clone();
         let _ = writeln!(out, "{}", fixed_line(&outcome, "would fix"));
+        withheld_lines(&mut out, &outcome);
         out
     } else {
         let mut out = render::check(&outcome.remaining, false);
         let _ = writeln!(out, "{}", fixed_line(&outcome, "fixed"));
+        withheld_lines(&mut out, &outcome);
         out
     };
     Ok((out, code))
@@ -99,6 +101,24 @@ fn fixed_line(outcome: &FixOutcome, verb: &str) -> String {
     line
 }
 
+/// The files whose fixes were left out, each with what they would have introduced.
+fn withheld_lines(out: &mut String, outcome: &FixOutcome) {
+    for file in &outcome.withheld {
+        let _ = writeln!(
+            out,
+            "Left {} unfixed: its fixes would introduce:",
+            file.path
+        );
+        for d in &file.because {
+            let _ = writeln!(
+                out,
+                "  {}:{}:{}: {} {}",
+                d.path, d.span.start.line, d.span.start.column, d.code, d.message
+            );
+        }
+    }
+}
+
 fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
@@ -110,6 +130,7 @@ fn json_answer(outcome: &FixOutcome, written: bool) -> String {
         "fixed": outcome.applied,
         "unsafe_fixes_left": outcome.unsafe_fixes_left,
         "new_diagnostics": outcome.new_diagnostics,
+        "withheld": outcome.withheld,
         "diff": outcome.diff,
         "remaining": outcome.remaining,
     });

@@ -11,7 +11,9 @@
 //! here hold it: a Python import another workspace file imports from this module (`from
 //! pkg.mod import name`) is never removed, and the files importing a changed
 //! file are checked again with the fixed texts; anything new there or in the fixed files
-//! is reported as `new_diagnostics` (the edit's check, under the caller's policy).
+//! is reported as `new_diagnostics`. When one blocks under the caller's policy (a removed
+//! `except … as e` whose `e` a nested function reads), the fixes of the files that may
+//! cause it are withheld and named; the other files' fixes stand.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -79,8 +81,18 @@ pub struct FixOutcome {
     /// Diagnostics the fixed files, or the files importing them, would have that they do
     /// not have now (`None` when the policy is off). A fix that introduces one is a bug.
     pub new_diagnostics: Option<Vec<DiagnosticInfo>>,
+    /// Files whose fixes are left out: with them, the check found new errors (under the
+    /// policy) in the file or a file importing it.
+    pub withheld: Vec<WithheldFixes>,
     /// Rounds run (the last may have found nothing left to fix).
     pub rounds: usize,
+}
+
+/// A file whose fixes are not in the change, and the new diagnostics they would bring.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct WithheldFixes {
+    pub path: String,
+    pub because: Vec<DiagnosticInfo>,
 }
 
 /// The fixes of `before` (every checked file's diagnostics now, from `check`) and of the
@@ -110,7 +122,8 @@ pub(crate) fn fix(
     let mut applied = Vec::new();
     let mut first_texts: Vec<(String, String)> = Vec::new();
     for (path, diagnostics) in &per_file {
-        let Some(&file) = by_path.get(path.as_str()) else {
+        // A file that is not UTF-8 is never written (its text here is a lossy reading).
+        let Some(&file) = by_path.get(path.as_str()).filter(|f| !f.lossy_utf8(db)) else {
             continue;
         };
         let text = file.text(db);
@@ -134,7 +147,22 @@ pub(crate) fn fix(
     // The files importing a changed file, with their diagnostics now: the fixes must not
     // add to them.
     let graph = import_graph(db, workspace);
-    let mut importers: BTreeMap<String, Vec<DiagnosticInfo>> = BTreeMap::new();
+    // The check compares what the configuration selects, whatever codes are being fixed.
+    let checked_before: BTreeMap<String, Vec<DiagnosticInfo>> = match query.check {
+        CheckPolicy::Off => BTreeMap::new(),
+        _ => first_texts
+            .iter()
+            .map(|(path, _)| {
+                let file = by_path[path.as_str()];
+                (
+                    path.clone(),
+                    SelectedDiagnostics(settings).of(db, workspace, file),
+                )
+            })
+            .collect(),
+    };
+    // Importer path -> its diagnostics now, and the changed files it imports.
+    let mut importers: BTreeMap<String, (Vec<DiagnosticInfo>, Vec<String>)> = BTreeMap::new();
     if query.check != CheckPolicy::Off {
         for (path, _) in &first_texts {
             let Some(node) = graph.node(by_path[path.as_str()]) else {
@@ -144,9 +172,13 @@ pub(crate) fn fix(
                 let file = graph.graph.nodes[importer as usize];
                 let importer_path = file.path(db);
                 if !first_texts.iter().any(|(p, _)| p == importer_path) {
-                    importers
-                        .entry(importer_path.clone())
-                        .or_insert_with(|| SelectedDiagnostics(settings).of(db, workspace, file));
+                    let entry = importers.entry(importer_path.clone()).or_insert_with(|| {
+                        (
+                            SelectedDiagnostics(settings).of(db, workspace, file),
+                            Vec::new(),
+                        )
+                    });
+                    entry.1.push(path.clone());
                 }
             }
         }
@@ -196,25 +228,49 @@ pub(crate) fn fix(
                 Some((path.clone(), found))
             })
             .collect();
-        let mut new = Vec::new();
+        // Each new diagnostic, with the fixed files that may have caused it.
+        let mut new: Vec<(Vec<String>, DiagnosticInfo)> = Vec::new();
         if check != CheckPolicy::Off {
             let selected = SelectedDiagnostics(settings);
-            for (path, is) in &after {
-                let was = per_file.get(path).map_or(&[][..], Vec::as_slice);
-                new.extend(added::<SelectedDiagnostics>(was, is));
-            }
-            for (path, was) in &importers {
+            for (path, was) in &checked_before {
                 if let Some(file) = inputs.file(path) {
                     let is = selected.of(db, workspace, file);
-                    new.extend(added::<SelectedDiagnostics>(was, &is));
+                    let found = added::<SelectedDiagnostics>(was, &is);
+                    new.extend(found.into_iter().map(|d| (vec![path.clone()], d)));
+                }
+            }
+            for (path, (was, imported)) in &importers {
+                if let Some(file) = inputs.file(path) {
+                    let is = selected.of(db, workspace, file);
+                    let found = added::<SelectedDiagnostics>(was, &is);
+                    new.extend(found.into_iter().map(|d| (imported.clone(), d)));
                 }
             }
         }
         (texts, after, later_applied, new, rounds)
     })
     .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-    let (texts, after, later_applied, new, rounds) = later;
+    let (mut texts, mut after, later_applied, new, rounds) = later;
     applied.extend(later_applied);
+
+    // A fixed file whose fixes would introduce a blocking diagnostic (in itself or in a
+    // file importing it) keeps its text: its fixes are withheld, the others stand.
+    let mut withheld: BTreeMap<String, Vec<DiagnosticInfo>> = BTreeMap::new();
+    let mut kept_new = Vec::new();
+    for (causes, diagnostic) in new {
+        if check.blocking(std::slice::from_ref(&diagnostic)).is_empty() {
+            kept_new.push(diagnostic);
+            continue;
+        }
+        for cause in causes {
+            withheld.entry(cause).or_default().push(diagnostic.clone());
+        }
+    }
+    for path in withheld.keys() {
+        texts.remove(path);
+        after.remove(path);
+    }
+    applied.retain(|fix| !withheld.contains_key(&fix.path));
 
     let mut files = Vec::new();
     let mut diff = String::new();
@@ -238,7 +294,11 @@ pub(crate) fn fix(
     outcome.applied = applied;
     outcome.unsafe_fixes_left = unsafe_left(&per_file, query);
     outcome.remaining = finish(per_file.into_values().collect(), &summary, unmatched, query);
-    outcome.new_diagnostics = (check != CheckPolicy::Off).then_some(new);
+    outcome.new_diagnostics = (check != CheckPolicy::Off).then_some(kept_new);
+    outcome.withheld = withheld
+        .into_iter()
+        .map(|(path, because)| WithheldFixes { path, because })
+        .collect();
     outcome.rounds = rounds;
     outcome
 }
@@ -283,8 +343,8 @@ fn unsafe_left(remaining: &BTreeMap<String, Vec<DiagnosticInfo>>, query: &FixQue
 }
 
 /// The diagnostics of `file` whose fix may be applied: safe ones, unsafe ones when asked
-/// for. A Python unused import that another file imports by name from this one is kept:
-/// removing it would break that import.
+/// for. A Python unused import that another file imports by name from this one (or takes
+/// with `from … import *`) is kept: removing it would break that file.
 fn usable_fixes<'d>(
     db: &dyn Db,
     workspace: Workspace,
@@ -307,7 +367,7 @@ fn usable_fixes<'d>(
                     .get_or_insert_with(|| names_imported_from(db, workspace, file));
                 let bound = &file.text(db)[d.span.byte_start as usize..d.span.byte_end as usize];
                 let bound = bound.split('.').next().unwrap_or(bound);
-                return !imported.iter().any(|name| name == bound);
+                return !imported.iter().any(|name| name == bound || name == "*");
             }
             true
         })
@@ -318,7 +378,8 @@ fn is_python(db: &dyn Db, file: SourceFile) -> bool {
     file.lang(db).info().family == crate::lang::Family::Python
 }
 
-/// The names other workspace files import from `file` by name (`from file import name`).
+/// The names other workspace files import from `file` by name (`from file import name`),
+/// `*` for a star import (which takes every public name).
 fn names_imported_from(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Vec<String> {
     let graph = import_graph(db, workspace);
     let Some(node) = graph.node(file) else {
@@ -331,9 +392,11 @@ fn names_imported_from(db: &dyn Db, workspace: Workspace, file: SourceFile) -> V
             if *target != file {
                 continue;
             }
-            for &i in indices {
-                if let Some(name) = imports.get(i as usize).and_then(|s| s.name.as_ref()) {
-                    names.push(name.clone());
+            for import in indices.iter().filter_map(|&i| imports.get(i as usize)) {
+                match (&import.name, import.wildcard) {
+                    (_, true) => names.push("*".to_string()),
+                    (Some(name), false) => names.push(name.clone()),
+                    (None, false) => {}
                 }
             }
         }

@@ -56,7 +56,7 @@ pub use edits::{
     unified_diff_labelled,
 };
 pub use error::{ErrorCode, Failure};
-pub use fix::{AppliedFix, FixOutcome, FixQuery, MAX_ROUNDS as MAX_FIX_ROUNDS};
+pub use fix::{AppliedFix, FixOutcome, FixQuery, MAX_ROUNDS as MAX_FIX_ROUNDS, WithheldFixes};
 pub use format::{
     FileFormat, FormatError, FormatOptions, IndentStyle, external_output_refusal,
     format_output_limit, format_source,

@@ -608,6 +608,16 @@ pub struct FixesAnswer {
     /// not have now (a fix that introduces one is a bug: do not apply it).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub new_diagnostics: Vec<DiagnosticEntry>,
+    /// Files left out of the diff: their fixes would introduce these errors.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub withheld: Vec<WithheldEntry>,
+}
+
+/// A file whose fixes are left out, and the errors they would introduce.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct WithheldEntry {
+    pub path: String,
+    pub because: Vec<DiagnosticEntry>,
 }
 
 impl FixesAnswer {
@@ -622,6 +632,18 @@ impl FixesAnswer {
                 .unwrap_or_default()
                 .into_iter()
                 .map(|d| DiagnosticEntry::new(d, positions))
+                .collect(),
+            withheld: outcome
+                .withheld
+                .into_iter()
+                .map(|w| WithheldEntry {
+                    path: w.path,
+                    because: w
+                        .because
+                        .into_iter()
+                        .map(|d| DiagnosticEntry::new(d, positions))
+                        .collect(),
+                })
                 .collect(),
         }
     }

@@ -8,10 +8,10 @@ use tree_sitter::Node;
 use crate::{
     checks::{
         CheckContext, Diagnostic,
-        fix::{Fix, StatementSyntax, remove_list_item, remove_statement},
+        fix::{Fix, remove_list_item, remove_statement},
         python_helpers::{
-            import_of, in_try_catching, names_in_strings_and_comments, scopes_using,
-            used_in_a_header,
+            PYTHON_STATEMENTS, import_of, in_try_catching, names_in_strings_and_comments,
+            scopes_using, sole_statement_of_block, used_in_a_header,
         },
         registry::ids,
     },
@@ -141,12 +141,6 @@ pub(super) fn unused_imports(
     found
 }
 
-pub(crate) const PYTHON_STATEMENTS: StatementSyntax = StatementSyntax {
-    separator: ';',
-    line_comment: "#",
-    placeholder: Some("pass"),
-};
-
 /// The fix removing the imported name at `name` from its statement: the name and its
 /// comma when the statement imports others, else the whole statement (`pass` in its place
 /// when it is its block's only statement). Unsafe in an `__init__.py`, where a package's
@@ -191,21 +185,4 @@ fn removal(name: Node, text: &str, described: &str, is_init: bool) -> Option<Fix
     } else {
         Fix::safe(title, vec![edit])
     })
-}
-
-/// Whether `statement` is the only statement of the block it is in (removing it would
-/// leave the block empty, which Python does not allow).
-pub(crate) fn sole_statement_of_block(statement: Node) -> bool {
-    let Some(parent) = statement.parent() else {
-        return false;
-    };
-    if parent.kind() == "module" {
-        return false;
-    }
-    let mut cursor = parent.walk();
-    parent
-        .named_children(&mut cursor)
-        .filter(|n| n.kind() != "comment")
-        .count()
-        == 1
 }

@@ -13,10 +13,11 @@ use std::collections::{HashMap, HashSet};
 
 use crate::checks::{
     CheckContext, Diagnostic,
+    fix::{Fix, range, remove_statement},
     python_forms::{self as forms, Form},
     python_helpers::{
-        binding_scope, is_comprehension, names_in_strings_and_comments, scopes_using,
-        used_in_a_header,
+        PYTHON_STATEMENTS, binding_scope, is_comprehension, names_in_strings_and_comments,
+        scopes_using, sole_statement_of_block, used_in_a_header,
     },
     registry::ids,
 };
@@ -173,7 +174,13 @@ fn judge<'t>(
                         .get_or_insert_with(|| names_in_strings_and_comments(root, text))
                         .contains(name)
                 {
-                    found.push(unused(range, name));
+                    // A nested function reading the name outside the handler reads this
+                    // binding (`def show(): print(e)`): without it the name is unbound.
+                    let fix = match used_by_a_use_outside_handlers(names, root, scope, name) {
+                        true => None,
+                        false => drop_alias(node, name),
+                    };
+                    found.push(unused(range, name).with_fix(fix));
                 }
             }
             // An annotation alone binds nothing (pyflakes's F842 is another rule).
@@ -200,7 +207,14 @@ fn judge<'t>(
     {
         return;
     }
-    found.push(unused(names.occurrence(binding).range, name));
+    let range = names.occurrence(binding).range;
+    let fix = root
+        .descendant_for_byte_range(range.start().into(), range.end().into())
+        .and_then(|node| {
+            let only_binding = names.bindings(scope, name).len() == 1;
+            assignment_removal(node, text, name, only_binding)
+        });
+    found.push(unused(range, name).with_fix(fix));
 }
 
 fn unused(range: crate::syntax::TextRange, name: &str) -> Diagnostic {
@@ -334,4 +348,104 @@ fn handler_binds(handler: tree_sitter::Node, names: &FileNames, name: &str) -> b
     target
         .and_then(|t| t.named_child(0))
         .is_some_and(|n| names.text_between(n.start_byte() as u32, n.end_byte() as u32) == name)
+}
+
+/// The fix of an unused `except … as name` (Python unbinds it at the handler's end
+/// anyway) or `with … as name`: ` as name` removed, the exception still caught, the
+/// context still entered.
+fn drop_alias(name: tree_sitter::Node, bound: &str) -> Option<Fix> {
+    let target = name.parent().filter(|p| p.kind() == "as_pattern_target")?;
+    let pattern = target.parent().filter(|p| p.kind() == "as_pattern")?;
+    let value = pattern.named_child(0)?;
+    let edit = (range(value.end_byte(), pattern.end_byte()), String::new());
+    Some(Fix::safe(
+        format!("Remove unused name '{bound}'"),
+        vec![edit],
+    ))
+}
+
+/// The fix of an unused variable's last assignment: the whole statement when its value
+/// is a constant (nothing is evaluated that could matter), else the value kept as an
+/// expression statement. Safe only for a constant that is the name's only binding: else
+/// the object the name held (an earlier value, or the value kept) is released sooner,
+/// which a finalizer or a weak reference can see (`f = None` to drop a file). A walrus
+/// keeps its value and `with … as name` loses the alias, both unsafe for the same reason.
+fn assignment_removal(
+    name: tree_sitter::Node,
+    text: &str,
+    bound: &str,
+    only_binding: bool,
+) -> Option<Fix> {
+    let parent = name.parent()?;
+    match parent.kind() {
+        "as_pattern_target" => drop_alias(name, bound).map(Fix::made_unsafe),
+        "named_expression" => {
+            let value = parent.child_by_field_name("value")?;
+            let edit = (
+                range(parent.start_byte(), value.start_byte()),
+                String::new(),
+            );
+            let title = format!("Remove assignment to unused variable '{bound}'");
+            Some(Fix::unsafe_(title, vec![edit]))
+        }
+        "assignment" => {
+            let value = parent.child_by_field_name("right")?;
+            let statement = parent
+                .parent()
+                .filter(|s| s.kind() == "expression_statement")?;
+            // `a = b = f()`, `x = 1, y` in one statement: left alone.
+            if value.kind() == "assignment" || statement.named_child_count() != 1 {
+                return None;
+            }
+            let title = format!("Remove assignment to unused variable '{bound}'");
+            if is_constant(value) {
+                let sole = sole_statement_of_block(statement);
+                let edit = remove_statement(text, statement, sole, &PYTHON_STATEMENTS)?;
+                Some(match only_binding {
+                    true => Fix::safe(title, vec![edit]),
+                    false => Fix::unsafe_(title, vec![edit]),
+                })
+            } else {
+                let edit = (
+                    range(statement.start_byte(), value.start_byte()),
+                    String::new(),
+                );
+                Some(Fix::unsafe_(title, vec![edit]))
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Whether evaluating `value` does nothing but produce it: a literal (not an f-string), or
+/// a tuple, list, set or dictionary of those (a name may be unbound: evaluating it may
+/// raise).
+fn is_constant(value: tree_sitter::Node) -> bool {
+    match value.kind() {
+        "integer" | "float" | "true" | "false" | "none" | "ellipsis" => true,
+        "string" => {
+            let mut cursor = value.walk();
+            !value
+                .named_children(&mut cursor)
+                .any(|c| c.kind() == "interpolation")
+        }
+        "concatenated_string"
+        | "tuple"
+        | "list"
+        | "set"
+        | "dictionary"
+        | "pair"
+        | "expression_list"
+        | "parenthesized_expression" => {
+            let mut cursor = value.walk();
+            value
+                .named_children(&mut cursor)
+                .filter(|c| c.kind() != "comment")
+                .all(is_constant)
+        }
+        "unary_operator" => value
+            .child_by_field_name("argument")
+            .is_some_and(|a| matches!(a.kind(), "integer" | "float")),
+        _ => false,
+    }
 }

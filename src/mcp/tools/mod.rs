@@ -853,7 +853,7 @@ impl SextantServer {
                         paths: query.paths,
                         codes: query.codes,
                         unsafe_fixes: args.unsafe_fixes == Some(true),
-                        check: ide::CheckPolicy::Report,
+                        check: ide::CheckPolicy::Refuse,
                         limit: 0,
                     };
                     let outcome = live
