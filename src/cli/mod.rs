@@ -8,6 +8,7 @@ mod apply;
 mod edit;
 mod format;
 mod github;
+mod policy;
 mod progress;
 mod read;
 mod rename;

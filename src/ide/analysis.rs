@@ -350,8 +350,9 @@ impl Analysis {
     }
 
     /// Renames what the name at `offset` refers to: the edits, checked in a scratch
-    /// database (conflicts are errors; new diagnostics are listed). Memoized: asking again
-    /// on an unchanged workspace is a lookup.
+    /// database (conflicts are errors; new diagnostics are listed unless
+    /// `options.check_diagnostics` is off). Memoized: asking again on an unchanged
+    /// workspace is a lookup.
     pub fn rename(
         &self,
         file: FileId,

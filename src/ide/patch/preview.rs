@@ -2,10 +2,13 @@
 //! files' current texts, the change the writer takes, and the diagnostics it would
 //! introduce in the files it changes ([`crate::engine::change_check`]).
 //!
-//! [`CheckPolicy`] is the rule patches and symbol edits follow, in every front end, when
-//! their result has new diagnostics: report them (the default), refuse the write when any
-//! of them is an error, or skip the check. (A rename keeps its older, stricter rule: any
-//! new diagnostic refuses its apply.)
+//! [`CheckPolicy`] is the rule every edit follows, in every front end, when its result has
+//! new diagnostics: report them, refuse the write when any of them is an error, or skip
+//! the check. Patches and symbol edits default to reporting; a rename defaults to
+//! refusing, since it is meant to keep the code's behaviour and a new error says it would
+//! not ([`crate::ide::Rename::refusal`]; the LSP, whose editor applies what it is given,
+//! always refuses). `Off` skips the scratch analysis of the diagnostics; a rename still
+//! checks in it that every name keeps its meaning.
 
 use std::collections::BTreeMap;
 
