@@ -1,5 +1,5 @@
-//! The check policy as the commands that edit take it (`apply`, `edit`, `rename`), and
-//! the line each new diagnostic is shown as.
+//! The check policy as the commands that edit take it (`apply`, `edit`, `rename`,
+//! `format`), and the line each new diagnostic is shown as.
 
 use clap::ValueEnum;
 

@@ -454,6 +454,16 @@ impl Analysis {
         })
     }
 
+    /// The diagnostics workspace files would have with the new `texts` (by path) that they
+    /// do not have now, as an edit's check ([`super::CheckPolicy`]) finds them.
+    pub fn new_diagnostics(
+        &self,
+        texts: &std::collections::BTreeMap<String, String>,
+    ) -> Cancellable<Vec<super::DiagnosticInfo>> {
+        let settings = &*self.check_settings;
+        self.with(|db| super::patch::new_diagnostics_of_texts(db, self.workspace, settings, texts))
+    }
+
     /// What a file imports or what imports it, transitively, or the whole workspace's
     /// import graph; with its import cycles. Files or packages (directories).
     pub fn import_graph(&self, query: &super::GraphQuery) -> Cancellable<super::ImportGraphView> {

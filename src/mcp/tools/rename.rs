@@ -221,7 +221,7 @@ fn diagnostics(rename: &Rename) -> Vec<NewDiagnosticEntry> {
 }
 
 impl NewDiagnosticEntry {
-    pub(super) fn new(d: &DiagnosticInfo) -> NewDiagnosticEntry {
+    pub(crate) fn new(d: &DiagnosticInfo) -> NewDiagnosticEntry {
         NewDiagnosticEntry {
             path: d.path.clone(),
             line: d.span.start.line,
