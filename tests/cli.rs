@@ -1363,6 +1363,52 @@ fn format_write_writes_and_a_second_check_passes() {
     assert_eq!(out.status.code(), Some(0));
 }
 
+/// The formatted texts are checked for new diagnostics (`--diagnostics`, default
+/// `report`); a layout change adds none. `--check` was taken, so the flag has another name.
+#[test]
+fn format_checks_the_formatted_files_for_new_diagnostics() {
+    let dir = format_workspace();
+    let root = dir.path();
+    for policy in [
+        &[][..],
+        &["--diagnostics", "report"],
+        &["--diagnostics", "refuse"],
+    ] {
+        let out = sextant(
+            root,
+            &[&["format", "--json", "--check"][..], policy].concat(),
+        );
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        let answer = json(&out);
+        assert_eq!(answer["changed"], 1, "{policy:?}");
+        assert_eq!(
+            answer["new_diagnostics"],
+            serde_json::json!([]),
+            "{policy:?}"
+        );
+    }
+    let out = sextant(root, &["format", "--json", "--diagnostics", "off"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(json(&out)["new_diagnostics"], Value::Null);
+
+    let out = sextant(root, &["format", "--diagnostics", "never"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).starts_with(
+            "error: invalid value 'never' for '--diagnostics <POLICY>'\n  [possible values: report, refuse, off]\n"
+        ),
+        "{}",
+        stderr(&out)
+    );
+
+    let out = sextant(root, &["format", "--write", "--diagnostics", "refuse"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "src/lib.rs: formatted\n1 of 2 files formatted.\n"
+    );
+}
+
 #[test]
 fn format_refuses_files_with_syntax_errors_and_exits_2_in_json_too() {
     let dir = format_workspace();
@@ -1380,7 +1426,7 @@ fn format_refuses_files_with_syntax_errors_and_exits_2_in_json_too() {
                 }},
                 {"path": "app/ok.py", "changed": false}
             ],
-            "checked": 2, "changed": 0, "failed": 1, "written": false
+            "checked": 2, "changed": 0, "failed": 1, "new_diagnostics": [], "written": false
         })
     );
     assert_eq!(

@@ -1,8 +1,9 @@
 //! `sextant format` with the external formatters a workspace's `sextant.toml` names, as a
 //! user runs it: the binary on temporary workspaces. A formatter is code from the
 //! workspace (run only with `--allow-external-formatter`); its output is judged before it
-//! replaces anything; `--write` writes all files or none; a formatter that hangs or leaves
-//! processes behind neither hangs sextant nor outlives its deadline.
+//! replaces anything, and checked for new diagnostics (`--diagnostics`); `--write` writes
+//! all files or none; a formatter that hangs or leaves processes behind neither hangs
+//! sextant nor outlives its deadline.
 
 use std::{
     path::{Path, PathBuf},
@@ -123,6 +124,61 @@ fn external_output_that_changes_punctuation_but_keeps_the_code_is_written() {
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
     assert_eq!(read(root, "app/also.py"), "x = [1,\n  2,]\n");
     assert_eq!(read(root, "app/ok.py"), "def f():\n    return (1)\n");
+}
+
+/// A formatter that moves a trailing `# noqa` to a line of its own keeps every token, but
+/// the import it suppressed diagnostics on now has them: new diagnostics in the formatted
+/// file, reported (`--diagnostics report`, the default), refused when one is an error
+/// (`refuse`, exit 1, nothing written) or not looked for (`off`).
+#[test]
+fn new_diagnostics_of_the_formatted_file_are_reported_refused_or_not_looked_for() {
+    const USE_PY: &str = "from app.missing import thing  # noqa\n";
+    let dir = python_workspace(r#"["sed", "s/  # noqa$/\\n# noqa/"]"#);
+    let root = dir.path();
+    write(root, "app/__init__.py", "");
+    write(root, "app/use.py", USE_PY);
+    let format = [
+        "format",
+        "--allow-external-formatter",
+        "--write",
+        "app/use.py",
+    ];
+    let new = "app/use.py:1:1: error SX003 no module 'app.missing' in the workspace (new)\n\
+               app/use.py:1:25: warning SX006 'app.missing.thing' imported but unused (new)\n";
+
+    let out = sextant(root, &[&format[..], &["--diagnostics", "refuse"]].concat());
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert_eq!(
+        stdout(&out),
+        format!(
+            "app/use.py: would be formatted\n{new}1 of 1 file would be formatted; not written: \
+             the formatted files would have new errors (--diagnostics refuse).\n"
+        )
+    );
+    assert_eq!(read(root, "app/use.py"), USE_PY, "nothing is written");
+
+    let out = sextant(root, &format);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert_eq!(
+        stdout(&out),
+        format!("app/use.py: formatted\n{new}1 of 1 file formatted.\n")
+    );
+    assert_eq!(
+        read(root, "app/use.py"),
+        "from app.missing import thing\n# noqa\n"
+    );
+
+    write(root, "app/use.py", USE_PY);
+    let out = sextant(root, &[&format[..], &["--diagnostics", "off"]].concat());
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert_eq!(
+        stdout(&out),
+        "app/use.py: formatted\n1 of 1 file formatted.\n"
+    );
+    assert_eq!(
+        read(root, "app/use.py"),
+        "from app.missing import thing\n# noqa\n"
+    );
 }
 
 /// The command in the workspace's own sextant.toml (here a script shipped in the

@@ -1,5 +1,6 @@
-//! `sextant rename` as a user runs it (dry run, `--diff`, `--write`, `--json`, exit codes),
-//! and writing a computed rename after a file changed under it (`CONFLICT`, nothing written).
+//! `sextant rename` as a user runs it (dry run, `--diff`, `--write`, `--json`, `--check`,
+//! exit codes), and writing a computed rename after a file changed under it (`CONFLICT`,
+//! nothing written).
 
 mod support;
 
@@ -137,37 +138,191 @@ fn a_rename_reaching_a_file_that_is_not_utf8_is_refused_before_writing() {
     assert_eq!(std::fs::read(root.join("app/legacy.py")).unwrap(), latin1);
 }
 
+/// The only use of `Model` in user.py is a type comment, which a rename leaves alone: the
+/// renamed import becomes unused, a new warning (SX006).
+const TYPE_COMMENT_USER: &str =
+    "from models import Model\n\ndef load(path):\n    # type: (str) -> Model\n    return None\n";
+
+fn type_comment_workspace() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "models.py", "class Model:\n    pass\n");
+    write(dir.path(), "user.py", TYPE_COMMENT_USER);
+    dir
+}
+
 #[test]
 fn the_renamed_texts_are_checked_with_the_projects_check_settings() {
+    let dir = type_comment_workspace();
+    let root = dir.path();
+    let out = sextant(root, &["rename", "models.Model", "Record"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out)
+            .contains("\nuser.py:1:20: warning SX006 'models.Record' imported but unused (new)\n"),
+        "{}",
+        stdout(&out)
+    );
+
+    write(root, "sextant.toml", "[check]\nignore = [\"SX006\"]\n");
+    let out = sextant(root, &["rename", "models.Model", "Record"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!stdout(&out).contains("(new)"), "{}", stdout(&out));
+}
+
+/// A new warning does not stop a rename under the default `--check refuse`: it is written,
+/// and the warning reported.
+#[test]
+fn a_new_warning_is_written_under_refuse_and_reported() {
+    let dir = type_comment_workspace();
+    let root = dir.path();
+    for check in [&[][..], &["--check", "refuse"][..]] {
+        write(root, "models.py", "class Model:\n    pass\n");
+        write(root, "user.py", TYPE_COMMENT_USER);
+        let args = [&["rename", "models.Model", "Record", "--write"][..], check].concat();
+        let out = sextant(root, &args);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert_eq!(
+            stdout(&out),
+            "models.py:1:7                            code       class Model:\n\
+             user.py:1:20                             code       from models import Model\n\
+             user.py:1:20: warning SX006 'models.Record' imported but unused (new)\n\
+             `Model` → `Record`: 2 edits in 2 files, written\n",
+            "{check:?}"
+        );
+        assert_eq!(read(root, "models.py"), "class Record:\n    pass\n");
+        assert_eq!(
+            read(root, "user.py"),
+            TYPE_COMMENT_USER.replacen("import Model", "import Record", 1)
+        );
+    }
+}
+
+/// Renaming `area` to `size` with `--include-text` writes the dictionary key `"area"` as
+/// `"size"`, which the dictionary already has: a new error (SX009) in app/geo.py.
+const LABELS: &str = "def area(w, h):\n    return w * h\n\n\nLABELS = {\"area\": 1, \"size\": 2}\n";
+
+#[test]
+fn a_new_error_refuses_the_rename_by_default_and_report_writes_it() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    write(root, "models.py", "class Model:\n    pass\n");
-    // The only use of the import is a type comment, which a rename leaves alone.
-    let user = "from models import Model\n\ndef load(path):\n    # type: (str) -> Model\n    return None\n";
-    write(root, "user.py", user);
-    let out = sextant(root, &["rename", "models.Model", "Record", "--write"]);
+    write(root, "app/__init__.py", "");
+    write(root, "app/geo.py", LABELS);
+    let rename = ["rename", "app.geo.area", "size", "--include-text"];
+    for check in [&[][..], &["--check", "refuse"][..]] {
+        for write_it in [&[][..], &["--write"][..]] {
+            let out = sextant(root, &[&rename[..], check, write_it].concat());
+            assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+            assert_eq!(
+                stdout(&out),
+                "NEW_DIAGNOSTICS: the renamed files would have new errors; nothing was written\n\
+                 app/geo.py:5:11: SX009 dictionary key \"size\" repeated with different values\n\
+                 app/geo.py:5:22: SX009 dictionary key \"size\" repeated with different values\n",
+                "{check:?} {write_it:?}"
+            );
+            assert_eq!(read(root, "app/geo.py"), LABELS, "nothing is written");
+        }
+    }
+    let json = sextant(root, &[&["--json"][..], &rename, &["--write"]].concat());
+    assert_eq!(json.status.code(), Some(1));
+    let value: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(value["error"]["code"], "NEW_DIAGNOSTICS");
+    let found: Vec<(&str, &str, u64)> = value["error"]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            let at = d["span"]["start"]["column"].as_u64().unwrap();
+            (
+                d["code"].as_str().unwrap(),
+                d["severity"].as_str().unwrap(),
+                at,
+            )
+        })
+        .collect();
+    assert_eq!(found, [("SX009", "error", 11), ("SX009", "error", 22)]);
+
+    let out = sextant(
+        root,
+        &[&rename[..], &["--check", "report", "--write"]].concat(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "app/geo.py:1:5                           code       def area(w, h):\n\
+         app/geo.py:5:12                          string?    LABELS = {\"area\": 1, \"size\": 2}\n\
+         app/geo.py:5:11: error SX009 dictionary key \"size\" repeated with different values (new)\n\
+         app/geo.py:5:22: error SX009 dictionary key \"size\" repeated with different values (new)\n\
+         `area` → `size`: 2 edits in 1 file, written\n"
+    );
+    assert_eq!(read(root, "app/geo.py"), LABELS.replace("area", "size"));
+}
+
+/// `--check off` looks for no diagnostic (`new_diagnostics` is null), and still refuses a
+/// conflict.
+#[test]
+fn check_off_reports_nothing_and_still_refuses_conflicts() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "app/__init__.py", "");
+    write(root, "app/geo.py", LABELS);
+    let rename = [
+        "rename",
+        "app.geo.area",
+        "size",
+        "--include-text",
+        "--check",
+        "off",
+    ];
+    let json = sextant(root, &[&["--json"][..], &rename].concat());
+    assert_eq!(json.status.code(), Some(0), "{}", stderr(&json));
+    let value: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(value["new_diagnostics"], serde_json::Value::Null);
+    assert_eq!(value["written"], serde_json::Value::Null);
+
+    let out = sextant(root, &[&rename[..], &["--write"]].concat());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "app/geo.py:1:5                           code       def area(w, h):\n\
+         app/geo.py:5:12                          string?    LABELS = {\"area\": 1, \"size\": 2}\n\
+         `area` → `size`: 2 edits in 1 file, written\n"
+    );
+    assert_eq!(read(root, "app/geo.py"), LABELS.replace("area", "size"));
+
+    let dir = workspace();
+    let out = sextant(
+        dir.path(),
+        &[
+            "rename",
+            "app.geo.area",
+            "size",
+            "--check",
+            "off",
+            "--write",
+        ],
+    );
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(
         stdout(&out).starts_with(
-            "NEW_DIAGNOSTICS: the renamed files would have new diagnostics; nothing was written\n\
-             user.py:1:20: SX006 'models.Record' imported but unused\n"
+            "RENAME_CONFLICT: renaming `area` to `size` would change what 5 names mean\n"
         ),
         "{}",
         stdout(&out)
     );
-    assert_eq!(read(root, "user.py"), user, "nothing is written");
+    assert_eq!(read(dir.path(), "app/geo.py"), GEO, "nothing is written");
 
-    write(root, "sextant.toml", "[check]\nignore = [\"SX006\"]\n");
-    let out = sextant(root, &["rename", "models.Model", "Record", "--write"]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}{}",
-        stdout(&out),
-        stderr(&out)
+    let bad = sextant(
+        dir.path(),
+        &["rename", "app.geo.area", "x", "--check", "never"],
     );
-    assert_eq!(read(root, "models.py"), "class Record:\n    pass\n");
-    assert!(read(root, "user.py").starts_with("from models import Record\n"));
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).starts_with(
+            "error: invalid value 'never' for '--check <CHECK>'\n  [possible values: report, refuse, off]\n"
+        ),
+        "{}",
+        stderr(&bad)
+    );
 }
 
 #[test]

@@ -10,7 +10,10 @@ use std::{fmt::Write as _, io::Read as _, path::PathBuf, process::ExitCode};
 
 use clap::{Args, ValueEnum};
 
-use super::{CliError, GlobalArgs, cancelled, load_workspace};
+use super::{
+    CliError, GlobalArgs, cancelled, load_workspace,
+    policy::{CheckArg, new_diagnostic_line},
+};
 use crate::{
     ide::{CheckPolicy, DiagnosticInfo, Failure, Patch, PatchFormat, PatchOptions, parse_patch},
     workspace::Host,
@@ -53,23 +56,6 @@ pub enum FormatArg {
     Unified,
     Envelope,
     SearchReplace,
-}
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum CheckArg {
-    Report,
-    Refuse,
-    Off,
-}
-
-impl CheckArg {
-    pub(super) fn policy(self) -> CheckPolicy {
-        match self {
-            CheckArg::Report => CheckPolicy::Report,
-            CheckArg::Refuse => CheckPolicy::Refuse,
-            CheckArg::Off => CheckPolicy::Off,
-        }
-    }
 }
 
 pub fn run(g: &GlobalArgs, args: &ApplyArgs) -> Result<(String, ExitCode), CliError> {
@@ -222,18 +208,7 @@ fn summary(
         }
     }
     for d in new_diagnostics {
-        let severity = serde_json::to_value(d.severity).unwrap_or_default();
-        writeln!(
-            s,
-            "{}:{}:{}: {} {} {} (new)",
-            d.path,
-            d.span.start.line,
-            d.span.start.column,
-            severity.as_str().unwrap_or_default(),
-            d.code,
-            d.message
-        )
-        .unwrap();
+        writeln!(s, "{}", new_diagnostic_line(d)).unwrap();
     }
     let count = files.len();
     write!(s, "{count} file{}", if count == 1 { "" } else { "s" }).unwrap();

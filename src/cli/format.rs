@@ -1,14 +1,23 @@
 //! `sextant format`: the layout of workspace files checked, shown as diffs, or written.
+//!
+//! The formatted texts are checked for new diagnostics as every edit is ([`CheckPolicy`]),
+//! under `--diagnostics` (`--check` was taken: it lists the files that would change):
+//! `report` by default. A layout change should never add one, so one reported is a
+//! formatter's bug (or a configured external formatter's), shown before it is written.
 
 use crate::ide::Failure as _;
-use std::{fmt::Write as _, path::PathBuf, process::ExitCode};
+use std::{collections::BTreeMap, fmt::Write as _, path::PathBuf, process::ExitCode};
 
 use clap::Args;
 use serde::Serialize;
 
-use super::{CliError, GlobalArgs, load_workspace, workspace_path};
+use super::{
+    CliError, GlobalArgs, cancelled, load_workspace,
+    policy::{CheckArg, new_diagnostic_line},
+    workspace_path,
+};
 use crate::{
-    ide::{FormatOptions, IndentStyle, SourceChange},
+    ide::{CheckPolicy, DiagnosticInfo, FormatOptions, IndentStyle, SourceChange},
     workspace::{self, FormatterTrust, Formatting},
 };
 
@@ -35,6 +44,10 @@ pub struct FormatArgs {
     /// Indent with this many spaces instead of the language's unit (1 to 16).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=16))]
     pub tab_size: Option<u8>,
+    /// What new diagnostics in the formatted files do (a formatter's bug): `report` them,
+    /// `refuse` to write when one is an error (exit 1), or `off` (no check).
+    #[arg(long, value_enum, value_name = "POLICY", default_value_t = CheckArg::Report)]
+    pub diagnostics: CheckArg,
 }
 
 #[derive(Serialize)]
@@ -59,11 +72,15 @@ struct Report {
     checked: usize,
     changed: usize,
     failed: usize,
+    /// The diagnostics the formatted files would have (or, written, have) that they did
+    /// not have before; `null` with `--diagnostics off`.
+    new_diagnostics: Option<Vec<DiagnosticInfo>>,
     written: bool,
 }
 
 /// Exit 0 when every file is formatted (or was written), 1 when `--check`/`--diff` finds a
-/// file that would change, 2 when a file could not be formatted or written.
+/// file that would change or `--diagnostics refuse` a new error, 2 when a file could not be
+/// formatted or written.
 pub fn run(g: &GlobalArgs, args: &FormatArgs) -> Result<(String, ExitCode), CliError> {
     let host = load_workspace(g)?;
     let root = std::fs::canonicalize(g.root())?;
@@ -98,11 +115,23 @@ pub fn run(g: &GlobalArgs, args: &FormatArgs) -> Result<(String, ExitCode), CliE
         },
         stop: &|| false,
     };
-    let (outcomes, change) = format_files(&analysis, formatting, &selected, options)?;
+    let Formatted {
+        outcomes,
+        change,
+        texts,
+    } = format_files(&analysis, formatting, &selected, options)?;
     let failed = outcomes.iter().filter(|o| o.error.is_some()).count();
+    let policy = args.diagnostics.policy();
+    let new_diagnostics = match policy {
+        CheckPolicy::Off => None,
+        _ if texts.is_empty() => Some(Vec::new()),
+        _ => Some(analysis.new_diagnostics(&texts).map_err(cancelled)?),
+    };
+    let blocking = policy.blocking(new_diagnostics.as_deref().unwrap_or_default());
     let mut written = false;
-    // All or none: one file that could not be formatted stops every write.
-    if args.write && failed == 0 && !change.is_empty() {
+    // All or none: one file that could not be formatted, or a new error under `refuse`,
+    // stops every write.
+    if args.write && failed == 0 && blocking.is_empty() && !change.is_empty() {
         host.write_change(&change)
             .map_err(|e| CliError(format!("{}: {e}", e.code())))?;
         written = true;
@@ -112,11 +141,12 @@ pub fn run(g: &GlobalArgs, args: &FormatArgs) -> Result<(String, ExitCode), CliE
         changed: outcomes.iter().filter(|o| o.changed).count(),
         failed,
         files: outcomes,
+        new_diagnostics,
         written,
     };
     let code = if report.failed > 0 {
         ExitCode::from(2)
-    } else if report.changed > 0 && (args.check || args.diff) {
+    } else if !blocking.is_empty() || (report.changed > 0 && (args.check || args.diff)) {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
@@ -124,7 +154,7 @@ pub fn run(g: &GlobalArgs, args: &FormatArgs) -> Result<(String, ExitCode), CliE
     let out = if g.json {
         serde_json::to_string_pretty(&report)? + "\n"
     } else {
-        render(&report, args)
+        render(&report, args, !blocking.is_empty())
     };
     Ok((out, code))
 }
@@ -147,20 +177,33 @@ fn selected_files(analysis: &crate::ide::Analysis, prefixes: &[String]) -> Vec<c
         .collect()
 }
 
-/// Each file's outcome, and one change holding every file that would change.
+/// The selected files formatted.
+struct Formatted {
+    /// Each file's outcome.
+    outcomes: Vec<FileOutcome>,
+    /// One change holding every file that would change.
+    change: SourceChange,
+    /// The new text of each of those files, by path.
+    texts: BTreeMap<String, String>,
+}
+
 fn format_files(
     analysis: &crate::ide::Analysis,
     formatting: Formatting,
     files: &[crate::ide::FileId],
     options: FormatOptions,
-) -> Result<(Vec<FileOutcome>, SourceChange), CliError> {
+) -> Result<Formatted, CliError> {
     let mut outcomes = Vec::new();
     let mut change = SourceChange::default();
+    let mut texts = BTreeMap::new();
     for &file in files {
         let path = analysis.file_path(file).to_string();
         match workspace::format_file(analysis, formatting, file, options) {
             Ok(formatted) => {
                 let changed = formatted.changed();
+                if changed {
+                    texts.insert(path.clone(), formatted.formatted.to_string());
+                }
                 outcomes.push(FileOutcome {
                     path,
                     changed,
@@ -185,10 +228,14 @@ fn format_files(
             }),
         }
     }
-    Ok((outcomes, change))
+    Ok(Formatted {
+        outcomes,
+        change,
+        texts,
+    })
 }
 
-fn render(report: &Report, args: &FormatArgs) -> String {
+fn render(report: &Report, args: &FormatArgs, refused: bool) -> String {
     let mut out = String::new();
     for file in &report.files {
         if let Some(error) = &file.error {
@@ -202,6 +249,9 @@ fn render(report: &Report, args: &FormatArgs) -> String {
                 out.push_str(&file.diff);
             }
         }
+    }
+    for d in report.new_diagnostics.iter().flatten() {
+        let _ = writeln!(out, "{}", new_diagnostic_line(d));
     }
     let files = |n: usize| if n == 1 { "file" } else { "files" };
     let verb = if report.written {
@@ -221,6 +271,10 @@ fn render(report: &Report, args: &FormatArgs) -> String {
         if args.write {
             out.push_str(", so none was written");
         }
+    } else if refused && args.write {
+        out.push_str(
+            "; not written: the formatted files would have new errors (--diagnostics refuse)",
+        );
     }
     out.push_str(".\n");
     out

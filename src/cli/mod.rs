@@ -9,6 +9,7 @@ mod edit;
 mod fix;
 mod format;
 mod github;
+mod policy;
 mod progress;
 mod read;
 mod rename;

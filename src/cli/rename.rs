@@ -1,16 +1,24 @@
 //! `sextant rename`: a dry run by default (the edits, or `--diff`), `--write` to apply.
 //!
+//! The renamed files' new diagnostics follow `--check` ([`CheckPolicy`]), whose default
+//! here is `refuse`, not `report` as for `apply`: a rename is meant to keep the code's
+//! behaviour, so a new error means it would not, and nothing is written.
+//!
 //! Exit codes: 0 renamed (or would rename), 1 refused with findings (conflicts named by
-//! place, or diagnostics the rename would introduce), 2 an error (an invalid new name,
-//! nothing to rename, a file changed since the rename was computed).
+//! place, or new errors under `--check refuse`), 2 an error (an invalid new name, nothing
+//! to rename, a file changed since the rename was computed).
 
 use crate::ide::Failure as _;
 use std::{fmt::Write as _, process::ExitCode};
 
 use clap::Args;
 
-use super::{CliError, GlobalArgs, cancelled, load_workspace, position};
-use crate::ide::{Certainty, NewDiagnostics, Rename, RenameError, RenameOptions};
+use super::{
+    CliError, GlobalArgs, cancelled, load_workspace,
+    policy::{CheckArg, new_diagnostic_line},
+    position,
+};
+use crate::ide::{Certainty, CheckPolicy, NewDiagnostics, Rename, RenameError, RenameOptions};
 
 #[derive(Args, Debug)]
 pub struct RenameArgs {
@@ -31,13 +39,20 @@ pub struct RenameArgs {
     /// Also rename the old name where it is a word in strings and comments.
     #[arg(long)]
     pub include_text: bool,
+    /// What new diagnostics in the renamed files do: `refuse` to write when one is an error
+    /// (exit 1; the default, as a rename is meant to keep the code's behaviour), `report`
+    /// them and write, or `off` (not looked for; conflicts are checked either way).
+    #[arg(long, value_enum, default_value_t = CheckArg::Refuse)]
+    pub check: CheckArg,
 }
 
 pub fn run(g: &GlobalArgs, args: &RenameArgs) -> Result<(String, ExitCode), CliError> {
     let host = load_workspace(g)?;
+    let policy = args.check.policy();
     let options = RenameOptions {
         include_heuristic: args.include_heuristic,
         include_text: args.include_text,
+        check_diagnostics: policy != CheckPolicy::Off,
     };
     let result = {
         let analysis = host.analysis();
@@ -55,7 +70,7 @@ pub fn run(g: &GlobalArgs, args: &RenameArgs) -> Result<(String, ExitCode), CliE
         Err(error) if g.json => return Ok((refusal(&error, true), ExitCode::from(2))),
         Err(error) => return Err(CliError(format!("{}: {error}", error.code()))),
     };
-    if let Some(refusal) = rename.refusal() {
+    if let Some(refusal) = rename.refusal(policy) {
         return Ok((broken(&refusal, g.json), ExitCode::from(1)));
     }
     let mut written = None;
@@ -101,6 +116,9 @@ fn human(rename: &Rename, written: bool) -> String {
             edit.line_text
         )
         .unwrap();
+    }
+    for d in rename.new_diagnostics.iter().flatten() {
+        writeln!(s, "{}", new_diagnostic_line(d)).unwrap();
     }
     let applied = lists.into_iter().flatten().filter(|e| e.applied).count();
     let files = rename

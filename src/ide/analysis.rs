@@ -350,8 +350,9 @@ impl Analysis {
     }
 
     /// Renames what the name at `offset` refers to: the edits, checked in a scratch
-    /// database (conflicts are errors; new diagnostics are listed). Memoized: asking again
-    /// on an unchanged workspace is a lookup.
+    /// database (conflicts are errors; new diagnostics are listed unless
+    /// `options.check_diagnostics` is off). Memoized: asking again on an unchanged
+    /// workspace is a lookup.
     pub fn rename(
         &self,
         file: FileId,
@@ -451,6 +452,16 @@ impl Analysis {
         self.with(|db| {
             super::patch::preview(db, self.workspace, settings, patch, texts, options, check)
         })
+    }
+
+    /// The diagnostics workspace files would have with the new `texts` (by path) that they
+    /// do not have now, as an edit's check ([`super::CheckPolicy`]) finds them.
+    pub fn new_diagnostics(
+        &self,
+        texts: &std::collections::BTreeMap<String, String>,
+    ) -> Cancellable<Vec<super::DiagnosticInfo>> {
+        let settings = &*self.check_settings;
+        self.with(|db| super::patch::new_diagnostics_of_texts(db, self.workspace, settings, texts))
     }
 
     /// What a file imports or what imports it, transitively, or the whole workspace's

@@ -36,8 +36,8 @@ pub enum ErrorCode {
     NoSymbol,
     /// Rename: a module, or something outside the workspace.
     NotRenameable,
-    /// Rename with apply: the renamed files would have new diagnostics (`diagnostics`
-    /// lists them); nothing was written.
+    /// An edit written under the `refuse` check policy (a rename's default): the changed
+    /// files would have new errors (`diagnostics` lists them); nothing was written.
     NewDiagnostics,
     /// A file changed since the edit was computed; nothing was written.
     Conflict,

@@ -7,7 +7,9 @@
 //! type) only when asked. The renamed texts are then analysed in a scratch database, never
 //! on disk: every renamed or aliased use must still reach the renamed definition, every
 //! other use of the new name must reach what it reached before (else `RENAME_CONFLICT`,
-//! naming each place), and diagnostics new in the changed files are reported. The whole
+//! naming each place), and diagnostics new in the changed files are listed (unless
+//! `check_diagnostics` is off). What those do to a write is the front end's
+//! [`CheckPolicy`](super::CheckPolicy), applied through [`Rename::refusal`]. The whole
 //! answer is one tracked query ([`rename_plan`]), keyed on what was asked, so a repeated
 //! dry run on an unchanged workspace is a lookup. The planning and the verification are
 //! `engine::rename`'s; this module asks for them and answers in editor terms.
@@ -17,7 +19,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use super::{
-    CheckSettings, DiagnosticInfo, Span,
+    CheckPolicy, CheckSettings, DiagnosticInfo, Span,
     diagnostics::SelectedDiagnostics,
     edits::{FileEdit, SourceChange, TextEdit, unified_diff},
     navigation::{Certainty, Definition, line_text, site_definition},
@@ -76,22 +78,24 @@ pub struct Rename {
     /// Unified diffs of `change`, file after file.
     pub diff: String,
     /// Diagnostics of the changed files that the renamed texts have and the current ones
-    /// do not; applying is refused while there are any.
-    pub new_diagnostics: Vec<DiagnosticInfo>,
+    /// do not (`None` when they were not looked for); whether they stop the write is the
+    /// caller's [`CheckPolicy`] ([`Rename::refusal`]).
+    pub new_diagnostics: Option<Vec<DiagnosticInfo>>,
     /// Things to know that do not stop the rename.
     pub warnings: Vec<String>,
 }
 
-/// The refusal every front end gives a rename that would add diagnostics: the CLI and
-/// MCP before writing, the LSP before handing the edit to an editor (which applies what it
-/// is given). One rule and one wording, so the three cannot drift apart.
-pub struct NewDiagnostics<'a>(&'a [DiagnosticInfo]);
+/// The refusal every front end gives a rename whose new diagnostics its check policy does
+/// not let through: the CLI and MCP before writing, the LSP before handing the edit to an
+/// editor (which applies what it is given). One rule ([`CheckPolicy::blocking`]) and one
+/// wording, so the three cannot drift apart.
+pub struct NewDiagnostics(Vec<DiagnosticInfo>);
 
-impl NewDiagnostics<'_> {
+impl NewDiagnostics {
     pub const CODE: super::ErrorCode = super::ErrorCode::NewDiagnostics;
-    pub const MESSAGE: &'static str = "the renamed files would have new diagnostics";
+    pub const MESSAGE: &'static str = "the renamed files would have new errors";
 
-    /// Each finding as `path:line:column: CODE message`.
+    /// Each blocking finding as `path:line:column: CODE message`.
     pub fn lines(&self) -> impl Iterator<Item = String> + '_ {
         self.0.iter().map(|d| {
             format!(
@@ -101,15 +105,19 @@ impl NewDiagnostics<'_> {
         })
     }
 
+    /// The new diagnostics that stop the write.
     pub fn diagnostics(&self) -> &[DiagnosticInfo] {
-        self.0
+        &self.0
     }
 }
 
 impl Rename {
-    /// Why this rename must not be applied, if it must not.
-    pub fn refusal(&self) -> Option<NewDiagnostics<'_>> {
-        (!self.new_diagnostics.is_empty()).then_some(NewDiagnostics(&self.new_diagnostics))
+    /// Why this rename must not be applied under `policy`, if it must not: the new
+    /// diagnostics the policy blocks (under [`CheckPolicy::Refuse`], the errors).
+    pub fn refusal(&self, policy: CheckPolicy) -> Option<NewDiagnostics> {
+        let found = self.new_diagnostics.as_deref().unwrap_or_default();
+        let blocking = policy.blocking(found);
+        (!blocking.is_empty()).then_some(NewDiagnostics(blocking))
     }
 }
 
@@ -169,6 +177,7 @@ pub(crate) struct RenameKey<'db> {
     pub new_name: String,
     pub include_heuristic: bool,
     pub include_text: bool,
+    pub check_diagnostics: bool,
     /// `sextant.toml`'s `[check]`: the codes the renamed texts are checked with.
     #[returns(ref)]
     pub check_settings: Arc<CheckSettings>,
@@ -185,6 +194,7 @@ pub(crate) fn rename_plan<'db>(db: &'db dyn Db, key: RenameKey<'db>) -> RenameOu
     let options = RenameOptions {
         include_heuristic: *key.include_heuristic(db),
         include_text: *key.include_text(db),
+        check_diagnostics: *key.check_diagnostics(db),
     };
     Arc::new(compute(
         db,
@@ -211,6 +221,7 @@ pub(crate) fn rename(
         new_name.to_string(),
         options.include_heuristic,
         options.include_text,
+        options.check_diagnostics,
         check_settings,
     );
     rename_plan(db, key)
@@ -265,9 +276,10 @@ fn compute(
     let plan = engine_rename::plan(&mut resolver, subject, new_name, options)?;
     refuse_lossy_files(db, &plan)?;
     let (change, diff, renamed_files) = source_change(db, &plan)?;
+    let selected = SelectedDiagnostics(check_settings);
     let verified = engine_rename::verify(
         &mut resolver,
-        &SelectedDiagnostics(check_settings),
+        options.check_diagnostics.then_some(&selected),
         &plan,
         &renamed_files,
         new_name,

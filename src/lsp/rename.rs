@@ -2,8 +2,10 @@
 //!
 //! Invariant: the server never writes: a rename answers a `WorkspaceEdit` the client
 //! applies to its documents, computed (and checked for conflicts and new diagnostics) on
-//! the snapshot holding the open documents. A refusal is a `RequestFailed` error whose
-//! message gives the stable code, the reason and each conflicting place.
+//! the snapshot holding the open documents. An editor applies what it is given, so the
+//! check policy is always `refuse`: a rename whose renamed files would have new errors is
+//! refused (new warnings are not). A refusal is a `RequestFailed` error whose message
+//! gives the stable code, the reason and each conflicting place.
 
 use lsp_types::{PrepareRenameResponse, RenameParams, TextDocumentPositionParams, WorkspaceEdit};
 
@@ -12,7 +14,7 @@ use super::{
     handlers::{HandlerError, HandlerResult, RequestContext},
     to_proto,
 };
-use crate::ide::RenameOptions;
+use crate::ide::{CheckPolicy, RenameOptions};
 
 pub fn prepare_rename(
     ctx: &RequestContext,
@@ -44,7 +46,7 @@ pub fn rename(ctx: &RequestContext, params: RenameParams) -> HandlerResult<Optio
             .rename(file, offset, &params.new_name, RenameOptions::default())?;
     let rename =
         computed.map_err(|error| HandlerError::RequestFailed(to_proto::rename_refusal(&error)))?;
-    if let Some(refusal) = rename.refusal() {
+    if let Some(refusal) = rename.refusal(CheckPolicy::Refuse) {
         return Err(HandlerError::RequestFailed(to_proto::rename_breaks(
             &refusal,
         )));

@@ -1,12 +1,17 @@
 //! `format_source`: a source string formatted (stateless), or a workspace file's format as
-//! a diff, written only when asked (`apply: true`).
+//! a diff, written only when asked (`apply: true`). A workspace file's formatted text is
+//! checked for new diagnostics under `check` (default `report`): a layout change should add
+//! none, so one found is a formatter's bug, reported before anything is written.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{ErrorCode, ToolError, paths, tools::LanguageId};
+use super::{
+    ErrorCode, ToolError, paths,
+    tools::{LanguageId, NewDiagnosticEntry},
+};
 use crate::{
-    ide::{self, FormatOptions, IndentStyle, SourceChange},
+    ide::{self, CheckPolicy, FormatOptions, IndentStyle, SourceChange},
     workspace::{
         self, FormatFailure, FormatterTrust, Formatting,
         live::{FileReadError, LiveWorkspace, RequestCancel},
@@ -39,6 +44,10 @@ pub struct FormatSourceArgs {
     /// With `apply`: the `change_id` of the dry run that was reviewed; the file is written
     /// only if the change computed now is the same (else `CONFLICT`, nothing written).
     pub expected_change_id: Option<String>,
+    /// With `path`: new diagnostics in the formatted file (a formatter's bug): `report`
+    /// (default), `refuse` (nothing written when one is an error, `NEW_DIAGNOSTICS`) or
+    /// `off`.
+    pub check: Option<CheckPolicy>,
 }
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]
@@ -56,6 +65,11 @@ pub struct FormatAnswer {
     /// `expected_change_id` with `apply` to write only what was reviewed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub change_id: Option<String>,
+    /// For `path`: the diagnostics the formatted file would have (or, applied, has) that
+    /// it did not have before (a formatter's bug); absent for `source` and when `check` is
+    /// `off`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new_diagnostics: Option<Vec<NewDiagnosticEntry>>,
 }
 
 /// A format failure with its stable code; a cancelled format is the request's deadline
@@ -79,6 +93,7 @@ pub enum FormatRequest {
         options: FormatOptions,
         apply: bool,
         expected_change_id: Option<String>,
+        check: CheckPolicy,
     },
 }
 
@@ -119,6 +134,9 @@ impl FormatRequest {
                 if args.apply.is_some() {
                     return Err(invalid("`apply` goes with `path`, not `source`"));
                 }
+                if args.check.is_some() {
+                    return Err(invalid("`check` goes with `path`, not `source`"));
+                }
                 if source.len() > max_source_bytes {
                     return Err(ToolError::new(
                         ErrorCode::TooLarge,
@@ -143,6 +161,7 @@ impl FormatRequest {
                     options,
                     apply,
                     expected_change_id: args.expected_change_id,
+                    check: args.check.unwrap_or_default(),
                 })
             }
             _ => Err(invalid("give exactly one of `source` and `path`")),
@@ -189,6 +208,7 @@ impl FormatRequest {
                     path: None,
                     applied: false,
                     change_id: None,
+                    new_diagnostics: None,
                 })
             }
             FormatRequest::File {
@@ -196,6 +216,7 @@ impl FormatRequest {
                 options,
                 apply,
                 expected_change_id,
+                check,
             } => {
                 let (rel, abs) = paths::resolve(live.root(), &path)?;
                 if abs.is_dir() {
@@ -231,6 +252,30 @@ impl FormatRequest {
                 if let Some(expected) = &expected_change_id {
                     super::tools::reviewed(expected, &change)?;
                 }
+                let new_diagnostics = match check {
+                    CheckPolicy::Off => None,
+                    _ if !changed => Some(Vec::new()),
+                    _ => {
+                        let texts = [(rel.clone(), formatted.formatted.to_string())].into();
+                        let found = live
+                            .read(cancel, |s| s.analysis.new_diagnostics(&texts))
+                            .map_err(super::tools::read_error)?;
+                        Some(found)
+                    }
+                };
+                let blocking = check.blocking(new_diagnostics.as_deref().unwrap_or_default());
+                if apply && !blocking.is_empty() {
+                    let listed: Vec<NewDiagnosticEntry> =
+                        blocking.iter().map(NewDiagnosticEntry::new).collect();
+                    return Err(ToolError::new(
+                        ErrorCode::NewDiagnostics,
+                        "the formatted file would have new errors; nothing was written",
+                    )
+                    .with_detail(
+                        "diagnostics",
+                        serde_json::to_value(listed).unwrap_or_default(),
+                    ));
+                }
                 let applied = apply && changed;
                 if applied {
                     live.apply_change(&change).map_err(ToolError::failed)?;
@@ -242,6 +287,8 @@ impl FormatRequest {
                     path: Some(rel),
                     applied,
                     change_id: changed.then(|| change.id()),
+                    new_diagnostics: new_diagnostics
+                        .map(|found| found.iter().map(NewDiagnosticEntry::new).collect()),
                 })
             }
         }

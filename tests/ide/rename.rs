@@ -37,7 +37,7 @@ fn render(db: &TestDb, result: Result<Rename, RenameError>) -> String {
                     ));
                 }
             }
-            for d in &rename.new_diagnostics {
+            for d in rename.new_diagnostics.iter().flatten() {
                 out.push_str(&format!(
                     "new diagnostic {}:{}:{} {} {}\n",
                     d.path, d.span.start.line, d.span.start.column, d.code, d.message
@@ -219,6 +219,7 @@ fn python_heuristic_edits_only_when_asked() {
         RenameOptions {
             include_heuristic: true,
             include_text: false,
+            ..RenameOptions::default()
         },
         expect![[r#"
             //- m.py
@@ -299,6 +300,7 @@ fn python_module_constant_by_name_with_strings_and_comments_when_asked() {
         RenameOptions {
             include_heuristic: false,
             include_text: true,
+            ..RenameOptions::default()
         },
         expect![[r#"
             //- m.py
@@ -1005,6 +1007,7 @@ fn a_use_only_in_a_type_comment_is_reported_as_a_new_diagnostic() {
         RenameOptions {
             include_heuristic: false,
             include_text: true,
+            ..RenameOptions::default()
         },
         expect![[r#"
             //- models.py
@@ -1017,6 +1020,26 @@ fn a_use_only_in_a_type_comment_is_reported_as_a_new_diagnostic() {
                 # type: (str) -> Record
                 return None
             text use.py:4:22 Comment applied=true
+        "#]],
+    );
+    // Without the diagnostics check (`--check off`), none is looked for.
+    check_with(
+        fixture,
+        "Record",
+        RenameOptions {
+            check_diagnostics: false,
+            ..RenameOptions::default()
+        },
+        expect![[r#"
+            //- models.py
+            class Record:
+                pass
+            //- use.py
+            from models import Record
+
+            def load(path):
+                # type: (str) -> Model
+                return None
         "#]],
     );
 }

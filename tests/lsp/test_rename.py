@@ -190,20 +190,39 @@ async def test_a_file_reached_by_two_paths_gets_one_entry(client, tmp_path):
 
 
 @pytest.mark.asyncio
-async def test_a_rename_that_adds_diagnostics_is_refused_with_them(client, tmp_path):
-    # An editor applies what it is given, so the LSP refuses where the CLI and MCP would
-    # not write (one rule in `ide`).
+async def test_a_rename_that_adds_errors_is_refused_with_them(client, tmp_path):
+    # An editor applies what it is given, so the LSP always refuses a rename whose renamed
+    # files would have new errors (`refuse`, the CLI's and MCP's default: one rule in `ide`).
+    # The shorthand property `{ area }` becomes `{ size }` next to a `size:` key.
+    (tmp_path / "geo.js").write_text("export function area(w, h) {\n  return w * h;\n}\n")
+    main = tmp_path / "main.js"
+    main.write_text('import { area } from "./geo";\n\nexport const shapes = { area, size: 2 };\n')
+    await start(client, tmp_path)
+    open_doc(client, main, main.read_text(), "javascript")
+    with pytest.raises(JsonRpcException) as refused:
+        await client.text_document_rename_async(
+            types.RenameParams(text_document=doc(main), position=types.Position(line=0, character=9), new_name="size")
+        )
+    assert refused.value.code == -32803
+    assert refused.value.message.splitlines() == [
+        "NEW_DIAGNOSTICS: the renamed files would have new errors",
+        "main.js:3:31: SX009 duplicate key 'size' in object literal",
+    ]
+
+
+@pytest.mark.asyncio
+async def test_a_rename_that_adds_only_warnings_is_given_to_the_editor(client, tmp_path):
+    # The rename leaves the type comment alone, so the renamed import becomes unused: a new
+    # warning, which does not refuse the rename.
     (tmp_path / "models.py").write_text("class Model:\n    pass\n")
     user = tmp_path / "user.py"
     user.write_text("from models import Model\n\ndef load(path):\n    # type: (str) -> Model\n    return None\n")
     await start(client, tmp_path)
     open_doc(client, user, user.read_text(), "python")
-    with pytest.raises(JsonRpcException) as refused:
-        await client.text_document_rename_async(
-            types.RenameParams(text_document=doc(user), position=types.Position(line=0, character=19), new_name="Record")
-        )
-    assert refused.value.code == -32803
-    assert refused.value.message.splitlines() == [
-        "NEW_DIAGNOSTICS: the renamed files would have new diagnostics",
-        "user.py:1:20: SX006 'models.Record' imported but unused",
-    ]
+    edit = await client.text_document_rename_async(
+        types.RenameParams(text_document=doc(user), position=types.Position(line=0, character=19), new_name="Record")
+    )
+    assert edits_by_file(tmp_path, edit) == {
+        "models.py": [(0, 6, 11, "Record")],
+        "user.py": [(0, 19, 24, "Record")],
+    }

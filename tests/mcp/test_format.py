@@ -1,6 +1,7 @@
 """`format_source` through the MCP Python SDK: a source string formatted statelessly, a
 workspace file's diff as a dry run, `apply` writing it (then a second run has nothing to
-do), a changed file refused with CONFLICT-free re-computation, and the stable error codes."""
+do), a changed file refused with CONFLICT-free re-computation, the formatted file's new
+diagnostics under `check`, and the stable error codes."""
 
 import pytest
 
@@ -53,6 +54,7 @@ async def test_a_workspace_file_is_a_dry_run_unless_apply_is_given(project):
             "changed": True,
             "path": "src/lib.rs",
             "applied": False,
+            "new_diagnostics": [],
         }
         assert (project / "src/lib.rs").read_text() == "fn f() {\nlet x = 1;   \n}\n"
 
@@ -65,6 +67,7 @@ async def test_a_workspace_file_is_a_dry_run_unless_apply_is_given(project):
         again = await session.call_tool("format_source", {"path": "src/lib.rs", "apply": True})
         assert again.structured_content == {
             "formatted": None, "diff": "", "changed": False, "path": "src/lib.rs", "applied": False,
+            "new_diagnostics": [],
         }
 
 
@@ -116,6 +119,68 @@ async def test_failures_have_stable_codes(project):
         assert unknown["code"] == "INVALID_ARGUMENT" and "unknown field `indent`" in unknown["message"]
         wide = tool_error(await session.call_tool("format_source", {"path": "app/ok.py", "tab_size": 40}))
         assert wide == {"code": "INVALID_ARGUMENT", "message": "tab_size must be between 1 and 16, got 40"}
+
+
+async def test_check_is_validated_and_off_leaves_new_diagnostics_out(project):
+    async with stdio_session(project) as session:
+        await wait_until_indexed(session)
+        for check in ("report", "refuse"):
+            dry = await session.call_tool("format_source", {"path": "src/lib.rs", "check": check})
+            assert not dry.is_error, dry
+            assert dry.structured_content["changed"] is True
+            assert dry.structured_content["new_diagnostics"] == []
+        off = await session.call_tool("format_source", {"path": "src/lib.rs", "check": "off"})
+        assert not off.is_error, off
+        assert off.structured_content["changed"] is True
+        assert "new_diagnostics" not in off.structured_content
+        invalid = tool_error(await session.call_tool("format_source", {"path": "src/lib.rs", "check": "never"}))
+        assert invalid["code"] == "INVALID_ARGUMENT"
+        assert "unknown variant `never`" in invalid["message"], invalid
+        source = tool_error(
+            await session.call_tool("format_source", {"source": "x\n", "language": "python", "check": "report"})
+        )
+        assert source == {"code": "INVALID_ARGUMENT", "message": "`check` goes with `path`, not `source`"}
+        tools = {t.name: t for t in (await session.list_tools()).tools}
+        schemas = {name: tools[name].input_schema for name in ("format_source", "apply_patch")}
+        assert schemas["format_source"]["properties"]["check"]["$ref"] == schemas["apply_patch"]["properties"]["check"]["$ref"]
+        assert schemas["format_source"]["$defs"]["CheckPolicy"] == schemas["apply_patch"]["$defs"]["CheckPolicy"]
+        applied = await session.call_tool("format_source", {"path": "src/lib.rs", "apply": True, "check": "refuse"})
+        assert not applied.is_error, applied
+        assert applied.structured_content["applied"] is True
+        assert applied.structured_content["new_diagnostics"] == []
+        assert (project / "src/lib.rs").read_text() == "fn f() {\n    let x = 1;\n}\n"
+
+
+async def test_new_diagnostics_of_a_formatted_file_are_reported_or_refused(tmp_path):
+    # A formatter moving a trailing `# noqa` to a line of its own keeps every token, but the
+    # import it suppressed diagnostics on now has them: a formatter's bug, reported.
+    root = tmp_path / "ws"
+    write(root, "app/__init__.py", "")
+    use = "from app.missing import thing  # noqa\n"
+    write(root, "app/use.py", use)
+    write(root, "sextant.toml", '[format.python]\ncommand = ["sed", "s/  # noqa$/\\\\n# noqa/"]\n')
+    new = [("app/use.py", 1, 1, "SX003", "error"), ("app/use.py", 1, 25, "SX006", "warning")]
+
+    def listed(diagnostics):
+        return [(d["path"], d["line"], d["column"], d["code"], d["severity"]) for d in diagnostics]
+
+    async with stdio_session(root, "--allow-external-formatter") as session:
+        await wait_until_indexed(session)
+        dry = await session.call_tool("format_source", {"path": "app/use.py"})
+        assert not dry.is_error, dry
+        assert listed(dry.structured_content["new_diagnostics"]) == new
+        refused = tool_error(
+            await session.call_tool("format_source", {"path": "app/use.py", "apply": True, "check": "refuse"})
+        )
+        assert refused["code"] == "NEW_DIAGNOSTICS"
+        assert refused["message"] == "the formatted file would have new errors; nothing was written"
+        assert listed(refused["diagnostics"]) == new[:1]
+        assert (root / "app/use.py").read_text() == use
+        applied = await session.call_tool("format_source", {"path": "app/use.py", "apply": True})
+        assert not applied.is_error, applied
+        assert applied.structured_content["applied"] is True
+        assert listed(applied.structured_content["new_diagnostics"]) == new
+        assert (root / "app/use.py").read_text() == "from app.missing import thing\n# noqa\n"
 
 
 async def test_a_configured_external_formatter_is_used_and_a_missing_one_is_an_error(tmp_path):

@@ -1,6 +1,7 @@
 """`rename_symbol` through the MCP Python SDK: a dry run with its diff, `apply` writing every
 file (and the index following), conflicts with their places, invalid names, source mode,
-strict arguments, and `--read-only` hiding `apply`. (A file changed behind a computed rename,
+strict arguments, new diagnostics under `check` (default `refuse`), and `--read-only`
+hiding `apply`. (A file changed behind a computed rename,
 `CONFLICT`, is tested in `tests/rename_apply.rs`.)"""
 
 import pytest
@@ -171,22 +172,89 @@ async def test_read_only_hides_apply(project):
         assert "apply" in tools["rename_symbol"].input_schema["properties"]
 
 
-async def test_a_rename_that_adds_diagnostics_is_listed_and_not_applied(tmp_path):
-    # The rename leaves the type comment alone, so the renamed import becomes unused: the
-    # same refusal as the CLI's and the LSP's (one rule in `ide`).
+def listed(diagnostics):
+    return [(d["path"], d["line"], d["column"], d["code"], d["severity"]) for d in diagnostics]
+
+
+# Renaming `area` to `size` with `include_text` writes the dictionary key "area" as "size",
+# which the dictionary already has: a new error (SX009).
+LABELS = 'def area(w, h):\n    return w * h\n\n\nLABELS = {"area": 1, "size": 2}\n'
+SX009 = [("app/geo.py", 5, 11, "SX009", "error"), ("app/geo.py", 5, 22, "SX009", "error")]
+
+
+@pytest.fixture
+def labels(tmp_path):
+    root = tmp_path / "ws"
+    write(root, "app/__init__.py", "")
+    write(root, "app/geo.py", LABELS)
+    return root
+
+
+async def test_a_new_error_is_refused_by_default_and_written_with_check_report(labels):
+    # A rename is meant to keep behaviour: its `check` defaults to `refuse`, the same rule
+    # as the CLI's and the LSP's (`CheckPolicy::blocking`).
+    args = {"query": "app.geo.area", "new_name": "size", "include_text": True}
+    async with stdio_session(labels) as session:
+        await wait_until_indexed(session)
+        dry = (await session.call_tool("rename_symbol", args)).structured_content
+        assert dry["applied"] is False
+        assert listed(dry["diagnostics"]) == SX009
+        for check in ({}, {"check": "refuse"}):
+            error = tool_error(await session.call_tool("rename_symbol", {**args, **check, "apply": True}))
+            assert error["code"] == "NEW_DIAGNOSTICS"
+            assert error["message"] == "the renamed files would have new errors; nothing was written"
+            assert listed(error["diagnostics"]) == SX009
+            assert (labels / "app/geo.py").read_text() == LABELS
+        result = await session.call_tool("rename_symbol", {**args, "check": "report", "apply": True})
+        assert not result.is_error, result
+        assert result.structured_content["applied"] is True
+        assert listed(result.structured_content["diagnostics"]) == SX009
+    assert (labels / "app/geo.py").read_text() == LABELS.replace("area", "size")
+
+
+async def test_a_new_warning_is_written_under_refuse_and_reported(tmp_path):
+    # The rename leaves the type comment alone, so the renamed import becomes unused: a new
+    # warning, which `refuse` lets through.
     root = tmp_path / "ws"
     write(root, "models.py", "class Model:\n    pass\n")
     user = "from models import Model\n\ndef load(path):\n    # type: (str) -> Model\n    return None\n"
     write(root, "user.py", user)
     async with stdio_session(root) as session:
         await wait_until_indexed(session)
-        args = {"query": "models.Model", "new_name": "Record"}
-        dry = (await session.call_tool("rename_symbol", args)).structured_content
-        assert [(d["path"], d["line"], d["code"]) for d in dry["diagnostics"]] == [("user.py", 1, "SX006")]
-        error = tool_error(await session.call_tool("rename_symbol", {**args, "apply": True}))
-        assert error["code"] == "NEW_DIAGNOSTICS"
-        assert error["message"] == "the renamed files would have new diagnostics; nothing was written"
-        assert [(d["path"], d["line"], d["column"], d["code"]) for d in error["diagnostics"]] == [
-            ("user.py", 1, 20, "SX006")
-        ]
-    assert (root / "user.py").read_text() == user
+        result = await session.call_tool(
+            "rename_symbol", {"query": "models.Model", "new_name": "Record", "check": "refuse", "apply": True}
+        )
+        assert not result.is_error, result
+        assert result.structured_content["applied"] is True
+        assert listed(result.structured_content["diagnostics"]) == [("user.py", 1, 20, "SX006", "warning")]
+    assert (root / "user.py").read_text() == user.replace("import Model", "import Record")
+    assert (root / "models.py").read_text() == "class Record:\n    pass\n"
+
+
+async def test_check_off_reports_nothing_and_check_is_validated(labels):
+    args = {"query": "app.geo.area", "new_name": "size", "include_text": True}
+    async with stdio_session(labels) as session:
+        await wait_until_indexed(session)
+        invalid = tool_error(await session.call_tool("rename_symbol", {**args, "check": "never"}))
+        assert invalid["code"] == "INVALID_ARGUMENT"
+        assert "unknown variant `never`" in invalid["message"], invalid
+        tools = {t.name: t for t in (await session.list_tools()).tools}
+        schemas = {name: tools[name].input_schema for name in ("rename_symbol", "apply_patch")}
+        assert schemas["rename_symbol"]["properties"]["check"]["$ref"] == schemas["apply_patch"]["properties"]["check"]["$ref"]
+        assert schemas["rename_symbol"]["$defs"]["CheckPolicy"] == schemas["apply_patch"]["$defs"]["CheckPolicy"]
+        result = await session.call_tool("rename_symbol", {**args, "check": "off", "apply": True})
+        assert not result.is_error, result
+        assert result.structured_content["applied"] is True
+        assert "diagnostics" not in result.structured_content
+    assert (labels / "app/geo.py").read_text() == LABELS.replace("area", "size")
+    # Source mode takes `check` too.
+    async with stdio_session(labels) as session:
+        for check, found in (("report", SX009), ("off", [])):
+            snippet = await session.call_tool("rename_symbol", {
+                "source": LABELS, "language": "python", "old_name": "area", "new_name": "size",
+                "include_text": True, "check": check,
+            })
+            assert not snippet.is_error, snippet
+            assert [(d["line"], d["column"], d["code"]) for d in snippet.structured_content.get("diagnostics", [])] == [
+                (line, column, code) for _, line, column, code, _ in found
+            ]

@@ -20,13 +20,26 @@ use crate::{
     syntax::TextRange,
 };
 
-/// What a rename may touch beyond the exact references.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+/// What a rename may touch beyond the exact references, and what its check looks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct RenameOptions {
     /// Also edit members matched by name on receivers of unknown type.
     pub include_heuristic: bool,
     /// Also edit the old name where it stands as a word in strings and comments.
     pub include_text: bool,
+    /// Look for the diagnostics the renamed texts would add (the default). Conflicts are
+    /// looked for either way: they are what makes a rename a rename.
+    pub check_diagnostics: bool,
+}
+
+impl Default for RenameOptions {
+    fn default() -> RenameOptions {
+        RenameOptions {
+            include_heuristic: false,
+            include_text: false,
+            check_diagnostics: true,
+        }
+    }
 }
 
 /// Where an edit of a rename is.

@@ -1,7 +1,8 @@
 //! A rename's verification: the renamed texts are analysed in a scratch database, never on
 //! disk. Every renamed or aliased use must still reach the renamed definition, and every
 //! other use of the new name must reach what it reached before (else a conflict, naming
-//! each place); diagnostics new in the changed files are reported.
+//! each place); diagnostics new in the changed files are reported, unless the caller's
+//! check policy is off (then the changed files' diagnostics are not computed at all).
 //!
 //! The scratch database holds the files checked and, transitively, what they import (Go:
 //! the package directory; Rust: every crate file); the other files keep their paths with
@@ -35,7 +36,8 @@ use crate::engine::change_check::Diagnostics;
 /// What re-analysing the renamed texts found.
 pub(crate) struct Verified<F> {
     pub conflicts: Vec<Conflict>,
-    pub new_diagnostics: Vec<F>,
+    /// `None` when the diagnostics were not looked for.
+    pub new_diagnostics: Option<Vec<F>>,
     pub warnings: Vec<String>,
 }
 
@@ -65,17 +67,19 @@ struct ScratchWork<'a, D> {
     /// The renamed files, in workspace order.
     changed: Vec<String>,
     checked: &'a [CheckedFile],
-    diagnostics: &'a D,
+    /// `None`: the diagnostics are not looked for.
+    diagnostics: Option<&'a D>,
     renamed_targets: &'a HashSet<String>,
     old_name: &'a str,
     new_name: &'a str,
 }
 
 /// Re-analyses the renamed texts in a scratch database: before and after the rename, over
-/// the same files, so the two sides differ only by the rename.
+/// the same files, so the two sides differ only by the rename. `diagnostics` is `None`
+/// when the new diagnostics are not wanted: only the meaning of names is compared then.
 pub(crate) fn verify<D: Diagnostics>(
     resolver: &mut Resolver,
-    diagnostics: &D,
+    diagnostics: Option<&D>,
     plan: &Plan,
     renamed_files: &[RenamedFile],
     new_name: &str,
@@ -141,7 +145,7 @@ pub(crate) fn verify<D: Diagnostics>(
                 range: TextRange::default(),
                 message: "checking the renamed texts failed".into(),
             }],
-            new_diagnostics: Vec::new(),
+            new_diagnostics: None,
             warnings: Vec::new(),
         },
     }
@@ -238,11 +242,14 @@ impl<D: Diagnostics> ScratchWork<'_, D> {
                     .expect("renamed files are workspace files")
             })
             .collect();
-        let diagnostics_of = |inputs: &Inputs| -> Vec<Vec<D::Finding>> {
-            changed
-                .iter()
-                .map(|&file| self.diagnostics.of(&inputs.db, inputs.workspace, file))
-                .collect()
+        let diagnostics_of = |inputs: &Inputs| -> Option<Vec<Vec<D::Finding>>> {
+            let diagnostics = self.diagnostics?;
+            Some(
+                changed
+                    .iter()
+                    .map(|&file| diagnostics.of(&inputs.db, inputs.workspace, file))
+                    .collect(),
+            )
         };
         let renaming = Some((self.old_name, self.new_name));
         let before = resolve_uses(&inputs, self.checked, renaming, false);
@@ -258,12 +265,11 @@ impl<D: Diagnostics> ScratchWork<'_, D> {
         let (conflicts, partial) = self.changes_of_meaning(&before, &after);
         Verified {
             conflicts,
-            new_diagnostics: new_diagnostics::<D>(
-                &diagnostics_before,
-                &diagnostics_after,
-                self.old_name,
-                self.new_name,
-            ),
+            new_diagnostics: diagnostics_before
+                .zip(diagnostics_after)
+                .map(|(before, after)| {
+                    new_diagnostics::<D>(&before, &after, self.old_name, self.new_name)
+                }),
             warnings: partial_warning(&partial, self.old_name),
         }
     }

@@ -26,8 +26,8 @@ use std::collections::BTreeMap;
 use super::{ErrorCode, Failure, FileEdit};
 
 pub use apply::{FileOutcome, HunkReport, PatchOptions, PatchOutcome, apply_to_texts};
-pub(crate) use preview::preview;
 pub use preview::{CheckPolicy, FileStatus, InexactHunk, PatchPreview, PatchedFile};
+pub(crate) use preview::{new_diagnostics_of_texts, preview};
 pub use search_replace::Replacement;
 
 /// A parsed patch: file operations in the order the patch gives them.

@@ -2,10 +2,13 @@
 //! files' current texts, the change the writer takes, and the diagnostics it would
 //! introduce in the files it changes ([`crate::engine::change_check`]).
 //!
-//! [`CheckPolicy`] is the rule patches and symbol edits follow, in every front end, when
-//! their result has new diagnostics: report them (the default), refuse the write when any
-//! of them is an error, or skip the check. (A rename keeps its older, stricter rule: any
-//! new diagnostic refuses its apply.)
+//! [`CheckPolicy`] is the rule every edit follows, in every front end, when its result has
+//! new diagnostics: report them, refuse the write when any of them is an error, or skip
+//! the check. Patches, symbol edits and formats default to reporting; a rename defaults to
+//! refusing, since it is meant to keep the code's behaviour and a new error says it would
+//! not ([`crate::ide::Rename::refusal`]; the LSP, whose editor applies what it is given,
+//! always refuses). `Off` skips the scratch analysis of the diagnostics; a rename still
+//! checks in it that every name keeps its meaning.
 
 use std::collections::BTreeMap;
 
@@ -94,6 +97,27 @@ pub(crate) fn preview(
         change,
         new_diagnostics,
     })
+}
+
+/// The diagnostics workspace files would have with the new `texts` (by path) that they do
+/// not have now: the check of an edit made as whole texts (a format).
+pub(crate) fn new_diagnostics_of_texts(
+    db: &dyn Db,
+    workspace: Workspace,
+    settings: &CheckSettings,
+    texts: &BTreeMap<String, String>,
+) -> Vec<DiagnosticInfo> {
+    let changed: Vec<ChangedText> = texts
+        .iter()
+        .map(|(path, text)| ChangedText {
+            path: path.clone(),
+            was: Some(path.clone()),
+            text: text.clone(),
+        })
+        .collect();
+    let selected = SelectedDiagnostics(settings);
+    new_diagnostics(db, workspace, &selected, &changed, &[])
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
 /// One file of a patch, summed up for a reader.

@@ -51,6 +51,8 @@ mod repo_map;
 mod search;
 mod skeleton;
 
+pub(super) use rename::NewDiagnosticEntry;
+
 /// What the server tells a client about itself, naming the registry's languages.
 static INSTRUCTIONS: LazyLock<String> = LazyLock::new(|| {
     format!(

@@ -1,8 +1,9 @@
 //! `rename_symbol`: a rename in the workspace (by name or position) or in a snippet.
 //!
 //! Invariant: nothing is written unless `apply` is true, the rename has no conflicts and
-//! introduces no diagnostics; writing goes through `LiveWorkspace::apply_change` (every
-//! file or none, each checked against the text the rename was computed from). With
+//! its new diagnostics pass `check` (default `refuse`: a rename is meant to keep the code's
+//! behaviour, so a new error stops it); writing goes through `LiveWorkspace::apply_change`
+//! (every file or none, each checked against the text the rename was computed from). With
 //! `--read-only` the tool has no `apply` argument at all: its schema does not offer it and
 //! strict parsing refuses it, so a client cannot be talked into writing.
 
@@ -19,8 +20,8 @@ use super::{
 };
 use crate::{
     ide::{
-        DiagnosticInfo, EditOrigin, NewDiagnostics, Rename, RenameEdit, RenameError, RenameOptions,
-        Severity, Target,
+        CheckPolicy, DiagnosticInfo, EditOrigin, NewDiagnostics, Rename, RenameEdit, RenameError,
+        RenameOptions, Severity, Target,
     },
     mcp::{
         ErrorCode, ToolError,
@@ -65,14 +66,17 @@ macro_rules! rename_args {
             pub include_heuristic: Option<bool>,
             /// Also rename the old name where it is a word in strings and comments (default false).
             pub include_text: Option<bool>,
+            /// New diagnostics in the renamed files: `refuse` (default: a rename should keep
+            /// behaviour) writes nothing when one is an error (`NEW_DIAGNOSTICS`), `report`
+            /// writes and reports them, `off` skips the check.
+            pub check: Option<CheckPolicy>,
             $($apply)*
         }
     };
 }
 
 rename_args!(RenameSymbolArgs {
-    /// Write the change (default false: a dry run returning the diff). Refused with
-    /// `NEW_DIAGNOSTICS` when the renamed files would have new diagnostics, `CONFLICT` when a
+    /// Write the change (default false: a dry run returning the diff). `CONFLICT` when a
     /// file changed since.
     pub apply: Option<bool>,
     /// With `apply`: the `change_id` of the dry run that was reviewed. The change is written
@@ -95,6 +99,7 @@ impl From<ReadOnlyRenameSymbolArgs> for RenameSymbolArgs {
             scope: a.scope,
             include_heuristic: a.include_heuristic,
             include_text: a.include_text,
+            check: a.check,
             apply: None,
             expected_change_id: None,
         }
@@ -165,8 +170,8 @@ pub struct RenameAnswer {
     /// The diff was cut to fit the answer.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub diff_truncated: bool,
-    /// Diagnostics the rename introduces in the files it changes; `apply` is refused while
-    /// there are any.
+    /// Diagnostics the rename introduces in the files it changes (absent when none, or
+    /// when `check` is `off`); under `refuse`, `apply` is refused while one is an error.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub diagnostics: Vec<NewDiagnosticEntry>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -210,12 +215,13 @@ fn diagnostics(rename: &Rename) -> Vec<NewDiagnosticEntry> {
     rename
         .new_diagnostics
         .iter()
+        .flatten()
         .map(NewDiagnosticEntry::new)
         .collect()
 }
 
 impl NewDiagnosticEntry {
-    pub(super) fn new(d: &DiagnosticInfo) -> NewDiagnosticEntry {
+    pub(crate) fn new(d: &DiagnosticInfo) -> NewDiagnosticEntry {
         NewDiagnosticEntry {
             path: d.path.clone(),
             line: d.span.start.line,
@@ -292,6 +298,7 @@ impl SextantServer {
         let options = RenameOptions {
             include_heuristic: args.include_heuristic.unwrap_or(false),
             include_text: args.include_text.unwrap_or(false),
+            check_diagnostics: policy(&args) != CheckPolicy::Off,
         };
         if args.expected_change_id.is_some() && args.apply != Some(true) {
             return Err(invalid("`expected_change_id` goes with `apply: true`").into());
@@ -306,6 +313,12 @@ impl SextantServer {
 
 fn invalid(message: &str) -> ToolError {
     ToolError::new(ErrorCode::InvalidArgument, message)
+}
+
+/// The call's check policy. A rename's default is `refuse`, not `report` as for a patch: a
+/// rename is meant to keep the code's behaviour, and a new error says it would not.
+fn policy(args: &RenameSymbolArgs) -> CheckPolicy {
+    args.check.unwrap_or(CheckPolicy::Refuse)
 }
 
 impl SextantServer {
@@ -358,8 +371,8 @@ impl SextantServer {
     }
 
     /// Workspace mode: the rename of a name or of the symbol at a position, as a dry run, or
-    /// written when `apply` is true and the rename is the one reviewed and adds no
-    /// diagnostics.
+    /// written when `apply` is true, the rename is the one reviewed and its new diagnostics
+    /// pass `check`.
     async fn rename_in_workspace(
         &self,
         args: RenameSymbolArgs,
@@ -370,6 +383,7 @@ impl SextantServer {
             return Err(invalid("`language`, `old_name` and `scope` go with `source`").into());
         }
         let target = name_or_position(&args.query, &args.path, args.line, args.column)?;
+        let policy = policy(&args);
         let live = self.live.clone();
         self.run("rename_symbol", ctx, Lane::Compute, move |cancel| {
             let rename = compute_rename(&live, cancel, &target, &args.new_name, options)?;
@@ -379,8 +393,13 @@ impl SextantServer {
             if args.apply != Some(true) || rename.change.is_empty() {
                 return Ok(RenameAnswer::new(&rename, false, None));
             }
-            if rename.refusal().is_some() {
-                let listed = serde_json::to_value(diagnostics(&rename)).unwrap_or_default();
+            if let Some(refusal) = rename.refusal(policy) {
+                let blocking: Vec<NewDiagnosticEntry> = refusal
+                    .diagnostics()
+                    .iter()
+                    .map(NewDiagnosticEntry::new)
+                    .collect();
+                let listed = serde_json::to_value(blocking).unwrap_or_default();
                 let message = format!("{}; nothing was written", NewDiagnostics::MESSAGE);
                 return Err(ToolError::new(NewDiagnostics::CODE, message)
                     .with_detail("diagnostics", listed));
