@@ -595,6 +595,26 @@ impl Analysis {
         })
     }
 
+    /// [`Analysis::diagnostics`] with each fix kept only where [`Analysis::fix`] may apply
+    /// it (unsafe ones included): a Python import another file imports from this one has
+    /// none. What an editor offers one fix at a time.
+    pub fn diagnostics_with_offered_fixes(
+        &self,
+        file: FileId,
+        codes: &super::CodeSelection,
+    ) -> Cancellable<Vec<super::DiagnosticInfo>> {
+        self.with(|db| {
+            let found = super::diagnostics::file_diagnostics_info(
+                db,
+                self.workspace,
+                file.0,
+                &self.check_settings,
+                codes,
+            );
+            super::fix::offered_fixes(db, self.workspace, file.0, found)
+        })
+    }
+
     /// `sextant.toml`'s `[check]` table this snapshot applies.
     pub fn check_settings(&self) -> &super::CheckSettings {
         &self.check_settings

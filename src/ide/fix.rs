@@ -303,6 +303,27 @@ pub(crate) fn fix(
     outcome
 }
 
+/// `diagnostics` (of `file`) with the fixes [`fix`] never applies, whatever their
+/// applicability, taken off (see `usable_fixes`): the fixes an editor may offer one by one.
+pub(crate) fn offered_fixes(
+    db: &dyn Db,
+    workspace: Workspace,
+    file: SourceFile,
+    mut diagnostics: Vec<DiagnosticInfo>,
+) -> Vec<DiagnosticInfo> {
+    let usable: std::collections::HashSet<*const DiagnosticInfo> =
+        usable_fixes(db, workspace, file, &diagnostics, true)
+            .into_iter()
+            .map(std::ptr::from_ref)
+            .collect();
+    for diagnostic in &mut diagnostics {
+        if !usable.contains(&std::ptr::from_ref(&*diagnostic)) {
+            diagnostic.fix = None;
+        }
+    }
+    diagnostics
+}
+
 fn content(file: SourceFile, db: &dyn Db, text: &str) -> FileContent {
     FileContent {
         lang: file.lang(db),

@@ -1,10 +1,12 @@
-//! What the server tells the client it can do.
+//! What the server tells the client it can do, and what of the client's capabilities
+//! changes an answer ([`ClientSupport`]).
 //!
 //! Invariant: every capability advertised here has a handler in `main_loop`'s dispatch
 //! (and nothing is dispatched that a capability does not announce, `shutdown` aside).
 
 use lsp_types::{
-    CallHierarchyServerCapability, DiagnosticOptions, DiagnosticServerCapabilities,
+    CallHierarchyServerCapability, ClientCapabilities, CodeActionKind, CodeActionOptions,
+    CodeActionProviderCapability, DiagnosticOptions, DiagnosticServerCapabilities,
     FoldingRangeProviderCapability, HoverProviderCapability, OneOf,
     SelectionRangeProviderCapability, ServerCapabilities, TextDocumentSyncCapability,
     TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions,
@@ -12,6 +14,44 @@ use lsp_types::{
 };
 
 use super::line_index::PositionEncoding;
+
+/// The code action kinds the server answers (`code_action`).
+pub const QUICKFIX: CodeActionKind = CodeActionKind::QUICKFIX;
+pub const FIX_ALL: CodeActionKind = CodeActionKind::new("source.fixAll.sextant");
+pub const ORGANIZE_IMPORTS: CodeActionKind = CodeActionKind::new("source.organizeImports.sextant");
+
+/// The client capabilities an answer's shape depends on (the position encoding aside:
+/// `PositionEncoding::negotiate`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClientSupport {
+    /// `workspace.workspaceEdit.documentChanges`: edits may name the document version they
+    /// were computed for.
+    pub document_changes: bool,
+    /// `textDocument.codeAction.codeActionLiteralSupport`: code actions may be answered as
+    /// `CodeAction` literals (without it a client takes only `Command`s, and the server has
+    /// none to give).
+    pub code_action_literals: bool,
+}
+
+impl ClientSupport {
+    pub fn of(capabilities: &ClientCapabilities) -> ClientSupport {
+        let document_changes = capabilities
+            .workspace
+            .as_ref()
+            .and_then(|w| w.workspace_edit.as_ref())
+            .and_then(|e| e.document_changes)
+            .unwrap_or(false);
+        let code_action_literals = capabilities
+            .text_document
+            .as_ref()
+            .and_then(|t| t.code_action.as_ref())
+            .is_some_and(|c| c.code_action_literal_support.is_some());
+        ClientSupport {
+            document_changes,
+            code_action_literals,
+        }
+    }
+}
 
 pub fn server_capabilities(encoding: PositionEncoding) -> ServerCapabilities {
     ServerCapabilities {
@@ -42,6 +82,12 @@ pub fn server_capabilities(encoding: PositionEncoding) -> ServerCapabilities {
         selection_range_provider: Some(SelectionRangeProviderCapability::Simple(true)),
         document_formatting_provider: Some(OneOf::Left(true)),
         document_range_formatting_provider: Some(OneOf::Left(true)),
+        // Every action carries its edit: nothing is left to resolve.
+        code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+            code_action_kinds: Some(vec![QUICKFIX, FIX_ALL, ORGANIZE_IMPORTS]),
+            work_done_progress_options: WorkDoneProgressOptions::default(),
+            resolve_provider: Some(false),
+        })),
         // Pull diagnostics beside the pushed ones; a file's diagnostics can change when
         // another file does (an import's module appears), and the whole workspace is
         // checked on request.

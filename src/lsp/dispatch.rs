@@ -71,11 +71,15 @@ impl<'s> RequestDispatcher<'s> {
         };
         let encoding = self.server.encoding;
         let formatter_trust = self.server.formatter_trust;
+        let client = self.server.client;
+        let versions = self.server.documents.versions().clone();
         let work: RequestWork = Box::new(move |snapshot| {
             let ctx = RequestContext {
                 snapshot,
                 encoding,
                 formatter_trust,
+                client,
+                versions: &versions,
             };
             let result = handler(&ctx, params.clone())?;
             serde_json::to_value(result).map_err(|e| HandlerError::Internal(e.to_string()))

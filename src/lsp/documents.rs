@@ -3,9 +3,15 @@
 //! Invariant: only workspace documents (see `uri`) are held, and every change to one is
 //! handed to the live workspace's single writer (`LiveWorkspace::set_overlay`) before the
 //! next message is read, so any request after it sees the new text. An open document wins
-//! over the disk until it is closed.
+//! over the disk until it is closed. Workers learn a document's version from
+//! [`DocumentVersions`], which pairs it with its text's hash: a request running on a
+//! snapshot whose text is another version's gets no version, never a wrong one.
 
-use std::{collections::HashMap, path::Path};
+use std::{
+    collections::HashMap,
+    path::Path,
+    sync::{Arc, RwLock},
+};
 
 use lsp_types::{
     DidChangeTextDocumentParams, TextDocumentContentChangeEvent, TextDocumentItem, Uri,
@@ -16,7 +22,7 @@ use super::{
     line_index::{LineIndex, PositionEncoding},
     uri,
 };
-use crate::workspace::live::LiveWorkspace;
+use crate::{ide::ContentHash, workspace::live::LiveWorkspace};
 
 pub struct Document {
     /// Workspace-relative path.
@@ -28,6 +34,33 @@ pub struct Document {
 #[derive(Default)]
 pub struct Documents {
     open: HashMap<Uri, Document>,
+    versions: DocumentVersions,
+}
+
+/// Each open document's version with the hash of its text, shared with the workers.
+#[derive(Clone, Default)]
+pub struct DocumentVersions(Arc<RwLock<HashMap<Uri, (i32, ContentHash)>>>);
+
+impl DocumentVersions {
+    /// The version of the open document `uri` whose text is `text`; `None` when the
+    /// document is not open or the editor holds another text now.
+    pub fn version(&self, uri: &Uri, text: &str) -> Option<i32> {
+        let versions = self.0.read().unwrap_or_else(|e| e.into_inner());
+        let &(version, hash) = versions.get(uri)?;
+        (hash == ContentHash::of(text.as_bytes())).then_some(version)
+    }
+
+    fn set(&self, uri: &Uri, version: Option<(i32, &str)>) {
+        let mut versions = self.0.write().unwrap_or_else(|e| e.into_inner());
+        match version {
+            Some((version, text)) => {
+                versions.insert(uri.clone(), (version, ContentHash::of(text.as_bytes())));
+            }
+            None => {
+                versions.remove(uri);
+            }
+        }
+    }
 }
 
 impl Documents {
@@ -37,6 +70,8 @@ impl Documents {
             return false;
         };
         live.set_overlay(&rel, Some(item.text.clone()));
+        self.versions
+            .set(&item.uri, Some((item.version, &item.text)));
         self.open.insert(
             item.uri,
             Document {
@@ -64,14 +99,22 @@ impl Documents {
         }
         doc.version = params.text_document.version;
         live.set_overlay(&doc.rel, Some(doc.text.clone()));
+        self.versions
+            .set(&params.text_document.uri, Some((doc.version, &doc.text)));
         true
     }
 
     /// Closes a document and gives its path back to the disk.
     pub fn close(&mut self, live: &LiveWorkspace, uri: &Uri) {
         if let Some(doc) = self.open.remove(uri) {
+            self.versions.set(uri, None);
             live.set_overlay(&doc.rel, None);
         }
+    }
+
+    /// The versions, for the workers.
+    pub fn versions(&self) -> &DocumentVersions {
+        &self.versions
     }
 
     /// Every open document's URI.
@@ -115,6 +158,19 @@ mod tests {
             range_length: None,
             text: text.into(),
         }
+    }
+
+    #[test]
+    fn a_version_is_given_only_for_its_own_text() {
+        let versions = DocumentVersions::default();
+        let uri: Uri = "file:///ws/a.py".parse().unwrap();
+        assert_eq!(versions.version(&uri, "x = 1\n"), None);
+        versions.set(&uri, Some((3, "x = 1\n")));
+        assert_eq!(versions.version(&uri, "x = 1\n"), Some(3));
+        // A snapshot of another text (the editor has moved on, or not yet): no version.
+        assert_eq!(versions.version(&uri, "x = 2\n"), None);
+        versions.set(&uri, None);
+        assert_eq!(versions.version(&uri, "x = 1\n"), None);
     }
 
     #[test]

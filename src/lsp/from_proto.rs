@@ -6,7 +6,7 @@
 //! to the line's end (before its newline) and one past the last line to the text's end.
 
 use lsp_server::RequestId;
-use lsp_types::{NumberOrString, Position, Range, WorkspaceSymbolParams};
+use lsp_types::{CodeActionKind, NumberOrString, Position, Range, WorkspaceSymbolParams};
 
 use super::line_index::LineIndex;
 use crate::ide::SymbolQuery;
@@ -51,6 +51,19 @@ pub fn symbol_query(params: &WorkspaceSymbolParams) -> SymbolQuery {
         limit: WORKSPACE_SYMBOL_LIMIT,
         ..Default::default()
     }
+}
+
+/// Whether the client's `only` asks for code actions of `kind`: each kind there stands for
+/// itself and the kinds below it (`source` and `source.fixAll` for
+/// `source.fixAll.sextant`); no `only` asks for every kind.
+pub fn wants_kind(only: Option<&[CodeActionKind]>, kind: &CodeActionKind) -> bool {
+    let kind = kind.as_str();
+    only.is_none_or(|only| {
+        only.iter().any(|asked| {
+            kind.strip_prefix(asked.as_str())
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+        })
+    })
 }
 
 pub fn request_id(id: NumberOrString) -> RequestId {

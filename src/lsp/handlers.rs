@@ -27,6 +27,8 @@ use lsp_types::{
 };
 
 use super::{
+    capabilities::ClientSupport,
+    documents::DocumentVersions,
     from_proto,
     line_index::{LineIndex, PositionEncoding},
     main_loop::Server,
@@ -41,11 +43,14 @@ use crate::{
 /// everywhere should not stall it.
 const MAX_REFERENCES: usize = 10_000;
 
-/// What a request handler sees: one revision of the workspace, and the session's encoding.
+/// What a request handler sees: one revision of the workspace, the session's encoding and
+/// what the client supports, and the open documents' versions.
 pub struct RequestContext<'a> {
     pub snapshot: &'a Snapshot,
     pub encoding: PositionEncoding,
     pub formatter_trust: FormatterTrust,
+    pub client: ClientSupport,
+    pub versions: &'a DocumentVersions,
 }
 
 impl RequestContext<'_> {
@@ -66,6 +71,28 @@ impl RequestContext<'_> {
         Ok(LineIndex {
             index: self.snapshot.analysis.line_index(file)?,
             encoding: self.encoding,
+        })
+    }
+
+    /// The version of the open document `uri` (the indexed `file`) whose text this snapshot
+    /// holds; `None` when it is not open, or the editor has moved on from this text.
+    pub fn document_version(&self, uri: &Uri, file: FileId) -> Option<i32> {
+        self.versions
+            .version(uri, &self.snapshot.analysis.file_text(file))
+    }
+
+    /// A document's diagnostics as they are published and pulled: other files' places
+    /// located through their own line tables.
+    pub fn lsp_diagnostics(
+        &self,
+        index: &LineIndex,
+        uri: &Uri,
+        found: &[crate::ide::DiagnosticInfo],
+    ) -> Vec<lsp_types::Diagnostic> {
+        to_proto::diagnostics(index, uri, found, &|path, span| {
+            to_proto::location(self.snapshot, self.encoding, path, span)
+                .ok()
+                .flatten()
         })
     }
 }
@@ -140,11 +167,7 @@ pub fn document_diagnostic(
                 .snapshot
                 .analysis
                 .diagnostics(file, &CodeSelection::default())?;
-            to_proto::diagnostics(&ctx.line_index(file)?, &uri, &found, &|path, span| {
-                to_proto::location(ctx.snapshot, ctx.encoding, path, span)
-                    .ok()
-                    .flatten()
-            })
+            ctx.lsp_diagnostics(&ctx.line_index(file)?, &uri, &found)
         }
     };
     let result_id = to_proto::diagnostics_result_id(&items);
@@ -215,12 +238,7 @@ pub fn workspace_diagnostic(
         ) else {
             continue;
         };
-        let diagnostics =
-            to_proto::diagnostics(&ctx.line_index(file)?, &uri, group, &|path, span| {
-                to_proto::location(snapshot, ctx.encoding, path, span)
-                    .ok()
-                    .flatten()
-            });
+        let diagnostics = ctx.lsp_diagnostics(&ctx.line_index(file)?, &uri, group);
         reported.insert(uri.as_str().to_string());
         report(uri, diagnostics);
     }

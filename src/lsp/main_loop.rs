@@ -31,6 +31,7 @@ use lsp_types::{
 };
 
 use super::{
+    capabilities::ClientSupport,
     diagnostics::{self, Diagnostics, RunContext},
     dispatch::{NotificationDispatcher, RequestDispatcher},
     documents::Documents,
@@ -77,6 +78,8 @@ pub struct Server {
     test_delay: Option<Arc<TestDelay>>,
     /// Whether `sextant.toml`'s external formatters may run (`--allow-external-formatter`).
     pub(super) formatter_trust: crate::workspace::FormatterTrust,
+    /// What the client's capabilities allow answers to use.
+    pub(super) client: ClientSupport,
     /// The workspace revision the open documents' diagnostics were last scheduled for.
     seen_revision: u64,
     held: Vec<HeldRequest>,
@@ -108,6 +111,7 @@ impl Server {
             exit: false,
             test_delay: TestDelay::from_hooks().map(Arc::new),
             formatter_trust: Default::default(),
+            client: ClientSupport::default(),
             seen_revision: 0,
             held: Vec::new(),
         }
@@ -191,6 +195,7 @@ impl Server {
             .on::<SelectionRangeRequest>(handlers::selection_range)
             .on::<lsp_types::request::Formatting>(handlers::formatting)
             .on::<lsp_types::request::RangeFormatting>(handlers::range_formatting)
+            .on::<lsp_types::request::CodeActionRequest>(super::code_action::code_action)
             .on::<DocumentDiagnosticRequest>(handlers::document_diagnostic)
             .on::<WorkspaceDiagnosticRequest>(handlers::workspace_diagnostic)
             .finish();

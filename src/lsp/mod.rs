@@ -4,7 +4,8 @@
 //! One main loop (`main_loop`) receives every message in order. Notifications that change
 //! documents (`documents`) go to the live workspace's single writer and are applied before
 //! the next message is read; requests are dispatched by type (`dispatch`) to plain
-//! functions (`handlers`) that run on a fixed pool of workers (`task_pool`) over snapshots.
+//! functions (`handlers`; `rename` and `code_action` answer edits the client applies) that
+//! run on a fixed pool of workers (`task_pool`) over snapshots.
 //! `$/cancelRequest` finds the request in the registry of requests in flight (`requests`):
 //! a queued one is answered `RequestCancelled` at once and never runs, a running one stops
 //! inside its query; a write during a request makes it retry on the new revision.
@@ -18,6 +19,7 @@
 //! read from disk or indexed on the client's say-so.
 
 mod capabilities;
+mod code_action;
 mod diagnostics;
 mod dispatch;
 mod documents;
@@ -105,6 +107,7 @@ pub fn run_stdio(
         report_progress,
     );
     server.formatter_trust = formatter_trust;
+    server.client = capabilities::ClientSupport::of(&init.capabilities);
     server.run(&connection.receiver);
     let shut_down = server.shut_down;
     drop(server);

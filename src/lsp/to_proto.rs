@@ -484,6 +484,122 @@ pub fn workspace_edit(
     })
 }
 
+/// The document an edit is for: its URI, and the version of its text the edit was
+/// computed from when the client takes versioned edits (`documentChanges`) and the
+/// version is known.
+pub struct EditTarget<'a> {
+    pub uri: &'a Uri,
+    pub version: Option<i32>,
+    pub document_changes: bool,
+}
+
+/// Edits of one document as a `WorkspaceEdit`: a `documentChanges` entry naming the
+/// document's version when there is one to name, else `changes`.
+// `WorkspaceEdit::changes` is keyed by `Uri`, whose interior the lint cannot see through.
+#[allow(clippy::mutable_key_type)]
+pub fn document_edit(
+    target: &EditTarget,
+    edits: Vec<lsp_types::TextEdit>,
+) -> lsp_types::WorkspaceEdit {
+    match target.version.filter(|_| target.document_changes) {
+        Some(version) => lsp_types::WorkspaceEdit {
+            document_changes: Some(lsp_types::DocumentChanges::Edits(vec![
+                lsp_types::TextDocumentEdit {
+                    text_document: lsp_types::OptionalVersionedTextDocumentIdentifier {
+                        uri: target.uri.clone(),
+                        version: Some(version),
+                    },
+                    edits: edits.into_iter().map(lsp_types::OneOf::Left).collect(),
+                },
+            ])),
+            ..Default::default()
+        },
+        None => lsp_types::WorkspaceEdit {
+            changes: Some(std::collections::HashMap::from([(
+                target.uri.clone(),
+                edits,
+            )])),
+            ..Default::default()
+        },
+    }
+}
+
+/// Whether any of a document's diagnostics (those with the code `code`, when given) has a
+/// safe fix: whether a fix-all action may have anything to apply.
+pub fn has_safe_fix(found: &[DiagnosticInfo], code: Option<&str>) -> bool {
+    found.iter().any(|d| {
+        code.is_none_or(|code| d.code == code)
+            && d.fix
+                .as_ref()
+                .is_some_and(|fix| fix.applicability == ide::Applicability::Safe)
+    })
+}
+
+/// A `quickfix` action for each diagnostic with a fix whose range meets the bytes `within`
+/// (touching it counts: a cursor right after a name is on it), in document order.
+/// `published` are the same diagnostics as the server publishes them, in the same order,
+/// so that each action names the diagnostic exactly as the client holds it. Safe fixes are
+/// preferred; unsafe ones are offered, not preferred.
+pub fn quick_fixes(
+    index: &LineIndex,
+    target: &EditTarget,
+    found: &[DiagnosticInfo],
+    published: Vec<Diagnostic>,
+    within: std::ops::Range<usize>,
+) -> Vec<lsp_types::CodeActionOrCommand> {
+    found
+        .iter()
+        .zip(published)
+        .filter_map(|(d, diagnostic)| {
+            let fix = d.fix.as_ref()?;
+            let meets = d.span.byte_start as usize <= within.end
+                && within.start <= d.span.byte_end as usize;
+            meets.then(|| {
+                lsp_types::CodeActionOrCommand::CodeAction(lsp_types::CodeAction {
+                    title: fix.title.clone(),
+                    kind: Some(lsp_types::CodeActionKind::QUICKFIX),
+                    diagnostics: Some(vec![diagnostic]),
+                    edit: Some(document_edit(target, text_edits(index, fix.edits.iter()))),
+                    is_preferred: Some(fix.applicability == ide::Applicability::Safe),
+                    ..Default::default()
+                })
+            })
+        })
+        .collect()
+}
+
+/// A source action of `kind` making the fixes `outcome` applied to the document at
+/// `path` (the edits against the text the snapshot holds); `None` when they change nothing
+/// there, or when a diagnostic they would bring in blocks them under `policy` (an editor
+/// may apply a fix-all unasked, on save).
+pub fn fix_all_action(
+    index: &LineIndex,
+    target: &EditTarget,
+    path: &str,
+    title: &str,
+    kind: lsp_types::CodeActionKind,
+    outcome: &ide::FixOutcome,
+    policy: ide::CheckPolicy,
+) -> Option<lsp_types::CodeActionOrCommand> {
+    let new = outcome.new_diagnostics.as_deref().unwrap_or_default();
+    if !policy.blocking(new).is_empty() {
+        return None;
+    }
+    let file = outcome
+        .change
+        .files
+        .iter()
+        .find(|f| f.path == path && !f.edits.is_empty())?;
+    Some(lsp_types::CodeActionOrCommand::CodeAction(
+        lsp_types::CodeAction {
+            title: title.to_string(),
+            kind: Some(kind),
+            edit: Some(document_edit(target, text_edits(index, file.edits.iter()))),
+            ..Default::default()
+        },
+    ))
+}
+
 /// Why a rename is refused, as an editor shows it: the reason, then each place.
 pub fn rename_refusal(error: &ide::RenameError) -> String {
     let mut message = format!("{}: {error}", error.code());
@@ -598,6 +714,92 @@ mod tests {
             !env!("CARGO_PKG_REPOSITORY").is_empty(),
             "a link only to the repository the package names"
         );
+    }
+
+    #[test]
+    fn only_asks_for_a_kind_and_the_kinds_below_it() {
+        use crate::lsp::capabilities::{FIX_ALL, ORGANIZE_IMPORTS, QUICKFIX};
+        let wants = |only: &[&'static str], kind| {
+            let only: Vec<lsp_types::CodeActionKind> = only.iter().map(|&k| k.into()).collect();
+            from_proto::wants_kind(Some(&only), &kind)
+        };
+        assert!(from_proto::wants_kind(None, &FIX_ALL));
+        assert!(wants(&["source"], FIX_ALL) && wants(&["source"], ORGANIZE_IMPORTS));
+        assert!(wants(&["source.fixAll"], FIX_ALL) && !wants(&["source.fixAll"], QUICKFIX));
+        assert!(wants(&["source.fixAll.sextant"], FIX_ALL));
+        assert!(wants(&["refactor", "quickfix"], QUICKFIX));
+        // A prefix of a kind's name that is not a whole part of it, or a longer kind.
+        assert!(!wants(&["source.fix"], FIX_ALL) && !wants(&["quick"], QUICKFIX));
+        assert!(!wants(&["source.fixAll.sextant.more"], FIX_ALL));
+        assert!(!wants(&[], QUICKFIX) && !wants(&[""], QUICKFIX));
+    }
+
+    #[test]
+    fn a_fix_all_that_would_bring_in_an_error_is_not_offered() {
+        let text = "import os\nprint(1)\n";
+        let index = index(text, PositionEncoding::Utf16);
+        let line_index = ide::LineIndex::new(Arc::from(text));
+        let span = |start: u32, end: u32| {
+            Span::new(&line_index, ide::TextRange::new(start.into(), end.into()))
+        };
+        let uri: Uri = "file:///ws/m.py".parse().unwrap();
+        let target = EditTarget {
+            uri: &uri,
+            version: Some(3),
+            document_changes: false,
+        };
+        let new = |severity| DiagnosticInfo {
+            path: "m.py".into(),
+            code: "SX005".into(),
+            severity,
+            message: "undefined name 'os'".into(),
+            span: span(16, 17),
+            unnecessary: false,
+            related: Vec::new(),
+            fix: None,
+        };
+        let outcome = |new_diagnostics| ide::FixOutcome {
+            change: ide::SourceChange {
+                files: vec![ide::FileEdit::new(
+                    "m.py",
+                    text,
+                    vec![ide::TextEdit {
+                        range: span(0, 10),
+                        new_text: String::new(),
+                    }],
+                )],
+                file_system: Vec::new(),
+            },
+            new_diagnostics: Some(new_diagnostics),
+            ..Default::default()
+        };
+        let action = |outcome: &ide::FixOutcome, path| {
+            fix_all_action(
+                &index,
+                &target,
+                path,
+                "Apply all safe fixes",
+                crate::lsp::capabilities::FIX_ALL,
+                outcome,
+                ide::CheckPolicy::Refuse,
+            )
+        };
+        assert_eq!(action(&outcome(vec![new(Severity::Error)]), "m.py"), None);
+        let Some(lsp_types::CodeActionOrCommand::CodeAction(offered)) =
+            action(&outcome(vec![new(Severity::Warning)]), "m.py")
+        else {
+            panic!("a new warning does not block a fix-all");
+        };
+        // Not versioned: the client does not take `documentChanges`.
+        let edits = &offered.edit.unwrap().changes.unwrap()[&uri];
+        assert_eq!(
+            edits,
+            &[lsp_types::TextEdit {
+                range: Range::new(Position::new(0, 0), Position::new(1, 0)),
+                new_text: String::new(),
+            }]
+        );
+        assert_eq!(action(&outcome(Vec::new()), "other.py"), None);
     }
 
     fn index(text: &str, encoding: PositionEncoding) -> LineIndex {
