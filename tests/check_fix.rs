@@ -47,6 +47,11 @@ const PYTHON_IMPORTS: &[(&str, &str, &str)] = &[
         "def f(x):\n    if x:\n        pass\n    return x\n",
     ),
     (
+        "every statement of a block, over rounds",
+        "def f():\n    # Imports.\n    import a\n    import b\n    import c\n",
+        "def f():\n    # Imports.\n    pass\n",
+    ),
+    (
         "one statement of a function's body",
         "def f():\n    import shutil\n    return 1\n",
         "def f():\n    return 1\n",
@@ -150,6 +155,83 @@ fn each_unused_variable_form_is_fixed_as_its_safety_allows() {
             let name = format!("{} (unsafe fixes: {unsafe_fixes})", case.0);
             assert_eq!(read(dir.path(), &format!("m{i}.py")), expected, "{name}");
         }
+    }
+}
+
+/// Each case: a module; as TypeScript after `check --fix`; as JavaScript after `check
+/// --fix`, then after `check --fix --unsafe-fixes`. A statement removed whole is unsafe in
+/// JavaScript (the module is no longer evaluated) and safe in TypeScript (which drops an
+/// import whose names go unused when it compiles).
+const ECMASCRIPT_IMPORTS: &[(&str, &str, &str, &str, &str)] = &[
+    (
+        "one specifier of several",
+        "import { a, b } from './m';\nexport const x = b;\n",
+        "import { b } from './m';\nexport const x = b;\n",
+        "import { b } from './m';\nexport const x = b;\n",
+        "import { b } from './m';\nexport const x = b;\n",
+    ),
+    (
+        "the braces beside a default import",
+        "import d, { a } from './m';\nexport const x = d;\n",
+        "import d from './m';\nexport const x = d;\n",
+        "import d from './m';\nexport const x = d;\n",
+        "import d from './m';\nexport const x = d;\n",
+    ),
+    (
+        "a default import beside a namespace",
+        "import d, * as ns from './m';\nexport const x = ns;\n",
+        "import * as ns from './m';\nexport const x = ns;\n",
+        "import * as ns from './m';\nexport const x = ns;\n",
+        "import * as ns from './m';\nexport const x = ns;\n",
+    ),
+    (
+        "a whole statement",
+        "import * as ns from './m';\nexport const x = 1;\n",
+        "export const x = 1;\n",
+        "import * as ns from './m';\nexport const x = 1;\n",
+        "export const x = 1;\n",
+    ),
+    (
+        "a whole statement sharing its line",
+        "import { a } from './m'; import { b } from './m';\nexport const x = b;\n",
+        "import { b } from './m';\nexport const x = b;\n",
+        "import { a } from './m'; import { b } from './m';\nexport const x = b;\n",
+        "import { b } from './m';\nexport const x = b;\n",
+    ),
+];
+
+#[test]
+fn each_unused_ecmascript_import_form_is_removed_as_its_safety_allows() {
+    let dir = tempfile::tempdir().unwrap();
+    let exports = "export const a = 1, b = 2;\nexport default 3;\n";
+    write(dir.path(), "m.ts", exports);
+    write(dir.path(), "m.js", exports);
+    for (i, case) in ECMASCRIPT_IMPORTS.iter().enumerate() {
+        write(dir.path(), &format!("t{i}.ts"), case.1);
+        write(dir.path(), &format!("j{i}.js"), case.1);
+    }
+    let out = sextant(dir.path(), &["check", "--fix", "--select", "SX006"]);
+    assert!(out.status.code().is_some(), "{}", stderr(&out));
+    for (i, case) in ECMASCRIPT_IMPORTS.iter().enumerate() {
+        assert_eq!(
+            read(dir.path(), &format!("t{i}.ts")),
+            case.2,
+            "{} (ts)",
+            case.0
+        );
+        assert_eq!(
+            read(dir.path(), &format!("j{i}.js")),
+            case.3,
+            "{} (js)",
+            case.0
+        );
+    }
+    let unsafe_fixes = ["check", "--fix", "--unsafe-fixes", "--select", "SX006"];
+    let out = sextant(dir.path(), &unsafe_fixes);
+    assert!(out.status.code().is_some(), "{}", stderr(&out));
+    for (i, case) in ECMASCRIPT_IMPORTS.iter().enumerate() {
+        let name = format!("{} (js, unsafe fixes)", case.0);
+        assert_eq!(read(dir.path(), &format!("j{i}.js")), case.4, "{name}");
     }
 }
 

@@ -43,6 +43,9 @@ pub struct Fix {
     pub applicability: Applicability,
     /// Sorted, non-overlapping replacements in the checked text.
     pub edits: Vec<(TextRange, String)>,
+    /// A range no other fix may touch in the same pass (a statement removed from a block:
+    /// the block, which two removals applied together could leave empty).
+    pub isolation: Option<TextRange>,
 }
 
 impl Fix {
@@ -52,6 +55,14 @@ impl Fix {
 
     pub(crate) fn unsafe_(title: String, edits: Vec<(TextRange, String)>) -> Fix {
         Fix::new(title, Applicability::Unsafe, edits)
+    }
+
+    /// The same fix, kept apart, in one pass, from every other fix touching `range`.
+    pub(crate) fn isolated_in(self, range: Option<TextRange>) -> Fix {
+        Fix {
+            isolation: range,
+            ..self
+        }
     }
 
     /// The same fix, applied only when unsafe fixes are asked for.
@@ -72,15 +83,17 @@ impl Fix {
             title,
             applicability,
             edits,
+            isolation: None,
         }
     }
 
-    /// The smallest range covering every edit (two fixes whose spans overlap are not
-    /// applied in one pass).
+    /// The range two fixes applied in one pass must not share: the isolation range, or
+    /// the smallest range covering every edit.
     pub fn span(&self) -> Option<TextRange> {
         let first = self.edits.first()?.0;
         let last = self.edits.last()?.0;
-        Some(TextRange::new(first.start(), last.end().max(first.end())))
+        let edits = TextRange::new(first.start(), last.end().max(first.end()));
+        Some(self.isolation.map_or(edits, |range| range.cover(edits)))
     }
 }
 
@@ -144,7 +157,6 @@ pub(crate) fn remove_statement(
         return placeholder();
     }
     let alone_before = before.trim().is_empty();
-    let separator_after = after.starts_with(syntax.separator);
     if alone_before && (after.is_empty() || after.starts_with(syntax.line_comment)) {
         // The whole lines, their line break included.
         let through = if line_end < text.len() {
@@ -154,19 +166,25 @@ pub(crate) fn remove_statement(
         };
         return Some((range(line_start, through), String::new()));
     }
-    if separator_after {
+    // Where the separator is part of the statement (JavaScript's `;`), the statement goes
+    // with it; where it stands between statements (Python's), the one beside it goes too.
+    let own_separator = text[start..end].ends_with(syntax.separator);
+    let next_word = |from: usize| {
+        from + text[from..line_end]
+            .find(|c: char| !c.is_whitespace())
+            .unwrap_or(line_end - from)
+    };
+    if own_separator && !after.is_empty() && !after.starts_with(syntax.line_comment) {
+        return Some((range(start, next_word(end)), String::new()));
+    }
+    if after.starts_with(syntax.separator) {
         let separator = end + text[end..].find(syntax.separator)?;
-        let next = separator
-            + 1
-            + text[separator + 1..line_end]
-                .find(|c: char| !c.is_whitespace())
-                .unwrap_or(line_end - separator - 1);
-        return Some((range(start, next), String::new()));
+        return Some((range(start, next_word(separator + 1)), String::new()));
     }
     let trimmed = before.trim_end();
     if trimmed.ends_with(syntax.separator) {
-        let separator = line_start + trimmed.len() - 1;
-        return Some((range(separator, end), String::new()));
+        let from = line_start + trimmed.len() - usize::from(!own_separator);
+        return Some((range(from, end), String::new()));
     }
     placeholder()
 }

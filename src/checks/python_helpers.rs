@@ -306,3 +306,13 @@ pub(crate) fn sole_statement_of_block(statement: tree_sitter::Node) -> bool {
         .count()
         == 1
 }
+
+/// The block `statement` is removed from, when it is a nested block (a function's or a
+/// loop's body): a fix removing it is isolated there, so that two removals applied in one
+/// pass never leave the block empty.
+pub(crate) fn enclosing_block(statement: tree_sitter::Node) -> Option<crate::syntax::TextRange> {
+    statement
+        .parent()
+        .filter(|parent| parent.kind() == "block")
+        .map(crate::checks::node_range)
+}

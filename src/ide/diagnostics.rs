@@ -56,6 +56,11 @@ pub struct FixInfo {
     #[serde(skip)]
     #[schemars(skip)]
     pub edits: Vec<super::TextEdit>,
+    /// The byte range no other fix may touch when this one is applied in the same pass
+    /// (see `checks::Fix::span`).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub exclusive: (u32, u32),
 }
 
 /// A place a diagnostic refers to: in the diagnostic's file, or in the file `path` names.
@@ -435,6 +440,9 @@ pub(crate) fn file_diagnostics_info(
                         new_text: new_text.clone(),
                     })
                     .collect(),
+                exclusive: fix
+                    .span()
+                    .map_or((0, 0), |span| (span.start().into(), span.end().into())),
             }),
         }
     };

@@ -37,7 +37,7 @@ use crate::{
 };
 
 /// Rounds of fixing before the fixes still left are left to the next run.
-pub const MAX_ROUNDS: usize = 10;
+pub const MAX_ROUNDS: usize = 100;
 
 /// What to fix.
 #[derive(Clone, Debug)]
@@ -425,32 +425,26 @@ fn names_imported_from(db: &dyn Db, workspace: Workspace, file: SourceFile) -> V
     names
 }
 
-/// `text` with every fix of `usable` that overlaps no fix before it applied, in order of
-/// position; `None` when none applies. Each applied fix is recorded in `applied`.
+/// `text` with every fix of `usable` whose exclusive range (its edits', or the block it
+/// removes a statement from) overlaps no fix before it applied, in order of position; `None` when none applies. Each applied fix is recorded in `applied`.
 fn apply_fixes(
     text: &str,
     usable: &[&DiagnosticInfo],
     path: &str,
     applied: &mut Vec<AppliedFix>,
 ) -> Option<String> {
+    let exclusive = |d: &DiagnosticInfo| d.fix.as_ref().expect("usable fixes have a fix").exclusive;
     let mut chosen: Vec<&DiagnosticInfo> = usable.to_vec();
-    chosen.sort_by_key(|d| {
-        let edits = &d.fix.as_ref().expect("usable fixes have a fix").edits;
-        edits
-            .first()
-            .map(|e| (e.range.byte_start, e.range.byte_end))
-    });
+    chosen.sort_by_key(|d| exclusive(d));
     let mut edits = Vec::new();
     let mut end_of_last: Option<u32> = None;
     for diagnostic in chosen {
         let fix = diagnostic.fix.as_ref().expect("usable fixes have a fix");
-        let (Some(first), Some(last)) = (fix.edits.first(), fix.edits.last()) else {
-            continue;
-        };
-        if end_of_last.is_some_and(|end| first.range.byte_start < end) {
+        let (start, end) = fix.exclusive;
+        if fix.edits.is_empty() || end_of_last.is_some_and(|last| start < last) {
             continue;
         }
-        end_of_last = Some(last.range.byte_end);
+        end_of_last = Some(end);
         edits.extend(fix.edits.iter().cloned());
         applied.push(AppliedFix {
             path: path.to_string(),

@@ -3,10 +3,15 @@
 
 use std::collections::HashSet;
 
+use tree_sitter::Node;
+
 use crate::{
     checks::{
-        CheckContext, Diagnostic, registry::ids,
-        sx005_undefined_name::ecmascript::visible_binding_scope, walk,
+        CheckContext, Diagnostic,
+        fix::{Fix, StatementSyntax, remove_list_item, remove_statement},
+        registry::ids,
+        sx005_undefined_name::ecmascript::visible_binding_scope,
+        walk,
     },
     semantic::{
         imports::{FileImports, ImportSummary},
@@ -23,7 +28,8 @@ pub(super) fn check(ctx: &CheckContext) -> Vec<Diagnostic> {
     let Some((text, root)) = ctx.root() else {
         return Vec::new();
     };
-    unused_imports(names, root, &text, unused)
+    let typescript = ctx.lang == crate::lang::Family::TYPESCRIPT;
+    unused_imports(names, root, &text, unused, typescript)
 }
 
 /// Top-level import bindings of `import` statements (not `export … from`) that no use in
@@ -81,9 +87,10 @@ const JSX_FACTORIES: &[&str] = &["React", "h", "Fragment", "jsx", "createElement
 
 fn unused_imports(
     names: &FileNames,
-    root: tree_sitter::Node,
+    root: Node,
     text: &str,
     candidates: Vec<(OccurrenceId, &ImportSummary)>,
+    typescript: bool,
 ) -> Vec<Diagnostic> {
     let (has_jsx, mentioned) = jsx_and_comment_words(root, text);
     let mut found = Vec::new();
@@ -96,18 +103,25 @@ fn unused_imports(
             Some(imported) if imported != name => format!("{imported} as {name}"),
             _ => name.to_string(),
         };
-        found.push(Diagnostic::new(
-            ids::UNUSED_IMPORT,
-            names.occurrence(id).range,
-            format!("'{what}' imported from '{}' but unused", import.module),
-        ));
+        let range = names.occurrence(id).range;
+        let fix = root
+            .descendant_for_byte_range(range.start().into(), range.end().into())
+            .and_then(|node| removal(node, text, &what, typescript));
+        found.push(
+            Diagnostic::new(
+                ids::UNUSED_IMPORT,
+                range,
+                format!("'{what}' imported from '{}' but unused", import.module),
+            )
+            .with_fix(fix),
+        );
     }
     found
 }
 
 /// Whether the file has JSX, and the words of its comments (`{@link Name}`, `@jsx h`,
 /// `@type {Name}` in JSDoc name imports too).
-fn jsx_and_comment_words<'t>(root: tree_sitter::Node, text: &'t str) -> (bool, HashSet<&'t str>) {
+fn jsx_and_comment_words<'t>(root: Node, text: &'t str) -> (bool, HashSet<&'t str>) {
     let mut has_jsx = false;
     let mut words = HashSet::new();
     walk(root, &mut |node| {
@@ -123,4 +137,62 @@ fn jsx_and_comment_words<'t>(root: tree_sitter::Node, text: &'t str) -> (bool, H
         true
     });
     (has_jsx, words)
+}
+
+const ECMASCRIPT_STATEMENTS: StatementSyntax = StatementSyntax {
+    separator: ';',
+    line_comment: "//",
+    placeholder: None,
+};
+
+/// The fix removing the imported name at `name`: the specifier and its comma among
+/// others; the braces with the comma before them when it was the last named import beside
+/// a default one; a default or namespace import and its comma beside the rest; else the
+/// whole statement. A statement removed whole in JavaScript no longer evaluates its module
+/// (its side effects go), so that fix is unsafe there; TypeScript drops an import whose
+/// names go unused when it compiles, so it is safe there, as is any `import type`.
+fn removal(name: Node, text: &str, what: &str, typescript: bool) -> Option<Fix> {
+    let mut item = name;
+    while !matches!(item.kind(), "import_specifier" | "namespace_import")
+        && item.parent()?.kind() != "import_clause"
+    {
+        item = item.parent()?;
+    }
+    let clause = if item.kind() == "import_specifier" {
+        item.parent()?.parent()?
+    } else {
+        item.parent()?
+    };
+    let statement = clause.parent().filter(|s| s.kind() == "import_statement")?;
+    let mut cursor = clause.walk();
+    let parts: Vec<Node> = clause.named_children(&mut cursor).collect();
+    let title = format!("Remove unused import '{what}'");
+    if item.kind() == "import_specifier" {
+        let group = item.parent()?;
+        let mut cursor = group.walk();
+        let specifiers: Vec<Node> = group
+            .named_children(&mut cursor)
+            .filter(|n| n.kind() == "import_specifier")
+            .collect();
+        let index = specifiers.iter().position(|n| n.id() == item.id())?;
+        if specifiers.len() > 1 {
+            let edit = remove_list_item(text, &specifiers, index)?;
+            return Some(Fix::safe(title, vec![edit]));
+        }
+        if parts.len() > 1 {
+            let at = parts.iter().position(|n| n.id() == group.id())?;
+            let edit = remove_list_item(text, &parts, at)?;
+            return Some(Fix::safe(title, vec![edit]));
+        }
+    } else if parts.len() > 1 {
+        let at = parts.iter().position(|n| n.id() == item.id())?;
+        let edit = remove_list_item(text, &parts, at)?;
+        return Some(Fix::safe(title, vec![edit]));
+    }
+    let edit = remove_statement(text, statement, false, &ECMASCRIPT_STATEMENTS)?;
+    let type_only = text[statement.start_byte()..clause.start_byte()].contains("type");
+    Some(match typescript || type_only {
+        true => Fix::safe(title, vec![edit]),
+        false => Fix::unsafe_(title, vec![edit]),
+    })
 }

@@ -10,8 +10,8 @@ use crate::{
         CheckContext, Diagnostic,
         fix::{Fix, remove_list_item, remove_statement},
         python_helpers::{
-            PYTHON_STATEMENTS, import_of, in_try_catching, names_in_strings_and_comments,
-            scopes_using, sole_statement_of_block, used_in_a_header,
+            PYTHON_STATEMENTS, enclosing_block, import_of, in_try_catching,
+            names_in_strings_and_comments, scopes_using, sole_statement_of_block, used_in_a_header,
         },
         registry::ids,
     },
@@ -173,16 +173,17 @@ fn removal(name: Node, text: &str, described: &str, is_init: bool) -> Option<Fix
         .children_by_field_name("name", &mut cursor)
         .collect();
     let index = items.iter().position(|n| n.id() == item.id())?;
-    let edit = if items.len() > 1 {
-        remove_list_item(text, &items, index)?
+    let (edit, isolation) = if items.len() > 1 {
+        (remove_list_item(text, &items, index)?, None)
     } else {
         let sole = sole_statement_of_block(statement);
-        remove_statement(text, statement, sole, &PYTHON_STATEMENTS)?
+        let edit = remove_statement(text, statement, sole, &PYTHON_STATEMENTS)?;
+        (edit, enclosing_block(statement))
     };
     let title = format!("Remove unused import '{described}'");
-    Some(if is_init {
-        Fix::unsafe_(title, vec![edit])
-    } else {
-        Fix::safe(title, vec![edit])
-    })
+    let fix = match is_init {
+        true => Fix::unsafe_(title, vec![edit]),
+        false => Fix::safe(title, vec![edit]),
+    };
+    Some(fix.isolated_in(isolation))
 }

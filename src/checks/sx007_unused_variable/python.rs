@@ -16,8 +16,8 @@ use crate::checks::{
     fix::{Fix, range, remove_statement},
     python_forms::{self as forms, Form},
     python_helpers::{
-        PYTHON_STATEMENTS, binding_scope, is_comprehension, names_in_strings_and_comments,
-        scopes_using, sole_statement_of_block, used_in_a_header,
+        PYTHON_STATEMENTS, binding_scope, enclosing_block, is_comprehension,
+        names_in_strings_and_comments, scopes_using, sole_statement_of_block, used_in_a_header,
     },
     registry::ids,
 };
@@ -401,10 +401,11 @@ fn assignment_removal(
             if is_constant(value) {
                 let sole = sole_statement_of_block(statement);
                 let edit = remove_statement(text, statement, sole, &PYTHON_STATEMENTS)?;
-                Some(match only_binding {
+                let fix = match only_binding {
                     true => Fix::safe(title, vec![edit]),
                     false => Fix::unsafe_(title, vec![edit]),
-                })
+                };
+                Some(fix.isolated_in(enclosing_block(statement)))
             } else {
                 let edit = (
                     range(statement.start_byte(), value.start_byte()),
