@@ -32,11 +32,13 @@ async def test_typecheck_on_typescript(project):
         assert not found.is_error, found
         assert found.structured_content["diagnostics"] == [
             {"path": "src/main.ts", "line": 1, "column": 18, "code": "SX006", "severity": "warning",
-             "message": "'spare' imported from './util' but unused"},
+             "message": "'spare' imported from './util' but unused",
+             "fix": {"title": "Remove unused import 'spare'", "applicability": "safe"}},
             {"path": "src/main.ts", "line": 2, "column": 1, "code": "SX003", "severity": "error",
              "message": "no module './missing' in the workspace"},
             {"path": "src/main.ts", "line": 2, "column": 10, "code": "SX006", "severity": "warning",
-             "message": "'gone' imported from './missing' but unused"},
+             "message": "'gone' imported from './missing' but unused",
+             "fix": {"title": "Remove unused import 'gone'", "applicability": "safe"}},
             {"path": "src/main.ts", "line": 4, "column": 47, "code": "SX005", "severity": "error",
              "message": "undefined name 'undefinedThing'"},
         ]

@@ -144,17 +144,20 @@ def main() -> int:
     gone = before - after
     # Gone with a fix that explains it: a redefinition of a name whose imports or
     # assignments a fix removed, and anything in a file that did not compile before.
-    removed_names = {(path, m.split("'")[1]) for (path, m) in fixed_keys if "'" in m}
+    # `a.b` binds `a` (`import a.b`) or `b` (`from a import b`); `a.b as c` binds `c`.
+    removed = set()
+    for path, message in fixed_keys:
+        if "'" in message:
+            described = message.split("'")[1]
+            dotted = described.split(" as ")[0]
+            removed |= {(path, described.split(" as ")[-1]), (path, dotted.split(".")[0]),
+                        (path, dotted.split(".")[-1])}
     lost = collections.Counter(
         {
             (path, m): n
             for (path, m), n in (gone - fixed_keys).items()
             if path in compiled_before
-            and not (
-                m.startswith("redefinition of unused")
-                and (path, m.split("'")[1].split(".")[0]) in
-                {(p, name.split(".")[0].split(" as ")[-1]) for (p, name) in removed_names}
-            )
+            and not (m.startswith("redefinition of unused") and (path, m.split("'")[1]) in removed)
         }
     )
     broken = sorted(compiled_before - compiled_after)
