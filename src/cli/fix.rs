@@ -9,7 +9,7 @@ use std::{fmt::Write as _, process::ExitCode};
 
 use super::{CliError, apply::failed, cancelled, render};
 use crate::{
-    ide::{self, FixOutcome, FixQuery},
+    ide::{FixOutcome, FixQuery},
     workspace::Host,
 };
 
@@ -25,24 +25,6 @@ pub(super) fn run(
             "{path}: no file the workspace indexes is there (see `sextant files`)"
         )));
     }
-    let new = outcome.new_diagnostics.clone().unwrap_or_default();
-    let blocking = query.check.blocking(&new);
-    if !blocking.is_empty() {
-        let mut message = format!(
-            "{}: the fixes would introduce {} new error{}; nothing written",
-            ide::ErrorCode::NewDiagnostics.as_str(),
-            blocking.len(),
-            if blocking.len() == 1 { "" } else { "s" }
-        );
-        for d in &blocking {
-            let _ = write!(
-                message,
-                "\n{}:{}:{}: {} {}",
-                d.path, d.span.start.line, d.span.start.column, d.code, d.message
-            );
-        }
-        return Err(CliError(message));
-    }
     let written = !diff_only && !outcome.change.is_empty();
     if written {
         host.write_change(&outcome.change).map_err(failed)?;
@@ -57,12 +39,12 @@ pub(super) fn run(
         json_answer(&outcome, written)
     } else if diff_only {
         let mut out = outcome.diff.clone();
-        let _ = writeln!(out, "{}", fixed_line(&outcome, "would fix"));
+        let _ = writeln!(out, "{}", fixed_line(&outcome, "Would fix"));
         withheld_lines(&mut out, &outcome);
         out
     } else {
         let mut out = render::check(&outcome.remaining, false);
-        let _ = writeln!(out, "{}", fixed_line(&outcome, "fixed"));
+        let _ = writeln!(out, "{}", fixed_line(&outcome, "Fixed"));
         withheld_lines(&mut out, &outcome);
         out
     };
@@ -82,7 +64,6 @@ fn fixed_line(outcome: &FixOutcome, verb: &str) -> String {
         "Nothing to fix.".to_string()
     } else {
         let codes: Vec<String> = by_code.iter().map(|(c, n)| format!("{c} {n}")).collect();
-        let verb = verb[..1].to_uppercase() + &verb[1..];
         format!(
             "{verb} {count} diagnostic{} in {} file{} ({}).",
             plural(count),

@@ -79,7 +79,8 @@ pub struct FixOutcome {
     /// Remaining diagnostics whose fix is unsafe (applied only when asked for).
     pub unsafe_fixes_left: usize,
     /// Diagnostics the fixed files, or the files importing them, would have that they do
-    /// not have now (`None` when the policy is off). A fix that introduces one is a bug.
+    /// not have now (`None` when the policy is off): never one the policy blocks, whose
+    /// files are `withheld` instead. A fix that introduces one is a bug.
     pub new_diagnostics: Option<Vec<DiagnosticInfo>>,
     /// Files whose fixes are left out: with them, the check found new errors (under the
     /// policy) in the file or a file importing it.
@@ -304,20 +305,16 @@ pub(crate) fn fix(
 }
 
 /// `diagnostics` (of `file`) with the fixes [`fix`] never applies, whatever their
-/// applicability, taken off (see `usable_fixes`): the fixes an editor may offer one by one.
+/// applicability, taken off (see [`FixFilter`]): the fixes an editor may offer one by one.
 pub(crate) fn offered_fixes(
     db: &dyn Db,
     workspace: Workspace,
     file: SourceFile,
     mut diagnostics: Vec<DiagnosticInfo>,
 ) -> Vec<DiagnosticInfo> {
-    let usable: std::collections::HashSet<*const DiagnosticInfo> =
-        usable_fixes(db, workspace, file, &diagnostics, true)
-            .into_iter()
-            .map(std::ptr::from_ref)
-            .collect();
+    let mut filter = FixFilter::new(db, workspace, file, true);
     for diagnostic in &mut diagnostics {
-        if !usable.contains(&std::ptr::from_ref(&*diagnostic)) {
+        if !filter.allows(diagnostic) {
             diagnostic.fix = None;
         }
     }
@@ -363,9 +360,7 @@ fn unsafe_left(remaining: &BTreeMap<String, Vec<DiagnosticInfo>>, query: &FixQue
         .count()
 }
 
-/// The diagnostics of `file` whose fix may be applied: safe ones, unsafe ones when asked
-/// for. A Python unused import that another file imports by name from this one (or takes
-/// with `from … import *`) is kept: removing it would break that file.
+/// The diagnostics of `file` whose fix may be applied (see [`FixFilter`]).
 fn usable_fixes<'d>(
     db: &dyn Db,
     workspace: Workspace,
@@ -373,26 +368,51 @@ fn usable_fixes<'d>(
     diagnostics: &'d [DiagnosticInfo],
     unsafe_fixes: bool,
 ) -> Vec<&'d DiagnosticInfo> {
-    let mut imported_from_here: Option<Vec<String>> = None;
-    diagnostics
-        .iter()
-        .filter(|d| {
-            let Some(fix) = &d.fix else {
-                return false;
-            };
-            if fix.applicability == Applicability::Unsafe && !unsafe_fixes {
-                return false;
-            }
-            if d.code == ids::UNUSED_IMPORT && is_python(db, file) {
-                let imported = imported_from_here
-                    .get_or_insert_with(|| names_imported_from(db, workspace, file));
-                let bound = &file.text(db)[d.span.byte_start as usize..d.span.byte_end as usize];
-                let bound = bound.split('.').next().unwrap_or(bound);
-                return !imported.iter().any(|name| name == bound || name == "*");
-            }
-            true
-        })
-        .collect()
+    let mut filter = FixFilter::new(db, workspace, file, unsafe_fixes);
+    diagnostics.iter().filter(|d| filter.allows(d)).collect()
+}
+
+/// Which fixes of one file may be applied: safe ones, unsafe ones when asked for. A Python
+/// unused import that another file imports by name from this one (or takes with `from …
+/// import *`) is kept: removing it would break that file.
+struct FixFilter<'db> {
+    db: &'db dyn Db,
+    workspace: Workspace,
+    file: SourceFile,
+    unsafe_fixes: bool,
+    /// What other files import from this one, read the first time it is needed.
+    imported_from_here: Option<Vec<String>>,
+}
+
+impl<'db> FixFilter<'db> {
+    fn new(db: &'db dyn Db, workspace: Workspace, file: SourceFile, unsafe_fixes: bool) -> Self {
+        FixFilter {
+            db,
+            workspace,
+            file,
+            unsafe_fixes,
+            imported_from_here: None,
+        }
+    }
+
+    fn allows(&mut self, d: &DiagnosticInfo) -> bool {
+        let Some(fix) = &d.fix else {
+            return false;
+        };
+        if fix.applicability == Applicability::Unsafe && !self.unsafe_fixes {
+            return false;
+        }
+        if d.code != ids::UNUSED_IMPORT || !is_python(self.db, self.file) {
+            return true;
+        }
+        let (db, workspace, file) = (self.db, self.workspace, self.file);
+        let imported = self
+            .imported_from_here
+            .get_or_insert_with(|| names_imported_from(db, workspace, file));
+        let bound = &file.text(db)[d.span.byte_start as usize..d.span.byte_end as usize];
+        let bound = bound.split('.').next().unwrap_or(bound);
+        !imported.iter().any(|name| name == bound || name == "*")
+    }
 }
 
 fn is_python(db: &dyn Db, file: SourceFile) -> bool {

