@@ -7,7 +7,8 @@
 Serves `--root` (default this interpreter's standard library, without `site-packages`) with
 `sextant mcp` over stdio through the MCP Python SDK, waits for the index, then sends a unified
 diff that changes one line in each of `--files` Python files (a comment appended to the
-file's first non-blank line) as a dry run `--calls` times, and prints the median and the
+file's first non-blank line, numbered: each call's texts are new) as a dry run `--calls`
+times, and prints the median and the
 slowest round trip, with `check: "report"` (the scratch database's diagnostics of the changed
 files) and, as the baseline in the same run, `check: "off"` (the same patch, parsed and
 applied in memory only). Nothing is written.
@@ -24,7 +25,7 @@ import anyio
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
 
-def patch_of(root: Path, count: int) -> str:
+def patch_of(root: Path, count: int, call: int) -> str:
     chosen = []
     for path in sorted(root.rglob("*.py")):
         rel = path.relative_to(root).as_posix()
@@ -38,7 +39,7 @@ def patch_of(root: Path, count: int) -> str:
         if at is None or path.stat().st_size > 200_000:
             continue
         context = lines[at + 1 : at + 4]
-        hunk = [f"-{lines[at]}", f"+{lines[at]}  # patched"] + [f" {line}" for line in context]
+        hunk = [f"-{lines[at]}", f"+{lines[at]}  # patched {call}"] + [f" {line}" for line in context]
         chosen.append(
             f"--- a/{rel}\n+++ b/{rel}\n@@ -{at + 1},{1 + len(context)} +{at + 1},{1 + len(context)} @@\n"
             + "\n".join(hunk) + "\n"
@@ -50,7 +51,6 @@ def patch_of(root: Path, count: int) -> str:
 
 async def main(args):
     root = Path(args.root or Path(sysconfig.get_paths()["stdlib"]))
-    patch = patch_of(root, args.files)
     params = StdioServerParameters(command=args.sextant, args=["mcp", "--root", str(root), "--exclude", "site-packages/"])
     with open(os.devnull, "w") as errlog:
         async with stdio_client(params, errlog=errlog) as (read, write):
@@ -64,7 +64,8 @@ async def main(args):
                     await anyio.sleep(0.5)
                 for check in ("off", "report"):
                     times = []
-                    for _ in range(args.calls + 2):
+                    for call in range(args.calls + 2):
+                        patch = patch_of(root, args.files, call)
                         started = time.perf_counter()
                         result = await session.call_tool("apply_patch", {"patch": patch, "check": check})
                         times.append((time.perf_counter() - started) * 1000)

@@ -1101,3 +1101,70 @@ fn reference_edges_are_memoized_per_file_and_ranks_rerun_only_when_edges_change(
         "area is used now: {map}"
     );
 }
+
+/// A dry run's scratch database is kept for the next one: only the changed file's queries
+/// run again there, and it follows the workspace (a stale one would miss an edit).
+#[test]
+fn a_dry_runs_scratch_database_is_kept_warm_and_follows_the_workspace() {
+    let (mut host, log) = logged_host();
+    let b_with = |call: &str, arg: u32| {
+        let text =
+            format!("from pkg.a import {call}\n\ndef unrelated():\n    return {call}({arg}, 2)\n");
+        std::collections::BTreeMap::from([("pkg/b.py".to_string(), text)])
+    };
+    let new_diagnostics = |host: &Host, texts| -> Vec<String> {
+        let found = host.analysis().new_diagnostics(&texts).unwrap();
+        found
+            .iter()
+            .map(|d| format!("{}:{} {}", d.path, d.span.start.line, d.code))
+            .collect()
+    };
+    assert_eq!(
+        new_diagnostics(&host, b_with("area", 1)),
+        Vec::<String>::new()
+    );
+    log.lock().unwrap().clear();
+    assert_eq!(
+        new_diagnostics(&host, b_with("area", 2)),
+        Vec::<String>::new()
+    );
+    // Only b's queries ran (its id in the scratch database is not the workspace's): a's
+    // names, which b imports, were kept from the first run.
+    let executed = executed_checks(&log);
+    let ids: std::collections::BTreeSet<&str> = executed
+        .iter()
+        .filter_map(|q| Some(q.split_once('(')?.1))
+        .collect();
+    assert_eq!(ids.len(), 1, "one file's queries: {executed:?}");
+    let names: Vec<&str> = executed
+        .iter()
+        .map(|q| q.split('(').next().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "file_diagnostics",
+            "file_names",
+            "file_symbols",
+            "syntax_errors"
+        ]
+    );
+
+    // The workspace's a renames `area`: the kept scratch database sees it (a stale one
+    // would call `surface` unknown, a new diagnostic).
+    let a = host.file("pkg/a.py").unwrap();
+    let text = host
+        .analysis()
+        .file_text(a)
+        .replace("def area", "def surface");
+    host.set_file_text("pkg/a.py", &text);
+    assert_eq!(
+        new_diagnostics(&host, b_with("surface", 3)),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        new_diagnostics(&host, b_with("volume", 3)),
+        ["pkg/b.py:1 SX004"],
+        "importing a name a does not define is new"
+    );
+}
