@@ -307,6 +307,39 @@ fn fix_writes_the_safe_fixes_and_reports_what_remains() {
     );
 }
 
+/// A diagnostic names a fix only where `--fix` may apply it: `json`, which another file
+/// imports from pkg/a.py, has none, in `check --json` as in the editor's quick fixes.
+#[test]
+fn check_names_only_the_fixes_fix_may_apply() {
+    let dir = tempfile::tempdir().unwrap();
+    package(dir.path());
+    let out = sextant(dir.path(), &["check", "--json"]);
+    let answer: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let fixes: Vec<(String, serde_json::Value)> = answer["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["message"].as_str().unwrap().to_string(), d["fix"].clone()))
+        .collect();
+    assert_eq!(
+        fixes,
+        [
+            (
+                "'os' imported but unused".to_string(),
+                serde_json::json!({"title": "Remove unused import 'os'", "applicability": "unsafe"})
+            ),
+            (
+                "'os' imported but unused".to_string(),
+                serde_json::json!({"title": "Remove unused import 'os'", "applicability": "safe"})
+            ),
+            (
+                "'json' imported but unused".to_string(),
+                serde_json::Value::Null
+            ),
+        ]
+    );
+}
+
 #[test]
 fn an_import_another_file_takes_with_a_star_is_kept() {
     let dir = tempfile::tempdir().unwrap();
