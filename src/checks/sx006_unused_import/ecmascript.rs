@@ -8,7 +8,7 @@ use tree_sitter::Node;
 use crate::{
     checks::{
         CheckContext, Diagnostic,
-        fix::{Fix, StatementSyntax, remove_list_item, remove_statement},
+        fix::{ECMASCRIPT_STATEMENTS, Fix, remove_list_item, remove_statement},
         registry::ids,
         sx005_undefined_name::ecmascript::visible_binding_scope,
         walk,
@@ -138,12 +138,6 @@ fn jsx_and_comment_words<'t>(root: Node, text: &'t str) -> (bool, HashSet<&'t st
     });
     (has_jsx, words)
 }
-
-const ECMASCRIPT_STATEMENTS: StatementSyntax = StatementSyntax {
-    separator: ';',
-    line_comment: "//",
-    placeholder: None,
-};
 
 /// The fix removing the imported name at `name`: the specifier and its comma among
 /// others; the braces with the comma before them when it was the last named import beside

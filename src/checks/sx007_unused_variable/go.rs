@@ -18,9 +18,14 @@
 //! x + 1` reads an outer `x`). A name no local scope binds belongs to the package block,
 //! which reports nothing.
 //!
+//! Fixes (`go_fixes.rs`): the name becomes `_` or leaves its statement, the value evaluated as
+//! before.
+//!
 //! Invariant: reads the file's own tree only (the check depends on its file alone).
 
 use std::collections::{HashMap, HashSet};
+
+use super::go_fixes as fixes;
 
 use crate::checks::{Diagnostic, node_range, registry::ids};
 
@@ -34,6 +39,7 @@ pub(super) fn check(tree: &tree_sitter::Tree, text: &str) -> Vec<Diagnostic> {
         steps: Vec::new(),
     };
     walker.walk(root);
+    let declared: HashSet<usize> = walker.vars.iter().map(|v| v.node.id()).collect();
     walker
         .vars
         .iter()
@@ -44,6 +50,7 @@ pub(super) fn check(tree: &tree_sitter::Tree, text: &str) -> Vec<Diagnostic> {
                 node_range(v.node),
                 format!("local variable '{}' is assigned to but never used", v.name),
             )
+            .with_fix(fixes::fix(v.node, text, &declared))
         })
         .collect()
 }
