@@ -377,6 +377,53 @@ fn each_unused_ecmascript_variable_form_is_fixed_as_its_safety_allows() {
 }
 
 #[test]
+fn a_tsconfig_keeping_unused_imports_makes_their_removal_unsafe() {
+    let dir = tempfile::tempdir().unwrap();
+    let module = "import { x } from './m';\nimport { y, z } from './m';\nexport const w = z;\n";
+    write(
+        dir.path(),
+        "tsconfig.base.json",
+        r#"{"compilerOptions": {"verbatimModuleSyntax": true}}"#,
+    );
+    write(
+        dir.path(),
+        "keep/tsconfig.json",
+        r#"{"extends": "../tsconfig.base.json"}"#,
+    );
+    write(
+        dir.path(),
+        "drop/tsconfig.json",
+        r#"{"extends": "../tsconfig.base.json", "compilerOptions": {"verbatimModuleSyntax": false}}"#,
+    );
+    for project in ["keep", "drop"] {
+        write(
+            dir.path(),
+            &format!("{project}/m.ts"),
+            "export const x = 1, y = 2, z = 3;\n",
+        );
+        write(dir.path(), &format!("{project}/a.ts"), module);
+    }
+    let out = sextant(dir.path(), &["check", "--fix", "--select", "SX006"]);
+    assert!(out.status.code().is_some(), "{}", stderr(&out));
+    // The statement is kept for its module's side effects: removing it is unsafe.
+    assert_eq!(
+        read(dir.path(), "keep/a.ts"),
+        "import { x } from './m';\nimport { z } from './m';\nexport const w = z;\n"
+    );
+    assert_eq!(
+        read(dir.path(), "drop/a.ts"),
+        "import { z } from './m';\nexport const w = z;\n"
+    );
+    let unsafe_fixes = ["check", "--fix", "--unsafe-fixes", "--select", "SX006"];
+    let out = sextant(dir.path(), &unsafe_fixes);
+    assert!(out.status.code().is_some(), "{}", stderr(&out));
+    assert_eq!(
+        read(dir.path(), "keep/a.ts"),
+        "import { z } from './m';\nexport const w = z;\n"
+    );
+}
+
+#[test]
 fn each_unused_import_form_is_removed_exactly() {
     let dir = tempfile::tempdir().unwrap();
     for (i, (_, before, _)) in PYTHON_IMPORTS.iter().enumerate() {
