@@ -11,7 +11,10 @@ unused local variable, in turn:
   after its package clause;
 - local: a first statement in a function body declaring a variable nothing uses, in turn
   `sxTmpN := make([]byte, 0)`, `var sxTmpN = new(int)`, `var sxTmpN int`, `sxTmpN := 1` and
-  `sxTmpN, sxErrN := 1, error(nil)` (two, fixed over two rounds).
+  `sxTmpN, sxErrN := 1, error(nil)` (two, fixed over two rounds);
+- only-use: the only use of a variable deleted, as `go_compare.py` does (the line emptied):
+  the variable is left unused as real code declares it (`v, err :=`, a range variable, a
+  `var` with a type), and an import it alone used may be left unused too.
 
 `sextant check --fix --json` runs on the tree (every code, as a user runs it), then the type
 checker (`go_typecheck.go`) and `gofmt -l` again. Reported:
@@ -19,8 +22,10 @@ checker (`go_typecheck.go`) and `gofmt -l` again. Reported:
 - fixed: the fixes applied, by code;
 - still reported: "declared but not used" or "imported but not used" errors of go/types
   after the fixes (a mutation left unfixed, or a fix that missed);
-- new errors: any other go/types error after the fixes (the copies had none);
-- not gofmt-clean: a file gofmt left alone before the mutation and would change after;
+- new errors: any other go/types error after the fixes that the mutated copy did not have
+  (by file and message: the fixes move lines), and a package that no longer parses;
+- not gofmt-clean: a file gofmt left alone before the mutation (and after it, for an
+  emptied line) and would change after;
 - imports restored: files given an unused import whose text after the fixes is the
   original's, byte for byte (an import fix removes exactly what the mutation added).
 
@@ -145,15 +150,21 @@ def main():
         for path in candidates:
             if len(mutated) >= args.mutations:
                 break
-            kind = ("import", "local")[len(mutated) % 2]
+            kind = ("import", "local", "only-use")[len(mutated) % 3]
             text = originals[path]
-            changed = add_import(text, rng) if kind == "import" else add_local(text, rng, len(mutated))
-            if changed is None:
-                continue
-            (root / path).write_text(changed, encoding="utf-8")
+            if kind == "only-use":
+                if not go_compare.mutate(root / path, kind, rng):
+                    continue
+            else:
+                changed = add_import(text, rng) if kind == "import" else add_local(text, rng, len(mutated))
+                if changed is None:
+                    continue
+                (root / path).write_text(changed, encoding="utf-8")
             mutated[path] = kind
         mutated_dirs = sorted({str(Path(p).parent) for p in mutated})
-        go_unused, _, _, _ = go_compare.run_go(checker, root, mutated_dirs)
+        go_unused, _, mutated_errors, _ = go_compare.run_go(checker, root, mutated_dirs)
+        # An emptied line may leave two blank lines together: not the fixes' doing.
+        dirty_before |= {p for p in gofmt_dirty(root, files) if mutated.get(p) == "only-use"}
         print(f"{len(mutated)} files mutated in {len(mutated_dirs)} packages "
               f"({collections.Counter(mutated.values())}); go/types reports {len(go_unused)} "
               f"unused variables and the imports besides")
@@ -169,10 +180,13 @@ def main():
         unrestored = [p for p in imports if (root / p).read_text(encoding="utf-8") != originals[p]]
 
     fixed = collections.Counter(f["code"] for f in answer["fixed"])
-    still, new = [], []
-    for lines in errors.values():
-        for line in lines:
-            (still if NOT_USED.search(line) else new).append(line)
+    # By file and message, without the line: the fixes move lines.
+    def keyed(lines):
+        return collections.Counter(re.sub(r":\d+: ", ": ", line) for line in lines)
+    after = [line for lines in errors.values() for line in lines]
+    still = [line for line in after if NOT_USED.search(line)]
+    before = keyed(line for lines in mutated_errors.values() for line in lines if not NOT_USED.search(line))
+    new = sorted((keyed(line for line in after if not NOT_USED.search(line)) - before).elements())
     new += [f"{d}: syntax error" for d in unchecked]
     not_formatted = sorted(dirty_after - dirty_before)
     print(f"fixed: {sum(fixed.values())} ({', '.join(f'{c} {n}' for c, n in sorted(fixed.items()))}); "

@@ -11,7 +11,9 @@ each get, in turn:
   `import { a, a as sxAlias } from 'm'`);
 - local: a first statement in a function body declaring a variable nothing reads, in turn
   `const sxTmpN = 1;`, `let sxTmpN;`, `const sxTmpN = () => 0;`, `let sxTmpN = 1, sxTmp2N =
-  'two';` and `const sxTmpN = Date.now();` (whose fix, keeping `Date.now();`, is unsafe).
+  'two';` and `const sxTmpN = Date.now();` (whose fix, keeping `Date.now();`, is unsafe);
+- only-use: the one line reading a local declared on a line of its own (`const x = …;`,
+  named twice in the file) deleted, leaving the variable unused as real code declares it.
 
 tsc checks the original copy, the mutated copy and the copy after `sextant check --fix --json
 [--unsafe-fixes]`, each with `--noUnusedLocals`, and emits the JavaScript of each (comments
@@ -24,9 +26,9 @@ removed, as rxjs's tsconfig has it). Reported:
   the unused-name errors of the names fixed (and the nameless ones, TS6192 "All imports in
   import declaration are unused", TS6198 and TS6199, of the files fixed), by (file, code,
   message), both ways;
-- JavaScript changed: a file whose emitted JavaScript is neither the original's, nor the
-  original's with the one statement an unsafe fix keeps (`Date.now();`), nor, for a
-  mutation left unfixed, the mutated copy's;
+- JavaScript changed: a file whose emitted JavaScript is not the mutated copy's but for
+  lines declaring a name a fix removed: gone, or with a span naming it cut out (`const x =
+  f();` → `f();` from an unsafe fix, `let a = 1, b = 2;` → `let a = 1;`), nothing else;
 - unfixed: sextant's SX006/SX007 diagnostics left after the fixes (a mutation with no fix,
   an unsafe one without --unsafe-fixes, or one in the original code).
 
@@ -76,6 +78,9 @@ LOCALS = [
 ]
 IMPORT_LINE = re.compile(r"^import\s[^;]*;\s*$")
 NAMED_IMPORT = re.compile(r"^import \{ ([A-Za-z_$][\w$]*)((?:, [A-Za-z_$][\w$]*)*) \} from ('[^']+');$")
+LOCAL_LINE = re.compile(r"^\s+(?:const|let)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*[^;]+;$")
+# A statement on one line that a deletion leaves the program otherwise whole without.
+STATEMENT_LINE = re.compile(r"^\s+(?!return\b|case\b|default\b|else\b|}|//|\*|/\*)[^{}]*;$")
 FUNCTION_START = re.compile(r"^(\s*)(export\s+)?(async\s+)?function\b[^;]*\{\s*$")
 
 
@@ -141,6 +146,21 @@ def mutate(root, src, rel, kind, index, rng):
         m = NAMED_IMPORT.match(lines[i])
         line = f"import {{ {m[1]}{m[2]}, {m[1]} as sxAlias }} from {m[3]};"
         lines[i] = line
+    elif kind == "only-use":
+        counts = collections.Counter(re.findall(r"[\w$]+", text))
+        reads = []
+        for i, l in enumerate(lines):
+            m = LOCAL_LINE.match(l)
+            if not m or counts[m[1]] != 2:
+                continue
+            name = m[1]
+            uses = [j for j, u in enumerate(lines) if j != i and re.search(rf"(?<![\w$.]){re.escape(name)}\b", u)]
+            if len(uses) == 1 and STATEMENT_LINE.match(lines[uses[0]]) and balanced(lines[uses[0]]):
+                reads.append(uses[0])
+        if not reads:
+            return None
+        i = rng.choice(reads)
+        line = lines.pop(i)
     else:
         starts = [i for i, l in enumerate(lines) if FUNCTION_START.match(l)
                   and i + 1 < len(lines) and lines[i + 1].strip() and not lines[i + 1].strip().startswith("}")]
@@ -165,10 +185,40 @@ def fixed_unused(error, fixed_names):
     return any((path, name) in fixed_names for name in names)
 
 
-def kept_only(before, after, kept):
-    """Whether `after` is `before` with statements `kept` (`Date.now();`) added, nothing else."""
-    diff = [d for d in difflib.ndiff(before.split("\n"), after.split("\n")) if d[:1] in "+-"]
-    return bool(diff) and all(d.startswith("+ ") and d[2:].strip() in kept for d in diff)
+def balanced(line):
+    code = re.sub(r"'(\\.|[^'\\])*'|\"(\\.|[^\"\\])*\"|`[^`]*`", "''", line.split("//")[0])
+    return all(code.count(a) == code.count(b) for a, b in ("()", "[]", "{}"))
+
+
+def only_removals(before, after, names):
+    """Whether `after` is `before` with lines declaring one of `names` gone or with a span
+    naming one cut out, nothing else."""
+    pattern = re.compile(rf"(?<![\w$.])({'|'.join(map(re.escape, names))})(?![\w$])") if names else None
+    removed, added = [], []
+    for d in difflib.ndiff(before.split("\n"), after.split("\n")):
+        if d.startswith("- "):
+            removed.append(d[2:])
+        elif d.startswith("+ "):
+            added.append(d[2:])
+    if pattern is None:
+        return not removed and not added
+    if not all(pattern.search(line) for line in removed):
+        return False
+    for line in added:
+        if not any(cut_from(old, line, pattern) for old in removed):
+            return False
+    return True
+
+
+def cut_from(old, new, pattern):
+    """Whether `new` is `old` with one span naming a name of `pattern` cut out."""
+    if len(new) >= len(old):
+        return False
+    prefix = 0
+    while prefix < len(new) and new[prefix] == old[prefix]:
+        prefix += 1
+    suffix = len(new) - prefix
+    return old.endswith(new[prefix:]) and bool(pattern.search(old[prefix:len(old) - suffix]))
 
 
 def main():
@@ -198,7 +248,7 @@ def main():
         candidates = list(files)
         rng.shuffle(candidates)
         mutated = {}
-        kinds = ["import", "alias", "local"]
+        kinds = ["import", "alias", "local", "only-use"]
         for rel in candidates:
             if len(mutated) >= args.mutations:
                 break
@@ -236,11 +286,14 @@ def main():
     })
     new = sorted((after - expected).elements())
     lost = sorted((expected - after).elements())
-    kept = {"Date.now();"} if args.unsafe_fixes else set()
+    names_by_file = collections.defaultdict(set)
+    for path, name in fixed_names:
+        names_by_file[path].add(name)
     changed = sorted(
-        p for p in set(original_js) | set(after_js)
-        if after_js.get(p) not in (original_js.get(p), mutated_js.get(p))
-        and not kept_only(original_js.get(p, ""), after_js.get(p, ""), kept)
+        p for p in set(mutated_js) | set(after_js)
+        if after_js.get(p) != mutated_js.get(p)
+        and not only_removals(mutated_js.get(p, ""), after_js.get(p, ""),
+                              names_by_file[f"src/{p[:-3]}.ts"])
     )
     remaining = [d for d in answer["remaining"]["diagnostics"] if d["code"] in ("SX006", "SX007")]
     print(f"fixed: {sum(fixed.values())} ({', '.join(f'{c} {n}' for c, n in sorted(fixed.items()))}); "
