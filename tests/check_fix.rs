@@ -279,9 +279,19 @@ const GO_FIXES: &[(&str, &str, &str)] = &[
         "package m\n\nfunc f() error {\n\tn, err := h()\n\t_ = n\n\t_, err = h()\n\treturn err\n}\n",
     ),
     (
-        "a literal, a var without a value, a var's call kept",
+        "a literal, a var without a value, a var's call kept (with its type)",
         "package m\n\nfunc f() {\n\tx := 1\n\n\tvar y int\n\n\tvar z = g()\n\tvar w int64 = g64()\n}\n",
-        "package m\n\nfunc f() {\n\n\t_ = g()\n\t_ = g64()\n}\n",
+        "package m\n\nfunc f() {\n\n\t_ = g()\n\tvar _ int64 = g64()\n}\n",
+    ),
+    (
+        "a var whose type names a package named nowhere else keeps the type",
+        "package m\n\nimport (\n\t\"bytes\"\n\t\"time\"\n)\n\nfunc f() {\n\tvar b bytes.Buffer\n\tvar d time.Duration = 5\n\tvar e time.Duration\n}\n",
+        "package m\n\nimport (\n\t\"bytes\"\n\t\"time\"\n)\n\nfunc f() {\n\tvar _ bytes.Buffer\n\tvar _ time.Duration\n}\n",
+    ),
+    (
+        "kept: a variable assigned again (without its declaration the assignment breaks)",
+        "package m\n\nfunc f() {\n\tvar file string\n\tx := g()\n\tfile, x = h()\n}\n",
+        "package m\n\nfunc f() {\n\tvar file string\n\tx := g()\n\tfile, x = h()\n}\n",
     ),
     (
         "range, receive and type switch variables",

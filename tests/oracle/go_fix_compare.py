@@ -20,10 +20,14 @@ unused local variable, in turn:
 checker (`go_typecheck.go`) and `gofmt -l` again. Reported:
 
 - fixed: the fixes applied, by code;
-- still reported: "declared but not used" or "imported but not used" errors of go/types
-  after the fixes (a mutation left unfixed, or a fix that missed);
-- new errors: any other go/types error after the fixes that the mutated copy did not have
-  (by file and message: the fixes move lines), and a package that no longer parses;
+- still reported: a "declared but not used" or "imported but not used" error of go/types
+  after the fixes on a variable or import a fix claimed;
+- new errors: a go/types error after the fixes that the mutated copy did not have (by file
+  and message: the fixes move lines; an import a removal left unused among them), and a
+  package that no longer parses;
+- left without a fix: the mutated copy's unused variables and imports sextant offers no
+  fix for (a variable assigned elsewhere: removing its declaration would break the
+  assignment); counted, not judged;
 - not gofmt-clean: a file gofmt left alone before the mutation (and after it, for an
   emptied line) and would change after;
 - imports restored: files given an unused import whose text after the fixes is the
@@ -99,6 +103,16 @@ def add_local(text, rng, index):
     form = LOCALS[index % len(LOCALS)]
     lines.insert(at + 1, form.format(v=f"sxTmp{index}", e=f"sxErr{index}"))
     return "\n".join(lines)
+
+
+def unused_name(message):
+    """What an unused-import or unused-variable message names: the import's quoted path, or
+    the variable (`x declared but not used`, sextant's `local variable 'x' …`)."""
+    quoted = re.search(r'"[^"]+"', message)
+    if quoted:
+        return quoted[0]
+    named = re.search(r"'([^']+)'", message)
+    return named[1] if named else message.split()[0]
 
 
 def gofmt_dirty(root, files):
@@ -184,16 +198,27 @@ def main():
     def keyed(lines):
         return collections.Counter(re.sub(r":\d+: ", ": ", line) for line in lines)
     after = [line for lines in errors.values() for line in lines]
-    still = [line for line in after if NOT_USED.search(line)]
-    before = keyed(line for lines in mutated_errors.values() for line in lines if not NOT_USED.search(line))
+    mutated_lines = [line for lines in mutated_errors.values() for line in lines]
+    before = keyed(line for line in mutated_lines if not NOT_USED.search(line))
     new = sorted((keyed(line for line in after if not NOT_USED.search(line)) - before).elements())
+    # An unused import or variable the fixes left behind (a removal taking a package's last
+    # use) is new; one the mutation made is still reported when a fix claimed it, else left
+    # without a fix.
+    unused_before = keyed(line for line in mutated_lines if NOT_USED.search(line))
+    unused_after = [line for line in after if NOT_USED.search(line)]
+    new += sorted((keyed(unused_after) - unused_before).elements())
+    claimed = {(f["path"], unused_name(f["message"])) for f in answer["fixed"]}
+    still = [line for line in unused_after
+             if (line.split(":")[0], unused_name(line.split(": ", 1)[-1])) in claimed]
+    unfixed = [line for line in unused_after if line not in still]
     new += [f"{d}: syntax error" for d in unchecked]
     not_formatted = sorted(dirty_after - dirty_before)
     print(f"fixed: {sum(fixed.values())} ({', '.join(f'{c} {n}' for c, n in sorted(fixed.items()))}); "
           f"new sextant diagnostics {len(answer.get('new_diagnostics') or [])}, "
           f"withheld {len(answer.get('withheld') or [])}")
     for title, items in (("still reported", still), ("new errors", new),
-                         ("not gofmt-clean", not_formatted)):
+                         ("not gofmt-clean", not_formatted),
+                         ("left without a fix (not judged)", unfixed)):
         print(f"{title}: {len(items)}")
         for item in items[:args.show]:
             print(f"  {item}")

@@ -45,12 +45,17 @@ pub(super) fn check(tree: &tree_sitter::Tree, text: &str) -> Vec<Diagnostic> {
         .iter()
         .filter(|v| !v.used)
         .map(|v| {
+            // Without its declaration, an assignment elsewhere would assign nothing.
+            let fix = match v.assigned {
+                true => None,
+                false => fixes::fix(v.node, text, &declared),
+            };
             Diagnostic::new(
                 ids::UNUSED_VARIABLE,
                 node_range(v.node),
                 format!("local variable '{}' is assigned to but never used", v.name),
             )
-            .with_fix(fixes::fix(v.node, text, &declared))
+            .with_fix(fix)
         })
         .collect()
 }
@@ -90,6 +95,8 @@ struct Var<'t> {
     node: tree_sitter::Node<'t>,
     name: &'t str,
     used: bool,
+    /// Assigned somewhere after its declaration (`x = …`, `x, err := …` again).
+    assigned: bool,
 }
 
 /// What a local name is bound to: a variable the check judges, or anything else (a
@@ -159,6 +166,7 @@ impl<'t> Walker<'t> {
             node,
             name: self.name(node),
             used: false,
+            assigned: false,
         });
         self.vars.len() - 1
     }
@@ -373,9 +381,17 @@ impl<'t> Walker<'t> {
                 .is_some_and(|scope| scope.iter().any(|(n, _)| *n == name));
             if seen.insert(name) && !redeclared {
                 steps.push(Step::DeclareVar(target));
+            } else if redeclared {
+                self.mark_assigned(name);
             }
         }
         self.then(steps);
+    }
+
+    fn mark_assigned(&mut self, name: &str) {
+        if let Some(Binding::Var(index)) = self.lookup(name) {
+            self.vars[index].assigned = true;
+        }
     }
 
     /// The left side of `=`: a bare (or parenthesized) name is assigned, not used; any
@@ -392,6 +408,8 @@ impl<'t> Walker<'t> {
             }
             if bare.kind() != "identifier" {
                 steps.push(Step::Visit(target));
+            } else {
+                self.mark_assigned(self.name(bare));
             }
         }
         self.then(steps);

@@ -3,7 +3,8 @@
 //! becomes `_` (`x := f()` → `_ = f()`: `:=` becomes `=` when no new variable is left on
 //! its left, the others being assigned, as the check's scopes know); a `:=` or `var` of
 //! one name whose value is a literal, or a `var` without one, leaves; `var x = f()` becomes
-//! `_ = f()`; a range, receive or type switch variable leaves its clause (`for k := range
+//! `_ = f()`, `var x T = v` becomes `var _ T = v` (as `var x pkg.T` does when nothing else
+//! names `pkg`); a range, receive or type switch variable leaves its clause (`for k := range
 //! m` → `for range m`, `for k, v :=` → `for k :=`).
 
 use std::collections::HashSet;
@@ -37,7 +38,7 @@ pub(super) fn fix(name: Node, text: &str, declared: &HashSet<usize>) -> Option<F
             );
             Some(Fix::safe(removed(bound), vec![edit]))
         }
-        ("var_spec", _) => var_spec(parent, text, bound),
+        ("var_spec", _) => var_spec(parent, name, text, bound),
         _ => None,
     }
 }
@@ -107,10 +108,11 @@ fn clause_target(clause: Node, left: Node, name: Node, text: &str, bound: &str) 
     Some(Fix::safe(removed(bound), vec![edit]).isolated_in(Some(node_range(clause))))
 }
 
-/// `var x T`, `var x = 1` leave; `var x = f()` becomes `_ = f()` (also `var x T = f()`: a
-/// call's value has its type, where `_ = v` would give an untyped constant its default
-/// type). A group or a spec of several names is left alone.
-fn var_spec(spec: Node, text: &str, bound: &str) -> Option<Fix> {
+/// `var x T`, `var x = 1`, `var x T = 1` leave; `var x = f()` becomes `_ = f()`; `var x T =
+/// v` becomes `var _ T = v` (`v` keeps its type), as does a `var` that would leave when `T`
+/// names a package nothing else in the file names (its import would be left unused). A
+/// group or a spec of several names is left alone.
+fn var_spec(spec: Node, name: Node, text: &str, bound: &str) -> Option<Fix> {
     let declaration = spec.parent().filter(|p| p.kind() == "var_declaration")?;
     let block = declaration
         .parent()
@@ -119,11 +121,26 @@ fn var_spec(spec: Node, text: &str, bound: &str) -> Option<Fix> {
     if spec.children_by_field_name("name", &mut cursor).count() != 1 {
         return None;
     }
-    let typed = spec.child_by_field_name("type").is_some();
-    match spec.child_by_field_name("value") {
-        None => removal(declaration, block, text, bound),
-        Some(value) if all_literals(value) => removal(declaration, block, text, bound),
-        Some(value) if !typed || is_call(value) => {
+    let ty = spec.child_by_field_name("type");
+    let blank = || {
+        let title = format!("Replace unused variable '{bound}' with '_'");
+        Some(Fix::safe(title, vec![(node_range(name), "_".to_string())]))
+    };
+    // Two removals naming one package, applied together, could leave its import unused:
+    // such a removal is kept apart from every other fix of the file.
+    let names_package = ty.is_some_and(|ty| names_a_package(ty, text, usize::MAX));
+    let remove = || {
+        let fix = removal(declaration, block, text, bound)?;
+        Some(match names_package {
+            true => fix.isolated_in(Some(range(0, text.len()))),
+            false => fix,
+        })
+    };
+    match (spec.child_by_field_name("value"), ty) {
+        (None, Some(ty)) if names_a_package(ty, text, 1) => blank(),
+        (None, _) => remove(),
+        (Some(value), None) if all_literals(value) => remove(),
+        (Some(value), None) => {
             let edit = (
                 range(declaration.start_byte(), value.start_byte()),
                 "_ = ".to_string(),
@@ -131,8 +148,29 @@ fn var_spec(spec: Node, text: &str, bound: &str) -> Option<Fix> {
             let title = format!("Replace unused variable '{bound}' with '_'");
             Some(Fix::safe(title, vec![edit]))
         }
-        Some(_) => None,
+        (Some(value), Some(ty)) if all_literals(value) && !names_a_package(ty, text, 1) => remove(),
+        (Some(_), Some(_)) => blank(),
     }
+}
+
+/// Whether the type `ty` names a package (`bytes.Buffer`) that the file names at most
+/// `times` times.
+fn names_a_package(ty: Node, text: &str, times: usize) -> bool {
+    let mut found = false;
+    crate::checks::walk(ty, &mut |node| {
+        if node.kind() == "package_identifier" {
+            let package = format!("{}.", &text[node.byte_range()]);
+            let uses = text.match_indices(package.as_str()).filter(|&(at, _)| {
+                !text[..at]
+                    .chars()
+                    .next_back()
+                    .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
+            });
+            found |= uses.count() <= times;
+        }
+        true
+    });
+    found
 }
 
 /// The statement removed from its block: the block is kept apart in one pass, since two
@@ -171,13 +209,6 @@ fn is_literal(value: Node) -> bool {
         }
         _ => false,
     }
-}
-
-fn is_call(list: Node) -> bool {
-    list.named_child_count() == 1
-        && list
-            .named_child(0)
-            .is_some_and(|v| v.kind() == "call_expression")
 }
 
 fn named_children(node: Node) -> impl Iterator<Item = Node> {
