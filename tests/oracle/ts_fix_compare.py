@@ -3,7 +3,7 @@
 
 The project (default: rxjs 7's `src` and root `tsconfig.json`, as `tsc_compare.py` copies
 it) is copied to a temporary directory, then --mutations N files, picked at random (seeded),
-each get, in turn:
+each get, in turn (the next kind that fits when a file has no place for one):
 
 - import: an import of a name the file never mentions, from a module of the project that
   exports it (`import { noop } from '../util/noop';`, after the file's last import);
@@ -252,8 +252,12 @@ def main():
         for rel in candidates:
             if len(mutated) >= args.mutations:
                 break
-            kind = kinds[len(mutated) % len(kinds)]
-            what = mutate(root, root / "src", rel, kind, len(mutated), rng)
+            # The kind whose turn it is, else the next that fits the file.
+            turn = len(mutated) % len(kinds)
+            for kind in kinds[turn:] + kinds[:turn]:
+                what = mutate(root, root / "src", rel, kind, len(mutated), rng)
+                if what:
+                    break
             if what:
                 mutated[rel] = (kind, what)
                 if args.show:
