@@ -11,7 +11,9 @@ file's first non-blank line, numbered: each call's texts are new) as a dry run `
 times, and prints the median and the
 slowest round trip, with `check: "report"` (the scratch database's diagnostics of the changed
 files) and, as the baseline in the same run, `check: "off"` (the same patch, parsed and
-applied in memory only). Nothing is written.
+applied in memory only). Nothing is written. Each line also gives the server's CPU time per
+call (user and system, from `/proc`), which a busy machine inflates far less than the round
+trip.
 """
 
 import argparse
@@ -49,6 +51,16 @@ def patch_of(root: Path, count: int, call: int) -> str:
     return "".join(chosen)
 
 
+def server_cpu_seconds() -> float:
+    """User and system CPU time of this process's children (the server), from `/proc`."""
+    me = os.getpid()
+    total = 0
+    for child in open(f"/proc/{me}/task/{me}/children").read().split():
+        fields = open(f"/proc/{child}/stat").read().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 async def main(args):
     root = Path(args.root or Path(sysconfig.get_paths()["stdlib"]))
     params = StdioServerParameters(command=args.sextant, args=["mcp", "--root", str(root), "--exclude", "site-packages/"])
@@ -71,9 +83,13 @@ async def main(args):
                         times.append((time.perf_counter() - started) * 1000)
                         assert not result.is_error, result
                         assert len(result.structured_content["files"]) == args.files
+                        if call == 1:
+                            cpu_before = server_cpu_seconds()
+                    cpu = (server_cpu_seconds() - cpu_before) * 1000 / args.calls
                     times = times[2:]  # the first calls warm the scratch analysis
                     print(f"apply_patch dry run of {args.files} files, check {check}: "
-                          f"median {statistics.median(times):.1f} ms, slowest {max(times):.1f} ms over {len(times)} calls")
+                          f"median {statistics.median(times):.1f} ms, slowest {max(times):.1f} ms over {len(times)} calls, "
+                          f"server CPU {cpu:.1f} ms per call")
 
 
 if __name__ == "__main__":
