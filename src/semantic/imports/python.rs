@@ -30,6 +30,17 @@ impl PythonModules {
         self.modules.get(name).copied()
     }
 
+    /// The dotted name an absolute import of `file` is written with: of the names that lead
+    /// to it (one per source root holding it), the shortest, as the project's own source
+    /// root gives (`pkg.mod` for `src/pkg/mod.py`, not `src.pkg.mod`).
+    pub fn import_name(&self, file: SourceFile) -> Option<&str> {
+        self.modules
+            .iter()
+            .filter(|(_, f)| **f == file)
+            .map(|(name, _)| name.as_str())
+            .min_by_key(|name| (name.matches('.').count(), name.len(), *name))
+    }
+
     /// The file of a workspace-relative path.
     fn path(&self, path: &str) -> Option<SourceFile> {
         self.paths.get(path).copied()
@@ -97,6 +108,11 @@ fn module_name(path: &str) -> Option<String> {
 static PYTHON_STDLIB: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
     crate::lang::word_list(include_str!("../../../grammars/python-stdlib-modules.txt"))
 });
+
+/// Whether `name` is a top-level module of Python's standard library.
+pub fn is_stdlib_module(name: &str) -> bool {
+    PYTHON_STDLIB.contains(name)
+}
 
 /// Where `import` (one of `file`'s, a Python file) leads.
 pub(super) fn resolve(
