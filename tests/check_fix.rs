@@ -381,7 +381,7 @@ fn fix_options_that_do_not_go_together_are_refused() {
 
 /// The modules the missing-import cases find names in: `area` and `Shape` in one module,
 /// `perimeter` in two (ambiguous), `glob` both a standard module and a workspace name,
-/// a test helper, a private name.
+/// a test helper, a private name, `Widget` defined here and imported from outside.
 fn python_providers(dir: &Path) {
     write(dir, "pkg/__init__.py", "");
     write(
@@ -392,6 +392,8 @@ fn python_providers(dir: &Path) {
     write(dir, "pkg/edges.py", "def perimeter(s):\n    return s\n");
     write(dir, "other/edges.py", "perimeter = len\nglob = []\n");
     write(dir, "tests/helpers.py", "def make_shape():\n    return 1\n");
+    write(dir, "other/ui.py", "from widget_toolkit import Widget\n");
+    write(dir, "pkg/widgets.py", "class Widget:\n    pass\n");
 }
 
 /// Each case: a module in `app/`, and the module after `check --fix --unsafe-fixes`.
@@ -450,6 +452,16 @@ const PYTHON_MISSING_IMPORTS: &[(&str, &str, &str)] = &[
         "the file's line endings",
         "import sys\r\nprint(sys, area(1, 2))\r\n",
         "import sys\r\nfrom pkg.shapes import area\r\nprint(sys, area(1, 2))\r\n",
+    ),
+    (
+        "a workspace submodule used as `name.attr`",
+        "print(shapes.area(1, 2))\n",
+        "from pkg import shapes\nprint(shapes.area(1, 2))\n",
+    ),
+    (
+        "no fix: a name also imported from outside the workspace",
+        "print(Widget())\n",
+        "print(Widget())\n",
     ),
     (
         "no fix: two modules define it",

@@ -435,6 +435,8 @@ fn an_edit_in_a_body_rechecks_only_that_file() {
             "definer_index".to_string(),
             "definers".to_string(),
             "file_diagnostics".to_string(),
+            format!("file_imports({a_id})"),
+            format!("file_imports({b_id})"),
             format!("file_names({a_id})"),
             format!("file_symbols({a_id})"),
             format!("line_index({a_id})"),
@@ -542,6 +544,7 @@ declare const appVersion: number;
     assert_eq!(checked(&host), ["src/a.ts:2 SX005", "src/b.ts:2 SX006"]);
     let executed = executed_checks(&log);
     let a_id = id_of(&host, "src/a.ts");
+    let b_id = id_of(&host, "src/b.ts");
     assert_eq!(
         executed,
         [
@@ -551,6 +554,8 @@ declare const appVersion: number;
             // b's call of `area` (SX010) reads a's signatures: equal, so b is not re-checked.
             format!("ecmascript_signatures({a_id})"),
             "file_diagnostics".to_string(),
+            format!("file_imports({a_id})"),
+            format!("file_imports({b_id})"),
             format!("file_names({a_id})"),
             format!("file_symbols({a_id})"),
             format!("line_index({a_id})"),
@@ -1163,6 +1168,7 @@ print(area(1, 2))
         executed_checks(&log),
         [
             "file_diagnostics".to_string(),
+            format!("file_imports({shapes_id})"),
             format!("file_names({shapes_id})"),
             format!("file_symbols({shapes_id})"),
             format!("python_definitions({shapes_id})"),

@@ -1,8 +1,10 @@
 //! The fix of an undefined name that adds its import, when exactly one place provides it:
-//! Python's standard library (a top-level module used as `name.attr`: `import name`) or
-//! one workspace module defining it at its top level (`from pkg.mod import name`);
-//! JavaScript's and TypeScript's one workspace module exporting it (`import { name } from
-//! './mod'`). Unsafe: the name alone says which import was meant.
+//! in Python a standard-library or workspace module of that name used as `name.attr`
+//! (`import name`), a workspace submodule (`from pkg import name`), or a workspace module
+//! defining it at its top level (`from pkg.mod import name`); in JavaScript and TypeScript
+//! a workspace module exporting it (`import { name } from './mod'`). A name some file
+//! imports from outside the workspace has a home there too, so it gets no fix. Unsafe:
+//! the name alone says which import was meant.
 //!
 //! The new import goes after the file's last top-level import (in Python the last one
 //! above the name's first use, which must see it), or, with none, after the file's header:
@@ -29,6 +31,7 @@ use crate::{
 };
 
 /// Where a name's import comes from.
+#[derive(PartialEq)]
 enum Source {
     /// `import name`.
     Module,
@@ -46,11 +49,9 @@ pub(super) fn python(
     use_: Node,
 ) -> Option<Fix> {
     let first_use = first_use(names, name)?;
-    let stdlib = is_stdlib_module(name);
-    let workspace = python_providers(ctx, name);
-    let source = match (stdlib, workspace.as_slice()) {
-        (true, []) if is_attribute_object(use_) => Source::Module,
-        (false, [Some(module)]) => Source::From(module.clone()),
+    let source = match python_sources(ctx, name).as_slice() {
+        [Some(Source::Module)] if is_attribute_object(use_) => Source::Module,
+        [Some(Source::From(module))] => Source::From(module.clone()),
         _ => return None,
     };
     let edit = match &source {
@@ -75,6 +76,51 @@ pub(super) fn python(
     ))
 }
 
+/// Every place `name` could come from, once each: a standard or workspace module of that
+/// name (`import name`), a workspace submodule (`from parent import name`), a workspace
+/// module defining it (`from module import name`); `None` for a home no import here can
+/// name (a module outside the workspace some file imports it from, a file no absolute
+/// import reaches): it still makes the name ambiguous.
+fn python_sources(ctx: &CheckContext, name: &str) -> Vec<Option<Source>> {
+    let (db, workspace) = (ctx.db, ctx.workspace);
+    let found = definers(db, workspace, ImportFamily::Python, name.to_string());
+    let modules = python_modules(db, workspace);
+    let test = is_test_path(ctx.path());
+    let mut sources = Vec::new();
+    if is_stdlib_module(name) || found.external {
+        sources.push(is_stdlib_module(name).then_some(Source::Module));
+    }
+    let submodules = modules
+        .modules_named(name)
+        .map(|(_, file)| file)
+        .filter(|&file| file != ctx.file && (test || !is_test_path(file.path(db))));
+    for file in submodules {
+        let source = modules.import_name(file, file.path(db)).and_then(|path| {
+            match path.strip_suffix(name)? {
+                "" => Some(Source::Module),
+                parent => Some(Source::From(parent.strip_suffix('.')?.to_string())),
+            }
+        });
+        sources.push(source);
+    }
+    for file in found.for_importer(test) {
+        if file == ctx.file {
+            continue;
+        }
+        // A submodule `path.name` would be imported instead of the definition.
+        let path = modules.import_name(file, file.path(db));
+        let reached = path.filter(|p| modules.module(&format!("{p}.{name}")).is_none());
+        sources.push(reached.map(|p| Source::From(p.to_string())));
+    }
+    let mut distinct: Vec<Option<Source>> = Vec::new();
+    for source in sources {
+        if !distinct.contains(&source) {
+            distinct.push(source);
+        }
+    }
+    distinct
+}
+
 /// Where the name's first use starts; `None` when the file binds it anywhere (then an
 /// import would change what an existing binding means, or the use is one before its
 /// definition).
@@ -88,26 +134,6 @@ fn first_use(names: &FileNames, name: &str) -> Option<usize> {
         first = first.min(occurrence.range.start().into());
     }
     (first != usize::MAX).then_some(first)
-}
-
-/// The workspace modules that could provide `name` to this file: each by the absolute
-/// path the resolver names it with, `None` for one that `from path import name` would not
-/// reach (no absolute path leads to it, or a submodule `path.name` shadows the definition):
-/// it still makes the name ambiguous.
-fn python_providers(ctx: &CheckContext, name: &str) -> Vec<Option<String>> {
-    let (db, workspace) = (ctx.db, ctx.workspace);
-    let found = definers(db, workspace, ImportFamily::Python, name.to_string());
-    let modules = python_modules(db, workspace);
-    found
-        .for_importer(is_test_path(ctx.path()))
-        .into_iter()
-        .filter(|&file| file != ctx.file)
-        .map(|file| {
-            let path = modules.import_name(file)?;
-            let shadowed = modules.module(&format!("{path}.{name}")).is_some();
-            (!shadowed).then(|| path.to_string())
-        })
-        .collect()
 }
 
 /// Whether `node` is the object of an attribute (`os` in `os.path`).

@@ -3,9 +3,12 @@
 //! does not start with `_`) or export it by name (JavaScript, TypeScript: `export function
 //! f`, `export { f }`), for the fix that adds the missing import (SX005).
 //!
+//! A name some file imports from a module outside the workspace is marked as having a home
+//! there too (`from _weakref import proxy`), so no workspace definition is taken for it.
+//!
 //! Invariant (incremental): [`python_definitions`] depends on its own file alone and holds
-//! no position; the workspace indexes read only those answers, [`module_facts`]'s exports
-//! and paths; [`definers`] answers for one name, so a check that asked about `area` is
+//! no position; the workspace indexes read only those answers, [`module_facts`]'s exports,
+//! the position-free `file_imports` and the path-built module maps; [`definers`] answers for one name, so a check that asked about `area` is
 //! re-run only when the files defining `area` change, and an edit inside a body (or a
 //! blank line) re-runs none of them.
 
@@ -18,7 +21,10 @@ use super::ecmascript::module_facts;
 use crate::{
     db::{Db, SourceFile, Workspace},
     lang::Family,
-    semantic::names::{BindingKind, Role, file_names},
+    semantic::{
+        imports::{ImportSummary, Target, file_imports, resolve},
+        names::{BindingKind, Role, file_names},
+    },
 };
 
 /// The public names a Python file binds at its top level by `def`, `class` or assignment
@@ -46,6 +52,9 @@ pub fn python_definitions(db: &dyn Db, file: SourceFile) -> Arc<BTreeSet<Box<str
 pub struct Definers {
     pub files: Vec<SourceFile>,
     pub tests: Vec<SourceFile>,
+    /// Some workspace file imports the name from a module outside the workspace (`from
+    /// _weakref import proxy`): it has a home no workspace definition accounts for.
+    pub external: bool,
 }
 
 impl Definers {
@@ -93,6 +102,9 @@ pub fn definer_index(db: &dyn Db, workspace: Workspace, family: ImportFamily) ->
             }
             _ => continue,
         };
+        for name in imported_from_outside(db, workspace, file) {
+            index.by_name.entry(name).or_default().external = true;
+        }
         let test = is_test_path(path);
         for name in provided {
             let entry = index.by_name.entry(name).or_default();
@@ -114,6 +126,28 @@ pub fn definers(db: &dyn Db, workspace: Workspace, family: ImportFamily, name: S
         .get(name.as_str())
         .cloned()
         .unwrap_or_default()
+}
+
+/// The names `file` imports by name from modules the workspace does not hold.
+fn imported_from_outside(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Vec<Box<str>> {
+    let mut found = Vec::new();
+    for import in file_imports(db, file).iter() {
+        let Some(name) = import.name.as_deref().filter(|_| !import.wildcard) else {
+            continue;
+        };
+        // The module alone: naming the name would read the target's positions.
+        let module = ImportSummary {
+            module: import.module.clone(),
+            ..ImportSummary::default()
+        };
+        if !matches!(
+            resolve(db, workspace, file, &module),
+            Target::Resolved { .. }
+        ) {
+            found.push(name.into());
+        }
+    }
+    found
 }
 
 /// A Python file another module would import by name: not a script run by path
