@@ -381,7 +381,9 @@ fn fix_options_that_do_not_go_together_are_refused() {
 
 /// The modules the missing-import cases find names in: `area` and `Shape` in one module,
 /// `perimeter` in two (ambiguous), `glob` both a standard module and a workspace name,
-/// a test helper, a private name, `Widget` defined here and imported from outside.
+/// a test helper, a private name, `Widget` defined here and imported from outside,
+/// `Outline` defined here and another object's alias elsewhere, a module `token` beside the
+/// standard one, `helper` under a package holding a `setup.py`.
 fn python_providers(dir: &Path) {
     write(dir, "pkg/__init__.py", "");
     write(
@@ -392,8 +394,22 @@ fn python_providers(dir: &Path) {
     write(dir, "pkg/edges.py", "def perimeter(s):\n    return s\n");
     write(dir, "other/edges.py", "perimeter = len\nglob = []\n");
     write(dir, "tests/helpers.py", "def make_shape():\n    return 1\n");
-    write(dir, "other/ui.py", "from widget_toolkit import Widget\n");
-    write(dir, "pkg/widgets.py", "class Widget:\n    pass\n");
+    write(
+        dir,
+        "other/ui.py",
+        "from widget_toolkit import Widget\nfrom pkg.shapes import Shape as Outline\n",
+    );
+    write(
+        dir,
+        "pkg/widgets.py",
+        "class Widget:\n    pass\n\nclass Outline:\n    pass\n",
+    );
+    write(dir, "pkg/token.py", "NAME = 1\n");
+    // A `setup.py` inside a package makes a source root Python never runs from.
+    write(dir, "tools/__init__.py", "");
+    write(dir, "tools/inner/__init__.py", "");
+    write(dir, "tools/inner/setup.py", "");
+    write(dir, "tools/inner/util.py", "def helper():\n    return 1\n");
 }
 
 /// Each case: a module in `app/`, and the module after `check --fix --unsafe-fixes`.
@@ -459,9 +475,19 @@ const PYTHON_MISSING_IMPORTS: &[(&str, &str, &str)] = &[
         "from pkg import shapes\nprint(shapes.area(1, 2))\n",
     ),
     (
-        "no fix: a name also imported from outside the workspace",
-        "print(Widget())\n",
-        "print(Widget())\n",
+        "no fix: a name also imported from outside the workspace, or as an alias",
+        "print(Widget(), Outline())\n",
+        "print(Widget(), Outline())\n",
+    ),
+    (
+        "a module path from a source root outside any package",
+        "print(helper())\n",
+        "from tools.inner.util import helper\nprint(helper())\n",
+    ),
+    (
+        "no fix: a standard module and a workspace module of that name",
+        "print(token.NAME)\n",
+        "print(token.NAME)\n",
     ),
     (
         "no fix: two modules define it",

@@ -17,7 +17,9 @@ definitions), and counts per mutated file:
 - partial: some deleted names bound to the same object, the others left undefined (no
   single module provides them);
 - wrong: a name bound to another object;
-- no fix: the file was left as mutated;
+- no fix: the file was left as mutated, though sextant reported a deleted name undefined;
+- not reported: sextant reported none of them (a `try` catching `NameError` around the
+  uses, a star import);
 - broken: a fix was made and the module no longer compiles, or pyflakes reports something
   the original did not (but an undefined name that no fix restored). Must be 0.
 
@@ -208,6 +210,10 @@ def judge(rel: Path, original: str, mutated: str, fixed: str, deleted: ast.stmt)
     unrestored = {f"undefined name {n!r}" for n in names if n not in added_names}
     new = [m for m in after - before if m not in unrestored]
     removed = imports_of(rel, original) - imports_of(rel, mutated)
+    # Imports of other names resolve diagnostics the module had before the mutation.
+    added = collections.Counter(
+        {(w, m, n): c for (w, m, n), c in added.items() if (n or w).split(".")[0] in names}
+    )
     per_name = {}
     for written, module, name in removed:
         bound = name or written
@@ -220,6 +226,7 @@ def judge(rel: Path, original: str, mutated: str, fixed: str, deleted: ast.stmt)
             per_name[bound] = "right"
         else:
             per_name[bound] = "wrong"
+            print(f"  wrong object: {rel}: {bound} from {by[0][0]}, was from {module}")
     if not compiles(fixed) or new:
         return "broken", per_name
     verdicts = set(per_name.values())
@@ -279,17 +286,27 @@ def main() -> int:
             print(f"sextant check --fix failed ({run.returncode}): {run.stderr[:2000]}")
             return 1
         answer = json.loads(run.stdout)
+        # The undefined names sextant reported, fixed or not.
+        reported = set()
+        for d in answer["fixed"] + answer["remaining"]["diagnostics"]:
+            if d["message"].startswith("undefined name"):
+                reported.add((d["path"], d["message"].split("'")[1]))
+        if answer["remaining"]["summary"].get("truncated"):
+            print("warning: the remaining diagnostics are truncated")
         verdicts = collections.defaultdict(list)
         names = collections.Counter()
         for rel, (original, changed, statement) in sorted(mutated.items()):
             fixed = (work / rel).read_text(encoding="utf-8")
             verdict, per_name = judge(rel, original, changed, fixed, statement)
+            seen = any((rel.as_posix(), n) in reported for n in bound_names(statement))
+            if verdict == "no fix" and not seen:
+                verdict = "not reported"
             verdicts[verdict].append((rel, ast.get_source_segment(original, statement), fixed))
             names.update(per_name.values())
 
-    kinds = ("restored", "equivalent", "partial", "wrong", "no fix", "broken")
+    kinds = ("restored", "equivalent", "partial", "wrong", "no fix", "not reported", "broken")
     count = {k: len(verdicts[k]) for k in kinds}
-    made = len(mutated) - count["no fix"]
+    made = len(mutated) - count["no fix"] - count["not reported"]
     good = count["restored"] + count["equivalent"]
     precision = (names["right"] / (names["right"] + names["wrong"])) if names["right"] + names["wrong"] else 1.0
     file_precision = good / made if made else 1.0
@@ -301,7 +318,7 @@ def main() -> int:
     print(f"precision (names bound to the same object / names bound): {precision:.3f}; "
           f"files restored or equivalent / files fixed: {file_precision:.3f} ({good}/{made})")
     print(f"recall (files restored or equivalent / files mutated): {recall:.3f} ({good}/{len(mutated)})")
-    for verdict in ("broken", "wrong", "partial", "equivalent", "no fix"):
+    for verdict in ("broken", "wrong", "partial", "equivalent", "no fix", "not reported"):
         for rel, deleted, fixed in verdicts[verdict][: args.show]:
             added = sorted(set(fixed.splitlines()) - set((source / rel).read_text(encoding="utf-8").splitlines()))
             print(f"  {verdict}: {rel}: deleted {deleted!r}, added {added}")

@@ -3,7 +3,8 @@
 //! (`import name`), a workspace submodule (`from pkg import name`), or a workspace module
 //! defining it at its top level (`from pkg.mod import name`); in JavaScript and TypeScript
 //! a workspace module exporting it (`import { name } from './mod'`). A name some file
-//! imports from outside the workspace has a home there too, so it gets no fix. Unsafe:
+//! imports from outside the workspace, or binds as an import's alias, names another object
+//! there, so it gets no fix. Unsafe:
 //! the name alone says which import was meant.
 //!
 //! The new import goes after the file's last top-level import (in Python the last one
@@ -79,15 +80,15 @@ pub(super) fn python(
 /// Every place `name` could come from, once each: a standard or workspace module of that
 /// name (`import name`), a workspace submodule (`from parent import name`), a workspace
 /// module defining it (`from module import name`); `None` for a home no import here can
-/// name (a module outside the workspace some file imports it from, a file no absolute
-/// import reaches): it still makes the name ambiguous.
+/// name (a module outside the workspace some file imports it from, an import's alias, a
+/// file no absolute import reaches): it still makes the name ambiguous.
 fn python_sources(ctx: &CheckContext, name: &str) -> Vec<Option<Source>> {
     let (db, workspace) = (ctx.db, ctx.workspace);
     let found = definers(db, workspace, ImportFamily::Python, name.to_string());
     let modules = python_modules(db, workspace);
     let test = is_test_path(ctx.path());
     let mut sources = Vec::new();
-    if is_stdlib_module(name) || found.external {
+    if is_stdlib_module(name) || found.elsewhere {
         sources.push(is_stdlib_module(name).then_some(Source::Module));
     }
     let submodules = modules

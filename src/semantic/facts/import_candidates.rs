@@ -3,8 +3,9 @@
 //! does not start with `_`) or export it by name (JavaScript, TypeScript: `export function
 //! f`, `export { f }`), for the fix that adds the missing import (SX005).
 //!
-//! A name some file imports from a module outside the workspace is marked as having a home
-//! there too (`from _weakref import proxy`), so no workspace definition is taken for it.
+//! A name some file imports from a module outside the workspace (`from _weakref import
+//! proxy`) or binds as an import's alias is marked as naming another object too, so no
+//! workspace definition is taken for it.
 //!
 //! Invariant (incremental): [`python_definitions`] depends on its own file alone and holds
 //! no position; the workspace indexes read only those answers, [`module_facts`]'s exports,
@@ -53,8 +54,9 @@ pub struct Definers {
     pub files: Vec<SourceFile>,
     pub tests: Vec<SourceFile>,
     /// Some workspace file imports the name from a module outside the workspace (`from
-    /// _weakref import proxy`): it has a home no workspace definition accounts for.
-    pub external: bool,
+    /// _weakref import proxy`) or under an alias: it names an object no workspace
+    /// definition accounts for.
+    pub elsewhere: bool,
 }
 
 impl Definers {
@@ -102,8 +104,8 @@ pub fn definer_index(db: &dyn Db, workspace: Workspace, family: ImportFamily) ->
             }
             _ => continue,
         };
-        for name in imported_from_outside(db, workspace, file) {
-            index.by_name.entry(name).or_default().external = true;
+        for name in imported_from_elsewhere(db, workspace, file) {
+            index.by_name.entry(name).or_default().elsewhere = true;
         }
         let test = is_test_path(path);
         for name in provided {
@@ -128,13 +130,19 @@ pub fn definers(db: &dyn Db, workspace: Workspace, family: ImportFamily, name: S
         .unwrap_or_default()
 }
 
-/// The names `file` imports by name from modules the workspace does not hold.
-fn imported_from_outside(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Vec<Box<str>> {
+/// The names `file` binds by an import that makes them another object's name: one from a
+/// module the workspace does not hold, or one under an alias (`from .pygram import
+/// python_symbols as syms`: `syms` there is not the workspace's other `syms`).
+fn imported_from_elsewhere(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Vec<Box<str>> {
     let mut found = Vec::new();
     for import in file_imports(db, file).iter() {
         let Some(name) = import.name.as_deref().filter(|_| !import.wildcard) else {
             continue;
         };
+        if let Some(alias) = import.alias.as_deref().filter(|&a| a != name) {
+            found.push(alias.into());
+            continue;
+        }
         // The module alone: naming the name would read the target's positions.
         let module = ImportSummary {
             module: import.module.clone(),
