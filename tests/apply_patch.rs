@@ -165,6 +165,71 @@ fn what_is_not_a_patch_or_leaves_the_root_is_an_error() {
     );
 }
 
+/// `--expected-sha256` holds a patch to the file it was made for: the hash is of the
+/// file's bytes as they are on disk (a byte-order mark and CRLF endings included), as
+/// `sha256sum` prints it.
+#[test]
+fn expected_sha256_refuses_a_file_that_is_not_the_one_the_patch_was_made_for() {
+    use sha2::Digest;
+    let dir = workspace();
+    let root = dir.path();
+    let main = "\u{feff}from app.geo import area\r\n\r\nprint(area(1, 2))\r\n";
+    write(root, "app/main.py", main);
+    let sha256 = |text: &str| -> String {
+        let digest = sha2::Sha256::digest(text.as_bytes());
+        digest.iter().map(|byte| format!("{byte:02x}")).collect()
+    };
+    let matching = format!("app/main.py={}", sha256(main));
+    let out = with_stdin(
+        root,
+        &["apply", "--write", "--expected-sha256", &matching],
+        TYPO,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let patched = main.replace("print(area", "print(aera");
+    assert_eq!(read(root, "app/main.py"), patched);
+
+    // The same hash again: the file is no longer the one it names.
+    let back = TYPO
+        .replace("-print(area", "-PRINT")
+        .replace("+print(aera", "-print(aera")
+        .replace("-PRINT", "+print(area");
+    let out = with_stdin(
+        root,
+        &["apply", "--write", "--expected-sha256", &matching],
+        &back,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "sextant: error: CONFLICT: app/main.py: the file changed: its SHA-256 is {}, not the expected {}\n",
+            sha256(&patched),
+            sha256(main)
+        )
+    );
+    assert_eq!(read(root, "app/main.py"), patched, "nothing was written");
+
+    let stray = format!("app/geo.py={}", sha256(GEO));
+    let out = with_stdin(root, &["apply", "--expected-sha256", &stray], &back);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "sextant: error: PATCH_INVALID: expected_sha256 names app/geo.py, which the patch does not change\n"
+    );
+    let out = with_stdin(
+        root,
+        &["apply", "--expected-sha256", "app/main.py=abc"],
+        &back,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("a SHA-256 is 64 hexadecimal digits"),
+        "{}",
+        stderr(&out)
+    );
+}
+
 #[test]
 fn edit_replaces_a_body_reindented_and_refuses_to_delete_a_used_definition() {
     let dir = workspace();

@@ -235,6 +235,204 @@ fn each_unused_ecmascript_import_form_is_removed_as_its_safety_allows() {
     }
 }
 
+/// Each case: a Go file, and the file after `check --fix` (every Go fix is safe: an unused
+/// import or variable does not compile). The results are as gofmt writes them.
+const GO_FIXES: &[(&str, &str, &str)] = &[
+    (
+        "one spec of a group",
+        "package m\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nvar _ = fmt.Sprint\n",
+        "package m\n\nimport (\n\t\"fmt\"\n)\n\nvar _ = fmt.Sprint\n",
+    ),
+    (
+        "a spec with its trailing comment, and the blank line it leaves by the parenthesis",
+        "package m\n\nimport (\n\t\"os\" // later\n\n\t\"fmt\"\n)\n\nvar _ = fmt.Sprint\n",
+        "package m\n\nimport (\n\t\"fmt\"\n)\n\nvar _ = fmt.Sprint\n",
+    ),
+    (
+        "a lone import and the blank line after it",
+        "package m\n\nimport \"os\"\n\nfunc f() {}\n",
+        "package m\n\nfunc f() {}\n",
+    ),
+    (
+        "every spec of a group, over rounds: the declaration goes",
+        "package m\n\nimport (\n\t\"os\"\n\t\"strings\"\n)\n\nfunc f() {}\n",
+        "package m\n\nfunc f() {}\n",
+    ),
+    (
+        "trailing comments gofmt aligns: kept while the removal would move them",
+        "package m\n\nimport (\n\t\"fmt\"     // printing\n\t\"io\"      // unused\n\t\"strings\" // unused\n)\n\nvar _ = fmt.Sprint\n",
+        "package m\n\nimport (\n\t\"fmt\"     // printing\n\t\"strings\" // unused\n)\n\nvar _ = fmt.Sprint\n",
+    ),
+    (
+        "kept: a comment before the spec on its line, a group with another comment",
+        "package m\n\nimport (\n\t\"fmt\"\n\t/* why */ \"os\"\n)\n\nimport (\n\t// why\n\t\"io\"\n)\n\nvar _ = fmt.Sprint\n",
+        "package m\n\nimport (\n\t\"fmt\"\n\t/* why */ \"os\"\n)\n\nimport (\n\t// why\n\t\"io\"\n)\n\nvar _ = fmt.Sprint\n",
+    ),
+    (
+        "a variable of :=, alone or beside another",
+        "package m\n\nfunc f() int {\n\tx := g()\n\ta, b := h()\n\treturn a\n}\n",
+        "package m\n\nfunc f() int {\n\t_ = g()\n\ta, _ := h()\n\treturn a\n}\n",
+    ),
+    (
+        ":= becomes = when the names left are assigned",
+        "package m\n\nfunc f() error {\n\tn, err := h()\n\t_ = n\n\tm, err := h()\n\treturn err\n}\n",
+        "package m\n\nfunc f() error {\n\tn, err := h()\n\t_ = n\n\t_, err = h()\n\treturn err\n}\n",
+    ),
+    (
+        "a literal, a var without a value, a var's call kept (with its type)",
+        "package m\n\nfunc f() {\n\tx := 1\n\n\tvar y int\n\n\tvar z = g()\n\tvar w int64 = g64()\n}\n",
+        "package m\n\nfunc f() {\n\n\t_ = g()\n\tvar _ int64 = g64()\n}\n",
+    ),
+    (
+        "a var whose type names a package named nowhere else keeps the type",
+        "package m\n\nimport (\n\t\"bytes\"\n\t\"time\"\n)\n\nfunc f() {\n\tvar b bytes.Buffer\n\tvar d time.Duration = 5\n\tvar e time.Duration\n}\n",
+        "package m\n\nimport (\n\t\"bytes\"\n\t\"time\"\n)\n\nfunc f() {\n\tvar _ bytes.Buffer\n\tvar _ time.Duration\n}\n",
+    ),
+    (
+        "kept: a variable assigned again (without its declaration the assignment breaks)",
+        "package m\n\nfunc f() {\n\tvar file string\n\tx := g()\n\tfile, x = h()\n}\n",
+        "package m\n\nfunc f() {\n\tvar file string\n\tx := g()\n\tfile, x = h()\n}\n",
+    ),
+    (
+        "range, receive and type switch variables",
+        "package m\n\nfunc f(m map[int]int, c chan int, x any) {\n\tfor k, v := range m {\n\t\t_ = k\n\t}\n\tfor k := range m {\n\t}\n\tselect {\n\tcase r := <-c:\n\t}\n\tswitch v := x.(type) {\n\tcase int:\n\t}\n}\n",
+        "package m\n\nfunc f(m map[int]int, c chan int, x any) {\n\tfor k := range m {\n\t\t_ = k\n\t}\n\tfor range m {\n\t}\n\tselect {\n\tcase <-c:\n\t}\n\tswitch x.(type) {\n\tcase int:\n\t}\n}\n",
+    ),
+];
+
+#[test]
+fn each_go_fix_leaves_gofmt_text() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "go.mod", "module example.com/m\n\ngo 1.19\n");
+    for (i, case) in GO_FIXES.iter().enumerate() {
+        write(dir.path(), &format!("p{i}/m.go"), case.1);
+    }
+    let out = sextant(dir.path(), &["check", "--fix", "--select", "SX006,SX007"]);
+    assert!(out.status.code().is_some(), "{}", stderr(&out));
+    for (i, case) in GO_FIXES.iter().enumerate() {
+        assert_eq!(
+            read(dir.path(), &format!("p{i}/m.go")),
+            case.2,
+            "{}",
+            case.0
+        );
+    }
+}
+
+/// Each case: the body of a JavaScript or TypeScript function; after `check --fix`, then
+/// after `check --fix --unsafe-fixes`.
+const ECMASCRIPT_VARIABLES: &[(&str, &str, &str, &str)] = &[
+    (
+        "an inert value: a literal, none, a function, an object of literals",
+        "  const a = 1;\n  let b;\n  const c = () => g();\n  const d = { k: [1, 'two'] };\n  return 0;\n",
+        "  return 0;\n",
+        "  return 0;\n",
+    ),
+    (
+        "one declarator of several",
+        "  let a = 1, b = 2;\n  return a;\n",
+        "  let a = 1;\n  return a;\n",
+        "  let a = 1;\n  return a;\n",
+    ),
+    (
+        "a call: its value kept, unsafe",
+        "  const a = g();\n  return 0;\n",
+        "  const a = g();\n  return 0;\n",
+        "  g();\n  return 0;\n",
+    ),
+    (
+        "an object kept in parentheses",
+        "  const a = { k: g() };\n  return 0;\n",
+        "  const a = { k: g() };\n  return 0;\n",
+        "  ({ k: g() });\n  return 0;\n",
+    ),
+    (
+        "kept: a name assigned again, a value that would continue the line before",
+        "  let a = 1; a = 2;\n  g()\n  const b = (g)\n  return 0;\n",
+        "  let a = 1; a = 2;\n  g()\n  const b = (g)\n  return 0;\n",
+        "  let a = 1; a = 2;\n  g()\n  const b = (g)\n  return 0;\n",
+    ),
+];
+
+#[test]
+fn each_unused_ecmascript_variable_form_is_fixed_as_its_safety_allows() {
+    let dir = tempfile::tempdir().unwrap();
+    let module = |body: &str| format!("export function f(g) {{\n{body}}}\n");
+    for (i, case) in ECMASCRIPT_VARIABLES.iter().enumerate() {
+        write(dir.path(), &format!("j{i}.js"), module(case.1));
+        write(dir.path(), &format!("t{i}.ts"), module(case.1));
+    }
+    for (unsafe_fixes, column) in [(false, 2), (true, 3)] {
+        let mut args = vec!["check", "--fix", "--select", "SX007"];
+        if unsafe_fixes {
+            args.push("--unsafe-fixes");
+        }
+        let out = sextant(dir.path(), &args);
+        assert!(out.status.code().is_some(), "{}", stderr(&out));
+        for (i, case) in ECMASCRIPT_VARIABLES.iter().enumerate() {
+            let expected = module(if column == 2 { case.2 } else { case.3 });
+            let name = format!("{} (unsafe fixes: {unsafe_fixes})", case.0);
+            assert_eq!(
+                read(dir.path(), &format!("j{i}.js")),
+                expected,
+                "{name}, js"
+            );
+            assert_eq!(
+                read(dir.path(), &format!("t{i}.ts")),
+                expected,
+                "{name}, ts"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_tsconfig_keeping_unused_imports_makes_their_removal_unsafe() {
+    let dir = tempfile::tempdir().unwrap();
+    let module = "import { x } from './m';\nimport { y, z } from './m';\nexport const w = z;\n";
+    write(
+        dir.path(),
+        "tsconfig.base.json",
+        r#"{"compilerOptions": {"verbatimModuleSyntax": true}}"#,
+    );
+    write(
+        dir.path(),
+        "keep/tsconfig.json",
+        r#"{"extends": "../tsconfig.base.json"}"#,
+    );
+    write(
+        dir.path(),
+        "drop/tsconfig.json",
+        r#"{"extends": "../tsconfig.base.json", "compilerOptions": {"verbatimModuleSyntax": false}}"#,
+    );
+    for project in ["keep", "drop"] {
+        write(
+            dir.path(),
+            &format!("{project}/m.ts"),
+            "export const x = 1, y = 2, z = 3;\n",
+        );
+        write(dir.path(), &format!("{project}/a.ts"), module);
+    }
+    let out = sextant(dir.path(), &["check", "--fix", "--select", "SX006"]);
+    assert!(out.status.code().is_some(), "{}", stderr(&out));
+    // The statement is kept for its module's side effects: removing it is unsafe.
+    assert_eq!(
+        read(dir.path(), "keep/a.ts"),
+        "import { x } from './m';\nimport { z } from './m';\nexport const w = z;\n"
+    );
+    assert_eq!(
+        read(dir.path(), "drop/a.ts"),
+        "import { z } from './m';\nexport const w = z;\n"
+    );
+    let unsafe_fixes = ["check", "--fix", "--unsafe-fixes", "--select", "SX006"];
+    let out = sextant(dir.path(), &unsafe_fixes);
+    assert!(out.status.code().is_some(), "{}", stderr(&out));
+    assert_eq!(
+        read(dir.path(), "keep/a.ts"),
+        "import { z } from './m';\nexport const w = z;\n"
+    );
+}
+
 #[test]
 fn each_unused_import_form_is_removed_exactly() {
     let dir = tempfile::tempdir().unwrap();
@@ -304,6 +502,39 @@ fn fix_writes_the_safe_fixes_and_reports_what_remains() {
         "pkg/a.py:2:8: SX006 'json' imported but unused\n\
          Found 1 diagnostic in 1 of 3 files (SX006 1).\n\
          Fixed 1 diagnostic in 1 file (SX006 1).\n"
+    );
+}
+
+/// A diagnostic names a fix only where `--fix` may apply it: `json`, which another file
+/// imports from pkg/a.py, has none, in `check --json` as in the editor's quick fixes.
+#[test]
+fn check_names_only_the_fixes_fix_may_apply() {
+    let dir = tempfile::tempdir().unwrap();
+    package(dir.path());
+    let out = sextant(dir.path(), &["check", "--json"]);
+    let answer: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let fixes: Vec<(String, serde_json::Value)> = answer["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["message"].as_str().unwrap().to_string(), d["fix"].clone()))
+        .collect();
+    assert_eq!(
+        fixes,
+        [
+            (
+                "'os' imported but unused".to_string(),
+                serde_json::json!({"title": "Remove unused import 'os'", "applicability": "unsafe"})
+            ),
+            (
+                "'os' imported but unused".to_string(),
+                serde_json::json!({"title": "Remove unused import 'os'", "applicability": "safe"})
+            ),
+            (
+                "'json' imported but unused".to_string(),
+                serde_json::Value::Null
+            ),
+        ]
     );
 }
 

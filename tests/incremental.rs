@@ -85,16 +85,18 @@ fn id_of(host: &Host, path: &str) -> String {
 }
 
 /// The queries executed since the log was last cleared, sorted; `file_diagnostics`,
-/// `definer_index` and `definers` are keyed by their arguments' interned id, so they are
-/// named without their key.
+/// `file_dependencies`, `definer_index` and `definers` are keyed by their arguments'
+/// interned id, so they are named without their key.
 fn executed_checks(log: &Mutex<Vec<String>>) -> Vec<String> {
     let mut executed: Vec<String> = std::mem::take(&mut *log.lock().unwrap())
         .into_iter()
         .map(|q| {
-            let keyed = ["file_diagnostics", "definer_index", "definers"];
-            match keyed.iter().find(|k| q.starts_with(&format!("{k}("))) {
-                Some(name) => name.to_string(),
-                None => q,
+            let name = q.split('(').next().unwrap_or_default();
+            match name {
+                "file_diagnostics" | "file_dependencies" | "definer_index" | "definers" => {
+                    name.to_string()
+                }
+                _ => q,
             }
         })
         .collect();
@@ -434,9 +436,11 @@ fn an_edit_in_a_body_rechecks_only_that_file() {
         [
             "definer_index".to_string(),
             "definers".to_string(),
+            // b's unused import names a fix only if no file imports it from b: the import
+            // graph is brought up to date (a's imports read again, equal, so it stands).
+            "file_dependencies".to_string(),
             "file_diagnostics".to_string(),
             format!("file_imports({a_id})"),
-            format!("file_imports({b_id})"),
             format!("file_names({a_id})"),
             format!("file_symbols({a_id})"),
             format!("line_index({a_id})"),
@@ -1202,4 +1206,71 @@ print(area(1, 2))
     let text = format!("{text}def area(w, h):\n    return 0\n");
     host.set_file_text("pkg/other.py", &text);
     assert_eq!(fixes_of_main(&host), ["SX005: no fix"]);
+}
+
+/// A dry run's scratch database is kept for the next one: only the changed file's queries
+/// run again there, and it follows the workspace (a stale one would miss an edit).
+#[test]
+fn a_dry_runs_scratch_database_is_kept_warm_and_follows_the_workspace() {
+    let (mut host, log) = logged_host();
+    let b_with = |call: &str, arg: u32| {
+        let text =
+            format!("from pkg.a import {call}\n\ndef unrelated():\n    return {call}({arg}, 2)\n");
+        std::collections::BTreeMap::from([("pkg/b.py".to_string(), text)])
+    };
+    let new_diagnostics = |host: &Host, texts| -> Vec<String> {
+        let found = host.analysis().new_diagnostics(&texts).unwrap();
+        found
+            .iter()
+            .map(|d| format!("{}:{} {}", d.path, d.span.start.line, d.code))
+            .collect()
+    };
+    assert_eq!(
+        new_diagnostics(&host, b_with("area", 1)),
+        Vec::<String>::new()
+    );
+    log.lock().unwrap().clear();
+    assert_eq!(
+        new_diagnostics(&host, b_with("area", 2)),
+        Vec::<String>::new()
+    );
+    // Only b's queries ran (its id in the scratch database is not the workspace's): a's
+    // names, which b imports, were kept from the first run.
+    let executed = executed_checks(&log);
+    let ids: std::collections::BTreeSet<&str> = executed
+        .iter()
+        .filter_map(|q| Some(q.split_once('(')?.1))
+        .collect();
+    assert_eq!(ids.len(), 1, "one file's queries: {executed:?}");
+    let names: Vec<&str> = executed
+        .iter()
+        .map(|q| q.split('(').next().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "file_diagnostics",
+            "file_names",
+            "file_symbols",
+            "syntax_errors"
+        ]
+    );
+
+    // The workspace's a renames `area`: the kept scratch database sees it (a stale one
+    // would call `surface` unknown, a new diagnostic).
+    let a = host.file("pkg/a.py").unwrap();
+    let text = host
+        .analysis()
+        .file_text(a)
+        .replace("def area", "def surface");
+    host.set_file_text("pkg/a.py", &text);
+    assert_eq!(
+        new_diagnostics(&host, b_with("surface", 3)),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        new_diagnostics(&host, b_with("volume", 3)),
+        ["pkg/b.py:1 SX004"],
+        "importing a name a does not define is new"
+    );
 }

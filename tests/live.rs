@@ -390,6 +390,35 @@ fn indexed(live: &LiveWorkspace) -> Vec<(String, String)> {
     .unwrap()
 }
 
+/// Regression: the watcher reports every open of a file under the root, and each woke the
+/// writer, which then evicted and trimmed memory a second later, over and over while a
+/// build or a test run read the tree.
+#[test]
+fn reading_the_files_does_not_wake_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "a.py", "def alpha():\n    pass\n");
+    let live = LiveWorkspace::start(dir.path(), LoadOptions::default()).unwrap();
+    let evictions = || live.status().evictions;
+    assert_eq!(names(&live, "alpha"), ["a.py:alpha"]);
+    eventually("the first eviction, once idle", evictions, |&n| n >= 1);
+    // Quiet: no eviction for longer than the idle delay.
+    let mut quiet = evictions();
+    loop {
+        std::thread::sleep(Duration::from_millis(1500));
+        let now = evictions();
+        if now == quiet {
+            break;
+        }
+        quiet = now;
+    }
+
+    for _ in 0..200 {
+        std::fs::read(dir.path().join("a.py")).unwrap();
+    }
+    std::thread::sleep(Duration::from_millis(2500));
+    assert_eq!(evictions(), quiet, "reads woke the writer");
+}
+
 #[test]
 fn an_idle_server_evicts_memoized_answers_but_never_under_a_reader() {
     use std::sync::atomic::{AtomicUsize, Ordering};

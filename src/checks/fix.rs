@@ -188,3 +188,56 @@ pub(crate) fn remove_statement(
     }
     placeholder()
 }
+
+/// How JavaScript and TypeScript separate statements (`;` ends the statement it belongs to).
+pub(crate) const ECMASCRIPT_STATEMENTS: StatementSyntax = StatementSyntax {
+    separator: ';',
+    line_comment: "//",
+    placeholder: None,
+};
+
+/// How Go separates statements and import specs on a line.
+pub(crate) const GO_STATEMENTS: StatementSyntax = StatementSyntax {
+    separator: ';',
+    line_comment: "//",
+    placeholder: None,
+};
+
+/// `edit`, a removal of whole lines, widened so that gofmt has nothing to say about the
+/// blank lines it leaves: gofmt keeps at most one blank line in a row, and none just inside
+/// the parentheses of a grouped declaration (`in_group`), so a blank line that would end up
+/// beside another, or beside such a parenthesis, goes with the removed lines. An edit that
+/// does not remove whole lines is returned as it is.
+pub(crate) fn gofmt_blank_lines(
+    text: &str,
+    edit: (TextRange, String),
+    in_group: bool,
+) -> (TextRange, String) {
+    let (start, end) = (usize::from(edit.0.start()), usize::from(edit.0.end()));
+    let whole_lines = edit.1.is_empty()
+        && (start == 0 || text[..start].ends_with('\n'))
+        && (end == text.len() || text[..end].ends_with('\n'));
+    if !whole_lines || start == end {
+        return edit;
+    }
+    let before = text[..start].strip_suffix('\n').map(|t| {
+        let from = t.rfind('\n').map_or(0, |i| i + 1);
+        (from, t[from..].trim())
+    });
+    let after = (end < text.len()).then(|| {
+        let to = text[end..].find('\n').map_or(text.len(), |i| end + i + 1);
+        (to, text[end..to].trim())
+    });
+    let blank = |line: Option<(usize, &str)>| line.is_some_and(|(_, l)| l.is_empty());
+    let opens = before.is_some_and(|(_, l)| in_group && l.ends_with('('));
+    let closes = after.is_some_and(|(_, l)| in_group && l.starts_with(')'));
+    match (before, after) {
+        (_, Some((to, _))) if blank(after) && (blank(before) || opens) => {
+            (range(start, to), String::new())
+        }
+        (Some((from, _)), _) if blank(before) && (closes || after.is_none()) => {
+            (range(from, end), String::new())
+        }
+        _ => (range(start, end), String::new()),
+    }
+}

@@ -6,7 +6,9 @@
 //! errors, 2 an error (not a patch, a hunk that does not apply, a file changed since it
 //! was read).
 
-use std::{fmt::Write as _, io::Read as _, path::PathBuf, process::ExitCode};
+use std::{
+    collections::BTreeMap, fmt::Write as _, io::Read as _, path::PathBuf, process::ExitCode,
+};
 
 use clap::{Args, ValueEnum};
 
@@ -15,7 +17,10 @@ use super::{
     policy::{CheckArg, new_diagnostic_line},
 };
 use crate::{
-    ide::{CheckPolicy, DiagnosticInfo, Failure, Patch, PatchFormat, PatchOptions, parse_patch},
+    ide::{
+        CheckPolicy, DiagnosticInfo, Failure, Patch, PatchFormat, PatchOptions, Sha256Hash,
+        parse_patch,
+    },
     workspace::Host,
 };
 
@@ -32,6 +37,11 @@ pub struct ApplyArgs {
     /// whole (0 to 3).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=3))]
     pub fuzz: u8,
+    /// Refuse the patch (CONFLICT, exit 2) unless PATH's bytes have this SHA-256, as
+    /// `sha256sum PATH` prints it: the file is the one the patch was made for. Repeatable;
+    /// each PATH must be a file the patch changes.
+    #[arg(long, value_name = "PATH=SHA256", value_parser = parse_expected_sha256)]
+    pub expected_sha256: Vec<(String, Sha256Hash)>,
     #[command(flatten)]
     pub output: WriteArgs,
 }
@@ -71,10 +81,19 @@ pub fn run(g: &GlobalArgs, args: &ApplyArgs) -> Result<(String, ExitCode), CliEr
     let shown = Shown {
         check: args.output.check.policy(),
         fuzz: args.fuzz,
+        expected_sha256: args.expected_sha256.iter().cloned().collect(),
         diff: args.output.diff,
         write: args.output.write,
     };
     shown.run(g, &host, &patch, serde_json::Map::new())
+}
+
+fn parse_expected_sha256(value: &str) -> Result<(String, Sha256Hash), String> {
+    let (path, hex) = value
+        .rsplit_once('=')
+        .ok_or("expected PATH=SHA256 (the path, `=`, then 64 hexadecimal digits)")?;
+    let hash = Sha256Hash::from_hex(hex).ok_or("a SHA-256 is 64 hexadecimal digits")?;
+    Ok((path.to_string(), hash))
 }
 
 /// A failure as the CLI prints it: its stable code, then its message.
@@ -86,6 +105,7 @@ pub(super) fn failed(error: impl Failure + std::fmt::Display) -> CliError {
 pub(super) struct Shown {
     pub check: CheckPolicy,
     pub fuzz: u8,
+    pub expected_sha256: BTreeMap<String, Sha256Hash>,
     pub diff: bool,
     pub write: bool,
 }
@@ -103,7 +123,7 @@ impl Shown {
         let texts = host.current_texts(patch.paths()).map_err(failed)?;
         let options = PatchOptions {
             fuzz: usize::from(self.fuzz),
-            ..PatchOptions::default()
+            expected_sha256: self.expected_sha256.clone(),
         };
         let preview = host
             .analysis()

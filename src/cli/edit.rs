@@ -83,6 +83,7 @@ pub fn run(g: &GlobalArgs, args: &EditArgs) -> Result<(String, ExitCode), CliErr
     let shown = Shown {
         check: args.output.check.policy(),
         fuzz: 0,
+        expected_sha256: Default::default(),
         diff: args.output.diff,
         write: args.output.write,
     };

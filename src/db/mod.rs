@@ -4,7 +4,11 @@
 //! writer (the workspace loader now; the live watcher later). Paths are stored as plain
 //! workspace-relative strings: this layer never touches the disk.
 
-use std::{path::PathBuf, sync::Arc};
+use std::{
+    any::Any,
+    path::PathBuf,
+    sync::{Arc, Mutex},
+};
 
 use crate::{lang::LangId, syntax::TreeCache};
 
@@ -19,6 +23,11 @@ pub trait Db: salsa::Database {
     /// on texts that are not the workspace's (a rename's renamed texts).
     fn scratch(&self) -> RootDatabase;
 
+    /// The scratch database the layer that makes them keeps between requests (with what
+    /// it keeps beside it), so that the next request's scratch analysis starts warm: see
+    /// `engine::scratch`. Shared by every clone (snapshot) of this database.
+    fn kept_scratch(&self) -> &KeptScratch;
+
     /// Cancels this database's own token when a database it works for (see
     /// [`RootDatabase::worker`]) was cancelled, so that salsa's next check unwinds.
     fn relay_cancellation(&self);
@@ -26,12 +35,17 @@ pub trait Db: salsa::Database {
 
 type EventCallback = Arc<dyn Fn(salsa::Event) + Send + Sync>;
 
+/// See [`Db::kept_scratch`]. Type-erased: the layer above decides what a kept scratch
+/// database carries.
+pub type KeptScratch = Mutex<Option<Box<dyn Any + Send>>>;
+
 #[salsa::db]
 #[derive(Clone)]
 pub struct RootDatabase {
     storage: salsa::Storage<Self>,
     /// Shared by every clone (snapshot) of this database, and by no other database.
     trees: Arc<TreeCache>,
+    kept_scratch: Arc<KeptScratch>,
     events: Option<EventCallback>,
     /// The cancellation tokens of the databases this one is a worker clone of: each clone
     /// has a token of its own, so a request's cancellation reaches the workers of its
@@ -62,6 +76,7 @@ impl RootDatabase {
         RootDatabase {
             storage,
             trees: Arc::default(),
+            kept_scratch: Arc::default(),
             events,
             followed: Arc::new([]),
         }
@@ -93,6 +108,10 @@ impl Db for RootDatabase {
 
     fn scratch(&self) -> RootDatabase {
         RootDatabase::reporting_to(self.events.clone())
+    }
+
+    fn kept_scratch(&self) -> &KeptScratch {
+        &self.kept_scratch
     }
 
     fn relay_cancellation(&self) {

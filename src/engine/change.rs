@@ -3,7 +3,11 @@
 //! scratch database (the renamed texts, analysed beside the workspace) is made from a
 //! [`Change`] the same way ([`Inputs::from_change`]).
 
-use std::{collections::HashMap, path::PathBuf, sync::Arc};
+use std::{
+    collections::{HashMap, HashSet},
+    path::PathBuf,
+    sync::Arc,
+};
 
 use crate::{
     db::{ManifestFile, ManifestKind, RootDatabase, SourceFile, Workspace},
@@ -97,6 +101,30 @@ impl Inputs {
         self.files.get(path).copied()
     }
 
+    /// Makes the inputs what `change` sets, and nothing else: files and project files it
+    /// does not name are removed (a kept scratch database brought up to date).
+    pub(crate) fn replace_with(&mut self, mut change: Change) -> ChangeSummary {
+        let named: HashSet<&str> = change.files.iter().map(|(path, _)| path.as_str()).collect();
+        let gone: Vec<String> = (self.files.keys())
+            .filter(|path| !named.contains(path.as_str()))
+            .cloned()
+            .collect();
+        let named: HashSet<&str> = (change.manifests.iter())
+            .map(|(path, _)| path.as_str())
+            .collect();
+        let gone_manifests: Vec<String> = (self.manifests.keys())
+            .filter(|path| !named.contains(path.as_str()))
+            .cloned()
+            .collect();
+        for path in gone {
+            change.remove_file(path);
+        }
+        for path in gone_manifests {
+            change.remove_manifest(path);
+        }
+        self.apply_change(change)
+    }
+
     /// Applies a batch of changes. Setting a file to the content it has is not a change, so
     /// nothing that depends on it is invalidated.
     pub(crate) fn apply_change(&mut self, change: Change) -> ChangeSummary {
@@ -183,7 +211,9 @@ impl Inputs {
     fn set_content(&mut self, file: SourceFile, content: FileContent) -> bool {
         use salsa::Setter;
         let db = &mut self.db;
-        let same_text = **file.text(db) == *content.text;
+        // Texts shared with the workspace are the same string: no need to compare them.
+        let now = file.text(db);
+        let same_text = Arc::ptr_eq(now, &content.text) || **now == *content.text;
         let mut changed = false;
         if !same_text {
             file.set_text(db).to(content.text);

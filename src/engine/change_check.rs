@@ -11,7 +11,7 @@
 
 use std::{collections::HashMap, sync::Arc};
 
-use super::change::{Change, FileContent, Inputs};
+use super::change::FileContent;
 use crate::{
     db::{Db, SourceFile, Workspace},
     lang::registry,
@@ -20,7 +20,7 @@ use crate::{
 /// A file's diagnostics as the caller selects and reports them, compared by code and
 /// message.
 pub(crate) trait Diagnostics: Sync {
-    type Finding: Clone + Send;
+    type Finding: Clone + Send + Sync;
 
     fn of(&self, db: &dyn Db, workspace: Workspace, file: SourceFile) -> Vec<Self::Finding>;
 
@@ -64,7 +64,7 @@ pub(crate) fn new_diagnostics<D: Diagnostics>(
         .map(String::as_str)
         .chain(changed.iter().filter_map(|c| c.was.as_deref()))
         .collect();
-    let mut scratch = workspace_change(db, workspace, &gone);
+    let mut texts = Vec::new();
     let mut checked = Vec::new();
     for change in changed {
         let lang = registry().for_path(std::path::Path::new(&change.path), first_line(change));
@@ -74,45 +74,22 @@ pub(crate) fn new_diagnostics<D: Diagnostics>(
                 text: Arc::from(change.text.as_str()),
                 lossy_utf8: false,
             };
-            scratch.set_file(change.path.clone(), content);
+            texts.push((change.path.clone(), content));
         }
         checked.push(lang.is_some());
     }
-    let root = workspace.root(db).clone();
-    super::scratch::on_scratch_thread(db, move |scratch_db, _| {
-        let inputs = Inputs::from_change(scratch_db, root, scratch);
-        let mut new = Vec::new();
-        for ((change, was), checked) in changed.iter().zip(&before).zip(checked) {
-            let Some(file) = inputs.file(&change.path).filter(|_| checked) else {
-                continue;
-            };
-            let is = diagnostics.of(&inputs.db, inputs.workspace, file);
-            new.extend(added::<D>(was, &is));
-        }
-        new
+    super::scratch::on_workspace_scratch(db, workspace, texts, &gone, move |inputs| {
+        let checked: Vec<(SourceFile, &Vec<D::Finding>)> = (changed.iter().zip(&before))
+            .zip(checked)
+            .filter(|(_, checked)| *checked)
+            .filter_map(|((change, was), _)| Some((inputs.file(&change.path)?, was)))
+            .collect();
+        let workspace = inputs.workspace;
+        let found = super::scratch::on_all_cores(&inputs.db, &checked, |db, (file, was)| {
+            added::<D>(was, &diagnostics.of(db, workspace, *file))
+        });
+        found.into_iter().flatten().collect()
     })
-}
-
-/// The workspace's files (but those `leave_out` names) and manifests as one change, to
-/// load into a scratch database: the texts are shared, not copied.
-pub(crate) fn workspace_change(db: &dyn Db, workspace: Workspace, leave_out: &[&str]) -> Change {
-    let mut scratch = Change::default();
-    for &file in workspace.files(db).iter() {
-        let path = file.path(db);
-        if !leave_out.contains(&path.as_str()) {
-            let content = FileContent {
-                lang: file.lang(db),
-                text: file.text(db).clone(),
-                lossy_utf8: file.lossy_utf8(db),
-            };
-            scratch.set_file(path.clone(), content);
-        }
-    }
-    for manifest in workspace.manifests(db).iter() {
-        let text = manifest.text(db).to_string();
-        scratch.set_manifest(manifest.path(db).clone(), manifest.kind(db), text);
-    }
-    scratch
 }
 
 fn first_line(change: &ChangedText) -> Option<&[u8]> {

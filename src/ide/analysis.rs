@@ -524,7 +524,7 @@ impl Analysis {
 
     /// The diagnostics of the files `query.paths` names (default: every file), checked on
     /// all cores; each file's answer is memoized, so a second check re-checks only files
-    /// that changed.
+    /// that changed. A diagnostic names a fix only where [`Analysis::fix`] may apply it.
     pub fn check(&self, query: &super::CheckQuery) -> Cancellable<super::CheckResult> {
         let (files, unmatched) =
             super::diagnostics::files_under(&self.db, self.workspace, &query.paths);
@@ -538,13 +538,14 @@ impl Analysis {
                     || template.lock().unwrap().clone(),
                     |db, &file| {
                         db.relay_cancellation();
-                        super::diagnostics::file_diagnostics_info(
+                        let found = super::diagnostics::file_diagnostics_info(
                             db,
                             workspace,
                             file,
                             settings,
                             &query.codes,
-                        )
+                        );
+                        super::fix::offered_fixes(db, workspace, file, found)
                     },
                 )
                 .collect();

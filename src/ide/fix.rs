@@ -29,9 +29,9 @@ use crate::{
     checks::{Applicability, registry::ids},
     db::{Db, SourceFile, Workspace},
     engine::{
-        change::{Change, FileContent, Inputs},
-        change_check::{Diagnostics, added, workspace_change},
-        scratch::on_scratch_thread,
+        change::{Change, FileContent},
+        change_check::{Diagnostics, added},
+        scratch::on_workspace_scratch,
     },
     semantic::{import_graph::import_graph, imports::file_imports},
 };
@@ -185,18 +185,16 @@ pub(crate) fn fix(
         }
     }
 
-    let mut scratch = workspace_change(db, workspace, &[]);
+    let mut changed = Vec::new();
     let mut texts: BTreeMap<String, String> = BTreeMap::new();
     for (path, text) in first_texts {
-        scratch.set_file(path.clone(), content(by_path[path.as_str()], db, &text));
+        changed.push((path.clone(), content(by_path[path.as_str()], db, &text)));
         texts.insert(path, text);
     }
-    let root = workspace.root(db).clone();
     let unsafe_fixes = query.unsafe_fixes;
     let codes = &query.codes;
     let check = query.check;
-    let later = on_scratch_thread(db, |scratch_db, _| {
-        let mut inputs = Inputs::from_change(scratch_db, root, scratch);
+    let later = on_workspace_scratch(db, workspace, changed, &[], |inputs| {
         let mut dirty: Vec<String> = texts.keys().cloned().collect();
         let mut later_applied = Vec::new();
         while rounds < MAX_ROUNDS && !dirty.is_empty() {

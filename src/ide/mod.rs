@@ -74,7 +74,7 @@ pub use parse_tree::{ParseOptions, ParseOutput, SyntaxErrorInfo};
 pub use patch::{
     CheckPolicy, FileOperation, FileOutcome, FileStatus, Hunk, HunkAnchor, HunkLine, HunkReport,
     InexactHunk, OperationKind, Patch, PatchError, PatchFormat, PatchOptions, PatchOutcome,
-    PatchPreview, PatchedFile, Replacement, apply_to_texts, detect_format, parse_patch,
+    PatchPreview, PatchedFile, Replacement, Sha256Hash, apply_to_texts, detect_format, parse_patch,
 };
 pub use read::{
     Ambiguity, Candidate, PieceInfo, ReadAnswer, ReadCursor, ReadError, ReadRequest, ReadStatus,

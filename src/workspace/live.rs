@@ -187,7 +187,9 @@ impl LiveWorkspace {
         // Watch before the first walk so that nothing changed during it is missed.
         let watcher_tx = tx.clone();
         let watcher = notify::recommended_watcher(move |event| {
-            let _ = watcher_tx.send(disk_message(event));
+            if let Some(message) = disk_message(event) {
+                let _ = watcher_tx.send(message);
+            }
         })
         .and_then(|mut w| w.watch(&root, notify::RecursiveMode::Recursive).map(|()| w));
         // One watcher reports both directories, through one queue, in the order of events.
@@ -624,21 +626,24 @@ fn spawn(
     })
 }
 
-/// A watcher's event as the writer takes it: the paths whose content may have changed.
-fn disk_message(event: notify::Result<notify::Event>) -> Message {
+/// A watcher's event as the writer takes it: the paths whose content may have changed;
+/// `None` for an event that changes nothing (a read). The watcher reports every open of a
+/// file under the root, and a build or a test run reading the tree opens thousands: each
+/// would otherwise wake the writer and re-arm its eviction.
+fn disk_message(event: notify::Result<notify::Event>) -> Option<Message> {
     match event {
-        Ok(event) => Message::Disk {
-            lost: event.need_rescan(),
-            paths: if changes_content(&event.kind) {
-                event.paths
-            } else {
-                Vec::new()
-            },
-        },
-        Err(_) => Message::Disk {
+        Ok(event) => {
+            let lost = event.need_rescan();
+            let changes = changes_content(&event.kind);
+            (lost || changes).then(|| Message::Disk {
+                lost,
+                paths: if changes { event.paths } else { Vec::new() },
+            })
+        }
+        Err(_) => Some(Message::Disk {
             paths: Vec::new(),
             lost: true,
-        },
+        }),
     }
 }
 

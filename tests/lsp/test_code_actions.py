@@ -297,3 +297,31 @@ async def test_a_client_that_takes_only_commands_gets_nothing(client, tmp_path):
     await start(client, root)
     open_doc(client, path, UNUSED, "python")
     assert await actions(client, path, (0, 8)) is None
+
+
+@pytest.mark.asyncio
+async def test_go_and_typescript_fixes(client, tmp_path):
+    root = tmp_path / "ws"
+    go = 'package m\n\nimport (\n\t"fmt"\n\t"os"\n)\n\nfunc f() {\n\tx := g()\n\tfmt.Println()\n}\n'
+    ts = "export function f(g: () => number) {\n  const a = 1;\n  const b = g();\n  return 0;\n}\n"
+    write(root, "go.mod", "module example.com/m\n\ngo 1.19\n")
+    go_path = write(root, "m.go", go)
+    ts_path = write(root, "a.ts", ts)
+    await start_with_actions(client, root)
+    open_doc(client, go_path, go, "go")
+    open_doc(client, ts_path, ts, "typescript")
+
+    [fix_all] = await actions(client, go_path, only=["source.fixAll"])
+    assert apply(go, edits_of(fix_all, go_path)) == (
+        'package m\n\nimport (\n\t"fmt"\n)\n\nfunc f() {\n\t_ = g()\n\tfmt.Println()\n}\n'
+    )
+    # `const b = g()` keeps its call: unsafe, offered but not preferred nor applied by fix all.
+    [fix_all] = await actions(client, ts_path, only=["source.fixAll"])
+    assert apply(ts, edits_of(fix_all, ts_path)) == (
+        "export function f(g: () => number) {\n  const b = g();\n  return 0;\n}\n"
+    )
+    [action] = await actions(client, ts_path, (2, 9), only=["quickfix"])
+    assert (action.title, action.is_preferred) == ("Remove unused variable 'b'", False)
+    assert apply(ts, edits_of(action, ts_path)) == (
+        "export function f(g: () => number) {\n  const a = 1;\n  g();\n  return 0;\n}\n"
+    )

@@ -31,10 +31,10 @@ async def test_fixes_come_back_as_a_diff_that_apply_patch_writes(project):
         assert [(d["path"], d["line"], d.get("fix")) for d in answer["diagnostics"]] == [
             ("pkg/__init__.py", 1, {"title": "Remove unused import 'os'", "applicability": "unsafe"}),
             ("pkg/a.py", 1, {"title": "Remove unused import 'os'", "applicability": "safe"}),
-            ("pkg/a.py", 2, {"title": "Remove unused import 'json'", "applicability": "safe"}),
+            # No fix: pkg/b.py imports `json` from pkg/a.py, so the fixes leave it.
+            ("pkg/a.py", 2, None),
         ]
         fixes = answer["fixes"]
-        # `json` stays: pkg/b.py imports it from pkg/a.py.
         assert fixes == {
             "diff": "--- a/pkg/a.py\n+++ b/pkg/a.py\n@@ -1,3 +1,3 @@\n-import os, sys\n"
             "+import sys\n import json\n print(sys)\n",

@@ -1,8 +1,10 @@
 """`apply_patch` through the MCP Python SDK: the three patch forms as a dry run (diff, file
 summaries, new diagnostics) and applied (the files and the index follow), refusals that
 write nothing (a hunk that does not apply, a path leaving the root, new errors under
-`check: refuse`, a file changed since the reviewed dry run), `operation_id` retries, and
+`check: refuse`, a file changed since the reviewed dry run), `operation_id` retries, `expected_sha256`, and
 `--read-only` hiding `apply`."""
+
+import hashlib
 
 import pytest
 
@@ -171,6 +173,32 @@ async def test_apply_writes_only_the_change_that_was_reviewed(project):
         }))
         assert error["code"] == "CONFLICT"
         assert (project / "app/main.py").read_text() == MAIN
+
+
+async def test_expected_sha256_holds_the_patch_to_the_files_it_was_made_for(project):
+    sha256 = lambda path: hashlib.sha256((project / path).read_bytes()).hexdigest()
+    async with stdio_session(project, "--read-only") as session:
+        await wait_until_indexed(session)
+        # A precondition, not a write: a read-only server's dry run takes it too.
+        good = {"app/geo.py": sha256("app/geo.py"), "app/main.py": sha256("app/main.py").upper()}
+        result = await call(session, {"patch": GIT_DIFF, "expected_sha256": good})
+        assert not result.is_error, result
+        stale = dict(good, **{"app/main.py": hashlib.sha256(b"old").hexdigest()})
+        error = tool_error(await call(session, {"patch": GIT_DIFF, "expected_sha256": stale}))
+        assert error == {
+            "code": "CONFLICT",
+            "message": f"app/main.py: the file changed: its SHA-256 is {sha256('app/main.py')}, "
+                       f"not the expected {stale['app/main.py']}",
+        }
+        error = tool_error(await call(session, {"patch": GIT_DIFF, "expected_sha256": {"app/geo.py": "12"}}))
+        assert error["code"] == "INVALID_ARGUMENT"
+        assert error["message"] == "expected_sha256 for app/geo.py: a SHA-256 is 64 hexadecimal digits"
+    async with stdio_session(project) as session:
+        await wait_until_indexed(session)
+        write(project, "app/main.py", MAIN + "# changed\n")
+        error = tool_error(await call(session, {"patch": GIT_DIFF, "apply": True, "expected_sha256": good}))
+        assert error["code"] == "CONFLICT"
+        assert (project / "app/geo.py").read_text() == GEO, "nothing was written"
 
 
 async def test_a_retried_operation_answers_the_first_result(project):

@@ -1,5 +1,8 @@
 //! SX006 in JavaScript, TypeScript and TSX: top-level imports no use in the file sees (a
 //! JSX factory is kept in a file with JSX, a name in a JSDoc comment counts as a use).
+//!
+//! Invariant: reads the file's own names and tree, and of a TypeScript file with an unused
+//! import, whether its nearest tsconfig keeps unused imports (manifests only).
 
 use std::collections::HashSet;
 
@@ -8,7 +11,7 @@ use tree_sitter::Node;
 use crate::{
     checks::{
         CheckContext, Diagnostic,
-        fix::{Fix, StatementSyntax, remove_list_item, remove_statement},
+        fix::{ECMASCRIPT_STATEMENTS, Fix, remove_list_item, remove_statement},
         registry::ids,
         sx005_undefined_name::ecmascript::visible_binding_scope,
         walk,
@@ -16,6 +19,7 @@ use crate::{
     semantic::{
         imports::{FileImports, ImportSummary},
         names::{BindingKind, FileNames, OccurrenceId, Role, ScopeId},
+        projects::keeps_unused_imports,
     },
 };
 
@@ -28,8 +32,11 @@ pub(super) fn check(ctx: &CheckContext) -> Vec<Diagnostic> {
     let Some((text, root)) = ctx.root() else {
         return Vec::new();
     };
-    let typescript = ctx.lang == crate::lang::Family::TYPESCRIPT;
-    unused_imports(names, root, &text, unused, typescript)
+    // TypeScript drops an import statement whose names go unused, unless its tsconfig
+    // keeps it (`verbatimModuleSyntax`): then it is JavaScript's case.
+    let elided = ctx.lang == crate::lang::Family::TYPESCRIPT
+        && !keeps_unused_imports(ctx.db, ctx.workspace, ctx.path());
+    unused_imports(names, root, &text, unused, elided)
 }
 
 /// Top-level import bindings of `import` statements (not `export … from`) that no use in
@@ -90,7 +97,7 @@ fn unused_imports(
     root: Node,
     text: &str,
     candidates: Vec<(OccurrenceId, &ImportSummary)>,
-    typescript: bool,
+    elided: bool,
 ) -> Vec<Diagnostic> {
     let (has_jsx, mentioned) = jsx_and_comment_words(root, text);
     let mut found = Vec::new();
@@ -106,7 +113,7 @@ fn unused_imports(
         let range = names.occurrence(id).range;
         let fix = root
             .descendant_for_byte_range(range.start().into(), range.end().into())
-            .and_then(|node| removal(node, text, &what, typescript));
+            .and_then(|node| removal(node, text, &what, elided));
         found.push(
             Diagnostic::new(
                 ids::UNUSED_IMPORT,
@@ -139,19 +146,14 @@ fn jsx_and_comment_words<'t>(root: Node, text: &'t str) -> (bool, HashSet<&'t st
     (has_jsx, words)
 }
 
-const ECMASCRIPT_STATEMENTS: StatementSyntax = StatementSyntax {
-    separator: ';',
-    line_comment: "//",
-    placeholder: None,
-};
-
 /// The fix removing the imported name at `name`: the specifier and its comma among
 /// others; the braces with the comma before them when it was the last named import beside
 /// a default one; a default or namespace import and its comma beside the rest; else the
 /// whole statement. A statement removed whole in JavaScript no longer evaluates its module
 /// (its side effects go), so that fix is unsafe there; TypeScript drops an import whose
-/// names go unused when it compiles, so it is safe there, as is any `import type`.
-fn removal(name: Node, text: &str, what: &str, typescript: bool) -> Option<Fix> {
+/// names go unused when it compiles (`elided`, unless its tsconfig says otherwise), so it
+/// is safe there, as is any `import type`.
+fn removal(name: Node, text: &str, what: &str, elided: bool) -> Option<Fix> {
     let mut item = name;
     while !matches!(item.kind(), "import_specifier" | "namespace_import")
         && item.parent()?.kind() != "import_clause"
@@ -191,7 +193,7 @@ fn removal(name: Node, text: &str, what: &str, typescript: bool) -> Option<Fix> 
     }
     let edit = remove_statement(text, statement, false, &ECMASCRIPT_STATEMENTS)?;
     let type_only = text[statement.start_byte()..clause.start_byte()].contains("type");
-    Some(match typescript || type_only {
+    Some(match elided || type_only {
         true => Fix::safe(title, vec![edit]),
         false => Fix::unsafe_(title, vec![edit]),
     })

@@ -7,6 +7,8 @@
 //! (const x of xs)`), `using` declarations (disposed of at the end of the block), and the
 //! variables of a function that calls `eval`. `x += 1` and `x++` count as reads.
 //!
+//! Fixes: `ecmascript_fixes.rs`.
+//!
 //! Invariant: reads the file's own names and tree only; the tree is walked only for the
 //! candidates the names leave.
 
@@ -139,13 +141,37 @@ fn unused_variables(
         if updated {
             continue;
         }
-        found.push(Diagnostic::new(
-            ids::UNUSED_VARIABLE,
-            occurrence.range,
-            format!("local variable '{name}' is assigned to but never used"),
-        ));
+        let fix = match rebound_in_function(names, id) {
+            true => None,
+            false => super::ecmascript_fixes::fix(node, text),
+        };
+        found.push(
+            Diagnostic::new(
+                ids::UNUSED_VARIABLE,
+                occurrence.range,
+                format!("local variable '{name}' is assigned to but never used"),
+            )
+            .with_fix(fix),
+        );
     }
     found
+}
+
+/// Whether the function around the variable `id` declares or assigns its name anywhere
+/// else: without this declaration an assignment could write another variable, and another
+/// `var` of the name may be the one a reader sees.
+fn rebound_in_function(names: &FileNames, id: OccurrenceId) -> bool {
+    let occurrence = names.occurrence(id);
+    let Some(function) = function_around(names, occurrence.scope) else {
+        return true;
+    };
+    let range = names.scopes[function as usize].range;
+    names.occurrences_named(names.name(id)).any(|other| {
+        let other_occurrence = names.occurrence(other);
+        other != id
+            && matches!(other_occurrence.role, Role::Definition(_) | Role::Write)
+            && range.contains_range(other_occurrence.range)
+    })
 }
 
 /// Whether `name` is the whole name of a `const`/`let`/`var` declarator in a declaration

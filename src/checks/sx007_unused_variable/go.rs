@@ -18,9 +18,14 @@
 //! x + 1` reads an outer `x`). A name no local scope binds belongs to the package block,
 //! which reports nothing.
 //!
+//! Fixes (`go_fixes.rs`): the name becomes `_` or leaves its statement, the value evaluated as
+//! before.
+//!
 //! Invariant: reads the file's own tree only (the check depends on its file alone).
 
 use std::collections::{HashMap, HashSet};
+
+use super::go_fixes as fixes;
 
 use crate::checks::{Diagnostic, node_range, registry::ids};
 
@@ -34,16 +39,23 @@ pub(super) fn check(tree: &tree_sitter::Tree, text: &str) -> Vec<Diagnostic> {
         steps: Vec::new(),
     };
     walker.walk(root);
+    let declared: HashSet<usize> = walker.vars.iter().map(|v| v.node.id()).collect();
     walker
         .vars
         .iter()
         .filter(|v| !v.used)
         .map(|v| {
+            // Without its declaration, an assignment elsewhere would assign nothing.
+            let fix = match v.assigned {
+                true => None,
+                false => fixes::fix(v.node, text, &declared),
+            };
             Diagnostic::new(
                 ids::UNUSED_VARIABLE,
                 node_range(v.node),
                 format!("local variable '{}' is assigned to but never used", v.name),
             )
+            .with_fix(fix)
         })
         .collect()
 }
@@ -83,6 +95,8 @@ struct Var<'t> {
     node: tree_sitter::Node<'t>,
     name: &'t str,
     used: bool,
+    /// Assigned somewhere after its declaration (`x = …`, `x, err := …` again).
+    assigned: bool,
 }
 
 /// What a local name is bound to: a variable the check judges, or anything else (a
@@ -152,6 +166,7 @@ impl<'t> Walker<'t> {
             node,
             name: self.name(node),
             used: false,
+            assigned: false,
         });
         self.vars.len() - 1
     }
@@ -366,9 +381,17 @@ impl<'t> Walker<'t> {
                 .is_some_and(|scope| scope.iter().any(|(n, _)| *n == name));
             if seen.insert(name) && !redeclared {
                 steps.push(Step::DeclareVar(target));
+            } else if redeclared {
+                self.mark_assigned(name);
             }
         }
         self.then(steps);
+    }
+
+    fn mark_assigned(&mut self, name: &str) {
+        if let Some(Binding::Var(index)) = self.lookup(name) {
+            self.vars[index].assigned = true;
+        }
     }
 
     /// The left side of `=`: a bare (or parenthesized) name is assigned, not used; any
@@ -385,6 +408,8 @@ impl<'t> Walker<'t> {
             }
             if bare.kind() != "identifier" {
                 steps.push(Step::Visit(target));
+            } else {
+                self.mark_assigned(self.name(bare));
             }
         }
         self.then(steps);

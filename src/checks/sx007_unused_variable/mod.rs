@@ -2,7 +2,9 @@
 //! rule; `ecmascript.rs`; `go.rs`: by Go's block scopes, a compile error in Go).
 
 mod ecmascript;
+mod ecmascript_fixes;
 mod go;
+mod go_fixes;
 mod python;
 
 use super::{CheckContext, Diagnostic, sx003_unresolved_import::ecmascript::is_declaration_file};

@@ -25,9 +25,10 @@ pub struct PatchOptions {
     /// How many context lines at each end of a unified diff's hunk may be left out when it
     /// does not match whole (as `patch --fuzz`); removed lines always match.
     pub fuzz: usize,
-    /// Per path, the hash of the text the caller saw; a file whose text differs (or which
-    /// is gone) is a conflict.
-    pub expected_hashes: BTreeMap<String, ContentHash>,
+    /// Per path, the SHA-256 of the file the caller saw (its bytes, as `sha256sum`
+    /// prints it); a file whose bytes differ, or which is gone, is a conflict. Each path
+    /// must be one the patch changes.
+    pub expected_sha256: BTreeMap<String, Sha256Hash>,
 }
 
 /// What a patch does to each file, in the patch's order, and the diff of it all.
@@ -123,6 +124,7 @@ pub fn apply_to_texts(
     current: &dyn Fn(&str) -> Option<String>,
     options: &PatchOptions,
 ) -> Result<PatchOutcome, PatchError> {
+    check_expected_paths(patch, options)?;
     let files = patch
         .operations
         .iter()
@@ -207,15 +209,59 @@ fn apply_operation(
     Ok(outcome)
 }
 
+/// A file's SHA-256, as `expected_sha256` names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sha256Hash([u8; 32]);
+
+impl Sha256Hash {
+    pub fn of(bytes: &[u8]) -> Sha256Hash {
+        use sha2::Digest;
+        Sha256Hash(sha2::Sha256::digest(bytes).into())
+    }
+
+    /// From 64 hexadecimal digits (either case).
+    pub fn from_hex(hex: &str) -> Option<Sha256Hash> {
+        if hex.len() != 64 || !hex.is_ascii() {
+            return None;
+        }
+        let mut bytes = [0u8; 32];
+        for (byte, pair) in bytes.iter_mut().zip(hex.as_bytes().chunks(2)) {
+            let pair = std::str::from_utf8(pair).ok()?;
+            *byte = u8::from_str_radix(pair, 16).ok()?;
+        }
+        Some(Sha256Hash(bytes))
+    }
+
+    pub fn to_hex(self) -> String {
+        self.0.iter().map(|byte| format!("{byte:02x}")).collect()
+    }
+}
+
+/// Every path `expected_sha256` names is one the patch changes: a hash of another file
+/// would be checked against nothing, and a misspelt path would go unnoticed.
+fn check_expected_paths(patch: &Patch, options: &PatchOptions) -> Result<(), PatchError> {
+    let stray = (options.expected_sha256.keys())
+        .find(|path| !patch.operations.iter().any(|op| op.path == **path));
+    match stray {
+        Some(path) => Err(PatchError::Invalid {
+            line: None,
+            message: format!("expected_sha256 names {path}, which the patch does not change"),
+        }),
+        None => Ok(()),
+    }
+}
+
 fn check_expected(path: &str, old: Option<&str>, options: &PatchOptions) -> Result<(), PatchError> {
-    let Some(expected) = options.expected_hashes.get(path) else {
+    let Some(expected) = options.expected_sha256.get(path) else {
         return Ok(());
     };
-    let message = match old {
+    // A file sextant would write is UTF-8 (a byte-order mark kept in the text), so its
+    // text's bytes are the file's bytes.
+    let message = match old.map(|text| Sha256Hash::of(text.as_bytes())) {
         None => "the file was expected to exist, and it does not".to_string(),
-        Some(text) if ContentHash::of(text.as_bytes()) != *expected => format!(
-            "the file changed: its text hashes to {}, not to the expected {}",
-            ContentHash::of(text.as_bytes()).to_hex(),
+        Some(found) if found != *expected => format!(
+            "the file changed: its SHA-256 is {}, not the expected {}",
+            found.to_hex(),
             expected.to_hex()
         ),
         Some(_) => return Ok(()),

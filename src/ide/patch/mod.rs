@@ -25,7 +25,7 @@ use std::collections::BTreeMap;
 
 use super::{ErrorCode, Failure, FileEdit};
 
-pub use apply::{FileOutcome, HunkReport, PatchOptions, PatchOutcome, apply_to_texts};
+pub use apply::{FileOutcome, HunkReport, PatchOptions, PatchOutcome, Sha256Hash, apply_to_texts};
 pub use preview::{CheckPolicy, FileStatus, InexactHunk, PatchPreview, PatchedFile};
 pub(crate) use preview::{new_diagnostics_of_texts, preview};
 pub use search_replace::Replacement;
@@ -163,7 +163,7 @@ pub enum PatchError {
     /// should not be.
     #[error("{path}: {message}")]
     DoesNotApply { path: String, message: String },
-    /// The file's text is not the one the caller expected (`PatchOptions::expected_hashes`).
+    /// The file's text is not the one the caller expected (`PatchOptions::expected_sha256`).
     #[error("{path}: {message}")]
     Conflict { path: String, message: String },
 }

@@ -402,21 +402,22 @@ mod unified {
     }
 
     #[test]
-    fn an_expected_hash_that_differs_is_a_conflict() {
+    fn an_expected_sha256_that_differs_is_a_conflict() {
         let patch = "--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n";
+        // `printf 'a\n' | sha256sum`
+        let of_a = "87428fc522803d31065e7bce3cf03fe475096631e5e07bbd7a0fde60c4cf25c7";
+        assert_eq!(Sha256Hash::of(b"a\n").to_hex(), of_a);
         let mut options = PatchOptions::default();
-        options
-            .expected_hashes
-            .insert("f".to_string(), ContentHash::of(b"a\n"));
+        let expected = Sha256Hash::from_hex(&of_a.to_uppercase()).unwrap();
+        options.expected_sha256.insert("f".to_string(), expected);
         assert!(apply_with(patch, &[("f", "a\n")], &options).is_ok());
         let error = apply_with(patch, &[("f", "a\nz\n")], &options).unwrap_err();
         assert_eq!(error.code(), ErrorCode::Conflict);
         assert_eq!(
             error.to_string(),
             format!(
-                "f: the file changed: its text hashes to {}, not to the expected {}",
-                ContentHash::of(b"a\nz\n").to_hex(),
-                ContentHash::of(b"a\n").to_hex()
+                "f: the file changed: its SHA-256 is {}, not the expected {of_a}",
+                Sha256Hash::of(b"a\nz\n").to_hex(),
             )
         );
         let gone = apply_with(patch, &[], &options).unwrap_err();
@@ -426,6 +427,26 @@ mod unified {
                 ErrorCode::Conflict,
                 "f: the file was expected to exist, and it does not".to_string()
             )
+        );
+        options.expected_sha256.insert("g".to_string(), expected);
+        let stray = apply_with(patch, &[("f", "a\n")], &options).unwrap_err();
+        assert_eq!(
+            (stray.code(), stray.to_string()),
+            (
+                ErrorCode::PatchInvalid,
+                "expected_sha256 names g, which the patch does not change".to_string()
+            )
+        );
+    }
+
+    #[test]
+    fn sha256_hex_is_64_digits() {
+        assert!(Sha256Hash::from_hex("87428fc5").is_none());
+        assert!(Sha256Hash::from_hex(&"g".repeat(64)).is_none());
+        assert!(Sha256Hash::from_hex(&"é".repeat(32)).is_none());
+        assert_eq!(
+            Sha256Hash::from_hex(&"0".repeat(64)).unwrap().to_hex(),
+            "0".repeat(64)
         );
     }
 }

@@ -8,7 +8,10 @@
 //! read-only server `apply` does not exist. A retried apply with the same `operation_id`
 //! answers the first result instead of applying again.
 
-use std::{collections::VecDeque, sync::Mutex};
+use std::{
+    collections::{BTreeMap, VecDeque},
+    sync::Mutex,
+};
 
 use rmcp::{RoleServer, model::JsonObject, service::RequestContext, tool, tool_router};
 use schemars::JsonSchema;
@@ -18,7 +21,7 @@ use super::{Lane, SextantServer, parse_args, read_error, rename::NewDiagnosticEn
 use crate::{
     ide::{
         CheckPolicy, Patch, PatchFormat, PatchOptions, PatchPreview, PatchedFile, Replacement,
-        parse_patch,
+        Sha256Hash, parse_patch,
     },
     mcp::{
         ErrorCode, ToolError,
@@ -56,6 +59,10 @@ pub struct ApplyPatchArgs {
     /// match whole (0–3, default 0); the answer reports every hunk that needed it.
     #[schemars(range(min = 0, max = 3))]
     pub fuzz: Option<u8>,
+    /// Per workspace-relative path, the SHA-256 (64 hexadecimal digits, as `sha256sum`
+    /// prints it) of the file the patch was made for: a file whose bytes differ now is a
+    /// `CONFLICT`, and nothing is written. Each path must be one the patch changes.
+    pub expected_sha256: Option<BTreeMap<String, String>>,
     /// Check the result for new diagnostics: `report` (default) reports them, `refuse`
     /// writes nothing when one is an error (`NEW_DIAGNOSTICS`), `off` skips the check.
     pub check: Option<CheckPolicy>,
@@ -182,7 +189,7 @@ impl SextantServer {
         }
         let options = PatchOptions {
             fuzz: usize::from(args.fuzz.unwrap_or(0).min(3)),
-            ..PatchOptions::default()
+            expected_sha256: expected_sha256(&args)?,
         };
         let check = args.check.unwrap_or_default();
         let live = self.live.clone();
@@ -257,6 +264,18 @@ impl Write {
 
 fn invalid(message: &str) -> ToolError {
     ToolError::new(ErrorCode::InvalidArgument, message)
+}
+
+fn expected_sha256(args: &ApplyPatchArgs) -> Result<BTreeMap<String, Sha256Hash>, ToolError> {
+    let given = args.expected_sha256.iter().flatten();
+    given
+        .map(|(path, hex)| match Sha256Hash::from_hex(hex) {
+            Some(hash) => Ok((path.clone(), hash)),
+            None => Err(invalid(&format!(
+                "expected_sha256 for {path}: a SHA-256 is 64 hexadecimal digits"
+            ))),
+        })
+        .collect()
 }
 
 /// The patch the arguments give, and a key naming it (for `operation_id` retries).

@@ -209,6 +209,11 @@ pub struct TsconfigDetails {
     pub root_dir: Option<String>,
     /// Effective `compilerOptions.outDir`, workspace-relative.
     pub out_dir: Option<String>,
+    /// Whether TypeScript keeps an import statement whose names go unused (effective
+    /// `verbatimModuleSyntax` or `preserveValueImports`, or `importsNotUsedAsValues`
+    /// `preserve` or `error`): its module is then evaluated all the same.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub keeps_unused_imports: bool,
     /// Every `extends` link followed, in the order they are applied.
     pub extends: Vec<ExtendsLink>,
 }
@@ -376,6 +381,44 @@ pub fn projects(db: &dyn Db, workspace: Workspace) -> Arc<[Project]> {
     }
     out.sort_by(|a, b| (&a.root, a.kind, &a.manifest).cmp(&(&b.root, b.kind, &b.manifest)));
     out.into()
+}
+
+/// The directories of the workspace's tsconfig files (not jsconfig), each with whether its
+/// options keep an import statement whose names go unused. Changes only with those files.
+#[salsa::tracked(returns(clone))]
+pub fn tsconfig_import_keeping(db: &dyn Db, workspace: Workspace) -> Arc<BTreeMap<String, bool>> {
+    let mut dirs: BTreeMap<String, bool> = BTreeMap::new();
+    for project in projects(db, workspace).iter() {
+        let Some(ts) = &project.tsconfig else {
+            continue;
+        };
+        if project.manifest.ends_with("jsconfig.json") {
+            continue;
+        }
+        let dir = if project.root == "." {
+            ""
+        } else {
+            &project.root
+        };
+        *dirs.entry(dir.to_string()).or_default() |= ts.keeps_unused_imports;
+    }
+    Arc::new(dirs)
+}
+
+/// Whether the tsconfig nearest to the file at `path` (in its directory or above) keeps an
+/// import statement whose names go unused; `false` without one.
+pub fn keeps_unused_imports(db: &dyn Db, workspace: Workspace, path: &str) -> bool {
+    let dirs = tsconfig_import_keeping(db, workspace);
+    let mut dir = paths::parent(path);
+    loop {
+        if let Some(&keeps) = dirs.get(dir) {
+            return keeps;
+        }
+        if dir.is_empty() {
+            return false;
+        }
+        dir = paths::parent(dir);
+    }
 }
 
 /// Directories named `src` that hold Python files (at any depth): the `src/` layout.

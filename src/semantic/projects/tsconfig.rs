@@ -1,5 +1,6 @@
-//! `tsconfig.json` / `jsconfig.json`: `compilerOptions.baseUrl`, `paths` and `rootDir`,
-//! with `extends` chains applied as TypeScript does (a later base overrides an earlier one;
+//! `tsconfig.json` / `jsconfig.json`: `compilerOptions.baseUrl`, `paths`, `rootDir`,
+//! `outDir` and the options that keep unused imports (`verbatimModuleSyntax`,
+//! `preserveValueImports`, `importsNotUsedAsValues`), with `extends` chains applied as TypeScript does (a later base overrides an earlier one;
 //! the file itself overrides its bases).
 //!
 //! The writer and the query share [`extends_candidates`]: the writer reads the first
@@ -30,7 +31,42 @@ pub struct OwnOptions {
     paths: Option<BTreeMap<String, Vec<String>>>,
     root_dir: Option<Option<String>>,
     out_dir: Option<Option<String>>,
+    elision: Elision,
     pub error: Option<String>,
+}
+
+/// The options deciding whether TypeScript drops an import statement none of whose names
+/// are used as values, as declared (`None`: not declared here).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Elision {
+    verbatim_module_syntax: Option<bool>,
+    preserve_value_imports: Option<bool>,
+    imports_not_used_as_values: Option<String>,
+}
+
+impl Elision {
+    fn overlay(&mut self, other: Elision) {
+        if other.verbatim_module_syntax.is_some() {
+            self.verbatim_module_syntax = other.verbatim_module_syntax;
+        }
+        if other.preserve_value_imports.is_some() {
+            self.preserve_value_imports = other.preserve_value_imports;
+        }
+        if other.imports_not_used_as_values.is_some() {
+            self.imports_not_used_as_values = other.imports_not_used_as_values;
+        }
+    }
+
+    /// Whether an import statement is kept when its names go unused (its module is then
+    /// still evaluated, for its side effects).
+    fn keeps_unused_imports(&self) -> bool {
+        self.verbatim_module_syntax == Some(true)
+            || self.preserve_value_imports == Some(true)
+            || matches!(
+                self.imports_not_used_as_values.as_deref(),
+                Some("preserve" | "error")
+            )
+    }
 }
 
 pub fn parse(path: &str, text: &str) -> OwnOptions {
@@ -73,6 +109,18 @@ pub fn parse(path: &str, text: &str) -> OwnOptions {
             own.base_url = dir_option("baseUrl");
             own.root_dir = dir_option("rootDir");
             own.out_dir = dir_option("outDir");
+            own.elision = Elision {
+                verbatim_module_syntax: options
+                    .get("verbatimModuleSyntax")
+                    .and_then(Value::as_bool),
+                preserve_value_imports: options
+                    .get("preserveValueImports")
+                    .and_then(Value::as_bool),
+                imports_not_used_as_values: options
+                    .get("importsNotUsedAsValues")
+                    .and_then(Value::as_str)
+                    .map(str::to_ascii_lowercase),
+            };
             match options.get("paths") {
                 None | Some(Value::Null) => {}
                 Some(Value::Object(map)) => {
@@ -161,6 +209,7 @@ struct Effective {
     paths: Option<(BTreeMap<String, Vec<String>>, String)>,
     root_dir: Option<Option<String>>,
     out_dir: Option<Option<String>>,
+    elision: Elision,
 }
 
 impl Effective {
@@ -177,6 +226,7 @@ impl Effective {
         if other.out_dir.is_some() {
             self.out_dir = other.out_dir;
         }
+        self.elision.overlay(other.elision);
     }
 }
 
@@ -239,6 +289,7 @@ impl Chain<'_> {
                 .map(|p| (p, paths::display_dir(paths::parent(path)))),
             root_dir: own.root_dir.clone(),
             out_dir: own.out_dir.clone(),
+            elision: own.elision.clone(),
         });
         out
     }
@@ -271,6 +322,7 @@ pub fn apply_chain(
         paths,
         root_dir: effective.root_dir.flatten(),
         out_dir: effective.out_dir.flatten(),
+        keeps_unused_imports: effective.elision.keeps_unused_imports(),
         extends: chain.links,
     });
     for error in chain.errors {
@@ -291,6 +343,32 @@ mod tests {
         project.error = configs[path].error.clone();
         apply_chain(&mut project, path, &configs, Path::new("/ws"));
         project
+    }
+
+    #[test]
+    fn the_options_keeping_unused_imports_follow_extends() {
+        let keeps = |files: &[(&str, &str)]| {
+            let project = chain_of(files, "tsconfig.json");
+            project.tsconfig.unwrap().keeps_unused_imports
+        };
+        let base = (
+            "base.json",
+            r#"{"compilerOptions": {"verbatimModuleSyntax": true}}"#,
+        );
+        assert!(keeps(&[
+            (base.0, base.1),
+            ("tsconfig.json", r#"{"extends": "./base.json"}"#)
+        ]));
+        let overridden =
+            r#"{"extends": "./base.json", "compilerOptions": {"verbatimModuleSyntax": false}}"#;
+        assert!(!keeps(&[(base.0, base.1), ("tsconfig.json", overridden)]));
+        let preserve = r#"{"compilerOptions": {"importsNotUsedAsValues": "preserve"}}"#;
+        assert!(keeps(&[("tsconfig.json", preserve)]));
+        let remove = r#"{"compilerOptions": {"importsNotUsedAsValues": "remove"}}"#;
+        assert!(!keeps(&[("tsconfig.json", remove)]));
+        let values = r#"{"compilerOptions": {"preserveValueImports": true}}"#;
+        assert!(keeps(&[("tsconfig.json", values)]));
+        assert!(!keeps(&[("tsconfig.json", "{}")]));
     }
 
     const BASE: &str = r#"{

@@ -1,0 +1,220 @@
+//! The fixes of SX007 in Go, all safe: an unused variable does not compile, so there is no
+//! running behaviour to change, and each keeps every value's evaluation. A name of `:=`
+//! becomes `_` (`x := f()` → `_ = f()`: `:=` becomes `=` when no new variable is left on
+//! its left, the others being assigned, as the check's scopes know); a `:=` or `var` of
+//! one name whose value is a literal, or a `var` without one, leaves; `var x = f()` becomes
+//! `_ = f()`, `var x T = v` becomes `var _ T = v` (as `var x pkg.T` does when nothing else
+//! names `pkg`); a range, receive or type switch variable leaves its clause (`for k := range
+//! m` → `for range m`, `for k, v :=` → `for k :=`).
+
+use std::collections::HashSet;
+
+use tree_sitter::Node;
+
+use crate::checks::{
+    fix::{Fix, GO_STATEMENTS, gofmt_blank_lines, range, remove_statement},
+    node_range,
+};
+
+/// The fix of the unused variable named at `name`; `declared` holds the ids of the name
+/// nodes that declare a variable (a name of `:=` not among them assigns one).
+pub(super) fn fix(name: Node, text: &str, declared: &HashSet<usize>) -> Option<Fix> {
+    let bound = &text[name.byte_range()];
+    let parent = name.parent()?;
+    let holder = parent.parent()?;
+    match (parent.kind(), holder.kind()) {
+        ("expression_list", "short_var_declaration") => {
+            short_var(holder, parent, name, text, declared, bound)
+        }
+        ("expression_list", "range_clause" | "receive_statement") => {
+            clause_target(holder, parent, name, text, bound)
+        }
+        ("expression_list", "type_switch_statement") => {
+            // `switch v := x.(type)` → `switch x.(type)`.
+            let value = holder.child_by_field_name("value")?;
+            let edit = (
+                range(parent.start_byte(), value.start_byte()),
+                String::new(),
+            );
+            Some(Fix::safe(removed(bound), vec![edit]))
+        }
+        ("var_spec", _) => var_spec(parent, name, text, bound),
+        _ => None,
+    }
+}
+
+fn removed(bound: &str) -> String {
+    format!("Remove unused variable '{bound}'")
+}
+
+fn short_var(
+    statement: Node,
+    left: Node,
+    name: Node,
+    text: &str,
+    declared: &HashSet<usize>,
+    bound: &str,
+) -> Option<Fix> {
+    let targets: Vec<Node> = named_children(left).collect();
+    let right = statement.child_by_field_name("right")?;
+    let block = statement.parent().filter(|p| p.kind() == "statement_list");
+    if let Some(block) = block
+        && targets.len() == 1
+        && all_literals(right)
+    {
+        return removal(statement, block, text, bound);
+    }
+    let mut edits = vec![(node_range(name), "_".to_string())];
+    let others_new = targets
+        .iter()
+        .any(|t| t.id() != name.id() && declared.contains(&t.id()));
+    let others_assigned = targets
+        .iter()
+        .any(|t| t.id() != name.id() && &text[t.byte_range()] != "_");
+    if !others_new {
+        let operator = children(statement).find(|c| c.kind() == ":=")?;
+        edits.push((node_range(operator), "=".to_string()));
+    }
+    let title = format!("Replace unused variable '{bound}' with '_'");
+    // Two names of one statement fixed together could leave `:=` with no new name; a `=`
+    // assigning names declared earlier in the block needs their declarations, which a
+    // fix of theirs in the same pass could turn into `_`.
+    let isolation = match (others_new, others_assigned) {
+        (false, true) => statement.parent().unwrap_or(statement),
+        _ => statement,
+    };
+    Some(Fix::safe(title, edits).isolated_in(Some(node_range(isolation))))
+}
+
+/// A variable of `for … := range`, `case … := <-ch` (all new): the last one leaves with
+/// its comma, another becomes `_`, and when only `_` would be left the whole left side
+/// goes with its `:=`.
+fn clause_target(clause: Node, left: Node, name: Node, text: &str, bound: &str) -> Option<Fix> {
+    let targets: Vec<Node> = named_children(left).collect();
+    let index = targets.iter().position(|t| t.id() == name.id())?;
+    let others_blank = targets
+        .iter()
+        .all(|t| t.id() == name.id() || &text[t.byte_range()] == "_");
+    let edit = if others_blank {
+        let operator = children(clause).find(|c| matches!(c.kind(), ":=" | "="))?;
+        let next = operator.next_sibling()?;
+        (range(left.start_byte(), next.start_byte()), String::new())
+    } else if index + 1 == targets.len() {
+        let previous = targets[index - 1];
+        (range(previous.end_byte(), name.end_byte()), String::new())
+    } else {
+        (node_range(name), "_".to_string())
+    };
+    Some(Fix::safe(removed(bound), vec![edit]).isolated_in(Some(node_range(clause))))
+}
+
+/// `var x T`, `var x = 1`, `var x T = 1` leave; `var x = f()` becomes `_ = f()`; `var x T =
+/// v` becomes `var _ T = v` (`v` keeps its type), as does a `var` that would leave when `T`
+/// names a package nothing else in the file names (its import would be left unused). A
+/// group or a spec of several names is left alone.
+fn var_spec(spec: Node, name: Node, text: &str, bound: &str) -> Option<Fix> {
+    let declaration = spec.parent().filter(|p| p.kind() == "var_declaration")?;
+    let block = declaration
+        .parent()
+        .filter(|p| p.kind() == "statement_list")?;
+    let mut cursor = spec.walk();
+    if spec.children_by_field_name("name", &mut cursor).count() != 1 {
+        return None;
+    }
+    let ty = spec.child_by_field_name("type");
+    let blank = || {
+        let title = format!("Replace unused variable '{bound}' with '_'");
+        Some(Fix::safe(title, vec![(node_range(name), "_".to_string())]))
+    };
+    // Two removals naming one package, applied together, could leave its import unused:
+    // such a removal is kept apart from every other fix of the file.
+    let names_package = ty.is_some_and(|ty| names_a_package(ty, text, usize::MAX));
+    let remove = || {
+        let fix = removal(declaration, block, text, bound)?;
+        Some(match names_package {
+            true => fix.isolated_in(Some(range(0, text.len()))),
+            false => fix,
+        })
+    };
+    match (spec.child_by_field_name("value"), ty) {
+        (None, Some(ty)) if names_a_package(ty, text, 1) => blank(),
+        (None, _) => remove(),
+        (Some(value), None) if all_literals(value) => remove(),
+        (Some(value), None) => {
+            let edit = (
+                range(declaration.start_byte(), value.start_byte()),
+                "_ = ".to_string(),
+            );
+            let title = format!("Replace unused variable '{bound}' with '_'");
+            Some(Fix::safe(title, vec![edit]))
+        }
+        (Some(value), Some(ty)) if all_literals(value) && !names_a_package(ty, text, 1) => remove(),
+        (Some(_), Some(_)) => blank(),
+    }
+}
+
+/// Whether the type `ty` names a package (`bytes.Buffer`) that the file names at most
+/// `times` times.
+fn names_a_package(ty: Node, text: &str, times: usize) -> bool {
+    let mut found = false;
+    crate::checks::walk(ty, &mut |node| {
+        if node.kind() == "package_identifier" {
+            let package = format!("{}.", &text[node.byte_range()]);
+            let uses = text.match_indices(package.as_str()).filter(|&(at, _)| {
+                !text[..at]
+                    .chars()
+                    .next_back()
+                    .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
+            });
+            found |= uses.count() <= times;
+        }
+        true
+    });
+    found
+}
+
+/// The statement removed from its block: the block is kept apart in one pass, since two
+/// removals side by side could leave two blank lines together.
+fn removal(statement: Node, block: Node, text: &str, bound: &str) -> Option<Fix> {
+    let edit = remove_statement(text, statement, false, &GO_STATEMENTS)?;
+    let edit = gofmt_blank_lines(text, edit, false);
+    Some(Fix::safe(removed(bound), vec![edit]).isolated_in(Some(node_range(block))))
+}
+
+/// Whether every expression of `list` is a literal (evaluating it does nothing).
+fn all_literals(list: Node) -> bool {
+    named_children(list)
+        .filter(|n| n.kind() != "comment")
+        .all(is_literal)
+}
+
+fn is_literal(value: Node) -> bool {
+    match value.kind() {
+        "int_literal"
+        | "float_literal"
+        | "imaginary_literal"
+        | "rune_literal"
+        | "raw_string_literal"
+        | "interpreted_string_literal"
+        | "true"
+        | "false"
+        | "nil" => true,
+        "unary_expression" => {
+            value.child_by_field_name("operand").is_some_and(|o| {
+                matches!(
+                    o.kind(),
+                    "int_literal" | "float_literal" | "imaginary_literal"
+                )
+            }) && children(value).any(|c| matches!(c.kind(), "-" | "+"))
+        }
+        _ => false,
+    }
+}
+
+fn named_children(node: Node) -> impl Iterator<Item = Node> {
+    (0..node.named_child_count()).filter_map(move |i| node.named_child(i as u32))
+}
+
+fn children(node: Node) -> impl Iterator<Item = Node> {
+    (0..node.child_count()).filter_map(move |i| node.child(i))
+}
