@@ -609,3 +609,262 @@ fn fix_options_that_do_not_go_together_are_refused() {
     assert!(stderr(&out).contains("--fix and --diff print text or JSON"));
     assert_eq!(read(dir.path(), "m.py"), "import os\n");
 }
+
+/// The modules the missing-import cases find names in: `area` and `Shape` in one module,
+/// `perimeter` in two (ambiguous), `glob` both a standard module and a workspace name,
+/// a test helper, a private name, `Widget` defined here and imported from outside,
+/// `Outline` defined here and another object's alias elsewhere, a module `token` beside the
+/// standard one, `helper` under a package holding a `setup.py`.
+fn python_providers(dir: &Path) {
+    write(dir, "pkg/__init__.py", "");
+    write(
+        dir,
+        "pkg/shapes.py",
+        "def area(w, h):\n    return w * h\n\nclass Shape:\n    pass\n\n_hidden = 1\n",
+    );
+    write(dir, "pkg/edges.py", "def perimeter(s):\n    return s\n");
+    write(dir, "other/edges.py", "perimeter = len\nglob = []\n");
+    write(dir, "tests/helpers.py", "def make_shape():\n    return 1\n");
+    write(
+        dir,
+        "other/ui.py",
+        "from widget_toolkit import Widget\nfrom pkg.shapes import Shape as Outline\n",
+    );
+    write(
+        dir,
+        "pkg/widgets.py",
+        "class Widget:\n    pass\n\nclass Outline:\n    pass\n",
+    );
+    write(dir, "pkg/token.py", "NAME = 1\n");
+    // A `setup.py` inside a package makes a source root Python never runs from.
+    write(dir, "tools/__init__.py", "");
+    write(dir, "tools/inner/__init__.py", "");
+    write(dir, "tools/inner/setup.py", "");
+    write(dir, "tools/inner/util.py", "def helper():\n    return 1\n");
+}
+
+/// Each case: a module in `app/`, and the module after `check --fix --unsafe-fixes`.
+const PYTHON_MISSING_IMPORTS: &[(&str, &str, &str)] = &[
+    (
+        "a standard module used as `name.attr`",
+        "print(os.getcwd())\n",
+        "import os\nprint(os.getcwd())\n",
+    ),
+    (
+        "a standard module, after the last import",
+        "import sys\n\nprint(sys.argv, json.dumps(1))\n",
+        "import sys\nimport json\n\nprint(sys.argv, json.dumps(1))\n",
+    ),
+    (
+        "a workspace function in another package",
+        "print(area(1, 2))\n",
+        "from pkg.shapes import area\nprint(area(1, 2))\n",
+    ),
+    (
+        "several uses, one import",
+        "print(area(1, 2))\nprint(area(3, 4))\n",
+        "from pkg.shapes import area\nprint(area(1, 2))\nprint(area(3, 4))\n",
+    ),
+    (
+        "an existing import from the module, extended",
+        "from pkg.shapes import Shape\nprint(Shape, area(1, 2))\n",
+        "from pkg.shapes import Shape, area\nprint(Shape, area(1, 2))\n",
+    ),
+    (
+        "a parenthesized import from the module, left alone",
+        "from pkg.shapes import (Shape)\nprint(Shape, area(1, 2))\n",
+        "from pkg.shapes import (Shape)\nfrom pkg.shapes import area\nprint(Shape, area(1, 2))\n",
+    ),
+    (
+        "after the docstring",
+        "\"\"\"Shapes.\"\"\"\nprint(area(1, 2))\n",
+        "\"\"\"Shapes.\"\"\"\nfrom pkg.shapes import area\nprint(area(1, 2))\n",
+    ),
+    (
+        "after the docstring and `from __future__`",
+        "\"\"\"Shapes.\"\"\"\nfrom __future__ import annotations\n\nprint(area(1, 2))\n",
+        "\"\"\"Shapes.\"\"\"\nfrom __future__ import annotations\nfrom pkg.shapes import area\n\nprint(area(1, 2))\n",
+    ),
+    (
+        "after a leading comment block set off by a blank line",
+        "#!/usr/bin/env python\n# Shapes.\n\nprint(area(1, 2))\n",
+        "#!/usr/bin/env python\n# Shapes.\nfrom pkg.shapes import area\n\nprint(area(1, 2))\n",
+    ),
+    (
+        "above the first use, not after a later import",
+        "print(area(1, 2))\nimport sys\nprint(sys)\n",
+        "from pkg.shapes import area\nprint(area(1, 2))\nimport sys\nprint(sys)\n",
+    ),
+    (
+        "the file's line endings",
+        "import sys\r\nprint(sys, area(1, 2))\r\n",
+        "import sys\r\nfrom pkg.shapes import area\r\nprint(sys, area(1, 2))\r\n",
+    ),
+    (
+        "a workspace submodule used as `name.attr`",
+        "print(shapes.area(1, 2))\n",
+        "from pkg import shapes\nprint(shapes.area(1, 2))\n",
+    ),
+    (
+        "no fix: a name also imported from outside the workspace, or as an alias",
+        "print(Widget(), Outline())\n",
+        "print(Widget(), Outline())\n",
+    ),
+    (
+        "a module path from a source root outside any package",
+        "print(helper())\n",
+        "from tools.inner.util import helper\nprint(helper())\n",
+    ),
+    (
+        "no fix: a standard module and a workspace module of that name",
+        "print(token.NAME)\n",
+        "print(token.NAME)\n",
+    ),
+    (
+        "no fix: two modules define it",
+        "print(perimeter(1))\n",
+        "print(perimeter(1))\n",
+    ),
+    (
+        "no fix: both a standard module and a workspace name",
+        "print(glob.glob('*'))\n",
+        "print(glob.glob('*'))\n",
+    ),
+    (
+        "no fix: a standard module not used as `name.attr`",
+        "print(os)\n",
+        "print(os)\n",
+    ),
+    (
+        "no fix: a private name, a test's helper outside tests",
+        "print(_hidden, make_shape())\n",
+        "print(_hidden, make_shape())\n",
+    ),
+    (
+        "no fix: the file binds the name elsewhere",
+        "print(area(1, 2))\ndef f():\n    area = None\n    return area\n",
+        "print(area(1, 2))\ndef f():\n    area = None\n    return area\n",
+    ),
+];
+
+#[test]
+fn an_undefined_name_one_module_provides_is_imported() {
+    let dir = tempfile::tempdir().unwrap();
+    python_providers(dir.path());
+    for (i, case) in PYTHON_MISSING_IMPORTS.iter().enumerate() {
+        write(dir.path(), &format!("app/m{i}.py"), case.1);
+    }
+    write(dir.path(), "tests/test_shapes.py", "print(make_shape())\n");
+    let fix = ["check", "--fix", "--select", "SX005"];
+    let out = sextant(dir.path(), &fix);
+    assert!(out.status.code().is_some(), "{}", stderr(&out));
+    for (i, case) in PYTHON_MISSING_IMPORTS.iter().enumerate() {
+        assert_eq!(
+            read(dir.path(), &format!("app/m{i}.py")),
+            case.1,
+            "{} (safe)",
+            case.0
+        );
+    }
+    let out = sextant(dir.path(), &[&fix[..], &["--unsafe-fixes"]].concat());
+    assert!(out.status.code().is_some(), "{}", stderr(&out));
+    for (i, case) in PYTHON_MISSING_IMPORTS.iter().enumerate() {
+        assert_eq!(
+            read(dir.path(), &format!("app/m{i}.py")),
+            case.2,
+            "{}",
+            case.0
+        );
+    }
+    assert_eq!(
+        read(dir.path(), "tests/test_shapes.py"),
+        "from tests.helpers import make_shape\nprint(make_shape())\n",
+        "a test's helper, in another test"
+    );
+}
+
+#[test]
+fn the_import_fix_is_titled_and_unsafe() {
+    let dir = tempfile::tempdir().unwrap();
+    python_providers(dir.path());
+    write(dir.path(), "app/m.py", "print(area(1, 2))\n");
+    let out = sextant(dir.path(), &["check", "--json", "--select", "SX005"]);
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        answer["diagnostics"][0]["fix"],
+        serde_json::json!({"title": "Import 'area' from 'pkg.shapes'", "applicability": "unsafe"})
+    );
+}
+
+/// Each case: a path, its text, and its text after `check --fix --unsafe-fixes`.
+const ECMASCRIPT_MISSING_IMPORTS: &[(&str, &str, &str, &str)] = &[
+    (
+        "a TypeScript function in another directory",
+        "src/app/a.ts",
+        "export const x = area(1, 2);\n",
+        "import { area } from '../../lib/shapes';\nexport const x = area(1, 2);\n",
+    ),
+    (
+        "a type, after the last import, in the file's style",
+        "src/b.ts",
+        "import { area } from \"../lib/shapes\"\nexport const s: Shape = { w: area(1, 2) }\n",
+        "import { area } from \"../lib/shapes\"\nimport { Shape } from \"../lib/shapes\"\nexport const s: Shape = { w: area(1, 2) }\n",
+    ),
+    (
+        "`.js` on specifiers when the file writes them",
+        "src/c.ts",
+        "import { helper } from './helper.js';\nexport const x = helper(area(1, 2));\n",
+        "import { helper } from './helper.js';\nimport { area } from '../lib/shapes.js';\nexport const x = helper(area(1, 2));\n",
+    ),
+    (
+        "JavaScript, after a shebang and a leading comment",
+        "bin/tool.js",
+        "#!/usr/bin/env node\n// A tool.\n\nexport const y = clamp(1);\n",
+        "#!/usr/bin/env node\n// A tool.\nimport { clamp } from '../lib/util';\n\nexport const y = clamp(1);\n",
+    ),
+    (
+        "no fix: two modules export it",
+        "src/d.ts",
+        "export const p = perimeter(1);\n",
+        "export const p = perimeter(1);\n",
+    ),
+];
+
+#[test]
+fn an_undefined_name_one_module_exports_is_imported() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "lib/shapes.ts",
+        "export function area(w: number, h: number) {\n    return w * h;\n}\nexport interface Shape {\n    w: number;\n}\n",
+    );
+    write(
+        dir.path(),
+        "lib/util.js",
+        "const clamp = (x) => x;\nexport { clamp };\n",
+    );
+    write(
+        dir.path(),
+        "lib/p1.ts",
+        "export const perimeter = (s: number) => s;\n",
+    );
+    write(
+        dir.path(),
+        "lib/p2.ts",
+        "export function perimeter(s: number) {\n    return s;\n}\n",
+    );
+    write(
+        dir.path(),
+        "src/helper.ts",
+        "export function helper(x: number) {\n    return x;\n}\n",
+    );
+    for (_, path, before, _) in ECMASCRIPT_MISSING_IMPORTS {
+        write(dir.path(), path, before);
+    }
+    let fix = ["check", "--fix", "--unsafe-fixes", "--select", "SX005"];
+    let out = sextant(dir.path(), &fix);
+    assert!(out.status.code().is_some(), "{}", stderr(&out));
+    for (case, path, _, after) in ECMASCRIPT_MISSING_IMPORTS {
+        assert_eq!(read(dir.path(), path), *after, "{case}");
+    }
+}

@@ -84,16 +84,18 @@ fn id_of(host: &Host, path: &str) -> String {
     format!("{:?}", salsa::plumbing::AsId::as_id(&file))
 }
 
-/// The queries executed since the log was last cleared, sorted; `file_diagnostics` and
-/// `file_dependencies` are keyed by (workspace, file), an interned id of their own, so they
-/// are named without their key.
+/// The queries executed since the log was last cleared, sorted; `file_diagnostics`,
+/// `file_dependencies`, `definer_index` and `definers` are keyed by their arguments'
+/// interned id, so they are named without their key.
 fn executed_checks(log: &Mutex<Vec<String>>) -> Vec<String> {
     let mut executed: Vec<String> = std::mem::take(&mut *log.lock().unwrap())
         .into_iter()
         .map(|q| {
             let name = q.split('(').next().unwrap_or_default();
             match name {
-                "file_diagnostics" | "file_dependencies" => name.to_string(),
+                "file_diagnostics" | "file_dependencies" | "definer_index" | "definers" => {
+                    name.to_string()
+                }
                 _ => q,
             }
         })
@@ -425,10 +427,15 @@ fn an_edit_in_a_body_rechecks_only_that_file() {
     assert_eq!(checked(&host), ["pkg/a.py:2 SX005", "pkg/b.py:1 SX006"]);
     let executed = executed_checks(&log);
     let a_id = id_of(&host, "pkg/a.py");
+    let b_id = id_of(&host, "pkg/b.py");
     // `file_diagnostics` is keyed by (workspace, file), an interned id of its own: one run.
+    // The first undefined name asks who provides it (for the fix importing it): the index
+    // is built from every file's definitions, once.
     assert_eq!(
         executed,
         [
+            "definer_index".to_string(),
+            "definers".to_string(),
             // b's unused import names a fix only if no file imports it from b: the import
             // graph is brought up to date (a's imports read again, equal, so it stands).
             "file_dependencies".to_string(),
@@ -439,6 +446,8 @@ fn an_edit_in_a_body_rechecks_only_that_file() {
             format!("line_index({a_id})"),
             // b's import of `area` reads a's names: re-computed, equal, so b is not re-checked.
             format!("module_names({a_id})"),
+            format!("python_definitions({a_id})"),
+            format!("python_definitions({b_id})"),
             format!("syntax_errors({a_id})"),
         ],
         "only the edited file is checked again"
@@ -539,12 +548,18 @@ declare const appVersion: number;
     assert_eq!(checked(&host), ["src/a.ts:2 SX005", "src/b.ts:2 SX006"]);
     let executed = executed_checks(&log);
     let a_id = id_of(&host, "src/a.ts");
+    let b_id = id_of(&host, "src/b.ts");
     assert_eq!(
         executed,
         [
+            // The first undefined name asks who exports it (for the fix importing it).
+            "definer_index".to_string(),
+            "definers".to_string(),
             // b's call of `area` (SX010) reads a's signatures: equal, so b is not re-checked.
             format!("ecmascript_signatures({a_id})"),
             "file_diagnostics".to_string(),
+            format!("file_imports({a_id})"),
+            format!("file_imports({b_id})"),
             format!("file_names({a_id})"),
             format!("file_symbols({a_id})"),
             format!("line_index({a_id})"),
@@ -1108,6 +1123,89 @@ fn reference_edges_are_memoized_per_file_and_ranks_rerun_only_when_edges_change(
         map.starts_with("pkg/a.py:\n1: def area(w, h)\n"),
         "area is used now: {map}"
     );
+}
+
+/// The fixes of app/main.py's diagnostics, as `code: title`.
+fn fixes_of_main(host: &Host) -> Vec<String> {
+    let result = host
+        .analysis()
+        .check(&sextant::ide::CheckQuery::default())
+        .unwrap();
+    result
+        .diagnostics
+        .iter()
+        .filter(|d| d.path == "app/main.py")
+        .map(|d| {
+            let title = d.fix.as_ref().map_or("no fix", |f| f.title.as_str());
+            format!("{}: {title}", d.code)
+        })
+        .collect()
+}
+
+#[test]
+fn the_missing_import_index_is_not_rebuilt_by_an_edit_that_keeps_definitions() {
+    let (mut host, log) = logged_host_with(
+        r#"
+//- pkg/shapes.py
+def area(w, h):
+    return w * h
+//- pkg/other.py
+def unrelated():
+    return 1
+//- app/main.py
+print(area(1, 2))
+"#,
+    );
+    let import = "SX005: Import 'area' from 'pkg.shapes'";
+    assert_eq!(fixes_of_main(&host), [import]);
+
+    // A blank line and a body edit in the module providing `area`: its definitions are the
+    // same, so neither the index nor main.py's check runs again.
+    let shapes = host.file("pkg/shapes.py").unwrap();
+    let text = host.analysis().file_text(shapes);
+    let text = format!("\n{}", text.replace("w * h", "h * w"));
+    host.set_file_text("pkg/shapes.py", &text);
+    log.lock().unwrap().clear();
+    assert_eq!(fixes_of_main(&host), [import]);
+    let shapes_id = id_of(&host, "pkg/shapes.py");
+    assert_eq!(
+        executed_checks(&log),
+        [
+            "file_diagnostics".to_string(),
+            format!("file_imports({shapes_id})"),
+            format!("file_names({shapes_id})"),
+            format!("file_symbols({shapes_id})"),
+            format!("python_definitions({shapes_id})"),
+            format!("syntax_errors({shapes_id})"),
+        ],
+        "only the edited file is checked again"
+    );
+
+    // A new definition of another name rebuilds the index, but `area`'s answer is the same:
+    // main.py is not checked again.
+    let other = host.file("pkg/other.py").unwrap();
+    let text = format!(
+        "{}def perimeter(s):\n    return s\n",
+        host.analysis().file_text(other)
+    );
+    host.set_file_text("pkg/other.py", &text);
+    log.lock().unwrap().clear();
+    assert_eq!(fixes_of_main(&host), [import]);
+    let executed = executed_checks(&log);
+    assert_eq!(
+        executed.iter().filter(|q| *q == "file_diagnostics").count(),
+        1,
+        "only pkg/other.py is checked again: {executed:?}"
+    );
+    assert!(
+        executed.iter().any(|q| q == "definer_index"),
+        "{executed:?}"
+    );
+
+    // A second `area` makes the name ambiguous: main.py is checked again, without a fix.
+    let text = format!("{text}def area(w, h):\n    return 0\n");
+    host.set_file_text("pkg/other.py", &text);
+    assert_eq!(fixes_of_main(&host), ["SX005: no fix"]);
 }
 
 /// A dry run's scratch database is kept for the next one: only the changed file's queries

@@ -444,7 +444,8 @@ fn names_imported_from(db: &dyn Db, workspace: Workspace, file: SourceFile) -> V
 }
 
 /// `text` with every fix of `usable` whose exclusive range (its edits', or the block it
-/// removes a statement from) overlaps no fix before it applied, in order of position; `None` when none applies. Each applied fix is recorded in `applied`.
+/// removes a statement from; an insertion's point) overlaps no fix before it applied, in
+/// order of position; `None` when none applies. Each applied fix is recorded in `applied`.
 fn apply_fixes(
     text: &str,
     usable: &[&DiagnosticInfo],
@@ -459,6 +460,9 @@ fn apply_fixes(
     for diagnostic in chosen {
         let fix = diagnostic.fix.as_ref().expect("usable fixes have a fix");
         let (start, end) = fix.exclusive;
+        // An insertion holds its point: the same import, offered by each use of a name,
+        // goes in once, and the others' diagnostics are gone in the next round.
+        let end = end.max(start + 1);
         if fix.edits.is_empty() || end_of_last.is_some_and(|last| start < last) {
             continue;
         }

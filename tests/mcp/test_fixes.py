@@ -67,3 +67,29 @@ async def test_unsafe_fixes_without_fix_is_refused(project):
         await wait_until_indexed(session)
         result = await session.call_tool("typecheck", {"unsafe_fixes": True})
         assert tool_error(result)["code"] == "INVALID_ARGUMENT"
+
+
+async def test_an_undefined_name_gets_its_import_as_an_unsafe_fix(tmp_path):
+    root = tmp_path / "ws"
+    write(root, "pkg/__init__.py", "")
+    write(root, "pkg/shapes.py", "def area(w, h):\n    return w * h\n")
+    write(root, "app/main.py", "print(area(1, 2), area(3, 4))\n")
+    async with stdio_session(root) as session:
+        await wait_until_indexed(session)
+        result = await session.call_tool("typecheck", {"fix": True})
+        answer = result.structured_content
+        fix = {"title": "Import 'area' from 'pkg.shapes'", "applicability": "unsafe"}
+        assert [(d["code"], d.get("fix")) for d in answer["diagnostics"]] == [("SX005", fix)] * 2
+        assert answer["fixes"]["fixed"] == []
+        assert answer["fixes"]["unsafe_fixes_left"] == 2
+
+        result = await session.call_tool("typecheck", {"fix": True, "unsafe_fixes": True})
+        fixes = result.structured_content["fixes"]
+        # Both uses offer the import; it goes in once, and both diagnostics are gone.
+        assert fixes["diff"] == (
+            "--- a/app/main.py\n+++ b/app/main.py\n@@ -1 +1,2 @@\n"
+            "+from pkg.shapes import area\n print(area(1, 2), area(3, 4))\n"
+        )
+        assert [f["title"] for f in fixes["fixed"]] == ["Import 'area' from 'pkg.shapes'"]
+        assert fixes["remaining"] == 0
+        assert (root / "app/main.py").read_text() == "print(area(1, 2), area(3, 4))\n"

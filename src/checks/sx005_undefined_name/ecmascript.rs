@@ -22,13 +22,18 @@
 //! `typeof name` is an optional global (`typeof Deno !== "undefined"`), and so is one it
 //! assigns as a member of anything (`root.Prism = …`, the global object under an alias).
 //!
+//! An undefined name that one workspace module exports carries the fix importing it
+//! (`missing_import.rs`).
+//!
 //! Invariant: reads the file's own queries and, of other files, only position-free facts:
 //! each file's [`module_facts`] (its global names and its exports, which backdate when an
-//! edit leaves them alone), [`module_exports`] built from those, and the path-built module
-//! map behind `imports::resolve`.
+//! edit leaves them alone), [`module_exports`] built from those, an undefined name's
+//! providers (`definers`, built from those), and the path-built module map behind
+//! `imports::resolve`.
 
 use std::collections::HashSet;
 
+use super::missing_import;
 use crate::{
     checks::{CheckContext, Diagnostic, registry::ids, walk},
     lang::Family,
@@ -61,7 +66,19 @@ pub(super) fn check(ctx: &CheckContext) -> Vec<Diagnostic> {
     let Some((text, root)) = ctx.root() else {
         return Vec::new();
     };
-    undefined_names(names, root, &text, candidates, javascript)
+    let found = undefined_names(names, root, &text, candidates, javascript);
+    // A TypeScript script's names are global: an import would make it a module.
+    if !own.module {
+        return found;
+    }
+    found
+        .into_iter()
+        .map(|d| {
+            let name = &text[usize::from(d.range.start())..usize::from(d.range.end())];
+            let fix = missing_import::ecmascript(ctx, names, root, &text, name);
+            d.with_fix(fix)
+        })
+        .collect()
 }
 
 /// Whether a use of a name needs a binding: a read, or an assignment (modules are strict

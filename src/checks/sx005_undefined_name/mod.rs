@@ -2,6 +2,7 @@
 //! (`python.rs`, `ecmascript.rs`).
 
 pub(crate) mod ecmascript;
+mod missing_import;
 mod python;
 
 use super::{CheckContext, Diagnostic, sx003_unresolved_import::ecmascript::is_declaration_file};

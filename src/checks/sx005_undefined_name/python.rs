@@ -15,12 +15,17 @@
 //! `ImportError`, `__all__`, string annotations, type comments) are read from the file's
 //! tree, parsed only when there is a candidate to judge.
 //!
+//! An undefined name that one module provides carries the fix importing it
+//! (`missing_import.rs`).
+//!
 //! Invariant: reads the file's own queries and, of other files, only the position-free
-//! module map (`python_modules`) and imported modules' `module_names`; a file with a star import gets no undefined-name
-//! reports, since any name may come from it.
+//! module map (`python_modules`), imported modules' `module_names` and, for a fix, the
+//! providers of an undefined name (`definers`); a file with a star import gets no
+//! undefined-name reports, since any name may come from it.
 
 use std::collections::HashSet;
 
+use super::missing_import;
 use crate::checks::{CheckContext, Diagnostic, python_helpers::*, registry::ids, walk};
 use crate::semantic::{
     imports::FileImports,
@@ -111,11 +116,15 @@ pub(super) fn undefined_names(
                 continue;
             }
         }
-        found.push(Diagnostic::new(
-            ids::UNDEFINED_NAME,
-            range,
-            format!("undefined name '{name}'"),
-        ));
+        let fix = missing_import::python(tree, names, root, text, name, node);
+        found.push(
+            Diagnostic::new(
+                ids::UNDEFINED_NAME,
+                range,
+                format!("undefined name '{name}'"),
+            )
+            .with_fix(fix),
+        );
     }
     found
 }

@@ -11,6 +11,7 @@
 pub mod cycle_edges;
 pub mod ecmascript;
 pub mod go;
+pub mod import_candidates;
 pub mod python;
 
 /// Visits `node` and its descendants, in document order; `visit` returns whether to go

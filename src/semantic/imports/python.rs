@@ -30,6 +30,51 @@ impl PythonModules {
         self.modules.get(name).copied()
     }
 
+    /// The dotted name an absolute import of `file` (at `path`) is written with: of the names
+    /// that lead to it (one per source root holding it) and an import statement can spell,
+    /// one whose root is not inside a package (a `setup.py` deep in a package tree makes a
+    /// root there, which Python never runs from), then the shortest (`pkg.mod` for
+    /// `src/pkg/mod.py`, not `src.pkg.mod`).
+    pub fn import_name(&self, file: SourceFile, path: &str) -> Option<&str> {
+        let stem = path
+            .strip_suffix(".py")
+            .or_else(|| path.strip_suffix(".pyi"))?;
+        let stem = stem.strip_suffix("/__init__").unwrap_or(stem);
+        let inside_a_package = |name: &str| {
+            let root = stem
+                .strip_suffix(&name.replace('.', "/"))
+                .unwrap_or_default();
+            let init = format!("{root}__init__.py");
+            !root.is_empty() && self.paths.contains_key(&init)
+        };
+        self.modules
+            .iter()
+            .filter(|(name, f)| **f == file && name.split('.').all(is_identifier))
+            .map(|(name, _)| name.as_str())
+            .min_by_key(|name| {
+                let parts = name.matches('.').count();
+                (inside_a_package(name), parts, name.len(), *name)
+            })
+    }
+
+    /// The modules whose last part is `name`, each with the module holding it (`None` for a
+    /// top-level module): what `import name` or `from parent import name` binds.
+    pub fn modules_named<'m>(
+        &'m self,
+        name: &'m str,
+    ) -> impl Iterator<Item = (Option<&'m str>, SourceFile)> + 'm {
+        self.modules.iter().filter_map(move |(module, &file)| {
+            if module == name {
+                return Some((None, file));
+            }
+            let parent = module.strip_suffix(name)?.strip_suffix('.')?;
+            parent
+                .split('.')
+                .all(is_identifier)
+                .then_some((Some(parent), file))
+        })
+    }
+
     /// The file of a workspace-relative path.
     fn path(&self, path: &str) -> Option<SourceFile> {
         self.paths.get(path).copied()
@@ -97,6 +142,28 @@ fn module_name(path: &str) -> Option<String> {
 static PYTHON_STDLIB: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
     crate::lang::word_list(include_str!("../../../grammars/python-stdlib-modules.txt"))
 });
+
+/// Whether `part` can be one part of a dotted module name in an import statement (a
+/// directory `site-packages` cannot).
+fn is_identifier(part: &str) -> bool {
+    part.chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_')
+        && part.chars().all(|c| c.is_alphanumeric() || c == '_')
+        && !KEYWORDS.contains(&part)
+}
+
+const KEYWORDS: &[&str] = &[
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
+    "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
+    "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
+    "with", "yield",
+];
+
+/// Whether `name` is a top-level module of Python's standard library.
+pub fn is_stdlib_module(name: &str) -> bool {
+    PYTHON_STDLIB.contains(name)
+}
 
 /// Where `import` (one of `file`'s, a Python file) leads.
 pub(super) fn resolve(

@@ -1,0 +1,381 @@
+//! The fix of an undefined name that adds its import, when exactly one place provides it:
+//! in Python a standard-library or workspace module of that name used as `name.attr`
+//! (`import name`), a workspace submodule (`from pkg import name`), or a workspace module
+//! defining it at its top level (`from pkg.mod import name`); in JavaScript and TypeScript
+//! a workspace module exporting it (`import { name } from './mod'`). A name some file
+//! imports from outside the workspace, or binds as an import's alias, names another object
+//! there, so it gets no fix. Unsafe:
+//! the name alone says which import was meant.
+//!
+//! The new import goes after the file's last top-level import (in Python the last one
+//! above the name's first use, which must see it), or, with none, after the file's header:
+//! a module docstring, `from __future__` imports, a shebang, a `"use strict"` directive, a
+//! leading comment block set off by a blank line. A Python `from m import a` on one line
+//! of its own is extended instead (`from m import a, name`).
+//!
+//! Invariant: other files are read through [`definers`] (one name's providers, from
+//! position-free facts) and the path-built module maps only.
+
+use tree_sitter::Node;
+
+use crate::{
+    checks::{
+        CheckContext,
+        fix::{Fix, range},
+    },
+    semantic::{
+        facts::import_candidates::{ImportFamily, definers, is_test_path},
+        imports::{self, ImportSummary, Target, is_stdlib_module, python_modules},
+        names::{FileNames, Role},
+    },
+    syntax::TextRange,
+};
+
+/// Where a name's import comes from.
+#[derive(PartialEq)]
+enum Source {
+    /// `import name`.
+    Module,
+    /// `from module import name` / `import { name } from "module"`.
+    From(String),
+}
+
+/// The fix importing `name`, undefined at `use_` (Python).
+pub(super) fn python(
+    ctx: &CheckContext,
+    names: &FileNames,
+    root: Node,
+    text: &str,
+    name: &str,
+    use_: Node,
+) -> Option<Fix> {
+    let first_use = first_use(names, name)?;
+    let source = match python_sources(ctx, name).as_slice() {
+        [Some(Source::Module)] if is_attribute_object(use_) => Source::Module,
+        [Some(Source::From(module))] => Source::From(module.clone()),
+        _ => return None,
+    };
+    let edit = match &source {
+        Source::From(module) => extend_from_import(root, text, module, name, first_use),
+        Source::Module => None,
+    };
+    let edit = edit.unwrap_or_else(|| {
+        let statement = match &source {
+            Source::Module => format!("import {name}"),
+            Source::From(module) => format!("from {module} import {name}"),
+        };
+        let at = python_insertion(root, text, first_use);
+        insert_line(text, at, &statement)
+    });
+    let module = match source {
+        Source::Module => name.to_string(),
+        Source::From(module) => module,
+    };
+    Some(Fix::unsafe_(
+        format!("Import '{name}' from '{module}'"),
+        vec![edit],
+    ))
+}
+
+/// Every place `name` could come from, once each: a standard or workspace module of that
+/// name (`import name`), a workspace submodule (`from parent import name`), a workspace
+/// module defining it (`from module import name`); `None` for a home no import here can
+/// name (a module outside the workspace some file imports it from, an import's alias, a
+/// file no absolute import reaches): it still makes the name ambiguous.
+fn python_sources(ctx: &CheckContext, name: &str) -> Vec<Option<Source>> {
+    let (db, workspace) = (ctx.db, ctx.workspace);
+    let found = definers(db, workspace, ImportFamily::Python, name.to_string());
+    let modules = python_modules(db, workspace);
+    let test = is_test_path(ctx.path());
+    let mut sources = Vec::new();
+    if is_stdlib_module(name) || found.elsewhere {
+        sources.push(is_stdlib_module(name).then_some(Source::Module));
+    }
+    let submodules = modules
+        .modules_named(name)
+        .map(|(_, file)| file)
+        .filter(|&file| file != ctx.file && (test || !is_test_path(file.path(db))));
+    for file in submodules {
+        let source = modules.import_name(file, file.path(db)).and_then(|path| {
+            match path.strip_suffix(name)? {
+                "" => Some(Source::Module),
+                parent => Some(Source::From(parent.strip_suffix('.')?.to_string())),
+            }
+        });
+        sources.push(source);
+    }
+    for file in found.for_importer(test) {
+        if file == ctx.file {
+            continue;
+        }
+        // A submodule `path.name` would be imported instead of the definition.
+        let path = modules.import_name(file, file.path(db));
+        let reached = path.filter(|p| modules.module(&format!("{p}.{name}")).is_none());
+        sources.push(reached.map(|p| Source::From(p.to_string())));
+    }
+    let mut distinct: Vec<Option<Source>> = Vec::new();
+    for source in sources {
+        if !distinct.contains(&source) {
+            distinct.push(source);
+        }
+    }
+    distinct
+}
+
+/// Where the name's first use starts; `None` when the file binds it anywhere (then an
+/// import would change what an existing binding means, or the use is one before its
+/// definition).
+fn first_use(names: &FileNames, name: &str) -> Option<usize> {
+    let mut first = usize::MAX;
+    for id in names.occurrences_named(name) {
+        let occurrence = names.occurrence(id);
+        if matches!(occurrence.role, Role::Definition(_) | Role::Global) {
+            return None;
+        }
+        first = first.min(occurrence.range.start().into());
+    }
+    (first != usize::MAX).then_some(first)
+}
+
+/// Whether `node` is the object of an attribute (`os` in `os.path`).
+fn is_attribute_object(node: Node) -> bool {
+    node.parent().is_some_and(|p| {
+        p.kind() == "attribute"
+            && p.child_by_field_name("object")
+                .is_some_and(|o| o.id() == node.id())
+    })
+}
+
+/// The edit adding `, name` to a top-level `from module import …` written on one line
+/// of its own, above the first use.
+fn extend_from_import(
+    root: Node,
+    text: &str,
+    module: &str,
+    name: &str,
+    first_use: usize,
+) -> Option<(TextRange, String)> {
+    let mut cursor = root.walk();
+    let statement = root.named_children(&mut cursor).find(|s| {
+        let written = &text[s.byte_range()];
+        s.kind() == "import_from_statement"
+            && s.child_by_field_name("module_name")
+                .is_some_and(|m| &text[m.byte_range()] == module)
+            && !written.contains(['(', '\n', '\\', '*'])
+            && text[s.end_byte()..line_end(text, s.end_byte())]
+                .trim()
+                .is_empty()
+            && s.end_byte() <= first_use
+    })?;
+    let end = statement.end_byte();
+    Some((range(end, end), format!(", {name}")))
+}
+
+/// Where a new Python import line goes: after the last top-level import that ends on a
+/// line before `first_use`, else after the header.
+fn python_insertion(root: Node, text: &str, first_use: usize) -> usize {
+    let mut cursor = root.walk();
+    let last_import = root
+        .named_children(&mut cursor)
+        .filter(|s| {
+            matches!(
+                s.kind(),
+                "import_statement" | "import_from_statement" | "future_import_statement"
+            )
+        })
+        .map(|s| after_line(text, s.end_byte()))
+        .take_while(|&end| end <= first_use)
+        .last();
+    last_import.unwrap_or_else(|| {
+        header_end(root, text, |statement, first| match statement.kind() {
+            "future_import_statement" => true,
+            "expression_statement" => first && is_string_statement(statement),
+            _ => false,
+        })
+    })
+}
+
+/// The fix importing `name`, undefined in a JavaScript or TypeScript module.
+pub(super) fn ecmascript(
+    ctx: &CheckContext,
+    names: &FileNames,
+    root: Node,
+    text: &str,
+    name: &str,
+) -> Option<Fix> {
+    first_use(names, name)?;
+    let (db, workspace) = (ctx.db, ctx.workspace);
+    let found = definers(db, workspace, ImportFamily::Ecmascript, name.to_string());
+    let files: Vec<_> = found
+        .for_importer(is_test_path(ctx.path()))
+        .into_iter()
+        .filter(|&f| f != ctx.file)
+        .collect();
+    let [target] = files.as_slice() else {
+        return None;
+    };
+    let style = ImportStyle::of(root, text);
+    let specifier = relative_specifier(ctx.path(), target.path(db), style.js_extension)?;
+    let summary = ImportSummary {
+        module: specifier.clone(),
+        ..ImportSummary::default()
+    };
+    let resolved = imports::resolve(db, workspace, ctx.file, &summary);
+    if !matches!(resolved, Target::Resolved { file, .. } if file == *target) {
+        return None;
+    }
+    let quote = style.quote;
+    let semicolon = if style.semicolons { ";" } else { "" };
+    let statement = format!("import {{ {name} }} from {quote}{specifier}{quote}{semicolon}");
+    let at = ecmascript_insertion(root, text);
+    Some(Fix::unsafe_(
+        format!("Import '{name}' from '{specifier}'"),
+        vec![insert_line(text, at, &statement)],
+    ))
+}
+
+/// How the file writes its imports: quotes, semicolons, `.js` on relative specifiers.
+struct ImportStyle {
+    quote: char,
+    semicolons: bool,
+    js_extension: bool,
+}
+
+impl ImportStyle {
+    fn of(root: Node, text: &str) -> ImportStyle {
+        let mut style = ImportStyle {
+            quote: '\'',
+            semicolons: true,
+            js_extension: false,
+        };
+        let mut cursor = root.walk();
+        let imports = root
+            .named_children(&mut cursor)
+            .filter(|s| s.kind() == "import_statement");
+        for statement in imports {
+            let Some(source) = statement.child_by_field_name("source") else {
+                continue;
+            };
+            let written = &text[source.byte_range()];
+            style.quote = written.chars().next().unwrap_or(style.quote);
+            style.semicolons = text[statement.byte_range()].ends_with(';');
+            let spec = written.trim_matches(['"', '\'']);
+            if spec.starts_with('.') {
+                style.js_extension = spec.ends_with(".js");
+            }
+        }
+        style
+    }
+}
+
+/// `target` as a relative specifier from `importer`'s directory (`./a/b`, `../c`), its
+/// extension dropped, or replaced by `.js` when the file writes them so.
+fn relative_specifier(importer: &str, target: &str, js_extension: bool) -> Option<String> {
+    let stem = [".tsx", ".ts", ".jsx", ".js"]
+        .iter()
+        .find_map(|ext| target.strip_suffix(ext))?;
+    let from: Vec<&str> = importer.split('/').collect();
+    let from = &from[..from.len() - 1];
+    let to: Vec<&str> = stem.split('/').collect();
+    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let mut parts: Vec<&str> = vec![".."; from.len() - common];
+    if parts.is_empty() {
+        parts.push(".");
+    }
+    parts.extend(&to[common..]);
+    let extension = if js_extension { ".js" } else { "" };
+    Some(format!("{}{extension}", parts.join("/")))
+}
+
+/// Where a new JavaScript or TypeScript import goes: after the last top-level import,
+/// else after the header (shebang, `"use strict"`, a leading comment block).
+fn ecmascript_insertion(root: Node, text: &str) -> usize {
+    let mut cursor = root.walk();
+    let last_import = root
+        .named_children(&mut cursor)
+        .filter(|s| s.kind() == "import_statement")
+        .last();
+    match last_import {
+        Some(statement) => after_line(text, statement.end_byte()),
+        None => header_end(root, text, |statement, _| match statement.kind() {
+            "hash_bang_line" => true,
+            "expression_statement" => is_string_statement(statement),
+            _ => false,
+        }),
+    }
+}
+
+/// Where the file's header ends: after the run of statements `in_header` accepts (given
+/// whether it is the first statement) and the comments among them; a comment at the end
+/// of the run counts only when a blank line follows it (a comment just above code is that
+/// code's).
+fn header_end(root: Node, text: &str, in_header: impl Fn(Node, bool) -> bool) -> usize {
+    let mut end = 0;
+    let mut first = true;
+    let mut cursor = root.walk();
+    for statement in root.named_children(&mut cursor) {
+        let after = after_line(text, statement.end_byte());
+        if statement.kind() == "comment" {
+            if after == text.len() || text[after..].starts_with(['\n', '\r']) {
+                end = after;
+            }
+            continue;
+        }
+        if !in_header(statement, first) {
+            break;
+        }
+        first = false;
+        end = after;
+    }
+    end
+}
+
+/// A statement that is a string alone (a docstring, a directive).
+fn is_string_statement(statement: Node) -> bool {
+    statement.named_child_count() == 1
+        && statement
+            .named_child(0)
+            .is_some_and(|s| matches!(s.kind(), "string" | "concatenated_string"))
+}
+
+/// Where the line holding `offset` ends (before its line break).
+fn line_end(text: &str, offset: usize) -> usize {
+    text[offset..].find('\n').map_or(text.len(), |i| offset + i)
+}
+
+/// The start of the line after the one holding `offset` (the text's end on the last line).
+fn after_line(text: &str, offset: usize) -> usize {
+    (line_end(text, offset) + 1).min(text.len())
+}
+
+/// The edit putting `line` on a line of its own at `at` (a line's start or the text's end),
+/// with the file's line ending.
+fn insert_line(text: &str, at: usize, line: &str) -> (TextRange, String) {
+    let eol = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let new_text = if at == text.len() && !text.is_empty() && !text.ends_with('\n') {
+        format!("{eol}{line}")
+    } else {
+        format!("{line}{eol}")
+    };
+    (range(at, at), new_text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::relative_specifier;
+
+    #[test]
+    fn relative_specifiers() {
+        let spec = |from, to, js| relative_specifier(from, to, js);
+        assert_eq!(spec("src/a.ts", "src/b.ts", false).as_deref(), Some("./b"));
+        assert_eq!(
+            spec("src/app/a.ts", "src/lib/b.tsx", false).as_deref(),
+            Some("../lib/b")
+        );
+        assert_eq!(
+            spec("a.js", "lib/b.js", true).as_deref(),
+            Some("./lib/b.js")
+        );
+        assert_eq!(spec("a.ts", "b.mjs", false), None);
+    }
+}
