@@ -189,15 +189,9 @@ pub(crate) fn remove_statement(
     placeholder()
 }
 
-/// How JavaScript and TypeScript separate statements (`;` ends the statement it belongs to).
-pub(crate) const ECMASCRIPT_STATEMENTS: StatementSyntax = StatementSyntax {
-    separator: ';',
-    line_comment: "//",
-    placeholder: None,
-};
-
-/// How Go separates statements and import specs on a line.
-pub(crate) const GO_STATEMENTS: StatementSyntax = StatementSyntax {
+/// How JavaScript, TypeScript and Go separate statements (and Go's import specs) on a
+/// line: `;` ends the statement it belongs to, `//` starts a line comment.
+pub(crate) const C_LIKE_STATEMENTS: StatementSyntax = StatementSyntax {
     separator: ';',
     line_comment: "//",
     placeholder: None,

@@ -11,7 +11,7 @@ use tree_sitter::Node;
 use crate::{
     checks::{
         CheckContext, Diagnostic,
-        fix::{ECMASCRIPT_STATEMENTS, Fix, remove_list_item, remove_statement},
+        fix::{C_LIKE_STATEMENTS, Fix, remove_list_item, remove_statement},
         registry::ids,
         sx005_undefined_name::ecmascript::visible_binding_scope,
         walk,
@@ -191,7 +191,7 @@ fn removal(name: Node, text: &str, what: &str, elided: bool) -> Option<Fix> {
         let edit = remove_list_item(text, &parts, at)?;
         return Some(Fix::safe(title, vec![edit]));
     }
-    let edit = remove_statement(text, statement, false, &ECMASCRIPT_STATEMENTS)?;
+    let edit = remove_statement(text, statement, false, &C_LIKE_STATEMENTS)?;
     let type_only = text[statement.start_byte()..clause.start_byte()].contains("type");
     Some(match elided || type_only {
         true => Fix::safe(title, vec![edit]),

@@ -21,7 +21,7 @@ use tree_sitter::Node;
 use crate::{
     checks::{
         Diagnostic,
-        fix::{Fix, GO_STATEMENTS, gofmt_blank_lines, range, remove_statement},
+        fix::{C_LIKE_STATEMENTS, Fix, gofmt_blank_lines, range, remove_statement},
         node_range,
         sx003_unresolved_import::go::unused_imports,
     },
@@ -72,7 +72,7 @@ fn removal(spec: Node, text: &str) -> Option<Fix> {
             if moves_aligned_comments(parent, spec, text) {
                 return None;
             }
-            let edit = remove_statement(text, spec, false, &GO_STATEMENTS)?;
+            let edit = remove_statement(text, spec, false, &C_LIKE_STATEMENTS)?;
             let edit = gofmt_blank_lines(text, edit, true);
             return Some(Fix::safe(title, vec![edit]).isolated_in(Some(node_range(parent))));
         }
@@ -93,7 +93,7 @@ fn removal(spec: Node, text: &str) -> Option<Fix> {
     if other_comment || after_group {
         return None;
     }
-    let edit = remove_statement(text, declaration, false, &GO_STATEMENTS)?;
+    let edit = remove_statement(text, declaration, false, &C_LIKE_STATEMENTS)?;
     let edit = gofmt_blank_lines(text, edit, false);
     let around = range(
         declaration.prev_sibling().map_or(0, |n| n.end_byte()),

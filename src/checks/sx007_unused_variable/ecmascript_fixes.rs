@@ -10,7 +10,7 @@
 use tree_sitter::Node;
 
 use crate::checks::{
-    fix::{ECMASCRIPT_STATEMENTS, Fix, remove_list_item, remove_statement},
+    fix::{C_LIKE_STATEMENTS, Fix, remove_list_item, remove_statement},
     node_range,
 };
 
@@ -40,7 +40,7 @@ pub(super) fn fix(name: Node, text: &str) -> Option<Fix> {
         if !previous_ends && next_continues {
             return None;
         }
-        let edit = remove_statement(text, declaration, false, &ECMASCRIPT_STATEMENTS)?;
+        let edit = remove_statement(text, declaration, false, &C_LIKE_STATEMENTS)?;
         // Two removals from one block in one pass could join the statements around them.
         return Some(Fix::safe(title, vec![edit]).isolated_in(Some(node_range(block))));
     }

@@ -12,7 +12,7 @@ use std::collections::HashSet;
 use tree_sitter::Node;
 
 use crate::checks::{
-    fix::{Fix, GO_STATEMENTS, gofmt_blank_lines, range, remove_statement},
+    fix::{C_LIKE_STATEMENTS, Fix, gofmt_blank_lines, range, remove_statement},
     node_range,
 };
 
@@ -176,7 +176,7 @@ fn names_a_package(ty: Node, text: &str, times: usize) -> bool {
 /// The statement removed from its block: the block is kept apart in one pass, since two
 /// removals side by side could leave two blank lines together.
 fn removal(statement: Node, block: Node, text: &str, bound: &str) -> Option<Fix> {
-    let edit = remove_statement(text, statement, false, &GO_STATEMENTS)?;
+    let edit = remove_statement(text, statement, false, &C_LIKE_STATEMENTS)?;
     let edit = gofmt_blank_lines(text, edit, false);
     Some(Fix::safe(removed(bound), vec![edit]).isolated_in(Some(node_range(block))))
 }
