@@ -144,21 +144,15 @@ static PYTHON_STDLIB: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
 });
 
 /// Whether `part` can be one part of a dotted module name in an import statement (a
-/// directory `site-packages` cannot).
+/// directory `site-packages` cannot, nor a keyword): the registry's Python names.
 fn is_identifier(part: &str) -> bool {
-    part.chars()
-        .next()
-        .is_some_and(|c| c.is_alphabetic() || c == '_')
-        && part.chars().all(|c| c.is_alphanumeric() || c == '_')
-        && !KEYWORDS.contains(&part)
+    static PYTHON: LazyLock<&'static crate::lang::Language> = LazyLock::new(|| {
+        crate::lang::registry()
+            .by_id("python")
+            .expect("the registry has Python")
+    });
+    PYTHON.is_identifier(part) && !PYTHON.is_keyword(part)
 }
-
-const KEYWORDS: &[&str] = &[
-    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
-    "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
-    "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
-    "with", "yield",
-];
 
 /// Whether `name` is a top-level module of Python's standard library.
 pub fn is_stdlib_module(name: &str) -> bool {
