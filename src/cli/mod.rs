@@ -5,10 +5,12 @@
 //! for `graph --cycles`, diagnostics for `check`), 2 usage or I/O error.
 
 mod apply;
+mod calls;
 mod edit;
 mod fix;
 mod format;
 mod github;
+mod impact;
 mod policy;
 mod progress;
 mod read;
@@ -85,6 +87,19 @@ pub enum Command {
     /// or `heuristic` (a member on a receiver of unknown type). Exits 1 when none is found.
     /// Python, JavaScript, TypeScript, Go and Rust today.
     Refs(RefsArgs),
+    /// Show who calls a function, method or class and what it calls (at FILE:LINE:COLUMN
+    /// or by NAME), to --depth steps, as a tree with each call's line:column; constructor
+    /// calls count, a function passed by name (a callback) is a `reference`, and calls
+    /// matched by name alone are marked heuristic (--exact leaves them out). --incoming or
+    /// --outgoing walk one way only; --format dot prints Graphviz, --format mermaid a
+    /// flowchart, --json the graph.
+    Calls(calls::CallsArgs),
+    /// Show what depends on a definition (NAME or FILE:LINE:COLUMN), lines
+    /// (FILE:START-END) or files (FILE or a directory), transitively: the definitions
+    /// whose code uses it, then theirs, nearest first, each with what it uses, and the
+    /// files importing a whole file; tests (by each language's conventions) are marked
+    /// `[test]`, and --tests lists only them: the tests a change can reach.
+    Impact(impact::ImpactArgs),
     /// Rename a symbol, at FILE:LINE:COLUMN or by NAME, to NEW across the workspace
     /// (imports, aliases, re-exports, `__all__`). A dry run lists the edits (--diff shows
     /// them); --write applies them, every file or none. Refused, naming each place, when the
@@ -556,6 +571,8 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
         }
         Command::Def(args) => definition(g, args),
         Command::Refs(args) => references(g, args),
+        Command::Calls(args) => calls::run(g, args),
+        Command::Impact(args) => impact::run(g, args),
         Command::Rename(args) => rename::run(g, args),
         Command::Apply(args) => apply::run(g, args),
         Command::Edit(args) => edit::run(g, args),

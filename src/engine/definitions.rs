@@ -135,7 +135,7 @@ fn target_sites(target: &Target, sites: Vec<(SourceFile, OccurrenceId)>) -> Vec<
 
 /// Members called `name` of any class in the workspace: the guesses for `obj.name` when
 /// what `obj` is cannot be told.
-fn members_named(db: &dyn Db, workspace: Workspace, name: &str) -> Vec<DefinitionSite> {
+pub(crate) fn members_named(db: &dyn Db, workspace: Workspace, name: &str) -> Vec<DefinitionSite> {
     let mut found = Vec::new();
     for &file in identifier_index(db, workspace).files(name) {
         let symbols = file_symbols(db, file);

@@ -11,15 +11,18 @@
 //! both ([`search::Certainty`], [`rename::EditOrigin`], [`rename::RenameOptions`], and
 //! [`change::Change`] with its [`change::FileContent`]) are re-exported by `ide` unchanged.
 
+pub(crate) mod calls;
 pub(crate) mod change;
 pub(crate) mod change_check;
 pub(crate) mod definitions;
 pub(crate) mod extent;
+pub(crate) mod impact;
 pub(crate) mod rank;
 pub(crate) mod reference_graph;
 pub(crate) mod rename;
 pub(crate) mod scratch;
 pub(crate) mod search;
 pub(crate) mod skeleton;
+pub(crate) mod test_code;
 pub(crate) mod text_search;
 pub(crate) mod tokens;

@@ -121,12 +121,17 @@ fn is_use(role: Role) -> bool {
 
 /// The definition of each file whose name starts at an offset, built per file on first use.
 #[derive(Default)]
-struct DefinitionsByName {
+pub(crate) struct DefinitionsByName {
     files: HashMap<SourceFile, HashMap<TextSize, u32>>,
 }
 
 impl DefinitionsByName {
-    fn at(&mut self, db: &dyn Db, file: SourceFile, name_start: TextSize) -> Option<u32> {
+    pub(crate) fn at(
+        &mut self,
+        db: &dyn Db,
+        file: SourceFile,
+        name_start: TextSize,
+    ) -> Option<u32> {
         let starts = self.files.entry(file).or_insert_with(|| {
             file_symbols(db, file)
                 .positions
@@ -188,6 +193,10 @@ pub struct ReferenceGraph {
     /// `(from, to, count)`, sorted, each pair once.
     pub edges: Vec<(u32, u32, u32)>,
     index: HashMap<SourceFile, u32>,
+    /// The edges reversed, by target: node `n`'s users are
+    /// `users[users_start[n]..users_start[n + 1]]`, in node order.
+    users_start: Vec<u32>,
+    users: Vec<u32>,
 }
 
 /// What a node stands for: a file (by its index in [`ReferenceGraph::files`]) and one of
@@ -212,7 +221,15 @@ impl ReferenceGraph {
         self.first_node[node.file as usize] + node.definition.map_or(0, |d| d + 1)
     }
 
-    #[cfg(test)]
+    /// The nodes whose code refers to node `id`.
+    pub fn users_of(&self, id: u32) -> &[u32] {
+        let (start, end) = (
+            self.users_start[id as usize],
+            self.users_start[id as usize + 1],
+        );
+        &self.users[start as usize..end as usize]
+    }
+
     pub fn node(&self, id: u32) -> Node {
         let file = self.first_node.partition_point(|&first| first <= id) - 1;
         let offset = id - self.first_node[file];
@@ -260,12 +277,34 @@ pub fn reference_graph(db: &dyn Db, workspace: Workspace) -> Arc<ReferenceGraph>
         }
     }
     edges.sort_unstable();
+    let (users_start, users) = reversed(&edges, next as usize);
     Arc::new(ReferenceGraph {
         files,
         first_node,
         edges,
         index,
+        users_start,
+        users,
     })
+}
+
+/// `edges` by target, as offsets per node into a list of sources (compressed rows).
+fn reversed(edges: &[(u32, u32, u32)], node_count: usize) -> (Vec<u32>, Vec<u32>) {
+    let mut start = vec![0u32; node_count + 1];
+    for &(_, to, _) in edges {
+        start[to as usize + 1] += 1;
+    }
+    for i in 0..node_count {
+        start[i + 1] += start[i];
+    }
+    let mut filled = start.clone();
+    let mut users = vec![0u32; edges.len()];
+    // `edges` is sorted by source, so each row fills in node order.
+    for &(from, to, _) in edges {
+        users[filled[to as usize] as usize] = from;
+        filled[to as usize] += 1;
+    }
+    (start, users)
 }
 
 #[cfg(test)]
@@ -277,11 +316,14 @@ mod tests {
         for size in sizes {
             first_node.push(first_node.last().unwrap() + 1 + size);
         }
+        let node_count = *first_node.last().unwrap() as usize;
         ReferenceGraph {
             files: Arc::new([]),
             first_node,
             edges: Vec::new(),
             index: HashMap::new(),
+            users_start: vec![0; node_count + 1],
+            users: Vec::new(),
         }
     }
 
@@ -298,5 +340,13 @@ mod tests {
         };
         assert_eq!(g.node(6), expected);
         assert_eq!(g.nodes_of(1), 3..4);
+    }
+
+    #[test]
+    fn users_are_the_edges_reversed() {
+        let edges = [(0, 2, 1), (1, 2, 3), (1, 3, 1), (3, 0, 1)];
+        let (start, users) = reversed(&edges, 4);
+        assert_eq!(start, [0, 1, 1, 3, 4]);
+        assert_eq!(users, [3, 0, 1, 1]);
     }
 }

@@ -17,7 +17,7 @@ use crate::{
 };
 
 /// How a definition or a reference was found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Certainty {
     /// Resolved through scopes and imports.

@@ -85,6 +85,34 @@ impl Budget {
     pub fn admits(&self, text: &str) -> bool {
         self.encoding.fits(text, self.max_tokens)
     }
+
+    /// The largest `n` of `0..=total` whose `render(n)` fits, with that text; `None` when
+    /// not even `render(0)` does. `render` must grow with `n`: it is tried by bisection,
+    /// each try counting at most the budget's tokens.
+    pub fn most_that_fit(
+        &self,
+        total: usize,
+        render: impl Fn(usize) -> String,
+    ) -> Option<(usize, String)> {
+        let whole = render(total);
+        if self.admits(&whole) {
+            return Some((total, whole));
+        }
+        let first = render(0);
+        if !self.admits(&first) {
+            return None;
+        }
+        let (mut fits, mut over) = ((0, first), total);
+        while over - fits.0 > 1 {
+            let middle = fits.0 + (over - fits.0) / 2;
+            let text = render(middle);
+            match self.admits(&text) {
+                true => fits = (middle, text),
+                false => over = middle,
+            }
+        }
+        Some(fits)
+    }
 }
 
 /// The tokens of a file's whole text. Memoized per file and encoding; an edit re-counts
@@ -109,6 +137,19 @@ pub fn definition_tokens(db: &dyn Db, file: SourceFile, encoding: Encoding) -> A
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn most_that_fit_finds_the_longest_prefix_within_the_budget() {
+        let budget = Budget {
+            encoding: Encoding::O200kBase,
+            max_tokens: 5,
+        };
+        let words = |n: usize| vec!["word"; n].join(" ");
+        assert_eq!(budget.most_that_fit(3, words), Some((3, words(3))));
+        assert_eq!(budget.most_that_fit(40, words), Some((5, words(5))));
+        let never = |n: usize| "x ".repeat(10 + n);
+        assert_eq!(budget.most_that_fit(4, never), None);
+    }
 
     /// Counts from the reference tokenizer of each encoding for the same texts.
     #[test]

@@ -312,17 +312,33 @@ impl Analysis {
         file: FileId,
         offset: usize,
     ) -> Cancellable<Option<super::CallItem>> {
-        self.with(|db| super::call_hierarchy::prepare(db, self.workspace, file.0, offset))
+        self.with(|db| super::call_graph::prepare(db, self.workspace, file.0, offset))
     }
 
     /// Who calls the function or method named at `offset`, by caller.
     pub fn incoming_calls(&self, file: FileId, offset: usize) -> Cancellable<Vec<super::Call>> {
-        self.with(|db| super::call_hierarchy::incoming(db, self.workspace, file.0, offset))
+        self.with(|db| super::call_graph::incoming(db, self.workspace, file.0, offset))
     }
 
     /// What the function or method named at `offset` calls, by callee.
     pub fn outgoing_calls(&self, file: FileId, offset: usize) -> Cancellable<Vec<super::Call>> {
-        self.with(|db| super::call_hierarchy::outgoing(db, self.workspace, file.0, offset))
+        self.with(|db| super::call_graph::outgoing(db, self.workspace, file.0, offset))
+    }
+
+    /// The call graph `query` asks for: callers and callees to a depth, with their sites.
+    pub fn call_graph(
+        &self,
+        query: &super::CallGraphQuery,
+    ) -> Cancellable<Result<super::CallGraph, super::CallGraphError>> {
+        self.with(|db| super::call_graph::call_graph(db, self.workspace, query))
+    }
+
+    /// What depends on the seeds `query` names, transitively, nearest first, tests marked.
+    pub fn impact(
+        &self,
+        query: &super::ImpactQuery,
+    ) -> Cancellable<Result<super::Impact, super::ImpactError>> {
+        self.with(|db| super::impact::impact(db, self.workspace, query))
     }
 
     /// The definition of the name at `offset` with its signature and documentation.

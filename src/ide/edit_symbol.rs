@@ -97,8 +97,8 @@ impl Failure for SymbolEditError {
     }
 }
 
-/// The definition `target` names: its file, the index of its symbol, and its label.
-fn definition(
+/// The definition `target` names: its file and the index of its symbol (impact shares it).
+pub(crate) fn definition(
     db: &dyn Db,
     workspace: Workspace,
     target: &SymbolEditTarget,

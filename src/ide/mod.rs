@@ -11,7 +11,7 @@
 
 mod analysis;
 mod bootstrap;
-mod call_hierarchy;
+mod call_graph;
 mod diagnostics;
 mod edit_symbol;
 mod edits;
@@ -19,6 +19,7 @@ mod error;
 mod fix;
 mod format;
 mod hover;
+mod impact;
 mod import_graph;
 mod imports;
 mod navigation;
@@ -44,7 +45,11 @@ pub use bootstrap::{
     BootstrapFacts, DirectorySummary, EntryPoint, ImportedFile, MAX_LISTED as MAX_BOOTSTRAP_LISTED,
     ProjectSummary,
 };
-pub use call_hierarchy::{Call, CallItem};
+pub use call_graph::{
+    Call, CallDirection, CallEdge, CallGraph, CallGraphError, CallGraphQuery, CallItem,
+    DEFAULT_MAX_NODES as DEFAULT_CALL_GRAPH_NODES, EdgeKind, MAX_DEPTH as MAX_CALL_DEPTH,
+    dot as call_graph_dot, mermaid as call_graph_mermaid,
+};
 pub use diagnostics::{
     CheckConfig, CheckOverride, CheckQuery, CheckResult, CheckSettings, CheckSummary,
     CodeSelection, DIAGNOSTICS_DOC, DiagnosticInfo, FixInfo, RelatedInfo, diagnostic_codes,
@@ -62,6 +67,10 @@ pub use format::{
     format_output_limit, format_source,
 };
 pub use hover::HoverInfo;
+pub use impact::{
+    DEFAULT_DEPTH as DEFAULT_IMPACT_DEPTH, DEFAULT_LIMIT as DEFAULT_IMPACT_LIMIT, Impact,
+    ImpactEntry, ImpactError, ImpactQuery, ImpactSeed,
+};
 pub use import_graph::{Direction, Granularity, GraphEdge, GraphNode, GraphQuery, ImportGraphView};
 pub use imports::{ImportInfo, ImportStatus};
 pub use navigation::{Certainty, Definition, Reference, ReferenceQuery, ReferenceRole, References};

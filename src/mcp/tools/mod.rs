@@ -42,7 +42,9 @@ use crate::{
 };
 
 mod bootstrap;
+mod call_graph;
 mod edit_symbol;
+mod impact;
 mod pack;
 mod patch;
 mod read;
@@ -66,7 +68,9 @@ whole files, `read_file` for any file's lines, `skeleton` for files or directori
 full or skeleton, by priority; a pack larger than one answer comes as resources to read in order, \
 and `release_context` frees them), `workspace_bootstrap` first in a new session (projects, \
 instruction files, commands, entry points, layout), `find_definition` and `find_references` for what a \
-name means and who uses it (Python, JavaScript, TypeScript, Go, Rust), `rename_symbol` to rename \
+name means and who uses it (Python, JavaScript, TypeScript, Go, Rust), `call_graph` for who calls a \
+function and what it calls, `impact` for everything that depends on definitions, files or changed lines \
+(and `affected_tests` for the tests among them), `rename_symbol` to rename \
 one across the workspace (a checked dry run with a diff unless `apply` is true) or in a snippet, `list_imports` for what a file imports and where \
 each import leads, `import_graph` for what a file depends on, what depends on it and \
 import cycles, `parse_source` for syntax errors, `typecheck` for diagnostics with codes \
@@ -465,7 +469,9 @@ impl SextantServer {
                     + Self::bootstrap_router()
                     + Self::pack_router()
                     + Self::patch_router()
-                    + Self::edit_symbol_router(),
+                    + Self::edit_symbol_router()
+                    + Self::call_graph_router()
+                    + Self::impact_router(),
                 limits_read_only,
             ),
         }
