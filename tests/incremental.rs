@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex};
 use sextant::{
     db::RootDatabase,
     ide::{
-        AnalysisHost, Budget, Granularity, GraphQuery, ImportStatus, ReferenceQuery,
-        RepoMapRequest, SkeletonQuery, SymbolQuery,
+        AnalysisHost, Budget, Granularity, GraphQuery, ImpactQuery, ImpactSeed, ImportStatus,
+        ReferenceQuery, RepoMapRequest, SkeletonQuery, SymbolEditTarget, SymbolQuery,
     },
     semantic::{
         index::symbol_index,
@@ -1272,5 +1272,76 @@ fn a_dry_runs_scratch_database_is_kept_warm_and_follows_the_workspace() {
         new_diagnostics(&host, b_with("volume", 3)),
         ["pkg/b.py:1 SX004"],
         "importing a name a does not define is new"
+    );
+}
+
+/// The impact of `area` as text, and the impact queries that executed for it, by name.
+fn impact_of_area(host: &Host, log: &Mutex<Vec<String>>) -> (String, Vec<String>) {
+    log.lock().unwrap().clear();
+    let query = ImpactQuery {
+        seeds: vec![ImpactSeed::Definition(SymbolEditTarget::Name {
+            name: "area".into(),
+            path_prefix: None,
+        })],
+        max_depth: 20,
+        limit: 100,
+        tests_only: false,
+        budget: None,
+    };
+    let impact = host.analysis().impact(&query).unwrap().unwrap();
+    let mut executed: Vec<String> = std::mem::take(&mut *log.lock().unwrap())
+        .into_iter()
+        .map(|q| q.split('(').next().unwrap_or_default().to_string())
+        .filter(|q| ["file_references", "reference_graph", "file_tests"].contains(&q.as_str()))
+        .collect();
+    executed.sort();
+    (impact.text, executed)
+}
+
+#[test]
+fn impact_reads_memoized_graphs_and_an_edit_reruns_only_that_files_facts() {
+    let (mut host, log) = logged_host();
+    let (text, cold) = impact_of_area(&host, &log);
+    assert_eq!(
+        cold,
+        [
+            "file_references",
+            "file_references",
+            "file_references",
+            "file_tests",
+            "file_tests",
+            "reference_graph"
+        ],
+        "three files' edges, the graph, and the tests of the seed's file and its importer's"
+    );
+    assert_eq!(impact_of_area(&host, &log), (text.clone(), Vec::new()));
+    // A body edit elsewhere: that file's edges run again and backdate; the graph is only
+    // validated and the seed's tests are untouched.
+    host.set_file_text(
+        "src/lib.rs",
+        "pub fn other() -> u32 {\n    let two = 1 + 1;\n    two\n}\n",
+    );
+    assert_eq!(
+        impact_of_area(&host, &log),
+        (text, vec!["file_references".to_string()])
+    );
+    // A new use of `area`: b.py's edges and the graph run again; b.py's tests are its own
+    // query, which backdates (b.py's symbols kept their names).
+    let b = host.file("pkg/b.py").unwrap();
+    let new_text = host
+        .analysis()
+        .file_text(b)
+        .replace("return 1", "return area(1, 2)");
+    host.set_file_text("pkg/b.py", &new_text);
+    let (text, after_use) = impact_of_area(&host, &log);
+    assert_eq!(
+        after_use,
+        ["file_references", "file_tests", "reference_graph"]
+    );
+    assert_eq!(
+        text,
+        "impact of pkg/a.py:1 function area\n2 dependents in 1 file, 0 tests among them\n\
+         1 step:\n  pkg/b.py top level imports function area (pkg/a.py:1)\n  \
+         pkg/b.py:3 function unrelated uses function area (pkg/a.py:1)\n"
     );
 }

@@ -1,18 +1,27 @@
 //! Impact: everything that depends on some definitions or files, transitively, nearest
 //! first. The users of a definition are the definitions (or top levels) whose code refers
 //! to it, exactly resolved (`reference_graph`, walked backwards); theirs come next, and so
-//! on. A whole file's users are also the files that import it (an import whose name is
-//! never used still breaks when the file goes).
+//! on. A seed's importers depend on it too (an import whose name is never used still
+//! breaks when the definition goes): the files importing a seed definition by name (found
+//! by reference search), and those importing a whole seed file (`import_graph`).
 //!
-//! Invariant: the walk reads the memoized workspace graphs only (`reference_graph`,
-//! `import_graph`), so a warm answer costs the size of what it reaches.
+//! Invariant: beyond one reference search per seed definition, the walk reads the
+//! memoized workspace graphs only (`reference_graph`, `import_graph`), so a warm answer
+//! costs the size of what it reaches.
 
 use std::collections::VecDeque;
 
-use super::reference_graph::{Node, ReferenceGraph, reference_graph};
+use super::{
+    calls::{Callable, targets_of},
+    reference_graph::{Node, ReferenceGraph, reference_graph},
+    search::{Certainty, search_hits},
+};
 use crate::{
     db::{Db, SourceFile, Workspace},
-    semantic::import_graph::import_graph,
+    semantic::{
+        import_graph::import_graph,
+        names::{BindingKind, Role, resolve::Resolver},
+    },
 };
 
 /// Something the walk starts from.
@@ -34,6 +43,8 @@ pub struct Reached {
     pub node: Node,
     pub distance: u32,
     pub via: Option<Node>,
+    /// It imports `via` (rather than using it in code).
+    pub imports: bool,
 }
 
 /// The seeds' nodes (distance 0) and everything depending on them up to `max_depth` steps,
@@ -48,30 +59,54 @@ pub fn dependents(
     let mut seen = vec![false; graph.node_count()];
     let mut reached: Vec<Reached> = Vec::new();
     let mut queue: VecDeque<usize> = VecDeque::new();
-    let mut visit = |id: u32, distance: u32, via: Option<u32>, reached: &mut Vec<Reached>| {
-        if std::mem::replace(&mut seen[id as usize], true) {
-            return false;
-        }
-        reached.push(Reached {
-            node: graph.node(id),
-            distance,
-            via: via.map(|v| graph.node(v)),
-        });
-        true
-    };
+    let mut visit =
+        |id: u32, distance: u32, via: Option<u32>, imports: bool, reached: &mut Vec<Reached>| {
+            if std::mem::replace(&mut seen[id as usize], true) {
+                return false;
+            }
+            reached.push(Reached {
+                node: graph.node(id),
+                distance,
+                via: via.map(|v| graph.node(v)),
+                imports,
+            });
+            true
+        };
     let mut whole_files = Vec::new();
+    let mut importers: Vec<(u32, SourceFile)> = Vec::new();
+    let mut resolver = Resolver::new(db, workspace);
     for seed in seeds {
         match *seed {
-            Seed::Definition { file, symbol } => {
-                let Some(file) = graph.file_index(file) else {
+            Seed::Definition {
+                file: source,
+                symbol,
+            } => {
+                let Some(file) = graph.file_index(source) else {
                     continue;
                 };
                 let id = graph.node_id(Node {
                     file,
                     definition: symbol,
                 });
-                if visit(id, 0, None, &mut reached) {
+                if visit(id, 0, None, false, &mut reached) {
                     queue.push_back(reached.len() - 1);
+                }
+                if symbol.is_some() && max_depth > 0 {
+                    let callable = Callable {
+                        file: source,
+                        symbol,
+                    };
+                    let targets = targets_of(&mut resolver, callable);
+                    for (importer, occurrence, certainty) in
+                        search_hits(&mut resolver, &targets, None).0
+                    {
+                        let role = resolver.names(importer).occurrence(occurrence).role;
+                        let imports =
+                            matches!(role, Role::Definition(BindingKind::Import) | Role::Imported);
+                        if imports && certainty == Certainty::Exact && importer != source {
+                            importers.push((id, importer));
+                        }
+                    }
                 }
             }
             Seed::File(source) => {
@@ -80,53 +115,66 @@ pub fn dependents(
                 };
                 whole_files.push(source);
                 for id in graph.nodes_of(file) {
-                    if visit(id, 0, None, &mut reached) {
+                    if visit(id, 0, None, false, &mut reached) {
                         queue.push_back(reached.len() - 1);
                     }
                 }
             }
         }
     }
+    // A file importing a seed by name depends on it, whether or not it uses the name; as
+    // does one importing a whole seed file.
+    let mut import_edges: Vec<(u32, u32)> = Vec::new();
+    let top_level = |file: SourceFile| {
+        graph.file_index(file).map(|file| {
+            graph.node_id(Node {
+                file,
+                definition: None,
+            })
+        })
+    };
+    for (via, importer) in importers {
+        import_edges.extend(top_level(importer).map(|id| (via, id)));
+    }
     if !whole_files.is_empty() && max_depth > 0 {
         let imports = import_graph(db, workspace);
         for source in whole_files {
-            let Some(imported) = imports.node(source) else {
+            let (Some(imported), Some(via)) = (imports.node(source), top_level(source)) else {
                 continue;
             };
-            let via = graph.node_id(Node {
-                file: graph
-                    .file_index(source)
-                    .expect("a seed file is in the graph"),
-                definition: None,
-            });
             for &importer in &imports.graph.backward[imported as usize] {
                 let importer = imports.graph.nodes[importer as usize];
-                let Some(file) = graph.file_index(importer) else {
-                    continue;
-                };
-                let id = graph.node_id(Node {
-                    file,
-                    definition: None,
-                });
-                if visit(id, 1, Some(via), &mut reached) {
-                    queue.push_back(reached.len() - 1);
-                }
+                import_edges.extend(top_level(importer).map(|id| (via, id)));
             }
         }
     }
-    while let Some(at) = queue.pop_front() {
+    let mut importers_added = false;
+    loop {
+        // The seeds' users in code come first, so a file that uses a seed as well as
+        // importing it is listed as using it.
+        let next_distance = queue.front().map(|&at| reached[at].distance);
+        if !importers_added && next_distance != Some(0) {
+            importers_added = true;
+            for &(via, id) in &import_edges {
+                if visit(id, 1, Some(via), true, &mut reached) {
+                    queue.push_back(reached.len() - 1);
+                }
+            }
+            continue;
+        }
+        let Some(at) = queue.pop_front() else {
+            break;
+        };
         let Reached { node, distance, .. } = reached[at];
         if distance >= max_depth {
             continue;
         }
         let id = graph.node_id(node);
         for &user in graph.users_of(id) {
-            if visit(user, distance + 1, Some(id), &mut reached) {
+            if visit(user, distance + 1, Some(id), false, &mut reached) {
                 queue.push_back(reached.len() - 1);
             }
         }
     }
-    // Importers found first sit before nearer users; the answer is by distance.
-    reached.sort_by_key(|r| r.distance);
     (reached, graph)
 }

@@ -73,6 +73,9 @@ pub struct ImpactEntry {
     /// The entry one step nearer that it uses, as `kind name (path:line)`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub uses: Option<String>,
+    /// It imports that entry by name (or its file), rather than using it in code.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub imports: bool,
     /// A test by its language's conventions.
     pub test: bool,
 }
@@ -232,7 +235,7 @@ fn engine_seeds(
         }
         ImpactSeed::Lines { path, start, end } => {
             let file = indexed(path)?;
-            let lines = crate::semantic::line_index(db, file).line_count() as u32;
+            let lines = last_line(db, file);
             if *start == 0 || start > end || *start > lines {
                 return Err(ImpactError::InvalidLines(format!(
                     "{path}:{start}-{end}: lines count from 1 and {path} has {lines}"
@@ -264,13 +267,25 @@ fn innermost_per_line(db: &dyn Db, file: SourceFile, start: u32, end: u32) -> Ve
     seeds
 }
 
+/// The number of the file's last line (1-based): a final line break ends the last line
+/// rather than starting another.
+fn last_line(db: &dyn Db, file: SourceFile) -> u32 {
+    let lines = crate::semantic::line_index(db, file).line_count() as u32;
+    match file.text(db).ends_with('\n') && lines > 1 {
+        true => lines - 1,
+        false => lines.max(1),
+    }
+}
+
 fn entry(db: &dyn Db, graph: &ReferenceGraph, reached: &Reached) -> ImpactEntry {
     let described = describe(db, graph, reached.node);
     ImpactEntry {
         distance: reached.distance,
+        imports: reached.imports,
         uses: reached.via.map(|via| {
             let via = describe(db, graph, via);
             match via.kind {
+                SymbolKind::Module if reached.imports => via.path,
                 SymbolKind::Module => format!("top level of {}", via.path),
                 _ => format!("{} ({}:{})", title(&via), via.path, via.line),
             }
@@ -285,16 +300,17 @@ fn describe(db: &dyn Db, graph: &ReferenceGraph, node: Node) -> ImpactEntry {
     let path = file.path(db).clone();
     let tests = file_tests(db, file);
     let Some(symbol) = node.definition else {
-        let lines = crate::semantic::line_index(db, file).line_count() as u32;
+        let lines = last_line(db, file);
         return ImpactEntry {
             name: path.clone(),
             kind: SymbolKind::Module,
             container: None,
             path,
             line: 1,
-            end_line: lines.max(1),
+            end_line: lines,
             distance: 0,
             uses: None,
+            imports: false,
             test: tests.top_level,
         };
     };
@@ -312,6 +328,7 @@ fn describe(db: &dyn Db, graph: &ReferenceGraph, node: Node) -> ImpactEntry {
         end_line: position.end.line,
         distance: 0,
         uses: None,
+        imports: false,
         test: tests.definitions.binary_search(&symbol).is_ok(),
     }
 }
@@ -372,7 +389,8 @@ fn render(impact: &Impact, tests_only: bool) -> String {
         }
         match &entry.uses {
             Some(uses) => {
-                let _ = writeln!(out, "  {} uses {uses}", line_of(entry));
+                let verb = if entry.imports { "imports" } else { "uses" };
+                let _ = writeln!(out, "  {} {verb} {uses}", line_of(entry));
             }
             None => {
                 let _ = writeln!(out, "  {}", line_of(entry));

@@ -101,6 +101,51 @@ pub fn outgoing_calls(db: &TestDb, file: FileId, offset: usize) -> Vec<sextant::
         .expect("not cancelled")
 }
 
+/// The call graph from the definition at `offset` of `file` (or named there), as text.
+pub fn call_graph(
+    db: &TestDb,
+    file: FileId,
+    offset: usize,
+    direction: sextant::ide::CallDirection,
+    depth: u32,
+) -> String {
+    let query = sextant::ide::CallGraphQuery {
+        target: sextant::ide::SymbolEditTarget::Position {
+            path: db.analysis.file_path(file).to_string(),
+            offset,
+        },
+        direction,
+        depth,
+        exact_only: false,
+        max_nodes: sextant::ide::DEFAULT_CALL_GRAPH_NODES,
+        budget: None,
+    };
+    match db.analysis.call_graph(&query).expect("not cancelled") {
+        Ok(graph) => graph.text,
+        Err(error) => format!("error: {error}"),
+    }
+}
+
+/// What depends on the innermost definition at `offset` of `file`, as text.
+pub fn impact(db: &TestDb, file: FileId, offset: usize, tests_only: bool) -> String {
+    let query = sextant::ide::ImpactQuery {
+        seeds: vec![sextant::ide::ImpactSeed::Definition(
+            sextant::ide::SymbolEditTarget::Position {
+                path: db.analysis.file_path(file).to_string(),
+                offset,
+            },
+        )],
+        max_depth: sextant::ide::DEFAULT_IMPACT_DEPTH,
+        limit: sextant::ide::DEFAULT_IMPACT_LIMIT,
+        tests_only,
+        budget: None,
+    };
+    match db.analysis.impact(&query).expect("not cancelled") {
+        Ok(impact) => impact.text,
+        Err(error) => format!("error: {error}"),
+    }
+}
+
 pub fn hover(db: &TestDb, file: FileId, offset: usize) -> Option<sextant::ide::HoverInfo> {
     db.analysis.hover(file, offset).expect("not cancelled")
 }

@@ -15,6 +15,7 @@ mod render;
 
 use support::fixture;
 
+mod call_graph;
 mod cursor_edges;
 mod diagnostics;
 mod diagnostics_arity;

@@ -1,0 +1,170 @@
+//! `sextant calls` and `sextant impact` as a user runs them: the formats (text, JSON,
+//! Graphviz DOT checked by `dot` itself, Mermaid), targets as names, positions, lines,
+//! files and directories, and errors with stable codes and exit status 2.
+
+mod support;
+
+use std::{
+    io::Write,
+    process::{Command, Stdio},
+};
+
+use support::{sextant, stderr, stdout};
+
+fn workspace() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let files = [
+        (
+            "geo.py",
+            "class Shape:\n    def area(self):\n        return square(2)\n\n\ndef square(x):\n    return x * x\n",
+        ),
+        (
+            "app.py",
+            "from geo import Shape, square\n\n\ndef main(items):\n    return list(map(square, items)), Shape().area()\n",
+        ),
+        (
+            "tests/test_geo.py",
+            "from geo import square\n\n\ndef test_square():\n    assert square(2) == 4\n",
+        ),
+    ];
+    for (path, text) in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    dir
+}
+
+fn ok(dir: &tempfile::TempDir, args: &[&str]) -> String {
+    let out = sextant(dir.path(), args);
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    stdout(&out)
+}
+
+#[test]
+fn calls_in_every_format() {
+    let dir = workspace();
+    assert_eq!(
+        ok(&dir, &["calls", "square"]),
+        "function square (geo.py:6)\n\
+         called by:\n  \
+           function main (app.py:4): reference at 5:21\n  \
+           method Shape.area (geo.py:2): call at 3:16\n  \
+           function test_square (tests/test_geo.py:4): call at 5:12\n\
+         calls:\n  (none found)\n"
+    );
+    let mermaid = ok(
+        &dir,
+        &["calls", "main", "--outgoing", "--format", "mermaid"],
+    );
+    assert_eq!(
+        mermaid,
+        "flowchart LR\n  \
+           n0[\"function main<br/>app.py:4\"]\n  \
+           n1[\"function square<br/>geo.py:6\"]\n  \
+           n2[\"class Shape<br/>geo.py:1\"]\n  \
+           n3[\"method Shape.area<br/>geo.py:2\"]\n  \
+           n0 -->|reference| n1\n  \
+           n0 --> n2\n  \
+           n0 --> n3\n"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&ok(&dir, &["--json", "calls", "app.py:5:46", "--incoming"])).unwrap();
+    assert_eq!(json["nodes"][0]["name"], "area");
+    assert_eq!(json["nodes"][1]["name"], "main");
+    assert_eq!(
+        json["edges"],
+        serde_json::json!([{
+            "caller": 1, "callee": 0, "kind": "call", "certainty": "exact", "distance": 1,
+            "incoming": true,
+            "sites": [{"start": {"line": 5, "column": 46}, "end": {"line": 5, "column": 50},
+                       "byte_start": 94, "byte_end": 98}],
+        }])
+    );
+    let dot = ok(&dir, &["calls", "square", "--format", "dot"]);
+    assert_eq!(
+        dot,
+        "digraph calls {\n  rankdir=LR;\n  node [shape=box];\n  \
+           n0 [label=\"function square\\ngeo.py:6\", style=bold];\n  \
+           n1 [label=\"function main\\napp.py:4\"];\n  \
+           n2 [label=\"method Shape.area\\ngeo.py:2\"];\n  \
+           n3 [label=\"function test_square\\ntests/test_geo.py:4\"];\n  \
+           n1 -> n0 [tooltip=\"reference at 5:21\", label=\"reference\"];\n  \
+           n2 -> n0 [tooltip=\"call at 3:16\"];\n  \
+           n3 -> n0 [tooltip=\"call at 5:12\"];\n}\n"
+    );
+    // Graphviz itself must accept it (scripts/test installs it; skipped without it).
+    match Command::new("dot")
+        .arg("-Tsvg")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+    {
+        Ok(mut child) => {
+            let mut stdin = child.stdin.take().unwrap();
+            stdin.write_all(dot.as_bytes()).unwrap();
+            drop(stdin);
+            let rendered = child.wait_with_output().unwrap();
+            assert!(rendered.status.success(), "{}", stderr(&rendered));
+            assert!(stdout(&rendered).contains("function test_square"));
+        }
+        Err(e) => eprintln!("graphviz `dot` not run ({e}); the DOT text was checked only"),
+    }
+}
+
+#[test]
+fn calls_errors_have_codes() {
+    let dir = workspace();
+    for (args, message) in [
+        (
+            vec!["calls", "nothing"],
+            "sextant: error: NO_SYMBOL: no definition named `nothing`\n",
+        ),
+        (
+            vec!["calls", "geo.py:9:1"],
+            "sextant: error: geo.py:9:1: past the end of the file (its last line is 8)\n",
+        ),
+    ] {
+        let out = sextant(dir.path(), &args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(stderr(&out), message, "{args:?}");
+    }
+    let out = sextant(dir.path(), &["calls", "square", "--depth", "11"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--depth"), "{}", stderr(&out));
+}
+
+#[test]
+fn impact_of_names_lines_files_and_directories() {
+    let dir = workspace();
+    assert_eq!(
+        ok(&dir, &["impact", "geo.py:7-7"]),
+        "impact of geo.py:6 function square\n\
+         5 dependents in 3 files, 1 test among them\n\
+         1 step:\n  \
+           app.py top level imports function square (geo.py:6)\n  \
+           app.py:4 function main uses function square (geo.py:6)\n  \
+           geo.py:2 method Shape.area uses function square (geo.py:6)\n  \
+           tests/test_geo.py top level imports function square (geo.py:6)\n  \
+           tests/test_geo.py:4 function test_square [test] uses function square (geo.py:6)\n"
+    );
+    assert_eq!(
+        ok(&dir, &["impact", "geo.py", "--tests"]),
+        "impact of geo.py top level, geo.py:1 class Shape, geo.py:2 method Shape.area, \
+         geo.py:6 function square\n\
+         4 dependents in 2 files, 1 test among them\n\
+         1 step:\n  \
+           tests/test_geo.py:4 function test_square [test] uses function square (geo.py:6)\n"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&ok(&dir, &["--json", "impact", "tests", "--depth", "0"])).unwrap();
+    assert_eq!(json["total"], 0);
+    assert_eq!(json["seeds"].as_array().unwrap().len(), 2);
+    let out = sextant(dir.path(), &["impact", "geo.py:9-12"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "sextant: error: INVALID_ARGUMENT: geo.py:9-12: lines count from 1 and geo.py has 7\n"
+    );
+}

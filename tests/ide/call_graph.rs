@@ -1,0 +1,335 @@
+//! The call graph (`calls`, MCP `call_graph`) and impact in every language with call
+//! resolution: callers and callees across files, to a depth, constructor calls, typed
+//! receivers, callbacks as references, name-matched methods as heuristic; and what depends
+//! on a definition, with each language's tests marked.
+
+use expect_test::expect;
+use sextant::ide::CallDirection;
+
+use crate::analysis;
+
+fn graph(fixture: &str, direction: CallDirection, depth: u32) -> String {
+    let (db, file, cursor) = analysis::analysis(fixture);
+    analysis::call_graph(&db, file, cursor.unwrap().offset(), direction, depth)
+}
+
+fn impact(fixture: &str, tests_only: bool) -> String {
+    let (db, file, cursor) = analysis::analysis(fixture);
+    analysis::impact(&db, file, cursor.unwrap().offset(), tests_only)
+}
+
+const PYTHON: &str = r#"
+//- /pkg/geometry.py
+import math
+
+
+class Shape:
+    def __init__(self, r):
+        self.r = r
+
+    def area(self):
+        return math.pi * square(self.r)
+
+
+def squ$0are(x):
+    def inner(y):
+        return y * y
+
+    return inner(x)
+
+
+def total_area(shapes):
+    return sum(s.area() for s in shapes)
+
+
+def countdown(n):
+    return n if n == 0 else countdown(n - 1)
+//- /pkg/app.py
+from pkg.geometry import Shape, total_area, square as sq
+
+
+def main():
+    shapes = [Shape(1), Shape(2)]
+    print(total_area(shapes))
+    return list(map(sq, [1, 2]))
+
+
+main()
+//- /tests/test_geometry.py
+from pkg.geometry import Shape
+
+
+def helper():
+    return Shape(3)
+
+
+class TestShape:
+    def test_direct(self):
+        assert Shape(1).area() > 0
+
+    def test_helper(self):
+        assert helper().r == 3
+"#;
+
+#[test]
+fn python_callers_to_a_depth_through_aliases_methods_and_callbacks() {
+    expect![[r#"
+        function square (pkg/geometry.py:12)
+        called by:
+          function main (pkg/app.py:4): reference at 7:21
+            top level of pkg/app.py: call at 10:1
+          method Shape.area (pkg/geometry.py:8): call at 9:26
+            function total_area (pkg/geometry.py:19): call at 20:18 (heuristic: matched by name)
+            method TestShape.test_direct (tests/test_geometry.py:9): call at 10:25
+        calls:
+          function square.inner (pkg/geometry.py:13): call at 16:12
+    "#]]
+    .assert_eq(&graph(PYTHON, CallDirection::Both, 2));
+}
+
+#[test]
+fn python_callees_include_constructions_and_name_matched_methods() {
+    let fixture = PYTHON
+        .replace("squ$0are", "square")
+        .replace("def main():", "def ma$0in():");
+    expect![[r#"
+        function main (pkg/app.py:4)
+        calls:
+          class Shape (pkg/geometry.py:4): calls at 5:15, 5:25
+            function square (pkg/geometry.py:12): call at 9:26 (expanded at its first mention)
+          function total_area (pkg/geometry.py:19): call at 6:11
+            method Shape.area (pkg/geometry.py:8): call at 20:18 (heuristic: matched by name)
+          function square (pkg/geometry.py:12): reference at 7:21
+            function square.inner (pkg/geometry.py:13): call at 16:12
+    "#]]
+    .assert_eq(&graph(&fixture, CallDirection::Outgoing, 2));
+}
+
+#[test]
+fn recursion_is_one_edge_marked_recursive() {
+    let fixture = PYTHON
+        .replace("squ$0are", "square")
+        .replace("def countdown(n):", "def count$0down(n):");
+    expect![[r#"
+        function countdown (pkg/geometry.py:23)
+        called by:
+          function countdown (pkg/geometry.py:23): call at 24:29 (recursive)
+        calls:
+          function countdown (pkg/geometry.py:23): call at 24:29 (recursive)
+    "#]]
+    .assert_eq(&graph(&fixture, CallDirection::Both, 3));
+}
+
+#[test]
+fn a_constant_is_not_callable() {
+    let fixture = "//- /a.py\nLIM$0IT = 3\n";
+    expect!["error: no function, method or class at a.py:1"].assert_eq(&graph(
+        fixture,
+        CallDirection::Both,
+        1,
+    ));
+}
+
+#[test]
+fn typescript_constructions_typed_receivers_and_callbacks() {
+    let fixture = r#"
+//- /shapes.ts
+export class Circle {
+  constructor(public r: number) {}
+  area(): number {
+    return Math.PI * square(this.r);
+  }
+}
+
+export function squ$0are(x: number): number {
+  return x * x;
+}
+//- /main.ts
+import { Circle, square } from "./shapes";
+
+function run(): number {
+  const c = new Circle(2);
+  [1, 2].map(square);
+  return c.area();
+}
+
+run();
+"#;
+    expect![[r#"
+        function square (shapes.ts:8)
+        called by:
+          function run (main.ts:3): reference at 5:14
+            top level of main.ts: call at 9:1
+          method Circle.area (shapes.ts:3): call at 4:22
+            function run (main.ts:3): call at 6:12 (expanded at its first mention)
+        calls:
+          (none found)
+    "#]]
+    .assert_eq(&graph(fixture, CallDirection::Both, 2));
+    let fixture = fixture
+        .replace("squ$0are", "square")
+        .replace("function run", "function r$0un");
+    expect![[r#"
+        function run (main.ts:3)
+        calls:
+          class Circle (shapes.ts:1): call at 4:17
+          function square (shapes.ts:8): reference at 5:14
+          method Circle.area (shapes.ts:3): call at 6:12
+    "#]]
+    .assert_eq(&graph(&fixture, CallDirection::Outgoing, 1));
+}
+
+#[test]
+fn go_methods_and_functions() {
+    let fixture = r#"
+//- /main.go
+package main
+
+type T struct{}
+
+func (t T) Get() int { return helper() }
+
+func hel$0per() int { return 1 }
+
+func main() {
+	t := T{}
+	_ = t.Get()
+}
+"#;
+    expect![[r#"
+        function helper (main.go:7)
+        called by:
+          method T.Get (main.go:5): call at 5:31
+            function main (main.go:9): call at 11:8
+    "#]]
+    .assert_eq(&graph(fixture, CallDirection::Incoming, 3));
+}
+
+#[test]
+fn rust_associated_functions_and_methods() {
+    let fixture = r#"
+//- /lib.rs
+struct S;
+impl S {
+    fn new() -> S { S }
+    fn go(&self) -> u32 { twice(1) }
+}
+fn tw$0ice(x: u32) -> u32 { x * 2 }
+fn main() { let s = S::new(); s.go(); }
+"#;
+    expect![[r#"
+        function twice (lib.rs:6)
+        called by:
+          method S.go (lib.rs:4): call at 4:27
+            function main (lib.rs:7): call at 7:33
+    "#]]
+    .assert_eq(&graph(fixture, CallDirection::Incoming, 2));
+    let fixture = fixture
+        .replace("tw$0ice", "twice")
+        .replace("fn main", "fn ma$0in");
+    expect![[r#"
+        function main (lib.rs:7)
+        calls:
+          method S.new (lib.rs:3): call at 7:24
+          method S.go (lib.rs:4): call at 7:33
+    "#]]
+    .assert_eq(&graph(&fixture, CallDirection::Outgoing, 1));
+}
+
+#[test]
+fn python_impact_follows_exact_uses_and_marks_tests() {
+    let fixture = PYTHON
+        .replace("squ$0are", "square")
+        .replace("class Shape:", "class Sha$0pe:");
+    expect![[r#"
+        impact of pkg/geometry.py:4 class Shape
+        6 dependents in 2 files, 2 tests among them
+        1 step:
+          pkg/app.py top level imports class Shape (pkg/geometry.py:4)
+          pkg/app.py:4 function main uses class Shape (pkg/geometry.py:4)
+          tests/test_geometry.py top level imports class Shape (pkg/geometry.py:4)
+          tests/test_geometry.py:4 function helper uses class Shape (pkg/geometry.py:4)
+          tests/test_geometry.py:9 method TestShape.test_direct [test] uses class Shape (pkg/geometry.py:4)
+        2 steps:
+          tests/test_geometry.py:12 method TestShape.test_helper [test] uses function helper (tests/test_geometry.py:4)
+    "#]]
+    .assert_eq(&impact(&fixture, false));
+    expect![[r#"
+        impact of pkg/geometry.py:4 class Shape
+        6 dependents in 2 files, 2 tests among them
+        1 step:
+          tests/test_geometry.py:9 method TestShape.test_direct [test] uses class Shape (pkg/geometry.py:4)
+        2 steps:
+          tests/test_geometry.py:12 method TestShape.test_helper [test] uses function helper (tests/test_geometry.py:4)
+    "#]]
+    .assert_eq(&impact(&fixture, true));
+}
+
+#[test]
+fn go_rust_and_typescript_tests_by_their_conventions() {
+    let go = r#"
+//- /calc/calc.go
+package calc
+
+func Ad$0d(a, b int) int { return a + b }
+//- /calc/calc_test.go
+package calc
+
+import "testing"
+
+func TestAdd(t *testing.T) { _ = Add(1, 2) }
+
+func Testing() int { return Add(0, 0) }
+
+func BenchmarkAdd(b *testing.B) { _ = Add(1, 1) }
+"#;
+    expect![[r#"
+        impact of calc/calc.go:3 function Add
+        3 dependents in 1 file, 2 tests among them
+        1 step:
+          calc/calc_test.go:5 function TestAdd [test] uses function Add (calc/calc.go:3)
+          calc/calc_test.go:7 function Testing uses function Add (calc/calc.go:3)
+          calc/calc_test.go:9 function BenchmarkAdd [test] uses function Add (calc/calc.go:3)
+    "#]]
+    .assert_eq(&impact(go, false));
+    let rust = r#"
+//- /lib.rs
+pub fn dou$0ble(x: u32) -> u32 { x * 2 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn helper() -> u32 { double(1) }
+
+    #[test]
+    fn doubles() { assert_eq!(helper(), 2); }
+}
+"#;
+    expect![[r#"
+        impact of lib.rs:1 function double
+        2 dependents in 1 file, 1 test among them
+        1 step:
+          lib.rs:7 function tests.helper uses function double (lib.rs:1)
+        2 steps:
+          lib.rs:10 function tests.doubles [test] uses function tests.helper (lib.rs:7)
+    "#]]
+    .assert_eq(&impact(rust, false));
+    let typescript = r#"
+//- /src/sum.ts
+export function s$0um(a: number, b: number): number { return a + b; }
+//- /src/sum.test.ts
+import { sum } from "./sum";
+
+describe("sum", () => {
+  it("adds", () => expect(sum(1, 2)).toBe(3));
+});
+"#;
+    expect![[r#"
+        impact of src/sum.ts:1 function sum
+        1 dependent in 1 file, 1 test among them
+        1 step:
+          src/sum.test.ts top level [test] uses function sum (src/sum.ts:1)
+    "#]]
+    .assert_eq(&impact(typescript, false));
+}

@@ -1,0 +1,154 @@
+"""`call_graph`, `impact` and `affected_tests` through the official MCP Python SDK: the
+tree a model reads, the graph a program reads, exact token counts within the budget, and
+refusals with stable codes."""
+
+import pytest
+
+from conftest import stdio_session, tool_error, write
+from test_read import reference_tokens, text_of
+
+pytestmark = pytest.mark.anyio
+
+GEOMETRY = """class Shape:
+    def __init__(self, r):
+        self.r = r
+
+    def area(self):
+        return square(self.r)
+
+
+def square(x):
+    return x * x
+"""
+APP = """from geo import Shape, square as sq
+
+
+def main():
+    return Shape(2).area() + sq(3)
+"""
+TESTS = """from geo import Shape
+
+
+def test_area():
+    assert Shape(1).area() == 1
+"""
+
+
+def project(root):
+    write(root, "geo.py", GEOMETRY)
+    write(root, "app.py", APP)
+    write(root, "tests/test_geo.py", TESTS)
+
+
+async def test_call_graph_answers_a_tree_and_the_graph(workspace):
+    project(workspace)
+    async with stdio_session(workspace) as session:
+        result = await session.call_tool("call_graph", {"query": "square", "direction": "incoming", "depth": 2})
+        by_position = await session.call_tool(
+            "call_graph", {"path": "app.py", "line": 5, "column": 31, "direction": "incoming", "depth": 2}
+        )
+    text = text_of(result)
+    assert text == (
+        "function square (geo.py:9)\n"
+        "called by:\n"
+        "  function main (app.py:4): call at 5:30\n"
+        "  method Shape.area (geo.py:5): call at 6:16\n"
+        "    function main (app.py:4): call at 5:21\n"
+        "    function test_area (tests/test_geo.py:4): call at 5:21\n"
+    )
+    data = result.structured_content
+    assert data["tokens"] == reference_tokens(text)
+    assert (data["direction"], data["depth"], data["truncated"]) == ("incoming", 2, False)
+    assert [(n["name"], n["kind"], n["path"], n["line"]) for n in data["nodes"]] == [
+        ("square", "function", "geo.py", 9),
+        ("main", "function", "app.py", 4),
+        ("area", "method", "geo.py", 5),
+        ("test_area", "function", "tests/test_geo.py", 4),
+    ]
+    assert data["edges"][0] == {
+        "caller": 1, "callee": 0, "kind": "call", "certainty": "exact", "distance": 1,
+        "sites": [{"line": 5, "column": 30}],
+    }
+    # The position of a call (`sq(3)`, through an alias) names the function called.
+    assert text_of(by_position) == text
+
+
+async def test_call_graph_cuts_the_farthest_edges_to_the_budget(workspace):
+    project(workspace)
+    async with stdio_session(workspace) as session:
+        whole = await session.call_tool("call_graph", {"query": "square", "direction": "incoming", "depth": 2})
+        full_tokens = whole.structured_content["tokens"]
+        cut = await session.call_tool(
+            "call_graph", {"query": "square", "direction": "incoming", "depth": 2, "max_tokens": full_tokens - 1}
+        )
+        tiny = await session.call_tool("call_graph", {"query": "square", "max_tokens": 3})
+    data = cut.structured_content
+    assert data["truncated"] is True
+    assert data["tokens"] == reference_tokens(text_of(cut)) <= full_tokens - 1
+    # The farthest edge went: `test_area`, reached only through it, went with it.
+    assert [e["distance"] for e in data["edges"]] == [1, 1, 2]
+    assert [n["name"] for n in data["nodes"]] == ["square", "main", "area"]
+    assert tool_error(tiny)["code"] == "TOO_LARGE"
+
+
+async def test_call_graph_refusals(workspace):
+    project(workspace)
+    write(workspace, "other.py", "def area():\n    return 0\n\nLIMIT = 3\n")
+    async with stdio_session(workspace) as session:
+        ambiguous = await session.call_tool("call_graph", {"query": "area"})
+        constant = await session.call_tool("call_graph", {"query": "LIMIT"})
+        missing = await session.call_tool("call_graph", {"query": "nothing_here"})
+        depth = await session.call_tool("call_graph", {"query": "square", "depth": 11})
+        outside = await session.call_tool("call_graph", {"path": "../x.py", "line": 1, "column": 1})
+    error = tool_error(ambiguous)
+    assert error["code"] == "AMBIGUOUS_SYMBOL"
+    assert error["candidates"] == [
+        {"path": "geo.py", "line": 5, "kind": "function"},
+        {"path": "other.py", "line": 1, "kind": "function"},
+    ]
+    assert tool_error(constant)["code"] == "INVALID_TARGET"
+    assert tool_error(missing)["code"] == "NO_SYMBOL"
+    assert tool_error(depth)["code"] == "INVALID_ARGUMENT"
+    assert tool_error(outside)["code"] == "PATH_OUTSIDE_WORKSPACE"
+
+
+async def test_impact_and_affected_tests(workspace):
+    project(workspace)
+    async with stdio_session(workspace) as session:
+        impact = await session.call_tool("impact", {"symbols": ["square"]})
+        lines = await session.call_tool("impact", {"lines": [{"path": "geo.py", "start": 6, "end": 6}]})
+        tests = await session.call_tool("affected_tests", {"paths": ["geo.py"]})
+        none = await session.call_tool("impact", {})
+        bad_lines = await session.call_tool("impact", {"lines": [{"path": "geo.py", "start": 40, "end": 41}]})
+    text = text_of(impact)
+    assert text == (
+        "impact of geo.py:9 function square\n"
+        "4 dependents in 3 files, 1 test among them\n"
+        "1 step:\n"
+        "  app.py top level imports function square (geo.py:9)\n"
+        "  app.py:4 function main uses function square (geo.py:9)\n"
+        "  geo.py:5 method Shape.area uses function square (geo.py:9)\n"
+        "2 steps:\n"
+        "  tests/test_geo.py:4 function test_area [test] uses method Shape.area (geo.py:5)\n"
+    )
+    data = impact.structured_content
+    assert data["tokens"] == reference_tokens(text)
+    assert (data["total"], data["files"], data["tests"], data["truncated"]) == (4, 3, 1, False)
+    assert data["dependents"][0] == {
+        "name": "app.py", "kind": "module", "path": "app.py", "line": 1, "end_line": 5,
+        "distance": 1, "uses": "function square (geo.py:9)", "imports": True, "test": False,
+    }
+    assert data["dependents"][3] == {
+        "name": "test_area", "kind": "function", "path": "tests/test_geo.py", "line": 4, "end_line": 5,
+        "distance": 2, "uses": "method Shape.area (geo.py:5)", "test": True,
+    }
+    # Line 6 is inside `area`: its impact is `area`'s.
+    assert [s["name"] for s in lines.structured_content["seeds"]] == ["area"]
+    assert [(d["name"], d["distance"]) for d in lines.structured_content["dependents"]] == [
+        ("main", 1), ("test_area", 1),
+    ]
+    assert [(d["path"], d["name"]) for d in tests.structured_content["dependents"]] == [
+        ("tests/test_geo.py", "test_area"),
+    ]
+    assert tool_error(none)["code"] == "INVALID_ARGUMENT"
+    assert tool_error(bad_lines)["code"] == "INVALID_ARGUMENT"
