@@ -6,6 +6,7 @@
 
 mod apply;
 mod calls;
+mod changes;
 mod edit;
 mod fix;
 mod format;
@@ -100,6 +101,11 @@ pub enum Command {
     /// files importing a whole file; tests (by each language's conventions) are marked
     /// `[test]`, and --tests lists only them: the tests a change can reach.
     Impact(impact::ImpactArgs),
+    /// Show what the working tree changed against HEAD (or REV, or what OLD..NEW changed):
+    /// the changed files and, in each, the definitions added, removed, or changed in their
+    /// signature or body, with how much depends on each; then the tests that can reach them
+    /// and their impact, nearest first. Read from the repository; git is never run.
+    Changes(changes::ChangesArgs),
     /// Rename a symbol, at FILE:LINE:COLUMN or by NAME, to NEW across the workspace
     /// (imports, aliases, re-exports, `__all__`). A dry run lists the edits (--diff shows
     /// them); --write applies them, every file or none. Refused, naming each place, when the
@@ -573,6 +579,7 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
         Command::Refs(args) => references(g, args),
         Command::Calls(args) => calls::run(g, args),
         Command::Impact(args) => impact::run(g, args),
+        Command::Changes(args) => changes::run(g, args),
         Command::Rename(args) => rename::run(g, args),
         Command::Apply(args) => apply::run(g, args),
         Command::Edit(args) => edit::run(g, args),

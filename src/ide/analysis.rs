@@ -341,6 +341,14 @@ impl Analysis {
         self.with(|db| super::impact::impact(db, self.workspace, query))
     }
 
+    /// The changed definitions of changed files, with their impact and affected tests.
+    pub fn changes(
+        &self,
+        query: &super::ChangesQuery,
+    ) -> Cancellable<Result<super::Changes, super::ChangesError>> {
+        self.with(|db| super::changes::changes(db, self.workspace, query))
+    }
+
     /// The definition of the name at `offset` with its signature and documentation.
     pub fn hover(&self, file: FileId, offset: usize) -> Cancellable<Option<super::HoverInfo>> {
         self.with(|db| super::hover::hover(db, self.workspace, file.0, offset))

@@ -131,7 +131,33 @@ pub(crate) fn impact(
     for seed in &query.seeds {
         seeds.extend(engine_seeds(db, workspace, seed)?);
     }
-    let (reached, graph) = dependents(db, workspace, &seeds, query.max_depth);
+    let mut answer = impact_of_seeds(db, workspace, &seeds, query);
+    match &query.budget {
+        None => answer.text = render(&answer, query.tests_only),
+        Some(budget) => {
+            let (listed, truncated) = (answer.dependents.len(), answer.truncated);
+            let (kept, text) = budget
+                .most_that_fit(listed, |n| {
+                    render(&answer.first(n, n < listed || truncated), query.tests_only)
+                })
+                .ok_or(ImpactError::OverBudget(budget.max_tokens))?;
+            answer = answer.first(kept, kept < listed || truncated);
+            answer.tokens = Some(budget.encoding.count(&text));
+            answer.text = text;
+        }
+    }
+    Ok(answer)
+}
+
+/// The impact of `seeds` (the seeds in the engine's terms), ranked and limited as `query`
+/// says, without its text.
+pub(super) fn impact_of_seeds(
+    db: &dyn Db,
+    workspace: Workspace,
+    seeds: &[Seed],
+    query: &ImpactQuery,
+) -> Impact {
+    let (reached, graph) = dependents(db, workspace, seeds, query.max_depth);
     let entry = |r: &Reached| entry(db, &graph, r);
     let (seed_nodes, users): (Vec<&Reached>, Vec<&Reached>) =
         reached.iter().partition(|r| r.distance == 0);
@@ -151,7 +177,7 @@ pub(crate) fn impact(
     dependents.sort_by(|a, b| (a.distance, &a.path, a.line).cmp(&(b.distance, &b.path, b.line)));
     let truncated = dependents.len() > query.limit;
     dependents.truncate(query.limit);
-    let mut answer = Impact {
+    Impact {
         seeds,
         dependents,
         total,
@@ -160,22 +186,16 @@ pub(crate) fn impact(
         truncated,
         text: String::new(),
         tokens: None,
-    };
-    match &query.budget {
-        None => answer.text = render(&answer, query.tests_only),
-        Some(budget) => {
-            let listed = answer.dependents.len();
-            let (kept, text) = budget
-                .most_that_fit(listed, |n| {
-                    render(&answer.first(n, n < listed || truncated), query.tests_only)
-                })
-                .ok_or(ImpactError::OverBudget(budget.max_tokens))?;
-            answer = answer.first(kept, kept < listed || truncated);
-            answer.tokens = Some(budget.encoding.count(&text));
-            answer.text = text;
-        }
     }
-    Ok(answer)
+}
+
+/// Whether the node is a test, by its language's conventions.
+pub(super) fn is_test(db: &dyn Db, graph: &ReferenceGraph, node: Node) -> bool {
+    let tests = file_tests(db, graph.files[node.file as usize]);
+    match node.definition {
+        None => tests.top_level,
+        Some(symbol) => tests.definitions.binary_search(&symbol).is_ok(),
+    }
 }
 
 impl Impact {
@@ -342,7 +362,7 @@ fn title(entry: &ImpactEntry) -> String {
 }
 
 /// `path:line kind name` or `path top level`, with `[test]` for a test.
-fn line_of(entry: &ImpactEntry) -> String {
+pub(super) fn line_of(entry: &ImpactEntry) -> String {
     let what = match entry.kind {
         SymbolKind::Module => format!("{} top level", entry.path),
         _ => format!("{}:{} {}", entry.path, entry.line, title(entry)),
@@ -355,8 +375,6 @@ fn line_of(entry: &ImpactEntry) -> String {
 
 /// The answer as text: the seeds, then the dependents by distance, each with what it uses.
 fn render(impact: &Impact, tests_only: bool) -> String {
-    use std::fmt::Write;
-    let mut out = String::new();
     let mut seeds: Vec<String> = impact
         .seeds
         .iter()
@@ -369,11 +387,24 @@ fn render(impact: &Impact, tests_only: bool) -> String {
             impact.seeds.len() - MAX_LISTED_SEEDS
         ));
     }
-    let _ = writeln!(out, "impact of {}", seeds.join(", "));
-    let plural = |n: usize, one: &str, many: &str| match n {
+    format!(
+        "impact of {}\n{}",
+        seeds.join(", "),
+        render_dependents(impact, tests_only)
+    )
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    match n {
         1 => format!("1 {one}"),
         n => format!("{n} {many}"),
-    };
+    }
+}
+
+/// The counts, then the dependents by distance, each with what it uses or imports.
+pub(super) fn render_dependents(impact: &Impact, tests_only: bool) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
     let _ = writeln!(
         out,
         "{} in {}, {} among them",

@@ -12,6 +12,7 @@
 mod analysis;
 mod bootstrap;
 mod call_graph;
+mod changes;
 mod diagnostics;
 mod edit_symbol;
 mod edits;
@@ -49,6 +50,10 @@ pub use call_graph::{
     Call, CallDirection, CallEdge, CallGraph, CallGraphError, CallGraphQuery, CallItem,
     DEFAULT_MAX_NODES as DEFAULT_CALL_GRAPH_NODES, EdgeKind, MAX_DEPTH as MAX_CALL_DEPTH,
     dot as call_graph_dot, mermaid as call_graph_mermaid,
+};
+pub use changes::{
+    ChangeStatus, ChangedDefinition, ChangedFile, ChangedText, Changes, ChangesError, ChangesQuery,
+    DefinitionChange,
 };
 pub use diagnostics::{
     CheckConfig, CheckOverride, CheckQuery, CheckResult, CheckSettings, CheckSummary,

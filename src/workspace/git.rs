@@ -35,14 +35,7 @@ pub struct GitState {
 /// The state of the repository `root` is in; `None` when it is in none or the repository
 /// cannot be read.
 pub fn git_state(root: &Path) -> Option<GitState> {
-    let repo = gix::discover(root).ok()?;
-    let workdir = repo.workdir()?.canonicalize().ok()?;
-    let prefix = root.canonicalize().ok()?;
-    let prefix = prefix
-        .strip_prefix(&workdir)
-        .ok()?
-        .to_str()?
-        .replace('\\', "/");
+    let (repo, prefix) = open(root)?;
     let head = repo.head().ok()?;
     let branch = head
         .referent_name()
@@ -84,7 +77,21 @@ pub fn git_state(root: &Path) -> Option<GitState> {
     Some(state)
 }
 
-fn is_untracked(item: &gix::status::Item) -> bool {
+/// The repository `root` is in, and the root's path inside its work tree (`""` at its
+/// top, `/` separated); `None` without one, or for a bare repository.
+pub(super) fn open(root: &Path) -> Option<(gix::Repository, String)> {
+    let repo = gix::discover(root).ok()?;
+    let workdir = repo.workdir()?.canonicalize().ok()?;
+    let prefix = root.canonicalize().ok()?;
+    let prefix = prefix
+        .strip_prefix(&workdir)
+        .ok()?
+        .to_str()?
+        .replace('\\', "/");
+    Some((repo, prefix))
+}
+
+pub(super) fn is_untracked(item: &gix::status::Item) -> bool {
     matches!(
         item,
         gix::status::Item::IndexWorktree(
@@ -95,7 +102,7 @@ fn is_untracked(item: &gix::status::Item) -> bool {
 
 /// `path` (relative to the repository) relative to the root at `prefix` (relative to the
 /// repository; empty when the root is the repository's top), when it is under it.
-fn under_root(path: &str, prefix: &str) -> Option<String> {
+pub(super) fn under_root(path: &str, prefix: &str) -> Option<String> {
     if prefix.is_empty() {
         return Some(path.to_string());
     }

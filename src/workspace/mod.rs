@@ -7,6 +7,7 @@
 
 pub mod apply;
 pub mod bootstrap;
+pub mod changes;
 mod config;
 mod error;
 pub mod format;

@@ -152,3 +152,66 @@ async def test_impact_and_affected_tests(workspace):
     ]
     assert tool_error(none)["code"] == "INVALID_ARGUMENT"
     assert tool_error(bad_lines)["code"] == "INVALID_ARGUMENT"
+
+
+def git(root, *args):
+    import subprocess
+
+    subprocess.run(
+        ["git", "-c", "user.name=test", "-c", "user.email=test@example.com", "-c", "core.hooksPath=/dev/null",
+         "-c", "commit.gpgsign=false", *args],
+        cwd=root, check=True, capture_output=True,
+    )
+
+
+async def test_changes_of_the_working_tree(workspace):
+    project(workspace)
+    git(workspace, "init", "-q")
+    git(workspace, "add", "-A")
+    git(workspace, "commit", "-qm", "first")
+    write(workspace, "geo.py", GEOMETRY.replace("return x * x", "return x ** 2"))
+    async with stdio_session(workspace) as session:
+        from conftest import wait_until_indexed
+
+        await wait_until_indexed(session)
+        result = await session.call_tool("changes", {})
+        small = await session.call_tool("changes", {"max_tokens": 60})
+        tiny = await session.call_tool("changes", {"max_tokens": 5})
+        bad = await session.call_tool("changes", {"revisions": "no-such-branch"})
+    text = text_of(result)
+    assert text == (
+        "changes HEAD..working tree: 1 file, 1 changed definition\n"
+        "geo.py (modified)\n"
+        "  9: function square body changed (4 dependents, 1 test)\n"
+        "affected tests (1):\n"
+        "  tests/test_geo.py:4 function test_area [test]\n"
+        "impact: 4 dependents in 3 files, 1 test among them\n"
+        "1 step:\n"
+        "  app.py top level imports function square (geo.py:9)\n"
+        "  app.py:4 function main uses function square (geo.py:9)\n"
+        "  geo.py:5 method Shape.area uses function square (geo.py:9)\n"
+        "2 steps:\n"
+        "  tests/test_geo.py:4 function test_area [test] uses method Shape.area (geo.py:5)\n"
+    )
+    data = result.structured_content
+    assert data["tokens"] == reference_tokens(text)
+    assert data["files"] == [{
+        "path": "geo.py", "status": "modified",
+        "definitions": [{
+            "name": "square", "kind": "function", "line": 9, "end_line": 10, "change": "body_changed",
+            "signature": "def square(x)", "dependents": 4, "tests": 1,
+        }],
+    }]
+    assert [t["name"] for t in data["affected_tests"]] == ["test_area"]
+    cut = small.structured_content
+    assert text_of(small) == (
+        "changes HEAD..working tree: 1 file, 1 changed definition\n"
+        "geo.py (modified)\n"
+        "  9: function square body changed (4 dependents, 1 test)\n"
+        "(cut to the budget: ask with a larger max_tokens for every file, the tests and the impact)\n"
+    )
+    assert (cut["truncated"], cut["affected_tests"], cut["impact"]["dependents"]) == (True, [], [])
+    assert cut["tokens"] <= 60 and cut["tokens"] == reference_tokens(text_of(small))
+    assert cut["impact"]["truncated"] is True
+    assert tool_error(tiny)["code"] == "TOO_LARGE"
+    assert tool_error(bad)["code"] == "INVALID_ARGUMENT"

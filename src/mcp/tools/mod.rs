@@ -43,6 +43,7 @@ use crate::{
 
 mod bootstrap;
 mod call_graph;
+mod changes;
 mod edit_symbol;
 mod impact;
 mod pack;
@@ -70,7 +71,8 @@ and `release_context` frees them), `workspace_bootstrap` first in a new session 
 instruction files, commands, entry points, layout), `find_definition` and `find_references` for what a \
 name means and who uses it (Python, JavaScript, TypeScript, Go, Rust), `call_graph` for who calls a \
 function and what it calls, `impact` for everything that depends on definitions, files or changed lines \
-(and `affected_tests` for the tests among them), `rename_symbol` to rename \
+(and `affected_tests` for the tests among them), `changes` for what the working tree or a range of \
+commits changed, definition by definition, with the tests to run, `rename_symbol` to rename \
 one across the workspace (a checked dry run with a diff unless `apply` is true) or in a snippet, `list_imports` for what a file imports and where \
 each import leads, `import_graph` for what a file depends on, what depends on it and \
 import cycles, `parse_source` for syntax errors, `typecheck` for diagnostics with codes \
@@ -471,7 +473,8 @@ impl SextantServer {
                     + Self::patch_router()
                     + Self::edit_symbol_router()
                     + Self::call_graph_router()
-                    + Self::impact_router(),
+                    + Self::impact_router()
+                    + Self::changes_router(),
                 limits_read_only,
             ),
         }
