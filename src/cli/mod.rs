@@ -8,6 +8,7 @@ mod apply;
 mod calls;
 mod changes;
 mod edit;
+mod explore;
 mod fix;
 mod format;
 mod github;
@@ -106,6 +107,12 @@ pub enum Command {
     /// signature or body, with how much depends on each; then the tests that can reach them
     /// and their impact, nearest first. Read from the repository; git is never run.
     Changes(changes::ChangesArgs),
+    /// Answer a question about the code from the TERMs it names (identifiers, definitions'
+    /// names, files) in one read under --max-tokens (default 8000): the definitions' source
+    /// grouped by file (a name of several: its 3 most used), the call paths between them,
+    /// then what depends on them, nearest first. The token count, and what reading the
+    /// files whole would cost, go to stderr. Exits 1 when no term names anything.
+    Explore(explore::ExploreArgs),
     /// Rename a symbol, at FILE:LINE:COLUMN or by NAME, to NEW across the workspace
     /// (imports, aliases, re-exports, `__all__`). A dry run lists the edits (--diff shows
     /// them); --write applies them, every file or none. Refused, naming each place, when the
@@ -580,6 +587,7 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
         Command::Calls(args) => calls::run(g, args),
         Command::Impact(args) => impact::run(g, args),
         Command::Changes(args) => changes::run(g, args),
+        Command::Explore(args) => explore::run(g, args),
         Command::Rename(args) => rename::run(g, args),
         Command::Apply(args) => apply::run(g, args),
         Command::Edit(args) => edit::run(g, args),

@@ -349,6 +349,12 @@ impl Analysis {
         self.with(|db| super::changes::changes(db, self.workspace, query))
     }
 
+    /// What a question's terms name: the definitions' source, the call paths between
+    /// them and their dependents, under one budget.
+    pub fn explore(&self, query: &super::ExploreQuery) -> Cancellable<super::ExploreAnswer> {
+        self.with(|db| super::explore::explore(db, self.workspace, query))
+    }
+
     /// The definition of the name at `offset` with its signature and documentation.
     pub fn hover(&self, file: FileId, offset: usize) -> Cancellable<Option<super::HoverInfo>> {
         self.with(|db| super::hover::hover(db, self.workspace, file.0, offset))

@@ -394,7 +394,7 @@ fn render(impact: &Impact, tests_only: bool) -> String {
     )
 }
 
-fn plural(n: usize, one: &str, many: &str) -> String {
+pub(super) fn plural(n: usize, one: &str, many: &str) -> String {
     match n {
         1 => format!("1 {one}"),
         n => format!("{n} {many}"),

@@ -17,6 +17,7 @@ mod diagnostics;
 mod edit_symbol;
 mod edits;
 mod error;
+mod explore;
 mod fix;
 mod format;
 mod hover;
@@ -66,6 +67,10 @@ pub use edits::{
     unified_diff_labelled,
 };
 pub use error::{ErrorCode, Failure};
+pub use explore::{
+    ExploreAnswer, ExploreQuery, ExploredDefinition, MAX_PER_TERM as MAX_EXPLORED_PER_TERM,
+    MoreNamed, Shown as ExploreShown,
+};
 pub use fix::{AppliedFix, FixOutcome, FixQuery, MAX_ROUNDS as MAX_FIX_ROUNDS, WithheldFixes};
 pub use format::{
     FileFormat, FormatError, FormatOptions, IndentStyle, external_output_refusal,

@@ -146,6 +146,18 @@ pub fn impact(db: &TestDb, file: FileId, offset: usize, tests_only: bool) -> Str
     }
 }
 
+/// `explore` of `terms` under `max_tokens`.
+pub fn explore(db: &TestDb, terms: &[&str], max_tokens: usize) -> sextant::ide::ExploreAnswer {
+    let query = sextant::ide::ExploreQuery {
+        terms: terms.iter().map(|t| t.to_string()).collect(),
+        budget: sextant::ide::Budget {
+            encoding: Default::default(),
+            max_tokens,
+        },
+    };
+    db.analysis.explore(&query).expect("not cancelled")
+}
+
 pub fn hover(db: &TestDb, file: FileId, offset: usize) -> Option<sextant::ide::HoverInfo> {
     db.analysis.hover(file, offset).expect("not cancelled")
 }

@@ -333,3 +333,94 @@ describe("sum", () => {
     "#]]
     .assert_eq(&impact(typescript, false));
 }
+
+#[test]
+fn explore_brings_the_named_definitions_their_call_paths_and_dependents() {
+    let (db, _, _) = analysis::analysis(&PYTHON.replace("squ$0are", "square"));
+    let answer = analysis::explore(&db, &["main", "square", "pkg/geometry.py", "nothing"], 400);
+    expect![[r#"
+        ## pkg/app.py
+        pkg/app.py:4-7 function main
+        ```python
+        def main():
+            shapes = [Shape(1), Shape(2)]
+            print(total_area(shapes))
+            return list(map(sq, [1, 2]))
+        ```
+        ## pkg/geometry.py
+        pkg/geometry.py:12-16 function square
+        ```python
+        def square(x):
+            def inner(y):
+                return y * y
+
+            return inner(x)
+        ```
+        ## pkg/geometry.py (skeleton)
+        import math
+
+
+        class Shape:
+            def __init__(self, r):
+                self.r = r
+
+            def area(self): ...  # line 9
+
+
+        def square(x): ...  # lines 13-16
+
+
+        def total_area(shapes): ...  # line 20
+
+
+        def countdown(n): ...  # line 24
+
+        ## call paths
+        function main (pkg/app.py:4) -> function square (pkg/geometry.py:12)
+        ## dependents (3 within 2 steps, 1 test)
+        pkg/app.py top level uses function main (pkg/app.py:4)
+        pkg/geometry.py:8 method Shape.area uses function square (pkg/geometry.py:12)
+        tests/test_geometry.py:9 method TestShape.test_direct [test] uses method Shape.area (pkg/geometry.py:8)
+        named nothing: nothing
+    "#]]
+    .assert_eq(&answer.text);
+    assert_eq!(
+        answer.tokens,
+        sextant::ide::Encoding::default().count(&answer.text)
+    );
+    assert!(answer.tokens <= 400);
+    assert!(!answer.truncated);
+    assert_eq!((answer.dependents_shown, answer.dependents), (3, 3));
+    assert_eq!(answer.files, ["pkg/geometry.py"]);
+    assert_eq!(answer.not_found, ["nothing"]);
+    // A budget for little more than the first definition: the second is its signature.
+    let small = analysis::explore(&db, &["main", "square"], 80);
+    expect![[r#"
+        ## pkg/app.py
+        pkg/app.py:4-7 function main
+        ```python
+        def main():
+            shapes = [Shape(1), Shape(2)]
+            print(total_area(shapes))
+            return list(map(sq, [1, 2]))
+        ```
+        ## pkg/geometry.py
+        pkg/geometry.py:12-16 function square
+            def square(x)
+    "#]]
+    .assert_eq(&small.text);
+    let shown: Vec<_> = small
+        .definitions
+        .iter()
+        .map(|d| (d.name.as_str(), d.shown))
+        .collect();
+    use sextant::ide::ExploreShown;
+    assert_eq!(
+        shown,
+        [
+            ("main", ExploreShown::Full),
+            ("square", ExploreShown::Signature)
+        ]
+    );
+    assert!(small.truncated && small.tokens <= 80);
+}

@@ -215,3 +215,39 @@ async def test_changes_of_the_working_tree(workspace):
     assert cut["impact"]["truncated"] is True
     assert tool_error(tiny)["code"] == "TOO_LARGE"
     assert tool_error(bad)["code"] == "INVALID_ARGUMENT"
+
+
+async def test_explore_answers_a_question_in_one_read(workspace):
+    project(workspace)
+    async with stdio_session(workspace) as session:
+        result = await session.call_tool("explore", {"terms": ["app.main", "square"], "max_tokens": 300})
+        nothing = await session.call_tool("explore", {"terms": ["no_such_name"]})
+        empty = await session.call_tool("explore", {"terms": []})
+    text = text_of(result)
+    assert text == (
+        "## app.py\n"
+        "app.py:4-5 function main\n"
+        "```python\n"
+        "def main():\n"
+        "    return Shape(2).area() + sq(3)\n"
+        "```\n"
+        "## geo.py\n"
+        "geo.py:9-10 function square\n"
+        "```python\n"
+        "def square(x):\n"
+        "    return x * x\n"
+        "```\n"
+        "## call paths\n"
+        "function main (app.py:4) -> function square (geo.py:9)\n"
+        "## dependents (3 within 2 steps, 1 test)\n"
+        "app.py top level imports function square (geo.py:9)\n"
+        "geo.py:5 method Shape.area uses function square (geo.py:9)\n"
+        "tests/test_geo.py:4 function test_area [test] uses method Shape.area (geo.py:5)\n"
+    )
+    data = result.structured_content
+    assert data["tokens"] == reference_tokens(text) <= 300
+    assert [(d["name"], d["shown"]) for d in data["definitions"]] == [("main", "full"), ("square", "full")]
+    assert (data["dependents_shown"], data["dependents"], data["truncated"]) == (3, 3, False)
+    assert data["call_paths"] == [["function main (app.py:4)", "function square (geo.py:9)"]]
+    assert tool_error(nothing)["code"] == "NOT_FOUND"
+    assert tool_error(empty)["code"] == "INVALID_ARGUMENT"

@@ -45,6 +45,7 @@ mod bootstrap;
 mod call_graph;
 mod changes;
 mod edit_symbol;
+mod explore;
 mod impact;
 mod pack;
 mod patch;
@@ -71,7 +72,7 @@ and `release_context` frees them), `workspace_bootstrap` first in a new session 
 instruction files, commands, entry points, layout), `find_definition` and `find_references` for what a \
 name means and who uses it (Python, JavaScript, TypeScript, Go, Rust), `call_graph` for who calls a \
 function and what it calls, `impact` for everything that depends on definitions, files or changed lines \
-(and `affected_tests` for the tests among them), `changes` for what the working tree or a range of \
+(and `affected_tests` for the tests among them), `explore` for one read answering a question (the definitions it names, the call paths between them, their dependents), `changes` for what the working tree or a range of \
 commits changed, definition by definition, with the tests to run, `rename_symbol` to rename \
 one across the workspace (a checked dry run with a diff unless `apply` is true) or in a snippet, `list_imports` for what a file imports and where \
 each import leads, `import_graph` for what a file depends on, what depends on it and \
@@ -474,7 +475,8 @@ impl SextantServer {
                     + Self::edit_symbol_router()
                     + Self::call_graph_router()
                     + Self::impact_router()
-                    + Self::changes_router(),
+                    + Self::changes_router()
+                    + Self::explore_router(),
                 limits_read_only,
             ),
         }

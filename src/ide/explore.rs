@@ -1,0 +1,472 @@
+//! `explore`: one answer to a question about the code, from the identifiers (or
+//! definitions' names, or paths) the question names, under one token budget: the named
+//! definitions' source, verbatim and grouped by file; the call paths between them; and
+//! what depends on them (the blast radius), nearest first, tests marked.
+//!
+//! A name of several definitions brings its most-used ones (PageRank over the reference
+//! graph, `engine::rank`), at most [`MAX_PER_TERM`], and says how many it left; a path
+//! brings the file's skeleton. Sections go in by priority while the text fits: the
+//! definitions in the order their terms were given (each whole, else its signature line),
+//! then the call paths, then the dependents.
+//!
+//! Invariant: `tokens` is the exact count of `text`, never over the budget.
+
+use std::{collections::HashMap, fmt::Write};
+
+use serde::Serialize;
+
+use super::{
+    Budget, Encoding,
+    impact::{ImpactQuery, impact_of_seeds, line_of, plural},
+    read::{
+        fence_for,
+        pieces::{definition_sites, file_at},
+    },
+};
+use crate::{
+    db::{Db, SourceFile, Workspace},
+    engine::{
+        calls::{self, Callable},
+        extent::definition_extent,
+        impact::Seed,
+        rank::definition_ranks,
+        reference_graph::{Node, reference_graph},
+        search::Certainty,
+        skeleton::file_skeleton,
+        tokens::file_tokens,
+    },
+    semantic::{
+        self,
+        names::resolve::Resolver,
+        symbols::{SymbolKind, file_symbols},
+    },
+};
+
+/// Definitions one name brings at most (its most-used ones).
+pub const MAX_PER_TERM: usize = 3;
+/// How deep a call path between two named definitions is looked for.
+const MAX_PATH_STEPS: u32 = 4;
+/// Definitions a path search visits at most, per start.
+const MAX_PATH_NODES: usize = 300;
+/// How far the blast radius goes.
+const DEPENDENT_DEPTH: u32 = 2;
+/// Dependents listed at most.
+const MAX_DEPENDENTS: usize = 100;
+
+#[derive(Clone, Debug)]
+pub struct ExploreQuery {
+    pub terms: Vec<String>,
+    pub budget: Budget,
+}
+
+/// How a named definition went into the answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Shown {
+    /// Its whole source.
+    Full,
+    /// Its signature line only: the whole did not fit.
+    Signature,
+    /// Left out: not even its signature fit.
+    Omitted,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct ExploredDefinition {
+    /// The term that named it.
+    pub term: String,
+    pub name: String,
+    pub kind: SymbolKind,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub container: Option<String>,
+    pub path: String,
+    pub line: u32,
+    pub end_line: u32,
+    pub shown: Shown,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct ExploreAnswer {
+    pub text: String,
+    /// The exact tokens of `text`, and what it would cost to read the files whole instead:
+    /// the files holding the named definitions and the listed dependents.
+    pub tokens: usize,
+    pub files_tokens: usize,
+    pub encoding: Encoding,
+    pub max_tokens: usize,
+    pub definitions: Vec<ExploredDefinition>,
+    /// Files named by a term, shown as skeletons.
+    pub files: Vec<String>,
+    /// Call paths between named definitions, each as `kind name (path:line)` steps.
+    pub call_paths: Vec<Vec<String>>,
+    /// Dependents listed, and reached in all.
+    pub dependents_shown: usize,
+    pub dependents: usize,
+    /// Terms that named nothing; terms that named more definitions than were brought.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_found: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub more_named: Vec<MoreNamed>,
+    /// Something was cut for the budget.
+    pub truncated: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct MoreNamed {
+    pub term: String,
+    /// Definitions the term names in all.
+    pub count: usize,
+}
+
+pub(crate) fn explore(db: &dyn Db, workspace: Workspace, query: &ExploreQuery) -> ExploreAnswer {
+    let budget = query.budget;
+    let mut named: Vec<(String, SourceFile, u32)> = Vec::new();
+    let mut files: Vec<SourceFile> = Vec::new();
+    let mut not_found = Vec::new();
+    let mut more_named = Vec::new();
+    for term in &query.terms {
+        if let Some(file) = file_at(db, workspace, term.trim_start_matches("./")) {
+            if !files.contains(&file) {
+                files.push(file);
+            }
+            continue;
+        }
+        let sites = most_used(db, workspace, term);
+        if sites.is_empty() {
+            not_found.push(term.clone());
+            continue;
+        }
+        if sites.len() > MAX_PER_TERM {
+            more_named.push(MoreNamed {
+                term: term.clone(),
+                count: sites.len(),
+            });
+        }
+        for (file, symbol) in sites.into_iter().take(MAX_PER_TERM) {
+            if !named.iter().any(|(_, f, s)| (*f, *s) == (file, symbol)) {
+                named.push((term.clone(), file, symbol));
+            }
+        }
+    }
+    let callables: Vec<Callable> = named
+        .iter()
+        .map(|&(_, file, symbol)| Callable {
+            file,
+            symbol: Some(symbol),
+        })
+        .collect();
+    let mut resolver = Resolver::new(db, workspace);
+    let paths: Vec<Vec<Callable>> = call_paths(&mut resolver, &callables);
+    let seeds: Vec<Seed> = named
+        .iter()
+        .map(|&(_, file, symbol)| Seed::Definition {
+            file,
+            symbol: Some(symbol),
+        })
+        .collect();
+    let walk = ImpactQuery {
+        seeds: Vec::new(),
+        max_depth: DEPENDENT_DEPTH,
+        limit: MAX_DEPENDENTS,
+        tests_only: false,
+        budget: None,
+    };
+    let impact = impact_of_seeds(db, workspace, &seeds, &walk);
+
+    // The answer, built section by section while it fits.
+    let mut text = String::new();
+    let mut truncated = false;
+    let fits = |text: &str| budget.admits(text);
+    let mut definitions = Vec::new();
+    for group in by_file(&named) {
+        let path = group[0].1.path(db).clone();
+        let mut block = format!("## {path}\n");
+        let before = text.clone();
+        let mut any = false;
+        for &(term, file, symbol) in &group {
+            let (piece, signature) = definition_text(db, file, symbol);
+            let mut candidate = format!("{text}{block}{piece}");
+            let mut shown = Shown::Full;
+            if !fits(&candidate) {
+                truncated = true;
+                candidate = format!("{text}{block}{signature}");
+                shown = match fits(&candidate) {
+                    true => Shown::Signature,
+                    false => Shown::Omitted,
+                };
+            }
+            if shown != Shown::Omitted {
+                block = candidate[text.len()..].to_string();
+                any = true;
+            }
+            definitions.push(explored(db, term, file, symbol, shown));
+        }
+        text = match any {
+            true => format!("{before}{block}"),
+            false => before,
+        };
+    }
+    let mut shown_files = Vec::new();
+    for &file in &files {
+        let skeleton = file_skeleton(db, file);
+        let candidate = format!("{text}## {} (skeleton)\n{}\n", file.path(db), skeleton.text);
+        if fits(&candidate) {
+            text = candidate;
+            shown_files.push(file.path(db).clone());
+        } else {
+            truncated = true;
+        }
+    }
+    let mut call_path_labels = Vec::new();
+    if !paths.is_empty() {
+        let mut section = String::from("## call paths\n");
+        for path in &paths {
+            let steps: Vec<String> = path.iter().map(|&c| label(db, c)).collect();
+            let line = format!("{}\n", steps.join(" -> "));
+            if fits(&format!("{text}{section}{line}")) {
+                section.push_str(&line);
+                call_path_labels.push(steps);
+            } else {
+                truncated = true;
+            }
+        }
+        if !call_path_labels.is_empty() {
+            text.push_str(&section);
+        }
+    }
+    let mut dependents_shown = 0;
+    if impact.total > 0 {
+        let heading = format!(
+            "## dependents ({} within {DEPENDENT_DEPTH} steps, {})\n",
+            impact.total,
+            plural(impact.tests, "test", "tests")
+        );
+        if fits(&format!("{text}{heading}")) {
+            text.push_str(&heading);
+            for entry in &impact.dependents {
+                let verb = if entry.imports { "imports" } else { "uses" };
+                let line = match &entry.uses {
+                    Some(uses) => format!("{} {verb} {uses}\n", line_of(entry)),
+                    None => format!("{}\n", line_of(entry)),
+                };
+                if !fits(&format!("{text}{line}")) {
+                    break;
+                }
+                text.push_str(&line);
+                dependents_shown += 1;
+            }
+        }
+        truncated |= dependents_shown < impact.total;
+    }
+    let mut note = String::new();
+    if !not_found.is_empty() {
+        let _ = writeln!(note, "named nothing: {}", not_found.join(", "));
+    }
+    for more in &more_named {
+        let _ = writeln!(
+            note,
+            "`{}` names {} definitions; the {MAX_PER_TERM} most used are shown",
+            more.term, more.count
+        );
+    }
+    if !note.is_empty() && fits(&format!("{text}{note}")) {
+        text.push_str(&note);
+    }
+    let mut read: Vec<SourceFile> = named.iter().map(|&(_, f, _)| f).collect();
+    read.extend(files.iter().copied());
+    read.sort_by_key(|f| f.path(db).clone());
+    read.dedup();
+    let files_tokens = read
+        .iter()
+        .map(|&f| file_tokens(db, f, budget.encoding) as usize)
+        .sum();
+    ExploreAnswer {
+        tokens: budget.encoding.count(&text),
+        text,
+        files_tokens,
+        encoding: budget.encoding,
+        max_tokens: budget.max_tokens,
+        definitions,
+        files: shown_files,
+        call_paths: call_path_labels,
+        dependents_shown,
+        dependents: impact.total,
+        not_found,
+        more_named,
+        truncated,
+    }
+}
+
+/// The definitions `term` names, most used first (ties by path and position).
+fn most_used(db: &dyn Db, workspace: Workspace, term: &str) -> Vec<(SourceFile, u32)> {
+    let mut found: Vec<(SourceFile, u32)> = Vec::new();
+    for (file, offset, _) in definition_sites(db, workspace, term, None) {
+        let symbols = file_symbols(db, file);
+        let at = symbols
+            .positions
+            .iter()
+            .position(|p| usize::from(p.name_range.start()) == offset);
+        if let Some(symbol) = at {
+            found.push((file, symbol as u32));
+        }
+    }
+    if found.len() > 1 {
+        let graph = reference_graph(db, workspace);
+        let ranks = definition_ranks(db, workspace);
+        let rank = |&(file, symbol): &(SourceFile, u32)| {
+            graph
+                .file_index(file)
+                .map(|f| {
+                    let id = graph.node_id(Node {
+                        file: f,
+                        definition: Some(symbol),
+                    });
+                    ranks.0.get(id as usize).copied().unwrap_or(0.0)
+                })
+                .unwrap_or(0.0)
+        };
+        found.sort_by(|a, b| {
+            rank(b)
+                .total_cmp(&rank(a))
+                .then_with(|| a.0.path(db).cmp(b.0.path(db)))
+                .then(a.1.cmp(&b.1))
+        });
+    }
+    found
+}
+
+/// The named definitions grouped by file, files in the order of their first definition,
+/// definitions in file order.
+fn by_file(named: &[(String, SourceFile, u32)]) -> Vec<Vec<(&str, SourceFile, u32)>> {
+    let mut groups: Vec<Vec<(&str, SourceFile, u32)>> = Vec::new();
+    let mut index: HashMap<SourceFile, usize> = HashMap::new();
+    for (term, file, symbol) in named {
+        let i = *index.entry(*file).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[i].push((term.as_str(), *file, *symbol));
+    }
+    for group in &mut groups {
+        group.sort_by_key(|&(_, _, symbol)| symbol);
+    }
+    groups
+}
+
+/// A definition's whole source (comments, decorators and attributes above it included)
+/// in a fenced block under its place, and the same place with its signature line alone.
+fn definition_text(db: &dyn Db, file: SourceFile, symbol: u32) -> (String, String) {
+    let symbols = file_symbols(db, file);
+    let (summary, position) = (
+        &symbols.summaries[symbol as usize],
+        &symbols.positions[symbol as usize],
+    );
+    let extent = definition_extent(db, file, position.range);
+    let text = file.text(db);
+    let start = text[..usize::from(extent.start())]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    let body = &text[start..usize::from(extent.end())];
+    let index = semantic::line_index(db, file);
+    let first = index.line_col(start).line;
+    let name = summary.qualified_name();
+    let fence = fence_for(std::iter::once(body));
+    let language = file.lang(db).info().id.as_str();
+    let head = format!(
+        "{}:{}-{} {} {name}\n",
+        file.path(db),
+        first,
+        position.end.line,
+        summary.kind
+    );
+    (
+        format!("{head}{fence}{language}\n{body}\n{fence}\n"),
+        format!("{head}    {}\n", summary.signature),
+    )
+}
+
+fn explored(
+    db: &dyn Db,
+    term: &str,
+    file: SourceFile,
+    symbol: u32,
+    shown: Shown,
+) -> ExploredDefinition {
+    let symbols = file_symbols(db, file);
+    let (summary, position) = (
+        &symbols.summaries[symbol as usize],
+        &symbols.positions[symbol as usize],
+    );
+    ExploredDefinition {
+        term: term.to_string(),
+        name: summary.name.clone(),
+        kind: summary.kind,
+        container: summary.container.clone(),
+        path: file.path(db).clone(),
+        line: position.start.line,
+        end_line: position.end.line,
+        shown,
+    }
+}
+
+/// `kind name (path:line)`.
+fn label(db: &dyn Db, callable: Callable) -> String {
+    let Some(symbol) = callable.symbol else {
+        return format!("top level of {}", callable.file.path(db));
+    };
+    let symbols = file_symbols(db, callable.file);
+    let (summary, position) = (
+        &symbols.summaries[symbol as usize],
+        &symbols.positions[symbol as usize],
+    );
+    format!(
+        "{} {} ({}:{})",
+        summary.kind,
+        summary.qualified_name(),
+        callable.file.path(db),
+        position.start.line
+    )
+}
+
+/// For each ordered pair of named callables, the shortest chain of exact calls from one to
+/// the other, when there is one within [`MAX_PATH_STEPS`].
+fn call_paths(resolver: &mut Resolver, named: &[Callable]) -> Vec<Vec<Callable>> {
+    let mut paths = Vec::new();
+    for &from in named {
+        let mut parent: HashMap<Callable, Callable> = HashMap::new();
+        let mut frontier = vec![from];
+        let mut seen = vec![from];
+        for _ in 0..MAX_PATH_STEPS {
+            let mut next = Vec::new();
+            for &node in &frontier {
+                for site in calls::outgoing(resolver, node) {
+                    if site.certainty != Certainty::Exact || seen.contains(&site.callee) {
+                        continue;
+                    }
+                    if seen.len() >= MAX_PATH_NODES {
+                        break;
+                    }
+                    seen.push(site.callee);
+                    parent.insert(site.callee, node);
+                    next.push(site.callee);
+                }
+            }
+            frontier = next;
+        }
+        for &to in named {
+            if to == from || !parent.contains_key(&to) {
+                continue;
+            }
+            let mut path = vec![to];
+            while let Some(&previous) = parent.get(path.last().unwrap()) {
+                path.push(previous);
+                if previous == from {
+                    break;
+                }
+            }
+            path.reverse();
+            paths.push(path);
+        }
+    }
+    paths
+}
