@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex};
 use sextant::{
     db::RootDatabase,
     ide::{
-        AnalysisHost, Budget, Granularity, GraphQuery, ImportStatus, ReferenceQuery,
-        RepoMapRequest, SkeletonQuery, SymbolQuery,
+        AnalysisHost, Budget, Granularity, GraphQuery, HierarchyDirection, ImportStatus,
+        ReferenceQuery, RepoMapRequest, SkeletonQuery, SymbolQuery,
     },
     semantic::{
         index::symbol_index,
@@ -234,6 +234,7 @@ fn positions_follow_an_edit_above_a_symbol() {
 fn an_edit_in_a_body_reresolves_only_that_file_for_references() {
     let (mut host, log) = logged_host();
     let query = ReferenceQuery {
+        include_family: false,
         limit: 100,
         ..Default::default()
     };
@@ -1272,5 +1273,70 @@ fn a_dry_runs_scratch_database_is_kept_warm_and_follows_the_workspace() {
         new_diagnostics(&host, b_with("volume", 3)),
         ["pkg/b.py:1 SX004"],
         "importing a name a does not define is new"
+    );
+}
+
+#[test]
+fn implementations_are_memoized_and_a_body_edit_reruns_only_that_files_facts() {
+    let fixture = r#"
+//- base.py
+class Shape:
+    def area(self):
+        return 0
+//- square.py
+from base import Shape
+
+class Square(Shape):
+    def area(self):
+        return 4
+//- circle.py
+import base
+
+class Circle(base.Shape):
+    def area(self):
+        return 3
+"#;
+    let (mut host, log) = logged_host_with(fixture);
+    let subclasses = |host: &Host| -> Vec<(String, u32)> {
+        let answer = host
+            .analysis()
+            .implementations_by_name("Shape", HierarchyDirection::Implementations, 100)
+            .unwrap()
+            .unwrap();
+        answer
+            .items
+            .iter()
+            .map(|i| (i.path.clone(), i.name_span.start.line))
+            .collect()
+    };
+    let expected = [("circle.py".to_string(), 3), ("square.py".to_string(), 3)];
+    assert_eq!(subclasses(&host), expected);
+
+    // Asked again on the same revision: every fact is a lookup.
+    log.lock().unwrap().clear();
+    assert_eq!(subclasses(&host), expected);
+    assert_eq!(*log.lock().unwrap(), Vec::<String>::new());
+
+    // Inside a method body, no new word: only square.py's facts run again.
+    let square = host.file("square.py").unwrap();
+    let text = host
+        .analysis()
+        .file_text(square)
+        .replace("return 4", "return (4)");
+    host.set_file_text("square.py", &text);
+    log.lock().unwrap().clear();
+    assert_eq!(subclasses(&host), expected);
+    let mut executed = std::mem::take(&mut *log.lock().unwrap());
+    executed.sort();
+    let id = id_of(&host, "square.py");
+    assert_eq!(
+        executed,
+        [
+            format!("file_hierarchy({id})"),
+            format!("file_identifiers({id})"),
+            format!("file_names({id})"),
+            format!("file_symbols({id})"),
+        ],
+        "only the edited file's queries may execute"
     );
 }

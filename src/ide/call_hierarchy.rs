@@ -64,6 +64,7 @@ pub(crate) fn incoming(
     offset: usize,
 ) -> Vec<Call> {
     let query = ReferenceQuery {
+        include_family: false,
         exact_only: true,
         exclude_definitions: true,
         path_prefix: None,

@@ -19,6 +19,7 @@ mod error;
 mod fix;
 mod format;
 mod hover;
+mod implementations;
 mod import_graph;
 mod imports;
 mod navigation;
@@ -62,6 +63,9 @@ pub use format::{
     format_output_limit, format_source,
 };
 pub use hover::HoverInfo;
+pub use implementations::{
+    HierarchyDirection, HierarchyItem, Implementations, ImplementationsError,
+};
 pub use import_graph::{Direction, Granularity, GraphEdge, GraphNode, GraphQuery, ImportGraphView};
 pub use imports::{ImportInfo, ImportStatus};
 pub use navigation::{Certainty, Definition, Reference, ReferenceQuery, ReferenceRole, References};
