@@ -234,7 +234,6 @@ fn positions_follow_an_edit_above_a_symbol() {
 fn an_edit_in_a_body_reresolves_only_that_file_for_references() {
     let (mut host, log) = logged_host();
     let query = ReferenceQuery {
-        include_family: false,
         limit: 100,
         ..Default::default()
     };

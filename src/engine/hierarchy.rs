@@ -264,7 +264,20 @@ pub(crate) fn methods_of(
             _ => false,
         }
     });
-    sites
+    // Several definitions in one body are overloads (TypeScript's signatures, Python's
+    // `@overload`) or redefinitions: the last one is what runs.
+    let mut last_per_scope: Vec<(SourceFile, OccurrenceId)> = Vec::new();
+    for (site_file, occurrence) in sites {
+        let scope = resolver.names(site_file).occurrence(occurrence).scope;
+        let same_scope = |&(f, o): &(SourceFile, OccurrenceId)| {
+            f == site_file && resolver.names(f).occurrence(o).scope == scope
+        };
+        match last_per_scope.iter().position(same_scope) {
+            Some(i) => last_per_scope[i] = (site_file, occurrence),
+            None => last_per_scope.push((site_file, occurrence)),
+        }
+    }
+    last_per_scope
 }
 
 /// The types and trait impls that name `node` as a base or implement it, one level down.
@@ -294,49 +307,7 @@ fn direct_subtypes(resolver: &mut Resolver, node: TypeNode) -> Vec<(TypeNode, Ce
                 continue;
             }
         }
-        let names = resolver.names(candidate);
-        let go = is_go(db, candidate);
-        let mut derived: Vec<(OccurrenceId, OccurrenceId)> = names
-            .bases
-            .iter()
-            .filter(|(class, _)| is_type_definition(&names, **class))
-            .flat_map(|(&class, bases)| bases.iter().map(move |&b| (class, b)))
-            .filter(|&(_, base)| local_names.iter().any(|n| n == names.name(base)))
-            .collect();
-        derived.sort_unstable();
-        for (class, base) in derived {
-            // Go: only an interface embedding another is its subtype; an embedded struct
-            // field promotes methods, which the method sets account for.
-            if go && !is_go_interface(db, candidate, names.name(class)) {
-                continue;
-            }
-            if let Some(certainty) = base_certainty(resolver, candidate, base, node) {
-                found.push((
-                    TypeNode::Type {
-                        file: candidate,
-                        occurrence: class,
-                    },
-                    certainty,
-                ));
-            }
-        }
-        for block in names.impls.iter() {
-            let Some(trait_name) = block.trait_name else {
-                continue;
-            };
-            if !local_names.iter().any(|n| n == names.name(trait_name)) {
-                continue;
-            }
-            if let Some(certainty) = base_certainty(resolver, candidate, trait_name, node) {
-                found.push((
-                    TypeNode::Impl {
-                        file: candidate,
-                        scope: block.scope,
-                    },
-                    certainty,
-                ));
-            }
-        }
+        found.extend(subtypes_in_file(resolver, candidate, &local_names, node));
     }
     if is_go(db, file) && is_go_interface(db, file, &name) {
         found.extend(
@@ -344,6 +315,50 @@ fn direct_subtypes(resolver: &mut Resolver, node: TypeNode) -> Vec<(TypeNode, Ce
                 .into_iter()
                 .map(|n| (n, Certainty::Heuristic)),
         );
+    }
+    found
+}
+
+/// The types declared in `file` and its trait impls that write `node` as a base, under one
+/// of `local_names` (its name and the aliases `file` imports it as).
+fn subtypes_in_file(
+    resolver: &mut Resolver,
+    file: SourceFile,
+    local_names: &[String],
+    node: TypeNode,
+) -> Vec<(TypeNode, Certainty)> {
+    let db = resolver.db();
+    let names = resolver.names(file);
+    let is_local_name =
+        |occurrence: OccurrenceId| local_names.iter().any(|n| n == names.name(occurrence));
+    let mut derived: Vec<(OccurrenceId, OccurrenceId)> = names
+        .bases
+        .iter()
+        .filter(|(class, _)| is_type_definition(&names, **class))
+        .flat_map(|(&class, bases)| bases.iter().map(move |&b| (class, b)))
+        .filter(|&(_, base)| is_local_name(base))
+        .collect();
+    derived.sort_unstable();
+    let mut found = Vec::new();
+    for (class, base) in derived {
+        // Go: only an interface embedding another is its subtype; an embedded struct field
+        // promotes methods, which the method sets account for.
+        if is_go(db, file) && !is_go_interface(db, file, names.name(class)) {
+            continue;
+        }
+        if let Some(certainty) = base_certainty(resolver, file, base, node) {
+            let occurrence = class;
+            found.push((TypeNode::Type { file, occurrence }, certainty));
+        }
+    }
+    for block in names.impls.iter() {
+        let Some(trait_name) = block.trait_name.filter(|&t| is_local_name(t)) else {
+            continue;
+        };
+        if let Some(certainty) = base_certainty(resolver, file, trait_name, node) {
+            let scope = block.scope;
+            found.push((TypeNode::Impl { file, scope }, certainty));
+        }
     }
     found
 }

@@ -391,7 +391,6 @@ fn references_by_qualified_name_pick_the_module_or_class() {
         "#,
     );
     let query = ReferenceQuery {
-        include_family: false,
         limit: 100,
         ..Default::default()
     };

@@ -18,7 +18,6 @@ pub fn check_references(fixture: &str, expect: Expect) {
     let (db, file, cursor) = analysis::analysis(fixture);
     let offset = cursor.expect("a $0 cursor").offset();
     let query = ReferenceQuery {
-        include_family: false,
         limit: 100,
         ..Default::default()
     };
