@@ -109,9 +109,13 @@ pub(crate) fn implementations_at(
 ) -> Result<Implementations, ImplementationsError> {
     let mut resolver = Resolver::new(db, workspace);
     let subject = subject_at(&mut resolver, file, offset).ok_or_else(|| {
+        let index = crate::semantic::line_index(db, file);
+        let at = Span::new(&index, TextRange::empty((offset as u32).into())).start;
         ImplementationsError::NoSubject(format!(
-            "{}: no class, interface, trait, type or method at byte {offset}",
-            file.path(db)
+            "{}:{}:{}: no class, interface, trait, type or method there",
+            file.path(db),
+            at.line,
+            at.column
         ))
     })?;
     Ok(answer(&mut resolver, &subject, direction, limit))
