@@ -82,6 +82,10 @@ class Other(Shape):
 
 class Loose(Unknown):
     pass
+
+
+class Generic(Polygon[int]):
+    pass
 "#;
 
 #[test]
@@ -99,6 +103,7 @@ fn python_subclasses_by_resolved_bases_at_every_level() {
             1 more.py:10:7 class Circle exact
             1 shapes.py:6:7 class Polygon exact
             2 more.py:5:7 class Square exact
+            2 more.py:27:7 class Generic exact
         "#]],
     );
 }
