@@ -145,13 +145,12 @@ pub(crate) fn subject_of_definition(
     let owner = match occ.role {
         Role::Definition(BindingKind::Function) if names.scopes[occ.scope as usize].is_class => {
             match names.impl_of(occ.scope) {
-                Some(block) if block.trait_name.is_some() => TypeNode::Impl {
+                // An inherent impl's method overrides nothing and nothing overrides it: its
+                // impl node has no supertypes and no subtypes.
+                Some(_) => TypeNode::Impl {
                     file,
                     scope: occ.scope,
                 },
-                Some(block) => resolve_types(resolver, file, block.self_type)
-                    .into_iter()
-                    .next()?,
                 None => TypeNode::Type {
                     file,
                     occurrence: names.scopes[occ.scope as usize].named_by?,

@@ -377,6 +377,10 @@ pub struct Square;
 impl Shape for Square {
     fn area(&self) -> f64 { 4.0 }
 }
+
+impl Square {
+    pub fn area(&self) -> f64 { 5.0 }
+}
 //- /src/circle.rs
 use crate::Shape as S;
 
@@ -415,6 +419,15 @@ fn rust_trait_impls_and_their_methods() {
             method area
             1 src/circle.rs:6:8 method area in Circle exact
             1 src/lib.rs:12:8 method area in Square exact
+        "#]],
+    );
+    // An inherent method overrides nothing, even when a trait of its type has its name.
+    let inherent = RUST.replacen("pub fn area", "pub fn $0area", 1);
+    check(
+        &inherent,
+        HierarchyDirection::Supertypes,
+        expect![[r#"
+            method area
         "#]],
     );
     check_by_name(
