@@ -1338,4 +1338,16 @@ class Circle(base.Shape):
         ],
         "only the edited file's queries may execute"
     );
+
+    // A new subclass written in that file is found at once.
+    let text = format!("{text}\n\nclass Triangle(Shape):\n    pass\n");
+    host.set_file_text("square.py", &text);
+    assert_eq!(
+        subclasses(&host),
+        [
+            ("circle.py".to_string(), 3),
+            ("square.py".to_string(), 3),
+            ("square.py".to_string(), 8),
+        ]
+    );
 }
