@@ -1948,3 +1948,100 @@ fn search_prints_hits_like_rg_with_their_definitions_and_exit_codes() {
     let outside = sextant(root, &["search", "add", "/"]);
     assert_eq!(outside.status.code(), Some(2));
 }
+
+fn shapes_workspace() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "shapes.py",
+        "class Shape:\n    def area(self):\n        return 0\n\n\nclass Polygon(Shape):\n    def area(self):\n        return 1\n",
+    );
+    write(
+        root,
+        "more.py",
+        "from shapes import Polygon\n\n\nclass Square(Polygon):\n    def area(self):\n        return 4\n\n\nsq = Square()\nsq.area()\n",
+    );
+    write(root, "other.py", "class Polygon:\n    pass\n");
+    dir
+}
+
+#[test]
+fn implementations_lists_every_level_and_supertypes() {
+    let dir = shapes_workspace();
+    let root = dir.path();
+    let down = sextant(root, &["implementations", "shapes.py:1:7"]);
+    assert_eq!(down.status.code(), Some(0), "{}", stderr(&down));
+    assert_eq!(
+        stdout(&down),
+        "shapes.py:1:7  class Shape\n  shapes.py:6:7  class Polygon  exact\n    more.py:4:7  class Square  exact\n"
+    );
+    let up = sextant(root, &["implementations", "Square.area", "--supertypes"]);
+    assert_eq!(
+        stdout(&up),
+        "more.py:5:9  method area (in Square)\n  shapes.py:7:9  method area (in Polygon)  exact\n    shapes.py:2:9  method area (in Shape)  exact\n"
+    );
+    let answer = json(&sextant(
+        root,
+        &["implementations", "Shape", "--json", "-n", "1"],
+    ));
+    assert_eq!(answer["direction"], "implementations");
+    assert_eq!(
+        (answer["total"].as_u64(), answer["truncated"].as_bool()),
+        (Some(2), Some(true))
+    );
+    assert_eq!(answer["items"][0]["name_span"]["start"]["line"], 6);
+    let leaf = sextant(root, &["implementations", "Square"]);
+    assert_eq!(
+        (leaf.status.code(), stdout(&leaf)),
+        (Some(1), "more.py:4:7  class Square\n".to_string())
+    );
+}
+
+#[test]
+fn implementations_errors_are_coded() {
+    let dir = shapes_workspace();
+    let root = dir.path();
+    let ambiguous = sextant(root, &["implementations", "Polygon"]);
+    assert_eq!(ambiguous.status.code(), Some(2));
+    assert_eq!(
+        stderr(&ambiguous),
+        "sextant: error: AMBIGUOUS_SYMBOL: \"Polygon\" names 2 definitions; give a position or a qualified name\n  other.py:1:7  class Polygon\n  shapes.py:6:7  class Polygon\n"
+    );
+    let nothing = sextant(root, &["implementations", "more.py:9:1"]);
+    assert_eq!(
+        stderr(&nothing),
+        "sextant: error: NOT_FOUND: more.py:9:1: no class, interface, trait, type or method there\n"
+    );
+    let bad = sextant(root, &["implementations", "more.py:9"]);
+    assert!(
+        stderr(&bad).starts_with("sextant: error: INVALID_TARGET: "),
+        "{}",
+        stderr(&bad)
+    );
+}
+
+#[test]
+fn refs_include_family_adds_overridden_and_overriding_methods() {
+    let dir = shapes_workspace();
+    let root = dir.path();
+    let lines = |args: &[&str]| -> Vec<String> {
+        json(&sextant(root, args))["references"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                format!(
+                    "{}:{}",
+                    r["path"].as_str().unwrap(),
+                    r["span"]["start"]["line"]
+                )
+            })
+            .collect()
+    };
+    assert_eq!(lines(&["refs", "Polygon.area", "--json"]), ["shapes.py:7"]);
+    assert_eq!(
+        lines(&["refs", "Polygon.area", "--include-family", "--json"]),
+        ["more.py:5", "more.py:10", "shapes.py:2", "shapes.py:7"]
+    );
+}

@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex};
 use sextant::{
     db::RootDatabase,
     ide::{
-        AnalysisHost, Budget, Granularity, GraphQuery, ImpactQuery, ImpactSeed, ImportStatus,
-        ReferenceQuery, RepoMapRequest, SkeletonQuery, SymbolEditTarget, SymbolQuery,
+        AnalysisHost, Budget, Granularity, GraphQuery, HierarchyDirection, ImpactQuery, ImpactSeed,
+        ImportStatus, ReferenceQuery, RepoMapRequest, SkeletonQuery, SymbolEditTarget, SymbolQuery,
     },
     semantic::{
         index::symbol_index,
@@ -1343,5 +1343,82 @@ fn impact_reads_memoized_graphs_and_an_edit_reruns_only_that_files_facts() {
         "impact of pkg/a.py:1 function area\n2 dependents in 1 file, 0 tests among them\n\
          1 step:\n  pkg/b.py top level imports function area (pkg/a.py:1)\n  \
          pkg/b.py:3 function unrelated uses function area (pkg/a.py:1)\n"
+    );
+}
+
+#[test]
+fn implementations_are_memoized_and_a_body_edit_reruns_only_that_files_facts() {
+    let fixture = r#"
+//- base.py
+class Shape:
+    def area(self):
+        return 0
+//- square.py
+from base import Shape
+
+class Square(Shape):
+    def area(self):
+        return 4
+//- circle.py
+import base
+
+class Circle(base.Shape):
+    def area(self):
+        return 3
+"#;
+    let (mut host, log) = logged_host_with(fixture);
+    let subclasses = |host: &Host| -> Vec<(String, u32)> {
+        let answer = host
+            .analysis()
+            .implementations_by_name("Shape", HierarchyDirection::Implementations, 100)
+            .unwrap()
+            .unwrap();
+        answer
+            .items
+            .iter()
+            .map(|i| (i.path.clone(), i.name_span.start.line))
+            .collect()
+    };
+    let expected = [("circle.py".to_string(), 3), ("square.py".to_string(), 3)];
+    assert_eq!(subclasses(&host), expected);
+
+    // Asked again on the same revision: every fact is a lookup.
+    log.lock().unwrap().clear();
+    assert_eq!(subclasses(&host), expected);
+    assert_eq!(*log.lock().unwrap(), Vec::<String>::new());
+
+    // Inside a method body, no new word: only square.py's facts run again.
+    let square = host.file("square.py").unwrap();
+    let text = host
+        .analysis()
+        .file_text(square)
+        .replace("return 4", "return (4)");
+    host.set_file_text("square.py", &text);
+    log.lock().unwrap().clear();
+    assert_eq!(subclasses(&host), expected);
+    let mut executed = std::mem::take(&mut *log.lock().unwrap());
+    executed.sort();
+    let id = id_of(&host, "square.py");
+    assert_eq!(
+        executed,
+        [
+            format!("file_hierarchy({id})"),
+            format!("file_identifiers({id})"),
+            format!("file_names({id})"),
+            format!("file_symbols({id})"),
+        ],
+        "only the edited file's queries may execute"
+    );
+
+    // A new subclass written in that file is found at once.
+    let text = format!("{text}\n\nclass Triangle(Shape):\n    pass\n");
+    host.set_file_text("square.py", &text);
+    assert_eq!(
+        subclasses(&host),
+        [
+            ("circle.py".to_string(), 3),
+            ("square.py".to_string(), 3),
+            ("square.py".to_string(), 8),
+        ]
     );
 }

@@ -58,6 +58,10 @@
 (class_definition
   name: (identifier) @definition.class
   superclasses: (argument_list [(identifier) (attribute)] @superclass))
+; A generic base, `Base[T]`, is `Base`.
+(class_definition
+  name: (identifier) @definition.class
+  superclasses: (argument_list (subscript value: [(identifier) (attribute)] @superclass)))
 (class_definition name: (identifier) @definition.class)
 
 ; Parameters.

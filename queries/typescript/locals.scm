@@ -16,6 +16,15 @@
 ])
 ; end
 
+; define written_base
+; A base written as a type: `I`, `I<T>`, `ns.I`.
+[
+  (type_identifier) @superclass
+  (generic_type name: (_) @superclass)
+  (nested_type_identifier) @superclass
+]
+; end
+
 ; ---------------------------------------------------------------------------------------
 ; Scopes.
 
@@ -66,17 +75,23 @@
 (class
   name: (type_identifier) @definition.class
   (class_heritage (extends_clause value: (_) @superclass)))
+; `implements I, J`: each implemented interface is a base too (its members are the class's).
+(class_declaration
+  name: (type_identifier) @definition.class
+  (class_heritage (implements_clause (#splice! written_base))))
+(abstract_class_declaration
+  name: (type_identifier) @definition.class
+  (class_heritage (implements_clause (#splice! written_base))))
+(class
+  name: (type_identifier) @definition.class
+  (class_heritage (implements_clause (#splice! written_base))))
 (class_declaration name: (type_identifier) @definition.class)
 (abstract_class_declaration name: (type_identifier) @definition.class)
 (class name: (type_identifier) @definition.class)
 
 (interface_declaration
   name: (type_identifier) @definition.type
-  (extends_type_clause type: [
-    (type_identifier) @superclass
-    (generic_type name: (_) @superclass)
-    (nested_type_identifier) @superclass
-  ]))
+  (extends_type_clause (#splice! written_base)))
 (interface_declaration name: (type_identifier) @definition.type)
 (type_alias_declaration name: (type_identifier) @definition.type)
 (enum_declaration name: (identifier) @definition.type)

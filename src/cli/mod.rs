@@ -13,6 +13,7 @@ mod fix;
 mod format;
 mod github;
 mod impact;
+mod implementations;
 mod policy;
 mod progress;
 mod read;
@@ -113,6 +114,12 @@ pub enum Command {
     /// then what depends on them, nearest first. The token count, and what reading the
     /// files whole would cost, go to stderr. Exits 1 when no term names anything.
     Explore(explore::ExploreArgs),
+    /// The subclasses, interface implementations, trait impls and overriding methods of the
+    /// type or method at FILE:LINE:COLUMN or called NAME, at every level (--supertypes:
+    /// what it derives from, implements and overrides). Each is `exact` (its bases resolved
+    /// through scopes and imports) or `heuristic` (matched by name; Go's implicit interface
+    /// satisfaction). Exits 1 when none is found.
+    Implementations(implementations::ImplementationsArgs),
     /// Rename a symbol, at FILE:LINE:COLUMN or by NAME, to NEW across the workspace
     /// (imports, aliases, re-exports, `__all__`). A dry run lists the edits (--diff shows
     /// them); --write applies them, every file or none. Refused, naming each place, when the
@@ -294,6 +301,10 @@ pub struct RefsArgs {
     /// Leave out the definitions themselves.
     #[arg(long)]
     pub no_definitions: bool,
+    /// For a method: also the references of the methods it overrides and of those that
+    /// override it.
+    #[arg(long)]
+    pub include_family: bool,
     /// At most this many references.
     #[arg(long, short = 'n', value_name = "N", default_value_t = 1000)]
     pub limit: usize,
@@ -588,6 +599,7 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
         Command::Impact(args) => impact::run(g, args),
         Command::Changes(args) => changes::run(g, args),
         Command::Explore(args) => explore::run(g, args),
+        Command::Implementations(args) => implementations::run(g, args),
         Command::Rename(args) => rename::run(g, args),
         Command::Apply(args) => apply::run(g, args),
         Command::Edit(args) => edit::run(g, args),
@@ -677,6 +689,7 @@ fn references(g: &GlobalArgs, args: &RefsArgs) -> Result<(String, ExitCode), Cli
     let host = load_workspace(g)?;
     let analysis = host.analysis();
     let query = ide::ReferenceQuery {
+        include_family: args.include_family,
         exact_only: args.exact,
         exclude_definitions: args.no_definitions,
         path_prefix: args.target.path.clone(),

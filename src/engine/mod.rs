@@ -16,6 +16,7 @@ pub(crate) mod change;
 pub(crate) mod change_check;
 pub(crate) mod definitions;
 pub(crate) mod extent;
+pub(crate) mod hierarchy;
 pub(crate) mod impact;
 pub(crate) mod rank;
 pub(crate) mod reference_graph;

@@ -355,6 +355,54 @@ impl Analysis {
         self.with(|db| super::explore::explore(db, self.workspace, query))
     }
 
+    /// The subtypes and overriding methods (or the supertypes and overridden methods) of
+    /// the type or method named at `offset`, at every level.
+    pub fn implementations(
+        &self,
+        file: FileId,
+        offset: usize,
+        direction: super::HierarchyDirection,
+        limit: usize,
+    ) -> Cancellable<Result<super::Implementations, super::ImplementationsError>> {
+        self.with(|db| {
+            super::implementations::implementations_at(
+                db,
+                self.workspace,
+                file.0,
+                offset,
+                direction,
+                limit,
+            )
+        })
+    }
+
+    /// [`Analysis::implementations`] of the type or method called `name`.
+    pub fn implementations_by_name(
+        &self,
+        name: &str,
+        direction: super::HierarchyDirection,
+        limit: usize,
+    ) -> Cancellable<Result<super::Implementations, super::ImplementationsError>> {
+        self.with(|db| {
+            super::implementations::implementations_by_name(
+                db,
+                self.workspace,
+                name,
+                direction,
+                limit,
+            )
+        })
+    }
+
+    /// The type named (or used) at `offset`, for a type hierarchy.
+    pub fn type_hierarchy_item(
+        &self,
+        file: FileId,
+        offset: usize,
+    ) -> Cancellable<Option<super::HierarchyItem>> {
+        self.with(|db| super::implementations::type_at(db, self.workspace, file.0, offset))
+    }
+
     /// The definition of the name at `offset` with its signature and documentation.
     pub fn hover(&self, file: FileId, offset: usize) -> Cancellable<Option<super::HoverInfo>> {
         self.with(|db| super::hover::hover(db, self.workspace, file.0, offset))

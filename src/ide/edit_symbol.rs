@@ -276,6 +276,7 @@ fn outside_uses(
     extent: TextRange,
 ) -> Vec<Candidate> {
     let query = ReferenceQuery {
+        include_family: false,
         exact_only: true,
         exclude_definitions: true,
         path_prefix: None,

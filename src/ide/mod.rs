@@ -22,6 +22,7 @@ mod fix;
 mod format;
 mod hover;
 mod impact;
+mod implementations;
 mod import_graph;
 mod imports;
 mod navigation;
@@ -80,6 +81,9 @@ pub use hover::HoverInfo;
 pub use impact::{
     DEFAULT_DEPTH as DEFAULT_IMPACT_DEPTH, DEFAULT_LIMIT as DEFAULT_IMPACT_LIMIT, Impact,
     ImpactEntry, ImpactError, ImpactQuery, ImpactSeed,
+};
+pub use implementations::{
+    HierarchyDirection, HierarchyItem, Implementations, ImplementationsError,
 };
 pub use import_graph::{Direction, Granularity, GraphEdge, GraphNode, GraphQuery, ImportGraphView};
 pub use imports::{ImportInfo, ImportStatus};

@@ -79,6 +79,9 @@ pub struct ReferenceQuery {
     /// Only files whose workspace-relative path starts with this.
     pub path_prefix: Option<String>,
     pub limit: usize,
+    /// For a method: also the references of the methods it overrides and of those that
+    /// override it, at every level.
+    pub include_family: bool,
 }
 
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
@@ -168,8 +171,12 @@ pub(crate) fn definition_by_name(
     found
 }
 
-fn search(resolver: &mut Resolver, targets: Vec<Target>, query: &ReferenceQuery) -> References {
+fn search(resolver: &mut Resolver, mut targets: Vec<Target>, query: &ReferenceQuery) -> References {
     let db = resolver.db();
+    if query.include_family {
+        let family = super::implementations::method_family(resolver, &targets);
+        targets.extend(family);
+    }
     let mut definitions = Vec::new();
     let mut found: Vec<Reference> = Vec::new();
     let limit = query.limit.max(1);

@@ -81,9 +81,21 @@ impl Target {
         line: Option<u32>,
         column: Option<u32>,
     ) -> Result<Target, TargetError> {
+        Target::from_named_fields("query", query, path, line, column)
+    }
+
+    /// [`Target::from_fields`] for a tool whose name argument is called `field`.
+    pub fn from_named_fields(
+        field: &str,
+        query: Option<&str>,
+        path: Option<&str>,
+        line: Option<u32>,
+        column: Option<u32>,
+    ) -> Result<Target, TargetError> {
         let usage = || TargetError {
-            message: "give either `query` (a name), or `path`, `line` and `column` (1-based)"
-                .into(),
+            message: format!(
+                "give either `{field}` (a name), or `path`, `line` and `column` (1-based)"
+            ),
         };
         match (query, path, line, column) {
             (Some(query), None, None, None) if !query.trim().is_empty() => {
@@ -92,8 +104,8 @@ impl Target {
                     // A position, whole or not: the fields say it.
                     _ => Err(TargetError {
                         message: format!(
-                            "{query}: `query` is a name; give a position as `path`, `line` and \
-                             `column`"
+                            "{query}: `{field}` is a name; give a position as `path`, `line` \
+                             and `column`"
                         ),
                     }),
                 }

@@ -7,8 +7,8 @@
 use lsp_types::{
     CallHierarchyServerCapability, ClientCapabilities, CodeActionKind, CodeActionOptions,
     CodeActionProviderCapability, DiagnosticOptions, DiagnosticServerCapabilities,
-    FoldingRangeProviderCapability, HoverProviderCapability, OneOf,
-    SelectionRangeProviderCapability, ServerCapabilities, TextDocumentSyncCapability,
+    FoldingRangeProviderCapability, HoverProviderCapability, ImplementationProviderCapability,
+    OneOf, SelectionRangeProviderCapability, ServerCapabilities, TextDocumentSyncCapability,
     TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions,
     WorkDoneProgressOptions, WorkspaceSymbolOptions,
 };
@@ -53,7 +53,20 @@ impl ClientSupport {
     }
 }
 
-pub fn server_capabilities(encoding: PositionEncoding) -> ServerCapabilities {
+/// The capabilities as sent: `lsp_types`' struct, plus `typeHierarchyProvider`, which its
+/// version has no field for.
+pub fn server_capabilities(encoding: PositionEncoding) -> serde_json::Value {
+    let mut capabilities = serde_json::to_value(typed_capabilities(encoding)).unwrap_or_default();
+    if let Some(object) = capabilities.as_object_mut() {
+        object.insert(
+            "typeHierarchyProvider".into(),
+            serde_json::Value::Bool(true),
+        );
+    }
+    capabilities
+}
+
+fn typed_capabilities(encoding: PositionEncoding) -> ServerCapabilities {
     ServerCapabilities {
         position_encoding: Some(encoding.kind()),
         text_document_sync: Some(TextDocumentSyncCapability::Options(
@@ -72,6 +85,7 @@ pub fn server_capabilities(encoding: PositionEncoding) -> ServerCapabilities {
         definition_provider: Some(OneOf::Left(true)),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         call_hierarchy_provider: Some(CallHierarchyServerCapability::Simple(true)),
+        implementation_provider: Some(ImplementationProviderCapability::Simple(true)),
         references_provider: Some(OneOf::Left(true)),
         document_highlight_provider: Some(OneOf::Left(true)),
         rename_provider: Some(OneOf::Right(lsp_types::RenameOptions {

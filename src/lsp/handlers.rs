@@ -20,10 +20,12 @@ use lsp_types::{
     FullDocumentDiagnosticReport, GotoDefinitionParams, GotoDefinitionResponse, Hover, HoverParams,
     Location, ReferenceParams, RelatedFullDocumentDiagnosticReport,
     RelatedUnchangedDocumentDiagnosticReport, SelectionRange, SelectionRangeParams,
-    UnchangedDocumentDiagnosticReport, Uri, WorkspaceDiagnosticParams, WorkspaceDiagnosticReport,
-    WorkspaceDiagnosticReportResult, WorkspaceDocumentDiagnosticReport,
-    WorkspaceFullDocumentDiagnosticReport, WorkspaceSymbolParams, WorkspaceSymbolResponse,
-    WorkspaceUnchangedDocumentDiagnosticReport,
+    TypeHierarchyItem, TypeHierarchyPrepareParams, TypeHierarchySubtypesParams,
+    TypeHierarchySupertypesParams, UnchangedDocumentDiagnosticReport, Uri,
+    WorkspaceDiagnosticParams, WorkspaceDiagnosticReport, WorkspaceDiagnosticReportResult,
+    WorkspaceDocumentDiagnosticReport, WorkspaceFullDocumentDiagnosticReport,
+    WorkspaceSymbolParams, WorkspaceSymbolResponse, WorkspaceUnchangedDocumentDiagnosticReport,
+    request::{GotoImplementationParams, GotoImplementationResponse},
 };
 
 use super::{
@@ -35,7 +37,10 @@ use super::{
     to_proto, uri,
 };
 use crate::{
-    ide::{CheckQuery, CodeSelection, FileId, FormatOptions, IndentStyle, ReferenceQuery},
+    ide::{
+        CheckQuery, CodeSelection, FileId, FormatOptions, HierarchyDirection, IndentStyle,
+        ReferenceQuery,
+    },
     workspace::{self, FormatFailure, FormatterTrust, Formatting, live::Snapshot},
 };
 
@@ -346,6 +351,96 @@ pub fn outgoing_calls(
     )?))
 }
 
+/// Implementations in editors: the subtypes and overriding methods of what is at the
+/// position, every level down, exact and heuristic alike (as `definition` answers a guess
+/// when nothing surer is known); nothing when nothing there is a type or method.
+pub fn goto_implementation(
+    ctx: &RequestContext,
+    params: GotoImplementationParams,
+) -> HandlerResult<Option<GotoImplementationResponse>> {
+    let at = params.text_document_position_params;
+    let Some(file) = ctx.file(&at.text_document.uri)? else {
+        return Ok(None);
+    };
+    let offset = from_proto::offset(&ctx.line_index(file)?, at.position);
+    let Ok(found) = ctx.snapshot.analysis.implementations(
+        file,
+        offset,
+        HierarchyDirection::Implementations,
+        MAX_REFERENCES,
+    )?
+    else {
+        return Ok(None);
+    };
+    let mut locations = Vec::with_capacity(found.items.len());
+    for item in &found.items {
+        if let Some(location) =
+            to_proto::location(ctx.snapshot, ctx.encoding, &item.path, &item.name_span)?
+        {
+            locations.push(location);
+        }
+    }
+    Ok(Some(GotoImplementationResponse::Array(locations)))
+}
+
+pub fn prepare_type_hierarchy(
+    ctx: &RequestContext,
+    params: TypeHierarchyPrepareParams,
+) -> HandlerResult<Option<Vec<TypeHierarchyItem>>> {
+    let at = params.text_document_position_params;
+    let Some(file) = ctx.file(&at.text_document.uri)? else {
+        return Ok(None);
+    };
+    let offset = from_proto::offset(&ctx.line_index(file)?, at.position);
+    let Some(item) = ctx.snapshot.analysis.type_hierarchy_item(file, offset)? else {
+        return Ok(None);
+    };
+    Ok(to_proto::type_hierarchy_item(ctx.snapshot, ctx.encoding, &item)?.map(|i| vec![i]))
+}
+
+pub fn supertypes(
+    ctx: &RequestContext,
+    params: TypeHierarchySupertypesParams,
+) -> HandlerResult<Option<Vec<TypeHierarchyItem>>> {
+    type_hierarchy_level(ctx, &params.item, HierarchyDirection::Supertypes)
+}
+
+pub fn subtypes(
+    ctx: &RequestContext,
+    params: TypeHierarchySubtypesParams,
+) -> HandlerResult<Option<Vec<TypeHierarchyItem>>> {
+    type_hierarchy_level(ctx, &params.item, HierarchyDirection::Implementations)
+}
+
+/// One level of a type hierarchy from `item` (found again by the position of its name):
+/// the editor expands each level itself.
+fn type_hierarchy_level(
+    ctx: &RequestContext,
+    item: &TypeHierarchyItem,
+    direction: HierarchyDirection,
+) -> HandlerResult<Option<Vec<TypeHierarchyItem>>> {
+    let Some(file) = ctx.file(&item.uri)? else {
+        return Ok(None);
+    };
+    let offset = from_proto::offset(&ctx.line_index(file)?, item.selection_range.start);
+    let Ok(found) =
+        ctx.snapshot
+            .analysis
+            .implementations(file, offset, direction, MAX_REFERENCES)?
+    else {
+        return Ok(None);
+    };
+    let mut items = Vec::new();
+    for related in found.items.iter().filter(|i| i.depth == 1) {
+        items.extend(to_proto::type_hierarchy_item(
+            ctx.snapshot,
+            ctx.encoding,
+            related,
+        )?);
+    }
+    Ok(Some(items))
+}
+
 pub fn hover(ctx: &RequestContext, params: HoverParams) -> HandlerResult<Option<Hover>> {
     let at = params.text_document_position_params;
     let Some(file) = ctx.file(&at.text_document.uri)? else {
@@ -369,6 +464,7 @@ pub fn references(
     };
     let offset = from_proto::offset(&ctx.line_index(file)?, at.position);
     let query = ReferenceQuery {
+        include_family: false,
         exact_only: true,
         exclude_definitions: !params.context.include_declaration,
         path_prefix: None,
@@ -394,6 +490,7 @@ pub fn document_highlight(
     let offset = from_proto::offset(&index, at.position);
     let path = ctx.snapshot.analysis.file_path(file).to_string();
     let query = ReferenceQuery {
+        include_family: false,
         exact_only: true,
         exclude_definitions: false,
         path_prefix: Some(path.clone()),

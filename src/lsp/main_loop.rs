@@ -25,8 +25,9 @@ use lsp_types::{
     request::{
         CallHierarchyIncomingCalls, CallHierarchyOutgoingCalls, CallHierarchyPrepare,
         DocumentDiagnosticRequest, DocumentHighlightRequest, DocumentSymbolRequest,
-        FoldingRangeRequest, GotoDefinition, HoverRequest, References, SelectionRangeRequest,
-        Shutdown, WorkspaceDiagnosticRequest, WorkspaceSymbolRequest,
+        FoldingRangeRequest, GotoDefinition, GotoImplementation, HoverRequest, References,
+        SelectionRangeRequest, Shutdown, TypeHierarchyPrepare, TypeHierarchySubtypes,
+        TypeHierarchySupertypes, WorkspaceDiagnosticRequest, WorkspaceSymbolRequest,
     },
 };
 
@@ -191,6 +192,10 @@ impl Server {
             .on::<CallHierarchyPrepare>(handlers::prepare_call_hierarchy)
             .on::<CallHierarchyIncomingCalls>(handlers::incoming_calls)
             .on::<CallHierarchyOutgoingCalls>(handlers::outgoing_calls)
+            .on::<GotoImplementation>(handlers::goto_implementation)
+            .on::<TypeHierarchyPrepare>(handlers::prepare_type_hierarchy)
+            .on::<TypeHierarchySupertypes>(handlers::supertypes)
+            .on::<TypeHierarchySubtypes>(handlers::subtypes)
             .on::<FoldingRangeRequest>(handlers::folding_range)
             .on::<SelectionRangeRequest>(handlers::selection_range)
             .on::<lsp_types::request::Formatting>(handlers::formatting)

@@ -11,7 +11,7 @@ use lsp_types::{
     Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DiagnosticTag, DocumentHighlight,
     DocumentHighlightKind, DocumentSymbol, FoldingRange, FoldingRangeKind, Hover, HoverContents,
     Location, MarkupContent, MarkupKind, NumberOrString, Position, Range, SelectionRange,
-    SymbolInformation, SymbolKind as LspKind, Uri,
+    SymbolInformation, SymbolKind as LspKind, TypeHierarchyItem, Uri,
 };
 
 use super::{
@@ -20,8 +20,9 @@ use super::{
 };
 use crate::{
     ide::{
-        self, Call, CallItem, Cancellable, Definition, DiagnosticInfo, Fold, HoverInfo, Outline,
-        OutlineNode, ReferenceRole, References, Severity, Span, SymbolKind, SymbolSearch,
+        self, Call, CallItem, Cancellable, Certainty, Definition, DiagnosticInfo, Fold,
+        HierarchyItem, HoverInfo, Outline, OutlineNode, ReferenceRole, References, Severity, Span,
+        SymbolKind, SymbolSearch,
     },
     workspace::{LoadPhase, ProgressEvent, live::Snapshot},
 };
@@ -183,6 +184,40 @@ pub fn call_hierarchy_item(
         kind: symbol_kind(item.kind),
         tags: None,
         detail: item.container.clone(),
+        uri,
+        range: span_range(&index, &item.span),
+        selection_range: span_range(&index, &item.name_span),
+        data: None,
+    }))
+}
+
+/// A type hierarchy item; `None` when its file has left the snapshot. Its certainty goes in
+/// `detail` beside the container, so a guess reads as one.
+pub fn type_hierarchy_item(
+    snapshot: &Snapshot,
+    encoding: PositionEncoding,
+    item: &HierarchyItem,
+) -> Cancellable<Option<TypeHierarchyItem>> {
+    let (Some(file), Some(uri)) = (
+        snapshot.file(&item.path),
+        uri::path_to_uri(&snapshot.root.join(&item.path)),
+    ) else {
+        return Ok(None);
+    };
+    let index = LineIndex {
+        index: snapshot.analysis.line_index(file)?,
+        encoding,
+    };
+    let detail = match (item.certainty, &item.container) {
+        (Certainty::Exact, container) => container.clone(),
+        (Certainty::Heuristic, Some(container)) => Some(format!("{container} (heuristic)")),
+        (Certainty::Heuristic, None) => Some("heuristic".into()),
+    };
+    Ok(Some(TypeHierarchyItem {
+        name: item.name.clone(),
+        kind: symbol_kind(item.kind),
+        tags: None,
+        detail,
         uri,
         range: span_range(&index, &item.span),
         selection_range: span_range(&index, &item.name_span),

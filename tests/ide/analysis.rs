@@ -276,3 +276,24 @@ pub fn check(db: &TestDb) -> sextant::ide::CheckResult {
         .check(&sextant::ide::CheckQuery::default())
         .expect("not cancelled")
 }
+
+pub fn implementations(
+    db: &TestDb,
+    file: FileId,
+    offset: usize,
+    direction: sextant::ide::HierarchyDirection,
+) -> Result<sextant::ide::Implementations, sextant::ide::ImplementationsError> {
+    db.analysis
+        .implementations(file, offset, direction, 100)
+        .expect("not cancelled")
+}
+
+pub fn implementations_by_name(
+    db: &TestDb,
+    name: &str,
+    direction: sextant::ide::HierarchyDirection,
+) -> Result<sextant::ide::Implementations, sextant::ide::ImplementationsError> {
+    db.analysis
+        .implementations_by_name(name, direction, 100)
+        .expect("not cancelled")
+}

@@ -28,6 +28,7 @@ mod diagnostics_suppression;
 mod fixture_parsing;
 mod folding;
 mod fuzz;
+mod implementations;
 mod import_graph;
 mod imports;
 mod imports_ecmascript;

@@ -42,7 +42,7 @@ def is_integer(schema: dict) -> bool:
 async def tool_schemas(workspace):
     async with stdio_session(workspace) as session:
         tools = (await session.list_tools()).tools
-    assert sorted(t.name for t in tools) == ["apply_patch", "edit_symbol", "explain_diagnostic", "find_definition", "find_references", "format_source", "import_graph", "list_imports", "lookup_symbol", "outline", "pack_context", "parse_source", "read_file", "read_symbol", "release_context", "rename_symbol", "repo_map", "search", "skeleton", "typecheck", "workspace_bootstrap", "workspace_status"]
+    assert sorted(t.name for t in tools) == ["apply_patch", "edit_symbol", "explain_diagnostic", "find_definition", "find_implementations", "find_references", "format_source", "import_graph", "list_imports", "lookup_symbol", "outline", "pack_context", "parse_source", "read_file", "read_symbol", "release_context", "rename_symbol", "repo_map", "search", "skeleton", "typecheck", "workspace_bootstrap", "workspace_status"]
     for tool in tools:
         yield tool.name, "inputSchema", tool.input_schema
         yield tool.name, "outputSchema", tool.output_schema
@@ -84,6 +84,9 @@ async def test_argument_ranges_are_exact(workspace):
         ("lookup_symbol", "limit"): ("integer", 1, 200, False),
         ("find_definition", "line"): ("integer", 1, 4294967295, False),
         ("find_definition", "column"): ("integer", 1, 4294967295, False),
+        ("find_implementations", "line"): ("integer", 1, 4294967295, False),
+        ("find_implementations", "column"): ("integer", 1, 4294967295, False),
+        ("find_implementations", "limit"): ("integer", 1, 1000, False),
         ("find_references", "line"): ("integer", 1, 4294967295, False),
         ("find_references", "column"): ("integer", 1, 4294967295, False),
         ("find_references", "limit"): ("integer", 1, 1000, False),

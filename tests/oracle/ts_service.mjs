@@ -21,6 +21,15 @@
 //   {"op": "declarations", "file"}        -> [{offset, line, column, name, kind}]  top-level ones
 //   {"op": "definition", "file", "offset"} -> [location]   getDefinitionAtPosition
 //   {"op": "references", "file", "offset"} -> [location]   findReferences, every symbol it groups
+//   {"op": "implementations", "file", "offset"} -> [location]   getImplementationAtPosition,
+//                                                each with `kind` (the service's element kind) and
+//                                                `declares`: "class", "interface" or "method" when
+//                                                the span is such a declaration's name (not an
+//                                                expression)
+//   {"op": "methods", "file"}             -> [{offset, line, column, name, container, overloads}]
+//                                            the methods of the file's top-level classes and
+//                                            interfaces; `overloads`: [{line, column}] of each of
+//                                            a method's declarations
 //
 // A location is {file, offset, end, line, column, name, kind, where, definition?, write?,
 // comment?, symbol?}: the name's span (a whole file for a module); `where` is "project" (a file
@@ -339,6 +348,48 @@ function references(file, offset) {
     return out;
 }
 
+// What declaration a name at an offset names: "class", "interface" or undefined.
+function declares(file, offset) {
+    const sf = service.getProgram().getSourceFile(file);
+    const node = sf && identifierAt(sf, offset);
+    const parent = node?.parent;
+    if (!parent || parent.name !== node) return undefined;
+    if (ts.isClassDeclaration(parent) || ts.isClassExpression(parent)) return "class";
+    if (ts.isInterfaceDeclaration(parent)) return "interface";
+    // A method of an object literal is part of an expression, as the literal is.
+    if (ts.isMethodDeclaration(parent) && ts.isObjectLiteralExpression(parent.parent)) return undefined;
+    if (ts.isMethodDeclaration(parent) || ts.isMethodSignature(parent)) return "method";
+    return undefined;
+}
+
+function methods(file) {
+    const sf = sourceFile(file);
+    const found = [];
+    for (const statement of sf.statements) {
+        if (!(ts.isClassDeclaration(statement) || ts.isInterfaceDeclaration(statement)) || !statement.name) continue;
+        for (const member of statement.members) {
+            if (!(ts.isMethodDeclaration(member) || ts.isMethodSignature(member)) || !member.name || !ts.isIdentifier(member.name)) continue;
+            const start = member.name.getStart(sf);
+            const at = position(absolute(file), start);
+            // Overloads name a method once each: the first stands for all of them.
+            const known = found.find((m) => m.name === member.name.text && m.container === statement.name.text);
+            if (known) {
+                known.overloads.push(at);
+                continue;
+            }
+            found.push({ offset: start, ...at, name: member.name.text, container: statement.name.text, overloads: [at] });
+        }
+    }
+    return found;
+}
+
+function implementations(file, offset) {
+    const found = service.getImplementationAtPosition(absolute(file), offset) ?? [];
+    return found.map((i) =>
+        location(i.fileName, i.textSpan, { kind: i.kind, declares: declares(i.fileName, i.textSpan.start) }),
+    );
+}
+
 function handle(request) {
     switch (request.op) {
         case "info":
@@ -353,6 +404,10 @@ function handle(request) {
             return definition(request.file, request.offset);
         case "references":
             return references(request.file, request.offset);
+        case "implementations":
+            return implementations(request.file, request.offset);
+        case "methods":
+            return methods(request.file);
         default:
             throw new Error(`unknown op ${JSON.stringify(request.op)}`);
     }

@@ -47,6 +47,7 @@ mod changes;
 mod edit_symbol;
 mod explore;
 mod impact;
+mod implementations;
 mod pack;
 mod patch;
 mod read;
@@ -257,6 +258,9 @@ pub struct FindReferencesArgs {
     pub exact_only: Option<bool>,
     /// Leave out the definitions themselves (default false).
     pub exclude_definitions: Option<bool>,
+    /// For a method: also the references of the methods it overrides and of those that
+    /// override it, at every level (default false).
+    pub include_family: Option<bool>,
     /// At most this many references (default 100).
     #[schemars(range(min = 1, max = 1000))]
     pub limit: Option<u32>,
@@ -463,11 +467,11 @@ impl SextantServer {
             limits: Arc::new(limits),
             inject_panic: crate::testing::hooks().panic_in_tool.clone(),
             tool_router: without_writes(
-                repo_map::with_repo_map_tool(skeleton::with_skeleton_tool(
-                    rename::with_rename_tool(
+                implementations::with_implementations_tool(repo_map::with_repo_map_tool(
+                    skeleton::with_skeleton_tool(rename::with_rename_tool(
                         search::with_search_tool(Self::tool_router()),
                         limits_read_only,
-                    ),
+                    )),
                 )) + Self::read_router()
                     + Self::bootstrap_router()
                     + Self::pack_router()
@@ -690,6 +694,7 @@ impl SextantServer {
         let args: FindReferencesArgs = parse_args(args)?;
         let positions = args.positions.unwrap_or_default();
         let query = ReferenceQuery {
+            include_family: args.include_family.unwrap_or(false),
             exact_only: args.exact_only.unwrap_or(false),
             exclude_definitions: args.exclude_definitions.unwrap_or(false),
             path_prefix: args.path_prefix.clone(),

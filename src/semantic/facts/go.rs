@@ -269,3 +269,145 @@ fn parameters(list: tree_sitter::Node) -> Option<(usize, bool)> {
     }
     Some((required, variadic))
 }
+
+/// A method as interface satisfaction compares it: its name and how many values it takes
+/// and gives (types are not compared).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct GoMethodShape {
+    pub name: String,
+    /// Parameters, a final `...T` counted as one.
+    pub parameters: usize,
+    pub results: usize,
+}
+
+/// An interface type declared at the package level.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoInterface {
+    pub methods: BTreeSet<GoMethodShape>,
+    /// Interfaces it embeds, by their last name (`io.Reader` → `Reader`).
+    pub embedded: Vec<String>,
+}
+
+/// A Go file's method sets, without positions: the methods each receiver type declares
+/// here (value and pointer receivers alike), the interfaces declared here, and the types
+/// each struct embeds (whose methods it is promoted).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoMethodSets {
+    /// Receiver type name → its methods declared in this file.
+    pub methods: BTreeMap<String, BTreeSet<GoMethodShape>>,
+    pub interfaces: BTreeMap<String, GoInterface>,
+    /// Struct type name → the types it embeds, by their last name.
+    pub embedded: BTreeMap<String, Vec<String>>,
+}
+
+/// What implicit interface satisfaction reads of one Go file. Position-free, so an edit
+/// inside a body leaves it unchanged and whatever reads it is not re-run.
+#[salsa::tracked(returns(clone))]
+pub fn go_method_sets(db: &dyn Db, file: SourceFile) -> Arc<GoMethodSets> {
+    let Some(tree) = crate::semantic::file_tree(db, file) else {
+        return Arc::default();
+    };
+    let text = &**file.text(db);
+    let written = |n: tree_sitter::Node| text.get(n.byte_range()).unwrap_or_default().to_string();
+    let mut sets = GoMethodSets::default();
+    let root = tree.root_node();
+    let mut cursor = root.walk();
+    for declaration in root.named_children(&mut cursor) {
+        match declaration.kind() {
+            "method_declaration" => {
+                let receiver = declaration
+                    .child_by_field_name("receiver")
+                    .and_then(receiver_type);
+                let shape = method_shape(declaration, text);
+                if let (Some(receiver), Some(shape)) = (receiver, shape) {
+                    sets.methods
+                        .entry(written(receiver))
+                        .or_default()
+                        .insert(shape);
+                }
+            }
+            "type_declaration" => {
+                let mut inner = declaration.walk();
+                for spec in declaration.named_children(&mut inner) {
+                    let (Some(name), Some(ty)) = (
+                        spec.child_by_field_name("name"),
+                        spec.child_by_field_name("type"),
+                    ) else {
+                        continue;
+                    };
+                    match ty.kind() {
+                        "interface_type" => {
+                            sets.interfaces.insert(written(name), interface(ty, text));
+                        }
+                        "struct_type" => {
+                            sets.embedded
+                                .insert(written(name), embedded_fields(ty, text));
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Arc::new(sets)
+}
+
+/// A method declaration's or interface method's name and counts.
+fn method_shape(method: tree_sitter::Node, text: &str) -> Option<GoMethodShape> {
+    let name = text.get(method.child_by_field_name("name")?.byte_range())?;
+    let signature = signature(method)?;
+    Some(GoMethodShape {
+        name: name.to_string(),
+        parameters: signature.required + usize::from(signature.variadic),
+        results: signature.results,
+    })
+}
+
+fn interface(ty: tree_sitter::Node, text: &str) -> GoInterface {
+    let mut found = GoInterface::default();
+    let mut cursor = ty.walk();
+    for element in ty.named_children(&mut cursor) {
+        match element.kind() {
+            "method_elem" => found.methods.extend(method_shape(element, text)),
+            // An embedded interface alone in its element (`io.Reader`); a union or an
+            // approximation (`~int | ~string`) is a constraint, not a method set.
+            "type_elem" if element.named_child_count() == 1 => {
+                found
+                    .embedded
+                    .extend(element.named_child(0).and_then(|t| last_type_name(t, text)));
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+fn embedded_fields(ty: tree_sitter::Node, text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let Some(list) = ty.named_child(0) else {
+        return found;
+    };
+    let mut cursor = list.walk();
+    for field in list.named_children(&mut cursor) {
+        if field.kind() == "field_declaration" && field.child_by_field_name("name").is_none() {
+            let mut ty = field.child_by_field_name("type");
+            while let Some(t) = ty.filter(|t| t.kind() == "pointer_type") {
+                ty = t.named_child(0);
+            }
+            found.extend(ty.and_then(|t| last_type_name(t, text)));
+        }
+    }
+    found
+}
+
+/// A written type's last name: `Reader` of `io.Reader`, `List` of `List[T]`.
+fn last_type_name(ty: tree_sitter::Node, text: &str) -> Option<String> {
+    let node = match ty.kind() {
+        "type_identifier" => ty,
+        "qualified_type" => ty.child_by_field_name("name")?,
+        "generic_type" => return last_type_name(ty.child_by_field_name("type")?, text),
+        _ => return None,
+    };
+    text.get(node.byte_range()).map(str::to_string)
+}

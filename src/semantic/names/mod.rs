@@ -12,6 +12,7 @@
 pub mod ecmascript;
 mod extract;
 pub mod go;
+pub mod hierarchy;
 pub mod identifiers;
 pub mod python;
 pub mod resolve;
