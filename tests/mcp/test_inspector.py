@@ -52,7 +52,7 @@ async def test_tools_list_matches_the_python_sdk_without_warnings(small):
     async with stdio_session(small) as session:
         expected = (await session.list_tools()).model_dump(mode="json", by_alias=True, exclude_none=True)
     assert listed == {"tools": expected["tools"]}
-    assert [t["name"] for t in listed["tools"]] == ["apply_patch", "edit_symbol", "explain_diagnostic", "find_definition", "find_implementations", "find_references", "format_source", "import_graph", "list_imports", "lookup_symbol", "outline", "pack_context", "parse_source", "read_file", "read_symbol", "release_context", "rename_symbol", "repo_map", "search", "skeleton", "typecheck", "workspace_bootstrap", "workspace_status"]
+    assert [t["name"] for t in listed["tools"]] == ["affected_tests", "apply_patch", "call_graph", "changes", "edit_symbol", "explain_diagnostic", "explore", "find_definition", "find_implementations", "find_references", "format_source", "impact", "import_graph", "list_imports", "lookup_symbol", "outline", "pack_context", "parse_source", "read_file", "read_symbol", "release_context", "rename_symbol", "repo_map", "search", "skeleton", "typecheck", "workspace_bootstrap", "workspace_status"]
 
 
 def test_outline(small):

@@ -12,7 +12,7 @@ from conftest import SEXTANT, http_server, http_session, stdio_session, tool_err
 
 pytestmark = pytest.mark.anyio
 
-TOOLS = {"apply_patch", "edit_symbol", "explain_diagnostic", "find_definition", "find_implementations", "find_references", "format_source", "import_graph", "list_imports", "lookup_symbol", "outline", "pack_context", "parse_source", "read_file", "read_symbol", "release_context", "rename_symbol", "repo_map", "search", "skeleton", "typecheck", "workspace_bootstrap", "workspace_status"}
+TOOLS = {"affected_tests", "apply_patch", "call_graph", "changes", "edit_symbol", "explain_diagnostic", "explore", "find_definition", "find_implementations", "find_references", "format_source", "impact", "import_graph", "list_imports", "lookup_symbol", "outline", "pack_context", "parse_source", "read_file", "read_symbol", "release_context", "rename_symbol", "repo_map", "search", "skeleton", "typecheck", "workspace_bootstrap", "workspace_status"}
 # Tools that may write files (when asked to, with `apply: true`).
 WRITING_TOOLS = {"apply_patch", "edit_symbol", "format_source", "rename_symbol"}
 

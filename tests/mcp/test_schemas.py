@@ -42,7 +42,7 @@ def is_integer(schema: dict) -> bool:
 async def tool_schemas(workspace):
     async with stdio_session(workspace) as session:
         tools = (await session.list_tools()).tools
-    assert sorted(t.name for t in tools) == ["apply_patch", "edit_symbol", "explain_diagnostic", "find_definition", "find_implementations", "find_references", "format_source", "import_graph", "list_imports", "lookup_symbol", "outline", "pack_context", "parse_source", "read_file", "read_symbol", "release_context", "rename_symbol", "repo_map", "search", "skeleton", "typecheck", "workspace_bootstrap", "workspace_status"]
+    assert sorted(t.name for t in tools) == ["affected_tests", "apply_patch", "call_graph", "changes", "edit_symbol", "explain_diagnostic", "explore", "find_definition", "find_implementations", "find_references", "format_source", "impact", "import_graph", "list_imports", "lookup_symbol", "outline", "pack_context", "parse_source", "read_file", "read_symbol", "release_context", "rename_symbol", "repo_map", "search", "skeleton", "typecheck", "workspace_bootstrap", "workspace_status"]
     for tool in tools:
         yield tool.name, "inputSchema", tool.input_schema
         yield tool.name, "outputSchema", tool.output_schema
@@ -77,6 +77,21 @@ async def test_argument_ranges_are_exact(workspace):
         if is_integer(prop)
     }
     assert ranges == {
+        ("affected_tests", "depth"): ("integer", 0, 100, False),
+        ("affected_tests", "limit"): ("integer", 1, 10000, False),
+        ("affected_tests", "max_tokens"): ("integer", 1, 4294967295, False),
+        ("impact", "depth"): ("integer", 0, 100, False),
+        ("impact", "limit"): ("integer", 1, 10000, False),
+        ("impact", "max_tokens"): ("integer", 1, 4294967295, False),
+        ("call_graph", "line"): ("integer", 1, 4294967295, False),
+        ("call_graph", "column"): ("integer", 1, 4294967295, False),
+        ("call_graph", "depth"): ("integer", 1, 10, False),
+        ("call_graph", "max_nodes"): ("integer", 1, 1000, False),
+        ("call_graph", "max_tokens"): ("integer", 1, 4294967295, False),
+        ("changes", "depth"): ("integer", 0, 100, False),
+        ("changes", "limit"): ("integer", 1, 10000, False),
+        ("changes", "max_tokens"): ("integer", 1, 4294967295, False),
+        ("explore", "max_tokens"): ("integer", 1, 4294967295, False),
         ("parse_source", "max_depth"): ("integer", 1, 1000, False),
         ("parse_source", "max_nodes"): ("integer", 1, 5000, False),
         ("outline", "limit"): ("integer", 1, 5000, False),

@@ -171,7 +171,7 @@ impl CallGraphData {
 #[tool_router(router = call_graph_router, vis = "pub(super)")]
 impl SextantServer {
     #[tool(
-        description = "Who calls a function, method or class and what it calls, to `depth`, each edge a call or reference (callback), exact or heuristic, with sites; by `query` or `path`+`line`+`column`.",
+        description = "Who calls a function, method or class and what it calls, to `depth`: call or callback edges, exact or heuristic, with sites. By `query` or position.",
         input_schema = input_schema::<CallGraphArgs>(),
         output_schema = output_schema::<CallGraphData>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)

@@ -88,7 +88,7 @@ impl ChangesData {
 #[tool_router(router = changes_router, vis = "pub(super)")]
 impl SextantServer {
     #[tool(
-        description = "What the working tree changed against HEAD (or `revisions`: REV or OLD..NEW): changed files and definitions (added, removed, signature or body changed), affected tests, impact.",
+        description = "Changes against HEAD (or `revisions`: REV, OLD..NEW): files, definitions added, removed or changed, each one's dependents, affected tests, impact.",
         input_schema = input_schema::<ChangesArgs>(),
         output_schema = output_schema::<ChangesData>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
