@@ -243,9 +243,10 @@ fn reference_role(names: &FileNames, occurrence: OccurrenceId, is_go: bool) -> R
         }
         Role::Definition(_) => ReferenceRole::Definition,
         Role::Call | Role::MemberCall => ReferenceRole::Call,
-        Role::Type => ReferenceRole::Type,
+        Role::Type | Role::MemberType | Role::DocType => ReferenceRole::Type,
         Role::Write => ReferenceRole::Write,
         Role::Read
+        | Role::DocReference
         | Role::Member
         | Role::Global
         | Role::Nonlocal

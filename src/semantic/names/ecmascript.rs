@@ -36,6 +36,11 @@ impl NameRules for EcmaNames {
     fn declared_in_order(&self) -> bool {
         false
     }
+
+    /// TypeScript's types and values are apart: `type X` and `const X` are two symbols.
+    fn keeps_types_apart(&self) -> bool {
+        true
+    }
 }
 
 static GLOBALS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {

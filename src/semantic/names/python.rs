@@ -34,6 +34,11 @@ impl NameRules for PythonNames {
     fn declared_in_order(&self) -> bool {
         false
     }
+
+    /// Types and values share one namespace.
+    fn keeps_types_apart(&self) -> bool {
+        false
+    }
 }
 
 /// Where a builtin is said to come from.
