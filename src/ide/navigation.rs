@@ -236,7 +236,12 @@ fn reference_role(names: &FileNames, occurrence: OccurrenceId, is_go: bool) -> R
             if names.declaration(scope, name).is_some() {
                 return ReferenceRole::Write;
             }
-            match names.bindings(scope, name).first() {
+            // A type of the same name (`interface X` before `const X`) assigns nothing.
+            let first_value = names
+                .bindings(scope, name)
+                .iter()
+                .find(|&&b| !names.is_type_only(b));
+            match first_value {
                 Some(&first) if first != occurrence => ReferenceRole::Write,
                 _ => ReferenceRole::Definition,
             }

@@ -918,3 +918,48 @@ fn index_names(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::doc_link_names;
+
+    /// Each name a comment points to, written out (`X.y` for parts), with `: type` for a
+    /// tag's type.
+    fn names(comment: &str) -> Vec<String> {
+        doc_link_names(comment)
+            .into_iter()
+            .map(|found| {
+                let parts: Vec<&str> = found
+                    .parts
+                    .iter()
+                    .map(|&(a, b)| &comment[found.start + a..found.start + b])
+                    .collect();
+                let kind = if found.in_type { ": type" } else { "" };
+                format!("{}{kind}", parts.join("."))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn links_see_tags_and_tag_types_name_code() {
+        assert_eq!(
+            names(
+                "/** {@link A} {@linkcode B.c | label} {@linkplain D#e}\n * @see F\n * @param {G<H>} x\n */"
+            ),
+            ["A", "B.c", "D.e", "F", "G: type", "H: type"]
+        );
+    }
+
+    #[test]
+    fn urls_modules_keys_keywords_and_other_tags_name_nothing() {
+        assert_eq!(
+            names(
+                "/** {@link https://a.b/C} {@link module:d} @seeAlso E a@see.f\n * @type {{ key: K, 'q': typeof V }} */"
+            ),
+            ["K: type", "V: type"]
+        );
+        assert_eq!(names("/** @see {@link X} */"), ["X"]);
+        assert_eq!(names("/** @returns {"), Vec::<String>::new());
+        assert_eq!(names("/** @see ñé.{@link} ü# @"), ["ñé"]);
+    }
+}

@@ -2,7 +2,8 @@
 //! (TypeScript): `const X` and `type X` in one scope are two symbols, and a use sees the one
 //! its position asks for (`X.parse()` the value, `let v: X` the type). A binding that is both
 //! (a class, an enum, an import) belongs to each; a use that may mean either (a doc comment's
-//! link, a member looked up on a module) refers to both.
+//! link, an import) refers to both. A member a doc link names (`{@link ns.X}`) is taken as a
+//! value, as members in code are.
 //!
 //! Invariant: a scope that binds a name both as a value only and as a type only is never
 //! answered as [`Space::All`] by the resolver; a scope that does not is never answered as
@@ -58,7 +59,11 @@ pub fn binding_space(names: &FileNames, binding: OccurrenceId) -> Space {
 pub fn use_space(role: Role) -> Space {
     match role {
         Role::Type | Role::MemberType | Role::DocType => Space::Type,
+        // A member in code (`ns.X`, `new ns.X()`) is a value: in a type it is `MemberType`.
         Role::Read
+        | Role::Member
+        | Role::MemberCall
+        | Role::MemberDefinition
         | Role::Call
         | Role::Write
         | Role::Global
@@ -66,13 +71,7 @@ pub fn use_space(role: Role) -> Space {
         | Role::SelfReference
         | Role::SuperReference
         | Role::KeywordArgument => Space::Value,
-        Role::Definition(_)
-        | Role::DocReference
-        | Role::Imported
-        | Role::ModulePath
-        | Role::Member
-        | Role::MemberCall
-        | Role::MemberDefinition => Space::All,
+        Role::Definition(_) | Role::DocReference | Role::Imported | Role::ModulePath => Space::All,
     }
 }
 
