@@ -122,6 +122,21 @@
 (enum_body name: (property_identifier) @definition.variable)
 (enum_assignment name: (property_identifier) @definition.variable)
 
+; An object literal a variable's written type describes (`const p: Provider = { now() {} }`):
+; its properties are that type's members, as the methods of a class implementing it are.
+(variable_declarator
+  type: (type_annotation (type_identifier) @receiver)
+  value: (object (method_definition name: (property_identifier) @member.definition)))
+(variable_declarator
+  type: (type_annotation (generic_type name: (type_identifier) @receiver))
+  value: (object (method_definition name: (property_identifier) @member.definition)))
+(variable_declarator
+  type: (type_annotation (type_identifier) @receiver)
+  value: (object (pair key: (property_identifier) @member.definition)))
+(variable_declarator
+  type: (type_annotation (generic_type name: (type_identifier) @receiver))
+  value: (object (pair key: (property_identifier) @member.definition)))
+
 ; `import x = require("m")`, `import x = N.y`
 (import_require_clause (identifier) @definition.import)
 (import_alias . (identifier) @definition.variable)

@@ -545,3 +545,28 @@ fn an_overloaded_function_is_one_symbol() {
         "#]],
     );
 }
+
+#[test]
+fn an_object_literal_a_written_type_describes_defines_that_types_members() {
+    check_references(
+        r#"
+        //- /timeout.ts
+        interface TimeoutProvider {
+          setTimeout$0(handler: () => void): number;
+          delegate: TimeoutProvider | undefined;
+        }
+        export const timeoutProvider: TimeoutProvider = {
+          setTimeout(handler) { return timeoutProvider.delegate?.setTimeout(handler) ?? 0; },
+          delegate: undefined,
+        };
+        const untyped = { setTimeout() {} };
+        timeoutProvider.setTimeout(() => {});
+        "#,
+        expect![[r#"
+            timeout.ts:2:3 definition
+            timeout.ts:6:3 definition
+            timeout.ts:6:58 call
+            timeout.ts:10:17 call
+        "#]],
+    );
+}

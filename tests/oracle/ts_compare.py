@@ -29,12 +29,14 @@ groups, the declarations included) and sextant (`sextant refs --exact --json`, o
 `find_references` with --mcp) for their references inside the project, and reports precision
 and recall of sextant's against the service's. The service's references in doc comments
 (`{@link name}`, `@see name`) count like any other; with --skip-doc-comments they are counted
-apart and left out of both (the figure before sextant read doc comments).
+apart and left out of both (the figure before sextant read doc comments). With --members the
+declarations are the members of top-level classes and interfaces (methods, fields, property
+signatures) instead.
 
     python3 tests/oracle/ts_compare.py --sextant target/debug/sextant [--tree DIR]
         [--tsconfig FILE] [--samples 300] [--references 50] [--seed 1] [--show 40]
         [--min-agreement 0.95] [--min-precision 0.95] [--min-recall 0.9] [--mcp]
-        [--skip-doc-comments]
+        [--skip-doc-comments] [--members]
 
 Exit status 1 when agreement (or, with --references, precision or recall) is below the
 minimum given, 2 when the service or sextant cannot be run. Needs Node.js and `typescript`
@@ -317,7 +319,7 @@ def compare_references(service, sextant, sources, files, rng, args):
         attempts += 1
         rel = rng.choice(files)
         if rel not in declarations:
-            declarations[rel] = service.ask("declarations", file=rel)
+            declarations[rel] = service.ask("declarations", file=rel, members=args.members)
         if not declarations[rel]:
             continue
         decl = rng.choice(declarations[rel])
@@ -373,6 +375,8 @@ def main() -> int:
     parser.add_argument("--references", type=int, default=0, help="compare references of this many definitions instead")
     parser.add_argument("--min-precision", type=float, default=0.0, help="with --references")
     parser.add_argument("--min-recall", type=float, default=0.0, help="with --references")
+    parser.add_argument("--members", action="store_true",
+                        help="with --references: members of top-level classes and interfaces instead")
     parser.add_argument("--skip-doc-comments", action="store_true",
                         help="with --references: leave the service's doc-comment references out of both sides")
     args = parser.parse_args()
