@@ -73,6 +73,19 @@
 (class
   name: (type_identifier) @definition.class
   (class_heritage (extends_clause value: (_) @superclass)))
+; `implements I`: the interface is a base too, whose members the class's implement.
+(class_declaration
+  name: (type_identifier) @definition.class
+  (class_heritage (implements_clause (type_identifier) @superclass)))
+(class_declaration
+  name: (type_identifier) @definition.class
+  (class_heritage (implements_clause (generic_type name: (type_identifier) @superclass))))
+(abstract_class_declaration
+  name: (type_identifier) @definition.class
+  (class_heritage (implements_clause (type_identifier) @superclass)))
+(abstract_class_declaration
+  name: (type_identifier) @definition.class
+  (class_heritage (implements_clause (generic_type name: (type_identifier) @superclass))))
 (class_declaration name: (type_identifier) @definition.class)
 (abstract_class_declaration name: (type_identifier) @definition.class)
 (class name: (type_identifier) @definition.class)

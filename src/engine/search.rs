@@ -239,8 +239,19 @@ pub(crate) fn search_hits(
     targets: &[Target],
     path_prefix: Option<&str>,
 ) -> (Vec<Hit>, usize) {
-    // A symbol named without a meaning (`sextant refs X`) is every meaning of its name.
-    let targets: Vec<Target> = targets.iter().flat_map(|t| resolver.meanings(t)).collect();
+    // A symbol named without a meaning (`sextant refs X`) is every meaning of its name; a
+    // member, where the language counts them, its family.
+    let mut expanded: Vec<Target> = Vec::new();
+    for target in targets {
+        for member in resolver.member_family(target) {
+            for meaning in resolver.meanings(&member) {
+                if !expanded.contains(&meaning) {
+                    expanded.push(meaning);
+                }
+            }
+        }
+    }
+    let targets = expanded;
     let targets = targets.as_slice();
     let db = resolver.db();
     let workspace = resolver.workspace();

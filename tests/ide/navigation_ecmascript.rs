@@ -570,3 +570,65 @@ fn an_object_literal_a_written_type_describes_defines_that_types_members() {
         "#]],
     );
 }
+
+#[test]
+fn a_method_s_references_are_its_family_s() {
+    let files = r#"
+        //- /observer.ts
+        export interface Observer { next(): void; }
+        //- /subjects.ts
+        import { Observer } from "./observer";
+        export class Subject implements Observer { next() {} run() { this.next(); } }
+        export class Replay extends Subject { next() { super.next(); } }
+        export class Async extends Subject { next() {} }
+        export class Plain { next() {} }
+        //- /use.ts
+        import { Observer } from "./observer";
+        import { Plain, Replay } from "./subjects";
+        declare const o: Observer;
+        o.next();
+        new Replay().next();
+        const literal: Observer = { next() {} };
+        new Plain().next();
+    "#;
+    // From an override and from the interface it implements: one family.
+    check_references(
+        &files.replacen(
+            "Async extends Subject { next",
+            "Async extends Subject { next$0",
+            1,
+        ),
+        expect![[r#"
+        observer.ts:1:29 definition
+        subjects.ts:2:44 definition
+        subjects.ts:2:67 call
+        subjects.ts:3:39 definition
+        subjects.ts:3:54 call
+        subjects.ts:4:38 definition
+        use.ts:4:3 call
+        use.ts:5:14 call
+        use.ts:6:29 definition
+    "#]],
+    );
+    check_references(
+        &files.replacen("Observer { next", "Observer { next$0", 1),
+        expect![[r#"
+        observer.ts:1:29 definition
+        subjects.ts:2:44 definition
+        subjects.ts:2:67 call
+        subjects.ts:3:39 definition
+        subjects.ts:3:54 call
+        subjects.ts:4:38 definition
+        use.ts:4:3 call
+        use.ts:5:14 call
+        use.ts:6:29 definition
+    "#]],
+    );
+    check_references(
+        &files.replacen("Plain { next", "Plain { next$0", 1),
+        expect![[r#"
+            subjects.ts:5:22 definition
+            use.ts:7:13 call
+        "#]],
+    );
+}

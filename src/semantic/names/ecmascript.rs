@@ -41,6 +41,11 @@ impl NameRules for EcmaNames {
     fn keeps_types_apart(&self) -> bool {
         true
     }
+
+    /// As TypeScript's language service counts them: a method's references are its family's.
+    fn counts_member_families(&self) -> bool {
+        true
+    }
 }
 
 static GLOBALS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {

@@ -71,6 +71,11 @@ impl NameRules for GoNames {
     fn keeps_types_apart(&self) -> bool {
         false
     }
+
+    /// A method's references are its own.
+    fn counts_member_families(&self) -> bool {
+        false
+    }
 }
 
 /// Where a predeclared identifier is said to come from (the Go documentation's name for

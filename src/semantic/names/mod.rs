@@ -11,6 +11,7 @@
 
 pub mod ecmascript;
 mod extract;
+pub mod family;
 pub mod go;
 pub mod identifiers;
 pub mod python;
@@ -60,6 +61,11 @@ pub trait NameRules: Sync {
     /// is two symbols (TypeScript's `type X` and `const X`), each use seeing the one its
     /// position asks for; otherwise a scope's bindings of a name are one symbol.
     fn keeps_types_apart(&self) -> bool;
+
+    /// Whether a reference search for a class's member also finds the members of its
+    /// family: those of the same name it overrides, up to the first declaration, and those
+    /// overriding these in every subclass (`names/family.rs`).
+    fn counts_member_families(&self) -> bool;
 }
 
 /// The name rules of `family`.

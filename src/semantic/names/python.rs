@@ -39,6 +39,11 @@ impl NameRules for PythonNames {
     fn keeps_types_apart(&self) -> bool {
         false
     }
+
+    /// A method's references are its own.
+    fn counts_member_families(&self) -> bool {
+        false
+    }
 }
 
 /// Where a builtin is said to come from.

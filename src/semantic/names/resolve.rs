@@ -1099,7 +1099,12 @@ impl<'db> Resolver<'db> {
     }
 
     /// The classes `class` derives from, as namespaces.
-    fn base_namespaces(&mut self, file: SourceFile, class: ScopeId, depth: u32) -> Vec<Namespace> {
+    pub(super) fn base_namespaces(
+        &mut self,
+        file: SourceFile,
+        class: ScopeId,
+        depth: u32,
+    ) -> Vec<Namespace> {
         let names = self.names(file);
         let bases = names.scopes[class as usize]
             .named_by

@@ -66,6 +66,11 @@ impl NameRules for RustNames {
     fn keeps_types_apart(&self) -> bool {
         false
     }
+
+    /// A method's references are its own.
+    fn counts_member_families(&self) -> bool {
+        false
+    }
 }
 
 static PRELUDE: LazyLock<HashSet<&'static str>> =
