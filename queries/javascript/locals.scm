@@ -235,3 +235,8 @@
 ; JSX nodes, and it inherits this file; queries/tsx/locals.scm refines tags for TSX).
 
 (identifier) @reference
+
+; Doc comments: the names `{@link X}`, `{@link X.y}` and `@see X` point to, found in the
+; comment's text (`semantic/names/extract.rs`, which reads `/** … */` comments only) and
+; resolved in the scope around it.
+(comment) @doc.links

@@ -2,8 +2,10 @@
 ;
 ; TypeScript's scopes, bindings and name uses; the JavaScript patterns
 ; (queries/javascript/locals.scm) are appended after these, so these come first. Types and
-; values share one namespace here: `class C` and `interface C` both bind `C` (declaration
-; merging makes them one symbol anyway). A parameter or variable with a written type
+; values share a scope here: `class C` and `interface C` both bind `C` (declaration merging
+; makes them one symbol anyway), and a name that is a type only (`@type.only`: an interface,
+; a type alias) is told apart by the resolver from a value of the same name (`const C`),
+; which TypeScript keeps as another symbol. A parameter or variable with a written type
 ; (`p: Point`) is an instance of that type, for looking up its members.
 
 ; define instance_type
@@ -40,11 +42,16 @@
   (module)
 ] @scope
 
+; An object type's members (`{ a: string }`) are seen from nowhere but `x.a`, as an
+; interface's are.
 [
   (abstract_class_declaration)
   (interface_declaration)
   (enum_declaration)
+  (object_type)
 ] @scope.class
+; … but a type alias's object type is the alias's scope, whose members `x.a` finds.
+(type_alias_declaration value: (object_type) @scope.transparent)
 
 ; `namespace N { … }`: its names are seen inside it, and as `N.name` outside (its body is
 ; its scope, not a block in it).
@@ -60,7 +67,7 @@
   declaration: [
     (class_declaration name: (type_identifier) @definition.class)
     (abstract_class_declaration name: (type_identifier) @definition.class)
-    (interface_declaration name: (type_identifier) @definition.type)
+    (interface_declaration name: (type_identifier) @definition.type @type.only)
   ])
 
 ; ---------------------------------------------------------------------------------------
@@ -90,10 +97,10 @@
 (class name: (type_identifier) @definition.class)
 
 (interface_declaration
-  name: (type_identifier) @definition.type
+  name: (type_identifier) @definition.type @type.only
   (extends_type_clause (#splice! written_base)))
-(interface_declaration name: (type_identifier) @definition.type)
-(type_alias_declaration name: (type_identifier) @definition.type)
+(interface_declaration name: (type_identifier) @definition.type @type.only)
+(type_alias_declaration name: (type_identifier) @definition.type @type.only)
 (enum_declaration name: (identifier) @definition.type)
 (internal_module name: (identifier) @definition.class)
 ; A function's written return type: what calling it gives (`innerFrom(x).pipe`).
@@ -130,6 +137,21 @@
 (enum_body name: (property_identifier) @definition.variable)
 (enum_assignment name: (property_identifier) @definition.variable)
 
+; An object literal a variable's written type describes (`const p: Provider = { now() {} }`):
+; its properties are that type's members, as the methods of a class implementing it are.
+(variable_declarator
+  type: (type_annotation (type_identifier) @receiver)
+  value: (object (method_definition name: (property_identifier) @member.definition)))
+(variable_declarator
+  type: (type_annotation (generic_type name: (type_identifier) @receiver))
+  value: (object (method_definition name: (property_identifier) @member.definition)))
+(variable_declarator
+  type: (type_annotation (type_identifier) @receiver)
+  value: (object (pair key: (property_identifier) @member.definition)))
+(variable_declarator
+  type: (type_annotation (generic_type name: (type_identifier) @receiver))
+  value: (object (pair key: (property_identifier) @member.definition)))
+
 ; `import x = require("m")`, `import x = N.y`
 (import_require_clause (identifier) @definition.import)
 (import_alias . (identifier) @definition.variable)
@@ -162,10 +184,10 @@
 
 (nested_type_identifier
   module: (identifier) @receiver
-  name: (type_identifier) @member)
+  name: (type_identifier) @member.type)
 (nested_type_identifier
   module: (nested_identifier property: (_) @receiver)
-  name: (type_identifier) @member)
+  name: (type_identifier) @member.type)
 (nested_identifier
   object: (identifier) @receiver
   property: (_) @member)

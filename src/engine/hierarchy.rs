@@ -33,6 +33,7 @@ use crate::{
             hierarchy::{file_hierarchy, is_type_definition},
             identifiers::identifier_index,
             resolve::{Resolver, Target},
+            spaces::Space,
         },
     },
 };
@@ -253,6 +254,7 @@ pub(crate) fn methods_of(
         file,
         scope,
         name: name.into(),
+        space: Space::All,
     };
     let mut sites = resolver.definitions(&target);
     sites.retain(|&(site_file, occurrence)| {

@@ -115,7 +115,7 @@ fn push_unique<T: PartialEq>(list: &mut Vec<T>, item: T) {
 fn is_use(role: Role) -> bool {
     matches!(
         role,
-        Role::Read | Role::Call | Role::Type | Role::Member | Role::MemberCall
+        Role::Read | Role::Call | Role::Type | Role::Member | Role::MemberCall | Role::MemberType
     )
 }
 

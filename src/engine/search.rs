@@ -8,11 +8,16 @@ use std::collections::{HashSet, VecDeque};
 use serde::Serialize;
 
 use crate::{
-    db::{Db, SourceFile},
-    semantic::names::{
-        BindingKind, OccurrenceId, Role, go,
-        identifiers::identifier_index,
-        resolve::{Resolver, Target},
+    db::{Db, SourceFile, Workspace},
+    semantic::{
+        import_graph::import_graph,
+        imports::file_imports,
+        names::{
+            BindingKind, OccurrenceId, Role, go,
+            identifiers::identifier_index,
+            resolve::{Resolver, Target},
+            spaces::Space,
+        },
     },
 };
 
@@ -94,6 +99,7 @@ pub(crate) fn targets_named(
                 file,
                 scope: scope_id as u32,
                 name: name.into(),
+                space: Space::All,
             });
         }
         if go::is_go(db, file) {
@@ -233,6 +239,20 @@ pub(crate) fn search_hits(
     targets: &[Target],
     path_prefix: Option<&str>,
 ) -> (Vec<Hit>, usize) {
+    // A symbol named without a meaning (`sextant refs X`) is every meaning of its name; a
+    // member, where the language counts them, its family.
+    let mut expanded: Vec<Target> = Vec::new();
+    for target in targets {
+        for member in resolver.member_family(target) {
+            for meaning in resolver.meanings(&member) {
+                if !expanded.contains(&meaning) {
+                    expanded.push(meaning);
+                }
+            }
+        }
+    }
+    let targets = expanded;
+    let targets = targets.as_slice();
     let db = resolver.db();
     let workspace = resolver.workspace();
     let symbol_targets: Vec<&Target> = targets
@@ -256,7 +276,9 @@ pub(crate) fn search_hits(
         };
     for target in &symbol_targets {
         match target {
-            Target::Symbol { file, scope, name } => {
+            Target::Symbol {
+                file, scope, name, ..
+            } => {
                 let names = resolver.names(*file);
                 // A function's parameters are named by keyword arguments wherever it is called.
                 let is_parameter = names
@@ -271,6 +293,26 @@ pub(crate) fn search_hits(
                         identifier_index(db, workspace).files(name),
                         name,
                     );
+                }
+                // `export { a as b }`: other modules reach it as `m.b`; `export default a`:
+                // by whatever name each importer gives it.
+                if *scope == 0 {
+                    for exported in names.exported_as(name) {
+                        enqueue(
+                            &mut queue,
+                            identifier_index(db, workspace).files(exported),
+                            exported,
+                        );
+                        if exported == "default" {
+                            for local in default_import_names(db, workspace, *file) {
+                                enqueue(
+                                    &mut queue,
+                                    identifier_index(db, workspace).files(&local),
+                                    &local,
+                                );
+                            }
+                        }
+                    }
                 }
             }
             Target::Module(file) => {
@@ -325,6 +367,35 @@ pub(crate) fn search_hits(
     hits.sort_by(|a, b| (a.0.path(db), a.1).cmp(&(b.0.path(db), b.1)));
     hits.dedup_by_key(|h| (h.0, h.1));
     (hits, searched.len())
+}
+
+/// The names the files importing `file` bind its default export to (`x` of `import x from
+/// "./m"`), from the import graph: a name of their own, which the file never spells.
+fn default_import_names(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Vec<String> {
+    let graph = import_graph(db, workspace);
+    let Some(node) = graph.node(file) else {
+        return Vec::new();
+    };
+    let mut locals = Vec::new();
+    for &importer in &graph.graph.backward[node as usize] {
+        let importer = importer as usize;
+        let imports = file_imports(db, graph.graph.nodes[importer]);
+        let leading_here = graph.dependencies[importer]
+            .files
+            .iter()
+            .filter(|(target, _)| *target == file)
+            .flat_map(|(_, indices)| indices);
+        for &index in leading_here {
+            if let Some(import) = imports.get(index as usize)
+                && import.name.as_deref() == Some("default")
+                && let Some(alias) = &import.alias
+                && !locals.contains(alias)
+            {
+                locals.push(alias.clone());
+            }
+        }
+    }
+    locals
 }
 
 /// The name a module is used by: a Go package's `package` clause, else [`module_word`].

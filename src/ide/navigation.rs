@@ -243,16 +243,22 @@ fn reference_role(names: &FileNames, occurrence: OccurrenceId, is_go: bool) -> R
             if names.declaration(scope, name).is_some() {
                 return ReferenceRole::Write;
             }
-            match names.bindings(scope, name).first() {
+            // A type of the same name (`interface X` before `const X`) assigns nothing.
+            let first_value = names
+                .bindings(scope, name)
+                .iter()
+                .find(|&&b| !names.is_type_only(b));
+            match first_value {
                 Some(&first) if first != occurrence => ReferenceRole::Write,
                 _ => ReferenceRole::Definition,
             }
         }
         Role::Definition(_) => ReferenceRole::Definition,
         Role::Call | Role::MemberCall => ReferenceRole::Call,
-        Role::Type => ReferenceRole::Type,
+        Role::Type | Role::MemberType | Role::DocType => ReferenceRole::Type,
         Role::Write => ReferenceRole::Write,
         Role::Read
+        | Role::DocReference
         | Role::Member
         | Role::Global
         | Role::Nonlocal

@@ -365,3 +365,270 @@ fn a_destructuring_assignment_writes_the_variables_it_names() {
         "#]],
     );
 }
+
+#[test]
+fn doc_comment_links_and_types_are_references() {
+    check_references(
+        r#"
+        //- /errors.ts
+        export class EmptyError$0 { static make() {} }
+        //- /first.ts
+        import { EmptyError } from "./errors";
+        /**
+         * Fails with {@link EmptyError}, made by {@linkcode EmptyError.make | make}.
+         * @see EmptyError
+         * @param {EmptyError} e the error
+         * @throws {Array<EmptyError>} when empty
+         * See {@link https://example.org/EmptyError} and {@link EmptyErrors}.
+         */
+        export function first(e: EmptyError) {}
+        /* {@link EmptyError} in a plain comment */
+        // @see EmptyError
+        "#,
+        expect![[r#"
+            errors.ts:1:14 definition
+            first.ts:1:10 import
+            first.ts:3:22 read
+            first.ts:3:54 read
+            first.ts:4:9 read
+            first.ts:5:12 type
+            first.ts:6:19 type
+            first.ts:9:26 type
+        "#]],
+    );
+}
+
+#[test]
+fn a_doc_link_resolves_in_the_comments_scope() {
+    let files = r#"
+        //- /m.ts
+        export class Notification { static createNext() {} }
+        /** Use {@link Notification#createNext}. */
+        function outer() {
+          const Notification = 1;
+          /** Not {@link Notification} here. */
+          return Notification;
+        }
+    "#;
+    check_definitions(
+        files,
+        &[
+            (
+                "{@link Notification#createNext$0}",
+                "m.ts:1:36 function createNext\n",
+            ),
+            (
+                "{@link Notification$0} here",
+                "m.ts:4:9 variable Notification\n",
+            ),
+        ],
+    );
+}
+
+#[test]
+fn a_type_and_a_value_of_one_name_are_two_symbols() {
+    let files = r#"
+        //- /schemas.ts
+        export interface ZodNumber { check(): void }
+        export const ZodNumber: ZodNumberCtor = make();
+        /** {@link ZodNumber} */
+        export function number(): ZodNumber { return new ZodNumber(); }
+        //- /coerce.ts
+        import * as schemas from "./schemas";
+        import { ZodNumber } from "./schemas";
+        export const n: schemas.ZodNumber = new schemas.ZodNumber();
+        const m: ZodNumber = ZodNumber.parse();
+        function local() {
+          const ZodNumber: ZodNumber = make();
+          return ZodNumber;
+        }
+    "#;
+    check_references(
+        &files.replacen("interface ZodNumber", "interface ZodNumber$0", 1),
+        expect![[r#"
+            coerce.ts:2:10 import
+            coerce.ts:3:25 type
+            coerce.ts:4:10 type
+            coerce.ts:6:20 type
+            schemas.ts:1:18 definition
+            schemas.ts:3:12 read
+            schemas.ts:4:27 type
+        "#]],
+    );
+    check_references(
+        &files.replacen("const ZodNumber", "const ZodNumber$0", 1),
+        expect![[r#"
+            coerce.ts:2:10 import
+            coerce.ts:3:49 read
+            coerce.ts:4:22 read
+            schemas.ts:2:14 definition
+            schemas.ts:3:12 read
+            schemas.ts:4:50 call
+        "#]],
+    );
+}
+
+#[test]
+fn members_of_an_object_type_or_an_interface_are_not_seen_from_its_body() {
+    check_references(
+        r#"
+        //- /m.ts
+        export const version$0 = { major: 4 };
+        export interface Zod { version: typeof version; }
+        export const stringToNumber = 1;
+        function test() {
+          const t1 = { version };
+          let t2: { version: string };
+        }
+        "#,
+        expect![[r#"
+            m.ts:1:14 definition
+            m.ts:2:40 read
+            m.ts:5:16 read
+        "#]],
+    );
+}
+
+#[test]
+fn references_follow_export_aliases_and_default_exports() {
+    check_references(
+        r#"
+        //- /regexes.ts
+        const _undefined$0 = /undefined/;
+        export { _undefined as undefined };
+        export default _undefined;
+        //- /schemas.ts
+        import * as regexes from "./regexes";
+        import undefinedPattern from "./regexes";
+        const a = regexes.undefined;
+        const b = undefinedPattern;
+        export { undefinedPattern };
+        //- /user.ts
+        import { undefinedPattern } from "./schemas";
+        undefinedPattern.test("");
+        "#,
+        expect![[r#"
+            regexes.ts:1:7 definition
+            regexes.ts:2:10 read
+            regexes.ts:2:24 read
+            regexes.ts:3:16 read
+            schemas.ts:2:8 import
+            schemas.ts:3:19 read
+            schemas.ts:4:11 read
+            schemas.ts:5:10 read
+            user.ts:1:10 import
+            user.ts:2:1 read
+        "#]],
+    );
+}
+
+#[test]
+fn an_overloaded_function_is_one_symbol() {
+    check_references(
+        r#"
+        //- /m.ts
+        export function of$0<T>(a: T): T[];
+        export function of<T>(a: T, b: T): T[];
+        export function of(...xs: unknown[]) { return xs; }
+        of(1);
+        //- /user.ts
+        import { of } from "./m";
+        of(1, 2);
+        "#,
+        expect![[r#"
+            m.ts:1:17 definition
+            m.ts:2:17 definition
+            m.ts:3:17 definition
+            m.ts:4:1 call
+            user.ts:1:10 import
+            user.ts:2:1 call
+        "#]],
+    );
+}
+
+#[test]
+fn an_object_literal_a_written_type_describes_defines_that_types_members() {
+    check_references(
+        r#"
+        //- /timeout.ts
+        interface TimeoutProvider {
+          setTimeout$0(handler: () => void): number;
+          delegate: TimeoutProvider | undefined;
+        }
+        export const timeoutProvider: TimeoutProvider = {
+          setTimeout(handler) { return timeoutProvider.delegate?.setTimeout(handler) ?? 0; },
+          delegate: undefined,
+        };
+        const untyped = { setTimeout() {} };
+        timeoutProvider.setTimeout(() => {});
+        "#,
+        expect![[r#"
+            timeout.ts:2:3 definition
+            timeout.ts:6:3 definition
+            timeout.ts:6:58 call
+            timeout.ts:10:17 call
+        "#]],
+    );
+}
+
+#[test]
+fn a_method_s_references_are_its_family_s() {
+    let files = r#"
+        //- /observer.ts
+        export interface Observer { next(): void; }
+        //- /subjects.ts
+        import { Observer } from "./observer";
+        export class Subject implements Observer { next() {} run() { this.next(); } }
+        export class Replay extends Subject { next() { super.next(); } }
+        export class Async extends Subject { next() {} }
+        export class Plain { next() {} }
+        //- /use.ts
+        import { Observer } from "./observer";
+        import { Plain, Replay } from "./subjects";
+        declare const o: Observer;
+        o.next();
+        new Replay().next();
+        const literal: Observer = { next() {} };
+        new Plain().next();
+    "#;
+    // From an override and from the interface it implements: one family.
+    check_references(
+        &files.replacen(
+            "Async extends Subject { next",
+            "Async extends Subject { next$0",
+            1,
+        ),
+        expect![[r#"
+        observer.ts:1:29 definition
+        subjects.ts:2:44 definition
+        subjects.ts:2:67 call
+        subjects.ts:3:39 definition
+        subjects.ts:3:54 call
+        subjects.ts:4:38 definition
+        use.ts:4:3 call
+        use.ts:5:14 call
+        use.ts:6:29 definition
+    "#]],
+    );
+    check_references(
+        &files.replacen("Observer { next", "Observer { next$0", 1),
+        expect![[r#"
+        observer.ts:1:29 definition
+        subjects.ts:2:44 definition
+        subjects.ts:2:67 call
+        subjects.ts:3:39 definition
+        subjects.ts:3:54 call
+        subjects.ts:4:38 definition
+        use.ts:4:3 call
+        use.ts:5:14 call
+        use.ts:6:29 definition
+    "#]],
+    );
+    check_references(
+        &files.replacen("Plain { next", "Plain { next$0", 1),
+        expect![[r#"
+            subjects.ts:5:22 definition
+            use.ts:7:13 call
+        "#]],
+    );
+}

@@ -169,3 +169,42 @@ async def test_a_position_shaped_query_is_refused(workspace):
         "code": "INVALID_ARGUMENT",
         "message": "main.py:3:5: `query` is a name; give a position as `path`, `line` and `column`",
     }
+
+
+async def test_typescript_types_values_and_doc_links_are_told_apart(workspace):
+    write(
+        workspace,
+        "errors.ts",
+        "export interface EmptyError { message: string }\n"
+        "export const EmptyError: new () => EmptyError = class {} as any;\n",
+    )
+    write(
+        workspace,
+        "first.ts",
+        'import { EmptyError } from "./errors";\n'
+        "/** Fails with {@link EmptyError}. @throws {EmptyError} when empty */\n"
+        "export function first(): EmptyError { throw new EmptyError(); }\n",
+    )
+    async with stdio_session(workspace) as session:
+        as_type = await session.call_tool("find_references", {"path": "errors.ts", "line": 1, "column": 18})
+        as_value = await session.call_tool("find_references", {"path": "errors.ts", "line": 2, "column": 14})
+        by_name = await session.call_tool("find_references", {"query": "EmptyError"})
+
+    def uses(result):
+        return [(r["path"], r["line"], r["column"], r["role"]) for r in result.structured_content["references"]]
+
+    assert uses(as_type) == [
+        ("errors.ts", 1, 18, "definition"),
+        ("errors.ts", 2, 36, "type"),
+        ("first.ts", 1, 10, "import"),
+        ("first.ts", 2, 23, "read"),
+        ("first.ts", 2, 45, "type"),
+        ("first.ts", 3, 26, "type"),
+    ]
+    assert uses(as_value) == [
+        ("errors.ts", 2, 14, "definition"),
+        ("first.ts", 1, 10, "import"),
+        ("first.ts", 2, 23, "read"),
+        ("first.ts", 3, 49, "call"),
+    ]
+    assert uses(by_name) == sorted(set(uses(as_type)) | set(uses(as_value)))

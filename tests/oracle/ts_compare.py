@@ -28,11 +28,15 @@ types, enums, variables) at random, asks the service (`findReferences`, every lo
 groups, the declarations included) and sextant (`sextant refs --exact --json`, or
 `find_references` with --mcp) for their references inside the project, and reports precision
 and recall of sextant's against the service's. The service's references in doc comments
-(`{@link name}`) are counted apart and left out of both.
+(`{@link name}`, `@see name`) count like any other; with --skip-doc-comments they are counted
+apart and left out of both (the figure before sextant read doc comments). With --members the
+declarations are the members of top-level classes and interfaces (methods, fields, property
+signatures) instead.
 
     python3 tests/oracle/ts_compare.py --sextant target/debug/sextant [--tree DIR]
         [--tsconfig FILE] [--samples 300] [--references 50] [--seed 1] [--show 40]
         [--min-agreement 0.95] [--min-precision 0.95] [--min-recall 0.9] [--mcp]
+        [--skip-doc-comments] [--members]
 
 Exit status 1 when agreement (or, with --references, precision or recall) is below the
 minimum given, 2 when the service or sextant cannot be run. Needs Node.js and `typescript`
@@ -315,17 +319,20 @@ def compare_references(service, sextant, sources, files, rng, args):
         attempts += 1
         rel = rng.choice(files)
         if rel not in declarations:
-            declarations[rel] = service.ask("declarations", file=rel)
+            declarations[rel] = service.ask("declarations", file=rel, members=args.members)
         if not declarations[rel]:
             continue
         decl = rng.choice(declarations[rel])
         found = [r for r in service.ask("references", file=rel, offset=decl["offset"]) if r["where"] == "project"]
-        expected = {(r["file"], r["line"], r["column"]) for r in found if not r["comment"]}
+        skipped = args.skip_doc_comments
+        expected = {(r["file"], r["line"], r["column"]) for r in found if not (skipped and r["comment"])}
         comments = {(r["file"], r["line"], r["column"]) for r in found if r["comment"]}
         if not expected:
             continue
         try:
-            got = set(sextant.references(rel, decl["line"], decl["column"])) - comments
+            got = set(sextant.references(rel, decl["line"], decl["column"]))
+            if skipped:
+                got -= comments
         except RuntimeError as e:
             print(f"{rel}:{decl['line']}:{decl['column']} {decl['name']}: sextant failed: {e}")
             got = set()
@@ -344,10 +351,11 @@ def compare_references(service, sextant, sources, files, rng, args):
     precision = true_positive / (true_positive + false_positive) if true_positive + false_positive else None
     recall = true_positive / (true_positive + false_negative) if true_positive + false_negative else 1.0
     shown = f"{precision:.1%}" if precision is not None else "n/a (sextant listed none)"
+    comment_note = "are left out" if args.skip_doc_comments else "are counted"
     print(
         f"references of {len(rows)} definitions: precision {shown}, recall {recall:.1%} "
         f"({true_positive} shared, {false_positive} only sextant, {false_negative} only the service; "
-        f"{in_comments} more the service finds in doc comments, `{{@link name}}`, are left out)"
+        f"{in_comments} the service finds in doc comments, `{{@link name}}`, {comment_note})"
     )
     return 0 if (precision if precision is not None else 1.0) >= args.min_precision and recall >= args.min_recall else 1
 
@@ -367,6 +375,10 @@ def main() -> int:
     parser.add_argument("--references", type=int, default=0, help="compare references of this many definitions instead")
     parser.add_argument("--min-precision", type=float, default=0.0, help="with --references")
     parser.add_argument("--min-recall", type=float, default=0.0, help="with --references")
+    parser.add_argument("--members", action="store_true",
+                        help="with --references: members of top-level classes and interfaces instead")
+    parser.add_argument("--skip-doc-comments", action="store_true",
+                        help="with --references: leave the service's doc-comment references out of both sides")
     args = parser.parse_args()
     if not args.tree.is_dir():
         fail(f"{args.tree}: no such directory (scripts/test installs rxjs under target/npm-tools)")

@@ -18,7 +18,9 @@
 //   {"op": "info"}                        -> {typescript, tree, tsconfig, files: N}
 //   {"op": "files"}                       -> [file]        project sources under DIR, no .d.ts
 //   {"op": "identifiers", "file"}         -> [{offset, line, column, name, context}]  but `this: T`
-//   {"op": "declarations", "file"}        -> [{offset, line, column, name, kind}]  top-level ones
+//   {"op": "declarations", "file", "members"?} -> [{offset, line, column, name, kind}]  top-level
+//                                        ones; with `members`, the members of top-level classes
+//                                        and interfaces instead (kind "member")
 //   {"op": "definition", "file", "offset"} -> [location]   getDefinitionAtPosition
 //   {"op": "references", "file", "offset"} -> [location]   findReferences, every symbol it groups
 //   {"op": "implementations", "file", "offset"} -> [location]   getImplementationAtPosition,
@@ -254,7 +256,7 @@ function identifiers(file) {
     return found;
 }
 
-function declarations(file) {
+function declarations(file, members) {
     const sf = sourceFile(file);
     const found = [];
     const add = (name, kind) => {
@@ -263,6 +265,20 @@ function declarations(file) {
             found.push({ offset: start, ...position(absolute(file), start), name: name.text, kind });
         }
     };
+    if (members) {
+        for (const statement of sf.statements) {
+            if (!ts.isClassDeclaration(statement) && !ts.isInterfaceDeclaration(statement)) continue;
+            const seen = new Set();
+            for (const member of statement.members) {
+                // Overloads and accessor pairs name one member: its first declaration stands for it.
+                if (member.name && ts.isIdentifier(member.name) && !seen.has(member.name.text)) {
+                    seen.add(member.name.text);
+                    add(member.name, "member");
+                }
+            }
+        }
+        return found;
+    }
     for (const statement of sf.statements) {
         if (ts.isFunctionDeclaration(statement)) {
             // Overloads declare the name once each: the implementation stands for all of them.
@@ -399,7 +415,7 @@ function handle(request) {
         case "identifiers":
             return identifiers(request.file);
         case "declarations":
-            return declarations(request.file);
+            return declarations(request.file, request.members);
         case "definition":
             return definition(request.file, request.offset);
         case "references":

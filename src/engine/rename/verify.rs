@@ -26,6 +26,7 @@ use crate::{
             OccurrenceId,
             identifiers::{identifier_index, whole_word_starts},
             resolve::{Resolver, Target},
+            spaces::Space,
         },
     },
     syntax::{LineIndex, TextRange},
@@ -484,12 +485,23 @@ fn with_word_replaced(text: &str, old: &str, new: &str) -> String {
 
 fn target_key(db: &dyn Db, target: &Target, rename: Option<(&str, &str)>) -> String {
     match target {
-        Target::Symbol { file, scope, name } => {
+        Target::Symbol {
+            file,
+            scope,
+            name,
+            space,
+        } => {
             let name = match rename {
                 Some((old, new)) if **name == *old => new,
                 _ => name,
             };
-            format!("symbol {} {scope} {name}", file.path(db))
+            // The name stays last, for `retarget`.
+            let meaning = match space {
+                Space::All => "",
+                Space::Value => "/value",
+                Space::Type => "/type",
+            };
+            format!("symbol {} {scope}{meaning} {name}", file.path(db))
         }
         Target::Module(file) => format!("module {}", file.path(db)),
         Target::External { module, name } => {

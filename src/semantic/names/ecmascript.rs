@@ -36,6 +36,16 @@ impl NameRules for EcmaNames {
     fn declared_in_order(&self) -> bool {
         false
     }
+
+    /// TypeScript's types and values are apart: `type X` and `const X` are two symbols.
+    fn keeps_types_apart(&self) -> bool {
+        true
+    }
+
+    /// As TypeScript's language service counts them: a method's references are its family's.
+    fn counts_member_families(&self) -> bool {
+        true
+    }
 }
 
 static GLOBALS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {

@@ -1,7 +1,8 @@
 //! [`extract`]: a file's [`FileNames`] from its tree and `locals.scm`, built in steps. Each
 //! match of the query is sorted by what it captured, one [`Builder`] method per capture
 //! family (scopes, flow, strings, roles, and the links from a name to others); strings that
-//! hold code are parsed and queried for the names they use; then the scopes are nested,
+//! hold code are parsed and queried for the names they use, and doc comments read for the
+//! names their links point to (`{@link X}`, `@see X`); then the scopes are nested,
 //! each occurrence placed in its scope, the links turned into occurrence ids, and the
 //! lookup tables indexed.
 //!
@@ -50,9 +51,10 @@ pub(crate) fn extract(
     if !matched || !builder.add_code_strings(lang, &text, interrupt) {
         return None;
     }
+    builder.add_doc_links(&text);
     builder.finish(&mut names, &text, range_of(tree.root_node()));
     names.text = text;
-    index_names(&mut names, &builder.class_members);
+    index_names(&mut names, &builder.class_members, &builder.type_only);
     Some(names)
 }
 
@@ -90,6 +92,7 @@ struct Captured<'q> {
     export: Option<TextRange>,
     hoist: bool,
     class_member: bool,
+    type_only: bool,
     instance: Option<&'q str>,
     /// `@scope.let` (and its node's parent), and the nodes bounding its scope.
     binder: Option<(TextRange, Option<TextRange>)>,
@@ -124,6 +127,8 @@ struct Builder<'q> {
     exported: Vec<(TextRange, TextRange)>,
     hoisted: HashSet<TextRange>,
     class_members: HashSet<TextRange>,
+    /// Bindings of a name as a type and nothing else (`@type.only`).
+    type_only: HashSet<TextRange>,
     transparent: HashSet<TextRange>,
     /// (binding or member, the builtin type's name).
     instances: Vec<(TextRange, &'q str)>,
@@ -133,6 +138,8 @@ struct Builder<'q> {
     /// `@string.code` minus `@string.value`: the insides of strings to parse as code.
     code_strings: Vec<tree_sitter::Range>,
     value_strings: HashSet<TextRange>,
+    /// `@doc.links`: comments whose links name code.
+    doc_comments: Vec<TextRange>,
 }
 
 /// The scopes of a file once nested: by their node's range, and how names find them.
@@ -160,12 +167,14 @@ impl<'q> Builder<'q> {
             exported: Vec::new(),
             hoisted: HashSet::new(),
             class_members: HashSet::new(),
+            type_only: HashSet::new(),
             transparent: HashSet::new(),
             instances: Vec::new(),
             impl_types: Vec::new(),
             flow: Vec::new(),
             code_strings: Vec::new(),
             value_strings: HashSet::new(),
+            doc_comments: Vec::new(),
         }
     }
 
@@ -253,6 +262,7 @@ impl<'q> Builder<'q> {
             "string.value" => {
                 self.value_strings.insert(range);
             }
+            "doc.links" => self.doc_comments.push(range),
             _ => return false,
         }
         true
@@ -329,6 +339,9 @@ impl<'q> Builder<'q> {
         if captured.class_member {
             self.class_members.insert(named);
         }
+        if captured.type_only {
+            self.type_only.insert(named);
+        }
         if let Some(type_name) = captured.instance {
             self.instances.push((named, type_name));
         }
@@ -398,6 +411,47 @@ impl<'q> Builder<'q> {
             }
         }
         true
+    }
+
+    /// The names doc comments (`/** … */`) point to: `{@link X}`, `{@linkcode X.y}`,
+    /// `{@linkplain X#y label}`, `@see X` and a tag's type (`@param {X} x`). The first part is
+    /// a [`Role::DocReference`] (in a type, a [`Role::DocType`]) in the scope around the
+    /// comment, each further part a member of the part before it. A link to a URL or a module
+    /// (`https://…`, `module:x`) names no code.
+    fn add_doc_links(&mut self, text: &str) {
+        for comment in std::mem::take(&mut self.doc_comments) {
+            let start = usize::from(comment.start());
+            let Some(body) = text.get(start..usize::from(comment.end())) else {
+                continue;
+            };
+            if !body.starts_with("/**") {
+                continue;
+            }
+            for DocName {
+                start: offset,
+                parts,
+                in_type,
+            } in doc_link_names(body)
+            {
+                let mut before: Option<TextRange> = None;
+                for (part_start, part_end) in parts {
+                    let range = TextRange::new(
+                        ((start + offset + part_start) as u32).into(),
+                        ((start + offset + part_end) as u32).into(),
+                    );
+                    let role = match before {
+                        None if in_type => Role::DocType,
+                        None => Role::DocReference,
+                        Some(receiver) => {
+                            self.receivers.push((range, receiver, false));
+                            Role::Member
+                        }
+                    };
+                    self.roles.entry(range).or_insert((usize::MAX, Some(role)));
+                    before = Some(range);
+                }
+            }
+        }
     }
 
     /// Flow regions, scopes, occurrences and their links into `names`, whose scope 0 is
@@ -645,6 +699,7 @@ impl<'q> Captured<'q> {
             "export.name" => self.export = Some(range),
             "hoisted" => self.hoist = true,
             "class.member" => self.class_member = true,
+            "type.only" => self.type_only = true,
             other if other.starts_with("instance.") => {
                 self.instance = other.strip_prefix("instance.");
             }
@@ -654,10 +709,164 @@ impl<'q> Captured<'q> {
     }
 }
 
+/// A name a doc comment points to.
+struct DocName {
+    /// Where it starts in the comment.
+    start: usize,
+    /// Its parts' ranges from `start` (`X`, `y` of `X.y` or `X#y`).
+    parts: Vec<(usize, usize)>,
+    /// In a tag's type (`@param {X} x`) rather than a link.
+    in_type: bool,
+}
+
+/// The names a doc comment's text points to: `{@link X}` (and `linkcode`, `linkplain`),
+/// `@see X`, and the names in a tag's type (`@param {X} x`, `@throws {Y<X>}`).
+fn doc_link_names(comment: &str) -> Vec<DocName> {
+    let mut found = Vec::new();
+    let mut at = 0;
+    while let Some(i) = comment[at..].find('@') {
+        let tag_start = at + i;
+        let tag_end = comment[tag_start + 1..]
+            .find(|c: char| !c.is_ascii_alphanumeric())
+            .map_or(comment.len(), |n| tag_start + 1 + n);
+        let tag = &comment[tag_start + 1..tag_end];
+        at = tag_end.max(tag_start + 1);
+        let inline = comment[..tag_start].ends_with('{');
+        let rest = &comment[tag_end..];
+        let name_start = tag_end + (rest.len() - rest.trim_start().len());
+        if tag.is_empty() || name_start == tag_end {
+            continue;
+        }
+        match tag {
+            "link" | "linkcode" | "linkplain" | "see" if inline == (tag != "see") => {
+                if let Some((parts, end)) = entity_name(comment, name_start) {
+                    found.push(DocName {
+                        start: name_start,
+                        parts,
+                        in_type: false,
+                    });
+                    at = end;
+                }
+            }
+            _ if !inline
+                && comment[name_start..].starts_with('{')
+                && !comment[name_start + 1..].starts_with('@') =>
+            {
+                at = type_expression_names(comment, name_start, &mut found);
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+/// Words of a JSDoc type that are TypeScript's, not names.
+const TYPE_KEYWORDS: &[&str] = &[
+    "typeof",
+    "keyof",
+    "import",
+    "readonly",
+    "function",
+    "new",
+    "null",
+    "undefined",
+    "void",
+    "true",
+    "false",
+    "infer",
+    "is",
+    "asserts",
+    "unique",
+];
+
+/// The names in the type `{ … }` opening at `open` of `comment` (`X` and `Y` in
+/// `{Array<X> | Y.Z}`), not counting quoted text and record keys; returns where it ends.
+fn type_expression_names(comment: &str, open: usize, found: &mut Vec<DocName>) -> usize {
+    let mut depth = 0u32;
+    let mut quote: Option<char> = None;
+    let mut at = open;
+    while let Some(c) = comment[at..].chars().next() {
+        let width = c.len_utf8();
+        match (quote, c) {
+            (Some(q), _) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'' | '`') => quote = Some(c),
+            (None, '{') => depth += 1,
+            (None, '}') => {
+                depth -= 1;
+                if depth == 0 {
+                    return at + width;
+                }
+            }
+            (None, '*') if comment[at..].starts_with("*/") => return at,
+            (None, _)
+                if !comment[..at].ends_with(|p: char| {
+                    p == '.' || p == '#' || super::identifiers::is_identifier_part(p)
+                }) =>
+            {
+                if let Some((parts, end)) = entity_name(comment, at) {
+                    let word = &comment[at..at + parts[0].1];
+                    if !TYPE_KEYWORDS.contains(&word) {
+                        found.push(DocName {
+                            start: at,
+                            parts,
+                            in_type: true,
+                        });
+                    }
+                    at = end;
+                    continue;
+                }
+            }
+            (None, _) => {}
+        }
+        at += width;
+    }
+    at
+}
+
+/// The dotted name starting at `start` of `comment` (`X`, `X.y`, `X#y`): its parts' ranges
+/// from `start`, and where it ends. `None` when no name starts there, or when it is a URL's
+/// or a module's (`https://…`, `module:x`) or a record's key (`{a: T}`).
+fn entity_name(comment: &str, start: usize) -> Option<(Vec<(usize, usize)>, usize)> {
+    if !comment[start..]
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+    {
+        return None;
+    }
+    let mut parts = Vec::new();
+    let mut part_start = start;
+    let mut end = start;
+    for (i, c) in comment[start..].char_indices() {
+        let here = start + i;
+        if super::identifiers::is_identifier_part(c) {
+            end = here + c.len_utf8();
+        } else if (c == '.' || c == '#') && end == here && end > part_start {
+            parts.push((part_start - start, end - start));
+            part_start = here + 1;
+        } else {
+            break;
+        }
+    }
+    if end > part_start {
+        parts.push((part_start - start, end - start));
+    }
+    let next = comment[end..]
+        .trim_start_matches([' ', '\t'])
+        .chars()
+        .next();
+    (!matches!(next, Some(':' | '/'))).then_some((parts, end))
+}
+
 /// The lookup tables of `names` (its text set): occurrences by name, `global` and
 /// `nonlocal` declarations by scope, and bindings by name and scope. `class_members` are
 /// the definitions that are members of the class around too (a constructor's `private x`).
-fn index_names(names: &mut FileNames, class_members: &HashSet<TextRange>) {
+fn index_names(
+    names: &mut FileNames,
+    class_members: &HashSet<TextRange>,
+    type_only: &HashSet<TextRange>,
+) {
     for id in 0..names.occurrences.len() as OccurrenceId {
         let occurrence = &names.occurrences[id as usize];
         let range = occurrence.range;
@@ -670,6 +879,9 @@ fn index_names(names: &mut FileNames, class_members: &HashSet<TextRange>) {
             None => {
                 names.by_name.insert(name.into(), vec![id]);
             }
+        }
+        if type_only.contains(&range) {
+            names.type_only.insert(id);
         }
         if let role @ (Role::Global | Role::Nonlocal) = occurrence.role {
             let scope = occurrence.scope;
@@ -704,5 +916,50 @@ fn index_names(names: &mut FileNames, class_members: &HashSet<TextRange>) {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::doc_link_names;
+
+    /// Each name a comment points to, written out (`X.y` for parts), with `: type` for a
+    /// tag's type.
+    fn names(comment: &str) -> Vec<String> {
+        doc_link_names(comment)
+            .into_iter()
+            .map(|found| {
+                let parts: Vec<&str> = found
+                    .parts
+                    .iter()
+                    .map(|&(a, b)| &comment[found.start + a..found.start + b])
+                    .collect();
+                let kind = if found.in_type { ": type" } else { "" };
+                format!("{}{kind}", parts.join("."))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn links_see_tags_and_tag_types_name_code() {
+        assert_eq!(
+            names(
+                "/** {@link A} {@linkcode B.c | label} {@linkplain D#e}\n * @see F\n * @param {G<H>} x\n */"
+            ),
+            ["A", "B.c", "D.e", "F", "G: type", "H: type"]
+        );
+    }
+
+    #[test]
+    fn urls_modules_keys_keywords_and_other_tags_name_nothing() {
+        assert_eq!(
+            names(
+                "/** {@link https://a.b/C} {@link module:d} @seeAlso E a@see.f\n * @type {{ key: K, 'q': typeof V }} */"
+            ),
+            ["K: type", "V: type"]
+        );
+        assert_eq!(names("/** @see {@link X} */"), ["X"]);
+        assert_eq!(names("/** @returns {"), Vec::<String>::new());
+        assert_eq!(names("/** @see ñé.{@link} ü# @"), ["ñé"]);
     }
 }

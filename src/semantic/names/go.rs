@@ -25,6 +25,7 @@ use super::{
     BindingKind, FileNames, NameRules, OccurrenceId, Role, ScopeId,
     identifiers::file_identifiers,
     resolve::{MAX_DEPTH, Namespace, Resolver, Target, is_star_import, push_unique},
+    spaces::Space,
 };
 use crate::{
     db::{Db, SourceFile, Workspace},
@@ -64,6 +65,16 @@ impl NameRules for GoNames {
 
     fn declared_in_order(&self) -> bool {
         true
+    }
+
+    /// Types and values share one namespace.
+    fn keeps_types_apart(&self) -> bool {
+        false
+    }
+
+    /// A method's references are its own.
+    fn counts_member_families(&self) -> bool {
+        false
     }
 }
 
@@ -235,6 +246,7 @@ impl Resolver<'_> {
                             file: other,
                             scope: 0,
                             name: name.clone(),
+                            space: Space::All,
                         },
                     );
                 }

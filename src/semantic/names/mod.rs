@@ -11,14 +11,19 @@
 
 pub mod ecmascript;
 mod extract;
+pub mod family;
 pub mod go;
 pub mod hierarchy;
 pub mod identifiers;
 pub mod python;
 pub mod resolve;
 pub mod rust;
+pub mod spaces;
 
-use std::{collections::HashMap, sync::Arc};
+use std::{
+    collections::{HashMap, HashSet},
+    sync::Arc,
+};
 
 use crate::{
     db::{Db, SourceFile},
@@ -52,6 +57,16 @@ pub trait NameRules: Sync {
     /// Whether a name of a function or a block is seen only after its declaration (Go);
     /// otherwise anywhere in its scope. Top-level names are seen everywhere.
     fn declared_in_order(&self) -> bool;
+
+    /// Whether a name bound as a type only (`@type.only`) and as a value only in one scope
+    /// is two symbols (TypeScript's `type X` and `const X`), each use seeing the one its
+    /// position asks for; otherwise a scope's bindings of a name are one symbol.
+    fn keeps_types_apart(&self) -> bool;
+
+    /// Whether a reference search for a class's member also finds the members of its
+    /// family: those of the same name it overrides, up to the first declaration, and those
+    /// overriding these in every subclass (`names/family.rs`).
+    fn counts_member_families(&self) -> bool;
 }
 
 /// The name rules of `family`.
@@ -109,6 +124,12 @@ pub enum Role {
     Nonlocal,
     /// A use of the name as a variable.
     Read,
+    /// A name a doc comment links to (`{@link X}`, `@see X`): whatever the name means where
+    /// the comment is, a value or a type. It reads nothing, so no check counts it as a use.
+    DocReference,
+    /// A type a doc comment names (`X` in `@param {X} x`, `@throws {Array<X>}`): the name
+    /// as a type. Like a link, it reads nothing.
+    DocType,
     Call,
     Type,
     /// Changes the binding without making one (`del x`).
@@ -129,6 +150,8 @@ pub enum Role {
     /// A name looked up on a receiver (`obj.name`): read, called, or assigned.
     Member,
     MemberCall,
+    /// In a type (`ns.T` in `let x: ns.T`): a type, where types and values are apart.
+    MemberType,
     MemberDefinition,
 }
 
@@ -141,7 +164,7 @@ impl Role {
     pub fn is_member(self) -> bool {
         matches!(
             self,
-            Role::Member | Role::MemberCall | Role::MemberDefinition
+            Role::Member | Role::MemberCall | Role::MemberType | Role::MemberDefinition
         )
     }
 
@@ -168,6 +191,7 @@ impl Role {
             "reference.super" => Role::SuperReference,
             "member" => Role::Member,
             "member.call" => Role::MemberCall,
+            "member.type" => Role::MemberType,
             "member.definition" => Role::MemberDefinition,
             "skip" => return Some(None),
             _ => return None,
@@ -213,6 +237,9 @@ pub struct FileNames {
     /// Bindings that hold an instance of a builtin type (`x = []` → `list`), and members
     /// looked up on a literal (`", ".join` → `str`): by occurrence, the type's name.
     builtin_instances: HashMap<OccurrenceId, Box<str>>,
+    /// Bindings of a name as a type and nothing else (a TypeScript interface or type
+    /// alias, `@type.only`).
+    type_only: HashSet<OccurrenceId>,
     /// By name, then by scope (few scopes bind one name): looked up without allocating.
     bindings: HashMap<Box<str>, Vec<(ScopeId, Vec<OccurrenceId>)>>,
     /// Every occurrence of each name, in document order.
@@ -261,6 +288,11 @@ impl FileNames {
             .get(name)
             .and_then(|scopes| scopes.iter().find(|(s, _)| *s == scope))
             .map_or(&[], |(_, sites)| sites.as_slice())
+    }
+
+    /// Whether `binding` binds its name as a type and nothing else (`interface I`).
+    pub fn is_type_only(&self, binding: OccurrenceId) -> bool {
+        self.type_only.contains(&binding)
     }
 
     /// `global` or `nonlocal`, when `scope` declares `name` so.
@@ -388,6 +420,15 @@ impl FileNames {
     /// of that name (`default`, or `b` in `export {a as b}`).
     pub fn export(&self, name: &str) -> Option<OccurrenceId> {
         self.exports.get(name).copied()
+    }
+
+    /// The names the module exports `name` under besides its own (`b` of `export {a as b}`
+    /// for `a`), in no particular order.
+    pub fn exported_as<'n>(&'n self, name: &'n str) -> impl Iterator<Item = &'n str> + 'n {
+        self.exports
+            .iter()
+            .filter(move |&(_, &local)| self.name(local) == name)
+            .map(|(exported, _)| &**exported)
     }
 
     /// The builtin type `occurrence` holds (a binding) or is looked up on (a member).

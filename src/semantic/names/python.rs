@@ -34,6 +34,16 @@ impl NameRules for PythonNames {
     fn declared_in_order(&self) -> bool {
         false
     }
+
+    /// Types and values share one namespace.
+    fn keeps_types_apart(&self) -> bool {
+        false
+    }
+
+    /// A method's references are its own.
+    fn counts_member_families(&self) -> bool {
+        false
+    }
 }
 
 /// Where a builtin is said to come from.

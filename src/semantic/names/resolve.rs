@@ -14,6 +14,7 @@ use std::{collections::HashMap, sync::Arc};
 use super::{
     BindingKind, FileNames, NameRules, Occurrence, OccurrenceId, Role, ScopeId, ecmascript,
     file_names, python,
+    spaces::{self, Space},
 };
 use crate::{
     db::{Db, SourceFile, Workspace},
@@ -37,6 +38,9 @@ pub enum Target {
         file: SourceFile,
         scope: ScopeId,
         name: Arc<str>,
+        /// Which of the name's meanings, where the scope binds it apart as a value and as a
+        /// type (`names/spaces.rs`); else [`Space::All`].
+        space: Space,
     },
     /// A whole module.
     Module(SourceFile),
@@ -128,6 +132,20 @@ impl<'db> Resolver<'db> {
         occurrence: OccurrenceId,
         depth: u32,
     ) -> Resolution {
+        let resolution = self.resolve_any_space(file, occurrence, depth);
+        Resolution {
+            targets: self.in_use_space(file, occurrence, resolution.targets),
+            ..resolution
+        }
+    }
+
+    /// [`Resolver::resolve_at`] before symbols are taken in the meaning the use asks for.
+    fn resolve_any_space(
+        &mut self,
+        file: SourceFile,
+        occurrence: OccurrenceId,
+        depth: u32,
+    ) -> Resolution {
         let names = self.names(file);
         let occ = names.occurrence(occurrence).clone();
         let name: Arc<str> = names.name(occurrence).into();
@@ -179,10 +197,15 @@ impl<'db> Resolver<'db> {
                 heuristic: false,
             };
         }
+        let wanted = if self.keeps_types_apart(file) {
+            spaces::use_space(occ.role)
+        } else {
+            Space::All
+        };
         let targets = self.lexical(
             file,
             &names,
-            occ.scope,
+            (occ.scope, wanted),
             &name,
             u32::from(occ.range.start()),
             depth,
@@ -252,6 +275,7 @@ impl<'db> Resolver<'db> {
                             file,
                             scope,
                             name: name.clone(),
+                            space: Space::All,
                         },
                     );
                 }
@@ -283,12 +307,13 @@ impl<'db> Resolver<'db> {
         }
     }
 
-    /// `name` as seen from `scope` of `file`: the nearest scope binding it.
+    /// `name` as seen from `scope` of `file` by a use asking for the meaning `wanted`: the
+    /// nearest scope binding it so.
     fn lexical(
         &mut self,
         file: SourceFile,
         names: &FileNames,
-        from: ScopeId,
+        (from, wanted): (ScopeId, Space),
         name: &Arc<str>,
         at: u32,
         depth: u32,
@@ -298,7 +323,16 @@ impl<'db> Resolver<'db> {
         while let Some(current) = scope {
             let info = &names.scopes[current as usize];
             // A class's type parameters are seen from its methods; nothing else it binds is.
-            let visible = current == from
+            // Where types are kept apart (TypeScript), a class's or interface's members are
+            // not even seen from its body (`version: typeof version` reads the module's);
+            // an enum's are.
+            let own_members_seen = wanted == Space::All
+                || !info.is_class
+                || info.named_by.is_some_and(|n| {
+                    names.occurrence(n).role == Role::Definition(BindingKind::Type)
+                        && !names.is_type_only(n)
+                });
+            let visible = current == from && own_members_seen
                 || !info.is_class
                 || names.bindings(current, name).iter().any(|&b| {
                     names.occurrence(b).role == Role::Definition(BindingKind::TypeParameter)
@@ -323,6 +357,7 @@ impl<'db> Resolver<'db> {
                     } else {
                         !bindings.is_empty()
                     };
+                let bound = bound && self.binds_for(file, names, current, name, wanted);
                 if bound {
                     return self.follow_symbol(file, names, current, name, depth);
                 }
@@ -463,7 +498,7 @@ impl<'db> Resolver<'db> {
     }
 
     /// The name rules of `file`'s language.
-    fn rules(&self, file: SourceFile) -> &'static dyn NameRules {
+    pub(super) fn rules(&self, file: SourceFile) -> &'static dyn NameRules {
         super::rules(self.family(file))
     }
 
@@ -534,6 +569,7 @@ impl<'db> Resolver<'db> {
                     file,
                     scope,
                     name: name.clone(),
+                    space: Space::All,
                 },
             );
         }
@@ -754,11 +790,13 @@ impl<'db> Resolver<'db> {
                     file: target_file,
                     scope,
                     name,
+                    space,
                 } => {
                     let target = Target::Symbol {
                         file: target_file,
                         scope,
                         name: name.clone(),
+                        space,
                     };
                     for (file, binding) in self.definitions_at(&target, depth + 1) {
                         let names = self.names(file);
@@ -955,6 +993,7 @@ impl<'db> Resolver<'db> {
                 file,
                 scope: class,
                 name: name.clone(),
+                space: Space::All,
             }];
         }
         let associated = self.rust_associated_items(file, class, name, depth);
@@ -978,6 +1017,7 @@ impl<'db> Resolver<'db> {
                 file,
                 scope: class,
                 name: name.clone(),
+                space: Space::All,
             }];
         }
         Vec::new()
@@ -1059,7 +1099,12 @@ impl<'db> Resolver<'db> {
     }
 
     /// The classes `class` derives from, as namespaces.
-    fn base_namespaces(&mut self, file: SourceFile, class: ScopeId, depth: u32) -> Vec<Namespace> {
+    pub(super) fn base_namespaces(
+        &mut self,
+        file: SourceFile,
+        class: ScopeId,
+        depth: u32,
+    ) -> Vec<Namespace> {
         let names = self.names(file);
         let bases = names.scopes[class as usize]
             .named_by
@@ -1123,6 +1168,7 @@ impl<'db> Resolver<'db> {
                             file,
                             scope,
                             name: name.clone(),
+                            space: Space::All,
                         },
                     );
                 }
@@ -1206,13 +1252,20 @@ impl<'db> Resolver<'db> {
     /// back here (`self.history.history` in a class whose `history` holds a `History`), so
     /// it must count toward the same bound.
     fn definitions_at(&mut self, target: &Target, depth: u32) -> Vec<(SourceFile, OccurrenceId)> {
-        let Target::Symbol { file, scope, name } = target else {
+        let Target::Symbol {
+            file,
+            scope,
+            name,
+            space,
+        } = target
+        else {
             return Vec::new();
         };
         let names = self.names(*file);
         let mut sites: Vec<(SourceFile, OccurrenceId)> = names
             .bindings(*scope, name)
             .iter()
+            .filter(|&&b| spaces::binding_space(&names, b).serves(*space))
             .map(|&b| (*file, b))
             .collect();
         // Attributes assigned on instances define a member the class body does not declare.

@@ -22,6 +22,7 @@ use std::{
 use super::{
     BindingKind, FileNames, NameRules, OccurrenceId, Role, ScopeId,
     resolve::{MAX_DEPTH, Namespace, Resolver, Target, push_unique},
+    spaces::Space,
 };
 use crate::{
     db::SourceFile,
@@ -58,6 +59,16 @@ impl NameRules for RustNames {
     }
 
     fn declared_in_order(&self) -> bool {
+        false
+    }
+
+    /// Types and values share one namespace.
+    fn keeps_types_apart(&self) -> bool {
+        false
+    }
+
+    /// A method's references are its own.
+    fn counts_member_families(&self) -> bool {
         false
     }
 }
@@ -451,6 +462,7 @@ fn type_defined_by(names: &FileNames, file: SourceFile, scope: ScopeId) -> Optio
             file,
             scope: info.parent.unwrap_or(0),
             name: names.name(named_by).into(),
+            space: Space::All,
         }
     })
 }
