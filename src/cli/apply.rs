@@ -101,6 +101,19 @@ pub(super) fn failed(error: impl Failure + std::fmt::Display) -> CliError {
     CliError(format!("{}: {error}", error.code().as_str()))
 }
 
+/// The error, then the places it names (an ambiguous name's candidates, the uses that hold
+/// a delete back), one per line.
+pub(super) fn failed_at(
+    error: impl Failure + std::fmt::Display,
+    places: &[crate::ide::Candidate],
+) -> CliError {
+    let mut message = failed(error).0;
+    for place in places {
+        message.push_str(&format!("\n  {}:{} {}", place.path, place.line, place.kind));
+    }
+    CliError(message)
+}
+
 /// How a computed patch is previewed, shown and written (`apply` and `edit`).
 pub(super) struct Shown {
     pub check: CheckPolicy,

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
-use super::{CliError, GlobalArgs, apply::failed, cancelled, load_workspace, position};
+use super::{CliError, GlobalArgs, apply::failed_at, cancelled, load_workspace, position};
 use crate::ide::{
     CallDirection, CallGraphError, CallGraphQuery, DEFAULT_CALL_GRAPH_NODES, MAX_CALL_DEPTH,
     SymbolEditTarget, call_graph_dot, call_graph_mermaid,
@@ -105,9 +105,5 @@ fn graph_error(error: CallGraphError) -> CliError {
         CallGraphError::Ambiguous(ambiguity) => ambiguity.candidates.clone(),
         _ => Vec::new(),
     };
-    let mut message = failed(error).0;
-    for place in places {
-        message.push_str(&format!("\n  {}:{} {}", place.path, place.line, place.kind));
-    }
-    CliError(message)
+    failed_at(error, &places)
 }

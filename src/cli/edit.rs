@@ -11,7 +11,7 @@ use clap::{Args, ValueEnum};
 
 use super::{
     CliError, GlobalArgs,
-    apply::{Shown, WriteArgs, failed, read_input},
+    apply::{Shown, WriteArgs, failed_at, read_input},
     cancelled, load_workspace, position,
 };
 use crate::ide::{SymbolEditError, SymbolEditKind, SymbolEditTarget};
@@ -111,9 +111,5 @@ fn edit_error(error: SymbolEditError) -> CliError {
         SymbolEditError::StillReferenced { references, .. } => references.clone(),
         _ => Vec::new(),
     };
-    let mut message = failed(error).0;
-    for place in places {
-        message.push_str(&format!("\n  {}:{} {}", place.path, place.line, place.kind));
-    }
-    CliError(message)
+    failed_at(error, &places)
 }

@@ -10,7 +10,7 @@ use std::{path::Path, process::ExitCode};
 use clap::Args;
 
 use super::{
-    CliError, GlobalArgs, apply::failed, cancelled, load_workspace, position, workspace_path,
+    CliError, GlobalArgs, apply::failed_at, cancelled, load_workspace, position, workspace_path,
 };
 use crate::{
     ide::{
@@ -101,9 +101,5 @@ fn impact_error(error: ImpactError) -> CliError {
         ImpactError::Ambiguous(ambiguity) => ambiguity.candidates.clone(),
         _ => Vec::new(),
     };
-    let mut message = failed(error).0;
-    for place in places {
-        message.push_str(&format!("\n  {}:{} {}", place.path, place.line, place.kind));
-    }
-    CliError(message)
+    failed_at(error, &places)
 }

@@ -87,6 +87,8 @@ pub struct ExploredDefinition {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ExploreAnswer {
+    /// The answer for a model: what `tokens` counts.
+    #[serde(skip)]
     pub text: String,
     /// The exact tokens of `text`, and what it would cost to read the files whole instead:
     /// the files holding the named definitions and the listed dependents.

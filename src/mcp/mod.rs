@@ -146,6 +146,15 @@ impl ToolError {
             .insert(key.to_string(), value);
         self
     }
+
+    /// The failure with `places` (an ambiguous name's candidates, the uses that hold a
+    /// delete back) under `key`, when there are some.
+    pub fn with_places<T: serde::Serialize>(self, key: &str, places: Option<&T>) -> ToolError {
+        match places.and_then(|p| serde_json::to_value(p).ok()) {
+            Some(value) => self.with_detail(key, value),
+            None => self,
+        }
+    }
 }
 
 /// Refuses roots that would expose a whole machine or home directory.

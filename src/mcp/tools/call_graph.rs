@@ -264,12 +264,5 @@ fn graph_error(error: CallGraphError) -> ToolError {
         CallGraphError::Ambiguous(ambiguity) => Some(ambiguity.candidates.clone()),
         _ => None,
     };
-    let tool_error = ToolError::failed(error);
-    match candidates {
-        Some(places) => tool_error.with_detail(
-            "candidates",
-            serde_json::to_value(places).unwrap_or_default(),
-        ),
-        None => tool_error,
-    }
+    ToolError::failed(error).with_places("candidates", candidates.as_ref())
 }

@@ -8,11 +8,11 @@
 
 use rmcp::{RoleServer, model::JsonObject, service::RequestContext, tool, tool_router};
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use super::{Lane, SextantServer, parse_args, read_error};
 use crate::{
-    ide::{Encoding, ExploreAnswer, ExploreQuery, ExploredDefinition, MoreNamed},
+    ide::{Encoding, ExploreAnswer, ExploreQuery},
     mcp::{
         ErrorCode, ToolError,
         answers::Rendered,
@@ -41,62 +41,19 @@ pub struct ExploreArgs {
     pub encoding: Option<Encoding>,
 }
 
-/// The structured content: everything but the text, which is the text content.
-#[derive(Clone, Debug, Serialize, JsonSchema)]
-pub struct ExploreData {
-    /// The exact tokens of the text content, and of the files it draws on read whole.
-    pub tokens: usize,
-    pub files_tokens: usize,
-    pub encoding: Encoding,
-    pub max_tokens: usize,
-    pub definitions: Vec<ExploredDefinition>,
-    /// Files named by a term, shown as skeletons.
-    pub files: Vec<String>,
-    pub call_paths: Vec<Vec<String>>,
-    pub dependents_shown: usize,
-    pub dependents: usize,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub not_found: Vec<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub more_named: Vec<MoreNamed>,
-    pub truncated: bool,
-}
-
-impl ExploreData {
-    fn rendered(answer: ExploreAnswer) -> Rendered<ExploreData> {
-        Rendered {
-            data: ExploreData {
-                tokens: answer.tokens,
-                files_tokens: answer.files_tokens,
-                encoding: answer.encoding,
-                max_tokens: answer.max_tokens,
-                definitions: answer.definitions,
-                files: answer.files,
-                call_paths: answer.call_paths,
-                dependents_shown: answer.dependents_shown,
-                dependents: answer.dependents,
-                not_found: answer.not_found,
-                more_named: answer.more_named,
-                truncated: answer.truncated,
-            },
-            text: answer.text,
-        }
-    }
-}
-
 #[tool_router(router = explore_router, vis = "pub(super)")]
 impl SextantServer {
     #[tool(
         description = "One read for a question: the definitions its `terms` name (source grouped by file), call paths between them, and what depends on them, under `max_tokens`.",
         input_schema = input_schema::<ExploreArgs>(),
-        output_schema = output_schema::<ExploreData>(),
+        output_schema = output_schema::<ExploreAnswer>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
     )]
     async fn explore(
         &self,
         args: JsonObject,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<Rendered<ExploreData>, rmcp::model::CallToolResult> {
+    ) -> Result<Rendered<ExploreAnswer>, rmcp::model::CallToolResult> {
         let args: ExploreArgs = parse_args(args)?;
         let invalid = |message: String| ToolError::new(ErrorCode::InvalidArgument, message);
         if args.terms.is_empty() || args.terms.len() > MAX_TERMS {
@@ -136,7 +93,10 @@ impl SextantServer {
                     ),
                 ));
             }
-            Ok(ExploreData::rendered(answer))
+            Ok(Rendered {
+                text: answer.text.clone(),
+                data: answer,
+            })
         })
         .await
     }

@@ -133,14 +133,8 @@ fn fitted(
 
 fn implementations_error(error: ImplementationsError) -> ToolError {
     let candidates = match &error {
-        ImplementationsError::Ambiguous { candidates, .. } => {
-            Some(serde_json::to_value(candidates).unwrap_or_default())
-        }
+        ImplementationsError::Ambiguous { candidates, .. } => Some(candidates.clone()),
         ImplementationsError::NoSubject(_) => None,
     };
-    let tool_error = ToolError::failed(error);
-    match candidates {
-        Some(candidates) => tool_error.with_detail("candidates", candidates),
-        None => tool_error,
-    }
+    ToolError::failed(error).with_places("candidates", candidates.as_ref())
 }
