@@ -47,13 +47,46 @@ pub struct Reached {
     pub imports: bool,
 }
 
+/// Which files import each seed definition by name, as [`importers_by_name`] finds them.
+pub type NamedImporters = Vec<(Seed, SourceFile)>;
+
+/// The files importing each of `seeds` (definitions) by name: a reference search per seed.
+pub fn importers_by_name(db: &dyn Db, workspace: Workspace, seeds: &[Seed]) -> NamedImporters {
+    let mut resolver = Resolver::new(db, workspace);
+    let mut found = Vec::new();
+    for &seed in seeds {
+        let Seed::Definition {
+            file: source,
+            symbol: Some(symbol),
+        } = seed
+        else {
+            continue;
+        };
+        let callable = Callable {
+            file: source,
+            symbol: Some(symbol),
+        };
+        let targets = targets_of(&mut resolver, callable);
+        for (importer, occurrence, certainty) in search_hits(&mut resolver, &targets, None).0 {
+            let role = resolver.names(importer).occurrence(occurrence).role;
+            let imports = matches!(role, Role::Definition(BindingKind::Import) | Role::Imported);
+            if imports && certainty == Certainty::Exact && importer != source {
+                found.push((seed, importer));
+            }
+        }
+    }
+    found
+}
+
 /// The seeds' nodes (distance 0) and everything depending on them up to `max_depth` steps,
-/// breadth first: by distance, and within one distance in the order found.
+/// breadth first: by distance, and within one distance in the order found; the files in
+/// `named_importers` import their seed.
 pub fn dependents(
     db: &dyn Db,
     workspace: Workspace,
     seeds: &[Seed],
     max_depth: u32,
+    named_importers: &[(Seed, SourceFile)],
 ) -> (Vec<Reached>, std::sync::Arc<ReferenceGraph>) {
     let graph = reference_graph(db, workspace);
     let mut seen = vec![false; graph.node_count()];
@@ -74,7 +107,6 @@ pub fn dependents(
         };
     let mut whole_files = Vec::new();
     let mut importers: Vec<(u32, SourceFile)> = Vec::new();
-    let mut resolver = Resolver::new(db, workspace);
     for seed in seeds {
         match *seed {
             Seed::Definition {
@@ -91,22 +123,13 @@ pub fn dependents(
                 if visit(id, 0, None, false, &mut reached) {
                     queue.push_back(reached.len() - 1);
                 }
-                if symbol.is_some() && max_depth > 0 {
-                    let callable = Callable {
-                        file: source,
-                        symbol,
-                    };
-                    let targets = targets_of(&mut resolver, callable);
-                    for (importer, occurrence, certainty) in
-                        search_hits(&mut resolver, &targets, None).0
-                    {
-                        let role = resolver.names(importer).occurrence(occurrence).role;
-                        let imports =
-                            matches!(role, Role::Definition(BindingKind::Import) | Role::Imported);
-                        if imports && certainty == Certainty::Exact && importer != source {
-                            importers.push((id, importer));
-                        }
-                    }
+                if max_depth > 0 {
+                    importers.extend(
+                        named_importers
+                            .iter()
+                            .filter(|(of, _)| *of == *seed)
+                            .map(|&(_, importer)| (id, importer)),
+                    );
                 }
             }
             Seed::File(source) => {

@@ -10,19 +10,23 @@
 //! and by its own text, its nested definitions cut out: an edit inside a method changes the
 //! method, not its class, and a definition that only moved is unchanged.
 
-use std::{collections::HashMap, path::Path, sync::Arc};
+use std::{
+    collections::HashMap,
+    path::Path,
+    sync::{Arc, LazyLock, Mutex},
+};
 
 use serde::Serialize;
 
 use super::{
-    Budget, Impact, ImpactEntry,
+    Budget, ContentHash, Impact, ImpactEntry,
     impact::{self, ImpactQuery},
     read::pieces::file_at,
 };
 use crate::{
     db::{Db, Workspace},
-    engine::impact::{Seed, dependents},
-    lang,
+    engine::impact::{NamedImporters, Seed, dependents, importers_by_name},
+    lang::{self, Language},
     semantic::symbols::{FileSymbols, SymbolKind, extract, file_symbols},
 };
 
@@ -123,8 +127,12 @@ pub(crate) fn changes(
 ) -> Result<Changes, ChangesError> {
     let mut files = Vec::new();
     let mut seeds = Vec::new();
+    // Each changed definition's importers are searched once, for its own count and for
+    // the combined impact.
+    let mut importers = NamedImporters::new();
     for changed in &query.files {
-        let (file, definitions) = changed_definitions(db, workspace, changed, query.max_depth);
+        let (file, definitions) =
+            changed_definitions(db, workspace, changed, query.max_depth, &mut importers);
         seeds.extend(file);
         files.push(ChangedFile {
             path: changed.path.clone(),
@@ -139,7 +147,7 @@ pub(crate) fn changes(
         tests_only: false,
         budget: None,
     };
-    let mut impact = impact::impact_of_seeds(db, workspace, &seeds, &walk);
+    let mut impact = impact::impact_with(db, workspace, &seeds, &importers, &walk);
     let affected_tests: Vec<ImpactEntry> = impact
         .seeds
         .iter()
@@ -209,6 +217,34 @@ impl super::Failure for ChangesError {
             ChangesError::OverBudget(_) => super::ErrorCode::TooLarge,
         }
     }
+}
+
+/// Texts outside the database extracted so far, by language and content: a review asks for
+/// the same changes again and again, and the old texts are the same each time. Keyed by
+/// content, an entry is never stale; the map is emptied when it reaches its bound.
+static EXTRACTED: LazyLock<Mutex<ExtractedTexts>> = LazyLock::new(Default::default);
+type ExtractedTexts = HashMap<(String, ContentHash), Arc<FileSymbols>>;
+const MAX_EXTRACTED: usize = 1024;
+
+/// The definitions of `text`, a file of `lang` outside the database, as the database would
+/// find them.
+fn extracted(lang: &Language, text: &str) -> Arc<FileSymbols> {
+    let key = (lang.id.clone(), ContentHash::of(text.as_bytes()));
+    let cache = || {
+        EXTRACTED
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    };
+    if let Some(found) = cache().get(&key) {
+        return found.clone();
+    }
+    let symbols = Arc::new(extract(lang, text).symbols);
+    let mut map = cache();
+    if map.len() >= MAX_EXTRACTED {
+        map.clear();
+    }
+    map.insert(key, symbols.clone());
+    symbols
 }
 
 /// A definition as matched across the two texts.
@@ -281,6 +317,7 @@ fn changed_definitions(
     workspace: Workspace,
     changed: &ChangedText,
     max_depth: u32,
+    all_importers: &mut NamedImporters,
 ) -> (Vec<Seed>, Vec<ChangedDefinition>) {
     let Some(lang) = lang::registry().for_path(Path::new(&changed.path), None) else {
         return (Vec::new(), Vec::new());
@@ -288,11 +325,11 @@ fn changed_definitions(
     let in_workspace = file_at(db, workspace, &changed.path);
     let old = changed
         .old
-        .as_deref()
-        .map(|text| (extract(lang, text).symbols, text));
+        .as_ref()
+        .map(|text| (extracted(lang, text), text.clone()));
     let new: Option<(Arc<FileSymbols>, Arc<str>)> = match &changed.new {
         None => in_workspace.map(|f| (file_symbols(db, f), f.text(db).clone())),
-        Some(Some(text)) => Some((Arc::new(extract(lang, text).symbols), text.clone())),
+        Some(Some(text)) => Some((extracted(lang, text), text.clone())),
         Some(None) => None,
     };
     let old_defs = old
@@ -341,7 +378,9 @@ fn changed_definitions(
                 file: *file,
                 symbol: Some(symbol),
             };
-            let (reached, graph) = dependents(db, workspace, &[seed], max_depth);
+            let importers = importers_by_name(db, workspace, &[seed]);
+            let (reached, graph) = dependents(db, workspace, &[seed], max_depth, &importers);
+            all_importers.extend(importers);
             let users: Vec<_> = reached.iter().filter(|r| r.distance > 0).collect();
             dependents_count = Some(users.len());
             tests = Some(

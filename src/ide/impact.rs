@@ -15,7 +15,7 @@ use super::{
 use crate::{
     db::{Db, SourceFile, Workspace},
     engine::{
-        impact::{Reached, Seed, dependents},
+        impact::{NamedImporters, Reached, Seed, dependents, importers_by_name},
         reference_graph::{Node, ReferenceGraph},
         test_code::file_tests,
     },
@@ -157,26 +157,45 @@ pub(super) fn impact_of_seeds(
     seeds: &[Seed],
     query: &ImpactQuery,
 ) -> Impact {
-    let (reached, graph) = dependents(db, workspace, seeds, query.max_depth);
-    let entry = |r: &Reached| entry(db, &graph, r);
-    let (seed_nodes, users): (Vec<&Reached>, Vec<&Reached>) =
+    let importers = importers_by_name(db, workspace, seeds);
+    impact_with(db, workspace, seeds, &importers, query)
+}
+
+/// As [`impact_of_seeds`], with the seeds' importers by name already found.
+pub(super) fn impact_with(
+    db: &dyn Db,
+    workspace: Workspace,
+    seeds: &[Seed],
+    importers: &NamedImporters,
+    query: &ImpactQuery,
+) -> Impact {
+    let (reached, graph) = dependents(db, workspace, seeds, query.max_depth, importers);
+    let (seed_nodes, mut users): (Vec<&Reached>, Vec<&Reached>) =
         reached.iter().partition(|r| r.distance == 0);
-    let mut dependents: Vec<ImpactEntry> = users.iter().map(|r| entry(r)).collect();
-    let files = dependents
+    let files = users
         .iter()
-        .map(|e| &e.path)
+        .map(|r| r.node.file)
         .collect::<BTreeSet<_>>()
         .len();
-    let tests = dependents.iter().filter(|e| e.test).count();
-    let seeds: Vec<ImpactEntry> = seed_nodes.iter().map(|r| entry(r)).collect();
-    let total = dependents.len();
+    let tests = users.iter().filter(|r| is_test(db, &graph, r.node)).count();
+    let total = users.len();
     if query.tests_only {
-        dependents.retain(|e| e.test);
+        users.retain(|r| is_test(db, &graph, r.node));
     }
-    // Within one distance: by path, then line.
-    dependents.sort_by(|a, b| (a.distance, &a.path, a.line).cmp(&(b.distance, &b.path, b.line)));
-    let truncated = dependents.len() > query.limit;
-    dependents.truncate(query.limit);
+    // Within one distance: by path (the graph's files are in path order), then line. Only
+    // the listed ones become entries: a walk can reach thousands.
+    let line = |node: Node| {
+        node.definition.map_or(0, |symbol| {
+            file_symbols(db, graph.files[node.file as usize]).positions[symbol as usize]
+                .start
+                .line
+        })
+    };
+    users.sort_by_cached_key(|r| (r.distance, r.node.file, line(r.node)));
+    let truncated = users.len() > query.limit;
+    users.truncate(query.limit);
+    let dependents = users.iter().map(|r| entry(db, &graph, r)).collect();
+    let seeds = seed_nodes.iter().map(|r| entry(db, &graph, r)).collect();
     Impact {
         seeds,
         dependents,
