@@ -406,6 +406,15 @@ function implementations(file, offset) {
     );
 }
 
+// Who calls the function or method whose name starts at `offset`: each call site (the
+// callee's name in the caller), as the call hierarchy lists them.
+function incomingCalls(file, offset) {
+    const calls = service.provideCallHierarchyIncomingCalls(absolute(file), offset) ?? [];
+    return calls.flatMap((call) =>
+        call.fromSpans.map((span) => location(call.from.file, span, { caller: call.from.name })),
+    );
+}
+
 function handle(request) {
     switch (request.op) {
         case "info":
@@ -424,6 +433,8 @@ function handle(request) {
             return implementations(request.file, request.offset);
         case "methods":
             return methods(request.file);
+        case "incomingCalls":
+            return incomingCalls(request.file, request.offset);
         default:
             throw new Error(`unknown op ${JSON.stringify(request.op)}`);
     }
