@@ -459,12 +459,13 @@ fn call_paths(resolver: &mut Resolver, named: &[Callable]) -> Vec<Vec<Callable>>
             if to == from || !parent.contains_key(&to) {
                 continue;
             }
-            let mut path = vec![to];
-            while let Some(&previous) = parent.get(path.last().unwrap()) {
+            let (mut path, mut at) = (vec![to], to);
+            while let Some(&previous) = parent.get(&at) {
                 path.push(previous);
                 if previous == from {
                     break;
                 }
+                at = previous;
             }
             path.reverse();
             paths.push(path);

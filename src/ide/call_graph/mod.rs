@@ -276,18 +276,20 @@ fn start_of(
             let sites = definition_sites(db, workspace, name, path_prefix.as_deref());
             let callables: Vec<_> = sites
                 .iter()
-                .filter(|(file, offset, _)| callable_named_at(db, *file, *offset).is_some())
-                .cloned()
+                .filter_map(|site| Some((callable_named_at(db, site.0, site.1)?, site.clone())))
                 .collect();
             match (callables.as_slice(), sites.first()) {
-                ([(file, offset, _)], _) => Ok(callable_named_at(db, *file, *offset).unwrap()),
+                ([(callable, _)], _) => Ok(*callable),
                 ([], None) => Err(CallGraphError::NotFound(format!(
                     "no definition named `{name}`"
                 ))),
                 ([], Some((_, _, kind))) => {
                     Err(CallGraphError::NotCallable(format!("`{name}` ({kind})")))
                 }
-                (several, _) => Err(CallGraphError::Ambiguous(ambiguity(db, name, several))),
+                (several, _) => {
+                    let sites: Vec<_> = several.iter().map(|(_, site)| site.clone()).collect();
+                    Err(CallGraphError::Ambiguous(ambiguity(db, name, &sites)))
+                }
             }
         }
         SymbolEditTarget::Position { path, offset } => {
