@@ -20,17 +20,17 @@ use serde::Serialize;
 
 use super::{
     definitions::{DefinitionSite, members_named},
-    reference_graph::DefinitionsByName,
+    reference_graph::{DefinitionsByName, Enclosing},
     search::{Certainty, search_hits},
 };
 use crate::{
-    db::{Db, SourceFile},
+    db::SourceFile,
     semantic::{
         names::{
             OccurrenceId, Role,
             resolve::{Resolver, Target},
         },
-        symbols::{SymbolKind, file_symbols},
+        symbols::{FileSymbols, SymbolKind, file_symbols},
     },
     syntax::TextRange,
 };
@@ -94,18 +94,23 @@ fn edge_kind(role: Role) -> Option<EdgeKind> {
     }
 }
 
-/// The innermost function or method of `file` around `range`; the top level when none is.
-pub fn caller_around(db: &dyn Db, file: SourceFile, range: TextRange) -> Callable {
-    let symbols = file_symbols(db, file);
-    let symbol = symbols
-        .summaries
-        .iter()
-        .zip(symbols.positions.iter())
-        .enumerate()
-        .filter(|(_, (s, p))| is_caller_kind(s.kind) && p.range.contains_range(range))
-        .min_by_key(|(_, (_, p))| p.range.len())
-        .map(|(i, _)| i as u32);
-    Callable { file, symbol }
+/// The innermost function or method of `file` (whose symbols and their nesting are given)
+/// around `range`; the top level when none is.
+fn caller_in(
+    file: SourceFile,
+    symbols: &FileSymbols,
+    enclosing: &Enclosing,
+    range: TextRange,
+) -> Callable {
+    let mut at = enclosing.innermost(range.start());
+    while let Some(i) = at {
+        let summary = &symbols.summaries[i as usize];
+        if is_caller_kind(summary.kind) {
+            break;
+        }
+        at = summary.parent;
+    }
+    Callable { file, symbol: at }
 }
 
 /// What `callable` stands for, as targets the resolver and `search_hits` take: the
@@ -135,22 +140,29 @@ pub fn incoming(resolver: &mut Resolver, callee: Callable) -> Vec<CallSite> {
     let targets = targets_of(resolver, callee);
     let (hits, _) = search_hits(resolver, &targets, None);
     let mut sites = Vec::new();
-    for (file, occurrence, certainty) in hits {
-        let names = resolver.names(file);
-        let found = names.occurrence(occurrence);
-        let Some(edge) = edge_kind(found.role) else {
-            continue;
-        };
-        if edge == EdgeKind::Reference && (!is_caller_kind(kind) || certainty != Certainty::Exact) {
-            continue;
+    // The hits come by file: each file's nesting is built once.
+    for file_hits in hits.chunk_by(|a, b| a.0 == b.0) {
+        let file = file_hits[0].0;
+        let (names, symbols) = (resolver.names(file), file_symbols(db, file));
+        let enclosing = Enclosing::new(&symbols.summaries, &symbols.positions);
+        for &(_, occurrence, certainty) in file_hits {
+            let found = names.occurrence(occurrence);
+            let Some(edge) = edge_kind(found.role) else {
+                continue;
+            };
+            if edge == EdgeKind::Reference
+                && (!is_caller_kind(kind) || certainty != Certainty::Exact)
+            {
+                continue;
+            }
+            sites.push(CallSite {
+                caller: caller_in(file, &symbols, &enclosing, found.range),
+                callee,
+                kind: edge,
+                certainty,
+                range: found.range,
+            });
         }
-        sites.push(CallSite {
-            caller: caller_around(db, file, found.range),
-            callee,
-            kind: edge,
-            certainty,
-            range: found.range,
-        });
     }
     sites
 }
@@ -171,6 +183,7 @@ pub fn outgoing(resolver: &mut Resolver, caller: Callable) -> Vec<CallSite> {
         None => (TextRange::up_to((file.text(db).len() as u32).into()), false),
     };
     let names = resolver.names(file);
+    let enclosing = Enclosing::new(&symbols.summaries, &symbols.positions);
     let mut definitions = DefinitionsByName::default();
     let mut sites = Vec::new();
     for id in 0..names.occurrences.len() as OccurrenceId {
@@ -179,7 +192,7 @@ pub fn outgoing(resolver: &mut Resolver, caller: Callable) -> Vec<CallSite> {
             continue;
         };
         if !range.contains_range(occurrence.range)
-            || (!whole && caller_around(db, file, occurrence.range) != caller)
+            || (!whole && caller_in(file, &symbols, &enclosing, occurrence.range) != caller)
         {
             continue;
         }

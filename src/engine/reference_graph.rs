@@ -145,7 +145,7 @@ impl DefinitionsByName {
 }
 
 /// The innermost definition around an offset, by the definitions' nesting.
-struct Enclosing<'a> {
+pub(crate) struct Enclosing<'a> {
     summaries: &'a [SymbolSummary],
     positions: &'a [SymbolPositions],
     /// Definition indices by the start of their range.
@@ -153,7 +153,7 @@ struct Enclosing<'a> {
 }
 
 impl<'a> Enclosing<'a> {
-    fn new(summaries: &'a [SymbolSummary], positions: &'a [SymbolPositions]) -> Self {
+    pub(crate) fn new(summaries: &'a [SymbolSummary], positions: &'a [SymbolPositions]) -> Self {
         let mut by_start: Vec<u32> = (0..positions.len() as u32).collect();
         by_start.sort_by_key(|&i| (positions[i as usize].range.start(), i));
         Enclosing {
@@ -166,7 +166,7 @@ impl<'a> Enclosing<'a> {
     /// The last definition starting at or before `offset` is inside every definition
     /// around `offset` that starts before it (definitions nest), so the innermost one
     /// around `offset` is it or one of its parents.
-    fn innermost(&self, offset: TextSize) -> Option<u32> {
+    pub(crate) fn innermost(&self, offset: TextSize) -> Option<u32> {
         let after = self
             .by_start
             .partition_point(|&i| self.positions[i as usize].range.start() <= offset);

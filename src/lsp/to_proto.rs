@@ -163,21 +163,30 @@ pub fn definitions(
     Ok(locations)
 }
 
+/// The URI and line index of a hierarchy item's file; `None` when it has left the snapshot.
+fn item_place(
+    snapshot: &Snapshot,
+    encoding: PositionEncoding,
+    path: &str,
+) -> Cancellable<Option<(Uri, LineIndex)>> {
+    let (Some(file), Some(uri)) = (
+        snapshot.file(path),
+        uri::path_to_uri(&snapshot.root.join(path)),
+    ) else {
+        return Ok(None);
+    };
+    let index = snapshot.analysis.line_index(file)?;
+    Ok(Some((uri, LineIndex { index, encoding })))
+}
+
 /// A call hierarchy item; `None` when its file has left the snapshot.
 pub fn call_hierarchy_item(
     snapshot: &Snapshot,
     encoding: PositionEncoding,
     item: &CallItem,
 ) -> Cancellable<Option<CallHierarchyItem>> {
-    let (Some(file), Some(uri)) = (
-        snapshot.file(&item.path),
-        uri::path_to_uri(&snapshot.root.join(&item.path)),
-    ) else {
+    let Some((uri, index)) = item_place(snapshot, encoding, &item.path)? else {
         return Ok(None);
-    };
-    let index = LineIndex {
-        index: snapshot.analysis.line_index(file)?,
-        encoding,
     };
     Ok(Some(CallHierarchyItem {
         name: item.name.clone(),
@@ -198,15 +207,8 @@ pub fn type_hierarchy_item(
     encoding: PositionEncoding,
     item: &HierarchyItem,
 ) -> Cancellable<Option<TypeHierarchyItem>> {
-    let (Some(file), Some(uri)) = (
-        snapshot.file(&item.path),
-        uri::path_to_uri(&snapshot.root.join(&item.path)),
-    ) else {
+    let Some((uri, index)) = item_place(snapshot, encoding, &item.path)? else {
         return Ok(None);
-    };
-    let index = LineIndex {
-        index: snapshot.analysis.line_index(file)?,
-        encoding,
     };
     let detail = match (item.certainty, &item.container) {
         (Certainty::Exact, container) => container.clone(),
