@@ -218,6 +218,16 @@
   ]
   property: [(property_identifier) (private_property_identifier)] @member)
 
+; A function passed as an argument (`operate((source, subscriber) => …)`, `new
+; Observable((subscriber) => …)`): a parameter of it without a written type has the type
+; the callee's parameter gives that position (TypeScript's `@signature`).
+(call_expression
+  function: (_) @callback.callee
+  arguments: (arguments [(arrow_function) (function_expression)] @callback))
+(new_expression
+  constructor: (_) @callback.callee
+  arguments: (arguments [(arrow_function) (function_expression)] @callback))
+
 ; ---------------------------------------------------------------------------------------
 ; Uses.
 

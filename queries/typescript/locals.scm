@@ -165,6 +165,21 @@
   (accessibility_modifier) @class.member
   pattern: (identifier) @definition.parameter)
 
+; A parameter whose written type is a function's (`init: (source: Observable<T>) => void`):
+; that function type's parameters type those of a function passed for it (`@callback`).
+(required_parameter
+  pattern: (identifier) @definition.parameter
+  type: (type_annotation [
+    (function_type) @signature
+    (parenthesized_type (function_type) @signature)
+  ]))
+(optional_parameter
+  pattern: (identifier) @definition.parameter
+  type: (type_annotation [
+    (function_type) @signature
+    (parenthesized_type (function_type) @signature)
+  ]))
+
 ; Parameters, with the type they are an instance of when one is written.
 (required_parameter
   pattern: (identifier) @definition.parameter

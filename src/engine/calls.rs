@@ -24,7 +24,7 @@ use super::{
     search::{Certainty, search_hits},
 };
 use crate::{
-    db::SourceFile,
+    db::{Db, SourceFile, Workspace},
     semantic::{
         names::{
             OccurrenceId, Role,
@@ -140,6 +140,9 @@ pub fn incoming(resolver: &mut Resolver, callee: Callable) -> Vec<CallSite> {
     let targets = targets_of(resolver, callee);
     let (hits, _) = search_hits(resolver, &targets, None);
     let mut sites = Vec::new();
+    // A name-matched call counts as outgoing does: not when the name has too many
+    // definitions to say anything (`parse`, `next`), so both directions agree.
+    let mut too_many_guesses: HashMap<String, bool> = HashMap::new();
     // The hits come by file: each file's nesting is built once.
     for file_hits in hits.chunk_by(|a, b| a.0 == b.0) {
         let file = file_hits[0].0;
@@ -154,6 +157,15 @@ pub fn incoming(resolver: &mut Resolver, callee: Callable) -> Vec<CallSite> {
                 && (!is_caller_kind(kind) || certainty != Certainty::Exact)
             {
                 continue;
+            }
+            if certainty == Certainty::Heuristic {
+                let name = names.name(occurrence);
+                let too_many = *too_many_guesses
+                    .entry(name.to_owned())
+                    .or_insert_with(|| name_guesses(db, resolver.workspace(), name) > MAX_GUESSES);
+                if too_many {
+                    continue;
+                }
             }
             sites.push(CallSite {
                 caller: caller_in(file, &symbols, &enclosing, found.range),
@@ -207,12 +219,7 @@ pub fn outgoing(resolver: &mut Resolver, caller: Callable) -> Vec<CallSite> {
         };
         let mut found: Vec<(SourceFile, u32)> = Vec::new();
         if resolution.heuristic {
-            let name = names.name(id);
-            for site in members_named(db, resolver.workspace(), name) {
-                if let DefinitionSite::Member { file, symbol } = site {
-                    found.push((file, symbol as u32));
-                }
-            }
+            found.extend(members_matched(db, resolver.workspace(), names.name(id)));
         }
         for target in &resolution.targets {
             if !matches!(target, Target::Symbol { .. }) {
@@ -252,6 +259,27 @@ pub fn outgoing(resolver: &mut Resolver, caller: Callable) -> Vec<CallSite> {
         }));
     }
     sites
+}
+
+/// The members a use of `name` on a receiver of unknown type may be.
+fn members_matched(db: &dyn Db, workspace: Workspace, name: &str) -> Vec<(SourceFile, u32)> {
+    members_named(db, workspace, name)
+        .into_iter()
+        .filter_map(|site| match site {
+            DefinitionSite::Member { file, symbol } => Some((file, symbol as u32)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// How many callables a call of `name` on a receiver of unknown type may be.
+fn name_guesses(db: &dyn Db, workspace: Workspace, name: &str) -> usize {
+    members_matched(db, workspace, name)
+        .into_iter()
+        .filter(|&(file, symbol)| {
+            is_callee_kind(file_symbols(db, file).summaries[symbol as usize].kind)
+        })
+        .count()
 }
 
 /// Sites grouped by (caller, callee, kind, certainty), each group's ranges in order; the

@@ -180,6 +180,50 @@ run();
 }
 
 #[test]
+fn typescript_parameters_typed_by_the_callee_and_destructured_members() {
+    // `subscriber` has no written type: the function it is a parameter of is passed to
+    // `operate` and to `new Stream`, whose parameters' function types give it one. A
+    // callback whose callee writes no function type for it (`forEach`) stays unknown, so
+    // its `next` call is only matched by name.
+    let fixture = r#"
+//- /lib.ts
+export class Sink<T> {
+  ne$0xt(value: T): void {}
+}
+export class Stream<T> {
+  constructor(start?: (this: Stream<T>, sink: Sink<T>) => void) {}
+}
+export function operate<T>(label: string, init: (source: Stream<T>, sink: Sink<T>) => void) {}
+//- /use.ts
+import { Sink, Stream, operate } from "./lib";
+
+export class Holder {
+  private sink: Sink<number> = new Sink();
+  run() {
+    const { sink } = this;
+    sink.next(0);
+  }
+}
+
+function build() {
+  new Stream<number>((sink) => sink.next(1));
+  operate("x", (source, sink) => {
+    sink.next(2);
+  });
+  [1].forEach((sink) => sink.next(3));
+}
+"#;
+    expect![[r#"
+        method Sink.next (lib.ts:2)
+        called by:
+          method Holder.run (use.ts:5): call at 7:10
+          function build (use.ts:11): calls at 12:37, 14:10
+          function build (use.ts:11): call at 16:30 (heuristic: matched by name)
+    "#]]
+    .assert_eq(&graph(fixture, CallDirection::Incoming, 1));
+}
+
+#[test]
 fn go_methods_and_functions() {
     let fixture = r#"
 //- /main.go

@@ -10,9 +10,11 @@ of the project's files that the service gives at least one incoming call from th
 `--samples N` takes the first N of them in a seeded random order. For each, the service's
 call sites and those of the MCP tool `call_graph` (`direction: incoming`, depth 1, at the
 subject's name) are compared as the starts of the callee's name at each site: (path
-relative to the tree, 1-based line, 1-based column in characters). sextant's `reference`
-edges (a function passed by name, not called) are left out, as the service lists calls
-only; its `heuristic` edges (a method matched by name on a receiver of unknown type) are
+relative to the tree, 1-based line, 1-based column in characters). The service counts
+as a call site every call and every member access (`x.m` called or not: `f = this.m`,
+`this.m.bind(this)`), so sextant's `reference` edges (a function named without being called)
+are counted when they are member accesses and left out otherwise (`arr.map(f)`); its
+`heuristic` edges (a method matched by name on a receiver of unknown type) are
 counted, and their share is printed. Precision and recall are pooled over the subjects; the
 disagreements are printed with the source line of each site.
 
@@ -42,7 +44,12 @@ def service_calls(service, rel, offset):
     }
 
 
-def sextant_calls(sextant, rel, line, column, exact):
+def is_member_access(sources, path, line, column):
+    before = sources.raw_line(path, line)[: column - 1].rstrip()
+    return before.endswith(".")
+
+
+def sextant_calls(sextant, sources, rel, line, column, exact):
     try:
         content = sextant.tool(
             "call_graph",
@@ -56,10 +63,12 @@ def sextant_calls(sextant, rel, line, column, exact):
     sites, certainty = set(), {}
     nodes = content["nodes"]
     for edge in content["edges"]:
-        if edge["kind"] != "call":
+        if edge["kind"] not in ("call", "reference"):
             continue
         path = nodes[edge["caller"]]["path"]
         for site in edge["sites"]:
+            if edge["kind"] == "reference" and not is_member_access(sources, path, site["line"], site["column"]):
+                continue
             key = (path, site["line"], site["column"])
             sites.add(key)
             certainty[key] = edge["certainty"]
@@ -111,7 +120,7 @@ def main() -> int:
     agreed = found_total = expected_total = heuristic_total = heuristic_right = 0
     extra, missed = [], []
     for rel, d, expected in subjects:
-        found, certainty = sextant_calls(sextant, rel, d["line"], d["column"], args.exact)
+        found, certainty = sextant_calls(sextant, sources, rel, d["line"], d["column"], args.exact)
         agreed += len(found & expected)
         found_total += len(found)
         expected_total += len(expected)

@@ -223,11 +223,14 @@ class Sources:
         self.lines = {}
 
     def line(self, rel, number):
+        return self.raw_line(rel, number).strip()
+
+    def raw_line(self, rel, number):
         if rel not in self.lines:
             text = (self.tree / rel).read_text(encoding="utf-8", errors="replace")
             self.lines[rel] = text.split("\n")
         lines = self.lines[rel]
-        return lines[number - 1].strip() if 0 < number <= len(lines) else ""
+        return lines[number - 1] if 0 < number <= len(lines) else ""
 
 
 def show_key(key):

@@ -94,6 +94,11 @@ struct Captured<'q> {
     class_member: bool,
     type_only: bool,
     instance: Option<&'q str>,
+    /// `@signature`: the parameter's written function type.
+    signature: Option<TextRange>,
+    /// `@callback` (with its position among the call's arguments) and `@callback.callee`.
+    callback: Option<(TextRange, u32)>,
+    callback_callee: Option<TextRange>,
     /// `@scope.let` (and its node's parent), and the nodes bounding its scope.
     binder: Option<(TextRange, Option<TextRange>)>,
     scope_from: Option<TextRange>,
@@ -132,6 +137,10 @@ struct Builder<'q> {
     transparent: HashSet<TextRange>,
     /// (binding or member, the builtin type's name).
     instances: Vec<(TextRange, &'q str)>,
+    /// (parameter, its written function type).
+    signatures: Vec<(TextRange, TextRange)>,
+    /// (function passed as an argument, the callee, the argument's position).
+    callbacks: Vec<(TextRange, TextRange, u32)>,
     /// (impl block, its type's name, its trait's name).
     impl_types: Vec<(TextRange, TextRange, Option<TextRange>)>,
     flow: Vec<FlowRegion>,
@@ -170,6 +179,8 @@ impl<'q> Builder<'q> {
             type_only: HashSet::new(),
             transparent: HashSet::new(),
             instances: Vec::new(),
+            signatures: Vec::new(),
+            callbacks: Vec::new(),
             impl_types: Vec::new(),
             flow: Vec::new(),
             code_strings: Vec::new(),
@@ -186,12 +197,18 @@ impl<'q> Builder<'q> {
             let range = range_of(node);
             let name = self.capture_names[capture.index as usize];
             let _sorted = self.add_scope_capture(&mut captured, name, node, range)
+                || add_callback_capture(&mut captured, name, node, range)
                 || self.add_flow_capture(name, node, range)
                 || self.add_string_capture(name, node, range)
                 || captured.add_link_capture(name, range)
                 || self.add_role_capture(&mut captured, name, m.pattern_index, range);
         }
         self.add_pattern_scope(&captured);
+        if let (Some((function, position)), Some(callee)) =
+            (captured.callback, captured.callback_callee)
+        {
+            self.callbacks.push((function, callee, position));
+        }
         if let (Some(scope), Some(ty)) = (captured.class_scope, captured.impl_type) {
             self.impl_types.push((scope, ty, captured.impl_trait));
         }
@@ -344,6 +361,9 @@ impl<'q> Builder<'q> {
         }
         if let Some(type_name) = captured.instance {
             self.instances.push((named, type_name));
+        }
+        if let Some(signature) = captured.signature {
+            self.signatures.push((named, signature));
         }
     }
 
@@ -674,6 +694,18 @@ impl<'q> Builder<'q> {
                 });
             }
         }
+        for (parameter, signature) in self.signatures.drain(..) {
+            if let (Some(&p), Some(&s)) =
+                (by_range.get(&parameter), scopes.by_range.get(&signature))
+            {
+                names.signatures.insert(p, s);
+            }
+        }
+        for (function, callee, position) in self.callbacks.drain(..) {
+            if let (Some(&f), Some(c)) = (scopes.by_range.get(&function), last_name(callee)) {
+                names.callbacks.insert(f, (c, position));
+            }
+        }
         for (class, base) in self.bases.drain(..) {
             if let (Some(&c), Some(b)) = (by_range.get(&class), last_name(base)) {
                 let list = names.bases.entry(c).or_default();
@@ -700,6 +732,7 @@ impl<'q> Captured<'q> {
             "hoisted" => self.hoist = true,
             "class.member" => self.class_member = true,
             "type.only" => self.type_only = true,
+            "signature" => self.signature = Some(range),
             other if other.starts_with("instance.") => {
                 self.instance = other.strip_prefix("instance.");
             }
@@ -707,6 +740,32 @@ impl<'q> Captured<'q> {
         }
         true
     }
+}
+
+/// `@callback` and `@callback.callee`: a function passed as an argument, known by its
+/// position among the call's arguments (comments not counted), and the callee.
+fn add_callback_capture(
+    captured: &mut Captured,
+    name: &str,
+    node: tree_sitter::Node,
+    range: TextRange,
+) -> bool {
+    match name {
+        "callback" => {
+            let position = node.parent().map_or(0, |arguments| {
+                let mut cursor = arguments.walk();
+                arguments
+                    .named_children(&mut cursor)
+                    .filter(|argument| !argument.is_extra())
+                    .take_while(|argument| argument.id() != node.id())
+                    .count()
+            });
+            captured.callback = Some((range, position as u32));
+        }
+        "callback.callee" => captured.callback_callee = Some(range),
+        _ => return false,
+    }
+    true
 }
 
 /// A name a doc comment points to.

@@ -247,6 +247,12 @@ pub struct FileNames {
     declarations: HashMap<Box<str>, Vec<(ScopeId, Role)>>,
     /// Scopes whose items are members of a type named elsewhere (Rust's impl blocks).
     pub impls: Vec<Impl>,
+    /// Parameters whose written type is a function's (`@signature`): that type's scope,
+    /// whose parameters type those of a function passed for it.
+    signatures: HashMap<OccurrenceId, ScopeId>,
+    /// Functions passed as an argument (`@callback`), by their scope: the callee's last
+    /// name and the argument's position.
+    callbacks: HashMap<ScopeId, (OccurrenceId, u32)>,
     /// Code that runs on some paths only (`@flow.branch`, `@flow.loop`), in document order.
     flow: Vec<FlowRegion>,
 }
@@ -434,6 +440,34 @@ impl FileNames {
     /// The builtin type `occurrence` holds (a binding) or is looked up on (a member).
     pub fn builtin_instance(&self, occurrence: OccurrenceId) -> Option<&str> {
         self.builtin_instances.get(&occurrence).map(|t| &**t)
+    }
+
+    /// The function type written for `parameter` (`init: (s: Subscriber) => void`), as the
+    /// scope holding its parameters.
+    pub fn signature(&self, parameter: OccurrenceId) -> Option<ScopeId> {
+        self.signatures.get(&parameter).copied()
+    }
+
+    /// For a function passed as an argument (its scope): the callee's last name and the
+    /// argument's position among the call's.
+    pub fn callback(&self, scope: ScopeId) -> Option<(OccurrenceId, u32)> {
+        self.callbacks.get(&scope).copied()
+    }
+
+    /// The parameters `scope` binds, in order.
+    pub fn parameters(&self, scope: ScopeId) -> impl Iterator<Item = OccurrenceId> + '_ {
+        let range = self.scopes[scope as usize].range;
+        let first = self
+            .occurrences
+            .partition_point(|o| o.range.start() < range.start());
+        self.occurrences[first..]
+            .iter()
+            .take_while(move |o| o.range.start() < range.end())
+            .enumerate()
+            .filter(move |(_, o)| {
+                o.scope == scope && o.role == Role::Definition(BindingKind::Parameter)
+            })
+            .map(move |(i, _)| (first + i) as OccurrenceId)
     }
 
     /// The impl block `scope` is, if it is one.

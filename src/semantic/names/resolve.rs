@@ -904,12 +904,84 @@ impl<'db> Resolver<'db> {
                     // `m = pyclbr`: what the name holds.
                     (None, _) => match occ.value {
                         Some(value) => self.namespaces_of(file, value, depth + 1),
-                        None => Vec::new(),
+                        None => self.namespaces_from_context(file, names, binding, depth + 1),
                     },
                 }
             }
             _ => Vec::new(),
         }
+    }
+
+    /// What a binding with neither a written type nor a value holds, by where it is: a
+    /// name destructured from a value (`const { x } = obj`) holds that value's member; a
+    /// parameter of a function passed as an argument (`operate((source, subscriber) =>
+    /// …)`) has the type the callee's parameter in that position writes for it.
+    fn namespaces_from_context(
+        &mut self,
+        file: SourceFile,
+        names: &FileNames,
+        binding: OccurrenceId,
+        depth: u32,
+    ) -> Vec<Namespace> {
+        let occ = names.occurrence(binding);
+        match occ.role {
+            Role::Definition(BindingKind::Variable) if occ.receiver.is_some() => {
+                let members = self.destructured_from_at(file, binding, depth);
+                self.namespaces_of_targets(file, members, false, depth)
+            }
+            Role::Definition(BindingKind::Parameter) => {
+                self.contextual_parameter_namespaces(file, names, binding, depth)
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// The type a callee gives a parameter of a function passed to it: the callee's
+    /// parameter at the argument's position (a class's: its constructor's) is written as a
+    /// function type, whose parameter at this one's position has a written type.
+    fn contextual_parameter_namespaces(
+        &mut self,
+        file: SourceFile,
+        names: &FileNames,
+        parameter: OccurrenceId,
+        depth: u32,
+    ) -> Vec<Namespace> {
+        let function = names.occurrence(parameter).scope;
+        let (Some((callee, argument)), Some(position)) = (
+            names.callback(function),
+            names.parameters(function).position(|p| p == parameter),
+        ) else {
+            return Vec::new();
+        };
+        let mut found = Vec::new();
+        for target in self.resolve_at(file, callee, depth).targets {
+            for (callee_file, definition) in self.definitions_at(&target, depth + 1) {
+                let callee_names = self.names(callee_file);
+                let Some(mut scope) = callee_names.scope_named_by(definition) else {
+                    continue;
+                };
+                if callee_names.scopes[scope as usize].is_class {
+                    let constructor = callee_names.bindings(scope, "constructor").last();
+                    match constructor.and_then(|&c| callee_names.scope_named_by(c)) {
+                        Some(constructor) => scope = constructor,
+                        None => continue,
+                    }
+                }
+                let typed = callee_names
+                    .parameters(scope)
+                    .nth(argument as usize)
+                    .and_then(|p| callee_names.signature(p))
+                    .and_then(|signature| callee_names.parameters(signature).nth(position));
+                if let Some(typed) = typed {
+                    for namespace in
+                        self.namespace_of_binding(callee_file, &callee_names, typed, depth + 1)
+                    {
+                        push_unique(&mut found, namespace);
+                    }
+                }
+            }
+        }
+        found
     }
 
     /// `name` looked up on `namespace`.
@@ -1180,6 +1252,18 @@ impl<'db> Resolver<'db> {
     /// For a name bound by destructuring (`const { x } = obj`), the member `x` of what
     /// `obj` is.
     pub fn destructured_from(&mut self, file: SourceFile, binding: OccurrenceId) -> Vec<Target> {
+        self.destructured_from_at(file, binding, 1)
+    }
+
+    fn destructured_from_at(
+        &mut self,
+        file: SourceFile,
+        binding: OccurrenceId,
+        depth: u32,
+    ) -> Vec<Target> {
+        if depth > MAX_DEPTH {
+            return Vec::new();
+        }
         let names = self.names(file);
         let occurrence = names.occurrence(binding);
         let (Role::Definition(BindingKind::Variable), Some(source)) =
@@ -1189,8 +1273,8 @@ impl<'db> Resolver<'db> {
         };
         let name: Arc<str> = names.name(binding).into();
         let mut found = Vec::new();
-        for namespace in self.namespaces_of(file, source, 1) {
-            for target in self.member(namespace, &name, 1) {
+        for namespace in self.namespaces_of(file, source, depth + 1) {
+            for target in self.member(namespace, &name, depth + 1) {
                 push_unique(&mut found, target);
             }
         }
