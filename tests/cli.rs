@@ -1686,6 +1686,36 @@ fn a_module_path_through_a_re_exporting_module_resolves() {
 }
 
 #[test]
+fn a_reference_search_reads_only_files_of_the_definitions_language() {
+    // Rust and Go files spell `join` too; no Python name can be a use of them, nor theirs
+    // of Python's, so they are not searched.
+    let dir = tempfile::tempdir().unwrap();
+    re_exporting_os(dir.path());
+    write(
+        dir.path(),
+        "paths.rs",
+        "pub fn join(a: &str) -> String { a.to_string() }\n",
+    );
+    write(dir.path(), "go.mod", "module example.com/p\n\ngo 1.22\n");
+    write(
+        dir.path(),
+        "paths.go",
+        "package p\n\nfunc join(a string) string { return a }\n",
+    );
+    let refs = sextant(dir.path(), &["refs", "posixpath.join"]);
+    assert_eq!(
+        (refs.status.code(), stdout(&refs)),
+        (
+            Some(0),
+            "app.py:2:9                               call        os.path.join('a', 'b')\n\
+             posixpath.py:1:5                         definition  def join(a, *p):\n\
+             2 references in 3 files searched\n"
+                .into()
+        )
+    );
+}
+
+#[test]
 fn a_go_method_declaration_is_a_definition_beside_a_function_of_its_name() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "go.mod", "module example.com/geo\n\ngo 1.22\n");

@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use crate::{
     db::{Db, SourceFile, Workspace},
+    lang::Family,
     semantic::{
         import_graph::import_graph,
         imports::file_imports,
@@ -332,11 +333,23 @@ pub(crate) fn search_hits(
         }
         _ => false,
     });
+    // The identifier index is by spelling across languages, but a name in one language
+    // never uses a definition in another: Rust files spelling `join` are not searched
+    // for Python's `posixpath.join`.
+    let families: Vec<_> = symbol_targets
+        .iter()
+        .filter_map(|t| match t {
+            Target::Symbol { file, .. } | Target::Module(file) => Some(family_of(db, *file)),
+            Target::External { .. } => None,
+        })
+        .collect();
     let mut searched: HashSet<SourceFile> = Default::default();
     let mut hits: Vec<Hit> = Vec::new();
     while let Some((file, word)) = queue.pop_front() {
         let path = file.path(db);
-        if path_prefix.is_some_and(|prefix| !path.starts_with(prefix)) {
+        if path_prefix.is_some_and(|prefix| !path.starts_with(prefix))
+            || !families.contains(&family_of(db, file))
+        {
             continue;
         }
         searched.insert(file);
@@ -367,6 +380,11 @@ pub(crate) fn search_hits(
     hits.sort_by(|a, b| (a.0.path(db), a.1).cmp(&(b.0.path(db), b.1)));
     hits.dedup_by_key(|h| (h.0, h.1));
     (hits, searched.len())
+}
+
+/// A file's language family, its dialect aside (JavaScript and TypeScript are one).
+fn family_of(db: &dyn Db, file: SourceFile) -> std::mem::Discriminant<Family> {
+    std::mem::discriminant(&file.lang(db).info().family)
 }
 
 /// The names the files importing `file` bind its default export to (`x` of `import x from
