@@ -188,7 +188,9 @@ fn renaming_a_symbol_rebuilds_the_index_but_not_other_files() {
     let a_id = id_of(&host, "pkg/a.py");
     let others: Vec<&String> = executed
         .iter()
-        .filter(|q| !q.contains(&a_id) && !q.starts_with("symbol_index"))
+        .filter(|q| {
+            !q.contains(&a_id) && !q.starts_with("symbol_index") && !q.starts_with("symbol_shard")
+        })
         .collect();
     assert!(others.is_empty(), "other files re-executed: {others:?}");
     assert!(
@@ -211,6 +213,47 @@ fn renaming_a_symbol_rebuilds_the_index_but_not_other_files() {
             .symbols
             .is_empty()
     );
+}
+
+#[test]
+fn adding_a_definition_rebuilds_one_shard_of_the_symbol_index() {
+    // 600 files: three shards of `SHARD_FILES` (256) files.
+    let (mut host, log) = logged_host_with(&chained_modules(600));
+    compute_all(&host, &log);
+    let text = host
+        .analysis()
+        .file_text(host.file("m599.py").unwrap())
+        .to_string();
+    host.set_file_text("m599.py", &format!("{text}\ndef f1():\n    return 0\n"));
+    let executed = compute_all(&host, &log);
+    let index: Vec<&str> = executed
+        .iter()
+        .filter(|q| q.starts_with("symbol_"))
+        .map(|q| q.split('(').next().unwrap())
+        .collect();
+    assert_eq!(index, ["symbol_index", "symbol_shard", "symbol_summaries"]);
+
+    // A name in two shards (m1.py in the first, m599.py in the third) comes in workspace
+    // order, before the names it is a prefix of (`f10`, in m10.py).
+    let found = host
+        .analysis()
+        .symbol_search(&SymbolQuery {
+            query: "f1".into(),
+            limit: 3,
+            ..Default::default()
+        })
+        .unwrap();
+    let listed: Vec<(&str, &str)> = found
+        .symbols
+        .iter()
+        .map(|s| (s.name.as_str(), s.path.as_str()))
+        .collect();
+    assert_eq!(
+        listed,
+        [("f1", "m1.py"), ("f1", "m599.py"), ("f10", "m10.py")]
+    );
+    // Every `f<i>` whose `i` has a 1 in it (a subsequence of `f1`), and the added `f1`.
+    assert_eq!(found.total, 195 + 1);
 }
 
 #[test]

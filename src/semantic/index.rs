@@ -1,7 +1,9 @@
 //! The workspace symbol index and its ranked fuzzy search.
 //!
 //! The index depends only on the position-free summaries of each file, so an edit that
-//! moves symbols around without renaming them leaves it valid (early cutoff).
+//! moves symbols around without renaming them leaves it valid (early cutoff). It is kept in
+//! shards of [`SHARD_FILES`] consecutive files, merged at query time: an edit that adds or
+//! renames a definition rebuilds its file's shard, whatever the workspace's size.
 //!
 //! Ranking, best first: exact name (same case first), prefix, word starts (`gsi` or
 //! `getsym` for `get_symbol_index` / `getSymbolIndex`), substring, subsequence. Within a
@@ -37,9 +39,18 @@ struct IndexedName {
     entries: Range<u32>,
 }
 
-/// Every symbol of the workspace, grouped by distinct name.
+/// Files per shard: rebuilding one costs well under a millisecond.
+pub const SHARD_FILES: usize = 256;
+
+/// Every symbol of the workspace, in shards of consecutive files (in workspace order).
 #[derive(Default)]
 pub struct SymbolIndex {
+    shards: Vec<Arc<IndexShard>>,
+}
+
+/// The symbols of some consecutive files of the workspace, grouped by distinct name.
+#[derive(Default)]
+struct IndexShard {
     names: Vec<IndexedName>,
     entries: Vec<IndexEntry>,
 }
@@ -72,9 +83,22 @@ pub struct SearchResult {
 
 #[salsa::tracked(returns(clone), no_eq)]
 pub fn symbol_index(db: &dyn Db, workspace: Workspace) -> Arc<SymbolIndex> {
+    let shards = workspace.files(db).len().div_ceil(SHARD_FILES) as u32;
+    Arc::new(SymbolIndex {
+        shards: (0..shards)
+            .map(|k| symbol_shard(db, workspace, k))
+            .collect(),
+    })
+}
+
+/// The shard holding the workspace's files `shard * SHARD_FILES..`.
+#[salsa::tracked(returns(clone), no_eq)]
+fn symbol_shard(db: &dyn Db, workspace: Workspace, shard: u32) -> Arc<IndexShard> {
     let mut all: Vec<(&str, IndexEntry)> = Vec::new();
     let files = workspace.files(db);
-    let summaries: Vec<_> = files
+    let first = (shard as usize * SHARD_FILES).min(files.len());
+    let last = (first + SHARD_FILES).min(files.len());
+    let summaries: Vec<_> = files[first..last]
         .iter()
         .map(|&f| (f, symbol_summaries(db, f)))
         .collect();
@@ -94,7 +118,7 @@ pub fn symbol_index(db: &dyn Db, workspace: Workspace) -> Arc<SymbolIndex> {
     }
     // Stable: within a name, entries stay in workspace order.
     all.sort_by(|a, b| a.0.cmp(b.0));
-    let mut index = SymbolIndex {
+    let mut index = IndexShard {
         names: Vec::new(),
         entries: Vec::with_capacity(all.len()),
     };
@@ -127,11 +151,7 @@ pub fn symbol_index(db: &dyn Db, workspace: Workspace) -> Arc<SymbolIndex> {
 
 impl SymbolIndex {
     pub fn symbol_count(&self) -> usize {
-        self.entries.len()
-    }
-
-    pub fn distinct_names(&self) -> usize {
-        self.names.len()
+        self.shards.iter().map(|s| s.entries.len()).sum()
     }
 
     /// Ranked search. `keep` filters entries (kind, language, path) before counting.
@@ -146,22 +166,32 @@ impl SymbolIndex {
         let mask = char_mask(&lower);
         let compact: String = lower.chars().filter(|c| !is_separator(*c)).collect();
         // Rank distinct names first (far fewer than symbols), then walk their entries in
-        // order: the first `limit` kept entries are the answer, all kept ones the total.
-        let mut ranked: Vec<(MatchTier, usize, u32)> = Vec::new();
-        for (name_index, n) in self.names.iter().enumerate() {
-            if n.mask & mask != mask {
-                continue;
-            }
-            if let Some(tier) = match_tier(query, &lower, &compact, n) {
-                ranked.push((tier, n.name.len(), name_index as u32));
+        // order: the first `limit` kept entries are the answer, all kept ones the total. A
+        // name in several shards is walked shard by shard, which is workspace order.
+        let mut ranked: Vec<(MatchTier, usize, &str, u32, u32)> = Vec::new();
+        for (shard_index, shard) in self.shards.iter().enumerate() {
+            for (name_index, n) in shard.names.iter().enumerate() {
+                if n.mask & mask != mask {
+                    continue;
+                }
+                if let Some(tier) = match_tier(query, &lower, &compact, n) {
+                    ranked.push((
+                        tier,
+                        n.name.len(),
+                        &n.name,
+                        shard_index as u32,
+                        name_index as u32,
+                    ));
+                }
             }
         }
         ranked.sort_unstable();
         let mut hits = Vec::new();
         let mut total = 0;
-        for (tier, _, name_index) in ranked {
-            for e in self.names[name_index as usize].entries.clone() {
-                let entry = &self.entries[e as usize];
+        for (tier, _, _, shard_index, name_index) in ranked {
+            let shard = &self.shards[shard_index as usize];
+            for e in shard.names[name_index as usize].entries.clone() {
+                let entry = &shard.entries[e as usize];
                 if keep(entry) {
                     total += 1;
                     if hits.len() < limit {
