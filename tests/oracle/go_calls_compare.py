@@ -92,6 +92,46 @@ def name_column(sources, path, line, name):
     return m.start(2) + 1 if m else None
 
 
+def receiver_syntax(sources, path, line, column, packages=()):
+    """What a call site's callee name is reached through, by its syntax: the class a miss is
+    counted in. `packages` are names that stand for imported packages or modules."""
+    text = sources.line_raw(path, line)[: column - 1].rstrip()
+    if not text.endswith("."):
+        return "a name (`f(x)`)"
+    before = text[:-1].rstrip()
+    if before.endswith(")"):
+        return "a call's result, a conversion or parentheses (`f().m()`, `T(x).m()`)"
+    if before.endswith("]"):
+        return "an index expression (`xs[i].m()`)"
+    word = re.search(r"(\w+)$", before)
+    if not word:
+        return "other"
+    if before[: word.start()].rstrip().endswith("."):
+        return "a field chain (`a.b.m()`)"
+    if word[1] in ("self", "cls"):
+        return f"`{word[1]}` (`{word[1]}.m()`)"
+    if word[1] in packages:
+        return "an imported package or module (`pkg.f()`)"
+    return "a variable (`x.m()`)"
+
+
+def go_imports(sources, path):
+    """The names a Go file's imports bind (the last element of the path, or the alias)."""
+    sources.line(path, 1)
+    names = set()
+    for text in sources.lines[path]:
+        m = re.match(r'^\s*(?:import\s+)?(?:(\w+)\s+)?"([^"]+)"\s*$', text)
+        if m:
+            names.add(m[1] or m[2].rsplit("/", 1)[-1])
+    return names
+
+
+def print_classes(title, classes):
+    print(f"{title}, by the syntax of the callee's receiver:")
+    for name, count in sorted(classes.items(), key=lambda kv: -kv[1]):
+        print(f"  {count:5}  {name}")
+
+
 def sextant_calls(sextant, rel, line, column, exact):
     try:
         content = sextant.tool(
@@ -170,6 +210,7 @@ def main() -> int:
         indexed = time.perf_counter() - started
         agreed = found_total = expected_total = heuristic_total = heuristic_right = 0
         dispatched = {"exact": 0, "heuristic": 0}
+        classes = {}
         extra, missed = [], []
         for path, line, column, name, expected in subjects:
             found, certainty = sextant_calls(sextant, path, line, column, args.exact)
@@ -184,6 +225,9 @@ def main() -> int:
                 if certainty[key] == "heuristic":
                     heuristic_total += 1
                     heuristic_right += key in expected
+            for key in expected - found:
+                kind = receiver_syntax(sources, *key, go_imports(sources, key[0]))
+                classes[kind] = classes.get(kind, 0) + 1
             label = f"{path}:{line} {name}"
             extra += [(label, key, certainty[key]) for key in sorted(found - expected)]
             missed += [(label, key, None) for key in sorted(expected - found)]
@@ -204,6 +248,7 @@ def main() -> int:
                 print(f"  {label}{tag}: {name} <- {path}:{line}:{column}  {sources.line(path, line)}")
             if len(rows) > args.show:
                 print(f"  {label}: … {len(rows) - args.show} more")
+        print_classes("go/types' call sites sextant misses", classes)
         print(f"{time.perf_counter() - started:.1f} s: sextant's index {indexed:.1f} s (with go/types), "
               f"its calls {sextant.seconds:.1f} s")
     if precision < args.min_precision or recall < args.min_recall:

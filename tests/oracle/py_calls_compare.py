@@ -3,9 +3,11 @@
 
 The oracle is jedi's `Script.get_references(scope="project")` over `jedi.Project(ROOT)`
 (default ROOT: the standard library of the interpreter running this), with jedi's file
-limits lifted (it otherwise parses only the first 30 files mentioning a name) and the
-folders sextant leaves out (`site-packages`, `test`, `tests`, `idle_test`) left out of its
-search too. The files compared are jedi_compare.py's (`python_files`: no tests, no
+limits lifted (it otherwise parses only the first 30 files mentioning a name), the folders
+sextant leaves out (`site-packages`, `test`, `tests`, `idle_test`) left out of its search
+too, and its dynamic parameter inference off (a parameter's type inferred from the calls of
+its function across the project: minutes per search with it). A subject whose search takes
+longer than --jedi-timeout seconds (default 30) is skipped, counted with jedi's failures. The files compared are jedi_compare.py's (`python_files`: no tests, no
 site-packages); sextant's server is given the same exclusions.
 
 Subjects are the top-level functions and the methods of top-level classes of those files
@@ -39,6 +41,7 @@ run. Needs jedi.
 import argparse
 import ast
 import random
+import signal
 import re
 import shutil
 import sys
@@ -49,6 +52,7 @@ from pathlib import Path
 import jedi
 import jedi.inference.references as jedi_references
 
+from go_calls_compare import print_classes, receiver_syntax
 from jedi_compare import location_key, python_files
 from ts_compare import SextantMcp, Sources, fail
 
@@ -105,6 +109,28 @@ class Lines(Sources):
         self.line(rel, 1)
         lines = self.lines[rel]
         return lines[number - 1] if 0 < number <= len(lines) else ""
+
+
+def python_imports(sources, path):
+    """The names a module's imports bind, roughly (`import a.b as c`, `from m import x`)."""
+    sources.line(path, 1)
+    names = set()
+    for text in sources.lines[path]:
+        m = re.match(r"^\s*(?:from\s+\S+\s+)?import\s+([\w., ]+)", text)
+        if m:
+            for part in m[1].split(","):
+                words = part.split()
+                if words:
+                    names.add(words[-1].split(".")[0])
+    return names
+
+
+class JediTimeout(Exception):
+    pass
+
+
+def give_up(signum, frame):
+    raise JediTimeout()
 
 
 def jedi_calls(root, project, sources, compared, subject):
@@ -177,6 +203,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--show", type=int, default=20, help="disagreements to print")
     parser.add_argument("--exact", action="store_true", help="leave sextant's heuristic edges out")
+    parser.add_argument("--jedi-timeout", type=int, default=30,
+                        help="seconds a subject's reference search may take before it is skipped")
     parser.add_argument("--min-precision", type=float, default=0.0)
     parser.add_argument("--min-recall", type=float, default=0.0)
     args = parser.parse_args()
@@ -189,6 +217,11 @@ def main() -> int:
     jedi_references._PARSED_FILE_LIMIT = 10**9
     jedi_references._OPENED_FILE_LIMIT = 10**9
     jedi_references._IGNORE_FOLDERS = (*jedi_references._IGNORE_FOLDERS, *EXCLUDED_FOLDERS)
+    # Inferring a parameter's type from every call of its function, across the project, is
+    # what makes a search take minutes; without it parameters are of unknown type to jedi.
+    jedi.settings.dynamic_params = False
+    jedi.settings.dynamic_params_for_other_modules = False
+    signal.signal(signal.SIGALRM, give_up)
     project = jedi.Project(path=str(root), added_sys_path=[str(root)])
     files = python_files(root)
     compared = {p.relative_to(root).as_posix() for p in files}
@@ -203,6 +236,7 @@ def main() -> int:
     subjects = jedi_failed = declared = 0
     functions = 0
     extra, missed = [], []
+    classes = {}
     for path in files:
         if subjects >= args.samples:
             break
@@ -211,12 +245,14 @@ def main() -> int:
                 break
             declared += 1
             asked = time.perf_counter()
+            signal.alarm(args.jedi_timeout)
             try:
                 expected = jedi_calls(root, project, sources, compared, subject)
             except Exception:  # jedi has bugs of its own; such subjects are skipped
                 jedi_failed += 1
                 continue
             finally:
+                signal.alarm(0)
                 jedi_seconds += time.perf_counter() - asked
             if not expected:
                 continue
@@ -235,6 +271,9 @@ def main() -> int:
                 if certainty[key] == "heuristic":
                     heuristic_total += 1
                     heuristic_right += key in expected
+            for key in expected - found:
+                kind = receiver_syntax(sources, *key, python_imports(sources, key[0]))
+                classes[kind] = classes.get(kind, 0) + 1
             extra += [(subject[3], key, certainty[key]) for key in sorted(found - expected)]
             missed += [(subject[3], key, None) for key in sorted(expected - found)]
     sextant.close()
@@ -243,7 +282,8 @@ def main() -> int:
     recall = agreed / expected_total if expected_total else 1.0
     print(
         f"{functions} functions and {subjects - functions} methods with incoming calls "
-        f"(of {declared} declared in the files looked at; jedi failed on {jedi_failed}); "
+        f"(of {declared} declared in the files looked at; jedi failed or timed out on "
+        f"{jedi_failed}); "
         f"jedi's {expected_total} call sites ({confirmed} of them found by its goto from "
         f"sextant's sites, not its reference search), sextant's {found_total}, {agreed} the same"
     )
@@ -255,6 +295,7 @@ def main() -> int:
             print(f"  {label}{tag}: {name} <- {path}:{line}:{column}  {sources.line(path, line)}")
         if len(rows) > args.show:
             print(f"  {label}: … {len(rows) - args.show} more")
+    print_classes("jedi's call sites sextant misses", classes)
     print(f"{time.perf_counter() - started:.1f} s: sextant's index {indexed:.1f} s, its calls "
           f"{sextant.seconds:.1f} s; jedi's reference searches {jedi_seconds:.1f} s")
     if precision < args.min_precision or recall < args.min_recall:
