@@ -139,6 +139,20 @@ pub fn incoming(resolver: &mut Resolver, callee: Callable) -> Vec<CallSite> {
     let kind = file_symbols(db, callee.file).summaries[symbol as usize].kind;
     let targets = targets_of(resolver, callee);
     let (hits, _) = search_hits(resolver, &targets, None);
+    // A heuristic hit is a use matched by name, as in `outgoing`: when more than
+    // MAX_GUESSES callables share the name, it says nothing about this one.
+    let guessed_too_widely = hits.iter().any(|hit| hit.2 == Certainty::Heuristic) && {
+        let name = &file_symbols(db, callee.file).summaries[symbol as usize].name;
+        let callables = members_named(db, resolver.workspace(), name)
+            .into_iter()
+            .filter(|site| match *site {
+                DefinitionSite::Member { file, symbol } => {
+                    is_callee_kind(file_symbols(db, file).summaries[symbol].kind)
+                }
+                _ => false,
+            });
+        callables.count() > MAX_GUESSES
+    };
     let mut sites = Vec::new();
     // A name-matched call counts as outgoing does: not when the name has too many
     // definitions to say anything (`parse`, `next`), so both directions agree.
@@ -153,6 +167,9 @@ pub fn incoming(resolver: &mut Resolver, callee: Callable) -> Vec<CallSite> {
             let Some(edge) = edge_kind(found.role) else {
                 continue;
             };
+            if certainty == Certainty::Heuristic && guessed_too_widely {
+                continue;
+            }
             if edge == EdgeKind::Reference
                 && (!is_caller_kind(kind) || certainty != Certainty::Exact)
             {

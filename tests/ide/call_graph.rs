@@ -121,6 +121,32 @@ fn recursion_is_one_edge_marked_recursive() {
 }
 
 #[test]
+fn a_name_shared_by_too_many_methods_is_no_incoming_guess() {
+    // `f.close()` on an unknown `f` could be any of nine `close` methods: more than
+    // MAX_GUESSES, so none of them lists it, as none of them is its outgoing call.
+    let mut fixture = String::from("//- /io.py\n");
+    for i in 0..9 {
+        let name = if i == 0 { "clo$0se" } else { "close" };
+        fixture += &format!("class C{i}:\n    def {name}(self):\n        pass\n\n\n");
+    }
+    fixture += "def shut(f):\n    f.close()\n    C0().close()\n";
+    expect![[r#"
+        method C0.close (io.py:2)
+        called by:
+          function shut (io.py:46): call at 48:10
+    "#]]
+    .assert_eq(&graph(&fixture, CallDirection::Incoming, 1));
+    let fewer = fixture.replace("class C8:\n    def close", "class C8:\n    def shut");
+    expect![[r#"
+        method C0.close (io.py:2)
+        called by:
+          function shut (io.py:46): call at 47:7 (heuristic: matched by name)
+          function shut (io.py:46): call at 48:10
+    "#]]
+    .assert_eq(&graph(&fewer, CallDirection::Incoming, 1));
+}
+
+#[test]
 fn a_constant_is_not_callable() {
     let fixture = "//- /a.py\nLIM$0IT = 3\n";
     expect!["error: no function, method or class at a.py:1"].assert_eq(&graph(
@@ -247,6 +273,41 @@ func main() {
             function main (main.go:9): call at 11:8
     "#]]
     .assert_eq(&graph(fixture, CallDirection::Incoming, 3));
+}
+
+#[test]
+fn go_standard_library_source_calls_its_own_packages() {
+    // GOROOT's `src`: `module std` holds the packages at their import paths, and `cmd`'s
+    // packages import them from there.
+    let fixture = r#"
+//- /go.mod
+module std
+//- /strings/strings.go
+package strings
+
+func HasPr$0efix(s, prefix string) bool { return len(s) >= len(prefix) }
+//- /net/http/fs.go
+package http
+
+import "strings"
+
+func clean(p string) bool { return strings.HasPrefix(p, "/") }
+//- /cmd/go.mod
+module cmd
+//- /cmd/go/main.go
+package main
+
+import "strings"
+
+func main() { _ = strings.HasPrefix("a", "b") }
+"#;
+    expect![[r#"
+        function HasPrefix (strings/strings.go:3)
+        called by:
+          function main (cmd/go/main.go:5): call at 5:27
+          function clean (net/http/fs.go:5): call at 5:44
+    "#]]
+    .assert_eq(&graph(fixture, CallDirection::Incoming, 1));
 }
 
 #[test]

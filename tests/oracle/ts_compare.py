@@ -130,10 +130,10 @@ class SextantCli:
 class SextantMcp:
     """One `sextant mcp` server for the run, spoken to as JSON-RPC lines over stdio."""
 
-    def __init__(self, binary, tree):
+    def __init__(self, binary, tree, extra_args=()):
         self.proc = subprocess.Popen(
             # Navigation is timed here: no background check competing for the cores.
-            [binary, "mcp", "--root", str(tree), "--no-background-check"],
+            [binary, "mcp", "--root", str(tree), "--no-background-check", *extra_args],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, encoding="utf-8",
         )
         self.next_id = 0
@@ -168,6 +168,15 @@ class SextantMcp:
         if result.get("isError"):
             raise RuntimeError(result["content"][0]["text"])
         return result["structuredContent"]
+
+    def wait_until_ready(self, seconds=600):
+        """Wait for the first index (a debug build on a large tree can take longer than one
+        call's time limit), so that each call's time is its own."""
+        deadline = time.perf_counter() + seconds
+        while not self.tool("workspace_status", {}).get("ready"):
+            if time.perf_counter() > deadline:
+                fail(f"sextant's index was not ready after {seconds} s")
+            time.sleep(0.5)
 
     def definitions(self, rel, line, column):
         return self.tool("find_definition", {"path": rel, "line": line, "column": column, "positions": "full"})[

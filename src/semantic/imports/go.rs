@@ -9,7 +9,8 @@
 //! module path that is the import path or a prefix of it at a `/` wins, and the rest of the
 //! import path is the package's directory under the module's; a package there without Go
 //! files is unresolved. Otherwise, an import path whose first element has no dot is the
-//! standard library's (external, the whole path), one under a module the nearest `go.mod`
+//! standard library's: its package in the workspace when a workspace `go.mod` is `module
+//! std` (Go's own `src`) and holds that directory, else external (the whole path); one under a module the nearest `go.mod`
 //! `require`s is external (that module path), and anything else is unresolved.
 
 use std::{collections::HashMap, sync::Arc};
@@ -147,12 +148,23 @@ pub(super) fn resolve(
         };
     }
     let first = import_path.split('/').next().unwrap_or_default();
+    let projects = projects(db, workspace);
     if !first.is_empty() && !first.contains('.') {
-        return Target::External {
-            package: import_path.to_string(),
+        // The standard library's own source (GOROOT's `src`, whose go.mod is `module std`)
+        // holds its packages at their import paths; `cmd`'s packages import them from there.
+        let std = projects
+            .iter()
+            .find(|p| p.kind == ProjectKind::GoModule && p.name.as_deref() == Some("std"));
+        let package = std
+            .and_then(|p| paths::join(&dir_of(&p.root), import_path))
+            .and_then(|d| go_packages(db, workspace).package(&d));
+        return match package {
+            Some(file) => Target::Resolved { file, symbol: None },
+            None => Target::External {
+                package: import_path.to_string(),
+            },
         };
     }
-    let projects = projects(db, workspace);
     let module = nearest(&projects, ProjectKind::GoModule, file.path(db));
     let required = module
         .and_then(|m| m.go_module.as_ref())
