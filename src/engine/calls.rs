@@ -143,20 +143,9 @@ pub fn incoming(resolver: &mut Resolver, callee: Callable) -> Vec<CallSite> {
     // MAX_GUESSES callables share the name, it says nothing about this one.
     let guessed_too_widely = hits.iter().any(|hit| hit.2 == Certainty::Heuristic) && {
         let name = &file_symbols(db, callee.file).summaries[symbol as usize].name;
-        let callables = members_named(db, resolver.workspace(), name)
-            .into_iter()
-            .filter(|site| match *site {
-                DefinitionSite::Member { file, symbol } => {
-                    is_callee_kind(file_symbols(db, file).summaries[symbol].kind)
-                }
-                _ => false,
-            });
-        callables.count() > MAX_GUESSES
+        name_guesses(db, resolver.workspace(), name) > MAX_GUESSES
     };
     let mut sites = Vec::new();
-    // A name-matched call counts as outgoing does: not when the name has too many
-    // definitions to say anything (`parse`, `next`), so both directions agree.
-    let mut too_many_guesses: HashMap<String, bool> = HashMap::new();
     // The hits come by file: each file's nesting is built once.
     for file_hits in hits.chunk_by(|a, b| a.0 == b.0) {
         let file = file_hits[0].0;
@@ -174,15 +163,6 @@ pub fn incoming(resolver: &mut Resolver, callee: Callable) -> Vec<CallSite> {
                 && (!is_caller_kind(kind) || certainty != Certainty::Exact)
             {
                 continue;
-            }
-            if certainty == Certainty::Heuristic {
-                let name = names.name(occurrence);
-                let too_many = *too_many_guesses
-                    .entry(name.to_owned())
-                    .or_insert_with(|| name_guesses(db, resolver.workspace(), name) > MAX_GUESSES);
-                if too_many {
-                    continue;
-                }
             }
             sites.push(CallSite {
                 caller: caller_in(file, &symbols, &enclosing, found.range),
