@@ -564,7 +564,19 @@ fn doc_first_line(
         (Family::Python, Some(tree)) => python::docstring_in(tree, text, position.name_range),
         _ => None,
     }
-    .or_else(|| super::hover::doc_comment(text, position.range, lang))?;
+    .or_else(|| {
+        // Modifiers before the definition on its line (`export`, `pub`) are part of it.
+        let start = usize::from(position.range.start());
+        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let modifiers = text[line_start..start]
+            .chars()
+            .all(|c| c.is_ascii_alphabetic() || c == ' ' || c == '\t');
+        let range = match modifiers {
+            true => TextRange::new(TextSize::new(line_start as u32), position.range.end()),
+            false => position.range,
+        };
+        super::hover::doc_comment(text, range, lang)
+    })?;
     let first = doc.lines().map(str::trim).find(|l| !l.is_empty())?;
     Some(first.to_string())
 }
