@@ -640,9 +640,16 @@ pub(crate) fn document(
                     None => {
                         let symbol =
                             exporter.binding_symbol(file, &names, occurrence.scope, names.name(id));
-                        if let Some(symbol) = &symbol
-                            && !defined.contains_key(symbol)
-                        {
+                        // A name bound again (`x = x + 1`) is defined where it is first
+                        // bound; later bindings write it.
+                        if let Some(symbol) = &symbol {
+                            if defined.contains_key(symbol) {
+                                found.push(symbol.clone());
+                                for symbol in found.drain(..) {
+                                    occurrences.push((occurrence.range, symbol, 0));
+                                }
+                                continue;
+                            }
                             defined.insert(symbol.clone(), Err(kind));
                             defined_order.push(symbol.clone());
                         }

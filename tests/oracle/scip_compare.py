@@ -116,6 +116,8 @@ def classify(documents, local_paths):
     definitions, references, outside = set(), set(), set()
     defined_symbols = set()
     for path, occurrences in documents.items():
+        if path not in local_paths:
+            continue
         for rng, symbol, roles in occurrences:
             if roles & DEFINITION:
                 defined_symbols.add(symbol)
@@ -193,7 +195,7 @@ def main():
         theirs_path = os.path.join(work, f"reference-oracle-{os.getpid()}.scip")
         elapsed = run(
             [os.path.join(NPM_BIN, "scip-python"), "index", ".", "--output", theirs_path,
-             "--project-name", "corpus", "--quiet"],
+             "--project-name", "corpus", "--project-version", "0", "--quiet"],
             reference_root,
         )
         print(f"scip-python index: {elapsed:.1f} s")
@@ -223,6 +225,9 @@ def main():
     # sextant's references are all into the workspace: every one counts.
     our_refs |= classify(ours, paths)[2]
     their_defs, their_refs, their_outside = classify(theirs, paths)
+    # Where the reference names a symbol outside the corpus (a module it does not define
+    # in a document, a builtin), neither side is judged.
+    our_refs -= their_outside
     print(f"reference occurrences of symbols outside the corpus (not compared): {len(their_outside)}")
     dp, dr = report("definitions", our_defs, their_defs, text_of, args.sample)
     rp, rr = report("references", our_refs - our_defs, their_refs - their_defs, text_of, args.sample)
