@@ -21,6 +21,7 @@ mod rename;
 mod render;
 mod repo_map;
 mod sarif;
+mod scip;
 mod search;
 mod skeleton;
 
@@ -216,6 +217,12 @@ pub enum Command {
     /// resolved references, toward --focus files or names), grouped by file and cut to
     /// --max-tokens (default 4000). The token count goes to stderr.
     RepoMap(repo_map::RepoMapArgs),
+    /// Export the workspace (or the files under PATHS) as a SCIP index for code search
+    /// (`src code-intel upload -file=index.scip`) or Glean: every definition and every
+    /// exactly resolved reference as occurrences, with symbols' kinds, first doc lines and
+    /// what they implement. Written to --output (default index.scip) atomically, or to
+    /// standard output with `-o -`; a summary goes to stderr.
+    Scip(scip::ScipArgs),
 }
 
 #[derive(Args, Debug)]
@@ -613,6 +620,7 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
         Command::Pack(args) => read::pack(g, args),
         Command::Skeleton(args) => skeleton::run(g, args),
         Command::RepoMap(args) => repo_map::run(g, args),
+        Command::Scip(args) => scip::run(g, args),
         Command::Explain(args) => explain(g, args),
         Command::Symbols(args) => symbols(g, args),
         Command::Files(args) => files(g, args),

@@ -403,7 +403,10 @@ fn base_certainty(
 }
 
 /// The types and traits `node` names as bases or implements, one level up.
-fn direct_supertypes(resolver: &mut Resolver, node: TypeNode) -> Vec<(TypeNode, Certainty)> {
+pub(crate) fn direct_supertypes(
+    resolver: &mut Resolver,
+    node: TypeNode,
+) -> Vec<(TypeNode, Certainty)> {
     let db = resolver.db();
     let mut found = Vec::new();
     match node {

@@ -600,6 +600,33 @@ impl Analysis {
         self.with(|db| super::repo_map::repo_map(db, workspace, request))
     }
 
+    /// The files under `request.paths` (every file when none) as a SCIP index, one
+    /// document per file built on all cores (see `scip.rs`); the paths that select no file
+    /// are listed apart.
+    pub fn scip(&self, request: &super::ScipRequest) -> Cancellable<super::ScipExport> {
+        let (files, unmatched_paths) =
+            self.with(|db| super::scip::selected_files(db, self.workspace, &request.paths))?;
+        let packages = self.with(|db| super::scip::Packages::new(db, self.workspace))?;
+        let template = std::sync::Mutex::new(self.db.worker());
+        let workspace = self.workspace;
+        let documents = self.with(|_| {
+            files
+                .par_iter()
+                .map_init(
+                    || template.lock().unwrap().clone(),
+                    |db, &file| {
+                        db.relay_cancellation();
+                        super::scip::document(db, workspace, &packages, file)
+                    },
+                )
+                .collect::<Vec<_>>()
+        })?;
+        Ok(super::ScipExport {
+            index: super::scip::index(request, documents),
+            unmatched_paths,
+        })
+    }
+
     /// The diagnostics of the files `query.paths` names (default: every file), checked on
     /// all cores; each file's answer is memoized, so a second check re-checks only files
     /// that changed. A diagnostic names a fix only where [`Analysis::fix`] may apply it.

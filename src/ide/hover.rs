@@ -72,7 +72,11 @@ fn python_docstring(db: &dyn Db, file: SourceFile, name: TextRange) -> Option<St
 
 /// The line comments right above a definition (`///`, `//`, `#`), markers removed;
 /// attribute and decorator lines (`#[…]`, `@…`) between them and the definition are passed.
-fn doc_comment(text: &str, definition: TextRange, lang: &crate::lang::Language) -> Option<String> {
+pub(crate) fn doc_comment(
+    text: &str,
+    definition: TextRange,
+    lang: &crate::lang::Language,
+) -> Option<String> {
     let before = text.get(..usize::from(definition.start()))?;
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     if !before[line_start..].trim().is_empty() {

@@ -33,6 +33,7 @@ mod patch;
 mod read;
 mod rename;
 mod repo_map;
+mod scip;
 mod search;
 mod skeleton;
 mod stats;
@@ -108,6 +109,7 @@ pub use rename::{
     validate_name,
 };
 pub use repo_map::{MapDefinition, RepoMap, RepoMapRequest};
+pub use scip::{SCHEME as SCIP_SCHEME, ScipExport, ScipRequest};
 pub use search::{
     CaseMode, MAX_CONTEXT, MAX_GLOBS, MAX_PATTERN_BYTES, SearchAnswer, SearchError, SearchFile,
     SearchLine, SearchQuery, SearchRegion, SearchSymbol,

@@ -186,6 +186,11 @@ pub(super) fn is_receiver_parameter(names: &FileNames, parameter: OccurrenceId) 
 /// that is the first statement of its body, without its quotes, dedented.
 pub fn docstring(lang: &crate::lang::Language, text: &str, name: TextRange) -> Option<String> {
     let tree = crate::syntax::parse_tree_sitter(lang, text, None, crate::syntax::NEVER)?;
+    docstring_in(&tree, text, name)
+}
+
+/// [`docstring`] in a tree already parsed from `text` (one parse for a file's definitions).
+pub fn docstring_in(tree: &tree_sitter::Tree, text: &str, name: TextRange) -> Option<String> {
     let start = usize::from(name.start());
     let node = tree
         .root_node()

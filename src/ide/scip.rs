@@ -1,0 +1,929 @@
+//! `scip`: the workspace as a SCIP index (the protobuf format code-search services ingest),
+//! built from the database's own facts: each file's definitions (`file_symbols`, and the
+//! bindings of `file_names` the tags query does not list), and every use of a name the
+//! `Resolver` resolves exactly (a member matched by name alone is left out), as
+//! occurrences of symbols.
+//!
+//! A symbol is `scip-sextant <manager> <package> <version> <descriptors>` by the SCIP
+//! symbol grammar: the package from the nearest manifest of the file's language
+//! (`Cargo.toml`, `package.json`, `pyproject.toml`/`setup.cfg`, `go.mod`; `.` for what is
+//! not known), then the file as a namespace (its path from the package's directory,
+//! `` `src/a.ts`/ ``) and the definition's path of containers: a type `#`, a function or
+//! method `().`, a module `/`, a macro `!`, anything else a term `.`. Definitions inside a
+//! function, parameters and other function-local bindings are `local N`, numbered per
+//! document in order of first appearance. Ranges are 0-based, columns in UTF-16 code units
+//! (the document says so in `position_encoding`), as editors and the reference indexers
+//! count them.
+//!
+//! Invariant: reads only memoized queries and the `Resolver`; one document per file,
+//! occurrences sorted by range then symbol, symbol information sorted by symbol, so the
+//! same workspace gives the same bytes.
+
+use std::{
+    collections::{BTreeMap, HashMap},
+    sync::Arc,
+};
+
+use protobuf::{EnumOrUnknown, MessageField};
+use scip::types::{
+    Document, Index, Metadata, Occurrence, PositionEncoding, Relationship, SymbolInformation,
+    SymbolRole, TextEncoding, ToolInfo, symbol_information::Kind,
+};
+
+use crate::{
+    db::{Db, ManifestKind, SourceFile, Workspace},
+    engine::hierarchy::{Subject, TypeNode, direct_supertypes, methods_of, subject_of_definition},
+    lang::Family,
+    semantic::{
+        names::{
+            BindingKind, FileNames, OccurrenceId, Role, ScopeId, file_names, python,
+            resolve::{Resolver, Target},
+        },
+        symbols::{FileSymbols, SymbolKind, file_symbols},
+    },
+    syntax::{ColumnUnit, LineIndex, TextRange, TextSize},
+};
+
+/// The scheme of every symbol sextant writes.
+pub const SCHEME: &str = "scip-sextant";
+
+/// What to export: the files under `paths` (workspace-relative files or directories; none:
+/// every file), with the tool's version and the root's `file://` URI for the metadata.
+#[derive(Clone, Debug, Default)]
+pub struct ScipRequest {
+    pub paths: Vec<String>,
+    pub tool_version: String,
+    pub arguments: Vec<String>,
+    pub project_root: String,
+}
+
+/// An exported index, and the requested paths under which the workspace indexes no file.
+#[derive(Clone, Debug)]
+pub struct ScipExport {
+    pub index: Index,
+    pub unmatched_paths: Vec<String>,
+}
+
+/// The files `request` selects, in path order, and the paths that selected none.
+pub(crate) fn selected_files(
+    db: &dyn Db,
+    workspace: Workspace,
+    paths: &[String],
+) -> (Vec<SourceFile>, Vec<String>) {
+    let files = workspace.files(db);
+    let under = |file: &str, prefix: &str| {
+        prefix.is_empty()
+            || prefix == "."
+            || file == prefix
+            || file
+                .strip_prefix(prefix.trim_end_matches('/'))
+                .is_some_and(|rest| rest.starts_with('/'))
+    };
+    let unmatched = paths
+        .iter()
+        .filter(|p| !files.iter().any(|f| under(f.path(db), p)))
+        .cloned()
+        .collect();
+    let mut selected: Vec<SourceFile> = files
+        .iter()
+        .copied()
+        .filter(|f| paths.is_empty() || paths.iter().any(|p| under(f.path(db), p)))
+        .collect();
+    selected.sort_by(|a, b| a.path(db).cmp(b.path(db)));
+    (selected, unmatched)
+}
+
+/// The index's metadata.
+pub(crate) fn metadata(request: &ScipRequest) -> Metadata {
+    Metadata {
+        tool_info: MessageField::some(ToolInfo {
+            name: "sextant".into(),
+            version: request.tool_version.clone(),
+            arguments: request.arguments.clone(),
+            ..Default::default()
+        }),
+        project_root: request.project_root.clone(),
+        text_document_encoding: EnumOrUnknown::new(TextEncoding::UTF8),
+        ..Default::default()
+    }
+}
+
+/// The index of `documents`, in path order.
+pub(crate) fn index(request: &ScipRequest, documents: Vec<Document>) -> Index {
+    Index {
+        metadata: MessageField::some(metadata(request)),
+        documents,
+        ..Default::default()
+    }
+}
+
+/// A package, from one manifest.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Package {
+    /// The manifest's directory, workspace-relative (`""` for the root).
+    root: String,
+    manager: &'static str,
+    name: String,
+    version: String,
+}
+
+/// The workspace's packages, by the manifests it holds.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Packages(Vec<Package>);
+
+impl Packages {
+    pub(crate) fn new(db: &dyn Db, workspace: Workspace) -> Packages {
+        let mut packages = Vec::new();
+        for &manifest in workspace.manifests(db).iter() {
+            let path = manifest.path(db);
+            let root = path.rsplit_once('/').map_or("", |(dir, _)| dir).to_string();
+            let text = manifest.text(db);
+            let (manager, name, version) = match manifest.kind(db) {
+                ManifestKind::CargoToml => {
+                    let table = toml::from_str::<toml::Table>(text).ok();
+                    let package = table.as_ref().and_then(|t| t.get("package"));
+                    (
+                        "cargo",
+                        toml_string(package, "name"),
+                        toml_string(package, "version"),
+                    )
+                }
+                ManifestKind::PyprojectToml => {
+                    let table = toml::from_str::<toml::Table>(text).ok();
+                    let project = table
+                        .as_ref()
+                        .and_then(|t| t.get("project"))
+                        .or_else(|| table.as_ref()?.get("tool")?.get("poetry"));
+                    (
+                        "python",
+                        toml_string(project, "name"),
+                        toml_string(project, "version"),
+                    )
+                }
+                ManifestKind::SetupCfg => (
+                    "python",
+                    ini_value(text, "metadata", "name"),
+                    ini_value(text, "metadata", "version"),
+                ),
+                ManifestKind::PackageJson => {
+                    let json = serde_json::from_str::<serde_json::Value>(text).ok();
+                    let field = |key: &str| {
+                        json.as_ref()
+                            .and_then(|j| j.get(key)?.as_str())
+                            .map(str::to_string)
+                    };
+                    ("npm", field("name"), field("version"))
+                }
+                ManifestKind::GoMod => {
+                    let module = text.lines().find_map(|line| {
+                        let rest = line.trim().strip_prefix("module")?;
+                        rest.starts_with([' ', '\t'])
+                            .then(|| rest.trim().trim_matches('"').to_string())
+                    });
+                    ("gomod", module, None)
+                }
+                _ => continue,
+            };
+            let package = Package {
+                root,
+                manager,
+                name: name.unwrap_or_default(),
+                version: version.unwrap_or_default(),
+            };
+            // `pyproject.toml` comes before `setup.cfg` of its directory: the first with a
+            // name stands for the directory.
+            match packages
+                .iter_mut()
+                .find(|p: &&mut Package| p.root == package.root && p.manager == package.manager)
+            {
+                Some(known) if known.name.is_empty() => *known = package,
+                Some(_) => {}
+                None => packages.push(package),
+            }
+        }
+        Packages(packages)
+    }
+
+    /// The package of the nearest manifest of `family`'s kind above `path`.
+    fn of(&self, path: &str, family: Family) -> Option<&Package> {
+        let manager = match family {
+            Family::Python => "python",
+            Family::Ecma { .. } => "npm",
+            Family::Go => "gomod",
+            Family::Rust => "cargo",
+        };
+        self.0
+            .iter()
+            .filter(|p| p.manager == manager)
+            .filter(|p| {
+                p.root.is_empty()
+                    || path
+                        .strip_prefix(p.root.as_str())
+                        .is_some_and(|rest| rest.starts_with('/'))
+            })
+            .max_by_key(|p| p.root.len())
+    }
+}
+
+fn toml_string(table: Option<&toml::Value>, key: &str) -> Option<String> {
+    Some(table?.get(key)?.as_str()?.to_string())
+}
+
+/// `key = value` in `[section]` of an INI text (`setup.cfg`).
+fn ini_value(text: &str, section: &str, key: &str) -> Option<String> {
+    let mut current = "";
+    for line in text.lines() {
+        let line = line.trim();
+        if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            current = name.trim();
+        } else if current == section
+            && let Some((k, v)) = line.split_once(['=', ':'])
+            && k.trim() == key
+        {
+            return Some(v.trim().to_string());
+        }
+    }
+    None
+}
+
+/// A name as a descriptor writes it: bare when it is a simple identifier, else in
+/// backticks with backticks doubled.
+pub fn escape_name(name: &str) -> String {
+    if !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '+' | '-' | '$'))
+    {
+        name.to_string()
+    } else {
+        format!("`{}`", name.replace('`', "``"))
+    }
+}
+
+/// A package field: `.` when empty, spaces doubled.
+fn package_field(field: &str) -> String {
+    match field {
+        "" => ".".to_string(),
+        _ => field.replace(' ', "  "),
+    }
+}
+
+/// `name` with the suffix of a definition of `kind`.
+fn descriptor(name: &str, kind: SymbolKind) -> String {
+    let name = escape_name(name);
+    match kind {
+        SymbolKind::Module => format!("{name}/"),
+        SymbolKind::Class
+        | SymbolKind::Struct
+        | SymbolKind::Union
+        | SymbolKind::Enum
+        | SymbolKind::Trait
+        | SymbolKind::Interface
+        | SymbolKind::Type
+        | SymbolKind::Impl => format!("{name}#"),
+        SymbolKind::Function | SymbolKind::Method => format!("{name}()."),
+        SymbolKind::Macro => format!("{name}!"),
+        SymbolKind::Variant
+        | SymbolKind::Field
+        | SymbolKind::Constant
+        | SymbolKind::Static
+        | SymbolKind::Variable => format!("{name}."),
+    }
+}
+
+fn is_function(kind: SymbolKind) -> bool {
+    matches!(kind, SymbolKind::Function | SymbolKind::Method)
+}
+
+/// One file's global symbols: the prefix naming the file, and each definition's symbol
+/// (`None`: inside a function, so local).
+struct FileGlobals {
+    namespace: String,
+    symbols: Vec<Option<String>>,
+    /// Definitions (not Rust impl blocks, whose name is a use) by where their name starts.
+    by_start: HashMap<TextSize, u32>,
+}
+
+impl FileGlobals {
+    fn new(db: &dyn Db, file: SourceFile, packages: &Packages) -> FileGlobals {
+        let path = file.path(db);
+        let family = file.lang(db).info().family;
+        let package = packages.of(path, family);
+        let (manager, name, version, relative) = match package {
+            Some(p) => (
+                p.manager,
+                package_field(&p.name),
+                package_field(&p.version),
+                match p.root.is_empty() {
+                    true => path.as_str(),
+                    false => &path[p.root.len() + 1..],
+                },
+            ),
+            None => (".", ".".to_string(), ".".to_string(), path.as_str()),
+        };
+        let namespace = format!(
+            "{SCHEME} {manager} {name} {version} {}/",
+            escape_name(relative)
+        );
+        let symbols = file_symbols(db, file);
+        let mut paths: Vec<Option<String>> = Vec::with_capacity(symbols.summaries.len());
+        for (i, summary) in symbols.summaries.iter().enumerate() {
+            let own = descriptor(&summary.name, summary.kind);
+            let path = match summary.parent {
+                Some(parent) => {
+                    let parent_summary = &symbols.summaries[parent as usize];
+                    match (&paths[parent as usize], is_function(parent_summary.kind)) {
+                        (Some(prefix), false) => Some(format!("{prefix}{own}")),
+                        _ => None,
+                    }
+                }
+                // A container written apart from the nesting (a Go method's receiver type).
+                None => {
+                    let containers: String = summary
+                        .container
+                        .iter()
+                        .flat_map(|c| c.split('.'))
+                        .map(|c| format!("{}#", escape_name(c)))
+                        .collect();
+                    Some(format!("{namespace}{containers}{own}"))
+                }
+            };
+            debug_assert_eq!(paths.len(), i);
+            paths.push(path);
+        }
+        let by_start = symbols
+            .positions
+            .iter()
+            .zip(symbols.summaries.iter())
+            .enumerate()
+            .filter(|(_, (_, s))| s.kind != SymbolKind::Impl)
+            .map(|(i, (p, _))| (p.name_range.start(), i as u32))
+            .collect();
+        FileGlobals {
+            namespace,
+            symbols: paths,
+            by_start,
+        }
+    }
+}
+
+/// A symbol as an occurrence names it: global, or local to the document being built (a
+/// scope's binding of a name; a definition no binding names has a scope of its own).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Sym {
+    Global(String),
+    Local(u64, Arc<str>),
+}
+
+/// Builds one document.
+struct Exporter<'db, 'p> {
+    db: &'db dyn Db,
+    resolver: Resolver<'db>,
+    packages: &'p Packages,
+    globals: HashMap<SourceFile, Arc<FileGlobals>>,
+    file: SourceFile,
+}
+
+impl Exporter<'_, '_> {
+    fn globals(&mut self, file: SourceFile) -> Arc<FileGlobals> {
+        let (db, packages) = (self.db, self.packages);
+        self.globals
+            .entry(file)
+            .or_insert_with(|| Arc::new(FileGlobals::new(db, file, packages)))
+            .clone()
+    }
+
+    /// The symbol of the definition whose name is `occurrence` of `file`, when it is one of
+    /// the file's definitions.
+    fn definition_symbol(
+        &mut self,
+        file: SourceFile,
+        names: &FileNames,
+        id: OccurrenceId,
+    ) -> Option<Sym> {
+        let globals = self.globals(file);
+        let occurrence = names.occurrence(id);
+        let index = *globals.by_start.get(&occurrence.range.start())?;
+        Some(match &globals.symbols[index as usize] {
+            Some(symbol) => Sym::Global(symbol.clone()),
+            None => Sym::Local(u64::from(occurrence.scope), names.name(id).into()),
+        })
+    }
+
+    /// The symbol of `scope`'s binding of `name` in `file` when no definition of the file
+    /// names it: a term of the file (its top level) or of the class around, else local.
+    fn binding_symbol(
+        &mut self,
+        file: SourceFile,
+        names: &FileNames,
+        scope: ScopeId,
+        name: &str,
+    ) -> Option<Sym> {
+        let globals = self.globals(file);
+        if scope == 0 {
+            return Some(Sym::Global(format!(
+                "{}{}.",
+                globals.namespace,
+                escape_name(name)
+            )));
+        }
+        let info = &names.scopes[scope as usize];
+        if info.is_class
+            && let Some(class) = info.named_by
+            && let Some(Sym::Global(prefix)) = self.definition_symbol(file, names, class)
+        {
+            return Some(Sym::Global(format!("{prefix}{}.", escape_name(name))));
+        }
+        (file == self.file).then(|| Sym::Local(u64::from(scope), name.into()))
+    }
+
+    /// The symbols `target` stands for, and whether `this` (an occurrence of the document)
+    /// is one of its definitions.
+    fn target_symbols(
+        &mut self,
+        target: &Target,
+        out: &mut Vec<Sym>,
+        this: Option<OccurrenceId>,
+    ) -> bool {
+        match target {
+            Target::Module(module) => {
+                let namespace = self.globals(*module).namespace.clone();
+                push_unique(out, Sym::Global(namespace));
+                false
+            }
+            Target::External { .. } => false,
+            Target::Symbol {
+                file, scope, name, ..
+            } => {
+                let mut defines_this = false;
+                let sites = self.resolver.definitions(target);
+                let mut found = false;
+                for (site_file, site) in sites {
+                    defines_this |= site_file == self.file && Some(site) == this;
+                    let names = self.resolver.names(site_file);
+                    if let Some(symbol) = self.definition_symbol(site_file, &names, site) {
+                        // A definition inside a function of another file cannot be named.
+                        if site_file == self.file || matches!(symbol, Sym::Global(_)) {
+                            push_unique(out, symbol);
+                        }
+                        found = true;
+                    }
+                }
+                if !found {
+                    let names = self.resolver.names(*file);
+                    if let Some(symbol) = self.binding_symbol(*file, &names, *scope, name) {
+                        push_unique(out, symbol);
+                    }
+                }
+                defines_this
+            }
+        }
+    }
+}
+
+fn push_unique<T: PartialEq>(list: &mut Vec<T>, item: T) {
+    if !list.contains(&item) {
+        list.push(item);
+    }
+}
+
+/// SCIP's language name of a registry language.
+fn language_name(id: &str) -> String {
+    match id {
+        "python" => "Python",
+        "javascript" => "JavaScript",
+        "typescript" => "TypeScript",
+        "tsx" => "TypeScriptReact",
+        "go" => "Go",
+        "rust" => "Rust",
+        other => other,
+    }
+    .to_string()
+}
+
+fn symbol_kind(kind: SymbolKind) -> Kind {
+    match kind {
+        SymbolKind::Module => Kind::Module,
+        SymbolKind::Class => Kind::Class,
+        SymbolKind::Struct => Kind::Struct,
+        SymbolKind::Union => Kind::Union,
+        SymbolKind::Enum => Kind::Enum,
+        SymbolKind::Variant => Kind::EnumMember,
+        SymbolKind::Trait => Kind::Trait,
+        SymbolKind::Interface => Kind::Interface,
+        SymbolKind::Impl => Kind::Type,
+        SymbolKind::Type => Kind::TypeAlias,
+        SymbolKind::Function => Kind::Function,
+        SymbolKind::Method => Kind::Method,
+        SymbolKind::Field => Kind::Field,
+        SymbolKind::Constant => Kind::Constant,
+        SymbolKind::Static => Kind::StaticVariable,
+        SymbolKind::Variable => Kind::Variable,
+        SymbolKind::Macro => Kind::Macro,
+    }
+}
+
+fn binding_kind(kind: BindingKind) -> Kind {
+    match kind {
+        BindingKind::Function => Kind::Function,
+        BindingKind::Class => Kind::Class,
+        BindingKind::Parameter => Kind::Parameter,
+        BindingKind::Variable | BindingKind::Import => Kind::Variable,
+        BindingKind::Type => Kind::Type,
+        BindingKind::TypeParameter => Kind::TypeParameter,
+        BindingKind::Module => Kind::Module,
+    }
+}
+
+/// `[line, start, end]` on one line, else `[start line, start, end line, end]`: 0-based,
+/// columns in UTF-16 code units.
+fn scip_range(index: &LineIndex, range: TextRange) -> Vec<i32> {
+    let (line, column) = index.line_column(usize::from(range.start()), ColumnUnit::Utf16);
+    let (end_line, end_column) = index.line_column(usize::from(range.end()), ColumnUnit::Utf16);
+    let [line, column, end_line, end_column] =
+        [line, column, end_line, end_column].map(|n| i32::try_from(n).unwrap_or(i32::MAX));
+    match line == end_line {
+        true => vec![line, column, end_column],
+        false => vec![line, column, end_line, end_column],
+    }
+}
+
+/// The first line of a definition's documentation: a Python docstring, else the comment
+/// lines right above it.
+fn doc_first_line(
+    db: &dyn Db,
+    file: SourceFile,
+    tree: Option<&tree_sitter::Tree>,
+    symbols: &FileSymbols,
+    index: usize,
+) -> Option<String> {
+    let lang = file.lang(db).info();
+    let text = file.text(db);
+    let position = &symbols.positions[index];
+    let doc = match (lang.family, tree) {
+        (Family::Python, Some(tree)) => python::docstring_in(tree, text, position.name_range),
+        _ => None,
+    }
+    .or_else(|| {
+        // Modifiers before the definition on its line (`export`, `pub`) are part of it.
+        let start = usize::from(position.range.start());
+        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let modifiers = text[line_start..start]
+            .chars()
+            .all(|c| c.is_ascii_alphabetic() || c == ' ' || c == '\t');
+        let range = match modifiers {
+            true => TextRange::new(TextSize::new(line_start as u32), position.range.end()),
+            false => position.range,
+        };
+        super::hover::doc_comment(text, range, lang)
+    })?;
+    let first = doc.lines().map(str::trim).find(|l| !l.is_empty())?;
+    Some(first.to_string())
+}
+
+/// The document of `file`.
+pub(crate) fn document(
+    db: &dyn Db,
+    workspace: Workspace,
+    packages: &Packages,
+    file: SourceFile,
+) -> Document {
+    let mut exporter = Exporter {
+        db,
+        resolver: Resolver::new(db, workspace),
+        packages,
+        globals: HashMap::new(),
+        file,
+    };
+    let names = file_names(db, file);
+    let symbols = file_symbols(db, file);
+    let globals = exporter.globals(file);
+    let index = crate::semantic::line_index(db, file);
+    // (range start, symbol, roles, range)
+    let mut occurrences: Vec<(TextRange, Sym, i32)> = Vec::new();
+    // Each defined symbol's information: a definition's index, or a binding's kind.
+    let mut defined: HashMap<Sym, Result<u32, BindingKind>> = HashMap::new();
+    let mut defined_order: Vec<Sym> = Vec::new();
+    let mut named_definitions = vec![false; symbols.summaries.len()];
+    let mut found = Vec::new();
+    for id in 0..names.occurrences.len() as OccurrenceId {
+        let occurrence = names.occurrence(id);
+        found.clear();
+        let roles = match occurrence.role {
+            Role::Definition(BindingKind::Import) => {
+                for target in exporter.resolver.imported_by(file, id).unwrap_or_default() {
+                    exporter.target_symbols(&target, &mut found, None);
+                }
+                SymbolRole::Import as i32
+            }
+            Role::Imported | Role::ModulePath => {
+                let resolution = exporter.resolver.resolve(file, id);
+                if !resolution.heuristic {
+                    for target in &resolution.targets {
+                        exporter.target_symbols(target, &mut found, None);
+                    }
+                }
+                SymbolRole::Import as i32
+            }
+            Role::Definition(kind) => {
+                let symbol = match exporter.definition_symbol(file, &names, id) {
+                    Some(symbol) => {
+                        if let Some(&i) = globals.by_start.get(&occurrence.range.start()) {
+                            named_definitions[i as usize] = true;
+                            if !defined.contains_key(&symbol) {
+                                defined.insert(symbol.clone(), Ok(i));
+                                defined_order.push(symbol.clone());
+                            }
+                        }
+                        Some(symbol)
+                    }
+                    None => {
+                        let symbol =
+                            exporter.binding_symbol(file, &names, occurrence.scope, names.name(id));
+                        // A name bound again (`x = x + 1`) is defined where it is first
+                        // bound; later bindings write it.
+                        if let Some(symbol) = &symbol {
+                            if defined.contains_key(symbol) {
+                                found.push(symbol.clone());
+                                for symbol in found.drain(..) {
+                                    occurrences.push((occurrence.range, symbol, 0));
+                                }
+                                continue;
+                            }
+                            defined.insert(symbol.clone(), Err(kind));
+                            defined_order.push(symbol.clone());
+                        }
+                        symbol
+                    }
+                };
+                found.extend(symbol);
+                SymbolRole::Definition as i32
+            }
+            Role::MemberDefinition => {
+                if let Some(symbol) = exporter.definition_symbol(file, &names, id) {
+                    if let Some(&i) = globals.by_start.get(&occurrence.range.start()) {
+                        named_definitions[i as usize] = true;
+                        if !defined.contains_key(&symbol) {
+                            defined.insert(symbol.clone(), Ok(i));
+                            defined_order.push(symbol.clone());
+                        }
+                    }
+                    found.push(symbol);
+                    SymbolRole::Definition as i32
+                } else {
+                    let resolution = exporter.resolver.resolve(file, id);
+                    let mut defines = false;
+                    if !resolution.heuristic {
+                        for target in &resolution.targets {
+                            defines |= exporter.target_symbols(target, &mut found, Some(id));
+                        }
+                    }
+                    match defines {
+                        true => {
+                            for symbol in &found {
+                                if !defined.contains_key(symbol) {
+                                    defined.insert(symbol.clone(), Err(BindingKind::Variable));
+                                    defined_order.push(symbol.clone());
+                                }
+                            }
+                            SymbolRole::Definition as i32
+                        }
+                        false => 0,
+                    }
+                }
+            }
+            Role::Read
+            | Role::Call
+            | Role::Type
+            | Role::Member
+            | Role::MemberCall
+            | Role::MemberType
+            | Role::Write => {
+                let resolution = exporter.resolver.resolve(file, id);
+                if resolution.heuristic {
+                    continue;
+                }
+                for target in &resolution.targets {
+                    exporter.target_symbols(target, &mut found, None);
+                }
+                0
+            }
+            Role::Global
+            | Role::Nonlocal
+            | Role::DocReference
+            | Role::DocType
+            | Role::SuperReference
+            | Role::KeywordArgument
+            | Role::SelfReference => continue,
+        };
+        for symbol in found.drain(..) {
+            occurrences.push((occurrence.range, symbol, roles));
+        }
+    }
+    // Definitions no binding names (fields of a type, members of an interface).
+    for (i, summary) in symbols.summaries.iter().enumerate() {
+        if named_definitions[i] || summary.kind == SymbolKind::Impl {
+            continue;
+        }
+        let symbol = match &globals.symbols[i] {
+            Some(symbol) => Sym::Global(symbol.clone()),
+            None => Sym::Local(u64::MAX - i as u64, summary.name.as_str().into()),
+        };
+        if !defined.contains_key(&symbol) {
+            defined.insert(symbol.clone(), Ok(i as u32));
+            defined_order.push(symbol.clone());
+        }
+        occurrences.push((
+            symbols.positions[i].name_range,
+            symbol,
+            SymbolRole::Definition as i32,
+        ));
+    }
+    occurrences.sort_by_key(|(range, _, roles)| (range.start(), range.end(), -roles));
+    // Locals are numbered in the order of their first occurrence.
+    let mut locals: HashMap<Sym, usize> = HashMap::new();
+    let mut name = |symbol: &Sym| -> String {
+        match symbol {
+            Sym::Global(symbol) => symbol.clone(),
+            Sym::Local(..) => {
+                let next = locals.len();
+                format!("local {}", locals.entry(symbol.clone()).or_insert(next))
+            }
+        }
+    };
+    let mut document = Document {
+        language: language_name(&file.lang(db).info().id),
+        relative_path: file.path(db).clone(),
+        position_encoding: EnumOrUnknown::new(PositionEncoding::UTF16CodeUnitOffsetFromLineStart),
+        ..Default::default()
+    };
+    let mut seen = std::collections::HashSet::new();
+    for (range, symbol, roles) in &occurrences {
+        let symbol = name(symbol);
+        if !seen.insert((range.start(), range.end(), symbol.clone(), *roles)) {
+            continue;
+        }
+        document.occurrences.push(Occurrence {
+            range: scip_range(&index, *range),
+            symbol,
+            symbol_roles: *roles,
+            ..Default::default()
+        });
+    }
+    let tree = (file.lang(db).info().family == Family::Python
+        && symbols
+            .summaries
+            .iter()
+            .any(|s| is_function(s.kind) || s.kind == SymbolKind::Class))
+    .then(|| crate::semantic::file_tree(db, file))
+    .flatten();
+    let mut information: BTreeMap<String, SymbolInformation> = BTreeMap::new();
+    for symbol in &defined_order {
+        let text = name(symbol);
+        let info = match defined[symbol] {
+            Ok(i) => {
+                let summary = &symbols.summaries[i as usize];
+                SymbolInformation {
+                    symbol: text.clone(),
+                    kind: EnumOrUnknown::new(symbol_kind(summary.kind)),
+                    display_name: summary.name.clone(),
+                    documentation: doc_first_line(db, file, tree.as_ref(), &symbols, i as usize)
+                        .into_iter()
+                        .collect(),
+                    relationships: relationships(&mut exporter, &names, &symbols, i as usize),
+                    ..Default::default()
+                }
+            }
+            Err(kind) => SymbolInformation {
+                symbol: text.clone(),
+                kind: EnumOrUnknown::new(binding_kind(kind)),
+                display_name: match symbol {
+                    Sym::Global(_) | Sym::Local(..) => symbol_display_name(symbol),
+                },
+                ..Default::default()
+            },
+        };
+        information.entry(text).or_insert(info);
+    }
+    document.symbols = information.into_values().collect();
+    document
+}
+
+fn symbol_display_name(symbol: &Sym) -> String {
+    match symbol {
+        Sym::Local(_, name) => name.to_string(),
+        Sym::Global(symbol) => {
+            let trimmed = symbol.trim_end_matches(['.', '#', '/', '(', ')', '!']);
+            let last = trimmed
+                .rsplit(['.', '#', '/', ' '])
+                .next()
+                .unwrap_or(trimmed);
+            last.trim_matches('`').replace("``", "`")
+        }
+    }
+}
+
+/// What the definition `index` implements or overrides, one level up: its bases and
+/// implemented traits or interfaces for a type, the methods it overrides for a method.
+fn relationships(
+    exporter: &mut Exporter,
+    names: &FileNames,
+    symbols: &FileSymbols,
+    index: usize,
+) -> Vec<Relationship> {
+    let kind = symbols.summaries[index].kind;
+    let is_type = matches!(
+        kind,
+        SymbolKind::Class
+            | SymbolKind::Struct
+            | SymbolKind::Enum
+            | SymbolKind::Interface
+            | SymbolKind::Trait
+            | SymbolKind::Union
+            | SymbolKind::Type
+    );
+    if !is_type && !is_function(kind) {
+        return Vec::new();
+    }
+    let start = symbols.positions[index].name_range.start();
+    let Some(occurrence) = names
+        .at_offset(usize::from(start))
+        .filter(|&o| names.occurrence(o).range.start() == start)
+    else {
+        return Vec::new();
+    };
+    let file = exporter.file;
+    let Some(subject) = subject_of_definition(&mut exporter.resolver, file, occurrence) else {
+        return Vec::new();
+    };
+    let mut sites: Vec<(SourceFile, OccurrenceId)> = Vec::new();
+    match subject {
+        Subject::Type(node) => {
+            for (base, _) in direct_supertypes(&mut exporter.resolver, node) {
+                if let TypeNode::Type { file, occurrence } = base {
+                    push_unique(&mut sites, (file, occurrence));
+                }
+            }
+        }
+        Subject::Method { owner, name, .. } => {
+            for (base, _) in direct_supertypes(&mut exporter.resolver, owner) {
+                for site in methods_of(&mut exporter.resolver, base, &name) {
+                    push_unique(&mut sites, site);
+                }
+            }
+        }
+    }
+    let mut found: Vec<String> = Vec::new();
+    for (site_file, site) in sites {
+        let site_names = exporter.resolver.names(site_file);
+        if let Some(Sym::Global(symbol)) = exporter.definition_symbol(site_file, &site_names, site)
+        {
+            push_unique(&mut found, symbol);
+        }
+    }
+    found.sort();
+    found
+        .into_iter()
+        .map(|symbol| Relationship {
+            symbol,
+            is_implementation: true,
+            ..Default::default()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_escaped_by_the_grammar() {
+        assert_eq!(escape_name("area"), "area");
+        assert_eq!(escape_name("a$b-c+d_1"), "a$b-c+d_1");
+        assert_eq!(escape_name("src/a.ts"), "`src/a.ts`");
+        assert_eq!(escape_name("we`ird"), "`we``ird`");
+        assert_eq!(escape_name(""), "``");
+        assert_eq!(package_field("my pkg"), "my  pkg");
+        assert_eq!(package_field(""), ".");
+    }
+
+    #[test]
+    fn descriptors_follow_the_kind() {
+        assert_eq!(descriptor("Shape", SymbolKind::Class), "Shape#");
+        assert_eq!(descriptor("area", SymbolKind::Method), "area().");
+        assert_eq!(descriptor("m", SymbolKind::Module), "m/");
+        assert_eq!(descriptor("x", SymbolKind::Field), "x.");
+        assert_eq!(descriptor("vec", SymbolKind::Macro), "vec!");
+    }
+
+    #[test]
+    fn setup_cfg_values() {
+        let text = "[metadata]\nname = demo\nversion = 2.0\n[options]\nname = other\n";
+        assert_eq!(ini_value(text, "metadata", "name").as_deref(), Some("demo"));
+        assert_eq!(
+            ini_value(text, "metadata", "version").as_deref(),
+            Some("2.0")
+        );
+        assert_eq!(ini_value(text, "options", "version"), None);
+    }
+}

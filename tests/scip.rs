@@ -1,0 +1,374 @@
+//! `sextant scip` as a user runs it: a Python, TypeScript and Rust workspace exported, the
+//! index decoded with the scip crate's protobuf types, and its documents, occurrences
+//! (ranges, roles, symbols) and symbol information compared exactly; bad paths and
+//! outputs refused with their codes, nothing half-written.
+
+mod support;
+
+use std::path::Path;
+
+use protobuf::Message as _;
+use scip::types::{Document, Index, PositionEncoding, TextEncoding, symbol_information::Kind};
+use support::{sextant, stderr, write_file};
+
+fn workspace() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let files = [
+        (
+            "py/pyproject.toml",
+            "[project]\nname = \"shapes\"\nversion = \"1.2.0\"\n",
+        ),
+        ("py/pkg/__init__.py", ""),
+        (
+            "py/pkg/shapes.py",
+            "class Shape:\n    \"\"\"A shape on the plane.\n\n    More text.\n    \"\"\"\n\n    \
+             def area(self):\n        return 0\n\n\nclass Square(Shape):\n    def area(self):\n        \
+             side = 2\n        return side * side\n",
+        ),
+        (
+            "py/pkg/main.py",
+            "from pkg.shapes import Square\n\n\ndef total(items):\n    \
+             return sum(s.area() for s in items) + Square().area()\n",
+        ),
+        (
+            "ts/package.json",
+            "{\"name\": \"@demo/geo\", \"version\": \"0.3.1\"}\n",
+        ),
+        (
+            "ts/src/point.ts",
+            "// A point in the plane.\nexport interface Point { x: number }\n\n\
+             export class Origin implements Point {\n  x = 0;\n}\n",
+        ),
+        (
+            "ts/src/use.ts",
+            "import { Origin } from \"./point\";\n\nexport function make(): Origin {\n  \
+             const o = new Origin();\n  return o;\n}\n",
+        ),
+        (
+            "rs/Cargo.toml",
+            "[package]\nname = \"geo\"\nversion = \"0.9.0\"\nedition = \"2021\"\n",
+        ),
+        (
+            "rs/src/lib.rs",
+            "/// Something with an area.\npub trait Area {\n    fn area(&self) -> f64;\n}\n\n\
+             pub struct Circle;\n\nimpl Area for Circle {\n    fn area(&self) -> f64 {\n        \
+             3.0\n    }\n}\n",
+        ),
+    ];
+    for (path, text) in files {
+        write_file(dir.path(), path, text);
+    }
+    dir
+}
+
+fn export(root: &Path, args: &[&str]) -> Index {
+    let out = sextant(
+        root,
+        &[&["scip", "--output", "out/index.scip"], args].concat(),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let bytes = std::fs::read(root.join("out/index.scip")).unwrap();
+    Index::parse_from_bytes(&bytes).unwrap()
+}
+
+/// One line per occurrence: `range roles symbol`.
+fn occurrences(document: &Document) -> String {
+    document
+        .occurrences
+        .iter()
+        .map(|o| format!("{:?} {} {}\n", o.range, o.symbol_roles, o.symbol))
+        .collect()
+}
+
+fn document<'a>(index: &'a Index, path: &str) -> &'a Document {
+    index
+        .documents
+        .iter()
+        .find(|d| d.relative_path == path)
+        .unwrap_or_else(|| panic!("no document {path}"))
+}
+
+#[test]
+fn a_workspace_exports_as_a_scip_index() {
+    let dir = workspace();
+    std::fs::create_dir(dir.path().join("out")).unwrap();
+    let index = export(dir.path(), &[]);
+
+    let metadata = index.metadata.as_ref().unwrap();
+    let tool = metadata.tool_info.as_ref().unwrap();
+    assert_eq!(tool.name, "sextant");
+    assert_eq!(tool.version, env!("CARGO_PKG_VERSION"));
+    let root = dir.path().canonicalize().unwrap();
+    assert_eq!(metadata.project_root, format!("file://{}", root.display()));
+    assert_eq!(
+        metadata.text_document_encoding.enum_value(),
+        Ok(TextEncoding::UTF8)
+    );
+
+    let paths: Vec<(&str, &str)> = index
+        .documents
+        .iter()
+        .map(|d| (d.relative_path.as_str(), d.language.as_str()))
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            ("py/pkg/__init__.py", "Python"),
+            ("py/pkg/main.py", "Python"),
+            ("py/pkg/shapes.py", "Python"),
+            ("rs/src/lib.rs", "Rust"),
+            ("ts/src/point.ts", "TypeScript"),
+            ("ts/src/use.ts", "TypeScript"),
+        ]
+    );
+    for d in &index.documents {
+        assert_eq!(
+            d.position_encoding.enum_value(),
+            Ok(PositionEncoding::UTF16CodeUnitOffsetFromLineStart)
+        );
+    }
+
+    // Imports carry the Import role (2), definitions Definition (1), references none; the
+    // member on a parameter of unknown type (`s.area()`) is a guess, so it is left out.
+    let py = "scip-sextant python shapes 1.2.0";
+    assert_eq!(
+        occurrences(document(&index, "py/pkg/main.py")),
+        format!(
+            "[0, 5, 8] 2 {py} `pkg/__init__.py`/\n\
+             [0, 9, 15] 2 {py} `pkg/shapes.py`/\n\
+             [0, 23, 29] 2 {py} `pkg/shapes.py`/Square#\n\
+             [3, 4, 9] 1 {py} `pkg/main.py`/total().\n\
+             [3, 10, 15] 1 local 0\n\
+             [4, 15, 16] 0 local 1\n\
+             [4, 28, 29] 1 local 1\n\
+             [4, 33, 38] 0 local 0\n\
+             [4, 42, 48] 0 {py} `pkg/shapes.py`/Square#\n\
+             [4, 51, 55] 0 {py} `pkg/shapes.py`/Square#area().\n"
+        )
+    );
+    assert_eq!(
+        occurrences(document(&index, "py/pkg/shapes.py")),
+        format!(
+            "[0, 6, 11] 1 {py} `pkg/shapes.py`/Shape#\n\
+             [6, 8, 12] 1 {py} `pkg/shapes.py`/Shape#area().\n\
+             [6, 13, 17] 1 local 0\n\
+             [10, 6, 12] 1 {py} `pkg/shapes.py`/Square#\n\
+             [10, 13, 18] 0 {py} `pkg/shapes.py`/Shape#\n\
+             [11, 8, 12] 1 {py} `pkg/shapes.py`/Square#area().\n\
+             [11, 13, 17] 1 local 1\n\
+             [12, 8, 12] 1 local 2\n\
+             [13, 15, 19] 0 local 2\n\
+             [13, 22, 26] 0 local 2\n"
+        )
+    );
+    let ts = "scip-sextant npm @demo/geo 0.3.1";
+    assert_eq!(
+        occurrences(document(&index, "ts/src/use.ts")),
+        format!(
+            "[0, 9, 15] 2 {ts} `src/point.ts`/Origin#\n\
+             [2, 16, 20] 1 {ts} `src/use.ts`/make().\n\
+             [2, 24, 30] 0 {ts} `src/point.ts`/Origin#\n\
+             [3, 8, 9] 1 local 0\n\
+             [3, 16, 22] 0 {ts} `src/point.ts`/Origin#\n\
+             [4, 9, 10] 0 local 0\n"
+        )
+    );
+    let rs = "scip-sextant cargo geo 0.9.0 `src/lib.rs`/";
+    assert_eq!(
+        occurrences(document(&index, "rs/src/lib.rs")),
+        format!(
+            "[1, 10, 14] 1 {rs}Area#\n\
+             [2, 7, 11] 1 {rs}Area#area().\n\
+             [2, 13, 17] 1 local 0\n\
+             [5, 11, 17] 1 {rs}Circle#\n\
+             [7, 5, 9] 0 {rs}Area#\n\
+             [7, 14, 20] 0 {rs}Circle#\n\
+             [8, 7, 11] 1 {rs}Circle#area().\n\
+             [8, 13, 17] 1 local 1\n"
+        )
+    );
+
+    // Symbol information: kind, name, the doc's first line, what it implements.
+    let info = |path: &str, symbol: &str| {
+        let found = document(&index, path)
+            .symbols
+            .iter()
+            .find(|s| s.symbol == symbol)
+            .unwrap_or_else(|| panic!("no information on {symbol}"));
+        let relationships: Vec<(String, bool)> = found
+            .relationships
+            .iter()
+            .map(|r| (r.symbol.clone(), r.is_implementation))
+            .collect();
+        (
+            found.kind.enum_value().unwrap(),
+            found.display_name.clone(),
+            found.documentation.clone(),
+            relationships,
+        )
+    };
+    let shape = format!("{py} `pkg/shapes.py`/Shape#");
+    assert_eq!(
+        info("py/pkg/shapes.py", &shape),
+        (
+            Kind::Class,
+            "Shape".into(),
+            vec!["A shape on the plane.".to_string()],
+            vec![]
+        )
+    );
+    assert_eq!(
+        info("py/pkg/shapes.py", &format!("{py} `pkg/shapes.py`/Square#")),
+        (
+            Kind::Class,
+            "Square".into(),
+            vec![],
+            vec![(shape.clone(), true)]
+        )
+    );
+    assert_eq!(
+        info(
+            "py/pkg/shapes.py",
+            &format!("{py} `pkg/shapes.py`/Square#area().")
+        ),
+        (
+            Kind::Method,
+            "area".into(),
+            vec![],
+            vec![(format!("{shape}area()."), true)]
+        )
+    );
+    assert_eq!(
+        info("py/pkg/shapes.py", "local 2"),
+        (Kind::Variable, "side".into(), vec![], vec![])
+    );
+    assert_eq!(
+        info("rs/src/lib.rs", &format!("{rs}Area#")),
+        (
+            Kind::Trait,
+            "Area".into(),
+            vec!["Something with an area.".to_string()],
+            vec![]
+        )
+    );
+    assert_eq!(
+        info("rs/src/lib.rs", &format!("{rs}Circle#")),
+        (
+            Kind::Struct,
+            "Circle".into(),
+            vec![],
+            vec![(format!("{rs}Area#"), true)]
+        )
+    );
+    assert_eq!(
+        info("rs/src/lib.rs", &format!("{rs}Circle#area().")),
+        (
+            Kind::Method,
+            "area".into(),
+            vec![],
+            vec![(format!("{rs}Area#area()."), true)]
+        )
+    );
+    assert_eq!(
+        info("ts/src/point.ts", &format!("{ts} `src/point.ts`/Origin#")),
+        (
+            Kind::Class,
+            "Origin".into(),
+            vec![],
+            vec![(format!("{ts} `src/point.ts`/Point#"), true)]
+        )
+    );
+    assert_eq!(
+        info("ts/src/point.ts", &format!("{ts} `src/point.ts`/Point#")),
+        (
+            Kind::Interface,
+            "Point".into(),
+            vec!["A point in the plane.".to_string()],
+            vec![]
+        )
+    );
+
+    // Nothing but the index is left beside it (the temporary file was renamed over it).
+    let left: Vec<String> = std::fs::read_dir(dir.path().join("out"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(left, ["index.scip"]);
+}
+
+#[test]
+fn paths_select_documents_and_stdout_holds_the_same_bytes() {
+    let dir = workspace();
+    std::fs::create_dir(dir.path().join("out")).unwrap();
+    let index = export(dir.path(), &["rs", "ts/src/use.ts"]);
+    let paths: Vec<&str> = index
+        .documents
+        .iter()
+        .map(|d| d.relative_path.as_str())
+        .collect();
+    assert_eq!(paths, ["rs/src/lib.rs", "ts/src/use.ts"]);
+
+    let out = sextant(dir.path(), &["scip", "-o", "-", "rs", "ts/src/use.ts"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut from_stdout = Index::parse_from_bytes(&out.stdout).unwrap();
+    let mut from_file = index;
+    // The arguments differ (`-o -` against a file); everything else is the same.
+    from_stdout
+        .metadata
+        .mut_or_insert_default()
+        .tool_info
+        .mut_or_insert_default()
+        .arguments
+        .clear();
+    from_file
+        .metadata
+        .mut_or_insert_default()
+        .tool_info
+        .mut_or_insert_default()
+        .arguments
+        .clear();
+    assert_eq!(from_stdout, from_file);
+}
+
+#[test]
+fn bad_paths_and_outputs_are_refused_with_their_codes() {
+    let dir = workspace();
+    let outside = tempfile::tempdir().unwrap();
+
+    let out = sextant(dir.path(), &["scip", outside.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).starts_with("sextant: error: PATH_OUTSIDE_WORKSPACE: "),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!dir.path().join("index.scip").exists());
+
+    let out = sextant(dir.path(), &["scip", "no/such/dir"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).starts_with("sextant: error: NOT_FOUND: "),
+        "{}",
+        stderr(&out)
+    );
+
+    let out = sextant(dir.path(), &["scip", "--output", "missing/index.scip"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "sextant: error: WRITE_REFUSED: missing/index.scip: the directory missing does not exist\n"
+    );
+
+    let out = sextant(dir.path(), &["scip", "--output", "py"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "sextant: error: WRITE_REFUSED: py: is a directory\n"
+    );
+
+    // The default output, in the current directory.
+    let out = sextant(dir.path(), &["scip", "py"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let bytes = std::fs::read(dir.path().join("index.scip")).unwrap();
+    assert_eq!(Index::parse_from_bytes(&bytes).unwrap().documents.len(), 3);
+}
