@@ -7,7 +7,9 @@
 //! - `reindex_after_edit`: a one-line edit inside a function body, then everything a
 //!   symbol search needs, against a tree-sitter parse of that one file.
 //!   `sextant_edit_and_recheck_file` is the same edit, then that file's diagnostics;
-//!   `sextant_edit_and_check_workspace` then the whole workspace's.
+//!   `sextant_edit_and_check_workspace` then the whole workspace's;
+//!   `sextant_add_definition_and_lookup` adds a definition, then searches for it (one shard
+//!   of the symbol index rebuilt).
 //! - `repeated_dry_run`: a format and a rename dry run asked again of an unchanged
 //!   workspace (both memoized), against a tree-sitter parse of the file they touch.
 //! - `symbol_search`: ranked fuzzy search over the indexed workspace.
@@ -222,6 +224,26 @@ fn bench_reindex(c: &mut Criterion) {
                 raw.raw_database(),
                 AnalysisHost::raw_file(file),
             ));
+        })
+    });
+    // A definition added (its name alternating), then a symbol search that finds it.
+    group.bench_function("sextant_add_definition_and_lookup", |b| {
+        b.iter(|| {
+            flip = !flip;
+            let name = if flip { "added_one" } else { "added_two" };
+            host.set_file_text(
+                "python/m7.py",
+                &format!("{original}\n\ndef {name}():\n    return 0\n"),
+            );
+            let found = host
+                .analysis()
+                .symbol_search(&SymbolQuery {
+                    query: name.into(),
+                    limit: 5,
+                    ..Default::default()
+                })
+                .unwrap();
+            assert_eq!(found.symbols.len(), 1);
         })
     });
     // The same edit, then that file's diagnostics (every Python check), and then the whole
@@ -480,6 +502,18 @@ fn print_ratios() {
             edit / 1e6,
             parse / 1e6,
             (edit - parse) / 1e6
+        ));
+    }
+    if let (Some(lookup), Some(parse)) = (
+        mean_ns("reindex_after_edit/sextant_add_definition_and_lookup"),
+        mean_ns("reindex_after_edit/tree_sitter_parse_of_that_file"),
+    ) {
+        lines.push(format!(
+            "symbol search after adding a definition: {:.3} ms, that file's parse {:.3} ms, \
+             beyond the parse {:.3} ms",
+            lookup / 1e6,
+            parse / 1e6,
+            (lookup - parse) / 1e6
         ));
     }
     for (id, what) in [

@@ -20,10 +20,9 @@ pub mod resolve;
 pub mod rust;
 pub mod spaces;
 
-use std::{
-    collections::{HashMap, HashSet},
-    sync::Arc,
-};
+use foldhash::{HashMap, HashSet};
+
+use std::sync::Arc;
 
 use crate::{
     db::{Db, SourceFile},

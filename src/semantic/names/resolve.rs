@@ -9,7 +9,9 @@
 //! `exact` when every step was resolved; a member on a receiver of unknown type is matched
 //! by name only and is `heuristic`.
 
-use std::{collections::HashMap, sync::Arc};
+use std::sync::Arc;
+
+use foldhash::{HashMap, HashMapExt};
 
 use super::{
     BindingKind, FileNames, NameRules, Occurrence, OccurrenceId, Role, ScopeId, ecmascript,
