@@ -45,6 +45,7 @@ import time
 from pathlib import Path
 
 from go_compare import build_checker, copy_packages, eligible, fail, go_env, go_list_std, run_go
+from ts_calls_compare import sextant_calls
 from ts_compare import SextantMcp, Sources
 
 CALL = re.compile(r"^CALL (\S+):(\d+):(\d+) (\S+):(\d+):(\d+) (static|interface) (\w+)$")
@@ -74,20 +75,13 @@ def go_calls(checker, root, dirs):
 def characters(sources, site):
     """A site's byte column as a column in characters."""
     path, line, column = site
-    text = sources.line_raw(path, line).encode("utf-8")
+    text = sources.raw_line(path, line).encode("utf-8")
     return (path, line, len(text[:column - 1].decode("utf-8", errors="replace")) + 1)
-
-
-class Lines(Sources):
-    def line_raw(self, rel, number):
-        self.line(rel, 1)
-        lines = self.lines[rel]
-        return lines[number - 1] if 0 < number <= len(lines) else ""
 
 
 def name_column(sources, path, line, name):
     """The 1-based character column of a `func` declaration's name on its line, or None."""
-    text = sources.line_raw(path, line)
+    text = sources.raw_line(path, line)
     m = re.match(r"func\s*(\([^)]*\)\s*)?(" + re.escape(name) + r")\b", text)
     return m.start(2) + 1 if m else None
 
@@ -95,7 +89,7 @@ def name_column(sources, path, line, name):
 def receiver_syntax(sources, path, line, column, packages=()):
     """What a call site's callee name is reached through, by its syntax: the class a miss is
     counted in. `packages` are names that stand for imported packages or modules."""
-    text = sources.line_raw(path, line)[: column - 1].rstrip()
+    text = sources.raw_line(path, line)[: column - 1].rstrip()
     if not text.endswith("."):
         return "a name (`f(x)`)"
     before = text[:-1].rstrip()
@@ -130,30 +124,6 @@ def print_classes(title, classes):
     print(f"{title}, by the syntax of the callee's receiver:")
     for name, count in sorted(classes.items(), key=lambda kv: -kv[1]):
         print(f"  {count:5}  {name}")
-
-
-def sextant_calls(sextant, rel, line, column, exact):
-    try:
-        content = sextant.tool(
-            "call_graph",
-            {"path": rel, "line": line, "column": column, "direction": "incoming", "depth": 1,
-             "max_nodes": 1000, "max_tokens": 100000, "exact_only": exact},
-        )
-    except RuntimeError as error:
-        if '"INVALID_TARGET"' in str(error) or '"NO_SYMBOL"' in str(error):
-            return set(), {}
-        raise
-    sites, certainty = set(), {}
-    nodes = content["nodes"]
-    for edge in content["edges"]:
-        if edge["kind"] != "call":
-            continue
-        path = nodes[edge["caller"]]["path"]
-        for site in edge["sites"]:
-            key = (path, site["line"], site["column"])
-            sites.add(key)
-            certainty[key] = edge["certainty"]
-    return sites, certainty
 
 
 def main() -> int:
@@ -193,7 +163,7 @@ def main() -> int:
                 shutil.rmtree(root / d)
         files = sum(len(list((root / d).glob("*.go"))) for d in clean)
         calls, interface = go_calls(checker, root, clean)
-        sources = Lines(root)
+        sources = Sources(root)
         interface_sites = {characters(sources, s) for sites in interface.values() for s in sites}
         subjects = []
         for (path, line, name), sites in sorted(calls.items()):

@@ -54,6 +54,7 @@ import jedi.inference.references as jedi_references
 
 from go_calls_compare import print_classes, receiver_syntax
 from jedi_compare import location_key, python_files
+from ts_calls_compare import sextant_calls
 from ts_compare import SextantMcp, Sources, fail
 
 EXCLUDED_FOLDERS = ("site-packages", "test", "tests", "idle_test")
@@ -95,20 +96,13 @@ def subjects_of(root: Path, path: Path):
 def is_call_site(sources: Sources, rel: str, line: int, column: int, name: str) -> bool:
     """Whether `name` at (line, 0-based column) is called there: followed by `(` on its line,
     or the end of a decorator."""
-    text = sources.line_raw(rel, line)
+    text = sources.raw_line(rel, line)
     if text[column:column + len(name)] != name:
         return False
     rest = text[column + len(name):]
     if rest.lstrip(" \t").startswith("("):
         return True
     return text.lstrip().startswith("@") and DECORATOR_END.match(rest) is not None
-
-
-class Lines(Sources):
-    def line_raw(self, rel, number):
-        self.line(rel, 1)
-        lines = self.lines[rel]
-        return lines[number - 1] if 0 < number <= len(lines) else ""
 
 
 def python_imports(sources, path):
@@ -167,33 +161,6 @@ def jedi_confirms(root, project, subject, site) -> bool:
     )
 
 
-def sextant_calls(sextant, subject, exact, compared):
-    rel, line, column, _, _ = subject
-    try:
-        content = sextant.tool(
-            "call_graph",
-            {"path": rel, "line": line, "column": column + 1, "direction": "incoming", "depth": 1,
-             "max_nodes": 1000, "max_tokens": 100000, "exact_only": exact},
-        )
-    except RuntimeError as error:
-        if '"INVALID_TARGET"' in str(error) or '"NO_SYMBOL"' in str(error):
-            return set(), {}
-        raise
-    sites, certainty = set(), {}
-    nodes = content["nodes"]
-    for edge in content["edges"]:
-        if edge["kind"] != "call":
-            continue
-        path = nodes[edge["caller"]]["path"]
-        if path not in compared:
-            continue
-        for site in edge["sites"]:
-            key = (path, site["line"], site["column"])
-            sites.add(key)
-            certainty[key] = edge["certainty"]
-    return sites, certainty
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sextant", required=True)
@@ -225,7 +192,7 @@ def main() -> int:
     project = jedi.Project(path=str(root), added_sys_path=[str(root)])
     files = python_files(root)
     compared = {p.relative_to(root).as_posix() for p in files}
-    sources = Lines(root)
+    sources = Sources(root)
     sextant = SextantMcp(args.sextant, root, [a for g in SEXTANT_EXCLUDES for a in ("--exclude", g)])
     sextant.wait_until_ready()
     indexed = time.perf_counter() - started
@@ -258,7 +225,11 @@ def main() -> int:
                 continue
             subjects += 1
             functions += subject[4] == "function"
-            found, certainty = sextant_calls(sextant, subject, args.exact, compared)
+            rel, line, column, _, _ = subject
+            found, certainty = sextant_calls(
+                sextant, rel, line, column + 1, args.exact,
+                lambda edge, path, site: edge["kind"] == "call" and path in compared,
+            )
             for key in sorted(found - expected):
                 if is_call_site(sources, key[0], key[1], key[2] - 1, subject[3].rsplit(".", 1)[-1]) \
                         and jedi_confirms(root, project, subject, key):

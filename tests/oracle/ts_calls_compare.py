@@ -49,7 +49,14 @@ def is_member_access(sources, path, line, column):
     return before.endswith(".")
 
 
-def sextant_calls(sextant, sources, rel, line, column, exact):
+def calls_only(edge, path, site):
+    return edge["kind"] == "call"
+
+
+def sextant_calls(sextant, rel, line, column, exact, counts=calls_only):
+    """The incoming call sites `call_graph` gives the subject at (rel, line, column) as
+    {(path, line, column)}, and each one's certainty; `counts(edge, path, site)` says which
+    sites count (default: those of `call` edges). Shared by the calls oracles."""
     try:
         content = sextant.tool(
             "call_graph",
@@ -63,15 +70,12 @@ def sextant_calls(sextant, sources, rel, line, column, exact):
     sites, certainty = set(), {}
     nodes = content["nodes"]
     for edge in content["edges"]:
-        if edge["kind"] not in ("call", "reference"):
-            continue
         path = nodes[edge["caller"]]["path"]
         for site in edge["sites"]:
-            if edge["kind"] == "reference" and not is_member_access(sources, path, site["line"], site["column"]):
-                continue
-            key = (path, site["line"], site["column"])
-            sites.add(key)
-            certainty[key] = edge["certainty"]
+            if counts(edge, path, site):
+                key = (path, site["line"], site["column"])
+                sites.add(key)
+                certainty[key] = edge["certainty"]
     return sites, certainty
 
 
@@ -120,7 +124,11 @@ def main() -> int:
     agreed = found_total = expected_total = heuristic_total = heuristic_right = 0
     extra, missed = [], []
     for rel, d, expected in subjects:
-        found, certainty = sextant_calls(sextant, sources, rel, d["line"], d["column"], args.exact)
+        found, certainty = sextant_calls(
+            sextant, rel, d["line"], d["column"], args.exact,
+            lambda edge, path, site: edge["kind"] == "call"
+            or (edge["kind"] == "reference" and is_member_access(sources, path, site["line"], site["column"])),
+        )
         agreed += len(found & expected)
         found_total += len(found)
         expected_total += len(expected)
