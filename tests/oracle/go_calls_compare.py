@@ -120,6 +120,16 @@ def go_imports(sources, path):
     return names
 
 
+def print_disagreements(labelled, show, sources):
+    """Each (label, rows) pair's first `show` rows, (name, site, how), with the site's line."""
+    for label, rows in labelled:
+        for name, (path, line, column), how in rows[:show]:
+            tag = f" [{how}]" if how else ""
+            print(f"  {label}{tag}: {name} <- {path}:{line}:{column}  {sources.line(path, line)}")
+        if len(rows) > show:
+            print(f"  {label}: … {len(rows) - show} more")
+
+
 def print_classes(title, classes):
     print(f"{title}, by the syntax of the callee's receiver:")
     for name, count in sorted(classes.items(), key=lambda kv: -kv[1]):
@@ -212,12 +222,7 @@ def main() -> int:
         print(f"precision {precision:.3f}, recall {recall:.3f}")
         print(f"sextant's heuristic call sites: {heuristic_total}, {heuristic_right} of them go/types'; "
               f"interface dispatch left out: {dispatched['exact']} exact, {dispatched['heuristic']} heuristic")
-        for label, rows in (("sextant only", extra), ("go/types only", missed)):
-            for name, (path, line, column), how in rows[: args.show]:
-                tag = f" [{how}]" if how else ""
-                print(f"  {label}{tag}: {name} <- {path}:{line}:{column}  {sources.line(path, line)}")
-            if len(rows) > args.show:
-                print(f"  {label}: … {len(rows) - args.show} more")
+        print_disagreements((("sextant only", extra), ("go/types only", missed)), args.show, sources)
         print_classes("go/types' call sites sextant misses", classes)
         print(f"{time.perf_counter() - started:.1f} s: sextant's index {indexed:.1f} s (with go/types), "
               f"its calls {sextant.seconds:.1f} s")

@@ -52,7 +52,7 @@ from pathlib import Path
 import jedi
 import jedi.inference.references as jedi_references
 
-from go_calls_compare import print_classes, receiver_syntax
+from go_calls_compare import print_classes, print_disagreements, receiver_syntax
 from jedi_compare import location_key, python_files
 from ts_calls_compare import sextant_calls
 from ts_compare import SextantMcp, Sources, fail
@@ -260,12 +260,7 @@ def main() -> int:
     )
     print(f"precision {precision:.3f}, recall {recall:.3f}")
     print(f"sextant's heuristic call sites: {heuristic_total}, {heuristic_right} of them jedi's")
-    for label, rows in (("sextant only", extra), ("jedi only", missed)):
-        for name, (path, line, column), how in rows[: args.show]:
-            tag = f" [{how}]" if how else ""
-            print(f"  {label}{tag}: {name} <- {path}:{line}:{column}  {sources.line(path, line)}")
-        if len(rows) > args.show:
-            print(f"  {label}: … {len(rows) - args.show} more")
+    print_disagreements((("sextant only", extra), ("jedi only", missed)), args.show, sources)
     print_classes("jedi's call sites sextant misses", classes)
     print(f"{time.perf_counter() - started:.1f} s: sextant's index {indexed:.1f} s, its calls "
           f"{sextant.seconds:.1f} s; jedi's reference searches {jedi_seconds:.1f} s")
