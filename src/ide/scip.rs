@@ -31,7 +31,7 @@ use scip::types::{
 };
 
 use crate::{
-    db::{Db, ManifestKind, SourceFile, Workspace},
+    db::{Db, SourceFile, Workspace},
     engine::hierarchy::{Subject, TypeNode, direct_supertypes, methods_of, subject_of_definition},
     lang::Family,
     semantic::{
@@ -39,6 +39,7 @@ use crate::{
             BindingKind, FileNames, OccurrenceId, Role, ScopeId, file_names, python,
             resolve::{Resolver, Target},
         },
+        projects::{ProjectKind, projects},
         symbols::{FileSymbols, SymbolKind, file_symbols},
     },
     syntax::{ColumnUnit, LineIndex, TextRange, TextSize},
@@ -132,75 +133,32 @@ struct Package {
 pub(crate) struct Packages(Vec<Package>);
 
 impl Packages {
+    /// From the workspace's projects (`semantic/projects`): each manifest's directory,
+    /// package name and version.
     pub(crate) fn new(db: &dyn Db, workspace: Workspace) -> Packages {
-        let mut packages = Vec::new();
-        for &manifest in workspace.manifests(db).iter() {
-            let path = manifest.path(db);
-            let root = path.rsplit_once('/').map_or("", |(dir, _)| dir).to_string();
-            let text = manifest.text(db);
-            let (manager, name, version) = match manifest.kind(db) {
-                ManifestKind::CargoToml => {
-                    let table = toml::from_str::<toml::Table>(text).ok();
-                    let package = table.as_ref().and_then(|t| t.get("package"));
-                    (
-                        "cargo",
-                        toml_string(package, "name"),
-                        toml_string(package, "version"),
-                    )
-                }
-                ManifestKind::PyprojectToml => {
-                    let table = toml::from_str::<toml::Table>(text).ok();
-                    let project = table
-                        .as_ref()
-                        .and_then(|t| t.get("project"))
-                        .or_else(|| table.as_ref()?.get("tool")?.get("poetry"));
-                    (
-                        "python",
-                        toml_string(project, "name"),
-                        toml_string(project, "version"),
-                    )
-                }
-                ManifestKind::SetupCfg => (
-                    "python",
-                    ini_value(text, "metadata", "name"),
-                    ini_value(text, "metadata", "version"),
-                ),
-                ManifestKind::PackageJson => {
-                    let json = serde_json::from_str::<serde_json::Value>(text).ok();
-                    let field = |key: &str| {
-                        json.as_ref()
-                            .and_then(|j| j.get(key)?.as_str())
-                            .map(str::to_string)
-                    };
-                    ("npm", field("name"), field("version"))
-                }
-                ManifestKind::GoMod => {
-                    let module = text.lines().find_map(|line| {
-                        let rest = line.trim().strip_prefix("module")?;
-                        rest.starts_with([' ', '\t'])
-                            .then(|| rest.trim().trim_matches('"').to_string())
-                    });
-                    ("gomod", module, None)
-                }
-                _ => continue,
-            };
-            let package = Package {
-                root,
-                manager,
-                name: name.unwrap_or_default(),
-                version: version.unwrap_or_default(),
-            };
-            // `pyproject.toml` comes before `setup.cfg` of its directory: the first with a
-            // name stands for the directory.
-            match packages
-                .iter_mut()
-                .find(|p: &&mut Package| p.root == package.root && p.manager == package.manager)
-            {
-                Some(known) if known.name.is_empty() => *known = package,
-                Some(_) => {}
-                None => packages.push(package),
-            }
-        }
+        let packages = projects(db, workspace)
+            .iter()
+            .filter_map(|project| {
+                let manager = match project.kind {
+                    ProjectKind::Cargo => "cargo",
+                    ProjectKind::Python => "python",
+                    ProjectKind::Npm => "npm",
+                    ProjectKind::GoModule => "gomod",
+                    ProjectKind::CargoWorkspace | ProjectKind::Tsconfig | ProjectKind::GoWork => {
+                        return None;
+                    }
+                };
+                Some(Package {
+                    root: match project.root.as_str() {
+                        "." => String::new(),
+                        dir => dir.to_string(),
+                    },
+                    manager,
+                    name: project.name.clone().unwrap_or_default(),
+                    version: project.version.clone().unwrap_or_default(),
+                })
+            })
+            .collect();
         Packages(packages)
     }
 
@@ -223,27 +181,6 @@ impl Packages {
             })
             .max_by_key(|p| p.root.len())
     }
-}
-
-fn toml_string(table: Option<&toml::Value>, key: &str) -> Option<String> {
-    Some(table?.get(key)?.as_str()?.to_string())
-}
-
-/// `key = value` in `[section]` of an INI text (`setup.cfg`).
-fn ini_value(text: &str, section: &str, key: &str) -> Option<String> {
-    let mut current = "";
-    for line in text.lines() {
-        let line = line.trim();
-        if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
-            current = name.trim();
-        } else if current == section
-            && let Some((k, v)) = line.split_once(['=', ':'])
-            && k.trim() == key
-        {
-            return Some(v.trim().to_string());
-        }
-    }
-    None
 }
 
 /// A name as a descriptor writes it: bare when it is a simple identifier, else in
@@ -914,16 +851,5 @@ mod tests {
         assert_eq!(descriptor("m", SymbolKind::Module), "m/");
         assert_eq!(descriptor("x", SymbolKind::Field), "x.");
         assert_eq!(descriptor("vec", SymbolKind::Macro), "vec!");
-    }
-
-    #[test]
-    fn setup_cfg_values() {
-        let text = "[metadata]\nname = demo\nversion = 2.0\n[options]\nname = other\n";
-        assert_eq!(ini_value(text, "metadata", "name").as_deref(), Some("demo"));
-        assert_eq!(
-            ini_value(text, "metadata", "version").as_deref(),
-            Some("2.0")
-        );
-        assert_eq!(ini_value(text, "options", "version"), None);
     }
 }

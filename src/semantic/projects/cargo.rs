@@ -52,6 +52,10 @@ fn package_project(path: &str, dir: &str, package: &Value, lib: Option<&Value>) 
         Some(_) => project.add_error("package.name is not a string".into()),
         None => project.add_error("package.name is missing".into()),
     }
+    // `version.workspace = true` names no version here.
+    if let Some(Value::String(version)) = package.get("version") {
+        project.version = Some(version.clone());
+    }
     let lib = lib.and_then(Value::as_table);
     let lib_name = match lib.and_then(|l| l.get("name")) {
         Some(Value::String(name)) => Some(name.clone()),
@@ -175,6 +179,7 @@ serde = { workspace = true }
         let package = &projects[1];
         assert_eq!(package.kind, ProjectKind::Cargo);
         assert_eq!(package.name.as_deref(), Some("my-app"));
+        assert_eq!(package.version.as_deref(), Some("0.1.0"));
         assert_eq!(
             package.cargo,
             Some(CargoDetails {

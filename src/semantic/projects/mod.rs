@@ -72,6 +72,10 @@ pub struct Project {
     pub kind: ProjectKind,
     /// Package, module or project name, when the manifest declares one.
     pub name: Option<String>,
+    /// The version the manifest declares (a Cargo package's, a `package.json`'s, a Python
+    /// project's), when it writes one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
     /// The manifest's directory, workspace-relative (`"."` for the root).
     pub root: String,
     /// The manifest read (for Python, the first of `pyproject.toml`, `setup.cfg`,
@@ -101,6 +105,7 @@ impl Project {
         Project {
             kind,
             name: None,
+            version: None,
             root: paths::display_dir(paths::parent(manifest)),
             manifest: manifest.to_string(),
             error: None,

@@ -20,6 +20,7 @@ pub fn parse(path: &str, text: &str) -> Project {
         }
     };
     project.name = string(&mut project, &object, "name");
+    project.version = string(&mut project, &object, "version");
     let mut details = NpmDetails {
         main: string(&mut project, &object, "main"),
         module: string(&mut project, &object, "module"),
@@ -123,6 +124,7 @@ mod tests {
             (Some("@acme/ui"), None)
         );
         assert_eq!(p.root, "packages/ui");
+        assert_eq!(p.version.as_deref(), Some("2.0.0"));
         let npm = p.npm.unwrap();
         assert_eq!(npm.main.as_deref(), Some("./dist/index.cjs"));
         assert_eq!(npm.module.as_deref(), Some("./dist/index.js"));

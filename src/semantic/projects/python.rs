@@ -37,6 +37,13 @@ pub fn parse_pyproject(path: &str, text: &str) -> Project {
         (None, None) => None,
     };
     project.name = name;
+    project.version = match (
+        get(&["project", "version"]),
+        get(&["tool", "poetry", "version"]),
+    ) {
+        (Some(Value::String(v)), _) | (None, Some(Value::String(v))) => Some(v.clone()),
+        _ => None,
+    };
     let mut details = PythonDetails {
         manifests: vec![path.to_string()],
         ..Default::default()
@@ -98,6 +105,7 @@ pub fn parse_setup_cfg(path: &str, text: &str) -> Project {
             for ((section, key), value) in &entries {
                 match (section.as_str(), key.as_str()) {
                     ("metadata", "name") => project.name = Some(value.trim().to_string()),
+                    ("metadata", "version") => project.version = Some(value.trim().to_string()),
                     ("options", "package_dir") => {
                         for line in value.lines().map(str::trim).filter(|l| !l.is_empty()) {
                             match line.split_once('=') {
@@ -218,6 +226,7 @@ pub fn merge(mut parts: Vec<Project>, src_dirs: &BTreeSet<String>) -> Project {
     for part in parts {
         if merged.name.is_none() {
             merged.name = part.name.clone();
+            merged.version = part.version.clone();
         }
         if let Some(error) = part.error {
             let file = part.manifest.rsplit('/').next().unwrap_or_default();
@@ -287,6 +296,7 @@ line-length = 100
             (p.name.as_deref(), p.error.as_deref()),
             (Some("acme-tools"), None)
         );
+        assert_eq!(p.version.as_deref(), Some("1.2.0"));
         assert_eq!(details(&p).source_roots, ["src"]);
     }
 
@@ -328,6 +338,7 @@ packages = [{ include = "acme", from = "src" }, { include = "extra" }]
             (p.name.as_deref(), p.error.as_deref()),
             (Some("legacy-lib"), None)
         );
+        assert_eq!(p.version.as_deref(), Some("0.1"));
         assert_eq!(details(&p).source_roots, ["legacy/src"]);
         assert_eq!(
             details(&p).package_dir,
