@@ -10,9 +10,9 @@
 //! per file), and the steps run in the order the captures need: every match before any
 //! scope is nested, scopes before occurrences, occurrences before the links between them.
 
-use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
-
 use std::sync::Arc;
+
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use super::{FileNames, FlowRegion, Impl, Occurrence, OccurrenceId, Role, Scope, ScopeId};
 use crate::{

@@ -20,9 +20,9 @@ pub mod resolve;
 pub mod rust;
 pub mod spaces;
 
-use foldhash::{HashMap, HashSet};
-
 use std::sync::Arc;
+
+use foldhash::{HashMap, HashSet};
 
 use crate::{
     db::{Db, SourceFile},
