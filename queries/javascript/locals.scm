@@ -220,13 +220,20 @@
 
 ; A function passed as an argument (`operate((source, subscriber) => …)`, `new
 ; Observable((subscriber) => …)`): a parameter of it without a written type has the type
-; the callee's parameter gives that position (TypeScript's `@signature`).
+; the callee's parameter gives that position (TypeScript's `@signature`). A `function`
+; (`@callback.this`), unlike an arrow function, also takes its `this` from there.
 (call_expression
   function: (_) @callback.callee
-  arguments: (arguments [(arrow_function) (function_expression)] @callback))
+  arguments: (arguments (arrow_function) @callback))
 (new_expression
   constructor: (_) @callback.callee
-  arguments: (arguments [(arrow_function) (function_expression)] @callback))
+  arguments: (arguments (arrow_function) @callback))
+(call_expression
+  function: (_) @callback.callee
+  arguments: (arguments (function_expression) @callback.this))
+(new_expression
+  constructor: (_) @callback.callee
+  arguments: (arguments (function_expression) @callback.this))
 
 ; ---------------------------------------------------------------------------------------
 ; Uses.

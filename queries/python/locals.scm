@@ -124,6 +124,11 @@
 (named_expression name: (identifier) @definition.variable)
 (for_statement left: (identifier) @definition.variable)
 (for_in_clause left: (identifier) @definition.variable)
+; `except E as e`: `e` holds an instance of `E`, for the members looked up on it.
+(except_clause
+  (as_pattern
+    [(identifier) (attribute)] @constructor
+    (as_pattern_target (identifier) @definition.variable)))
 (as_pattern_target (identifier) @definition.variable)
 (case_pattern (as_pattern (identifier) @definition.variable))
 (case_pattern (dotted_name . (identifier) @definition.variable .))

@@ -180,6 +180,12 @@
     (parenthesized_type (function_type) @signature)
   ]))
 
+; `function (this: Action<T>, state) { this.schedule() }`: `this` there is an instance of
+; the written type, not of a class around.
+(required_parameter
+  pattern: (this) @reference.self
+  type: (#splice! instance_type))
+
 ; Parameters, with the type they are an instance of when one is written.
 (required_parameter
   pattern: (identifier) @definition.parameter

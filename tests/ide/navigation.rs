@@ -43,6 +43,26 @@ fn class_bodies_are_not_seen_from_their_methods() {
 }
 
 #[test]
+fn an_exception_caught_with_as_is_an_instance_of_its_class() {
+    check_definition(
+        r#"
+        //- /m.py
+        class NannyNag(Exception):
+            def get_lineno(self):
+                return 1
+        def check():
+            try:
+                pass
+            except NannyNag as nag:
+                return nag.get_lineno$0()
+        "#,
+        expect![[r#"
+            m.py:2:9 function get_lineno
+        "#]],
+    );
+}
+
+#[test]
 fn global_and_nonlocal_send_a_name_outwards() {
     check_references(
         r#"

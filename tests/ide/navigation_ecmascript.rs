@@ -632,3 +632,56 @@ fn a_method_s_references_are_its_family_s() {
         "#]],
     );
 }
+
+#[test]
+fn this_written_as_a_parameter_is_an_instance_of_its_type() {
+    // Inside `work`, `this` is the action its `this:` parameter writes, not the scheduler
+    // class around; an arrow function inside sees the same `this`; a `function` passed
+    // without one takes it from the callee's parameter type.
+    let fixture = r#"
+        //- /m.ts
+        class Action<T> {
+          schedule(state?: T): void {}
+        }
+        class Scheduler {
+          schedule(work: (this: Action<number>, state?: number) => void): void {}
+          run() {
+            this.schedule(function (this: Action<number>, state?: number) {
+              [1].forEach(() => this.sched$0ule(state));
+            });
+          }
+        }
+        "#;
+    check_definition(
+        fixture,
+        expect![[r#"
+            m.ts:2:3 function schedule
+        "#]],
+    );
+    check_definition(
+        &fixture
+            .replace("this.sched$0ule(state)", "state")
+            .replace("this.schedule(function", "this.sche$0dule(function"),
+        expect![[r#"
+            m.ts:5:3 function schedule
+        "#]],
+    );
+    check_definition(
+        &fixture.replace(
+            "function (this: Action<number>, state?: number)",
+            "function (state)",
+        ),
+        expect![[r#"
+            m.ts:2:3 function schedule
+        "#]],
+    );
+    check_definition(
+        &fixture.replace(
+            "function (this: Action<number>, state?: number) {",
+            "(state) => {",
+        ),
+        expect![[r#"
+            m.ts:5:3 function schedule
+        "#]],
+    );
+}

@@ -14,7 +14,9 @@ use std::sync::Arc;
 
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
-use super::{FileNames, FlowRegion, Impl, Occurrence, OccurrenceId, Role, Scope, ScopeId};
+use super::{
+    Callback, FileNames, FlowRegion, Impl, Occurrence, OccurrenceId, Role, Scope, ScopeId,
+};
 use crate::{
     lang::{Language, QueryKind},
     syntax::{self, TextRange},
@@ -95,8 +97,9 @@ struct Captured<'q> {
     instance: Option<&'q str>,
     /// `@signature`: the parameter's written function type.
     signature: Option<TextRange>,
-    /// `@callback` (with its position among the call's arguments) and `@callback.callee`.
-    callback: Option<(TextRange, u32)>,
+    /// `@callback` or `@callback.this` (with its position among the call's arguments and
+    /// whether it takes its `this` from the callee), and `@callback.callee`.
+    callback: Option<(TextRange, u32, bool)>,
     callback_callee: Option<TextRange>,
     /// `@scope.let` (and its node's parent), and the nodes bounding its scope.
     binder: Option<(TextRange, Option<TextRange>)>,
@@ -138,8 +141,9 @@ struct Builder<'q> {
     instances: Vec<(TextRange, &'q str)>,
     /// (parameter, its written function type).
     signatures: Vec<(TextRange, TextRange)>,
-    /// (function passed as an argument, the callee, the argument's position).
-    callbacks: Vec<(TextRange, TextRange, u32)>,
+    /// (function passed as an argument, the callee, the argument's position, `this` from
+    /// the callee).
+    callbacks: Vec<(TextRange, TextRange, u32, bool)>,
     /// (impl block, its type's name, its trait's name).
     impl_types: Vec<(TextRange, TextRange, Option<TextRange>)>,
     flow: Vec<FlowRegion>,
@@ -203,10 +207,10 @@ impl<'q> Builder<'q> {
                 || self.add_role_capture(&mut captured, name, m.pattern_index, range);
         }
         self.add_pattern_scope(&captured);
-        if let (Some((function, position)), Some(callee)) =
+        if let (Some((function, position, this)), Some(callee)) =
             (captured.callback, captured.callback_callee)
         {
-            self.callbacks.push((function, callee, position));
+            self.callbacks.push((function, callee, position, this));
         }
         if let (Some(scope), Some(ty)) = (captured.class_scope, captured.impl_type) {
             self.impl_types.push((scope, ty, captured.impl_trait));
@@ -657,6 +661,10 @@ impl<'q> Builder<'q> {
         for (variable, callee) in self.constructors.drain(..) {
             if let (Some(&v), Some(c)) = (by_range.get(&variable), last_name(callee)) {
                 names.occurrences[v as usize].constructor = Some(c);
+                let occurrence = &names.occurrences[v as usize];
+                if occurrence.role == Role::SelfReference {
+                    names.this_types.insert(occurrence.scope, c);
+                }
             }
         }
         for (binding, statement) in self.effective.drain(..) {
@@ -700,9 +708,16 @@ impl<'q> Builder<'q> {
                 names.signatures.insert(p, s);
             }
         }
-        for (function, callee, position) in self.callbacks.drain(..) {
+        for (function, callee, position, this) in self.callbacks.drain(..) {
             if let (Some(&f), Some(c)) = (scopes.by_range.get(&function), last_name(callee)) {
-                names.callbacks.insert(f, (c, position));
+                names.callbacks.insert(
+                    f,
+                    Callback {
+                        callee: c,
+                        argument: position,
+                        binds_this: this,
+                    },
+                );
             }
         }
         for (class, base) in self.bases.drain(..) {
@@ -741,8 +756,9 @@ impl<'q> Captured<'q> {
     }
 }
 
-/// `@callback` and `@callback.callee`: a function passed as an argument, known by its
-/// position among the call's arguments (comments not counted), and the callee.
+/// `@callback` (`@callback.this`) and `@callback.callee`: a function passed as an
+/// argument, known by its position among the call's arguments (comments not counted), and
+/// the callee.
 fn add_callback_capture(
     captured: &mut Captured,
     name: &str,
@@ -750,7 +766,7 @@ fn add_callback_capture(
     range: TextRange,
 ) -> bool {
     match name {
-        "callback" => {
+        "callback" | "callback.this" => {
             let position = node.parent().map_or(0, |arguments| {
                 let mut cursor = arguments.walk();
                 arguments
@@ -759,7 +775,7 @@ fn add_callback_capture(
                     .take_while(|argument| argument.id() != node.id())
                     .count()
             });
-            captured.callback = Some((range, position as u32));
+            captured.callback = Some((range, position as u32, name == "callback.this"));
         }
         "callback.callee" => captured.callback_callee = Some(range),
         _ => return false,

@@ -249,9 +249,11 @@ pub struct FileNames {
     /// Parameters whose written type is a function's (`@signature`): that type's scope,
     /// whose parameters type those of a function passed for it.
     signatures: HashMap<OccurrenceId, ScopeId>,
-    /// Functions passed as an argument (`@callback`), by their scope: the callee's last
-    /// name and the argument's position.
-    callbacks: HashMap<ScopeId, (OccurrenceId, u32)>,
+    /// Functions passed as an argument (`@callback`), by their scope.
+    callbacks: HashMap<ScopeId, Callback>,
+    /// Functions that write `this`'s type as a parameter (`this: Action<T>`), by their
+    /// scope: the type's last name.
+    this_types: HashMap<ScopeId, OccurrenceId>,
     /// Code that runs on some paths only (`@flow.branch`, `@flow.loop`), in document order.
     flow: Vec<FlowRegion>,
 }
@@ -263,6 +265,26 @@ struct FlowRegion {
     range: TextRange,
     /// The statement it is one alternative of; `None` for a loop body.
     alternative_of: Option<TextRange>,
+}
+
+/// Where `this` gets its type when no class gives it ([`FileNames::this_source`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ThisSource {
+    /// A `this:` parameter's written type (its last name).
+    Written(OccurrenceId),
+    /// The callee of the `function` callback with this scope.
+    Callback(ScopeId),
+}
+
+/// A function passed as an argument (`@callback`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Callback {
+    /// The callee's last name.
+    pub callee: OccurrenceId,
+    /// The argument's position among the call's.
+    pub argument: u32,
+    /// Its `this` is the callee's to give (a `function`, not an arrow function).
+    pub binds_this: bool,
 }
 
 /// A scope that adds members to a type (`impl Foo`, `impl Trait for Foo`).
@@ -447,10 +469,36 @@ impl FileNames {
         self.signatures.get(&parameter).copied()
     }
 
-    /// For a function passed as an argument (its scope): the callee's last name and the
-    /// argument's position among the call's.
-    pub fn callback(&self, scope: ScopeId) -> Option<(OccurrenceId, u32)> {
+    /// For a function passed as an argument (its scope): the callee and the argument's
+    /// position among the call's.
+    pub fn callback(&self, scope: ScopeId) -> Option<Callback> {
         self.callbacks.get(&scope).copied()
+    }
+
+    /// The type a function (or function type) writes for `this` as a parameter.
+    pub fn written_this(&self, scope: ScopeId) -> Option<OccurrenceId> {
+        self.this_types.get(&scope).copied()
+    }
+
+    /// Where `this` in `scope` gets its type: the nearest function around (or `scope`
+    /// itself) that writes it as a parameter (`function (this: Action<T>)`, the type's
+    /// last name) or is passed to a callee that gives it (a `function` callback's scope);
+    /// an arrow function's `this` is its surroundings'. Nothing past the nearest class.
+    pub fn this_source(&self, scope: ScopeId) -> Option<ThisSource> {
+        let mut current = Some(scope);
+        while let Some(id) = current {
+            if let Some(&written) = self.this_types.get(&id) {
+                return Some(ThisSource::Written(written));
+            }
+            if self.callbacks.get(&id).is_some_and(|c| c.binds_this) {
+                return Some(ThisSource::Callback(id));
+            }
+            if self.scopes[id as usize].is_class {
+                return None;
+            }
+            current = self.scopes[id as usize].parent;
+        }
+        None
     }
 
     /// The parameters `scope` binds, in order.

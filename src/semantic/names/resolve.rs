@@ -14,8 +14,8 @@ use std::sync::Arc;
 use foldhash::{HashMap, HashMapExt};
 
 use super::{
-    BindingKind, FileNames, NameRules, Occurrence, OccurrenceId, Role, ScopeId, ecmascript,
-    file_names, python,
+    BindingKind, FileNames, NameRules, Occurrence, OccurrenceId, Role, ScopeId, ThisSource,
+    ecmascript, file_names, python,
     spaces::{self, Space},
 };
 use crate::{
@@ -758,6 +758,15 @@ impl<'db> Resolver<'db> {
         let names = self.names(file);
         let occ = names.occurrence(occurrence);
         if occ.role == Role::SelfReference {
+            match names.this_source(occ.scope) {
+                Some(ThisSource::Written(written)) => {
+                    return self.call_results(file, written, depth + 1);
+                }
+                Some(ThisSource::Callback(function)) => {
+                    return self.contextual_this_namespaces(file, &names, function, depth + 1);
+                }
+                None => {}
+            }
             return names
                 .enclosing_class(occ.scope)
                 .map(|scope| Namespace::Class { file, scope })
@@ -938,9 +947,9 @@ impl<'db> Resolver<'db> {
         }
     }
 
-    /// The type a callee gives a parameter of a function passed to it: the callee's
-    /// parameter at the argument's position (a class's: its constructor's) is written as a
-    /// function type, whose parameter at this one's position has a written type.
+    /// The type a callee gives a parameter of a function passed to it: the function type
+    /// written for it (see [`Resolver::callback_signatures`]) has a parameter at this one's
+    /// position with a written type.
     fn contextual_parameter_namespaces(
         &mut self,
         file: SourceFile,
@@ -949,14 +958,58 @@ impl<'db> Resolver<'db> {
         depth: u32,
     ) -> Vec<Namespace> {
         let function = names.occurrence(parameter).scope;
-        let (Some((callee, argument)), Some(position)) = (
-            names.callback(function),
-            names.parameters(function).position(|p| p == parameter),
-        ) else {
+        let Some(position) = names.parameters(function).position(|p| p == parameter) else {
             return Vec::new();
         };
         let mut found = Vec::new();
-        for target in self.resolve_at(file, callee, depth).targets {
+        for (callee_file, signature) in self.callback_signatures(file, names, function, depth) {
+            let callee_names = self.names(callee_file);
+            if let Some(typed) = callee_names.parameters(signature).nth(position) {
+                for namespace in
+                    self.namespace_of_binding(callee_file, &callee_names, typed, depth + 1)
+                {
+                    push_unique(&mut found, namespace);
+                }
+            }
+        }
+        found
+    }
+
+    /// The type a callee gives `this` in a `function` passed to it: the function type
+    /// written for it has a `this:` parameter.
+    fn contextual_this_namespaces(
+        &mut self,
+        file: SourceFile,
+        names: &FileNames,
+        function: ScopeId,
+        depth: u32,
+    ) -> Vec<Namespace> {
+        let mut found = Vec::new();
+        for (callee_file, signature) in self.callback_signatures(file, names, function, depth) {
+            if let Some(written) = self.names(callee_file).written_this(signature) {
+                for namespace in self.call_results(callee_file, written, depth + 1) {
+                    push_unique(&mut found, namespace);
+                }
+            }
+        }
+        found
+    }
+
+    /// For a function passed as an argument (its scope), the function types its callee
+    /// writes for it: the callee's parameter at the argument's position (a class's: its
+    /// constructor's), where that parameter's type is a function type, as that type's scope.
+    fn callback_signatures(
+        &mut self,
+        file: SourceFile,
+        names: &FileNames,
+        function: ScopeId,
+        depth: u32,
+    ) -> Vec<(SourceFile, ScopeId)> {
+        let Some(callback) = names.callback(function) else {
+            return Vec::new();
+        };
+        let mut found = Vec::new();
+        for target in self.resolve_at(file, callback.callee, depth).targets {
             for (callee_file, definition) in self.definitions_at(&target, depth + 1) {
                 let callee_names = self.names(callee_file);
                 let Some(mut scope) = callee_names.scope_named_by(definition) else {
@@ -969,17 +1022,12 @@ impl<'db> Resolver<'db> {
                         None => continue,
                     }
                 }
-                let typed = callee_names
+                let signature = callee_names
                     .parameters(scope)
-                    .nth(argument as usize)
-                    .and_then(|p| callee_names.signature(p))
-                    .and_then(|signature| callee_names.parameters(signature).nth(position));
-                if let Some(typed) = typed {
-                    for namespace in
-                        self.namespace_of_binding(callee_file, &callee_names, typed, depth + 1)
-                    {
-                        push_unique(&mut found, namespace);
-                    }
+                    .nth(callback.argument as usize)
+                    .and_then(|p| callee_names.signature(p));
+                if let Some(signature) = signature {
+                    push_unique(&mut found, (callee_file, signature));
                 }
             }
         }
