@@ -23,7 +23,7 @@ use crate::{
     semantic::{
         names::{
             OccurrenceId, Role, file_names,
-            resolve::{Resolver, Target},
+            resolve::{Resolver, Target, push_unique},
         },
         symbols::{SymbolPositions, SymbolSummary, file_symbols, symbol_summaries},
     },
@@ -103,12 +103,6 @@ pub fn file_references(db: &dyn Db, workspace: Workspace, file: SourceFile) -> A
         (a.from, a.to_file.path(db), a.to).cmp(&(b.from, b.to_file.path(db), b.to))
     });
     Arc::new(FileReferences { edges })
-}
-
-fn push_unique<T: PartialEq>(list: &mut Vec<T>, item: T) {
-    if !list.contains(&item) {
-        list.push(item);
-    }
 }
 
 /// Whether an occurrence uses a name (rather than binding, importing or declaring it).

@@ -7,7 +7,10 @@ use super::{Definition, Span, navigation};
 use crate::{
     db::{Db, SourceFile, Workspace},
     lang::Family,
-    semantic::{names::python, symbols::file_symbols},
+    semantic::{
+        names::python,
+        symbols::{SymbolPositions, file_symbols},
+    },
     syntax::TextRange,
 };
 
@@ -44,13 +47,7 @@ pub(crate) fn hover(
         let symbols = file_symbols(db, target);
         if let Some(i) = symbols.positions.iter().position(|p| p.name_range == name) {
             signature = Some(symbols.summaries[i].signature.clone());
-            documentation = python_docstring(db, target, name).or_else(|| {
-                doc_comment(
-                    target.text(db),
-                    symbols.positions[i].range,
-                    target.lang(db).info(),
-                )
-            });
+            documentation = definition_documentation(db, target, &symbols.positions[i]);
         }
     }
     let index = crate::semantic::line_index(db, file);
@@ -63,23 +60,32 @@ pub(crate) fn hover(
     })
 }
 
-fn python_docstring(db: &dyn Db, file: SourceFile, name: TextRange) -> Option<String> {
+/// A definition's documentation: its Python docstring, else the comment lines right above
+/// it.
+pub(crate) fn definition_documentation(
+    db: &dyn Db,
+    file: SourceFile,
+    position: &SymbolPositions,
+) -> Option<String> {
     let lang = file.lang(db).info();
-    (lang.family == Family::Python)
-        .then(|| python::docstring(lang, file.text(db), name))
+    let text = file.text(db);
+    let docstring = (lang.family == Family::Python)
+        .then(|| crate::semantic::file_tree(db, file))
         .flatten()
+        .and_then(|tree| python::docstring_in(&tree, text, position.name_range));
+    docstring.or_else(|| doc_comment(text, position.range, lang))
 }
 
 /// The line comments right above a definition (`///`, `//`, `#`), markers removed;
-/// attribute and decorator lines (`#[…]`, `@…`) between them and the definition are passed.
-pub(crate) fn doc_comment(
-    text: &str,
-    definition: TextRange,
-    lang: &crate::lang::Language,
-) -> Option<String> {
+/// attribute and decorator lines (`#[…]`, `@…`) between them and the definition are passed,
+/// and so are modifiers on its own line that its range leaves out (`export`, `pub`).
+fn doc_comment(text: &str, definition: TextRange, lang: &crate::lang::Language) -> Option<String> {
     let before = text.get(..usize::from(definition.start()))?;
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    if !before[line_start..].trim().is_empty() {
+    let only_modifiers = before[line_start..]
+        .chars()
+        .all(|c| c.is_ascii_alphabetic() || c == ' ' || c == '\t');
+    if !only_modifiers {
         return None;
     }
     let mut lines: Vec<&str> = Vec::new();

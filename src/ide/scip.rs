@@ -36,11 +36,11 @@ use crate::{
     lang::Family,
     semantic::{
         names::{
-            BindingKind, FileNames, OccurrenceId, Role, ScopeId, file_names, python,
-            resolve::{Resolver, Target},
+            BindingKind, FileNames, OccurrenceId, Role, ScopeId, file_names,
+            resolve::{Resolver, Target, push_unique},
         },
         projects::{ProjectKind, projects},
-        symbols::{FileSymbols, SymbolKind, file_symbols},
+        symbols::{FileSymbols, SymbolKind, SymbolPositions, file_symbols},
     },
     syntax::{ColumnUnit, LineIndex, TextRange, TextSize},
 };
@@ -418,12 +418,6 @@ impl Exporter<'_, '_> {
     }
 }
 
-fn push_unique<T: PartialEq>(list: &mut Vec<T>, item: T) {
-    if !list.contains(&item) {
-        list.push(item);
-    }
-}
-
 /// SCIP's language name of a registry language.
 fn language_name(id: &str) -> String {
     match id {
@@ -485,35 +479,9 @@ fn scip_range(index: &LineIndex, range: TextRange) -> Vec<i32> {
     }
 }
 
-/// The first line of a definition's documentation: a Python docstring, else the comment
-/// lines right above it.
-fn doc_first_line(
-    db: &dyn Db,
-    file: SourceFile,
-    tree: Option<&tree_sitter::Tree>,
-    symbols: &FileSymbols,
-    index: usize,
-) -> Option<String> {
-    let lang = file.lang(db).info();
-    let text = file.text(db);
-    let position = &symbols.positions[index];
-    let doc = match (lang.family, tree) {
-        (Family::Python, Some(tree)) => python::docstring_in(tree, text, position.name_range),
-        _ => None,
-    }
-    .or_else(|| {
-        // Modifiers before the definition on its line (`export`, `pub`) are part of it.
-        let start = usize::from(position.range.start());
-        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
-        let modifiers = text[line_start..start]
-            .chars()
-            .all(|c| c.is_ascii_alphabetic() || c == ' ' || c == '\t');
-        let range = match modifiers {
-            true => TextRange::new(TextSize::new(line_start as u32), position.range.end()),
-            false => position.range,
-        };
-        super::hover::doc_comment(text, range, lang)
-    })?;
+/// The first line of a definition's documentation.
+fn doc_first_line(db: &dyn Db, file: SourceFile, position: &SymbolPositions) -> Option<String> {
+    let doc = super::hover::definition_documentation(db, file, position)?;
     let first = doc.lines().map(str::trim).find(|l| !l.is_empty())?;
     Some(first.to_string())
 }
@@ -707,13 +675,6 @@ pub(crate) fn document(
             ..Default::default()
         });
     }
-    let tree = (file.lang(db).info().family == Family::Python
-        && symbols
-            .summaries
-            .iter()
-            .any(|s| is_function(s.kind) || s.kind == SymbolKind::Class))
-    .then(|| crate::semantic::file_tree(db, file))
-    .flatten();
     let mut information: BTreeMap<String, SymbolInformation> = BTreeMap::new();
     for symbol in &defined_order {
         let text = name(symbol);
@@ -724,7 +685,7 @@ pub(crate) fn document(
                     symbol: text.clone(),
                     kind: EnumOrUnknown::new(symbol_kind(summary.kind)),
                     display_name: summary.name.clone(),
-                    documentation: doc_first_line(db, file, tree.as_ref(), &symbols, i as usize)
+                    documentation: doc_first_line(db, file, &symbols.positions[i as usize])
                         .into_iter()
                         .collect(),
                     relationships: relationships(&mut exporter, &names, &symbols, i as usize),

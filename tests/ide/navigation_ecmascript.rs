@@ -685,3 +685,24 @@ fn this_written_as_a_parameter_is_an_instance_of_its_type() {
         "#]],
     );
 }
+
+#[test]
+fn hover_shows_the_comment_above_an_exported_function() {
+    // The symbol's range starts at `function`; `export` before it on its line is no code
+    // between the comment and the definition.
+    let (db, file, cursor) = crate::analysis::analysis(
+        r#"
+        //- /m.ts
+        // How many tries before giving up.
+        export function retries(): number {
+          return 3;
+        }
+        retries$0();
+        "#,
+    );
+    let hover = crate::analysis::hover(&db, file, cursor.unwrap().offset()).unwrap();
+    assert_eq!(
+        hover.documentation.as_deref(),
+        Some("How many tries before giving up.")
+    );
+}

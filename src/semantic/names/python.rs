@@ -182,14 +182,8 @@ pub(super) fn is_receiver_parameter(names: &FileNames, parameter: OccurrenceId) 
     first.map(|i| i + from) == Some(parameter as usize)
 }
 
-/// The docstring of the function or class whose name is at `name` in `text`: the string
-/// that is the first statement of its body, without its quotes, dedented.
-pub fn docstring(lang: &crate::lang::Language, text: &str, name: TextRange) -> Option<String> {
-    let tree = crate::syntax::parse_tree_sitter(lang, text, None, crate::syntax::NEVER)?;
-    docstring_in(&tree, text, name)
-}
-
-/// [`docstring`] in a tree already parsed from `text` (one parse for a file's definitions).
+/// The docstring of the function or class whose name is at `name` in `tree`, parsed from
+/// `text`: the string that is the first statement of its body, without its quotes, dedented.
 pub fn docstring_in(tree: &tree_sitter::Tree, text: &str, name: TextRange) -> Option<String> {
     let start = usize::from(name.start());
     let node = tree

@@ -1512,7 +1512,8 @@ pub(super) fn is_star_import(import: &ImportSummary) -> bool {
     import.wildcard && import.alias.is_none()
 }
 
-pub(super) fn push_unique<T: PartialEq>(list: &mut Vec<T>, item: T) {
+/// Appends `item` unless `list` has it: the lists here are a few targets long.
+pub fn push_unique<T: PartialEq>(list: &mut Vec<T>, item: T) {
     if !list.contains(&item) {
         list.push(item);
     }
