@@ -46,6 +46,10 @@ impl NameRules for EcmaNames {
     fn counts_member_families(&self) -> bool {
         true
     }
+
+    fn initializer(&self) -> Option<&'static str> {
+        Some("constructor")
+    }
 }
 
 static GLOBALS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {

@@ -76,6 +76,10 @@ impl NameRules for GoNames {
     fn counts_member_families(&self) -> bool {
         false
     }
+
+    fn initializer(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 /// Where a predeclared identifier is said to come from (the Go documentation's name for

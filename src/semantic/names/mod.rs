@@ -66,6 +66,10 @@ pub trait NameRules: Sync {
     /// family: those of the same name it overrides, up to the first declaration, and those
     /// overriding these in every subclass (`names/family.rs`).
     fn counts_member_families(&self) -> bool;
+
+    /// The method a call of a class runs with the call's arguments (Python's `__init__`,
+    /// JavaScript's `constructor`); `None` where calling a type is no call of a method.
+    fn initializer(&self) -> Option<&'static str>;
 }
 
 /// The name rules of `family`.

@@ -44,6 +44,10 @@ impl NameRules for PythonNames {
     fn counts_member_families(&self) -> bool {
         false
     }
+
+    fn initializer(&self) -> Option<&'static str> {
+        Some("__init__")
+    }
 }
 
 /// Where a builtin is said to come from.

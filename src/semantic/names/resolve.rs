@@ -995,6 +995,24 @@ impl<'db> Resolver<'db> {
         found
     }
 
+    /// The scope whose parameters a call of `definition` binds: a function's own, a
+    /// class's initializer's (`__init__`, `constructor`).
+    fn called_scope(
+        &self,
+        file: SourceFile,
+        names: &FileNames,
+        definition: OccurrenceId,
+    ) -> Option<ScopeId> {
+        let scope = names.scope_named_by(definition)?;
+        if !names.scopes[scope as usize].is_class {
+            return Some(scope);
+        }
+        let initializer = names
+            .bindings(scope, self.rules(file).initializer()?)
+            .last()?;
+        names.scope_named_by(*initializer)
+    }
+
     /// For a function passed as an argument (its scope), the function types its callee
     /// writes for it: the callee's parameter at the argument's position (a class's: its
     /// constructor's), where that parameter's type is a function type, as that type's scope.
@@ -1012,16 +1030,9 @@ impl<'db> Resolver<'db> {
         for target in self.resolve_at(file, callback.callee, depth).targets {
             for (callee_file, definition) in self.definitions_at(&target, depth + 1) {
                 let callee_names = self.names(callee_file);
-                let Some(mut scope) = callee_names.scope_named_by(definition) else {
+                let Some(scope) = self.called_scope(callee_file, &callee_names, definition) else {
                     continue;
                 };
-                if callee_names.scopes[scope as usize].is_class {
-                    let constructor = callee_names.bindings(scope, "constructor").last();
-                    match constructor.and_then(|&c| callee_names.scope_named_by(c)) {
-                        Some(constructor) => scope = constructor,
-                        None => continue,
-                    }
-                }
                 let signature = callee_names
                     .parameters(scope)
                     .nth(callback.argument as usize)
@@ -1269,16 +1280,9 @@ impl<'db> Resolver<'db> {
             }
             for (file, binding) in self.definitions_at(&target, depth + 1) {
                 let names = self.names(file);
-                let Some(mut scope) = names.scope_named_by(binding) else {
+                let Some(scope) = self.called_scope(file, &names, binding) else {
                     continue;
                 };
-                if names.scopes[scope as usize].is_class {
-                    let init = names.bindings(scope, "__init__").last().copied();
-                    match init.and_then(|init| names.scope_named_by(init)) {
-                        Some(init) => scope = init,
-                        None => continue,
-                    }
-                }
                 let is_parameter = names
                     .bindings(scope, name)
                     .iter()

@@ -71,6 +71,10 @@ impl NameRules for RustNames {
     fn counts_member_families(&self) -> bool {
         false
     }
+
+    fn initializer(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 static PRELUDE: LazyLock<HashSet<&'static str>> =
