@@ -28,12 +28,10 @@ below the minimum given, 2 when the service or sextant cannot be run.
 
 import argparse
 import random
-import shutil
 import sys
 import time
-from pathlib import Path
 
-from ts_compare import DEFAULT_TREE, Service, SextantMcp, Sources, fail
+from ts_compare import SextantMcp, add_project_arguments, open_project
 
 
 def service_calls(service, rel, offset):
@@ -81,27 +79,11 @@ def sextant_calls(sextant, rel, line, column, exact, counts=calls_only):
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sextant", required=True)
-    parser.add_argument("--tree", type=Path, default=DEFAULT_TREE, help="the project (default: rxjs 7's src/)")
-    parser.add_argument("--tsconfig", type=Path, help="default: TREE/tsconfig.json if it exists")
-    parser.add_argument("--typescript", type=Path, help="the typescript package directory")
-    parser.add_argument("--node", default="node")
-    parser.add_argument("--samples", type=int, default=0, help="compare this many subjects (default: all)")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--show", type=int, default=20, help="disagreements to print")
+    add_project_arguments(parser)
     parser.add_argument("--exact", action="store_true", help="leave sextant's heuristic edges out")
-    parser.add_argument("--min-precision", type=float, default=0.0)
-    parser.add_argument("--min-recall", type=float, default=0.0)
     args = parser.parse_args()
-    for program in (args.node, args.sextant):
-        if not shutil.which(program):
-            fail(f"{program}: not found")
-    tree = args.tree.resolve()
-    if not tree.is_dir():
-        fail(f"{tree}: not a directory (scripts/test installs rxjs under target/npm-tools)")
     started = time.perf_counter()
-    service = Service(args.node, tree, args.tsconfig, args.typescript)
-    sources = Sources(tree)
+    tree, service, sources = open_project(args)
 
     candidates = []
     for rel in service.ask("files"):

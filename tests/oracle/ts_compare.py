@@ -226,6 +226,33 @@ def sextant_keys(definitions):
     return keys
 
 
+def add_project_arguments(parser):
+    """The options of an oracle comparing sextant with the service on one project: the
+    programs, the project, sampling, output, and the minimum figures."""
+    parser.add_argument("--sextant", required=True)
+    parser.add_argument("--tree", type=Path, default=DEFAULT_TREE, help="the project (default: rxjs 7's src/)")
+    parser.add_argument("--tsconfig", type=Path, help="default: TREE/tsconfig.json if it exists")
+    parser.add_argument("--typescript", type=Path, help="the typescript package directory")
+    parser.add_argument("--node", default="node")
+    parser.add_argument("--samples", type=int, default=0, help="compare this many subjects (default: all)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--show", type=int, default=20, help="disagreements to print")
+    parser.add_argument("--min-precision", type=float, default=0.0)
+    parser.add_argument("--min-recall", type=float, default=0.0)
+
+
+def open_project(args):
+    """The project of `add_project_arguments`' options: its directory, the service on it and
+    its sources; exits with status 2 when a program or the project is missing."""
+    for program in (args.node, args.sextant):
+        if not shutil.which(program):
+            fail(f"{program}: not found")
+    tree = args.tree.resolve()
+    if not tree.is_dir():
+        fail(f"{tree}: not a directory (scripts/test installs rxjs under target/npm-tools)")
+    return tree, Service(args.node, tree, args.tsconfig, args.typescript), Sources(tree)
+
+
 class Sources:
     def __init__(self, tree):
         self.tree = tree
