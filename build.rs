@@ -1,7 +1,17 @@
 //! Embeds every `queries/<lang>/<name>.scm` file into the binary, so that adding a query
 //! file needs no Rust change. The generated table is `OUT_DIR/embedded_queries.rs`.
+//!
+//! Also stamps the build (`SEXTANT_BUILD_STAMP`): a hash of everything an analysis result
+//! can depend on (sources, queries, the grammar registry, the lock file), so that the
+//! persistent cache never serves a record an older or different build wrote.
 
-use std::{env, fmt::Write, fs, path::Path};
+use std::{
+    env,
+    fmt::Write,
+    fs,
+    hash::{DefaultHasher, Hash, Hasher},
+    path::{Path, PathBuf},
+};
 
 fn main() {
     let manifest = env::var("CARGO_MANIFEST_DIR").unwrap();
@@ -47,4 +57,41 @@ fn main() {
         out,
     )
     .unwrap();
+
+    stamp_build(Path::new(&manifest));
+}
+
+/// Sets `SEXTANT_BUILD_STAMP` to a hash of the files that decide what analysis computes.
+fn stamp_build(manifest: &Path) {
+    let inputs = ["src", "queries", "grammars", "build.rs", "Cargo.lock"];
+    let mut files = Vec::new();
+    for input in inputs {
+        let path = manifest.join(input);
+        println!("cargo::rerun-if-changed={}", path.display());
+        collect_files(&path, &mut files);
+    }
+    files.sort();
+    let mut hasher = DefaultHasher::new();
+    for file in &files {
+        file.strip_prefix(manifest)
+            .unwrap_or(file)
+            .hash(&mut hasher);
+        fs::read(file).unwrap_or_default().hash(&mut hasher);
+    }
+    println!(
+        "cargo::rustc-env=SEXTANT_BUILD_STAMP={:016x}",
+        hasher.finish()
+    );
+}
+
+fn collect_files(path: &Path, files: &mut Vec<PathBuf>) {
+    match fs::read_dir(path) {
+        Ok(entries) => {
+            for entry in entries.flatten() {
+                collect_files(&entry.path(), files);
+            }
+        }
+        Err(_) if path.is_file() => files.push(path.to_path_buf()),
+        Err(_) => {}
+    }
 }

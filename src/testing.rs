@@ -31,6 +31,9 @@ pub struct TestHooks {
     /// `SEXTANT_TEST_APPLY_STEP_PAUSE_MS=<ms>`: a pause before every step of writing a
     /// change, so that a test can kill the writer between any two steps.
     pub apply_step_pause: Option<Duration>,
+    /// `SEXTANT_TEST_CACHE_DISK_FULL=1`: saving the persistent cache fails as a full disk
+    /// does, after half the file is written.
+    pub cache_disk_full: bool,
 }
 
 impl TestHooks {
@@ -51,6 +54,7 @@ impl TestHooks {
             apply_step_pause: variable("SEXTANT_TEST_APPLY_STEP_PAUSE_MS")
                 .and_then(|ms| ms.parse().ok())
                 .map(Duration::from_millis),
+            cache_disk_full: variable("SEXTANT_TEST_CACHE_DISK_FULL").is_some_and(|v| v == "1"),
         }
     }
 }
@@ -88,6 +92,7 @@ mod tests {
                 )),
                 lsp_pool: Some((1, 8)),
                 apply_step_pause: Some(Duration::from_millis(150)),
+                cache_disk_full: false,
             }
         );
         let malformed = |name: &str| {

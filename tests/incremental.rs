@@ -93,9 +93,11 @@ fn executed_checks(log: &Mutex<Vec<String>>) -> Vec<String> {
         .map(|q| {
             let name = q.split('(').next().unwrap_or_default();
             match name {
-                "file_diagnostics" | "file_dependencies" | "definer_index" | "definers" => {
-                    name.to_string()
-                }
+                "file_diagnostics"
+                | "recorded_diagnostics"
+                | "file_dependencies"
+                | "definer_index"
+                | "definers" => name.to_string(),
                 _ => q,
             }
         })
@@ -491,6 +493,8 @@ fn an_edit_in_a_body_rechecks_only_that_file() {
             format!("module_names({a_id})"),
             format!("python_definitions({a_id})"),
             format!("python_definitions({b_id})"),
+            // What every check reads: a's, from its new diagnostics (no persistent cache).
+            "recorded_diagnostics".to_string(),
             format!("syntax_errors({a_id})"),
         ],
         "only the edited file is checked again"
@@ -607,6 +611,7 @@ declare const appVersion: number;
             format!("file_symbols({a_id})"),
             format!("line_index({a_id})"),
             format!("module_facts({a_id})"),
+            "recorded_diagnostics".to_string(),
             format!("syntax_errors({a_id})"),
         ],
         "only the edited file is checked again"

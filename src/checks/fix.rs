@@ -36,7 +36,7 @@ pub enum Applicability {
 }
 
 /// The edit that resolves one diagnostic.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Fix {
     /// What the fix does, imperative: `Remove unused import 'os'`.
     pub title: String,

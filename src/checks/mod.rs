@@ -34,6 +34,7 @@ use std::sync::Arc;
 
 use crate::{
     db::{Db, SourceFile, Workspace},
+    semantic::persisted,
     syntax::TextRange,
 };
 
@@ -42,7 +43,7 @@ pub use fix::{Applicability, Fix};
 pub use registry::{Code, Severity};
 
 /// One finding in one file.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Diagnostic {
     /// The code's id (`SX005`); its registry entry is [`Diagnostic::code`].
     pub id: &'static str,
@@ -99,6 +100,60 @@ pub fn file_diagnostics(db: &dyn Db, workspace: Workspace, file: SourceFile) -> 
     suppression::apply(db, file, &mut found);
     found.sort_by_key(|d| (d.range.start(), d.range.end(), d.id));
     found.into()
+}
+
+/// The file's diagnostics, from the persistent cache when the workspace is the one the
+/// process started with and an earlier process recorded them, else [`file_diagnostics`]'s.
+/// What every whole-workspace check and every answer reads.
+#[salsa::tracked(returns(clone))]
+pub fn recorded_diagnostics(
+    db: &dyn Db,
+    workspace: Workspace,
+    file: SourceFile,
+) -> Arc<[Diagnostic]> {
+    let Some(records) = db.records() else {
+        return file_diagnostics(db, workspace, file);
+    };
+    let whole = persisted::workspace_input_hash(db, workspace);
+    if !records.is_first_workspace(whole) {
+        return file_diagnostics(db, workspace, file);
+    }
+    let this = persisted::file_input_hash(db, file);
+    let found: Vec<Diagnostic> = persisted::recorded(
+        db,
+        crate::db::RecordKind::FileDiagnostics,
+        &[&whole, &this],
+        || file_diagnostics(db, workspace, file).to_vec(),
+    );
+    found.into()
+}
+
+/// A [`Diagnostic`] as recorded in the persistent cache, its code id read back as the
+/// registry's own string.
+#[derive(serde::Deserialize)]
+struct RecordedDiagnostic {
+    id: String,
+    range: TextRange,
+    message: String,
+    related: Vec<(TextRange, String)>,
+    fix: Option<Box<Fix>>,
+}
+
+// By hand: a derived impl would borrow the `&'static str` id from the input.
+impl<'de> serde::Deserialize<'de> for Diagnostic {
+    fn deserialize<D: serde::Deserializer<'de>>(from: D) -> Result<Diagnostic, D::Error> {
+        let recorded = RecordedDiagnostic::deserialize(from)?;
+        let code = registry::find(&recorded.id).ok_or_else(|| {
+            serde::de::Error::custom(format!("{} is not a registered code", recorded.id))
+        })?;
+        Ok(Diagnostic {
+            id: code.id.as_str(),
+            range: recorded.range,
+            message: recorded.message,
+            related: recorded.related,
+            fix: recorded.fix,
+        })
+    }
 }
 
 pub(crate) use crate::semantic::facts::walk;

@@ -69,6 +69,13 @@ pub struct GlobalArgs {
     /// .gitignore, .ignore and sextant.toml.
     #[arg(long, global = true, value_name = "GLOB")]
     pub exclude: Vec<String>,
+    /// Keep the persistent cache of per-file results under DIR [default:
+    /// $XDG_CACHE_HOME/sextant, else ~/.cache/sextant], in a directory named after the root.
+    #[arg(long, global = true, value_name = "DIR", conflicts_with = "no_cache")]
+    pub cache_dir: Option<PathBuf>,
+    /// Neither read nor write the persistent cache: analyse every file afresh.
+    #[arg(long, global = true)]
+    pub no_cache: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -501,6 +508,16 @@ impl GlobalArgs {
     pub fn root(&self) -> &Path {
         self.root_arg.as_deref().unwrap_or(Path::new("."))
     }
+
+    /// Where the persistent cache is kept, as the flags say.
+    pub fn cache_setting(&self) -> workspace::cache::CacheSetting {
+        use workspace::cache::CacheSetting;
+        match (&self.cache_dir, self.no_cache) {
+            (_, true) => CacheSetting::Off,
+            (Some(dir), false) => CacheSetting::In(dir.clone()),
+            (None, false) => CacheSetting::UserCacheDir,
+        }
+    }
 }
 
 /// A failure reported as `sextant: error: …` with exit code 2.
@@ -650,6 +667,7 @@ fn lsp(g: &GlobalArgs, args: &LspArgs) -> Result<(String, ExitCode), CliError> {
         exclude: g.exclude.clone(),
         progress: None,
         check_in_background: !args.background.no_background_check,
+        cache: g.cache_setting(),
         ..Default::default()
     };
     let trust = if args.allow_external_formatter {
@@ -922,6 +940,7 @@ fn run_mcp(g: &GlobalArgs, args: &McpArgs) -> Result<(), CliError> {
         progress: None,
         check_in_background: !args.background.no_background_check,
         read_only: args.read_only,
+        cache: g.cache_setting(),
         ..Default::default()
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -994,9 +1013,14 @@ fn load_workspace_with(g: &GlobalArgs, check_on_load: bool) -> Result<Host, CliE
         exclude: g.exclude.clone(),
         progress: progress::terminal_progress(),
         check_on_load,
+        cache: g.cache_setting(),
         ..Default::default()
     };
-    Ok(Host::load(g.root(), &options)?)
+    let host = Host::load(g.root(), &options)?;
+    for problem in &host.cache_problems {
+        eprintln!("sextant: warning: {problem}");
+    }
+    Ok(host)
 }
 
 /// The file a user names: relative to the current directory, else to --root.

@@ -420,6 +420,8 @@ pub fn stats(
             skipped: &'a [crate::workspace::SkippedFile],
             projects: &'a [ProjectInfo],
             index_ms: f64,
+            /// How loading used the persistent cache; null when it is off.
+            cache: Option<crate::workspace::cache::CacheStatus>,
         }
         return json(&Full {
             root: host.root.display().to_string(),
@@ -427,6 +429,7 @@ pub fn stats(
             skipped: &host.skipped,
             projects,
             index_ms: host.index_time.as_secs_f64() * 1000.0,
+            cache: host.cache_status(),
         });
     }
     let mut s = format!("root: {}\n", host.root.display());
@@ -495,6 +498,15 @@ pub fn stats(
         }
     }
     writeln!(s, "indexed in {:.2} s", host.index_time.as_secs_f64()).unwrap();
+    match host.cache_status() {
+        Some(cache) => writeln!(
+            s,
+            "cache: {} results from records, {} computed, {} faulty records ({})",
+            cache.counts.used, cache.counts.computed, cache.counts.faults, cache.dir
+        ),
+        None => writeln!(s, "cache: off"),
+    }
+    .unwrap();
     s
 }
 

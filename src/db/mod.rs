@@ -12,6 +12,10 @@ use std::{
 
 use crate::{lang::LangId, syntax::TreeCache};
 
+pub mod records;
+
+pub use records::{RecordKey, RecordKind, RecordStore};
+
 /// The query database trait every tracked function takes.
 #[salsa::db]
 pub trait Db: salsa::Database {
@@ -31,6 +35,11 @@ pub trait Db: salsa::Database {
     /// Cancels this database's own token when a database it works for (see
     /// [`RootDatabase::worker`]) was cancelled, so that salsa's next check unwinds.
     fn relay_cancellation(&self);
+
+    /// What earlier processes computed for this workspace (the persistent cache), if it is
+    /// kept: like the tree cache, not an input, since a record is what its computation
+    /// returns (see `records`). Scratch databases have none.
+    fn records(&self) -> Option<&RecordStore>;
 }
 
 type EventCallback = Arc<dyn Fn(salsa::Event) + Send + Sync>;
@@ -51,6 +60,7 @@ pub struct RootDatabase {
     /// has a token of its own, so a request's cancellation reaches the workers of its
     /// parallel operations only through these.
     followed: Arc<[salsa::CancellationToken]>,
+    records: Option<Arc<RecordStore>>,
 }
 
 impl Default for RootDatabase {
@@ -79,7 +89,13 @@ impl RootDatabase {
             kept_scratch: Arc::default(),
             events,
             followed: Arc::new([]),
+            records: None,
         }
+    }
+
+    /// Keeps `records` as this database's (and its later clones') persistent cache.
+    pub fn set_records(&mut self, records: Option<Arc<RecordStore>>) {
+        self.records = records;
     }
 
     /// A clone for the worker threads of a parallel operation on this database (clone it
@@ -118,6 +134,10 @@ impl Db for RootDatabase {
         if self.followed.iter().any(|t| t.is_cancelled()) {
             salsa::Database::cancellation_token(self).cancel();
         }
+    }
+
+    fn records(&self) -> Option<&RecordStore> {
+        self.records.as_deref()
     }
 }
 

@@ -89,6 +89,12 @@ impl AnalysisHost {
         salsa::Database::trigger_lru_eviction(&mut self.inputs.db);
     }
 
+    /// Keeps `records` as the persistent cache every later snapshot reads (and records
+    /// into). Not a change: a record is what its query computes.
+    pub fn set_records(&mut self, records: Option<Arc<super::RecordStore>>) {
+        self.inputs.db.set_records(records);
+    }
+
     /// Applies a batch of changes. Setting a file to the content it has is not a change, so
     /// nothing that depends on it is invalidated.
     pub fn apply_change(&mut self, change: Change) -> ChangeSummary {
@@ -755,7 +761,7 @@ impl Analysis {
                     symbol_summaries(db, file);
                     file_identifiers(db, file);
                     if diagnostics {
-                        crate::checks::file_diagnostics(db, workspace, file);
+                        crate::checks::recorded_diagnostics(db, workspace, file);
                     }
                     on_file();
                 },

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use super::Span;
 use crate::{
     checks::{
-        Applicability, Code, Diagnostic, Severity, file_diagnostics, registry,
+        Applicability, Code, Diagnostic, Severity, recorded_diagnostics, registry,
         sx012_import_cycle as cycles,
     },
     db::{Db, SourceFile, Workspace},
@@ -397,7 +397,7 @@ pub(crate) fn file_diagnostics_info(
     settings: &CheckSettings,
     codes: &CodeSelection,
 ) -> Vec<DiagnosticInfo> {
-    let found = file_diagnostics(db, workspace, file);
+    let found = recorded_diagnostics(db, workspace, file);
     let path = file.path(db);
     let rules = settings.rules(path, codes);
     // Import cycles read the whole workspace's import graph: built only when selected.

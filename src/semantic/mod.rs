@@ -13,6 +13,7 @@ pub mod import_syntax;
 pub mod imports;
 pub mod index;
 pub mod names;
+pub mod persisted;
 pub mod projects;
 pub mod symbols;
 

@@ -28,11 +28,14 @@
 
 use std::{collections::HashMap, sync::Arc};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use super::import_syntax::{FileImports, ImportCollector};
+use super::{
+    import_syntax::{FileImports, ImportCollector},
+    persisted::recorded,
+};
 use crate::{
-    db::{Db, SourceFile},
+    db::{Db, RecordKind, SourceFile},
     lang::{Language, QueryKind},
     syntax::{self, ColumnIndex, ColumnUnit, LineCol, TextRange, TextSize},
 };
@@ -133,7 +136,7 @@ impl std::fmt::Display for SymbolKind {
 }
 
 /// The position-free part of a symbol: what cross-file queries may depend on.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct SymbolSummary {
     pub name: String,
     pub kind: SymbolKind,
@@ -155,7 +158,7 @@ impl SymbolSummary {
 }
 
 /// Where a symbol is; parallel to the summaries.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct SymbolPositions {
     /// The whole definition.
     pub range: TextRange,
@@ -166,7 +169,7 @@ pub struct SymbolPositions {
     pub name_start: LineCol,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct FileSymbols {
     pub summaries: Arc<[SymbolSummary]>,
     pub positions: Arc<[SymbolPositions]>,
@@ -174,16 +177,22 @@ pub struct FileSymbols {
     pub imports: FileImports,
 }
 
-/// Symbols of one file, with positions. Re-executes whenever the file's text changes.
+/// Symbols of one file, with positions. Re-executes whenever the file's text changes, and
+/// then reads the persistent cache first: the symbols depend on the language and the text
+/// alone.
 #[salsa::tracked(returns(clone))]
 pub fn file_symbols(db: &dyn Db, file: SourceFile) -> Arc<FileSymbols> {
     let lang = file.lang(db).info();
-    let interrupt = || super::is_cancelled(db);
-    let tree = super::file_tree(db, file);
-    match extract_from_tree(lang, file.text(db), tree.as_ref(), &interrupt) {
-        Some(extraction) => Arc::new(extraction.symbols),
-        None => super::cancelled(db),
-    }
+    let text = file.text(db);
+    let parts = [lang.id.as_bytes(), text.as_bytes()];
+    Arc::new(recorded(db, RecordKind::FileSymbols, &parts, || {
+        let interrupt = || super::is_cancelled(db);
+        let tree = super::file_tree(db, file);
+        match extract_from_tree(lang, text, tree.as_ref(), &interrupt) {
+            Some(extraction) => extraction.symbols,
+            None => super::cancelled(db),
+        }
+    }))
 }
 
 /// The position-free symbols of one file. Re-executes with `file_symbols` but backdates

@@ -14,7 +14,17 @@ use std::sync::{Arc, OnceLock};
 use serde::Serialize;
 
 #[derive(
-    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, schemars::JsonSchema,
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
 )]
 pub struct LineCol {
     /// 1-based line number.

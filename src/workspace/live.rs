@@ -102,6 +102,9 @@ pub struct LiveStatus {
     /// Times the server, idle after answering, dropped memoized answers beyond their
     /// caches' bounds and gave freed memory back to the system.
     pub evictions: u64,
+    /// How the persistent cache has been used so far (absent when it is off).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cache: Option<super::cache::CacheStatus>,
 }
 
 enum Message {
@@ -120,6 +123,8 @@ enum Message {
 
 struct Shared {
     snapshot: Mutex<Option<Snapshot>>,
+    /// The persistent cache, once the first index has opened it.
+    cache: std::sync::OnceLock<Arc<super::cache::Cache>>,
     /// The token of the snapshot the background check is running on, to stop it at shutdown.
     background_check: Mutex<Option<crate::ide::CancellationToken>>,
     /// Told each new revision as it is published (see [`LiveWorkspace::subscribe`]).
@@ -253,7 +258,9 @@ impl LiveWorkspace {
     }
 
     pub fn status(&self) -> LiveStatus {
-        self.shared.status.lock().unwrap().clone()
+        let mut status = self.shared.status.lock().unwrap().clone();
+        status.cache = self.shared.cache.get().map(|cache| cache.status());
+        status
     }
 
     /// The revision of the latest published snapshot (it increases with every applied
@@ -571,6 +578,7 @@ impl Shared {
     fn new() -> Arc<Shared> {
         Arc::new(Shared {
             snapshot: Mutex::new(None),
+            cache: std::sync::OnceLock::new(),
             background_check: Mutex::new(None),
             subscribers: Mutex::new(Vec::new()),
             load_error: Mutex::new(None),
@@ -587,6 +595,7 @@ impl Shared {
                 batches: 0,
                 rescans: 0,
                 evictions: 0,
+                cache: None,
             }),
         })
     }
@@ -720,7 +729,15 @@ fn first_index(
         }
     })));
     match Host::load_with(system.clone(), &options) {
-        Ok(host) => Some(host),
+        Ok(host) => {
+            for problem in &host.cache_problems {
+                eprintln!("sextant: warning: {problem}");
+            }
+            if let Some(cache) = host.cache() {
+                let _ = shared.cache.set(cache.clone());
+            }
+            Some(host)
+        }
         Err(e) => {
             let config_error = e.is_config().then(|| e.to_string());
             let e = e.to_string();
@@ -944,6 +961,13 @@ impl Writer {
             status.evictions += 1;
             !status.checked
         };
+        // A quiet moment: keep what was computed for the next start (once the background
+        // check is done, so that its diagnostics are kept too).
+        if !unchecked || self.background_check.is_none() {
+            for problem in host.save_cache() {
+                eprintln!("sextant: warning: {problem}");
+            }
+        }
         publish(host, shared, self.revision);
         // The background check skips a revision whose snapshot is withdrawn, as it was here
         // for a moment: ask again (a revision it has checked is a memoized no-op).

@@ -7,6 +7,7 @@
 
 pub mod apply;
 pub mod bootstrap;
+pub mod cache;
 pub mod changes;
 mod config;
 mod error;
@@ -74,6 +75,8 @@ pub struct LoadOptions {
     /// file on all cores while loading: for commands that read only the file list and the
     /// texts (`files`, `tokens`), which would otherwise wait for a parse they never use.
     pub lazy: bool,
+    /// Where the persistent cache is kept (`cache.rs`), if anywhere.
+    pub cache: cache::CacheSetting,
 }
 
 /// One step of loading: `done` of `total` files through `phase`.
@@ -170,6 +173,10 @@ pub struct Host {
     /// Why `sextant.toml` could not be used when it last changed; the configuration before
     /// it stays in force meanwhile.
     pub config_error: Option<String>,
+    /// The persistent cache, when kept (shared with a live workspace's status).
+    cache: Option<Arc<cache::Cache>>,
+    /// What went wrong with the cache (a corrupt file, a failed save), each said once.
+    pub cache_problems: Vec<String>,
 }
 
 /// What [`Host::apply_disk_changes`] did.
@@ -294,6 +301,16 @@ fn affects_file_set(rel: &str) -> bool {
     matches!(name, ".gitignore" | ".ignore" | CONFIG_FILE) || rel == ".git/info/exclude"
 }
 
+/// What a command or a server computed after loading (the names its answers resolved) is
+/// kept for the next start too.
+impl Drop for Host {
+    fn drop(&mut self) {
+        for problem in self.save_cache() {
+            eprintln!("sextant: warning: {problem}");
+        }
+    }
+}
+
 impl Host {
     /// Walks the directory `root` on disk, reads and indexes every source file on all
     /// cores.
@@ -322,6 +339,9 @@ impl Host {
         let (loaded, aliases) = split_aliases(loaded, |_| false);
 
         let mut host = Host::from_files_over(system, AnalysisHost::new(root.clone()), root, loaded);
+        host.cache = cache::Cache::open(&options.cache, &host.root).map(Arc::new);
+        host.analysis
+            .set_records(host.cache.as_ref().map(|c| c.store().clone()));
         host.analysis.set_check_settings(config.check.clone());
         host.config = config;
         host.options = options.clone();
@@ -336,9 +356,38 @@ impl Host {
             let _ = host
                 .analysis()
                 .prime_caches_with(options.check_on_load, &|| indexing.inc());
+            host.save_cache();
         }
         host.index_time = started.elapsed();
         Ok(host)
+    }
+
+    /// Saves what the persistent cache has not saved yet (nothing when it is off). Returns
+    /// what went wrong that was not said before (a corrupt file replaced, a failed save),
+    /// also kept in `cache_problems`.
+    pub fn save_cache(&mut self) -> Vec<String> {
+        let Some(cache) = &self.cache else {
+            return Vec::new();
+        };
+        let found = [cache.problem(), cache.save().err()];
+        let mut new = Vec::new();
+        for problem in found.into_iter().flatten() {
+            if !self.cache_problems.contains(&problem) {
+                self.cache_problems.push(problem.clone());
+                new.push(problem);
+            }
+        }
+        new
+    }
+
+    /// How this process used the persistent cache, and where it is; `None` when it is off.
+    pub fn cache_status(&self) -> Option<cache::CacheStatus> {
+        self.cache.as_deref().map(cache::Cache::status)
+    }
+
+    /// The persistent cache, when kept.
+    pub fn cache(&self) -> Option<&Arc<cache::Cache>> {
+        self.cache.as_ref()
     }
 
     /// A host over the given files, not yet indexed (queries compute on demand).
@@ -371,6 +420,8 @@ impl Host {
             real_paths: HashMap::new(),
             aliases: HashMap::new(),
             config_error: None,
+            cache: None,
+            cache_problems: Vec::new(),
         };
         let mut change = Change::default();
         for f in files {

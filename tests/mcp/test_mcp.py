@@ -8,7 +8,7 @@ from pathlib import Path
 import anyio
 import pytest
 
-from conftest import SEXTANT, http_server, http_session, stdio_session, tool_error, wait_until_indexed, write
+from conftest import SEXTANT, http_server, http_session, stdio_session, tool_error, wait_until_checked, wait_until_indexed, write
 
 pytestmark = pytest.mark.anyio
 
@@ -305,6 +305,37 @@ async def test_workspace_status(workspace):
     assert status["skipped"][0]["reason"] == "too_large"
     assert status["limits"]["max_response_chars"] == 60000
     assert status["watching"] is True
+
+
+async def test_a_restarted_server_answers_from_its_persistent_cache(workspace, tmp_path):
+    write(workspace, "app/bad.py", "import os\n\nprint(undefined_name)\n")
+    cache = str(tmp_path / "cache")
+
+    async def status(session) -> dict:
+        return (await session.call_tool("workspace_status", {})).structured_content
+
+    async with stdio_session(workspace, "--cache-dir", cache) as session:
+        await wait_until_checked(session)
+        first = await session.call_tool("typecheck", {})
+        # Once idle after the background check, the server saves what it computed.
+        for _ in range(100):
+            saved = (await status(session))["cache"]
+            if saved["saves"] >= 2:
+                break
+            await anyio.sleep(0.1)
+    # Five files: each one's symbols and diagnostics, and the names of the three (Python
+    # and TypeScript) whose checks read names.
+    assert (saved["used"], saved["computed"], saved["faults"], saved["saves"]) == (0, 13, 0, 2)
+
+    async with stdio_session(workspace, "--cache-dir", cache) as session:
+        await wait_until_checked(session)
+        second = await session.call_tool("typecheck", {})
+        warm = (await status(session))["cache"]
+    assert second.structured_content == first.structured_content
+    assert [d["code"] for d in second.structured_content["diagnostics"]] == ["SX006", "SX005"]
+    # Symbols and diagnostics from records; no file was parsed to check it.
+    assert (warm["used"], warm["computed"], warm["faults"], warm["saves"]) == (10, 0, 0, 0)
+    assert warm["dir"].startswith(cache)
 
 
 async def test_workspace_status_reports_a_sextant_toml_that_cannot_be_used(workspace):

@@ -25,7 +25,7 @@ use serde::Serialize;
 use crate::syntax::{TextRange, TextSize};
 
 /// One imported module or name, as written, without positions.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 pub struct ImportSummary {
     /// The module as written: `a.b`, or relative `..a` / `.`.
     pub module: String,
@@ -41,7 +41,6 @@ pub struct ImportSummary {
     pub type_only: bool,
     /// Rust: the inline modules around the import in its file (`tests` for
     /// `mod tests { use super::*; }`), which `self` and `super` count from.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub within: Option<String>,
 }
 
@@ -53,7 +52,7 @@ impl ImportSummary {
 }
 
 /// The imports of one file and their statements' ranges, in document order.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct FileImports {
     pub summaries: Arc<[ImportSummary]>,
     /// The whole statement of each import (several imports may share one).

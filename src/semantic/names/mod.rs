@@ -23,9 +23,10 @@ pub mod spaces;
 use std::sync::Arc;
 
 use foldhash::{HashMap, HashSet};
+use serde::{Deserialize, Serialize};
 
 use crate::{
-    db::{Db, SourceFile},
+    db::{Db, RecordKind, SourceFile},
     lang::Family,
     semantic::imports::ImportSummary,
     syntax::{TextRange, TextSize},
@@ -86,7 +87,7 @@ pub type ScopeId = u32;
 pub type OccurrenceId = u32;
 
 /// A region whose bindings are its own (a module, a function, a comprehension…).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Scope {
     pub parent: Option<ScopeId>,
     pub range: TextRange,
@@ -100,7 +101,7 @@ pub struct Scope {
 }
 
 /// What kind of binding a definition makes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum BindingKind {
     Function,
     Class,
@@ -118,7 +119,7 @@ pub enum BindingKind {
 }
 
 /// How a name is used where it occurs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Role {
     /// Binds the name in its scope.
     Definition(BindingKind),
@@ -203,7 +204,7 @@ impl Role {
 }
 
 /// One name where it occurs in the file.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Occurrence {
     pub range: TextRange,
     pub scope: ScopeId,
@@ -225,8 +226,10 @@ pub struct Occurrence {
 }
 
 /// The names of one file.
-#[derive(Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileNames {
+    /// The file's text, which names are read from; not recorded (see [`file_names`]).
+    #[serde(skip)]
     text: Arc<str>,
     /// Scope 0 is the file's.
     pub scopes: Vec<Scope>,
@@ -264,7 +267,7 @@ pub struct FileNames {
 
 /// A stretch of code that runs on some paths only: one alternative of a conditional
 /// statement (an `if`'s body, an `else`, an `except` clause), or a loop's body.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 struct FlowRegion {
     range: TextRange,
     /// The statement it is one alternative of; `None` for a loop body.
@@ -281,7 +284,7 @@ pub enum ThisSource {
 }
 
 /// A function passed as an argument (`@callback`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Callback {
     /// The callee's last name.
     pub callee: OccurrenceId,
@@ -292,7 +295,7 @@ pub struct Callback {
 }
 
 /// A scope that adds members to a type (`impl Foo`, `impl Trait for Foo`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Impl {
     pub scope: ScopeId,
     /// The type's name where the impl writes it (`Foo` in `impl<T> a::Foo<T>`).
@@ -564,15 +567,17 @@ impl FileNames {
 /// when a question needs that file's names again.
 #[salsa::tracked(returns(clone), no_eq, lru = 512)]
 pub fn file_names(db: &dyn Db, file: SourceFile) -> Arc<FileNames> {
-    let interrupt = || super::is_cancelled(db);
-    let tree = super::file_tree(db, file);
-    match extract::extract(
-        file.lang(db).info(),
-        file.text(db).clone(),
-        tree.as_ref(),
-        &interrupt,
-    ) {
-        Some(names) => Arc::new(names),
-        None => super::cancelled(db),
-    }
+    let lang = file.lang(db).info();
+    let text = file.text(db);
+    let parts = [lang.id.as_bytes(), text.as_bytes()];
+    let mut names = super::persisted::recorded(db, RecordKind::FileNames, &parts, || {
+        let interrupt = || super::is_cancelled(db);
+        let tree = super::file_tree(db, file);
+        match extract::extract(lang, text.clone(), tree.as_ref(), &interrupt) {
+            Some(names) => names,
+            None => super::cancelled(db),
+        }
+    });
+    names.text = text.clone();
+    Arc::new(names)
 }

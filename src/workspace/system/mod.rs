@@ -20,6 +20,7 @@
 
 mod memory;
 mod os;
+pub(crate) use os::lock;
 mod overlay;
 
 use crate::workspace::LoadError;

@@ -300,7 +300,8 @@ impl StagedFile for StagedOnDisk {
 /// The name every temporary file of a write starts with; the walk never indexes such a file.
 pub const TEMPORARY_PREFIX: &str = ".sextant-write-";
 
-fn lock(file: &fs::File, operation: libc::c_int) -> io::Result<()> {
+/// `flock(2)` on `file`; the lock goes with the file's last descriptor.
+pub(crate) fn lock(file: &fs::File, operation: libc::c_int) -> io::Result<()> {
     use std::os::fd::AsRawFd;
     // SAFETY: flock on a descriptor this `File` owns.
     match unsafe { libc::flock(file.as_raw_fd(), operation) } {
