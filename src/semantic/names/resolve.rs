@@ -233,6 +233,9 @@ impl<'db> Resolver<'db> {
             .builtin_instance(occurrence)
             .map(|class| (class, self.predeclared_module(file)));
         let mut namespaces = match (occ.receiver, literal) {
+            (Some(receiver), _) if names.receives_element(occurrence) => {
+                self.element_namespaces(file, receiver, depth + 1)
+            }
             (Some(receiver), _) if occ.receiver_called => {
                 self.call_results(file, receiver, depth + 1)
             }
@@ -780,6 +783,13 @@ impl<'db> Resolver<'db> {
             };
         }
         let targets = self.resolve_at(file, occurrence, depth).targets;
+        if occ.role.is_member() && matches!(self.family(file), Family::Ecma { .. }) {
+            let occ = occ.clone();
+            let given = self.member_type_given_by_base(file, &occ, &targets, depth + 1);
+            if !given.is_empty() {
+                return given;
+            }
+        }
         let called = matches!(occ.role, Role::Call | Role::MemberCall);
         self.namespaces_of_targets(file, targets, called, depth)
     }
@@ -866,6 +876,15 @@ impl<'db> Resolver<'db> {
     ) -> Vec<Namespace> {
         let occ = names.occurrence(binding);
         match occ.role {
+            // `type A = B<…>`, `T extends B`: an instance of the type written.
+            Role::Definition(BindingKind::Type | BindingKind::TypeParameter)
+                if occ.constructor.is_some() =>
+            {
+                match occ.constructor {
+                    Some(written) => self.call_results(file, written, depth),
+                    None => Vec::new(),
+                }
+            }
             Role::Definition(BindingKind::Class | BindingKind::Type | BindingKind::Module) => names
                 .scope_named_by(binding)
                 .map(|scope| Namespace::Class { file, scope })
@@ -935,6 +954,9 @@ impl<'db> Resolver<'db> {
         depth: u32,
     ) -> Vec<Namespace> {
         let occ = names.occurrence(binding);
+        if let Some(iterated) = names.iterated(binding) {
+            return self.element_namespaces(file, iterated, depth);
+        }
         match occ.role {
             Role::Definition(BindingKind::Variable) if occ.receiver.is_some() => {
                 let members = self.destructured_from_at(file, binding, depth);
@@ -1178,7 +1200,7 @@ impl<'db> Resolver<'db> {
     /// What calling the name at `callee` gives: an instance when it is a class, what its
     /// written return type says when it is a function (`def f() -> C`, `f(): C`); for
     /// `super()` in a method, the class's bases.
-    fn call_results(
+    pub(super) fn call_results(
         &mut self,
         file: SourceFile,
         callee: OccurrenceId,
@@ -1188,6 +1210,12 @@ impl<'db> Resolver<'db> {
             return Vec::new();
         }
         let names = self.names(file);
+        if matches!(self.family(file), Family::Ecma { .. }) {
+            let elements = self.element_method_results(file, callee, depth);
+            if !elements.is_empty() {
+                return elements;
+            }
+        }
         let called = matches!(names.occurrence(callee).role, Role::Call | Role::MemberCall);
         let targets = self.resolve_at(file, callee, depth).targets;
         let mut found: Vec<Namespace> = Vec::new();
@@ -1309,7 +1337,7 @@ impl<'db> Resolver<'db> {
         self.destructured_from_at(file, binding, 1)
     }
 
-    fn destructured_from_at(
+    pub(super) fn destructured_from_at(
         &mut self,
         file: SourceFile,
         binding: OccurrenceId,
@@ -1389,7 +1417,11 @@ impl<'db> Resolver<'db> {
     /// assigned on instances is resolved to tell whose it is, and that resolution may come
     /// back here (`self.history.history` in a class whose `history` holds a `History`), so
     /// it must count toward the same bound.
-    fn definitions_at(&mut self, target: &Target, depth: u32) -> Vec<(SourceFile, OccurrenceId)> {
+    pub(super) fn definitions_at(
+        &mut self,
+        target: &Target,
+        depth: u32,
+    ) -> Vec<(SourceFile, OccurrenceId)> {
         let Target::Symbol {
             file,
             scope,
