@@ -623,3 +623,31 @@ export class Hub {
     "#]]
     .assert_eq(&graph(fixture, CallDirection::Incoming, 1));
 }
+
+#[test]
+fn typescript_assignments_to_a_method_are_references() {
+    // `this.next = …` replaces the method: TypeScript's service lists it among `next`'s
+    // call sites. An object literal's member typed by its variable declares `next` for
+    // `Sink`, and a field assigned is no method.
+    let fixture = r#"
+//- /lib.ts
+export class Sink {
+  count = 0;
+  ne$0xt(value: number): void {}
+}
+export class Counter extends Sink {
+  constructor(onNext: (value: number) => void) {
+    super();
+    this.next = onNext;
+    this.count = 1;
+  }
+}
+export const plain: Sink = { count: 0, next(value: number) {} };
+"#;
+    expect![[r#"
+        method Sink.next (lib.ts:3)
+        called by:
+          method Counter.constructor (lib.ts:6): reference at 8:10
+    "#]]
+    .assert_eq(&graph(fixture, CallDirection::Incoming, 1));
+}

@@ -52,6 +52,11 @@ impl NameRules for EcmaNames {
         true
     }
 
+    /// As TypeScript's language service counts them: `this.m = f` is a use of `m`.
+    fn counts_member_assignments(&self) -> bool {
+        true
+    }
+
     fn initializer(&self) -> Option<&'static str> {
         Some("constructor")
     }

@@ -67,6 +67,11 @@ pub trait NameRules: Sync {
     /// overriding these in every subclass (`names/family.rs`).
     fn counts_member_families(&self) -> bool;
 
+    /// Whether assigning to a member on a value (`this.m = f`) is a use of the member it
+    /// replaces, for the call graph (TypeScript's language service lists it among `m`'s
+    /// call sites); otherwise it defines an attribute, or declares a method (Go).
+    fn counts_member_assignments(&self) -> bool;
+
     /// The method a call of a class runs with the call's arguments (Python's `__init__`,
     /// JavaScript's `constructor`); `None` where calling a type is no call of a method.
     fn initializer(&self) -> Option<&'static str>;
