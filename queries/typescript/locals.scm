@@ -172,6 +172,25 @@
 (type_alias_declaration name: (type_identifier) @definition.type @type.only)
 (enum_declaration name: (identifier) @definition.type)
 (internal_module name: (identifier) @definition.class)
+; `const ZodString: core.$constructor<ZodString> = core.$constructor(…)`, a function's
+; `: $constructor<T, D>`: a written generic type and its type arguments, by position, from
+; which a called function's type parameter is inferred (`T` is `ZodString` in that call).
+(variable_declarator
+  name: (identifier) @definition.variable
+  type: (type_annotation (generic_type
+    name: (_) @written.generic
+    type_arguments: (type_arguments (_) @written.argument))))
+(function_declaration
+  name: (identifier) @definition.function
+  return_type: (type_annotation (generic_type
+    name: (_) @written.generic
+    type_arguments: (type_arguments (_) @written.argument))))
+(function_signature
+  name: (identifier) @definition.function
+  return_type: (type_annotation (generic_type
+    name: (_) @written.generic
+    type_arguments: (type_arguments (_) @written.argument))))
+
 ; A function's written return type: what calling it gives (`innerFrom(x).pipe`).
 (function_declaration
   name: (identifier) @definition.function

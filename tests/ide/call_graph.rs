@@ -651,3 +651,35 @@ export const plain: Sink = { count: 0, next(value: number) {} };
     "#]]
     .assert_eq(&graph(fixture, CallDirection::Incoming, 1));
 }
+
+#[test]
+fn typescript_callback_parameters_typed_by_the_type_given_to_the_result() {
+    // `inst` is written `T`, a type parameter of `make`, whose result is a `Maker<T>`: the
+    // variable given a `core.Maker<Str>` makes `T` a `Str` there. Without a written type
+    // for the result, `T` is only known by its constraint, which has no `check`.
+    let fixture = r#"
+//- /core.ts
+export interface Trait { kind: string }
+export interface Maker<T extends Trait> { new (): T }
+export function make<T extends Trait>(name: string, init: (inst: T) => void): Maker<T> {
+  return null as any;
+}
+//- /str.ts
+import * as core from "./core";
+export interface Str extends core.Trait {
+  ch$0eck(): Str;
+}
+export const Str: core.Maker<Str> = core.make("Str", (inst) => {
+  inst.check();
+  inst.check = () => inst;
+});
+export const Other = core.make("Other", (inst) => inst.check());
+"#;
+    expect![[r#"
+        method Str.check (str.ts:3)
+        called by:
+          top level of str.ts: call at 6:8
+          top level of str.ts: reference at 7:8
+    "#]]
+    .assert_eq(&graph(fixture, CallDirection::Incoming, 1));
+}

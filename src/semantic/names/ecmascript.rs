@@ -139,6 +139,80 @@ impl Resolver<'_> {
         found
     }
 
+    /// For a parameter `typed` of a function type written for a callback, when its type
+    /// is a type parameter of the called function (`initializer: (inst: T) => void` of
+    /// `function $constructor<T>(…): $constructor<T>`): what the type given to the call's
+    /// result says that parameter is (`const ZodString: $constructor<ZodString> =
+    /// $constructor(…)`: `ZodString`). `call` is the callee's last name at the call.
+    pub(super) fn inferred_from_result(
+        &mut self,
+        file: SourceFile,
+        call: OccurrenceId,
+        callee_file: SourceFile,
+        typed: OccurrenceId,
+        depth: u32,
+    ) -> Vec<Namespace> {
+        if depth > MAX_DEPTH {
+            return Vec::new();
+        }
+        let callee_names = self.names(callee_file);
+        let Some(written) = callee_names.occurrence(typed).constructor else {
+            return Vec::new();
+        };
+        let mut found = Vec::new();
+        for parameter in self.resolve_at(callee_file, written, depth + 1).targets {
+            let Target::Symbol { scope, .. } = &parameter else {
+                continue;
+            };
+            let Some(function) = callee_names.scopes[*scope as usize].named_by else {
+                continue;
+            };
+            let is_type_parameter =
+                self.definitions_at(&parameter, depth + 1)
+                    .iter()
+                    .any(|&(f, b)| {
+                        self.names(f).occurrence(b).role
+                            == Role::Definition(BindingKind::TypeParameter)
+                    });
+            if !is_type_parameter
+                || callee_names.occurrence(function).role != Role::Definition(BindingKind::Function)
+            {
+                continue;
+            }
+            let Some((returned, arguments)) = callee_names.written_generic(function) else {
+                continue;
+            };
+            let arguments = arguments.to_vec();
+            let Some(position) = arguments.iter().position(|argument| {
+                argument.is_some_and(|argument| {
+                    self.resolve_at(callee_file, argument, depth + 1)
+                        .targets
+                        .contains(&parameter)
+                })
+            }) else {
+                continue;
+            };
+            let returned = self.resolve_at(callee_file, returned, depth + 1).targets;
+            let names = self.names(file);
+            for variable in names.assigned_calls_of(call).collect::<Vec<_>>() {
+                let Some((given, given_arguments)) = names.written_generic(variable) else {
+                    continue;
+                };
+                let Some(&Some(argument)) = given_arguments.get(position) else {
+                    continue;
+                };
+                let given = self.resolve_at(file, given, depth + 1).targets;
+                if !given.iter().any(|target| returned.contains(target)) {
+                    continue;
+                }
+                for namespace in self.call_results(file, argument, depth + 1) {
+                    push_unique(&mut found, namespace);
+                }
+            }
+        }
+        found
+    }
+
     /// What calling `callee` gives when it is an array's method returning an element
     /// (`observers.shift()`) and the array's elements are known.
     pub(super) fn element_method_results(

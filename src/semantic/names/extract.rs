@@ -97,6 +97,10 @@ struct Captured<'q> {
     /// `@superclass.argument`: a type argument the base is given, by its position, and its
     /// type's name when it is one (`OptionalDef` of `OptionalDef<T>`).
     superclass_argument: Option<(u32, Option<TextRange>)>,
+    /// `@written.generic` and `@written.argument`: the binding's written generic type (a
+    /// variable's, a function's return type) and one of its type arguments, as above.
+    written_generic: Option<TextRange>,
+    written_argument: Option<(u32, Option<TextRange>)>,
     module_path: Option<TextRange>,
     after: Option<TextRange>,
     export: Option<TextRange>,
@@ -143,6 +147,9 @@ struct Builder<'q> {
     bases: Vec<(TextRange, TextRange)>,
     /// (base, a type argument's position, its type's name).
     base_arguments: Vec<(TextRange, u32, TextRange)>,
+    /// (binding, its written generic type's name, a type argument's position, its type's
+    /// name).
+    written_generics: Vec<(TextRange, TextRange, u32, Option<TextRange>)>,
     /// (part of a module's name, the whole name).
     module_paths: Vec<(TextRange, TextRange)>,
     /// (binding, the statement after which it takes effect).
@@ -195,6 +202,7 @@ impl<'q> Builder<'q> {
             values: Vec::new(),
             bases: Vec::new(),
             base_arguments: Vec::new(),
+            written_generics: Vec::new(),
             module_paths: Vec::new(),
             effective: Vec::new(),
             exported: Vec::new(),
@@ -359,6 +367,12 @@ impl<'q> Builder<'q> {
             if captured.receiver_element {
                 self.element_receivers.push(named);
             }
+        }
+        if let (Some(generic), Some((position, argument))) =
+            (captured.written_generic, captured.written_argument)
+        {
+            self.written_generics
+                .push((named, generic, position, argument));
         }
         if let Some(e) = captured.elements {
             self.element_types.push((named, e));
@@ -771,6 +785,18 @@ impl<'q> Builder<'q> {
                 );
             }
         }
+        for (binding, generic, position, argument) in self.written_generics.drain(..) {
+            if let (Some(&b), Some(g)) = (by_range.get(&binding), last_name(generic)) {
+                let (_, list) = names
+                    .written_generics
+                    .entry(b)
+                    .or_insert_with(|| (g, Vec::new()));
+                if list.len() <= position as usize {
+                    list.resize(position as usize + 1, None);
+                }
+                list[position as usize] = argument.and_then(last_name);
+            }
+        }
         for (base, position, argument) in self.base_arguments.drain(..) {
             if let (Some(b), Some(a)) = (last_name(base), last_name(argument)) {
                 let list = names.base_arguments.entry(b).or_default();
@@ -849,11 +875,17 @@ fn add_callback_capture(
     true
 }
 
-/// `@superclass.argument`: a type argument of a base, known by its position among the base's
-/// type arguments, and by its type's name when it is a named type (`T`, `Def<T>`, `ns.T`).
+/// `@superclass.argument`, `@written.argument`: a type argument of a base or of a written
+/// generic type, known by its position among the type arguments, and by its type's name
+/// when it is a named type (`T`, `Def<T>`, `ns.T`); and `@written.generic`.
 fn add_type_argument_capture(captured: &mut Captured, name: &str, node: tree_sitter::Node) -> bool {
-    if name != "superclass.argument" {
-        return false;
+    match name {
+        "superclass.argument" | "written.argument" => {}
+        "written.generic" => {
+            captured.written_generic = Some(range_of(node));
+            return true;
+        }
+        _ => return false,
     }
     let position = node.parent().map_or(0, |arguments| {
         let mut cursor = arguments.walk();
@@ -868,7 +900,12 @@ fn add_type_argument_capture(captured: &mut Captured, name: &str, node: tree_sit
         "generic_type" => node.child_by_field_name("name"),
         _ => None,
     };
-    captured.superclass_argument = Some((position as u32, named.map(range_of)));
+    let argument = Some((position as u32, named.map(range_of)));
+    if name == "written.argument" {
+        captured.written_argument = argument;
+    } else {
+        captured.superclass_argument = argument;
+    }
     true
 }
 

@@ -242,6 +242,10 @@ pub struct FileNames {
     /// The type arguments a base is given (`Schema<T, OptionalDef<T>>`), by the base's last
     /// name: each argument's type's last name, where it is a named type.
     base_arguments: HashMap<OccurrenceId, Vec<Option<OccurrenceId>>>,
+    /// Bindings with a written generic type (a variable's `: Box<A>`, a function's return
+    /// type): its name's last name, and each type argument's last name where it is a named
+    /// type (`@written.generic`, `@written.argument`).
+    written_generics: HashMap<OccurrenceId, (OccurrenceId, Vec<Option<OccurrenceId>>)>,
     /// Bindings whose written type is an array (`Observer<T>[]`): the elements' type's
     /// last name (`@elements`).
     element_types: HashMap<OccurrenceId, OccurrenceId>,
@@ -529,6 +533,30 @@ impl FileNames {
             .get(position)
             .copied()
             .flatten()
+    }
+
+    /// `binding`'s written generic type: its name's last name and its type arguments'.
+    pub fn written_generic(
+        &self,
+        binding: OccurrenceId,
+    ) -> Option<(OccurrenceId, &[Option<OccurrenceId>])> {
+        self.written_generics
+            .get(&binding)
+            .map(|(name, arguments)| (*name, arguments.as_slice()))
+    }
+
+    /// The variables whose value is a call of `callee` (`const x = f()`).
+    pub fn assigned_calls_of(
+        &self,
+        callee: OccurrenceId,
+    ) -> impl Iterator<Item = OccurrenceId> + '_ {
+        self.occurrences
+            .iter()
+            .enumerate()
+            .filter(move |(_, o)| {
+                o.constructor == Some(callee) && o.role == Role::Definition(BindingKind::Variable)
+            })
+            .map(|(i, _)| i as OccurrenceId)
     }
 
     /// The type of the elements of `binding`'s written array type, as its last name.

@@ -987,9 +987,18 @@ impl<'db> Resolver<'db> {
         for (callee_file, signature) in self.callback_signatures(file, names, function, depth) {
             let callee_names = self.names(callee_file);
             if let Some(typed) = callee_names.parameters(signature).nth(position) {
-                for namespace in
-                    self.namespace_of_binding(callee_file, &callee_names, typed, depth + 1)
-                {
+                let call = names.callback(function).map(|c| c.callee);
+                let mut namespaces = match call {
+                    Some(call) => {
+                        self.inferred_from_result(file, call, callee_file, typed, depth + 1)
+                    }
+                    None => Vec::new(),
+                };
+                if namespaces.is_empty() {
+                    namespaces =
+                        self.namespace_of_binding(callee_file, &callee_names, typed, depth + 1);
+                }
+                for namespace in namespaces {
                     push_unique(&mut found, namespace);
                 }
             }
