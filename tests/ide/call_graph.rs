@@ -683,3 +683,26 @@ export const Other = core.make("Other", (inst) => inst.check());
     "#]]
     .assert_eq(&graph(fixture, CallDirection::Incoming, 1));
 }
+
+#[test]
+fn typescript_calls_through_nested_star_exports() {
+    // `z.number` is found through two `export *` re-exports, as `export *` of a module
+    // re-exports what that module re-exports.
+    let fixture = r#"
+//- /schemas.ts
+export function num$0ber(): number { return 1; }
+//- /external.ts
+export * from "./schemas.js";
+//- /index.ts
+export * from "./external.js";
+//- /tests/number.test.ts
+import * as z from "../index.js";
+z.number();
+"#;
+    expect![[r#"
+        function number (schemas.ts:1)
+        called by:
+          top level of tests/number.test.ts: call at 2:3
+    "#]]
+    .assert_eq(&graph(fixture, CallDirection::Incoming, 1));
+}

@@ -422,6 +422,15 @@ impl<'db> Resolver<'db> {
                         found = self.module_name(module, name, depth + 1);
                         break;
                     }
+                    // A name the module has from its own star imports or re-exports
+                    // (`export * from "./schemas.js"` in a module `export *`-ed here); not
+                    // what every module sees, which would hide the other star imports.
+                    let mut through = self.module_name(module, name, depth + 1);
+                    through.retain(|t| matches!(t, Target::Symbol { .. } | Target::Module(_)));
+                    if !through.is_empty() {
+                        found = through;
+                        break;
+                    }
                 }
             }
         }
