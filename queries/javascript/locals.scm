@@ -148,8 +148,20 @@
   value: (call_expression
     function: (_) @constructor))
 
+; `const def = this._def`: the variable holds what that name holds.
+(variable_declarator
+  name: (identifier) @definition.variable
+  value: [(identifier) (member_expression)] @value)
+
 (variable_declarator
   name: (identifier) @definition.variable)
+
+; `for (const x of xs)`: x holds one of xs's elements.
+(for_in_statement
+  kind: ["let" "const" "var"]
+  left: (identifier) @definition.variable
+  operator: "of"
+  right: (_) @element.of)
 
 (for_in_statement
   kind: "var" @hoisted
@@ -195,6 +207,15 @@
 ; (`this` too), or a call or `new` of a name.
 
 (this) @reference.self
+
+; `xs[i].m`: a member of one of xs's elements.
+(call_expression
+  function: (member_expression
+    object: (subscript_expression object: (_) @receiver.element)
+    property: [(property_identifier) (private_property_identifier)] @member.call))
+(member_expression
+  object: (subscript_expression object: (_) @receiver.element)
+  property: [(property_identifier) (private_property_identifier)] @member)
 
 (call_expression
   function: (member_expression

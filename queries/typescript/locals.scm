@@ -9,13 +9,52 @@
 ; (`p: Point`) is an instance of that type, for looking up its members.
 
 ; define instance_type
-; A written type whose members a value has: `Point`, `Box<T>`, `Subscription | null`.
+; A written type whose members a value has: `Point`, `Box<T>`, `Subscription | null`; and
+; the type a utility type keeps the members of (`Observer` of `Partial<Observer<T>>`).
 (type_annotation [
   (type_identifier) @constructor
   (generic_type name: (type_identifier) @constructor)
   (union_type (type_identifier) @constructor)
   (union_type (generic_type name: (type_identifier) @constructor))
-])
+  (generic_type
+    name: (type_identifier) @_keeps_members
+    type_arguments: (type_arguments . [
+      (type_identifier) @constructor
+      (generic_type name: (type_identifier) @constructor)
+    ]))
+  (union_type (generic_type
+    name: (type_identifier) @_keeps_members
+    type_arguments: (type_arguments . [
+      (type_identifier) @constructor
+      (generic_type name: (type_identifier) @constructor)
+    ])))
+]
+(#match? @_keeps_members "^(Partial|Required|Readonly|NonNullable)$")
+(#not-match? @constructor "^(Partial|Required|Readonly|NonNullable)$"))
+; end
+
+; define array_type
+; A written array type, whose elements are instances of a type: `Observer<T>[]`,
+; `Array<Subject<T>>`, `Subscription[] | null`.
+(type_annotation [
+  (array_type (type_identifier) @elements)
+  (array_type (generic_type name: (type_identifier) @elements))
+  (union_type (array_type (type_identifier) @elements))
+  (union_type (array_type (generic_type name: (type_identifier) @elements)))
+  (generic_type
+    name: (type_identifier) @_array
+    type_arguments: (type_arguments . [
+      (type_identifier) @elements
+      (generic_type name: (type_identifier) @elements)
+    ]))
+  (union_type (generic_type
+    name: (type_identifier) @_array
+    type_arguments: (type_arguments . [
+      (type_identifier) @elements
+      (generic_type name: (type_identifier) @elements)
+    ])))
+]
+(#match? @_array "^(Array|ReadonlyArray)$"))
 ; end
 
 ; define written_base
@@ -73,6 +112,28 @@
 ; ---------------------------------------------------------------------------------------
 ; Declarations.
 
+; `extends Schema<T, OptionalDef<T>>`: each type argument, by position, is what the base's
+; type parameter stands for in this class (`_def: Def` of `Schema` is an `OptionalDef` here).
+(class_declaration
+  name: (type_identifier) @definition.class
+  (class_heritage (extends_clause
+    value: (_) @superclass
+    type_arguments: (type_arguments (_) @superclass.argument))))
+(abstract_class_declaration
+  name: (type_identifier) @definition.class
+  (class_heritage (extends_clause
+    value: (_) @superclass
+    type_arguments: (type_arguments (_) @superclass.argument))))
+(class
+  name: (type_identifier) @definition.class
+  (class_heritage (extends_clause
+    value: (_) @superclass
+    type_arguments: (type_arguments (_) @superclass.argument))))
+(interface_declaration
+  name: (type_identifier) @definition.type @type.only
+  (extends_type_clause (generic_type
+    name: (_) @superclass
+    type_arguments: (type_arguments (_) @superclass.argument))))
 (class_declaration
   name: (type_identifier) @definition.class
   (class_heritage (extends_clause value: (_) @superclass)))
@@ -100,9 +161,36 @@
   name: (type_identifier) @definition.type @type.only
   (extends_type_clause (#splice! written_base)))
 (interface_declaration name: (type_identifier) @definition.type @type.only)
+; `type AnySchema = Schema<any, any>`: a value of the alias's type is an instance of the
+; type it names.
+(type_alias_declaration
+  name: (type_identifier) @definition.type @type.only
+  value: [
+    (type_identifier) @constructor
+    (generic_type name: (type_identifier) @constructor)
+  ])
 (type_alias_declaration name: (type_identifier) @definition.type @type.only)
 (enum_declaration name: (identifier) @definition.type)
 (internal_module name: (identifier) @definition.class)
+; `const ZodString: core.$constructor<ZodString> = core.$constructor(…)`, a function's
+; `: $constructor<T, D>`: a written generic type and its type arguments, by position, from
+; which a called function's type parameter is inferred (`T` is `ZodString` in that call).
+(variable_declarator
+  name: (identifier) @definition.variable
+  type: (type_annotation (generic_type
+    name: (_) @written.generic
+    type_arguments: (type_arguments (_) @written.argument))))
+(function_declaration
+  name: (identifier) @definition.function
+  return_type: (type_annotation (generic_type
+    name: (_) @written.generic
+    type_arguments: (type_arguments (_) @written.argument))))
+(function_signature
+  name: (identifier) @definition.function
+  return_type: (type_annotation (generic_type
+    name: (_) @written.generic
+    type_arguments: (type_arguments (_) @written.argument))))
+
 ; A function's written return type: what calling it gives (`innerFrom(x).pipe`).
 (function_declaration
   name: (identifier) @definition.function
@@ -118,11 +206,24 @@
   return_type: (#splice! instance_type))
 (function_signature name: (identifier) @definition.function)
 
+; `T extends Schema`: a value of type `T` is an instance of its constraint, at least.
+(type_parameter
+  name: (type_identifier) @definition.type_parameter
+  constraint: (constraint [
+    (type_identifier) @constructor
+    (generic_type name: (type_identifier) @constructor)
+  ]))
 (type_parameter name: (type_identifier) @definition.type_parameter)
 (infer_type (type_identifier) @definition.type_parameter)
 (mapped_type_clause name: (type_identifier) @definition.type_parameter)
 
 ; Members of classes, interfaces and enums.
+(public_field_definition
+  name: [(property_identifier) (private_property_identifier)] @definition.variable
+  type: (#splice! array_type))
+(property_signature
+  name: (property_identifier) @definition.variable
+  type: (#splice! array_type))
 (public_field_definition
   name: [(property_identifier) (private_property_identifier)] @definition.variable
   type: (#splice! instance_type))
@@ -164,6 +265,13 @@
 (required_parameter
   (accessibility_modifier) @class.member
   pattern: (identifier) @definition.parameter)
+(optional_parameter
+  (accessibility_modifier) @class.member
+  pattern: (identifier) @definition.parameter
+  type: (#splice! instance_type))
+(optional_parameter
+  (accessibility_modifier) @class.member
+  pattern: (identifier) @definition.parameter)
 
 ; A parameter whose written type is a function's (`init: (source: Observable<T>) => void`):
 ; that function type's parameters type those of a function passed for it (`@callback`).
@@ -186,7 +294,14 @@
   pattern: (this) @reference.self
   type: (#splice! instance_type))
 
-; Parameters, with the type they are an instance of when one is written.
+; Parameters, with the type they are an instance of when one is written, or the type of
+; their elements.
+(required_parameter
+  pattern: (identifier) @definition.parameter
+  type: (#splice! array_type))
+(optional_parameter
+  pattern: (identifier) @definition.parameter
+  type: (#splice! array_type))
 (required_parameter
   pattern: (identifier) @definition.parameter
   type: (#splice! instance_type))
@@ -199,6 +314,9 @@
 (variable_declarator
   name: (identifier) @definition.variable
   type: (#splice! instance_type))
+(variable_declarator
+  name: (identifier) @definition.variable
+  type: (#splice! array_type))
 
 ; ---------------------------------------------------------------------------------------
 ; Uses in types: `A.B` looks `B` up in `A` (a namespace, enum or class).
@@ -212,6 +330,21 @@
 (nested_identifier
   object: (identifier) @receiver
   property: (_) @member)
+
+; `window!.next()`, `windows.shift()!.complete()`: `!` leaves the members as they are.
+(call_expression
+  function: (member_expression
+    object: (non_null_expression [
+      (call_expression function: (_) @receiver.called)
+      (_) @receiver
+    ])
+    property: [(property_identifier) (private_property_identifier)] @member.call))
+(member_expression
+  object: (non_null_expression [
+    (call_expression function: (_) @receiver.called)
+    (_) @receiver
+  ])
+  property: [(property_identifier) (private_property_identifier)] @member)
 
 ; `super.m()`: a member of the base class.
 (super) @reference.super

@@ -27,8 +27,9 @@ use crate::{
     db::{Db, SourceFile, Workspace},
     semantic::{
         names::{
-            OccurrenceId, Role,
+            FileNames, OccurrenceId, Role,
             resolve::{Resolver, Target},
+            rules,
         },
         symbols::{FileSymbols, SymbolKind, file_symbols},
     },
@@ -85,11 +86,28 @@ fn is_caller_kind(kind: SymbolKind) -> bool {
     matches!(kind, SymbolKind::Function | SymbolKind::Method)
 }
 
-/// How an occurrence with `role` uses what it names, when it may be a call-graph edge.
-fn edge_kind(role: Role) -> Option<EdgeKind> {
-    match role {
+/// How `occurrence` of `file` uses what it names, when it may be a call-graph edge. A
+/// member assigned on a value (`this._next = onNext`) is a reference where the language
+/// counts it so (TypeScript's service lists it among the method's call sites); a member
+/// declared by a written type (`const p: Provider = { now() {} }`) is no use.
+fn edge_kind(
+    db: &dyn Db,
+    file: SourceFile,
+    names: &FileNames,
+    occurrence: OccurrenceId,
+) -> Option<EdgeKind> {
+    let found = names.occurrence(occurrence);
+    match found.role {
         Role::Call | Role::MemberCall => Some(EdgeKind::Call),
         Role::Read | Role::Member => Some(EdgeKind::Reference),
+        Role::MemberDefinition
+            if rules(file.lang(db).info().family).counts_member_assignments()
+                && found.receiver.is_some_and(|r| {
+                    !matches!(names.occurrence(r).role, Role::Type | Role::MemberType)
+                }) =>
+        {
+            Some(EdgeKind::Reference)
+        }
         _ => None,
     }
 }
@@ -137,6 +155,7 @@ pub fn incoming(resolver: &mut Resolver, callee: Callable) -> Vec<CallSite> {
         return Vec::new();
     };
     let kind = file_symbols(db, callee.file).summaries[symbol as usize].kind;
+    let symbols_of_callee = file_symbols(db, callee.file);
     let targets = targets_of(resolver, callee);
     let (hits, _) = search_hits(resolver, &targets, None);
     // A heuristic hit is a use matched by name, as in `outgoing`: when more than
@@ -153,9 +172,18 @@ pub fn incoming(resolver: &mut Resolver, callee: Callable) -> Vec<CallSite> {
         let enclosing = Enclosing::new(&symbols.summaries, &symbols.positions);
         for &(_, occurrence, certainty) in file_hits {
             let found = names.occurrence(occurrence);
-            let Some(edge) = edge_kind(found.role) else {
+            let Some(edge) = edge_kind(db, file, &names, occurrence) else {
                 continue;
             };
+            // The assignment that defines the callee is not a use of it.
+            if file == callee.file
+                && found.range.start()
+                    == symbols_of_callee.positions[symbol as usize]
+                        .name_range
+                        .start()
+            {
+                continue;
+            }
             if certainty == Certainty::Heuristic && guessed_too_widely {
                 continue;
             }
@@ -197,7 +225,7 @@ pub fn outgoing(resolver: &mut Resolver, caller: Callable) -> Vec<CallSite> {
     let mut sites = Vec::new();
     for id in 0..names.occurrences.len() as OccurrenceId {
         let occurrence = names.occurrence(id);
-        let Some(edge) = edge_kind(occurrence.role) else {
+        let Some(edge) = edge_kind(db, file, &names, id) else {
             continue;
         };
         if !range.contains_range(occurrence.range)
@@ -223,6 +251,10 @@ pub fn outgoing(resolver: &mut Resolver, caller: Callable) -> Vec<CallSite> {
                 continue;
             }
             for (site_file, site) in resolver.definitions(target) {
+                // The assignment that defines a member is not a use of it.
+                if (site_file, site) == (file, id) {
+                    continue;
+                }
                 let name = resolver.names(site_file).occurrence(site).range;
                 if let Some(symbol) = definitions.at(db, site_file, name.start()) {
                     found.push((site_file, symbol));

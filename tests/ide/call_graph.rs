@@ -529,3 +529,180 @@ fn explore_brings_the_named_definitions_their_call_paths_and_dependents() {
     );
     assert!(small.truncated && small.tokens <= 80);
 }
+
+#[test]
+fn typescript_members_typed_by_base_class_type_arguments_and_constraints() {
+    // `_def` is written `D`, a type parameter of `Schema`: in `Optional`, which extends
+    // `Schema<T, OptionalDef<T>>`, it is an `OptionalDef`. `inner` is written `T`, whose
+    // constraint `AnySchema` is an alias of `Schema<any, any>`: a `Schema`. Inside `Schema`
+    // itself, `D` is only known by its constraint, which has no `inner`.
+    let fixture = r#"
+//- /types.ts
+export interface Def { kind: string }
+export abstract class Schema<Out, D extends Def = Def> {
+  readonly _def!: D;
+  abstract _pa$0rse(input: unknown): Out;
+  run(input: unknown) { return (this._def as any).inner._parse(input); }
+}
+export type AnySchema = Schema<any, any>;
+export interface OptionalDef<T extends AnySchema = AnySchema> extends Def { inner: T }
+export class Optional<T extends AnySchema> extends Schema<T, OptionalDef<T>> {
+  _parse(input: unknown) {
+    const def = this._def;
+    return this._def.inner._parse(input) ?? def.inner._parse(input);
+  }
+}
+export function check<S extends AnySchema>(schema: S) { return schema._parse(1); }
+"#;
+    expect![[r#"
+        method Schema._parse (types.ts:4)
+        called by:
+          method Schema.run (types.ts:5): call at 5:57 (heuristic: matched by name)
+          method Optional._parse (types.ts:10): calls at 12:28, 12:55
+          function check (types.ts:15): call at 15:71
+    "#]]
+    .assert_eq(&graph(fixture, CallDirection::Incoming, 1));
+}
+
+#[test]
+fn typescript_receivers_through_non_null_utility_types_and_parameter_properties() {
+    // `sink!` has `sink`'s members; `Partial<Sink>` keeps `Sink`'s; `sink?` with an
+    // accessibility modifier is a member of the class as a required parameter is.
+    let fixture = r#"
+//- /lib.ts
+export class Sink {
+  ne$0xt(value: number): void {}
+}
+export class Relay {
+  constructor(public sink?: Sink) {}
+  run(partial: Partial<Sink> | ((value: number) => void), maybe: Sink | null) {
+    this.sink?.next(1);
+    maybe!.next(2);
+    if (typeof partial !== "function") partial.next?.(3);
+  }
+}
+"#;
+    expect![[r#"
+        method Sink.next (lib.ts:2)
+        called by:
+          method Relay.run (lib.ts:6): calls at 7:16, 8:12, 9:48
+    "#]]
+    .assert_eq(&graph(fixture, CallDirection::Incoming, 1));
+}
+
+#[test]
+fn typescript_elements_of_typed_arrays() {
+    // An element of an array whose written type gives its elements' type: iterated by
+    // `for … of`, taken by `shift()`, or indexed; through a field, a parameter, a variable
+    // assigned the field and a name destructured from `this`.
+    let fixture = r#"
+//- /lib.ts
+export class Sink {
+  ne$0xt(value: number): void {}
+}
+export class Hub {
+  sinks: Sink[] = [];
+  later: Array<Sink> | null = null;
+  emit(extra: Sink[]) {
+    for (const sink of this.sinks) sink.next(1);
+    const copy = this.sinks;
+    copy.shift()!.next(2);
+    extra[0].next(3);
+    const { sinks } = this;
+    for (const sink of sinks) sink.next(4);
+    this.later!.pop()!.next(5);
+    for (const n of [1, 2]) n.next(6);
+  }
+}
+"#;
+    expect![[r#"
+        method Sink.next (lib.ts:2)
+        called by:
+          method Hub.emit (lib.ts:7): calls at 8:41, 10:19, 11:14, 13:36, 14:24
+          method Hub.emit (lib.ts:7): call at 15:31 (heuristic: matched by name)
+    "#]]
+    .assert_eq(&graph(fixture, CallDirection::Incoming, 1));
+}
+
+#[test]
+fn typescript_assignments_to_a_method_are_references() {
+    // `this.next = …` replaces the method: TypeScript's service lists it among `next`'s
+    // call sites. An object literal's member typed by its variable declares `next` for
+    // `Sink`, and a field assigned is no method.
+    let fixture = r#"
+//- /lib.ts
+export class Sink {
+  count = 0;
+  ne$0xt(value: number): void {}
+}
+export class Counter extends Sink {
+  constructor(onNext: (value: number) => void) {
+    super();
+    this.next = onNext;
+    this.count = 1;
+  }
+}
+export const plain: Sink = { count: 0, next(value: number) {} };
+"#;
+    expect![[r#"
+        method Sink.next (lib.ts:3)
+        called by:
+          method Counter.constructor (lib.ts:6): reference at 8:10
+    "#]]
+    .assert_eq(&graph(fixture, CallDirection::Incoming, 1));
+}
+
+#[test]
+fn typescript_callback_parameters_typed_by_the_type_given_to_the_result() {
+    // `inst` is written `T`, a type parameter of `make`, whose result is a `Maker<T>`: the
+    // variable given a `core.Maker<Str>` makes `T` a `Str` there. Without a written type
+    // for the result, `T` is only known by its constraint, which has no `check`.
+    let fixture = r#"
+//- /core.ts
+export interface Trait { kind: string }
+export interface Maker<T extends Trait> { new (): T }
+export function make<T extends Trait>(name: string, init: (inst: T) => void): Maker<T> {
+  return null as any;
+}
+//- /str.ts
+import * as core from "./core";
+export interface Str extends core.Trait {
+  ch$0eck(): Str;
+}
+export const Str: core.Maker<Str> = core.make("Str", (inst) => {
+  inst.check();
+  inst.check = () => inst;
+});
+export const Other = core.make("Other", (inst) => inst.check());
+"#;
+    expect![[r#"
+        method Str.check (str.ts:3)
+        called by:
+          top level of str.ts: call at 6:8
+          top level of str.ts: reference at 7:8
+    "#]]
+    .assert_eq(&graph(fixture, CallDirection::Incoming, 1));
+}
+
+#[test]
+fn typescript_calls_through_nested_star_exports() {
+    // `z.number` is found through two `export *` re-exports, as `export *` of a module
+    // re-exports what that module re-exports.
+    let fixture = r#"
+//- /schemas.ts
+export function num$0ber(): number { return 1; }
+//- /external.ts
+export * from "./schemas.js";
+//- /index.ts
+export * from "./external.js";
+//- /tests/number.test.ts
+import * as z from "../index.js";
+z.number();
+"#;
+    expect![[r#"
+        function number (schemas.ts:1)
+        called by:
+          top level of tests/number.test.ts: call at 2:3
+    "#]]
+    .assert_eq(&graph(fixture, CallDirection::Incoming, 1));
+}

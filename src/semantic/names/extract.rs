@@ -85,9 +85,22 @@ struct Captured<'q> {
     /// The node a role capture named.
     named: Option<TextRange>,
     receiver: Option<(TextRange, bool)>,
+    /// `@receiver.element`: the member is looked up on an element of the receiver.
+    receiver_element: bool,
     constructor: Option<TextRange>,
+    /// `@elements`: the binding's written type is an array of this type.
+    elements: Option<TextRange>,
+    /// `@element.of`: the binding holds an element of this value.
+    element_of: Option<TextRange>,
     value: Option<TextRange>,
     superclass: Option<TextRange>,
+    /// `@superclass.argument`: a type argument the base is given, by its position, and its
+    /// type's name when it is one (`OptionalDef` of `OptionalDef<T>`).
+    superclass_argument: Option<(u32, Option<TextRange>)>,
+    /// `@written.generic` and `@written.argument`: the binding's written generic type (a
+    /// variable's, a function's return type) and one of its type arguments, as above.
+    written_generic: Option<TextRange>,
+    written_argument: Option<(u32, Option<TextRange>)>,
     module_path: Option<TextRange>,
     after: Option<TextRange>,
     export: Option<TextRange>,
@@ -122,10 +135,21 @@ struct Builder<'q> {
     receivers: Vec<(TextRange, TextRange, bool)>,
     /// (variable, callee).
     constructors: Vec<(TextRange, TextRange)>,
+    /// (binding, the type of its elements).
+    element_types: Vec<(TextRange, TextRange)>,
+    /// (variable, the value it holds an element of).
+    iterations: Vec<(TextRange, TextRange)>,
+    /// Members looked up on an element of their receiver.
+    element_receivers: Vec<TextRange>,
     /// (variable, the name it is assigned).
     values: Vec<(TextRange, TextRange)>,
     /// (class, base).
     bases: Vec<(TextRange, TextRange)>,
+    /// (base, a type argument's position, its type's name).
+    base_arguments: Vec<(TextRange, u32, TextRange)>,
+    /// (binding, its written generic type's name, a type argument's position, its type's
+    /// name).
+    written_generics: Vec<(TextRange, TextRange, u32, Option<TextRange>)>,
     /// (part of a module's name, the whole name).
     module_paths: Vec<(TextRange, TextRange)>,
     /// (binding, the statement after which it takes effect).
@@ -172,8 +196,13 @@ impl<'q> Builder<'q> {
             roles: HashMap::new(),
             receivers: Vec::new(),
             constructors: Vec::new(),
+            element_types: Vec::new(),
+            iterations: Vec::new(),
+            element_receivers: Vec::new(),
             values: Vec::new(),
             bases: Vec::new(),
+            base_arguments: Vec::new(),
+            written_generics: Vec::new(),
             module_paths: Vec::new(),
             effective: Vec::new(),
             exported: Vec::new(),
@@ -201,6 +230,7 @@ impl<'q> Builder<'q> {
             let name = self.capture_names[capture.index as usize];
             let _sorted = self.add_scope_capture(&mut captured, name, node, range)
                 || add_callback_capture(&mut captured, name, node, range)
+                || add_type_argument_capture(&mut captured, name, node)
                 || self.add_flow_capture(name, node, range)
                 || self.add_string_capture(name, node, range)
                 || captured.add_link_capture(name, range)
@@ -334,6 +364,21 @@ impl<'q> Builder<'q> {
         };
         if let Some((r, called)) = captured.receiver {
             self.receivers.push((named, r, called));
+            if captured.receiver_element {
+                self.element_receivers.push(named);
+            }
+        }
+        if let (Some(generic), Some((position, argument))) =
+            (captured.written_generic, captured.written_argument)
+        {
+            self.written_generics
+                .push((named, generic, position, argument));
+        }
+        if let Some(e) = captured.elements {
+            self.element_types.push((named, e));
+        }
+        if let Some(e) = captured.element_of {
+            self.iterations.push((named, e));
         }
         if let Some(v) = captured.value {
             self.values.push((named, v));
@@ -343,6 +388,9 @@ impl<'q> Builder<'q> {
         }
         if let Some(b) = captured.superclass {
             self.bases.push((named, b));
+            if let Some((position, Some(argument))) = captured.superclass_argument {
+                self.base_arguments.push((b, position, argument));
+            }
         }
         if let Some(p) = captured.module_path {
             self.module_paths.push((named, p));
@@ -653,6 +701,23 @@ impl<'q> Builder<'q> {
                 }
             }
         }
+        for member in self.element_receivers.drain(..) {
+            if let Some(&m) = by_range.get(&member)
+                && names.occurrences[m as usize].receiver.is_some()
+            {
+                names.element_receivers.insert(m);
+            }
+        }
+        for (binding, element) in self.element_types.drain(..) {
+            if let (Some(&b), Some(e)) = (by_range.get(&binding), last_name(element)) {
+                names.element_types.insert(b, e);
+            }
+        }
+        for (variable, iterated) in self.iterations.drain(..) {
+            if let (Some(&v), Some(i)) = (by_range.get(&variable), last_name(iterated)) {
+                names.iterated.insert(v, i);
+            }
+        }
         for (variable, value) in self.values.drain(..) {
             if let (Some(&v), Some(n)) = (by_range.get(&variable), last_name(value)) {
                 names.occurrences[v as usize].value = Some(n);
@@ -720,6 +785,27 @@ impl<'q> Builder<'q> {
                 );
             }
         }
+        for (binding, generic, position, argument) in self.written_generics.drain(..) {
+            if let (Some(&b), Some(g)) = (by_range.get(&binding), last_name(generic)) {
+                let (_, list) = names
+                    .written_generics
+                    .entry(b)
+                    .or_insert_with(|| (g, Vec::new()));
+                if list.len() <= position as usize {
+                    list.resize(position as usize + 1, None);
+                }
+                list[position as usize] = argument.and_then(last_name);
+            }
+        }
+        for (base, position, argument) in self.base_arguments.drain(..) {
+            if let (Some(b), Some(a)) = (last_name(base), last_name(argument)) {
+                let list = names.base_arguments.entry(b).or_default();
+                if list.len() <= position as usize {
+                    list.resize(position as usize + 1, None);
+                }
+                list[position as usize] = Some(a);
+            }
+        }
         for (class, base) in self.bases.drain(..) {
             if let (Some(&c), Some(b)) = (by_range.get(&class), last_name(base)) {
                 let list = names.bases.entry(c).or_default();
@@ -737,7 +823,13 @@ impl<'q> Captured<'q> {
         match name {
             "receiver" => self.receiver = Some((range, false)),
             "receiver.called" => self.receiver = Some((range, true)),
+            "receiver.element" => {
+                self.receiver = Some((range, false));
+                self.receiver_element = true;
+            }
             "constructor" => self.constructor = Some(range),
+            "elements" => self.elements = Some(range),
+            "element.of" => self.element_of = Some(range),
             "value" => self.value = Some(range),
             "superclass" => self.superclass = Some(range),
             "module.path" => self.module_path = Some(range),
@@ -779,6 +871,40 @@ fn add_callback_capture(
         }
         "callback.callee" => captured.callback_callee = Some(range),
         _ => return false,
+    }
+    true
+}
+
+/// `@superclass.argument`, `@written.argument`: a type argument of a base or of a written
+/// generic type, known by its position among the type arguments, and by its type's name
+/// when it is a named type (`T`, `Def<T>`, `ns.T`); and `@written.generic`.
+fn add_type_argument_capture(captured: &mut Captured, name: &str, node: tree_sitter::Node) -> bool {
+    match name {
+        "superclass.argument" | "written.argument" => {}
+        "written.generic" => {
+            captured.written_generic = Some(range_of(node));
+            return true;
+        }
+        _ => return false,
+    }
+    let position = node.parent().map_or(0, |arguments| {
+        let mut cursor = arguments.walk();
+        arguments
+            .named_children(&mut cursor)
+            .filter(|argument| !argument.is_extra())
+            .take_while(|argument| argument.id() != node.id())
+            .count()
+    });
+    let named = match node.kind() {
+        "type_identifier" | "nested_type_identifier" => Some(node),
+        "generic_type" => node.child_by_field_name("name"),
+        _ => None,
+    };
+    let argument = Some((position as u32, named.map(range_of)));
+    if name == "written.argument" {
+        captured.written_argument = argument;
+    } else {
+        captured.superclass_argument = argument;
     }
     true
 }

@@ -77,6 +77,11 @@ impl NameRules for GoNames {
         false
     }
 
+    /// A method's name is its declaration.
+    fn counts_member_assignments(&self) -> bool {
+        false
+    }
+
     fn initializer(&self) -> Option<&'static str> {
         None
     }

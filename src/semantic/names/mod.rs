@@ -68,6 +68,11 @@ pub trait NameRules: Sync {
     /// overriding these in every subclass (`names/family.rs`).
     fn counts_member_families(&self) -> bool;
 
+    /// Whether assigning to a member on a value (`this.m = f`) is a use of the member it
+    /// replaces, for the call graph (TypeScript's language service lists it among `m`'s
+    /// call sites); otherwise it defines an attribute, or declares a method (Go).
+    fn counts_member_assignments(&self) -> bool;
+
     /// The method a call of a class runs with the call's arguments (Python's `__init__`,
     /// JavaScript's `constructor`); `None` where calling a type is no call of a method.
     fn initializer(&self) -> Option<&'static str>;
@@ -237,6 +242,21 @@ pub struct FileNames {
     pub occurrences: Vec<Occurrence>,
     /// A class's bases, by the class's defining occurrence: each base's last name.
     pub bases: HashMap<OccurrenceId, Vec<OccurrenceId>>,
+    /// The type arguments a base is given (`Schema<T, OptionalDef<T>>`), by the base's last
+    /// name: each argument's type's last name, where it is a named type.
+    base_arguments: HashMap<OccurrenceId, Vec<Option<OccurrenceId>>>,
+    /// Bindings with a written generic type (a variable's `: Box<A>`, a function's return
+    /// type): its name's last name, and each type argument's last name where it is a named
+    /// type (`@written.generic`, `@written.argument`).
+    written_generics: HashMap<OccurrenceId, (OccurrenceId, Vec<Option<OccurrenceId>>)>,
+    /// Bindings whose written type is an array (`Observer<T>[]`): the elements' type's
+    /// last name (`@elements`).
+    element_types: HashMap<OccurrenceId, OccurrenceId>,
+    /// Variables that hold an element of a value (`for (const x of xs)`): the value's last
+    /// name (`@element.of`).
+    iterated: HashMap<OccurrenceId, OccurrenceId>,
+    /// Members looked up on an element of their receiver (`xs[i].m`, `@receiver.element`).
+    element_receivers: HashSet<OccurrenceId>,
     /// Names the module exports under another name than they are bound by (`export
     /// default f`, `export {a as b}`): the exported name → the occurrence it stands for.
     exports: HashMap<Box<str>, OccurrenceId>,
@@ -506,6 +526,71 @@ impl FileNames {
             current = self.scopes[id as usize].parent;
         }
         None
+    }
+
+    /// The type argument at `position` that the base `base` (its last name) is given, when
+    /// it is a named type (its last name).
+    pub fn base_argument(&self, base: OccurrenceId, position: usize) -> Option<OccurrenceId> {
+        self.base_arguments
+            .get(&base)?
+            .get(position)
+            .copied()
+            .flatten()
+    }
+
+    /// `binding`'s written generic type: its name's last name and its type arguments'.
+    pub fn written_generic(
+        &self,
+        binding: OccurrenceId,
+    ) -> Option<(OccurrenceId, &[Option<OccurrenceId>])> {
+        self.written_generics
+            .get(&binding)
+            .map(|(name, arguments)| (*name, arguments.as_slice()))
+    }
+
+    /// The variables whose value is a call of `callee` (`const x = f()`).
+    pub fn assigned_calls_of(
+        &self,
+        callee: OccurrenceId,
+    ) -> impl Iterator<Item = OccurrenceId> + '_ {
+        self.occurrences
+            .iter()
+            .enumerate()
+            .filter(move |(_, o)| {
+                o.constructor == Some(callee) && o.role == Role::Definition(BindingKind::Variable)
+            })
+            .map(|(i, _)| i as OccurrenceId)
+    }
+
+    /// The type of the elements of `binding`'s written array type, as its last name.
+    pub fn element_type(&self, binding: OccurrenceId) -> Option<OccurrenceId> {
+        self.element_types.get(&binding).copied()
+    }
+
+    /// The value whose element `variable` holds (`xs` of `for (const x of xs)`).
+    pub fn iterated(&self, variable: OccurrenceId) -> Option<OccurrenceId> {
+        self.iterated.get(&variable).copied()
+    }
+
+    /// Whether the member `member` is looked up on an element of its receiver (`xs[i].m`).
+    pub fn receives_element(&self, member: OccurrenceId) -> bool {
+        self.element_receivers.contains(&member)
+    }
+
+    /// The type parameters `scope` (a class, interface or alias) declares, in order.
+    pub fn type_parameters(&self, scope: ScopeId) -> impl Iterator<Item = OccurrenceId> + '_ {
+        let range = self.scopes[scope as usize].range;
+        let first = self
+            .occurrences
+            .partition_point(|o| o.range.start() < range.start());
+        self.occurrences[first..]
+            .iter()
+            .take_while(move |o| o.range.start() < range.end())
+            .enumerate()
+            .filter(move |(_, o)| {
+                o.scope == scope && o.role == Role::Definition(BindingKind::TypeParameter)
+            })
+            .map(move |(i, _)| (first + i) as OccurrenceId)
     }
 
     /// The parameters `scope` binds, in order.

@@ -45,6 +45,11 @@ impl NameRules for PythonNames {
         false
     }
 
+    /// `self.m = f` defines an attribute.
+    fn counts_member_assignments(&self) -> bool {
+        false
+    }
+
     fn initializer(&self) -> Option<&'static str> {
         Some("__init__")
     }

@@ -233,6 +233,9 @@ impl<'db> Resolver<'db> {
             .builtin_instance(occurrence)
             .map(|class| (class, self.predeclared_module(file)));
         let mut namespaces = match (occ.receiver, literal) {
+            (Some(receiver), _) if names.receives_element(occurrence) => {
+                self.element_namespaces(file, receiver, depth + 1)
+            }
             (Some(receiver), _) if occ.receiver_called => {
                 self.call_results(file, receiver, depth + 1)
             }
@@ -417,6 +420,15 @@ impl<'db> Resolver<'db> {
                     let inner = self.names(module);
                     if !inner.bindings(0, name).is_empty() {
                         found = self.module_name(module, name, depth + 1);
+                        break;
+                    }
+                    // A name the module has from its own star imports or re-exports
+                    // (`export * from "./schemas.js"` in a module `export *`-ed here); not
+                    // what every module sees, which would hide the other star imports.
+                    let mut through = self.module_name(module, name, depth + 1);
+                    through.retain(|t| matches!(t, Target::Symbol { .. } | Target::Module(_)));
+                    if !through.is_empty() {
+                        found = through;
                         break;
                     }
                 }
@@ -780,6 +792,13 @@ impl<'db> Resolver<'db> {
             };
         }
         let targets = self.resolve_at(file, occurrence, depth).targets;
+        if occ.role.is_member() && matches!(self.family(file), Family::Ecma { .. }) {
+            let occ = occ.clone();
+            let given = self.member_type_given_by_base(file, &occ, &targets, depth + 1);
+            if !given.is_empty() {
+                return given;
+            }
+        }
         let called = matches!(occ.role, Role::Call | Role::MemberCall);
         self.namespaces_of_targets(file, targets, called, depth)
     }
@@ -866,6 +885,15 @@ impl<'db> Resolver<'db> {
     ) -> Vec<Namespace> {
         let occ = names.occurrence(binding);
         match occ.role {
+            // `type A = B<…>`, `T extends B`: an instance of the type written.
+            Role::Definition(BindingKind::Type | BindingKind::TypeParameter)
+                if occ.constructor.is_some() =>
+            {
+                match occ.constructor {
+                    Some(written) => self.call_results(file, written, depth),
+                    None => Vec::new(),
+                }
+            }
             Role::Definition(BindingKind::Class | BindingKind::Type | BindingKind::Module) => names
                 .scope_named_by(binding)
                 .map(|scope| Namespace::Class { file, scope })
@@ -935,6 +963,9 @@ impl<'db> Resolver<'db> {
         depth: u32,
     ) -> Vec<Namespace> {
         let occ = names.occurrence(binding);
+        if let Some(iterated) = names.iterated(binding) {
+            return self.element_namespaces(file, iterated, depth);
+        }
         match occ.role {
             Role::Definition(BindingKind::Variable) if occ.receiver.is_some() => {
                 let members = self.destructured_from_at(file, binding, depth);
@@ -965,9 +996,18 @@ impl<'db> Resolver<'db> {
         for (callee_file, signature) in self.callback_signatures(file, names, function, depth) {
             let callee_names = self.names(callee_file);
             if let Some(typed) = callee_names.parameters(signature).nth(position) {
-                for namespace in
-                    self.namespace_of_binding(callee_file, &callee_names, typed, depth + 1)
-                {
+                let call = names.callback(function).map(|c| c.callee);
+                let mut namespaces = match call {
+                    Some(call) => {
+                        self.inferred_from_result(file, call, callee_file, typed, depth + 1)
+                    }
+                    None => Vec::new(),
+                };
+                if namespaces.is_empty() {
+                    namespaces =
+                        self.namespace_of_binding(callee_file, &callee_names, typed, depth + 1);
+                }
+                for namespace in namespaces {
                     push_unique(&mut found, namespace);
                 }
             }
@@ -1178,7 +1218,7 @@ impl<'db> Resolver<'db> {
     /// What calling the name at `callee` gives: an instance when it is a class, what its
     /// written return type says when it is a function (`def f() -> C`, `f(): C`); for
     /// `super()` in a method, the class's bases.
-    fn call_results(
+    pub(super) fn call_results(
         &mut self,
         file: SourceFile,
         callee: OccurrenceId,
@@ -1188,6 +1228,12 @@ impl<'db> Resolver<'db> {
             return Vec::new();
         }
         let names = self.names(file);
+        if matches!(self.family(file), Family::Ecma { .. }) {
+            let elements = self.element_method_results(file, callee, depth);
+            if !elements.is_empty() {
+                return elements;
+            }
+        }
         let called = matches!(names.occurrence(callee).role, Role::Call | Role::MemberCall);
         let targets = self.resolve_at(file, callee, depth).targets;
         let mut found: Vec<Namespace> = Vec::new();
@@ -1309,7 +1355,7 @@ impl<'db> Resolver<'db> {
         self.destructured_from_at(file, binding, 1)
     }
 
-    fn destructured_from_at(
+    pub(super) fn destructured_from_at(
         &mut self,
         file: SourceFile,
         binding: OccurrenceId,
@@ -1389,7 +1435,11 @@ impl<'db> Resolver<'db> {
     /// assigned on instances is resolved to tell whose it is, and that resolution may come
     /// back here (`self.history.history` in a class whose `history` holds a `History`), so
     /// it must count toward the same bound.
-    fn definitions_at(&mut self, target: &Target, depth: u32) -> Vec<(SourceFile, OccurrenceId)> {
+    pub(super) fn definitions_at(
+        &mut self,
+        target: &Target,
+        depth: u32,
+    ) -> Vec<(SourceFile, OccurrenceId)> {
         let Target::Symbol {
             file,
             scope,

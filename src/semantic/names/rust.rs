@@ -72,6 +72,11 @@ impl NameRules for RustNames {
         false
     }
 
+    /// A field is assigned, never a method.
+    fn counts_member_assignments(&self) -> bool {
+        false
+    }
+
     fn initializer(&self) -> Option<&'static str> {
         None
     }
