@@ -165,7 +165,11 @@ fn bench_cold_index(c: &mut Criterion) {
             |b, files| {
                 b.iter_with_large_drop(|| {
                     let host = Host::from_files(PathBuf::from("/bench"), clone_files(files));
-                    host.analysis().prime_caches_with(true, &|| {}).unwrap();
+                    let priming = sextant::ide::Priming {
+                        identifiers: false,
+                        diagnostics: true,
+                    };
+                    host.analysis().prime_caches_with(priming, &|| {}).unwrap();
                     black_box(());
                     host
                 })

@@ -985,7 +985,14 @@ fn a_cold_check_parses_each_file_about_once() {
     // Checking each file as it is indexed (what `sextant check` does), each file's tree
     // kept while its check reads the modules it imports.
     let (together, _) = logged_host_with(&fixture);
-    together.analysis().prime_caches_with(true, &|| {}).unwrap();
+    let priming = sextant::ide::Priming {
+        identifiers: false,
+        diagnostics: true,
+    };
+    together
+        .analysis()
+        .prime_caches_with(priming, &|| {})
+        .unwrap();
     let parsed = parses(&together);
     let checked = together.analysis().check(&Default::default()).unwrap();
     assert_eq!(checked.summary.total, 0, "{:?}", checked.diagnostics);

@@ -122,7 +122,7 @@ pub fn recorded_diagnostics(
     let found: Vec<Diagnostic> = persisted::recorded(
         db,
         crate::db::RecordKind::FileDiagnostics,
-        &[&whole, &this],
+        || [whole.to_vec(), this.to_vec()],
         || file_diagnostics(db, workspace, file).to_vec(),
     );
     found.into()

@@ -38,6 +38,8 @@ pub enum RecordKind {
     FileDiagnostics = 2,
     /// `semantic::names::file_names` of one file.
     FileNames = 3,
+    /// `semantic::names::identifiers::file_identifiers` of one file.
+    FileIdentifiers = 4,
 }
 
 /// A hash of everything a record's computation reads.
@@ -186,6 +188,11 @@ impl RecordStore {
 
     pub fn state(&self) -> &FileState {
         &self.state
+    }
+
+    /// Whether any record was read (a warm start).
+    pub fn holds_records(&self) -> bool {
+        !self.stored.is_empty()
     }
 
     /// The bytes recorded for `key`, if a record of it was read and passes its checksum,

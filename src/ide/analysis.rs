@@ -56,6 +56,19 @@ fn compile_queries(db: &dyn Db, files: &[SourceFile], diagnostics: bool) {
     });
 }
 
+/// What [`Analysis::prime_caches_with`] computes beyond every file's symbols and the
+/// workspace symbol index. Loading primes neither: a command that needs more computes it
+/// on demand, and a server's background check primes both.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Priming {
+    /// Every file's identifiers and the identifier index, which reference searches read.
+    pub identifiers: bool,
+    /// Every file's diagnostics, each computed right after the file's symbols while its
+    /// tree is cached: a cold `check` then parses each file once (about twice otherwise:
+    /// once to index, once to check).
+    pub diagnostics: bool,
+}
+
 /// A file of the analysed workspace (or of a standalone analysis). Valid for the host that
 /// made it and every snapshot of that host.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -736,30 +749,42 @@ impl Analysis {
     /// the workspace symbol index and identifier index) on all cores. `on_file` is called
     /// after each file.
     pub fn prime_caches(&self, on_file: &(dyn Fn() + Sync)) -> Cancellable<()> {
-        self.prime_caches_with(false, on_file)
+        let priming = Priming {
+            identifiers: true,
+            diagnostics: false,
+        };
+        self.prime_caches_with(priming, on_file)
     }
 
-    /// [`Analysis::prime_caches`], and with `diagnostics` every file's diagnostics too, each
-    /// computed right after the file's symbols while its tree is cached: a cold `check`
-    /// then parses each file once (about twice otherwise: once to index, once to check).
+    /// Every file's symbols and the workspace symbol index, and what `priming` adds (see
+    /// [`Priming`]), on all cores.
     pub fn prime_caches_with(
         &self,
-        diagnostics: bool,
+        priming: Priming,
         on_file: &(dyn Fn() + Sync),
     ) -> Cancellable<()> {
+        let Priming {
+            identifiers,
+            diagnostics,
+        } = priming;
         let files = self.workspace.files(&self.db).clone();
         let workspace = self.workspace;
         // `RootDatabase` is `Send` but not `Sync`: each worker takes its own clone.
         let template = std::sync::Mutex::new(self.db.worker());
         self.with(|db| {
-            compile_queries(db, &files, diagnostics);
+            // From a warm cache most files need no query: each compiles when first used.
+            if !db.records().is_some_and(|records| records.holds_records()) {
+                compile_queries(db, &files, diagnostics);
+            }
             files.par_iter().for_each_init(
                 || template.lock().unwrap().clone(),
                 |db, &file| {
                     db.relay_cancellation();
                     let _pin = crate::semantic::pin_tree(db, file);
                     symbol_summaries(db, file);
-                    file_identifiers(db, file);
+                    if identifiers {
+                        file_identifiers(db, file);
+                    }
                     if diagnostics {
                         crate::checks::recorded_diagnostics(db, workspace, file);
                     }
@@ -768,7 +793,9 @@ impl Analysis {
             );
             drop(template);
             symbol_index(db, self.workspace);
-            identifier_index(db, self.workspace);
+            if identifiers {
+                identifier_index(db, self.workspace);
+            }
         })
     }
 

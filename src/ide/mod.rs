@@ -43,7 +43,7 @@ mod target;
 
 pub use analysis::{
     Analysis, AnalysisHost, Cancellable, CancellationToken, Cancelled, Change, ChangeSummary,
-    FileContent, FileId,
+    FileContent, FileId, Priming,
 };
 pub use bootstrap::{
     BootstrapFacts, DirectorySummary, EntryPoint, ImportedFile, MAX_LISTED as MAX_BOOTSTRAP_LISTED,

@@ -9,6 +9,13 @@ use serde::{Serialize, de::DeserializeOwned};
 
 use crate::db::{Db, RecordKey, RecordKind, SourceFile, Workspace};
 
+/// A hash of the file's text: the part of every per-file record's key that costs, computed
+/// once per text.
+#[salsa::tracked(returns(copy))]
+pub fn text_hash(db: &dyn Db, file: SourceFile) -> [u8; 32] {
+    *blake3::hash(file.text(db).as_bytes()).as_bytes()
+}
+
 /// A hash of everything the database holds of one file: path, language, text, and whether
 /// the text is a lossy decoding.
 #[salsa::tracked(returns(copy))]
@@ -18,7 +25,7 @@ pub fn file_input_hash(db: &dyn Db, file: SourceFile) -> [u8; 32] {
         file.path(db).as_bytes(),
         file.lang(db).info().id.as_bytes(),
         &[file.lossy_utf8(db) as u8],
-        file.text(db).as_bytes(),
+        &text_hash(db, file),
     ] {
         hasher.update(&(part.len() as u64).to_le_bytes());
         hasher.update(part);
@@ -51,18 +58,20 @@ pub fn workspace_input_hash(db: &dyn Db, workspace: Workspace) -> [u8; 32] {
     *hasher.finalize().as_bytes()
 }
 
-/// The recorded result of `kind` over `parts` when there is one that decodes, else
-/// `compute`'s, recorded for the next save. Without a cache, just `compute`.
-pub fn recorded<T: Serialize + DeserializeOwned>(
+/// The recorded result of `kind` over the inputs `parts` gives when there is one that
+/// decodes, else `compute`'s, recorded for the next save. Without a cache, just `compute`
+/// (and `parts` is not asked: hashing inputs is for the cache alone).
+pub fn recorded<T: Serialize + DeserializeOwned, const N: usize>(
     db: &dyn Db,
     kind: RecordKind,
-    parts: &[&[u8]],
+    parts: impl FnOnce() -> [Vec<u8>; N],
     compute: impl FnOnce() -> T,
 ) -> T {
     let Some(records) = db.records() else {
         return compute();
     };
-    let key = RecordKey::new(kind, parts);
+    let parts = parts();
+    let key = RecordKey::new(kind, &parts.each_ref().map(Vec::as_slice));
     if let Some(bytes) = records.get(&key) {
         match rmp_serde::from_slice(&bytes) {
             Ok(value) => return value,

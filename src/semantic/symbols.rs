@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     import_syntax::{FileImports, ImportCollector},
-    persisted::recorded,
+    persisted::{recorded, text_hash},
 };
 use crate::{
     db::{Db, RecordKind, SourceFile},
@@ -184,8 +184,8 @@ pub struct FileSymbols {
 pub fn file_symbols(db: &dyn Db, file: SourceFile) -> Arc<FileSymbols> {
     let lang = file.lang(db).info();
     let text = file.text(db);
-    let parts = [lang.id.as_bytes(), text.as_bytes()];
-    Arc::new(recorded(db, RecordKind::FileSymbols, &parts, || {
+    let parts = || [lang.id.clone().into_bytes(), text_hash(db, file).to_vec()];
+    Arc::new(recorded(db, RecordKind::FileSymbols, parts, || {
         let interrupt = || super::is_cancelled(db);
         let tree = super::file_tree(db, file);
         match extract_from_tree(lang, text, tree.as_ref(), &interrupt) {

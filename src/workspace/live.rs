@@ -1149,7 +1149,16 @@ fn spawn_background_check(shared: Arc<Shared>) -> Option<Sender<u64>> {
                 }
                 *shared.background_check.lock().unwrap() =
                     Some(snapshot.analysis.cancellation_token());
-                let checked = snapshot.analysis.prime_caches_with(true, &|| ()).is_ok();
+                let checked = snapshot
+                    .analysis
+                    .prime_caches_with(
+                        crate::ide::Priming {
+                            identifiers: true,
+                            diagnostics: true,
+                        },
+                        &|| (),
+                    )
+                    .is_ok();
                 *shared.background_check.lock().unwrap() = None;
                 drop(snapshot);
                 if checked {

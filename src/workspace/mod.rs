@@ -352,10 +352,15 @@ impl Host {
         if !options.lazy {
             let total = host.analysis.file_count();
             let indexing = Progress::new(progress, LoadPhase::Indexing, total);
+            // Identifiers wait for a reference search, or a server's background check.
+            let priming = crate::ide::Priming {
+                identifiers: false,
+                diagnostics: options.check_on_load,
+            };
             // Nothing else holds this host yet, so nothing can cancel the priming.
             let _ = host
                 .analysis()
-                .prime_caches_with(options.check_on_load, &|| indexing.inc());
+                .prime_caches_with(priming, &|| indexing.inc());
             host.save_cache();
         }
         host.index_time = started.elapsed();

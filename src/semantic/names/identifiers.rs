@@ -7,16 +7,31 @@
 //! included: a superset of the names a file uses, which is all a candidate list needs
 //! (and what a rename that also edits strings and comments will want).
 
-use std::{collections::HashMap, sync::Arc};
+use std::sync::Arc;
 
-use crate::db::{Db, SourceFile, Workspace};
+use foldhash::HashMap;
 
-/// The distinct identifier-like words of a file, sorted.
+use crate::{
+    db::{Db, RecordKind, SourceFile, Workspace},
+    semantic::persisted,
+};
+
+/// The distinct identifier-like words of a file, sorted (from the persistent cache when it
+/// holds them: sorting a file's words costs more than reading them back).
 #[salsa::tracked(returns(clone))]
 pub fn file_identifiers(db: &dyn Db, file: SourceFile) -> Arc<[Box<str>]> {
-    let mut words: Vec<Box<str>> = words(file.text(db)).map(Box::from).collect();
-    words.sort_unstable();
-    words.dedup();
+    let text = file.text(db);
+    let words: Vec<Box<str>> = persisted::recorded(
+        db,
+        RecordKind::FileIdentifiers,
+        || [persisted::text_hash(db, file).to_vec()],
+        || {
+            let mut words: Vec<Box<str>> = words(text).map(Box::from).collect();
+            words.sort_unstable();
+            words.dedup();
+            words
+        },
+    );
     words.into()
 }
 

@@ -654,8 +654,11 @@ impl FileNames {
 pub fn file_names(db: &dyn Db, file: SourceFile) -> Arc<FileNames> {
     let lang = file.lang(db).info();
     let text = file.text(db);
-    let parts = [lang.id.as_bytes(), text.as_bytes()];
-    let mut names = super::persisted::recorded(db, RecordKind::FileNames, &parts, || {
+    let parts = || {
+        let text = super::persisted::text_hash(db, file);
+        [lang.id.clone().into_bytes(), text.to_vec()]
+    };
+    let mut names = super::persisted::recorded(db, RecordKind::FileNames, parts, || {
         let interrupt = || super::is_cancelled(db);
         let tree = super::file_tree(db, file);
         match extract::extract(lang, text.clone(), tree.as_ref(), &interrupt) {

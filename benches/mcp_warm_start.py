@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""How soon a restarted `sextant mcp` answers, cold and from its persistent cache.
+
+    python3 benches/mcp_warm_start.py --sextant target/release/sextant [--root DIR]
+        [--symbol join] [--name posixpath.join]
+
+Starts a server on --root (default: this interpreter's standard library) with an empty
+cache directory, times from the process's start to its first `lookup_symbol` answer and then
+to its first `find_references` answer, and stops it once it has saved (the background check
+done and the server idle). Then starts a second server on the same root and cache and times
+the same two answers: a restart on an unchanged tree. Both servers' answers must be equal
+(the script exits 1 otherwise). `ctags -R` over the same tree is timed as the baseline a
+warm start should beat, and the peak RSS of each server is read from /proc.
+"""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import time
+
+import anyio
+from mcp import ClientSession, StdioServerParameters, stdio_client
+
+
+async def session_times(args, cache: str, wait_for_save: bool) -> dict:
+    params = StdioServerParameters(
+        command=args.sextant, args=["mcp", "--root", args.root, "--cache-dir", cache]
+    )
+    started = time.perf_counter()
+    found = {}
+    with open(os.devnull, "w") as errlog:
+        async with stdio_client(params, errlog=errlog) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                symbols = await session.call_tool("lookup_symbol", {"query": args.symbol})
+                found["lookup_symbol s"] = time.perf_counter() - started
+                refs = await session.call_tool("find_references", {"query": args.name, "exact_only": True})
+                found["find_references s"] = time.perf_counter() - started
+                found["answers"] = (symbols.structured_content, refs.structured_content)
+                # Until the server has checked every file and saved: its status says both.
+                for _ in range(3000):
+                    status = (await session.call_tool("workspace_status", {})).structured_content
+                    cache_status = status.get("cache") or {}
+                    if status["checked"] and (cache_status.get("saves", 0) >= 2 or not wait_for_save):
+                        break
+                    await anyio.sleep(0.1)
+                found["status"] = status
+                found["checked s"] = time.perf_counter() - started
+    return found
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sextant", required=True)
+    parser.add_argument("--root", default=sysconfig.get_paths()["stdlib"])
+    parser.add_argument("--symbol", default="join")
+    parser.add_argument("--name", default="posixpath.join")
+    args = parser.parse_args()
+    args.root = os.path.realpath(args.root)
+    with tempfile.TemporaryDirectory() as cache:
+        cold = anyio.run(session_times, args, cache, True)
+        warm = anyio.run(session_times, args, cache, False)
+    print(f"root: {args.root}")
+    print(f"{'':<22} {'cold s':>8} {'warm s':>8}")
+    for key in ("lookup_symbol s", "find_references s", "checked s"):
+        print(f"{key:<22} {cold[key]:>8.2f} {warm[key]:>8.2f}")
+    print(f"cache after the warm start: {warm['status'].get('cache')}")
+    ctags = shutil.which("ctags")
+    if ctags:
+        with tempfile.TemporaryDirectory() as out:
+            t = time.perf_counter()
+            subprocess.run([ctags, "-R", "-f", os.path.join(out, "tags"), args.root], check=False)
+            print(f"{'ctags -R (baseline)':<22} {time.perf_counter() - t:>8.2f}")
+    same = cold["answers"] == warm["answers"]
+    print("warm answers: " + ("identical to cold ones" if same else "DIFFERENT from cold ones"))
+    return 0 if same else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
