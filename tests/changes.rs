@@ -171,6 +171,61 @@ fn a_range_of_commits_and_a_root_inside_the_repository() {
     );
 }
 
+/// `A...B` compares `B` with where it left `A`: what `A` did since is not `B`'s change,
+/// whereas `A..B` shows it (undone).
+#[test]
+fn a_range_from_the_merge_base() {
+    let dir = repository();
+    git(dir.path(), &["branch", "-q", "-M", "main"]);
+    git(dir.path(), &["checkout", "-qb", "feature"]);
+    write(dir.path(), "geo.py", &GEO.replace("x * x", "x ** 2"));
+    git(dir.path(), &["commit", "-qam", "feature"]);
+    git(dir.path(), &["checkout", "-q", "main"]);
+    write(dir.path(), "old.py", "def old():\n    return 1\n");
+    git(dir.path(), &["commit", "-qam", "main moves on"]);
+    let out = sextant(dir.path(), &["changes", "main...feature"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "changes main...feature: 1 file, 1 changed definition\n\
+         geo.py (modified)\n  \
+           1: function square body changed (2 dependents, 1 test)\n\
+         affected tests (1):\n  \
+           tests/test_geo.py:4 function test_area [test]\n\
+         impact: 2 dependents in 2 files, 1 test among them\n\
+         1 step:\n  \
+           geo.py:5 function area uses function square (geo.py:1)\n\
+         2 steps:\n  \
+           tests/test_geo.py:4 function test_area [test] uses function area (geo.py:5)\n"
+    );
+    let out = sextant(dir.path(), &["changes", "main..feature"]);
+    assert!(
+        stdout(&out).starts_with("changes main..feature: 2 files, 2 changed definitions\n"),
+        "{}",
+        stdout(&out)
+    );
+    // An empty side is HEAD (`main` here): nothing since the merge base on `main`'s side
+    // that `main` did not do itself.
+    let out = sextant(dir.path(), &["changes", "feature..."]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with(
+            "changes feature...HEAD: 1 file, 1 changed definition\nold.py (modified)\n"
+        ),
+        "{}",
+        stdout(&out)
+    );
+    // Unrelated histories have no merge base.
+    git(dir.path(), &["checkout", "-q", "--orphan", "alone"]);
+    git(dir.path(), &["commit", "-qm", "alone"]);
+    let out = sextant(dir.path(), &["changes", "main...alone"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "sextant: error: INVALID_ARGUMENT: main...alone: the two commits have no common ancestor\n"
+    );
+}
+
 #[test]
 fn errors_have_codes() {
     let dir = repository();
@@ -183,6 +238,11 @@ fn errors_have_codes() {
     );
     let out = sextant(dir.path(), &["changes", "a...b"]);
     assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).starts_with("sextant: error: INVALID_ARGUMENT: a: "),
+        "{}",
+        stderr(&out)
+    );
     let plain = tempfile::tempdir().unwrap();
     write(plain.path(), "a.py", "x = 1\n");
     let out = sextant(plain.path(), &["changes"]);
