@@ -55,7 +55,7 @@ pub struct RemovedUse {
 type Key = (SymbolKind, String, usize);
 
 /// A user as the scratch database finds it, named so that the workspace can find it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum User {
     /// In a file of the same text in both: by index, or the top level.
     Same(Option<u32>),
@@ -89,6 +89,7 @@ pub fn users_of_removed(db: &dyn Db, workspace: Workspace, removed: &[Removed]) 
         let scratch: &dyn Db = &inputs.db;
         let mut resolver = Resolver::new(scratch, inputs.workspace);
         let mut found: Vec<(u32, String, User, bool)> = Vec::new();
+        let mut seen = HashSet::new();
         for (i, r) in removed.iter().enumerate() {
             let Some(source) = inputs.file(&r.path) else {
                 continue;
@@ -128,7 +129,7 @@ pub fn users_of_removed(db: &dyn Db, workspace: Workspace, removed: &[Removed]) 
                     false => User::Same(user),
                 };
                 let use_ = (i as u32, path, user, imports);
-                if !found.contains(&use_) {
+                if seen.insert(use_.clone()) {
                     found.push(use_);
                 }
             }
@@ -137,6 +138,7 @@ pub fn users_of_removed(db: &dyn Db, workspace: Workspace, removed: &[Removed]) 
     })
     .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
     let mut uses = Vec::new();
+    let mut seen = HashSet::new();
     for (removed_index, path, user, imports) in found {
         let Some(file) = file_at(db, workspace, &path) else {
             continue;
@@ -170,7 +172,7 @@ pub fn users_of_removed(db: &dyn Db, workspace: Workspace, removed: &[Removed]) 
             user,
             imports,
         };
-        if !uses.contains(&use_) {
+        if seen.insert((removed_index, file, user, imports)) {
             uses.push(use_);
         }
     }
