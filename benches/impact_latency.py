@@ -3,12 +3,13 @@
 `find_references` of the same name in the same run (the search every one of them builds on).
 
     target/test-venv/bin/python benches/impact_latency.py --sextant target/release/sextant \\
-        [--source DIR] [--name posixpath.join] [--files 20] [--calls 20]
+        [--source DIR] [--name posixpath.join] [--files 20] [--removed 0] [--calls 20]
 
 Copies `--source` (default this interpreter's standard library, without `site-packages` and
 `test/`) into a temporary git repository (made with git here: sextant itself never runs
 it), commits it, then changes `--files` Python files in the working tree (a line added to
-the first function of each), serves the copy with `sextant mcp` over stdio through the MCP
+the first function of each) and, with `--removed N`, deletes the last top-level function of
+N files (whose callers `changes` then finds on the old texts), serves the copy with `sextant mcp` over stdio through the MCP
 Python SDK, waits for the index, and asks each tool `--calls` times after one warming call:
 `find_references` of `--name` (the baseline), `impact` of it, `call_graph` of it (incoming,
 depth 2), and `changes` of the working tree. Prints the median and slowest round trip of
@@ -69,6 +70,25 @@ def change_files(root: Path, count: int) -> int:
     return changed
 
 
+def remove_functions(root: Path, count: int) -> int:
+    """Deletes the last top-level function of `count` files; returns how many changed."""
+    removed = 0
+    for path in sorted(root.rglob("*.py")):
+        if removed == count:
+            break
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue
+        matches = list(re.finditer(r"^def \w+\([^)]*\)[^:\n]*:\n(?:(?:[ \t].*)?\n)*", text, re.M))
+        if not matches:
+            continue
+        last = matches[-1]
+        path.write_text(text[: last.start()] + text[last.end():], encoding="utf-8")
+        removed += 1
+    return removed
+
+
 async def timed(session, tool: str, arguments: dict, calls: int):
     result = await session.call_tool(tool, arguments)  # warms what the tool memoizes
     assert not result.is_error, (tool, result.content)
@@ -92,6 +112,7 @@ async def main(args):
         git(root, "add", "-A")
         git(root, "commit", "-qm", "base")
         changed = change_files(root, args.files)
+        removed = remove_functions(root, args.removed)
         params = StdioServerParameters(command=args.sextant, args=["mcp", "--root", str(root)])
         with open(os.devnull, "w") as errlog:
             async with stdio_client(params, errlog=errlog) as (read, write):
@@ -108,7 +129,7 @@ async def main(args):
                         ("impact", "impact", {"symbols": [args.name]}),
                         ("call_graph incoming, depth 2", "call_graph",
                          {"query": args.name, "direction": "incoming", "depth": 2}),
-                        (f"changes ({changed} files changed)", "changes", {}),
+                        (f"changes ({changed} files changed, {removed} functions removed)", "changes", {}),
                     ]
                     baseline = None
                     for label, tool, arguments in runs:
@@ -131,5 +152,6 @@ if __name__ == "__main__":
     ap.add_argument("--source")
     ap.add_argument("--name", default="posixpath.join")
     ap.add_argument("--files", type=int, default=20)
+    ap.add_argument("--removed", type=int, default=0)
     ap.add_argument("--calls", type=int, default=20)
     anyio.run(main, ap.parse_args())

@@ -18,8 +18,9 @@ use crate::{
 
 #[derive(Args, Debug)]
 pub struct ChangesArgs {
-    /// `REV` (its commit against the working tree) or `OLD..NEW` (two commits) [default:
-    /// HEAD against the working tree, staged, unstaged and untracked files alike].
+    /// `REV` (its commit against the working tree), `OLD..NEW` (two commits) or `A...B`
+    /// (`B` against its merge base with `A`) [default: HEAD against the working tree,
+    /// staged, unstaged and untracked files alike].
     #[arg(value_name = "REV_RANGE")]
     pub revisions: Option<String>,
     /// Steps the impact follows from the changed definitions.

@@ -111,10 +111,11 @@ pub enum Command {
     /// files importing a whole file; tests (by each language's conventions) are marked
     /// `[test]`, and --tests lists only them: the tests a change can reach.
     Impact(impact::ImpactArgs),
-    /// Show what the working tree changed against HEAD (or REV, or what OLD..NEW changed):
-    /// the changed files and, in each, the definitions added, removed, or changed in their
-    /// signature or body, with how much depends on each; then the tests that can reach them
-    /// and their impact, nearest first. Read from the repository; git is never run.
+    /// Show what the working tree changed against HEAD (or REV, or what OLD..NEW or A...B
+    /// changed): the changed files and, in each, the definitions added, removed, or
+    /// changed in their signature or body, with how much depends on each; then the tests
+    /// that can reach them and their impact, nearest first. Read from the repository; git
+    /// is never run.
     Changes(changes::ChangesArgs),
     /// Answer a question about the code from the TERMs it names (identifiers, definitions'
     /// names, files) in one read under --max-tokens (default 8000): the definitions' source

@@ -14,6 +14,7 @@ use std::collections::VecDeque;
 use super::{
     calls::{Callable, targets_of},
     reference_graph::{Node, ReferenceGraph, reference_graph},
+    removed::RemovedUse,
     search::{Certainty, search_hits},
 };
 use crate::{
@@ -45,6 +46,17 @@ pub struct Reached {
     pub via: Option<Node>,
     /// It imports `via` (rather than using it in code).
     pub imports: bool,
+    /// It uses (or imports) this removed definition, an index into the walk's removed
+    /// uses' definitions; `via` is then `None`.
+    pub removed: Option<u32>,
+}
+
+/// What a node is reached from.
+enum Via {
+    /// A node of the graph (`None`: a seed).
+    Node(Option<u32>),
+    /// A removed definition, by its index among the walk's removed uses'.
+    Removed(u32),
 }
 
 /// Which files import each seed definition by name, as [`importers_by_name`] finds them.
@@ -80,28 +92,35 @@ pub fn importers_by_name(db: &dyn Db, workspace: Workspace, seeds: &[Seed]) -> N
 
 /// The seeds' nodes (distance 0) and everything depending on them up to `max_depth` steps,
 /// breadth first: by distance, and within one distance in the order found; the files in
-/// `named_importers` import their seed.
+/// `named_importers` import their seed, and the users in `removed_uses` (of definitions the
+/// workspace no longer has, so no node of its graph) are one step from a seed.
 pub fn dependents(
     db: &dyn Db,
     workspace: Workspace,
     seeds: &[Seed],
     max_depth: u32,
     named_importers: &[(Seed, SourceFile)],
+    removed_uses: &[RemovedUse],
 ) -> (Vec<Reached>, std::sync::Arc<ReferenceGraph>) {
     let graph = reference_graph(db, workspace);
     let mut seen = vec![false; graph.node_count()];
     let mut reached: Vec<Reached> = Vec::new();
     let mut queue: VecDeque<usize> = VecDeque::new();
     let mut visit =
-        |id: u32, distance: u32, via: Option<u32>, imports: bool, reached: &mut Vec<Reached>| {
+        |id: u32, distance: u32, via: Via, imports: bool, reached: &mut Vec<Reached>| {
             if std::mem::replace(&mut seen[id as usize], true) {
                 return false;
             }
+            let (via, removed) = match via {
+                Via::Node(via) => (via.map(|v| graph.node(v)), None),
+                Via::Removed(removed) => (None, Some(removed)),
+            };
             reached.push(Reached {
                 node: graph.node(id),
                 distance,
-                via: via.map(|v| graph.node(v)),
+                via,
                 imports,
+                removed,
             });
             true
         };
@@ -120,7 +139,7 @@ pub fn dependents(
                     file,
                     definition: symbol,
                 });
-                if visit(id, 0, None, false, &mut reached) {
+                if visit(id, 0, Via::Node(None), false, &mut reached) {
                     queue.push_back(reached.len() - 1);
                 }
                 if max_depth > 0 {
@@ -138,7 +157,7 @@ pub fn dependents(
                 };
                 whole_files.push(source);
                 for id in graph.nodes_of(file) {
-                    if visit(id, 0, None, false, &mut reached) {
+                    if visit(id, 0, Via::Node(None), false, &mut reached) {
                         queue.push_back(reached.len() - 1);
                     }
                 }
@@ -171,18 +190,38 @@ pub fn dependents(
             }
         }
     }
+    let removed_users: Vec<(u32, u32, bool)> = match max_depth {
+        0 => Vec::new(),
+        _ => (removed_uses.iter())
+            .filter_map(|u| {
+                let file = graph.file_index(u.file)?;
+                let id = graph.node_id(Node {
+                    file,
+                    definition: u.user,
+                });
+                Some((u.removed, id, u.imports))
+            })
+            .collect(),
+    };
     let mut importers_added = false;
     loop {
         // The seeds' users in code come first, so a file that uses a seed as well as
-        // importing it is listed as using it.
+        // importing it is listed as using it; a removed definition's, after the seeds'
+        // (theirs are the nodes of the graph).
         let next_distance = queue.front().map(|&at| reached[at].distance);
         if !importers_added && next_distance != Some(0) {
             importers_added = true;
-            for &(via, id) in &import_edges {
-                if visit(id, 1, Some(via), true, &mut reached) {
-                    queue.push_back(reached.len() - 1);
-                }
+            let before = reached.len();
+            for &(removed, id, _) in removed_users.iter().filter(|u| !u.2) {
+                visit(id, 1, Via::Removed(removed), false, &mut reached);
             }
+            for &(via, id) in &import_edges {
+                visit(id, 1, Via::Node(Some(via)), true, &mut reached);
+            }
+            for &(removed, id, _) in removed_users.iter().filter(|u| u.2) {
+                visit(id, 1, Via::Removed(removed), true, &mut reached);
+            }
+            queue.extend(before..reached.len());
             continue;
         }
         let Some(at) = queue.pop_front() else {
@@ -194,7 +233,7 @@ pub fn dependents(
         }
         let id = graph.node_id(node);
         for &user in graph.users_of(id) {
-            if visit(user, distance + 1, Some(id), false, &mut reached) {
+            if visit(user, distance + 1, Via::Node(Some(id)), false, &mut reached) {
                 queue.push_back(reached.len() - 1);
             }
         }

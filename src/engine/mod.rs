@@ -20,6 +20,7 @@ pub(crate) mod hierarchy;
 pub(crate) mod impact;
 pub(crate) mod rank;
 pub(crate) mod reference_graph;
+pub(crate) mod removed;
 pub(crate) mod rename;
 pub(crate) mod scratch;
 pub(crate) mod search;

@@ -106,7 +106,7 @@ pub fn file_references(db: &dyn Db, workspace: Workspace, file: SourceFile) -> A
 }
 
 /// Whether an occurrence uses a name (rather than binding, importing or declaring it).
-fn is_use(role: Role) -> bool {
+pub(crate) fn is_use(role: Role) -> bool {
     matches!(
         role,
         Role::Read | Role::Call | Role::Type | Role::Member | Role::MemberCall | Role::MemberType

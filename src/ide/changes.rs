@@ -20,12 +20,15 @@ use serde::Serialize;
 
 use super::{
     Budget, ContentHash, Impact, ImpactEntry,
-    impact::{self, ImpactQuery},
+    impact::{self, ImpactQuery, Removals},
     read::pieces::file_at,
 };
 use crate::{
     db::{Db, Workspace},
-    engine::impact::{NamedImporters, Seed, dependents, importers_by_name},
+    engine::{
+        impact::{NamedImporters, Seed, dependents, importers_by_name},
+        removed::{Removed, RemovedUse, users_of_removed},
+    },
     lang::{self, Language},
     semantic::symbols::{FileSymbols, SymbolKind, extract, file_symbols},
 };
@@ -75,8 +78,9 @@ pub struct ChangedDefinition {
     pub change: DefinitionChange,
     /// Its head in the new text (the old one when removed).
     pub signature: String,
-    /// What depends on it in the workspace, and the tests among them (absent when it is
-    /// not in the workspace: removed, or only in a revision).
+    /// What depends on it in the workspace, and the tests among them: for a removed
+    /// definition, what still uses or imports it, and theirs (absent when it is only in a
+    /// revision, not in the workspace).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dependents: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -130,15 +134,57 @@ pub(crate) fn changes(
     // Each changed definition's importers are searched once, for its own count and for
     // the combined impact.
     let mut importers = NamedImporters::new();
+    // The removed definitions, and where each is listed (file, definition).
+    let mut removed: Vec<Removed> = Vec::new();
+    let mut removed_at: Vec<(usize, usize)> = Vec::new();
     for changed in &query.files {
-        let (file, definitions) =
+        let (file, definitions, file_removed) =
             changed_definitions(db, workspace, changed, query.max_depth, &mut importers);
         seeds.extend(file);
+        for (at, definition) in file_removed {
+            removed_at.push((files.len(), at));
+            removed.push(definition);
+        }
         files.push(ChangedFile {
             path: changed.path.clone(),
             status: changed.status,
             definitions,
         });
+    }
+    // What breaks when a definition goes is what still uses it: found where it still is,
+    // in one scratch search for them all.
+    let mut removals = Removals {
+        uses: users_of_removed(db, workspace, &removed),
+        titles: Vec::new(),
+    };
+    for (i, &(file, at)) in removed_at.iter().enumerate() {
+        let own: Vec<RemovedUse> = (removals.uses.iter())
+            .filter(|u| u.removed == i as u32)
+            .copied()
+            .collect();
+        let (reached, graph) = dependents(db, workspace, &[], query.max_depth, &[], &own);
+        let ChangedFile {
+            path, definitions, ..
+        } = &mut files[file];
+        let definition = &mut definitions[at];
+        definition.dependents = Some(reached.len());
+        definition.tests = Some(
+            (reached.iter())
+                .filter(|r| impact::is_test(db, &graph, r.node))
+                .count(),
+        );
+        let name = match &definition.container {
+            Some(container) => format!("{container}.{}", definition.name),
+            None => definition.name.clone(),
+        };
+        removals.titles.push(format!(
+            "{} {name} ({}:{}, removed)",
+            definition.kind, path, definition.line
+        ));
+    }
+    for file in &mut files {
+        file.definitions
+            .sort_by_key(|d| (d.line, d.change == DefinitionChange::Removed));
     }
     let walk = ImpactQuery {
         seeds: Vec::new(),
@@ -147,7 +193,7 @@ pub(crate) fn changes(
         tests_only: false,
         budget: None,
     };
-    let mut impact = impact::impact_with(db, workspace, &seeds, &importers, &walk);
+    let mut impact = impact::impact_with(db, workspace, &seeds, &importers, &removals, &walk);
     let affected_tests: Vec<ImpactEntry> = impact
         .seeds
         .iter()
@@ -310,17 +356,17 @@ fn definitions(symbols: &FileSymbols, text: &str) -> Vec<Def> {
     out
 }
 
-/// The changed definitions of one file, and the seeds they give impact (the ones in the
-/// workspace now).
+/// The changed definitions of one file (not yet in file order), the seeds they give impact
+/// (the ones in the workspace now), and the removed ones with where each is listed.
 fn changed_definitions(
     db: &dyn Db,
     workspace: Workspace,
     changed: &ChangedText,
     max_depth: u32,
     all_importers: &mut NamedImporters,
-) -> (Vec<Seed>, Vec<ChangedDefinition>) {
+) -> (Vec<Seed>, Vec<ChangedDefinition>, Vec<(usize, Removed)>) {
     let Some(lang) = lang::registry().for_path(Path::new(&changed.path), None) else {
-        return (Vec::new(), Vec::new());
+        return (Vec::new(), Vec::new(), Vec::new());
     };
     let in_workspace = file_at(db, workspace, &changed.path);
     let old = changed
@@ -379,7 +425,7 @@ fn changed_definitions(
                 symbol: Some(symbol),
             };
             let importers = importers_by_name(db, workspace, &[seed]);
-            let (reached, graph) = dependents(db, workspace, &[seed], max_depth, &importers);
+            let (reached, graph) = dependents(db, workspace, &[seed], max_depth, &importers, &[]);
             all_importers.extend(importers);
             let users: Vec<_> = reached.iter().filter(|r| r.distance > 0).collect();
             dependents_count = Some(users.len());
@@ -409,10 +455,21 @@ fn changed_definitions(
             tests,
         });
     }
+    let mut removed = Vec::new();
     for def in old_defs
         .iter()
         .filter(|d| !new_keys.contains(&(&d.key, d.rank)))
     {
+        if let Some((_, text)) = &old {
+            let name = def.key.1.rsplit('.').next().unwrap_or(&def.key.1);
+            let definition = Removed {
+                path: changed.path.clone(),
+                old_text: text.clone(),
+                symbol: def.index as u32,
+                name: name.to_string(),
+            };
+            removed.push((out.len(), definition));
+        }
         out.push(ChangedDefinition {
             name: def
                 .key
@@ -431,8 +488,7 @@ fn changed_definitions(
             tests: None,
         });
     }
-    out.sort_by_key(|d| (d.line, d.change == DefinitionChange::Removed));
-    (seeds, out)
+    (seeds, out, removed)
 }
 
 /// The answer as text: each file with its changed definitions, the affected tests, then

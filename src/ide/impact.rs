@@ -17,6 +17,7 @@ use crate::{
     engine::{
         impact::{NamedImporters, Reached, Seed, dependents, importers_by_name},
         reference_graph::{Node, ReferenceGraph},
+        removed::RemovedUse,
         test_code::file_tests,
     },
     semantic::symbols::{SymbolKind, file_symbols},
@@ -158,18 +159,42 @@ pub(super) fn impact_of_seeds(
     query: &ImpactQuery,
 ) -> Impact {
     let importers = importers_by_name(db, workspace, seeds);
-    impact_with(db, workspace, seeds, &importers, query)
+    impact_with(
+        db,
+        workspace,
+        seeds,
+        &importers,
+        &Removals::default(),
+        query,
+    )
 }
 
-/// As [`impact_of_seeds`], with the seeds' importers by name already found.
+/// Definitions the workspace no longer has, as an impact starts from them: their users,
+/// and how an entry names each (`function gone (geo.py:9, removed)`).
+#[derive(Default)]
+pub(super) struct Removals {
+    pub uses: Vec<RemovedUse>,
+    pub titles: Vec<String>,
+}
+
+/// As [`impact_of_seeds`], with the seeds' importers by name already found, and removed
+/// definitions' users one step from the seeds.
 pub(super) fn impact_with(
     db: &dyn Db,
     workspace: Workspace,
     seeds: &[Seed],
     importers: &NamedImporters,
+    removals: &Removals,
     query: &ImpactQuery,
 ) -> Impact {
-    let (reached, graph) = dependents(db, workspace, seeds, query.max_depth, importers);
+    let (reached, graph) = dependents(
+        db,
+        workspace,
+        seeds,
+        query.max_depth,
+        importers,
+        &removals.uses,
+    );
     let (seed_nodes, mut users): (Vec<&Reached>, Vec<&Reached>) =
         reached.iter().partition(|r| r.distance == 0);
     let files = users
@@ -194,8 +219,15 @@ pub(super) fn impact_with(
     users.sort_by_cached_key(|r| (r.distance, r.node.file, line(r.node)));
     let truncated = users.len() > query.limit;
     users.truncate(query.limit);
-    let dependents = users.iter().map(|r| entry(db, &graph, r)).collect();
-    let seeds = seed_nodes.iter().map(|r| entry(db, &graph, r)).collect();
+    let entry = |r: &&Reached| {
+        let mut entry = entry(db, &graph, r);
+        if let Some(removed) = r.removed {
+            entry.uses = removals.titles.get(removed as usize).cloned();
+        }
+        entry
+    };
+    let dependents = users.iter().map(entry).collect();
+    let seeds = seed_nodes.iter().map(entry).collect();
     Impact {
         seeds,
         dependents,

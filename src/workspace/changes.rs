@@ -21,24 +21,29 @@ pub enum Revisions {
     ToWorkingTree(String),
     /// `OLD..NEW`: two revisions' trees.
     Between(String, String),
+    /// `A...B`: what `B` changed since it left `A`, the best common ancestor of the two
+    /// commits against `B` (a branch's own work, whatever `A` did meanwhile).
+    FromMergeBase(String, String),
 }
 
 impl Revisions {
-    /// `OLD..NEW`, `REV`, or nothing (`HEAD` against the working tree).
+    /// `OLD..NEW`, `A...B`, `REV`, or nothing (`HEAD` against the working tree). An empty
+    /// side of a range is `HEAD`, as git reads it.
     pub fn parse(spec: Option<&str>) -> Result<Revisions, ChangesError> {
         let Some(spec) = spec.map(str::trim).filter(|s| !s.is_empty()) else {
             return Ok(Revisions::ToWorkingTree("HEAD".into()));
         };
-        if spec.contains("...") {
-            return Err(ChangesError::Revision(format!(
-                "{spec}: `A...B` (from the merge base) is not supported; give `A..B`"
-            )));
+        let or_head = |s: &str| if s.is_empty() { "HEAD" } else { s }.to_string();
+        if let Some((a, b)) = spec.split_once("...") {
+            if b.contains("..") {
+                return Err(ChangesError::Revision(format!(
+                    "{spec}: give one range, `A..B` or `A...B`"
+                )));
+            }
+            return Ok(Revisions::FromMergeBase(or_head(a), or_head(b)));
         }
         match spec.split_once("..") {
-            Some((old, new)) => {
-                let or_head = |s: &str| if s.is_empty() { "HEAD" } else { s }.to_string();
-                Ok(Revisions::Between(or_head(old), or_head(new)))
-            }
+            Some((old, new)) => Ok(Revisions::Between(or_head(old), or_head(new))),
             None => Ok(Revisions::ToWorkingTree(spec.to_string())),
         }
     }
@@ -48,6 +53,7 @@ impl Revisions {
         match self {
             Revisions::ToWorkingTree(rev) => format!("{rev}..working tree"),
             Revisions::Between(old, new) => format!("{old}..{new}"),
+            Revisions::FromMergeBase(a, b) => format!("{a}...{b}"),
         }
     }
 }
@@ -131,37 +137,78 @@ pub fn changed_texts(root: &Path, revisions: &Revisions) -> Result<Vec<ChangedTe
         }
         Revisions::Between(old_rev, new_rev) => {
             let (old, new) = (tree_of(&repo, old_rev)?, tree_of(&repo, new_rev)?);
-            let mut paths: BTreeSet<String> = BTreeSet::new();
-            for change in repo
-                .diff_tree_to_tree(old.as_ref(), new.as_ref(), None)
-                .map_err(|e| read(&e))?
-            {
-                if change.entry_mode().is_blob() || change.source_entry_mode_and_id().0.is_blob() {
-                    paths.insert(change.location().to_str_lossy().into_owned());
-                    paths.insert(change.source_location().to_str_lossy().into_owned());
-                }
-            }
-            let mut out = Vec::new();
-            for path in paths {
-                let Some(rel) = under_root(&path, &prefix) else {
-                    continue;
-                };
-                let (was, is) = (in_tree(old.as_ref(), &path), in_tree(new.as_ref(), &path));
-                let status = match (was, is) {
-                    (false, _) => ChangeStatus::Added,
-                    (true, false) => ChangeStatus::Deleted,
-                    (true, true) => ChangeStatus::Modified,
-                };
-                out.push(ChangedText {
-                    path: rel,
-                    status,
-                    old: old.as_ref().and_then(|tree| blob_text(tree, &path)),
-                    new: Some(new.as_ref().and_then(|tree| blob_text(tree, &path))),
-                });
-            }
-            Ok(out)
+            between(&repo, &prefix, old, new)
+        }
+        Revisions::FromMergeBase(a, b) => {
+            let base = merge_base(&repo, a, b)?;
+            let old = tree_of(&repo, &base.to_string())?;
+            between(&repo, &prefix, old, tree_of(&repo, b)?)
         }
     }
+}
+
+/// The commit `rev` names (a tag peeled to its commit).
+fn commit_of(repo: &gix::Repository, rev: &str) -> Result<gix::ObjectId, ChangesError> {
+    let id = repo
+        .rev_parse_single(rev)
+        .map_err(|e| ChangesError::Revision(format!("{rev}: {e}")))?;
+    let object = id.object().map_err(|e| ChangesError::Read(e.to_string()))?;
+    let commit = object
+        .peel_to_commit()
+        .map_err(|e| ChangesError::Revision(format!("{rev} names no commit: {e}")))?;
+    Ok(commit.id)
+}
+
+/// The best common ancestor of the commits `a` and `b` name, as `git merge-base` picks it.
+fn merge_base(repo: &gix::Repository, a: &str, b: &str) -> Result<gix::ObjectId, ChangesError> {
+    let (one, two) = (commit_of(repo, a)?, commit_of(repo, b)?);
+    match repo.merge_base(one, two) {
+        Ok(Some(base)) => Ok(base.detach()),
+        Ok(None) => Err(ChangesError::Revision(format!(
+            "{a}...{b}: the two commits have no common ancestor"
+        ))),
+        Err(e) => Err(ChangesError::Read(e.to_string())),
+    }
+}
+
+/// The files under `prefix` that differ between two trees (`None`: the empty tree), with
+/// their texts in both.
+fn between(
+    repo: &gix::Repository,
+    prefix: &str,
+    old: Option<gix::Tree<'_>>,
+    new: Option<gix::Tree<'_>>,
+) -> Result<Vec<ChangedText>, ChangesError> {
+    let read = |e: &dyn std::fmt::Display| ChangesError::Read(e.to_string());
+    let mut paths: BTreeSet<String> = BTreeSet::new();
+    for change in repo
+        .diff_tree_to_tree(old.as_ref(), new.as_ref(), None)
+        .map_err(|e| read(&e))?
+    {
+        if change.entry_mode().is_blob() || change.source_entry_mode_and_id().0.is_blob() {
+            paths.insert(change.location().to_str_lossy().into_owned());
+            paths.insert(change.source_location().to_str_lossy().into_owned());
+        }
+    }
+    let mut out = Vec::new();
+    for path in paths {
+        let Some(rel) = under_root(&path, prefix) else {
+            continue;
+        };
+        let (was, is) = (in_tree(old.as_ref(), &path), in_tree(new.as_ref(), &path));
+        let status = match (was, is) {
+            (false, _) => ChangeStatus::Added,
+            (true, false) => ChangeStatus::Deleted,
+            (true, true) => ChangeStatus::Modified,
+        };
+        out.push(ChangedText {
+            path: rel,
+            status,
+            old: old.as_ref().and_then(|tree| blob_text(tree, &path)),
+            new: Some(new.as_ref().and_then(|tree| blob_text(tree, &path))),
+        });
+    }
+    Ok(out)
 }
 
 /// The tree of revision `rev`; `None` for `HEAD` before the first commit.
@@ -217,6 +264,14 @@ mod tests {
             Revisions::parse(Some("v1..")),
             Ok(Revisions::Between("v1".into(), "HEAD".into()))
         );
-        assert!(Revisions::parse(Some("a...b")).is_err());
+        assert_eq!(
+            Revisions::parse(Some("main...feature")),
+            Ok(Revisions::FromMergeBase("main".into(), "feature".into()))
+        );
+        assert_eq!(
+            Revisions::parse(Some("main...")),
+            Ok(Revisions::FromMergeBase("main".into(), "HEAD".into()))
+        );
+        assert!(Revisions::parse(Some("a...b..c")).is_err());
     }
 }

@@ -217,6 +217,45 @@ async def test_changes_of_the_working_tree(workspace):
     assert tool_error(bad)["code"] == "INVALID_ARGUMENT"
 
 
+async def test_changes_of_a_removed_definition(workspace):
+    """What still calls or imports a removed function is what its removal breaks."""
+    project(workspace)
+    git(workspace, "init", "-q")
+    git(workspace, "add", "-A")
+    git(workspace, "commit", "-qm", "first")
+    write(workspace, "geo.py", GEOMETRY.replace("\n\ndef square(x):\n    return x * x\n", ""))
+    async with stdio_session(workspace) as session:
+        from conftest import wait_until_indexed
+
+        await wait_until_indexed(session)
+        result = await session.call_tool("changes", {})
+    text = text_of(result)
+    assert text == (
+        "changes HEAD..working tree: 1 file, 1 changed definition\n"
+        "geo.py (modified)\n"
+        "  9: function square removed (4 dependents, 1 test)\n"
+        "affected tests (1):\n"
+        "  tests/test_geo.py:4 function test_area [test]\n"
+        "impact: 4 dependents in 3 files, 1 test among them\n"
+        "1 step:\n"
+        "  app.py top level imports function square (geo.py:9, removed)\n"
+        "  app.py:4 function main uses function square (geo.py:9, removed)\n"
+        "  geo.py:5 method Shape.area uses function square (geo.py:9, removed)\n"
+        "2 steps:\n"
+        "  tests/test_geo.py:4 function test_area [test] uses method Shape.area (geo.py:5)\n"
+    )
+    data = result.structured_content
+    assert data["tokens"] == reference_tokens(text)
+    assert data["files"][0]["definitions"] == [{
+        "name": "square", "kind": "function", "line": 9, "end_line": 10, "change": "removed",
+        "signature": "def square(x)", "dependents": 4, "tests": 1,
+    }]
+    assert data["impact"]["dependents"][0] == {
+        "name": "app.py", "kind": "module", "path": "app.py", "line": 1, "end_line": 5, "distance": 1,
+        "uses": "function square (geo.py:9, removed)", "imports": True, "test": False,
+    }
+
+
 async def test_explore_answers_a_question_in_one_read(workspace):
     project(workspace)
     async with stdio_session(workspace) as session:

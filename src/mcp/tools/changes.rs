@@ -34,8 +34,9 @@ const DEFAULT_MAX_TOKENS: u32 = 4_000;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ChangesArgs {
-    /// `REV` (that commit against the working tree) or `OLD..NEW` (two commits); default
-    /// HEAD against the working tree (staged, unstaged and untracked files alike).
+    /// `REV` (that commit against the working tree), `OLD..NEW` (two commits) or `A...B`
+    /// (`B` against its merge base with `A`); default HEAD against the working tree
+    /// (staged, unstaged and untracked files alike).
     #[schemars(length(min = 1, max = 256))]
     pub revisions: Option<String>,
     /// Steps the impact follows (default 20).
@@ -88,7 +89,7 @@ impl ChangesData {
 #[tool_router(router = changes_router, vis = "pub(super)")]
 impl SextantServer {
     #[tool(
-        description = "Changes against HEAD (or `revisions`: REV, OLD..NEW): files, definitions added, removed or changed, each one's dependents, affected tests, impact.",
+        description = "Changes against HEAD (or `revisions`: REV, OLD..NEW, A...B): files, definitions added, removed or changed, each one's dependents, affected tests, impact.",
         input_schema = input_schema::<ChangesArgs>(),
         output_schema = output_schema::<ChangesData>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
