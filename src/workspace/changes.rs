@@ -121,11 +121,8 @@ pub fn changed_texts(root: &Path, revisions: &Revisions) -> Result<Vec<ChangedTe
                 let old_text = old.as_ref().and_then(|tree| blob_text(tree, &path));
                 let on_disk =
                     std::fs::symlink_metadata(workdir.join(&path)).is_ok_and(|m| m.is_file());
-                let status = match (old_text.is_some() || in_tree(old.as_ref(), &path), on_disk) {
-                    (false, _) => ChangeStatus::Added,
-                    (true, false) => ChangeStatus::Deleted,
-                    (true, true) => ChangeStatus::Modified,
-                };
+                let was = old_text.is_some() || in_tree(old.as_ref(), &path);
+                let status = status_of(was, on_disk);
                 out.push(ChangedText {
                     path: rel,
                     status,
@@ -196,11 +193,7 @@ fn between(
             continue;
         };
         let (was, is) = (in_tree(old.as_ref(), &path), in_tree(new.as_ref(), &path));
-        let status = match (was, is) {
-            (false, _) => ChangeStatus::Added,
-            (true, false) => ChangeStatus::Deleted,
-            (true, true) => ChangeStatus::Modified,
-        };
+        let status = status_of(was, is);
         out.push(ChangedText {
             path: rel,
             status,
@@ -241,6 +234,15 @@ fn blob_text(tree: &gix::Tree<'_>, path: &str) -> Option<Arc<str>> {
     }
     let object = entry.object().ok()?;
     std::str::from_utf8(&object.data).ok().map(Arc::from)
+}
+
+/// A path's change from whether it was there before and is there now.
+fn status_of(was: bool, is: bool) -> ChangeStatus {
+    match (was, is) {
+        (false, _) => ChangeStatus::Added,
+        (true, false) => ChangeStatus::Deleted,
+        (true, true) => ChangeStatus::Modified,
+    }
 }
 
 #[cfg(test)]

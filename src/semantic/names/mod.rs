@@ -579,22 +579,21 @@ impl FileNames {
 
     /// The type parameters `scope` (a class, interface or alias) declares, in order.
     pub fn type_parameters(&self, scope: ScopeId) -> impl Iterator<Item = OccurrenceId> + '_ {
-        let range = self.scopes[scope as usize].range;
-        let first = self
-            .occurrences
-            .partition_point(|o| o.range.start() < range.start());
-        self.occurrences[first..]
-            .iter()
-            .take_while(move |o| o.range.start() < range.end())
-            .enumerate()
-            .filter(move |(_, o)| {
-                o.scope == scope && o.role == Role::Definition(BindingKind::TypeParameter)
-            })
-            .map(move |(i, _)| (first + i) as OccurrenceId)
+        self.bound_in(scope, BindingKind::TypeParameter)
     }
 
     /// The parameters `scope` binds, in order.
     pub fn parameters(&self, scope: ScopeId) -> impl Iterator<Item = OccurrenceId> + '_ {
+        self.bound_in(scope, BindingKind::Parameter)
+    }
+
+    /// The definitions of `kind` `scope` makes itself, in order: a binary search to the
+    /// scope's start, then its occurrences only.
+    fn bound_in(
+        &self,
+        scope: ScopeId,
+        kind: BindingKind,
+    ) -> impl Iterator<Item = OccurrenceId> + '_ {
         let range = self.scopes[scope as usize].range;
         let first = self
             .occurrences
@@ -603,9 +602,7 @@ impl FileNames {
             .iter()
             .take_while(move |o| o.range.start() < range.end())
             .enumerate()
-            .filter(move |(_, o)| {
-                o.scope == scope && o.role == Role::Definition(BindingKind::Parameter)
-            })
+            .filter(move |(_, o)| o.scope == scope && o.role == Role::Definition(kind))
             .map(move |(i, _)| (first + i) as OccurrenceId)
     }
 
