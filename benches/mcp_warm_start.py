@@ -73,10 +73,14 @@ def main() -> int:
     if ctags:
         with tempfile.TemporaryDirectory() as out:
             t = time.perf_counter()
-            subprocess.run([ctags, "-R", "-f", os.path.join(out, "tags"), args.root], check=False)
+            subprocess.run([ctags, "-R", "-f", os.path.join(out, "tags"), args.root], check=False, stderr=subprocess.DEVNULL)
             print(f"{'ctags -R (baseline)':<22} {time.perf_counter() - t:>8.2f}")
     same = cold["answers"] == warm["answers"]
     print("warm answers: " + ("identical to cold ones" if same else "DIFFERENT from cold ones"))
+    for tool, c, w in zip(("lookup_symbol", "find_references"), cold["answers"], warm["answers"]):
+        for key in sorted(set(c) | set(w)):
+            if c.get(key) != w.get(key):
+                print(f"  {tool}.{key}: cold {str(c.get(key))[:300]}\n  {'':>{len(tool) + len(key) + 1}}  warm {str(w.get(key))[:300]}")
     return 0 if same else 1
 
 

@@ -17,7 +17,7 @@
 use std::{
     collections::{HashMap, HashSet},
     sync::{
-        Mutex,
+        Mutex, RwLock,
         atomic::{AtomicUsize, Ordering},
     },
 };
@@ -101,60 +101,33 @@ pub struct RecordCounts {
     pub faults: usize,
 }
 
-/// The records of one workspace: those read from its file, and those this process computed.
-pub struct RecordStore {
+/// The records of a file, as read (not yet checked).
+#[derive(Default)]
+struct Records {
     file: Vec<u8>,
     stored: HashMap<RecordKey, Stored>,
     generation: u32,
-    state: FileState,
-    used: Mutex<HashSet<RecordKey>>,
-    fresh: Mutex<HashMap<RecordKey, (RecordKind, Vec<u8>)>>,
-    faults: Mutex<Vec<String>>,
-    hits: AtomicUsize,
-    /// The hash of the first whole workspace whose results were asked for (see
-    /// [`RecordStore::is_first_workspace`]).
-    first_workspace: std::sync::OnceLock<[u8; 32]>,
-    /// How many fresh records and faults the last save covered.
-    saved: Mutex<Option<(usize, usize)>>,
 }
 
-impl RecordStore {
-    /// A store with no records read.
-    pub fn empty() -> RecordStore {
-        RecordStore::read(Vec::new())
-    }
-
-    /// The records of `file`, a cache file's bytes. Never fails: what cannot be read is
-    /// left out and said in [`RecordStore::state`] and [`RecordStore::faults`].
-    pub fn read(file: Vec<u8>) -> RecordStore {
-        let mut store = RecordStore {
-            file: Vec::new(),
-            stored: HashMap::new(),
-            generation: 0,
-            state: FileState::Absent,
-            used: Mutex::default(),
-            fresh: Mutex::default(),
-            faults: Mutex::default(),
-            hits: AtomicUsize::new(0),
-            saved: Mutex::default(),
-            first_workspace: std::sync::OnceLock::new(),
-        };
+impl Records {
+    /// The records of `file`, what became of it, and the faults found reading it.
+    fn parse(file: Vec<u8>) -> (Records, FileState, Vec<String>) {
+        let mut records = Records::default();
+        let mut faults = Vec::new();
         if file.is_empty() {
-            return store;
+            return (records, FileState::Absent, faults);
         }
         let Some(records_start) = header_end(&file) else {
-            store.state = FileState::Corrupt("not a sextant cache file".to_string());
-            return store;
+            let why = "not a sextant cache file".to_string();
+            return (records, FileState::Corrupt(why), faults);
         };
         if &file[MAGIC.len() + 2..records_start] != BUILD_STAMP.as_bytes() {
-            store.state = FileState::OtherBuild;
-            return store;
+            return (records, FileState::OtherBuild, faults);
         }
-        store.state = FileState::Read;
         let mut at = records_start;
         while at < file.len() {
             if file.len() - at < RECORD_HEADER {
-                store.fault(format!(
+                faults.push(format!(
                     "the file ends inside a record's header at byte {at}"
                 ));
                 break;
@@ -166,33 +139,81 @@ impl RecordStore {
             let checksum = file[at + 41..at + 49].try_into().unwrap();
             let start = at + RECORD_HEADER;
             if file.len() - start < len {
-                store.fault(format!("the file ends inside a record at byte {start}"));
+                faults.push(format!("the file ends inside a record at byte {start}"));
                 break;
             }
-            store.generation = store.generation.max(generation);
-            store.stored.insert(
-                key,
-                Stored {
-                    kind,
-                    generation,
-                    start,
-                    len,
-                    checksum,
-                },
-            );
+            records.generation = records.generation.max(generation);
+            let stored = Stored {
+                kind,
+                generation,
+                start,
+                len,
+                checksum,
+            };
+            records.stored.insert(key, stored);
             at = start + len;
         }
-        store.file = file;
-        store
+        records.file = file;
+        (records, FileState::Read, faults)
     }
 
+    /// The bytes of `stored`, when they pass its checksum.
+    fn checked(&self, key: &RecordKey, stored: &Stored) -> Option<&[u8]> {
+        let bytes = &self.file[stored.start..stored.start + stored.len];
+        (checksum(stored.kind, key, bytes) == stored.checksum).then_some(bytes)
+    }
+}
+
+/// The records of one workspace: those of its file (as read, then as last saved), and
+/// those this process computed since.
+pub struct RecordStore {
+    read: RwLock<Records>,
+    state: FileState,
+    used: Mutex<HashSet<RecordKey>>,
+    /// Computed and not yet saved. After a save they are read back from what was written,
+    /// so that a long-running server holds each record once, not every one it ever made.
+    fresh: Mutex<HashMap<RecordKey, (RecordKind, Vec<u8>)>>,
+    faults: Mutex<Vec<String>>,
+    hits: AtomicUsize,
+    computed: AtomicUsize,
+    /// The number of faults the last save covered (`None`: never saved).
+    saved_faults: Mutex<Option<usize>>,
+    /// The hash of the first whole workspace whose results were asked for (see
+    /// [`RecordStore::is_first_workspace`]).
+    first_workspace: std::sync::OnceLock<[u8; 32]>,
+}
+
+impl RecordStore {
+    /// A store with no records read.
+    pub fn empty() -> RecordStore {
+        RecordStore::read(Vec::new())
+    }
+
+    /// The records of `file`, a cache file's bytes. Never fails: what cannot be read is
+    /// left out and said in [`RecordStore::state`] and [`RecordStore::faults`].
+    pub fn read(file: Vec<u8>) -> RecordStore {
+        let (records, state, faults) = Records::parse(file);
+        RecordStore {
+            read: RwLock::new(records),
+            state,
+            used: Mutex::default(),
+            fresh: Mutex::default(),
+            faults: Mutex::new(faults),
+            hits: AtomicUsize::new(0),
+            computed: AtomicUsize::new(0),
+            saved_faults: Mutex::default(),
+            first_workspace: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// What became of the file when it was first read.
     pub fn state(&self) -> &FileState {
         &self.state
     }
 
     /// Whether any record was read (a warm start).
     pub fn holds_records(&self) -> bool {
-        !self.stored.is_empty()
+        !self.read.read().unwrap().stored.is_empty()
     }
 
     /// The bytes recorded for `key`, if a record of it was read and passes its checksum,
@@ -201,15 +222,15 @@ impl RecordStore {
         if let Some((_, bytes)) = self.fresh.lock().unwrap().get(key) {
             return Some(bytes.clone());
         }
-        let stored = self.stored.get(key)?;
-        let bytes = &self.file[stored.start..stored.start + stored.len];
-        if checksum(stored.kind, key, bytes) != stored.checksum {
+        let read = self.read.read().unwrap();
+        let stored = read.stored.get(key)?;
+        let Some(bytes) = read.checked(key, stored) else {
             self.fault(format!(
                 "a record at byte {} fails its checksum",
                 stored.start
             ));
             return None;
-        }
+        };
         self.used.lock().unwrap().insert(*key);
         self.hits.fetch_add(1, Ordering::Relaxed);
         Some(bytes.to_vec())
@@ -226,7 +247,15 @@ impl RecordStore {
 
     /// Records `bytes` as the result for `key`, to be written at the next save.
     pub fn put(&self, kind: RecordKind, key: RecordKey, bytes: Vec<u8>) {
-        self.fresh.lock().unwrap().insert(key, (kind, bytes));
+        if self
+            .fresh
+            .lock()
+            .unwrap()
+            .insert(key, (kind, bytes))
+            .is_none()
+        {
+            self.computed.fetch_add(1, Ordering::Relaxed);
+        }
     }
 
     /// Notes a record that could not be used (the decoding of a checked record failed).
@@ -242,7 +271,7 @@ impl RecordStore {
     pub fn counts(&self) -> RecordCounts {
         RecordCounts {
             used: self.hits.load(Ordering::Relaxed),
-            computed: self.fresh.lock().unwrap().len(),
+            computed: self.computed.load(Ordering::Relaxed),
             faults: self.faults.lock().unwrap().len(),
         }
     }
@@ -250,25 +279,28 @@ impl RecordStore {
     /// Whether a save would write anything the file lacks: new records, or a file to
     /// replace (corrupt, of another build, or with a faulty record).
     pub fn has_news(&self) -> bool {
-        let now = (
-            self.fresh.lock().unwrap().len(),
-            self.faults.lock().unwrap().len(),
-        );
-        match *self.saved.lock().unwrap() {
-            Some(saved) => now != saved,
+        let faults = self.faults.lock().unwrap().len();
+        if !self.fresh.lock().unwrap().is_empty() {
+            return true;
+        }
+        match *self.saved_faults.lock().unwrap() {
+            Some(saved) => faults != saved,
             None => {
-                now != (0, 0) || matches!(self.state, FileState::OtherBuild | FileState::Corrupt(_))
+                faults > 0 || matches!(self.state, FileState::OtherBuild | FileState::Corrupt(_))
             }
         }
     }
 
-    /// Notes that a save wrote everything there is so far.
-    pub fn mark_saved(&self) {
-        let now = (
-            self.fresh.lock().unwrap().len(),
-            self.faults.lock().unwrap().len(),
-        );
-        *self.saved.lock().unwrap() = Some(now);
+    /// Takes `file`, what a save just wrote (from [`RecordStore::encode`]), as the records
+    /// read: this process's fresh records are now among them.
+    pub fn saved(&self, file: Vec<u8>) {
+        let (records, _, _) = Records::parse(file);
+        // Hold `fresh` while swapping, so that no record is in neither place for a reader.
+        let mut fresh = self.fresh.lock().unwrap();
+        *self.read.write().unwrap() = records;
+        fresh.clear();
+        self.used.lock().unwrap().clear();
+        *self.saved_faults.lock().unwrap() = Some(self.faults.lock().unwrap().len());
     }
 
     /// The file to save: this process's records and those it used, then the others read
@@ -276,9 +308,11 @@ impl RecordStore {
     /// generation first, as many as fit in `cap` bytes. Records failing their checksum are
     /// left out.
     pub fn encode(&self, newer: Option<&RecordStore>, cap: usize) -> Vec<u8> {
-        let generation = self
+        let read = self.read.read().unwrap();
+        let newer_read = newer.map(|n| n.read.read().unwrap());
+        let generation = read
             .generation
-            .max(newer.map_or(0, |n| n.generation))
+            .max(newer_read.as_ref().map_or(0, |n| n.generation))
             .saturating_add(1);
         let fresh = self.fresh.lock().unwrap();
         let used = self.used.lock().unwrap();
@@ -288,13 +322,14 @@ impl RecordStore {
             seen.insert(*key);
             records.push((*kind as u8, *key, generation, bytes));
         }
-        for store in std::iter::once(self).chain(newer) {
-            for (key, stored) in &store.stored {
-                let bytes = &store.file[stored.start..stored.start + stored.len];
-                if seen.contains(key) || checksum(stored.kind, key, bytes) != stored.checksum {
+        for source in std::iter::once(&*read).chain(newer_read.as_deref()) {
+            for (key, stored) in &source.stored {
+                let Some(bytes) = source.checked(key, stored) else {
+                    continue;
+                };
+                if !seen.insert(*key) {
                     continue;
                 }
-                seen.insert(*key);
                 let age = if used.contains(key) {
                     generation
                 } else {
@@ -448,6 +483,20 @@ mod tests {
         let store = RecordStore::read(first.encode(None, two_records));
         assert_eq!(store.get(&key(1)), None);
         assert!(store.get(&key(2)).is_some() && store.get(&key(3)).is_some());
+    }
+
+    #[test]
+    fn after_a_save_its_records_are_read_from_what_was_written() {
+        let store = RecordStore::empty();
+        store.put(RecordKind::FileSymbols, key(1), b"one".to_vec());
+        assert!(store.has_news());
+        store.saved(store.encode(None, usize::MAX));
+        assert!(!store.has_news());
+        assert!(store.fresh.lock().unwrap().is_empty());
+        assert_eq!(store.get(&key(1)).as_deref(), Some(&b"one"[..]));
+        assert_eq!(store.counts().computed, 1);
+        store.put(RecordKind::FileSymbols, key(2), b"two".to_vec());
+        assert!(store.has_news());
     }
 
     #[test]

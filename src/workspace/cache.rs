@@ -113,15 +113,17 @@ impl Cache {
         if !self.store.has_news() {
             return Ok(false);
         }
-        self.write()
+        let written = self
+            .write()
             .map_err(|e| format!("could not save the cache in {}: {e}", self.dir.display()))?;
-        self.store.mark_saved();
+        self.store.saved(written);
         self.saves
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         Ok(true)
     }
 
-    fn write(&self) -> std::io::Result<()> {
+    /// Writes the records file; returns what it wrote.
+    fn write(&self) -> std::io::Result<Vec<u8>> {
         fs::create_dir_all(&self.dir)?;
         let _lock = lock_exclusively(&self.dir.join("lock"))?;
         // What another process saved since this one read the file.
@@ -137,7 +139,7 @@ impl Cache {
         if written.is_err() {
             let _ = fs::remove_file(&temporary);
         }
-        written
+        written.map(|()| bytes)
     }
 }
 
