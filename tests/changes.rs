@@ -74,7 +74,7 @@ fn the_working_tree_against_head() {
         stdout(&out),
         "changes HEAD..working tree: 3 files, 6 changed definitions\n\
          geo.py (modified)\n  \
-           1: function square signature changed (2 dependents, 1 test)\n  \
+           1: function square signature changed (3 dependents, 1 test)\n  \
            5: function area body changed (2 dependents, 1 test)\n  \
            9: function cube added (2 dependents, 0 tests)\n  \
            9: function gone removed\n\

@@ -145,6 +145,7 @@ pub(crate) fn changes(
         max_depth: query.max_depth,
         limit: query.limit,
         tests_only: false,
+        exact: false,
         budget: None,
     };
     let mut impact = impact::impact_with(db, workspace, &seeds, &importers, &walk);
@@ -379,7 +380,7 @@ fn changed_definitions(
                 symbol: Some(symbol),
             };
             let importers = importers_by_name(db, workspace, &[seed]);
-            let (reached, graph) = dependents(db, workspace, &[seed], max_depth, &importers);
+            let (reached, graph) = dependents(db, workspace, &[seed], max_depth, &importers, false);
             all_importers.extend(importers);
             let users: Vec<_> = reached.iter().filter(|r| r.distance > 0).collect();
             dependents_count = Some(users.len());

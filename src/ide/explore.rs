@@ -171,6 +171,7 @@ pub(crate) fn explore(db: &dyn Db, workspace: Workspace, query: &ExploreQuery) -
         max_depth: DEPENDENT_DEPTH,
         limit: MAX_DEPENDENTS,
         tests_only: false,
+        exact: false,
         budget: None,
     };
     let impact = impact_of_seeds(db, workspace, &seeds, &walk);
@@ -248,6 +249,9 @@ pub(crate) fn explore(db: &dyn Db, workspace: Workspace, query: &ExploreQuery) -
             for entry in &impact.dependents {
                 let verb = if entry.imports { "imports" } else { "uses" };
                 let line = match &entry.uses {
+                    Some(uses) if entry.heuristic => {
+                        format!("{} {verb} {uses} (by name)\n", line_of(entry))
+                    }
                     Some(uses) => format!("{} {verb} {uses}\n", line_of(entry)),
                     None => format!("{}\n", line_of(entry)),
                 };

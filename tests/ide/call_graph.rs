@@ -482,10 +482,11 @@ fn explore_brings_the_named_definitions_their_call_paths_and_dependents() {
 
         ## call paths
         function main (pkg/app.py:4) -> function square (pkg/geometry.py:12)
-        ## dependents (3 within 2 steps, 1 test)
+        ## dependents (4 within 2 steps, 1 test)
         pkg/app.py top level uses function main (pkg/app.py:4)
         pkg/geometry.py:8 method Shape.area uses function square (pkg/geometry.py:12)
         tests/test_geometry.py:9 method TestShape.test_direct [test] uses method Shape.area (pkg/geometry.py:8)
+        pkg/geometry.py:19 function total_area uses method Shape.area (pkg/geometry.py:8) (by name)
         named nothing: nothing
     "#]]
     .assert_eq(&answer.text);
@@ -495,7 +496,7 @@ fn explore_brings_the_named_definitions_their_call_paths_and_dependents() {
     );
     assert!(answer.tokens <= 400);
     assert!(!answer.truncated);
-    assert_eq!((answer.dependents_shown, answer.dependents), (3, 3));
+    assert_eq!((answer.dependents_shown, answer.dependents), (4, 4));
     assert_eq!(answer.files, ["pkg/geometry.py"]);
     assert_eq!(answer.not_found, ["nothing"]);
     // A budget for little more than the first definition: the second is its signature.
