@@ -1,6 +1,7 @@
-//! `sextant calls` and `sextant impact` as a user runs them: the formats (text, JSON,
-//! Graphviz DOT checked by `dot` itself, Mermaid), targets as names, positions, lines,
-//! files and directories, and errors with stable codes and exit status 2.
+//! `sextant calls`, `sextant impact` and `sextant explore` as a user runs them: the
+//! formats (text, JSON, Graphviz DOT checked by `dot` itself, Mermaid), targets as names,
+//! positions, lines, files and directories, questions in words, and errors with stable
+//! codes and exit status 2.
 
 mod support;
 
@@ -267,4 +268,55 @@ fn impact_lists_the_importers_of_definitions_reached_on_the_way() {
          2 steps:\n  \
            top.py top level imports function middle (mid.py:4)\n"
     );
+}
+
+#[test]
+fn explore_reads_a_question_in_words() {
+    let dir = workspace();
+    let out = sextant(
+        dir.path(),
+        &[
+            "explore",
+            "which shapes have an area?",
+            "--max-tokens",
+            "300",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "words: shapes (Shape); area; dropped: which, have, an\n\
+         ## geo.py\n\
+         geo.py:1-3 class Shape\n\
+         ```python\n\
+         class Shape:\n    def area(self):\n        return square(2)\n\
+         ```\n\
+         geo.py:2-3 method Shape.area\n\
+         ```python\n    \
+             def area(self):\n        return square(2)\n\
+         ```\n\
+         ## dependents (2 within 2 steps, 0 tests)\n\
+         app.py top level imports class Shape (geo.py:1)\n\
+         app.py:4 function main uses class Shape (geo.py:1)\n"
+    );
+    let json: serde_json::Value = serde_json::from_str(&ok(
+        &dir,
+        &["--json", "explore", "which", "shapes", "have", "an", "area"],
+    ))
+    .unwrap();
+    assert_eq!(
+        json["words_used"],
+        serde_json::json!([{"words": ["shapes"], "name": "Shape"}])
+    );
+    assert_eq!(
+        json["words_dropped"],
+        serde_json::json!(["which", "have", "an"])
+    );
+    assert!(json.get("not_found").is_none());
+    // `area` names a definition as it is: a term of its own, not a word of the question.
+    assert_eq!(json["definitions"][1]["term"], "area");
+    // A question none of whose words names anything: each term named nothing, exit 1.
+    let out = sextant(dir.path(), &["explore", "how", "is", "it", "done"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout(&out), "named nothing: how, is, it, done\n");
 }

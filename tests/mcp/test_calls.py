@@ -293,3 +293,31 @@ async def test_explore_answers_a_question_in_one_read(workspace):
     assert data["call_paths"] == [["function main (app.py:4)", "function square (geo.py:9)"]]
     assert tool_error(nothing)["code"] == "NOT_FOUND"
     assert tool_error(empty)["code"] == "INVALID_ARGUMENT"
+
+
+async def test_explore_reads_a_question_in_words(workspace):
+    project(workspace)
+    async with stdio_session(workspace) as session:
+        result = await session.call_tool("explore", {"terms": ["Where is a square computed?"], "max_tokens": 300})
+        nothing = await session.call_tool("explore", {"terms": ["how is it done"]})
+    text = text_of(result)
+    assert text == (
+        "words: square; dropped: where, is, a, computed\n"
+        "## geo.py\n"
+        "geo.py:9-10 function square\n"
+        "```python\n"
+        "def square(x):\n"
+        "    return x * x\n"
+        "```\n"
+        "## dependents (4 within 2 steps, 1 test)\n"
+        "app.py top level imports function square (geo.py:9)\n"
+        "app.py:4 function main uses function square (geo.py:9)\n"
+        "geo.py:5 method Shape.area uses function square (geo.py:9)\n"
+        "tests/test_geo.py:4 function test_area [test] uses method Shape.area (geo.py:5)\n"
+    )
+    data = result.structured_content
+    assert data["tokens"] == reference_tokens(text) <= 300
+    assert data["words_used"] == [{"words": ["square"], "name": "square"}]
+    assert data["words_dropped"] == ["where", "is", "a", "computed"]
+    assert [(d["term"], d["name"]) for d in data["definitions"]] == [("square", "square")]
+    assert tool_error(nothing)["code"] == "NOT_FOUND"
