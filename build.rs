@@ -63,7 +63,14 @@ fn main() {
 
 /// Sets `SEXTANT_BUILD_STAMP` to a hash of the files that decide what analysis computes.
 fn stamp_build(manifest: &Path) {
-    let inputs = ["src", "queries", "grammars", "vendor", "build.rs", "Cargo.lock"];
+    let inputs = [
+        "src",
+        "queries",
+        "grammars",
+        "vendor",
+        "build.rs",
+        "Cargo.lock",
+    ];
     let mut files = Vec::new();
     for input in inputs {
         let path = manifest.join(input);

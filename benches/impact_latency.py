@@ -11,10 +11,11 @@ it), commits it, then changes `--files` Python files in the working tree (a line
 the first function of each) and, with `--removed N`, deletes the last top-level function of
 N files (whose callers `changes` then finds on the old texts), serves the copy with `sextant mcp` over stdio through the MCP
 Python SDK, waits for the index, and asks each tool `--calls` times after one warming call:
-`find_references` of `--name` (the baseline), `impact` of it, `call_graph` of it (incoming,
-depth 2), and `changes` of the working tree. Prints the median and slowest round trip of
-each, its ratio to the baseline's median, and the server's CPU time per call (from
-`/proc`, which a busy machine inflates far less than the round trip).
+`find_references` of `--name` (the baseline), `impact` of it (following calls matched by
+name, then with `exact`), `call_graph` of it (incoming, depth 2), and `changes` of the
+working tree. Prints the median and slowest round trip of each, its ratio to the
+baseline's median, and the server's CPU time per call (from `/proc`, which a busy machine
+inflates far less than the round trip).
 """
 
 import argparse
@@ -127,6 +128,7 @@ async def main(args):
                     runs = [
                         ("find_references (baseline)", "find_references", {"query": args.name, "exact_only": True}),
                         ("impact", "impact", {"symbols": [args.name]}),
+                        ("impact, exact", "impact", {"symbols": [args.name], "exact": True}),
                         ("call_graph incoming, depth 2", "call_graph",
                          {"query": args.name, "direction": "incoming", "depth": 2}),
                         (f"changes ({changed} files changed, {removed} functions removed)", "changes", {}),
@@ -137,7 +139,7 @@ async def main(args):
                         baseline = baseline or median
                         detail = {
                             "find_references": lambda d: f"{d['total']} references",
-                            "impact": lambda d: f"{d['total']} dependents, {d['tests']} tests",
+                            "impact": lambda d: f"{d['total']} dependents ({d['heuristic']} by name), {d['tests']} tests",
                             "call_graph": lambda d: f"{len(d['nodes'])} definitions, {len(d['edges'])} edges",
                             "changes": lambda d: f"{sum(len(f['definitions']) for f in d['files'])} changed definitions, "
                             f"{d['impact']['total']} dependents",

@@ -40,7 +40,10 @@ async def session_times(args, cache: str, wait_for_save: bool) -> dict:
                 found["lookup_symbol s"] = time.perf_counter() - started
                 refs = await session.call_tool("find_references", {"query": args.name, "exact_only": True})
                 found["find_references s"] = time.perf_counter() - started
-                found["answers"] = (symbols.structured_content, refs.structured_content)
+                found["answers"] = tuple(
+                    answer.structured_content if not answer.is_error else {"error": answer.content[0].text}
+                    for answer in (symbols, refs)
+                )
                 # Until the server has checked every file and saved: its status says both.
                 for _ in range(3000):
                     status = (await session.call_tool("workspace_status", {})).structured_content

@@ -1,6 +1,7 @@
-//! `sextant calls` and `sextant impact` as a user runs them: the formats (text, JSON,
-//! Graphviz DOT checked by `dot` itself, Mermaid), targets as names, positions, lines,
-//! files and directories, and errors with stable codes and exit status 2.
+//! `sextant calls`, `sextant impact` and `sextant explore` as a user runs them: the
+//! formats (text, JSON, Graphviz DOT checked by `dot` itself, Mermaid), targets as names,
+//! positions, lines, files and directories, questions in words, and errors with stable
+//! codes and exit status 2.
 
 mod support;
 
@@ -167,4 +168,155 @@ fn impact_of_names_lines_files_and_directories() {
         stderr(&out),
         "sextant: error: INVALID_ARGUMENT: geo.py:9-12: lines count from 1 and geo.py has 7\n"
     );
+}
+
+fn write_files(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn impact_follows_calls_matched_by_name_after_exact_ones_unless_exact() {
+    let dir = write_files(&[
+        (
+            "store.py",
+            "class Store:\n    def save(self):\n        return 1\n\n\n\
+             def persist(obj):\n    return obj.save()\n\n\n\
+             def direct():\n    return Store().save()\n",
+        ),
+        (
+            "app.py",
+            "from store import persist\n\n\ndef run(x):\n    return persist(x)\n",
+        ),
+    ]);
+    assert_eq!(
+        ok(&dir, &["impact", "Store.save"]),
+        "impact of store.py:2 method Store.save\n\
+         4 dependents in 2 files, 0 tests among them, 3 only by calls matched by name\n\
+         1 step:\n  \
+           store.py:10 function direct uses method Store.save (store.py:2)\n  \
+           store.py:6 function persist uses method Store.save (store.py:2) (by name)\n\
+         2 steps:\n  \
+           app.py top level imports function persist (store.py:6) (by name)\n  \
+           app.py:4 function run uses function persist (store.py:6) (by name)\n"
+    );
+    assert_eq!(
+        ok(&dir, &["impact", "Store.save", "--exact"]),
+        "impact of store.py:2 method Store.save\n\
+         1 dependent in 1 file, 0 tests among them\n\
+         1 step:\n  \
+           store.py:10 function direct uses method Store.save (store.py:2)\n"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&ok(&dir, &["--json", "impact", "Store.save"])).unwrap();
+    assert_eq!(json["heuristic"], 3);
+    let marks: Vec<(&str, bool)> = json["dependents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["name"].as_str().unwrap(), d.get("heuristic").is_some()))
+        .collect();
+    assert_eq!(
+        marks,
+        [
+            ("direct", false),
+            ("persist", true),
+            ("app.py", true),
+            ("run", true)
+        ]
+    );
+}
+
+#[test]
+fn impact_stops_at_names_more_than_eight_callables_share() {
+    let mut store = String::new();
+    for i in 0..9 {
+        store.push_str(&format!(
+            "class Store{i}:\n    def save(self):\n        return {i}\n\n\n"
+        ));
+    }
+    store.push_str("def persist(obj):\n    return obj.save()\n");
+    let dir = write_files(&[("store.py", &store)]);
+    assert_eq!(
+        ok(&dir, &["impact", "Store0.save"]),
+        "impact of store.py:2 method Store0.save\n0 dependents in 0 files, 0 tests among them\n"
+    );
+}
+
+#[test]
+fn impact_lists_the_importers_of_definitions_reached_on_the_way() {
+    let dir = write_files(&[
+        ("lib.py", "def helper():\n    return 1\n"),
+        (
+            "mid.py",
+            "from lib import helper\n\n\ndef middle():\n    return helper()\n",
+        ),
+        ("top.py", "from mid import middle\n\nprint(1)\n"),
+    ]);
+    assert_eq!(
+        ok(&dir, &["impact", "helper"]),
+        "impact of lib.py:1 function helper\n\
+         3 dependents in 2 files, 0 tests among them\n\
+         1 step:\n  \
+           mid.py top level imports function helper (lib.py:1)\n  \
+           mid.py:4 function middle uses function helper (lib.py:1)\n\
+         2 steps:\n  \
+           top.py top level imports function middle (mid.py:4)\n"
+    );
+}
+
+#[test]
+fn explore_reads_a_question_in_words() {
+    let dir = workspace();
+    let out = sextant(
+        dir.path(),
+        &[
+            "explore",
+            "which shapes have an area?",
+            "--max-tokens",
+            "300",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "words: shapes (Shape); area; dropped: which, have, an\n\
+         ## geo.py\n\
+         geo.py:1-3 class Shape\n\
+         ```python\n\
+         class Shape:\n    def area(self):\n        return square(2)\n\
+         ```\n\
+         geo.py:2-3 method Shape.area\n\
+         ```python\n    \
+             def area(self):\n        return square(2)\n\
+         ```\n\
+         ## dependents (2 within 2 steps, 0 tests)\n\
+         app.py top level imports class Shape (geo.py:1)\n\
+         app.py:4 function main uses class Shape (geo.py:1)\n"
+    );
+    let json: serde_json::Value = serde_json::from_str(&ok(
+        &dir,
+        &["--json", "explore", "which", "shapes", "have", "an", "area"],
+    ))
+    .unwrap();
+    assert_eq!(
+        json["words_used"],
+        serde_json::json!([{"words": ["shapes"], "name": "Shape"}])
+    );
+    assert_eq!(
+        json["words_dropped"],
+        serde_json::json!(["which", "have", "an"])
+    );
+    assert!(json.get("not_found").is_none());
+    // `area` names a definition as it is: a term of its own, not a word of the question.
+    assert_eq!(json["definitions"][1]["term"], "area");
+    // A question none of whose words names anything: each term named nothing, exit 1.
+    let out = sextant(dir.path(), &["explore", "how", "is", "it", "done"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout(&out), "named nothing: how, is, it, done\n");
 }

@@ -74,7 +74,7 @@ fn the_working_tree_against_head() {
         stdout(&out),
         "changes HEAD..working tree: 3 files, 6 changed definitions\n\
          geo.py (modified)\n  \
-           1: function square signature changed (2 dependents, 1 test)\n  \
+           1: function square signature changed (3 dependents, 1 test)\n  \
            5: function area body changed (2 dependents, 1 test)\n  \
            9: function cube added (2 dependents, 0 tests)\n  \
            9: function gone removed (0 dependents, 0 tests)\n\
@@ -203,7 +203,7 @@ fn a_removed_definition_has_the_dependents_it_breaks() {
         stdout(&out),
         "changes HEAD..working tree: 3 files, 4 changed definitions\n\
          geo.py (modified)\n  \
-           1: function square removed (2 dependents, 1 test)\n  \
+           1: function square removed (3 dependents, 1 test)\n  \
            9: function gone removed (0 dependents, 0 tests)\n\
          old.py (deleted)\n  \
            1: function old removed (2 dependents, 0 tests)\n\
@@ -211,12 +211,13 @@ fn a_removed_definition_has_the_dependents_it_breaks() {
            1: function g body changed (0 dependents, 0 tests)\n\
          affected tests (1):\n  \
            tests/test_geo.py:4 function test_area [test]\n\
-         impact: 4 dependents in 3 files, 1 test among them\n\
+         impact: 5 dependents in 3 files, 1 test among them\n\
          1 step:\n  \
            geo.py:1 function area uses function square (geo.py:1, removed)\n  \
            main.py top level imports function old (old.py:1, removed)\n  \
            main.py:4 function run uses function old (old.py:1, removed)\n\
          2 steps:\n  \
+           tests/test_geo.py top level imports function area (geo.py:1)\n  \
            tests/test_geo.py:4 function test_area [test] uses function area (geo.py:1)\n"
     );
     // The same through `--json`: the counts are the definition's own.
@@ -269,13 +270,14 @@ fn a_range_from_the_merge_base() {
         stdout(&out),
         "changes main...feature: 1 file, 1 changed definition\n\
          geo.py (modified)\n  \
-           1: function square body changed (2 dependents, 1 test)\n\
+           1: function square body changed (3 dependents, 1 test)\n\
          affected tests (1):\n  \
            tests/test_geo.py:4 function test_area [test]\n\
-         impact: 2 dependents in 2 files, 1 test among them\n\
+         impact: 3 dependents in 2 files, 1 test among them\n\
          1 step:\n  \
            geo.py:5 function area uses function square (geo.py:1)\n\
          2 steps:\n  \
+           tests/test_geo.py top level imports function area (geo.py:5)\n  \
            tests/test_geo.py:4 function test_area [test] uses function area (geo.py:5)\n"
     );
     let out = sextant(dir.path(), &["changes", "main..feature"]);

@@ -1341,6 +1341,7 @@ fn impact_of_area(host: &Host, log: &Mutex<Vec<String>>) -> (String, Vec<String>
         max_depth: 20,
         limit: 100,
         tests_only: false,
+        exact: false,
         budget: None,
     };
     let impact = host.analysis().impact(&query).unwrap().unwrap();

@@ -1,5 +1,5 @@
 //! `sextant explore`: one answer to a question about the code from the terms it names
-//! (identifiers, definitions' names, paths): the definitions' source grouped by file, the
+//! (identifiers, definitions' names, paths, or the question in words): the definitions' source grouped by file, the
 //! call paths between them and what depends on them, under one token budget.
 
 use std::process::ExitCode;
@@ -12,7 +12,7 @@ use crate::ide::{Budget, Encoding, ExploreQuery};
 #[derive(Args, Debug)]
 pub struct ExploreArgs {
     /// What the question names: identifiers or definitions' names (`parse`,
-    /// `Parser.parse`, `Type::method`) and workspace files.
+    /// `Parser.parse`, `Type::method`), workspace files, or the question in words.
     #[arg(required = true, value_name = "TERM")]
     pub terms: Vec<String>,
     /// At most this many tokens [default: 8000].

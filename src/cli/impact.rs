@@ -36,6 +36,9 @@ pub struct ImpactArgs {
     /// List only the tests that can reach the targets.
     #[arg(long)]
     pub tests: bool,
+    /// Follow exact uses only: no call matched by name on a receiver of unknown type.
+    #[arg(long)]
+    pub exact: bool,
 }
 
 pub fn run(g: &GlobalArgs, args: &ImpactArgs) -> Result<(String, ExitCode), CliError> {
@@ -49,6 +52,7 @@ pub fn run(g: &GlobalArgs, args: &ImpactArgs) -> Result<(String, ExitCode), CliE
         max_depth: args.depth,
         limit: args.limit,
         tests_only: args.tests,
+        exact: args.exact,
         budget: None,
     };
     let impact = host

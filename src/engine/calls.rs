@@ -303,12 +303,30 @@ fn members_matched(db: &dyn Db, workspace: Workspace, name: &str) -> Vec<(Source
 
 /// How many callables a call of `name` on a receiver of unknown type may be.
 fn name_guesses(db: &dyn Db, workspace: Workspace, name: &str) -> usize {
+    callable_members(db, workspace, name).len()
+}
+
+fn callable_members(db: &dyn Db, workspace: Workspace, name: &str) -> Vec<(SourceFile, u32)> {
     members_matched(db, workspace, name)
         .into_iter()
         .filter(|&(file, symbol)| {
             is_callee_kind(file_symbols(db, file).summaries[symbol as usize].kind)
         })
-        .count()
+        .collect()
+}
+
+/// The callables a call of `name` on a receiver of unknown type may be; none when more
+/// than [`MAX_GUESSES`] are, the rule `incoming` and `outgoing` follow.
+pub(crate) fn guessed_callees(
+    db: &dyn Db,
+    workspace: Workspace,
+    name: &str,
+) -> Vec<(SourceFile, u32)> {
+    let found = callable_members(db, workspace, name);
+    match found.len() > MAX_GUESSES {
+        true => Vec::new(),
+        false => found,
+    }
 }
 
 /// Sites grouped by (caller, callee, kind, certainty), each group's ranges in order; the

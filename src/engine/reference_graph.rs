@@ -9,6 +9,9 @@
 //! around it. Only exact resolutions count: a member on a receiver of unknown type (a
 //! guess by name among every class) would add an edge to every class with a member of that
 //! name. [`reference_graph`] joins every file's edges into one graph over the workspace.
+//! Beside the edges, a file keeps what an impact walk follows and the ranks must not: the
+//! definitions it imports by name, and the member names it calls on receivers of unknown
+//! type; [`indirect_users`] joins those.
 //!
 //! Invariant: a file's edges are position-free (definition indices, counts) and depend on
 //! that file and the files its names resolve into, so they backdate when an edit moves
@@ -22,7 +25,7 @@ use crate::{
     db::{Db, SourceFile, Workspace},
     semantic::{
         names::{
-            OccurrenceId, Role, file_names,
+            BindingKind, OccurrenceId, Role, file_names,
             resolve::{Resolver, Target, push_unique},
         },
         symbols::{SymbolPositions, SymbolSummary, file_symbols, symbol_summaries},
@@ -45,6 +48,12 @@ pub struct Reference {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FileReferences {
     pub edges: Vec<Reference>,
+    /// The definitions of other files this file imports by name, each once. An import is
+    /// no use (the ranks leave it out), but a file breaks when what it imports goes.
+    pub imports: Vec<(SourceFile, u32)>,
+    /// `(from, name)`: code in `from` calls a member `name` on a receiver of unknown type,
+    /// each pair once. Which member it is is a guess by name, made where a walk wants it.
+    pub guessed: Vec<(Option<u32>, String)>,
 }
 
 /// The uses of names in `file`, resolved exactly, as edges between definitions.
@@ -57,13 +66,39 @@ pub fn file_references(db: &dyn Db, workspace: Workspace, file: SourceFile) -> A
     let mut definitions = DefinitionsByName::default();
     let mut counts: HashMap<(Option<u32>, SourceFile, Option<u32>), u32> = HashMap::new();
     let mut targets = Vec::new();
+    let mut imports: Vec<(SourceFile, u32)> = Vec::new();
+    let mut guessed: Vec<(Option<u32>, String)> = Vec::new();
     for id in 0..names.occurrences.len() as OccurrenceId {
         let occurrence = names.occurrence(id);
-        if !is_use(occurrence.role) {
+        let imported = matches!(
+            occurrence.role,
+            Role::Imported | Role::Definition(BindingKind::Import)
+        );
+        if !is_use(occurrence.role) && !imported {
             continue;
         }
         let resolution = resolver.resolve(file, id);
         if resolution.heuristic {
+            if occurrence.role == Role::MemberCall {
+                let from = enclosing.innermost(occurrence.range.start());
+                guessed.push((from, names.name(id).to_string()));
+            }
+            continue;
+        }
+        if imported {
+            for target in &resolution.targets {
+                if !matches!(target, Target::Symbol { .. }) {
+                    continue;
+                }
+                for (site_file, site) in resolver.definitions(target) {
+                    let range = resolver.names(site_file).occurrence(site).range;
+                    if site_file != file
+                        && let Some(symbol) = definitions.at(db, site_file, range.start())
+                    {
+                        imports.push((site_file, symbol));
+                    }
+                }
+            }
             continue;
         }
         let from = enclosing.innermost(occurrence.range.start());
@@ -102,7 +137,15 @@ pub fn file_references(db: &dyn Db, workspace: Workspace, file: SourceFile) -> A
     edges.sort_by(|a, b| {
         (a.from, a.to_file.path(db), a.to).cmp(&(b.from, b.to_file.path(db), b.to))
     });
-    Arc::new(FileReferences { edges })
+    imports.sort_by(|a, b| (a.0.path(db), a.1).cmp(&(b.0.path(db), b.1)));
+    imports.dedup();
+    guessed.sort();
+    guessed.dedup();
+    Arc::new(FileReferences {
+        edges,
+        imports,
+        guessed,
+    })
 }
 
 /// Whether an occurrence uses a name (rather than binding, importing or declaring it).
@@ -280,6 +323,55 @@ pub fn reference_graph(db: &dyn Db, workspace: Workspace) -> Arc<ReferenceGraph>
         users_start,
         users,
     })
+}
+
+/// What the reference graph leaves out and an impact walk follows: imports by name, and
+/// calls of members on receivers of unknown type.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct IndirectUsers {
+    /// Per definition node, the top levels of the files importing it by name, in node
+    /// order.
+    pub importers: HashMap<u32, Vec<u32>>,
+    /// Per member name, the nodes calling a member of that name on a receiver of unknown
+    /// type, in node order.
+    pub guessed: HashMap<String, Vec<u32>>,
+}
+
+/// The workspace's [`IndirectUsers`], in the node ids of [`reference_graph`]. A query of
+/// its own so that an import or a guessed call changing leaves the ranks alone.
+#[salsa::tracked(returns(clone))]
+pub fn indirect_users(db: &dyn Db, workspace: Workspace) -> Arc<IndirectUsers> {
+    let graph = reference_graph(db, workspace);
+    let mut users = IndirectUsers::default();
+    for (i, &file) in graph.files.iter().enumerate() {
+        let top = graph.node_id(Node {
+            file: i as u32,
+            definition: None,
+        });
+        let references = file_references(db, workspace, file);
+        for &(to_file, to) in &references.imports {
+            let Some(to_file) = graph.file_index(to_file) else {
+                continue;
+            };
+            if graph.first_node[to_file as usize] + to + 1 >= graph.first_node[to_file as usize + 1]
+            {
+                continue;
+            }
+            let to = graph.node_id(Node {
+                file: to_file,
+                definition: Some(to),
+            });
+            users.importers.entry(to).or_default().push(top);
+        }
+        for (from, name) in &references.guessed {
+            let from = graph.node_id(Node {
+                file: i as u32,
+                definition: *from,
+            });
+            users.guessed.entry(name.clone()).or_default().push(from);
+        }
+    }
+    Arc::new(users)
 }
 
 /// `edges` by target, as offsets per node into a list of sources (compressed rows).

@@ -162,7 +162,7 @@ pub(crate) fn changes(
             .filter(|u| u.removed == i as u32)
             .copied()
             .collect();
-        let (reached, graph) = dependents(db, workspace, &[], query.max_depth, &[], &own);
+        let (reached, graph) = dependents(db, workspace, &[], query.max_depth, &[], &own, false);
         let ChangedFile {
             path, definitions, ..
         } = &mut files[file];
@@ -191,6 +191,7 @@ pub(crate) fn changes(
         max_depth: query.max_depth,
         limit: query.limit,
         tests_only: false,
+        exact: false,
         budget: None,
     };
     let mut impact = impact::impact_with(db, workspace, &seeds, &importers, &removals, &walk);
@@ -425,7 +426,8 @@ fn changed_definitions(
                 symbol: Some(symbol),
             };
             let importers = importers_by_name(db, workspace, &[seed]);
-            let (reached, graph) = dependents(db, workspace, &[seed], max_depth, &importers, &[]);
+            let (reached, graph) =
+                dependents(db, workspace, &[seed], max_depth, &importers, &[], false);
             all_importers.extend(importers);
             let users: Vec<_> = reached.iter().filter(|r| r.distance > 0).collect();
             dependents_count = Some(users.len());

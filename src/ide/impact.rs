@@ -52,6 +52,8 @@ pub struct ImpactQuery {
     pub limit: usize,
     /// List only the tests among the dependents.
     pub tests_only: bool,
+    /// Follow exact uses only: no call matched by name on a receiver of unknown type.
+    pub exact: bool,
     /// The text is cut to this budget, farthest entries first.
     pub budget: Option<Budget>,
 }
@@ -77,6 +79,10 @@ pub struct ImpactEntry {
     /// It imports that entry by name (or its file), rather than using it in code.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub imports: bool,
+    /// Reached only through a call matched by name on a receiver of unknown type (`obj.m()`
+    /// with `obj`'s type unknown): ranked after the exact ones at its distance.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub heuristic: bool,
     /// A test by its language's conventions.
     pub test: bool,
 }
@@ -92,6 +98,8 @@ pub struct Impact {
     /// Files holding a dependent, and tests among the dependents, in all.
     pub files: usize,
     pub tests: usize,
+    /// Dependents reached only through calls matched by name, in all.
+    pub heuristic: usize,
     /// Dependents were left out (`limit` or the budget).
     pub truncated: bool,
     #[serde(skip)]
@@ -194,6 +202,7 @@ pub(super) fn impact_with(
         query.max_depth,
         importers,
         &removals.uses,
+        query.exact,
     );
     let (seed_nodes, mut users): (Vec<&Reached>, Vec<&Reached>) =
         reached.iter().partition(|r| r.distance == 0);
@@ -204,10 +213,11 @@ pub(super) fn impact_with(
         .len();
     let tests = users.iter().filter(|r| is_test(db, &graph, r.node)).count();
     let total = users.len();
+    let heuristic = users.iter().filter(|r| r.heuristic).count();
     if query.tests_only {
         users.retain(|r| is_test(db, &graph, r.node));
     }
-    // Within one distance: by path (the graph's files are in path order), then line. Only
+    // Within one distance: exact before guessed, then by path (the graph's files are in path order), then line. Only
     // the listed ones become entries: a walk can reach thousands.
     let line = |node: Node| {
         node.definition.map_or(0, |symbol| {
@@ -216,7 +226,7 @@ pub(super) fn impact_with(
                 .line
         })
     };
-    users.sort_by_cached_key(|r| (r.distance, r.node.file, line(r.node)));
+    users.sort_by_cached_key(|r| (r.distance, r.heuristic, r.node.file, line(r.node)));
     let truncated = users.len() > query.limit;
     users.truncate(query.limit);
     let entry = |r: &&Reached| {
@@ -234,6 +244,7 @@ pub(super) fn impact_with(
         total,
         files,
         tests,
+        heuristic,
         truncated,
         text: String::new(),
         tokens: None,
@@ -353,6 +364,7 @@ fn entry(db: &dyn Db, graph: &ReferenceGraph, reached: &Reached) -> ImpactEntry 
     ImpactEntry {
         distance: reached.distance,
         imports: reached.imports,
+        heuristic: reached.heuristic,
         uses: reached.via.map(|via| {
             let via = describe(db, graph, via);
             match via.kind {
@@ -382,6 +394,7 @@ fn describe(db: &dyn Db, graph: &ReferenceGraph, node: Node) -> ImpactEntry {
             distance: 0,
             uses: None,
             imports: false,
+            heuristic: false,
             test: tests.top_level,
         };
     };
@@ -400,6 +413,7 @@ fn describe(db: &dyn Db, graph: &ReferenceGraph, node: Node) -> ImpactEntry {
         distance: 0,
         uses: None,
         imports: false,
+        heuristic: false,
         test: tests.definitions.binary_search(&symbol).is_ok(),
     }
 }
@@ -456,13 +470,19 @@ pub(super) fn plural(n: usize, one: &str, many: &str) -> String {
 pub(super) fn render_dependents(impact: &Impact, tests_only: bool) -> String {
     use std::fmt::Write;
     let mut out = String::new();
-    let _ = writeln!(
+    let _ = write!(
         out,
         "{} in {}, {} among them",
         plural(impact.total, "dependent", "dependents"),
         plural(impact.files, "file", "files"),
         plural(impact.tests, "test", "tests")
     );
+    match impact.heuristic {
+        0 => out.push('\n'),
+        n => {
+            let _ = writeln!(out, ", {n} only by calls matched by name");
+        }
+    }
     let mut distance = 0;
     for entry in &impact.dependents {
         if entry.distance != distance {
@@ -472,7 +492,8 @@ pub(super) fn render_dependents(impact: &Impact, tests_only: bool) -> String {
         match &entry.uses {
             Some(uses) => {
                 let verb = if entry.imports { "imports" } else { "uses" };
-                let _ = writeln!(out, "  {} {verb} {uses}", line_of(entry));
+                let guess = if entry.heuristic { " (by name)" } else { "" };
+                let _ = writeln!(out, "  {} {verb} {uses}{guess}", line_of(entry));
             }
             None => {
                 let _ = writeln!(out, "  {}", line_of(entry));

@@ -207,6 +207,92 @@ impl SymbolIndex {
     }
 }
 
+/// A distinct name of the index having some words of a question, as
+/// [`SymbolIndex::names_with_words`] finds it.
+pub struct WordMatch<'a> {
+    pub name: &'a str,
+    /// Bit `i`: one of the name's words has the stem `stems[i]`.
+    pub words: u64,
+    /// How many words the name has.
+    pub word_count: usize,
+    /// Its definitions, in workspace order.
+    pub entries: Vec<IndexEntry>,
+}
+
+impl SymbolIndex {
+    /// The distinct names one of whose words has a stem among `stems` (at most 64, each
+    /// from [`word_stem`]); per stem, how many distinct names have it; and how many
+    /// distinct names there are.
+    pub fn names_with_words(&self, stems: &[&str]) -> (Vec<WordMatch<'_>>, Vec<usize>, usize) {
+        let stems = &stems[..stems.len().min(64)];
+        let mut found: Vec<WordMatch<'_>> = Vec::new();
+        let mut by_name: std::collections::HashMap<&str, usize> = Default::default();
+        let mut names = 0;
+        for shard in &self.shards {
+            for n in &shard.names {
+                let mut words = 0u64;
+                let mut start = 0;
+                for &end in n.word_ends.iter() {
+                    let word = n.words.get(start..end as usize).unwrap_or_default();
+                    start = end as usize;
+                    let stem = word_stem(word);
+                    for (i, &wanted) in stems.iter().enumerate() {
+                        if stem == wanted {
+                            words |= 1 << i;
+                        }
+                    }
+                }
+                let entries = &shard.entries[n.entries.start as usize..n.entries.end as usize];
+                match by_name.get(&*n.name) {
+                    Some(&at) => found[at].entries.extend_from_slice(entries),
+                    None => {
+                        names += 1;
+                        if words != 0 {
+                            by_name.insert(&n.name, found.len());
+                            found.push(WordMatch {
+                                name: &n.name,
+                                words,
+                                word_count: n.word_ends.len(),
+                                entries: entries.to_vec(),
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        let counts = (0..stems.len())
+            .map(|i| found.iter().filter(|m| m.words & (1 << i) != 0).count())
+            .collect();
+        (found, counts, names)
+    }
+}
+
+/// A lowercased word without its commonest English endings, so that a question's
+/// `queued actions` meets `queue_action`: `flushes`, `flushed`, `flushing` → `flush`;
+/// `queue`, `queued`, `queues` → `queu`.
+pub fn word_stem(word: &str) -> &str {
+    let mut stem = word;
+    for (suffix, min_len) in [("ing", 6), ("ed", 5), ("es", 5)] {
+        if stem.len() >= min_len
+            && let Some(rest) = stem.strip_suffix(suffix)
+        {
+            stem = rest;
+            break;
+        }
+    }
+    if stem.len() == word.len()
+        && stem.len() >= 4
+        && !stem.ends_with("ss")
+        && let Some(rest) = stem.strip_suffix('s')
+    {
+        stem = rest;
+    }
+    match stem.len() >= 4 {
+        true => stem.strip_suffix('e').unwrap_or(stem),
+        false => stem,
+    }
+}
+
 fn match_tier(query: &str, lower_query: &str, compact: &str, n: &IndexedName) -> Option<MatchTier> {
     if lower_query.is_empty() {
         return Some(MatchTier::Exact);
@@ -253,7 +339,7 @@ fn char_mask(lower: &str) -> u64 {
 }
 
 /// Lowercased words of an identifier: `getHTTPServer_v2` → `get`, `http`, `server`, `v2`.
-fn split_words(name: &str) -> Vec<String> {
+pub(crate) fn split_words(name: &str) -> Vec<String> {
     let chars: Vec<char> = name.chars().collect();
     let mut words = Vec::new();
     let mut current = String::new();
@@ -380,6 +466,23 @@ mod tests {
         assert!(word_starts_match(&indexed("get_symbol_index"), "symind"));
         assert!(!word_starts_match(&indexed("get_symbol_index"), "gxi"));
         assert!(word_starts_match(&indexed("Ünïcode_wörd"), "üw"));
+    }
+
+    #[test]
+    fn stems() {
+        fn stem<'a>(words: &[&'a str]) -> Vec<&'a str> {
+            words.iter().map(|w| word_stem(w)).collect()
+        }
+        assert_eq!(
+            stem(&["flush", "flushes", "flushed", "flushing"]),
+            ["flush"; 4]
+        );
+        assert_eq!(stem(&["queue", "queued", "queues"]), ["queu"; 3]);
+        assert_eq!(
+            stem(&["action", "actions", "class", "classes"]),
+            ["action", "action", "class", "class"]
+        );
+        assert_eq!(stem(&["use", "is", "io"]), ["use", "is", "io"]);
     }
 
     #[test]

@@ -138,6 +138,7 @@ pub fn impact(db: &TestDb, file: FileId, offset: usize, tests_only: bool) -> Str
         max_depth: sextant::ide::DEFAULT_IMPACT_DEPTH,
         limit: sextant::ide::DEFAULT_IMPACT_LIMIT,
         tests_only,
+        exact: false,
         budget: None,
     };
     match db.analysis.impact(&query).expect("not cancelled") {

@@ -482,10 +482,11 @@ fn explore_brings_the_named_definitions_their_call_paths_and_dependents() {
 
         ## call paths
         function main (pkg/app.py:4) -> function square (pkg/geometry.py:12)
-        ## dependents (3 within 2 steps, 1 test)
+        ## dependents (4 within 2 steps, 1 test)
         pkg/app.py top level uses function main (pkg/app.py:4)
         pkg/geometry.py:8 method Shape.area uses function square (pkg/geometry.py:12)
         tests/test_geometry.py:9 method TestShape.test_direct [test] uses method Shape.area (pkg/geometry.py:8)
+        pkg/geometry.py:19 function total_area uses method Shape.area (pkg/geometry.py:8) (by name)
         named nothing: nothing
     "#]]
     .assert_eq(&answer.text);
@@ -495,7 +496,7 @@ fn explore_brings_the_named_definitions_their_call_paths_and_dependents() {
     );
     assert!(answer.tokens <= 400);
     assert!(!answer.truncated);
-    assert_eq!((answer.dependents_shown, answer.dependents), (3, 3));
+    assert_eq!((answer.dependents_shown, answer.dependents), (4, 4));
     assert_eq!(answer.files, ["pkg/geometry.py"]);
     assert_eq!(answer.not_found, ["nothing"]);
     // A budget for little more than the first definition: the second is its signature.
@@ -705,4 +706,78 @@ z.number();
           top level of tests/number.test.ts: call at 2:3
     "#]]
     .assert_eq(&graph(fixture, CallDirection::Incoming, 1));
+}
+
+#[test]
+fn explore_reads_a_question_into_the_names_its_words_have() {
+    let (db, _, _) = analysis::analysis(&PYTHON.replace("squ$0are", "square"));
+    let answer = analysis::explore(&db, &["how is the total area of the shapes computed?"], 250);
+    expect![[r#"
+        words: total, area (total_area); shapes (Shape); dropped: how, is, the, of, computed
+        ## pkg/geometry.py
+        pkg/geometry.py:4-9 class Shape
+        ```python
+        class Shape:
+            def __init__(self, r):
+                self.r = r
+
+            def area(self):
+                return math.pi * square(self.r)
+        ```
+        pkg/geometry.py:19-20 function total_area
+        ```python
+        def total_area(shapes):
+            return sum(s.area() for s in shapes)
+        ```
+        ## dependents (6 within 2 steps, 2 tests)
+        pkg/app.py top level imports function total_area (pkg/geometry.py:19)
+        pkg/app.py:4 function main uses function total_area (pkg/geometry.py:19)
+        tests/test_geometry.py top level imports class Shape (pkg/geometry.py:4)
+        tests/test_geometry.py:4 function helper uses class Shape (pkg/geometry.py:4)
+        tests/test_geometry.py:9 method TestShape.test_direct [test] uses class Shape (pkg/geometry.py:4)
+        tests/test_geometry.py:12 method TestShape.test_helper [test] uses function helper (tests/test_geometry.py:4)
+    "#]]
+    .assert_eq(&answer.text);
+    let used: Vec<(Vec<&str>, &str)> = answer
+        .words_used
+        .iter()
+        .map(|u| {
+            (
+                u.words.iter().map(String::as_str).collect(),
+                u.name.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        used,
+        [
+            (vec!["total", "area"], "total_area"),
+            (vec!["shapes"], "Shape")
+        ]
+    );
+    assert_eq!(answer.words_dropped, ["how", "is", "the", "of", "computed"]);
+    assert!(answer.not_found.is_empty());
+    assert_eq!(
+        answer.tokens,
+        sextant::ide::Encoding::default().count(&answer.text)
+    );
+    // Unquoted, a question's words come one term each: a term naming a definition as it
+    // is (`countdown`) is taken so, the others are read as one question.
+    let words = analysis::explore(&db, &["how", "countdown", "totals", "stop"], 250);
+    assert_eq!(
+        words
+            .definitions
+            .iter()
+            .map(|d| d.name.as_str())
+            .collect::<Vec<_>>(),
+        ["total_area", "countdown"]
+    );
+    assert_eq!(words.words_used[0].name, "total_area");
+    assert_eq!(words.words_dropped, ["how", "stop"]);
+    assert!(words.not_found.is_empty());
+    // Nothing in the question names anything: every term is reported.
+    let nothing = analysis::explore(&db, &["why so slow"], 250);
+    assert!(nothing.definitions.is_empty());
+    assert_eq!(nothing.not_found, ["why so slow"]);
+    assert!(nothing.words_dropped.is_empty());
 }

@@ -154,6 +154,48 @@ async def test_impact_and_affected_tests(workspace):
     assert tool_error(bad_lines)["code"] == "INVALID_ARGUMENT"
 
 
+STORE = """class Store:
+    def save(self):
+        return 1
+
+
+def persist(obj):
+    return obj.save()
+
+
+def direct():
+    return Store().save()
+"""
+
+
+async def test_impact_follows_calls_matched_by_name_unless_exact(workspace):
+    write(workspace, "store.py", STORE)
+    write(workspace, "app.py", "from store import persist\n\n\ndef run(x):\n    return persist(x)\n")
+    async with stdio_session(workspace) as session:
+        guessed = await session.call_tool("impact", {"symbols": ["Store.save"]})
+        exact = await session.call_tool("impact", {"symbols": ["Store.save"], "exact": True})
+        tests = await session.call_tool("affected_tests", {"symbols": ["Store.save"], "exact": True})
+    assert text_of(guessed) == (
+        "impact of store.py:2 method Store.save\n"
+        "4 dependents in 2 files, 0 tests among them, 3 only by calls matched by name\n"
+        "1 step:\n"
+        "  store.py:10 function direct uses method Store.save (store.py:2)\n"
+        "  store.py:6 function persist uses method Store.save (store.py:2) (by name)\n"
+        "2 steps:\n"
+        "  app.py top level imports function persist (store.py:6) (by name)\n"
+        "  app.py:4 function run uses function persist (store.py:6) (by name)\n"
+    )
+    data = guessed.structured_content
+    assert (data["total"], data["heuristic"]) == (4, 3)
+    assert data["dependents"][1] == {
+        "name": "persist", "kind": "function", "path": "store.py", "line": 6, "end_line": 7,
+        "distance": 1, "uses": "method Store.save (store.py:2)", "heuristic": True, "test": False,
+    }
+    assert [(d["name"], d["distance"]) for d in exact.structured_content["dependents"]] == [("direct", 1)]
+    assert (exact.structured_content["total"], exact.structured_content["heuristic"]) == (1, 0)
+    assert tests.structured_content["dependents"] == []
+
+
 def git(root, *args):
     import subprocess
 
@@ -290,3 +332,31 @@ async def test_explore_answers_a_question_in_one_read(workspace):
     assert data["call_paths"] == [["function main (app.py:4)", "function square (geo.py:9)"]]
     assert tool_error(nothing)["code"] == "NOT_FOUND"
     assert tool_error(empty)["code"] == "INVALID_ARGUMENT"
+
+
+async def test_explore_reads_a_question_in_words(workspace):
+    project(workspace)
+    async with stdio_session(workspace) as session:
+        result = await session.call_tool("explore", {"terms": ["Where is a square computed?"], "max_tokens": 300})
+        nothing = await session.call_tool("explore", {"terms": ["how is it done"]})
+    text = text_of(result)
+    assert text == (
+        "words: square; dropped: where, is, a, computed\n"
+        "## geo.py\n"
+        "geo.py:9-10 function square\n"
+        "```python\n"
+        "def square(x):\n"
+        "    return x * x\n"
+        "```\n"
+        "## dependents (4 within 2 steps, 1 test)\n"
+        "app.py top level imports function square (geo.py:9)\n"
+        "app.py:4 function main uses function square (geo.py:9)\n"
+        "geo.py:5 method Shape.area uses function square (geo.py:9)\n"
+        "tests/test_geo.py:4 function test_area [test] uses method Shape.area (geo.py:5)\n"
+    )
+    data = result.structured_content
+    assert data["tokens"] == reference_tokens(text) <= 300
+    assert data["words_used"] == [{"words": ["square"], "name": "square"}]
+    assert data["words_dropped"] == ["where", "is", "a", "computed"]
+    assert [(d["term"], d["name"]) for d in data["definitions"]] == [("square", "square")]
+    assert tool_error(nothing)["code"] == "NOT_FOUND"

@@ -135,6 +135,11 @@ def test_workspace_status(small):
     assert isinstance(status.pop("checked"), bool)
     # So does whether the server has been idle long enough to evict yet.
     assert isinstance(status.pop("evictions"), int)
+    # How much came from the persistent cache depends on how far the servers asked before
+    # this one got: the small file's symbols were recorded or read, and nothing was faulty.
+    cache = status.pop("cache")
+    assert sorted(cache) == ["computed", "dir", "faults", "saves", "used"]
+    assert cache["faults"] == 0 and cache["used"] + cache["computed"] >= 1
     assert status == {
         "batches": 0,
         "languages": ["rust", "python", "javascript", "typescript", "tsx", "go"],

@@ -67,6 +67,14 @@ async def test_every_integer_is_bounded_below(workspace):
     assert unbounded == []
 
 
+async def test_impact_takes_an_exact_flag(workspace):
+    async with stdio_session(workspace) as session:
+        tools = {t.name: t.input_schema for t in (await session.list_tools()).tools}
+    for tool in ("impact", "affected_tests"):
+        assert tools[tool]["properties"]["exact"]["type"] == "boolean"
+        assert "exact" not in tools[tool].get("required", [])
+
+
 async def test_argument_ranges_are_exact(workspace):
     async with stdio_session(workspace) as session:
         tools = {t.name: t.input_schema for t in (await session.list_tools()).tools}

@@ -1,5 +1,5 @@
 //! `explore`: one answer to a question about the code from the terms it names
-//! (identifiers, definitions' names, paths): the definitions' source grouped by file, the
+//! (identifiers, definitions' names, paths, or the question in words): the definitions' source grouped by file, the
 //! call paths between them and what depends on them, under one token budget (8,000 unless
 //! the call says otherwise, capped by the server's limit).
 //!
@@ -31,7 +31,8 @@ const MAX_TERMS: usize = 50;
 #[serde(deny_unknown_fields)]
 pub struct ExploreArgs {
     /// What the question names: identifiers or definitions' names (`parse`,
-    /// `Parser.parse`, `Type::method`) and workspace-relative files; 1 to 50.
+    /// `Parser.parse`, `Type::method`), workspace-relative files, or the question in
+    /// words (read into definitions' names); 1 to 50.
     #[schemars(length(min = 1, max = 50), inner(length(min = 1, max = 1024)))]
     pub terms: Vec<String>,
     /// At most this many tokens (default 8000, capped by the server's limit).
@@ -44,7 +45,7 @@ pub struct ExploreArgs {
 #[tool_router(router = explore_router, vis = "pub(super)")]
 impl SextantServer {
     #[tool(
-        description = "One read for a question: the definitions its `terms` name (source grouped by file), call paths between them, and what depends on them, under `max_tokens`.",
+        description = "One read for a question (`terms`: names, files or plain words): the definitions named (source by file), call paths between them, their dependents.",
         input_schema = input_schema::<ExploreArgs>(),
         output_schema = output_schema::<ExploreAnswer>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)

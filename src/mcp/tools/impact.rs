@@ -56,6 +56,9 @@ pub struct ImpactArgs {
     pub max_tokens: Option<u32>,
     /// The encoding tokens are counted in (default `o200k_base`).
     pub encoding: Option<Encoding>,
+    /// Follow exact uses only (default false: calls matched by name on receivers of
+    /// unknown type are followed too, their dependents marked `heuristic`).
+    pub exact: Option<bool>,
 }
 
 /// Lines `start` to `end` (1-based, inclusive) of a workspace file.
@@ -84,6 +87,8 @@ pub struct ImpactData {
     pub total: usize,
     pub files: usize,
     pub tests: usize,
+    /// Dependents reached only through calls matched by name, in all.
+    pub heuristic: usize,
     /// Entries were left out (`limit` or the budget).
     pub truncated: bool,
 }
@@ -100,6 +105,7 @@ impl ImpactData {
                 total: impact.total,
                 files: impact.files,
                 tests: impact.tests,
+                heuristic: impact.heuristic,
                 truncated: impact.truncated,
             },
             text: impact.text,
@@ -167,6 +173,7 @@ impl SextantServer {
             ))
             .into());
         }
+        let exact = args.exact.unwrap_or(false);
         let live = self.live.clone();
         self.run(tool, ctx, Lane::Compute, move |cancel| {
             let mut seeds: Vec<ImpactSeed> = symbols
@@ -197,6 +204,7 @@ impl SextantServer {
                 max_depth,
                 limit,
                 tests_only,
+                exact,
                 budget: Some(budget),
             };
             let impact = live

@@ -3,6 +3,10 @@
 //! definitions' source, verbatim and grouped by file; the call paths between them; and
 //! what depends on them (the blast radius), nearest first, tests marked.
 //!
+//! Terms naming no file or definition as they are make one question in words, which
+//! `words` reads into definitions' names (the answer says which words led to which name
+//! and which were dropped); those names then go in as named terms, after the given ones.
+//!
 //! A name of several definitions brings its most-used ones (PageRank over the reference
 //! graph, `engine::rank`), at most [`MAX_PER_TERM`], and says how many it left; a path
 //! brings the file's skeleton. Sections go in by priority while the text fits: the
@@ -10,6 +14,8 @@
 //! then the call paths, then the dependents.
 //!
 //! Invariant: `tokens` is the exact count of `text`, never over the budget.
+
+mod words;
 
 use std::{collections::HashMap, fmt::Write};
 
@@ -109,8 +115,23 @@ pub struct ExploreAnswer {
     pub not_found: Vec<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub more_named: Vec<MoreNamed>,
+    /// How the words of a question (the terms naming no file or definition as they are)
+    /// were read: the definitions' names they led to, most specific first, and the words
+    /// that led to none (common English words, or no name has them).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub words_used: Vec<WordsUsed>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub words_dropped: Vec<String>,
     /// Something was cut for the budget.
     pub truncated: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct WordsUsed {
+    /// The question's words (lowercased), or an identifier it spells.
+    pub words: Vec<String>,
+    /// The definitions' name they led to: the `term` of its definitions.
+    pub name: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -126,6 +147,21 @@ pub(crate) fn explore(db: &dyn Db, workspace: Workspace, query: &ExploreQuery) -
     let mut files: Vec<SourceFile> = Vec::new();
     let mut not_found = Vec::new();
     let mut more_named = Vec::new();
+    let mut name = |term: &str, sites: Vec<(SourceFile, u32)>| {
+        if sites.len() > MAX_PER_TERM {
+            more_named.push(MoreNamed {
+                term: term.to_string(),
+                count: sites.len(),
+            });
+        }
+        for (file, symbol) in sites.into_iter().take(MAX_PER_TERM) {
+            if !named.iter().any(|(_, f, s)| (*f, *s) == (file, symbol)) {
+                named.push((term.to_string(), file, symbol));
+            }
+        }
+    };
+    // Terms naming no file or definition as they are: the words of a question.
+    let mut question: Vec<String> = Vec::new();
     for term in &query.terms {
         if let Some(file) = file_at(db, workspace, term.trim_start_matches("./")) {
             if !files.contains(&file) {
@@ -133,23 +169,41 @@ pub(crate) fn explore(db: &dyn Db, workspace: Workspace, query: &ExploreQuery) -
             }
             continue;
         }
-        let sites = most_used(db, workspace, term);
-        if sites.is_empty() {
-            not_found.push(term.clone());
-            continue;
-        }
-        if sites.len() > MAX_PER_TERM {
-            more_named.push(MoreNamed {
-                term: term.clone(),
-                count: sites.len(),
-            });
-        }
-        for (file, symbol) in sites.into_iter().take(MAX_PER_TERM) {
-            if !named.iter().any(|(_, f, s)| (*f, *s) == (file, symbol)) {
-                named.push((term.clone(), file, symbol));
-            }
+        let sites = match term.contains(char::is_whitespace) {
+            true => Vec::new(),
+            false => most_used(db, workspace, term),
+        };
+        match sites.is_empty() {
+            true => question.push(term.clone()),
+            false => name(term, sites),
         }
     }
+    let reading = match question.is_empty() {
+        true => words::Reading::default(),
+        false => words::read_question(db, workspace, &question, &|name| {
+            !definition_sites(db, workspace, name, None).is_empty()
+        }),
+    };
+    for picked in &reading.picked {
+        name(&picked.name, most_used(db, workspace, &picked.name));
+    }
+    // A question read into names reports its unused words as dropped; one read into none
+    // names nothing, term by term.
+    if reading.picked.is_empty() {
+        not_found.extend(question.iter().cloned());
+    }
+    let words_used: Vec<WordsUsed> = reading
+        .picked
+        .iter()
+        .map(|p| WordsUsed {
+            words: p.words.clone(),
+            name: p.name.clone(),
+        })
+        .collect();
+    let words_dropped = match words_used.is_empty() {
+        true => Vec::new(),
+        false => reading.dropped.clone(),
+    };
     let callables: Vec<Callable> = named
         .iter()
         .map(|&(_, file, symbol)| Callable {
@@ -171,14 +225,22 @@ pub(crate) fn explore(db: &dyn Db, workspace: Workspace, query: &ExploreQuery) -
         max_depth: DEPENDENT_DEPTH,
         limit: MAX_DEPENDENTS,
         tests_only: false,
+        exact: false,
         budget: None,
     };
     let impact = impact_of_seeds(db, workspace, &seeds, &walk);
 
-    // The answer, built section by section while it fits.
+    // The answer, built section by section while it fits; first how a question was read.
     let mut text = String::new();
     let mut truncated = false;
     let fits = |text: &str| budget.admits(text);
+    if !words_used.is_empty() {
+        let line = question_line(&words_used, &words_dropped);
+        match fits(&line) {
+            true => text.push_str(&line),
+            false => truncated = true,
+        }
+    }
     let mut definitions = Vec::new();
     for group in by_file(&named) {
         let path = group[0].1.path(db).clone();
@@ -248,6 +310,9 @@ pub(crate) fn explore(db: &dyn Db, workspace: Workspace, query: &ExploreQuery) -
             for entry in &impact.dependents {
                 let verb = if entry.imports { "imports" } else { "uses" };
                 let line = match &entry.uses {
+                    Some(uses) if entry.heuristic => {
+                        format!("{} {verb} {uses} (by name)\n", line_of(entry))
+                    }
                     Some(uses) => format!("{} {verb} {uses}\n", line_of(entry)),
                     None => format!("{}\n", line_of(entry)),
                 };
@@ -295,7 +360,28 @@ pub(crate) fn explore(db: &dyn Db, workspace: Workspace, query: &ExploreQuery) -
         dependents: impact.total,
         not_found,
         more_named,
+        words_used,
+        words_dropped,
         truncated,
+    }
+}
+
+/// `words: flush, queued, actions (flushQueuedActions); … dropped: how, does`.
+fn question_line(used: &[WordsUsed], dropped: &[String]) -> String {
+    let used: Vec<String> = used
+        .iter()
+        .map(|u| match u.words.as_slice() {
+            [word] if *word == u.name => u.name.clone(),
+            words => format!("{} ({})", words.join(", "), u.name),
+        })
+        .collect();
+    match dropped.is_empty() {
+        true => format!("words: {}\n", used.join("; ")),
+        false => format!(
+            "words: {}; dropped: {}\n",
+            used.join("; "),
+            dropped.join(", ")
+        ),
     }
 }
 
