@@ -89,8 +89,9 @@ impl Cache {
         }
     }
 
-    /// What was wrong with the file as read, if anything, in one line: a file of another
-    /// build is not wrong, only old.
+    /// What was first found wrong with the file, if anything, in one line (the same line
+    /// however many faults follow, so that it is said once; `stats` counts them all): a file
+    /// of another build is not wrong, only old.
     pub fn problem(&self) -> Option<String> {
         let path = self.dir.join(RECORDS_FILE);
         if let FileState::Corrupt(why) = self.store.state() {
@@ -98,14 +99,7 @@ impl Cache {
         }
         let faults = self.store.faults();
         let first = faults.first()?;
-        Some(match faults.len() {
-            1 => format!("{}: {first}; computed again", path.display()),
-            n => format!(
-                "{}: {first}, and {} more faulty records; computed again",
-                path.display(),
-                n - 1
-            ),
-        })
+        Some(format!("{}: {first}; computed again", path.display()))
     }
 
     /// Writes the records when there is anything new to write; says whether it wrote.
