@@ -323,9 +323,9 @@ async def test_a_restarted_server_answers_from_its_persistent_cache(workspace, t
             if saved["saves"] >= 2:
                 break
             await anyio.sleep(0.1)
-    # Five files: each one's symbols and diagnostics, and the names of the three (Python
-    # and TypeScript) whose checks read names.
-    assert (saved["used"], saved["computed"], saved["faults"], saved["saves"]) == (0, 13, 0, 2)
+    # Five files: each one's symbols, identifiers and diagnostics, and the names of the
+    # three (Python and TypeScript) whose checks read names.
+    assert (saved["used"], saved["computed"], saved["faults"], saved["saves"]) == (0, 18, 0, 2)
 
     async with stdio_session(workspace, "--cache-dir", cache) as session:
         await wait_until_checked(session)
@@ -333,8 +333,8 @@ async def test_a_restarted_server_answers_from_its_persistent_cache(workspace, t
         warm = (await status(session))["cache"]
     assert second.structured_content == first.structured_content
     assert [d["code"] for d in second.structured_content["diagnostics"]] == ["SX006", "SX005"]
-    # Symbols and diagnostics from records; no file was parsed to check it.
-    assert (warm["used"], warm["computed"], warm["faults"], warm["saves"]) == (10, 0, 0, 0)
+    # Symbols, identifiers and diagnostics from records; no file was parsed to check it.
+    assert (warm["used"], warm["computed"], warm["faults"], warm["saves"]) == (15, 0, 0, 0)
     assert warm["dir"].startswith(cache)
 
 
