@@ -1017,11 +1017,7 @@ fn load_workspace_with(g: &GlobalArgs, check_on_load: bool) -> Result<Host, CliE
         cache: g.cache_setting(),
         ..Default::default()
     };
-    let host = Host::load(g.root(), &options)?;
-    for problem in &host.cache_problems {
-        eprintln!("sextant: warning: {problem}");
-    }
-    Ok(host)
+    Ok(Host::load(g.root(), &options)?)
 }
 
 /// The file a user names: relative to the current directory, else to --root.

@@ -170,6 +170,16 @@ pub struct Workspace {
     pub manifests: Arc<[ManifestFile]>,
 }
 
+/// The workspace's file at `path` (workspace-relative), if it has one: the files are
+/// sorted by path.
+pub fn file_at(db: &dyn Db, workspace: Workspace, path: &str) -> Option<SourceFile> {
+    let files = workspace.files(db);
+    files
+        .binary_search_by(|f| f.path(db).as_str().cmp(path))
+        .ok()
+        .map(|i| files[i])
+}
+
 /// Which project file a [`ManifestFile`] is. The file name decides, except for
 /// `TsConfigBase`: a file read only because a tsconfig or jsconfig extends it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -21,7 +21,7 @@ use super::{
     search::{Certainty, search_hits},
 };
 use crate::{
-    db::{Db, SourceFile, Workspace},
+    db::{Db, SourceFile, Workspace, file_at},
     lang::registry,
     semantic::{
         names::{BindingKind, Role, resolve::Resolver},
@@ -177,14 +177,6 @@ pub fn users_of_removed(db: &dyn Db, workspace: Workspace, removed: &[Removed]) 
         }
     }
     uses
-}
-
-fn file_at(db: &dyn Db, workspace: Workspace, path: &str) -> Option<SourceFile> {
-    let files = workspace.files(db);
-    files
-        .binary_search_by(|f| f.path(db).as_str().cmp(path))
-        .ok()
-        .map(|i| files[i])
 }
 
 fn key_of(symbols: &FileSymbols, index: u32) -> Key {

@@ -729,8 +729,10 @@ fn first_index(
         }
     })));
     match Host::load_with(system.clone(), &options) {
-        Ok(host) => {
-            for problem in &host.cache_problems {
+        Ok(mut host) => {
+            // Saved now, not only once the background check is done: a short session (an
+            // agent's) may end before then.
+            for problem in host.save_cache() {
                 eprintln!("sextant: warning: {problem}");
             }
             if let Some(cache) = host.cache() {

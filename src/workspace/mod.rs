@@ -301,8 +301,8 @@ fn affects_file_set(rel: &str) -> bool {
     matches!(name, ".gitignore" | ".ignore" | CONFIG_FILE) || rel == ".git/info/exclude"
 }
 
-/// What a command or a server computed after loading (the names its answers resolved) is
-/// kept for the next start too.
+/// What a command computed, loading included, is kept for the next start when it ends (a
+/// server also saves after its first index and when idle: `live.rs`).
 impl Drop for Host {
     fn drop(&mut self) {
         for problem in self.save_cache() {
@@ -361,7 +361,6 @@ impl Host {
             let _ = host
                 .analysis()
                 .prime_caches_with(priming, &|| indexing.inc());
-            host.save_cache();
         }
         host.index_time = started.elapsed();
         Ok(host)

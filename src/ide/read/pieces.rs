@@ -374,13 +374,7 @@ pub(crate) fn ambiguity(
     }
 }
 
-pub(crate) fn file_at(db: &dyn Db, workspace: Workspace, path: &str) -> Option<SourceFile> {
-    let files = workspace.files(db);
-    files
-        .binary_search_by(|f| f.path(db).as_str().cmp(path))
-        .ok()
-        .map(|i| files[i])
-}
+pub(crate) use crate::db::file_at;
 
 /// The index (in `file_symbols`) of the innermost definition whose range holds `offset`.
 pub(crate) fn innermost_symbol(db: &dyn Db, file: SourceFile, offset: usize) -> Option<usize> {
