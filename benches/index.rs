@@ -74,7 +74,7 @@ fn generated_workspace() -> Vec<LoadedFile> {
             files.push(LoadedFile {
                 path: format!("{id}/m{i}.{ext}"),
                 lang: lang(id),
-                text,
+                text: text.into(),
                 lossy_utf8: false,
                 real_path: None,
             });
@@ -93,7 +93,7 @@ fn corpus() -> Option<(String, Vec<LoadedFile>)> {
         .map(|f| LoadedFile {
             path: analysis.file_path(f).to_string(),
             lang: analysis.file_language(f).lang_id,
-            text: analysis.file_text(f).to_string(),
+            text: analysis.file_text(f),
             lossy_utf8: analysis.file_is_lossy(f),
             real_path: None,
         })
@@ -345,7 +345,7 @@ fn bench_diagnostics(c: &mut Criterion) {
         vec![LoadedFile {
             path: "big.py".into(),
             lang: lang.lang_id,
-            text: text.clone(),
+            text: text.as_str().into(),
             lossy_utf8: false,
             real_path: None,
         }],

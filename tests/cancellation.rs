@@ -83,7 +83,7 @@ fn cancelling_a_rename_stops_the_check_of_its_renamed_texts() {
         vec![LoadedFile {
             path: "big.py".into(),
             lang: registry().by_id("python").unwrap().lang_id,
-            text,
+            text: text.into(),
             lossy_utf8: false,
             real_path: None,
         }],

@@ -5,14 +5,19 @@
 //! key was hashed from (the build in the file's header, then the computation's kind and its
 //! inputs' bytes), so using one changes how fast an answer comes, never what it is. Every
 //! record carries a checksum over its kind, key and bytes, checked before it is used; a
-//! record that fails it, or a file that ends inside a record, is a fault: counted for the
-//! layer that reads the file to report once, and the result is computed again. This layer
-//! touches no disk: `workspace/cache.rs` reads and writes the file.
+//! record that fails it, or cannot be read, is a fault: counted for the layer that reads
+//! the file to report once, and the result is computed again. This layer touches no disk:
+//! it reads through a [`RecordFile`] that `workspace/cache.rs` opens, and writes to what it
+//! is given.
 //!
-//! The file: [`MAGIC`], the build stamp (a `u16` length, then its bytes), then records to
-//! the end, each `kind: u8, key: [u8; 32], generation: u32, len: u32, checksum: [u8; 8]`
-//! and `len` bytes. A record's generation is the save in which it was last written or
-//! used; a save over the size cap drops the oldest generations first.
+//! The file: [`MAGIC`], the build stamp (a `u16` length, then its bytes), every record's
+//! bytes back to back, then the index (per record `kind: u8, key: [u8; 32], generation:
+//! u32, offset: u64, len: u32, checksum: [u8; 8]`), then a footer (`index offset: u64,
+//! records: u32, index checksum: [u8; 8]`). Opening a file reads its header, footer and
+//! index only, and each record is read when it is first asked for: a warm start that
+//! needs a few records reads a few, whatever the file's size. A record's generation is
+//! the save in which it was last written or used; a save over the size cap drops the
+//! oldest generations first.
 
 use std::{
     collections::{HashMap, HashSet},
@@ -25,8 +30,27 @@ use std::{
 /// The build whose records a file holds: records of another build are never read.
 pub const BUILD_STAMP: &str = concat!(env!("CARGO_PKG_VERSION"), "+", env!("SEXTANT_BUILD_STAMP"));
 
-const MAGIC: &[u8; 8] = b"SXRECS01";
-const RECORD_HEADER: usize = 1 + 32 + 4 + 4 + 8;
+const MAGIC: &[u8; 8] = b"SXRECS02";
+const INDEX_ENTRY: usize = 1 + 32 + 4 + 8 + 4 + 8;
+const FOOTER: usize = 8 + 4 + 8;
+
+/// A cache file's bytes, read at offsets (a file opened once, or bytes in memory).
+pub trait RecordFile: Send + Sync {
+    fn size(&self) -> u64;
+    /// The `len` bytes at `offset`, or `None` when they cannot all be read.
+    fn read_at(&self, offset: u64, len: usize) -> Option<Vec<u8>>;
+}
+
+impl RecordFile for Vec<u8> {
+    fn size(&self) -> u64 {
+        self.as_slice().len() as u64
+    }
+
+    fn read_at(&self, offset: u64, len: usize) -> Option<Vec<u8>> {
+        let start = usize::try_from(offset).ok()?;
+        self.get(start..start.checked_add(len)?).map(<[u8]>::to_vec)
+    }
+}
 
 /// What a record holds; part of its key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -40,6 +64,11 @@ pub enum RecordKind {
     FileNames = 3,
     /// `semantic::names::identifiers::file_identifiers` of one file.
     FileIdentifiers = 4,
+    /// `semantic::index::symbol_shard`: the symbol index over some consecutive files.
+    SymbolShard = 5,
+    /// `semantic::names::identifiers::identifier_shard`: the identifier index over some
+    /// consecutive files.
+    IdentifierShard = 6,
 }
 
 /// A hash of everything a record's computation reads.
@@ -68,12 +97,12 @@ fn checksum(kind: u8, key: &RecordKey, bytes: &[u8]) -> [u8; 8] {
     hasher.finalize().as_bytes()[..8].try_into().unwrap()
 }
 
-/// A record read from the file, not yet checked.
+/// A record the file's index lists, its bytes not yet read.
 struct Stored {
     kind: u8,
     generation: u32,
-    start: usize,
-    len: usize,
+    offset: u64,
+    len: u32,
     checksum: [u8; 8],
 }
 
@@ -101,67 +130,97 @@ pub struct RecordCounts {
     pub faults: usize,
 }
 
-/// The records of a file, as read (not yet checked).
-#[derive(Default)]
+/// The records of a file, as its index lists them.
 struct Records {
-    file: Vec<u8>,
+    file: Box<dyn RecordFile>,
     stored: HashMap<RecordKey, Stored>,
     generation: u32,
 }
 
 impl Records {
-    /// The records of `file`, what became of it, and the faults found reading it.
-    fn parse(file: Vec<u8>) -> (Records, FileState, Vec<String>) {
-        let mut records = Records::default();
-        let mut faults = Vec::new();
-        if file.is_empty() {
-            return (records, FileState::Absent, faults);
+    fn none() -> Records {
+        Records {
+            file: Box::new(Vec::new()),
+            stored: HashMap::new(),
+            generation: 0,
         }
-        let Some(records_start) = header_end(&file) else {
-            let why = "not a sextant cache file".to_string();
-            return (records, FileState::Corrupt(why), faults);
-        };
-        if &file[MAGIC.len() + 2..records_start] != BUILD_STAMP.as_bytes() {
-            return (records, FileState::OtherBuild, faults);
-        }
-        let mut at = records_start;
-        while at < file.len() {
-            if file.len() - at < RECORD_HEADER {
-                faults.push(format!(
-                    "the file ends inside a record's header at byte {at}"
-                ));
-                break;
-            }
-            let kind = file[at];
-            let key = RecordKey(file[at + 1..at + 33].try_into().unwrap());
-            let generation = u32::from_le_bytes(file[at + 33..at + 37].try_into().unwrap());
-            let len = u32::from_le_bytes(file[at + 37..at + 41].try_into().unwrap()) as usize;
-            let checksum = file[at + 41..at + 49].try_into().unwrap();
-            let start = at + RECORD_HEADER;
-            if file.len() - start < len {
-                faults.push(format!("the file ends inside a record at byte {start}"));
-                break;
-            }
-            records.generation = records.generation.max(generation);
-            let stored = Stored {
-                kind,
-                generation,
-                start,
-                len,
-                checksum,
-            };
-            records.stored.insert(key, stored);
-            at = start + len;
-        }
-        records.file = file;
-        (records, FileState::Read, faults)
     }
 
-    /// The bytes of `stored`, when they pass its checksum.
-    fn checked(&self, key: &RecordKey, stored: &Stored) -> Option<&[u8]> {
-        let bytes = &self.file[stored.start..stored.start + stored.len];
-        (checksum(stored.kind, key, bytes) == stored.checksum).then_some(bytes)
+    /// The records `file` lists and what became of it.
+    fn open(file: Box<dyn RecordFile>) -> (Records, FileState) {
+        let len = file.size();
+        if len == 0 {
+            return (Records::none(), FileState::Absent);
+        }
+        let corrupt = |why: &str| (Records::none(), FileState::Corrupt(why.to_string()));
+        let Some(header) = file.read_at(0, (MAGIC.len() + 2).min(len as usize)) else {
+            return corrupt("the cache file cannot be read");
+        };
+        if header.len() < MAGIC.len() + 2 || &header[..MAGIC.len()] != MAGIC {
+            return corrupt("not a sextant cache file");
+        }
+        let stamp_len = u16::from_le_bytes([header[MAGIC.len()], header[MAGIC.len() + 1]]);
+        let records_start = (MAGIC.len() + 2) as u64 + u64::from(stamp_len);
+        match file.read_at((MAGIC.len() + 2) as u64, stamp_len as usize) {
+            Some(stamp) if stamp == BUILD_STAMP.as_bytes() => {}
+            Some(_) => return (Records::none(), FileState::OtherBuild),
+            None => return corrupt("not a sextant cache file"),
+        }
+        let cut = "the file is cut short or its index is damaged";
+        let Some(index_end) = len
+            .checked_sub(FOOTER as u64)
+            .filter(|&e| e >= records_start)
+        else {
+            return corrupt(cut);
+        };
+        let Some(footer) = file.read_at(index_end, FOOTER) else {
+            return corrupt(cut);
+        };
+        let index_offset = u64::from_le_bytes(footer[..8].try_into().unwrap());
+        let count = u32::from_le_bytes(footer[8..12].try_into().unwrap()) as u64;
+        let sound = index_offset >= records_start
+            && count.checked_mul(INDEX_ENTRY as u64) == index_end.checked_sub(index_offset);
+        let index = sound
+            .then(|| file.read_at(index_offset, (index_end - index_offset) as usize))
+            .flatten();
+        let Some(index) = index.filter(|index| index_checksum(index) == footer[12..20]) else {
+            return corrupt(cut);
+        };
+        let mut records = Records::none();
+        for entry in index.chunks_exact(INDEX_ENTRY) {
+            let key = RecordKey(entry[1..33].try_into().unwrap());
+            let generation = u32::from_le_bytes(entry[33..37].try_into().unwrap());
+            let stored = Stored {
+                kind: entry[0],
+                generation,
+                offset: u64::from_le_bytes(entry[37..45].try_into().unwrap()),
+                len: u32::from_le_bytes(entry[45..49].try_into().unwrap()),
+                checksum: entry[49..57].try_into().unwrap(),
+            };
+            records.generation = records.generation.max(generation);
+            records.stored.insert(key, stored);
+        }
+        records.file = file;
+        (records, FileState::Read)
     }
+
+    /// The bytes of `stored`, when they can be read and pass its checksum.
+    fn checked(&self, key: &RecordKey, stored: &Stored) -> Result<Vec<u8>, String> {
+        let Some(bytes) = self.file.read_at(stored.offset, stored.len as usize) else {
+            return Err(format!("a record at byte {} cannot be read", stored.offset));
+        };
+        if checksum(stored.kind, key, &bytes) != stored.checksum {
+            return Err(format!(
+                "a record at byte {} fails its checksum",
+                stored.offset
+            ));
+        }
+        Ok(bytes)
+    }
+}
+
+fn index_checksum(index: &[u8]) -> [u8; 8] {
+    blake3::hash(index).as_bytes()[..8].try_into().unwrap()
 }
 
 /// The records of one workspace: those of its file (as read, then as last saved), and
@@ -181,29 +240,45 @@ pub struct RecordStore {
     /// The hash of the first whole workspace whose results were asked for (see
     /// [`RecordStore::is_first_workspace`]).
     first_workspace: std::sync::OnceLock<[u8; 32]>,
+    /// No file has changed since the workspace was loaded (see [`RecordStore::at_start`]).
+    at_start: std::sync::atomic::AtomicBool,
 }
 
 impl RecordStore {
     /// A store with no records read.
     pub fn empty() -> RecordStore {
-        RecordStore::read(Vec::new())
+        RecordStore::read(Box::new(Vec::new()))
     }
 
-    /// The records of `file`, a cache file's bytes. Never fails: what cannot be read is
-    /// left out and said in [`RecordStore::state`] and [`RecordStore::faults`].
-    pub fn read(file: Vec<u8>) -> RecordStore {
-        let (records, state, faults) = Records::parse(file);
+    /// The records `file` lists (only its index is read now). Never fails: what cannot be
+    /// read is left out and said in [`RecordStore::state`] and [`RecordStore::faults`].
+    pub fn read(file: Box<dyn RecordFile>) -> RecordStore {
+        let (records, state) = Records::open(file);
         RecordStore {
             read: RwLock::new(records),
             state,
             used: Mutex::default(),
             fresh: Mutex::default(),
-            faults: Mutex::new(faults),
+            faults: Mutex::default(),
             hits: AtomicUsize::new(0),
             computed: AtomicUsize::new(0),
             saved_faults: Mutex::default(),
             first_workspace: std::sync::OnceLock::new(),
+            at_start: std::sync::atomic::AtomicBool::new(true),
         }
+    }
+
+    /// Whether the workspace's files are still those it was loaded with. Results over many
+    /// files (the indexes' shards) are read from records only then: their keys hash every
+    /// text they cover, so reading one makes a query depend on texts it would otherwise see
+    /// only through position-free per-file results (`semantic::persisted::recorded_shard`).
+    pub fn at_start(&self) -> bool {
+        self.at_start.load(Ordering::Relaxed)
+    }
+
+    /// Notes that a file was added, changed or removed since the load.
+    pub fn leave_start(&self) {
+        self.at_start.store(false, Ordering::Relaxed);
     }
 
     /// What became of the file when it was first read.
@@ -224,16 +299,17 @@ impl RecordStore {
         }
         let read = self.read.read().unwrap();
         let stored = read.stored.get(key)?;
-        let Some(bytes) = read.checked(key, stored) else {
-            self.fault(format!(
-                "a record at byte {} fails its checksum",
-                stored.start
-            ));
-            return None;
-        };
-        self.used.lock().unwrap().insert(*key);
-        self.hits.fetch_add(1, Ordering::Relaxed);
-        Some(bytes.to_vec())
+        match read.checked(key, stored) {
+            Ok(bytes) => {
+                self.used.lock().unwrap().insert(*key);
+                self.hits.fetch_add(1, Ordering::Relaxed);
+                Some(bytes)
+            }
+            Err(fault) => {
+                self.fault(fault);
+                None
+            }
+        }
     }
 
     /// Whether `workspace` (a hash of a whole workspace's inputs) is the first one this
@@ -291,10 +367,10 @@ impl RecordStore {
         }
     }
 
-    /// Takes `file`, what a save just wrote (from [`RecordStore::encode`]), as the records
+    /// Takes `file`, what a save just wrote (with [`RecordStore::write`]), as the records
     /// read: this process's fresh records are now among them.
-    pub fn saved(&self, file: Vec<u8>) {
-        let (records, _, _) = Records::parse(file);
+    pub fn saved(&self, file: Box<dyn RecordFile>) {
+        let (records, _) = Records::open(file);
         // Hold `fresh` while swapping, so that no record is in neither place for a reader.
         let mut fresh = self.fresh.lock().unwrap();
         *self.read.write().unwrap() = records;
@@ -303,11 +379,16 @@ impl RecordStore {
         *self.saved_faults.lock().unwrap() = Some(self.faults.lock().unwrap().len());
     }
 
-    /// The file to save: this process's records and those it used, then the others read
-    /// from the file and from `newer` (what another process saved meanwhile), newest
-    /// generation first, as many as fit in `cap` bytes. Records failing their checksum are
-    /// left out.
-    pub fn encode(&self, newer: Option<&RecordStore>, cap: usize) -> Vec<u8> {
+    /// Writes the file to save to `out`: this process's records and those it used, then
+    /// the others read from the file and from `newer` (what another process saved
+    /// meanwhile), newest generation first, as many as fit in `cap` bytes. Records that
+    /// cannot be read or fail their checksum are left out.
+    pub fn write(
+        &self,
+        newer: Option<&RecordStore>,
+        cap: usize,
+        out: &mut dyn std::io::Write,
+    ) -> std::io::Result<()> {
         let read = self.read.read().unwrap();
         let newer_read = newer.map(|n| n.read.read().unwrap());
         let generation = read
@@ -316,17 +397,20 @@ impl RecordStore {
             .saturating_add(1);
         let fresh = self.fresh.lock().unwrap();
         let used = self.used.lock().unwrap();
+        // Where a record's bytes are: in memory, or in one of the files read.
+        enum Source<'a> {
+            Fresh(&'a [u8]),
+            Stored(&'a Records, &'a Stored),
+        }
         let mut seen: HashSet<RecordKey> = HashSet::new();
-        let mut records: Vec<(u8, RecordKey, u32, &[u8])> = Vec::new();
+        let mut records: Vec<(u8, RecordKey, u32, usize, Source<'_>)> = Vec::new();
         for (key, (kind, bytes)) in fresh.iter() {
             seen.insert(*key);
-            records.push((*kind as u8, *key, generation, bytes));
+            let source = Source::Fresh(bytes);
+            records.push((*kind as u8, *key, generation, bytes.len(), source));
         }
         for source in std::iter::once(&*read).chain(newer_read.as_deref()) {
             for (key, stored) in &source.stored {
-                let Some(bytes) = source.checked(key, stored) else {
-                    continue;
-                };
                 if !seen.insert(*key) {
                     continue;
                 }
@@ -335,38 +419,46 @@ impl RecordStore {
                 } else {
                     stored.generation
                 };
-                records.push((stored.kind, *key, age, bytes));
+                let len = stored.len as usize;
+                records.push((stored.kind, *key, age, len, Source::Stored(source, stored)));
             }
         }
         // Newest first; the key orders ties so that one set of records is one file.
         records.sort_by(|a, b| b.2.cmp(&a.2).then(a.1.0.cmp(&b.1.0)));
-        let mut out = Vec::new();
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&(BUILD_STAMP.len() as u16).to_le_bytes());
-        out.extend_from_slice(BUILD_STAMP.as_bytes());
-        for (kind, key, age, bytes) in records {
-            if out.len() + RECORD_HEADER + bytes.len() > cap {
+        let mut at = MAGIC.len() + 2 + BUILD_STAMP.len();
+        out.write_all(MAGIC)?;
+        out.write_all(&(BUILD_STAMP.len() as u16).to_le_bytes())?;
+        out.write_all(BUILD_STAMP.as_bytes())?;
+        let mut index = Vec::new();
+        for (kind, key, age, len, source) in records {
+            if at + len + (index.len() / INDEX_ENTRY + 1) * INDEX_ENTRY + FOOTER > cap {
                 break;
             }
-            out.push(kind);
-            out.extend_from_slice(&key.0);
-            out.extend_from_slice(&age.to_le_bytes());
-            out.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
-            out.extend_from_slice(&checksum(kind, &key, bytes));
-            out.extend_from_slice(bytes);
+            let stored_bytes;
+            let (bytes, sum) = match source {
+                Source::Fresh(bytes) => (bytes, checksum(kind, &key, bytes)),
+                Source::Stored(records, stored) => match records.checked(&key, stored) {
+                    Ok(bytes) => {
+                        stored_bytes = bytes;
+                        (stored_bytes.as_slice(), stored.checksum)
+                    }
+                    Err(_) => continue,
+                },
+            };
+            out.write_all(bytes)?;
+            index.push(kind);
+            index.extend_from_slice(&key.0);
+            index.extend_from_slice(&age.to_le_bytes());
+            index.extend_from_slice(&(at as u64).to_le_bytes());
+            index.extend_from_slice(&(len as u32).to_le_bytes());
+            index.extend_from_slice(&sum);
+            at += len;
         }
-        out
+        out.write_all(&index)?;
+        out.write_all(&(at as u64).to_le_bytes())?;
+        out.write_all(&((index.len() / INDEX_ENTRY) as u32).to_le_bytes())?;
+        out.write_all(&index_checksum(&index))
     }
-}
-
-/// Where the records of `file` start, if it begins with the magic and a whole stamp.
-fn header_end(file: &[u8]) -> Option<usize> {
-    if file.len() < MAGIC.len() + 2 || &file[..MAGIC.len()] != MAGIC {
-        return None;
-    }
-    let stamp_len = u16::from_le_bytes(file[MAGIC.len()..MAGIC.len() + 2].try_into().unwrap());
-    let end = MAGIC.len() + 2 + stamp_len as usize;
-    (end <= file.len()).then_some(end)
 }
 
 #[cfg(test)]
@@ -382,12 +474,27 @@ mod tests {
         for &(n, bytes) in records {
             store.put(RecordKind::FileSymbols, key(n), bytes.to_vec());
         }
-        store.encode(None, usize::MAX)
+        encoded(&store, None, usize::MAX)
+    }
+
+    fn encoded(store: &RecordStore, newer: Option<&RecordStore>, cap: usize) -> Vec<u8> {
+        let mut file = Vec::new();
+        store.write(newer, cap, &mut file).unwrap();
+        file
+    }
+
+    fn read(file: Vec<u8>) -> RecordStore {
+        RecordStore::read(Box::new(file))
+    }
+
+    /// The size of a file of `n` records of 3 bytes each.
+    fn file_size(n: usize) -> usize {
+        MAGIC.len() + 2 + BUILD_STAMP.len() + n * (3 + INDEX_ENTRY) + FOOTER
     }
 
     #[test]
     fn saved_records_read_back() {
-        let store = RecordStore::read(saved(&[(1, b"one"), (2, b"two")]));
+        let store = read(saved(&[(1, b"one"), (2, b"two")]));
         assert_eq!(store.state(), &FileState::Read);
         assert_eq!(store.get(&key(1)).as_deref(), Some(&b"one"[..]));
         assert_eq!(store.get(&key(2)).as_deref(), Some(&b"two"[..]));
@@ -422,7 +529,7 @@ mod tests {
         for at in 0..file.len() {
             let mut flipped = file.clone();
             flipped[at] ^= 0x40;
-            let store = RecordStore::read(flipped);
+            let store = read(flipped);
             for (n, want) in [(1, &b"one"[..]), (2, &b"two"[..])] {
                 if let Some(got) = store.get(&key(n)) {
                     assert_eq!(got, want, "byte {at} flipped");
@@ -432,23 +539,46 @@ mod tests {
     }
 
     #[test]
-    fn every_truncation_keeps_the_whole_records_before_it() {
+    fn every_truncation_is_a_corrupt_file_never_a_wrong_record() {
         let file = saved(&[(1, b"one"), (2, b"two")]);
-        for len in 0..file.len() {
-            let store = RecordStore::read(file[..len].to_vec());
-            let whole = (1..=2).filter(|&n| store.get(&key(n)).is_some()).count();
-            let header = MAGIC.len() + 2 + BUILD_STAMP.len();
-            let expected = if len < header {
-                0
-            } else {
-                (len - header) / (RECORD_HEADER + 3)
-            };
-            assert_eq!(whole, expected, "cut at {len}");
-            if len > header && !(len - header).is_multiple_of(RECORD_HEADER + 3) {
-                assert_eq!(store.counts().faults, 1, "cut at {len}");
-                assert!(store.has_news());
+        assert_eq!(file.len(), file_size(2));
+        for len in 1..file.len() {
+            let store = read(file[..len].to_vec());
+            assert!(
+                matches!(store.state(), FileState::Corrupt(_)),
+                "cut at {len}"
+            );
+            assert_eq!(store.get(&key(1)), None, "cut at {len}");
+            assert!(store.has_news(), "cut at {len}");
+        }
+    }
+
+    #[test]
+    fn a_record_that_cannot_be_read_is_a_fault() {
+        /// A file whose bytes in a range cannot be read (a disk error).
+        struct Failing(Vec<u8>, std::ops::Range<u64>);
+        impl RecordFile for Failing {
+            fn size(&self) -> u64 {
+                self.0.as_slice().len() as u64
+            }
+            fn read_at(&self, offset: u64, len: usize) -> Option<Vec<u8>> {
+                let end = offset + len as u64;
+                let hits_bad = offset < self.1.end && self.1.start < end;
+                (!hits_bad).then(|| self.0.read_at(offset, len)).flatten()
             }
         }
+        let file = saved(&[(1, b"one")]);
+        let records_start = (MAGIC.len() + 2 + BUILD_STAMP.len()) as u64;
+        // The record's 3 bytes fail; the header, index and footer after them do not.
+        let bad = records_start..records_start + 3;
+        let store = RecordStore::read(Box::new(Failing(file, bad)));
+        assert_eq!(store.state(), &FileState::Read);
+        assert_eq!(store.get(&key(1)), None);
+        assert_eq!(store.counts().faults, 1);
+        assert_eq!(
+            store.faults(),
+            [format!("a record at byte {records_start} cannot be read")]
+        );
     }
 
     #[test]
@@ -456,7 +586,7 @@ mod tests {
         let mut file = saved(&[(1, b"one")]);
         let stamp_at = MAGIC.len() + 2;
         file[stamp_at] ^= 1;
-        let store = RecordStore::read(file);
+        let store = read(file);
         assert_eq!(store.state(), &FileState::OtherBuild);
         assert_eq!(store.get(&key(1)), None);
         assert!(store.has_news());
@@ -464,23 +594,19 @@ mod tests {
 
     #[test]
     fn a_save_over_the_cap_keeps_the_newest_generations() {
-        let older = RecordStore::read(saved(&[(1, b"old")]));
+        let older = read(saved(&[(1, b"old")]));
         older.put(RecordKind::FileSymbols, key(2), b"new".to_vec());
-        let header = MAGIC.len() + 2 + BUILD_STAMP.len();
-        let one_record = header + RECORD_HEADER + 3;
-        let store = RecordStore::read(older.encode(None, one_record));
+        let store = read(encoded(&older, None, file_size(1)));
         assert_eq!(store.get(&key(2)).as_deref(), Some(&b"new"[..]));
         assert_eq!(store.get(&key(1)), None);
     }
 
     #[test]
     fn a_record_used_in_a_run_outlives_older_unused_ones() {
-        let first = RecordStore::read(saved(&[(1, b"one"), (2, b"two")]));
+        let first = read(saved(&[(1, b"one"), (2, b"two")]));
         first.get(&key(2));
         first.put(RecordKind::FileSymbols, key(3), b"new".to_vec());
-        let header = MAGIC.len() + 2 + BUILD_STAMP.len();
-        let two_records = header + 2 * (RECORD_HEADER + 3);
-        let store = RecordStore::read(first.encode(None, two_records));
+        let store = read(encoded(&first, None, file_size(2)));
         assert_eq!(store.get(&key(1)), None);
         assert!(store.get(&key(2)).is_some() && store.get(&key(3)).is_some());
     }
@@ -490,7 +616,7 @@ mod tests {
         let store = RecordStore::empty();
         store.put(RecordKind::FileSymbols, key(1), b"one".to_vec());
         assert!(store.has_news());
-        store.saved(store.encode(None, usize::MAX));
+        store.saved(Box::new(encoded(&store, None, usize::MAX)));
         assert!(!store.has_news());
         assert!(store.fresh.lock().unwrap().is_empty());
         assert_eq!(store.get(&key(1)).as_deref(), Some(&b"one"[..]));
@@ -501,10 +627,10 @@ mod tests {
 
     #[test]
     fn a_save_merges_what_another_process_saved_meanwhile() {
-        let ours = RecordStore::read(saved(&[(1, b"one")]));
+        let ours = read(saved(&[(1, b"one")]));
         ours.put(RecordKind::FileSymbols, key(2), b"two".to_vec());
-        let theirs = RecordStore::read(saved(&[(3, b"three")]));
-        let merged = RecordStore::read(ours.encode(Some(&theirs), usize::MAX));
+        let theirs = read(saved(&[(3, b"three")]));
+        let merged = read(encoded(&ours, Some(&theirs), usize::MAX));
         for n in 1..=3 {
             assert!(merged.get(&key(n)).is_some(), "record {n}");
         }

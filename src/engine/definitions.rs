@@ -137,7 +137,7 @@ fn target_sites(target: &Target, sites: Vec<(SourceFile, OccurrenceId)>) -> Vec<
 /// what `obj` is cannot be told.
 pub(crate) fn members_named(db: &dyn Db, workspace: Workspace, name: &str) -> Vec<DefinitionSite> {
     let mut found = Vec::new();
-    for &file in identifier_index(db, workspace).files(name) {
+    for file in identifier_index(db, workspace).files(name) {
         let symbols = file_symbols(db, file);
         for (symbol, summary) in symbols.summaries.iter().enumerate() {
             // A Go method is named after its receiver's type (a container, no parent).

@@ -290,7 +290,7 @@ fn direct_subtypes(resolver: &mut Resolver, node: TypeNode) -> Vec<(TypeNode, Ce
     let workspace = resolver.workspace();
     let name = resolver.names(file).name(occurrence).to_string();
     let mut found = Vec::new();
-    let candidates = identifier_index(db, workspace).files(&name).to_vec();
+    let candidates = identifier_index(db, workspace).files(&name);
     for candidate in candidates {
         let hierarchy = file_hierarchy(db, candidate);
         if hierarchy.derived.is_empty() && hierarchy.trait_impls.is_empty() {
@@ -526,7 +526,7 @@ fn types_of_targets(resolver: &mut Resolver, targets: &[Target]) -> Vec<TypeNode
 fn types_named(resolver: &mut Resolver, name: &str) -> Vec<TypeNode> {
     let db = resolver.db();
     let mut found = Vec::new();
-    for &file in identifier_index(db, resolver.workspace()).files(name) {
+    for file in identifier_index(db, resolver.workspace()).files(name) {
         let names = resolver.names(file);
         for occurrence in names.occurrences_named(name) {
             if is_type_definition(&names, occurrence) {
@@ -682,7 +682,7 @@ fn go_satisfied_interfaces(resolver: &mut Resolver, file: SourceFile, name: &str
     let mut seen: HashSet<SourceFile> = HashSet::new();
     let index = identifier_index(db, workspace);
     for method in &methods {
-        for &file in index.files(&method.name) {
+        for file in index.files(&method.name) {
             if is_go(db, file) && seen.insert(file) {
                 candidates.push(file);
             }

@@ -58,7 +58,7 @@ pub(crate) fn targets_named(
         .map(|class| index.files(class).iter().copied().collect())
         .unwrap_or_default();
     let mut targets = Vec::new();
-    for &file in index.files(name) {
+    for file in index.files(name) {
         let path = file.path(db);
         if path_prefix.is_some_and(|prefix| !path.starts_with(prefix)) {
             continue;
@@ -291,7 +291,7 @@ pub(crate) fn search_hits(
                 } else {
                     enqueue(
                         &mut queue,
-                        identifier_index(db, workspace).files(name),
+                        identifier_index(db, workspace).files(name).as_slice(),
                         name,
                     );
                 }
@@ -301,14 +301,14 @@ pub(crate) fn search_hits(
                     for exported in names.exported_as(name) {
                         enqueue(
                             &mut queue,
-                            identifier_index(db, workspace).files(exported),
+                            identifier_index(db, workspace).files(exported).as_slice(),
                             exported,
                         );
                         if exported == "default" {
                             for local in default_import_names(db, workspace, *file) {
                                 enqueue(
                                     &mut queue,
-                                    identifier_index(db, workspace).files(&local),
+                                    identifier_index(db, workspace).files(&local).as_slice(),
                                     &local,
                                 );
                             }
@@ -320,7 +320,7 @@ pub(crate) fn search_hits(
                 let word = module_name(db, *file);
                 enqueue(
                     &mut queue,
-                    identifier_index(db, workspace).files(&word),
+                    identifier_index(db, workspace).files(&word).as_slice(),
                     &word,
                 );
             }
@@ -368,7 +368,7 @@ pub(crate) fn search_hits(
             {
                 let at_top = names.occurrence(occurrence).scope == 0;
                 let files = if at_top {
-                    identifier_index(db, workspace).files(&alias).to_vec()
+                    identifier_index(db, workspace).files(&alias)
                 } else {
                     vec![file]
                 };

@@ -20,8 +20,8 @@ use crate::{
     engine::change::Inputs,
     lang::{LangId, Language},
     semantic::{
-        index::symbol_index,
-        names::identifiers::{file_identifiers, identifier_index},
+        index::{shard_count, symbol_index, symbol_shard},
+        names::identifiers::{file_identifiers, identifier_index, identifier_shard},
         symbols::symbol_summaries,
     },
     syntax::{LineIndex, SyntaxError},
@@ -111,7 +111,13 @@ impl AnalysisHost {
     /// Applies a batch of changes. Setting a file to the content it has is not a change, so
     /// nothing that depends on it is invalidated.
     pub fn apply_change(&mut self, change: Change) -> ChangeSummary {
-        self.inputs.apply_change(change)
+        let summary = self.inputs.apply_change(change);
+        if summary.added + summary.changed + summary.removed > 0
+            && let Some(records) = self.inputs.db.records()
+        {
+            records.leave_start();
+        }
+        summary
     }
 
     /// Every project file held: path, kind and text, in no particular order.
@@ -772,23 +778,43 @@ impl Analysis {
         // `RootDatabase` is `Send` but not `Sync`: each worker takes its own clone.
         let template = std::sync::Mutex::new(self.db.worker());
         self.with(|db| {
-            // From a warm cache most files need no query: each compiles when first used.
-            if !db.records().is_some_and(|records| records.holds_records()) {
+            // From a warm cache most files need no query: each compiles when first used, and
+            // the indexes' shards are read whole, each from one record keyed by its files'
+            // texts (which are all hashed here, on all cores).
+            let warm = db
+                .records()
+                .is_some_and(|records| records.holds_records() && records.at_start());
+            if !warm {
                 compile_queries(db, &files, diagnostics);
             }
             files.par_iter().for_each_init(
                 || template.lock().unwrap().clone(),
                 |db, &file| {
                     db.relay_cancellation();
-                    let _pin = crate::semantic::pin_tree(db, file);
-                    symbol_summaries(db, file);
-                    if identifiers {
-                        file_identifiers(db, file);
+                    if warm {
+                        crate::semantic::persisted::text_hash(db, file);
+                    } else {
+                        let _pin = crate::semantic::pin_tree(db, file);
+                        symbol_summaries(db, file);
+                        if identifiers {
+                            file_identifiers(db, file);
+                        }
                     }
                     if diagnostics {
                         crate::checks::recorded_diagnostics(db, workspace, file);
                     }
                     on_file();
+                },
+            );
+            let shards: Vec<u32> = (0..shard_count(db, workspace)).collect();
+            shards.par_iter().for_each_init(
+                || template.lock().unwrap().clone(),
+                |db, &shard| {
+                    db.relay_cancellation();
+                    symbol_shard(db, workspace, shard);
+                    if identifiers {
+                        identifier_shard(db, workspace, shard);
+                    }
                 },
             );
             drop(template);

@@ -123,7 +123,7 @@ pub use target::{Target, TargetError};
 // The vocabulary of answers, defined below `ide` and part of its API.
 pub use crate::checks::{Applicability, Code as DiagnosticCode, Severity};
 pub use crate::db::ManifestKind;
-pub use crate::db::records::{FileState, RecordCounts, RecordStore};
+pub use crate::db::records::{FileState, RecordCounts, RecordFile, RecordStore};
 pub use crate::engine::skeleton::ElisionKind;
 pub use crate::engine::tokens::{Budget, Encoding};
 pub use crate::semantic::projects::{Project as ProjectInfo, ProjectKind};

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::{
     db::{Db, Workspace},
-    semantic::symbols::symbol_summaries,
+    semantic::index::symbol_index,
 };
 
 #[derive(Clone, Debug, Default, Serialize, schemars::JsonSchema)]
@@ -31,6 +31,11 @@ pub struct WorkspaceStats {
 
 pub(crate) fn workspace_stats(db: &dyn Db, workspace: Workspace) -> WorkspaceStats {
     let mut per_lang: BTreeMap<String, LanguageStats> = BTreeMap::new();
+    // From the index, which a warm start reads whole, rather than from each file's symbols.
+    let mut symbols: BTreeMap<&str, usize> = BTreeMap::new();
+    for entry in symbol_index(db, workspace).entries() {
+        *symbols.entry(&entry.lang.info().id).or_default() += 1;
+    }
     for &file in workspace.files(db).iter() {
         let lang = &file.lang(db).info().id;
         let text = file.text(db);
@@ -43,10 +48,12 @@ pub(crate) fn workspace_stats(db: &dyn Db, workspace: Workspace) -> WorkspaceSta
         entry.files += 1;
         entry.bytes += text.len();
         entry.lines += text.lines().count();
-        entry.symbols += symbol_summaries(db, file).len();
         entry.lossy_files += usize::from(file.lossy_utf8(db));
     }
-    let languages: Vec<LanguageStats> = per_lang.into_values().collect();
+    let mut languages: Vec<LanguageStats> = per_lang.into_values().collect();
+    for l in &mut languages {
+        l.symbols = symbols.get(l.language.as_str()).copied().unwrap_or(0);
+    }
     WorkspaceStats {
         files: languages.iter().map(|l| l.files).sum(),
         bytes: languages.iter().map(|l| l.bytes).sum(),

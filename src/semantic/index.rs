@@ -9,13 +9,17 @@
 //! `getsym` for `get_symbol_index` / `getSymbolIndex`), substring, subsequence. Within a
 //! tier shorter names win; ties keep workspace order (path, then position).
 
-use std::{ops::Range, sync::Arc};
+use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::symbols::{SymbolKind, symbol_summaries};
+use super::{
+    codec::{self, span},
+    persisted,
+    symbols::{SymbolKind, symbol_summaries},
+};
 use crate::{
-    db::{Db, SourceFile, Workspace},
+    db::{Db, RecordKind, SourceFile, Workspace},
     lang::LangId,
 };
 
@@ -28,19 +32,10 @@ pub struct IndexEntry {
     pub lang: LangId,
 }
 
-struct IndexedName {
-    name: Box<str>,
-    lower: Box<str>,
-    mask: u64,
-    /// The name's words, lowercased and concatenated (`getHTTPServer` → `gethttpserver`),
-    /// with the end offset of each word: word-start matching needs no allocation.
-    words: Box<str>,
-    word_ends: Box<[u16]>,
-    entries: Range<u32>,
-}
-
-/// Files per shard: rebuilding one costs well under a millisecond.
+/// Files per shard: rebuilding one costs well under a millisecond. At most 256, so that a
+/// shard names its files by one byte.
 pub const SHARD_FILES: usize = 256;
+const _: () = assert!(SHARD_FILES <= 256);
 
 /// Every symbol of the workspace, in shards of consecutive files (in workspace order).
 #[derive(Default)]
@@ -49,10 +44,177 @@ pub struct SymbolIndex {
 }
 
 /// The symbols of some consecutive files of the workspace, grouped by distinct name.
-#[derive(Default)]
-struct IndexShard {
-    names: Vec<IndexedName>,
-    entries: Vec<IndexEntry>,
+pub struct IndexShard {
+    /// The shard's files, in workspace order, with their languages.
+    files: Vec<(SourceFile, LangId)>,
+    names: NameTable,
+}
+
+/// The distinct names of a shard in sorted order, each with its search keys and its
+/// definitions, as a few flat arrays (what a record holds: see [`NameTable::encode`]).
+#[derive(Default, Debug, PartialEq, Eq)]
+struct NameTable {
+    /// The names, concatenated; `name_ends[i]` ends name `i`.
+    names: String,
+    name_ends: Vec<u32>,
+    /// Each name lowercased, concatenated.
+    lower: String,
+    lower_ends: Vec<u32>,
+    /// Each name's words, lowercased and concatenated (`getHTTPServer` → `gethttpserver`),
+    /// so word-start matching needs no allocation; `word_ends` holds, per name, the end of
+    /// each of its words within its own words (`word_ends_ends` ends each name's list).
+    words: String,
+    words_ends: Vec<u32>,
+    word_ends: Vec<u16>,
+    word_ends_ends: Vec<u32>,
+    /// A bit per character class (see [`char_mask`]) of each lowercased name.
+    masks: Vec<u64>,
+    /// Each name's definitions, in workspace order; `entry_ends[i]` ends name `i`'s.
+    entries: Vec<ShardEntry>,
+    entry_ends: Vec<u32>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ShardEntry {
+    /// The file's place in its shard.
+    file: u8,
+    kind: SymbolKind,
+    /// Index into the file's symbols.
+    symbol: u32,
+}
+
+/// One name of a [`NameTable`], borrowed.
+struct IndexedName<'a> {
+    name: &'a str,
+    lower: &'a str,
+    words: &'a str,
+    word_ends: &'a [u16],
+    entries: &'a [ShardEntry],
+}
+
+impl NameTable {
+    fn len(&self) -> usize {
+        self.name_ends.len()
+    }
+
+    fn name(&self, i: usize) -> IndexedName<'_> {
+        IndexedName {
+            name: &self.names[span(&self.name_ends, i)],
+            lower: &self.lower[span(&self.lower_ends, i)],
+            words: &self.words[span(&self.words_ends, i)],
+            word_ends: &self.word_ends[span(&self.word_ends_ends, i)],
+            entries: &self.entries[span(&self.entry_ends, i)],
+        }
+    }
+
+    /// Adds a name (greater than every name before it) and its definitions.
+    fn push(&mut self, name: &str, entries: impl Iterator<Item = ShardEntry>) {
+        self.names.push_str(name);
+        self.name_ends.push(self.names.len() as u32);
+        let lower = name.to_lowercase();
+        self.masks.push(char_mask(&lower));
+        self.lower.push_str(&lower);
+        self.lower_ends.push(self.lower.len() as u32);
+        let words_start = self.words.len();
+        for word in split_words(name) {
+            self.words.push_str(&word);
+            let end = self.words.len() - words_start;
+            self.word_ends.push(u16::try_from(end).unwrap_or(u16::MAX));
+        }
+        self.words_ends.push(self.words.len() as u32);
+        self.word_ends_ends.push(self.word_ends.len() as u32);
+        self.entries.extend(entries);
+        self.entry_ends.push(self.entries.len() as u32);
+    }
+
+    fn encode(&self) -> Vec<u8> {
+        let mut w = codec::Writer::default();
+        w.str(&self.names);
+        w.u32s(&self.name_ends);
+        w.str(&self.lower);
+        w.u32s(&self.lower_ends);
+        w.str(&self.words);
+        w.u32s(&self.words_ends);
+        w.u16s(&self.word_ends);
+        w.u32s(&self.word_ends_ends);
+        w.u64s(&self.masks);
+        let mut entries = Vec::with_capacity(self.entries.len() * 2);
+        for e in &self.entries {
+            entries.push(u32::from(e.file) << 8 | e.kind as u32);
+            entries.push(e.symbol);
+        }
+        w.u32s(&entries);
+        w.u32s(&self.entry_ends);
+        w.finish()
+    }
+
+    /// What [`NameTable::encode`] wrote for a shard of `files` files; `None` unless every
+    /// span lies within its text at character boundaries and every entry names one of the
+    /// files and a kind, so that no lookup in the table can panic.
+    fn decode(bytes: &[u8], files: usize) -> Option<NameTable> {
+        let mut r = codec::Reader::new(bytes);
+        let mut table = NameTable {
+            names: r.string()?,
+            name_ends: r.u32s()?,
+            lower: r.string()?,
+            lower_ends: r.u32s()?,
+            words: r.string()?,
+            words_ends: r.u32s()?,
+            word_ends: r.u16s()?,
+            word_ends_ends: r.u32s()?,
+            masks: r.u64s()?,
+            ..NameTable::default()
+        };
+        let entries = r.u32s()?;
+        table.entry_ends = r.u32s()?;
+        if !r.is_done() || entries.len() % 2 != 0 {
+            return None;
+        }
+        for pair in entries.chunks_exact(2) {
+            let file = u8::try_from(pair[0] >> 8).ok()?;
+            let kind = *SymbolKind::ALL.get((pair[0] & 0xff) as usize)?;
+            if usize::from(file) >= files {
+                return None;
+            }
+            table.entries.push(ShardEntry {
+                file,
+                kind,
+                symbol: pair[1],
+            });
+        }
+        let names = table.len();
+        let at_boundaries = |text: &str, ends: &[u32]| {
+            codec::valid_ends(ends, text.len())
+                && ends.iter().all(|&e| text.is_char_boundary(e as usize))
+        };
+        let whole = [
+            &table.lower_ends,
+            &table.words_ends,
+            &table.word_ends_ends,
+            &table.entry_ends,
+        ]
+        .iter()
+        .all(|ends| ends.len() == names)
+            && table.masks.len() == names
+            && at_boundaries(&table.names, &table.name_ends)
+            && at_boundaries(&table.lower, &table.lower_ends)
+            && at_boundaries(&table.words, &table.words_ends)
+            && codec::valid_ends(&table.word_ends_ends, table.word_ends.len())
+            && codec::valid_ends(&table.entry_ends, table.entries.len())
+            && (0..names).all(|i| {
+                let words = &table.words[span(&table.words_ends, i)];
+                at_boundaries_u16(words, &table.word_ends[span(&table.word_ends_ends, i)])
+            });
+        whole.then_some(table)
+    }
+}
+
+/// Whether `ends` (of words within `text`) are non-decreasing character boundaries of it.
+fn at_boundaries_u16(text: &str, ends: &[u16]) -> bool {
+    ends.windows(2).all(|w| w[0] <= w[1])
+        && ends
+            .iter()
+            .all(|&e| (e as usize) <= text.len() && text.is_char_boundary(e as usize))
 }
 
 #[derive(
@@ -83,75 +245,89 @@ pub struct SearchResult {
 
 #[salsa::tracked(returns(clone), no_eq)]
 pub fn symbol_index(db: &dyn Db, workspace: Workspace) -> Arc<SymbolIndex> {
-    let shards = workspace.files(db).len().div_ceil(SHARD_FILES) as u32;
     Arc::new(SymbolIndex {
-        shards: (0..shards)
+        shards: (0..shard_count(db, workspace))
             .map(|k| symbol_shard(db, workspace, k))
             .collect(),
     })
 }
 
-/// The shard holding the workspace's files `shard * SHARD_FILES..`.
-#[salsa::tracked(returns(clone), no_eq)]
-fn symbol_shard(db: &dyn Db, workspace: Workspace, shard: u32) -> Arc<IndexShard> {
-    let mut all: Vec<(&str, IndexEntry)> = Vec::new();
+/// How many shards the workspace's files make.
+pub fn shard_count(db: &dyn Db, workspace: Workspace) -> u32 {
+    workspace.files(db).len().div_ceil(SHARD_FILES) as u32
+}
+
+/// The workspace's files `shard * SHARD_FILES..`, at most [`SHARD_FILES`] of them.
+pub fn shard_files(db: &dyn Db, workspace: Workspace, shard: u32) -> &[SourceFile] {
     let files = workspace.files(db);
     let first = (shard as usize * SHARD_FILES).min(files.len());
     let last = (first + SHARD_FILES).min(files.len());
-    let summaries: Vec<_> = files[first..last]
-        .iter()
-        .map(|&f| (f, symbol_summaries(db, f)))
-        .collect();
-    for (file, symbols) in &summaries {
-        let lang = file.lang(db);
+    &files[first..last]
+}
+
+/// The shard holding the workspace's files `shard * SHARD_FILES..` (public so that
+/// priming can build the shards on all cores).
+#[salsa::tracked(returns(clone), no_eq)]
+pub fn symbol_shard(db: &dyn Db, workspace: Workspace, shard: u32) -> Arc<IndexShard> {
+    let files = shard_files(db, workspace, shard);
+    let names = persisted::recorded_shard(
+        db,
+        RecordKind::SymbolShard,
+        files,
+        || name_table(db, files),
+        NameTable::encode,
+        |bytes| NameTable::decode(bytes, files.len()),
+    );
+    Arc::new(IndexShard {
+        files: files.iter().map(|&f| (f, f.lang(db))).collect(),
+        names,
+    })
+}
+
+fn name_table(db: &dyn Db, files: &[SourceFile]) -> NameTable {
+    let summaries: Vec<_> = files.iter().map(|&f| symbol_summaries(db, f)).collect();
+    let mut all: Vec<(&str, ShardEntry)> = Vec::new();
+    for (file, symbols) in summaries.iter().enumerate() {
         for (i, s) in symbols.iter().enumerate() {
-            all.push((
-                &s.name,
-                IndexEntry {
-                    file: *file,
-                    symbol: i as u32,
-                    kind: s.kind,
-                    lang,
-                },
-            ));
+            let entry = ShardEntry {
+                file: file as u8,
+                kind: s.kind,
+                symbol: i as u32,
+            };
+            all.push((&s.name, entry));
         }
     }
     // Stable: within a name, entries stay in workspace order.
     all.sort_by(|a, b| a.0.cmp(b.0));
-    let mut index = IndexShard {
-        names: Vec::new(),
-        entries: Vec::with_capacity(all.len()),
-    };
-    let mut i = 0;
-    while i < all.len() {
-        let name = all[i].0;
-        let start = index.entries.len() as u32;
-        while i < all.len() && all[i].0 == name {
-            index.entries.push(all[i].1);
-            i += 1;
-        }
-        let lower = name.to_lowercase();
-        let mut words = String::new();
-        let mut word_ends = Vec::new();
-        for word in split_words(name) {
-            words.push_str(&word);
-            word_ends.push(u16::try_from(words.len()).unwrap_or(u16::MAX));
-        }
-        index.names.push(IndexedName {
-            mask: char_mask(&lower),
-            lower: lower.into(),
-            words: words.into(),
-            word_ends: word_ends.into(),
-            name: name.into(),
-            entries: start..index.entries.len() as u32,
-        });
+    let mut table = NameTable::default();
+    for group in all.chunk_by(|a, b| a.0 == b.0) {
+        table.push(group[0].0, group.iter().map(|(_, e)| *e));
     }
-    Arc::new(index)
+    table
+}
+
+impl IndexShard {
+    fn entry(&self, e: &ShardEntry) -> IndexEntry {
+        let (file, lang) = self.files[usize::from(e.file)];
+        IndexEntry {
+            file,
+            symbol: e.symbol,
+            kind: e.kind,
+            lang,
+        }
+    }
 }
 
 impl SymbolIndex {
     pub fn symbol_count(&self) -> usize {
-        self.shards.iter().map(|s| s.entries.len()).sum()
+        self.shards.iter().map(|s| s.names.entries.len()).sum()
+    }
+
+    /// Every symbol, by shard and then by name (not in workspace order).
+    pub fn entries(&self) -> impl Iterator<Item = IndexEntry> + '_ {
+        self.shards
+            .iter()
+            .flat_map(|shard| shard.names.entries.iter().map(|e| shard.entry(e)))
     }
 
     /// Ranked search. `keep` filters entries (kind, language, path) before counting.
@@ -170,15 +346,17 @@ impl SymbolIndex {
         // name in several shards is walked shard by shard, which is workspace order.
         let mut ranked: Vec<(MatchTier, usize, &str, u32, u32)> = Vec::new();
         for (shard_index, shard) in self.shards.iter().enumerate() {
-            for (name_index, n) in shard.names.iter().enumerate() {
-                if n.mask & mask != mask {
+            let table = &shard.names;
+            for (name_index, &name_mask) in table.masks.iter().enumerate() {
+                if name_mask & mask != mask {
                     continue;
                 }
-                if let Some(tier) = match_tier(query, &lower, &compact, n) {
+                let n = table.name(name_index);
+                if let Some(tier) = match_tier(query, &lower, &compact, &n) {
                     ranked.push((
                         tier,
                         n.name.len(),
-                        &n.name,
+                        n.name,
                         shard_index as u32,
                         name_index as u32,
                     ));
@@ -190,15 +368,12 @@ impl SymbolIndex {
         let mut total = 0;
         for (tier, _, _, shard_index, name_index) in ranked {
             let shard = &self.shards[shard_index as usize];
-            for e in shard.names[name_index as usize].entries.clone() {
-                let entry = &shard.entries[e as usize];
-                if keep(entry) {
+            for e in shard.names.name(name_index as usize).entries {
+                let entry = shard.entry(e);
+                if keep(&entry) {
                     total += 1;
                     if hits.len() < limit {
-                        hits.push(SearchHit {
-                            entry: *entry,
-                            tier,
-                        });
+                        hits.push(SearchHit { entry, tier });
                     }
                 }
             }
@@ -229,10 +404,11 @@ impl SymbolIndex {
         let mut by_name: std::collections::HashMap<&str, usize> = Default::default();
         let mut names = 0;
         for shard in &self.shards {
-            for n in &shard.names {
+            for name_index in 0..shard.names.len() {
+                let n = shard.names.name(name_index);
                 let mut words = 0u64;
                 let mut start = 0;
-                for &end in n.word_ends.iter() {
+                for &end in n.word_ends {
                     let word = n.words.get(start..end as usize).unwrap_or_default();
                     start = end as usize;
                     let stem = word_stem(word);
@@ -242,18 +418,18 @@ impl SymbolIndex {
                         }
                     }
                 }
-                let entries = &shard.entries[n.entries.start as usize..n.entries.end as usize];
-                match by_name.get(&*n.name) {
-                    Some(&at) => found[at].entries.extend_from_slice(entries),
+                let entries = n.entries.iter().map(|e| shard.entry(e));
+                match by_name.get(n.name) {
+                    Some(&at) => found[at].entries.extend(entries),
                     None => {
                         names += 1;
                         if words != 0 {
-                            by_name.insert(&n.name, found.len());
+                            by_name.insert(n.name, found.len());
                             found.push(WordMatch {
-                                name: &n.name,
+                                name: n.name,
                                 words,
                                 word_count: n.word_ends.len(),
-                                entries: entries.to_vec(),
+                                entries: entries.collect(),
                             });
                         }
                     }
@@ -293,18 +469,23 @@ pub fn word_stem(word: &str) -> &str {
     }
 }
 
-fn match_tier(query: &str, lower_query: &str, compact: &str, n: &IndexedName) -> Option<MatchTier> {
+fn match_tier(
+    query: &str,
+    lower_query: &str,
+    compact: &str,
+    n: &IndexedName<'_>,
+) -> Option<MatchTier> {
     if lower_query.is_empty() {
         return Some(MatchTier::Exact);
     }
     // Every tier implies a subsequence match; most names fail here, cheaply.
-    if !is_subsequence(lower_query, &n.lower) {
+    if !is_subsequence(lower_query, n.lower) {
         return None;
     }
-    if &*n.name == query {
+    if n.name == query {
         return Some(MatchTier::Exact);
     }
-    if *n.lower == *lower_query {
+    if n.lower == lower_query {
         return Some(MatchTier::ExactIgnoreCase);
     }
     if n.lower.starts_with(lower_query) {
@@ -383,7 +564,7 @@ pub(crate) fn split_words(name: &str) -> Vec<String> {
 
 /// Can `query` be split into pieces that are prefixes of the name's words, in order
 /// (words may be skipped)?
-fn word_starts_match(n: &IndexedName, query: &str) -> bool {
+fn word_starts_match(n: &IndexedName<'_>, query: &str) -> bool {
     fn go(words: &str, ends: &[u16], from_word: usize, query: &str) -> bool {
         if query.is_empty() {
             return true;
@@ -408,7 +589,7 @@ fn word_starts_match(n: &IndexedName, query: &str) -> bool {
         }
         false
     }
-    go(&n.words, &n.word_ends, 0, query)
+    go(n.words, n.word_ends, 0, query)
 }
 
 fn is_subsequence(query: &str, name: &str) -> bool {
@@ -431,20 +612,39 @@ fn is_subsequence(query: &str, name: &str) -> bool {
 mod tests {
     use super::*;
 
-    fn indexed(name: &str) -> IndexedName {
-        let mut words = String::new();
-        let mut word_ends = Vec::new();
-        for w in split_words(name) {
-            words.push_str(&w);
-            word_ends.push(words.len() as u16);
+    fn indexed(name: &str) -> NameTable {
+        let mut table = NameTable::default();
+        table.push(name, std::iter::empty());
+        table
+    }
+
+    #[test]
+    fn a_name_table_reads_back_from_its_record_and_a_bad_one_is_refused() {
+        let mut table = NameTable::default();
+        let entry = |file, symbol| ShardEntry {
+            file,
+            kind: SymbolKind::Method,
+            symbol,
+        };
+        table.push("getHTTPServer", [entry(0, 3), entry(1, 0)].into_iter());
+        table.push("naïve_wörd", [entry(1, 7)].into_iter());
+        let bytes = table.encode();
+        assert_eq!(NameTable::decode(&bytes, 2), Some(table));
+        // An entry naming a file the shard does not have.
+        assert_eq!(NameTable::decode(&bytes, 1), None);
+        for len in 0..bytes.len() {
+            assert_eq!(NameTable::decode(&bytes[..len], 2), None, "cut at {len}");
         }
-        IndexedName {
-            name: name.into(),
-            lower: name.to_lowercase().into(),
-            mask: char_mask(&name.to_lowercase()),
-            words: words.into(),
-            word_ends: word_ends.into(),
-            entries: 0..0,
+        for at in 0..bytes.len() {
+            let mut flipped = bytes.clone();
+            flipped[at] ^= 0x80;
+            // Whatever decodes must be usable without a panic.
+            if let Some(t) = NameTable::decode(&flipped, 2) {
+                for i in 0..t.len() {
+                    let n = t.name(i);
+                    let _ = word_starts_match(&n, "gh");
+                }
+            }
         }
     }
 
@@ -460,12 +660,27 @@ mod tests {
 
     #[test]
     fn word_starts() {
-        assert!(word_starts_match(&indexed("get_symbol_index"), "gsi"));
-        assert!(word_starts_match(&indexed("getSymbolIndex"), "getsym"));
-        assert!(!word_starts_match(&indexed("get_symbol_index"), "symidx"));
-        assert!(word_starts_match(&indexed("get_symbol_index"), "symind"));
-        assert!(!word_starts_match(&indexed("get_symbol_index"), "gxi"));
-        assert!(word_starts_match(&indexed("Ünïcode_wörd"), "üw"));
+        assert!(word_starts_match(
+            &indexed("get_symbol_index").name(0),
+            "gsi"
+        ));
+        assert!(word_starts_match(
+            &indexed("getSymbolIndex").name(0),
+            "getsym"
+        ));
+        assert!(!word_starts_match(
+            &indexed("get_symbol_index").name(0),
+            "symidx"
+        ));
+        assert!(word_starts_match(
+            &indexed("get_symbol_index").name(0),
+            "symind"
+        ));
+        assert!(!word_starts_match(
+            &indexed("get_symbol_index").name(0),
+            "gxi"
+        ));
+        assert!(word_starts_match(&indexed("Ünïcode_wörd").name(0), "üw"));
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! summaries, never on byte ranges, so an edit inside a function body re-executes only the
 //! queries of the edited file.
 
+pub mod codec;
 pub mod facts;
 pub mod format;
 pub mod format_output;

@@ -67,21 +67,81 @@ pub fn recorded<T: Serialize + DeserializeOwned, const N: usize>(
     parts: impl FnOnce() -> [Vec<u8>; N],
     compute: impl FnOnce() -> T,
 ) -> T {
+    recorded_as(
+        db,
+        kind,
+        parts,
+        compute,
+        |value| rmp_serde::to_vec(value).map_err(|e| e.to_string()),
+        |bytes| rmp_serde::from_slice(bytes).map_err(|e| e.to_string()),
+    )
+}
+
+/// [`recorded`] with the record's encoding given.
+pub fn recorded_as<T, const N: usize>(
+    db: &dyn Db,
+    kind: RecordKind,
+    parts: impl FnOnce() -> [Vec<u8>; N],
+    compute: impl FnOnce() -> T,
+    encode: impl FnOnce(&T) -> Result<Vec<u8>, String>,
+    decode: impl FnOnce(&[u8]) -> Result<T, String>,
+) -> T {
     let Some(records) = db.records() else {
         return compute();
     };
     let parts = parts();
     let key = RecordKey::new(kind, &parts.each_ref().map(Vec::as_slice));
     if let Some(bytes) = records.get(&key) {
-        match rmp_serde::from_slice(&bytes) {
+        match decode(&bytes) {
             Ok(value) => return value,
             Err(error) => records.fault(format!("a {kind:?} record does not decode: {error}")),
         }
     }
     let value = compute();
-    match rmp_serde::to_vec(&value) {
+    match encode(&value) {
         Ok(bytes) => records.put(kind, key, bytes),
         Err(error) => records.fault(format!("a {kind:?} result does not encode: {error}")),
     }
     value
+}
+
+/// A result over some consecutive files of the workspace (a shard of an index), read from
+/// its record while the workspace is as the process loaded it, else computed.
+///
+/// Its key hashes each file's language and text, so reading it makes the query depend on
+/// those texts, where `compute` reads position-free per-file results only: an edit that
+/// keeps a file's names would re-run the shard. So a shard is read from records only until
+/// the first edit ([`RecordStore::at_start`](crate::db::RecordStore::at_start)): a warm
+/// start decodes one record per shard instead of one per file, and later shards are
+/// computed from the per-file results as on a cold start. Either way the value is the same
+/// function of the files' texts.
+pub fn recorded_shard<T>(
+    db: &dyn Db,
+    kind: RecordKind,
+    files: &[SourceFile],
+    compute: impl FnOnce() -> T,
+    encode: impl FnOnce(&T) -> Vec<u8>,
+    decode: impl FnOnce(&[u8]) -> Option<T>,
+) -> T {
+    if !db.records().is_some_and(|records| records.at_start()) {
+        return compute();
+    }
+    let parts = || {
+        let mut key = Vec::with_capacity(files.len() * 40);
+        for &file in files {
+            let lang = file.lang(db).info().id.as_bytes();
+            key.extend_from_slice(&(lang.len() as u32).to_le_bytes());
+            key.extend_from_slice(lang);
+            key.extend_from_slice(&text_hash(db, file));
+        }
+        [key]
+    };
+    recorded_as(
+        db,
+        kind,
+        parts,
+        compute,
+        |value| Ok(encode(value)),
+        |bytes| decode(bytes).ok_or_else(|| "malformed".to_string()),
+    )
 }

@@ -67,10 +67,10 @@ impl Cache {
         };
         let name = blake3::hash(root.as_os_str().as_encoded_bytes()).to_hex();
         let dir = base.join(&name.as_str()[..16]);
-        let file = fs::read(dir.join(RECORDS_FILE)).unwrap_or_default();
+        let store = RecordStore::read(open_records(&dir.join(RECORDS_FILE)));
         Some(Cache {
             dir,
-            store: Arc::new(RecordStore::read(file)),
+            store: Arc::new(store),
             max_bytes: DEFAULT_MAX_BYTES,
             saves: Default::default(),
         })
@@ -110,30 +110,60 @@ impl Cache {
         let written = self
             .write()
             .map_err(|e| format!("could not save the cache in {}: {e}", self.dir.display()))?;
-        self.store.saved(written);
+        self.store.saved(Box::new(written));
         self.saves
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         Ok(true)
     }
 
-    /// Writes the records file; returns what it wrote.
-    fn write(&self) -> std::io::Result<Vec<u8>> {
+    /// Writes the records file; returns it, opened for reading.
+    fn write(&self) -> std::io::Result<OpenRecords> {
         fs::create_dir_all(&self.dir)?;
         let _lock = lock_exclusively(&self.dir.join("lock"))?;
+        let path = self.dir.join(RECORDS_FILE);
         // What another process saved since this one read the file.
-        let newer = fs::read(self.dir.join(RECORDS_FILE))
-            .ok()
-            .map(RecordStore::read);
-        let bytes = self.store.encode(newer.as_ref(), self.max_bytes);
+        let newer = RecordStore::read(open_records(&path));
         let temporary = self
             .dir
             .join(format!("{RECORDS_FILE}.{}.tmp", std::process::id()));
-        let written = write_synced(&temporary, &bytes)
-            .and_then(|()| fs::rename(&temporary, self.dir.join(RECORDS_FILE)));
+        let written = write_synced(&temporary, |out| {
+            self.store.write(Some(&newer), self.max_bytes, out)
+        })
+        .and_then(|()| {
+            // Opened before the rename: what this process reads is what it wrote.
+            let file = fs::File::open(&temporary)?;
+            fs::rename(&temporary, &path)?;
+            Ok(OpenRecords(file))
+        });
         if written.is_err() {
             let _ = fs::remove_file(&temporary);
         }
-        written.map(|()| bytes)
+        written
+    }
+}
+
+/// A records file, read at offsets as records are asked for. A save replaces the file by
+/// renaming another over it, so what an open file holds never changes under its reader.
+struct OpenRecords(fs::File);
+
+impl crate::ide::RecordFile for OpenRecords {
+    fn size(&self) -> u64 {
+        self.0.metadata().map_or(0, |m| m.len())
+    }
+
+    fn read_at(&self, offset: u64, len: usize) -> Option<Vec<u8>> {
+        use std::os::unix::fs::FileExt;
+        let mut bytes = vec![0; len];
+        self.0.read_exact_at(&mut bytes, offset).ok()?;
+        Some(bytes)
+    }
+}
+
+/// The records file at `path`, or no records when there is none (or it cannot be opened).
+fn open_records(path: &Path) -> Box<dyn crate::ide::RecordFile> {
+    match fs::File::open(path) {
+        Ok(file) => Box::new(OpenRecords(file)),
+        Err(_) => Box::new(Vec::new()),
     }
 }
 
@@ -144,15 +174,38 @@ fn user_cache_dir() -> Option<PathBuf> {
         .or_else(|| set("HOME").map(|home| PathBuf::from(home).join(".cache")))
 }
 
-fn write_synced(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut file = fs::File::create(path)?;
+/// Writes a file with `write` through a buffer, and syncs it.
+fn write_synced(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let file = fs::File::create(path)?;
+    let mut out = std::io::BufWriter::new(file);
     if crate::testing::hooks().cache_disk_full {
         // As a full disk does: part of the file written, then the write refused.
-        file.write_all(&bytes[..bytes.len() / 2])?;
-        return Err(std::io::Error::from_raw_os_error(libc::ENOSPC));
+        write(&mut DiskFull(&mut out, 4096))?;
+    } else {
+        write(&mut out)?;
     }
-    file.write_all(bytes)?;
-    file.sync_all()
+    out.into_inner().map_err(|e| e.into_error())?.sync_all()
+}
+
+/// A writer that takes this many more bytes, then fails as a full disk does.
+struct DiskFull<'a>(&'a mut dyn Write, usize);
+
+impl Write for DiskFull<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        if self.1 == 0 {
+            return Err(std::io::Error::from_raw_os_error(libc::ENOSPC));
+        }
+        let n = bytes.len().min(self.1);
+        self.1 -= n;
+        self.0.write(&bytes[..n])
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
 }
 
 /// An exclusive lock on `path` (created if missing), held until the file is dropped.

@@ -461,7 +461,7 @@ impl Host {
                 self.system.open(rel, text.clone(), lang);
                 self.real_paths.remove(rel);
                 let mut change = Change::default();
-                change.set_file(rel, content(lang, text, false));
+                change.set_file(rel, content(lang, text.into(), false));
                 self.analysis.apply_change(change);
                 true
             }
@@ -749,15 +749,15 @@ impl Host {
         let file = self.analysis.file(path).expect("a known file");
         let lang = self.analysis.file_language(file);
         let mut change = Change::default();
-        change.set_file(path, content(lang, text.to_string(), false));
+        change.set_file(path, content(lang, text.into(), false));
         self.analysis.apply_change(change);
     }
 }
 
-fn content(lang: LangId, text: String, lossy_utf8: bool) -> FileContent {
+fn content(lang: LangId, text: Arc<str>, lossy_utf8: bool) -> FileContent {
     FileContent {
         lang,
-        text: Arc::from(text),
+        text,
         lossy_utf8,
     }
 }
@@ -836,7 +836,7 @@ pub fn standalone_source(
     let (text, lossy_utf8) = decode(bytes);
     let mut host = AnalysisHost::new(PathBuf::from("."));
     let mut change = Change::default();
-    change.set_file(path.clone(), content(lang.lang_id, text, lossy_utf8));
+    change.set_file(path.clone(), content(lang.lang_id, text.into(), lossy_utf8));
     host.apply_change(change);
     let file = host.file(&path).expect("just added");
     Ok((host.analysis(), file))

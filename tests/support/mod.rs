@@ -68,7 +68,7 @@ pub fn loaded(files: &[FixtureFile]) -> Vec<LoadedFile> {
             LoadedFile {
                 path: f.path.clone(),
                 lang: lang.lang_id,
-                text: f.text.clone(),
+                text: f.text.as_str().into(),
                 lossy_utf8: false,
                 real_path: None,
             }

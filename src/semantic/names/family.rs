@@ -101,7 +101,7 @@ impl Resolver<'_> {
         };
         let index = identifier_index(self.db, self.workspace);
         let mut derived = Vec::new();
-        for &candidate in index.files(&class_name) {
+        for candidate in index.files(&class_name) {
             let names = self.names(candidate);
             let mut bases: Vec<_> = names
                 .bases

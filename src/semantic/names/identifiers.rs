@@ -9,11 +9,13 @@
 
 use std::sync::Arc;
 
-use foldhash::HashMap;
-
 use crate::{
     db::{Db, RecordKind, SourceFile, Workspace},
-    semantic::persisted,
+    semantic::{
+        codec::{self, span},
+        index::{shard_count, shard_files},
+        persisted,
+    },
 };
 
 /// The distinct identifier-like words of a file, sorted (from the persistent cache when it
@@ -62,38 +64,149 @@ pub fn whole_word_starts<'t>(text: &'t str, word: &'t str) -> impl Iterator<Item
         })
 }
 
-/// For each word, the workspace files that contain it.
+/// For each word, the workspace files that contain it, in shards of consecutive files (as
+/// the symbol index: an edit that changes a file's words rebuilds its shard alone).
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct IdentifierIndex {
-    files: HashMap<Box<str>, Vec<SourceFile>>,
+    shards: Vec<Arc<IdentifierShard>>,
 }
 
 impl IdentifierIndex {
     /// The files that may mention `name`, in workspace order.
-    pub fn files(&self, name: &str) -> &[SourceFile] {
-        self.files.get(name).map_or(&[], Vec::as_slice)
+    pub fn files(&self, name: &str) -> Vec<SourceFile> {
+        let mut files = Vec::new();
+        for shard in &self.shards {
+            if let Some(i) = shard.table.find(name) {
+                let places = &shard.table.places[span(&shard.table.place_ends, i)];
+                files.extend(places.iter().map(|&p| shard.files[usize::from(p)]));
+            }
+        }
+        files
+    }
+}
+
+/// The words of some consecutive files of the workspace.
+#[derive(Debug, PartialEq, Eq)]
+pub struct IdentifierShard {
+    files: Vec<SourceFile>,
+    table: WordTable,
+}
+
+/// Distinct words in sorted order, each with the places in its shard of the files that
+/// hold it, as flat arrays (what a record holds).
+#[derive(Debug, Default, PartialEq, Eq)]
+struct WordTable {
+    /// The words, concatenated; `word_ends[i]` ends word `i`.
+    words: String,
+    word_ends: Vec<u32>,
+    /// Each word's files by place in the shard, ascending; `place_ends[i]` ends word `i`'s.
+    places: Vec<u8>,
+    place_ends: Vec<u32>,
+}
+
+impl WordTable {
+    fn word(&self, i: usize) -> &str {
+        &self.words[span(&self.word_ends, i)]
+    }
+
+    fn find(&self, word: &str) -> Option<usize> {
+        let (mut low, mut high) = (0, self.word_ends.len());
+        while low < high {
+            let mid = (low + high) / 2;
+            match self.word(mid).cmp(word) {
+                std::cmp::Ordering::Less => low = mid + 1,
+                std::cmp::Ordering::Greater => high = mid,
+                std::cmp::Ordering::Equal => return Some(mid),
+            }
+        }
+        None
+    }
+
+    fn encode(&self) -> Vec<u8> {
+        let mut w = codec::Writer::default();
+        w.str(&self.words);
+        w.u32s(&self.word_ends);
+        w.bytes(&self.places);
+        w.u32s(&self.place_ends);
+        w.finish()
+    }
+
+    /// What [`WordTable::encode`] wrote for a shard of `files` files; `None` unless every
+    /// span is within its array at character boundaries, the words are sorted and every
+    /// place names one of the files.
+    fn decode(bytes: &[u8], files: usize) -> Option<WordTable> {
+        let mut r = codec::Reader::new(bytes);
+        let table = WordTable {
+            words: r.string()?,
+            word_ends: r.u32s()?,
+            places: r.bytes()?.to_vec(),
+            place_ends: r.u32s()?,
+        };
+        let words = table.word_ends.len();
+        let valid = r.is_done()
+            && table.place_ends.len() == words
+            && codec::valid_ends(&table.word_ends, table.words.len())
+            && table
+                .word_ends
+                .iter()
+                .all(|&e| table.words.is_char_boundary(e as usize))
+            && codec::valid_ends(&table.place_ends, table.places.len())
+            && table.places.iter().all(|&p| usize::from(p) < files)
+            && (1..words).all(|i| table.word(i - 1) < table.word(i));
+        valid.then_some(table)
     }
 }
 
 #[salsa::tracked(returns(clone))]
 pub fn identifier_index(db: &dyn Db, workspace: Workspace) -> Arc<IdentifierIndex> {
-    let mut index = IdentifierIndex::default();
-    for &file in workspace.files(db).iter() {
-        for word in file_identifiers(db, file).iter() {
-            match index.files.get_mut(word) {
-                Some(files) => files.push(file),
-                None => {
-                    index.files.insert(word.clone(), vec![file]);
-                }
-            }
-        }
+    Arc::new(IdentifierIndex {
+        shards: (0..shard_count(db, workspace))
+            .map(|k| identifier_shard(db, workspace, k))
+            .collect(),
+    })
+}
+
+/// The words of the workspace's files `shard * SHARD_FILES..` (public so that priming can
+/// build the shards on all cores).
+#[salsa::tracked(returns(clone))]
+pub fn identifier_shard(db: &dyn Db, workspace: Workspace, shard: u32) -> Arc<IdentifierShard> {
+    let files = shard_files(db, workspace, shard);
+    let table = persisted::recorded_shard(
+        db,
+        RecordKind::IdentifierShard,
+        files,
+        || word_table(db, files),
+        WordTable::encode,
+        |bytes| WordTable::decode(bytes, files.len()),
+    );
+    Arc::new(IdentifierShard {
+        files: files.to_vec(),
+        table,
+    })
+}
+
+fn word_table(db: &dyn Db, files: &[SourceFile]) -> WordTable {
+    let words: Vec<_> = files.iter().map(|&f| file_identifiers(db, f)).collect();
+    // Each file's words are sorted and distinct: sorting the pairs by word keeps each
+    // word's places ascending (a stable sort over files taken in order).
+    let mut all: Vec<(&str, u8)> = Vec::new();
+    for (place, words) in words.iter().enumerate() {
+        all.extend(words.iter().map(|w| (&**w, place as u8)));
     }
-    Arc::new(index)
+    all.sort_by(|a, b| a.0.cmp(b.0));
+    let mut table = WordTable::default();
+    for group in all.chunk_by(|a, b| a.0 == b.0) {
+        table.words.push_str(group[0].0);
+        table.word_ends.push(table.words.len() as u32);
+        table.places.extend(group.iter().map(|(_, place)| place));
+        table.place_ends.push(table.places.len() as u32);
+    }
+    table
 }
 
 #[cfg(test)]
 mod tests {
-    use super::words;
+    use super::*;
 
     #[test]
     fn words_are_identifier_shaped() {
@@ -102,5 +215,32 @@ mod tests {
             found,
             ["os", "path", "join", "a1", "$el", "_p", "naïve", "note"]
         );
+    }
+
+    #[test]
+    fn a_word_table_reads_back_from_its_record_and_a_bad_one_is_refused() {
+        let table = WordTable {
+            words: "abcnaïve".into(),
+            word_ends: vec![1, 3, 8],
+            places: vec![0, 2, 1, 0, 1],
+            place_ends: vec![2, 3, 5],
+        };
+        assert_eq!(table.find("bc"), Some(1));
+        assert_eq!(table.find("b"), None);
+        let bytes = table.encode();
+        assert_eq!(WordTable::decode(&bytes, 3), Some(table));
+        assert_eq!(WordTable::decode(&bytes, 2), None, "a place past the files");
+        for len in 0..bytes.len() {
+            assert_eq!(WordTable::decode(&bytes[..len], 3), None, "cut at {len}");
+        }
+        for at in 0..bytes.len() {
+            let mut flipped = bytes.clone();
+            flipped[at] ^= 0x80;
+            if let Some(t) = WordTable::decode(&flipped, 3) {
+                for i in 0..t.word_ends.len() {
+                    let _ = (t.find(t.word(i)), &t.places[span(&t.place_ends, i)]);
+                }
+            }
+        }
     }
 }
