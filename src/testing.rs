@@ -32,8 +32,11 @@ pub struct TestHooks {
     /// change, so that a test can kill the writer between any two steps.
     pub apply_step_pause: Option<Duration>,
     /// `SEXTANT_TEST_CACHE_DISK_FULL=1`: saving the persistent cache fails as a full disk
-    /// does, after half the file is written.
+    /// does, after its first 4 KiB are written.
     pub cache_disk_full: bool,
+    /// `SEXTANT_TEST_INDEX_SHARD_PAUSE_MS=N`: the first index pauses after each shard of
+    /// the symbol index is built, so that answers while indexing can be seen.
+    pub index_shard_pause: Option<Duration>,
 }
 
 impl TestHooks {
@@ -55,6 +58,9 @@ impl TestHooks {
                 .and_then(|ms| ms.parse().ok())
                 .map(Duration::from_millis),
             cache_disk_full: variable("SEXTANT_TEST_CACHE_DISK_FULL").is_some_and(|v| v == "1"),
+            index_shard_pause: variable("SEXTANT_TEST_INDEX_SHARD_PAUSE_MS")
+                .and_then(|ms| ms.parse().ok())
+                .map(Duration::from_millis),
         }
     }
 }
@@ -78,6 +84,7 @@ mod tests {
                 "SEXTANT_TEST_DELAY_MS" => "workspace/symbol:60000",
                 "SEXTANT_TEST_LSP_POOL" => "1:8",
                 "SEXTANT_TEST_APPLY_STEP_PAUSE_MS" => "150",
+                "SEXTANT_TEST_INDEX_SHARD_PAUSE_MS" => "40",
                 _ => return None,
             };
             Some(value.to_string())
@@ -93,6 +100,7 @@ mod tests {
                 lsp_pool: Some((1, 8)),
                 apply_step_pause: Some(Duration::from_millis(150)),
                 cache_disk_full: false,
+                index_shard_pause: Some(Duration::from_millis(40)),
             }
         );
         let malformed = |name: &str| {

@@ -20,7 +20,7 @@ use crate::{
     engine::change::Inputs,
     lang::{LangId, Language},
     semantic::{
-        index::{shard_count, symbol_index, symbol_shard},
+        index::{shard_count, shard_files, symbol_index, symbol_shard},
         names::identifiers::{file_identifiers, identifier_index, identifier_shard},
         symbols::symbol_summaries,
     },
@@ -275,6 +275,22 @@ impl Analysis {
 
     pub fn symbol_search(&self, query: &SymbolQuery) -> Cancellable<SymbolSearch> {
         self.with(|db| symbol_search::symbol_search(db, self.workspace, query))
+    }
+
+    /// [`Analysis::symbol_search`] over the files of the symbol index's first `shards`
+    /// shards: while the first index runs, what it has indexed so far (see
+    /// [`Analysis::prime_caches_by_shard`]).
+    pub fn symbol_search_in_shards(
+        &self,
+        query: &SymbolQuery,
+        shards: u32,
+    ) -> Cancellable<SymbolSearch> {
+        self.with(|db| symbol_search::symbol_search_in_shards(db, self.workspace, query, shards))
+    }
+
+    /// How many files the symbol index's first `shards` shards cover.
+    pub fn files_in_shards(&self, shards: u32) -> usize {
+        (shards as usize * crate::semantic::index::SHARD_FILES).min(self.file_count())
     }
 
     pub fn workspace_stats(&self) -> Cancellable<WorkspaceStats> {
@@ -769,11 +785,23 @@ impl Analysis {
         priming: Priming,
         on_file: &(dyn Fn() + Sync),
     ) -> Cancellable<()> {
+        self.prime_caches_by_shard(priming, on_file, &|_| {})
+    }
+
+    /// [`Analysis::prime_caches_with`], a shard of the indexes at a time in workspace order:
+    /// once `on_shard(n)` is called, the first `n` shards are computed, and a search over
+    /// them ([`Analysis::symbol_search_in_shards`]) answers from memoized results while the
+    /// rest is indexed.
+    pub fn prime_caches_by_shard(
+        &self,
+        priming: Priming,
+        on_file: &(dyn Fn() + Sync),
+        on_shard: &(dyn Fn(u32) + Sync),
+    ) -> Cancellable<()> {
         let Priming {
             identifiers,
             diagnostics,
         } = priming;
-        let files = self.workspace.files(&self.db).clone();
         let workspace = self.workspace;
         // `RootDatabase` is `Send` but not `Sync`: each worker takes its own clone.
         let template = std::sync::Mutex::new(self.db.worker());
@@ -785,42 +813,60 @@ impl Analysis {
                 .records()
                 .is_some_and(|records| records.holds_records() && records.at_start());
             if !warm {
-                compile_queries(db, &files, diagnostics);
+                compile_queries(db, workspace.files(db), diagnostics);
             }
-            files.par_iter().for_each_init(
-                || template.lock().unwrap().clone(),
-                |db, &file| {
-                    db.relay_cancellation();
-                    if warm {
-                        crate::semantic::persisted::text_hash(db, file);
-                    } else {
-                        let _pin = crate::semantic::pin_tree(db, file);
-                        symbol_summaries(db, file);
+            // Each shard is built while the next one's files are worked on; `on_shard` hears
+            // how many shards from the first are complete.
+            let shards = shard_count(db, workspace);
+            let complete = std::sync::Mutex::new((vec![false; shards as usize], 0u32));
+            let shard_lists: Vec<&[SourceFile]> = (0..shards)
+                .map(|shard| shard_files(db, workspace, shard))
+                .collect();
+            rayon::scope(|scope| {
+                for (shard, files) in (0..shards).zip(shard_lists) {
+                    files.par_iter().for_each_init(
+                        || template.lock().unwrap().clone(),
+                        |db, &file| {
+                            db.relay_cancellation();
+                            if warm {
+                                crate::semantic::persisted::text_hash(db, file);
+                            } else {
+                                let _pin = crate::semantic::pin_tree(db, file);
+                                symbol_summaries(db, file);
+                                if identifiers {
+                                    file_identifiers(db, file);
+                                }
+                            }
+                            if diagnostics {
+                                crate::checks::recorded_diagnostics(db, workspace, file);
+                            }
+                            on_file();
+                        },
+                    );
+                    let db = template.lock().unwrap().clone();
+                    let complete = &complete;
+                    scope.spawn(move |_| {
+                        db.relay_cancellation();
+                        symbol_shard(&db, workspace, shard);
                         if identifiers {
-                            file_identifiers(db, file);
+                            identifier_shard(&db, workspace, shard);
                         }
-                    }
-                    if diagnostics {
-                        crate::checks::recorded_diagnostics(db, workspace, file);
-                    }
-                    on_file();
-                },
-            );
-            let shards: Vec<u32> = (0..shard_count(db, workspace)).collect();
-            shards.par_iter().for_each_init(
-                || template.lock().unwrap().clone(),
-                |db, &shard| {
-                    db.relay_cancellation();
-                    symbol_shard(db, workspace, shard);
-                    if identifiers {
-                        identifier_shard(db, workspace, shard);
-                    }
-                },
-            );
+                        let (done, prefix) = &mut *complete.lock().unwrap();
+                        done[shard as usize] = true;
+                        let before = *prefix;
+                        while done.get(*prefix as usize) == Some(&true) {
+                            *prefix += 1;
+                        }
+                        if *prefix > before {
+                            on_shard(*prefix);
+                        }
+                    });
+                }
+            });
             drop(template);
-            symbol_index(db, self.workspace);
+            symbol_index(db, workspace);
             if identifiers {
-                identifier_index(db, self.workspace);
+                identifier_index(db, workspace);
             }
         })
     }

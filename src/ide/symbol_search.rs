@@ -6,7 +6,7 @@ use crate::{
     db::{Db, Workspace},
     lang::LangId,
     semantic::{
-        index::{MatchTier, symbol_index},
+        index::{MatchTier, SymbolIndex, symbol_index},
         symbols::{SymbolKind, file_symbols},
     },
 };
@@ -51,7 +51,21 @@ pub struct SymbolSearch {
 }
 
 pub(crate) fn symbol_search(db: &dyn Db, workspace: Workspace, q: &SymbolQuery) -> SymbolSearch {
-    let index = symbol_index(db, workspace);
+    symbol_search_in(db, &symbol_index(db, workspace), q)
+}
+
+/// [`symbol_search`] over the workspace's first `shards` shards of the symbol index only
+/// (what is indexed so far, while the first index runs).
+pub(crate) fn symbol_search_in_shards(
+    db: &dyn Db,
+    workspace: Workspace,
+    q: &SymbolQuery,
+    shards: u32,
+) -> SymbolSearch {
+    symbol_search_in(db, &SymbolIndex::first_shards(db, workspace, shards), q)
+}
+
+fn symbol_search_in(db: &dyn Db, index: &SymbolIndex, q: &SymbolQuery) -> SymbolSearch {
     let prefix = q.path_prefix.as_deref().map(|p| p.trim_start_matches("./"));
     let result = index.search(&q.query, q.limit, |e| {
         let kind_ok = if q.kinds.is_empty() {

@@ -204,6 +204,18 @@ pub struct LookupAnswer {
     /// Symbols that matched in all; more than `symbols` holds when truncated.
     pub total: usize,
     pub truncated: bool,
+    /// Present while the server's first index runs: the answer covers only the files
+    /// indexed so far.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partial: Option<Indexed>,
+}
+
+/// How much of the workspace a partial answer covers.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Indexed {
+    /// Files whose symbols the answer searched (the first ones in path order).
+    pub files_indexed: usize,
+    pub files_total: usize,
 }
 
 impl LookupAnswer {
@@ -224,6 +236,7 @@ impl LookupAnswer {
             symbols: search.symbols.into_iter().map(hit).collect(),
             total: search.total,
             truncated: search.truncated,
+            partial: None,
         }
     }
 }

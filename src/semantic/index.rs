@@ -252,6 +252,18 @@ pub fn symbol_index(db: &dyn Db, workspace: Workspace) -> Arc<SymbolIndex> {
     })
 }
 
+impl SymbolIndex {
+    /// The index of the workspace's first `shards` shards (those of the files
+    /// `0..shards * SHARD_FILES`), each computed unless memoized.
+    pub fn first_shards(db: &dyn Db, workspace: Workspace, shards: u32) -> SymbolIndex {
+        SymbolIndex {
+            shards: (0..shards.min(shard_count(db, workspace)))
+                .map(|k| symbol_shard(db, workspace, k))
+                .collect(),
+        }
+    }
+}
+
 /// How many shards the workspace's files make.
 pub fn shard_count(db: &dyn Db, workspace: Workspace) -> u32 {
     workspace.files(db).len().div_ceil(SHARD_FILES) as u32

@@ -123,6 +123,8 @@ enum Message {
 
 struct Shared {
     snapshot: Mutex<Option<Snapshot>>,
+    /// While the first index runs, once every file is read: what it has indexed so far.
+    partial: Mutex<Option<super::PartialIndex>>,
     /// The persistent cache, once the first index has opened it.
     cache: std::sync::OnceLock<Arc<super::cache::Cache>>,
     /// The token of the snapshot the background check is running on, to stop it at shutdown.
@@ -324,6 +326,46 @@ impl LiveWorkspace {
             .is_ok()
         {
             let _ = reply_rx.recv();
+        }
+    }
+
+    /// Runs `query` on the current snapshot as [`LiveWorkspace::read`] does; but while the
+    /// first index runs, once every file is read, runs `partial` on what is indexed so far
+    /// instead of waiting (and without the read-your-writes wait, which would last as long
+    /// as the index).
+    pub fn read_or_partial<T>(
+        &self,
+        cancel: &RequestCancel,
+        query: impl Fn(&Snapshot) -> Result<T, crate::ide::Cancelled>,
+        partial: impl Fn(&super::PartialIndex) -> Result<T, crate::ide::Cancelled>,
+    ) -> Result<T, ReadError> {
+        loop {
+            if cancel.is_cancelled() {
+                return Err(ReadError::Cancelled);
+            }
+            if self.status().ready || self.load_error().is_some() {
+                return self.read(cancel, &query);
+            }
+            let indexing = self.shared.partial.lock().unwrap().clone();
+            let built = indexing
+                .as_ref()
+                .map_or(0, super::PartialIndex::shards_built);
+            match indexing {
+                Some(indexing) if built > 0 && !indexing.covers_every_file(built) => {
+                    let token = indexing.analysis.cancellation_token();
+                    cancel.watch(token.clone());
+                    match partial(&indexing) {
+                        Ok(value) => return Ok(value),
+                        Err(_) if cancel.is_cancelled() => return Err(ReadError::Cancelled),
+                        // The first index is over and the host moves on: ask again.
+                        Err(_) => {}
+                    }
+                }
+                // Every shard built: the whole answer, after the read-your-writes wait.
+                Some(_) if built > 0 => return self.read(cancel, &query),
+                // Still walking, reading, or building the first shard: nothing to say yet.
+                _ => std::thread::sleep(CANCEL_POLL),
+            }
         }
     }
 
@@ -578,6 +620,7 @@ impl Shared {
     fn new() -> Arc<Shared> {
         Arc::new(Shared {
             snapshot: Mutex::new(None),
+            partial: Mutex::new(None),
             cache: std::sync::OnceLock::new(),
             background_check: Mutex::new(None),
             subscribers: Mutex::new(Vec::new()),
@@ -721,6 +764,10 @@ fn first_index(
     shared: &Arc<Shared>,
 ) -> Option<Host> {
     let outer = options.progress.take();
+    let partial_shared = shared.clone();
+    options.indexing = Some(super::IndexingSink(Arc::new(move |partial| {
+        *partial_shared.partial.lock().unwrap() = partial;
+    })));
     let status_shared = shared.clone();
     options.progress = Some(ProgressSink(Arc::new(move |event: ProgressEvent| {
         status_shared.status.lock().unwrap().progress = Some(event);

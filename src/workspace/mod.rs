@@ -77,6 +77,39 @@ pub struct LoadOptions {
     pub lazy: bool,
     /// Where the persistent cache is kept (`cache.rs`), if anywhere.
     pub cache: cache::CacheSetting,
+    /// Told what the first load has indexed so far, for answers while it runs: once every
+    /// file is read, and then `None` once indexing is over (so that the snapshot it handed
+    /// out is dropped before the host changes).
+    pub indexing: Option<IndexingSink>,
+}
+
+/// What a first load has indexed so far (see [`LoadOptions::indexing`]).
+#[derive(Clone)]
+pub struct PartialIndex {
+    /// The workspace being indexed: every file read, the indexes not all built.
+    pub analysis: Analysis,
+    /// How many shards of the symbol index, from the first, are built.
+    pub shards: Arc<std::sync::atomic::AtomicU32>,
+}
+
+impl PartialIndex {
+    pub fn shards_built(&self) -> u32 {
+        self.shards.load(std::sync::atomic::Ordering::Acquire)
+    }
+
+    /// Whether `shards` shards hold every file of the workspace.
+    pub fn covers_every_file(&self, shards: u32) -> bool {
+        self.analysis.files_in_shards(shards) >= self.analysis.file_count()
+    }
+}
+
+#[derive(Clone)]
+pub struct IndexingSink(pub Arc<dyn Fn(Option<PartialIndex>) + Send + Sync>);
+
+impl std::fmt::Debug for IndexingSink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("IndexingSink")
+    }
 }
 
 /// One step of loading: `done` of `total` files through `phase`.
@@ -357,10 +390,28 @@ impl Host {
                 identifiers: false,
                 diagnostics: options.check_on_load,
             };
-            // Nothing else holds this host yet, so nothing can cancel the priming.
+            let shards = Arc::new(std::sync::atomic::AtomicU32::new(0));
+            if let Some(sink) = &options.indexing {
+                (sink.0)(Some(PartialIndex {
+                    analysis: host.analysis(),
+                    shards: shards.clone(),
+                }));
+            }
+            let slow_shards = crate::testing::hooks().index_shard_pause;
+            let on_shard = |built| {
+                if let Some(pause) = slow_shards {
+                    std::thread::sleep(pause);
+                }
+                shards.store(built, std::sync::atomic::Ordering::Release);
+            };
+            // Only readers of the partial index hold this host's snapshots, and they never
+            // write, so nothing can cancel the priming.
             let _ = host
                 .analysis()
-                .prime_caches_with(priming, &|| indexing.inc());
+                .prime_caches_by_shard(priming, &|| indexing.inc(), &on_shard);
+            if let Some(sink) = &options.indexing {
+                (sink.0)(None);
+            }
         }
         host.index_time = started.elapsed();
         Ok(host)

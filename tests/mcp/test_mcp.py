@@ -323,9 +323,10 @@ async def test_a_restarted_server_answers_from_its_persistent_cache(workspace, t
             if saved["saves"] >= 2:
                 break
             await anyio.sleep(0.1)
-    # Five files: each one's symbols, identifiers and diagnostics, and the names of the
-    # three (Python and TypeScript) whose checks read names.
-    assert (saved["used"], saved["computed"], saved["faults"], saved["saves"]) == (0, 18, 0, 2)
+    # Five files: each one's symbols, identifiers and diagnostics, the names of the three
+    # (Python and TypeScript) whose checks read names, and the symbol and identifier
+    # indexes' one shard each.
+    assert (saved["used"], saved["computed"], saved["faults"], saved["saves"]) == (0, 20, 0, 2)
 
     async with stdio_session(workspace, "--cache-dir", cache) as session:
         await wait_until_checked(session)
@@ -333,8 +334,10 @@ async def test_a_restarted_server_answers_from_its_persistent_cache(workspace, t
         warm = (await status(session))["cache"]
     assert second.structured_content == first.structured_content
     assert [d["code"] for d in second.structured_content["diagnostics"]] == ["SX006", "SX005"]
-    # Symbols, identifiers and diagnostics from records; no file was parsed to check it.
-    assert (warm["used"], warm["computed"], warm["faults"], warm["saves"]) == (15, 0, 0, 0)
+    # From records, and no file parsed: the two indexes' shards, each file's diagnostics,
+    # and each file's symbols (and imports), which the import graph that decides which
+    # fixes `typecheck` offers reads.
+    assert (warm["used"], warm["computed"], warm["faults"], warm["saves"]) == (12, 0, 0, 0)
     assert warm["dir"].startswith(cache)
 
 
@@ -581,3 +584,38 @@ async def test_http_checks_host_origin_and_token(workspace):
             assert evil_origin.status_code == 403, evil_origin.status_code
         async with http_session(server.url, headers={"Authorization": "Bearer s3cret-token"}) as session:
             assert names(await session.call_tool("lookup_symbol", {"query": "Config"}))[0] == "Config"
+
+
+async def test_lookup_symbol_answers_from_the_files_indexed_so_far(tmp_path):
+    # 600 files, one matching function each: the symbol index's shards hold 256 files, so
+    # the first index builds three, and pauses after each one (a test hook).
+    root = tmp_path / "many"
+    for i in range(600):
+        write(root, f"m{i:03}.py", f"def task_{i:03}():\n    pass\n")
+    env = {**os.environ, "SEXTANT_TEST_INDEX_SHARD_PAUSE_MS": "2000"}
+    async with stdio_session(root, "--no-cache", env=env) as session:
+        partial = []
+        for _ in range(400):
+            result = await session.call_tool("lookup_symbol", {"query": "task_", "limit": 200})
+            answer = result.structured_content
+            if "partial" not in answer:
+                break
+            partial.append(answer)
+            await anyio.sleep(0.05)
+        # Each partial answer covers the files of the shards built so far, and every one of
+        # those files, in path order.
+        covered = [a["partial"]["files_indexed"] for a in partial]
+        assert covered == sorted(covered)
+        # (A call can take long on a busy machine and miss the second shard's two seconds.)
+        assert 256 in covered and set(covered) <= {256, 512}, covered
+        for a in partial:
+            n = a["partial"]["files_indexed"]
+            assert a["partial"]["files_total"] == 600
+            assert a["total"] == n
+            assert [s["name"] for s in a["symbols"]] == [f"task_{i:03}" for i in range(min(n, 200))]
+            assert a["truncated"] == (n > 200)
+        # Once every shard is built, the whole workspace answers, without the mark.
+        assert answer["total"] == 600 and "partial" not in answer
+        assert [s["name"] for s in answer["symbols"]] == [f"task_{i:03}" for i in range(200)]
+        status = await wait_until_indexed(session)
+        assert "progress" not in status

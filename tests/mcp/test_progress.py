@@ -25,11 +25,12 @@ async def test_a_call_waiting_for_the_first_index_reports_its_progress(tmp_path)
         seen.append((progress, total, message))
 
     async with stdio_session(root) as session:
+        # (`lookup_symbol` would answer from the shards indexed so far instead of waiting.)
         result = await session.call_tool(
-            "lookup_symbol", {"query": "Widget2999", "limit": 1}, progress_callback=on_progress
+            "find_references", {"query": "Widget2999", "limit": 1}, progress_callback=on_progress
         )
         assert not result.is_error, result.content
-        assert result.structured_content["symbols"][0]["name"] == "Widget2999"
+        assert result.structured_content["definitions"][0]["name"] == "Widget2999"
         # Later calls find the index ready: nothing to report.
         later = []
 

@@ -24,8 +24,8 @@ use tokio::sync::Semaphore;
 use super::{
     ErrorCode, Limits, ToolError,
     answers::{
-        DefinitionAnswer, ExplainAnswer, ImportGraphAnswer, ImportsAnswer, Json, LookupAnswer,
-        OutlineAnswer, ParseAnswer, Positions, ReferencesAnswer, TypecheckAnswer,
+        DefinitionAnswer, ExplainAnswer, ImportGraphAnswer, ImportsAnswer, Indexed, Json,
+        LookupAnswer, OutlineAnswer, ParseAnswer, Positions, ReferencesAnswer, TypecheckAnswer,
     },
     paths,
     schema::{input_schema, output_schema},
@@ -36,7 +36,7 @@ use crate::{
         SymbolKind, SymbolQuery, Target, registry,
     },
     workspace::{
-        self, FileError, ReadRefusal, SkipReason, SkippedFile,
+        self, FileError, PartialIndex, ReadRefusal, SkipReason, SkippedFile,
         live::{FileReadError, LiveStatus, LiveWorkspace, ReadError, RequestCancel, Snapshot},
     },
 };
@@ -819,8 +819,24 @@ impl SextantServer {
         let live = self.live.clone();
         let out = self
             .run("lookup_symbol", ctx, Lane::Compute, move |cancel| {
-                live.read(cancel, |s: &Snapshot| s.analysis.symbol_search(&query))
-                    .map(|found| LookupAnswer::new(found, positions))
+                let full = |s: &Snapshot| {
+                    let found = s.analysis.symbol_search(&query)?;
+                    Ok(LookupAnswer::new(found, positions))
+                };
+                let partial = |p: &PartialIndex| {
+                    let shards = p.shards_built();
+                    let found = p.analysis.symbol_search_in_shards(&query, shards)?;
+                    let mut answer = LookupAnswer::new(found, positions);
+                    let (files_indexed, files_total) =
+                        (p.analysis.files_in_shards(shards), p.analysis.file_count());
+                    // Every shard built: the answer is the whole index's.
+                    answer.partial = (files_indexed < files_total).then_some(Indexed {
+                        files_indexed,
+                        files_total,
+                    });
+                    Ok(answer)
+                };
+                live.read_or_partial(cancel, full, partial)
                     .map_err(read_error)
             })
             .await?;
