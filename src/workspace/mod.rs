@@ -12,6 +12,7 @@ pub mod changes;
 mod config;
 mod error;
 pub mod format;
+mod process;
 pub mod git;
 pub mod live;
 mod load;
