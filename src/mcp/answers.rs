@@ -590,6 +590,10 @@ pub struct TypecheckAnswer {
     /// With `fix: true`: the fixes, not written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fixes: Option<FixesAnswer>,
+    /// With `depth: "deep"`: each type checker's run on each project (`status`: ran,
+    /// cached, missing, failed, timed_out, cancelled, not_allowed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub checkers: Option<Vec<crate::workspace::typecheck::CheckerRun>>,
 }
 
 /// The fixes of a check's diagnostics, computed and not written.
@@ -659,6 +663,7 @@ impl TypecheckAnswer {
                 .collect(),
             summary: result.summary,
             fixes: None,
+            checkers: None,
         }
     }
 

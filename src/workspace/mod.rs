@@ -12,14 +12,15 @@ pub mod changes;
 mod config;
 mod error;
 pub mod format;
-mod process;
 pub mod git;
 pub mod live;
 mod load;
 pub mod manifests;
+mod process;
 pub mod reader;
 pub mod system;
 mod texts;
+pub mod typecheck;
 
 use std::{
     collections::HashMap,
