@@ -374,3 +374,28 @@ fn paths_outside_the_root_are_dropped_and_counted() {
     );
     assert_eq!(lines.len(), 3);
 }
+
+#[test]
+fn a_checker_finding_what_sextant_found_is_merged_into_one_diagnostic() {
+    let Some(tsc) = tsc() else { return };
+    let dir = typescript_project(&tsc);
+    write_file(
+        dir.path(),
+        "src/a.ts",
+        "export const y = x;\nexport const n: number = \"x\";\n",
+    );
+    let cache = tempfile::tempdir().unwrap();
+    let out = deep(dir.path(), cache.path(), &["check", "--deep"], None);
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[..3],
+        [
+            "src/a.ts:1:18: SX005 (also tsc:TS2304) undefined name 'x'",
+            "src/a.ts:2:14: tsc:TS2322 Type 'string' is not assignable to type 'number'.",
+            "Found 2 diagnostics in 1 of 1 file (SX005 1, tsc:TS2322 1).",
+        ],
+        "{text}"
+    );
+    assert!(lines[3].ends_with(" ms, 2 diagnostics"), "{text}");
+}

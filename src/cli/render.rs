@@ -67,9 +67,14 @@ pub fn check(result: &ide::CheckResult, as_json: bool) -> String {
     }
     let mut out = String::new();
     for d in &result.diagnostics {
+        let also = if d.also.is_empty() {
+            String::new()
+        } else {
+            format!(" (also {})", d.also.join(", "))
+        };
         let _ = writeln!(
             out,
-            "{}:{}:{}: {} {}",
+            "{}:{}:{}: {}{also} {}",
             d.path, d.span.start.line, d.span.start.column, d.code, d.message
         );
     }

@@ -43,6 +43,10 @@ pub struct DiagnosticInfo {
     /// The edit that resolves it, when there is one (`sextant check --fix` applies it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<FixInfo>,
+    /// The same finding as a deep check's type checkers report it, by their codes
+    /// (`tsc:TS2304`): merged into this one rather than listed twice.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<String>,
 }
 
 /// A diagnostic's fix, in editor terms.
@@ -429,6 +433,7 @@ pub(crate) fn file_diagnostics_info(
                 })
                 .chain(related)
                 .collect(),
+            also: Vec::new(),
             fix: d.fix.as_ref().map(|fix| FixInfo {
                 title: fix.title.clone(),
                 applicability: fix.applicability,

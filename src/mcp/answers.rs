@@ -539,6 +539,9 @@ pub struct DiagnosticEntry {
     /// Its fix, when it has one: what it does and whether it is `safe`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<crate::ide::FixInfo>,
+    /// With `depth: "deep"`: the codes a type checker reports the same finding by.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<String>,
 }
 
 impl DiagnosticEntry {
@@ -563,6 +566,7 @@ impl DiagnosticEntry {
                 })
                 .collect(),
             fix: d.fix,
+            also: d.also,
         }
     }
 }

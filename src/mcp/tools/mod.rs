@@ -875,13 +875,22 @@ impl SextantServer {
                 let read_only = self_read_only;
                 let (mut result, plan) = live
                     .read(cancel, |s: &Snapshot| {
-                        let result = s.analysis.check(&query)?;
                         let (config, state_dir) = &*s.typecheck;
                         let deep = match args.depth {
                             Some(depth) => depth == Depth::Deep,
                             None => config.deep,
                         };
-                        if !deep || !result.unmatched_paths.is_empty() {
+                        if !deep {
+                            return Ok((s.analysis.check(&query)?, None));
+                        }
+                        // Every lint diagnostic, so that a checker's finding of the same
+                        // thing merges into it even past the limit, which merge applies.
+                        let all = ide::CheckQuery {
+                            limit: usize::MAX,
+                            ..query.clone()
+                        };
+                        let result = s.analysis.check(&all)?;
+                        if !result.unmatched_paths.is_empty() {
                             return Ok((result, None));
                         }
                         let options = typecheck::DeepOptions {

@@ -65,6 +65,9 @@ pub struct CheckerSpec {
     inputs: Vec<String>,
     /// Running it may run the project's code (build scripts, plugins).
     pub executes_code: bool,
+    /// Its codes (namespaced) that mean what a sextant code does.
+    #[serde(default)]
+    same: BTreeMap<String, String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
@@ -719,6 +722,7 @@ impl DeepPlan {
             unnecessary: false,
             related: Vec::new(),
             fix: None,
+            also: Vec::new(),
         })
     }
 }
@@ -782,7 +786,9 @@ fn lock_file(path: &Path, stop: &dyn Fn() -> bool) -> std::io::Result<Option<std
 }
 
 /// `outcome`'s diagnostics added to a lint check's `result`: sorted in with the rest
-/// (by path, then position), counted in its summary, at most `limit` listed.
+/// (by path, then position), counted in its summary, at most `limit` listed. A tool's
+/// finding that the registry says means what a sextant diagnostic on its line means is
+/// merged into that one (its code under `also`), so no finding is listed twice.
 pub fn merge(
     result: &mut CheckResult,
     outcome: &DeepOutcome,
@@ -794,6 +800,16 @@ pub fn merge(
         .iter()
         .filter(|d| min_severity.is_none_or(|min| d.severity <= min));
     for d in kept {
+        if let Some(ours) = result
+            .diagnostics
+            .iter_mut()
+            .find(|ours| same_finding(ours, d))
+        {
+            if !ours.also.contains(&d.code) {
+                ours.also.push(d.code.clone());
+            }
+            continue;
+        }
         result.summary.total += 1;
         *result.summary.by_code.entry(d.code.clone()).or_default() += 1;
         *result.summary.by_file.entry(d.path.clone()).or_default() += 1;
@@ -806,6 +822,15 @@ pub fn merge(
         result.diagnostics.truncate(limit);
         result.summary.truncated = true;
     }
+}
+
+/// `tool`'s finding is `ours`: the same file and line, and a code the registry equates.
+fn same_finding(ours: &DiagnosticInfo, tool: &DiagnosticInfo) -> bool {
+    ours.path == tool.path
+        && ours.span.start.line == tool.span.start.line
+        && checkers()
+            .iter()
+            .any(|c| c.same.get(&tool.code).is_some_and(|id| *id == ours.code))
 }
 
 #[cfg(test)]
