@@ -72,11 +72,20 @@ async def test_a_read_only_server_runs_no_checker_that_executes_code(tmp_path):
     write(root, "sextant.toml", '[typecheck.programs]\ncargo = "./fake-cargo"\n')
     script = write(root, "fake-cargo", f"#!/bin/sh\ntouch {marker}\n")
     script.chmod(0o755)
+    # tsc executes nothing, but one shipped inside the repository is the repository's code.
+    write(root, "web/tsconfig.json", "{}")
+    write(root, "web/a.ts", "export const n = 1;\n")
+    local_tsc = write(root, "web/node_modules/.bin/tsc", f"#!/bin/sh\ntouch {marker}\n")
+    local_tsc.chmod(0o755)
     async with stdio_session(root, "--read-only") as session:
         await wait_until_indexed(session)
         out = (await session.call_tool("typecheck", {"depth": "deep"})).structured_content
-    [run] = out["checkers"]
-    assert (run["tool"], run["status"], run["diagnostics"]) == ("cargo", "not_allowed", 0), run
+    runs = {(run["tool"], run["project"]): run for run in out["checkers"]}
+    assert sorted(runs) == [("cargo", "."), ("tsc", "web")], runs
+    cargo = runs[("cargo", ".")]
+    assert (cargo["status"], cargo["diagnostics"]) == ("not_allowed", 0), cargo
+    # From PATH only: missing here unless a tsc is installed there.
+    assert runs[("tsc", "web")]["status"] in ("missing", "ran"), runs
     assert not marker.exists()
 
 

@@ -354,7 +354,9 @@ fn under(path: &str, dir: &str) -> bool {
 }
 
 /// The program to run: `[typecheck.programs]`'s, else the registry's found in the
-/// project's `search` directories (nearest first, up to the root), else on PATH.
+/// project's `search` directories (nearest first, up to the root), else on PATH. A
+/// read-only server takes it from PATH only: a program inside the repository
+/// (`node_modules/.bin/tsc`) is the repository's code.
 fn find_program(
     spec: &CheckerSpec,
     options: &DeepOptions,
@@ -373,7 +375,7 @@ fn find_program(
             Err(CheckerStatus::Missing)
         };
     }
-    let mut at = Some(dir);
+    let mut at = Some(dir).filter(|_| !options.read_only);
     while let Some(d) = at {
         for search in &spec.search {
             let candidate = d.join(search).join(name);
