@@ -72,10 +72,16 @@ pub fn check(result: &ide::CheckResult, as_json: bool) -> String {
         } else {
             format!(" (also {})", d.also.join(", "))
         };
+        // A checker's message may run over lines (tsc's elaborations, mypy's hints); the
+        // text output keeps one line per diagnostic.
         let _ = writeln!(
             out,
             "{}:{}:{}: {}{also} {}",
-            d.path, d.span.start.line, d.span.start.column, d.code, d.message
+            d.path,
+            d.span.start.line,
+            d.span.start.column,
+            d.code,
+            d.message.replace('\n', " / ")
         );
     }
     let summary = &result.summary;

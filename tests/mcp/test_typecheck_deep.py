@@ -9,6 +9,7 @@ import os
 import time
 from pathlib import Path
 
+import anyio
 import pytest
 
 from conftest import REPO, stdio_session, tool_error, wait_until_indexed, write
@@ -117,3 +118,34 @@ async def test_an_unknown_depth_is_an_invalid_argument(tmp_path):
         await wait_until_indexed(session)
         error = tool_error(await session.call_tool("typecheck", {"depth": "deepest"}))
     assert error["code"] == "INVALID_ARGUMENT", error
+
+
+async def ended_soon(pid: int, timeout: float = 2) -> bool:
+    """`ended`, polled without blocking the client's loop (which sends the cancellation)."""
+    deadline = time.monotonic() + timeout
+    while not ended(pid, timeout=0):
+        if time.monotonic() > deadline:
+            return False
+        await anyio.sleep(0.05)
+    return True
+
+
+async def test_a_cancelled_call_kills_the_checker_mid_run(tmp_path):
+    root = tmp_path / "ws"
+    pid_file = tmp_path / "sleep.pid"
+    write(root, "tsconfig.json", "{}")
+    write(root, "src/a.ts", "export const n = 1;\n")
+    write(root, "sextant.toml", '[typecheck.programs]\ntsc = "./hang.sh"\n')
+    script = write(root, "hang.sh", f"#!/bin/sh\nsleep 100 &\necho $! > {pid_file}\nwait\n")
+    script.chmod(0o755)
+    async with stdio_session(root) as session:
+        await wait_until_indexed(session)
+        with anyio.move_on_after(1.5):
+            await session.call_tool("typecheck", {"depth": "deep"})
+        assert pid_file.exists()
+        assert await ended_soon(int(pid_file.read_text()))
+        # The server serves on, and the same call runs the checker again (nothing memoized).
+        pid_file.unlink()
+        with anyio.move_on_after(1.5):
+            await session.call_tool("typecheck", {"depth": "deep"})
+        assert await ended_soon(int(pid_file.read_text()))

@@ -457,6 +457,13 @@ struct Memo {
     detail: Option<String>,
 }
 
+/// A memo on disk, with the inputs it answers for.
+#[derive(Serialize, Deserialize)]
+struct StoredMemo {
+    key: String,
+    memo: Memo,
+}
+
 static MEMO: LazyLock<Mutex<HashMap<blake3::Hash, Arc<Memo>>>> = LazyLock::new(Default::default);
 /// One lock per project's private directory: never two runs of a project at once.
 static RUNNING: LazyLock<Mutex<HashMap<PathBuf, Arc<Mutex<()>>>>> = LazyLock::new(Default::default);
@@ -504,10 +511,10 @@ impl DeepPlan {
             .join(format!("{}-{}", job.spec.tool, &name.as_str()[..16]))
     }
 
+    /// One memo file per checker and project, holding its latest inputs' key: the disk
+    /// keeps as many memos as there are projects, however often they change.
     fn memo_path(&self, job: &Job) -> PathBuf {
-        self.state_base
-            .join("memo")
-            .join(format!("{}.json", job.key.to_hex()))
+        self.private_dir(job).join("memo.json")
     }
 
     fn lookup(&self, job: &Job) -> Option<Arc<Memo>> {
@@ -518,7 +525,11 @@ impl DeepPlan {
             return None;
         }
         let bytes = std::fs::read(self.memo_path(job)).ok()?;
-        let memo: Arc<Memo> = Arc::new(serde_json::from_slice(&bytes).ok()?);
+        let stored: StoredMemo = serde_json::from_slice(&bytes).ok()?;
+        if stored.key != job.key.to_hex().as_str() {
+            return None;
+        }
+        let memo = Arc::new(stored.memo);
         remember(job.key, memo.clone());
         Some(memo)
     }
@@ -532,7 +543,13 @@ impl DeepPlan {
                 .parent()
                 .map(std::fs::create_dir_all)
                 .unwrap_or(Ok(()))
-                .and_then(|()| std::fs::write(&tmp, serde_json::to_vec(&*memo).unwrap_or_default()))
+                .and_then(|()| {
+                    let stored = StoredMemo {
+                        key: job.key.to_hex().to_string(),
+                        memo: (*memo).clone(),
+                    };
+                    std::fs::write(&tmp, serde_json::to_vec(&stored).unwrap_or_default())
+                })
                 .and_then(|()| std::fs::rename(&tmp, &path));
             if written.is_err() {
                 // A memo not written is a run repeated next time, nothing worse.
