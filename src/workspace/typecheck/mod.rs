@@ -331,9 +331,7 @@ pub fn plan(
     }
     let state_base = options.state_dir.clone().unwrap_or_else(|| {
         let name = blake3::hash(options.root.as_os_str().as_encoded_bytes()).to_hex();
-        std::env::temp_dir()
-            .join(format!("sextant-typecheck-{}", unsafe { libc::getuid() }))
-            .join(&name.as_str()[..16])
+        shared_temp_base().join(&name.as_str()[..16])
     });
     Ok(DeepPlan {
         root: options.root.to_path_buf(),
@@ -343,6 +341,32 @@ pub fn plan(
         persist: options.state_dir.is_some(),
         state_base,
     })
+}
+
+/// With no cache directory, the tools' directories go under the shared temporary
+/// directory, in one of this user's own (see [`owned_temp_base`]).
+fn shared_temp_base() -> PathBuf {
+    // SAFETY: getuid has no preconditions and cannot fail.
+    let uid = unsafe { libc::getuid() };
+    std::env::temp_dir().join(format!("sextant-typecheck-{uid}"))
+}
+
+/// Creates the shared temporary base (mode 0700) or checks that the one there is a
+/// directory of this user's that no one else may enter: another user could have made it
+/// first, to read or plant a build's output.
+fn owned_temp_base(base: &Path) -> Result<(), String> {
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt};
+    let _ = std::fs::DirBuilder::new().mode(0o700).create(base);
+    let meta = std::fs::symlink_metadata(base).map_err(|e| format!("{}: {e}", base.display()))?;
+    // SAFETY: getuid has no preconditions and cannot fail.
+    let uid = unsafe { libc::getuid() };
+    if !meta.is_dir() || meta.uid() != uid || meta.mode() & 0o077 != 0 {
+        return Err(format!(
+            "{} is not a private directory of this user's; pass --cache-dir",
+            base.display()
+        ));
+    }
+    Ok(())
 }
 
 /// `path` is `dir` or below it (workspace-relative, `.` the root).
@@ -567,6 +591,11 @@ impl DeepPlan {
             Err(status) => return (*status, None),
         };
         let private = self.private_dir(job);
+        if !self.persist
+            && let Err(e) = owned_temp_base(&shared_temp_base())
+        {
+            return failed(e);
+        }
         if let Err(e) = std::fs::create_dir_all(&private) {
             return failed(format!("{}: {e}", private.display()));
         }
@@ -898,6 +927,24 @@ mod tests {
         );
         assert!(validate(&config("timeout_ms = 0")).is_err());
         assert!(validate(&config("[programs]\ntsc = \"\"")).is_err());
+    }
+
+    #[test]
+    fn a_shared_temporary_base_must_be_private() {
+        let dir = tempfile::tempdir().unwrap();
+        let fresh = dir.path().join("fresh");
+        assert_eq!(owned_temp_base(&fresh), Ok(()));
+        let open = dir.path().join("open");
+        std::fs::create_dir(&open).unwrap();
+        std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o777)).unwrap();
+        assert!(
+            owned_temp_base(&open)
+                .unwrap_err()
+                .contains("not a private directory")
+        );
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&fresh, &link).unwrap();
+        assert!(owned_temp_base(&link).is_err());
     }
 
     #[test]
