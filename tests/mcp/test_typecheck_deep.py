@@ -149,3 +149,27 @@ async def test_a_cancelled_call_kills_the_checker_mid_run(tmp_path):
         with anyio.move_on_after(1.5):
             await session.call_tool("typecheck", {"depth": "deep"})
         assert await ended_soon(int(pid_file.read_text()))
+
+
+async def test_two_calls_never_run_a_projects_checker_at_once(tmp_path):
+    root = tmp_path / "ws"
+    log = tmp_path / "runs.log"
+    write(root, "tsconfig.json", "{}")
+    write(root, "src/a.ts", "export const n = 1;\n")
+    write(root, "sextant.toml", '[typecheck.programs]\ntsc = "./slow.sh"\n')
+    script = write(root, "slow.sh", f"#!/bin/sh\necho start >> {log}\nsleep 1\necho end >> {log}\n")
+    script.chmod(0o755)
+    results = []
+    async with stdio_session(root) as session:
+        await wait_until_indexed(session)
+
+        async def call():
+            out = await session.call_tool("typecheck", {"depth": "deep"})
+            results.append(out.structured_content["checkers"][0]["status"])
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(call)
+            group.start_soon(call)
+    # One run; the call that waited for it is answered from its memo.
+    assert log.read_text() == "start\nend\n"
+    assert sorted(results) == ["cached", "ran"], results

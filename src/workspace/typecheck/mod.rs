@@ -624,6 +624,17 @@ impl DeepPlan {
         if let Some(memo) = self.lookup(job) {
             return (CheckerStatus::Cached, Some(memo));
         }
+        self.execute(job, &program, &private, stop)
+    }
+
+    /// Runs the checker (the project's lock held) and reads what it printed.
+    fn execute(
+        &self,
+        job: &Job,
+        program: &Path,
+        private: &Path,
+        stop: &dyn Fn() -> bool,
+    ) -> (CheckerStatus, Option<Arc<Memo>>) {
         let private_text = private.to_string_lossy();
         let fill = |s: &str| s.replace("{private}", &private_text);
         let args: Vec<String> = job.spec.args.iter().map(|a| fill(a)).collect();
@@ -634,7 +645,7 @@ impl DeepPlan {
             .map(|(k, v)| (k.clone(), OsString::from(fill(v))))
             .collect();
         let spawn = Spawn {
-            program: program.clone(),
+            program: program.to_path_buf(),
             args: &args,
             cwd: &job.dir,
             env,
@@ -677,11 +688,23 @@ impl DeepPlan {
             Stream::Stdout => &out,
             Stream::Stderr => &err,
         };
+        self.interpret(job, status, stream, &err, cut)
+    }
+
+    /// A run that exited, judged: its findings memoized, or a failure when it says
+    /// something is wrong and nothing it said has a place.
+    fn interpret(
+        &self,
+        job: &Job,
+        status: std::process::ExitStatus,
+        stream: &[u8],
+        err: &[u8],
+        cut: bool,
+    ) -> (CheckerStatus, Option<Arc<Memo>>) {
         let parsed = parse::parse(job.spec.output, &String::from_utf8_lossy(stream));
         if !status.success() && parsed.findings.is_empty() {
-            // It says something is wrong and nothing it said has a place: a failure.
             let said = if parsed.unplaced.is_empty() {
-                first_lines(&String::from_utf8_lossy(&err))
+                first_lines(&String::from_utf8_lossy(err))
             } else {
                 parsed
                     .unplaced
