@@ -399,3 +399,45 @@ fn a_checker_finding_what_sextant_found_is_merged_into_one_diagnostic() {
     );
     assert!(lines[3].ends_with(" ms, 2 diagnostics"), "{text}");
 }
+
+#[test]
+fn select_and_ignore_take_tool_codes_and_prefixes() {
+    let Some(tsc) = tsc() else { return };
+    let dir = typescript_project(&tsc);
+    write_file(
+        dir.path(),
+        "src/a.ts",
+        "import { nothing } from \"./nowhere\";\nexport const n: number = \"x\";\n",
+    );
+    let cache = tempfile::tempdir().unwrap();
+    let codes = |args: &[&str]| -> Vec<String> {
+        let out = deep(dir.path(), cache.path(), args, None);
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let mut codes: Vec<String> = json["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| format!("{}{:?}", d["code"].as_str().unwrap(), d.get("also")))
+            .collect();
+        codes.sort();
+        codes
+    };
+    let all = codes(&["check", "--deep", "--json"]);
+    assert_eq!(
+        all,
+        [
+            "SX003Some(Array [String(\"tsc:TS2307\")])",
+            "SX006None",
+            "tsc:TS2322None"
+        ],
+        "{all:?}"
+    );
+    assert_eq!(
+        codes(&["check", "--deep", "--json", "--select", "tsc:"]),
+        ["tsc:TS2307None", "tsc:TS2322None"]
+    );
+    assert_eq!(
+        codes(&["check", "--deep", "--json", "--ignore", "tsc:TS2322,SX006"]),
+        ["SX003Some(Array [String(\"tsc:TS2307\")])"]
+    );
+}

@@ -239,7 +239,8 @@ pub struct CheckArgs {
     /// --root).
     pub paths: Vec<PathBuf>,
     /// Report only these codes (comma-separated ids, names, id prefixes such as SX00, or
-    /// ALL) instead of the default set.
+    /// ALL; with --deep also tool codes or their prefixes, such as tsc: or rustc:E0308)
+    /// instead of the default set.
     #[arg(long, value_name = "CODES", value_delimiter = ',')]
     pub select: Vec<String>,
     /// Do not report these codes (as for --select).
@@ -899,7 +900,7 @@ fn check(g: &GlobalArgs, args: &CheckArgs) -> Result<(String, ExitCode), CliErro
         // The checkers need no snapshot; a command's only one goes before they run.
         drop(analysis);
         let outcome = plan.run(&|| false);
-        typecheck::merge(&mut result, &outcome, None, usize::MAX);
+        typecheck::merge(&mut result, &outcome, &query, usize::MAX);
         checkers = Some(outcome.checkers);
     }
     // A checker that did not answer leaves the code unchecked: not a passing check.

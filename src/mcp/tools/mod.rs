@@ -297,7 +297,8 @@ pub struct TypecheckArgs {
     pub file_paths: Option<Vec<String>>,
     /// Only diagnostics at least this severe (`error` < `warning` < `information` < `hint`).
     pub severity: Option<ide::Severity>,
-    /// Only these codes: ids (`SX005`), names (`undefined-name`) or id prefixes (`SX00`);
+    /// Only these codes: ids (`SX005`), names (`undefined-name`), id prefixes (`SX00`) or,
+    /// with `depth: "deep"`, tool codes and their prefixes (`tsc:TS2322`, `rustc:`);
     /// they replace the codes `sextant.toml` selects, as `--select` does (so a code off by
     /// default, such as `unused-suppression`, can be asked for).
     pub codes: Option<Vec<String>>,
@@ -915,7 +916,7 @@ impl SextantServer {
                     if cancel.is_cancelled() {
                         return Err(cancelled());
                     }
-                    typecheck::merge(&mut result, &outcome, query.min_severity, limit);
+                    typecheck::merge(&mut result, &outcome, &query, limit);
                     checkers = Some(outcome.checkers);
                 }
                 let mut answer = TypecheckAnswer::new(result, positions);

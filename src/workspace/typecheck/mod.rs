@@ -33,7 +33,7 @@ use super::{
     process::{self, Finished, Spawn},
 };
 use crate::ide::{
-    self, Analysis, CheckResult, DiagnosticInfo, LineIndex, ProjectInfo, Severity, Span, TextRange,
+    self, Analysis, CheckResult, DiagnosticInfo, LineIndex, ProjectInfo, Span, TextRange,
 };
 
 /// How long a checker may run on one project unless `[typecheck] timeout_ms` says otherwise.
@@ -863,13 +863,13 @@ fn lock_file(path: &Path, stop: &dyn Fn() -> bool) -> std::io::Result<Option<std
 pub fn merge(
     result: &mut CheckResult,
     outcome: &DeepOutcome,
-    min_severity: Option<Severity>,
+    query: &ide::CheckQuery,
     limit: usize,
 ) {
-    let kept = outcome
-        .diagnostics
-        .iter()
-        .filter(|d| min_severity.is_none_or(|min| d.severity <= min));
+    let kept = outcome.diagnostics.iter().filter(|d| {
+        query.min_severity.is_none_or(|min| d.severity <= min)
+            && query.codes.reports_tool_code(&d.code)
+    });
     for d in kept {
         if let Some(ours) = result
             .diagnostics
@@ -907,6 +907,7 @@ fn same_finding(ours: &DiagnosticInfo, tool: &DiagnosticInfo) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ide::Severity;
 
     #[test]
     fn the_registry_reads_and_names_known_project_kinds_and_languages() {
