@@ -85,6 +85,7 @@ async def test_a_read_only_server_runs_no_checker_that_executes_code(tmp_path):
     assert sorted(runs) == [("cargo", "."), ("tsc", "web")], runs
     cargo = runs[("cargo", ".")]
     assert (cargo["status"], cargo["diagnostics"]) == ("not_allowed", 0), cargo
+    assert cargo["detail"] == "a read-only server runs no checker that executes the project's code"
     # From PATH only: missing here unless a tsc is installed there.
     assert runs[("tsc", "web")]["status"] in ("missing", "ran"), runs
     assert not marker.exists()

@@ -249,7 +249,8 @@ struct Job {
     spec: &'static CheckerSpec,
     project: String,
     dir: PathBuf,
-    program: Result<PathBuf, CheckerStatus>,
+    /// Or why it does not run.
+    program: Result<PathBuf, (CheckerStatus, String)>,
     key: blake3::Hash,
 }
 
@@ -385,10 +386,15 @@ fn find_program(
     spec: &CheckerSpec,
     options: &DeepOptions,
     dir: &Path,
-) -> Result<PathBuf, CheckerStatus> {
+) -> Result<PathBuf, (CheckerStatus, String)> {
     let configured = options.config.programs.get(&spec.tool);
-    if options.read_only && (spec.executes_code || configured.is_some()) {
-        return Err(CheckerStatus::NotAllowed);
+    if options.read_only && spec.executes_code {
+        let why = "a read-only server runs no checker that executes the project's code";
+        return Err((CheckerStatus::NotAllowed, why.into()));
+    }
+    if options.read_only && configured.is_some() {
+        let why = "a read-only server runs no program sextant.toml names";
+        return Err((CheckerStatus::NotAllowed, why.into()));
     }
     let name = configured.unwrap_or(&spec.program);
     if name.contains('/') {
@@ -396,7 +402,8 @@ fn find_program(
         return if executable(&path) {
             Ok(path)
         } else {
-            Err(CheckerStatus::Missing)
+            let why = format!("{name} (from [typecheck.programs]) is not an executable file");
+            Err((CheckerStatus::Missing, why))
         };
     }
     let mut at = Some(dir).filter(|_| !options.read_only);
@@ -417,7 +424,17 @@ fn find_program(
         .flat_map(std::env::split_paths)
         .map(|p| p.join(name))
         .find(|p| executable(p))
-        .ok_or(CheckerStatus::Missing)
+        .ok_or_else(|| {
+            let why = if spec.search.is_empty() || options.read_only {
+                format!("{name} is not on PATH")
+            } else {
+                format!(
+                    "{name} is in neither {} (from the project up to the root) nor PATH",
+                    spec.search.join(", ")
+                )
+            };
+            (CheckerStatus::Missing, why)
+        })
 }
 
 fn executable(path: &Path) -> bool {
@@ -429,7 +446,7 @@ fn executable(path: &Path) -> bool {
 fn input_key(
     spec: &CheckerSpec,
     dir: &Path,
-    program: &Result<PathBuf, CheckerStatus>,
+    program: &Result<PathBuf, (CheckerStatus, String)>,
     files: &[(String, &str, blake3::Hash)],
     project: &str,
 ) -> blake3::Hash {
@@ -588,7 +605,7 @@ impl DeepPlan {
         }
         let program = match &job.program {
             Ok(program) => program.clone(),
-            Err(status) => return (*status, None),
+            Err((status, why)) => return (*status, Some(Arc::new(Memo::detail(why.clone())))),
         };
         let private = self.private_dir(job);
         if !self.persist
