@@ -36,7 +36,7 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::{
     ide::{self, Analysis, FileId, Language, SymbolKind, registry},
-    workspace::{self, Host, LoadOptions},
+    workspace::{self, Host, LoadOptions, typecheck},
 };
 
 /// The arguments. The texts that list languages and symbol kinds are filled in by
@@ -239,7 +239,8 @@ pub struct CheckArgs {
     /// --root).
     pub paths: Vec<PathBuf>,
     /// Report only these codes (comma-separated ids, names, id prefixes such as SX00, or
-    /// ALL) instead of the default set.
+    /// ALL; with --deep also tool codes or their prefixes, such as tsc: or rustc:E0308)
+    /// instead of the default set.
     #[arg(long, value_name = "CODES", value_delimiter = ',')]
     pub select: Vec<String>,
     /// Do not report these codes (as for --select).
@@ -260,6 +261,11 @@ pub struct CheckArgs {
     /// something to fix).
     #[arg(long)]
     pub diff: bool,
+    /// Also run the projects' own type checkers (tsc, go vet, cargo check, mypy; see
+    /// `[typecheck]` in sextant.toml) and report their diagnostics with a status line per
+    /// checker. cargo check runs build scripts and procedural macros; mypy loads plugins.
+    #[arg(long, conflicts_with_all = ["fix", "diff"])]
+    pub deep: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -875,22 +881,52 @@ fn check(g: &GlobalArgs, args: &CheckArgs) -> Result<(String, ExitCode), CliErro
         codes,
         ..Default::default()
     };
-    let result = host.analysis().check(&query).map_err(cancelled)?;
+    let analysis = host.analysis();
+    let mut result = analysis.check(&query).map_err(cancelled)?;
     if let Some(path) = result.unmatched_paths.first() {
         return Err(CliError(format!(
             "{path}: no file the workspace indexes is there (see `sextant files`)"
         )));
     }
-    let code = if result.summary.total > 0 {
+    let mut checkers = None;
+    if args.deep || host.config.typecheck.deep {
+        let options = typecheck::DeepOptions {
+            root: &root,
+            config: &host.config.typecheck,
+            state_dir: typecheck::state_dir(&g.cache_setting(), &root),
+            read_only: false,
+        };
+        let plan = typecheck::plan(&analysis, &query.paths, &options).map_err(cancelled)?;
+        // The checkers need no snapshot; a command's only one goes before they run.
+        drop(analysis);
+        let outcome = plan.run(&|| false);
+        typecheck::merge(&mut result, &outcome, &query, usize::MAX);
+        checkers = Some(outcome.checkers);
+    }
+    // A checker that did not answer leaves the code unchecked: not a passing check.
+    let unanswered = checkers.iter().flatten().any(|c| {
+        matches!(
+            c.status,
+            typecheck::CheckerStatus::Failed | typecheck::CheckerStatus::TimedOut
+        )
+    });
+    let code = if result.summary.total > 0 || unanswered {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     };
+    let checkers = checkers.as_deref();
     let out = match args.format {
-        CheckFormat::Sarif => sarif::check(&result),
-        CheckFormat::Github => github::check(&result),
-        CheckFormat::Json => render::check(&result, true),
-        CheckFormat::Text => render::check(&result, g.json),
+        CheckFormat::Sarif => {
+            eprint!("{}", render::checkers(checkers.unwrap_or_default()));
+            sarif::check(&result)
+        }
+        CheckFormat::Github => {
+            eprint!("{}", render::checkers(checkers.unwrap_or_default()));
+            github::check(&result)
+        }
+        CheckFormat::Json => render::check_with(&result, checkers, true),
+        CheckFormat::Text => render::check_with(&result, checkers, g.json),
     };
     Ok((out, code))
 }

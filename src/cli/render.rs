@@ -9,8 +9,56 @@ use crate::{
         self, Certainty, Definition, Direction, GraphQuery, ImportGraphView, ImportInfo, Outline,
         OutlineNode, ParseOutput, ProjectInfo, References, SymbolSearch, WorkspaceStats, registry,
     },
-    workspace::Host,
+    workspace::{Host, typecheck},
 };
+
+/// [`check`], then with a deep check a line per checker run (in JSON, a `checkers` field).
+pub fn check_with(
+    result: &ide::CheckResult,
+    checkers: Option<&[typecheck::CheckerRun]>,
+    as_json: bool,
+) -> String {
+    let Some(checkers) = checkers else {
+        return check(result, as_json);
+    };
+    if as_json {
+        #[derive(Serialize)]
+        struct Deep<'a> {
+            #[serde(flatten)]
+            result: &'a ide::CheckResult,
+            checkers: &'a [typecheck::CheckerRun],
+        }
+        return json(&Deep { result, checkers });
+    }
+    let mut out = check(result, false);
+    out.push_str(&self::checkers(checkers));
+    out
+}
+
+/// `checker TOOL (project DIR): STATUS in N ms, N diagnostics[; detail]` per run.
+pub fn checkers(checkers: &[typecheck::CheckerRun]) -> String {
+    let mut out = String::new();
+    for c in checkers {
+        let _ = write!(
+            out,
+            "checker {} (project {}): {} in {} ms, {} diagnostic{}",
+            c.tool,
+            c.project,
+            c.status.as_str(),
+            c.duration_ms,
+            c.diagnostics,
+            plural(c.diagnostics)
+        );
+        if c.dropped > 0 {
+            let _ = write!(out, ", {} outside the workspace dropped", c.dropped);
+        }
+        if let Some(detail) = &c.detail {
+            let _ = write!(out, "; {}", detail.replace('\n', " "));
+        }
+        out.push('\n');
+    }
+    out
+}
 
 /// `path:line:column: CODE message` per diagnostic, then a summary line.
 pub fn check(result: &ide::CheckResult, as_json: bool) -> String {
@@ -19,10 +67,21 @@ pub fn check(result: &ide::CheckResult, as_json: bool) -> String {
     }
     let mut out = String::new();
     for d in &result.diagnostics {
+        let also = if d.also.is_empty() {
+            String::new()
+        } else {
+            format!(" (also {})", d.also.join(", "))
+        };
+        // A checker's message may run over lines (tsc's elaborations, mypy's hints); the
+        // text output keeps one line per diagnostic.
         let _ = writeln!(
             out,
-            "{}:{}:{}: {} {}",
-            d.path, d.span.start.line, d.span.start.column, d.code, d.message
+            "{}:{}:{}: {}{also} {}",
+            d.path,
+            d.span.start.line,
+            d.span.start.column,
+            d.code,
+            d.message.replace('\n', " / ")
         );
     }
     let summary = &result.summary;

@@ -43,6 +43,10 @@ pub struct DiagnosticInfo {
     /// The edit that resolves it, when there is one (`sextant check --fix` applies it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<FixInfo>,
+    /// The same finding as a deep check's type checkers report it, by their codes
+    /// (`tsc:TS2304`): merged into this one rather than listed twice.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<String>,
 }
 
 /// A diagnostic's fix, in editor terms.
@@ -80,25 +84,51 @@ pub struct RelatedInfo {
 pub struct CodeSelection {
     select: Option<BTreeSet<&'static str>>,
     ignore: BTreeSet<&'static str>,
+    /// A deep check's tool codes (`tsc:TS2322`) or prefixes of them (`tsc:`, `rustc:E0`):
+    /// entries with a `:`, which name no code of sextant's.
+    tool_select: Option<Vec<String>>,
+    tool_ignore: Vec<String>,
 }
 
 impl CodeSelection {
     /// `select` (when not empty) replaces the default set; `ignore` removes from it. Each
     /// entry is an id (`SX005`), a name (`undefined-name`), a prefix of ids (`SX00`) or
-    /// `ALL`. Err names the first entry that matches no code.
+    /// `ALL`, or a deep check's tool code or a prefix of one (`tsc:TS2322`, `rustc:`).
+    /// Err names the first entry that matches no code.
     pub fn new(select: &[String], ignore: &[String]) -> Result<CodeSelection, String> {
         let mut layer = CodeSelection::default();
+        let is_tool = |entry: &String| entry.contains(':');
         if !select.is_empty() {
             let mut ids = BTreeSet::new();
+            let mut tools = Vec::new();
             for entry in select {
-                ids.extend(matching(entry)?);
+                if is_tool(entry) {
+                    tools.push(entry.clone());
+                } else {
+                    ids.extend(matching(entry)?);
+                }
+            }
+            // `ALL` selects every code, the tools' included.
+            if !select.iter().any(|e| e.eq_ignore_ascii_case("all")) {
+                layer.tool_select = Some(tools);
             }
             layer.select = Some(ids);
         }
         for entry in ignore {
-            layer.ignore.extend(matching(entry)?);
+            if is_tool(entry) {
+                layer.tool_ignore.push(entry.clone());
+            } else {
+                layer.ignore.extend(matching(entry)?);
+            }
         }
         Ok(layer)
+    }
+
+    /// Whether a deep check's diagnostic with this tool code is reported: selected (when
+    /// any code was selected) and not ignored, by the code or a prefix of it.
+    pub fn reports_tool_code(&self, code: &str) -> bool {
+        let matches = |patterns: &[String]| patterns.iter().any(|p| code.starts_with(p.as_str()));
+        self.tool_select.as_deref().is_none_or(matches) && !matches(&self.tool_ignore)
     }
 
     fn apply(&self, ids: &mut BTreeSet<&'static str>) {
@@ -429,6 +459,7 @@ pub(crate) fn file_diagnostics_info(
                 })
                 .chain(related)
                 .collect(),
+            also: Vec::new(),
             fix: d.fix.as_ref().map(|fix| FixInfo {
                 title: fix.title.clone(),
                 applicability: fix.applicability,

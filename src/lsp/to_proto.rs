@@ -716,6 +716,7 @@ mod tests {
                 message: "redefinition of unused 'f'".into(),
                 span: span(18, 19),
                 unnecessary: false,
+                also: Vec::new(),
                 related: vec![ide::RelatedInfo {
                     path: None,
                     span: span(4, 5),
@@ -790,6 +791,7 @@ mod tests {
             unnecessary: false,
             related: Vec::new(),
             fix: None,
+            also: Vec::new(),
         };
         let outcome = |new_diagnostics| ide::FixOutcome {
             change: ide::SourceChange {

@@ -552,6 +552,9 @@ pub struct DiagnosticEntry {
     /// Its fix, when it has one: what it does and whether it is `safe`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<crate::ide::FixInfo>,
+    /// With `depth: "deep"`: the codes a type checker reports the same finding by.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<String>,
 }
 
 impl DiagnosticEntry {
@@ -576,6 +579,7 @@ impl DiagnosticEntry {
                 })
                 .collect(),
             fix: d.fix,
+            also: d.also,
         }
     }
 }
@@ -603,6 +607,10 @@ pub struct TypecheckAnswer {
     /// With `fix: true`: the fixes, not written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fixes: Option<FixesAnswer>,
+    /// With `depth: "deep"`: each type checker's run on each project (`status`: ran,
+    /// cached, missing, failed, timed_out, cancelled, not_allowed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub checkers: Option<Vec<crate::workspace::typecheck::CheckerRun>>,
 }
 
 /// The fixes of a check's diagnostics, computed and not written.
@@ -672,6 +680,7 @@ impl TypecheckAnswer {
                 .collect(),
             summary: result.summary,
             fixes: None,
+            checkers: None,
         }
     }
 

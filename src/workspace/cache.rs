@@ -60,13 +60,7 @@ impl Cache {
     /// The cache of `root` (canonical) under `setting`'s directory, its file read if there
     /// is one. `None` when the setting is off or no cache directory is known.
     pub fn open(setting: &CacheSetting, root: &Path) -> Option<Cache> {
-        let base = match setting {
-            CacheSetting::Off => return None,
-            CacheSetting::In(dir) => dir.clone(),
-            CacheSetting::UserCacheDir => user_cache_dir()?.join("sextant"),
-        };
-        let name = blake3::hash(root.as_os_str().as_encoded_bytes()).to_hex();
-        let dir = base.join(&name.as_str()[..16]);
+        let dir = setting.root_dir(None, root)?;
         let store = RecordStore::read(open_records(&dir.join(RECORDS_FILE)));
         Some(Cache {
             dir,
@@ -164,6 +158,24 @@ fn open_records(path: &Path) -> Box<dyn crate::ide::RecordFile> {
     match fs::File::open(path) {
         Ok(file) => Box::new(OpenRecords(file)),
         Err(_) => Box::new(Vec::new()),
+    }
+}
+
+impl CacheSetting {
+    /// The directory this setting keeps `root`'s files in, under `within` (a kind of files
+    /// of its own, such as the deep check's) when given: named after a hash of the root's
+    /// path. `None` when the setting is off or no cache directory is known.
+    pub fn root_dir(&self, within: Option<&str>, root: &Path) -> Option<PathBuf> {
+        let mut dir = match self {
+            CacheSetting::Off => return None,
+            CacheSetting::In(dir) => dir.clone(),
+            CacheSetting::UserCacheDir => user_cache_dir()?.join("sextant"),
+        };
+        if let Some(within) = within {
+            dir.push(within);
+        }
+        let name = blake3::hash(root.as_os_str().as_encoded_bytes()).to_hex();
+        Some(dir.join(&name.as_str()[..16]))
     }
 }
 

@@ -1,6 +1,7 @@
 //! `sextant.toml` at the workspace root: optional include/exclude globs, limits, and the
 //! `[check]` table (which diagnostic codes are reported, at what severity, per path), and
-//! the `[format]` table (external formatters per language).
+//! the `[format]` table (external formatters per language), and the `[typecheck]` table
+//! (the deep check's checkers).
 //!
 //! Invariant: a file that loads is valid throughout: unknown keys, unknown codes and bad
 //! globs are errors naming the key, never silently ignored.
@@ -28,6 +29,8 @@ pub struct Config {
     pub check: CheckSettings,
     /// `[format.<language>]`: external formatters; a language without one uses sextant's.
     pub format: super::format::Formatters,
+    /// `[typecheck]`: the deep check's checkers (run only when asked for).
+    pub typecheck: super::typecheck::TypecheckConfig,
 }
 
 impl Default for Config {
@@ -38,6 +41,7 @@ impl Default for Config {
             max_file_size: DEFAULT_MAX_FILE_SIZE,
             check: CheckSettings::default(),
             format: Default::default(),
+            typecheck: Default::default(),
         }
     }
 }
@@ -57,6 +61,7 @@ impl Config {
                 let config: Config =
                     toml::from_str(&text).map_err(|e| invalid(e.message().to_string()))?;
                 super::format::validate(&config.format).map_err(invalid)?;
+                super::typecheck::validate(&config.typecheck).map_err(invalid)?;
                 Ok(config)
             }
             Err(ReadRefusal::NotFound) => Ok(Config::default()),

@@ -11,18 +11,11 @@
 //! process it leaves behind can hold sextant up. Its output replaces nothing until
 //! [`crate::ide::external_output_refusal`] accepts it (`FORMATTER_OUTPUT_REJECTED`).
 
-use std::{
-    collections::BTreeMap,
-    io::{Read, Write},
-    os::unix::process::CommandExt,
-    path::Path,
-    process::{Child, Command, Stdio},
-    sync::{Arc, mpsc},
-    time::{Duration, Instant},
-};
+use std::{collections::BTreeMap, path::Path, sync::Arc, time::Duration};
 
 use serde::Deserialize;
 
+use super::process::{self, Finished, Spawn};
 use crate::ide::{
     self, Analysis, FileFormat, FileId, FormatError, FormatOptions, Language,
     external_output_refusal,
@@ -32,12 +25,6 @@ use crate::ide::{
 const DEFAULT_TIMEOUT_MS: u64 = 30_000;
 /// The longest `timeout_ms` accepted.
 const MAX_TIMEOUT_MS: u64 = 600_000;
-/// How long the output of a formatter that has exited may take to drain: what is left is
-/// what the pipe buffers, so it is read at once unless something outside the formatter's
-/// process group still holds the pipe.
-const DRAIN_AFTER_EXIT: Duration = Duration::from_secs(2);
-/// How often the wait checks the deadline and the request's cancellation.
-const POLL: Duration = Duration::from_millis(5);
 
 /// `[format.<language>]`: the formatter of one language.
 #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
@@ -280,11 +267,30 @@ fn run_external(
         reason,
     };
     let max_output = ide::format_output_limit(text);
-    let output = Running::start(spec, root, text, max_output)?
-        .finish(spec.timeout(), stop)
-        .map_err(|e| failed(e.to_string()))?;
+    let spawn = Spawn {
+        program: spec.program().into(),
+        args: &spec.command[1..],
+        cwd: root,
+        env: Vec::new(),
+        stdin: Some(text.into()),
+        max_stdout: max_output,
+        stop_on_large_stdout: true,
+        // Stderr is only a diagnostic: its first bytes are enough.
+        max_stderr: 64 * 1024,
+    };
+    let output = match process::run(spawn, spec.timeout(), stop) {
+        Ok(output) => output,
+        Err(e) => {
+            return Err(FormatFailure::NotFound {
+                program: program.clone(),
+                reason: e.to_string(),
+            });
+        }
+    };
     let (status, out, err) = match output {
-        Finished::Exited { status, out, err } => (status, out, err),
+        Finished::Exited {
+            status, out, err, ..
+        } => (status, out, err),
         Finished::TimedOut => {
             return Err(failed(format!(
                 "still running after {} ms; stopped",
@@ -312,179 +318,5 @@ fn run_external(
     match external_output_refusal(lang, text, &out) {
         Some(reason) => Err(FormatFailure::Rejected { program, reason }),
         None => Ok(out),
-    }
-}
-
-/// How a formatter's run ended.
-enum Finished {
-    Exited {
-        status: std::process::ExitStatus,
-        out: Vec<u8>,
-        err: Vec<u8>,
-    },
-    TimedOut,
-    Cancelled,
-    OutputTooLarge,
-    OutputNotClosed,
-}
-
-/// A formatter started in a process group of its own, its input fed and its output read on
-/// threads (a formatter writing before it has read all its input cannot deadlock with us).
-struct Running {
-    child: Child,
-    out: mpsc::Receiver<Vec<u8>>,
-    err: mpsc::Receiver<Vec<u8>>,
-    max_output: usize,
-}
-
-impl Running {
-    fn start(
-        spec: &FormatterSpec,
-        root: &Path,
-        text: &str,
-        max_output: usize,
-    ) -> Result<Running, FormatFailure> {
-        let mut command = Command::new(spec.program());
-        command
-            .args(&spec.command[1..])
-            .current_dir(root)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0);
-        // Its own group no longer gets the terminal's Ctrl-C, so it is killed when sextant
-        // dies instead (Linux's parent-death signal, sent when the spawning thread ends).
-        // SAFETY: prctl is async-signal-safe and touches nothing of the parent's.
-        unsafe {
-            command.pre_exec(|| {
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                Ok(())
-            });
-        }
-        let mut child = command.spawn().map_err(|e| FormatFailure::NotFound {
-            program: spec.program().to_string(),
-            reason: e.to_string(),
-        })?;
-        // Never joined: a process holding stdin without reading it would block the write
-        // until the group is killed, which ends the write with an error.
-        let mut stdin = child.stdin.take().expect("stdin is piped");
-        let input: Arc<str> = text.into();
-        std::thread::spawn(move || {
-            let _ = stdin.write_all(input.as_bytes());
-        });
-        // Output past the limit stops the formatter; stderr is only a diagnostic, so past
-        // its first bytes it is read and dropped (a verbose formatter must not block on it).
-        let out = drain(
-            child.stdout.take().expect("stdout is piped"),
-            max_output,
-            false,
-        );
-        let err = drain(
-            child.stderr.take().expect("stderr is piped"),
-            64 * 1024,
-            true,
-        );
-        Ok(Running {
-            child,
-            out,
-            err,
-            max_output,
-        })
-    }
-
-    /// Waits for the formatter, then kills its whole group: at its exit (what it started
-    /// has no say in the answer), at the deadline, or when `stop` says the request was
-    /// cancelled. The group is killed before the formatter is reaped, so its id cannot
-    /// have been reused by then.
-    fn finish(mut self, timeout: Duration, stop: &dyn Fn() -> bool) -> std::io::Result<Finished> {
-        let started = Instant::now();
-        let mut early_out = None;
-        let ended = loop {
-            if exited(&self.child) {
-                break None;
-            }
-            if early_out.is_none()
-                && let Ok(out) = self.out.try_recv()
-            {
-                if out.len() > self.max_output {
-                    break Some(Finished::OutputTooLarge);
-                }
-                early_out = Some(out);
-            }
-            if stop() {
-                break Some(Finished::Cancelled);
-            }
-            if started.elapsed() > timeout {
-                break Some(Finished::TimedOut);
-            }
-            std::thread::sleep(POLL);
-        };
-        kill_group(&self.child);
-        let status = self.child.wait()?;
-        if let Some(ended) = ended {
-            return Ok(ended);
-        }
-        let deadline = Instant::now() + DRAIN_AFTER_EXIT;
-        let out = match early_out {
-            Some(out) => out,
-            None => match self.out.recv_timeout(DRAIN_AFTER_EXIT) {
-                Ok(out) => out,
-                Err(_) => return Ok(Finished::OutputNotClosed),
-            },
-        };
-        if out.len() > self.max_output {
-            return Ok(Finished::OutputTooLarge);
-        }
-        let err = self
-            .err
-            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-            .unwrap_or_default();
-        Ok(Finished::Exited { status, out, err })
-    }
-}
-
-/// Reads `pipe` on a thread of its own, keeping at most `limit + 1` bytes; then stops, or
-/// with `discard_rest` reads on to the end without keeping anything.
-fn drain(
-    mut pipe: impl Read + Send + 'static,
-    limit: usize,
-    discard_rest: bool,
-) -> mpsc::Receiver<Vec<u8>> {
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _ = (&mut pipe).take(limit as u64 + 1).read_to_end(&mut bytes);
-        if discard_rest {
-            let _ = std::io::copy(&mut pipe, &mut std::io::sink());
-        }
-        let _ = tx.send(bytes);
-    });
-    rx
-}
-
-/// Whether the child has exited, without reaping it (`WNOWAIT`): until it is reaped its
-/// process id, and so its group's id, stays taken.
-fn exited(child: &Child) -> bool {
-    // SAFETY: siginfo_t is plain old data, for which all-zero bytes are a valid value.
-    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-    // SAFETY: `info` is a valid, writable siginfo_t; waitid only writes into it.
-    let result = unsafe {
-        libc::waitid(
-            libc::P_PID,
-            child.id(),
-            &mut info,
-            libc::WEXITED | libc::WNOWAIT | libc::WNOHANG,
-        )
-    };
-    // An error (the child already reaped) counts as exited: waiting on will say more.
-    // SAFETY: waitid succeeded and filled `info` (si_pid is 0 when nothing has exited).
-    result != 0 || unsafe { info.si_pid() } != 0
-}
-
-/// Kills every process of the child's group (the child leads it: `process_group(0)`).
-fn kill_group(child: &Child) {
-    // SAFETY: killpg only sends a signal; the group id is the unreaped child's own id.
-    unsafe {
-        libc::killpg(child.id() as libc::pid_t, libc::SIGKILL);
     }
 }

@@ -55,6 +55,8 @@ pub struct Snapshot {
     pub max_file_size: u64,
     /// `sextant.toml`'s external formatters, per language id.
     pub formatters: Arc<super::Formatters>,
+    /// `sextant.toml`'s `[typecheck]`, and where the deep check keeps its memo.
+    pub typecheck: Arc<(super::typecheck::TypecheckConfig, Option<PathBuf>)>,
     /// Increases with every applied batch of changes.
     pub revision: u64,
     /// Second paths to indexed files (symlinks): alias → the indexed path.
@@ -1227,6 +1229,10 @@ fn publish(host: &Host, shared: &Shared, revision: u64) {
         root: Arc::new(host.root.clone()),
         max_file_size: host.config.max_file_size,
         formatters: Arc::new(host.config.format.clone()),
+        typecheck: Arc::new((
+            host.config.typecheck.clone(),
+            super::typecheck::state_dir(&host.options.cache, &host.root),
+        )),
         revision,
         aliases: Arc::new(host.aliases().clone()),
         lease: Arc::new(()),

@@ -16,9 +16,11 @@ pub mod git;
 pub mod live;
 mod load;
 pub mod manifests;
+mod process;
 pub mod reader;
 pub mod system;
 mod texts;
+pub mod typecheck;
 
 use std::{
     collections::HashMap,

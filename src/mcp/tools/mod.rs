@@ -38,6 +38,7 @@ use crate::{
     workspace::{
         self, FileError, PartialIndex, ReadRefusal, SkipReason, SkippedFile,
         live::{FileReadError, LiveStatus, LiveWorkspace, ReadError, RequestCancel, Snapshot},
+        typecheck,
     },
 };
 
@@ -296,7 +297,8 @@ pub struct TypecheckArgs {
     pub file_paths: Option<Vec<String>>,
     /// Only diagnostics at least this severe (`error` < `warning` < `information` < `hint`).
     pub severity: Option<ide::Severity>,
-    /// Only these codes: ids (`SX005`), names (`undefined-name`) or id prefixes (`SX00`);
+    /// Only these codes: ids (`SX005`), names (`undefined-name`), id prefixes (`SX00`) or,
+    /// with `depth: "deep"`, tool codes and their prefixes (`tsc:TS2322`, `rustc:`);
     /// they replace the codes `sextant.toml` selects, as `--select` does (so a code off by
     /// default, such as `unused-suppression`, can be asked for).
     pub codes: Option<Vec<String>>,
@@ -311,6 +313,20 @@ pub struct TypecheckArgs {
     pub fix: Option<bool>,
     /// With `fix`: the unsafe fixes too (right when the check is right about the program).
     pub unsafe_fixes: Option<bool>,
+    /// `lint` (default unless `sextant.toml` sets `[typecheck] deep = true`): sextant's
+    /// checks; `deep`: also the projects' own type checkers (tsc, go vet, cargo check,
+    /// mypy), merged in, with each run's status in `checkers`.
+    pub depth: Option<Depth>,
+}
+
+// How far a check goes (plain comments, as for `Positions`).
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Depth {
+    // sextant's own checks.
+    Lint,
+    // Also the projects' type checkers.
+    Deep,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -844,7 +860,7 @@ impl SextantServer {
     }
 
     #[tool(
-        description = "Diagnostics with stable codes, for files or the workspace; `fix: true` adds their fixes as a diff for `apply_patch`. `explain_diagnostic` explains a code.",
+        description = "Diagnostics with stable codes, for files or the workspace; `depth: \"deep\"` adds the projects' type checkers, `fix: true` fixes as a diff for `apply_patch`.",
         input_schema = input_schema::<TypecheckArgs>(),
         output_schema = output_schema::<TypecheckAnswer>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
@@ -860,6 +876,7 @@ impl SextantServer {
         let codes = ide::CodeSelection::new(&args.codes.unwrap_or_default(), &[])
             .map_err(|e| ToolError::new(ErrorCode::InvalidArgument, e))?;
         let (live, max_chars) = (self.live.clone(), self.limits.max_response_chars);
+        let self_read_only = self.limits.read_only;
         let out = self
             .run("typecheck", ctx, Lane::Compute, move |cancel| {
                 let mut paths = Vec::new();
@@ -872,8 +889,36 @@ impl SextantServer {
                     min_severity: args.severity,
                     limit,
                 };
-                let result = live
-                    .read(cancel, |s: &Snapshot| s.analysis.check(&query))
+                let read_only = self_read_only;
+                let (mut result, plan) = live
+                    .read(cancel, |s: &Snapshot| {
+                        let (config, state_dir) = &*s.typecheck;
+                        let deep = match args.depth {
+                            Some(depth) => depth == Depth::Deep,
+                            None => config.deep,
+                        };
+                        if !deep {
+                            return Ok((s.analysis.check(&query)?, None));
+                        }
+                        // Every lint diagnostic, so that a checker's finding of the same
+                        // thing merges into it even past the limit, which merge applies.
+                        let all = ide::CheckQuery {
+                            limit: usize::MAX,
+                            ..query.clone()
+                        };
+                        let result = s.analysis.check(&all)?;
+                        if !result.unmatched_paths.is_empty() {
+                            return Ok((result, None));
+                        }
+                        let options = typecheck::DeepOptions {
+                            root: &s.root,
+                            config,
+                            state_dir: state_dir.clone(),
+                            read_only,
+                        };
+                        let plan = typecheck::plan(&s.analysis, &query.paths, &options)?;
+                        Ok((result, Some(plan)))
+                    })
                     .map_err(read_error)?;
                 if let Some(path) = result.unmatched_paths.first() {
                     return Err(ToolError::new(
@@ -881,7 +926,17 @@ impl SextantServer {
                         format!("{path:?}: no file the workspace indexes is there"),
                     ));
                 }
+                let mut checkers = None;
+                if let Some(plan) = plan {
+                    let outcome = plan.run(&|| cancel.is_cancelled());
+                    if cancel.is_cancelled() {
+                        return Err(cancelled());
+                    }
+                    typecheck::merge(&mut result, &outcome, &query, limit);
+                    checkers = Some(outcome.checkers);
+                }
                 let mut answer = TypecheckAnswer::new(result, positions);
+                answer.checkers = checkers;
                 if args.fix == Some(true) {
                     let query = ide::FixQuery {
                         paths: query.paths,
