@@ -134,7 +134,8 @@ fn a_workspace_exports_as_a_scip_index() {
     assert_eq!(
         occurrences(document(&index, "py/pkg/main.py")),
         format!(
-            "[0, 5, 8] 2 {py} `pkg/__init__.py`/\n\
+            "[0, 0, 0] 1 {py} `pkg/main.py`/\n\
+             [0, 5, 8] 2 {py} `pkg/__init__.py`/\n\
              [0, 9, 15] 2 {py} `pkg/shapes.py`/\n\
              [0, 23, 29] 2 {py} `pkg/shapes.py`/Square#\n\
              [3, 4, 9] 1 {py} `pkg/main.py`/total().\n\
@@ -149,7 +150,8 @@ fn a_workspace_exports_as_a_scip_index() {
     assert_eq!(
         occurrences(document(&index, "py/pkg/shapes.py")),
         format!(
-            "[0, 6, 11] 1 {py} `pkg/shapes.py`/Shape#\n\
+            "[0, 0, 0] 1 {py} `pkg/shapes.py`/\n\
+             [0, 6, 11] 1 {py} `pkg/shapes.py`/Shape#\n\
              [6, 8, 12] 1 {py} `pkg/shapes.py`/Shape#area().\n\
              [6, 13, 17] 1 local 0\n\
              [10, 6, 12] 1 {py} `pkg/shapes.py`/Square#\n\
@@ -165,7 +167,9 @@ fn a_workspace_exports_as_a_scip_index() {
     assert_eq!(
         occurrences(document(&index, "ts/src/use.ts")),
         format!(
-            "[0, 9, 15] 2 {ts} `src/point.ts`/Origin#\n\
+            "[0, 0, 0] 1 {ts} `src/use.ts`/\n\
+             [0, 9, 15] 2 {ts} `src/point.ts`/Origin#\n\
+             [0, 23, 32] 0 {ts} `src/point.ts`/\n\
              [2, 16, 20] 1 {ts} `src/use.ts`/make().\n\
              [2, 24, 30] 0 {ts} `src/point.ts`/Origin#\n\
              [3, 8, 9] 1 local 0\n\
@@ -286,6 +290,13 @@ fn a_workspace_exports_as_a_scip_index() {
             vec!["A point in the plane.".to_string()],
             vec![]
         )
+    );
+
+    // Each Python and TypeScript file defines itself as a module where it starts; an
+    // import's module string refers to that module.
+    assert_eq!(
+        info("ts/src/use.ts", &format!("{ts} `src/use.ts`/")),
+        (Kind::Module, "use.ts".into(), vec![], vec![])
     );
 
     // Nothing but the index is left beside it (the temporary file was renamed over it).

@@ -1043,6 +1043,21 @@ fn load_files(g: &GlobalArgs) -> Result<Host, CliError> {
     Ok(Host::load(g.root(), &options)?)
 }
 
+/// [`load_workspace`] without indexing while loading, with the persistent cache: for a
+/// command that reads every file's facts itself right after (`scip` reads each file's
+/// symbols, names and docstrings from one parse; indexing first would parse it twice).
+fn load_workspace_unindexed(g: &GlobalArgs) -> Result<Host, CliError> {
+    let options = LoadOptions {
+        max_file_size: g.max_file_size,
+        exclude: g.exclude.clone(),
+        progress: progress::terminal_progress(),
+        lazy: true,
+        cache: g.cache_setting(),
+        ..Default::default()
+    };
+    Ok(Host::load(g.root(), &options)?)
+}
+
 /// [`load_workspace`]; with `check_on_load`, every file is checked as it is indexed.
 fn load_workspace_with(g: &GlobalArgs, check_on_load: bool) -> Result<Host, CliError> {
     let options = LoadOptions {

@@ -10,7 +10,7 @@ use std::{
 use clap::Args;
 use protobuf::Message as _;
 
-use super::{CliError, GlobalArgs, cancelled, load_workspace, locate};
+use super::{CliError, GlobalArgs, cancelled, load_workspace_unindexed, locate};
 use crate::{
     ide::{ErrorCode, ScipRequest},
     workspace,
@@ -46,7 +46,7 @@ pub fn run(g: &GlobalArgs, args: &ScipArgs) -> Result<(String, ExitCode), CliErr
         true => None,
         false => Some(stage(&args.output)?),
     };
-    let host = load_workspace(g)?;
+    let host = load_workspace_unindexed(g)?;
     let request = ScipRequest {
         paths,
         tool_version: env!("CARGO_PKG_VERSION").to_string(),

@@ -30,7 +30,7 @@ use crate::{
         names::{
             BindingKind, OccurrenceId, Role, ScopeId,
             go::{is_go, package_files},
-            hierarchy::{file_hierarchy, is_type_definition},
+            hierarchy::{file_hierarchy, is_type_definition, may_have_impls},
             identifiers::identifier_index,
             resolve::{Resolver, Target},
             spaces::Space,
@@ -478,7 +478,9 @@ fn implemented_traits(
         .files(name)
         .to_vec();
     for candidate in candidates {
-        if !file_hierarchy(db, candidate).implements_for(name) {
+        if !may_have_impls(candidate.lang(db).info())
+            || !file_hierarchy(db, candidate).implements_for(name)
+        {
             continue;
         }
         let names = resolver.names(candidate);

@@ -650,16 +650,26 @@ impl Analysis {
         let packages = self.with(|db| super::scip::Packages::new(db, self.workspace))?;
         let template = std::sync::Mutex::new(self.db.worker());
         let workspace = self.workspace;
+        let worker = || template.lock().unwrap().clone();
+        // First each file's own facts, from one parse of it; then the documents, whose
+        // resolution reads other files' facts without parsing them again.
+        let docs = self.with(|_| {
+            files
+                .par_iter()
+                .map_init(worker, |db, &file| {
+                    db.relay_cancellation();
+                    super::scip::first_doc_lines(db, file)
+                })
+                .collect::<Vec<_>>()
+        })?;
         let documents = self.with(|_| {
             files
                 .par_iter()
-                .map_init(
-                    || template.lock().unwrap().clone(),
-                    |db, &file| {
-                        db.relay_cancellation();
-                        super::scip::document(db, workspace, &packages, file)
-                    },
-                )
+                .zip(docs.par_iter())
+                .map_init(worker, |db, (&file, docs)| {
+                    db.relay_cancellation();
+                    super::scip::document(db, workspace, &packages, file, docs)
+                })
                 .collect::<Vec<_>>()
         })?;
         Ok(super::ScipExport {

@@ -35,6 +35,7 @@ use crate::{
     engine::hierarchy::{Subject, TypeNode, direct_supertypes, methods_of, subject_of_definition},
     lang::Family,
     semantic::{
+        imports::{self, ImportSummary},
         names::{
             BindingKind, FileNames, OccurrenceId, Role, ScopeId, file_names,
             resolve::{Resolver, Target, push_unique},
@@ -486,12 +487,28 @@ fn doc_first_line(db: &dyn Db, file: SourceFile, position: &SymbolPositions) -> 
     Some(first.to_string())
 }
 
-/// The document of `file`.
+/// The first line of each definition's documentation in `file` (by its index in
+/// `file_symbols`), having read the file's symbols and names from the same parse: its tree
+/// is pinned meanwhile. Python's docstrings are read from the tree, and once other files'
+/// parses have pushed it out of the tree cache, each file would be parsed three times.
+pub(crate) fn first_doc_lines(db: &dyn Db, file: SourceFile) -> Vec<Option<String>> {
+    let _tree = crate::semantic::pin_tree(db, file);
+    let symbols = file_symbols(db, file);
+    file_names(db, file);
+    symbols
+        .positions
+        .iter()
+        .map(|position| doc_first_line(db, file, position))
+        .collect()
+}
+
+/// The document of `file`, given [`first_doc_lines`] of it.
 pub(crate) fn document(
     db: &dyn Db,
     workspace: Workspace,
     packages: &Packages,
     file: SourceFile,
+    docs: &[Option<String>],
 ) -> Document {
     let mut exporter = Exporter {
         db,
@@ -625,6 +642,26 @@ pub(crate) fn document(
             occurrences.push((occurrence.range, symbol, roles));
         }
     }
+    if is_module_file(file.lang(db).info().family) {
+        // The file is a module: defined where it starts, as the reference indexers do, so a
+        // reader can go to the module an import names.
+        let symbol = Sym::Global(globals.namespace.clone());
+        if !defined.contains_key(&symbol) {
+            defined.insert(symbol.clone(), Err(BindingKind::Module));
+            defined_order.push(symbol.clone());
+        }
+        occurrences.push((
+            TextRange::empty(TextSize::from(0)),
+            symbol,
+            SymbolRole::Definition as i32,
+        ));
+    }
+    if matches!(file.lang(db).info().family, Family::Ecma { .. }) {
+        for (range, module) in module_strings(db, exporter.resolver.workspace(), file, &symbols) {
+            let namespace = exporter.globals(module).namespace.clone();
+            occurrences.push((range, Sym::Global(namespace), 0));
+        }
+    }
     // Definitions no binding names (fields of a type, members of an interface).
     for (i, summary) in symbols.summaries.iter().enumerate() {
         if named_definitions[i] || summary.kind == SymbolKind::Impl {
@@ -685,7 +722,10 @@ pub(crate) fn document(
                     symbol: text.clone(),
                     kind: EnumOrUnknown::new(symbol_kind(summary.kind)),
                     display_name: summary.name.clone(),
-                    documentation: doc_first_line(db, file, &symbols.positions[i as usize])
+                    documentation: docs
+                        .get(i as usize)
+                        .cloned()
+                        .flatten()
                         .into_iter()
                         .collect(),
                     relationships: relationships(&mut exporter, &names, &symbols, i as usize),
@@ -696,6 +736,13 @@ pub(crate) fn document(
                 symbol: text.clone(),
                 kind: EnumOrUnknown::new(binding_kind(kind)),
                 display_name: match symbol {
+                    // The module the file is: its file name (the symbol ends in the path).
+                    Sym::Global(global) if *global == globals.namespace => file
+                        .path(db)
+                        .rsplit('/')
+                        .next()
+                        .unwrap_or_default()
+                        .to_string(),
                     Sym::Global(_) | Sym::Local(..) => symbol_display_name(symbol),
                 },
                 ..Default::default()
@@ -705,6 +752,60 @@ pub(crate) fn document(
     }
     document.symbols = information.into_values().collect();
     document
+}
+
+/// Whether a file of this family is a module of its own, which imports name by its path.
+fn is_module_file(family: Family) -> bool {
+    match family {
+        Family::Python | Family::Ecma { .. } => true,
+        // A Go package is a directory; a Rust module is named by a `mod` item, whose
+        // definition the file has already.
+        Family::Go | Family::Rust => false,
+    }
+}
+
+/// The module strings of `file`'s import and export statements (`from './x'`, quotes
+/// included) that name a workspace file, with that file; each string once.
+fn module_strings(
+    db: &dyn Db,
+    workspace: Workspace,
+    file: SourceFile,
+    symbols: &FileSymbols,
+) -> Vec<(TextRange, SourceFile)> {
+    let text = file.text(db);
+    let imports = &symbols.imports;
+    let mut found: Vec<(TextRange, SourceFile)> = Vec::new();
+    for (import, statement) in imports.summaries.iter().zip(imports.statements.iter()) {
+        let Some(written) = text.get(usize::from(statement.start())..usize::from(statement.end()))
+        else {
+            continue;
+        };
+        // The summary keeps the module without its quotes: find it quoted in the statement
+        // (the last such string; names before `from` are not quoted).
+        let at = ['\'', '"', '`'].into_iter().find_map(|quote| {
+            written
+                .rfind(&format!("{quote}{}{quote}", import.module))
+                .map(|at| (at, import.module.len() + 2))
+        });
+        let Some((at, len)) = at else {
+            continue;
+        };
+        let start = statement.start() + TextSize::try_from(at).unwrap_or_default();
+        let range = TextRange::at(start, TextSize::try_from(len).unwrap_or_default());
+        if found.iter().any(|(r, _)| *r == range) {
+            continue;
+        }
+        let bare = ImportSummary {
+            module: import.module.clone(),
+            ..ImportSummary::default()
+        };
+        if let imports::Target::Resolved { file: module, .. } =
+            imports::resolve(db, workspace, file, &bare)
+        {
+            found.push((range, module));
+        }
+    }
+    found
 }
 
 fn symbol_display_name(symbol: &Sym) -> String {

@@ -181,7 +181,8 @@ def main():
     print(f"sextant scip: {elapsed:.1f} s")
     if args.reference:
         theirs_path = os.path.abspath(args.reference)
-        reference_root = corpus
+        # Its paths are from where it ran: the tsconfig directory for scip-typescript.
+        reference_root = os.path.abspath(args.tsconfig_dir or corpus)
     elif args.language == "typescript":
         reference_root = os.path.abspath(args.tsconfig_dir or corpus)
         theirs_path = os.path.join(work, f"reference-oracle-{os.getpid()}.scip")

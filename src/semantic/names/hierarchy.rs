@@ -48,6 +48,14 @@ impl FileHierarchy {
     }
 }
 
+/// Whether files of `lang` can hold trait impls at all: its names query marks impl blocks
+/// (`@impl.type`). A file of any other language has none, so an impl search need not build
+/// its name table.
+pub fn may_have_impls(lang: &crate::lang::Language) -> bool {
+    lang.query(crate::lang::QueryKind::Locals)
+        .is_some_and(|query| query.capture_names().contains(&"impl.type"))
+}
+
 /// Whether a defining occurrence declares a type (a class, interface, trait, struct, enum,
 /// Go type).
 pub fn is_type_definition(names: &FileNames, occurrence: super::OccurrenceId) -> bool {

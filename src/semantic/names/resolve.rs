@@ -92,12 +92,43 @@ impl Namespace {
 
 /// Resolves names for one request; caches what it has resolved (the database does not
 /// change under it).
+///
+/// Two caches answer a name whose computation is still running (an import cycle) with
+/// nothing: `members` and `module_names`. What was computed while reading such an answer
+/// may differ from what computing it again later gives, so the memos of whole steps
+/// (`resolutions`, `namespaces`, `call_results`, keyed by depth too, as the depth bound
+/// cuts them) keep only answers that read none: the clock orders the starts of
+/// computations, and an answer is kept when every running answer it read began inside it.
+/// A memo hit is then exactly what computing again would give. Without them a chain of
+/// rebindings (`s = s.replace(…)` twenty times in one function, each binding's value a
+/// call on all of them) is walked again at every depth, exponentially.
 pub struct Resolver<'db> {
     pub(super) db: &'db dyn Db,
     pub(super) workspace: Workspace,
-    members: HashMap<(Namespace, Arc<str>), Vec<Target>>,
-    module_names: HashMap<(SourceFile, Arc<str>), Vec<Target>>,
+    members: HashMap<(Namespace, Arc<str>), Cached>,
+    module_names: HashMap<(SourceFile, Arc<str>), Cached>,
     files: HashMap<SourceFile, Arc<FileNames>>,
+    resolutions: HashMap<(SourceFile, OccurrenceId, u32), Resolution>,
+    namespaces: HashMap<(SourceFile, OccurrenceId, u32), Vec<Namespace>>,
+    call_results: HashMap<(SourceFile, OccurrenceId, u32), Vec<Namespace>>,
+    clock: u64,
+    /// The earliest start of a running answer read since the innermost memoized step
+    /// began (`u64::MAX`: none).
+    oldest_running_read: u64,
+}
+
+/// An answer of `members` or `module_names`, or, while it is computed, when that began.
+#[derive(Clone, Debug)]
+enum Cached {
+    Done(Vec<Target>),
+    Running(u64),
+}
+
+/// A memoized step under way: when it began, and the outer step's earliest running read.
+#[derive(Clone, Copy)]
+struct Step {
+    start: u64,
+    outer_oldest: u64,
 }
 
 impl<'db> Resolver<'db> {
@@ -108,6 +139,11 @@ impl<'db> Resolver<'db> {
             members: HashMap::new(),
             module_names: HashMap::new(),
             files: HashMap::new(),
+            resolutions: HashMap::new(),
+            namespaces: HashMap::new(),
+            call_results: HashMap::new(),
+            clock: 0,
+            oldest_running_read: u64::MAX,
         }
     }
 
@@ -134,11 +170,49 @@ impl<'db> Resolver<'db> {
         occurrence: OccurrenceId,
         depth: u32,
     ) -> Resolution {
+        let key = (file, occurrence, depth);
+        if let Some(found) = self.resolutions.get(&key) {
+            return found.clone();
+        }
+        let step = self.begin_step();
         let resolution = self.resolve_any_space(file, occurrence, depth);
-        Resolution {
+        let resolution = Resolution {
             targets: self.in_use_space(file, occurrence, resolution.targets),
             ..resolution
+        };
+        if self.end_step(step) {
+            self.resolutions.insert(key, resolution.clone());
         }
+        resolution
+    }
+
+    fn tick(&mut self) -> u64 {
+        self.clock += 1;
+        self.clock
+    }
+
+    /// Starts a step whose answer may be memoized (see [`Resolver`]).
+    fn begin_step(&mut self) -> Step {
+        let start = self.tick();
+        let outer_oldest = std::mem::replace(&mut self.oldest_running_read, u64::MAX);
+        Step {
+            start,
+            outer_oldest,
+        }
+    }
+
+    /// Ends `step`: whether its answer may be memoized, having read no answer that was
+    /// running before it began.
+    fn end_step(&mut self, step: Step) -> bool {
+        let keep = self.oldest_running_read > step.start;
+        self.oldest_running_read = self.oldest_running_read.min(step.outer_oldest);
+        keep
+    }
+
+    /// A cycle read the answer begun at `started`, still running, as nothing.
+    fn read_running(&mut self, started: u64) -> Vec<Target> {
+        self.oldest_running_read = self.oldest_running_read.min(started);
+        Vec::new()
     }
 
     /// [`Resolver::resolve_at`] before symbols are taken in the meaning the use asks for.
@@ -387,11 +461,15 @@ impl<'db> Resolver<'db> {
         depth: u32,
     ) -> Vec<Target> {
         let key = (file, name.clone());
-        if let Some(found) = self.module_names.get(&key) {
-            return found.clone();
+        match self.module_names.get(&key) {
+            Some(Cached::Done(found)) => return found.clone(),
+            Some(&Cached::Running(started)) => return self.read_running(started),
+            None => {}
         }
         // Guards against import cycles: a name being resolved resolves to nothing inside.
-        self.module_names.insert(key.clone(), Vec::new());
+        let started = self.tick();
+        self.module_names
+            .insert(key.clone(), Cached::Running(started));
         let names = self.names(file);
         let mut found = if names.bindings(0, name).is_empty() {
             // `export default f`, `export {a as b}`: what the exported name stands for.
@@ -464,7 +542,7 @@ impl<'db> Resolver<'db> {
         if found.is_empty() && self.is_rust(file) {
             found = self.rust_crate(file, name, depth);
         }
-        self.module_names.insert(key, found.clone());
+        self.module_names.insert(key, Cached::Done(found.clone()));
         found
     }
 
@@ -759,6 +837,24 @@ impl<'db> Resolver<'db> {
 
     /// What the name at `occurrence` holds, as a namespace to look members up in.
     pub(super) fn namespaces_of(
+        &mut self,
+        file: SourceFile,
+        occurrence: OccurrenceId,
+        depth: u32,
+    ) -> Vec<Namespace> {
+        let key = (file, occurrence, depth);
+        if let Some(found) = self.namespaces.get(&key) {
+            return found.clone();
+        }
+        let step = self.begin_step();
+        let found = self.namespaces_of_uncached(file, occurrence, depth);
+        if self.end_step(step) {
+            self.namespaces.insert(key, found.clone());
+        }
+        found
+    }
+
+    fn namespaces_of_uncached(
         &mut self,
         file: SourceFile,
         occurrence: OccurrenceId,
@@ -1093,10 +1189,13 @@ impl<'db> Resolver<'db> {
         depth: u32,
     ) -> Vec<Target> {
         let key = (namespace.clone(), name.clone());
-        if let Some(found) = self.members.get(&key) {
-            return found.clone();
+        match self.members.get(&key) {
+            Some(Cached::Done(found)) => return found.clone(),
+            Some(&Cached::Running(started)) => return self.read_running(started),
+            None => {}
         }
-        self.members.insert(key.clone(), Vec::new());
+        let started = self.tick();
+        self.members.insert(key.clone(), Cached::Running(started));
         let found = match namespace {
             Namespace::Module(module) => {
                 // A module's own names, not what every module sees.
@@ -1123,7 +1222,7 @@ impl<'db> Resolver<'db> {
                 name: Some(format!("{class}.{name}")),
             }],
         };
-        self.members.insert(key, found.clone());
+        self.members.insert(key, Cached::Done(found.clone()));
         found
     }
 
@@ -1219,6 +1318,24 @@ impl<'db> Resolver<'db> {
     /// written return type says when it is a function (`def f() -> C`, `f(): C`); for
     /// `super()` in a method, the class's bases.
     pub(super) fn call_results(
+        &mut self,
+        file: SourceFile,
+        callee: OccurrenceId,
+        depth: u32,
+    ) -> Vec<Namespace> {
+        let key = (file, callee, depth);
+        if let Some(found) = self.call_results.get(&key) {
+            return found.clone();
+        }
+        let step = self.begin_step();
+        let found = self.call_results_uncached(file, callee, depth);
+        if self.end_step(step) {
+            self.call_results.insert(key, found.clone());
+        }
+        found
+    }
+
+    fn call_results_uncached(
         &mut self,
         file: SourceFile,
         callee: OccurrenceId,
