@@ -331,16 +331,17 @@ impl LiveWorkspace {
         }
     }
 
-    /// Runs `query` on the current snapshot as [`LiveWorkspace::read`] does; but while the
-    /// first index runs, once every file is read, runs `partial` on what is indexed so far
-    /// instead of waiting (and without the read-your-writes wait, which would last as long
-    /// as the index).
+    /// Runs `query` on the current snapshot as [`LiveWorkspace::read`] does; but when the
+    /// first index is still running after [`PARTIAL_AFTER`], runs `partial` on what it has
+    /// indexed so far instead of waiting (and without the read-your-writes wait, which
+    /// would last as long as the index).
     pub fn read_or_partial<T>(
         &self,
         cancel: &RequestCancel,
         query: impl Fn(&Snapshot) -> Result<T, crate::ide::Cancelled>,
         partial: impl Fn(&super::PartialIndex) -> Result<T, crate::ide::Cancelled>,
     ) -> Result<T, ReadError> {
+        let asked = Instant::now();
         loop {
             if cancel.is_cancelled() {
                 return Err(ReadError::Cancelled);
@@ -352,8 +353,9 @@ impl LiveWorkspace {
             let built = indexing
                 .as_ref()
                 .map_or(0, super::PartialIndex::shards_built);
+            let waited = asked.elapsed() >= PARTIAL_AFTER;
             match indexing {
-                Some(indexing) if built > 0 && !indexing.covers_every_file(built) => {
+                Some(indexing) if waited && built > 0 && !indexing.covers_every_file(built) => {
                     let token = indexing.analysis.cancellation_token();
                     cancel.watch(token.clone());
                     match partial(&indexing) {
@@ -364,8 +366,11 @@ impl LiveWorkspace {
                     }
                 }
                 // Every shard built: the whole answer, after the read-your-writes wait.
-                Some(_) if built > 0 => return self.read(cancel, &query),
-                // Still walking, reading, or building the first shard: nothing to say yet.
+                Some(indexing) if built > 0 && indexing.covers_every_file(built) => {
+                    return self.read(cancel, &query);
+                }
+                // Still walking, reading, or building the first shard, or the index may be
+                // done in a moment (a warm start's is): nothing to say yet.
                 _ => std::thread::sleep(CANCEL_POLL),
             }
         }
@@ -575,6 +580,11 @@ impl From<ReadError> for FileReadError {
 
 /// How often a waiting reader checks whether its request was cancelled.
 const CANCEL_POLL: Duration = Duration::from_millis(20);
+
+/// How long a read waits for the first index before answering from what is indexed so far:
+/// long enough for a warm start's index (read from the persistent cache) to finish, so that
+/// only a long first index gives partial answers.
+const PARTIAL_AFTER: Duration = Duration::from_millis(300);
 
 /// Cancels one request's work wherever it is: waiting for the writer, or running queries on
 /// any number of database handles (each attempt's token is handed to [`RequestCancel::watch`]).
