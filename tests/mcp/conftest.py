@@ -218,3 +218,18 @@ def raw_stdio(root: Path, *args: str):
         yield raw
     finally:
         raw.kill()
+
+
+def ended(pid: int, timeout: float = 5) -> bool:
+    """Whether the process has ended (gone, or a zombie) within `timeout`."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().rsplit(") ", 1)[1].startswith("Z"):
+                    return True
+        except FileNotFoundError:
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)

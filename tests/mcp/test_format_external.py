@@ -10,7 +10,7 @@ import time
 import anyio
 import pytest
 
-from conftest import stdio_session, tool_error, wait_until_indexed, write
+from conftest import ended, stdio_session, tool_error, wait_until_indexed, write
 
 pytestmark = pytest.mark.anyio
 
@@ -31,21 +31,6 @@ def shipped_script(tmp_path):
     script = write(root, "fmt.sh", f"#!/bin/sh\ntouch {marker}\ncat\n")
     script.chmod(0o755)
     return root, marker
-
-
-def ended(pid: int, timeout: float = 5) -> bool:
-    """Whether the process has ended (gone, or a zombie) within `timeout`."""
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                if f.read().rsplit(") ", 1)[1].startswith("Z"):
-                    return True
-        except FileNotFoundError:
-            return True
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
 
 
 @pytest.mark.parametrize("flags", [(), ("--read-only",)])

@@ -12,26 +12,11 @@ from pathlib import Path
 import anyio
 import pytest
 
-from conftest import REPO, stdio_session, tool_error, wait_until_indexed, write
+from conftest import REPO, ended, stdio_session, tool_error, wait_until_indexed, write
 
 pytestmark = pytest.mark.anyio
 
 TSC = REPO / "target/npm-tools/node_modules/.bin/tsc"
-
-
-def ended(pid: int, timeout: float = 5) -> bool:
-    """Whether the process has ended (gone, or a zombie) within `timeout`."""
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                if f.read().rsplit(") ", 1)[1].startswith("Z"):
-                    return True
-        except FileNotFoundError:
-            return True
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
 
 
 def typescript_project(tmp_path: Path) -> Path:

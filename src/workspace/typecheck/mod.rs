@@ -711,13 +711,7 @@ impl DeepPlan {
             let said = if parsed.unplaced.is_empty() {
                 first_lines(&String::from_utf8_lossy(err))
             } else {
-                parsed
-                    .unplaced
-                    .iter()
-                    .take(5)
-                    .cloned()
-                    .collect::<Vec<_>>()
-                    .join(" / ")
+                some_of(&parsed.unplaced)
             };
             return failed(format!("{status}: {said}"));
         }
@@ -725,15 +719,7 @@ impl DeepPlan {
         if cut {
             memo.detail = Some(format!("its output was cut at {MAX_OUTPUT} bytes"));
         } else if !parsed.unplaced.is_empty() {
-            memo.detail = Some(
-                parsed
-                    .unplaced
-                    .iter()
-                    .take(5)
-                    .cloned()
-                    .collect::<Vec<_>>()
-                    .join(" / "),
-            );
+            memo.detail = Some(some_of(&parsed.unplaced));
         }
         let memo = Arc::new(memo);
         self.store(job, memo.clone());
@@ -815,6 +801,16 @@ impl Memo {
 
 fn failed(detail: String) -> (CheckerStatus, Option<Arc<Memo>>) {
     (CheckerStatus::Failed, Some(Arc::new(Memo::detail(detail))))
+}
+
+/// The first few of a tool's lines that name no place, for a run's detail.
+fn some_of(unplaced: &[String]) -> String {
+    unplaced
+        .iter()
+        .take(5)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(" / ")
 }
 
 fn first_lines(text: &str) -> String {
