@@ -31,23 +31,21 @@ impl Writer {
     }
 
     pub fn u16s(&mut self, values: &[u16]) {
-        self.u32(values.len() as u32);
-        for v in values {
-            self.bytes.extend_from_slice(&v.to_le_bytes());
-        }
+        self.array(values, |v| v.to_le_bytes());
     }
 
     pub fn u32s(&mut self, values: &[u32]) {
-        self.u32(values.len() as u32);
-        for v in values {
-            self.bytes.extend_from_slice(&v.to_le_bytes());
-        }
+        self.array(values, |v| v.to_le_bytes());
     }
 
     pub fn u64s(&mut self, values: &[u64]) {
+        self.array(values, |v| v.to_le_bytes());
+    }
+
+    fn array<T: Copy, const W: usize>(&mut self, values: &[T], bytes: fn(T) -> [u8; W]) {
         self.u32(values.len() as u32);
-        for v in values {
-            self.bytes.extend_from_slice(&v.to_le_bytes());
+        for &v in values {
+            self.bytes.extend_from_slice(&bytes(v));
         }
     }
 }
@@ -98,34 +96,24 @@ impl<'a> Reader<'a> {
     }
 
     pub fn u16s(&mut self) -> Option<Vec<u16>> {
-        let len = self.len(2)?;
-        let bytes = self.take(len * 2)?;
-        Some(
-            bytes
-                .chunks_exact(2)
-                .map(|c| u16::from_le_bytes([c[0], c[1]]))
-                .collect(),
-        )
+        self.array(u16::from_le_bytes)
     }
 
     pub fn u32s(&mut self) -> Option<Vec<u32>> {
-        let len = self.len(4)?;
-        let bytes = self.take(len * 4)?;
-        Some(
-            bytes
-                .chunks_exact(4)
-                .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-                .collect(),
-        )
+        self.array(u32::from_le_bytes)
     }
 
     pub fn u64s(&mut self) -> Option<Vec<u64>> {
-        let len = self.len(8)?;
-        let bytes = self.take(len * 8)?;
+        self.array(u64::from_le_bytes)
+    }
+
+    fn array<T, const W: usize>(&mut self, value: fn([u8; W]) -> T) -> Option<Vec<T>> {
+        let len = self.len(W)?;
+        let bytes = self.take(len * W)?;
         Some(
             bytes
-                .chunks_exact(8)
-                .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+                .chunks_exact(W)
+                .map(|c| value(c.try_into().unwrap()))
                 .collect(),
         )
     }

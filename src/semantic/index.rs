@@ -245,11 +245,8 @@ pub struct SearchResult {
 
 #[salsa::tracked(returns(clone), no_eq)]
 pub fn symbol_index(db: &dyn Db, workspace: Workspace) -> Arc<SymbolIndex> {
-    Arc::new(SymbolIndex {
-        shards: (0..shard_count(db, workspace))
-            .map(|k| symbol_shard(db, workspace, k))
-            .collect(),
-    })
+    let every = shard_count(db, workspace);
+    Arc::new(SymbolIndex::first_shards(db, workspace, every))
 }
 
 impl SymbolIndex {

@@ -843,12 +843,10 @@ impl SextantServer {
                     let shards = p.shards_built();
                     let found = p.analysis.symbol_search_in_shards(&query, shards)?;
                     let mut answer = LookupAnswer::new(found, positions);
-                    let (files_indexed, files_total) =
-                        (p.analysis.files_in_shards(shards), p.analysis.file_count());
-                    // Every shard built: the answer is the whole index's.
-                    answer.partial = (files_indexed < files_total).then_some(Indexed {
-                        files_indexed,
-                        files_total,
+                    // Every shard built (since it was asked): the answer is the whole index's.
+                    answer.partial = (!p.covers_every_file(shards)).then(|| Indexed {
+                        files_indexed: p.analysis.files_in_shards(shards),
+                        files_total: p.analysis.file_count(),
                     });
                     Ok(answer)
                 };

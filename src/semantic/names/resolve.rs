@@ -108,9 +108,9 @@ pub struct Resolver<'db> {
     members: HashMap<(Namespace, Arc<str>), Cached>,
     module_names: HashMap<(SourceFile, Arc<str>), Cached>,
     files: HashMap<SourceFile, Arc<FileNames>>,
-    resolutions: HashMap<(SourceFile, OccurrenceId, u32), Resolution>,
-    namespaces: HashMap<(SourceFile, OccurrenceId, u32), Vec<Namespace>>,
-    call_results: HashMap<(SourceFile, OccurrenceId, u32), Vec<Namespace>>,
+    resolutions: HashMap<StepKey, Resolution>,
+    namespaces: HashMap<StepKey, Vec<Namespace>>,
+    call_results: HashMap<StepKey, Vec<Namespace>>,
     clock: u64,
     /// The earliest start of a running answer read since the innermost memoized step
     /// began (`u64::MAX`: none).
@@ -124,12 +124,8 @@ enum Cached {
     Running(u64),
 }
 
-/// A memoized step under way: when it began, and the outer step's earliest running read.
-#[derive(Clone, Copy)]
-struct Step {
-    start: u64,
-    outer_oldest: u64,
-}
+/// What a memoized step is asked about: a use in a file, at a depth.
+type StepKey = (SourceFile, OccurrenceId, u32);
 
 impl<'db> Resolver<'db> {
     pub fn new(db: &'db dyn Db, workspace: Workspace) -> Resolver<'db> {
@@ -170,20 +166,17 @@ impl<'db> Resolver<'db> {
         occurrence: OccurrenceId,
         depth: u32,
     ) -> Resolution {
-        let key = (file, occurrence, depth);
-        if let Some(found) = self.resolutions.get(&key) {
-            return found.clone();
-        }
-        let step = self.begin_step();
-        let resolution = self.resolve_any_space(file, occurrence, depth);
-        let resolution = Resolution {
-            targets: self.in_use_space(file, occurrence, resolution.targets),
-            ..resolution
-        };
-        if self.end_step(step) {
-            self.resolutions.insert(key, resolution.clone());
-        }
-        resolution
+        self.memoized(
+            |r| &mut r.resolutions,
+            (file, occurrence, depth),
+            |r| {
+                let resolution = r.resolve_any_space(file, occurrence, depth);
+                Resolution {
+                    targets: r.in_use_space(file, occurrence, resolution.targets),
+                    ..resolution
+                }
+            },
+        )
     }
 
     fn tick(&mut self) -> u64 {
@@ -191,22 +184,26 @@ impl<'db> Resolver<'db> {
         self.clock
     }
 
-    /// Starts a step whose answer may be memoized (see [`Resolver`]).
-    fn begin_step(&mut self) -> Step {
+    /// A step's answer from `memo` (one of the step memos, see [`Resolver`]), else
+    /// `compute`'s, kept in `memo` when it read no answer that was running before the step
+    /// began.
+    fn memoized<T: Clone>(
+        &mut self,
+        memo: fn(&mut Self) -> &mut HashMap<StepKey, T>,
+        key: StepKey,
+        compute: impl FnOnce(&mut Self) -> T,
+    ) -> T {
+        if let Some(found) = memo(self).get(&key) {
+            return found.clone();
+        }
         let start = self.tick();
         let outer_oldest = std::mem::replace(&mut self.oldest_running_read, u64::MAX);
-        Step {
-            start,
-            outer_oldest,
+        let found = compute(self);
+        if self.oldest_running_read > start {
+            memo(self).insert(key, found.clone());
         }
-    }
-
-    /// Ends `step`: whether its answer may be memoized, having read no answer that was
-    /// running before it began.
-    fn end_step(&mut self, step: Step) -> bool {
-        let keep = self.oldest_running_read > step.start;
-        self.oldest_running_read = self.oldest_running_read.min(step.outer_oldest);
-        keep
+        self.oldest_running_read = self.oldest_running_read.min(outer_oldest);
+        found
     }
 
     /// A cycle read the answer begun at `started`, still running, as nothing.
@@ -842,16 +839,11 @@ impl<'db> Resolver<'db> {
         occurrence: OccurrenceId,
         depth: u32,
     ) -> Vec<Namespace> {
-        let key = (file, occurrence, depth);
-        if let Some(found) = self.namespaces.get(&key) {
-            return found.clone();
-        }
-        let step = self.begin_step();
-        let found = self.namespaces_of_uncached(file, occurrence, depth);
-        if self.end_step(step) {
-            self.namespaces.insert(key, found.clone());
-        }
-        found
+        self.memoized(
+            |r| &mut r.namespaces,
+            (file, occurrence, depth),
+            |r| r.namespaces_of_uncached(file, occurrence, depth),
+        )
     }
 
     fn namespaces_of_uncached(
@@ -1323,16 +1315,11 @@ impl<'db> Resolver<'db> {
         callee: OccurrenceId,
         depth: u32,
     ) -> Vec<Namespace> {
-        let key = (file, callee, depth);
-        if let Some(found) = self.call_results.get(&key) {
-            return found.clone();
-        }
-        let step = self.begin_step();
-        let found = self.call_results_uncached(file, callee, depth);
-        if self.end_step(step) {
-            self.call_results.insert(key, found.clone());
-        }
-        found
+        self.memoized(
+            |r| &mut r.call_results,
+            (file, callee, depth),
+            |r| r.call_results_uncached(file, callee, depth),
+        )
     }
 
     fn call_results_uncached(
