@@ -762,6 +762,32 @@ fn include_globs_restrict_the_workspace() {
     assert!(stderr(&bad).contains("sextant.toml"), "{}", stderr(&bad));
 }
 
+#[test]
+fn build_outputs_are_not_indexed_without_a_gitignore() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "app.py", "def main():\n    pass\n");
+    write(
+        root,
+        "web/node_modules/pkg/index.js",
+        "export const x = 1;\n",
+    );
+    write(root, "dist/bundle.js", "var y = 1;\n");
+    write(
+        root,
+        "target/CACHEDIR.TAG",
+        "Signature: 8a477f597d28d172789f06886806bc55\n",
+    );
+    write(root, "target/debug/build/gen.rs", "fn gen() {}\n");
+    write(root, "venv/pyvenv.cfg", "home = /usr/bin\n");
+    write(root, "venv/lib/site.py", "def site():\n    pass\n");
+    let v = json(&sextant(root, &["stats", "--json"]));
+    assert_eq!(v["files"], 1, "{v}");
+    write(root, "sextant.toml", "skip_build_outputs = false\n");
+    let v = json(&sextant(root, &["stats", "--json"]));
+    assert_eq!(v["files"], 5, "{v}");
+}
+
 /// Regression: `[[check.overrides]]` took a malformed glob that `exclude` refuses; one rule
 /// for both.
 #[test]

@@ -413,6 +413,57 @@ fn a_new_gitignore_hides_files_and_removing_it_brings_them_back() {
 }
 
 #[test]
+fn build_outputs_are_left_out_without_an_ignore_file_unless_configured() {
+    let fs = memory();
+    fs.write("src/main.py", "")
+        .write("web/node_modules/pkg/index.js", "")
+        .write("web/dist/app.js", "")
+        .write(
+            "target/CACHEDIR.TAG",
+            "Signature: 8a477f597d28d172789f06886806bc55\n",
+        )
+        .write("target/debug/build/out.rs", "")
+        .write("env/pyvenv.cfg", "home = /usr/bin\n")
+        .write("env/lib/site.py", "")
+        // A directory merely named like Cargo's output is source until it is tagged.
+        .write("tools/target/gen.py", "");
+    let mut host = load(&fs);
+    assert_eq!(
+        paths(&host),
+        strings(&["src/main.py", "tools/target/gen.py"])
+    );
+
+    // Tagging a directory takes it out; removing the tag brings it back.
+    fs.write(
+        "tools/target/CACHEDIR.TAG",
+        "Signature: 8a477f597d28d172789f06886806bc55\n",
+    );
+    let applied = changed(&mut host, &["tools/target/CACHEDIR.TAG"]);
+    assert!(applied.rescanned);
+    assert_eq!(paths(&host), strings(&["src/main.py"]));
+    fs.remove("tools/target/CACHEDIR.TAG");
+    changed(&mut host, &["tools/target/CACHEDIR.TAG"]);
+    assert_eq!(
+        paths(&host),
+        strings(&["src/main.py", "tools/target/gen.py"])
+    );
+
+    fs.write("sextant.toml", "skip_build_outputs = false\n");
+    changed(&mut host, &["sextant.toml"]);
+    assert_eq!(
+        paths(&host),
+        strings(&[
+            "env/lib/site.py",
+            "src/main.py",
+            "target/debug/build/out.rs",
+            "tools/target/gen.py",
+            "web/dist/app.js",
+            "web/node_modules/pkg/index.js",
+        ])
+    );
+}
+
+#[test]
 fn sextant_toml_changes_are_applied_and_a_broken_one_keeps_the_last_good_config() {
     let fs = memory();
     fs.write("src/a.py", "x = 1\n")
@@ -1052,8 +1103,8 @@ mod fuzz {
 
     use super::*;
 
-    const DIRS: &[&str] = &["", "a/", "b/", "a/c/", ".h/"];
-    const FILES: &[&str] = &["x.py", "y.rs", ".z.py", "w.go", "tool"];
+    const DIRS: &[&str] = &["", "a/", "b/", "a/c/", ".h/", "dist/", "a/node_modules/"];
+    const FILES: &[&str] = &["x.py", "y.rs", ".z.py", "w.go", "tool", "pyvenv.cfg"];
     const RULES: &[&str] = &[
         "*.py",
         "!x.py",

@@ -25,6 +25,10 @@ pub struct Config {
     pub exclude: Vec<String>,
     /// Files larger than this many bytes are skipped (and reported).
     pub max_file_size: u64,
+    /// Leave out directories of build outputs (`node_modules/`, `dist/`, a `target/` or
+    /// any directory tagged `CACHEDIR.TAG`, a virtual environment) even when no ignore
+    /// file names them.
+    pub skip_build_outputs: bool,
     /// `[check]`: codes to select and ignore, severities, per-path overrides.
     pub check: CheckSettings,
     /// `[format.<language>]`: external formatters; a language without one uses sextant's.
@@ -39,6 +43,7 @@ impl Default for Config {
             include: Vec::new(),
             exclude: Vec::new(),
             max_file_size: DEFAULT_MAX_FILE_SIZE,
+            skip_build_outputs: true,
             check: CheckSettings::default(),
             format: Default::default(),
             typecheck: Default::default(),

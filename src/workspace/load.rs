@@ -101,24 +101,29 @@ pub(super) struct Reached<'a> {
 pub(super) struct Collector<'a> {
     root: &'a Path,
     canonical_root: &'a Path,
+    /// Leave out directories of build outputs (see `build_outputs`).
+    skip_build_outputs: bool,
     found: Mutex<Vec<Candidate>>,
 }
 
 impl<'a> Collector<'a> {
-    pub fn new(root: &'a Path, canonical_root: &'a Path) -> Collector<'a> {
+    pub fn new(root: &'a Path, canonical_root: &'a Path, config: &Config) -> Collector<'a> {
         Collector {
             root,
             canonical_root,
+            skip_build_outputs: config.skip_build_outputs,
             found: Mutex::new(Vec::new()),
         }
     }
 
     /// Records one entry or walk error; false when the walk must not enter the directory.
-    /// `canonical` resolves a symlinked directory's target.
+    /// `canonical` resolves a symlinked directory's target; `is_file` says whether a path
+    /// is a file (after symlinks).
     pub fn visit(
         &self,
         entry: Result<Reached<'_>, ignore::Error>,
         canonical: impl FnOnce(&Path) -> Option<PathBuf>,
+        is_file: impl Fn(&Path) -> bool,
     ) -> bool {
         let root = self.root;
         let candidate = match entry {
@@ -126,6 +131,14 @@ impl<'a> Collector<'a> {
             // reported like any file that could not be read.
             Ok(entry) if !entry.is_dir => classify(root, entry.path),
             Ok(entry) if entry.depth > 0 => {
+                if self.skip_build_outputs
+                    && let Some(name) = entry.path.file_name().and_then(|n| n.to_str())
+                    && super::build_outputs::is_build_output(name, |marker| {
+                        is_file(&entry.path.join(marker))
+                    })
+                {
+                    return false;
+                }
                 if entry.is_symlink
                     && let Some(skipped) =
                         outside_dir_link(root, self.canonical_root, entry.path, canonical)

@@ -7,6 +7,7 @@
 
 pub mod apply;
 pub mod bootstrap;
+mod build_outputs;
 pub mod cache;
 pub mod changes;
 mod config;
@@ -554,6 +555,7 @@ impl Host {
             || touched.iter().any(|rel| {
                 (affects_file_set(rel)
                     && (self.under_walked_dir(rel) || rel == ".git/info/exclude"))
+                    || self.marks_build_output(rel)
                     || self.is_new_manifest(rel)
                     || (!self.analysis.contains(rel) && self.under_walked_dir(rel) && {
                         let abs = self.root.join(rel);
@@ -697,6 +699,16 @@ impl Host {
 
     /// Whether `rel`'s directory was entered by the last walk (or is the root). A new
     /// directory's parent was; a build tree's (ignored) subdirectories were not.
+    /// A build output's marker was added to a walked directory, or removed from one the
+    /// walk left out for it (whose parent was walked).
+    fn marks_build_output(&self, rel: &str) -> bool {
+        let Some((dir, name)) = rel.rsplit_once('/') else {
+            return false;
+        };
+        build_outputs::MARKER_FILES.contains(&name)
+            && (self.walked_dirs.contains(dir) || self.under_walked_dir(dir))
+    }
+
     fn under_walked_dir(&self, rel: &str) -> bool {
         match rel.rsplit_once('/') {
             None => true,

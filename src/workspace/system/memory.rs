@@ -543,7 +543,7 @@ impl System for MemorySystem {
 
     fn walk(&self, config: &Config) -> Result<Vec<Candidate>, LoadError> {
         let overrides = load::overrides(&self.root, config)?;
-        let collector = Collector::new(&self.root, &self.root);
+        let collector = Collector::new(&self.root, &self.root, config);
         let mut chain = Vec::new();
         // The rules of the root's parents apply too, as the `ignore` crate reads them.
         for dir in self.root.ancestors().collect::<Vec<_>>().into_iter().rev() {
@@ -632,6 +632,7 @@ impl Walk<'_> {
                 err: Box::new(err),
             }),
             |_| None,
+            |_| false,
         );
     }
 
@@ -687,9 +688,11 @@ impl Walk<'_> {
                 is_dir,
                 is_symlink,
             };
-            let descend = self.collector.visit(Ok(reached), |p| {
-                self.system.resolve(p, true).ok().map(|(r, _)| r)
-            });
+            let descend = self.collector.visit(
+                Ok(reached),
+                |p| self.system.resolve(p, true).ok().map(|(r, _)| r),
+                |p| matches!(self.system.resolve(p, true), Ok((_, Node::File(..)))),
+            );
             if is_dir && descend {
                 chain.push(self.system.rules(&path, &real_target));
                 self.dir(&path, child_depth, chain);

@@ -90,7 +90,7 @@ impl System for OsSystem {
             path: root.to_path_buf(),
             source,
         })?;
-        let collector = Collector::new(root, &canonical_root);
+        let collector = Collector::new(root, &canonical_root, config);
         let walker = ignore::WalkBuilder::new(root)
             .standard_filters(true)
             .require_git(false)
@@ -110,11 +110,12 @@ impl System for OsSystem {
                                 is_symlink: entry.path_is_symlink(),
                             }),
                             |p| p.canonicalize().ok(),
+                            |p| p.is_file(),
                         ),
                         // No file type: stdin, which a walk of a directory never yields.
                         None => true,
                     },
-                    Err(err) => collector.visit(Err(err), |_| None),
+                    Err(err) => collector.visit(Err(err), |_| None, |_| false),
                 };
                 if descend {
                     ignore::WalkState::Continue
