@@ -56,9 +56,10 @@ pub struct Cli {
 
 #[derive(Args, Debug, Clone)]
 pub struct GlobalArgs {
-    /// Workspace root [default: the current directory; for `lsp`, the client's workspace folder].
+    /// Workspace root [default: the current directory; for `lsp`, the client's workspace
+    /// folder]. `mcp` takes it repeated, to serve several roots.
     #[arg(long = "root", global = true, value_name = "DIR")]
-    pub root_arg: Option<PathBuf>,
+    pub root_arg: Vec<PathBuf>,
     /// Print machine-readable JSON instead of text.
     #[arg(long, global = true)]
     pub json: bool,
@@ -513,7 +514,9 @@ pub struct StatsArgs {
 
 impl GlobalArgs {
     pub fn root(&self) -> &Path {
-        self.root_arg.as_deref().unwrap_or(Path::new("."))
+        self.root_arg
+            .first()
+            .map_or(Path::new("."), PathBuf::as_path)
     }
 
     /// Where the persistent cache is kept, as the flags say.
@@ -605,6 +608,12 @@ pub fn main() -> ExitCode {
 /// Runs a command, returning its output and exit code.
 pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
     let g = &cli.global;
+    if g.root_arg.len() > 1 && !matches!(cli.command, Command::Mcp(_)) {
+        return Err(CliError(format!(
+            "--root is given {} times; only `sextant mcp` serves several roots",
+            g.root_arg.len()
+        )));
+    }
     match &cli.command {
         Command::Languages => Ok((render::languages(g.json), ExitCode::SUCCESS)),
         Command::Lsp(args) => lsp(g, args),
@@ -682,7 +691,12 @@ fn lsp(g: &GlobalArgs, args: &LspArgs) -> Result<(String, ExitCode), CliError> {
     } else {
         workspace::FormatterTrust::Untrusted
     };
-    let code = crate::lsp::run_stdio(g.root_arg.clone(), load, args.max_message_bytes, trust)?;
+    let code = crate::lsp::run_stdio(
+        g.root_arg.first().cloned(),
+        load,
+        args.max_message_bytes,
+        trust,
+    )?;
     Ok((String::new(), code))
 }
 
@@ -932,7 +946,7 @@ fn check(g: &GlobalArgs, args: &CheckArgs) -> Result<(String, ExitCode), CliErro
 }
 
 fn run_mcp(g: &GlobalArgs, args: &McpArgs) -> Result<(), CliError> {
-    let root = crate::mcp::check_root(g.root(), args.allow_broad_root)?;
+    let roots = served_roots(g, args.allow_broad_root)?;
     let limits = crate::mcp::Limits {
         max_source_bytes: args.max_source_bytes,
         max_request_bytes: args.max_request_bytes,
@@ -984,7 +998,14 @@ fn run_mcp(g: &GlobalArgs, args: &McpArgs) -> Result<(), CliError> {
         .enable_all()
         .build()?;
     runtime.block_on(async {
-        let live = crate::mcp::start_workspace(&root, load).map_err(|e| e.to_string())?;
+        let mut lives = Vec::with_capacity(roots.len());
+        for root in &roots {
+            lives.push(
+                crate::mcp::start_workspace(root, load.clone())
+                    .map_err(|e| format!("{}: {e}", root.display()))?,
+            );
+        }
+        let live = std::sync::Arc::new(crate::mcp::Roots::new(lives));
         match args.http {
             Some(addr) => {
                 let http_limits = crate::mcp::HttpLimits {
@@ -1001,6 +1022,26 @@ fn run_mcp(g: &GlobalArgs, args: &McpArgs) -> Result<(), CliError> {
     // Blocking reads of stdin may linger in the runtime; the work is done.
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));
     Ok(())
+}
+
+/// The roots `sextant mcp` serves, canonical, each once.
+fn served_roots(g: &GlobalArgs, allow_broad_root: bool) -> Result<Vec<PathBuf>, CliError> {
+    let given = match g.root_arg.is_empty() {
+        true => vec![PathBuf::from(".")],
+        false => g.root_arg.clone(),
+    };
+    let mut roots: Vec<PathBuf> = Vec::with_capacity(given.len());
+    for root in &given {
+        let root = crate::mcp::check_root(root, allow_broad_root)?;
+        if roots.contains(&root) {
+            return Err(CliError(format!(
+                "--root {} is given twice",
+                root.display()
+            )));
+        }
+        roots.push(root);
+    }
+    Ok(roots)
 }
 
 fn cancelled(_: ide::Cancelled) -> CliError {

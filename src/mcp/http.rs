@@ -23,13 +23,13 @@ use rmcp::transport::{
     streamable_http_server::session::local::LocalSessionManager,
 };
 
+use super::roots::Roots;
 use super::{
     Limits, SextantServer,
     frame::{self, Forwarded, Rejection, Verdict},
     http_conn,
     inflight::{HeldId, InFlightIds},
 };
-use crate::workspace::live::LiveWorkspace;
 
 /// Connection limits of the HTTP transport; set at start.
 #[derive(Clone, Debug)]
@@ -77,7 +77,7 @@ const ID_WAIT: Duration = Duration::from_millis(100);
 /// when set, must come as `Authorization: Bearer <token>` on every request; without it no
 /// tool writes.
 pub async fn serve_http(
-    live: Arc<LiveWorkspace>,
+    roots: Arc<Roots>,
     mut limits: Limits,
     http_limits: HttpLimits,
     addr: SocketAddr,
@@ -118,7 +118,7 @@ pub async fn serve_http(
     limits.read_only |= unauthenticated;
     // One server value shared by every session (the in-flight limit is global), but for
     // the pack parts each session holds for itself.
-    let server = SextantServer::new(live, limits);
+    let server = SextantServer::new(roots, limits);
     let service = StreamableHttpService::new(
         move || Ok(server.for_new_session()),
         Arc::new(LocalSessionManager::default()),

@@ -14,6 +14,7 @@ mod http_conn;
 mod inflight;
 mod paths;
 mod resources;
+mod roots;
 mod schema;
 mod stdio;
 mod tools;
@@ -21,6 +22,7 @@ mod tools;
 use std::{path::PathBuf, sync::Arc, time::Duration};
 
 pub use http::{HttpLimits, serve_http};
+pub use roots::{RootInfo, Roots};
 pub use stdio::serve_stdio;
 pub use tools::SextantServer;
 

@@ -20,12 +20,12 @@ use tokio::{
     sync::mpsc,
 };
 
+use super::roots::Roots;
 use super::{
     Limits, SextantServer,
     frame::{self, Forwarded, Rejection, Verdict},
     inflight::{self, InFlightIds},
 };
-use crate::workspace::live::LiveWorkspace;
 
 /// Bytes of the in-memory pipes between the frame reader, rmcp and the stdout writer.
 const PIPE_BYTES: usize = 64 * 1024;
@@ -115,7 +115,7 @@ pub fn judge(frame: Frame, max_frame: usize) -> Outcome {
 }
 
 /// Serves MCP on stdin/stdout until stdin closes.
-pub async fn serve_stdio(live: Arc<LiveWorkspace>, limits: Limits) -> Result<(), String> {
+pub async fn serve_stdio(roots: Arc<Roots>, limits: Limits) -> Result<(), String> {
     limits.check()?;
     let (stdin, stdout) = rmcp::transport::stdio_pipes();
     let (to_rmcp, rmcp_in) = tokio::io::duplex(PIPE_BYTES);
@@ -139,7 +139,7 @@ pub async fn serve_stdio(live: Arc<LiveWorkspace>, limits: Limits) -> Result<(),
     // Frames reaching rmcp are already bounded; its own limit only needs to let them through.
     let transport = rmcp::transport::async_rw::AsyncRwTransport::new(rmcp_in, rmcp_out)
         .with_max_line_length(limits.max_request_bytes.saturating_add(2));
-    let server = SextantServer::new(live, limits);
+    let server = SextantServer::new(roots, limits);
     let outcome = match server.serve(transport).await {
         Ok(running) => running
             .waiting()

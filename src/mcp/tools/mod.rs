@@ -339,6 +339,9 @@ pub struct ExplainDiagnosticArgs {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct WorkspaceStatus {
     pub root: String,
+    /// On a server of several roots: each root, by the name a call's `root` gives.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub roots: Option<Vec<super::RootInfo>>,
     pub server_version: String,
     #[serde(flatten)]
     pub index: LiveStatus,
@@ -357,7 +360,10 @@ pub struct WorkspaceStatus {
 
 #[derive(Clone)]
 pub struct SextantServer {
+    /// The root this call answers from: the first root, or the one a call's `root`
+    /// argument chose (`ServerHandler::call_tool`).
     live: Arc<LiveWorkspace>,
+    roots: Arc<super::roots::Roots>,
     limits: Arc<Limits>,
     /// Slots for tool calls that compute (`max_in_flight`).
     in_flight: Arc<Semaphore>,
@@ -439,6 +445,36 @@ impl From<ToolError> for CallToolResult {
 
 type ToolResult<T> = Result<Json<T>, CallToolResult>;
 
+/// On a server of several roots, every tool takes an optional `root`
+/// ([`super::roots::Roots::select`] takes it out before the tool sees its arguments).
+fn with_root_argument(
+    mut router: ToolRouter<SextantServer>,
+    names: Option<Vec<String>>,
+) -> ToolRouter<SextantServer> {
+    let Some(names) = names else {
+        return router;
+    };
+    let property = serde_json::json!({
+        "type": "string",
+        "enum": names,
+        "description": format!(
+            "The root to answer from (default: the one holding an absolute `path`, else {})",
+            names[0]
+        ),
+    });
+    for route in router.map.values_mut() {
+        let mut schema = (*route.attr.input_schema).clone();
+        let properties = schema
+            .entry("properties")
+            .or_insert_with(|| serde_json::Value::Object(Default::default()));
+        if let serde_json::Value::Object(properties) = properties {
+            properties.insert(super::roots::ROOT_ARGUMENT.into(), property.clone());
+        }
+        route.attr.input_schema = Arc::new(schema);
+    }
+    router
+}
+
 /// On a read-only server, the writing arguments (`format::WRITING_ARGUMENTS`) are left out
 /// of their tools' schemas and the tools are annotated as reading only; a call that sends
 /// one anyway is refused by the tool.
@@ -471,10 +507,12 @@ fn without_writes(
 
 #[tool_router(router = tool_router)]
 impl SextantServer {
-    pub fn new(live: Arc<LiveWorkspace>, limits: Limits) -> SextantServer {
+    pub fn new(roots: Arc<super::roots::Roots>, limits: Limits) -> SextantServer {
         let limits_read_only = limits.read_only;
+        let root_names = roots.is_several().then(|| roots.names());
         SextantServer {
-            live,
+            live: roots.first().clone(),
+            roots,
             in_flight: Arc::new(Semaphore::new(limits.max_in_flight.max(1))),
             status_lane: Arc::new(Semaphore::new(STATUS_LANE_SLOTS)),
             runs: Arc::default(),
@@ -482,22 +520,25 @@ impl SextantServer {
             operations: Arc::default(),
             limits: Arc::new(limits),
             inject_panic: crate::testing::hooks().panic_in_tool.clone(),
-            tool_router: without_writes(
-                implementations::with_implementations_tool(repo_map::with_repo_map_tool(
-                    skeleton::with_skeleton_tool(rename::with_rename_tool(
-                        search::with_search_tool(Self::tool_router()),
-                        limits_read_only,
-                    )),
-                )) + Self::read_router()
-                    + Self::bootstrap_router()
-                    + Self::pack_router()
-                    + Self::patch_router()
-                    + Self::edit_symbol_router()
-                    + Self::call_graph_router()
-                    + Self::impact_router()
-                    + Self::changes_router()
-                    + Self::explore_router(),
-                limits_read_only,
+            tool_router: with_root_argument(
+                without_writes(
+                    implementations::with_implementations_tool(repo_map::with_repo_map_tool(
+                        skeleton::with_skeleton_tool(rename::with_rename_tool(
+                            search::with_search_tool(Self::tool_router()),
+                            limits_read_only,
+                        )),
+                    )) + Self::read_router()
+                        + Self::bootstrap_router()
+                        + Self::pack_router()
+                        + Self::patch_router()
+                        + Self::edit_symbol_router()
+                        + Self::call_graph_router()
+                        + Self::impact_router()
+                        + Self::changes_router()
+                        + Self::explore_router(),
+                    limits_read_only,
+                ),
+                root_names,
             ),
         }
     }
@@ -1002,6 +1043,7 @@ impl SextantServer {
         let _: WorkspaceStatusArgs = parse_args(args)?;
         let live = self.live.clone();
         let limits = (*self.limits).clone();
+        let roots = self.roots.is_several().then(|| self.roots.infos());
         let out = self
             .run("workspace_status", ctx, Lane::Status, move |cancel| {
                 // Small workspaces are ready in a moment; larger ones report progress.
@@ -1021,6 +1063,7 @@ impl SextantServer {
                 let projects = first_projects(projects, limits.max_response_chars / 4);
                 Ok(WorkspaceStatus {
                     root: live.root().display().to_string(),
+                    roots,
                     server_version: env!("CARGO_PKG_VERSION").into(),
                     index: live.status(),
                     stats,
@@ -1315,6 +1358,30 @@ fn panic_message(payload: &Box<dyn std::any::Any + Send>) -> String {
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for SextantServer {
+    /// Routes a call to its tool on the root it chose (see [`super::roots`]).
+    async fn call_tool(
+        &self,
+        mut request: rmcp::model::CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::CallToolResponse, rmcp::ErrorData> {
+        let live = match self.roots.select(request.arguments.as_mut()) {
+            Ok(live) => live,
+            Err(error) => return Ok(CallToolResult::from(error).into()),
+        };
+        let chosen;
+        let server = if Arc::ptr_eq(&live, &self.live) {
+            self
+        } else {
+            chosen = SextantServer {
+                live,
+                ..self.clone()
+            };
+            &chosen
+        };
+        let call = rmcp::handler::server::tool::ToolCallContext::new(server, request, context);
+        self.tool_router.call(call).await
+    }
+
     fn get_info(&self) -> ServerConfig {
         let capabilities = ServerCapabilities::builder()
             .enable_tools()
