@@ -7,7 +7,10 @@
 //! nothing is run; the answer's text fits its budget, whole lines kept, and says when lines
 //! were left out.
 
-use std::path::Path;
+use std::{
+    path::Path,
+    sync::{Arc, atomic::AtomicBool},
+};
 
 use serde::Serialize;
 
@@ -59,11 +62,14 @@ pub struct DeclaredCommand {
     pub source: String,
 }
 
+/// `interrupt`, once set, stops the git status (a large working tree's takes seconds): the
+/// answer then has no git state.
 pub fn bootstrap(
     system: &dyn System,
     root: &Path,
     facts: BootstrapFacts,
     budget: &Budget,
+    interrupt: Arc<AtomicBool>,
 ) -> Bootstrap {
     let read = |rel: &str| {
         system
@@ -77,7 +83,7 @@ pub fn bootstrap(
         .map(|name| name.to_string())
         .collect();
     let commands = declared_commands(&facts, &read);
-    let git = git_state(root);
+    let git = git_state(root, interrupt);
     let lines = render(root, &facts, &instruction_files, &commands, git.as_ref());
     let (text, truncated) = fit(lines, budget);
     Bootstrap {

@@ -5,7 +5,14 @@
 //! Invariant: every path reported is relative to the workspace root and inside it; a
 //! repository that cannot be read gives no state at all rather than a partial one.
 
-use std::{collections::BTreeSet, path::Path};
+use std::{
+    collections::BTreeSet,
+    path::Path,
+    sync::{
+        Arc,
+        atomic::{AtomicBool, Ordering},
+    },
+};
 
 use serde::Serialize;
 
@@ -32,9 +39,9 @@ pub struct GitState {
     pub listed: Vec<String>,
 }
 
-/// The state of the repository `root` is in; `None` when it is in none or the repository
-/// cannot be read.
-pub fn git_state(root: &Path) -> Option<GitState> {
+/// The state of the repository `root` is in; `None` when it is in none, the repository
+/// cannot be read, or `interrupt` was set before the status was read whole.
+pub fn git_state(root: &Path, interrupt: Arc<AtomicBool>) -> Option<GitState> {
     let (repo, prefix) = open(root)?;
     let head = repo.head().ok()?;
     let branch = head
@@ -54,6 +61,7 @@ pub fn git_state(root: &Path) -> Option<GitState> {
         .status(gix::progress::Discard)
         .ok()?
         .untracked_files(gix::status::UntrackedFiles::Files)
+        .should_interrupt_owned(interrupt.clone())
         .into_iter(None)
         .ok()?;
     let mut listed = BTreeSet::new();
@@ -71,6 +79,10 @@ pub fn git_state(root: &Path) -> Option<GitState> {
         if listed.len() > MAX_LISTED_CHANGES {
             listed.pop_last();
         }
+    }
+    // An interrupted status may end early without an error.
+    if interrupt.load(Ordering::SeqCst) {
+        return None;
     }
     state.listed = listed.into_iter().collect();
     state.dirty = state.changed + state.untracked > 0;
@@ -113,6 +125,19 @@ pub(super) fn under_root(path: &str, prefix: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_interrupted_status_gives_no_state() {
+        let dir = tempfile::tempdir().unwrap();
+        gix::init(dir.path()).unwrap();
+        std::fs::write(dir.path().join("new.py"), "x = 1\n").unwrap();
+        let state = git_state(dir.path(), Arc::default()).unwrap();
+        assert_eq!(
+            (state.untracked, state.listed),
+            (1, vec!["new.py".to_string()])
+        );
+        assert_eq!(git_state(dir.path(), Arc::new(AtomicBool::new(true))), None);
+    }
 
     #[test]
     fn paths_outside_the_root_are_left_out() {

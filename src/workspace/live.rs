@@ -469,12 +469,12 @@ impl LiveWorkspace {
         budget: &crate::ide::Budget,
     ) -> Result<super::bootstrap::Bootstrap, ReadError> {
         let facts = self.read(cancel, |s: &Snapshot| s.analysis.bootstrap_facts())?;
-        Ok(super::bootstrap::bootstrap(
-            &*self.system,
-            &self.root,
-            facts,
-            budget,
-        ))
+        let answer =
+            super::bootstrap::bootstrap(&*self.system, &self.root, facts, budget, cancel.flag());
+        match cancel.is_cancelled() {
+            true => Err(ReadError::Cancelled),
+            false => Ok(answer),
+        }
     }
 }
 
@@ -590,7 +590,8 @@ const PARTIAL_AFTER: Duration = Duration::from_secs(1);
 /// any number of database handles (each attempt's token is handed to [`RequestCancel::watch`]).
 #[derive(Default)]
 pub struct RequestCancel {
-    cancelled: std::sync::atomic::AtomicBool,
+    /// Shared with work that polls a flag of its own (the git status).
+    cancelled: Arc<std::sync::atomic::AtomicBool>,
     tokens: Mutex<Vec<crate::ide::CancellationToken>>,
 }
 
@@ -604,6 +605,11 @@ impl RequestCancel {
 
     pub fn is_cancelled(&self) -> bool {
         self.cancelled.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// A flag set when the request is cancelled, for work that polls one.
+    pub fn flag(&self) -> Arc<std::sync::atomic::AtomicBool> {
+        self.cancelled.clone()
     }
 
     /// Cancels `token` with this request (at once if the request is already cancelled).

@@ -762,6 +762,7 @@ impl Host {
             &self.root,
             facts,
             budget,
+            Default::default(),
         ))
     }
 
