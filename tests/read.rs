@@ -125,9 +125,17 @@ fn bootstrap_tells_a_new_session_what_to_read_and_run() {
     };
     write(
         "Cargo.toml",
-        "[package]\nname = \"demo\"\nversion = \"0.1.0\"\n",
+        "[package]\nname = \"demo\"\nversion = \"0.1.0\"\n\n[[bin]]\nname = \"demo\"\n\n\
+         [[bin]]\nname = \"gen-rs\"\npath = \"tools/gen.rs\"\n\n[[bin]]\nname = \"gone\"\n",
     );
     write("src/main.rs", "mod util;\nfn main() {}\n");
+    write("tools/gen.rs", "fn main() {}\n");
+    write("cli/index.js", "#!/usr/bin/env node\nconsole.log(1);\n");
+    write(
+        "pyproject.toml",
+        "[project]\nname = \"demo-py\"\n\n[project.scripts]\ndemo-gen = \"tools.gen:run\"\n\
+         missing = \"nowhere.mod:main\"\n",
+    );
     write("src/util.rs", "pub fn helper() {}\n");
     write(
         "tools/gen.py",
@@ -139,7 +147,7 @@ fn bootstrap_tells_a_new_session_what_to_read_and_run() {
     );
     write(
         "package.json",
-        "{\"name\": \"web\", \"scripts\": {\"lint\": \"eslint .\"}}",
+        "{\"name\": \"web\", \"scripts\": {\"lint\": \"eslint .\"}, \"bin\": {\"web-cli\": \"./cli/index.js\"}}",
     );
     write("AGENTS.md", "Run make.\n");
     // A real repository (git runs here only to make it): one commit, then one file
@@ -159,12 +167,16 @@ fn bootstrap_tells_a_new_session_what_to_read_and_run() {
     );
     let expected = [
         git_line.as_str(),
-        "Languages: python (1 files, 5 lines), rust (2 files, 3 lines)",
+        "Languages: javascript (1 files, 2 lines), python (1 files, 5 lines), rust (3 files, 4 lines)",
         "Read first: AGENTS.md",
-        "Projects:\n  cargo demo at . (Cargo.toml)\n  npm web at . (package.json)\n",
+        "Projects:\n  cargo demo at . (Cargo.toml)\n  python demo-py at . (pyproject.toml)\n  npm web at . (package.json)\n",
         "Commands:\n  cargo build (Cargo.toml)\n  cargo test (Cargo.toml)\n  cargo clippy --all-targets (Cargo.toml)\n  npm run lint (package.json)\n  make all (Makefile)\n  make build (Makefile)\n",
-        "Entry points:\n  src/main.rs (rust binary)\n  tools/gen.py (python script)\n",
-        "Layout:\n  tools/ 1 files, 5 lines, mostly python\n  src/ 2 files, 3 lines, mostly rust\n",
+        // Declared by the manifests too: a `[[bin]]` whose file is missing is left out, as
+        // is a script whose module is nowhere.
+        "Entry points:\n  src/main.rs (rust binary `demo`)\n  tools/gen.rs (rust binary `gen-rs`)\n  \
+         tools/gen.py (console script `demo-gen: tools.gen:run`)\n  cli/index.js (npm bin `web-cli`)\n  \
+         tools/gen.py (python script)\n",
+        "Layout:\n  tools/ 2 files, 6 lines, mostly python\n  src/ 2 files, 3 lines, mostly rust\n  cli/ 1 files, 2 lines, mostly javascript\n",
         "Most imported:\n  src/util.rs (1 importers)\n",
     ];
     for part in expected {

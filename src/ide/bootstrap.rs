@@ -11,15 +11,17 @@ use serde::Serialize;
 
 use super::{Direction, Granularity, GraphQuery, LanguageStats, ProjectKind};
 use crate::{
-    db::{Db, SourceFile, Workspace},
+    db::{Db, ManifestKind, SourceFile, Workspace},
     lang::Family,
     semantic::symbols::{SymbolKind, file_symbols},
 };
 
 /// Entry point kinds, most telling first.
-const ENTRY_KINDS: [&str; 5] = [
+const ENTRY_KINDS: [&str; 7] = [
     "rust binary",
     "go main package",
+    "console script",
+    "npm bin",
     "npm main",
     "python -m",
     "python script",
@@ -62,9 +64,13 @@ pub struct DirectorySummary {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct EntryPoint {
     pub path: String,
-    /// What makes it one: `rust binary`, `go main package`, `python -m`, `python script`,
-    /// `npm main`.
+    /// What makes it one: `rust binary`, `go main package`, `console script` (a Python
+    /// project's `[project.scripts]`), `npm bin`, `npm main`, `python -m`, `python script`.
     pub kind: String,
+    /// The command a manifest declares it as (a Cargo `[[bin]]`, an npm `bin`, a Python
+    /// script), with a console script's `module:function`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -98,7 +104,17 @@ pub(crate) fn bootstrap_facts(db: &dyn Db, workspace: Workspace) -> BootstrapFac
             entry_points.push(EntryPoint {
                 path,
                 kind: "npm main".into(),
+                command: None,
             });
+        }
+    }
+    for declared in declared_entry_points(db, workspace) {
+        match entry_points
+            .iter_mut()
+            .find(|e| e.path == declared.path && e.kind == declared.kind)
+        {
+            Some(found) => found.command = declared.command,
+            None => entry_points.push(declared),
         }
     }
     // Programs before scripts: a binary or a main package says what the project is.
@@ -172,7 +188,134 @@ fn entry_point(db: &dyn Db, file: SourceFile) -> Option<EntryPoint> {
     Some(EntryPoint {
         path: path.clone(),
         kind: kind.into(),
+        command: None,
     })
+}
+
+/// The programs the manifests declare: Cargo's `[[bin]]` targets, npm's `bin`, and a
+/// Python project's scripts (`[project.scripts]`, `[project.gui-scripts]`,
+/// `[tool.poetry.scripts]`), each where it is a workspace file.
+fn declared_entry_points(db: &dyn Db, workspace: Workspace) -> Vec<EntryPoint> {
+    let indexed: std::collections::HashSet<&str> = workspace
+        .files(db)
+        .iter()
+        .map(|f| f.path(db).as_str())
+        .collect();
+    let mut found = Vec::new();
+    for manifest in workspace.manifests(db).iter() {
+        let path = manifest.path(db).as_str();
+        let dir = path.rsplit_once('/').map_or("", |(dir, _)| dir);
+        let text = manifest.text(db);
+        let from_dir = |declared: Vec<(String, String, &'static str)>| {
+            declared
+                .into_iter()
+                .map(|(command, rel, kind)| (command, join_relative(dir, &rel), kind))
+                .collect::<Vec<_>>()
+        };
+        let declared = match manifest.kind(db) {
+            ManifestKind::CargoToml => from_dir(cargo_bins(text)),
+            ManifestKind::PackageJson => from_dir(npm_bins(text)),
+            ManifestKind::PyprojectToml => {
+                let modules = crate::semantic::imports::python_modules(db, workspace);
+                python_scripts(text)
+                    .into_iter()
+                    .filter_map(|(command, target)| {
+                        let file = modules.module(target.split(':').next()?.trim())?;
+                        let command = format!("{command}: {}", target.trim());
+                        Some((command, file.path(db).clone(), "console script"))
+                    })
+                    .collect()
+            }
+            _ => Vec::new(),
+        };
+        for (command, path, kind) in declared {
+            if indexed.contains(path.as_str()) {
+                found.push(EntryPoint {
+                    path,
+                    kind: kind.into(),
+                    command: Some(command),
+                });
+            }
+        }
+    }
+    found
+}
+
+/// `dir/rel` with `./` steps dropped.
+fn join_relative(dir: &str, rel: &str) -> String {
+    let rel = rel.trim_start_matches("./");
+    match dir {
+        "" => rel.to_string(),
+        dir => format!("{dir}/{rel}"),
+    }
+}
+
+/// `Cargo.toml`'s `[[bin]]` targets as (name, path from the manifest's directory): a path
+/// given, else Cargo's default (`src/main.rs` for the package's name, else
+/// `src/bin/NAME.rs`).
+fn cargo_bins(text: &str) -> Vec<(String, String, &'static str)> {
+    let Ok(table) = text.parse::<toml::Table>() else {
+        return Vec::new();
+    };
+    let package = table
+        .get("package")
+        .and_then(|p| p.get("name"))
+        .and_then(toml::Value::as_str);
+    let bins = table.get("bin").and_then(toml::Value::as_array);
+    bins.into_iter()
+        .flatten()
+        .filter_map(|bin| {
+            let name = bin.get("name")?.as_str()?;
+            let path = match bin.get("path").and_then(toml::Value::as_str) {
+                Some(path) => path.to_string(),
+                None if Some(name) == package => "src/main.rs".into(),
+                None => format!("src/bin/{name}.rs"),
+            };
+            Some((name.to_string(), path, "rust binary"))
+        })
+        .collect()
+}
+
+/// `package.json`'s `bin`: one path named after the package, or a map of names to paths.
+fn npm_bins(text: &str) -> Vec<(String, String, &'static str)> {
+    let Ok(package) = serde_json::from_str::<serde_json::Value>(text) else {
+        return Vec::new();
+    };
+    let name = package.get("name").and_then(|n| n.as_str());
+    match package.get("bin") {
+        Some(serde_json::Value::String(path)) => name
+            .map(|name| {
+                // A scoped package's command is its name without the scope.
+                let command = name.rsplit('/').next().unwrap_or(name);
+                vec![(command.to_string(), path.clone(), "npm bin")]
+            })
+            .unwrap_or_default(),
+        Some(serde_json::Value::Object(bins)) => bins
+            .iter()
+            .filter_map(|(command, path)| Some((command.clone(), path.as_str()?.into(), "npm bin")))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// A `pyproject.toml`'s scripts as (command, `module:function`).
+fn python_scripts(text: &str) -> Vec<(String, String)> {
+    let Ok(table) = text.parse::<toml::Table>() else {
+        return Vec::new();
+    };
+    let project = table.get("project");
+    let poetry = table.get("tool").and_then(|t| t.get("poetry"));
+    [
+        project.and_then(|p| p.get("scripts")),
+        project.and_then(|p| p.get("gui-scripts")),
+        poetry.and_then(|p| p.get("scripts")),
+    ]
+    .into_iter()
+    .flatten()
+    .filter_map(toml::Value::as_table)
+    .flat_map(|scripts| scripts.iter())
+    .filter_map(|(command, target)| Some((command.clone(), target.as_str()?.to_string())))
+    .collect()
 }
 
 fn defines_function(db: &dyn Db, file: SourceFile, name: &str) -> bool {

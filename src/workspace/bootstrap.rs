@@ -251,10 +251,10 @@ fn render(
     section(
         &mut out,
         &heading,
-        facts
-            .entry_points
-            .iter()
-            .map(|e| format!("{} ({})", e.path, e.kind)),
+        facts.entry_points.iter().map(|e| match &e.command {
+            Some(command) => format!("{} ({} `{command}`)", e.path, e.kind),
+            None => format!("{} ({})", e.path, e.kind),
+        }),
     );
     section(
         &mut out,
