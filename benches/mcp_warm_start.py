@@ -15,6 +15,11 @@ time and coverage are printed, and it is asked again until an answer covers ever
 (the script exits 1 otherwise and prints what differs; a cold answer can be a `TIMEOUT`
 error on a tree whose first index outlasts the request limit). `ctags -R` over the same
 tree is timed as the baseline a warm start should beat.
+
+With `--edit-files N`, a third server starts after N of the root's Python files were edited
+while no server ran (a function added to each: run it on a copy of a tree, as the files are
+written; they are put back, with their times, at the end): its answers must find the added
+functions, and its times are printed beside the warm ones.
 """
 
 import argparse
@@ -71,21 +76,69 @@ async def session_times(args, cache: str, wait_for_save: bool) -> dict:
     return found
 
 
+def edit_files(root: str, count: int) -> list[tuple[str, bytes, os.stat_result]]:
+    """Adds `def sextant_edited_N(): ...` to the first `count` Python files by path; returns
+    what puts them back."""
+    chosen = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames.sort()
+        for name in sorted(filenames):
+            if name.endswith(".py"):
+                chosen.append(os.path.join(dirpath, name))
+        if len(chosen) >= count:
+            break
+    saved = []
+    for i, path in enumerate(chosen[:count]):
+        with open(path, "rb") as f:
+            original = f.read()
+        saved.append((path, original, os.stat(path)))
+        with open(path, "ab") as f:
+            f.write(f"\n\ndef sextant_edited_{i}():\n    return {i}\n".encode())
+    return saved
+
+
+def restore(saved: list[tuple[str, bytes, os.stat_result]]) -> None:
+    for path, original, stat in saved:
+        with open(path, "wb") as f:
+            f.write(original)
+        os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sextant", required=True)
     parser.add_argument("--root", default=sysconfig.get_paths()["stdlib"])
     parser.add_argument("--symbol", default="join")
     parser.add_argument("--name", default="posixpath.join")
+    parser.add_argument("--edit-files", type=int, default=0, metavar="N")
     args = parser.parse_args()
     args.root = os.path.realpath(args.root)
+    edited = None
     with tempfile.TemporaryDirectory() as cache:
         cold = anyio.run(session_times, args, cache, True)
         warm = anyio.run(session_times, args, cache, False)
+        if args.edit_files:
+            saved = edit_files(args.root, args.edit_files)
+            try:
+                edited_args = argparse.Namespace(**{**vars(args), "symbol": "sextant_edited_"})
+                edited = anyio.run(session_times, edited_args, cache, False)
+            finally:
+                restore(saved)
     print(f"root: {args.root}")
-    print(f"{'':<22} {'cold s':>8} {'warm s':>8}")
+    header = f"{'':<22} {'cold s':>8} {'warm s':>8}"
+    if edited:
+        header += f" {f'{len(saved)} edited s':>14}"
+    print(header)
     for key in ("first lookup_symbol s", "lookup_symbol s", "find_references s", "checked s"):
-        print(f"{key:<22} {cold[key]:>8.2f} {warm[key]:>8.2f}")
+        line = f"{key:<22} {cold[key]:>8.2f} {warm[key]:>8.2f}"
+        if edited:
+            line += f" {edited[key]:>14.2f}"
+        print(line)
+    if edited:
+        found = [s["name"] for s in edited["answers"][0].get("symbols", [])]
+        print(f"after the edits, lookup_symbol sextant_edited_ found {len(found)} of {len(saved)} added functions")
+        if len(found) != len(saved):
+            return 1
     print(f"the first lookup covered: cold {cold['first lookup covers']}, warm {warm['first lookup covers']}")
     print(f"cache after the warm start: {warm['status'].get('cache')}")
     ctags = shutil.which("ctags")
