@@ -805,10 +805,22 @@ const ECMASCRIPT_MISSING_IMPORTS: &[(&str, &str, &str, &str)] = &[
         "import { area } from '../../lib/shapes';\nexport const x = area(1, 2);\n",
     ),
     (
-        "a type, after the last import, in the file's style",
+        "a type, added to the import of its module",
         "src/b.ts",
         "import { area } from \"../lib/shapes\"\nexport const s: Shape = { w: area(1, 2) }\n",
-        "import { area } from \"../lib/shapes\"\nimport { Shape } from \"../lib/shapes\"\nexport const s: Shape = { w: area(1, 2) }\n",
+        "import { area, Shape } from \"../lib/shapes\"\nexport const s: Shape = { w: area(1, 2) }\n",
+    ),
+    (
+        "the import of its module however written, its trailing comma kept",
+        "src/e.ts",
+        "import {\n    Shape,\n} from '../lib/shapes.ts';\nexport const s: Shape = { w: area(1, 2) };\n",
+        "import {\n    Shape, area,\n} from '../lib/shapes.ts';\nexport const s: Shape = { w: area(1, 2) };\n",
+    ),
+    (
+        "never into a type-only import: a line of its own, after the last import",
+        "src/f.ts",
+        "import type { Shape } from '../lib/shapes';\nexport const s: Shape = { w: area(1, 2) };\n",
+        "import type { Shape } from '../lib/shapes';\nimport { area } from '../lib/shapes';\nexport const s: Shape = { w: area(1, 2) };\n",
     ),
     (
         "`.js` on specifiers when the file writes them",

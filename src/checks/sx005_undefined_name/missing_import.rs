@@ -224,14 +224,61 @@ pub(super) fn ecmascript(
     if !matches!(resolved, Target::Resolved { file, .. } if file == *target) {
         return None;
     }
+    let title = format!("Import '{name}' from '{specifier}'");
+    if let Some(edit) = extend_named_import(ctx, root, text, *target, name) {
+        return Some(Fix::unsafe_(title, vec![edit]));
+    }
     let quote = style.quote;
     let semicolon = if style.semicolons { ";" } else { "" };
     let statement = format!("import {{ {name} }} from {quote}{specifier}{quote}{semicolon}");
     let at = ecmascript_insertion(root, text);
-    Some(Fix::unsafe_(
-        format!("Import '{name}' from '{specifier}'"),
-        vec![insert_line(text, at, &statement)],
-    ))
+    Some(Fix::unsafe_(title, vec![insert_line(text, at, &statement)]))
+}
+
+/// The edit adding `name` after the last name of a top-level `import { … } from` that
+/// leads to `target` (however its specifier is written). Never a type-only import, whose
+/// names would not be values, nor one without braces.
+fn extend_named_import(
+    ctx: &CheckContext,
+    root: Node,
+    text: &str,
+    target: crate::db::SourceFile,
+    name: &str,
+) -> Option<(TextRange, String)> {
+    let mut cursor = root.walk();
+    let statements: Vec<Node> = root
+        .named_children(&mut cursor)
+        .filter(|s| s.kind() == "import_statement")
+        .collect();
+    statements.into_iter().find_map(|statement| {
+        let mut cursor = statement.walk();
+        let children: Vec<Node> = statement.children(&mut cursor).collect();
+        if children.iter().any(|c| c.kind() == "type") {
+            return None;
+        }
+        let clause = children.iter().find(|c| c.kind() == "import_clause")?;
+        let mut cursor = clause.walk();
+        let named = clause
+            .named_children(&mut cursor)
+            .find(|c| c.kind() == "named_imports")?;
+        let mut cursor = named.walk();
+        let last = named
+            .named_children(&mut cursor)
+            .filter(|c| c.kind() == "import_specifier")
+            .last()?;
+        let source = statement.child_by_field_name("source")?;
+        let summary = ImportSummary {
+            module: text[source.byte_range()]
+                .trim_matches(['"', '\''])
+                .to_string(),
+            ..ImportSummary::default()
+        };
+        let leads_there = matches!(
+            imports::resolve(ctx.db, ctx.workspace, ctx.file, &summary),
+            Target::Resolved { file, .. } if file == target
+        );
+        leads_there.then(|| (range(last.end_byte(), last.end_byte()), format!(", {name}")))
+    })
 }
 
 /// How the file writes its imports: quotes, semicolons, `.js` on relative specifiers.
