@@ -772,6 +772,7 @@ fn build_outputs_are_not_indexed_without_a_gitignore() {
         "web/node_modules/pkg/index.js",
         "export const x = 1;\n",
     );
+    write(root, "package.json", "{}");
     write(root, "dist/bundle.js", "var y = 1;\n");
     write(
         root,

@@ -417,7 +417,10 @@ fn build_outputs_are_left_out_without_an_ignore_file_unless_configured() {
     let fs = memory();
     fs.write("src/main.py", "")
         .write("web/node_modules/pkg/index.js", "")
+        .write("web/package.json", "{}")
         .write("web/dist/app.js", "")
+        // Go's own `cmd/dist` is source: no `package.json` beside it.
+        .write("cmd/dist/build.go", "package main\n")
         .write(
             "target/CACHEDIR.TAG",
             "Signature: 8a477f597d28d172789f06886806bc55\n",
@@ -430,7 +433,7 @@ fn build_outputs_are_left_out_without_an_ignore_file_unless_configured() {
     let mut host = load(&fs);
     assert_eq!(
         paths(&host),
-        strings(&["src/main.py", "tools/target/gen.py"])
+        strings(&["cmd/dist/build.go", "src/main.py", "tools/target/gen.py"])
     );
 
     // Tagging a directory takes it out; removing the tag brings it back.
@@ -440,12 +443,12 @@ fn build_outputs_are_left_out_without_an_ignore_file_unless_configured() {
     );
     let applied = changed(&mut host, &["tools/target/CACHEDIR.TAG"]);
     assert!(applied.rescanned);
-    assert_eq!(paths(&host), strings(&["src/main.py"]));
+    assert_eq!(paths(&host), strings(&["cmd/dist/build.go", "src/main.py"]));
     fs.remove("tools/target/CACHEDIR.TAG");
     changed(&mut host, &["tools/target/CACHEDIR.TAG"]);
     assert_eq!(
         paths(&host),
-        strings(&["src/main.py", "tools/target/gen.py"])
+        strings(&["cmd/dist/build.go", "src/main.py", "tools/target/gen.py"])
     );
 
     fs.write("sextant.toml", "skip_build_outputs = false\n");
@@ -453,6 +456,7 @@ fn build_outputs_are_left_out_without_an_ignore_file_unless_configured() {
     assert_eq!(
         paths(&host),
         strings(&[
+            "cmd/dist/build.go",
             "env/lib/site.py",
             "src/main.py",
             "target/debug/build/out.rs",
@@ -1104,7 +1108,15 @@ mod fuzz {
     use super::*;
 
     const DIRS: &[&str] = &["", "a/", "b/", "a/c/", ".h/", "dist/", "a/node_modules/"];
-    const FILES: &[&str] = &["x.py", "y.rs", ".z.py", "w.go", "tool", "pyvenv.cfg"];
+    const FILES: &[&str] = &[
+        "x.py",
+        "y.rs",
+        ".z.py",
+        "w.go",
+        "tool",
+        "pyvenv.cfg",
+        "package.json",
+    ];
     const RULES: &[&str] = &[
         "*.py",
         "!x.py",

@@ -25,7 +25,7 @@ pub struct Config {
     pub exclude: Vec<String>,
     /// Files larger than this many bytes are skipped (and reported).
     pub max_file_size: u64,
-    /// Leave out directories of build outputs (`node_modules/`, `dist/`, a `target/` or
+    /// Leave out directories of build outputs (`node_modules/`, a package's `dist/`, a `target/` or
     /// any directory tagged `CACHEDIR.TAG`, a virtual environment) even when no ignore
     /// file names them.
     pub skip_build_outputs: bool,

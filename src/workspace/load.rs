@@ -133,9 +133,16 @@ impl<'a> Collector<'a> {
             Ok(entry) if entry.depth > 0 => {
                 if self.skip_build_outputs
                     && let Some(name) = entry.path.file_name().and_then(|n| n.to_str())
-                    && super::build_outputs::is_build_output(name, |marker| {
-                        is_file(&entry.path.join(marker))
-                    })
+                    && super::build_outputs::is_build_output(
+                        name,
+                        |marker| is_file(&entry.path.join(marker)),
+                        |marker| {
+                            entry
+                                .path
+                                .parent()
+                                .is_some_and(|p| is_file(&p.join(marker)))
+                        },
+                    )
                 {
                     return false;
                 }
