@@ -1,7 +1,8 @@
 //! Each checker's machine output read into [`Finding`]s: pure functions of the output's
 //! text, so that every format is tested without the tool. Positions stay in the unit the
 //! tool writes (tsc: 1-based UTF-16 columns; rustc: byte offsets into the file; go:
-//! 1-based byte columns; mypy: 0-based columns), converted exactly once the file's text is
+//! 1-based byte columns; mypy: 0-based columns; pyright: 0-based lines and UTF-16
+//! columns), converted exactly once the file's text is
 //! at hand ([`super::convert`]).
 
 use std::sync::LazyLock;
@@ -66,6 +67,7 @@ pub enum Format {
     Cargo,
     GoVet,
     Mypy,
+    Pyright,
 }
 
 pub fn parse(format: Format, output: &str) -> Parsed {
@@ -74,6 +76,7 @@ pub fn parse(format: Format, output: &str) -> Parsed {
         Format::Cargo => cargo(output),
         Format::GoVet => go_vet(output),
         Format::Mypy => mypy(output),
+        Format::Pyright => pyright(output),
     }
 }
 
@@ -399,6 +402,88 @@ fn mypy(output: &str) -> Parsed {
     parsed
 }
 
+#[derive(Deserialize)]
+struct PyrightReport {
+    #[serde(rename = "generalDiagnostics")]
+    diagnostics: Vec<PyrightDiagnostic>,
+}
+
+#[derive(Deserialize)]
+struct PyrightDiagnostic {
+    file: String,
+    severity: String,
+    message: String,
+    range: Option<PyrightRange>,
+    rule: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct PyrightRange {
+    start: PyrightPosition,
+    end: PyrightPosition,
+}
+
+#[derive(Deserialize)]
+struct PyrightPosition {
+    line: u32,
+    character: u32,
+}
+
+/// `pyright --outputjson`: one JSON document whose `generalDiagnostics` carry LSP ranges
+/// (0-based lines, UTF-16 columns) and the rule that reported them; a diagnostic with no
+/// rule (a syntax error, an unresolvable configuration) is `pyright` alone. Anything but
+/// that document (a configuration error printed as text) is unplaced.
+fn pyright(output: &str) -> Parsed {
+    let mut parsed = Parsed::default();
+    let report = match serde_json::from_str::<PyrightReport>(output) {
+        Ok(report) => report,
+        Err(_) => {
+            output.lines().for_each(|line| unplaced(&mut parsed, line));
+            return parsed;
+        }
+    };
+    let place = |p: &PyrightPosition| Place::Line {
+        line: p.line.saturating_add(1),
+        column: p.character,
+        unit: Unit::Utf16,
+    };
+    for d in report.diagnostics {
+        let Some(range) = d.range else {
+            unplaced(&mut parsed, &format!("{}: {}", d.file, d.message));
+            continue;
+        };
+        parsed.findings.push(Finding {
+            path: d.file,
+            start: place(&range.start),
+            end: Some(place(&range.end)),
+            severity: match d.severity.as_str() {
+                "error" => Severity::Error,
+                "warning" => Severity::Warning,
+                _ => Severity::Information,
+            },
+            code: match d.rule {
+                Some(rule) => format!("pyright:{rule}"),
+                None => "pyright".to_string(),
+            },
+            message: plain_indents(&d.message),
+        });
+    }
+    parsed
+}
+
+/// pyright indents a message's further lines with no-break spaces (for editors that
+/// collapse spaces); as plain spaces they read the same everywhere else.
+fn plain_indents(message: &str) -> String {
+    let lines: Vec<String> = message
+        .split('\n')
+        .map(|line| {
+            let indent = line.chars().take_while(|c| *c == '\u{a0}').count();
+            " ".repeat(indent) + line.trim_start_matches('\u{a0}')
+        })
+        .collect();
+    lines.join("\n")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -520,9 +605,60 @@ mod tests {
     }
 
     #[test]
+    fn pyright_json_with_lsp_ranges_and_rules() {
+        let out = r#"{
+            "version": "1.1.414",
+            "generalDiagnostics": [
+                {"file": "/w/app/a.py", "severity": "error",
+                 "message": "Cannot access attribute \"y\" for class \"A\"\n\u00a0\u00a0Attribute \"y\" is unknown",
+                 "range": {"start": {"line": 8, "character": 4}, "end": {"line": 8, "character": 5}},
+                 "rule": "reportAttributeAccessIssue"},
+                {"file": "/w/app/b.py", "severity": "error", "message": "Expected expression",
+                 "range": {"start": {"line": 0, "character": 3}, "end": {"line": 0, "character": 3}}},
+                {"file": "/w/app/c.py", "severity": "information", "message": "no range"}
+            ],
+            "summary": {"errorCount": 2}
+        }"#;
+        let parsed = pyright(out);
+        assert_eq!(
+            parsed.findings,
+            vec![
+                Finding {
+                    path: "/w/app/a.py".into(),
+                    start: at(9, 4, Unit::Utf16),
+                    end: Some(at(9, 5, Unit::Utf16)),
+                    severity: Severity::Error,
+                    code: "pyright:reportAttributeAccessIssue".into(),
+                    message: "Cannot access attribute \"y\" for class \"A\"\n  Attribute \"y\" is unknown"
+                        .into(),
+                },
+                Finding {
+                    path: "/w/app/b.py".into(),
+                    start: at(1, 3, Unit::Utf16),
+                    end: Some(at(1, 3, Unit::Utf16)),
+                    severity: Severity::Error,
+                    code: "pyright".into(),
+                    message: "Expected expression".into(),
+                },
+            ]
+        );
+        assert_eq!(parsed.unplaced, vec!["/w/app/c.py: no range"]);
+        assert_eq!(
+            pyright("No configuration file found.\nerror: bad").unplaced,
+            vec!["No configuration file found.", "error: bad"]
+        );
+    }
+
+    #[test]
     fn garbage_yields_no_finding_and_never_panics() {
         let garbage = "\u{0}\u{1}{{{ ((1,2): error TS: x\n}\n{\n(1,x): error TS12: y\n:::\n";
-        for format in [Format::Tsc, Format::Cargo, Format::GoVet, Format::Mypy] {
+        for format in [
+            Format::Tsc,
+            Format::Cargo,
+            Format::GoVet,
+            Format::Mypy,
+            Format::Pyright,
+        ] {
             let parsed = parse(format, garbage);
             assert_eq!(parsed.findings, Vec::new(), "{format:?}");
         }
