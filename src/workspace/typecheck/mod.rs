@@ -14,7 +14,10 @@
 //! unit exactly; a path outside the root, or of a file the workspace does not index, is
 //! dropped and counted.
 
+mod explain;
 mod parse;
+
+pub use explain::{ExplainError, ToolCode, explain_tool_code};
 
 use std::{
     collections::{BTreeMap, HashMap},
@@ -74,6 +77,14 @@ pub struct CheckerSpec {
     /// Files (`file`, or `file#table.name` for a TOML table) saying a project uses it.
     #[serde(default)]
     configured_by: Vec<String>,
+    /// The prefix of its codes (`rustc` in `rustc:E0308`).
+    namespace: Option<String>,
+    /// [pattern, program, args…]: the command explaining the codes the pattern matches.
+    #[serde(default)]
+    explain: Vec<Vec<String>>,
+    /// [pattern, address]: the documentation of the codes the pattern matches.
+    #[serde(default)]
+    docs: Vec<Vec<String>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
