@@ -231,7 +231,12 @@ fn mypy_errors_found_on_path() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    write_file(dir.path(), "pyproject.toml", "[project]\nname = \"p\"\n");
+    // Configured, so that mypy runs though pyright or ty is installed (the venv has ty).
+    write_file(
+        dir.path(),
+        "pyproject.toml",
+        "[project]\nname = \"p\"\n\n[tool.mypy]\n",
+    );
     write_file(
         dir.path(),
         "app/a.py",
@@ -343,6 +348,50 @@ fn a_project_configuring_mypy_gets_mypy_though_pyright_is_there() {
     assert!(text.contains(" mypy:attr-defined "), "{text}");
 }
 
+/// ty from the test venv, or from PATH.
+fn ty() -> Option<PathBuf> {
+    let venv = repo().join("target/test-venv/bin/ty");
+    if venv.exists() {
+        return Some(venv);
+    }
+    let found = std::env::var_os("PATH")
+        .iter()
+        .flat_map(std::env::split_paths)
+        .map(|p| p.join("ty"))
+        .find(|p| p.is_file());
+    if found.is_none() {
+        eprintln!("skipped: no ty in the test venv or on PATH (scripts/test installs it)");
+    }
+    found
+}
+
+#[test]
+fn ty_errors_with_rules_and_character_columns_when_the_project_configures_it() {
+    let Some(ty) = ty() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    write_file(
+        dir.path(),
+        "pyproject.toml",
+        "[project]\nname = \"p\"\n\n[tool.ty]\n",
+    );
+    write_file(
+        dir.path(),
+        "app/a.py",
+        "class A:\n    x: int = 1\n\n\ns = \"😀\"; A().y\n",
+    );
+    std::fs::create_dir_all(dir.path().join(".venv/bin")).unwrap();
+    std::os::unix::fs::symlink(&ty, dir.path().join(".venv/bin/ty")).unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let out = deep(dir.path(), cache.path(), &["check", "--deep"], None);
+    let text = without_durations(&stdout(&out));
+    assert_eq!(
+        text,
+        "app/a.py:5:10: ty:missing-attribute Object of type `A` has no attribute `y`\n\
+         Found 1 diagnostic in 1 of 1 file (ty:missing-attribute 1).\n\
+         checker ty (project .): ran in N ms, 1 diagnostic\n",
+    );
+}
+
 #[test]
 fn when_no_python_checker_is_installed_each_is_reported_missing() {
     let dir = tempfile::tempdir().unwrap();
@@ -364,6 +413,7 @@ fn when_no_python_checker_is_installed_each_is_reported_missing() {
         runs,
         [
             "checker pyright (project .): missing in N ms, 0 diagnostics; pyright is in neither node_modules/.bin (from the project up to the root) nor PATH",
+            "checker ty (project .): missing in N ms, 0 diagnostics; ty is in neither .venv/bin, venv/bin (from the project up to the root) nor PATH",
             "checker mypy (project .): missing in N ms, 0 diagnostics; mypy is in neither .venv/bin, venv/bin (from the project up to the root) nor PATH",
         ],
         "{text}"

@@ -188,4 +188,4 @@ async def test_explain_diagnostic_explains_checker_codes_with_the_tools_own_word
     assert not_rustcs["code"] == "NOT_FOUND", not_rustcs
     assert not_rustcs["message"] == '"rustc:E9999": rustc says: error: E9999 is not a valid error code'
     assert unknown["code"] == "NOT_FOUND", unknown
-    assert unknown["message"] == '"eslint:no-undef": no checker reports codes in "eslint" (known: tsc:, go:, rustc:, pyright:, mypy:)'
+    assert unknown["message"] == '"eslint:no-undef": no checker reports codes in "eslint" (known: tsc:, go:, rustc:, pyright:, ty:, mypy:)'

@@ -222,7 +222,7 @@ mod tests {
         );
         assert!(
             matches!(explained("eslint:no-undef"), Err(ExplainError::Unknown(m))
-            if m == "\"eslint:no-undef\": no checker reports codes in \"eslint\" (known: tsc:, go:, rustc:, pyright:, mypy:)")
+            if m == "\"eslint:no-undef\": no checker reports codes in \"eslint\" (known: tsc:, go:, rustc:, pyright:, ty:, mypy:)")
         );
         assert_eq!(explain_tool_code("SX005", &never), None);
     }

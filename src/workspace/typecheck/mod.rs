@@ -1,5 +1,5 @@
 //! The deep check: the project's own type checkers (`grammars/checkers.toml`: tsc,
-//! `go vet`, `cargo check`, pyright or mypy) run on the projects of the files checked, their output
+//! `go vet`, `cargo check`, pyright, ty or mypy) run on the projects of the files checked, their output
 //! read into sextant's one diagnostic shape and merged with sextant's own diagnostics.
 //!
 //! Invariant: nothing runs unless the caller asks for a deep check (`--deep`, MCP
@@ -350,7 +350,7 @@ pub fn plan(
     })
 }
 
-/// Of the jobs on one project whose checkers are alternatives (pyright, mypy), the one that
+/// Of the jobs on one project whose checkers are alternatives (pyright, ty, mypy), the one that
 /// runs: the first that can (found and allowed), those the project configures before the
 /// others, then in the registry's order. When none can, every one stays, its status saying
 /// why; otherwise the others are left out, not listed as skipped.
@@ -1003,7 +1003,7 @@ mod tests {
             "go-work",
         ];
         let tools: Vec<&str> = checkers().iter().map(|c| c.tool.as_str()).collect();
-        assert_eq!(tools, ["tsc", "go-vet", "cargo", "pyright", "mypy"]);
+        assert_eq!(tools, ["tsc", "go-vet", "cargo", "pyright", "ty", "mypy"]);
         for spec in checkers() {
             for kind in &spec.projects {
                 assert!(kinds.contains(&kind.as_str()), "{}: {kind}", spec.tool);
@@ -1028,7 +1028,7 @@ mod tests {
         assert_eq!(
             validate(&config("checkers = [\"flow\"]")),
             Err(
-                "[typecheck]: unknown checker \"flow\" (known: tsc, go-vet, cargo, pyright, mypy)"
+                "[typecheck]: unknown checker \"flow\" (known: tsc, go-vet, cargo, pyright, ty, mypy)"
                     .into()
             )
         );

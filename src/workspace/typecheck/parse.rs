@@ -68,6 +68,7 @@ pub enum Format {
     GoVet,
     Mypy,
     Pyright,
+    Ty,
 }
 
 pub fn parse(format: Format, output: &str) -> Parsed {
@@ -77,6 +78,7 @@ pub fn parse(format: Format, output: &str) -> Parsed {
         Format::GoVet => go_vet(output),
         Format::Mypy => mypy(output),
         Format::Pyright => pyright(output),
+        Format::Ty => ty(output),
     }
 }
 
@@ -229,7 +231,8 @@ fn go_vet(output: &str) -> Parsed {
         }
         if line == "{" {
             block = Some("{\n".to_string());
-        } else if line.starts_with("# ") {
+        } else if line.starts_with("# ") || line == "{}" {
+            // `{}`: a package with nothing to report.
             continue;
         } else if let Some((path, place, message)) =
             go_position(line.strip_prefix("vet: ").unwrap_or(line))
@@ -471,6 +474,47 @@ fn pyright(output: &str) -> Parsed {
     parsed
 }
 
+/// `ty check --output-format concise`: `path:line:col: error[rule] message`, 1-based
+/// lines and 1-based character columns; the closing `Found N diagnostics` and the like are
+/// unplaced.
+fn ty(output: &str) -> Parsed {
+    static HEAD: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"^(.+?):(\d+):(\d+): (error|warning|info)\[([\w-]+)\] (.*)$")
+            .expect("valid pattern")
+    });
+    let mut parsed = Parsed::default();
+    for line in output.lines() {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let Some(c) = HEAD.captures(line) else {
+            if !(line.starts_with("Found ") || line == "All checks passed!") {
+                unplaced(&mut parsed, line);
+            }
+            continue;
+        };
+        let (Ok(row), Ok(col)) = (c[2].parse::<u32>(), c[3].parse::<u32>()) else {
+            unplaced(&mut parsed, line);
+            continue;
+        };
+        parsed.findings.push(Finding {
+            path: c[1].to_string(),
+            start: Place::Line {
+                line: row,
+                column: col.saturating_sub(1),
+                unit: Unit::Chars,
+            },
+            end: None,
+            severity: match &c[4] {
+                "error" => Severity::Error,
+                "warning" => Severity::Warning,
+                _ => Severity::Information,
+            },
+            code: format!("ty:{}", &c[5]),
+            message: c[6].to_string(),
+        });
+    }
+    parsed
+}
+
 /// pyright indents a message's further lines with no-break spaces (for editors that
 /// collapse spaces); as plain spaces they read the same everywhere else.
 fn plain_indents(message: &str) -> String {
@@ -556,7 +600,7 @@ mod tests {
 
     #[test]
     fn go_vet_json_blocks_and_type_errors_with_byte_columns() {
-        let out = "# example.com/m/sub\n\
+        let out = "# example.com/m/clean\n{}\n# example.com/m/sub\n\
                    vet: sub/s.go:3:23: cannot use \"x\" (untyped string constant) as int value\n\
                    # example.com/m\n\
                    {\n\
@@ -650,6 +694,25 @@ mod tests {
     }
 
     #[test]
+    fn ty_concise_lines_with_character_columns() {
+        let out = "app/e.py:4:10: error[missing-attribute] Object of type `A` has no attribute `zz`\n\
+                   app/b.py:2:1: warning[unused-ignore-comment] Unused blanket `type: ignore`\n\
+                   Found 2 diagnostics\n\
+                   ty failed\n";
+        let parsed = ty(out);
+        assert_eq!(parsed.findings.len(), 2);
+        assert_eq!(parsed.findings[0].path, "app/e.py");
+        assert_eq!(parsed.findings[0].start, at(4, 9, Unit::Chars));
+        assert_eq!(parsed.findings[0].code, "ty:missing-attribute");
+        assert_eq!(
+            parsed.findings[0].message,
+            "Object of type `A` has no attribute `zz`"
+        );
+        assert_eq!(parsed.findings[1].severity, Severity::Warning);
+        assert_eq!(parsed.unplaced, vec!["ty failed"]);
+    }
+
+    #[test]
     fn garbage_yields_no_finding_and_never_panics() {
         let garbage = "\u{0}\u{1}{{{ ((1,2): error TS: x\n}\n{\n(1,x): error TS12: y\n:::\n";
         for format in [
@@ -658,6 +721,7 @@ mod tests {
             Format::GoVet,
             Format::Mypy,
             Format::Pyright,
+            Format::Ty,
         ] {
             let parsed = parse(format, garbage);
             assert_eq!(parsed.findings, Vec::new(), "{format:?}");
