@@ -231,7 +231,12 @@ fn mypy_errors_found_on_path() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    write_file(dir.path(), "pyproject.toml", "[project]\nname = \"p\"\n");
+    // Configured, so that mypy runs though pyright or ty is installed (the venv has ty).
+    write_file(
+        dir.path(),
+        "pyproject.toml",
+        "[project]\nname = \"p\"\n\n[tool.mypy]\n",
+    );
     write_file(
         dir.path(),
         "app/a.py",
@@ -258,6 +263,160 @@ fn mypy_errors_found_on_path() {
     assert!(
         !dir.path().join(".mypy_cache").exists(),
         "mypy's cache went to the project"
+    );
+}
+
+fn pyright() -> Option<PathBuf> {
+    let pyright = repo().join("target/npm-tools/node_modules/.bin/pyright");
+    if pyright.exists() {
+        return Some(pyright);
+    }
+    eprintln!(
+        "skipped: no pyright at {} (scripts/test installs it)",
+        pyright.display()
+    );
+    None
+}
+
+/// A Python project with a missing attribute after an emoji (2 UTF-16 units, pyright's
+/// unit, and 1 character), pyright in its `node_modules/.bin`, and `pyproject` as its
+/// pyproject.toml.
+fn python_project(pyright: &Path, pyproject: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    write_file(dir.path(), "pyproject.toml", pyproject);
+    write_file(
+        dir.path(),
+        "app/a.py",
+        "class A:\n    x: int = 1\n\n\ndef f(x: int) -> int:\n    return x\n\n\ns = \"😀\"; A().y\nf(\"a\")\n",
+    );
+    std::fs::create_dir_all(dir.path().join("node_modules/.bin")).unwrap();
+    std::os::unix::fs::symlink(pyright, dir.path().join("node_modules/.bin/pyright")).unwrap();
+    dir
+}
+
+#[test]
+fn pyright_errors_with_rules_and_utf16_columns_before_mypy() {
+    let Some(pyright) = pyright() else { return };
+    let venv_bin = repo().join("target/test-venv/bin");
+    let dir = python_project(&pyright, "[project]\nname = \"p\"\n");
+    let cache = tempfile::tempdir().unwrap();
+    // mypy is on PATH too: the two are alternatives, and pyright comes first.
+    let out = deep(
+        dir.path(),
+        cache.path(),
+        &["check", "--deep"],
+        Some(&venv_bin),
+    );
+    let text = without_durations(&stdout(&out));
+    assert_eq!(
+        text,
+        "app/a.py:9:14: pyright:reportAttributeAccessIssue Cannot access attribute \"y\" for class \"A\" /   Attribute \"y\" is unknown\n\
+         app/a.py:10:3: pyright:reportArgumentType Argument of type \"Literal['a']\" cannot be assigned to parameter \"x\" of type \"int\" in function \"f\" /   \"Literal['a']\" is not assignable to \"int\"\n\
+         Found 2 diagnostics in 1 of 1 file (pyright:reportArgumentType 1, pyright:reportAttributeAccessIssue 1).\n\
+         checker pyright (project .): ran in N ms, 2 diagnostics\n",
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn a_project_configuring_mypy_gets_mypy_though_pyright_is_there() {
+    let Some(pyright) = pyright() else { return };
+    let venv_bin = repo().join("target/test-venv/bin");
+    if !venv_bin.join("mypy").exists() {
+        eprintln!("skipped: no mypy in {}", venv_bin.display());
+        return;
+    }
+    let dir = python_project(
+        &pyright,
+        "[project]\nname = \"p\"\n\n[tool.mypy]\nstrict = false\n",
+    );
+    let cache = tempfile::tempdir().unwrap();
+    let out = deep(
+        dir.path(),
+        cache.path(),
+        &["check", "--deep"],
+        Some(&venv_bin),
+    );
+    let text = without_durations(&stdout(&out));
+    let runs: Vec<&str> = text.lines().filter(|l| l.starts_with("checker ")).collect();
+    assert_eq!(
+        runs,
+        ["checker mypy (project .): ran in N ms, 2 diagnostics"],
+        "{text}"
+    );
+    assert!(text.starts_with("app/a.py:9:"), "{text}");
+    assert!(text.contains(" mypy:attr-defined "), "{text}");
+}
+
+/// ty from the test venv, or from PATH.
+fn ty() -> Option<PathBuf> {
+    let venv = repo().join("target/test-venv/bin/ty");
+    if venv.exists() {
+        return Some(venv);
+    }
+    let found = std::env::var_os("PATH")
+        .iter()
+        .flat_map(std::env::split_paths)
+        .map(|p| p.join("ty"))
+        .find(|p| p.is_file());
+    if found.is_none() {
+        eprintln!("skipped: no ty in the test venv or on PATH (scripts/test installs it)");
+    }
+    found
+}
+
+#[test]
+fn ty_errors_with_rules_and_character_columns_when_the_project_configures_it() {
+    let Some(ty) = ty() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    write_file(
+        dir.path(),
+        "pyproject.toml",
+        "[project]\nname = \"p\"\n\n[tool.ty]\n",
+    );
+    write_file(
+        dir.path(),
+        "app/a.py",
+        "class A:\n    x: int = 1\n\n\ns = \"😀\"; A().y\n",
+    );
+    std::fs::create_dir_all(dir.path().join(".venv/bin")).unwrap();
+    std::os::unix::fs::symlink(&ty, dir.path().join(".venv/bin/ty")).unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let out = deep(dir.path(), cache.path(), &["check", "--deep"], None);
+    let text = without_durations(&stdout(&out));
+    assert_eq!(
+        text,
+        "app/a.py:5:10: ty:missing-attribute Object of type `A` has no attribute `y`\n\
+         Found 1 diagnostic in 1 of 1 file (ty:missing-attribute 1).\n\
+         checker ty (project .): ran in N ms, 1 diagnostic\n",
+    );
+}
+
+#[test]
+fn when_no_python_checker_is_installed_each_is_reported_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    write_file(dir.path(), "pyproject.toml", "[project]\nname = \"p\"\n");
+    write_file(dir.path(), "a.py", "x = 1\n");
+    let empty = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_sextant"))
+        .current_dir(dir.path())
+        .args(["--root", ".", "--cache-dir"])
+        .arg(cache.path())
+        .args(["check", "--deep"])
+        .env("PATH", empty.path())
+        .output()
+        .unwrap();
+    let text = without_durations(&stdout(&out));
+    let runs: Vec<&str> = text.lines().filter(|l| l.starts_with("checker ")).collect();
+    assert_eq!(
+        runs,
+        [
+            "checker pyright (project .): missing in N ms, 0 diagnostics; pyright is in neither node_modules/.bin (from the project up to the root) nor PATH",
+            "checker ty (project .): missing in N ms, 0 diagnostics; ty is in neither .venv/bin, venv/bin (from the project up to the root) nor PATH",
+            "checker mypy (project .): missing in N ms, 0 diagnostics; mypy is in neither .venv/bin, venv/bin (from the project up to the root) nor PATH",
+        ],
+        "{text}"
     );
 }
 

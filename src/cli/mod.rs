@@ -184,7 +184,9 @@ pub enum Command {
     /// checked in; `sextant explain CODE` tells what one means.
     Check(CheckArgs),
     /// Explain a diagnostic code (`SX005` or `undefined-name`): what it means, an example
-    /// that triggers it and its fix. Without CODE, list every code.
+    /// that triggers it and its fix; a checker's code (`rustc:E0308`): the tool's own
+    /// explanation where it has one offline, and its documentation's address. Without
+    /// CODE, list every code.
     Explain(ExplainArgs),
     /// Fix the layout of PATHS (files or directories; default: the whole workspace): line
     /// endings, trailing whitespace, the final newline, runs of blank lines and
@@ -756,6 +758,14 @@ fn explain(g: &GlobalArgs, args: &ExplainArgs) -> Result<(String, ExitCode), Cli
         let out = render::codes(ide::diagnostic_codes(), g.json);
         return Ok((out, ExitCode::SUCCESS));
     };
+    // Interrupting the CLI kills the process group, the tool's included.
+    if let Some(answer) = typecheck::explain_tool_code(code, &|| false) {
+        return match answer {
+            Ok(explained) => Ok((render::explain_tool(&explained, g.json), ExitCode::SUCCESS)),
+            Err(typecheck::ExplainError::Unknown(why)) => Err(CliError(why)),
+            Err(typecheck::ExplainError::Cancelled) => Err(CliError("cancelled".into())),
+        };
+    }
     let explained = ide::explain(code).ok_or_else(|| {
         CliError(format!(
             "unknown diagnostic code {code:?} (`sextant explain` lists them)"

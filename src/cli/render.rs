@@ -188,6 +188,28 @@ pub fn codes(codes: &[ide::DiagnosticCode], as_json: bool) -> String {
     out
 }
 
+/// A checker's code explained: which tool reports it, what the tool says it means, and
+/// where the tool documents it.
+pub fn explain_tool(code: &typecheck::ToolCode, as_json: bool) -> String {
+    if as_json {
+        return json(&serde_json::json!({
+            "code": code.code,
+            "tool": code.tool,
+            "explanation": code.explanation,
+            "note": code.note,
+            "url": code.url,
+        }));
+    }
+    let mut out = format!("{} (reported by {})\n\n", code.code, code.tool);
+    if let Some(text) = code.explanation.as_ref().or(code.note.as_ref()) {
+        let _ = writeln!(out, "{}\n", text.trim_end());
+    }
+    if let Some(url) = &code.url {
+        let _ = writeln!(out, "Documentation: {url}");
+    }
+    out
+}
+
 /// A code as JSON: the MCP `explain_diagnostic` answer's fields plus the registry's facts.
 #[derive(Serialize)]
 struct CodeEntry<'a> {

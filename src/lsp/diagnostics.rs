@@ -8,7 +8,9 @@
 //! waits for [`DEBOUNCE`] of quiet. Runs go through the worker pool like requests; when
 //! its queue is full the run is put off by another debounce, never dropped. When the
 //! workspace changes otherwise (a file on disk, another document, `sextant.toml`), every
-//! open document is checked again, and what changed is published.
+//! open document is checked again, and what changed is published. The deep check's
+//! diagnostics of a document (`deep`, after a save) are published with its own, and alone
+//! for a document that is not open.
 
 use std::{
     collections::HashMap,
@@ -60,6 +62,8 @@ pub struct Diagnostics {
     /// What was last published per open document, so that a re-check that finds the same
     /// sends nothing.
     published: HashMap<Uri, (i32, Vec<Diagnostic>)>,
+    /// The deep check's diagnostics per document, published after its own.
+    deep: HashMap<Uri, Vec<Diagnostic>>,
 }
 
 impl Diagnostics {
@@ -87,7 +91,26 @@ impl Diagnostics {
         if let Some(run) = self.running.remove(&uri) {
             run.cancel();
         }
-        publish(client, uri, Vec::new(), None);
+        let deep = self.deep.get(&uri).cloned().unwrap_or_default();
+        publish(client, uri, deep, None);
+    }
+
+    /// The deep check changed what it says about these documents: each is published again,
+    /// an open one with its own diagnostics and version.
+    pub fn show_deep(&mut self, changed: Vec<(Uri, Vec<Diagnostic>)>, client: &Sender<Message>) {
+        for (uri, deep) in changed {
+            if deep.is_empty() {
+                self.deep.remove(&uri);
+            } else {
+                self.deep.insert(uri.clone(), deep.clone());
+            }
+            let (version, mut all) = match self.published.get(&uri) {
+                Some((version, own)) => (Some(*version), own.clone()),
+                None => (None, Vec::new()),
+            };
+            all.extend(deep);
+            publish(client, uri, all, version);
+        }
     }
 
     /// The workspace changed under the open documents: each is checked again after a
@@ -188,7 +211,9 @@ impl Diagnostics {
                 computed.uri.clone(),
                 (computed.version, diagnostics.clone()),
             );
-            publish(client, computed.uri, diagnostics, Some(computed.version));
+            let mut all = diagnostics;
+            all.extend(self.deep.get(&computed.uri).into_iter().flatten().cloned());
+            publish(client, computed.uri, all, Some(computed.version));
         }
     }
 

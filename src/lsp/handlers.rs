@@ -632,6 +632,11 @@ pub fn did_change(server: &mut Server, params: DidChangeTextDocumentParams) {
     }
 }
 
+/// The overlay already holds the saved text; a save is when the deep check runs.
+pub fn did_save(server: &mut Server, params: lsp_types::DidSaveTextDocumentParams) {
+    server.saved(&params.text_document.uri);
+}
+
 pub fn did_close(server: &mut Server, params: DidCloseTextDocumentParams) {
     let uri = params.text_document.uri;
     server.documents.close(&server.live, &uri);

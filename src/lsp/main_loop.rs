@@ -20,7 +20,8 @@ use crossbeam_channel::{Receiver, Sender, select};
 use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::{
     notification::{
-        Cancel, DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, Exit,
+        Cancel, DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument,
+        DidSaveTextDocument, Exit,
     },
     request::{
         CallHierarchyIncomingCalls, CallHierarchyOutgoingCalls, CallHierarchyPrepare,
@@ -33,6 +34,7 @@ use lsp_types::{
 
 use super::{
     capabilities::ClientSupport,
+    deep::{self, DeepDiagnostics},
     diagnostics::{self, Diagnostics, RunContext},
     dispatch::{NotificationDispatcher, RequestDispatcher},
     documents::Documents,
@@ -48,6 +50,7 @@ use crate::workspace::live::LiveWorkspace;
 pub enum Task {
     Response(Response),
     Diagnostics(diagnostics::Computed),
+    Deep(deep::Finished),
     /// A request with nothing to say yet (a workspace pull with every report unchanged):
     /// held until the workspace moves past `revision`.
     Hold(HeldRequest),
@@ -68,6 +71,7 @@ pub struct Server {
     pub(super) encoding: PositionEncoding,
     pub(super) documents: Documents,
     pub(super) diagnostics: Diagnostics,
+    pub(super) deep: DeepDiagnostics,
     requests: InFlightRequests,
     pool: TaskPool,
     tasks: (Sender<Task>, Receiver<Task>),
@@ -104,6 +108,7 @@ impl Server {
             encoding,
             documents: Documents::default(),
             diagnostics: Diagnostics::default(),
+            deep: DeepDiagnostics::default(),
             requests: InFlightRequests::default(),
             pool,
             tasks: crossbeam_channel::unbounded(),
@@ -155,6 +160,7 @@ impl Server {
         }
         self.requests.cancel_all();
         self.diagnostics.cancel_all();
+        self.deep.cancel();
     }
 
     fn on_message(&mut self, message: Message) {
@@ -207,14 +213,15 @@ impl Server {
     }
 
     fn on_notification(&mut self, notification: Notification) {
-        // didSave: the overlay already holds the text; didChangeWatchedFiles: sextant's own
-        // watcher sees the same changes. Both fall through to `finish`.
+        // didChangeWatchedFiles: sextant's own watcher sees the same changes; it falls
+        // through to `finish`.
         NotificationDispatcher::new(self, notification)
             .on_sync_mut::<Exit>(handlers::exit)
             .on_sync_mut::<Cancel>(handlers::cancel)
             .on_sync_mut::<DidOpenTextDocument>(handlers::did_open)
             .on_sync_mut::<DidChangeTextDocument>(handlers::did_change)
             .on_sync_mut::<DidCloseTextDocument>(handlers::did_close)
+            .on_sync_mut::<DidSaveTextDocument>(handlers::did_save)
             .finish();
     }
 
@@ -224,6 +231,11 @@ impl Server {
             Task::Diagnostics(computed) => {
                 self.diagnostics
                     .finished(computed, &self.documents, &self.sender)
+            }
+            Task::Deep(finished) => {
+                if let Some(changed) = self.deep.finished(finished) {
+                    self.diagnostics.show_deep(changed, &self.sender);
+                }
             }
             Task::Hold(held) => self.held.push(held),
         }
@@ -253,6 +265,16 @@ impl Server {
         if let Some(progress) = &mut self.progress {
             progress.tick(&self.live, &self.sender);
         }
+    }
+
+    /// `textDocument/didSave` of a workspace document: the deep check runs (if enabled).
+    pub(super) fn saved(&mut self, uri: &lsp_types::Uri) {
+        let Some(doc) = self.documents.get(uri) else {
+            return;
+        };
+        let rel = doc.rel.clone();
+        self.deep
+            .saved(&self.live, rel, self.encoding, &self.tasks.0, Task::Deep);
     }
 
     pub(super) fn respond(&self, response: Response) {

@@ -9,7 +9,8 @@
 //! `$/cancelRequest` finds the request in the registry of requests in flight (`requests`):
 //! a queued one is answered `RequestCancelled` at once and never runs, a running one stops
 //! inside its query; a write during a request makes it retry on the new revision.
-//! Diagnostics are scheduled on their own (`diagnostics`), and the first index is reported
+//! Diagnostics are scheduled on their own (`diagnostics`), the projects' own type checkers
+//! run after a save when enabled (`deep`), and the first index is reported
 //! as work-done progress (`progress`). Every conversion between `ide` answers and LSP types,
 //! positions in the negotiated encoding included, is in `to_proto` and `from_proto`.
 //! stdin is framed by `transport`, which bounds what a client can make the server allocate.
@@ -20,6 +21,7 @@
 
 mod capabilities;
 mod code_action;
+mod deep;
 mod diagnostics;
 mod dispatch;
 mod documents;
@@ -108,6 +110,7 @@ pub fn run_stdio(
     );
     server.formatter_trust = formatter_trust;
     server.client = capabilities::ClientSupport::of(&init.capabilities);
+    server.deep = deep::DeepDiagnostics::from_init(init.initialization_options.as_ref());
     server.run(&connection.receiver);
     let shut_down = server.shut_down;
     drop(server);

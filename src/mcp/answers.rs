@@ -707,9 +707,44 @@ pub struct ExplainAnswer {
     pub example: String,
     /// What to do.
     pub help: String,
+    /// For a checker's code (`rustc:E0308`): the checker that reports it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    /// For a checker's code: the tool's documentation of it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
 }
 
 impl ExplainAnswer {
+    /// A checker's code: the tool's own explanation as the description (its first line as
+    /// the title), or why there is none.
+    pub fn for_tool(code: crate::workspace::typecheck::ToolCode) -> ExplainAnswer {
+        let description = code
+            .explanation
+            .clone()
+            .or(code.note.clone())
+            .unwrap_or_default();
+        let title = code
+            .explanation
+            .as_deref()
+            .and_then(|e| e.lines().next())
+            .map_or_else(|| code.code.clone(), str::to_string);
+        let mut help = format!("Reported by {}.", code.tool);
+        if let Some(url) = &code.url {
+            help.push_str(&format!(" Its documentation: {url}"));
+        }
+        ExplainAnswer {
+            code: code.code,
+            category: "checker".into(),
+            title,
+            description,
+            example: String::new(),
+            help,
+            tool: Some(code.tool),
+            url: code.url,
+        }
+    }
+
     pub fn new(code: &DiagnosticCode) -> ExplainAnswer {
         let checked = if code.implemented().is_empty() {
             " Not checked yet (planned).".to_string()
@@ -729,6 +764,8 @@ impl ExplainAnswer {
                 code.fix.trim_matches('\n')
             ),
             help: code.help.clone(),
+            tool: None,
+            url: None,
         }
     }
 }

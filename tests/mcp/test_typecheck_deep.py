@@ -159,3 +159,33 @@ async def test_two_calls_never_run_a_projects_checker_at_once(tmp_path):
     # One run; the call that waited for it is answered from its memo.
     assert log.read_text() == "start\nend\n"
     assert sorted(results) == ["cached", "ran"], results
+
+
+async def test_explain_diagnostic_explains_checker_codes_with_the_tools_own_words(tmp_path):
+    root = tmp_path / "ws"
+    write(root, "a.py", "x = 1\n")
+    async with stdio_session(root) as session:
+        rustc = (await session.call_tool("explain_diagnostic", {"code": "rustc:E0308"})).structured_content
+        mypy = (await session.call_tool("explain_diagnostic", {"code": "mypy:arg-type"})).structured_content
+        not_rustcs = tool_error(await session.call_tool("explain_diagnostic", {"code": "rustc:E9999"}))
+        unknown = tool_error(await session.call_tool("explain_diagnostic", {"code": "eslint:no-undef"}))
+    # `rustc --explain E0308`, run through the server (rustc is part of the toolchain).
+    assert (rustc["code"], rustc["category"], rustc["tool"]) == ("rustc:E0308", "checker", "cargo"), rustc
+    assert rustc["title"] == "Expected type did not match the received type."
+    assert "Erroneous code examples:" in rustc["description"]
+    assert rustc["url"] == "https://doc.rust-lang.org/error_codes/E0308.html"
+    assert rustc["help"] == "Reported by cargo. Its documentation: https://doc.rust-lang.org/error_codes/E0308.html"
+    assert mypy == {
+        "code": "mypy:arg-type",
+        "category": "checker",
+        "title": "mypy:arg-type",
+        "description": "mypy documents its codes online only",
+        "example": "",
+        "help": "Reported by mypy. Its documentation: https://mypy.readthedocs.io/en/stable/error_code_list.html#code-arg-type",
+        "tool": "mypy",
+        "url": "https://mypy.readthedocs.io/en/stable/error_code_list.html#code-arg-type",
+    }
+    assert not_rustcs["code"] == "NOT_FOUND", not_rustcs
+    assert not_rustcs["message"] == '"rustc:E9999": rustc says: error: E9999 is not a valid error code'
+    assert unknown["code"] == "NOT_FOUND", unknown
+    assert unknown["message"] == '"eslint:no-undef": no checker reports codes in "eslint" (known: tsc:, go:, rustc:, pyright:, ty:, mypy:)'

@@ -1006,7 +1006,7 @@ impl SextantServer {
     }
 
     #[tool(
-        description = "What a diagnostic code (`SX005` or `undefined-name`) means: category, title, description, an example with its fix, and what to do.",
+        description = "What a diagnostic code means (`SX005`, `undefined-name`, or a checker's: `rustc:E0308`, with the tool's explanation and documentation link).",
         input_schema = input_schema::<ExplainDiagnosticArgs>(),
         output_schema = output_schema::<ExplainAnswer>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
@@ -1014,8 +1014,27 @@ impl SextantServer {
     async fn explain_diagnostic(
         &self,
         args: JsonObject,
+        ctx: RequestContext<RoleServer>,
     ) -> Result<Json<ExplainAnswer>, CallToolResult> {
         let args: ExplainDiagnosticArgs = parse_args(args)?;
+        if args.code.contains(':') {
+            let code = args.code.clone();
+            let out = self
+                .run("explain_diagnostic", ctx, Lane::Compute, move |cancel| {
+                    // A code with a colon is a checker's, so an answer is always given.
+                    let answer = typecheck::explain_tool_code(&code, &|| cancel.is_cancelled())
+                        .unwrap_or_else(|| Err(typecheck::ExplainError::Unknown(code.clone())));
+                    match answer {
+                        Ok(explained) => Ok(ExplainAnswer::for_tool(explained)),
+                        Err(typecheck::ExplainError::Cancelled) => Err(cancelled()),
+                        Err(typecheck::ExplainError::Unknown(why)) => {
+                            Err(ToolError::new(ErrorCode::NotFound, why))
+                        }
+                    }
+                })
+                .await?;
+            return self.bounded(out);
+        }
         let code = ide::explain(&args.code).ok_or_else(|| {
             ToolError::new(
                 ErrorCode::NotFound,

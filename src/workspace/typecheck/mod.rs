@@ -1,5 +1,5 @@
 //! The deep check: the project's own type checkers (`grammars/checkers.toml`: tsc,
-//! `go vet`, `cargo check`, mypy) run on the projects of the files checked, their output
+//! `go vet`, `cargo check`, pyright, ty or mypy) run on the projects of the files checked, their output
 //! read into sextant's one diagnostic shape and merged with sextant's own diagnostics.
 //!
 //! Invariant: nothing runs unless the caller asks for a deep check (`--deep`, MCP
@@ -14,7 +14,10 @@
 //! unit exactly; a path outside the root, or of a file the workspace does not index, is
 //! dropped and counted.
 
+mod explain;
 mod parse;
+
+pub use explain::{ExplainError, ToolCode, explain_tool_code};
 
 use std::{
     collections::{BTreeMap, HashMap},
@@ -68,6 +71,20 @@ pub struct CheckerSpec {
     /// Its codes (namespaced) that mean what a sextant code does.
     #[serde(default)]
     same: BTreeMap<String, String>,
+    /// Checkers sharing it answer the same question: one of them runs on a project.
+    #[serde(default)]
+    alternatives: Option<String>,
+    /// Files (`file`, or `file#table.name` for a TOML table) saying a project uses it.
+    #[serde(default)]
+    configured_by: Vec<String>,
+    /// The prefix of its codes (`rustc` in `rustc:E0308`).
+    namespace: Option<String>,
+    /// [pattern, program, args…]: the command explaining the codes the pattern matches.
+    #[serde(default)]
+    explain: Vec<Vec<String>>,
+    /// [pattern, address]: the documentation of the codes the pattern matches.
+    #[serde(default)]
+    docs: Vec<Vec<String>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
@@ -318,6 +335,7 @@ pub fn plan(
             });
         }
     }
+    let jobs = one_of_each_alternatives(jobs);
     let state_base = options.state_dir.clone().unwrap_or_else(|| {
         let name = blake3::hash(options.root.as_os_str().as_encoded_bytes()).to_hex();
         shared_temp_base().join(&name.as_str()[..16])
@@ -329,6 +347,69 @@ pub fn plan(
         texts,
         persist: options.state_dir.is_some(),
         state_base,
+    })
+}
+
+/// Of the jobs on one project whose checkers are alternatives (pyright, ty, mypy), the one that
+/// runs: the first that can (found and allowed), those the project configures before the
+/// others, then in the registry's order. When none can, every one stays, its status saying
+/// why; otherwise the others are left out, not listed as skipped.
+fn one_of_each_alternatives(jobs: Vec<Job>) -> Vec<Job> {
+    let rank = |job: &Job| (job.program.is_err(), !configured(job.spec, &job.dir));
+    // Per group and project: the best job's index (registry order breaks ties, as jobs
+    // come in it).
+    let mut best: HashMap<(&str, &Path), usize> = HashMap::new();
+    for (i, job) in jobs.iter().enumerate() {
+        if let Some(group) = &job.spec.alternatives {
+            let slot = best.entry((group.as_str(), job.dir.as_path())).or_insert(i);
+            if rank(job) < rank(&jobs[*slot]) {
+                *slot = i;
+            }
+        }
+    }
+    let keep: Vec<bool> = jobs
+        .iter()
+        .enumerate()
+        .map(|(i, job)| match &job.spec.alternatives {
+            None => true,
+            Some(group) => {
+                let winner = best[&(group.as_str(), job.dir.as_path())];
+                i == winner || jobs[winner].program.is_err()
+            }
+        })
+        .collect();
+    jobs.into_iter()
+        .zip(keep)
+        .filter_map(|(job, keep)| keep.then_some(job))
+        .collect()
+}
+
+/// The project in `dir` says it uses `spec`'s checker (`configured_by`).
+fn configured(spec: &CheckerSpec, dir: &Path) -> bool {
+    spec.configured_by.iter().any(|marker| {
+        let (file, table) = match marker.split_once('#') {
+            Some((file, table)) => (file, Some(table)),
+            None => (marker.as_str(), None),
+        };
+        let path = dir.join(file);
+        let Some(table) = table else {
+            return path.is_file();
+        };
+        let small = std::fs::metadata(&path).is_ok_and(|m| m.len() <= MAX_INPUT_FILE);
+        let Some(text) = small.then(|| std::fs::read_to_string(&path).ok()).flatten() else {
+            return false;
+        };
+        // setup.cfg is INI: its `[mypy]` section is looked for as a header line.
+        if !file.ends_with(".toml") {
+            return text.lines().any(|l| l.trim() == format!("[{table}]"));
+        }
+        let Ok(value) = toml::from_str::<toml::Value>(&text) else {
+            return false;
+        };
+        table
+            .split('.')
+            .try_fold(&value, |v, key| v.get(key))
+            .is_some_and(toml::Value::is_table)
     })
 }
 
@@ -922,7 +1003,7 @@ mod tests {
             "go-work",
         ];
         let tools: Vec<&str> = checkers().iter().map(|c| c.tool.as_str()).collect();
-        assert_eq!(tools, ["tsc", "go-vet", "cargo", "mypy"]);
+        assert_eq!(tools, ["tsc", "go-vet", "cargo", "pyright", "ty", "mypy"]);
         for spec in checkers() {
             for kind in &spec.projects {
                 assert!(kinds.contains(&kind.as_str()), "{}: {kind}", spec.tool);
@@ -945,9 +1026,10 @@ mod tests {
             Ok(())
         );
         assert_eq!(
-            validate(&config("checkers = [\"pyright\"]")),
+            validate(&config("checkers = [\"flow\"]")),
             Err(
-                "[typecheck]: unknown checker \"pyright\" (known: tsc, go-vet, cargo, mypy)".into()
+                "[typecheck]: unknown checker \"flow\" (known: tsc, go-vet, cargo, pyright, ty, mypy)"
+                    .into()
             )
         );
         assert!(validate(&config("timeout_ms = 0")).is_err());

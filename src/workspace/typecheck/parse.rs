@@ -1,7 +1,8 @@
 //! Each checker's machine output read into [`Finding`]s: pure functions of the output's
 //! text, so that every format is tested without the tool. Positions stay in the unit the
 //! tool writes (tsc: 1-based UTF-16 columns; rustc: byte offsets into the file; go:
-//! 1-based byte columns; mypy: 0-based columns), converted exactly once the file's text is
+//! 1-based byte columns; mypy: 0-based columns; pyright: 0-based lines and UTF-16
+//! columns), converted exactly once the file's text is
 //! at hand ([`super::convert`]).
 
 use std::sync::LazyLock;
@@ -66,6 +67,8 @@ pub enum Format {
     Cargo,
     GoVet,
     Mypy,
+    Pyright,
+    Ty,
 }
 
 pub fn parse(format: Format, output: &str) -> Parsed {
@@ -74,6 +77,8 @@ pub fn parse(format: Format, output: &str) -> Parsed {
         Format::Cargo => cargo(output),
         Format::GoVet => go_vet(output),
         Format::Mypy => mypy(output),
+        Format::Pyright => pyright(output),
+        Format::Ty => ty(output),
     }
 }
 
@@ -226,7 +231,8 @@ fn go_vet(output: &str) -> Parsed {
         }
         if line == "{" {
             block = Some("{\n".to_string());
-        } else if line.starts_with("# ") {
+        } else if line.starts_with("# ") || line == "{}" {
+            // `{}`: a package with nothing to report.
             continue;
         } else if let Some((path, place, message)) =
             go_position(line.strip_prefix("vet: ").unwrap_or(line))
@@ -399,6 +405,129 @@ fn mypy(output: &str) -> Parsed {
     parsed
 }
 
+#[derive(Deserialize)]
+struct PyrightReport {
+    #[serde(rename = "generalDiagnostics")]
+    diagnostics: Vec<PyrightDiagnostic>,
+}
+
+#[derive(Deserialize)]
+struct PyrightDiagnostic {
+    file: String,
+    severity: String,
+    message: String,
+    range: Option<PyrightRange>,
+    rule: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct PyrightRange {
+    start: PyrightPosition,
+    end: PyrightPosition,
+}
+
+#[derive(Deserialize)]
+struct PyrightPosition {
+    line: u32,
+    character: u32,
+}
+
+/// `pyright --outputjson`: one JSON document whose `generalDiagnostics` carry LSP ranges
+/// (0-based lines, UTF-16 columns) and the rule that reported them; a diagnostic with no
+/// rule (a syntax error, an unresolvable configuration) is `pyright` alone. Anything but
+/// that document (a configuration error printed as text) is unplaced.
+fn pyright(output: &str) -> Parsed {
+    let mut parsed = Parsed::default();
+    let report = match serde_json::from_str::<PyrightReport>(output) {
+        Ok(report) => report,
+        Err(_) => {
+            output.lines().for_each(|line| unplaced(&mut parsed, line));
+            return parsed;
+        }
+    };
+    let place = |p: &PyrightPosition| Place::Line {
+        line: p.line.saturating_add(1),
+        column: p.character,
+        unit: Unit::Utf16,
+    };
+    for d in report.diagnostics {
+        let Some(range) = d.range else {
+            unplaced(&mut parsed, &format!("{}: {}", d.file, d.message));
+            continue;
+        };
+        parsed.findings.push(Finding {
+            path: d.file,
+            start: place(&range.start),
+            end: Some(place(&range.end)),
+            severity: match d.severity.as_str() {
+                "error" => Severity::Error,
+                "warning" => Severity::Warning,
+                _ => Severity::Information,
+            },
+            code: match d.rule {
+                Some(rule) => format!("pyright:{rule}"),
+                None => "pyright".to_string(),
+            },
+            message: plain_indents(&d.message),
+        });
+    }
+    parsed
+}
+
+/// `ty check --output-format concise`: `path:line:col: error[rule] message`, 1-based
+/// lines and 1-based character columns; the closing `Found N diagnostics` and the like are
+/// unplaced.
+fn ty(output: &str) -> Parsed {
+    static HEAD: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(r"^(.+?):(\d+):(\d+): (error|warning|info)\[([\w-]+)\] (.*)$")
+            .expect("valid pattern")
+    });
+    let mut parsed = Parsed::default();
+    for line in output.lines() {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let Some(c) = HEAD.captures(line) else {
+            if !(line.starts_with("Found ") || line == "All checks passed!") {
+                unplaced(&mut parsed, line);
+            }
+            continue;
+        };
+        let (Ok(row), Ok(col)) = (c[2].parse::<u32>(), c[3].parse::<u32>()) else {
+            unplaced(&mut parsed, line);
+            continue;
+        };
+        parsed.findings.push(Finding {
+            path: c[1].to_string(),
+            start: Place::Line {
+                line: row,
+                column: col.saturating_sub(1),
+                unit: Unit::Chars,
+            },
+            end: None,
+            severity: match &c[4] {
+                "error" => Severity::Error,
+                "warning" => Severity::Warning,
+                _ => Severity::Information,
+            },
+            code: format!("ty:{}", &c[5]),
+            message: c[6].to_string(),
+        });
+    }
+    parsed
+}
+
+/// pyright indents a message's further lines with no-break spaces (for editors that
+/// collapse spaces); as plain spaces they read the same everywhere else.
+fn plain_indents(message: &str) -> String {
+    let lines: Vec<String> = message
+        .split('\n')
+        .map(|line| {
+            let indent = line.chars().take_while(|c| *c == '\u{a0}').count();
+            " ".repeat(indent) + line.trim_start_matches('\u{a0}')
+        })
+        .collect();
+    lines.join("\n")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -471,7 +600,7 @@ mod tests {
 
     #[test]
     fn go_vet_json_blocks_and_type_errors_with_byte_columns() {
-        let out = "# example.com/m/sub\n\
+        let out = "# example.com/m/clean\n{}\n# example.com/m/sub\n\
                    vet: sub/s.go:3:23: cannot use \"x\" (untyped string constant) as int value\n\
                    # example.com/m\n\
                    {\n\
@@ -520,9 +649,80 @@ mod tests {
     }
 
     #[test]
+    fn pyright_json_with_lsp_ranges_and_rules() {
+        let out = r#"{
+            "version": "1.1.414",
+            "generalDiagnostics": [
+                {"file": "/w/app/a.py", "severity": "error",
+                 "message": "Cannot access attribute \"y\" for class \"A\"\n\u00a0\u00a0Attribute \"y\" is unknown",
+                 "range": {"start": {"line": 8, "character": 4}, "end": {"line": 8, "character": 5}},
+                 "rule": "reportAttributeAccessIssue"},
+                {"file": "/w/app/b.py", "severity": "error", "message": "Expected expression",
+                 "range": {"start": {"line": 0, "character": 3}, "end": {"line": 0, "character": 3}}},
+                {"file": "/w/app/c.py", "severity": "information", "message": "no range"}
+            ],
+            "summary": {"errorCount": 2}
+        }"#;
+        let parsed = pyright(out);
+        assert_eq!(
+            parsed.findings,
+            vec![
+                Finding {
+                    path: "/w/app/a.py".into(),
+                    start: at(9, 4, Unit::Utf16),
+                    end: Some(at(9, 5, Unit::Utf16)),
+                    severity: Severity::Error,
+                    code: "pyright:reportAttributeAccessIssue".into(),
+                    message: "Cannot access attribute \"y\" for class \"A\"\n  Attribute \"y\" is unknown"
+                        .into(),
+                },
+                Finding {
+                    path: "/w/app/b.py".into(),
+                    start: at(1, 3, Unit::Utf16),
+                    end: Some(at(1, 3, Unit::Utf16)),
+                    severity: Severity::Error,
+                    code: "pyright".into(),
+                    message: "Expected expression".into(),
+                },
+            ]
+        );
+        assert_eq!(parsed.unplaced, vec!["/w/app/c.py: no range"]);
+        assert_eq!(
+            pyright("No configuration file found.\nerror: bad").unplaced,
+            vec!["No configuration file found.", "error: bad"]
+        );
+    }
+
+    #[test]
+    fn ty_concise_lines_with_character_columns() {
+        let out = "app/e.py:4:10: error[missing-attribute] Object of type `A` has no attribute `zz`\n\
+                   app/b.py:2:1: warning[unused-ignore-comment] Unused blanket `type: ignore`\n\
+                   Found 2 diagnostics\n\
+                   ty failed\n";
+        let parsed = ty(out);
+        assert_eq!(parsed.findings.len(), 2);
+        assert_eq!(parsed.findings[0].path, "app/e.py");
+        assert_eq!(parsed.findings[0].start, at(4, 9, Unit::Chars));
+        assert_eq!(parsed.findings[0].code, "ty:missing-attribute");
+        assert_eq!(
+            parsed.findings[0].message,
+            "Object of type `A` has no attribute `zz`"
+        );
+        assert_eq!(parsed.findings[1].severity, Severity::Warning);
+        assert_eq!(parsed.unplaced, vec!["ty failed"]);
+    }
+
+    #[test]
     fn garbage_yields_no_finding_and_never_panics() {
         let garbage = "\u{0}\u{1}{{{ ((1,2): error TS: x\n}\n{\n(1,x): error TS12: y\n:::\n";
-        for format in [Format::Tsc, Format::Cargo, Format::GoVet, Format::Mypy] {
+        for format in [
+            Format::Tsc,
+            Format::Cargo,
+            Format::GoVet,
+            Format::Mypy,
+            Format::Pyright,
+            Format::Ty,
+        ] {
             let parsed = parse(format, garbage);
             assert_eq!(parsed.findings, Vec::new(), "{format:?}");
         }
