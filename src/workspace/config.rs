@@ -25,6 +25,10 @@ pub struct Config {
     pub exclude: Vec<String>,
     /// Files larger than this many bytes are skipped (and reported).
     pub max_file_size: u64,
+    /// The resident memory a server keeps its background work under (`400M`, `2G`; see
+    /// docs/memory.md); none by default.
+    #[serde(deserialize_with = "memory_size")]
+    pub max_memory: Option<u64>,
     /// `[check]`: codes to select and ignore, severities, per-path overrides.
     pub check: CheckSettings,
     /// `[format.<language>]`: external formatters; a language without one uses sextant's.
@@ -39,6 +43,7 @@ impl Default for Config {
             include: Vec::new(),
             exclude: Vec::new(),
             max_file_size: DEFAULT_MAX_FILE_SIZE,
+            max_memory: None,
             check: CheckSettings::default(),
             format: Default::default(),
             typecheck: Default::default(),
@@ -71,4 +76,12 @@ impl Config {
             }),
         }
     }
+}
+
+/// `max_memory = "400M"`, as `--max-memory` reads it.
+fn memory_size<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<u64>, D::Error> {
+    let text = String::deserialize(deserializer)?;
+    crate::ide::memory::parse_size(&text)
+        .map(Some)
+        .map_err(serde::de::Error::custom)
 }

@@ -107,6 +107,23 @@ pub struct LiveStatus {
     /// How the persistent cache has been used so far (absent when it is off).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cache: Option<super::cache::CacheStatus>,
+    pub memory: MemoryStatus,
+}
+
+/// The server's resident memory against its limit (`--max-memory`, docs/memory.md).
+#[derive(Clone, Debug, Default, Serialize, schemars::JsonSchema)]
+pub struct MemoryStatus {
+    /// Resident memory now and at its peak, in bytes (absent where the system does not say).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub resident: Option<crate::ide::memory::Resident>,
+    /// The limit in bytes, if one is set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit_bytes: Option<u64>,
+    /// The background check stopped because resident memory was over the limit, even after
+    /// dropping what can be recomputed; it starts again when the server is below the limit
+    /// at its next change or idle moment. Answers are unaffected (each file's diagnostics
+    /// are then computed when asked for).
+    pub check_paused: bool,
 }
 
 enum Message {
@@ -264,6 +281,7 @@ impl LiveWorkspace {
     pub fn status(&self) -> LiveStatus {
         let mut status = self.shared.status.lock().unwrap().clone();
         status.cache = self.shared.cache.get().map(|cache| cache.status());
+        status.memory.resident = crate::ide::memory::resident();
         status
     }
 
@@ -651,6 +669,7 @@ impl Shared {
                 rescans: 0,
                 evictions: 0,
                 cache: None,
+                memory: MemoryStatus::default(),
             }),
         })
     }
@@ -741,6 +760,7 @@ fn writer_loop(
         let mut status = shared.status.lock().unwrap();
         status.ready = true;
         status.progress = None;
+        status.memory.limit_bytes = host.config.max_memory;
         status.index_ms = Some(started.elapsed().as_secs_f64() * 1000.0);
     }
     let mut writer = Writer {
@@ -1015,7 +1035,7 @@ impl Writer {
             }
         }
         host.evict_unused();
-        release_freed_memory();
+        crate::ide::memory::release_freed_memory();
         self.eviction_at = None;
         let unchecked = {
             let mut status = shared.status.lock().unwrap();
@@ -1188,6 +1208,10 @@ fn changes_content(kind: &notify::EventKind) -> bool {
     )
 }
 
+/// How many files the background check works through between two reads of the resident
+/// memory, when a limit is set.
+const MEMORY_CHECK_EVERY: u32 = 32;
+
 /// Starts the thread that computes every file's diagnostics of each revision it is sent,
 /// on all cores, so that a whole-workspace check finds them memoized. A write cancels it
 /// like any reader (it then waits for the next revision); it ends with the writer.
@@ -1208,8 +1232,32 @@ fn spawn_background_check(shared: Arc<Shared>) -> Option<Sender<u64>> {
                 if snapshot.revision != revision {
                     continue;
                 }
-                *shared.background_check.lock().unwrap() =
-                    Some(snapshot.analysis.cancellation_token());
+                let limit = shared.status.lock().unwrap().memory.limit_bytes;
+                let over_limit = || {
+                    limit.is_some_and(|limit| {
+                        crate::ide::memory::release_freed_memory();
+                        crate::ide::memory::over(limit)
+                    })
+                };
+                let paused =
+                    |paused: bool| shared.status.lock().unwrap().memory.check_paused = paused;
+                if over_limit() {
+                    paused(true);
+                    continue;
+                }
+                let token = snapshot.analysis.cancellation_token();
+                *shared.background_check.lock().unwrap() = Some(token.clone());
+                let stopped_for_memory = std::sync::atomic::AtomicBool::new(false);
+                let files_done = std::sync::atomic::AtomicU32::new(0);
+                // Resident memory is read every few files: a file's check is milliseconds,
+                // a read of the kernel's counters microseconds.
+                let watch_memory = || {
+                    let done = files_done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if done.is_multiple_of(MEMORY_CHECK_EVERY) && over_limit() {
+                        stopped_for_memory.store(true, std::sync::atomic::Ordering::Relaxed);
+                        token.cancel();
+                    }
+                };
                 let checked = snapshot
                     .analysis
                     .prime_caches_with(
@@ -1217,11 +1265,12 @@ fn spawn_background_check(shared: Arc<Shared>) -> Option<Sender<u64>> {
                             identifiers: true,
                             diagnostics: true,
                         },
-                        &|| (),
+                        &watch_memory,
                     )
                     .is_ok();
                 *shared.background_check.lock().unwrap() = None;
                 drop(snapshot);
+                paused(stopped_for_memory.into_inner());
                 if checked {
                     let mut status = shared.status.lock().unwrap();
                     status.checked = status.revision == revision;
@@ -1266,15 +1315,4 @@ fn publish(host: &Host, shared: &Shared, revision: u64) {
         });
     }
     shared.published.notify_all();
-}
-
-/// Gives the allocator's free pages back to the system. glibc keeps what a thread freed in
-/// that thread's arena; after a rename's scratch database is dropped that is over a hundred
-/// megabytes on the standard library, counted in the server's resident memory until trimmed.
-fn release_freed_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: malloc_trim only returns unused pages of the allocator's own heaps.
-    unsafe {
-        libc::malloc_trim(0);
-    }
 }
