@@ -1211,6 +1211,12 @@ fn changes_content(kind: &notify::EventKind) -> bool {
 /// How many files the background check works through between two reads of the resident
 /// memory, when a limit is set.
 const MEMORY_CHECK_EVERY: u32 = 32;
+/// How many files the background check works through before it steps aside (stops, its
+/// work so far memoized) so that the idle writer can apply the caches' bounds: salsa drops
+/// values beyond an LRU's bound only at a write, and a check of every file computes every
+/// file's name tables (six times the text of the Python standard library, measured), all
+/// held until then. The writer asks again once it has evicted (`evict_when_idle`).
+const CHECK_BATCH: u32 = 2048;
 
 /// Starts the thread that computes every file's diagnostics of each revision it is sent,
 /// on all cores, so that a whole-workspace check finds them memoized. A write cancels it
@@ -1220,6 +1226,9 @@ fn spawn_background_check(shared: Arc<Shared>) -> Option<Sender<u64>> {
     std::thread::Builder::new()
         .name("sextant-check".into())
         .spawn(move || {
+            // Files of the revision checked before the check last stepped aside (see
+            // `CHECK_BATCH`): a run passes them first, as memoized no-ops.
+            let mut resume = (u64::MAX, 0u32);
             while let Ok(mut revision) = rx.recv() {
                 while let Ok(newer) = rx.try_recv() {
                     revision = newer;
@@ -1249,12 +1258,19 @@ fn spawn_background_check(shared: Arc<Shared>) -> Option<Sender<u64>> {
                 *shared.background_check.lock().unwrap() = Some(token.clone());
                 let stopped_for_memory = std::sync::atomic::AtomicBool::new(false);
                 let files_done = std::sync::atomic::AtomicU32::new(0);
+                if resume.0 != revision {
+                    resume = (revision, 0);
+                }
+                let step_aside_at = resume.1 + CHECK_BATCH;
                 // Resident memory is read every few files: a file's check is milliseconds,
                 // a read of the kernel's counters microseconds.
                 let watch_memory = || {
                     let done = files_done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     if done.is_multiple_of(MEMORY_CHECK_EVERY) && over_limit() {
                         stopped_for_memory.store(true, std::sync::atomic::Ordering::Relaxed);
+                        token.cancel();
+                    }
+                    if done + 1 == step_aside_at {
                         token.cancel();
                     }
                 };
@@ -1270,6 +1286,7 @@ fn spawn_background_check(shared: Arc<Shared>) -> Option<Sender<u64>> {
                     .is_ok();
                 *shared.background_check.lock().unwrap() = None;
                 drop(snapshot);
+                resume.1 = resume.1.max(files_done.into_inner().min(step_aside_at));
                 paused(stopped_for_memory.into_inner());
                 if checked {
                     let mut status = shared.status.lock().unwrap();
