@@ -67,3 +67,15 @@ async def test_a_malformed_limit_is_a_usage_error(tmp_path):
     )
     assert done.returncode == 2
     assert "`lots` is not a size (a number with K, M, G or T: `400M`)" in done.stderr
+
+
+async def test_sextant_toml_sets_the_limit_and_a_bad_one_is_reported(tmp_path):
+    root = generated_tree(tmp_path / "ws", modules=3)
+    write(root, "sextant.toml", 'max_memory = "1M"\n')
+    async with stdio_session(root, "--no-cache") as session:
+        await wait_until_indexed(session)
+        assert (await status(session))["memory"]["limit_bytes"] == 1 << 20
+    write(root, "sextant.toml", 'max_memory = "a lot"\n')
+    async with stdio_session(root, "--no-cache") as session:
+        current = await status(session)
+    assert "`a lot` is not a size (a number with K, M, G or T: `400M`)" in current["config_error"]
