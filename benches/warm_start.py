@@ -76,7 +76,8 @@ def main() -> int:
             warm = best(base + ["--cache-dir", cache] + words, args.runs)
             line = f"{question:<28} {cold[0]:>8.3f} {warm[0]:>8.3f} {cold[0] / warm[0]:>9.1f}x"
             if args.previous:
-                previous = best([args.previous, "--root", root] + words, args.runs)
+                # Cold too: a build with a persistent cache would otherwise read its own.
+                previous = best([args.previous, "--root", root, "--no-cache"] + words, args.runs)
                 line += f" {previous[0]:>11.3f} {cold[0] / previous[0]:>9.2f}x"
             print(line, flush=True)
             if (cold[1], without_timing(question, cold[2])) != (warm[1], without_timing(question, warm[2])):

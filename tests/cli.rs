@@ -2102,3 +2102,28 @@ fn refs_include_family_adds_overridden_and_overriding_methods() {
         ["more.py:5", "more.py:10", "shapes.py:2", "shapes.py:7"]
     );
 }
+
+#[test]
+fn max_memory_warns_when_a_commands_peak_went_over_and_refuses_a_malformed_size() {
+    let ws = workspace();
+    let generous = sextant(ws.path(), &["files", "--max-memory", "64G"]);
+    assert_eq!(generous.status.code(), Some(0));
+    assert_eq!(stderr(&generous), "");
+    let tight = sextant(ws.path(), &["files", "--max-memory", "1M"]);
+    // The answer and exit code are the same; the warning says the limit was not kept.
+    assert_eq!(tight.status.code(), Some(0));
+    assert_eq!(stdout(&tight), stdout(&generous));
+    let warning = stderr(&tight);
+    assert!(
+        warning.starts_with("sextant: warning: peak resident memory ")
+            && warning.ends_with(" MiB went over --max-memory 1 MiB\n"),
+        "{warning}"
+    );
+    let malformed = sextant(ws.path(), &["stats", "--max-memory", "lots"]);
+    assert_eq!(malformed.status.code(), Some(2));
+    assert!(
+        stderr(&malformed).contains("`lots` is not a size (a number with K, M, G or T: `400M`)"),
+        "{}",
+        stderr(&malformed)
+    );
+}

@@ -77,6 +77,11 @@ pub struct GlobalArgs {
     /// Neither read nor write the persistent cache: analyse every file afresh.
     #[arg(long, global = true)]
     pub no_cache: bool,
+    /// Keep resident memory under SIZE (`400M`, `2G`) [default: sextant.toml's max_memory,
+    /// else none]: a server pauses its background check above it; a command warns when its
+    /// peak went over (docs/memory.md).
+    #[arg(long, global = true, value_name = "SIZE", value_parser = crate::ide::memory::parse_size)]
+    pub max_memory: Option<u64>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -584,7 +589,9 @@ pub fn command() -> clap::Command {
 
 pub fn main() -> ExitCode {
     let cli = Cli::from_arg_matches(&command().get_matches()).unwrap_or_else(|e| e.exit());
-    match run(&cli) {
+    let outcome = run(&cli);
+    warn_over_memory_limit(cli.global.max_memory);
+    match outcome {
         Ok((output, code)) => {
             let mut stdout = std::io::stdout().lock();
             match stdout
@@ -604,6 +611,21 @@ pub fn main() -> ExitCode {
             eprintln!("sextant: error: {message}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// A command's work is not stopped part-way by `--max-memory` (its answer needs every file
+/// it reads): it says afterwards when its peak went over (docs/memory.md).
+fn warn_over_memory_limit(limit: Option<u64>) {
+    let peak = ide::memory::resident().map(|r| r.peak_bytes);
+    if let (Some(limit), Some(peak)) = (limit, peak)
+        && peak > limit
+    {
+        eprintln!(
+            "sextant: warning: peak resident memory {} MiB went over --max-memory {} MiB",
+            peak >> 20,
+            limit >> 20
+        );
     }
 }
 
@@ -686,6 +708,7 @@ fn lsp(g: &GlobalArgs, args: &LspArgs) -> Result<(String, ExitCode), CliError> {
         progress: None,
         check_in_background: !args.background.no_background_check,
         cache: g.cache_setting(),
+        max_memory: g.max_memory,
         ..Default::default()
     };
     let trust = if args.allow_external_formatter {
@@ -1002,6 +1025,7 @@ fn run_mcp(g: &GlobalArgs, args: &McpArgs) -> Result<(), CliError> {
         check_in_background: !args.background.no_background_check,
         read_only: args.read_only,
         cache: g.cache_setting(),
+        max_memory: g.max_memory,
         ..Default::default()
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -1104,6 +1128,7 @@ fn load_workspace_unindexed(g: &GlobalArgs) -> Result<Host, CliError> {
         progress: progress::terminal_progress(),
         lazy: true,
         cache: g.cache_setting(),
+        max_memory: g.max_memory,
         ..Default::default()
     };
     Ok(Host::load(g.root(), &options)?)
@@ -1117,6 +1142,7 @@ fn load_workspace_with(g: &GlobalArgs, check_on_load: bool) -> Result<Host, CliE
         progress: progress::terminal_progress(),
         check_on_load,
         cache: g.cache_setting(),
+        max_memory: g.max_memory,
         ..Default::default()
     };
     Ok(Host::load(g.root(), &options)?)

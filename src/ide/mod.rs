@@ -25,6 +25,7 @@ mod impact;
 mod implementations;
 mod import_graph;
 mod imports;
+pub mod memory;
 mod navigation;
 mod outline;
 mod pack;

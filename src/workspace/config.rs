@@ -29,6 +29,10 @@ pub struct Config {
     /// any directory tagged `CACHEDIR.TAG`, a virtual environment) even when no ignore
     /// file names them.
     pub skip_build_outputs: bool,
+    /// The resident memory a server keeps its background work under (`400M`, `2G`; see
+    /// docs/memory.md); none by default.
+    #[serde(deserialize_with = "memory_size")]
+    pub max_memory: Option<u64>,
     /// `[check]`: codes to select and ignore, severities, per-path overrides.
     pub check: CheckSettings,
     /// `[format.<language>]`: external formatters; a language without one uses sextant's.
@@ -44,6 +48,7 @@ impl Default for Config {
             exclude: Vec::new(),
             max_file_size: DEFAULT_MAX_FILE_SIZE,
             skip_build_outputs: true,
+            max_memory: None,
             check: CheckSettings::default(),
             format: Default::default(),
             typecheck: Default::default(),
@@ -76,4 +81,12 @@ impl Config {
             }),
         }
     }
+}
+
+/// `max_memory = "400M"`, as `--max-memory` reads it.
+fn memory_size<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<u64>, D::Error> {
+    let text = String::deserialize(deserializer)?;
+    crate::ide::memory::parse_size(&text)
+        .map(Some)
+        .map_err(serde::de::Error::custom)
 }

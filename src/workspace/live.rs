@@ -107,6 +107,23 @@ pub struct LiveStatus {
     /// How the persistent cache has been used so far (absent when it is off).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cache: Option<super::cache::CacheStatus>,
+    pub memory: MemoryStatus,
+}
+
+/// The server's resident memory against its limit (`--max-memory`, docs/memory.md).
+#[derive(Clone, Debug, Default, Serialize, schemars::JsonSchema)]
+pub struct MemoryStatus {
+    /// Resident memory now and at its peak, in bytes (absent where the system does not say).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub resident: Option<crate::ide::memory::Resident>,
+    /// The limit in bytes, if one is set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit_bytes: Option<u64>,
+    /// The background check stopped because resident memory was over the limit, even after
+    /// dropping what can be recomputed; it starts again when the server is below the limit
+    /// at its next change or idle moment. Answers are unaffected (each file's diagnostics
+    /// are then computed when asked for).
+    pub check_paused: bool,
 }
 
 enum Message {
@@ -264,6 +281,7 @@ impl LiveWorkspace {
     pub fn status(&self) -> LiveStatus {
         let mut status = self.shared.status.lock().unwrap().clone();
         status.cache = self.shared.cache.get().map(|cache| cache.status());
+        status.memory.resident = crate::ide::memory::resident();
         status
     }
 
@@ -657,6 +675,7 @@ impl Shared {
                 rescans: 0,
                 evictions: 0,
                 cache: None,
+                memory: MemoryStatus::default(),
             }),
         })
     }
@@ -747,6 +766,7 @@ fn writer_loop(
         let mut status = shared.status.lock().unwrap();
         status.ready = true;
         status.progress = None;
+        status.memory.limit_bytes = host.config.max_memory;
         status.index_ms = Some(started.elapsed().as_secs_f64() * 1000.0);
     }
     let mut writer = Writer {
@@ -1021,7 +1041,7 @@ impl Writer {
             }
         }
         host.evict_unused();
-        release_freed_memory();
+        crate::ide::memory::release_freed_memory();
         self.eviction_at = None;
         let unchecked = {
             let mut status = shared.status.lock().unwrap();
@@ -1194,6 +1214,16 @@ fn changes_content(kind: &notify::EventKind) -> bool {
     )
 }
 
+/// How many files the background check works through between two reads of the resident
+/// memory, when a limit is set.
+const MEMORY_CHECK_EVERY: u32 = 32;
+/// How many files the background check works through before it steps aside (stops, its
+/// work so far memoized) so that the idle writer can apply the caches' bounds: salsa drops
+/// values beyond an LRU's bound only at a write, and a check of every file computes every
+/// file's name tables (six times the text of the Python standard library, measured), all
+/// held until then. The writer asks again once it has evicted (`evict_when_idle`).
+const CHECK_BATCH: u32 = 2048;
+
 /// Starts the thread that computes every file's diagnostics of each revision it is sent,
 /// on all cores, so that a whole-workspace check finds them memoized. A write cancels it
 /// like any reader (it then waits for the next revision); it ends with the writer.
@@ -1202,6 +1232,9 @@ fn spawn_background_check(shared: Arc<Shared>) -> Option<Sender<u64>> {
     std::thread::Builder::new()
         .name("sextant-check".into())
         .spawn(move || {
+            // Files of the revision checked before the check last stepped aside (see
+            // `CHECK_BATCH`): a run passes them first, as memoized no-ops.
+            let mut resume = (u64::MAX, 0u32);
             while let Ok(mut revision) = rx.recv() {
                 while let Ok(newer) = rx.try_recv() {
                     revision = newer;
@@ -1214,8 +1247,39 @@ fn spawn_background_check(shared: Arc<Shared>) -> Option<Sender<u64>> {
                 if snapshot.revision != revision {
                     continue;
                 }
-                *shared.background_check.lock().unwrap() =
-                    Some(snapshot.analysis.cancellation_token());
+                let limit = shared.status.lock().unwrap().memory.limit_bytes;
+                let over_limit = || {
+                    limit.is_some_and(|limit| {
+                        crate::ide::memory::release_freed_memory();
+                        crate::ide::memory::over(limit)
+                    })
+                };
+                let paused =
+                    |paused: bool| shared.status.lock().unwrap().memory.check_paused = paused;
+                if over_limit() {
+                    paused(true);
+                    continue;
+                }
+                let token = snapshot.analysis.cancellation_token();
+                *shared.background_check.lock().unwrap() = Some(token.clone());
+                let stopped_for_memory = std::sync::atomic::AtomicBool::new(false);
+                let files_done = std::sync::atomic::AtomicU32::new(0);
+                if resume.0 != revision {
+                    resume = (revision, 0);
+                }
+                let step_aside_at = resume.1 + CHECK_BATCH;
+                // Resident memory is read every few files: a file's check is milliseconds,
+                // a read of the kernel's counters microseconds.
+                let watch_memory = || {
+                    let done = files_done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if done.is_multiple_of(MEMORY_CHECK_EVERY) && over_limit() {
+                        stopped_for_memory.store(true, std::sync::atomic::Ordering::Relaxed);
+                        token.cancel();
+                    }
+                    if done + 1 == step_aside_at {
+                        token.cancel();
+                    }
+                };
                 let checked = snapshot
                     .analysis
                     .prime_caches_with(
@@ -1223,11 +1287,13 @@ fn spawn_background_check(shared: Arc<Shared>) -> Option<Sender<u64>> {
                             identifiers: true,
                             diagnostics: true,
                         },
-                        &|| (),
+                        &watch_memory,
                     )
                     .is_ok();
                 *shared.background_check.lock().unwrap() = None;
                 drop(snapshot);
+                resume.1 = resume.1.max(files_done.into_inner().min(step_aside_at));
+                paused(stopped_for_memory.into_inner());
                 if checked {
                     let mut status = shared.status.lock().unwrap();
                     status.checked = status.revision == revision;
@@ -1272,15 +1338,4 @@ fn publish(host: &Host, shared: &Shared, revision: u64) {
         });
     }
     shared.published.notify_all();
-}
-
-/// Gives the allocator's free pages back to the system. glibc keeps what a thread freed in
-/// that thread's arena; after a rename's scratch database is dropped that is over a hundred
-/// megabytes on the standard library, counted in the server's resident memory until trimmed.
-fn release_freed_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: malloc_trim only returns unused pages of the allocator's own heaps.
-    unsafe {
-        libc::malloc_trim(0);
-    }
 }

@@ -80,6 +80,8 @@ pub struct LoadOptions {
     pub lazy: bool,
     /// Where the persistent cache is kept (`cache.rs`), if anywhere.
     pub cache: cache::CacheSetting,
+    /// Overrides `max_memory` from `sextant.toml` (`--max-memory`, docs/memory.md).
+    pub max_memory: Option<u64>,
     /// Told what the first load has indexed so far, for answers while it runs: once every
     /// file is read, and then `None` once indexing is over (so that the snapshot it handed
     /// out is dropped before the host changes).
@@ -244,6 +246,9 @@ fn effective_config(system: &dyn System, options: &LoadOptions) -> Result<Config
     let mut config = Config::load(system)?;
     if let Some(max) = options.max_file_size {
         config.max_file_size = max;
+    }
+    if let Some(max) = options.max_memory {
+        config.max_memory = Some(max);
     }
     config.exclude.extend(options.exclude.iter().cloned());
     Ok(config)

@@ -162,11 +162,7 @@ pub fn package_files(
 ) -> Vec<SourceFile> {
     let dir = paths::parent(file.path(db));
     let package = package_name(file.text(db));
-    let mentions = |f: SourceFile| {
-        file_identifiers(db, f)
-            .binary_search_by(|word| (**word).cmp(name))
-            .is_ok()
-    };
+    let mentions = |f: SourceFile| file_identifiers(db, f).contains(name);
     go_packages(db, workspace)
         .files(dir)
         .iter()
