@@ -52,6 +52,23 @@ def open_doc(client: LanguageClient, path: Path, text: str, language: str, versi
     )
 
 
+async def wait_diagnostics(client, uri: str, predicate, timeout=10.0):
+    """The diagnostics published for `uri` once they satisfy `predicate`, waiting for more
+    notifications until `timeout` (a generous deadline, not a timing check)."""
+    import asyncio
+
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        if uri in client.diagnostics and predicate(client.diagnostics[uri]):
+            return client.diagnostics[uri]
+        remaining = deadline - asyncio.get_running_loop().time()
+        assert remaining > 0, f"diagnostics for {uri}: {client.diagnostics.get(uri)}"
+        try:
+            await asyncio.wait_for(client.wait_for_notification("textDocument/publishDiagnostics"), remaining)
+        except asyncio.TimeoutError:
+            pass
+
+
 class RawLsp:
     """`sextant lsp` fed raw bytes on stdin, for faults no well-behaved client can make.
 

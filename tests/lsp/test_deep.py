@@ -12,7 +12,10 @@ from pathlib import Path
 import pytest
 from lsprotocol import types
 
-from conftest import REPO, open_doc
+from conftest import REPO, open_doc, wait_diagnostics
+
+# A checker may be slow on a busy machine: a generous deadline, not a timing check.
+CHECKER_TIMEOUT = 60.0
 
 TSC = REPO / "target/npm-tools/node_modules/.bin/tsc"
 needs_tsc = pytest.mark.skipif(not TSC.exists(), reason="scripts/test installs tsc under target/npm-tools")
@@ -50,20 +53,6 @@ def save(client, path: Path, text: str):
     client.text_document_did_save(types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=path.as_uri())))
 
 
-async def published(client, uri: str, predicate, timeout=60.0):
-    """The next diagnostics published for `uri` that satisfy `predicate` (a check may be slow)."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while True:
-        if uri in client.diagnostics and predicate(client.diagnostics[uri]):
-            return client.diagnostics[uri]
-        remaining = deadline - asyncio.get_running_loop().time()
-        assert remaining > 0, f"diagnostics for {uri}: {client.diagnostics.get(uri)}"
-        try:
-            await asyncio.wait_for(client.wait_for_notification("textDocument/publishDiagnostics"), remaining)
-        except asyncio.TimeoutError:
-            pass
-
-
 def typescript_project(tmp_path: Path, text: str) -> tuple[Path, Path]:
     root = tmp_path / "ws"
     write(root, "tsconfig.json", '{"compilerOptions": {"strict": true}}')
@@ -89,12 +78,12 @@ async def test_tsc_errors_after_a_save_only_then_cleared_by_a_fixing_save(client
     uri = path.as_uri()
     open_doc(client, path, BROKEN, "typescript")
     # Opening and editing check with sextant's own checks only.
-    await published(client, uri, lambda d: len(d) == 0)
+    await wait_diagnostics(client, uri, lambda d: len(d) == 0, timeout=CHECKER_TIMEOUT)
     change(client, uri, 2, BROKEN + "// edited\n")
-    await published(client, uri, lambda d: len(d) == 0)
+    await wait_diagnostics(client, uri, lambda d: len(d) == 0, timeout=CHECKER_TIMEOUT)
 
     save(client, path, BROKEN + "// edited\n")
-    [d] = await published(client, uri, lambda d: len(d) == 1)
+    [d] = await wait_diagnostics(client, uri, lambda d: len(d) == 1, timeout=CHECKER_TIMEOUT)
     assert (d.code, d.source, d.severity) == ("tsc:TS2322", "tsc", types.DiagnosticSeverity.Error)
     assert d.message == "Type 'string' is not assignable to type 'number'."
     # Line 1, after the emoji's two UTF-16 units: the client's encoding.
@@ -102,10 +91,10 @@ async def test_tsc_errors_after_a_save_only_then_cleared_by_a_fixing_save(client
 
     # An edit keeps the save's diagnostics (the checker has not run on the edit).
     change(client, uri, 3, FIXED)
-    after_edit = await published(client, uri, lambda d: True)
+    after_edit = await wait_diagnostics(client, uri, lambda d: True, timeout=CHECKER_TIMEOUT)
     assert codes(after_edit) == [("tsc:TS2322", "tsc")]
     save(client, path, FIXED)
-    await published(client, uri, lambda d: len(d) == 0)
+    await wait_diagnostics(client, uri, lambda d: len(d) == 0, timeout=CHECKER_TIMEOUT)
 
 
 @needs_tsc
@@ -117,10 +106,10 @@ async def test_sextant_toml_enables_it_and_an_error_in_another_file_is_published
     await start(client, root)
     uri = path.as_uri()
     open_doc(client, path, path.read_text(), "typescript")
-    await published(client, uri, lambda d: len(d) == 0)
+    await wait_diagnostics(client, uri, lambda d: len(d) == 0, timeout=CHECKER_TIMEOUT)
     # The saved file's new signature breaks the call in a file the editor has not opened.
     save(client, path, "export function f(x: string): number {\n  return x.length;\n}\n")
-    [d] = await published(client, other.as_uri(), lambda d: len(d) == 1)
+    [d] = await wait_diagnostics(client, other.as_uri(), lambda d: len(d) == 1, timeout=CHECKER_TIMEOUT)
     assert (d.code, d.source) == ("tsc:TS2345", "tsc")
     assert d.range.start == types.Position(line=1, character=19)
     assert d.message == "Argument of type 'number' is not assignable to parameter of type 'string'."
@@ -138,7 +127,7 @@ async def test_nothing_runs_unless_enabled(client, tmp_path):
     await start(client, root, {"typecheck": {"deep": False}})
     uri = path.as_uri()
     open_doc(client, path, path.read_text(), "typescript")
-    await published(client, uri, lambda d: len(d) == 0)
+    await wait_diagnostics(client, uri, lambda d: len(d) == 0, timeout=CHECKER_TIMEOUT)
     save(client, path, "export const n = 2;\n")
     # A request after the save is answered after it was handled, on the same loop.
     await client.text_document_document_symbol_async(types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=uri)))
@@ -176,7 +165,7 @@ async def test_a_newer_save_cancels_the_running_check_and_kills_it(client, tmp_p
     await start(client, root)
     uri = path.as_uri()
     open_doc(client, path, path.read_text(), "typescript")
-    await published(client, uri, lambda d: len(d) == 0)
+    await wait_diagnostics(client, uri, lambda d: len(d) == 0, timeout=CHECKER_TIMEOUT)
     save(client, path, "export const n = 2;\n")
     deadline = time.monotonic() + 30
     while not pid_file.exists():
@@ -184,7 +173,7 @@ async def test_a_newer_save_cancels_the_running_check_and_kills_it(client, tmp_p
         await asyncio.sleep(0.05)
     pid = int(pid_file.read_text())
     save(client, path, "export const n = 3;\n")
-    [d] = await published(client, uri, lambda d: len(d) == 1)
+    [d] = await wait_diagnostics(client, uri, lambda d: len(d) == 1, timeout=CHECKER_TIMEOUT)
     assert (d.code, d.source, d.range.start) == ("tsc:TS2322", "tsc", types.Position(line=0, character=13))
     deadline = time.monotonic() + 5
     while not ended(pid):

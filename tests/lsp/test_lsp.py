@@ -8,7 +8,7 @@ import pytest
 from lsprotocol import types
 from pygls.exceptions import JsonRpcMethodNotFound
 
-from conftest import RawLsp, open_doc, start
+from conftest import RawLsp, open_doc, start, wait_diagnostics
 
 
 def write(root: Path, rel: str, text: str) -> Path:
@@ -34,19 +34,6 @@ def edit(client, uri: str, version: int, start: tuple[int, int], end: tuple[int,
             ],
         )
     )
-
-
-async def wait_diagnostics(client, uri: str, predicate, timeout=10.0):
-    deadline = asyncio.get_running_loop().time() + timeout
-    while True:
-        if uri in client.diagnostics and predicate(client.diagnostics[uri]):
-            return client.diagnostics[uri]
-        remaining = deadline - asyncio.get_running_loop().time()
-        assert remaining > 0, f"diagnostics for {uri}: {client.diagnostics.get(uri)}"
-        try:
-            await asyncio.wait_for(client.wait_for_notification("textDocument/publishDiagnostics"), remaining)
-        except asyncio.TimeoutError:
-            pass
 
 
 @pytest.mark.asyncio

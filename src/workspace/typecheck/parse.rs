@@ -91,6 +91,31 @@ fn unplaced(parsed: &mut Parsed, line: &str) {
     }
 }
 
+/// The finding of a tool's head line, matched as 1 path, 2 line, 3 1-based column (in
+/// `unit`), 4 severity word and 6 message, with its namespaced `code`; `None` when a
+/// number does not fit.
+fn head_finding(c: &regex::Captures, unit: Unit, code: String) -> Option<Finding> {
+    let (Ok(row), Ok(col)) = (c[2].parse::<u32>(), c[3].parse::<u32>()) else {
+        return None;
+    };
+    Some(Finding {
+        path: c[1].to_string(),
+        start: Place::Line {
+            line: row,
+            column: col.saturating_sub(1),
+            unit,
+        },
+        end: None,
+        severity: match &c[4] {
+            "error" => Severity::Error,
+            "warning" => Severity::Warning,
+            _ => Severity::Information,
+        },
+        code,
+        message: c[6].to_string(),
+    })
+}
+
 /// `tsc --pretty false`: `path(line,col): error TS2322: message`, a message's further
 /// lines indented below it; columns are 1-based UTF-16 code units.
 fn tsc(output: &str) -> Parsed {
@@ -103,26 +128,11 @@ fn tsc(output: &str) -> Parsed {
     for line in output.lines() {
         let line = line.strip_suffix('\r').unwrap_or(line);
         if let Some(c) = HEAD.captures(line) {
-            let (Ok(row), Ok(col)) = (c[2].parse::<u32>(), c[3].parse::<u32>()) else {
+            let Some(finding) = head_finding(&c, Unit::Utf16, format!("tsc:TS{}", &c[5])) else {
                 unplaced(&mut parsed, line);
                 continue;
             };
-            parsed.findings.push(Finding {
-                path: c[1].to_string(),
-                start: Place::Line {
-                    line: row,
-                    column: col.saturating_sub(1),
-                    unit: Unit::Utf16,
-                },
-                end: None,
-                severity: match &c[4] {
-                    "error" => Severity::Error,
-                    "warning" => Severity::Warning,
-                    _ => Severity::Information,
-                },
-                code: format!("tsc:TS{}", &c[5]),
-                message: c[6].to_string(),
-            });
+            parsed.findings.push(finding);
             continues = true;
         } else if continues && line.starts_with(' ') {
             let last = parsed.findings.last_mut().expect("a finding continues");
@@ -491,26 +501,11 @@ fn ty(output: &str) -> Parsed {
             }
             continue;
         };
-        let (Ok(row), Ok(col)) = (c[2].parse::<u32>(), c[3].parse::<u32>()) else {
+        let Some(finding) = head_finding(&c, Unit::Chars, format!("ty:{}", &c[5])) else {
             unplaced(&mut parsed, line);
             continue;
         };
-        parsed.findings.push(Finding {
-            path: c[1].to_string(),
-            start: Place::Line {
-                line: row,
-                column: col.saturating_sub(1),
-                unit: Unit::Chars,
-            },
-            end: None,
-            severity: match &c[4] {
-                "error" => Severity::Error,
-                "warning" => Severity::Warning,
-                _ => Severity::Information,
-            },
-            code: format!("ty:{}", &c[5]),
-            message: c[6].to_string(),
-        });
+        parsed.findings.push(finding);
     }
     parsed
 }
