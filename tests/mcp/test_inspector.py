@@ -140,6 +140,10 @@ def test_workspace_status(small):
     cache = status.pop("cache")
     assert sorted(cache) == ["computed", "dir", "faults", "saves", "used"]
     assert cache["faults"] == 0 and cache["used"] + cache["computed"] >= 1
+    # The process's memory varies from run to run; no limit is set.
+    memory = status.pop("memory")
+    assert sorted(memory) == ["check_paused", "peak_bytes", "resident_bytes"]
+    assert memory["check_paused"] is False and 0 < memory["resident_bytes"] <= memory["peak_bytes"]
     assert status == {
         "batches": 0,
         "languages": ["rust", "python", "javascript", "typescript", "tsx", "go"],
