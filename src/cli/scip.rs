@@ -8,11 +8,10 @@ use std::{
 };
 
 use clap::Args;
-use protobuf::Message as _;
 
 use super::{CliError, GlobalArgs, cancelled, load_workspace_unindexed, locate};
 use crate::{
-    ide::{ErrorCode, ScipRequest},
+    ide::{ErrorCode, ScipError, ScipExport, ScipRequest},
     workspace,
 };
 
@@ -53,53 +52,39 @@ pub fn run(g: &GlobalArgs, args: &ScipArgs) -> Result<(String, ExitCode), CliErr
         arguments: std::env::args().skip(1).collect(),
         project_root: file_uri(&root),
     };
-    let export = host.analysis().scip(&request).map_err(cancelled)?;
-    if let Some(path) = export.unmatched_paths.first() {
-        return Err(CliError(format!(
-            "{}: {path}: no file the workspace indexes is there (see `sextant files`)",
-            ErrorCode::NotFound
-        )));
-    }
-    let bytes = export
-        .index
-        .write_to_bytes()
-        .map_err(|e| CliError(format!("{}: encoding the index: {e}", ErrorCode::Internal)))?;
-    let documents = export.index.documents.len();
-    let occurrences: usize = export
-        .index
-        .documents
-        .iter()
-        .map(|d| d.occurrences.len())
-        .sum();
-    let symbols: usize = export.index.documents.iter().map(|d| d.symbols.len()).sum();
+    let analysis = host.analysis();
     let written = match staged {
         None => {
-            let mut stdout = std::io::stdout().lock();
-            stdout
-                .write_all(&bytes)
-                .and_then(|()| stdout.flush())
-                .map_err(|e| {
-                    CliError(format!("{}: standard output: {e}", ErrorCode::WriteFailed))
-                })?;
-            "-".to_string()
+            let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+            let export = analysis.scip(&request, &mut stdout).map_err(cancelled)?;
+            let export = export
+                .and_then(|export| Ok(stdout.flush().map(|()| export)?))
+                .map_err(|e| scip_failed(e, "standard output"))?;
+            ("-".to_string(), export)
         }
-        Some(mut file) => {
+        Some(file) => {
+            let output = args.output.display().to_string();
+            let mut buffered = std::io::BufWriter::new(file);
+            let export = analysis.scip(&request, &mut buffered).map_err(cancelled)?;
+            let export = export.map_err(|e| scip_failed(e, &output))?;
             let refused = |e: &dyn std::fmt::Display| {
-                CliError(format!(
-                    "{}: {}: {e}",
-                    ErrorCode::WriteFailed,
-                    args.output.display()
-                ))
+                CliError(format!("{}: {output}: {e}", ErrorCode::WriteFailed))
             };
-            file.write_all(&bytes).map_err(|e| refused(&e))?;
+            let file = buffered.into_inner().map_err(|e| refused(e.error()))?;
             file.as_file().sync_all().map_err(|e| refused(&e))?;
             file.persist(&args.output).map_err(|e| refused(&e.error))?;
-            args.output.display().to_string()
+            (output, export)
         }
     };
+    let (written, export) = written;
+    let ScipExport {
+        documents,
+        occurrences,
+        symbols,
+        bytes,
+    } = export;
     let summary = format!(
-        "{documents} documents, {occurrences} occurrences, {symbols} symbols, {} bytes written to {written}",
-        bytes.len()
+        "{documents} documents, {occurrences} occurrences, {symbols} symbols, {bytes} bytes written to {written}"
     );
     if g.json {
         let json = serde_json::json!({
@@ -107,7 +92,7 @@ pub fn run(g: &GlobalArgs, args: &ScipArgs) -> Result<(String, ExitCode), CliErr
             "documents": documents,
             "occurrences": occurrences,
             "symbols": symbols,
-            "bytes": bytes.len(),
+            "bytes": bytes,
         });
         // With `-o -` standard output holds the index: the summary goes to stderr.
         if to_stdout {
@@ -118,6 +103,17 @@ pub fn run(g: &GlobalArgs, args: &ScipArgs) -> Result<(String, ExitCode), CliErr
     }
     eprintln!("sextant: {summary}");
     Ok((String::new(), ExitCode::SUCCESS))
+}
+
+/// A path that selects no file (nothing written: `NOT_FOUND`), or a failed write.
+fn scip_failed(error: ScipError, output: &str) -> CliError {
+    match error {
+        ScipError::Unmatched(path) => CliError(format!(
+            "{}: {path}: no file the workspace indexes is there (see `sextant files`)",
+            ErrorCode::NotFound
+        )),
+        ScipError::Write(e) => CliError(format!("{}: {output}: {e}", ErrorCode::WriteFailed)),
+    }
 }
 
 /// A temporary file in the output's directory (so the rename is atomic), or why there can

@@ -110,7 +110,7 @@ pub use rename::{
     validate_name,
 };
 pub use repo_map::{MapDefinition, RepoMap, RepoMapRequest};
-pub use scip::{SCHEME as SCIP_SCHEME, ScipExport, ScipRequest};
+pub use scip::{SCHEME as SCIP_SCHEME, ScipError, ScipExport, ScipRequest};
 pub use search::{
     CaseMode, MAX_CONTEXT, MAX_GLOBS, MAX_PATTERN_BYTES, SearchAnswer, SearchError, SearchFile,
     SearchLine, SearchQuery, SearchRegion, SearchSymbol,

@@ -26,8 +26,8 @@ use std::{
 
 use protobuf::{EnumOrUnknown, MessageField};
 use scip::types::{
-    Document, Index, Metadata, Occurrence, PositionEncoding, Relationship, SymbolInformation,
-    SymbolRole, TextEncoding, ToolInfo, symbol_information::Kind,
+    Document, Metadata, Occurrence, PositionEncoding, Relationship, SymbolInformation, SymbolRole,
+    TextEncoding, ToolInfo, symbol_information::Kind,
 };
 
 use crate::{
@@ -59,11 +59,23 @@ pub struct ScipRequest {
     pub project_root: String,
 }
 
-/// An exported index, and the requested paths under which the workspace indexes no file.
-#[derive(Clone, Debug)]
+/// What an export wrote.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ScipExport {
-    pub index: Index,
-    pub unmatched_paths: Vec<String>,
+    pub documents: usize,
+    pub occurrences: usize,
+    pub symbols: usize,
+    pub bytes: u64,
+}
+
+/// Why an export wrote nothing, or stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ScipError {
+    /// A requested path under which the workspace indexes no file (nothing was written).
+    #[error("{0}: no file the workspace indexes is there")]
+    Unmatched(String),
+    #[error("{0}")]
+    Write(#[from] std::io::Error),
 }
 
 /// The files `request` selects, in path order, and the paths that selected none.
@@ -110,12 +122,75 @@ pub(crate) fn metadata(request: &ScipRequest) -> Metadata {
     }
 }
 
-/// The index of `documents`, in path order.
-pub(crate) fn index(request: &ScipRequest, documents: Vec<Document>) -> Index {
-    Index {
-        metadata: MessageField::some(metadata(request)),
-        documents,
-        ..Default::default()
+/// Writes an [`Index`] field by field: its metadata, then its documents one by one, the
+/// bytes `Index::write_to_bytes` gives for the same documents (fields go in number order,
+/// and a repeated field's items one after the other), without the index in memory.
+pub(crate) struct IndexWriter<'a> {
+    out: CountingWriter<'a>,
+    written: ScipExport,
+    failed: Option<std::io::Error>,
+}
+
+impl<'a> IndexWriter<'a> {
+    pub fn new(out: &'a mut dyn std::io::Write, request: &ScipRequest) -> IndexWriter<'a> {
+        let mut writer = IndexWriter {
+            out: CountingWriter { out, bytes: 0 },
+            written: ScipExport::default(),
+            failed: None,
+        };
+        writer.field(INDEX_METADATA, &metadata(request));
+        writer
+    }
+
+    pub fn document(&mut self, document: &Document) {
+        self.written.documents += 1;
+        self.written.occurrences += document.occurrences.len();
+        self.written.symbols += document.symbols.len();
+        self.field(INDEX_DOCUMENTS, document);
+    }
+
+    fn field(&mut self, number: u32, message: &impl protobuf::MessageFull) {
+        if self.failed.is_some() {
+            return;
+        }
+        let mut stream = protobuf::CodedOutputStream::new(&mut self.out);
+        let result = stream
+            .write_message(number, message)
+            .and_then(|()| stream.flush());
+        if let Err(error) = result {
+            self.failed = Some(std::io::Error::other(error));
+        }
+    }
+
+    pub fn finish(self) -> Result<ScipExport, ScipError> {
+        match self.failed {
+            Some(error) => Err(ScipError::Write(error)),
+            None => Ok(ScipExport {
+                bytes: self.out.bytes,
+                ..self.written
+            }),
+        }
+    }
+}
+
+/// `Index`'s field numbers in the SCIP schema.
+const INDEX_METADATA: u32 = 1;
+const INDEX_DOCUMENTS: u32 = 2;
+
+struct CountingWriter<'a> {
+    out: &'a mut dyn std::io::Write,
+    bytes: u64,
+}
+
+impl std::io::Write for CountingWriter<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.out.write(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
     }
 }
 
@@ -894,6 +969,53 @@ fn relationships(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_index_written_field_by_field_is_the_index_encoded_whole() {
+        use protobuf::Message as _;
+        let request = ScipRequest {
+            paths: Vec::new(),
+            tool_version: "1".into(),
+            arguments: vec!["scip".into()],
+            project_root: "file:///ws".into(),
+        };
+        let documents: Vec<Document> = ["a.py", "b/c.ts"]
+            .into_iter()
+            .map(|path| Document {
+                relative_path: path.into(),
+                occurrences: vec![Occurrence {
+                    range: vec![0, 4, 9],
+                    symbol: format!("scip-python python ws 1 `{path}`/f()."),
+                    symbol_roles: SymbolRole::Definition as i32,
+                    ..Default::default()
+                }],
+                ..Default::default()
+            })
+            .collect();
+        let whole = scip::types::Index {
+            metadata: MessageField::some(metadata(&request)),
+            documents: documents.clone(),
+            ..Default::default()
+        }
+        .write_to_bytes()
+        .unwrap();
+        let mut streamed = Vec::new();
+        let mut writer = IndexWriter::new(&mut streamed, &request);
+        for document in &documents {
+            writer.document(document);
+        }
+        let written = writer.finish().unwrap();
+        assert_eq!(streamed, whole);
+        assert_eq!(
+            written,
+            ScipExport {
+                documents: 2,
+                occurrences: 2,
+                symbols: 0,
+                bytes: whole.len() as u64,
+            }
+        );
+    }
 
     #[test]
     fn names_are_escaped_by_the_grammar() {
