@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::{Direction, Granularity, GraphQuery, LanguageStats, ProjectKind};
 use crate::{
-    db::{Db, ManifestKind, SourceFile, Workspace},
+    db::{Db, SourceFile, Workspace},
     lang::Family,
     semantic::symbols::{SymbolKind, file_symbols},
 };
@@ -192,44 +192,33 @@ fn entry_point(db: &dyn Db, file: SourceFile) -> Option<EntryPoint> {
     })
 }
 
-/// The programs the manifests declare: Cargo's `[[bin]]` targets, npm's `bin`, and a
-/// Python project's scripts (`[project.scripts]`, `[project.gui-scripts]`,
-/// `[tool.poetry.scripts]`), each where it is a workspace file.
+/// The programs the manifests declare (the projects' Cargo `[[bin]]`s, npm `bin`s and
+/// Python scripts, their modules resolved to files), each where it is a workspace file.
 fn declared_entry_points(db: &dyn Db, workspace: Workspace) -> Vec<EntryPoint> {
     let indexed: std::collections::HashSet<&str> = workspace
         .files(db)
         .iter()
         .map(|f| f.path(db).as_str())
         .collect();
+    let modules = crate::semantic::imports::python_modules(db, workspace);
     let mut found = Vec::new();
-    for manifest in workspace.manifests(db).iter() {
-        let path = manifest.path(db).as_str();
-        let dir = path.rsplit_once('/').map_or("", |(dir, _)| dir);
-        let text = manifest.text(db);
-        let from_dir = |declared: Vec<(String, String, &'static str)>| {
-            declared
-                .into_iter()
-                .map(|(command, rel, kind)| (command, join_relative(dir, &rel), kind))
-                .collect::<Vec<_>>()
-        };
-        let declared = match manifest.kind(db) {
-            ManifestKind::CargoToml => from_dir(cargo_bins(text)),
-            ManifestKind::PackageJson => from_dir(npm_bins(text)),
-            ManifestKind::PyprojectToml => {
-                let modules = crate::semantic::imports::python_modules(db, workspace);
-                python_scripts(text)
-                    .into_iter()
-                    .filter_map(|(command, target)| {
-                        let file = modules.module(target.split(':').next()?.trim())?;
-                        let command = format!("{command}: {}", target.trim());
-                        Some((command, file.path(db).clone(), "console script"))
-                    })
-                    .collect()
-            }
-            _ => Vec::new(),
-        };
-        for (command, path, kind) in declared {
+    for project in crate::semantic::projects::projects(db, workspace).iter() {
+        let cargo = project.cargo.iter().flat_map(|c| &c.bins);
+        let npm = project.npm.iter().flat_map(|n| &n.bins);
+        let paths = cargo
+            .map(|bin| (bin, bin.target.clone(), "rust binary"))
+            .chain(npm.map(|bin| (bin, bin.target.clone(), "npm bin")));
+        let scripts = project.python.iter().flat_map(|p| &p.scripts);
+        let modules = scripts.filter_map(|script| {
+            let module = modules.module(script.target.split(':').next()?.trim())?;
+            Some((script, module.path(db).clone(), "console script"))
+        });
+        for (program, path, kind) in paths.chain(modules) {
             if indexed.contains(path.as_str()) {
+                let command = match kind {
+                    "console script" => format!("{}: {}", program.command, program.target),
+                    _ => program.command.clone(),
+                };
                 found.push(EntryPoint {
                     path,
                     kind: kind.into(),
@@ -239,83 +228,6 @@ fn declared_entry_points(db: &dyn Db, workspace: Workspace) -> Vec<EntryPoint> {
         }
     }
     found
-}
-
-/// `dir/rel` with `./` steps dropped.
-fn join_relative(dir: &str, rel: &str) -> String {
-    let rel = rel.trim_start_matches("./");
-    match dir {
-        "" => rel.to_string(),
-        dir => format!("{dir}/{rel}"),
-    }
-}
-
-/// `Cargo.toml`'s `[[bin]]` targets as (name, path from the manifest's directory): a path
-/// given, else Cargo's default (`src/main.rs` for the package's name, else
-/// `src/bin/NAME.rs`).
-fn cargo_bins(text: &str) -> Vec<(String, String, &'static str)> {
-    let Ok(table) = text.parse::<toml::Table>() else {
-        return Vec::new();
-    };
-    let package = table
-        .get("package")
-        .and_then(|p| p.get("name"))
-        .and_then(toml::Value::as_str);
-    let bins = table.get("bin").and_then(toml::Value::as_array);
-    bins.into_iter()
-        .flatten()
-        .filter_map(|bin| {
-            let name = bin.get("name")?.as_str()?;
-            let path = match bin.get("path").and_then(toml::Value::as_str) {
-                Some(path) => path.to_string(),
-                None if Some(name) == package => "src/main.rs".into(),
-                None => format!("src/bin/{name}.rs"),
-            };
-            Some((name.to_string(), path, "rust binary"))
-        })
-        .collect()
-}
-
-/// `package.json`'s `bin`: one path named after the package, or a map of names to paths.
-fn npm_bins(text: &str) -> Vec<(String, String, &'static str)> {
-    let Ok(package) = serde_json::from_str::<serde_json::Value>(text) else {
-        return Vec::new();
-    };
-    let name = package.get("name").and_then(|n| n.as_str());
-    match package.get("bin") {
-        Some(serde_json::Value::String(path)) => name
-            .map(|name| {
-                // A scoped package's command is its name without the scope.
-                let command = name.rsplit('/').next().unwrap_or(name);
-                vec![(command.to_string(), path.clone(), "npm bin")]
-            })
-            .unwrap_or_default(),
-        Some(serde_json::Value::Object(bins)) => bins
-            .iter()
-            .filter_map(|(command, path)| Some((command.clone(), path.as_str()?.into(), "npm bin")))
-            .collect(),
-        _ => Vec::new(),
-    }
-}
-
-/// A `pyproject.toml`'s scripts as (command, `module:function`).
-fn python_scripts(text: &str) -> Vec<(String, String)> {
-    let Ok(table) = text.parse::<toml::Table>() else {
-        return Vec::new();
-    };
-    let project = table.get("project");
-    let poetry = table.get("tool").and_then(|t| t.get("poetry"));
-    [
-        project.and_then(|p| p.get("scripts")),
-        project.and_then(|p| p.get("gui-scripts")),
-        poetry.and_then(|p| p.get("scripts")),
-    ]
-    .into_iter()
-    .flatten()
-    .filter_map(toml::Value::as_table)
-    .flat_map(|scripts| scripts.iter())
-    .filter_map(|(command, target)| Some((command.clone(), target.as_str()?.to_string())))
-    .collect()
 }
 
 fn defines_function(db: &dyn Db, file: SourceFile, name: &str) -> bool {

@@ -88,6 +88,8 @@ impl Roots {
                 ErrorCode::InvalidArgument,
                 format!("`root` must be a string naming a root, got {other}"),
             )),
+            // With one root there is nothing to choose (and no path to resolve per call).
+            None if !self.is_several() => Ok(self.first().clone()),
             None => Ok(first_absolute_path(args)
                 .and_then(|path| self.holding(Path::new(path)))
                 .unwrap_or_else(|| self.first().clone())),

@@ -69,6 +69,21 @@ async def wait_diagnostics(client, uri: str, predicate, timeout=10.0):
             pass
 
 
+def ended(pid: int, timeout: float = 5) -> bool:
+    """Whether the process has ended (gone, or a zombie) within `timeout`."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().rsplit(") ", 1)[1].startswith("Z"):
+                    return True
+        except FileNotFoundError:
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+
+
 class RawLsp:
     """`sextant lsp` fed raw bytes on stdin, for faults no well-behaved client can make.
 

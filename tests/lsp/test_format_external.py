@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from lsprotocol import types
 
-from conftest import RawLsp, open_doc, start
+from conftest import RawLsp, ended, open_doc, start
 
 OK_PY = "def f():\n    return 1\n"
 
@@ -23,21 +23,6 @@ def write(root: Path, rel: str, text: str) -> Path:
 
 def formatting(uri: str) -> dict:
     return {"textDocument": {"uri": uri}, "options": {"tabSize": 4, "insertSpaces": True}}
-
-
-def ended(pid: int, timeout: float = 5) -> bool:
-    """Whether the process has ended (gone, or a zombie) within `timeout`."""
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                if f.read().rsplit(") ", 1)[1].startswith("Z"):
-                    return True
-        except FileNotFoundError:
-            return True
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
 
 
 def wait_for_formatter(server: RawLsp, pid_file: Path, timeout: float = 30):

@@ -28,6 +28,7 @@ pub fn parse(path: &str, text: &str) -> Vec<Project> {
             let mut project = package_project(path, dir, package, table.get("lib"));
             if let Some(cargo) = &mut project.cargo {
                 cargo.dependencies = dependencies(&table);
+                cargo.bins = bins(&table, dir, project.name.as_deref());
             }
             out.push(project);
         }
@@ -77,8 +78,29 @@ fn package_project(path: &str, dir: &str, package: &Value, lib: Option<&Value>) 
         lib_name,
         lib_path,
         dependencies: Vec::new(),
+        bins: Vec::new(),
     });
     project
+}
+
+/// The `[[bin]]` targets, each path from the manifest's directory.
+fn bins(table: &Table, dir: &str, package: Option<&str>) -> Vec<super::DeclaredProgram> {
+    let bins = table.get("bin").and_then(Value::as_array);
+    bins.into_iter()
+        .flatten()
+        .filter_map(|bin| {
+            let name = bin.get("name")?.as_str()?;
+            let path = match bin.get("path").and_then(Value::as_str) {
+                Some(path) => path.to_string(),
+                None if Some(name) == package => "src/main.rs".into(),
+                None => format!("src/bin/{name}.rs"),
+            };
+            Some(super::DeclaredProgram {
+                command: name.to_string(),
+                target: paths::join(dir, &path)?,
+            })
+        })
+        .collect()
 }
 
 /// The dependency tables Cargo reads (the underscore spellings are older Cargo's).
@@ -151,6 +173,7 @@ fn strings(project: &mut Project, table: &Table, key: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::semantic::projects::DeclaredProgram;
 
     #[test]
     fn a_workspace_with_a_root_package() {
@@ -189,14 +212,16 @@ serde = { workspace = true }
                     name: "serde".into(),
                     package: "serde".into()
                 }],
+                bins: Vec::new(),
             })
         );
     }
 
     #[test]
     fn a_member_with_a_declared_library() {
-        let text =
-            "[package]\nname = \"core-utils\"\n\n[lib]\nname = \"cu\"\npath = \"lib/mod.rs\"\n";
+        let text = "[package]\nname = \"core-utils\"\n\n[lib]\nname = \"cu\"\npath = \"lib/mod.rs\"\n\n\
+             [[bin]]\nname = \"core-utils\"\n\n[[bin]]\nname = \"cu-gen\"\n\n\
+             [[bin]]\nname = \"tool\"\npath = \"../../tools/tool.rs\"\n";
         let projects = parse("crates/core/Cargo.toml", text);
         assert_eq!(projects.len(), 1);
         assert_eq!(projects[0].root, "crates/core");
@@ -206,6 +231,17 @@ serde = { workspace = true }
                 lib_name: Some("cu".into()),
                 lib_path: Some("crates/core/lib/mod.rs".into()),
                 dependencies: Vec::new(),
+                // Cargo's defaults for the package's name and another, and a path given.
+                bins: [
+                    ("core-utils", "crates/core/src/main.rs"),
+                    ("cu-gen", "crates/core/src/bin/cu-gen.rs"),
+                    ("tool", "tools/tool.rs"),
+                ]
+                .map(|(command, target)| DeclaredProgram {
+                    command: command.into(),
+                    target: target.into(),
+                })
+                .into(),
             })
         );
     }

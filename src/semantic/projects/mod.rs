@@ -146,6 +146,19 @@ pub struct CargoDetails {
     /// and those under `[target.….…]`), sorted by name.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub dependencies: Vec<CargoDependency>,
+    /// `[[bin]]` targets: their `path`, else Cargo's default (`src/main.rs` for the
+    /// package's name, else `src/bin/NAME.rs`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub bins: Vec<DeclaredProgram>,
+}
+
+/// A program a manifest declares: the command that runs it and what it runs.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct DeclaredProgram {
+    pub command: String,
+    /// A workspace path (a Cargo `[[bin]]`, an npm `bin`), or a Python script's
+    /// `module:function`.
+    pub target: String,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -176,6 +189,10 @@ pub struct PythonDetails {
     /// `package-dir` (`package_dir` in `setup.cfg`): package name → directory. The root
     /// package (`""`) is listed in `source_roots` instead.
     pub package_dir: BTreeMap<String, String>,
+    /// `[project.scripts]`, `[project.gui-scripts]` and `[tool.poetry.scripts]`: commands
+    /// and the `module:function` each runs.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub scripts: Vec<DeclaredProgram>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -193,6 +210,10 @@ pub struct NpmDetails {
     pub workspaces: Vec<String>,
     /// Roots of the npm packages in this workspace the globs match.
     pub member_roots: Vec<String>,
+    /// `bin`: one path named after the package (without its scope), or a map of commands
+    /// to paths.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub bins: Vec<DeclaredProgram>,
     /// Package names in `dependencies`, `devDependencies`, `peerDependencies` and
     /// `optionalDependencies`, sorted. For import resolution; left out of answers, where a
     /// long list would crowd out the projects.

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{NpmDetails, Project, ProjectKind};
+use super::{DeclaredProgram, NpmDetails, Project, ProjectKind, paths};
 
 pub fn parse(path: &str, text: &str) -> Project {
     let mut project = Project::new(ProjectKind::Npm, path);
@@ -28,6 +28,7 @@ pub fn parse(path: &str, text: &str) -> Project {
         exports: object.get("exports").cloned(),
         ..Default::default()
     };
+    details.bins = bins(&object, paths::parent(path), project.name.as_deref());
     details.types = match string(&mut project, &object, "types") {
         Some(t) => Some(t),
         None => string(&mut project, &object, "typings"),
@@ -97,11 +98,48 @@ fn strings(project: &mut Project, values: &[Value]) -> Vec<String> {
     }
 }
 
+/// `bin`, each path from the manifest's directory.
+fn bins(object: &Map<String, Value>, dir: &str, name: Option<&str>) -> Vec<DeclaredProgram> {
+    let program = |command: &str, path: &str| {
+        Some(DeclaredProgram {
+            command: command.to_string(),
+            target: paths::join(dir, path)?,
+        })
+    };
+    match object.get("bin") {
+        // A scoped package's command is its name without the scope.
+        Some(Value::String(path)) => name
+            .and_then(|name| program(name.rsplit('/').next().unwrap_or(name), path))
+            .into_iter()
+            .collect(),
+        Some(Value::Object(bins)) => bins
+            .iter()
+            .filter_map(|(command, path)| program(command, path.as_str()?))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn a_bin_is_named_after_the_package_without_its_scope() {
+        let project = parse(
+            "web/package.json",
+            r#"{"name": "@acme/tool", "bin": "./cli.js"}"#,
+        );
+        let program = |command: &str, target: &str| DeclaredProgram {
+            command: command.into(),
+            target: target.into(),
+        };
+        assert_eq!(project.npm.unwrap().bins, [program("tool", "web/cli.js")]);
+        let project = parse("package.json", r#"{"bin": {"a": "bin/a.js", "b": 1}}"#);
+        assert_eq!(project.npm.unwrap().bins, [program("a", "bin/a.js")]);
+    }
 
     #[test]
     fn a_library_package() {

@@ -89,6 +89,21 @@ pub fn parse_pyproject(path: &str, text: &str) -> Project {
             );
         }
     }
+    for keys in [
+        &["project", "scripts"][..],
+        &["project", "gui-scripts"],
+        &["tool", "poetry", "scripts"],
+    ] {
+        let scripts = get(keys).and_then(Value::as_table).into_iter().flatten();
+        details
+            .scripts
+            .extend(scripts.filter_map(|(command, target)| {
+                Some(super::DeclaredProgram {
+                    command: command.clone(),
+                    target: target.as_str()?.trim().to_string(),
+                })
+            }));
+    }
     project.python = Some(details);
     project
 }
@@ -238,6 +253,7 @@ pub fn merge(mut parts: Vec<Project>, src_dirs: &BTreeSet<String>) -> Project {
         }
         let Some(own) = part.python else { continue };
         details.manifests.extend(own.manifests);
+        details.scripts.extend(own.scripts);
         for root in own.source_roots {
             if !details.source_roots.contains(&root) {
                 details.source_roots.push(root);
