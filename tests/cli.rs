@@ -1910,6 +1910,30 @@ fn skeleton_prints_files_with_bodies_elided_and_counts_its_tokens() {
 }
 
 #[test]
+fn skeleton_folds_rust_attributes_and_leaves_lint_attributes_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        "src/pool.rs",
+        "#[cfg(all(\n    feature = \"rt\",\n    target_os = \"linux\",\n))]\n#[allow(dead_code)]\npub fn spawn() {\n    run_the_pool();\n}\n",
+    );
+    let answer = json(&sextant(root, &["skeleton", "--json"]));
+    assert_eq!(
+        answer["text"],
+        "==> src/pool.rs <==\n#[cfg(all( … ))]\npub fn spawn() { /* …7 */ }\n"
+    );
+    assert_eq!(
+        answer["files"][0]["elided"],
+        serde_json::json!([
+            {"kind": "attribute", "start_line": 2, "end_line": 3},
+            {"kind": "attribute", "start_line": 5, "end_line": 5},
+            {"kind": "body", "start_line": 7, "end_line": 7},
+        ])
+    );
+}
+
+#[test]
 fn search_prints_hits_like_rg_with_their_definitions_and_exit_codes() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();

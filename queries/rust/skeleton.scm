@@ -33,3 +33,65 @@
 
 (declaration_list
   (macro_invocation) @call)
+
+; Attributes: one written over several lines keeps its first line and closing brackets
+; (`#[cfg(all( … ))]`).
+(attribute_item) @attribute
+(inner_attribute_item) @attribute
+
+; Lint and code-generation attributes go whole: they change how an item is checked or
+; compiled, not what it is. `cfg_attr(condition, lint(…))` too, when the lint is its only
+; attribute (a condition of one word, `key = "value"`, or a call such as `any(…)`).
+(attribute_item
+  (attribute . (identifier) @_hint .)
+  (#match? @_hint "^(inline|cold|track_caller)$")) @hint
+
+(attribute_item
+  (attribute . (identifier) @_hint . arguments: (token_tree) .)
+  (#match? @_hint "^(allow|warn|deny|forbid|expect|inline)$")) @hint
+
+(inner_attribute_item
+  (attribute . (identifier) @_hint . arguments: (token_tree) .)
+  (#match? @_hint "^(allow|warn|deny|forbid|expect)$")) @hint
+
+(attribute_item
+  (attribute
+    . (identifier) @_cfg_attr
+    . arguments: (token_tree . (identifier) . (identifier) @_lint . (token_tree) .))
+  (#eq? @_cfg_attr "cfg_attr")
+  (#match? @_lint "^(allow|warn|deny|forbid|expect)$")) @hint
+
+(attribute_item
+  (attribute
+    . (identifier) @_cfg_attr
+    . arguments: (token_tree . (identifier) . (token_tree) . (identifier) @_lint . (token_tree) .))
+  (#eq? @_cfg_attr "cfg_attr")
+  (#match? @_lint "^(allow|warn|deny|forbid|expect)$")) @hint
+
+(attribute_item
+  (attribute
+    . (identifier) @_cfg_attr
+    . arguments: (token_tree . (identifier) . (string_literal) . (identifier) @_lint . (token_tree) .))
+  (#eq? @_cfg_attr "cfg_attr")
+  (#match? @_lint "^(allow|warn|deny|forbid|expect)$")) @hint
+
+(inner_attribute_item
+  (attribute
+    . (identifier) @_cfg_attr
+    . arguments: (token_tree . (identifier) . (identifier) @_lint . (token_tree) .))
+  (#eq? @_cfg_attr "cfg_attr")
+  (#match? @_lint "^(allow|warn|deny|forbid|expect)$")) @hint
+
+(inner_attribute_item
+  (attribute
+    . (identifier) @_cfg_attr
+    . arguments: (token_tree . (identifier) . (token_tree) . (identifier) @_lint . (token_tree) .))
+  (#eq? @_cfg_attr "cfg_attr")
+  (#match? @_lint "^(allow|warn|deny|forbid|expect)$")) @hint
+
+(inner_attribute_item
+  (attribute
+    . (identifier) @_cfg_attr
+    . arguments: (token_tree . (identifier) . (string_literal) . (identifier) @_lint . (token_tree) .))
+  (#eq? @_cfg_attr "cfg_attr")
+  (#match? @_lint "^(allow|warn|deny|forbid|expect)$")) @hint

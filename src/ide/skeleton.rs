@@ -74,8 +74,9 @@ pub struct SkeletonFile {
 
 #[derive(Clone, Copy, Debug, Serialize, schemars::JsonSchema)]
 pub struct ElidedLines {
-    /// `body`, `doc` (a doc comment's lines after its first) or `data` (a literal over
-    /// several lines).
+    /// `body`, `doc` (a doc comment's lines after its first), `data` (a literal over
+    /// several lines) or `attribute` (a Rust attribute's arguments over several lines, or
+    /// a lint attribute left out).
     pub kind: ElisionKind,
     pub start_line: u32,
     pub end_line: u32,

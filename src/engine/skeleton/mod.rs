@@ -6,7 +6,8 @@
 //! marker reads is the only per-family code: `{ /* …12-30 */ }` inside braces, and in
 //! Python `...  # lines 12-30` (or the docstring's first line) in place of the block, on
 //! its `def`'s line. A doc comment's rest becomes ` …`; a run of one macro's calls (Rust),
-//! a line saying how many.
+//! a line saying how many; a Rust attribute over several lines keeps its first and last
+//! lines, and a lint or code-generation attribute goes whole.
 //!
 //! Invariant: putting back, for every elision, the original bytes in place of the marker
 //! gives the file's text byte for byte ([`FileSkeleton::restore`]); only well-formed bodies
@@ -36,6 +37,10 @@ pub enum ElisionKind {
     /// A literal written over several lines (Python's module and class data), or a run of
     /// one macro's calls (Rust).
     Data,
+    /// A Rust attribute's arguments written over several lines (`#[cfg(all( … ))]`), or a
+    /// lint or code-generation attribute left out whole (`#[allow(…)]`, `#[inline]`): it
+    /// comes with its definition, as a doc does, so its marker names no lines.
+    Attribute,
 }
 
 /// One elided body or doc comment.
@@ -190,6 +195,14 @@ fn tree_cuts(
                 .filter_map(|v| value_cut(v, text, lines)),
         )
         .chain(call_run_cuts(found.calls, text, lines))
+        .chain(found.hints.iter().map(|&hint| hint_cut(hint, text, lines)))
+        .chain(
+            found
+                .attributes
+                .into_iter()
+                .filter(|a| !found.hints.iter().any(|h| h.id() == a.id()))
+                .filter_map(|a| attribute_cut(a, text, lines)),
+        )
         .collect();
     if depth < MAX_MACRO_DEPTH && !found.items.is_empty() {
         let mut ranges = Vec::new();
@@ -215,6 +228,10 @@ struct Captured<'t> {
     values: Vec<Node<'t>>,
     /// Item-level macro calls (Rust), in file order.
     calls: Vec<Node<'t>>,
+    /// Attributes (Rust).
+    attributes: Vec<Node<'t>>,
+    /// Attributes that say nothing of an item's shape (Rust lints, `#[inline]`).
+    hints: Vec<Node<'t>>,
 }
 
 /// The `@body`, `@doc` and `@items` nodes of `tree`.
@@ -226,6 +243,7 @@ fn captured<'t>(
 ) -> Option<Captured<'t>> {
     let (mut bodies, mut docs, mut items) = (Vec::new(), Vec::new(), Vec::new());
     let (mut values, mut calls) = (Vec::new(), Vec::new());
+    let (mut attributes, mut hints) = (Vec::new(), Vec::new());
     let Some(query) = lang.query(QueryKind::Skeleton) else {
         return Some(Captured {
             bodies,
@@ -233,6 +251,8 @@ fn captured<'t>(
             items,
             values,
             calls,
+            attributes,
+            hints,
         });
     };
     let names = query.capture_names();
@@ -244,6 +264,8 @@ fn captured<'t>(
                 "items" => items.push(c.node),
                 "value" => values.push(c.node),
                 "call" => calls.push(c.node),
+                "attribute" => attributes.push(c.node),
+                "hint" => hints.push(c.node),
                 _ => {}
             }
         }
@@ -265,12 +287,15 @@ fn captured<'t>(
     docs.dedup_by_key(|n| n.id());
     calls.sort_by_key(|n| n.start_byte());
     calls.dedup_by_key(|n| n.id());
+    hints.dedup_by_key(|n| n.id());
     Some(Captured {
         bodies: outermost,
         docs,
         items,
         values,
         calls,
+        attributes,
+        hints,
     })
 }
 
@@ -510,6 +535,52 @@ fn call_run_cut(run: &[(Node, usize)], text: &str, lines: &Lines) -> Option<Cut>
         marker,
         lines: span,
     })
+}
+
+/// An attribute over several lines keeps its first line and its closing brackets; the
+/// rest becomes ` … ` (`#[cfg(all( … ))]`): which features or platforms an item needs is
+/// a detail an agent asks for with the definition.
+fn attribute_cut(attribute: Node, text: &str, lines: &Lines) -> Option<Cut> {
+    let own = &text[attribute.byte_range()];
+    let first_line_end = attribute.start_byte() + own.find('\n')?;
+    let closing = own.trim_end_matches([')', ']', '}']).len();
+    let range = first_line_end..attribute.start_byte() + closing;
+    if range.start >= range.end || text[range.clone()].trim().is_empty() {
+        return None;
+    }
+    let marker = " … ".to_string();
+    (range.len() > marker.len()).then(|| Cut {
+        kind: ElisionKind::Attribute,
+        lines: lines.span(text, &range),
+        range,
+        marker,
+    })
+}
+
+/// A lint or code-generation attribute (`@hint`) goes whole, with its line when it has one
+/// of its own: it changes how an item is compiled or checked, not what it is.
+fn hint_cut(hint: Node, text: &str, lines: &Lines) -> Cut {
+    let line_start = text[..hint.start_byte()].rfind('\n').map_or(0, |i| i + 1);
+    let own_line = text[line_start..hint.start_byte()].trim().is_empty();
+    let rest = &text[hint.end_byte()..];
+    let rest_of_line = rest.split('\n').next().unwrap_or("");
+    let end = if own_line && rest_of_line.trim().is_empty() {
+        hint.end_byte() + (rest_of_line.len() + 1).min(rest.len())
+    } else {
+        hint.end_byte() + (rest.len() - rest.trim_start_matches([' ', '\t']).len())
+    };
+    let start = if own_line && rest_of_line.trim().is_empty() {
+        line_start
+    } else {
+        hint.start_byte()
+    };
+    let range = start..end;
+    Cut {
+        kind: ElisionKind::Attribute,
+        lines: lines.span(text, &range),
+        range,
+        marker: String::new(),
+    }
 }
 
 /// Whether `node` is a line comment (`//`, `#`): such comments on consecutive lines make

@@ -30,11 +30,13 @@ fn skeleton(lang: &str, text: &str) -> FileSkeleton {
             true => format!("line {numbers}"),
             false => format!("lines {numbers}"),
         };
-        // A doc's rest comes with its definition: its marker names no lines. A braced
-        // body's marker names them after its ellipsis (`/* …12-30 */`).
+        // A doc's rest comes with its definition: its marker names no lines; so does an
+        // attribute's, and a lint attribute leaves none. A braced body's marker names them
+        // after its ellipsis (`/* …12-30 */`).
         let braced = format!("/* …{numbers} */");
         match e.kind {
             ElisionKind::Doc => assert_eq!(marker.trim(), "…"),
+            ElisionKind::Attribute => assert!(["…", ""].contains(&marker.trim()), "{marker:?}"),
             _ => assert!(
                 marker.contains(&span) || marker.trim() == braced,
                 "{marker:?} names {span}"
@@ -261,7 +263,7 @@ fn skeleton_of_each_language(text: &str) -> String {
 
 #[test]
 fn item_starts_fall_after_blank_lines_outside_markers() {
-    let text = "/// Doc.\n#[inline]\nfn a() {\n    1;\n}\nfn b() {}\n\nstruct S;\n";
+    let text = "/// Doc.\n#[derive(Debug)]\nfn a() {\n    1;\n}\nfn b() {}\n\nstruct S;\n";
     let s = skeleton("rust", text);
     let starts: Vec<&str> = s
         .item_starts
@@ -508,4 +510,69 @@ fn truncated_files_round_trip_without_panicking() {
             }
         }
     }
+}
+
+#[test]
+fn rust_attributes_over_several_lines_fold_and_lint_attributes_go() {
+    check(
+        "rust",
+        r#"#![allow(
+    clippy::module_inception,
+    dead_code
+)]
+#![cfg_attr(not(feature = "sync"), allow(unreachable_pub))]
+
+#[cfg(all(
+    feature = "rt",
+    target_os = "linux",
+))]
+#[derive(Debug)]
+#[allow(dead_code)]
+pub struct Pool {
+    #[cfg_attr(test, allow(unused))]
+    size: usize,
+    #[cfg_attr(feature = "serde", derive(Clone), allow(unused))]
+    name: String,
+}
+
+impl Pool {
+    #[inline]
+    #[track_caller]
+    #[must_use]
+    pub fn size(&self) -> usize {
+        self.size + 0
+    }
+
+    #[inline] #[cfg(test)] fn short() {}
+
+    #[deprecated(
+        note = "use `size`"
+    )]
+    #[cfg_attr(any(test, feature = "x"), expect(clippy::len_zero))]
+    pub fn len(&self) -> usize {
+        self.size + 0
+    }
+}
+"#,
+        expect![[r#"
+
+            #[cfg(all( … ))]
+            #[derive(Debug)]
+            pub struct Pool {
+                size: usize,
+                #[cfg_attr(feature = "serde", derive(Clone), allow(unused))]
+                name: String,
+            }
+
+            impl Pool {
+                #[must_use]
+                pub fn size(&self) -> usize { /* …25 */ }
+
+                #[cfg(test)] fn short() {}
+
+                #[deprecated( … )]
+                pub fn len(&self) -> usize { /* …35 */ }
+            }
+        "#]],
+    );
 }
