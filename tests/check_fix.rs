@@ -88,16 +88,28 @@ const PYTHON_VARIABLES: &[(&str, &str, &str, &str)] = &[
         "def f(a):\n    if a:\n        pass\n    return a\n",
     ),
     (
-        "a call: its value kept, unsafe",
+        "a call: named `_`, its value held as long as before",
         "def f():\n    x = g()\n    return 1\n",
-        "def f():\n    x = g()\n    return 1\n",
-        "def f():\n    g()\n    return 1\n",
+        "def f():\n    _ = g()\n    return 1\n",
+        "def f():\n    _ = g()\n    return 1\n",
     ),
     (
-        "a constant dropping an earlier value: unsafe (a finalizer can see it)",
+        "two calls in one function: one `_`, the other's value kept, unsafe",
+        "def f():\n    a = g()\n    b: int = g()\n    return 1\n",
+        "def f():\n    _ = g()\n    b: int = g()\n    return 1\n",
+        "def f():\n    _ = g()\n    g()\n    return 1\n",
+    ),
+    (
+        "no `_` where the function names `_`, calls eval, exec, vars or dir",
+        "def f():\n    x = g()\n    return _('text')\ndef h():\n    x = g()\n    return eval('x')\ndef k():\n    x = g()\n    return vars()\n",
+        "def f():\n    x = g()\n    return _('text')\ndef h():\n    x = g()\n    return eval('x')\ndef k():\n    x = g()\n    return vars()\n",
+        "def f():\n    g()\n    return _('text')\ndef h():\n    g()\n    return eval('x')\ndef k():\n    g()\n    return vars()\n",
+    ),
+    (
+        "a constant dropping an earlier value: unsafe (a finalizer can see it), then `_`",
         "def f():\n    x = open('a')\n    x = None\n    return 1\n",
         "def f():\n    x = open('a')\n    x = None\n    return 1\n",
-        "def f():\n    open('a')\n    return 1\n",
+        "def f():\n    _ = open('a')\n    return 1\n",
     ),
     (
         "an exception's name",
@@ -106,16 +118,22 @@ const PYTHON_VARIABLES: &[(&str, &str, &str, &str)] = &[
         "def f():\n    try:\n        pass\n    except (KeyError, ValueError):\n        return 1\n",
     ),
     (
-        "a context manager's name: unsafe (the object lives shorter)",
+        "a context manager's name: `_` (dropping it is unsafe: the object lives shorter)",
         "def f():\n    with open('a') as handle:\n        return 1\n",
-        "def f():\n    with open('a') as handle:\n        return 1\n",
-        "def f():\n    with open('a'):\n        return 1\n",
+        "def f():\n    with open('a') as _:\n        return 1\n",
+        "def f():\n    with open('a') as _:\n        return 1\n",
     ),
     (
-        "an f-string is evaluated: unsafe",
+        "a context manager's name beside a `_`: unsafe",
+        "def f():\n    with open('a') as handle, open('b') as _:\n        return 1\n",
+        "def f():\n    with open('a') as handle, open('b') as _:\n        return 1\n",
+        "def f():\n    with open('a'), open('b') as _:\n        return 1\n",
+    ),
+    (
+        "an f-string is evaluated: `_`",
         "def f(a):\n    x = f'{a}'\n    return a\n",
-        "def f(a):\n    x = f'{a}'\n    return a\n",
-        "def f(a):\n    f'{a}'\n    return a\n",
+        "def f(a):\n    _ = f'{a}'\n    return a\n",
+        "def f(a):\n    _ = f'{a}'\n    return a\n",
     ),
     (
         "an exception's name a nested function reads is kept",
@@ -124,16 +142,22 @@ const PYTHON_VARIABLES: &[(&str, &str, &str, &str)] = &[
         "def f():\n    def show():\n        e\n    try:\n        pass\n    except Exception as e:\n        show()\n",
     ),
     (
-        "a walrus keeps its value: unsafe",
+        "a walrus: `_`",
         "def f(a):\n    if (n := len(a)) > 1:\n        return a\n",
-        "def f(a):\n    if (n := len(a)) > 1:\n        return a\n",
-        "def f(a):\n    if (len(a)) > 1:\n        return a\n",
+        "def f(a):\n    if (_ := len(a)) > 1:\n        return a\n",
+        "def f(a):\n    if (_ := len(a)) > 1:\n        return a\n",
     ),
     (
-        "a chained assignment is left alone",
-        "def f():\n    x = y = 1\n    return y\n",
-        "def f():\n    x = y = 1\n    return y\n",
-        "def f():\n    x = y = 1\n    return y\n",
+        "a walrus beside a `_`: its value kept, unsafe",
+        "def f(a):\n    for _ in a:\n        pass\n    if (n := len(a)) > 1:\n        return a\n",
+        "def f(a):\n    for _ in a:\n        pass\n    if (n := len(a)) > 1:\n        return a\n",
+        "def f(a):\n    for _ in a:\n        pass\n    if (len(a)) > 1:\n        return a\n",
+    ),
+    (
+        "a chained assignment: `_`, or left alone beside a `_`",
+        "def f():\n    x = y = 1\n    return y\ndef h(_):\n    x = y = 1\n    return y\n",
+        "def f():\n    _ = y = 1\n    return y\ndef h(_):\n    x = y = 1\n    return y\n",
+        "def f():\n    _ = y = 1\n    return y\ndef h(_):\n    x = y = 1\n    return y\n",
     ),
 ];
 
@@ -335,22 +359,28 @@ const ECMASCRIPT_VARIABLES: &[(&str, &str, &str, &str)] = &[
         "  let a = 1;\n  return a;\n",
     ),
     (
-        "a call: its value kept, unsafe",
-        "  const a = g();\n  return 0;\n",
-        "  const a = g();\n  return 0;\n",
-        "  g();\n  return 0;\n",
+        "a call: named `_a`, which keeps its evaluation",
+        "  const a = g();\n  var b = { k: g() };\n  return 0;\n",
+        "  const _a = g();\n  var _b = { k: g() };\n  return 0;\n",
+        "  const _a = g();\n  var _b = { k: g() };\n  return 0;\n",
     ),
     (
-        "an object kept in parentheses",
-        "  const a = { k: g() };\n  return 0;\n",
-        "  const a = { k: g() };\n  return 0;\n",
-        "  ({ k: g() });\n  return 0;\n",
+        "a call among several declarators: named `_b`",
+        "  let a = 1, b = g();\n  return 0;\n",
+        "  let _b = g();\n  return 0;\n",
+        "  let _b = g();\n  return 0;\n",
     ),
     (
-        "kept: a name assigned again, a value that would continue the line before",
+        "`_a` and `_b` taken: the value kept, unsafe; an object in parentheses",
+        "  const a = g();\n  const b = { k: g() };\n  return [_a, _b];\n",
+        "  const a = g();\n  const b = { k: g() };\n  return [_a, _b];\n",
+        "  g();\n  ({ k: g() });\n  return [_a, _b];\n",
+    ),
+    (
+        "a name assigned again is kept; a value that would continue the line before: `_b`",
         "  let a = 1; a = 2;\n  g()\n  const b = (g)\n  return 0;\n",
-        "  let a = 1; a = 2;\n  g()\n  const b = (g)\n  return 0;\n",
-        "  let a = 1; a = 2;\n  g()\n  const b = (g)\n  return 0;\n",
+        "  let a = 1; a = 2;\n  g()\n  const _b = (g)\n  return 0;\n",
+        "  let a = 1; a = 2;\n  g()\n  const _b = (g)\n  return 0;\n",
     ),
 ];
 
@@ -384,6 +414,41 @@ fn each_unused_ecmascript_variable_form_is_fixed_as_its_safety_allows() {
             );
         }
     }
+}
+
+#[test]
+fn a_rename_to_an_unused_name_is_a_safe_fix_the_diff_shows() {
+    let dir = tempfile::tempdir().unwrap();
+    let ts = "export function f(g: () => number) {\n  const result = g();\n  return 0;\n}\n";
+    let py = "def f(g):\n    result = g()\n    return 0\n";
+    write(dir.path(), "a.ts", ts);
+    write(dir.path(), "m.py", py);
+    let out = sextant(dir.path(), &["check", "--json", "--select", "SX007"]);
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let fixes: Vec<_> = answer["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["fix"].clone())
+        .collect();
+    assert_eq!(
+        fixes,
+        [
+            serde_json::json!({"title": "Rename unused variable 'result' to '_result'", "applicability": "safe"}),
+            serde_json::json!({"title": "Rename unused variable 'result' to '_'", "applicability": "safe"}),
+        ]
+    );
+    let out = sextant(dir.path(), &["check", "--diff", "--select", "SX007"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "--- a/a.ts\n+++ b/a.ts\n@@ -1,4 +1,4 @@\n export function f(g: () => number) {\n\
+         -  const result = g();\n+  const _result = g();\n   return 0;\n }\n\
+         --- a/m.py\n+++ b/m.py\n@@ -1,3 +1,3 @@\n def f(g):\n-    result = g()\n+    _ = g()\n     return 0\n\
+         Would fix 2 diagnostics in 2 files (SX007 2).\n"
+    );
+    assert_eq!(read(dir.path(), "a.ts"), ts);
+    assert_eq!(read(dir.path(), "m.py"), py);
 }
 
 #[test]
