@@ -318,6 +318,16 @@ const GO_FIXES: &[(&str, &str, &str)] = &[
         "package m\n\nfunc f() {\n\tvar file string\n\tx := g()\n\tfile, x = h()\n}\n",
     ),
     (
+        "a `var` group: a spec's line, the declaration with its last spec, `_ = g()` in place",
+        "package m\n\nfunc f() int {\n\tvar (\n\t\ta = 1\n\t\tb int\n\t)\n\tvar (\n\t\tc = g()\n\t)\n\tvar (\n\t\tn   int\n\t\terr error\n\t)\n\treturn len(err.Error())\n}\n",
+        "package m\n\nfunc f() int {\n\tvar (\n\t\t_ = g()\n\t)\n\tvar (\n\t\terr error\n\t)\n\treturn len(err.Error())\n}\n",
+    ),
+    (
+        "a `var` group as gofmt aligns it: kept where the removal would move a column or a comment",
+        "package m\n\nfunc f() int {\n\tvar (\n\t\ta    = 1\n\t\tused = 2\n\t\t// why\n\t\tb = 3\n\n\t\txy = g()\n\t\tzz = 4 // four\n\t)\n\tvar (\n\t\tn int = 1\n\t\tm     = 2\n\t\tx     = g()\n\t)\n\tvar (\n\t\t// kept\n\t\ty int\n\t)\n\treturn used + zz + n + m\n}\n",
+        "package m\n\nfunc f() int {\n\tvar (\n\t\tused = 2\n\t\t// why\n\t\tb = 3\n\n\t\txy = g()\n\t\tzz = 4 // four\n\t)\n\tvar (\n\t\tn int = 1\n\t\tm     = 2\n\t\t_     = g()\n\t)\n\tvar (\n\t\t// kept\n\t\ty int\n\t)\n\treturn used + zz + n + m\n}\n",
+    ),
+    (
         "range, receive and type switch variables",
         "package m\n\nfunc f(m map[int]int, c chan int, x any) {\n\tfor k, v := range m {\n\t\t_ = k\n\t}\n\tfor k := range m {\n\t}\n\tselect {\n\tcase r := <-c:\n\t}\n\tswitch v := x.(type) {\n\tcase int:\n\t}\n}\n",
         "package m\n\nfunc f(m map[int]int, c chan int, x any) {\n\tfor k := range m {\n\t\t_ = k\n\t}\n\tfor range m {\n\t}\n\tselect {\n\tcase <-c:\n\t}\n\tswitch x.(type) {\n\tcase int:\n\t}\n}\n",
