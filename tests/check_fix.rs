@@ -910,6 +910,48 @@ const ECMASCRIPT_MISSING_IMPORTS: &[(&str, &str, &str, &str)] = &[
         "#!/usr/bin/env node\n// A tool.\nimport { clamp } from '../lib/util';\n\nexport const y = clamp(1);\n",
     ),
     (
+        "a type used as a type only: `import type`",
+        "src/g.ts",
+        "export function f(s: Shape): number {\n    return s.w;\n}\n",
+        "import type { Shape } from '../lib/shapes';\nexport function f(s: Shape): number {\n    return s.w;\n}\n",
+    ),
+    (
+        "an `import type` of its module, extended",
+        "src/h.ts",
+        "import type { Shape } from '../lib/shapes';\nexport const n: Size = 1;\nexport const s: Shape = { w: n };\n",
+        "import type { Shape, Size } from '../lib/shapes';\nexport const n: Size = 1;\nexport const s: Shape = { w: n };\n",
+    ),
+    (
+        "a class used as a type only: a value import (TypeScript drops it)",
+        "src/i.ts",
+        "export let b: Box | undefined;\n",
+        "import { Box } from '../lib/shapes';\nexport let b: Box | undefined;\n",
+    ),
+    (
+        "a name exported by `export type { … }`, and a value beside it",
+        "src/j.ts",
+        "export let h: Hidden | undefined;\nexport const a = area(1, 2);\n",
+        "import type { Hidden } from '../lib/shapes';\nimport { area } from '../lib/shapes';\nexport let h: Hidden | undefined;\nexport const a = area(1, 2);\n",
+    ),
+    (
+        "under `verbatimModuleSyntax`, a class used as a type only: `import type`",
+        "strict/a.ts",
+        "export let b: Box | undefined;\n",
+        "import type { Box } from '../lib/shapes';\nexport let b: Box | undefined;\n",
+    ),
+    (
+        "under `verbatimModuleSyntax`, a type is never added to a value import",
+        "strict/b.ts",
+        "import { area } from '../lib/shapes';\nexport const s: Shape = { w: area(1, 2) };\n",
+        "import { area } from '../lib/shapes';\nimport type { Shape } from '../lib/shapes';\nexport const s: Shape = { w: area(1, 2) };\n",
+    ),
+    (
+        "under `verbatimModuleSyntax`, a class used as a value: a value import",
+        "strict/c.ts",
+        "export const k = new Box();\n",
+        "import { Box } from '../lib/shapes';\nexport const k = new Box();\n",
+    ),
+    (
         "no fix: two modules export it",
         "src/d.ts",
         "export const p = perimeter(1);\n",
@@ -918,12 +960,50 @@ const ECMASCRIPT_MISSING_IMPORTS: &[(&str, &str, &str, &str)] = &[
 ];
 
 #[test]
+fn a_type_only_import_is_titled_and_shown_by_the_diff() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "shapes.ts",
+        "export interface Shape {\n    w: number;\n}\n",
+    );
+    let text = "export const s: Shape = { w: 1 };\n";
+    write(dir.path(), "a.ts", text);
+    let out = sextant(dir.path(), &["check", "--json", "--select", "SX005"]);
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        answer["diagnostics"][0]["fix"],
+        serde_json::json!({"title": "Import type 'Shape' from './shapes'", "applicability": "unsafe"})
+    );
+    let out = sextant(dir.path(), &["check", "--diff", "--select", "SX005"]);
+    assert_eq!(
+        stdout(&out),
+        "Nothing to fix. 1 more fixable with --unsafe-fixes.\n"
+    );
+    let diff = ["check", "--diff", "--unsafe-fixes", "--select", "SX005"];
+    let out = sextant(dir.path(), &diff);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "--- a/a.ts\n+++ b/a.ts\n@@ -1 +1,2 @@\n+import type { Shape } from './shapes';\n \
+         export const s: Shape = { w: 1 };\n\
+         Would fix 1 diagnostic in 1 file (SX005 1).\n"
+    );
+    assert_eq!(read(dir.path(), "a.ts"), text);
+}
+
+#[test]
 fn an_undefined_name_one_module_exports_is_imported() {
     let dir = tempfile::tempdir().unwrap();
     write(
         dir.path(),
         "lib/shapes.ts",
-        "export function area(w: number, h: number) {\n    return w * h;\n}\nexport interface Shape {\n    w: number;\n}\n",
+        "export function area(w: number, h: number) {\n    return w * h;\n}\nexport interface Shape {\n    w: number;\n}\nexport type Size = number;\nexport class Box {}\ninterface Hidden {\n    h: number;\n}\nexport type { Hidden };\n",
+    );
+    write(
+        dir.path(),
+        "strict/tsconfig.json",
+        r#"{"compilerOptions": {"verbatimModuleSyntax": true}}"#,
     );
     write(
         dir.path(),
