@@ -521,6 +521,64 @@ fn each_unused_import_form_is_removed_exactly() {
     }
 }
 
+/// Each case: a module, and the module after `check --fix` (the fix of a key repeated with
+/// the same value is safe: the dictionary is the same without it).
+const PYTHON_DICT_KEYS: &[(&str, &str, &str)] = &[
+    (
+        "the repeat and the comma before it",
+        "A = {\"a\": 1, \"b\": 2, \"a\": 1}\n",
+        "A = {\"a\": 1, \"b\": 2}\n",
+    ),
+    (
+        "a line of its own; a name nothing between rebinds",
+        "B = {\n    \"a\": x,\n    \"b\": 2,\n    \"a\": x,\n}\n",
+        "B = {\n    \"a\": x,\n    \"b\": 2,\n}\n",
+    ),
+    (
+        "every repeat, over rounds",
+        "G = {'a': 1, 'a': 1, 'a': 1}\n",
+        "G = {'a': 1}\n",
+    ),
+    (
+        "kept: equal values of two kinds, a call or a spread between, a key unknown",
+        "C = {1: 1, True: 1.0}\nD = {'a': x, 'b': f(), 'a': x}\nE = {'a': 1, **d, 'a': 1}\nI = {'a': 1, k: 0, 'a': 1}\n",
+        "C = {1: 1, True: 1.0}\nD = {'a': x, 'b': f(), 'a': x}\nE = {'a': 1, **d, 'a': 1}\nI = {'a': 1, k: 0, 'a': 1}\n",
+    ),
+    (
+        "kept: a comment in the removed text or after it",
+        "F = {\n    'a': 1,\n    'a': 1,  # again\n}\nH = {'a': 1,  # one\n     'a': 1}\n",
+        "F = {\n    'a': 1,\n    'a': 1,  # again\n}\nH = {'a': 1,  # one\n     'a': 1}\n",
+    ),
+];
+
+#[test]
+fn a_key_repeated_with_the_same_value_is_removed() {
+    let dir = tempfile::tempdir().unwrap();
+    for (i, (_, before, _)) in PYTHON_DICT_KEYS.iter().enumerate() {
+        write(dir.path(), &format!("m{i}.py"), before);
+    }
+    let shown = tempfile::tempdir().unwrap();
+    write(shown.path(), "m.py", PYTHON_DICT_KEYS[2].1);
+    let out = sextant(shown.path(), &["check", "--diff", "--select", "SX009"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-G = {'a': 1, 'a': 1, 'a': 1}\n+G = {'a': 1}\n\
+         Would fix 2 diagnostics in 1 file (SX009 2).\n"
+    );
+    assert_eq!(read(shown.path(), "m.py"), PYTHON_DICT_KEYS[2].1);
+    let out = sextant(dir.path(), &["check", "--fix", "--select", "SX009"]);
+    assert!(out.status.code().is_some(), "{}", stderr(&out));
+    for (i, (case, _, after)) in PYTHON_DICT_KEYS.iter().enumerate() {
+        assert_eq!(read(dir.path(), &format!("m{i}.py")), *after, "{case}");
+    }
+    assert!(
+        stdout(&out).ends_with("Fixed 4 diagnostics in 3 files (SX009 4).\n"),
+        "{}",
+        stdout(&out)
+    );
+}
+
 fn package(dir: &Path) {
     write(dir, "pkg/__init__.py", "import os\n");
     write(dir, "pkg/a.py", "import os, sys\nimport json\nprint(sys)\n");
