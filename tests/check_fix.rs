@@ -328,6 +328,11 @@ const GO_FIXES: &[(&str, &str, &str)] = &[
         "package m\n\nfunc f() int {\n\tvar (\n\t\tused = 2\n\t\t// why\n\t\tb = 3\n\n\t\txy = g()\n\t\tzz = 4 // four\n\t)\n\tvar (\n\t\tn int = 1\n\t\tm     = 2\n\t\t_     = g()\n\t)\n\tvar (\n\t\t// kept\n\t\ty int\n\t)\n\treturn used + zz + n + m\n}\n",
     ),
     (
+        "a `var` group: kept where the lines beside the spec would join one column of comments",
+        "package m\n\nfunc f() int {\n\tvar (\n\t\ta = 1 // x\n\t\tb int\n\t\tc = 22 // y\n\t)\n\tvar (\n\t\td = 1\n\t\te int\n\t\tg = 2\n\t)\n\treturn a + c + d + g\n}\n",
+        "package m\n\nfunc f() int {\n\tvar (\n\t\ta = 1 // x\n\t\tb int\n\t\tc = 22 // y\n\t)\n\tvar (\n\t\td = 1\n\t\tg = 2\n\t)\n\treturn a + c + d + g\n}\n",
+    ),
+    (
         "range, receive and type switch variables",
         "package m\n\nfunc f(m map[int]int, c chan int, x any) {\n\tfor k, v := range m {\n\t\t_ = k\n\t}\n\tfor k := range m {\n\t}\n\tselect {\n\tcase r := <-c:\n\t}\n\tswitch v := x.(type) {\n\tcase int:\n\t}\n}\n",
         "package m\n\nfunc f(m map[int]int, c chan int, x any) {\n\tfor k := range m {\n\t\t_ = k\n\t}\n\tfor range m {\n\t}\n\tselect {\n\tcase <-c:\n\t}\n\tswitch x.(type) {\n\tcase int:\n\t}\n}\n",

@@ -219,7 +219,8 @@ enum GroupEdit<'a> {
 /// comment. gofmt aligns the names, types, values and trailing comments of a group's
 /// adjacent lines (a run with no blank line) in columns, padding each cell to its column's
 /// widest, so the specs of a gofmt-clean run with no padding (two spaces in a row, a tab)
-/// have equal cells: a run that keeps its unpadded lines needs no padding; a name becoming
+/// have equal cells: a run that keeps its unpadded lines needs no padding (unless the
+/// removal joins two blocks of a column, `joins`); a name becoming
 /// `_` changes no column when it was one character wide, and needs no padding alone in its
 /// run. A spec over several lines, a comment before it on its line, or a comment
 /// line just above (its doc, which would then describe the next spec) or below it, leaves
@@ -251,8 +252,27 @@ fn group_edit(list: Node, spec: Node, text: &str, edit: GroupEdit) -> Option<()>
         .chain((row + 1..).take_while(in_run))
         .collect();
     let padded = |r: usize| line(r).is_some_and(|l| l.contains("  ") || l.contains('\t'));
+    // The cells gofmt aligns that a line ends (a name; a type before `= value`; what
+    // precedes a trailing comment): the lines beside a removed one become adjacent, and
+    // their cells of a column the removed line did not have would join one block, aligned.
+    let cells = |r: usize| {
+        let spec = named_children(list).find(|n| n.start_position().row == r);
+        spec.map_or(0, |spec| {
+            let typed_value = spec.child_by_field_name("type").is_some()
+                && spec.child_by_field_name("value").is_some();
+            let commented = named_children(list).any(|n| {
+                n.kind() == "comment"
+                    && n.start_position().row == r
+                    && n.start_byte() > spec.end_byte()
+            });
+            1 + usize::from(typed_value) + usize::from(commented)
+        })
+    };
+    let joins = run.contains(&(row - 1))
+        && run.contains(&(row + 1))
+        && cells(row) < cells(row - 1).min(cells(row + 1));
     let fits = match edit {
-        GroupEdit::Remove => !run.iter().any(|&r| padded(r)),
+        GroupEdit::Remove => !joins && !run.iter().any(|&r| padded(r)),
         GroupEdit::Blank(bound) => run.is_empty() || bound.chars().count() == 1,
     };
     fits.then_some(())
