@@ -229,19 +229,7 @@ pub(super) fn ecmascript(
     if !matches!(resolved, Target::Resolved { file, .. } if file == *target) {
         return None;
     }
-    // A TypeScript name used only as a type, which its module exports as a type only or
-    // which the tsconfig would import at run time (`verbatimModuleSyntax` and its kin keep
-    // a value import whose names are types, or refuse it), is imported with `import
-    // type`: never added to a value import there, as such a config forbids.
-    let keeps = matches!(ctx.lang, Family::Ecma { typescript: true })
-        && keeps_unused_imports(db, workspace, ctx.path());
-    let as_type = matches!(ctx.lang, Family::Ecma { typescript: true })
-        && used_as_type_only(names, name)
-        && (keeps
-            || module_facts(db, *target)
-                .type_exports
-                .iter()
-                .any(|t| &**t == name));
+    let (as_type, keeps) = type_only_import(ctx, names, *target, name);
     let (title, keyword) = match as_type {
         true => (
             format!("Import type '{name}' from '{specifier}'"),
@@ -249,15 +237,11 @@ pub(super) fn ecmascript(
         ),
         false => (format!("Import '{name}' from '{specifier}'"), "import"),
     };
+    let extend = |kind| extend_named_import(ctx, root, text, *target, name, kind);
     let extended = match as_type {
-        true => {
-            extend_named_import(ctx, root, text, *target, name, ImportKind::Type).or_else(|| {
-                (!keeps).then(|| {
-                    extend_named_import(ctx, root, text, *target, name, ImportKind::Value)
-                })?
-            })
-        }
-        false => extend_named_import(ctx, root, text, *target, name, ImportKind::Value),
+        true => extend(ImportKind::Type)
+            .or_else(|| (!keeps).then(|| extend(ImportKind::Value)).flatten()),
+        false => extend(ImportKind::Value),
     };
     if let Some(edit) = extended {
         return Some(Fix::unsafe_(title, vec![edit]));
@@ -267,6 +251,31 @@ pub(super) fn ecmascript(
     let statement = format!("{keyword} {{ {name} }} from {quote}{specifier}{quote}{semicolon}");
     let at = ecmascript_insertion(root, text);
     Some(Fix::unsafe_(title, vec![insert_line(text, at, &statement)]))
+}
+
+/// Whether the TypeScript file importing `name` from `target` writes `import type`, and
+/// whether its tsconfig keeps value imports (`verbatimModuleSyntax` and its kin: a value
+/// import whose names are types is then kept at run time, evaluating its module, or
+/// refused). A name used only as a type is imported as one when its module exports it as a
+/// type only or when the tsconfig keeps value imports; such a tsconfig also forbids adding
+/// it to a value import. JavaScript: never.
+fn type_only_import(
+    ctx: &CheckContext,
+    names: &FileNames,
+    target: crate::db::SourceFile,
+    name: &str,
+) -> (bool, bool) {
+    if !matches!(ctx.lang, Family::Ecma { typescript: true }) {
+        return (false, false);
+    }
+    let keeps = keeps_unused_imports(ctx.db, ctx.workspace, ctx.path());
+    let as_type = used_as_type_only(names, name)
+        && (keeps
+            || module_facts(ctx.db, target)
+                .type_exports
+                .iter()
+                .any(|t| &**t == name));
+    (as_type, keeps)
 }
 
 /// Whether every occurrence of `name` in the file is in a type (`x: Shape`, `<Shape>`),
