@@ -88,16 +88,28 @@ const PYTHON_VARIABLES: &[(&str, &str, &str, &str)] = &[
         "def f(a):\n    if a:\n        pass\n    return a\n",
     ),
     (
-        "a call: its value kept, unsafe",
+        "a call: named `_`, its value held as long as before",
         "def f():\n    x = g()\n    return 1\n",
-        "def f():\n    x = g()\n    return 1\n",
-        "def f():\n    g()\n    return 1\n",
+        "def f():\n    _ = g()\n    return 1\n",
+        "def f():\n    _ = g()\n    return 1\n",
     ),
     (
-        "a constant dropping an earlier value: unsafe (a finalizer can see it)",
+        "two calls in one function: one `_`, the other's value kept, unsafe",
+        "def f():\n    a = g()\n    b: int = g()\n    return 1\n",
+        "def f():\n    _ = g()\n    b: int = g()\n    return 1\n",
+        "def f():\n    _ = g()\n    g()\n    return 1\n",
+    ),
+    (
+        "no `_` where the function names `_`, calls eval, exec, vars or dir",
+        "def f():\n    x = g()\n    return _('text')\ndef h():\n    x = g()\n    return eval('x')\ndef k():\n    x = g()\n    return vars()\n",
+        "def f():\n    x = g()\n    return _('text')\ndef h():\n    x = g()\n    return eval('x')\ndef k():\n    x = g()\n    return vars()\n",
+        "def f():\n    g()\n    return _('text')\ndef h():\n    g()\n    return eval('x')\ndef k():\n    g()\n    return vars()\n",
+    ),
+    (
+        "a constant dropping an earlier value: unsafe (a finalizer can see it), then `_`",
         "def f():\n    x = open('a')\n    x = None\n    return 1\n",
         "def f():\n    x = open('a')\n    x = None\n    return 1\n",
-        "def f():\n    open('a')\n    return 1\n",
+        "def f():\n    _ = open('a')\n    return 1\n",
     ),
     (
         "an exception's name",
@@ -106,16 +118,22 @@ const PYTHON_VARIABLES: &[(&str, &str, &str, &str)] = &[
         "def f():\n    try:\n        pass\n    except (KeyError, ValueError):\n        return 1\n",
     ),
     (
-        "a context manager's name: unsafe (the object lives shorter)",
+        "a context manager's name: `_` (dropping it is unsafe: the object lives shorter)",
         "def f():\n    with open('a') as handle:\n        return 1\n",
-        "def f():\n    with open('a') as handle:\n        return 1\n",
-        "def f():\n    with open('a'):\n        return 1\n",
+        "def f():\n    with open('a') as _:\n        return 1\n",
+        "def f():\n    with open('a') as _:\n        return 1\n",
     ),
     (
-        "an f-string is evaluated: unsafe",
+        "a context manager's name beside a `_`: unsafe",
+        "def f():\n    with open('a') as handle, open('b') as _:\n        return 1\n",
+        "def f():\n    with open('a') as handle, open('b') as _:\n        return 1\n",
+        "def f():\n    with open('a'), open('b') as _:\n        return 1\n",
+    ),
+    (
+        "an f-string is evaluated: `_`",
         "def f(a):\n    x = f'{a}'\n    return a\n",
-        "def f(a):\n    x = f'{a}'\n    return a\n",
-        "def f(a):\n    f'{a}'\n    return a\n",
+        "def f(a):\n    _ = f'{a}'\n    return a\n",
+        "def f(a):\n    _ = f'{a}'\n    return a\n",
     ),
     (
         "an exception's name a nested function reads is kept",
@@ -124,16 +142,22 @@ const PYTHON_VARIABLES: &[(&str, &str, &str, &str)] = &[
         "def f():\n    def show():\n        e\n    try:\n        pass\n    except Exception as e:\n        show()\n",
     ),
     (
-        "a walrus keeps its value: unsafe",
+        "a walrus: `_`",
         "def f(a):\n    if (n := len(a)) > 1:\n        return a\n",
-        "def f(a):\n    if (n := len(a)) > 1:\n        return a\n",
-        "def f(a):\n    if (len(a)) > 1:\n        return a\n",
+        "def f(a):\n    if (_ := len(a)) > 1:\n        return a\n",
+        "def f(a):\n    if (_ := len(a)) > 1:\n        return a\n",
     ),
     (
-        "a chained assignment is left alone",
-        "def f():\n    x = y = 1\n    return y\n",
-        "def f():\n    x = y = 1\n    return y\n",
-        "def f():\n    x = y = 1\n    return y\n",
+        "a walrus beside a `_`: its value kept, unsafe",
+        "def f(a):\n    for _ in a:\n        pass\n    if (n := len(a)) > 1:\n        return a\n",
+        "def f(a):\n    for _ in a:\n        pass\n    if (n := len(a)) > 1:\n        return a\n",
+        "def f(a):\n    for _ in a:\n        pass\n    if (len(a)) > 1:\n        return a\n",
+    ),
+    (
+        "a chained assignment: `_`, or left alone beside a `_`",
+        "def f():\n    x = y = 1\n    return y\ndef h(_):\n    x = y = 1\n    return y\n",
+        "def f():\n    _ = y = 1\n    return y\ndef h(_):\n    x = y = 1\n    return y\n",
+        "def f():\n    _ = y = 1\n    return y\ndef h(_):\n    x = y = 1\n    return y\n",
     ),
 ];
 
@@ -294,6 +318,21 @@ const GO_FIXES: &[(&str, &str, &str)] = &[
         "package m\n\nfunc f() {\n\tvar file string\n\tx := g()\n\tfile, x = h()\n}\n",
     ),
     (
+        "a `var` group: a spec's line, the declaration with its last spec, `_ = g()` in place",
+        "package m\n\nfunc f() int {\n\tvar (\n\t\ta = 1\n\t\tb int\n\t)\n\tvar (\n\t\tc = g()\n\t)\n\tvar (\n\t\tn   int\n\t\terr error\n\t)\n\treturn len(err.Error())\n}\n",
+        "package m\n\nfunc f() int {\n\tvar (\n\t\t_ = g()\n\t)\n\tvar (\n\t\terr error\n\t)\n\treturn len(err.Error())\n}\n",
+    ),
+    (
+        "a `var` group as gofmt aligns it: kept where the removal would move a column or a comment",
+        "package m\n\nfunc f() int {\n\tvar (\n\t\ta    = 1\n\t\tused = 2\n\t\t// why\n\t\tb = 3\n\n\t\txy = g()\n\t\tzz = 4 // four\n\t)\n\tvar (\n\t\tn int = 1\n\t\tm     = 2\n\t\tx     = g()\n\t)\n\tvar (\n\t\t// kept\n\t\ty int\n\t)\n\treturn used + zz + n + m\n}\n",
+        "package m\n\nfunc f() int {\n\tvar (\n\t\tused = 2\n\t\t// why\n\t\tb = 3\n\n\t\txy = g()\n\t\tzz = 4 // four\n\t)\n\tvar (\n\t\tn int = 1\n\t\tm     = 2\n\t\t_     = g()\n\t)\n\tvar (\n\t\t// kept\n\t\ty int\n\t)\n\treturn used + zz + n + m\n}\n",
+    ),
+    (
+        "a `var` group: kept where the lines beside the spec would join one column of comments",
+        "package m\n\nfunc f() int {\n\tvar (\n\t\ta = 1 // x\n\t\tb int\n\t\tc = 22 // y\n\t)\n\tvar (\n\t\td = 1\n\t\te int\n\t\tg = 2\n\t)\n\treturn a + c + d + g\n}\n",
+        "package m\n\nfunc f() int {\n\tvar (\n\t\ta = 1 // x\n\t\tb int\n\t\tc = 22 // y\n\t)\n\tvar (\n\t\td = 1\n\t\tg = 2\n\t)\n\treturn a + c + d + g\n}\n",
+    ),
+    (
         "range, receive and type switch variables",
         "package m\n\nfunc f(m map[int]int, c chan int, x any) {\n\tfor k, v := range m {\n\t\t_ = k\n\t}\n\tfor k := range m {\n\t}\n\tselect {\n\tcase r := <-c:\n\t}\n\tswitch v := x.(type) {\n\tcase int:\n\t}\n}\n",
         "package m\n\nfunc f(m map[int]int, c chan int, x any) {\n\tfor k := range m {\n\t\t_ = k\n\t}\n\tfor range m {\n\t}\n\tselect {\n\tcase <-c:\n\t}\n\tswitch x.(type) {\n\tcase int:\n\t}\n}\n",
@@ -335,22 +374,28 @@ const ECMASCRIPT_VARIABLES: &[(&str, &str, &str, &str)] = &[
         "  let a = 1;\n  return a;\n",
     ),
     (
-        "a call: its value kept, unsafe",
-        "  const a = g();\n  return 0;\n",
-        "  const a = g();\n  return 0;\n",
-        "  g();\n  return 0;\n",
+        "a call: named `_a`, which keeps its evaluation",
+        "  const a = g();\n  var b = { k: g() };\n  return 0;\n",
+        "  const _a = g();\n  var _b = { k: g() };\n  return 0;\n",
+        "  const _a = g();\n  var _b = { k: g() };\n  return 0;\n",
     ),
     (
-        "an object kept in parentheses",
-        "  const a = { k: g() };\n  return 0;\n",
-        "  const a = { k: g() };\n  return 0;\n",
-        "  ({ k: g() });\n  return 0;\n",
+        "a call among several declarators: named `_b`",
+        "  let a = 1, b = g();\n  return 0;\n",
+        "  let _b = g();\n  return 0;\n",
+        "  let _b = g();\n  return 0;\n",
     ),
     (
-        "kept: a name assigned again, a value that would continue the line before",
+        "`_a` and `_b` taken: the value kept, unsafe; an object in parentheses",
+        "  const a = g();\n  const b = { k: g() };\n  return [_a, _b];\n",
+        "  const a = g();\n  const b = { k: g() };\n  return [_a, _b];\n",
+        "  g();\n  ({ k: g() });\n  return [_a, _b];\n",
+    ),
+    (
+        "a name assigned again is kept; a value that would continue the line before: `_b`",
         "  let a = 1; a = 2;\n  g()\n  const b = (g)\n  return 0;\n",
-        "  let a = 1; a = 2;\n  g()\n  const b = (g)\n  return 0;\n",
-        "  let a = 1; a = 2;\n  g()\n  const b = (g)\n  return 0;\n",
+        "  let a = 1; a = 2;\n  g()\n  const _b = (g)\n  return 0;\n",
+        "  let a = 1; a = 2;\n  g()\n  const _b = (g)\n  return 0;\n",
     ),
 ];
 
@@ -384,6 +429,41 @@ fn each_unused_ecmascript_variable_form_is_fixed_as_its_safety_allows() {
             );
         }
     }
+}
+
+#[test]
+fn a_rename_to_an_unused_name_is_a_safe_fix_the_diff_shows() {
+    let dir = tempfile::tempdir().unwrap();
+    let ts = "export function f(g: () => number) {\n  const result = g();\n  return 0;\n}\n";
+    let py = "def f(g):\n    result = g()\n    return 0\n";
+    write(dir.path(), "a.ts", ts);
+    write(dir.path(), "m.py", py);
+    let out = sextant(dir.path(), &["check", "--json", "--select", "SX007"]);
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let fixes: Vec<_> = answer["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["fix"].clone())
+        .collect();
+    assert_eq!(
+        fixes,
+        [
+            serde_json::json!({"title": "Rename unused variable 'result' to '_result'", "applicability": "safe"}),
+            serde_json::json!({"title": "Rename unused variable 'result' to '_'", "applicability": "safe"}),
+        ]
+    );
+    let out = sextant(dir.path(), &["check", "--diff", "--select", "SX007"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "--- a/a.ts\n+++ b/a.ts\n@@ -1,4 +1,4 @@\n export function f(g: () => number) {\n\
+         -  const result = g();\n+  const _result = g();\n   return 0;\n }\n\
+         --- a/m.py\n+++ b/m.py\n@@ -1,3 +1,3 @@\n def f(g):\n-    result = g()\n+    _ = g()\n     return 0\n\
+         Would fix 2 diagnostics in 2 files (SX007 2).\n"
+    );
+    assert_eq!(read(dir.path(), "a.ts"), ts);
+    assert_eq!(read(dir.path(), "m.py"), py);
 }
 
 #[test]
@@ -444,6 +524,64 @@ fn each_unused_import_form_is_removed_exactly() {
     for (i, (case, _, after)) in PYTHON_IMPORTS.iter().enumerate() {
         assert_eq!(read(dir.path(), &format!("m{i}.py")), *after, "{case}");
     }
+}
+
+/// Each case: a module, and the module after `check --fix` (the fix of a key repeated with
+/// the same value is safe: the dictionary is the same without it).
+const PYTHON_DICT_KEYS: &[(&str, &str, &str)] = &[
+    (
+        "the repeat and the comma before it",
+        "A = {\"a\": 1, \"b\": 2, \"a\": 1}\n",
+        "A = {\"a\": 1, \"b\": 2}\n",
+    ),
+    (
+        "a line of its own; a name nothing between rebinds",
+        "B = {\n    \"a\": x,\n    \"b\": 2,\n    \"a\": x,\n}\n",
+        "B = {\n    \"a\": x,\n    \"b\": 2,\n}\n",
+    ),
+    (
+        "every repeat, over rounds",
+        "G = {'a': 1, 'a': 1, 'a': 1}\n",
+        "G = {'a': 1}\n",
+    ),
+    (
+        "kept: equal values of two kinds, a call or a spread between, a key unknown",
+        "C = {1: 1, True: 1.0}\nD = {'a': x, 'b': f(), 'a': x}\nE = {'a': 1, **d, 'a': 1}\nI = {'a': 1, k: 0, 'a': 1}\n",
+        "C = {1: 1, True: 1.0}\nD = {'a': x, 'b': f(), 'a': x}\nE = {'a': 1, **d, 'a': 1}\nI = {'a': 1, k: 0, 'a': 1}\n",
+    ),
+    (
+        "kept: a comment in the removed text or after it",
+        "F = {\n    'a': 1,\n    'a': 1,  # again\n}\nH = {'a': 1,  # one\n     'a': 1}\n",
+        "F = {\n    'a': 1,\n    'a': 1,  # again\n}\nH = {'a': 1,  # one\n     'a': 1}\n",
+    ),
+];
+
+#[test]
+fn a_key_repeated_with_the_same_value_is_removed() {
+    let dir = tempfile::tempdir().unwrap();
+    for (i, (_, before, _)) in PYTHON_DICT_KEYS.iter().enumerate() {
+        write(dir.path(), &format!("m{i}.py"), before);
+    }
+    let shown = tempfile::tempdir().unwrap();
+    write(shown.path(), "m.py", PYTHON_DICT_KEYS[2].1);
+    let out = sextant(shown.path(), &["check", "--diff", "--select", "SX009"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-G = {'a': 1, 'a': 1, 'a': 1}\n+G = {'a': 1}\n\
+         Would fix 2 diagnostics in 1 file (SX009 2).\n"
+    );
+    assert_eq!(read(shown.path(), "m.py"), PYTHON_DICT_KEYS[2].1);
+    let out = sextant(dir.path(), &["check", "--fix", "--select", "SX009"]);
+    assert!(out.status.code().is_some(), "{}", stderr(&out));
+    for (i, (case, _, after)) in PYTHON_DICT_KEYS.iter().enumerate() {
+        assert_eq!(read(dir.path(), &format!("m{i}.py")), *after, "{case}");
+    }
+    assert!(
+        stdout(&out).ends_with("Fixed 4 diagnostics in 3 files (SX009 4).\n"),
+        "{}",
+        stdout(&out)
+    );
 }
 
 fn package(dir: &Path) {
@@ -835,6 +973,48 @@ const ECMASCRIPT_MISSING_IMPORTS: &[(&str, &str, &str, &str)] = &[
         "#!/usr/bin/env node\n// A tool.\nimport { clamp } from '../lib/util';\n\nexport const y = clamp(1);\n",
     ),
     (
+        "a type used as a type only: `import type`",
+        "src/g.ts",
+        "export function f(s: Shape): number {\n    return s.w;\n}\n",
+        "import type { Shape } from '../lib/shapes';\nexport function f(s: Shape): number {\n    return s.w;\n}\n",
+    ),
+    (
+        "an `import type` of its module, extended",
+        "src/h.ts",
+        "import type { Shape } from '../lib/shapes';\nexport const n: Size = 1;\nexport const s: Shape = { w: n };\n",
+        "import type { Shape, Size } from '../lib/shapes';\nexport const n: Size = 1;\nexport const s: Shape = { w: n };\n",
+    ),
+    (
+        "a class used as a type only: a value import (TypeScript drops it)",
+        "src/i.ts",
+        "export let b: Box | undefined;\n",
+        "import { Box } from '../lib/shapes';\nexport let b: Box | undefined;\n",
+    ),
+    (
+        "a name exported by `export type { … }`, and a value beside it",
+        "src/j.ts",
+        "export let h: Hidden | undefined;\nexport const a = area(1, 2);\n",
+        "import type { Hidden } from '../lib/shapes';\nimport { area } from '../lib/shapes';\nexport let h: Hidden | undefined;\nexport const a = area(1, 2);\n",
+    ),
+    (
+        "under `verbatimModuleSyntax`, a class used as a type only: `import type`",
+        "strict/a.ts",
+        "export let b: Box | undefined;\n",
+        "import type { Box } from '../lib/shapes';\nexport let b: Box | undefined;\n",
+    ),
+    (
+        "under `verbatimModuleSyntax`, a type is never added to a value import",
+        "strict/b.ts",
+        "import { area } from '../lib/shapes';\nexport const s: Shape = { w: area(1, 2) };\n",
+        "import { area } from '../lib/shapes';\nimport type { Shape } from '../lib/shapes';\nexport const s: Shape = { w: area(1, 2) };\n",
+    ),
+    (
+        "under `verbatimModuleSyntax`, a class used as a value: a value import",
+        "strict/c.ts",
+        "export const k = new Box();\n",
+        "import { Box } from '../lib/shapes';\nexport const k = new Box();\n",
+    ),
+    (
         "no fix: two modules export it",
         "src/d.ts",
         "export const p = perimeter(1);\n",
@@ -843,12 +1023,50 @@ const ECMASCRIPT_MISSING_IMPORTS: &[(&str, &str, &str, &str)] = &[
 ];
 
 #[test]
+fn a_type_only_import_is_titled_and_shown_by_the_diff() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "shapes.ts",
+        "export interface Shape {\n    w: number;\n}\n",
+    );
+    let text = "export const s: Shape = { w: 1 };\n";
+    write(dir.path(), "a.ts", text);
+    let out = sextant(dir.path(), &["check", "--json", "--select", "SX005"]);
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        answer["diagnostics"][0]["fix"],
+        serde_json::json!({"title": "Import type 'Shape' from './shapes'", "applicability": "unsafe"})
+    );
+    let out = sextant(dir.path(), &["check", "--diff", "--select", "SX005"]);
+    assert_eq!(
+        stdout(&out),
+        "Nothing to fix. 1 more fixable with --unsafe-fixes.\n"
+    );
+    let diff = ["check", "--diff", "--unsafe-fixes", "--select", "SX005"];
+    let out = sextant(dir.path(), &diff);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "--- a/a.ts\n+++ b/a.ts\n@@ -1 +1,2 @@\n+import type { Shape } from './shapes';\n \
+         export const s: Shape = { w: 1 };\n\
+         Would fix 1 diagnostic in 1 file (SX005 1).\n"
+    );
+    assert_eq!(read(dir.path(), "a.ts"), text);
+}
+
+#[test]
 fn an_undefined_name_one_module_exports_is_imported() {
     let dir = tempfile::tempdir().unwrap();
     write(
         dir.path(),
         "lib/shapes.ts",
-        "export function area(w: number, h: number) {\n    return w * h;\n}\nexport interface Shape {\n    w: number;\n}\n",
+        "export function area(w: number, h: number) {\n    return w * h;\n}\nexport interface Shape {\n    w: number;\n}\nexport type Size = number;\nexport class Box {}\ninterface Hidden {\n    h: number;\n}\nexport type { Hidden };\n",
+    );
+    write(
+        dir.path(),
+        "strict/tsconfig.json",
+        r#"{"compilerOptions": {"verbatimModuleSyntax": true}}"#,
     );
     write(
         dir.path(),

@@ -434,13 +434,37 @@ fn repeated_dictionary_keys_are_reported() {
 }
 
 #[test]
-fn repeated_dictionary_keys_stay_quiet_when_harmless_or_unknown() {
+fn repeated_dictionary_keys_with_one_value_are_reported_apart_after_the_first() {
     check(
         &["SX009"],
         r#"
         //- /m.py
         same = {"a": 1, "a": 1}
-        names = {"k": same, "k": same}
+        names = {"k": same, "k": same, "k": same}
+        equal = {1: 1, True: 1.0}
+        "#,
+        expect![[r#"
+            m.py:1:17: SX009 dictionary key "a" repeated with the same value
+              = 1:9: "a" first written here
+            m.py:2:21: SX009 dictionary key "k" repeated with the same value
+              = 2:10: "k" first written here
+            m.py:2:32: SX009 dictionary key "k" repeated with the same value
+              = 2:10: "k" first written here
+            m.py:3:16: SX009 dictionary key True repeated with the same value
+              = 3:10: 1 first written here
+        "#]],
+    );
+}
+
+#[test]
+fn repeated_dictionary_keys_stay_quiet_when_unknown_or_evenly_repeated() {
+    check(
+        &["SX009"],
+        r#"
+        //- /m.py
+        same = {"a": 1}
+        # Pyflakes's rule: no value occurs once; nor are they one value.
+        pairs = {"a": 1, "a": 1, "a": 2, "a": 2}
         kinds = {b"x": 1, "x": 2}
         raw = {r"\n": 1, "\n": 2}
         formatted = {f"{same}": 1, f"{same}": 2}

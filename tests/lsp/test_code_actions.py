@@ -303,7 +303,7 @@ async def test_a_client_that_takes_only_commands_gets_nothing(client, tmp_path):
 async def test_go_and_typescript_fixes(client, tmp_path):
     root = tmp_path / "ws"
     go = 'package m\n\nimport (\n\t"fmt"\n\t"os"\n)\n\nfunc f() {\n\tx := g()\n\tfmt.Println()\n}\n'
-    ts = "export function f(g: () => number) {\n  const a = 1;\n  const b = g();\n  return 0;\n}\n"
+    ts = "export function f(g: () => number, _b = 0) {\n  const a = 1;\n  const b = g();\n  return _b;\n}\n"
     write(root, "go.mod", "module example.com/m\n\ngo 1.19\n")
     go_path = write(root, "m.go", go)
     ts_path = write(root, "a.ts", ts)
@@ -315,13 +315,38 @@ async def test_go_and_typescript_fixes(client, tmp_path):
     assert apply(go, edits_of(fix_all, go_path)) == (
         'package m\n\nimport (\n\t"fmt"\n)\n\nfunc f() {\n\t_ = g()\n\tfmt.Println()\n}\n'
     )
-    # `const b = g()` keeps its call: unsafe, offered but not preferred nor applied by fix all.
+    # `const b = g()` keeps its call (`_b` is taken, so it cannot be renamed): unsafe,
+    # offered but not preferred nor applied by fix all.
     [fix_all] = await actions(client, ts_path, only=["source.fixAll"])
     assert apply(ts, edits_of(fix_all, ts_path)) == (
-        "export function f(g: () => number) {\n  const b = g();\n  return 0;\n}\n"
+        "export function f(g: () => number, _b = 0) {\n  const b = g();\n  return _b;\n}\n"
     )
     [action] = await actions(client, ts_path, (2, 9), only=["quickfix"])
     assert (action.title, action.is_preferred) == ("Remove unused variable 'b'", False)
     assert apply(ts, edits_of(action, ts_path)) == (
-        "export function f(g: () => number) {\n  const a = 1;\n  g();\n  return 0;\n}\n"
+        "export function f(g: () => number, _b = 0) {\n  const a = 1;\n  g();\n  return _b;\n}\n"
     )
+
+
+@pytest.mark.asyncio
+async def test_an_unused_variable_whose_value_has_effects_is_renamed_by_a_preferred_quick_fix(client, tmp_path):
+    # Removing `const result = compute()` would release its object sooner (unsafe); naming it
+    # `_result` keeps everything and is a safe fix, so fix-all applies it too.
+    root = tmp_path / "ws"
+    ts = "export function f(compute: () => number) {\n  const result = compute();\n  return 0;\n}\n"
+    py = "def f(compute):\n    result = compute()\n    return 0\n"
+    ts_path = write(root, "a.ts", ts)
+    py_path = write(root, "m.py", py)
+    await start_with_actions(client, root)
+    open_doc(client, ts_path, ts, "typescript")
+    open_doc(client, py_path, py, "python")
+    [action] = await actions(client, ts_path, (1, 10), only=["quickfix"])
+    assert (action.title, action.is_preferred) == ("Rename unused variable 'result' to '_result'", True)
+    assert edits_of(action, ts_path) == [
+        types.TextEdit(range=types.Range(start=pos(1, 8), end=pos(1, 14)), new_text="_result")
+    ]
+    [fix_all] = await actions(client, ts_path, only=["source.fixAll"])
+    assert apply(ts, edits_of(fix_all, ts_path)) == ts.replace("const result", "const _result")
+    [action] = await actions(client, py_path, (1, 6), only=["quickfix"])
+    assert (action.title, action.is_preferred) == ("Rename unused variable 'result' to '_'", True)
+    assert apply(py, edits_of(action, py_path)) == "def f(compute):\n    _ = compute()\n    return 0\n"

@@ -11,7 +11,9 @@ unused local variable, in turn:
   after its package clause;
 - local: a first statement in a function body declaring a variable nothing uses, in turn
   `sxTmpN := make([]byte, 0)`, `var sxTmpN = new(int)`, `var sxTmpN int`, `sxTmpN := 1` and
-  `sxTmpN, sxErrN := 1, error(nil)` (two, fixed over two rounds);
+  `sxTmpN, sxErrN := 1, error(nil)` (two, fixed over two rounds), a group `var ( sxTmpNa =
+  new(int); sxTmpNb int )` (its `int` line removed, then `sxTmpNa` made `_`) and a group of
+  one literal, `var ( sxTmpN = 1 )`;
 - only-use: the only use of a variable deleted, as `go_compare.py` does (the line emptied):
   the variable is left unused as real code declares it (`v, err :=`, a range variable, a
   `var` with a type), and an import it alone used may be left unused too.
@@ -64,6 +66,8 @@ LOCALS = [
     "\tvar {v} int",
     "\t{v} := 1",
     "\t{v}, {e} := 1, error(nil)",
+    "\tvar (\n\t\t{v}a = new(int)\n\t\t{v}b int\n\t)",
+    "\tvar (\n\t\t{v} = 1\n\t)",
 ]
 NOT_USED = re.compile(r"(declared (but|and) not used|imported (but|and) not used)")
 

@@ -206,7 +206,8 @@ def sextant_reports(binary: str, root: Path, files: list[Path] | None):
             found["SX007"][(d["path"], d["span"]["start"]["line"], name)] += 1
         elif d["code"] == "SX008":
             found["SX008"][(d["path"], name)] += 1
-        elif d["code"] == "SX009":
+        elif d["code"] == "SX009" and "with the same value" not in d["message"]:
+            # A key repeated with the same value is ruff's finding, not pyflakes's.
             found["SX009"][(d["path"], d["span"]["start"]["line"])] += 1
     return found, result["summary"]["files_checked"]
 

@@ -21,13 +21,14 @@ removed, as rxjs's tsconfig has it). Reported:
 
 - fixed: the fixes applied, by code;
 - still reported: a tsc "declared but never read" error (TS6133, TS6196) after the fixes on
-  a name a fix removed;
+  a name a fix removed (a variable renamed `_x` is not removed: tsc's `noUnusedLocals` still
+  reports it, under its new name, which is compared as the old one);
 - errors after ≠ before: tsc's errors after the fixes against the mutated copy's without
   the unused-name errors of the names fixed (and the nameless ones, TS6192 "All imports in
   import declaration are unused", TS6198 and TS6199, of the files fixed), by (file, code,
   message), both ways;
-- JavaScript changed: a file whose emitted JavaScript is not the mutated copy's but for
-  lines declaring a name a fix removed: gone, or with a span naming it cut out (`const x =
+- JavaScript changed: a file whose emitted JavaScript is not the mutated copy's (with each
+  renamed declaration renamed) but for lines declaring a name a fix removed: gone, or with a span naming it cut out (`const x =
   f();` → `f();` from an unsafe fix, `let a = 1, b = 2;` → `let a = 1;`), nothing else;
 - unfixed: sextant's SX006/SX007 diagnostics left after the fixes (a mutation with no fix,
   an unsafe one without --unsafe-fixes, or one in the original code).
@@ -210,6 +211,15 @@ def only_removals(before, after, names):
     return True
 
 
+def renamed_in(js, renames):
+    """`js` with the first `OLD = ` (a declarator: a renamed variable is assigned nowhere
+    else) of each of `renames` naming NEW instead: what the renames should make of the
+    emitted JavaScript, compared with what they made."""
+    for old, new in renames.items():
+        js = re.sub(rf"(?<![\w$.]){re.escape(old)}(?= = )", new, js, count=1)
+    return js
+
+
 def cut_from(old, new, pattern):
     """Whether `new` is `old` with one span naming a name of `pattern` cut out."""
     if len(new) >= len(old):
@@ -278,11 +288,21 @@ def main():
           f"after the fixes {sum(after.values())}")
     fixed = collections.Counter(f["code"] for f in answer["fixed"])
     fixed_names = set()
+    # (path, new name) -> old name: a rename keeps the variable, which tsc still reports
+    # (its `noUnusedLocals` does not spare `_` names), and changes nothing else.
+    renamed = {}
     for f in answer["fixed"]:
+        rename = re.fullmatch(r"Rename unused variable '([^']*)' to '([^']*)'", f["title"])
         name = re.search(r"'([^']*)'", f["message"])
-        if name:
+        if rename:
+            renamed[(f["path"], rename[2])] = rename[1]
+        elif name:
             # `'a as b' imported …` binds `b`.
             fixed_names.add((f["path"], name[1].split(" as ")[-1]))
+    after = collections.Counter({
+        (path, code, re.sub(r"'([^']*)'", lambda m: f"'{renamed.get((path, m[1]), m[1])}'", msg)): n
+        for (path, code, msg), n in after.items()
+    })
     still = sorted(fixed_names & after_unused)
     expected = collections.Counter({
         key: n for key, n in mutated_errors.items()
@@ -293,11 +313,14 @@ def main():
     names_by_file = collections.defaultdict(set)
     for path, name in fixed_names:
         names_by_file[path].add(name)
+    renames_by_file = collections.defaultdict(dict)
+    for (path, new_name), old in renamed.items():
+        renames_by_file[path][old] = new_name
     changed = sorted(
         p for p in set(mutated_js) | set(after_js)
         if after_js.get(p) != mutated_js.get(p)
-        and not only_removals(mutated_js.get(p, ""), after_js.get(p, ""),
-                              names_by_file[f"src/{p[:-3]}.ts"])
+        and not only_removals(renamed_in(mutated_js.get(p, ""), renames_by_file[f"src/{p[:-3]}.ts"]),
+                              after_js.get(p, ""), names_by_file[f"src/{p[:-3]}.ts"])
     )
     remaining = [d for d in answer["remaining"]["diagnostics"] if d["code"] in ("SX006", "SX007")]
     print(f"fixed: {sum(fixed.values())} ({', '.join(f'{c} {n}' for c, n in sorted(fixed.items()))}); "

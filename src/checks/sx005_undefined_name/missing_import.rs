@@ -2,7 +2,9 @@
 //! in Python a standard-library or workspace module of that name used as `name.attr`
 //! (`import name`), a workspace submodule (`from pkg import name`), or a workspace module
 //! defining it at its top level (`from pkg.mod import name`); in JavaScript and TypeScript
-//! a workspace module exporting it (`import { name } from './mod'`). A name some file
+//! a workspace module exporting it (`import { name } from './mod'`; in TypeScript `import
+//! type { name }` for a name used only as a type that the module exports as a type only, or
+//! that a tsconfig keeping value imports would otherwise import at run time). A name some file
 //! imports from outside the workspace, or binds as an import's alias, names another object
 //! there, so it gets no fix. Unsafe:
 //! the name alone says which import was meant.
@@ -23,10 +25,13 @@ use crate::{
         CheckContext,
         fix::{Fix, range},
     },
+    lang::Family,
     semantic::{
+        facts::ecmascript::module_facts,
         facts::import_candidates::{ImportFamily, definers, is_test_path},
         imports::{self, ImportSummary, Target, is_stdlib_module, python_modules},
         names::{FileNames, Role},
+        projects::keeps_unused_imports,
     },
     syntax::TextRange,
 };
@@ -224,26 +229,86 @@ pub(super) fn ecmascript(
     if !matches!(resolved, Target::Resolved { file, .. } if file == *target) {
         return None;
     }
-    let title = format!("Import '{name}' from '{specifier}'");
-    if let Some(edit) = extend_named_import(ctx, root, text, *target, name) {
+    let (as_type, keeps) = type_only_import(ctx, names, *target, name);
+    let (title, keyword) = match as_type {
+        true => (
+            format!("Import type '{name}' from '{specifier}'"),
+            "import type",
+        ),
+        false => (format!("Import '{name}' from '{specifier}'"), "import"),
+    };
+    let extend = |kind| extend_named_import(ctx, root, text, *target, name, kind);
+    let extended = match as_type {
+        true => extend(ImportKind::Type)
+            .or_else(|| (!keeps).then(|| extend(ImportKind::Value)).flatten()),
+        false => extend(ImportKind::Value),
+    };
+    if let Some(edit) = extended {
         return Some(Fix::unsafe_(title, vec![edit]));
     }
     let quote = style.quote;
     let semicolon = if style.semicolons { ";" } else { "" };
-    let statement = format!("import {{ {name} }} from {quote}{specifier}{quote}{semicolon}");
+    let statement = format!("{keyword} {{ {name} }} from {quote}{specifier}{quote}{semicolon}");
     let at = ecmascript_insertion(root, text);
     Some(Fix::unsafe_(title, vec![insert_line(text, at, &statement)]))
 }
 
-/// The edit adding `name` after the last name of a top-level `import { … } from` that
-/// leads to `target` (however its specifier is written). Never a type-only import, whose
-/// names would not be values, nor one without braces.
+/// Whether the TypeScript file importing `name` from `target` writes `import type`, and
+/// whether its tsconfig keeps value imports (`verbatimModuleSyntax` and its kin: a value
+/// import whose names are types is then kept at run time, evaluating its module, or
+/// refused). A name used only as a type is imported as one when its module exports it as a
+/// type only or when the tsconfig keeps value imports; such a tsconfig also forbids adding
+/// it to a value import. JavaScript: never.
+fn type_only_import(
+    ctx: &CheckContext,
+    names: &FileNames,
+    target: crate::db::SourceFile,
+    name: &str,
+) -> (bool, bool) {
+    if !matches!(ctx.lang, Family::Ecma { typescript: true }) {
+        return (false, false);
+    }
+    let keeps = keeps_unused_imports(ctx.db, ctx.workspace, ctx.path());
+    let as_type = used_as_type_only(names, name)
+        && (keeps
+            || module_facts(ctx.db, target)
+                .type_exports
+                .iter()
+                .any(|t| &**t == name));
+    (as_type, keeps)
+}
+
+/// Whether every occurrence of `name` in the file is in a type (`x: Shape`, `<Shape>`),
+/// doc comments aside, and one is.
+fn used_as_type_only(names: &FileNames, name: &str) -> bool {
+    let mut as_type = false;
+    for id in names.occurrences_named(name) {
+        match names.occurrence(id).role {
+            Role::Type => as_type = true,
+            Role::DocType | Role::DocReference => {}
+            _ => return false,
+        }
+    }
+    as_type
+}
+
+/// Which imports a name may be added to: `import { … }` or `import type { … }`.
+#[derive(Clone, Copy, PartialEq)]
+enum ImportKind {
+    Value,
+    Type,
+}
+
+/// The edit adding `name` after the last name of a top-level `import { … } from` (of
+/// `kind`) that leads to `target` (however its specifier is written). Never a type-only
+/// import for a value, whose names would not be values, nor one without braces.
 fn extend_named_import(
     ctx: &CheckContext,
     root: Node,
     text: &str,
     target: crate::db::SourceFile,
     name: &str,
+    kind: ImportKind,
 ) -> Option<(TextRange, String)> {
     let mut cursor = root.walk();
     let statements: Vec<Node> = root
@@ -253,7 +318,8 @@ fn extend_named_import(
     statements.into_iter().find_map(|statement| {
         let mut cursor = statement.walk();
         let children: Vec<Node> = statement.children(&mut cursor).collect();
-        if children.iter().any(|c| c.kind() == "type") {
+        let type_only = children.iter().any(|c| c.kind() == "type");
+        if type_only != (kind == ImportKind::Type) {
             return None;
         }
         let clause = children.iter().find(|c| c.kind() == "import_clause")?;

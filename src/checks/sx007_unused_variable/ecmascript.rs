@@ -7,7 +7,8 @@
 //! (const x of xs)`), `using` declarations (disposed of at the end of the block), and the
 //! variables of a function that calls `eval`. `x += 1` and `x++` count as reads.
 //!
-//! Fixes: `ecmascript_fixes.rs`.
+//! Fixes: the removals of `ecmascript_fixes.rs`, safe for an inert value; else, when it can
+//! be done, the rename to `_name` here (`rename_to_unused`), which keeps every evaluation.
 //!
 //! Invariant: reads the file's own names and tree only; the tree is walked only for the
 //! candidates the names leave.
@@ -15,7 +16,10 @@
 use std::collections::HashSet;
 
 use crate::checks::{
-    CheckContext, Diagnostic, registry::ids,
+    CheckContext, Diagnostic,
+    fix::{Applicability, Fix},
+    node_range,
+    registry::ids,
     sx005_undefined_name::ecmascript::visible_binding_scope,
 };
 use crate::semantic::names::{BindingKind, FileNames, OccurrenceId, Role, ScopeId};
@@ -145,6 +149,13 @@ fn unused_variables(
             true => None,
             false => super::ecmascript_fixes::fix(node, text),
         };
+        // One fix per diagnostic: a safe removal is the better edit; where removing would
+        // be unsafe (or cannot be done) the rename keeps every evaluation exactly and is
+        // applied by `--fix`.
+        let fix = match fix {
+            Some(removal) if removal.applicability == Applicability::Safe => Some(removal),
+            removal => rename_to_unused(names, id, node).or(removal),
+        };
         found.push(
             Diagnostic::new(
                 ids::UNUSED_VARIABLE,
@@ -172,6 +183,31 @@ fn rebound_in_function(names: &FileNames, id: OccurrenceId) -> bool {
             && matches!(other_occurrence.role, Role::Definition(_) | Role::Write)
             && range.contains_range(other_occurrence.range)
     })
+}
+
+/// The fix naming the unused variable `id` (at `name`) `_name`, which the rule does not
+/// report. Safe: only the declarator's name changes, and no occurrence of the new name is
+/// anywhere in the file, so it shadows nothing a read could see and joins no binding; the
+/// functions that call `eval` (which could read either name) are never reported. Not
+/// offered when the name is declared or assigned elsewhere in the function (each would
+/// need renaming, and another `var` may be the one a reader sees), nor for an exported
+/// declaration (its name is the module's interface).
+fn rename_to_unused(names: &FileNames, id: OccurrenceId, name: tree_sitter::Node) -> Option<Fix> {
+    let declaration = name.parent()?.parent()?;
+    if rebound_in_function(names, id)
+        || declaration
+            .parent()
+            .is_none_or(|p| p.kind() == "export_statement")
+    {
+        return None;
+    }
+    let bound = names.name(id);
+    let renamed = format!("_{bound}");
+    if names.occurrences_named(&renamed).next().is_some() {
+        return None;
+    }
+    let title = format!("Rename unused variable '{bound}' to '{renamed}'");
+    Some(Fix::safe(title, vec![(node_range(name), renamed)]))
 }
 
 /// Whether `name` is the whole name of a `const`/`let`/`var` declarator in a declaration

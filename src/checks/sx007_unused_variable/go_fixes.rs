@@ -5,7 +5,9 @@
 //! one name whose value is a literal, or a `var` without one, leaves; `var x = f()` becomes
 //! `_ = f()`, `var x T = v` becomes `var _ T = v` (as `var x pkg.T` does when nothing else
 //! names `pkg`); a range, receive or type switch variable leaves its clause (`for k := range
-//! m` → `for range m`, `for k, v :=` → `for k :=`).
+//! m` → `for range m`, `for k, v :=` → `for k :=`); in a function's `var ( … )` group a spec's
+//! line leaves (the declaration with its last spec) or its name becomes `_`, where gofmt's
+//! alignment of the group stays as it is and no comment moves (`group_edit`).
 
 use std::collections::HashSet;
 
@@ -110,10 +112,19 @@ fn clause_target(clause: Node, left: Node, name: Node, text: &str, bound: &str) 
 
 /// `var x T`, `var x = 1`, `var x T = 1` leave; `var x = f()` becomes `_ = f()`; `var x T =
 /// v` becomes `var _ T = v` (`v` keeps its type), as does a `var` that would leave when `T`
-/// names a package nothing else in the file names (its import would be left unused). A
-/// group or a spec of several names is left alone.
+/// names a package nothing else in the file names (its import would be left unused). In a
+/// group (`var ( … )`) the spec's line leaves (the whole declaration with its last spec)
+/// and `x = f()` becomes `_ = f()` in place, as `group_edit` allows. A spec of several names
+/// is left alone.
 fn var_spec(spec: Node, name: Node, text: &str, bound: &str) -> Option<Fix> {
-    let declaration = spec.parent().filter(|p| p.kind() == "var_declaration")?;
+    let parent = spec.parent()?;
+    let (declaration, group) = match parent.kind() {
+        "var_spec_list" => (parent.parent()?, Some(parent)),
+        _ => (parent, None),
+    };
+    if declaration.kind() != "var_declaration" {
+        return None;
+    }
     let block = declaration
         .parent()
         .filter(|p| p.kind() == "statement_list")?;
@@ -124,13 +135,21 @@ fn var_spec(spec: Node, name: Node, text: &str, bound: &str) -> Option<Fix> {
     let ty = spec.child_by_field_name("type");
     let blank = || {
         let title = format!("Replace unused variable '{bound}' with '_'");
-        Some(Fix::safe(title, vec![(node_range(name), "_".to_string())]))
+        let edit = (node_range(name), "_".to_string());
+        match group {
+            Some(list) => group_edit(list, spec, text, GroupEdit::Blank(bound))
+                .map(|_| Fix::safe(title, vec![edit]).isolated_in(Some(node_range(list)))),
+            None => Some(Fix::safe(title, vec![edit])),
+        }
     };
     // Two removals naming one package, applied together, could leave its import unused:
     // such a removal is kept apart from every other fix of the file.
     let names_package = ty.is_some_and(|ty| names_a_package(ty, text, usize::MAX));
     let remove = || {
-        let fix = removal(declaration, block, text, bound)?;
+        let fix = match group {
+            Some(list) => group_removal(list, spec, declaration, block, text, bound)?,
+            None => removal(declaration, block, text, bound)?,
+        };
         Some(match names_package {
             true => fix.isolated_in(Some(range(0, text.len()))),
             false => fix,
@@ -140,6 +159,8 @@ fn var_spec(spec: Node, name: Node, text: &str, bound: &str) -> Option<Fix> {
         (None, Some(ty)) if names_a_package(ty, text, 1) => blank(),
         (None, _) => remove(),
         (Some(value), None) if all_literals(value) => remove(),
+        // `var _ = f()` in a group; alone, the plainer `_ = f()`.
+        (Some(_), None) if group.is_some() => blank(),
         (Some(value), None) => {
             let edit = (
                 range(declaration.start_byte(), value.start_byte()),
@@ -151,6 +172,110 @@ fn var_spec(spec: Node, name: Node, text: &str, bound: &str) -> Option<Fix> {
         (Some(value), Some(ty)) if all_literals(value) && !names_a_package(ty, text, 1) => remove(),
         (Some(_), Some(_)) => blank(),
     }
+}
+
+/// The removal of `spec` from the group `list` of `declaration`: its line (with its
+/// trailing comment) when other specs stay, else the whole declaration, unless another
+/// comment is in the group (it would go with it). One fix per group per pass: two could
+/// empty it, leaving `var ()`.
+fn group_removal(
+    list: Node,
+    spec: Node,
+    declaration: Node,
+    block: Node,
+    text: &str,
+    bound: &str,
+) -> Option<Fix> {
+    let specs = named_children(list)
+        .filter(|n| n.kind() == "var_spec")
+        .count();
+    if specs == 1 {
+        let row = spec.end_position().row;
+        let other_comment = named_children(list).any(|n| {
+            n.kind() == "comment"
+                && (n.start_position().row != row || n.start_byte() < spec.end_byte())
+        });
+        return match other_comment {
+            true => None,
+            false => removal(declaration, block, text, bound),
+        };
+    }
+    group_edit(list, spec, text, GroupEdit::Remove)?;
+    let edit = remove_statement(text, spec, false, &C_LIKE_STATEMENTS)?;
+    let edit = gofmt_blank_lines(text, edit, true);
+    Some(Fix::safe(removed(bound), vec![edit]).isolated_in(Some(node_range(list))))
+}
+
+/// What a fix does to a spec of a `var ( … )` group.
+#[derive(Clone, Copy)]
+enum GroupEdit<'a> {
+    /// Its line leaves.
+    Remove,
+    /// Its name, this one, becomes `_`.
+    Blank(&'a str),
+}
+
+/// Whether `edit` of `spec` leaves the group `list` as gofmt writes it and moves no
+/// comment. gofmt aligns the names, types, values and trailing comments of a group's
+/// adjacent lines (a run with no blank line) in columns, padding each cell to its column's
+/// widest, so the specs of a gofmt-clean run with no padding (two spaces in a row, a tab)
+/// have equal cells: a run that keeps its unpadded lines needs no padding (unless the
+/// removal joins two blocks of a column, `joins`); a name becoming
+/// `_` changes no column when it was one character wide, and needs no padding alone in its
+/// run. A spec over several lines, a comment before it on its line, or a comment
+/// line just above (its doc, which would then describe the next spec) or below it, leaves
+/// the group alone.
+fn group_edit(list: Node, spec: Node, text: &str, edit: GroupEdit) -> Option<()> {
+    let row = spec.start_position().row;
+    if spec.end_position().row != row
+        || named_children(list)
+            .any(|n| n.start_position().row != n.end_position().row && n.kind() == "var_spec")
+    {
+        return None;
+    }
+    let lines: Vec<&str> = text[list.byte_range()].split('\n').collect();
+    let first_row = list.start_position().row;
+    // The group's own lines, by row; the first and last hold the parentheses.
+    let line = |r: usize| lines.get(r.checked_sub(first_row)?).map(|l| l.trim());
+    let comment_line =
+        |r: usize| line(r).is_some_and(|l| l.starts_with("//") || l.starts_with("/*"));
+    let before_on_line = line(row).is_some_and(|l| !l.starts_with(&text[spec.byte_range()]));
+    if before_on_line || comment_line(row - 1) || comment_line(row + 1) {
+        return None;
+    }
+    let in_run = |r: &usize| {
+        *r > first_row && *r < list.end_position().row && line(*r).is_some_and(|l| !l.is_empty())
+    };
+    let run: Vec<usize> = (first_row + 1..row)
+        .rev()
+        .take_while(in_run)
+        .chain((row + 1..).take_while(in_run))
+        .collect();
+    let padded = |r: usize| line(r).is_some_and(|l| l.contains("  ") || l.contains('\t'));
+    // The cells gofmt aligns that a line ends (a name; a type before `= value`; what
+    // precedes a trailing comment): the lines beside a removed one become adjacent, and
+    // their cells of a column the removed line did not have would join one block, aligned.
+    let cells = |r: usize| {
+        let spec = named_children(list).find(|n| n.start_position().row == r);
+        spec.map_or(0, |spec| {
+            let typed_value = spec.child_by_field_name("type").is_some()
+                && spec.child_by_field_name("value").is_some();
+            let commented = named_children(list).any(|n| {
+                n.kind() == "comment"
+                    && n.start_position().row == r
+                    && n.start_byte() > spec.end_byte()
+            });
+            1 + usize::from(typed_value) + usize::from(commented)
+        })
+    };
+    let joins = run.contains(&(row - 1))
+        && run.contains(&(row + 1))
+        && cells(row) < cells(row - 1).min(cells(row + 1));
+    let fits = match edit {
+        GroupEdit::Remove => !joins && !run.iter().any(|&r| padded(r)),
+        GroupEdit::Blank(bound) => run.is_empty() || bound.chars().count() == 1,
+    };
+    fits.then_some(())
 }
 
 /// Whether the type `ty` names a package (`bytes.Buffer`) that the file names at most

@@ -13,7 +13,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::checks::{
     CheckContext, Diagnostic,
-    fix::{Fix, range, remove_statement},
+    fix::{Applicability, Fix, range, remove_statement},
     python_forms::{self as forms, Form},
     python_helpers::{
         PYTHON_STATEMENTS, binding_scope, enclosing_block, is_comprehension,
@@ -212,7 +212,13 @@ fn judge<'t>(
         .descendant_for_byte_range(range.start().into(), range.end().into())
         .and_then(|node| {
             let only_binding = names.bindings(scope, name).len() == 1;
-            assignment_removal(node, text, name, only_binding)
+            let removal = assignment_removal(node, text, name, only_binding);
+            // One fix per diagnostic: a safe removal is the better edit; where removing
+            // would be unsafe (or cannot be done) the rename keeps what the program does.
+            match removal {
+                Some(fix) if fix.applicability == Applicability::Safe => Some(fix),
+                removal => rename_to_underscore(names, scope, binding, node).or(removal),
+            }
         });
     found.push(unused(range, name).with_fix(fix));
 }
@@ -416,6 +422,62 @@ fn assignment_removal(
         }
         _ => None,
     }
+}
+
+/// The fix naming the unused variable `_`: `x = f()` → `_ = f()`, `with open(p) as _:`.
+/// Pyflakes reports every unused name but `_` (ruff's dummy names, `_x`, would still be
+/// reported by pyflakes), so `_` is the one name that silences both. Safe: the value is
+/// evaluated and held until the function returns, as before. Offered only when the
+/// variable's binding is its name's only one in the function (an earlier value would
+/// otherwise be released where the renamed assignment no longer replaces it), when no
+/// other occurrence of the name is in the function (`del x`), when nothing in the function
+/// names `_` (a local `_` whose object it would release, or gettext's `_` it would shadow),
+/// and when the function calls nothing that reads its locals by name (`eval`, `exec`,
+/// `vars`, `dir`). Two renames in one function would share `_` and release the first
+/// value early: the function is the fix's isolation range, and the next round sees `_`.
+fn rename_to_underscore(
+    names: &FileNames,
+    scope: ScopeId,
+    binding: OccurrenceId,
+    name: tree_sitter::Node,
+) -> Option<Fix> {
+    let target = name.parent()?;
+    let is_target = match target.kind() {
+        "assignment" => target
+            .child_by_field_name("left")
+            .is_some_and(|left| left.id() == name.id()),
+        "named_expression" => target
+            .child_by_field_name("name")
+            .is_some_and(|left| left.id() == name.id()),
+        "as_pattern_target" => target
+            .parent()
+            .and_then(|p| p.parent())
+            .is_some_and(|item| item.kind() == "with_item"),
+        _ => false,
+    };
+    let bound = names.name(binding);
+    if !is_target || names.bindings(scope, bound).len() != 1 {
+        return None;
+    }
+    let function = names.scopes[scope as usize].range;
+    let in_function = |word: &str| {
+        names
+            .occurrences_named(word)
+            .any(|id| function.contains_range(names.occurrence(id).range))
+    };
+    let others = names
+        .occurrences_named(bound)
+        .filter(|&id| id != binding && function.contains_range(names.occurrence(id).range));
+    if others.count() > 0
+        || ["_", "eval", "exec", "vars", "dir"]
+            .into_iter()
+            .any(in_function)
+    {
+        return None;
+    }
+    let title = format!("Rename unused variable '{bound}' to '_'");
+    let edit = (range(name.start_byte(), name.end_byte()), "_".to_string());
+    Some(Fix::safe(title, vec![edit]).isolated_in(Some(function)))
 }
 
 /// Whether evaluating `value` does nothing but produce it: a literal (not an f-string), or

@@ -3,8 +3,10 @@
 //! (by their text and kind: `b"a"` is not `"a"`), numbers (`1`, `1.0` and `True` are one
 //! key, as in Python), `None`, and tuples of those; any other key is never a duplicate.
 //! Values are compared the same way, a name by its name; a value that is neither is unlike
-//! every other. Every occurrence of such a key is reported unless all its values are alike
-//! (`{"a": 1, "a": 1}` is harmless).
+//! every other. Every occurrence of such a key is reported unless all its values are alike.
+//! When they are all alike (`{"a": 1, "a": 1}`), as ruff's F601 has it, each repeat after
+//! the first is reported as repeated with the same value (pyflakes is silent: the
+//! dictionary is what it would be without it), with a safe fix removing it (`same_value`).
 //!
 //! Invariant: reads the file's tree only; a string with an escape is compared by its text
 //! as written (two spellings of one value are not recognised: silence, not a false report).
@@ -13,8 +15,13 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
-use crate::checks::walk;
-use crate::checks::{CheckContext, Diagnostic, registry::ids};
+use crate::checks::{
+    CheckContext, Diagnostic,
+    fix::{Fix, range},
+    node_range,
+    registry::ids,
+    walk,
+};
 use crate::syntax::TextRange;
 
 /// A constant's value, as far as equality goes.
@@ -194,6 +201,7 @@ fn check_dictionary(dictionary: Node, text: &str, found: &mut Vec<Diagnostic>) {
         by_key.entry(key).or_default().push(i);
     }
     let mut reported: Vec<usize> = Vec::new();
+    let mut repeats: Vec<(usize, usize)> = Vec::new();
     for indices in by_key.values().filter(|i| i.len() > 1) {
         // Unlike values: one of them occurs once (a value that is no constant is unique).
         let mut counts: HashMap<Option<&Value>, usize> = HashMap::new();
@@ -206,7 +214,26 @@ fn check_dictionary(dictionary: Node, text: &str, found: &mut Vec<Diagnostic>) {
         }
         if unique || counts.values().any(|&n| n == 1) {
             reported.extend(indices);
+        } else if counts.len() == 1 {
+            repeats.extend(indices[1..].iter().map(|&i| (i, indices[0])));
         }
+    }
+    repeats.sort_unstable();
+    for (i, first) in repeats {
+        let (key, first_key) = (pairs[i].0, pairs[first].0);
+        let written = &text[key.byte_range()];
+        found.push(
+            Diagnostic::new(
+                ids::DUPLICATE_DEFINITION,
+                node_range(key),
+                format!("dictionary key {written} repeated with the same value"),
+            )
+            .with_related(
+                node_range(first_key),
+                format!("{} first written here", &text[first_key.byte_range()]),
+            )
+            .with_fix(same_value(dictionary, first_key, key, text)),
+        );
     }
     reported.sort_unstable();
     for i in reported {
@@ -223,6 +250,69 @@ fn check_dictionary(dictionary: Node, text: &str, found: &mut Vec<Diagnostic>) {
             ),
         ));
     }
+}
+
+/// The fix of a key repeated with the same value: the repeat's entry removed with the
+/// comma before it (`{"a": 1, "a": 1}` → `{"a": 1}`). Safe: the dictionary keeps the first
+/// key object and the last value, which is the same literal, or the same name that nothing
+/// evaluated in between could rebind; evaluating a constant key or such a value does
+/// nothing else. So the values must be one scalar literal kind with one value (`1` and
+/// `1.0` are equal, not the same object) or one name; every entry between the two must
+/// have a constant key (another key could be this one at run time, as a `**spread` could
+/// hold it) and, for a name, a value that is a constant or a name (a call could rebind
+/// it). Refused when a comment is in the removed text or ends the removed entry's line
+/// (it would go with it, or be left describing the entry before). One per dictionary per
+/// pass.
+fn same_value(dictionary: Node, first_key: Node, key: Node, text: &str) -> Option<Fix> {
+    let pair = key.parent()?;
+    let first_pair = first_key.parent()?;
+    let value = pair.child_by_field_name("value")?;
+    let first_value = first_pair.child_by_field_name("value")?;
+    let scalar = matches!(
+        value.kind(),
+        "string" | "concatenated_string" | "integer" | "float" | "true" | "false" | "none"
+    );
+    if value.kind() != first_value.kind()
+        || !(scalar || value.kind() == "identifier")
+        || value_of(value, text) != value_of(first_value, text)
+    {
+        return None;
+    }
+    let mut cursor = dictionary.walk();
+    let items: Vec<Node> = dictionary
+        .named_children(&mut cursor)
+        .filter(|n| n.kind() != "comment")
+        .collect();
+    let at = items.iter().position(|n| n.id() == pair.id())?;
+    let from = items.iter().position(|n| n.id() == first_pair.id())?;
+    let inert_between = items[from + 1..at].iter().all(|item| {
+        item.kind() == "pair"
+            && item
+                .child_by_field_name("key")
+                .is_some_and(|k| constant(k, text).is_some())
+            && item
+                .child_by_field_name("value")
+                .is_some_and(|v| scalar || v.kind() == "identifier" || constant(v, text).is_some())
+    });
+    if !inert_between {
+        return None;
+    }
+    let (start, end) = (items[at - 1].end_byte(), pair.end_byte());
+    let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
+    let mut commented = false;
+    walk(dictionary, &mut |node| {
+        commented |=
+            node.kind() == "comment" && node.start_byte() < line_end && node.end_byte() > start;
+        !commented
+    });
+    if commented {
+        return None;
+    }
+    let title = format!("Remove repeated key {}", &text[key.byte_range()]);
+    Some(
+        Fix::safe(title, vec![(range(start, end), String::new())])
+            .isolated_in(Some(node_range(dictionary))),
+    )
 }
 
 fn value_of(node: Node, text: &str) -> Option<Value> {

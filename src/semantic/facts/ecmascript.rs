@@ -41,6 +41,10 @@ pub struct ModuleFacts {
     /// The specifiers of its `export * from "…"` statements, sorted: it exports their
     /// modules' names too ([`module_exports`] follows them).
     pub star_exports: Box<[Box<str>]>,
+    /// Of `exports`, sorted, the names that are types only: declared here by interfaces and
+    /// type aliases and by nothing else (a class, an enum, a merged `const` are values too),
+    /// or exported by `export type { … }`. An import of one names no value.
+    pub type_exports: Box<[Box<str>]>,
 }
 
 /// The global names `file` declares and the names it exports, from one parse. Backdates
@@ -65,8 +69,10 @@ pub fn module_facts(db: &dyn Db, file: SourceFile) -> Arc<ModuleFacts> {
     let mut stars: Vec<&str> = Vec::new();
     let mut exports_known = !text.contains("exports");
     let mut top_level: Vec<&str> = Vec::new();
+    let (mut types, mut values, mut type_only) = (Vec::new(), Vec::new(), Vec::new());
     let mut cursor = root.walk();
     for statement in root.named_children(&mut cursor) {
+        types_and_values(statement, text, [&mut types, &mut values, &mut type_only]);
         match statement.kind() {
             "import_statement" => ambient.module = true,
             "export_statement" => {
@@ -124,6 +130,14 @@ pub fn module_facts(db: &dyn Db, file: SourceFile) -> Arc<ModuleFacts> {
         stars.sort_unstable();
         stars.dedup();
         ambient.star_exports = stars.into_iter().map(Box::from).collect();
+        let values: HashSet<&str> = values.into_iter().collect();
+        types.retain(|name| !values.contains(name));
+        types.extend(type_only);
+        let exports = ambient.exports.as_deref().unwrap_or_default();
+        types.retain(|name| exports.iter().any(|e| &**e == *name));
+        types.sort_unstable();
+        types.dedup();
+        ambient.type_exports = types.into_iter().map(Box::from).collect();
     }
     Arc::new(ambient)
 }
@@ -206,6 +220,34 @@ fn declared_names<'t>(statement: tree_sitter::Node, text: &'t str, out: &mut Vec
             }
         }
         _ => {}
+    }
+}
+
+/// The names a top-level `statement` declares, sorted into `[types, values, type_only]`:
+/// those of interfaces and type aliases, those of every other declaration, and those an
+/// `export type { … }` exports (whatever they are here, the export is a type's).
+fn types_and_values<'t>(statement: tree_sitter::Node, text: &'t str, out: [&mut Vec<&'t str>; 3]) {
+    let [types, values, type_only] = out;
+    let declaration = match statement.kind() {
+        "export_statement" => match statement.child_by_field_name("declaration") {
+            Some(declaration) => declaration,
+            None => {
+                let mut cursor = statement.walk();
+                let children: Vec<tree_sitter::Node> = statement.children(&mut cursor).collect();
+                if children.iter().any(|c| c.kind() == "type") {
+                    let mut stars = Vec::new();
+                    statement_exports(statement, text, type_only, &mut stars);
+                }
+                return;
+            }
+        },
+        _ => statement,
+    };
+    match declaration.kind() {
+        "interface_declaration" | "type_alias_declaration" => {
+            declared_names(declaration, text, types)
+        }
+        _ => declared_names(declaration, text, values),
     }
 }
 
