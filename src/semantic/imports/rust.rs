@@ -465,8 +465,35 @@ const MAX_IMPORT_HOPS: usize = 4;
 /// How many paths one resolution may try (globs of globs multiply them).
 const MAX_PATHS_TRIED: u32 = 256;
 
-/// Where `import` (one of `file`'s, a Rust file) leads.
+/// Where `import` (one of `file`'s, a Rust file) leads, memoized per file and import.
+///
+/// Resolving one import may try hundreds of paths (globs of globs, `pub use` chains through
+/// other crates), and every file whose names reach `file` asks again: without the memo a
+/// workspace of a few hundred crates took minutes to build its reference graph.
 pub(super) fn resolve(
+    db: &dyn Db,
+    workspace: Workspace,
+    file: SourceFile,
+    import: &ImportSummary,
+) -> Target {
+    resolved(db, workspace, RustImport::new(db, file, import.clone()))
+}
+
+/// One import as a file writes it, for [`resolved`]'s memo.
+#[salsa::interned(debug)]
+struct RustImport<'db> {
+    #[returns(copy)]
+    file: SourceFile,
+    #[returns(ref)]
+    import: ImportSummary,
+}
+
+#[salsa::tracked(returns(clone))]
+fn resolved<'db>(db: &'db dyn Db, workspace: Workspace, key: RustImport<'db>) -> Target {
+    resolve_uncached(db, workspace, key.file(db), key.import(db))
+}
+
+fn resolve_uncached(
     db: &dyn Db,
     workspace: Workspace,
     file: SourceFile,
@@ -706,15 +733,7 @@ impl Resolver<'_> {
             };
         }
         let projects = projects(self.db, self.workspace);
-        let path = file.path(self.db);
-        let package = projects
-            .iter()
-            .filter(|p| p.kind == ProjectKind::Cargo && p.cargo.is_some())
-            .filter(|p| {
-                let root = dir_of_root(&p.root);
-                root.is_empty() || path.starts_with(&format!("{root}/"))
-            })
-            .max_by_key(|p| dir_of_root(&p.root).len());
+        let package = cargo_package(self.db, self.workspace, file).map(|i| &projects[i as usize]);
         let Some(dependency) = package
             .and_then(|p| p.cargo.as_ref())
             .and_then(|c| c.dependencies.iter().find(|d| d.name == name))
@@ -737,6 +756,27 @@ impl Resolver<'_> {
     }
 }
 
+/// The Cargo package `file` belongs to (the nearest manifest with a `[package]` above it),
+/// by its index in `projects`; memoized per file, since every path a resolution tries
+/// through a crate's name asks, and a workspace may hold hundreds of packages.
+#[salsa::tracked]
+fn cargo_package(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Option<u32> {
+    let path = file.path(db);
+    projects(db, workspace)
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.kind == ProjectKind::Cargo && p.cargo.is_some())
+        .filter(|(_, p)| {
+            let root = dir_of_root(&p.root);
+            root.is_empty()
+                || path
+                    .strip_prefix(root.as_str())
+                    .is_some_and(|rest| rest.starts_with('/'))
+        })
+        .max_by_key(|(_, p)| dir_of_root(&p.root).len())
+        .map(|(i, _)| i as u32)
+}
+
 /// The definition `segments` name in `file`: the top-level one named by the first, then
 /// the one inside it named by the second, and so on as far as they go; with how many
 /// segments matched. Impl blocks are not definitions of their type's name.
@@ -745,20 +785,40 @@ fn symbol_path<'s>(
     file: SourceFile,
     segments: impl Iterator<Item = &'s String>,
 ) -> Option<(u32, usize)> {
-    let symbols = file_symbols(db, file);
+    let by_name = definitions_by_name(db, file);
     let mut found: Option<(u32, usize)> = None;
     for (depth, segment) in segments.enumerate() {
         let parent = found.map(|(i, _)| i);
-        let next = symbols
-            .summaries
-            .iter()
-            .position(|s| s.parent == parent && s.kind != SymbolKind::Impl && s.name == *segment);
+        let next = by_name
+            .get(segment.as_str())
+            .and_then(|defined| defined.iter().find(|(p, _)| *p == parent));
         match next {
-            Some(i) => found = Some((i as u32, depth + 1)),
+            Some(&(_, i)) => found = Some((i, depth + 1)),
             None => break,
         }
     }
     found
+}
+
+/// A file's definitions (impl blocks left out) by name: each with its parent's index, in
+/// file order. A path is looked up segment by segment in every module a glob import leads
+/// to, and generated binding modules hold tens of thousands of definitions, so a scan per
+/// segment made one import's resolution cost seconds. Bounded like other per-file tables.
+#[salsa::tracked(returns(clone), lru = 1024, no_eq)]
+fn definitions_by_name(
+    db: &dyn Db,
+    file: SourceFile,
+) -> Arc<HashMap<Box<str>, Vec<(Option<u32>, u32)>>> {
+    let mut by_name: HashMap<Box<str>, Vec<(Option<u32>, u32)>> = HashMap::new();
+    for (i, summary) in file_symbols(db, file).summaries.iter().enumerate() {
+        if summary.kind != SymbolKind::Impl {
+            by_name
+                .entry(summary.name.as_str().into())
+                .or_default()
+                .push((summary.parent, i as u32));
+        }
+    }
+    Arc::new(by_name)
 }
 
 #[cfg(test)]

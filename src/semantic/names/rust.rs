@@ -25,7 +25,7 @@ use super::{
     spaces::Space,
 };
 use crate::{
-    db::SourceFile,
+    db::{Db, SourceFile},
     lang::Family,
     semantic::{
         imports::{self, ImportSummary},
@@ -403,7 +403,7 @@ impl Resolver<'_> {
             .to_vec();
         let mut traits: Vec<(SourceFile, OccurrenceId)> = Vec::new();
         for other in files {
-            if !self.is_rust(other) {
+            if !self.is_rust(other) || !impl_self_types(self.db, other).contains(&**type_name) {
                 continue;
             }
             let names = self.names(other);
@@ -459,6 +459,34 @@ impl Resolver<'_> {
                 _ => self.rust_outside_instance(file, &n),
             })
             .collect()
+    }
+}
+
+/// The names a Rust file's impl blocks are for (`Foo` for `impl<T> a::Foo<T>` and for
+/// `impl Display for Foo`), sorted, each once. A type's members are looked for in every
+/// file whose words include its name, thousands of files for `Error` in a workspace of many
+/// crates; this small memo says which of them to load names for at all, since names are
+/// bounded by an LRU and a file's are rebuilt (parsed again) each time after eviction.
+#[salsa::tracked(returns(clone))]
+pub fn impl_self_types(db: &dyn Db, file: SourceFile) -> Arc<ImplSelfTypes> {
+    let names = super::file_names(db, file);
+    let mut types: Vec<Box<str>> = names
+        .impls
+        .iter()
+        .map(|block| names.name(block.self_type).into())
+        .collect();
+    types.sort_unstable();
+    types.dedup();
+    Arc::new(ImplSelfTypes(types))
+}
+
+/// See [`impl_self_types`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ImplSelfTypes(Vec<Box<str>>);
+
+impl ImplSelfTypes {
+    pub fn contains(&self, name: &str) -> bool {
+        self.0.binary_search_by(|t| (**t).cmp(name)).is_ok()
     }
 }
 
