@@ -800,16 +800,16 @@ fn symbol_path<'s>(
     found
 }
 
+/// Definition indices by name, each with its parent's index (`None`: top level).
+type DefinitionsByName = HashMap<Box<str>, Vec<(Option<u32>, u32)>>;
+
 /// A file's definitions (impl blocks left out) by name: each with its parent's index, in
 /// file order. A path is looked up segment by segment in every module a glob import leads
 /// to, and generated binding modules hold tens of thousands of definitions, so a scan per
 /// segment made one import's resolution cost seconds. Bounded like other per-file tables.
 #[salsa::tracked(returns(clone), lru = 1024, no_eq)]
-fn definitions_by_name(
-    db: &dyn Db,
-    file: SourceFile,
-) -> Arc<HashMap<Box<str>, Vec<(Option<u32>, u32)>>> {
-    let mut by_name: HashMap<Box<str>, Vec<(Option<u32>, u32)>> = HashMap::new();
+fn definitions_by_name(db: &dyn Db, file: SourceFile) -> Arc<DefinitionsByName> {
+    let mut by_name = DefinitionsByName::new();
     for (i, summary) in file_symbols(db, file).summaries.iter().enumerate() {
         if summary.kind != SymbolKind::Impl {
             by_name

@@ -403,7 +403,7 @@ impl Resolver<'_> {
             .to_vec();
         let mut traits: Vec<(SourceFile, OccurrenceId)> = Vec::new();
         for other in files {
-            if !self.is_rust(other) || !impl_self_types(self.db, other).contains(&**type_name) {
+            if !self.is_rust(other) || !impl_self_types(self.db, other).contains(type_name) {
                 continue;
             }
             let names = self.names(other);
