@@ -15,14 +15,17 @@ them by design.
 
     scripts/deep_check_accuracy.py --sextant target/debug/sextant \\
         [--languages typescript,python,go,rust] [--mutations 100] [--seed 1] \\
-        [--min-precision P] [--min-recall R] [--time-edit] [--show 5]
+        [--min-precision P] [--min-recall R] [--time-edit] [--time-edit-server] [--show 5]
 
 Projects: rxjs 7's sources (TypeScript, tsc from target/npm-tools), `packaging` from the
 test venv (Python, pyright from target/npm-tools), a module of a dozen Go standard library
 packages that import nothing internal (Go 1.19, `go vet`), and the `either` crate from
 cargo's source cache (Rust, `cargo check`). `--time-edit` also times a one-file edit on
 rxjs: the deep check after the edit against `tsc --incremental` run by hand after the same
-edit, each warm, as a ratio of medians. Exit status 1 when a threshold is missed.
+edit, each warm, as a ratio of medians; `--time-edit-server` times the same edit answered by
+a warm `sextant mcp` server's deep `typecheck` (from the write until an answer in which tsc
+ran again), and the repeated call on the unchanged project. Exit status 1 when a threshold is
+missed.
 """
 
 import argparse
@@ -376,6 +379,87 @@ def time_edit(args):
         shutil.rmtree(scratch, ignore_errors=True)
 
 
+class Server:
+    """`sextant mcp` spoken to in JSON-RPC lines, for timing calls without a client's cost."""
+
+    def __init__(self, sextant, root: Path, path_env: str):
+        self.process = subprocess.Popen(
+            [sextant, "mcp", "--root", str(root), "--no-background-check", "--request-timeout-ms", "600000"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            env=dict(os.environ, PATH=path_env),
+        )
+        self.next_id = 0
+        self.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                    "clientInfo": {"name": "deep_check_accuracy", "version": "1"}})
+        self.process.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+        self.process.stdin.flush()
+
+    def request(self, method, params):
+        self.next_id += 1
+        line = json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
+        self.process.stdin.write((line + "\n").encode())
+        self.process.stdin.flush()
+        while True:
+            message = json.loads(self.process.stdout.readline())
+            if message.get("id") == self.next_id:
+                return message["result"]
+
+    def typecheck(self):
+        result = self.request("tools/call", {"name": "typecheck", "arguments": {"depth": "deep", "limit": 5000}})
+        assert not result.get("isError"), result
+        return result["structuredContent"]
+
+    def close(self):
+        self.process.kill()
+        self.process.wait()
+
+
+def time_edit_server(args):
+    """The same edit, answered by a warm server's deep `typecheck`, which keeps the
+    workspace between calls (the watcher reads the edit), against `tsc --incremental` by
+    hand; and an unchanged project's repeated call."""
+    language = TypeScript()
+    scratch = Path(tempfile.mkdtemp(prefix="deep-accuracy-server-"))
+    root = scratch / "project"
+    root.mkdir()
+    server = None
+    try:
+        language.setup(root)
+        path_env = f"{NPM_BIN}:{os.environ['PATH']}"
+        target = root / "src/internal/operators/map.ts"
+        original = target.read_text()
+        language.tool(root, scratch)
+        server = Server(args.sextant, root, path_env)
+        server.typecheck()
+        repeated = []
+        for _ in range(args.time_runs):
+            started = time.monotonic()
+            server.typecheck()
+            repeated.append(time.monotonic() - started)
+        ours, theirs = [], []
+        for n in range(args.time_runs):
+            target.write_text(original + f"\nexport const edit{n} = {n};\n")
+            started = time.monotonic()
+            language.tool(root, scratch)
+            theirs.append(time.monotonic() - started)
+            # The watcher's delay is the server's to pay: the clock starts at the write.
+            started = time.monotonic()
+            while True:
+                answer = server.typecheck()
+                if any(c.get("status") == "ran" for c in answer.get("checkers", [])):
+                    break
+            ours.append(time.monotonic() - started)
+        print(f"warm server, unchanged rxjs ({args.time_runs} runs): typecheck depth=deep median "
+              f"{statistics.median(repeated) * 1000:.1f} ms")
+        print(f"warm server, one-file edit on rxjs ({args.time_runs} runs): typecheck depth=deep median "
+              f"{statistics.median(ours):.2f} s, tsc --incremental by hand median {statistics.median(theirs):.2f} s, "
+              f"ratio {statistics.median(ours) / statistics.median(theirs):.2f}")
+    finally:
+        if server:
+            server.close()
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sextant", default=str(REPO / "target/debug/sextant"))
@@ -386,6 +470,7 @@ def main():
     parser.add_argument("--min-precision", type=float, default=0.0)
     parser.add_argument("--min-recall", type=float, default=0.0)
     parser.add_argument("--time-edit", action="store_true")
+    parser.add_argument("--time-edit-server", action="store_true")
     parser.add_argument("--time-runs", type=int, default=5)
     args = parser.parse_args()
     # The tools run in the copies: a relative path would name nothing there.
@@ -398,6 +483,8 @@ def main():
             failed = True
     if args.time_edit:
         time_edit(args)
+    if args.time_edit_server:
+        time_edit_server(args)
     return 1 if failed else 0
 
 
