@@ -349,6 +349,26 @@ def measure(args, language: Language, show: int):
         shutil.rmtree(scratch, ignore_errors=True)
 
 
+def edit_timings(args, language, root: Path, scratch: Path, target: Path, ours):
+    """`--time-runs` edits of `target`, each answered first by `ours()` (timed from the
+    write), then by the tool by hand: the two lists of seconds."""
+    original = target.read_text()
+    ours_times, theirs = [], []
+    try:
+        for n in range(args.time_runs):
+            # A new text each time, so neither answers from a memo of an earlier one.
+            target.write_text(original + f"\nexport const edit{n} = {n};\n")
+            started = time.monotonic()
+            ours()
+            ours_times.append(time.monotonic() - started)
+            started = time.monotonic()
+            language.tool(root, scratch)
+            theirs.append(time.monotonic() - started)
+    finally:
+        target.write_text(original)
+    return ours_times, theirs
+
+
 def time_edit(args):
     """A one-file edit on rxjs: the deep check vs `tsc --incremental` by hand, both warm."""
     language = TypeScript()
@@ -360,19 +380,12 @@ def time_edit(args):
         path_env = f"{NPM_BIN}:{os.environ['PATH']}"
         cache = scratch / "cache"
         target = root / "src/internal/operators/map.ts"
-        original = target.read_text()
         language.tool(root, scratch)
         sextant_set(args.sextant, root, cache, "tsc", path_env)
-        ours, theirs = [], []
-        for n in range(args.time_runs):
-            # A new text each time, so neither answers from a memo of an earlier one.
-            target.write_text(original + f"\nexport const edit{n} = {n};\n")
-            started = time.monotonic()
-            language.tool(root, scratch)
-            theirs.append(time.monotonic() - started)
-            started = time.monotonic()
-            sextant_set(args.sextant, root, cache, "tsc", path_env)
-            ours.append(time.monotonic() - started)
+        ours, theirs = edit_timings(
+            args, language, root, scratch, target,
+            lambda: sextant_set(args.sextant, root, cache, "tsc", path_env),
+        )
         print(f"one-file edit on rxjs ({args.time_runs} runs): sextant check --deep median {statistics.median(ours):.2f} s, "
               f"tsc --incremental by hand median {statistics.median(theirs):.2f} s, ratio {statistics.median(ours) / statistics.median(theirs):.2f}")
     finally:
@@ -427,7 +440,6 @@ def time_edit_server(args):
         language.setup(root)
         path_env = f"{NPM_BIN}:{os.environ['PATH']}"
         target = root / "src/internal/operators/map.ts"
-        original = target.read_text()
         language.tool(root, scratch)
         server = Server(args.sextant, root, path_env)
         server.typecheck()
@@ -436,19 +448,13 @@ def time_edit_server(args):
             started = time.monotonic()
             server.typecheck()
             repeated.append(time.monotonic() - started)
-        ours, theirs = [], []
-        for n in range(args.time_runs):
-            target.write_text(original + f"\nexport const edit{n} = {n};\n")
-            started = time.monotonic()
-            language.tool(root, scratch)
-            theirs.append(time.monotonic() - started)
-            # The watcher's delay is the server's to pay: the clock starts at the write.
-            started = time.monotonic()
-            while True:
-                answer = server.typecheck()
-                if any(c.get("status") == "ran" for c in answer.get("checkers", [])):
-                    break
-            ours.append(time.monotonic() - started)
+
+        def until_tsc_ran():
+            # The watcher's delay is the server's to pay: the clock started at the write.
+            while not any(c.get("status") == "ran" for c in server.typecheck().get("checkers", [])):
+                pass
+
+        ours, theirs = edit_timings(args, language, root, scratch, target, until_tsc_ran)
         print(f"warm server, unchanged rxjs ({args.time_runs} runs): typecheck depth=deep median "
               f"{statistics.median(repeated) * 1000:.1f} ms")
         print(f"warm server, one-file edit on rxjs ({args.time_runs} runs): typecheck depth=deep median "
