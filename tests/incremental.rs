@@ -420,6 +420,8 @@ fn editing_a_rust_use_leaves_the_module_map_valid() {
             format!("file_symbols({id})"),
             format!("line_index({id})"),
             format!("rust_mod_decls({id})"),
+            // Read by the new import's resolution (the file's definitions by name).
+            format!("symbol_summaries({id})"),
         ],
         "the module map is only validated"
     );

@@ -41,7 +41,7 @@ use crate::{
     lang::Family,
     semantic::{
         projects::{ProjectKind, paths, projects},
-        symbols::{SymbolKind, file_symbols},
+        symbols::{SymbolKind, file_symbols, symbol_summaries},
     },
 };
 
@@ -488,7 +488,9 @@ struct RustImport<'db> {
     import: ImportSummary,
 }
 
-#[salsa::tracked(returns(clone))]
+/// Bounded: a workspace of many crates resolves hundreds of thousands of imports and paths
+/// once each while its reference graph is built.
+#[salsa::tracked(returns(clone), lru = 65536)]
 fn resolved<'db>(db: &'db dyn Db, workspace: Workspace, key: RustImport<'db>) -> Target {
     resolve_uncached(db, workspace, key.file(db), key.import(db))
 }
@@ -806,11 +808,12 @@ type DefinitionsByName = HashMap<Box<str>, Vec<(Option<u32>, u32)>>;
 /// A file's definitions (impl blocks left out) by name: each with its parent's index, in
 /// file order. A path is looked up segment by segment in every module a glob import leads
 /// to, and generated binding modules hold tens of thousands of definitions, so a scan per
-/// segment made one import's resolution cost seconds. Bounded like other per-file tables.
-#[salsa::tracked(returns(clone), lru = 1024, no_eq)]
+/// segment made one import's resolution cost seconds. Bounded like other per-file tables;
+/// built from the position-free summaries, so an edit that only moves code leaves it equal.
+#[salsa::tracked(returns(clone), lru = 1024)]
 fn definitions_by_name(db: &dyn Db, file: SourceFile) -> Arc<DefinitionsByName> {
     let mut by_name = DefinitionsByName::new();
-    for (i, summary) in file_symbols(db, file).summaries.iter().enumerate() {
+    for (i, summary) in symbol_summaries(db, file).iter().enumerate() {
         if summary.kind != SymbolKind::Impl {
             by_name
                 .entry(summary.name.as_str().into())
