@@ -17,7 +17,6 @@ the server and the pipe alone: the SDK validates every answer's structured conte
 the tool's output schema, which costs more than the search on answers with hundreds of hits.
 """
 
-import json
 
 import argparse
 import statistics
@@ -26,6 +25,7 @@ import time
 
 import anyio
 from mcp import ClientSession, StdioServerParameters, stdio_client
+from raw_mcp import RawMcpServer
 
 GLOBS = ["*.py", "!site-packages"]
 PATTERNS = [
@@ -59,50 +59,15 @@ def time_rg(root, pattern, regex, runs, sort):
     return statistics.median(times), lines
 
 
-class RawClient:
-    """A server spoken to in JSON-RPC lines, without an SDK."""
-
-    def __init__(self, args):
-        self.process = subprocess.Popen(
-            [args.sextant, "mcp", "--root", args.root, "--max-answer-tokens", "1000000",
-             "--request-timeout-ms", "600000", "--no-background-check"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-        )
-        self.next_id = 0
-        self.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
-                                    "clientInfo": {"name": "search_speed", "version": "1"}})
-        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-        while not self.tool("workspace_status", {})["structuredContent"]["ready"]:
-            time.sleep(0.2)
-
-    def send(self, message):
-        self.process.stdin.write((json.dumps(message) + "\n").encode())
-        self.process.stdin.flush()
-
-    def request(self, method, params):
-        self.next_id += 1
-        self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
-        while True:
-            message = json.loads(self.process.stdout.readline())
-            if message.get("id") == self.next_id:
-                return message["result"]
-
-    def tool(self, name, arguments):
-        return self.request("tools/call", {"name": name, "arguments": arguments})
-
-    def median_time(self, call, runs):
-        self.tool("search", call)
-        times = []
-        for _ in range(runs):
-            start = time.perf_counter()
-            result = self.tool("search", call)
-            times.append(time.perf_counter() - start)
-            assert not result.get("isError"), result
-        return statistics.median(times), result["structuredContent"]["matches"]
-
-    def close(self):
-        self.process.kill()
-        self.process.wait()
+def raw_median_time(server: RawMcpServer, call, runs):
+    """The median time of `runs` raw `search` calls after a warming one, and the hits."""
+    server.tool("search", call)
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        result = server.tool("search", call)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), result["structuredContent"]["matches"]
 
 
 async def main(args):
@@ -115,7 +80,9 @@ async def main(args):
         while not (await session.call_tool("workspace_status", {})).structured_content.get("ready"):
             await anyio.sleep(0.2)
         ratios, raw_ratios = [], []
-        raw = RawClient(args)
+        raw = RawMcpServer(args.sextant, args.root, "--max-answer-tokens", "1000000",
+                           "--request-timeout-ms", "600000", "--no-background-check", client="search_speed")
+        raw.wait_until_ready()
         print(f"{'pattern':34} {'hits':>6} {'sextant ms':>10} {'raw ms':>7} {'rg sorted ms':>12} {'rg ms':>7} {'ratio':>6} {'raw ratio':>9}")
         for pattern, regex in PATTERNS:
             call = {"pattern": pattern, "regex": regex, "globs": GLOBS, "limit": 1000}
@@ -129,7 +96,7 @@ async def main(args):
                 hits = result.structured_content["matches"]
                 assert not result.structured_content["truncated"], pattern
             ours = statistics.median(times)
-            raw_time, raw_hits = raw.median_time(call, args.runs)
+            raw_time, raw_hits = raw_median_time(raw, call, args.runs)
             sorted_rg, rg_lines = time_rg(args.root, pattern, regex, args.runs, True)
             parallel_rg, _ = time_rg(args.root, pattern, regex, args.runs, False)
             ratio, raw_ratio = ours / sorted_rg, raw_time / sorted_rg

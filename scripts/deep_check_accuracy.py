@@ -43,6 +43,9 @@ import time
 import tomllib
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benches"))
+from raw_mcp import RawMcpServer  # noqa: E402
+
 REPO = Path(__file__).resolve().parents[1]
 NPM_BIN = REPO / "target/npm-tools/node_modules/.bin"
 VENV = REPO / "target/test-venv"
@@ -392,39 +395,8 @@ def time_edit(args):
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-class Server:
-    """`sextant mcp` spoken to in JSON-RPC lines, for timing calls without a client's cost."""
-
-    def __init__(self, sextant, root: Path, path_env: str):
-        self.process = subprocess.Popen(
-            [sextant, "mcp", "--root", str(root), "--no-background-check", "--request-timeout-ms", "600000"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            env=dict(os.environ, PATH=path_env),
-        )
-        self.next_id = 0
-        self.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
-                                    "clientInfo": {"name": "deep_check_accuracy", "version": "1"}})
-        self.process.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
-        self.process.stdin.flush()
-
-    def request(self, method, params):
-        self.next_id += 1
-        line = json.dumps({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
-        self.process.stdin.write((line + "\n").encode())
-        self.process.stdin.flush()
-        while True:
-            message = json.loads(self.process.stdout.readline())
-            if message.get("id") == self.next_id:
-                return message["result"]
-
-    def typecheck(self):
-        result = self.request("tools/call", {"name": "typecheck", "arguments": {"depth": "deep", "limit": 5000}})
-        assert not result.get("isError"), result
-        return result["structuredContent"]
-
-    def close(self):
-        self.process.kill()
-        self.process.wait()
+def deep_typecheck(server: RawMcpServer):
+    return server.tool("typecheck", {"depth": "deep", "limit": 5000})["structuredContent"]
 
 
 def time_edit_server(args):
@@ -441,17 +413,18 @@ def time_edit_server(args):
         path_env = f"{NPM_BIN}:{os.environ['PATH']}"
         target = root / "src/internal/operators/map.ts"
         language.tool(root, scratch)
-        server = Server(args.sextant, root, path_env)
-        server.typecheck()
+        server = RawMcpServer(args.sextant, root, "--no-background-check", "--request-timeout-ms", "600000",
+                              env=dict(os.environ, PATH=path_env), client="deep_check_accuracy")
+        deep_typecheck(server)
         repeated = []
         for _ in range(args.time_runs):
             started = time.monotonic()
-            server.typecheck()
+            deep_typecheck(server)
             repeated.append(time.monotonic() - started)
 
         def until_tsc_ran():
             # The watcher's delay is the server's to pay: the clock started at the write.
-            while not any(c.get("status") == "ran" for c in server.typecheck().get("checkers", [])):
+            while not any(c.get("status") == "ran" for c in deep_typecheck(server).get("checkers", [])):
                 pass
 
         ours, theirs = edit_timings(args, language, root, scratch, target, until_tsc_ran)

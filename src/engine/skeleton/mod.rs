@@ -183,6 +183,8 @@ fn tree_cuts(
     depth: usize,
 ) -> Option<Vec<Cut>> {
     let found = captured(lang, text, tree, interrupt)?;
+    // A hint is an attribute too: it goes whole rather than folded.
+    let hint_ids: std::collections::HashSet<usize> = found.hints.iter().map(Node::id).collect();
     let mut cuts: Vec<Cut> = found
         .bodies
         .into_iter()
@@ -200,7 +202,7 @@ fn tree_cuts(
             found
                 .attributes
                 .into_iter()
-                .filter(|a| !found.hints.iter().any(|h| h.id() == a.id()))
+                .filter(|a| !hint_ids.contains(&a.id()))
                 .filter_map(|a| attribute_cut(a, text, lines)),
         )
         .collect();
@@ -564,17 +566,12 @@ fn hint_cut(hint: Node, text: &str, lines: &Lines) -> Cut {
     let own_line = text[line_start..hint.start_byte()].trim().is_empty();
     let rest = &text[hint.end_byte()..];
     let rest_of_line = rest.split('\n').next().unwrap_or("");
-    let end = if own_line && rest_of_line.trim().is_empty() {
-        hint.end_byte() + (rest_of_line.len() + 1).min(rest.len())
+    let range = if own_line && rest_of_line.trim().is_empty() {
+        line_start..hint.end_byte() + (rest_of_line.len() + 1).min(rest.len())
     } else {
-        hint.end_byte() + (rest.len() - rest.trim_start_matches([' ', '\t']).len())
+        let spaces = rest.len() - rest.trim_start_matches([' ', '\t']).len();
+        hint.start_byte()..hint.end_byte() + spaces
     };
-    let start = if own_line && rest_of_line.trim().is_empty() {
-        line_start
-    } else {
-        hint.start_byte()
-    };
-    let range = start..end;
     Cut {
         kind: ElisionKind::Attribute,
         lines: lines.span(text, &range),
