@@ -167,6 +167,7 @@ fn mixed_change() -> sextant::ide::SourceChange {
                 base_hash: hash("mv = 1\n"),
                 text: "mv = 2\n".into(),
                 executable: None,
+                encoding: Default::default(),
             },
             FileSystemEdit::SetExecutable {
                 path: "run.sh".into(),

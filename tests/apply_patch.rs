@@ -339,3 +339,91 @@ fn edit_follows_each_language_s_indentation() {
         "package main\n\nfunc area(w int) int {\n\tsq := w * w\n\treturn sq\n}\n"
     );
 }
+
+/// A file that is not UTF-8 is patched as Latin-1: the patch may be UTF-8 text (as an
+/// agent writes it) or the file's own bytes (as `git diff` prints them), every byte the
+/// patch does not touch stays, and a character Latin-1 cannot hold is refused.
+#[test]
+fn a_latin_1_file_is_patched_in_latin_1() {
+    use sha2::Digest;
+    let dir = workspace();
+    let root = dir.path();
+    let legacy: &[u8] = b"# -*- coding: latin-1 -*-\r\nNAME = 'Jos\xe9'\r\nSIGN = '\x80'\r\n";
+    std::fs::write(root.join("app/legacy.py"), legacy).unwrap();
+    let utf8_patch = "--- a/app/legacy.py\n+++ b/app/legacy.py\n@@ -2 +2 @@\n\
+                      -NAME = 'Jos\u{e9}'\n+NAME = 'Andr\u{e9}'\n";
+    let out = with_stdin(root, &["apply"], utf8_patch);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "M app/legacy.py (latin-1) +1 -1\n1 file (dry run: --diff to see it, --write to apply)\n"
+    );
+    let sha256: String = sha2::Sha256::digest(legacy)
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect();
+    let expected = format!("app/legacy.py={sha256}");
+    let out = with_stdin(
+        root,
+        &["apply", "--write", "--expected-sha256", &expected],
+        utf8_patch,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let andre: &[u8] = b"# -*- coding: latin-1 -*-\r\nNAME = 'Andr\xe9'\r\nSIGN = '\x80'\r\n";
+    assert_eq!(std::fs::read(root.join("app/legacy.py")).unwrap(), andre);
+
+    // The file's own bytes, as `git diff` prints a Latin-1 file.
+    let raw_patch: &[u8] = b"--- a/app/legacy.py\n+++ b/app/legacy.py\n@@ -2 +2 @@\n\
+                             -NAME = 'Andr\xe9'\n+NAME = '\xc9lise'\n";
+    std::fs::write(root.join("raw.diff"), raw_patch).unwrap();
+    let out = sextant(root, &["apply", "--write", "raw.diff"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let elise: &[u8] = b"# -*- coding: latin-1 -*-\r\nNAME = '\xc9lise'\r\nSIGN = '\x80'\r\n";
+    assert_eq!(std::fs::read(root.join("app/legacy.py")).unwrap(), elise);
+
+    let euro = "--- a/app/legacy.py\n+++ b/app/legacy.py\n@@ -3 +3 @@\n\
+                -SIGN = '\u{80}'\n+SIGN = '\u{20ac}'\n";
+    let out = with_stdin(root, &["apply", "--write"], euro);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "sextant: error: PATCH_DOES_NOT_APPLY: app/legacy.py: line 3 has '€' (U+20AC), \
+         which Latin-1, the file's encoding, cannot hold\n"
+    );
+    assert_eq!(std::fs::read(root.join("app/legacy.py")).unwrap(), elise);
+}
+
+/// A file with other hard links is refused unless `--break-hard-links`; then the name the
+/// patch names gets the new text, the other keeps the old, and the output says so.
+#[test]
+fn a_file_with_other_hard_links_is_written_only_with_break_hard_links() {
+    let dir = workspace();
+    let root = dir.path();
+    std::fs::hard_link(root.join("app/main.py"), root.join("app/copy.py")).unwrap();
+    let out = with_stdin(root, &["apply", "--write"], TYPO);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        "sextant: error: WRITE_REFUSED: app/main.py: it has 2 hard links, and replacing it \
+         would leave the others with the old text (allow that with `break_hard_links`); \
+         nothing was written\n"
+    );
+    assert_eq!(read(root, "app/main.py"), MAIN);
+    let out = with_stdin(root, &["apply", "--break-hard-links"], TYPO);
+    assert_eq!(out.status.code(), Some(2), "it goes with --write");
+    let out = with_stdin(root, &["apply", "--write", "--break-hard-links"], TYPO);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "M app/main.py +1 -1\n\
+         app/main.py:1:21: warning SX006 'app.geo.area' imported but unused (new)\n\
+         app/main.py:3:7: error SX005 undefined name 'aera' (new)\n\
+         1 file, written\n\
+         app/main.py: its other hard links keep the old text\n"
+    );
+    assert_eq!(
+        read(root, "app/main.py"),
+        MAIN.replace("print(area", "print(aera")
+    );
+    assert_eq!(read(root, "app/copy.py"), MAIN);
+}

@@ -352,6 +352,7 @@ fn created_deleted_and_moved_files_reach_the_index_at_once() {
                 base_hash: ContentHash::of(b"def alpha():\n    pass\n"),
                 text: "def beta():\n    pass\n".into(),
                 executable: None,
+                encoding: Default::default(),
             },
         ],
     };

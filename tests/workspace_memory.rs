@@ -830,6 +830,7 @@ fn the_live_writer_indexes_created_deleted_and_moved_files() {
                 base_hash: ContentHash::of(b"def alpha():\n    pass\n"),
                 text: "def beta():\n    pass\n".into(),
                 executable: None,
+                encoding: Default::default(),
             },
         ],
     };

@@ -18,10 +18,10 @@ use super::{
 };
 use crate::{
     ide::{
-        CheckPolicy, DiagnosticInfo, Failure, Patch, PatchFormat, PatchOptions, Sha256Hash,
-        parse_patch,
+        CheckPolicy, DiagnosticInfo, Failure, FileText, Patch, PatchFormat, PatchOptions,
+        Sha256Hash, TextEncoding, parse_patch,
     },
-    workspace::Host,
+    workspace::{HardLinks, Host},
 };
 
 #[derive(Args, Debug)]
@@ -59,6 +59,19 @@ pub struct WriteArgs {
     /// Write the change (every file or none; refused if a file changed since it was read).
     #[arg(long)]
     pub write: bool,
+    /// With --write: replace a file that has other hard links at the path the patch names;
+    /// its other links keep the old text [default: refuse such a file].
+    #[arg(long, requires = "write")]
+    pub break_hard_links: bool,
+}
+
+impl WriteArgs {
+    pub(super) fn hard_links(&self) -> HardLinks {
+        match self.break_hard_links {
+            true => HardLinks::Break,
+            false => HardLinks::Refuse,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -84,6 +97,7 @@ pub fn run(g: &GlobalArgs, args: &ApplyArgs) -> Result<(String, ExitCode), CliEr
         expected_sha256: args.expected_sha256.iter().cloned().collect(),
         diff: args.output.diff,
         write: args.output.write,
+        hard_links: args.output.hard_links(),
     };
     shown.run(g, &host, &patch, serde_json::Map::new())
 }
@@ -121,6 +135,7 @@ pub(super) struct Shown {
     pub expected_sha256: BTreeMap<String, Sha256Hash>,
     pub diff: bool,
     pub write: bool,
+    pub hard_links: HardLinks,
 }
 
 impl Shown {
@@ -146,8 +161,10 @@ impl Shown {
         let new_diagnostics = preview.new_diagnostics.clone().unwrap_or_default();
         let blocking = self.check.blocking(&new_diagnostics);
         let written = self.write && blocking.is_empty() && !preview.change.is_empty();
+        let mut links_broken = Vec::new();
         if written {
-            host.write_change(&preview.change).map_err(failed)?;
+            let outcome = host.write_change_with(&preview.change, self.hard_links);
+            links_broken = outcome.map_err(failed)?.hard_links_broken;
         }
         let code = match blocking.is_empty() {
             true => ExitCode::SUCCESS,
@@ -162,6 +179,9 @@ impl Shown {
             let found = serde_json::to_value(&preview.new_diagnostics).unwrap_or_default();
             value.insert("new_diagnostics".into(), found);
             value.insert("diff".into(), preview.outcome.diff.clone().into());
+            if !links_broken.is_empty() {
+                value.insert("hard_links_broken".into(), links_broken.into());
+            }
             let value = serde_json::Value::Object(value);
             format!(
                 "{}\n",
@@ -170,18 +190,24 @@ impl Shown {
         } else if self.diff {
             preview.outcome.diff.clone()
         } else {
-            summary(&preview, &new_diagnostics, written, self.write)
+            let mut out = summary(&preview, &new_diagnostics, written, self.write);
+            for path in links_broken {
+                writeln!(out, "{path}: its other hard links keep the old text").unwrap();
+            }
+            out
         };
         Ok((out, code))
     }
 }
 
-/// The text of the file `path`, or of standard input for `-`.
+/// The text of the patch file `path` (`-`: standard input). Bytes that are not UTF-8 are
+/// read as Latin-1, as the files they patch are: `git diff` prints a Latin-1 file's lines
+/// as they are on disk.
 pub(super) fn read_input(path: &PathBuf) -> Result<String, CliError> {
-    let mut text = String::new();
+    let mut bytes = Vec::new();
     let read = match path.as_os_str() == "-" {
-        true => std::io::stdin().read_to_string(&mut text).map(drop),
-        false => std::fs::read_to_string(path).map(|t| text = t),
+        true => std::io::stdin().read_to_end(&mut bytes).map(drop),
+        false => std::fs::read(path).map(|b| bytes = b),
     };
     read.map_err(|error| {
         let code = match error.kind() {
@@ -190,7 +216,7 @@ pub(super) fn read_input(path: &PathBuf) -> Result<String, CliError> {
         };
         CliError(format!("{code}: {}: {error}", path.display()))
     })?;
-    Ok(text)
+    Ok(FileText::decode(bytes).text)
 }
 
 fn summary(
@@ -211,9 +237,13 @@ fn summary(
             Some(false) => " (-x)",
             None => "",
         };
+        let encoding = match file.encoding {
+            TextEncoding::Latin1 => " (latin-1)",
+            TextEncoding::Utf8 => "",
+        };
         writeln!(
             s,
-            "{} {path}{mode} +{} -{}",
+            "{} {path}{mode}{encoding} +{} -{}",
             file.status.letter(),
             file.lines_added,
             file.lines_removed

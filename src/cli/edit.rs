@@ -86,6 +86,7 @@ pub fn run(g: &GlobalArgs, args: &EditArgs) -> Result<(String, ExitCode), CliErr
         expected_sha256: Default::default(),
         diff: args.output.diff,
         write: args.output.write,
+        hard_links: args.output.hard_links(),
     };
     let mut extra = serde_json::Map::new();
     extra.insert("definition".into(), edit.definition.clone().into());

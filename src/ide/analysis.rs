@@ -566,7 +566,7 @@ impl Analysis {
     pub fn preview_patch(
         &self,
         patch: &super::Patch,
-        texts: &std::collections::BTreeMap<String, String>,
+        texts: &std::collections::BTreeMap<String, super::FileText>,
         options: &super::PatchOptions,
         check: super::CheckPolicy,
     ) -> Cancellable<Result<super::PatchPreview, super::PatchError>> {

@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 
-use super::Span;
+use super::{FileText, Span, TextEncoding};
 
 /// A BLAKE3 hash of a file's bytes, shown as lowercase hex. Two texts with the same hash
 /// are taken to be the same text.
@@ -48,9 +48,14 @@ pub struct TextEdit {
 pub struct FileEdit {
     /// Workspace-relative path with `/` separators.
     pub path: String,
+    /// The hash of the file's bytes (its text's, in `encoding`).
     pub base_hash: ContentHash,
     /// Sorted by position, non-overlapping.
     pub edits: Vec<TextEdit>,
+    /// How the file's bytes are read as the text the edits are ranges of, and how the new
+    /// text is written back.
+    #[serde(skip_serializing_if = "TextEncoding::is_utf8")]
+    pub encoding: TextEncoding,
 }
 
 /// Why an edit cannot be applied to a text.
@@ -63,20 +68,29 @@ pub enum EditError {
 }
 
 impl FileEdit {
-    /// The edits to `base`, whose hash this edit records.
-    pub fn new(path: impl Into<String>, base: &str, mut edits: Vec<TextEdit>) -> FileEdit {
+    /// The edits to the UTF-8 text `base`, whose hash this edit records.
+    pub fn new(path: impl Into<String>, base: &str, edits: Vec<TextEdit>) -> FileEdit {
+        FileEdit::of_file(path, &FileText::utf8(base), edits)
+    }
+
+    /// The edits to `base`, whose bytes' hash this edit records with its encoding.
+    pub fn of_file(path: impl Into<String>, base: &FileText, mut edits: Vec<TextEdit>) -> FileEdit {
         edits.sort_by_key(|edit| (edit.range.byte_start, edit.range.byte_end));
         FileEdit {
             path: path.into(),
-            base_hash: ContentHash::of(base.as_bytes()),
+            base_hash: ContentHash::of(&base.bytes()),
             edits,
+            encoding: base.encoding,
         }
     }
 
-    /// `base` with the edits made; refused unless `base` is the text they were computed
-    /// from and every range is well formed.
+    /// `base` (the text of the file in the edit's encoding) with the edits made; refused
+    /// unless `base` is the text they were computed from and every range is well formed.
     pub fn apply(&self, base: &str) -> Result<String, EditError> {
-        if ContentHash::of(base.as_bytes()) != self.base_hash {
+        let base_bytes = self.encoding.encode(base).map_err(|_| EditError::Stale {
+            path: self.path.clone(),
+        })?;
+        if ContentHash::of(&base_bytes) != self.base_hash {
             return Err(EditError::Stale {
                 path: self.path.clone(),
             });
@@ -144,6 +158,9 @@ pub enum FileSystemEdit {
         base_hash: ContentHash,
         text: String,
         executable: Option<bool>,
+        /// `from`'s encoding, in which `text` is written at `to`.
+        #[serde(skip_serializing_if = "TextEncoding::is_utf8")]
+        encoding: TextEncoding,
     },
     /// The executable bits of the file at `path` set (for each class that may read it) or
     /// cleared; its text stays.

@@ -41,6 +41,7 @@ mod stats;
 mod structure;
 mod symbol_search;
 mod target;
+mod text_encoding;
 
 pub use analysis::{
     Analysis, AnalysisHost, Cancellable, CancellationToken, Cancelled, Change, ChangeSummary,
@@ -120,6 +121,7 @@ pub use stats::{LanguageStats, WorkspaceStats};
 pub use structure::Fold;
 pub use symbol_search::{SymbolMatch, SymbolQuery, SymbolSearch};
 pub use target::{Target, TargetError};
+pub use text_encoding::{FileText, TextEncoding, Unencodable};
 
 // The vocabulary of answers, defined below `ide` and part of its API.
 pub use crate::checks::{Applicability, Code as DiagnosticCode, Severity};

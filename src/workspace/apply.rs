@@ -1,13 +1,16 @@
 //! Writing a [`SourceChange`] to disk: every file or none.
 //!
 //! Invariant: a file is written only when its bytes on disk still hash to the text the
-//! edit was computed from, are valid UTF-8, and its real path lies inside the root. Each
+//! edit was computed from, decode in the edit's encoding (UTF-8, or Latin-1 for a file
+//! that is not: `ide::TextEncoding`, so every byte the edit leaves comes back as it was),
+//! and its real path lies inside the root. Each
 //! new text goes to a temporary file in the target's own directory, is synced, takes the
 //! old file's permissions and is renamed over it, so a reader (or a crash) sees the old
 //! file or the new one, never a mix. When a step fails after some files were replaced,
 //! those files get their old bytes back the same way before the error is returned.
 //! Edits are made to the text as it is, so line endings, a byte-order mark and the
-//! encoding are whatever the file had. Every step goes through a [`WritableSystem`]: the
+//! encoding are whatever the file had; a new character the encoding cannot hold is
+//! refused. Every step goes through a [`WritableSystem`]: the
 //! disk in use, a memory system (which can fail any step) in tests.
 //!
 //! File-system edits join the same transaction. Nothing is written until every edit is
@@ -31,6 +34,7 @@ use std::{
 
 use crate::ide::{
     ContentHash, EditError, ErrorCode, Failure, FileEdit, FileSystemEdit, SourceChange,
+    TextEncoding,
 };
 
 use super::{
@@ -93,6 +97,10 @@ pub struct Written {
     pub moved: Vec<MovedFile>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub mode_changed: Vec<ModeChanged>,
+    /// Files edited, moved or deleted under [`HardLinks::Break`] whose other hard links
+    /// still hold the old text.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hard_links_broken: Vec<String>,
 }
 
 impl Written {
@@ -141,12 +149,36 @@ pub struct ModeChanged {
     pub executable: bool,
 }
 
-/// Writes `change` to `system`: all files or none. Files are read with at most
-/// `max_file_size` bytes, as the loader reads them.
+/// What a write does with a file that has other hard links. Replacing it (the only write
+/// that never leaves a file half-written) gives the new text to the name the change
+/// names; its other names keep the old text, which is why that is refused unless asked.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum HardLinks {
+    /// Refuse the write (`WRITE_REFUSED`).
+    #[default]
+    Refuse,
+    /// Replace the file at its name anyway; its other links keep the old text, and
+    /// [`Written::hard_links_broken`] lists it. A deletion removes that one name; a change
+    /// of mode alone is made to the file all its names share.
+    Break,
+}
+
+/// Writes `change` to `system`: all files or none, refusing files with other hard links.
+/// Files are read with at most `max_file_size` bytes, as the loader reads them.
 pub fn apply_change(
     system: &dyn WritableSystem,
     change: &SourceChange,
     max_file_size: u64,
+) -> Result<Written, ApplyError> {
+    apply_change_with(system, change, max_file_size, HardLinks::Refuse)
+}
+
+/// [`apply_change`], with files that have other hard links treated as `links` says.
+pub fn apply_change_with(
+    system: &dyn WritableSystem,
+    change: &SourceChange,
+    max_file_size: u64,
+    links: HardLinks,
 ) -> Result<Written, ApplyError> {
     let files: Vec<&FileEdit> = change
         .files
@@ -158,10 +190,10 @@ pub fn apply_change(
     let mut planned: Vec<Plan> = Vec::with_capacity(files.len());
     for file in &files {
         let executable = modes_with_text.get(file.path.as_str()).copied();
-        let plan = plan(system, file, executable, max_file_size)?;
+        let plan = plan(system, file, executable, max_file_size, links)?;
         // Two paths to one file (a symlink): writing both would apply the edit twice.
         if let Some(first) = planned.iter().find(|p| p.real_path == plan.real_path) {
-            if first.new_text == plan.new_text {
+            if first.new_bytes == plan.new_bytes {
                 continue;
             }
             return Err(ApplyError::Refused {
@@ -173,7 +205,7 @@ pub fn apply_change(
     }
     let mut tree_plans: Vec<TreePlan> = Vec::with_capacity(tree_edits.len());
     for edit in &tree_edits {
-        tree_plans.push(plan_tree_edit(system, edit, max_file_size)?);
+        tree_plans.push(plan_tree_edit(system, edit, max_file_size, links)?);
     }
     each_real_path_once(&planned, &tree_plans)?;
 
@@ -182,8 +214,8 @@ pub fn apply_change(
     for plan in &planned {
         pause_for_tests();
         let staging = match plan.new_mode {
-            Some((_, mode)) => system.stage_new(&plan.real_path, plan.new_text.as_bytes(), mode),
-            None => system.stage(&plan.real_path, plan.new_text.as_bytes()),
+            Some((_, mode)) => system.stage_new(&plan.real_path, &plan.new_bytes, mode),
+            None => system.stage(&plan.real_path, &plan.new_bytes),
         };
         match staging {
             Ok(temporary) => staged.push(temporary),
@@ -264,7 +296,19 @@ pub fn apply_change(
     for directory in &created_directories {
         system.sync_directory(directory);
     }
+    let hard_links_broken = (planned.iter())
+        .filter(|plan| plan.breaks_links)
+        .map(|plan| plan.path.clone())
+        .chain(
+            (tree_plans.iter())
+                .filter(|plan| !matches!(plan, TreePlan::SetExecutable { .. }))
+                .filter_map(TreePlan::source)
+                .filter(|source| source.breaks_links)
+                .map(|source| source.path.clone()),
+        )
+        .collect();
     let mut written = Written {
+        hard_links_broken,
         mode_changed: planned
             .iter()
             .filter_map(|plan| {
@@ -277,7 +321,7 @@ pub fn apply_change(
             .into_iter()
             .map(|plan| WrittenFile {
                 path: plan.path,
-                new_hash: ContentHash::of(plan.new_text.as_bytes()),
+                new_hash: ContentHash::of(&plan.new_bytes),
                 text: plan.new_text,
             })
             .collect(),
@@ -287,14 +331,14 @@ pub fn apply_change(
         match tree_plan {
             TreePlan::Create { new } => written.created.push(WrittenFile {
                 path: new.path,
-                new_hash: ContentHash::of(new.text.as_bytes()),
+                new_hash: ContentHash::of(&new.bytes),
                 text: new.text,
             }),
             TreePlan::Delete { source } => written.deleted.push(source.path),
             TreePlan::Move { source, new } => written.moved.push(MovedFile {
                 from: source.path,
                 to: new.path,
-                new_hash: ContentHash::of(new.text.as_bytes()),
+                new_hash: ContentHash::of(&new.bytes),
                 text: new.text,
             }),
             TreePlan::SetExecutable { source, executable } => {
@@ -315,10 +359,14 @@ struct Plan {
     old_bytes: Vec<u8>,
     base_hash: ContentHash,
     new_text: String,
+    /// `new_text` in the file's encoding.
+    new_bytes: Vec<u8>,
     /// The executable bit a patch sets with the new text, the mode that makes, and
     /// (`old_mode`) the mode a rollback puts back.
     new_mode: Option<(bool, u32)>,
     old_mode: u32,
+    /// The file has other hard links, which keep the old text.
+    breaks_links: bool,
 }
 
 /// One file-system edit, decided before anything is written.
@@ -337,6 +385,8 @@ struct Source {
     /// The bytes and mode a rollback puts back.
     old_bytes: Vec<u8>,
     mode: u32,
+    /// The file has other hard links (which keep its bytes).
+    breaks_links: bool,
 }
 
 /// A file to create where nothing is.
@@ -344,6 +394,8 @@ struct NewFile {
     path: String,
     real_path: PathBuf,
     text: String,
+    /// `text` in the encoding it is written in.
+    bytes: Vec<u8>,
     mode: u32,
     /// The directories to create first, outermost first (real paths).
     missing_directories: Vec<PathBuf>,
@@ -516,6 +568,7 @@ fn plan(
     file: &FileEdit,
     executable: Option<bool>,
     max_file_size: u64,
+    links: HardLinks,
 ) -> Result<Plan, ApplyError> {
     let refused = |reason: String| refused(&file.path, reason);
     let relative = plain_relative(&file.path)?;
@@ -524,9 +577,11 @@ fn plan(
         .map_err(|refusal| refused(refusal.to_string()))?;
     // Before the hash: the index holds such a file decoded lossily, so an edit computed
     // from it never matches the bytes, and the refusal must say why, not `CONFLICT`.
-    let Ok(text) = std::str::from_utf8(&content.bytes) else {
+    let Some(text) = file.encoding.decode(&content.bytes) else {
         return Err(refused(
-            "not valid UTF-8, so sextant never writes it".to_string(),
+            "not valid UTF-8, so an edit computed from the index never applies to it \
+             (a patch reads it as Latin-1)"
+                .to_string(),
         ));
     };
     if ContentHash::of(&content.bytes) != file.base_hash {
@@ -534,10 +589,13 @@ fn plan(
             path: file.path.clone(),
         });
     }
-    let new_text = file.apply(text).map_err(ApplyError::BadEdit)?;
-    if let Some(reason) = system.write_protection(&content.real_path) {
-        return Err(refused(reason));
-    }
+    let new_text = file.apply(&text).map_err(ApplyError::BadEdit)?;
+    let new_bytes = file
+        .encoding
+        .encode(&new_text)
+        .map_err(|unencodable| refused(unencodable.to_string()))?
+        .into_owned();
+    let breaks_links = writable(system, &content.real_path, &file.path, links)?;
     let old_mode = match executable {
         Some(_) => system
             .mode(&content.real_path)
@@ -550,8 +608,10 @@ fn plan(
         base_hash: file.base_hash,
         old_bytes: content.bytes,
         new_text,
+        new_bytes,
         new_mode: executable.map(|on| (on, with_executable(old_mode, on))),
         old_mode,
+        breaks_links,
     })
 }
 
@@ -559,6 +619,7 @@ fn plan_tree_edit(
     system: &dyn WritableSystem,
     edit: &FileSystemEdit,
     max_file_size: u64,
+    links: HardLinks,
 ) -> Result<TreePlan, ApplyError> {
     Ok(match edit {
         FileSystemEdit::Create {
@@ -570,11 +631,12 @@ fn plan_tree_edit(
                 system,
                 path,
                 text,
+                TextEncoding::Utf8,
                 with_executable(system.new_file_mode(), *executable),
             )?,
         },
         FileSystemEdit::Delete { path, base_hash } => TreePlan::Delete {
-            source: plan_source(system, path, *base_hash, max_file_size)?,
+            source: plan_source(system, path, *base_hash, max_file_size, links)?,
         },
         FileSystemEdit::Move {
             from,
@@ -582,13 +644,14 @@ fn plan_tree_edit(
             base_hash,
             text,
             executable,
+            encoding,
         } => {
-            let source = plan_source(system, from, *base_hash, max_file_size)?;
+            let source = plan_source(system, from, *base_hash, max_file_size, links)?;
             let mode = match executable {
                 Some(executable) => with_executable(source.mode, *executable),
                 None => source.mode,
             };
-            let new = plan_new_file(system, to, text, mode)?;
+            let new = plan_new_file(system, to, text, *encoding, mode)?;
             TreePlan::Move { source, new }
         }
         FileSystemEdit::SetExecutable {
@@ -596,10 +659,36 @@ fn plan_tree_edit(
             base_hash,
             executable,
         } => TreePlan::SetExecutable {
-            source: plan_source(system, path, *base_hash, max_file_size)?,
+            source: plan_source(system, path, *base_hash, max_file_size, links)?,
             executable: *executable,
         },
     })
+}
+
+/// Refuses the file at `real_path` (named `path`) when its permissions protect it, or when
+/// it has other hard links and `links` does not allow breaking them; whether it has them.
+fn writable(
+    system: &dyn WritableSystem,
+    real_path: &Path,
+    path: &str,
+    links: HardLinks,
+) -> Result<bool, ApplyError> {
+    if let Some(reason) = system.write_protection(real_path) {
+        return Err(refused(path, reason));
+    }
+    let count = system
+        .hard_links(real_path)
+        .map_err(|error| refused(path, error.to_string()))?;
+    if count > 1 && links == HardLinks::Refuse {
+        return Err(refused(
+            path,
+            format!(
+                "it has {count} hard links, and replacing it would leave the others with \
+                 the old text (allow that with `break_hard_links`)"
+            ),
+        ));
+    }
+    Ok(count > 1)
 }
 
 /// `mode` with the executable bit of each class that may read the file set, or with every
@@ -621,6 +710,7 @@ fn plan_source(
     path: &str,
     base_hash: ContentHash,
     max_file_size: u64,
+    links: HardLinks,
 ) -> Result<Source, ApplyError> {
     let at = system.root().join(plain_relative(path)?);
     match system.symlink_metadata(&at) {
@@ -641,9 +731,7 @@ fn plan_source(
             path: path.to_string(),
         });
     }
-    if let Some(reason) = system.write_protection(&content.real_path) {
-        return Err(refused(path, reason));
-    }
+    let breaks_links = writable(system, &content.real_path, path, links)?;
     let mode = system
         .mode(&content.real_path)
         .map_err(|error| refused(path, error.to_string()))?;
@@ -653,6 +741,7 @@ fn plan_source(
         base_hash,
         old_bytes: content.bytes,
         mode,
+        breaks_links,
     })
 }
 
@@ -663,8 +752,13 @@ fn plan_new_file(
     system: &dyn WritableSystem,
     path: &str,
     text: &str,
+    encoding: TextEncoding,
     mode: u32,
 ) -> Result<NewFile, ApplyError> {
+    let bytes = encoding
+        .encode(text)
+        .map_err(|unencodable| refused(path, unencodable.to_string()))?
+        .into_owned();
     let root = system.root();
     let at = root.join(plain_relative(path)?);
     match system.symlink_metadata(&at) {
@@ -728,6 +822,7 @@ fn plan_new_file(
         path: path.to_string(),
         real_path: directory.join(at.file_name().expect("a plain path names a file")),
         text: text.to_string(),
+        bytes,
         mode,
         missing_directories,
     })
@@ -749,7 +844,7 @@ fn stage_new_file<'s>(
         created_directories.push(directory.clone());
     }
     pause_for_tests();
-    system.stage_new(&new.real_path, new.text.as_bytes(), new.mode)
+    system.stage_new(&new.real_path, &new.bytes, new.mode)
 }
 
 /// Takes the steps of one file-system edit, each after checking its precondition again,
@@ -949,7 +1044,7 @@ fn remove_directories(system: &dyn WritableSystem, created: &[PathBuf]) -> Vec<S
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ide::{LineIndex, Span, TextEdit, TextRange};
+    use crate::ide::{FileText, LineIndex, Span, TextEdit, TextRange};
     use crate::workspace::{ApplyStep, MemorySystem, OsSystem, System};
     use std::fs;
 
@@ -1131,7 +1226,8 @@ mod tests {
         assert_eq!(error.code().as_str(), "WRITE_REFUSED");
         assert_eq!(
             error.to_string(),
-            "bad.py: not valid UTF-8, so sextant never writes it; nothing was written"
+            "bad.py: not valid UTF-8, so an edit computed from the index never applies to it \
+             (a patch reads it as Latin-1); nothing was written"
         );
         let escape = SourceChange {
             files: vec![replace("../a.py", "x = 1\n", "x", "y")],
@@ -1144,6 +1240,58 @@ mod tests {
                 .as_str(),
             "WRITE_REFUSED"
         );
+    }
+
+    #[test]
+    fn a_latin_1_file_is_edited_in_latin_1_and_every_other_byte_stays() {
+        let old: &[u8] = b"# -*- coding: latin-1 -*-\r\nname = 'Jos\xe9'\r\nsign = '\x80'\r\n";
+        let (_dir, root) = workspace(&[]);
+        fs::write(root.join("old.py"), old).unwrap();
+        fs::write(root.join("moved.py"), old).unwrap();
+        let base = FileText::decode(old.to_vec());
+        assert_eq!(base.encoding, TextEncoding::Latin1);
+        let at = base.text.find("Jos").unwrap() as u32;
+        let edit = |new_text: &str| {
+            let index = LineIndex::new(base.text.as_str().into());
+            let range = TextRange::new(at.into(), (at + "Jos\u{e9}".len() as u32).into());
+            FileEdit::of_file(
+                "old.py",
+                &base,
+                vec![TextEdit {
+                    range: Span::new(&index, range),
+                    new_text: new_text.to_string(),
+                }],
+            )
+        };
+        let unencodable = SourceChange {
+            files: vec![edit("Jos\u{e9} \u{20ac}")],
+            file_system: Vec::new(),
+        };
+        let error = apply_change(&disk(&root), &unencodable, LIMIT).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "old.py: line 2 has '€' (U+20AC), which Latin-1, the file's encoding, cannot hold; \
+             nothing was written"
+        );
+        assert_eq!(fs::read(root.join("old.py")).unwrap(), old);
+        let change = SourceChange {
+            files: vec![edit("Andr\u{e9}")],
+            file_system: vec![FileSystemEdit::Move {
+                from: "moved.py".into(),
+                to: "new/moved.py".into(),
+                base_hash: ContentHash::of(old),
+                text: format!("{}# \u{fc}\n", base.text),
+                executable: None,
+                encoding: TextEncoding::Latin1,
+            }],
+        };
+        let written = apply_change(&disk(&root), &change, LIMIT).unwrap();
+        let new: &[u8] = b"# -*- coding: latin-1 -*-\r\nname = 'Andr\xe9'\r\nsign = '\x80'\r\n";
+        assert_eq!(fs::read(root.join("old.py")).unwrap(), new);
+        assert_eq!(written.files[0].new_hash, ContentHash::of(new));
+        let moved = [old, b"# \xfc\n"].concat();
+        assert_eq!(fs::read(root.join("new/moved.py")).unwrap(), moved);
+        assert_eq!(written.moved[0].new_hash, ContentHash::of(&moved));
     }
 
     #[cfg(unix)]
@@ -1221,9 +1369,26 @@ mod tests {
         let error = apply_change(&disk(&root), &change, LIMIT).unwrap_err();
         assert_eq!(
             error.to_string(),
-            "a.py: it has 2 hard links, which replacing it would break; nothing was written"
+            "a.py: it has 2 hard links, and replacing it would leave the others with the old \
+             text (allow that with `break_hard_links`); nothing was written"
         );
         assert_eq!(read(&root, "b.py"), "x = 1\n");
+
+        // Asked to: the name edited gets the new text, the other keeps the old one, and so
+        // does a third name of a file moved away.
+        fs::write(root.join("c.py"), "z = 1\n").unwrap();
+        fs::hard_link(root.join("c.py"), root.join("d.py")).unwrap();
+        let change = SourceChange {
+            files: vec![replace("a.py", "x = 1\n", "x", "y")],
+            file_system: vec![moved("c.py", "e.py", "z = 1\n", "z = 2\n", None)],
+        };
+        let written = apply_change_with(&disk(&root), &change, LIMIT, HardLinks::Break).unwrap();
+        assert_eq!(written.hard_links_broken, ["a.py", "c.py"]);
+        assert_eq!(read(&root, "a.py"), "y = 1\n");
+        assert_eq!(read(&root, "b.py"), "x = 1\n");
+        assert_eq!(read(&root, "e.py"), "z = 2\n");
+        assert_eq!(read(&root, "d.py"), "z = 1\n");
+        assert!(!root.join("c.py").exists());
     }
 
     fn create(path: &str, text: &str, executable: bool) -> FileSystemEdit {
@@ -1254,6 +1419,7 @@ mod tests {
             base_hash: ContentHash::of(old.as_bytes()),
             text: text.into(),
             executable,
+            encoding: TextEncoding::Utf8,
         }
     }
 

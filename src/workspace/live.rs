@@ -551,7 +551,7 @@ impl LiveWorkspace {
     pub fn current_texts<'a>(
         &self,
         paths: impl IntoIterator<Item = &'a str>,
-    ) -> Result<std::collections::BTreeMap<String, String>, ApplyError> {
+    ) -> Result<std::collections::BTreeMap<String, crate::ide::FileText>, ApplyError> {
         let max_file_size = self
             .snapshot()
             .map(|snapshot| snapshot.max_file_size)
@@ -564,11 +564,21 @@ impl LiveWorkspace {
     /// returning, watcher or not, so every read after this call sees the new text and the
     /// new list of files. Never call it holding a snapshot.
     pub fn apply_change(&self, change: &SourceChange) -> Result<Written, ApplyError> {
+        self.apply_change_with(change, super::HardLinks::Refuse)
+    }
+
+    /// [`LiveWorkspace::apply_change`], with files that have other hard links treated as
+    /// `links` says.
+    pub fn apply_change_with(
+        &self,
+        change: &SourceChange,
+        links: super::HardLinks,
+    ) -> Result<Written, ApplyError> {
         let max_file_size = self
             .snapshot()
             .map(|snapshot| snapshot.max_file_size)
             .unwrap_or(super::DEFAULT_MAX_FILE_SIZE);
-        let written = super::apply_change(&*self.system, change, max_file_size)?;
+        let written = super::apply_change_with(&*self.system, change, max_file_size, links)?;
         // Created, deleted and both paths of a moved file too: the writer reads each path
         // again, so a file gone from the disk leaves the index and a new one joins it.
         let paths = written.paths().map(|path| self.root.join(path)).collect();

@@ -32,7 +32,10 @@ use std::{
 
 use rayon::prelude::*;
 
-pub use apply::{ApplyError, ModeChanged, MovedFile, Written, WrittenFile, apply_change};
+pub use apply::{
+    ApplyError, HardLinks, ModeChanged, MovedFile, Written, WrittenFile, apply_change,
+    apply_change_with,
+};
 pub use config::{CONFIG_FILE, Config, DEFAULT_MAX_FILE_SIZE};
 pub use error::LoadError;
 pub use format::{
@@ -784,14 +787,25 @@ impl Host {
     /// with the size limit the index read it with. The write goes to the system below the
     /// editors' open documents, and each file's hash is checked against the bytes there.
     pub fn write_change(&self, change: &SourceChange) -> Result<Written, ApplyError> {
-        apply_change(&**self.system.base(), change, self.config.max_file_size)
+        self.write_change_with(change, HardLinks::Refuse)
+    }
+
+    /// [`Host::write_change`], with files that have other hard links treated as `links`
+    /// says.
+    pub fn write_change_with(
+        &self,
+        change: &SourceChange,
+        links: HardLinks,
+    ) -> Result<Written, ApplyError> {
+        let system = &**self.system.base();
+        apply_change_with(system, change, self.config.max_file_size, links)
     }
 
     /// The text on disk now of each of `paths` that exists (see [`current_texts`]).
     pub fn current_texts<'a>(
         &self,
         paths: impl IntoIterator<Item = &'a str>,
-    ) -> Result<std::collections::BTreeMap<String, String>, ApplyError> {
+    ) -> Result<std::collections::BTreeMap<String, crate::ide::FileText>, ApplyError> {
         current_texts(&**self.system.base(), paths, self.config.max_file_size)
     }
 

@@ -5,6 +5,7 @@ write nothing (a hunk that does not apply, a path leaving the root, new errors u
 `--read-only` hiding `apply`."""
 
 import hashlib
+import os
 
 import pytest
 
@@ -224,7 +225,7 @@ async def test_a_read_only_server_offers_no_apply(project):
         await wait_until_indexed(session)
         tools = {t.name: t for t in (await session.list_tools()).tools}
         schema = tools["apply_patch"].input_schema["properties"]
-        assert "apply" not in schema and "operation_id" not in schema
+        assert "apply" not in schema and "operation_id" not in schema and "break_hard_links" not in schema
         assert tools["apply_patch"].annotations.read_only_hint is True
         error = tool_error(await call(session, {"patch": GIT_DIFF, "apply": True}))
         assert error["code"] == "INVALID_ARGUMENT"
@@ -321,3 +322,51 @@ async def test_a_hunk_found_away_from_its_line_is_applied_and_reported(project):
             "inexact_hunks": [{"hunk": 1, "line": 4, "patch_line": 1, "fuzz": 0, "whitespace_ignored": False}],
         }]
         assert (project / "app/main.py").read_text() == "import os\nimport sys\n\nfrom app.geo import area\n\nprint(area(3, 4))\n"
+
+
+LATIN1 = b"# -*- coding: latin-1 -*-\r\nNAME = 'Jos\xe9'\r\nSIGN = '\x80'\r\n"
+
+
+async def test_a_latin_1_file_is_patched_in_latin_1_and_keeps_its_other_bytes(project):
+    (project / "app/legacy.py").write_bytes(LATIN1)
+    patch = "--- a/app/legacy.py\n+++ b/app/legacy.py\n@@ -2 +2 @@\n-NAME = 'José'\n+NAME = 'André'\n"
+    async with stdio_session(project) as session:
+        await wait_until_indexed(session)
+        preview = await call(session, {"patch": patch})
+        assert not preview.is_error, preview
+        assert preview.structured_content["files"] == [
+            {"path": "app/legacy.py", "status": "modified", "encoding": "latin-1",
+             "lines_added": 1, "lines_removed": 1},
+        ]
+        euro = await call(session, {"replacements": [
+            {"path": "app/legacy.py", "old_text": "'\x80'", "new_text": "'€'"}], "apply": True})
+        assert tool_error(euro) == {
+            "code": "PATCH_DOES_NOT_APPLY",
+            "message": "app/legacy.py: line 3 has '€' (U+20AC), which Latin-1, the file's encoding, "
+                       "cannot hold",
+        }
+        applied = await call(session, {"patch": patch, "apply": True})
+        assert not applied.is_error, applied
+        assert (project / "app/legacy.py").read_bytes() == LATIN1.replace(b"Jos\xe9", b"Andr\xe9")
+
+
+async def test_a_file_with_other_hard_links_is_written_only_when_asked(project):
+    (project / "app/linked.py").write_text("X = 1\n")
+    os.link(project / "app/linked.py", project / "app/other.py")
+    replace = {"replacements": [{"path": "app/linked.py", "old_text": "X = 1", "new_text": "X = 2"}]}
+    async with stdio_session(project) as session:
+        await wait_until_indexed(session)
+        error = tool_error(await call(session, dict(replace, apply=True)))
+        assert error == {
+            "code": "WRITE_REFUSED",
+            "message": "app/linked.py: it has 2 hard links, and replacing it would leave the others with "
+                       "the old text (allow that with `break_hard_links`); nothing was written",
+        }
+        assert (project / "app/linked.py").read_text() == "X = 1\n"
+        dry = tool_error(await call(session, dict(replace, break_hard_links=True)))
+        assert dry["code"] == "INVALID_ARGUMENT"
+        written = await call(session, dict(replace, apply=True, break_hard_links=True))
+        assert not written.is_error, written
+        assert written.structured_content["hard_links_broken"] == ["app/linked.py"]
+        assert (project / "app/linked.py").read_text() == "X = 2\n"
+        assert (project / "app/other.py").read_text() == "X = 1\n"

@@ -15,7 +15,10 @@ use serde::Serialize;
 use super::lines::{Ending, FileLine, FileLines};
 use super::search_replace::Replacement;
 use super::{FileOperation, Hunk, HunkAnchor, HunkLine, OperationKind, Patch, PatchError};
-use crate::ide::{ContentHash, FileEdit, FileSystemEdit, SourceChange, unified_diff_labelled};
+use crate::ide::{
+    ContentHash, FileEdit, FileSystemEdit, FileText, SourceChange, TextEncoding,
+    unified_diff_labelled,
+};
 
 const BOM: char = '\u{feff}';
 
@@ -48,6 +51,9 @@ pub struct FileOutcome {
     pub old_text: Option<String>,
     /// `None` for a file the patch deletes.
     pub new_text: Option<String>,
+    /// How the old file's bytes were read, and the new text is written (a new file is
+    /// UTF-8).
+    pub encoding: TextEncoding,
     /// The executable bit the patch sets, when it sets one.
     pub executable: Option<bool>,
     /// One per hunk or search/replace block, in order.
@@ -81,7 +87,13 @@ impl PatchOutcome {
         let mut file_system = Vec::new();
         for file in &self.files {
             let path = file.path.clone();
-            let hash = |text: &str| ContentHash::of(text.as_bytes());
+            let encoding = file.encoding;
+            let hash = |text: &str| {
+                let bytes = encoding
+                    .encode(text)
+                    .expect("a file's old text encodes back");
+                ContentHash::of(&bytes)
+            };
             match (&file.old_text, &file.new_text, &file.new_path) {
                 (None, Some(text), _) => file_system.push(FileSystemEdit::Create {
                     path,
@@ -98,6 +110,7 @@ impl PatchOutcome {
                     base_hash: hash(old),
                     text: text.clone(),
                     executable: file.executable,
+                    encoding,
                 }),
                 (Some(old), Some(_), None) => {
                     files.extend(file.edit.clone());
@@ -121,7 +134,7 @@ impl PatchOutcome {
 /// every file, or the first failure.
 pub fn apply_to_texts(
     patch: &Patch,
-    current: &dyn Fn(&str) -> Option<String>,
+    current: &dyn Fn(&str) -> Option<FileText>,
     options: &PatchOptions,
 ) -> Result<PatchOutcome, PatchError> {
     check_expected_paths(patch, options)?;
@@ -136,12 +149,14 @@ pub fn apply_to_texts(
 
 fn apply_operation(
     operation: &FileOperation,
-    current: &dyn Fn(&str) -> Option<String>,
+    current: &dyn Fn(&str) -> Option<FileText>,
     options: &PatchOptions,
 ) -> Result<FileOutcome, PatchError> {
     let path = operation.path.as_str();
-    let old = current(path);
-    check_expected(path, old.as_deref(), options)?;
+    let old_file = current(path);
+    check_expected(path, old_file.as_ref(), options)?;
+    let encoding = old_file.as_ref().map_or(TextEncoding::Utf8, |f| f.encoding);
+    let old = old_file.map(|file| file.text);
     let existing = || {
         old.as_deref().ok_or_else(|| {
             PatchError::does_not_apply(path, "the file does not exist; the patch changes it")
@@ -152,6 +167,7 @@ fn apply_operation(
         new_path: None,
         old_text: old.clone(),
         new_text: None,
+        encoding,
         executable: None,
         hunks: Vec::new(),
         edit: None,
@@ -203,8 +219,17 @@ fn apply_operation(
             outcome.hunks = reports;
         }
     }
+    if let Some(new) = &outcome.new_text
+        && let Err(unencodable) = encoding.encode(new)
+    {
+        return Err(PatchError::does_not_apply(path, unencodable.to_string()));
+    }
     if let (Some(old), Some(new)) = (&outcome.old_text, &outcome.new_text) {
-        outcome.edit = (old != new).then(|| super::file_edit(path, old, new));
+        let old = FileText {
+            text: old.clone(),
+            encoding,
+        };
+        outcome.edit = (old.text != *new).then(|| super::file_edit(path, &old, new));
     }
     Ok(outcome)
 }
@@ -251,13 +276,15 @@ fn check_expected_paths(patch: &Patch, options: &PatchOptions) -> Result<(), Pat
     }
 }
 
-fn check_expected(path: &str, old: Option<&str>, options: &PatchOptions) -> Result<(), PatchError> {
+fn check_expected(
+    path: &str,
+    old: Option<&FileText>,
+    options: &PatchOptions,
+) -> Result<(), PatchError> {
     let Some(expected) = options.expected_sha256.get(path) else {
         return Ok(());
     };
-    // A file sextant would write is UTF-8 (a byte-order mark kept in the text), so its
-    // text's bytes are the file's bytes.
-    let message = match old.map(|text| Sha256Hash::of(text.as_bytes())) {
+    let message = match old.map(|file| Sha256Hash::of(&file.bytes())) {
         None => "the file was expected to exist, and it does not".to_string(),
         Some(found) if found != *expected => format!(
             "the file changed: its SHA-256 is {}, not the expected {}",

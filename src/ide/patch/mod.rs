@@ -23,7 +23,7 @@ mod tests;
 
 use std::collections::BTreeMap;
 
-use super::{ErrorCode, Failure, FileEdit};
+use super::{ErrorCode, Failure, FileEdit, FileText};
 
 pub use apply::{FileOutcome, HunkReport, PatchOptions, PatchOutcome, Sha256Hash, apply_to_texts};
 pub use preview::{CheckPolicy, FileStatus, InexactHunk, PatchPreview, PatchedFile};
@@ -297,6 +297,6 @@ impl Patch {
 }
 
 /// The edit from `old` to `new` of the file at `path`, line by line.
-fn file_edit(path: &str, old: &str, new: &str) -> FileEdit {
-    FileEdit::new(path, old, super::format::line_edits(old, new))
+fn file_edit(path: &str, old: &FileText, new: &str) -> FileEdit {
+    FileEdit::of_file(path, old, super::format::line_edits(&old.text, new))
 }

@@ -19,7 +19,10 @@ use crate::{
     checks::registry::Severity,
     db::{Db, Workspace},
     engine::change_check::{ChangedText, new_diagnostics},
-    ide::{CheckSettings, DiagnosticInfo, SourceChange, diagnostics::SelectedDiagnostics},
+    ide::{
+        CheckSettings, DiagnosticInfo, FileText, SourceChange, TextEncoding,
+        diagnostics::SelectedDiagnostics,
+    },
 };
 
 /// What new diagnostics in an edit's result do to its write.
@@ -69,7 +72,7 @@ pub(crate) fn preview(
     workspace: Workspace,
     settings: &CheckSettings,
     patch: &Patch,
-    texts: &BTreeMap<String, String>,
+    texts: &BTreeMap<String, FileText>,
     options: &PatchOptions,
     check: CheckPolicy,
 ) -> Result<PatchPreview, PatchError> {
@@ -133,6 +136,10 @@ pub struct PatchedFile {
     /// The executable bit the patch sets, when it sets one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub executable: Option<bool>,
+    /// The file is not UTF-8: read as Latin-1 and written back in it, every other byte as
+    /// it was.
+    #[serde(skip_serializing_if = "TextEncoding::is_utf8")]
+    pub encoding: TextEncoding,
     /// Hunks that did not apply where the patch placed them, or only with fuzz or with
     /// whitespace ignored.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -217,6 +224,7 @@ impl PatchedFile {
             lines_added,
             lines_removed,
             executable: file.executable,
+            encoding: file.encoding,
             inexact_hunks,
         }
     }

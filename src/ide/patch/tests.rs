@@ -6,12 +6,12 @@
 use std::collections::BTreeMap;
 
 use super::*;
-use crate::ide::ContentHash;
+use crate::ide::{ContentHash, FileText};
 
-fn texts(files: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> + use<> {
-    let files: BTreeMap<String, String> = files
+fn texts(files: &[(&str, &str)]) -> impl Fn(&str) -> Option<FileText> + use<> {
+    let files: BTreeMap<String, FileText> = files
         .iter()
-        .map(|(path, text)| (path.to_string(), text.to_string()))
+        .map(|(path, text)| (path.to_string(), FileText::utf8(*text)))
         .collect();
     move |path: &str| files.get(path).cloned()
 }
@@ -948,7 +948,7 @@ mod fixtures {
         let before = tree(&dir.join("before"));
         let text = std::fs::read_to_string(dir.join("patch.diff")).unwrap();
         let patch = parse_patch(&text, PatchFormat::Auto).unwrap();
-        let current = |path: &str| before.get(path).cloned();
+        let current = |path: &str| before.get(path).map(FileText::utf8);
         let outcome = apply_to_texts(&patch, &current, &PatchOptions::default()).unwrap();
         let mut after = before.clone();
         for file in &outcome.files {

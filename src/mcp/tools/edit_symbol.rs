@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     Lane, SextantServer, offset_of, parse_args,
-    patch::{PatchAnswer, Write},
+    patch::{PatchAnswer, Write, hard_links},
     paths, read_error,
 };
 use crate::{
@@ -51,6 +51,8 @@ pub struct EditSymbolArgs {
     pub apply: Option<bool>,
     /// With `apply`: the `change_id` of the dry run that was reviewed.
     pub expected_change_id: Option<String>,
+    /// With `apply`: write a file that has other hard links (they keep the old text).
+    pub break_hard_links: Option<bool>,
 }
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]
@@ -79,11 +81,15 @@ impl SextantServer {
     ) -> Result<Json<EditSymbolAnswer>, rmcp::model::CallToolResult> {
         let args: EditSymbolArgs = parse_args(args)?;
         let apply = args.apply.unwrap_or(false);
-        if (apply || args.expected_change_id.is_some()) && self.limits.read_only {
+        let writing_option = args.expected_change_id.is_some() || args.break_hard_links.is_some();
+        if (apply || writing_option) && self.limits.read_only {
             return Err(invalid("this server is read-only: `apply` is not available").into());
         }
-        if args.expected_change_id.is_some() && !apply {
-            return Err(invalid("`expected_change_id` goes with `apply: true`").into());
+        if writing_option && !apply {
+            return Err(invalid(
+                "`expected_change_id` and `break_hard_links` go with `apply: true`",
+            )
+            .into());
         }
         let text = match (args.operation, args.text) {
             (SymbolEditKind::Delete, Some(_)) => {
@@ -111,6 +117,7 @@ impl SextantServer {
             apply,
             check: args.check.unwrap_or_default(),
             expected_change_id: args.expected_change_id,
+            hard_links: hard_links(args.break_hard_links),
         };
         let live = self.live.clone();
         let answer = self

@@ -28,7 +28,10 @@ use crate::{
         answers::Json,
         schema::{input_schema, output_schema},
     },
-    workspace::live::{LiveWorkspace, RequestCancel, Snapshot},
+    workspace::{
+        HardLinks,
+        live::{LiveWorkspace, RequestCancel, Snapshot},
+    },
 };
 
 /// The arguments a read-only server leaves out of the schema and refuses.
@@ -36,8 +39,10 @@ pub const WRITING_ARGUMENTS: &[(&str, &str)] = &[
     ("apply_patch", "apply"),
     ("apply_patch", "expected_change_id"),
     ("apply_patch", "operation_id"),
+    ("apply_patch", "break_hard_links"),
     ("edit_symbol", "apply"),
     ("edit_symbol", "expected_change_id"),
+    ("edit_symbol", "break_hard_links"),
 ];
 
 /// How many applied operations a server remembers for `operation_id` retries.
@@ -76,6 +81,9 @@ pub struct ApplyPatchArgs {
     /// (`replayed: true`) instead of applying again.
     #[schemars(length(min = 1, max = 200))]
     pub operation_id: Option<String>,
+    /// With `apply`: write a file that has other hard links at the path the patch names;
+    /// its other links keep the old text (default false: such a file is refused).
+    pub break_hard_links: Option<bool>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -108,6 +116,9 @@ pub struct PatchAnswer {
     /// The diff was cut to fit the answer.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub diff_truncated: bool,
+    /// Files written under `break_hard_links` whose other hard links keep the old text.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hard_links_broken: Vec<String>,
 }
 
 impl PatchAnswer {
@@ -123,6 +134,7 @@ impl PatchAnswer {
                 .map(|found| found.iter().map(NewDiagnosticEntry::new).collect()),
             diff: preview.outcome.diff.clone(),
             diff_truncated: false,
+            hard_links_broken: Vec::new(),
         }
     }
 }
@@ -167,14 +179,17 @@ impl SextantServer {
     ) -> Result<Json<PatchAnswer>, rmcp::model::CallToolResult> {
         let args: ApplyPatchArgs = parse_args(args)?;
         let apply = args.apply.unwrap_or(false);
-        let writes = apply || args.expected_change_id.is_some() || args.operation_id.is_some();
-        if writes && self.limits.read_only {
+        let writing_option = args.expected_change_id.is_some()
+            || args.operation_id.is_some()
+            || args.break_hard_links.is_some();
+        if (apply || writing_option) && self.limits.read_only {
             return Err(invalid("this server is read-only: `apply` is not available").into());
         }
-        if (args.expected_change_id.is_some() || args.operation_id.is_some()) && !apply {
-            return Err(
-                invalid("`expected_change_id` and `operation_id` go with `apply: true`").into(),
-            );
+        if writing_option && !apply {
+            return Err(invalid(
+                "`expected_change_id`, `operation_id` and `break_hard_links` go with `apply: true`",
+            )
+            .into());
         }
         let (patch, patch_key) = parsed(&args)?;
         if let Some(id) = &args.operation_id
@@ -197,6 +212,7 @@ impl SextantServer {
             apply,
             check,
             expected_change_id: args.expected_change_id.clone(),
+            hard_links: hard_links(args.break_hard_links),
         };
         let answer = self
             .run("apply_patch", ctx, Lane::Compute, move |cancel| {
@@ -215,6 +231,15 @@ pub(super) struct Write {
     pub apply: bool,
     pub check: CheckPolicy,
     pub expected_change_id: Option<String>,
+    pub hard_links: HardLinks,
+}
+
+/// The policy for files with other hard links a call's `break_hard_links` asks for.
+pub(super) fn hard_links(break_hard_links: Option<bool>) -> HardLinks {
+    match break_hard_links {
+        Some(true) => HardLinks::Break,
+        Some(false) | None => HardLinks::Refuse,
+    }
 }
 
 impl Write {
@@ -256,9 +281,12 @@ impl Write {
                 serde_json::to_value(listed).unwrap_or_default(),
             ));
         }
-        live.apply_change(&preview.change)
+        let written = live
+            .apply_change_with(&preview.change, self.hard_links)
             .map_err(ToolError::failed)?;
-        Ok(PatchAnswer::new(&preview, true))
+        let mut answer = PatchAnswer::new(&preview, true);
+        answer.hard_links_broken = written.hard_links_broken;
+        Ok(answer)
     }
 }
 

@@ -371,6 +371,11 @@ impl WritableSystem for MemorySystem {
         }
     }
 
+    /// A memory tree has no hard links: each file has its one name.
+    fn hard_links(&self, real_path: &Path) -> io::Result<u64> {
+        self.mode(real_path).map(|_| 1)
+    }
+
     fn stage(&self, real_path: &Path, bytes: &[u8]) -> io::Result<Box<dyn StagedFile + '_>> {
         let mode = self.mode(real_path)?;
         self.stage_new(real_path, bytes, mode)

@@ -93,8 +93,12 @@ pub trait System: Send + Sync {
 /// method says it resolves them.
 pub trait WritableSystem: System {
     /// Why the regular file at `real_path` must not be replaced, as an editor would judge
-    /// it (write-protected, not writable by this user, other hard links), or `None`.
+    /// it (write-protected, not writable by this user), or `None`.
     fn write_protection(&self, real_path: &Path) -> Option<String>;
+
+    /// How many names the file at `real_path` has (hard links); a replace gives the new
+    /// text to this name only.
+    fn hard_links(&self, real_path: &Path) -> io::Result<u64>;
 
     /// `bytes` made durable beside `real_path`, with its permissions, replacing nothing
     /// yet. Dropping the result without [`StagedFile::replace`] leaves no trace.

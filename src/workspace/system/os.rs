@@ -147,10 +147,9 @@ fn metadata_of(meta: &fs::Metadata) -> Metadata {
 
 impl WritableSystem for OsSystem {
     /// Its permissions protect it (no write bit for anyone: root too respects a file marked
-    /// read-only, as agents often run as root), this user may not write it, or it has other
-    /// hard links, which a replace would silently detach from the new text.
+    /// read-only, as agents often run as root), or this user may not write it.
     fn write_protection(&self, real_path: &Path) -> Option<String> {
-        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        use std::os::unix::fs::PermissionsExt;
         let metadata = match fs::metadata(real_path) {
             Ok(metadata) => metadata,
             Err(error) => return Some(error.to_string()),
@@ -164,13 +163,12 @@ impl WritableSystem for OsSystem {
         if unsafe { libc::access(c_path.as_ptr(), libc::W_OK) } != 0 {
             return Some(format!("not writable: {}", io::Error::last_os_error()));
         }
-        if metadata.nlink() > 1 {
-            return Some(format!(
-                "it has {} hard links, which replacing it would break",
-                metadata.nlink()
-            ));
-        }
         None
+    }
+
+    fn hard_links(&self, real_path: &Path) -> io::Result<u64> {
+        use std::os::unix::fs::MetadataExt;
+        Ok(fs::metadata(real_path)?.nlink())
     }
 
     /// A synced temporary file in the target's own directory, locked while this process
