@@ -427,3 +427,138 @@ fn a_file_with_other_hard_links_is_written_only_with_break_hard_links() {
     );
     assert_eq!(read(root, "app/copy.py"), MAIN);
 }
+
+fn strs(args: &[String]) -> Vec<&str> {
+    args.iter().map(String::as_str).collect()
+}
+
+/// Edits both files of [`workspace`]: `app/geo.py` first, as the writer takes them.
+const BOTH: &str = "--- a/app/geo.py
++++ b/app/geo.py
+@@ -1,2 +1,2 @@
+-def area(w, h):
++def area(w, h=1):
+     return w * h
+--- a/app/main.py
++++ b/app/main.py
+@@ -3 +3 @@
+-print(area(1, 2))
++print(area(3))
+";
+
+/// `sextant apply --write --operation-id op` started with a pause before each step of its
+/// write, killed once `until` holds.
+fn killed_apply(root: &Path, cache: &Path, until: impl Fn() -> bool) {
+    std::fs::write(root.join("both.diff"), BOTH).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sextant"))
+        .current_dir(root)
+        .arg("--root")
+        .arg(root)
+        .arg("--cache-dir")
+        .arg(cache)
+        .args(["apply", "--write", "--operation-id", "op", "both.diff"])
+        .env("SEXTANT_TEST_APPLY_STEP_PAUSE_MS", "400")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while !until() {
+        assert!(child.try_wait().unwrap().is_none(), "the write ended first");
+        assert!(started.elapsed() < std::time::Duration::from_secs(60));
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
+/// A retry of a named write after the writer was killed: before it wrote anything, it
+/// writes (and a second retry prints the first result); between its two files, it is
+/// refused, naming the file written, and nothing more is written.
+#[test]
+fn a_named_write_killed_part_way_is_retried_safely() {
+    let cache = tempfile::tempdir().unwrap();
+    let cache_dir = cache.path().to_str().unwrap().to_string();
+    let cached = |args: &[&'static str]| -> Vec<String> {
+        let cache_args = ["--cache-dir", cache_dir.as_str()];
+        cache_args
+            .iter()
+            .chain(args)
+            .map(|a| a.to_string())
+            .collect()
+    };
+    // The record is written, synced and renamed into place before the first step.
+    let recorded = || {
+        let Ok(roots) = std::fs::read_dir(cache.path().join("operations")) else {
+            return false;
+        };
+        let mut files = roots
+            .flatten()
+            .flat_map(|root| std::fs::read_dir(root.path()));
+        files.any(|entries| {
+            (entries.flatten()).any(|e| e.path().extension().is_some_and(|x| x == "json"))
+        })
+    };
+
+    let dir = workspace();
+    let root = dir.path();
+    killed_apply(root, cache.path(), recorded);
+    assert_eq!(
+        read(root, "app/geo.py"),
+        GEO,
+        "killed before its first step"
+    );
+    let args = cached(&["apply", "--write", "--operation-id", "op", "both.diff"]);
+    let args = strs(&args);
+    let first = sextant(root, &args);
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    assert_eq!(
+        stdout(&first),
+        "M app/geo.py +1 -1\nM app/main.py +1 -1\n2 files, written\n"
+    );
+    assert_eq!(
+        read(root, "app/main.py"),
+        "from app.geo import area\n\nprint(area(3))\n"
+    );
+    write(root, "app/main.py", MAIN);
+    let again = sextant(root, &args);
+    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
+    assert_eq!(stdout(&again), stdout(&first));
+    assert_eq!(
+        stderr(&again),
+        "sextant: operation \"op\" was written before; its first result follows, and nothing \
+         was written now\n"
+    );
+    assert_eq!(read(root, "app/main.py"), MAIN, "nothing written again");
+    let other_args = cached(&["apply", "--write", "--operation-id", "op", "-"]);
+    let other = with_stdin(root, &strs(&other_args), TYPO);
+    assert_eq!(other.status.code(), Some(2));
+    assert_eq!(
+        stderr(&other),
+        "sextant: error: INVALID_ARGUMENT: operation_id \"op\" was used for another request\n"
+    );
+
+    let cache = tempfile::tempdir().unwrap();
+    let dir = workspace();
+    let root = dir.path();
+    killed_apply(root, cache.path(), || read(root, "app/geo.py") != GEO);
+    assert_eq!(
+        read(root, "app/main.py"),
+        MAIN,
+        "killed between its two files"
+    );
+    let args = ["--cache-dir", cache.path().to_str().unwrap()];
+    let args = [
+        &args[..],
+        &["apply", "--write", "--operation-id", "op", "both.diff"],
+    ]
+    .concat();
+    let retry = sextant(root, &args);
+    assert_eq!(retry.status.code(), Some(2));
+    assert_eq!(
+        stderr(&retry),
+        "sextant: error: CONFLICT: operation_id \"op\" was interrupted part-way (written: \
+         app/geo.py; its other files are as they were); nothing was written\n"
+    );
+    assert_eq!(read(root, "app/main.py"), MAIN);
+}

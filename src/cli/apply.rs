@@ -21,7 +21,10 @@ use crate::{
         CheckPolicy, DiagnosticInfo, Failure, FileText, Patch, PatchFormat, PatchOptions,
         Sha256Hash, TextEncoding, parse_patch,
     },
-    workspace::{HardLinks, Host},
+    workspace::{
+        HardLinks, Host,
+        operations::{OperationRecord, Retry, file_states, hashes_now},
+    },
 };
 
 #[derive(Args, Debug)]
@@ -42,6 +45,10 @@ pub struct ApplyArgs {
     /// each PATH must be a file the patch changes.
     #[arg(long, value_name = "PATH=SHA256", value_parser = parse_expected_sha256)]
     pub expected_sha256: Vec<(String, Sha256Hash)>,
+    /// With --write: names this write, so that running the same command again (after a
+    /// timeout, or a crash part-way) prints the first result instead of writing again.
+    #[arg(long, value_name = "ID", requires = "write")]
+    pub operation_id: Option<String>,
     #[command(flatten)]
     pub output: WriteArgs,
 }
@@ -90,15 +97,39 @@ pub fn run(g: &GlobalArgs, args: &ApplyArgs) -> Result<(String, ExitCode), CliEr
         Some(FormatArg::SearchReplace) => PatchFormat::SearchReplace,
     };
     let patch = parse_patch(&text, format).map_err(failed)?;
+    if args.operation_id.is_some() && g.no_cache {
+        return Err(CliError(
+            "INVALID_ARGUMENT: --operation-id keeps its record in the cache directory; \
+             drop --no-cache"
+                .into(),
+        ));
+    }
     let host = load_workspace(g)?;
-    let shown = Shown {
+    let mut shown = Shown {
         check: args.output.check.policy(),
         fuzz: args.fuzz,
         expected_sha256: args.expected_sha256.iter().cloned().collect(),
         diff: args.output.diff,
         write: args.output.write,
         hard_links: args.output.hard_links(),
+        operation: None,
     };
+    if let Some(id) = &args.operation_id {
+        // Everything that decides what is written and printed: a retry must repeat it.
+        let request = format!(
+            "cli apply {} fuzz {} check {:?} sha256 {:?} links {} json {} diff {}",
+            blake3::hash(text.as_bytes()).to_hex(),
+            shown.fuzz,
+            shown.check,
+            (shown.expected_sha256.iter())
+                .map(|(path, hash)| (path, hash.to_hex()))
+                .collect::<Vec<_>>(),
+            args.output.break_hard_links,
+            g.json,
+            shown.diff,
+        );
+        shown.operation = Some((id.clone(), request));
+    }
     shown.run(g, &host, &patch, serde_json::Map::new())
 }
 
@@ -136,6 +167,15 @@ pub(super) struct Shown {
     pub diff: bool,
     pub write: bool,
     pub hard_links: HardLinks,
+    /// `--operation-id`, and what names the request.
+    pub operation: Option<(String, String)>,
+}
+
+/// What a named operation's record keeps to print again.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Printed {
+    out: String,
+    exit_code: u8,
 }
 
 impl Shown {
@@ -149,6 +189,19 @@ impl Shown {
         extra: serde_json::Map<String, serde_json::Value>,
     ) -> Result<(String, ExitCode), CliError> {
         let texts = host.current_texts(patch.paths()).map_err(failed)?;
+        let operations = host.operations();
+        if let Some((id, request)) = &self.operation {
+            let retry = operations.retry(id, request, |paths| hashes_now(paths, &texts));
+            if let Retry::Replay(first) = retry.map_err(failed)? {
+                let first: Printed = serde_json::from_value(first)
+                    .map_err(|e| CliError(format!("INTERNAL: {e}")))?;
+                eprintln!(
+                    "sextant: operation {id:?} was written before; its first result follows, \
+                     and nothing was written now"
+                );
+                return Ok((first.out, ExitCode::from(first.exit_code)));
+            }
+        }
         let options = PatchOptions {
             fuzz: usize::from(self.fuzz),
             expected_sha256: self.expected_sha256.clone(),
@@ -161,17 +214,60 @@ impl Shown {
         let new_diagnostics = preview.new_diagnostics.clone().unwrap_or_default();
         let blocking = self.check.blocking(&new_diagnostics);
         let written = self.write && blocking.is_empty() && !preview.change.is_empty();
-        let mut links_broken = Vec::new();
-        if written {
-            let outcome = host.write_change_with(&preview.change, self.hard_links);
-            links_broken = outcome.map_err(failed)?.hard_links_broken;
-        }
-        let code = match blocking.is_empty() {
-            true => ExitCode::SUCCESS,
-            false => ExitCode::from(1),
+        let exit_code = match blocking.is_empty() {
+            true => 0,
+            false => 1,
         };
-        let out = if g.json {
-            let mut value = extra;
+        let printed = |links_broken: Vec<String>| Printed {
+            out: self.output(g, &preview, &new_diagnostics, &extra, written, links_broken),
+            exit_code,
+        };
+        let Some((id, request)) = self.operation.as_ref().filter(|_| written) else {
+            let mut links_broken = Vec::new();
+            if written {
+                let outcome = host.write_change_with(&preview.change, self.hard_links);
+                links_broken = outcome.map_err(failed)?.hard_links_broken;
+            }
+            let printed = printed(links_broken);
+            return Ok((printed.out, ExitCode::from(printed.exit_code)));
+        };
+        let mut record = OperationRecord {
+            id: id.clone(),
+            request: request.clone(),
+            finished: false,
+            files: file_states(&preview.outcome),
+            answer: serde_json::to_value(printed(Vec::new())).unwrap_or_default(),
+        };
+        operations.store(&record).map_err(failed)?;
+        let links_broken = match host.write_change_with(&preview.change, self.hard_links) {
+            Ok(written) => written.hard_links_broken,
+            Err(error) => {
+                if error.wrote_nothing() {
+                    operations.forget(id);
+                }
+                return Err(failed(error));
+            }
+        };
+        let printed = printed(links_broken);
+        record.finished = true;
+        record.answer = serde_json::to_value(&printed).unwrap_or_default();
+        // A pending record whose files all changed replays as well.
+        let _ = operations.store(&record);
+        Ok((printed.out, ExitCode::from(printed.exit_code)))
+    }
+
+    /// What the command prints: JSON, the diff, or the summary.
+    fn output(
+        &self,
+        g: &GlobalArgs,
+        preview: &crate::ide::PatchPreview,
+        new_diagnostics: &[DiagnosticInfo],
+        extra: &serde_json::Map<String, serde_json::Value>,
+        written: bool,
+        links_broken: Vec<String>,
+    ) -> String {
+        if g.json {
+            let mut value = extra.clone();
             value.insert("applied".into(), written.into());
             value.insert("change_id".into(), preview.change.id().into());
             let files = serde_json::to_value(preview.files()).unwrap_or_default();
@@ -190,13 +286,12 @@ impl Shown {
         } else if self.diff {
             preview.outcome.diff.clone()
         } else {
-            let mut out = summary(&preview, &new_diagnostics, written, self.write);
+            let mut out = summary(preview, new_diagnostics, written, self.write);
             for path in links_broken {
                 writeln!(out, "{path}: its other hard links keep the old text").unwrap();
             }
             out
-        };
-        Ok((out, code))
+        }
     }
 }
 

@@ -87,6 +87,7 @@ pub fn run(g: &GlobalArgs, args: &EditArgs) -> Result<(String, ExitCode), CliErr
         diff: args.output.diff,
         write: args.output.write,
         hard_links: args.output.hard_links(),
+        operation: None,
     };
     let mut extra = serde_json::Map::new();
     extra.insert("definition".into(), edit.definition.clone().into());

@@ -65,6 +65,19 @@ pub enum ApplyError {
     },
 }
 
+impl ApplyError {
+    /// Whether the disk is as it was before the write: everything but a failure part-way
+    /// whose files could not all be restored.
+    pub fn wrote_nothing(&self) -> bool {
+        match self {
+            ApplyError::Io {
+                restore_failures, ..
+            } => restore_failures.is_empty(),
+            _ => true,
+        }
+    }
+}
+
 fn restored_message(failures: &[String]) -> String {
     if failures.is_empty() {
         "every file was left as it was".to_string()

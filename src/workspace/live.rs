@@ -164,6 +164,7 @@ pub struct LiveWorkspace {
     root: PathBuf,
     /// What the writer reads (for files the index leaves out).
     system: Arc<dyn WritableSystem>,
+    operations: super::operations::Operations,
 }
 
 /// Feeds a [`LiveWorkspace::start_with`] workspace the changes its system went through,
@@ -276,6 +277,11 @@ impl LiveWorkspace {
 
     pub fn root(&self) -> &Path {
         &self.root
+    }
+
+    /// The writes named by an `operation_id` on this root.
+    pub fn operations(&self) -> &super::operations::Operations {
+        &self.operations
     }
 
     pub fn status(&self) -> LiveStatus {
@@ -703,6 +709,7 @@ fn spawn(
 ) -> Result<LiveWorkspace, LoadError> {
     let (tx, rx) = channel;
     let root = system.root().to_path_buf();
+    let operations = super::operations::Operations::open(&options.cache, &root);
     let writer_shared = shared.clone();
     let writer_system = system.clone();
     let writer = std::thread::Builder::new()
@@ -722,6 +729,7 @@ fn spawn(
         _watcher: watcher,
         root,
         system,
+        operations,
     })
 }
 

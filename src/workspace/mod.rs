@@ -17,6 +17,7 @@ pub mod git;
 pub mod live;
 mod load;
 pub mod manifests;
+pub mod operations;
 mod process;
 pub mod reader;
 pub mod system;
@@ -799,6 +800,11 @@ impl Host {
     ) -> Result<Written, ApplyError> {
         let system = &**self.system.base();
         apply_change_with(system, change, self.config.max_file_size, links)
+    }
+
+    /// The writes named by an `operation_id` on this root (see [`operations`]).
+    pub fn operations(&self) -> operations::Operations {
+        operations::Operations::open(&self.options.cache, &self.root)
     }
 
     /// The text on disk now of each of `paths` that exists (see [`current_texts`]).

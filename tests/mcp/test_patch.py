@@ -217,7 +217,19 @@ async def test_a_retried_operation_answers_the_first_result(project):
         assert (project / "app/main.py").read_text() == "from app.geo import area\n\nprint(area(3, 4))\n"
         other = await call(session, {"patch": GIT_DIFF.replace("area(3, 4)", "area(7, 8)"), "apply": True,
                                      "operation_id": "op-1"})
-        assert tool_error(other)["code"] == "INVALID_ARGUMENT"
+        assert tool_error(other) == {
+            "code": "INVALID_ARGUMENT",
+            "message": 'operation_id "op-1" was used for another request',
+        }
+    # The record outlives the server: a retry sent to the next one (after a crash, say)
+    # answers the first result too, even though the files changed meanwhile.
+    write(project, "app/main.py", MAIN)
+    async with stdio_session(project) as session:
+        await wait_until_indexed(session)
+        again = await call(session, args)
+        assert not again.is_error, again
+        assert again.structured_content == dict(first.structured_content, replayed=True)
+        assert (project / "app/main.py").read_text() == MAIN
 
 
 async def test_a_read_only_server_offers_no_apply(project):

@@ -124,7 +124,7 @@ pub(crate) fn new_diagnostics_of_texts(
 }
 
 /// One file of a patch, summed up for a reader.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PatchedFile {
     pub path: String,
     pub status: FileStatus,
@@ -138,15 +138,15 @@ pub struct PatchedFile {
     pub executable: Option<bool>,
     /// The file is not UTF-8: read as Latin-1 and written back in it, every other byte as
     /// it was.
-    #[serde(skip_serializing_if = "TextEncoding::is_utf8")]
+    #[serde(default, skip_serializing_if = "TextEncoding::is_utf8")]
     pub encoding: TextEncoding,
     /// Hunks that did not apply where the patch placed them, or only with fuzz or with
     /// whitespace ignored.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub inexact_hunks: Vec<InexactHunk>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum FileStatus {
     Added,
@@ -169,7 +169,7 @@ impl FileStatus {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct InexactHunk {
     /// 1-based, in the order of the file's hunks.
     pub hunk: usize,

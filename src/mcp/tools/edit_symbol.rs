@@ -118,6 +118,7 @@ impl SextantServer {
             check: args.check.unwrap_or_default(),
             expected_change_id: args.expected_change_id,
             hard_links: hard_links(args.break_hard_links),
+            operation: None,
         };
         let live = self.live.clone();
         let answer = self

@@ -375,8 +375,6 @@ pub struct SextantServer {
     /// This session's parts of a pack too large for one answer: each session has its own
     /// (see [`SextantServer::for_new_session`]).
     packs: Arc<super::resources::PackStore>,
-    /// The results of this server's last applied patches, for `operation_id` retries.
-    operations: Arc<patch::AppliedOperations>,
     /// Test hook: `SEXTANT_TEST_PANIC=<tool name>` (`testing::TestHooks::panic_in_tool`) makes that tool panic
     /// inside its worker, so tests can check that a panic fails only that request.
     inject_panic: Option<String>,
@@ -517,7 +515,6 @@ impl SextantServer {
             status_lane: Arc::new(Semaphore::new(STATUS_LANE_SLOTS)),
             runs: Arc::default(),
             packs: Arc::new(super::resources::PackStore::new(Arc::default())),
-            operations: Arc::default(),
             limits: Arc::new(limits),
             inject_panic: crate::testing::hooks().panic_in_tool.clone(),
             tool_router: with_root_argument(

@@ -6,12 +6,10 @@
 //! it makes names each file's hash, so the writer (`LiveWorkspace::apply_change`) refuses
 //! a file changed since (`CONFLICT`); nothing is written unless `apply` is true, and on a
 //! read-only server `apply` does not exist. A retried apply with the same `operation_id`
-//! answers the first result instead of applying again.
+//! answers the first result instead of applying again, even on another server after a
+//! crash (`workspace::operations`).
 
-use std::{
-    collections::{BTreeMap, VecDeque},
-    sync::Mutex,
-};
+use std::collections::BTreeMap;
 
 use rmcp::{RoleServer, model::JsonObject, service::RequestContext, tool, tool_router};
 use schemars::JsonSchema;
@@ -31,6 +29,7 @@ use crate::{
     workspace::{
         HardLinks,
         live::{LiveWorkspace, RequestCancel, Snapshot},
+        operations::{OperationRecord, Retry, file_states, hashes_now},
     },
 };
 
@@ -44,9 +43,6 @@ pub const WRITING_ARGUMENTS: &[(&str, &str)] = &[
     ("edit_symbol", "expected_change_id"),
     ("edit_symbol", "break_hard_links"),
 ];
-
-/// How many applied operations a server remembers for `operation_id` retries.
-const REMEMBERED_OPERATIONS: usize = 64;
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -96,12 +92,12 @@ pub struct ReplacementArg {
     pub new_text: String,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct PatchAnswer {
     /// The change was written.
     pub applied: bool,
     /// This answer is the first one of an earlier call with the same `operation_id`.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub replayed: bool,
     /// Names this exact change; pass it back as `expected_change_id` with `apply`.
     pub change_id: String,
@@ -114,10 +110,10 @@ pub struct PatchAnswer {
     /// A `git diff`-style unified diff of the whole change.
     pub diff: String,
     /// The diff was cut to fit the answer.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub diff_truncated: bool,
     /// Files written under `break_hard_links` whose other hard links keep the old text.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hard_links_broken: Vec<String>,
 }
 
@@ -136,31 +132,6 @@ impl PatchAnswer {
             diff_truncated: false,
             hard_links_broken: Vec::new(),
         }
-    }
-}
-
-/// The results of the last applied operations, by `operation_id`, with the change each
-/// wrote (a retry of the id with another patch is refused).
-#[derive(Default)]
-pub struct AppliedOperations {
-    remembered: Mutex<VecDeque<(String, String, PatchAnswer)>>,
-}
-
-impl AppliedOperations {
-    fn find(&self, id: &str) -> Option<(String, PatchAnswer)> {
-        let remembered = self.remembered.lock().unwrap();
-        remembered
-            .iter()
-            .find(|(known, _, _)| known == id)
-            .map(|(_, patch_key, answer)| (patch_key.clone(), answer.clone()))
-    }
-
-    fn remember(&self, id: String, patch_key: String, answer: PatchAnswer) {
-        let mut remembered = self.remembered.lock().unwrap();
-        if remembered.len() == REMEMBERED_OPERATIONS {
-            remembered.pop_front();
-        }
-        remembered.push_back((id, patch_key, answer));
     }
 }
 
@@ -192,16 +163,6 @@ impl SextantServer {
             .into());
         }
         let (patch, patch_key) = parsed(&args)?;
-        if let Some(id) = &args.operation_id
-            && let Some((key, mut answer)) = self.operations.find(id)
-        {
-            if key != patch_key {
-                let message = format!("operation_id {id:?} was used for another patch");
-                return Err(invalid(&message).into());
-            }
-            answer.replayed = true;
-            return self.fitted_patch(answer);
-        }
         let options = PatchOptions {
             fuzz: usize::from(args.fuzz.unwrap_or(0).min(3)),
             expected_sha256: expected_sha256(&args)?,
@@ -213,15 +174,24 @@ impl SextantServer {
             check,
             expected_change_id: args.expected_change_id.clone(),
             hard_links: hard_links(args.break_hard_links),
+            operation: args.operation_id.clone().map(|id| {
+                // Everything that decides what the call writes: a retry must repeat it.
+                let request = format!(
+                    "mcp apply_patch {patch_key} fuzz {} check {check:?} sha256 {:?} links {:?}",
+                    options.fuzz,
+                    (options.expected_sha256.iter())
+                        .map(|(path, hash)| (path, hash.to_hex()))
+                        .collect::<Vec<_>>(),
+                    args.break_hard_links.unwrap_or(false),
+                );
+                (id, request)
+            }),
         };
         let answer = self
             .run("apply_patch", ctx, Lane::Compute, move |cancel| {
                 write.run(&live, cancel, &patch, &options)
             })
             .await?;
-        if let Some(id) = args.operation_id {
-            self.operations.remember(id, patch_key, answer.clone());
-        }
         self.fitted_patch(answer)
     }
 }
@@ -232,6 +202,8 @@ pub(super) struct Write {
     pub check: CheckPolicy,
     pub expected_change_id: Option<String>,
     pub hard_links: HardLinks,
+    /// With `apply`: the call's `operation_id`, and what names its request.
+    pub operation: Option<(String, String)>,
 }
 
 /// The policy for files with other hard links a call's `break_hard_links` asks for.
@@ -255,6 +227,16 @@ impl Write {
         let texts = live
             .current_texts(patch.paths())
             .map_err(ToolError::failed)?;
+        if let Some((id, request)) = &self.operation {
+            let now = |paths: &[&str]| hashes_now(paths, &texts);
+            let retry = live.operations().retry(id, request, now);
+            if let Retry::Replay(first) = retry.map_err(ToolError::failed)? {
+                let mut answer: PatchAnswer = serde_json::from_value(first)
+                    .map_err(|e| ToolError::new(ErrorCode::Internal, e.to_string()))?;
+                answer.replayed = true;
+                return Ok(answer);
+            }
+        }
         let preview = live
             .read(cancel, |s: &Snapshot| {
                 s.analysis.preview_patch(patch, &texts, options, self.check)
@@ -281,11 +263,40 @@ impl Write {
                 serde_json::to_value(listed).unwrap_or_default(),
             ));
         }
-        let written = live
-            .apply_change_with(&preview.change, self.hard_links)
-            .map_err(ToolError::failed)?;
         let mut answer = PatchAnswer::new(&preview, true);
+        let mut record = self
+            .operation
+            .as_ref()
+            .map(|(id, request)| OperationRecord {
+                id: id.clone(),
+                request: request.clone(),
+                finished: false,
+                files: file_states(&preview.outcome),
+                answer: serde_json::to_value(&answer).unwrap_or_default(),
+            });
+        if let Some(pending) = &record {
+            live.operations()
+                .store(pending)
+                .map_err(ToolError::failed)?;
+        }
+        let written = match live.apply_change_with(&preview.change, self.hard_links) {
+            Ok(written) => written,
+            Err(error) => {
+                if let Some(pending) = &record
+                    && error.wrote_nothing()
+                {
+                    live.operations().forget(&pending.id);
+                }
+                return Err(ToolError::failed(error));
+            }
+        };
         answer.hard_links_broken = written.hard_links_broken;
+        if let Some(finished) = &mut record {
+            finished.finished = true;
+            finished.answer = serde_json::to_value(&answer).unwrap_or_default();
+            // A pending record whose files all changed replays as well.
+            let _ = live.operations().store(finished);
+        }
         Ok(answer)
     }
 }

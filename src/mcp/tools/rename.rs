@@ -135,7 +135,7 @@ impl RenameEditEntry {
 }
 
 /// A diagnostic an edit's result has and the current text does not.
-#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct NewDiagnosticEntry {
     pub path: String,
     pub line: u32,
