@@ -5,7 +5,8 @@ of real projects.
 For each language, a real project is copied to a temporary directory; each mutation
 changes one line of one file (a wrong argument type: a call's first argument replaced by a
 literal of another type; a missing attribute: `this.x`/`self.x`/`v.x` renamed; a wrong
-return type: a returned expression replaced by a literal), then the checker runs by hand
+return type: a returned expression replaced by a literal, in Rust also a function's tail
+expression written on one line), then the checker runs by hand
 (its own command, its own output read by this script) and `sextant check --deep --format
 json` runs on the same tree. Each gives a set of (path, line, code); the script prints the
 precision and recall of sextant's set against the tool's, summed over the mutants (a
@@ -84,6 +85,11 @@ class Language:
 
     def declares(self, line, name):
         return False
+
+    def tail_returns(self, lines):
+        """(line index, new line) for each returned value the language writes without
+        `return`, the literal in its place."""
+        return []
 
     def files(self, root: Path):
         return sorted(p for p in root.rglob(f"*{self.suffix}") if "node_modules" not in p.parts)
@@ -254,6 +260,82 @@ class Rust(Language):
     def declares(self, line, name):
         return bool(re.match(rf"^\s*(pub(\([^)]*\))?\s+)?(const\s+)?(unsafe\s+)?fn\s+{re.escape(name)}\b", line))
 
+    def tail_returns(self, lines):
+        # A function's value is mostly its body's last expression, not a `return`: each
+        # one written on one line, in a function whose signature returns a value. The
+        # body is found by rustfmt's layout: its closing `}` is indented as its `fn` is.
+        out = []
+        for close, line in enumerate(lines):
+            if line.strip() != "}":
+                continue
+            indent = indentation(line)
+            opener = close - 1
+            while opener >= 0 and (not lines[opener].strip() or indentation(lines[opener]) > indent):
+                opener -= 1
+            if opener < 0 or indentation(lines[opener]) != indent or not lines[opener].rstrip().endswith("{"):
+                continue
+            head = opener
+            while head > opener - 12 and head > 0 and not RUST_FN.match(lines[head]):
+                head -= 1
+            signature = lines[head:opener + 1]
+            if (not RUST_FN.match(lines[head]) or indentation(lines[head]) != indent
+                    or any(s.rstrip().endswith((";", "}")) for s in signature[:-1])):
+                continue
+            returned = rust_return_type(" ".join(s.strip() for s in signature))
+            if returned in (None, "()", "!"):
+                continue
+            tail = close - 1
+            while not lines[tail].strip():
+                tail -= 1
+            before = tail - 1
+            while before > opener and lines[before].strip().startswith("//"):
+                before -= 1
+            expression = lines[tail].strip()
+            if (tail > opener and expression and balanced(expression)
+                    and not expression.endswith((";", ",", "{"))
+                    and not expression.startswith(("}", ")", "]", ".", "?", "//", "#", "|", "=>", "+", "-", "*", "&&", "||"))
+                    and (before == opener or lines[before].rstrip().endswith((";", "{", "}")))):
+                out.append((tail, lines[tail][:indentation(lines[tail])] + self.wrong_literal()))
+        return out
+
+
+RUST_FN = re.compile(r'^\s*(pub(\([^)]*\))?\s+)?(default\s+)?(const\s+)?(async\s+)?(unsafe\s+)?(extern\s+"[^"]*"\s+)?fn\s')
+
+
+def indentation(line):
+    return len(line) - len(line.lstrip())
+
+
+def balanced(text):
+    """Whether `text`'s brackets close on it, string and character literals left out."""
+    text = re.sub(r'"(\\.|[^"\\])*"|\'(\\.|[^\'\\])\'', "", text)
+    depth = 0
+    for char in text:
+        depth += char in "([{"
+        depth -= char in ")]}"
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def rust_return_type(signature):
+    """The type after a signature's own `->` (the one outside brackets, before `where`
+    and the body's brace), or None when it returns nothing."""
+    depth = 0
+    arrow = None
+    for m in re.finditer(r"->|[(\[<]|[)\]>]|\bwhere\b|\{", signature):
+        token = m[0]
+        if token == "->":
+            if depth == 0 and arrow is None:
+                arrow = m.end()
+        elif token in "([<":
+            depth += 1
+        elif token in ")]>":
+            depth -= 1
+        elif depth == 0:
+            return signature[arrow:m.start()].strip() if arrow is not None else None
+    return None
+
 
 LANGUAGES = {cls.name: cls for cls in (TypeScript, Python, Go, Rust)}
 
@@ -263,6 +345,7 @@ def candidates(language: Language, root: Path):
     out = []
     for path in language.files(root):
         lines = path.read_text().split("\n")
+        tails = dict(language.tail_returns(lines))
         for i, line in enumerate(lines):
             stripped = line.strip()
             if not stripped or stripped.startswith((language.comment, "*", "/*", "import ", "from ", "use ", "@")):
@@ -270,6 +353,8 @@ def candidates(language: Language, root: Path):
             rel = path.relative_to(root).as_posix()
             if m := re.match(r"^(\s*)return\s+(\S.*?)(;?)\s*$", line):
                 out.append((rel, i, "return", f"{m[1]}return {language.wrong_literal()}{m[3]}"))
+            if i in tails:
+                out.append((rel, i, "return", tails[i]))
             if (m := language.attribute(line)) and not stripped.startswith(("func ", "fn ", "def ")):
                 start, end = m.span(1)
                 out.append((rel, i, "attribute", line[:start] + line[start:end] + "_mutant" + line[end:]))
