@@ -644,23 +644,35 @@ impl Analysis {
         self.with(|db| super::repo_map::repo_map(db, workspace, request))
     }
 
-    /// The files under `request.paths` (every file when none) as a SCIP index, one
-    /// document per file built on all cores (see `scip.rs`); the paths that select no file
-    /// are listed apart.
-    /// The requested files as a SCIP index written to `out` as it is built: the metadata,
-    /// then each file's document in path order, [`SCIP_FILES_AT_ONCE`] files at a time on
-    /// all cores. An index held whole took three times its encoded size in memory, and its
-    /// bytes as much again. Nothing is written when a requested path selects no file.
+    /// The files under `paths` (every file when none) as the shards of a SCIP export, `by`
+    /// the given split (none: one shard at the workspace root); a path that selects no file
+    /// is refused before anything is built.
+    pub fn scip_shards(
+        &self,
+        paths: &[String],
+        by: Option<super::ScipShardBy>,
+    ) -> Cancellable<Result<Vec<super::ScipShard>, super::ScipError>> {
+        self.with(|db| {
+            let (files, unmatched_paths) = super::scip::selected_files(db, self.workspace, paths);
+            if let Some(path) = unmatched_paths.into_iter().next() {
+                return Err(super::ScipError::Unmatched(path));
+            }
+            let packages = super::scip::Packages::new(db, self.workspace);
+            Ok(super::scip::shards(db, &packages, files, by))
+        })
+    }
+
+    /// `shard`'s index written to `out` as it is built: the metadata, then each file's
+    /// document in path order, [`SCIP_FILES_AT_ONCE`] files at a time on all cores. An
+    /// index held whole took three times its encoded size in memory, and its bytes as much
+    /// again.
     pub fn scip(
         &self,
+        shard: &super::ScipShard,
         request: &super::ScipRequest,
         out: &mut dyn std::io::Write,
     ) -> Cancellable<Result<super::ScipExport, super::ScipError>> {
-        let (files, unmatched_paths) =
-            self.with(|db| super::scip::selected_files(db, self.workspace, &request.paths))?;
-        if let Some(path) = unmatched_paths.into_iter().next() {
-            return Ok(Err(super::ScipError::Unmatched(path)));
-        }
+        let files = shard.files();
         let packages = self.with(|db| super::scip::Packages::new(db, self.workspace))?;
         let template = std::sync::Mutex::new(self.db.worker());
         let workspace = self.workspace;
@@ -687,7 +699,7 @@ impl Analysis {
                     .zip(docs.par_iter())
                     .map_init(worker, |db, (&file, docs)| {
                         db.relay_cancellation();
-                        super::scip::document(db, workspace, &packages, file, docs)
+                        super::scip::document(db, workspace, &packages, file, docs, &shard.root)
                     })
                     .collect::<Vec<_>>()
             })?;

@@ -49,14 +49,73 @@ use crate::{
 /// The scheme of every symbol sextant writes.
 pub const SCHEME: &str = "scip-sextant";
 
-/// What to export: the files under `paths` (workspace-relative files or directories; none:
-/// every file), with the tool's version and the root's `file://` URI for the metadata.
+/// What an index's metadata says: the tool's version and arguments, and its root's
+/// `file://` URI (the workspace's, or a shard's directory).
 #[derive(Clone, Debug, Default)]
 pub struct ScipRequest {
-    pub paths: Vec<String>,
     pub tool_version: String,
     pub arguments: Vec<String>,
     pub project_root: String,
+}
+
+/// How an export is split into indexes of their own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScipShardBy {
+    /// One index per project a manifest describes (the packages symbols are named after),
+    /// each file in its nearest project's; files in none in the workspace root's.
+    Project,
+    /// One index per top-level directory; files at the top in the workspace root's.
+    Directory,
+}
+
+/// One index of an export: the selected files under `root`, whose documents' paths are
+/// relative to it. Symbols do not depend on the shard (they are named by package), so a
+/// use in one shard names a definition in another with the same string.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScipShard {
+    /// The shard's directory, workspace-relative (`""`: the workspace root).
+    pub root: String,
+    files: Vec<SourceFile>,
+}
+
+impl ScipShard {
+    /// How many documents the shard's index holds.
+    pub fn documents(&self) -> usize {
+        self.files.len()
+    }
+
+    pub(crate) fn files(&self) -> &[SourceFile] {
+        &self.files
+    }
+}
+
+/// `files` (in path order) as shards (in order of their roots), `by` the given split, or
+/// one shard at the workspace root without one.
+pub(crate) fn shards(
+    db: &dyn Db,
+    packages: &Packages,
+    files: Vec<SourceFile>,
+    by: Option<ScipShardBy>,
+) -> Vec<ScipShard> {
+    let Some(by) = by else {
+        return vec![ScipShard {
+            root: String::new(),
+            files,
+        }];
+    };
+    let mut shards: BTreeMap<String, Vec<SourceFile>> = BTreeMap::new();
+    for file in files {
+        let path = file.path(db).as_str();
+        let root = match by {
+            ScipShardBy::Directory => path.split_once('/').map_or("", |(top, _)| top),
+            ScipShardBy::Project => packages.nearest_root(path),
+        };
+        shards.entry(root.to_string()).or_default().push(file);
+    }
+    shards
+        .into_iter()
+        .map(|(root, files)| ScipShard { root, files })
+        .collect()
 }
 
 /// What an export wrote.
@@ -173,6 +232,21 @@ impl<'a> IndexWriter<'a> {
     }
 }
 
+/// Whether `index` begins as an index sextant wrote: its first field the metadata, naming
+/// sextant as the tool. Reads the metadata only, however long the index.
+pub fn written_by_sextant(index: &mut dyn std::io::Read) -> bool {
+    let mut stream = protobuf::CodedInputStream::new(index);
+    let tag = stream.read_raw_tag_or_eof();
+    let metadata_tag = INDEX_METADATA << 3 | WIRE_TYPE_LENGTH_DELIMITED;
+    matches!(tag, Ok(Some(tag)) if tag == metadata_tag)
+        && stream
+            .read_message::<Metadata>()
+            .is_ok_and(|metadata| metadata.tool_info.name == "sextant")
+}
+
+/// The wire type of a message field.
+const WIRE_TYPE_LENGTH_DELIMITED: u32 = 2;
+
 /// `Index`'s field numbers in the SCIP schema.
 const INDEX_METADATA: u32 = 1;
 const INDEX_DOCUMENTS: u32 = 2;
@@ -238,6 +312,16 @@ impl Packages {
         Packages(packages)
     }
 
+    /// The directory of the nearest manifest of any kind above `path` (`""`: none).
+    fn nearest_root(&self, path: &str) -> &str {
+        self.0
+            .iter()
+            .map(|p| p.root.as_str())
+            .filter(|root| is_under(path, root))
+            .max_by_key(|root| root.len())
+            .unwrap_or("")
+    }
+
     /// The package of the nearest manifest of `family`'s kind above `path`.
     fn of(&self, path: &str, family: Family) -> Option<&Package> {
         let manager = match family {
@@ -248,15 +332,17 @@ impl Packages {
         };
         self.0
             .iter()
-            .filter(|p| p.manager == manager)
-            .filter(|p| {
-                p.root.is_empty()
-                    || path
-                        .strip_prefix(p.root.as_str())
-                        .is_some_and(|rest| rest.starts_with('/'))
-            })
+            .filter(|p| p.manager == manager && is_under(path, &p.root))
             .max_by_key(|p| p.root.len())
     }
+}
+
+/// Whether the workspace-relative `path` lies under the directory `root` (`""`: the root).
+fn is_under(path: &str, root: &str) -> bool {
+    root.is_empty()
+        || path
+            .strip_prefix(root)
+            .is_some_and(|rest| rest.starts_with('/'))
 }
 
 /// A name as a descriptor writes it: bare when it is a simple identifier, else in
@@ -577,13 +663,15 @@ pub(crate) fn first_doc_lines(db: &dyn Db, file: SourceFile) -> Vec<Option<Strin
         .collect()
 }
 
-/// The document of `file`, given [`first_doc_lines`] of it.
+/// The document of `file`, given [`first_doc_lines`] of it, its path relative to the
+/// directory `root` of the index it goes into (`""`: the workspace root).
 pub(crate) fn document(
     db: &dyn Db,
     workspace: Workspace,
     packages: &Packages,
     file: SourceFile,
     docs: &[Option<String>],
+    root: &str,
 ) -> Document {
     let mut exporter = Exporter {
         db,
@@ -770,7 +858,10 @@ pub(crate) fn document(
     };
     let mut document = Document {
         language: language_name(&file.lang(db).info().id),
-        relative_path: file.path(db).clone(),
+        relative_path: match root {
+            "" => file.path(db).clone(),
+            root => file.path(db)[root.len() + 1..].to_string(),
+        },
         position_encoding: EnumOrUnknown::new(PositionEncoding::UTF16CodeUnitOffsetFromLineStart),
         ..Default::default()
     };
@@ -974,7 +1065,6 @@ mod tests {
     fn an_index_written_field_by_field_is_the_index_encoded_whole() {
         use protobuf::Message as _;
         let request = ScipRequest {
-            paths: Vec::new(),
             tool_version: "1".into(),
             arguments: vec!["scip".into()],
             project_root: "file:///ws".into(),
