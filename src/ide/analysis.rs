@@ -673,7 +673,7 @@ impl Analysis {
         out: &mut dyn std::io::Write,
     ) -> Cancellable<Result<super::ScipExport, super::ScipError>> {
         let files = shard.files();
-        let packages = self.with(|db| super::scip::Packages::new(db, self.workspace))?;
+        let naming = self.with(|db| super::scip::SymbolNaming::new(db, self.workspace))?;
         let template = std::sync::Mutex::new(self.db.worker());
         let workspace = self.workspace;
         let worker = || template.lock().unwrap().clone();
@@ -699,7 +699,7 @@ impl Analysis {
                     .zip(docs.par_iter())
                     .map_init(worker, |db, (&file, docs)| {
                         db.relay_cancellation();
-                        super::scip::document(db, workspace, &packages, file, docs, &shard.root)
+                        super::scip::document(db, workspace, &naming, file, docs, &shard.root)
                     })
                     .collect::<Vec<_>>()
             })?;

@@ -19,10 +19,10 @@
 //! occurrences sorted by range then symbol, symbol information sorted by symbol, so the
 //! same workspace gives the same bytes.
 
-use std::{
-    collections::{BTreeMap, HashMap},
-    sync::Arc,
-};
+use std::{collections::BTreeMap, sync::Arc};
+
+use dashmap::DashMap;
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use protobuf::{EnumOrUnknown, MessageField};
 use scip::types::{
@@ -345,6 +345,33 @@ fn is_under(path: &str, root: &str) -> bool {
             .is_some_and(|rest| rest.starts_with('/'))
 }
 
+/// How an export names global symbols: by the workspace's packages, and each file's
+/// definitions as [`FileGlobals`], computed once for every document that names them (they
+/// depend on the file and the packages alone, so sharing them changes no answer).
+pub(crate) struct SymbolNaming {
+    packages: Packages,
+    globals: DashMap<SourceFile, Arc<FileGlobals>, foldhash::fast::RandomState>,
+}
+
+impl SymbolNaming {
+    pub(crate) fn new(db: &dyn Db, workspace: Workspace) -> SymbolNaming {
+        SymbolNaming {
+            packages: Packages::new(db, workspace),
+            globals: DashMap::default(),
+        }
+    }
+
+    fn globals(&self, db: &dyn Db, file: SourceFile) -> Arc<FileGlobals> {
+        if let Some(globals) = self.globals.get(&file) {
+            return globals.clone();
+        }
+        // Computed without holding the map's lock: it asks the database, which may wait
+        // for another worker that wants the lock.
+        let globals = Arc::new(FileGlobals::new(db, file, &self.packages));
+        self.globals.entry(file).or_insert(globals).clone()
+    }
+}
+
 /// A name as a descriptor writes it: bare when it is a simple identifier, else in
 /// backticks with backticks doubled.
 pub fn escape_name(name: &str) -> String {
@@ -478,18 +505,13 @@ enum Sym {
 struct Exporter<'db, 'p> {
     db: &'db dyn Db,
     resolver: Resolver<'db>,
-    packages: &'p Packages,
-    globals: HashMap<SourceFile, Arc<FileGlobals>>,
+    naming: &'p SymbolNaming,
     file: SourceFile,
 }
 
 impl Exporter<'_, '_> {
     fn globals(&mut self, file: SourceFile) -> Arc<FileGlobals> {
-        let (db, packages) = (self.db, self.packages);
-        self.globals
-            .entry(file)
-            .or_insert_with(|| Arc::new(FileGlobals::new(db, file, packages)))
-            .clone()
+        self.naming.globals(self.db, file)
     }
 
     /// The symbol of the definition whose name is `occurrence` of `file`, when it is one of
@@ -668,7 +690,7 @@ pub(crate) fn first_doc_lines(db: &dyn Db, file: SourceFile) -> Vec<Option<Strin
 pub(crate) fn document(
     db: &dyn Db,
     workspace: Workspace,
-    packages: &Packages,
+    naming: &SymbolNaming,
     file: SourceFile,
     docs: &[Option<String>],
     root: &str,
@@ -676,8 +698,7 @@ pub(crate) fn document(
     let mut exporter = Exporter {
         db,
         resolver: Resolver::new(db, workspace),
-        packages,
-        globals: HashMap::new(),
+        naming,
         file,
     };
     let names = file_names(db, file);
@@ -865,7 +886,7 @@ pub(crate) fn document(
         position_encoding: EnumOrUnknown::new(PositionEncoding::UTF16CodeUnitOffsetFromLineStart),
         ..Default::default()
     };
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = HashSet::new();
     for (range, symbol, roles) in &occurrences {
         let symbol = name(symbol);
         if !seen.insert((range.start(), range.end(), symbol.clone(), *roles)) {
