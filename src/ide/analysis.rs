@@ -645,20 +645,37 @@ impl Analysis {
     }
 
     /// The files under `paths` (every file when none) as the shards of a SCIP export, `by`
-    /// the given split (none: one shard at the workspace root); a path that selects no file
-    /// is refused before anything is built.
+    /// the given split (none: one shard at the workspace root), with each file's own facts
+    /// read from one parse of it on all cores; a path that selects no file is refused
+    /// before anything is read.
     pub fn scip_shards(
         &self,
         paths: &[String],
         by: Option<super::ScipShardBy>,
     ) -> Cancellable<Result<Vec<super::ScipShard>, super::ScipError>> {
+        let (files, unmatched_paths) =
+            self.with(|db| super::scip::selected_files(db, self.workspace, paths))?;
+        if let Some(path) = unmatched_paths.into_iter().next() {
+            return Ok(Err(super::ScipError::Unmatched(path)));
+        }
+        let template = std::sync::Mutex::new(self.db.worker());
+        // Each file's own facts first, so that the documents, whose resolution reads other
+        // files' facts, need not parse them again.
+        let docs = self.with(|_| {
+            files
+                .par_iter()
+                .map_init(
+                    || template.lock().unwrap().clone(),
+                    |db, &file| {
+                        db.relay_cancellation();
+                        super::scip::first_doc_lines(db, file)
+                    },
+                )
+                .collect::<Vec<_>>()
+        })?;
         self.with(|db| {
-            let (files, unmatched_paths) = super::scip::selected_files(db, self.workspace, paths);
-            if let Some(path) = unmatched_paths.into_iter().next() {
-                return Err(super::ScipError::Unmatched(path));
-            }
-            let packages = super::scip::Packages::new(db, self.workspace);
-            Ok(super::scip::shards(db, &packages, files, by))
+            let naming = super::scip::SymbolNaming::new(db, self.workspace);
+            Ok(super::scip::shards(db, naming, files, docs, by))
         })
     }
 
@@ -672,22 +689,10 @@ impl Analysis {
         request: &super::ScipRequest,
         out: &mut dyn std::io::Write,
     ) -> Cancellable<Result<super::ScipExport, super::ScipError>> {
-        let files = shard.files();
-        let naming = self.with(|db| super::scip::SymbolNaming::new(db, self.workspace))?;
+        let (files, docs, naming) = (shard.files(), shard.docs(), shard.naming());
         let template = std::sync::Mutex::new(self.db.worker());
         let workspace = self.workspace;
         let worker = || template.lock().unwrap().clone();
-        // First each file's own facts, from one parse of it; then the documents, whose
-        // resolution reads other files' facts without parsing them again.
-        let docs = self.with(|_| {
-            files
-                .par_iter()
-                .map_init(worker, |db, &file| {
-                    db.relay_cancellation();
-                    super::scip::first_doc_lines(db, file)
-                })
-                .collect::<Vec<_>>()
-        })?;
         let mut writer = super::scip::IndexWriter::new(out, request);
         for (files, docs) in files
             .chunks(SCIP_FILES_AT_ONCE)
@@ -699,7 +704,7 @@ impl Analysis {
                     .zip(docs.par_iter())
                     .map_init(worker, |db, (&file, docs)| {
                         db.relay_cancellation();
-                        super::scip::document(db, workspace, &naming, file, docs, &shard.root)
+                        super::scip::document(db, workspace, naming, file, docs, &shard.root)
                     })
                     .collect::<Vec<_>>()
             })?;

@@ -71,12 +71,20 @@ pub enum ScipShardBy {
 /// One index of an export: the selected files under `root`, whose documents' paths are
 /// relative to it. Symbols do not depend on the shard (they are named by package), so a
 /// use in one shard names a definition in another with the same string.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct ScipShard {
     /// The shard's directory, workspace-relative (`""`: the workspace root).
     pub root: String,
     files: Vec<SourceFile>,
+    /// Each file's [`first_doc_lines`], read for every shard's files before any document
+    /// is built: a document resolves names into other shards' files, and reading their
+    /// docstrings only when their shard comes would parse them a second time.
+    docs: Vec<DocLines>,
+    naming: Arc<SymbolNaming>,
 }
+
+/// The first line of each definition's documentation in a file ([`first_doc_lines`]).
+type DocLines = Vec<Option<String>>;
 
 impl ScipShard {
     /// How many documents the shard's index holds.
@@ -87,34 +95,49 @@ impl ScipShard {
     pub(crate) fn files(&self) -> &[SourceFile] {
         &self.files
     }
+
+    pub(crate) fn docs(&self) -> &[DocLines] {
+        &self.docs
+    }
+
+    pub(crate) fn naming(&self) -> &SymbolNaming {
+        &self.naming
+    }
 }
 
-/// `files` (in path order) as shards (in order of their roots), `by` the given split, or
-/// one shard at the workspace root without one.
+/// `files` (in path order, with their [`first_doc_lines`]) as shards (in order of their
+/// roots), `by` the given split, or one shard at the workspace root without one.
 pub(crate) fn shards(
     db: &dyn Db,
-    packages: &Packages,
+    naming: SymbolNaming,
     files: Vec<SourceFile>,
+    docs: Vec<DocLines>,
     by: Option<ScipShardBy>,
 ) -> Vec<ScipShard> {
-    let Some(by) = by else {
-        return vec![ScipShard {
-            root: String::new(),
-            files,
-        }];
-    };
-    let mut shards: BTreeMap<String, Vec<SourceFile>> = BTreeMap::new();
-    for file in files {
+    let mut shards: BTreeMap<String, (Vec<SourceFile>, Vec<DocLines>)> = BTreeMap::new();
+    for (file, docs) in files.into_iter().zip(docs) {
         let path = file.path(db).as_str();
         let root = match by {
-            ScipShardBy::Directory => path.split_once('/').map_or("", |(top, _)| top),
-            ScipShardBy::Project => packages.nearest_root(path),
+            None => "",
+            Some(ScipShardBy::Directory) => path.split_once('/').map_or("", |(top, _)| top),
+            Some(ScipShardBy::Project) => naming.packages.nearest_root(path),
         };
-        shards.entry(root.to_string()).or_default().push(file);
+        let (files, shard_docs) = shards.entry(root.to_string()).or_default();
+        files.push(file);
+        shard_docs.push(docs);
     }
+    if by.is_none() && shards.is_empty() {
+        shards.insert(String::new(), Default::default());
+    }
+    let naming = Arc::new(naming);
     shards
         .into_iter()
-        .map(|(root, files)| ScipShard { root, files })
+        .map(|(root, (files, docs))| ScipShard {
+            root,
+            files,
+            docs,
+            naming: naming.clone(),
+        })
         .collect()
 }
 
@@ -674,7 +697,7 @@ fn doc_first_line(db: &dyn Db, file: SourceFile, position: &SymbolPositions) -> 
 /// `file_symbols`), having read the file's symbols and names from the same parse: its tree
 /// is pinned meanwhile. Python's docstrings are read from the tree, and once other files'
 /// parses have pushed it out of the tree cache, each file would be parsed three times.
-pub(crate) fn first_doc_lines(db: &dyn Db, file: SourceFile) -> Vec<Option<String>> {
+pub(crate) fn first_doc_lines(db: &dyn Db, file: SourceFile) -> DocLines {
     let _tree = crate::semantic::pin_tree(db, file);
     let symbols = file_symbols(db, file);
     file_names(db, file);
