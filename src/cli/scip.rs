@@ -93,7 +93,10 @@ pub fn run(g: &GlobalArgs, args: &ScipArgs) -> Result<(String, ExitCode), CliErr
     let analysis = host.analysis();
     let shards = analysis.scip_shards(&paths, None).map_err(cancelled)?;
     let [shard] = &shards.map_err(|e| scip_failed(e, "-"))?[..] else {
-        unreachable!("an export without a split is one shard")
+        return Err(CliError(format!(
+            "{}: an export without a split made other than one index",
+            ErrorCode::Internal
+        )));
     };
     let request = scip_request(&root, shard);
     let written = match staged {
