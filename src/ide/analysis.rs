@@ -644,38 +644,55 @@ impl Analysis {
         self.with(|db| super::repo_map::repo_map(db, workspace, request))
     }
 
-    /// The files under `request.paths` (every file when none) as a SCIP index, one
-    /// document per file built on all cores (see `scip.rs`); the paths that select no file
-    /// are listed apart.
-    /// The requested files as a SCIP index written to `out` as it is built: the metadata,
-    /// then each file's document in path order, [`SCIP_FILES_AT_ONCE`] files at a time on
-    /// all cores. An index held whole took three times its encoded size in memory, and its
-    /// bytes as much again. Nothing is written when a requested path selects no file.
-    pub fn scip(
+    /// The files under `paths` (every file when none) as the shards of a SCIP export, `by`
+    /// the given split (none: one shard at the workspace root), with each file's own facts
+    /// read from one parse of it on all cores; a path that selects no file is refused
+    /// before anything is read.
+    pub fn scip_shards(
         &self,
-        request: &super::ScipRequest,
-        out: &mut dyn std::io::Write,
-    ) -> Cancellable<Result<super::ScipExport, super::ScipError>> {
+        paths: &[String],
+        by: Option<super::ScipShardBy>,
+    ) -> Cancellable<Result<Vec<super::ScipShard>, super::ScipError>> {
         let (files, unmatched_paths) =
-            self.with(|db| super::scip::selected_files(db, self.workspace, &request.paths))?;
+            self.with(|db| super::scip::selected_files(db, self.workspace, paths))?;
         if let Some(path) = unmatched_paths.into_iter().next() {
             return Ok(Err(super::ScipError::Unmatched(path)));
         }
-        let packages = self.with(|db| super::scip::Packages::new(db, self.workspace))?;
         let template = std::sync::Mutex::new(self.db.worker());
-        let workspace = self.workspace;
-        let worker = || template.lock().unwrap().clone();
-        // First each file's own facts, from one parse of it; then the documents, whose
-        // resolution reads other files' facts without parsing them again.
+        // Each file's own facts first, so that the documents, whose resolution reads other
+        // files' facts, need not parse them again.
         let docs = self.with(|_| {
             files
                 .par_iter()
-                .map_init(worker, |db, &file| {
-                    db.relay_cancellation();
-                    super::scip::first_doc_lines(db, file)
-                })
+                .map_init(
+                    || template.lock().unwrap().clone(),
+                    |db, &file| {
+                        db.relay_cancellation();
+                        super::scip::first_doc_lines(db, file)
+                    },
+                )
                 .collect::<Vec<_>>()
         })?;
+        self.with(|db| {
+            let naming = super::scip::SymbolNaming::new(db, self.workspace);
+            Ok(super::scip::shards(db, naming, files, docs, by))
+        })
+    }
+
+    /// `shard`'s index written to `out` as it is built: the metadata, then each file's
+    /// document in path order, [`SCIP_FILES_AT_ONCE`] files at a time on all cores. An
+    /// index held whole took three times its encoded size in memory, and its bytes as much
+    /// again.
+    pub fn scip(
+        &self,
+        shard: &super::ScipShard,
+        request: &super::ScipRequest,
+        out: &mut dyn std::io::Write,
+    ) -> Cancellable<Result<super::ScipExport, super::ScipError>> {
+        let (files, docs, naming) = (shard.files(), shard.docs(), shard.naming());
+        let template = std::sync::Mutex::new(self.db.worker());
+        let workspace = self.workspace;
+        let worker = || template.lock().unwrap().clone();
         let mut writer = super::scip::IndexWriter::new(out, request);
         for (files, docs) in files
             .chunks(SCIP_FILES_AT_ONCE)
@@ -687,7 +704,7 @@ impl Analysis {
                     .zip(docs.par_iter())
                     .map_init(worker, |db, (&file, docs)| {
                         db.relay_cancellation();
-                        super::scip::document(db, workspace, &packages, file, docs)
+                        super::scip::document(db, workspace, naming, file, docs, &shard.root)
                     })
                     .collect::<Vec<_>>()
             })?;

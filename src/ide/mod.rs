@@ -111,7 +111,10 @@ pub use rename::{
     validate_name,
 };
 pub use repo_map::{MapDefinition, RepoMap, RepoMapRequest};
-pub use scip::{SCHEME as SCIP_SCHEME, ScipError, ScipExport, ScipRequest};
+pub use scip::{
+    SCHEME as SCIP_SCHEME, ScipError, ScipExport, ScipRequest, ScipShard, ScipShardBy,
+    written_by_sextant as scip_written_by_sextant,
+};
 pub use search::{
     CaseMode, MAX_CONTEXT, MAX_GLOBS, MAX_PATTERN_BYTES, SearchAnswer, SearchError, SearchFile,
     SearchLine, SearchQuery, SearchRegion, SearchSymbol,

@@ -19,10 +19,10 @@
 //! occurrences sorted by range then symbol, symbol information sorted by symbol, so the
 //! same workspace gives the same bytes.
 
-use std::{
-    collections::{BTreeMap, HashMap},
-    sync::Arc,
-};
+use std::{collections::BTreeMap, sync::Arc};
+
+use dashmap::DashMap;
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use protobuf::{EnumOrUnknown, MessageField};
 use scip::types::{
@@ -49,14 +49,96 @@ use crate::{
 /// The scheme of every symbol sextant writes.
 pub const SCHEME: &str = "scip-sextant";
 
-/// What to export: the files under `paths` (workspace-relative files or directories; none:
-/// every file), with the tool's version and the root's `file://` URI for the metadata.
+/// What an index's metadata says: the tool's version and arguments, and its root's
+/// `file://` URI (the workspace's, or a shard's directory).
 #[derive(Clone, Debug, Default)]
 pub struct ScipRequest {
-    pub paths: Vec<String>,
     pub tool_version: String,
     pub arguments: Vec<String>,
     pub project_root: String,
+}
+
+/// How an export is split into indexes of their own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScipShardBy {
+    /// One index per project a manifest describes (the packages symbols are named after),
+    /// each file in its nearest project's; files in none in the workspace root's.
+    Project,
+    /// One index per top-level directory; files at the top in the workspace root's.
+    Directory,
+}
+
+/// One index of an export: the selected files under `root`, whose documents' paths are
+/// relative to it. Symbols do not depend on the shard (they are named by package), so a
+/// use in one shard names a definition in another with the same string.
+#[derive(Clone)]
+pub struct ScipShard {
+    /// The shard's directory, workspace-relative (`""`: the workspace root).
+    pub root: String,
+    files: Vec<SourceFile>,
+    /// Each file's [`first_doc_lines`], read for every shard's files before any document
+    /// is built: a document resolves names into other shards' files, and reading their
+    /// docstrings only when their shard comes would parse them a second time.
+    docs: Vec<DocLines>,
+    naming: Arc<SymbolNaming>,
+}
+
+/// The first line of each definition's documentation in a file ([`first_doc_lines`]).
+type DocLines = Vec<Option<String>>;
+
+impl ScipShard {
+    /// How many documents the shard's index holds.
+    pub fn documents(&self) -> usize {
+        self.files.len()
+    }
+
+    pub(crate) fn files(&self) -> &[SourceFile] {
+        &self.files
+    }
+
+    pub(crate) fn docs(&self) -> &[DocLines] {
+        &self.docs
+    }
+
+    pub(crate) fn naming(&self) -> &SymbolNaming {
+        &self.naming
+    }
+}
+
+/// `files` (in path order, with their [`first_doc_lines`]) as shards (in order of their
+/// roots), `by` the given split, or one shard at the workspace root without one.
+pub(crate) fn shards(
+    db: &dyn Db,
+    naming: SymbolNaming,
+    files: Vec<SourceFile>,
+    docs: Vec<DocLines>,
+    by: Option<ScipShardBy>,
+) -> Vec<ScipShard> {
+    let mut shards: BTreeMap<String, (Vec<SourceFile>, Vec<DocLines>)> = BTreeMap::new();
+    for (file, docs) in files.into_iter().zip(docs) {
+        let path = file.path(db).as_str();
+        let root = match by {
+            None => "",
+            Some(ScipShardBy::Directory) => path.split_once('/').map_or("", |(top, _)| top),
+            Some(ScipShardBy::Project) => naming.packages.nearest_root(path),
+        };
+        let (files, shard_docs) = shards.entry(root.to_string()).or_default();
+        files.push(file);
+        shard_docs.push(docs);
+    }
+    if by.is_none() && shards.is_empty() {
+        shards.insert(String::new(), Default::default());
+    }
+    let naming = Arc::new(naming);
+    shards
+        .into_iter()
+        .map(|(root, (files, docs))| ScipShard {
+            root,
+            files,
+            docs,
+            naming: naming.clone(),
+        })
+        .collect()
 }
 
 /// What an export wrote.
@@ -173,6 +255,21 @@ impl<'a> IndexWriter<'a> {
     }
 }
 
+/// Whether `index` begins as an index sextant wrote: its first field the metadata, naming
+/// sextant as the tool. Reads the metadata only, however long the index.
+pub fn written_by_sextant(index: &mut dyn std::io::Read) -> bool {
+    let mut stream = protobuf::CodedInputStream::new(index);
+    let tag = stream.read_raw_tag_or_eof();
+    let metadata_tag = INDEX_METADATA << 3 | WIRE_TYPE_LENGTH_DELIMITED;
+    matches!(tag, Ok(Some(tag)) if tag == metadata_tag)
+        && stream
+            .read_message::<Metadata>()
+            .is_ok_and(|metadata| metadata.tool_info.name == "sextant")
+}
+
+/// The wire type of a message field.
+const WIRE_TYPE_LENGTH_DELIMITED: u32 = 2;
+
 /// `Index`'s field numbers in the SCIP schema.
 const INDEX_METADATA: u32 = 1;
 const INDEX_DOCUMENTS: u32 = 2;
@@ -238,6 +335,16 @@ impl Packages {
         Packages(packages)
     }
 
+    /// The directory of the nearest manifest of any kind above `path` (`""`: none).
+    fn nearest_root(&self, path: &str) -> &str {
+        self.0
+            .iter()
+            .map(|p| p.root.as_str())
+            .filter(|root| is_under(path, root))
+            .max_by_key(|root| root.len())
+            .unwrap_or("")
+    }
+
     /// The package of the nearest manifest of `family`'s kind above `path`.
     fn of(&self, path: &str, family: Family) -> Option<&Package> {
         let manager = match family {
@@ -248,14 +355,43 @@ impl Packages {
         };
         self.0
             .iter()
-            .filter(|p| p.manager == manager)
-            .filter(|p| {
-                p.root.is_empty()
-                    || path
-                        .strip_prefix(p.root.as_str())
-                        .is_some_and(|rest| rest.starts_with('/'))
-            })
+            .filter(|p| p.manager == manager && is_under(path, &p.root))
             .max_by_key(|p| p.root.len())
+    }
+}
+
+/// Whether the workspace-relative `path` lies under the directory `root` (`""`: the root).
+fn is_under(path: &str, root: &str) -> bool {
+    root.is_empty()
+        || path
+            .strip_prefix(root)
+            .is_some_and(|rest| rest.starts_with('/'))
+}
+
+/// How an export names global symbols: by the workspace's packages, and each file's
+/// definitions as [`FileGlobals`], computed once for every document that names them (they
+/// depend on the file and the packages alone, so sharing them changes no answer).
+pub(crate) struct SymbolNaming {
+    packages: Packages,
+    globals: DashMap<SourceFile, Arc<FileGlobals>, foldhash::fast::RandomState>,
+}
+
+impl SymbolNaming {
+    pub(crate) fn new(db: &dyn Db, workspace: Workspace) -> SymbolNaming {
+        SymbolNaming {
+            packages: Packages::new(db, workspace),
+            globals: DashMap::default(),
+        }
+    }
+
+    fn globals(&self, db: &dyn Db, file: SourceFile) -> Arc<FileGlobals> {
+        if let Some(globals) = self.globals.get(&file) {
+            return globals.clone();
+        }
+        // Computed without holding the map's lock: it asks the database, which may wait
+        // for another worker that wants the lock.
+        let globals = Arc::new(FileGlobals::new(db, file, &self.packages));
+        self.globals.entry(file).or_insert(globals).clone()
     }
 }
 
@@ -392,18 +528,13 @@ enum Sym {
 struct Exporter<'db, 'p> {
     db: &'db dyn Db,
     resolver: Resolver<'db>,
-    packages: &'p Packages,
-    globals: HashMap<SourceFile, Arc<FileGlobals>>,
+    naming: &'p SymbolNaming,
     file: SourceFile,
 }
 
 impl Exporter<'_, '_> {
     fn globals(&mut self, file: SourceFile) -> Arc<FileGlobals> {
-        let (db, packages) = (self.db, self.packages);
-        self.globals
-            .entry(file)
-            .or_insert_with(|| Arc::new(FileGlobals::new(db, file, packages)))
-            .clone()
+        self.naming.globals(self.db, file)
     }
 
     /// The symbol of the definition whose name is `occurrence` of `file`, when it is one of
@@ -566,7 +697,7 @@ fn doc_first_line(db: &dyn Db, file: SourceFile, position: &SymbolPositions) -> 
 /// `file_symbols`), having read the file's symbols and names from the same parse: its tree
 /// is pinned meanwhile. Python's docstrings are read from the tree, and once other files'
 /// parses have pushed it out of the tree cache, each file would be parsed three times.
-pub(crate) fn first_doc_lines(db: &dyn Db, file: SourceFile) -> Vec<Option<String>> {
+pub(crate) fn first_doc_lines(db: &dyn Db, file: SourceFile) -> DocLines {
     let _tree = crate::semantic::pin_tree(db, file);
     let symbols = file_symbols(db, file);
     file_names(db, file);
@@ -577,19 +708,20 @@ pub(crate) fn first_doc_lines(db: &dyn Db, file: SourceFile) -> Vec<Option<Strin
         .collect()
 }
 
-/// The document of `file`, given [`first_doc_lines`] of it.
+/// The document of `file`, given [`first_doc_lines`] of it, its path relative to the
+/// directory `root` of the index it goes into (`""`: the workspace root).
 pub(crate) fn document(
     db: &dyn Db,
     workspace: Workspace,
-    packages: &Packages,
+    naming: &SymbolNaming,
     file: SourceFile,
     docs: &[Option<String>],
+    root: &str,
 ) -> Document {
     let mut exporter = Exporter {
         db,
         resolver: Resolver::new(db, workspace),
-        packages,
-        globals: HashMap::new(),
+        naming,
         file,
     };
     let names = file_names(db, file);
@@ -770,11 +902,14 @@ pub(crate) fn document(
     };
     let mut document = Document {
         language: language_name(&file.lang(db).info().id),
-        relative_path: file.path(db).clone(),
+        relative_path: match root {
+            "" => file.path(db).clone(),
+            root => file.path(db)[root.len() + 1..].to_string(),
+        },
         position_encoding: EnumOrUnknown::new(PositionEncoding::UTF16CodeUnitOffsetFromLineStart),
         ..Default::default()
     };
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = HashSet::new();
     for (range, symbol, roles) in &occurrences {
         let symbol = name(symbol);
         if !seen.insert((range.start(), range.end(), symbol.clone(), *roles)) {
@@ -974,7 +1109,6 @@ mod tests {
     fn an_index_written_field_by_field_is_the_index_encoded_whole() {
         use protobuf::Message as _;
         let request = ScipRequest {
-            paths: Vec::new(),
             tool_version: "1".into(),
             arguments: vec!["scip".into()],
             project_root: "file:///ws".into(),
