@@ -13,6 +13,14 @@ use protobuf::Message as _;
 use scip::types::{Document, Index};
 use support::{sextant, stderr, write_file};
 
+/// `(root, file, documents)` rows as [`manifest`] returns them.
+fn owned(rows: &[(&str, &str, u64)]) -> Vec<(String, String, u64)> {
+    let row = |(root, file, documents): &(&str, &str, u64)| {
+        (root.to_string(), file.to_string(), *documents)
+    };
+    rows.iter().map(row).collect()
+}
+
 fn workspace() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let files = [
@@ -172,11 +180,7 @@ fn a_workspace_shards_by_project() {
         ("rs", "rs.scip", 1),
         ("ts", "ts.scip", 1),
     ];
-    let expected: Vec<(String, String, u64)> = expected
-        .iter()
-        .map(|(r, f, n)| (r.to_string(), f.to_string(), *n))
-        .collect();
-    assert_eq!(shards, expected);
+    assert_eq!(shards, owned(&expected));
     assert_eq!(
         listing(&dir.path().join("out")),
         [
@@ -249,11 +253,7 @@ fn a_workspace_shards_by_directory_and_again_into_its_own_output() {
         ("rs", "rs.scip", 1),
         ("ts", "ts.scip", 1),
     ];
-    let expected: Vec<(String, String, u64)> = expected
-        .iter()
-        .map(|(r, f, n)| (r.to_string(), f.to_string(), *n))
-        .collect();
-    assert_eq!(shards, expected);
+    assert_eq!(shards, owned(&expected));
     assert_eq!(json["shards"], {
         let text = std::fs::read_to_string(dir.path().join("out/shards.json")).unwrap();
         serde_json::from_str::<serde_json::Value>(&text).unwrap()["shards"].clone()
