@@ -60,11 +60,23 @@ pub struct ModDecl {
 
 impl ModDecl {
     fn of(import: &ImportSummary) -> Option<ModDecl> {
+        let (name, path) = ModDecl::declared(import)?;
         let within = import
             .within
             .as_deref()
             .map(|w| w.split("::").map(str::to_string).collect())
             .unwrap_or_default();
+        Some(ModDecl {
+            name: name.to_string(),
+            path: path.map(str::to_string),
+            within,
+        })
+    }
+
+    /// The name and `#[path]` of the module `import` declares, when it is a `mod`
+    /// declaration; allocates nothing, as every path a resolution tries asks it of every
+    /// import of a file.
+    fn declared(import: &ImportSummary) -> Option<(&str, Option<&str>)> {
         if let (Some(path), Some(name)) = (
             import
                 .module
@@ -72,19 +84,11 @@ impl ModDecl {
                 .and_then(|m| m.strip_suffix('"')),
             &import.alias,
         ) {
-            return Some(ModDecl {
-                name: name.clone(),
-                path: Some(path.to_string()),
-                within,
-            });
+            return Some((name, Some(path)));
         }
         let name = import.module.strip_prefix("self::")?;
         (import.name.is_none() && !import.wildcard && !name.is_empty() && !name.contains("::"))
-            .then(|| ModDecl {
-                name: name.to_string(),
-                path: None,
-                within,
-            })
+            .then_some((name, None))
     }
 }
 
@@ -534,7 +538,7 @@ fn full_path(import: &ImportSummary) -> Vec<String> {
 /// The name an import binds in its module: the alias, else the last segment (`self`'s
 /// module for `a::{self}`); none for globs and `mod` declarations.
 pub fn local_name(import: &ImportSummary) -> Option<&str> {
-    if import.wildcard || ModDecl::of(import).is_some() {
+    if import.wildcard || ModDecl::declared(import).is_some() {
         return None;
     }
     import
@@ -678,7 +682,13 @@ impl Resolver<'_> {
             return None;
         }
         let imports = file_imports(self.db, file);
-        let scope = |i: &&ImportSummary| segments_of(i.within.as_deref()) == within;
+        // Whether an import is written in the inline modules `within` (as `segments_of`
+        // would split its `within`), without splitting every import's.
+        let within_path = within.join("::");
+        let scope = |i: &&ImportSummary| match i.within.as_deref() {
+            None => within.is_empty(),
+            Some(written) => !within.is_empty() && written == within_path,
+        };
         // `use log;` binds `log` to the crate itself: nothing to follow.
         let named = imports
             .iter()
