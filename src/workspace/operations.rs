@@ -96,6 +96,10 @@ pub struct Operations {
     /// `None`: kept in `memory`.
     dir: Option<PathBuf>,
     memory: Mutex<VecDeque<OperationRecord>>,
+    /// Held by a named write from its retry check to its last record: a retry sent while
+    /// the first call still runs waits for it, and then replays it, instead of racing it
+    /// (the loser's failure would otherwise forget the winner's record).
+    turn: Mutex<()>,
 }
 
 impl Operations {
@@ -105,7 +109,15 @@ impl Operations {
         Operations {
             dir: setting.root_dir(Some("operations"), root),
             memory: Mutex::default(),
+            turn: Mutex::default(),
         }
+    }
+
+    /// This process's turn to check, write and record a named operation.
+    pub fn turn(&self) -> std::sync::MutexGuard<'_, ()> {
+        self.turn
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// What a call naming operation `id` for `request` is to do; `current` gives each

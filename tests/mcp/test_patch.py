@@ -4,6 +4,7 @@ write nothing (a hunk that does not apply, a path leaving the root, new errors u
 `check: refuse`, a file changed since the reviewed dry run), `operation_id` retries, `expected_sha256`, and
 `--read-only` hiding `apply`."""
 
+import asyncio
 import hashlib
 import os
 
@@ -230,6 +231,18 @@ async def test_a_retried_operation_answers_the_first_result(project):
         assert not again.is_error, again
         assert again.structured_content == dict(first.structured_content, replayed=True)
         assert (project / "app/main.py").read_text() == MAIN
+
+
+async def test_a_retry_sent_while_the_first_call_runs_waits_and_replays_it(project):
+    async with stdio_session(project) as session:
+        await wait_until_indexed(session)
+        args = {"patch": GIT_DIFF, "apply": True, "operation_id": "op-twice"}
+        first, second = await asyncio.gather(call(session, args), call(session, args))
+        assert not first.is_error and not second.is_error, (first, second)
+        replayed = sorted(bool(r.structured_content.get("replayed")) for r in (first, second))
+        assert replayed == [False, True]
+        assert first.structured_content["change_id"] == second.structured_content["change_id"]
+        assert (project / "app/main.py").read_text() == "from app.geo import area\n\nprint(area(3, 4))\n"
 
 
 async def test_a_read_only_server_offers_no_apply(project):

@@ -224,6 +224,7 @@ impl Write {
         patch: &Patch,
         options: &PatchOptions,
     ) -> Result<PatchAnswer, ToolError> {
+        let _turn = self.operation.as_ref().map(|_| live.operations().turn());
         let texts = live
             .current_texts(patch.paths())
             .map_err(ToolError::failed)?;
