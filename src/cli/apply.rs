@@ -22,8 +22,8 @@ use crate::{
         Sha256Hash, TextEncoding, parse_patch,
     },
     workspace::{
-        HardLinks, Host,
-        operations::{OperationRecord, Retry, file_states, hashes_now},
+        HardLinks, Host, Written,
+        operations::{OperationRecord, Retry, hashes_now},
     },
 };
 
@@ -231,28 +231,14 @@ impl Shown {
             let printed = printed(links_broken);
             return Ok((printed.out, ExitCode::from(printed.exit_code)));
         };
-        let mut record = OperationRecord {
-            id: id.clone(),
-            request: request.clone(),
-            finished: false,
-            files: file_states(&preview.outcome),
-            answer: serde_json::to_value(printed(Vec::new())).unwrap_or_default(),
+        let first = serde_json::to_value(printed(Vec::new())).unwrap_or_default();
+        let pending = OperationRecord::pending(id, request, &preview.outcome, first);
+        let write = || host.write_change_with(&preview.change, self.hard_links);
+        let value = |written: &Written| {
+            serde_json::to_value(printed(written.hard_links_broken.clone())).unwrap_or_default()
         };
-        operations.store(&record).map_err(failed)?;
-        let links_broken = match host.write_change_with(&preview.change, self.hard_links) {
-            Ok(written) => written.hard_links_broken,
-            Err(error) => {
-                if error.wrote_nothing() {
-                    operations.forget(id);
-                }
-                return Err(failed(error));
-            }
-        };
-        let printed = printed(links_broken);
-        record.finished = true;
-        record.answer = serde_json::to_value(&printed).unwrap_or_default();
-        // A pending record whose files all changed replays as well.
-        let _ = operations.store(&record);
+        let written = (operations.write_recorded(pending, write, value)).map_err(failed)?;
+        let printed = printed(written.hard_links_broken);
         Ok((printed.out, ExitCode::from(printed.exit_code)))
     }
 

@@ -26,7 +26,7 @@ use std::{
 
 use serde::{Deserialize, Serialize};
 
-use super::cache::CacheSetting;
+use super::{ApplyError, Written, cache::CacheSetting};
 use crate::ide::{ContentHash, ErrorCode, Failure, FileText, PatchOutcome};
 
 /// How many operations a root remembers.
@@ -49,6 +49,43 @@ pub struct OperationRecord {
     pub files: FileStates,
     /// The answer to give again, as its front end shaped it.
     pub answer: serde_json::Value,
+}
+
+impl OperationRecord {
+    /// The record of operation `id` about to make the patch whose outcome is `outcome`,
+    /// answering `answer` if it is cut off and found written.
+    pub fn pending(
+        id: &str,
+        request: &str,
+        outcome: &PatchOutcome,
+        answer: serde_json::Value,
+    ) -> OperationRecord {
+        OperationRecord {
+            id: id.to_string(),
+            request: request.to_string(),
+            finished: false,
+            files: file_states(outcome),
+            answer,
+        }
+    }
+}
+
+/// Why a named write did not happen: its record could not be stored, or the write failed.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordedWriteError {
+    #[error(transparent)]
+    Record(#[from] OperationError),
+    #[error(transparent)]
+    Write(#[from] ApplyError),
+}
+
+impl Failure for RecordedWriteError {
+    fn code(&self) -> ErrorCode {
+        match self {
+            RecordedWriteError::Record(error) => error.code(),
+            RecordedWriteError::Write(error) => error.code(),
+        }
+    }
 }
 
 /// What a new call with an operation id is to do.
@@ -171,6 +208,28 @@ impl Operations {
         Err(OperationError::PartlyWritten { id, written })
     }
 
+    /// Makes the write `pending` names with `write`: the record stored first, then, once
+    /// written, stored finished with the answer `answer` gives for what was written; when
+    /// the write fails having written nothing, the record is forgotten.
+    pub fn write_recorded(
+        &self,
+        mut pending: OperationRecord,
+        write: impl FnOnce() -> Result<Written, ApplyError>,
+        answer: impl FnOnce(&Written) -> serde_json::Value,
+    ) -> Result<Written, RecordedWriteError> {
+        self.store(&pending)?;
+        let written = write().inspect_err(|error| {
+            if error.wrote_nothing() {
+                self.forget(&pending.id);
+            }
+        })?;
+        pending.finished = true;
+        pending.answer = answer(&written);
+        // A pending record whose files all hold what it wrote replays as well.
+        let _ = self.store(&pending);
+        Ok(written)
+    }
+
     /// Remembers `record` (pending, before its write, or finished after it): on disk,
     /// synced, before this returns.
     pub fn store(&self, record: &OperationRecord) -> Result<(), OperationError> {
@@ -213,7 +272,7 @@ impl Operations {
 }
 
 /// What each file a patch touches holds before and after it.
-pub fn file_states(outcome: &PatchOutcome) -> FileStates {
+fn file_states(outcome: &PatchOutcome) -> FileStates {
     let hash = |text: &str, file: &crate::ide::FileOutcome| {
         let bytes = file.encoding.encode(text).ok()?;
         Some(ContentHash::of(&bytes).to_hex())

@@ -27,9 +27,9 @@ use crate::{
         schema::{input_schema, output_schema},
     },
     workspace::{
-        HardLinks,
+        HardLinks, Written,
         live::{LiveWorkspace, RequestCancel, Snapshot},
-        operations::{OperationRecord, Retry, file_states, hashes_now},
+        operations::{OperationRecord, Retry, hashes_now},
     },
 };
 
@@ -264,41 +264,25 @@ impl Write {
                 serde_json::to_value(listed).unwrap_or_default(),
             ));
         }
-        let mut answer = PatchAnswer::new(&preview, true);
-        let mut record = self
-            .operation
-            .as_ref()
-            .map(|(id, request)| OperationRecord {
-                id: id.clone(),
-                request: request.clone(),
-                finished: false,
-                files: file_states(&preview.outcome),
-                answer: serde_json::to_value(&answer).unwrap_or_default(),
-            });
-        if let Some(pending) = &record {
-            live.operations()
-                .store(pending)
-                .map_err(ToolError::failed)?;
-        }
-        let written = match live.apply_change_with(&preview.change, self.hard_links) {
-            Ok(written) => written,
-            Err(error) => {
-                if let Some(pending) = &record
-                    && error.wrote_nothing()
-                {
-                    live.operations().forget(&pending.id);
-                }
-                return Err(ToolError::failed(error));
+        let answer = PatchAnswer::new(&preview, true);
+        let answered = |written: &Written| PatchAnswer {
+            hard_links_broken: written.hard_links_broken.clone(),
+            ..answer.clone()
+        };
+        let write = || live.apply_change_with(&preview.change, self.hard_links);
+        let written = match &self.operation {
+            None => write().map_err(ToolError::failed)?,
+            Some((id, request)) => {
+                let first = serde_json::to_value(&answer).unwrap_or_default();
+                let pending = OperationRecord::pending(id, request, &preview.outcome, first);
+                let value =
+                    |written: &Written| serde_json::to_value(answered(written)).unwrap_or_default();
+                (live.operations())
+                    .write_recorded(pending, write, value)
+                    .map_err(ToolError::failed)?
             }
         };
-        answer.hard_links_broken = written.hard_links_broken;
-        if let Some(finished) = &mut record {
-            finished.finished = true;
-            finished.answer = serde_json::to_value(&answer).unwrap_or_default();
-            // A pending record whose files all changed replays as well.
-            let _ = live.operations().store(finished);
-        }
-        Ok(answer)
+        Ok(answered(&written))
     }
 }
 
