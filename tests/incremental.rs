@@ -1487,3 +1487,67 @@ class Circle(base.Shape):
         ]
     );
 }
+
+/// A crate whose modules import each other's names with star imports (`libc` has hundreds),
+/// and a file reading `unbound` names that nothing defines.
+fn star_imports_crate(unbound: usize) -> String {
+    let modules = ["a", "b", "c", "d", "e"];
+    let mut fixture = String::from("//- src/lib.rs\n");
+    for m in modules {
+        fixture.push_str(&format!("mod {m};\npub use {m}::*;\n"));
+    }
+    fixture.push_str("mod user;\n");
+    for m in modules {
+        fixture.push_str(&format!(
+            "//- src/{m}.rs\nuse crate::*;\npub fn in_{m}() -> u32 {{\n    1\n}}\n"
+        ));
+    }
+    fixture.push_str("//- src/user.rs\nuse crate::*;\npub fn user() -> u32 {\n");
+    for i in 0..unbound {
+        fixture.push_str(&format!("    let _ = unbound_{i};\n"));
+    }
+    fixture.push_str("    in_a() + in_e()\n}\n");
+    fixture
+}
+
+#[test]
+fn names_no_module_binds_resolve_no_imports_through_star_imports() {
+    let resolutions = |unbound: usize| {
+        let (host, log) = logged_host_with(&star_imports_crate(unbound));
+        let (map, _) = repo_map(&host, &log);
+        assert!(map.contains("in_a"), "{map}");
+        let (host, log) = logged_host_with(&star_imports_crate(unbound));
+        let request = RepoMapRequest {
+            path_prefix: None,
+            focus: Vec::new(),
+            budget: Budget {
+                encoding: Default::default(),
+                max_tokens: 100_000,
+            },
+        };
+        host.analysis().repo_map(&request).unwrap();
+        let mut counts = std::collections::BTreeMap::<String, usize>::new();
+        for query in log.lock().unwrap().iter() {
+            let name = query.split('(').next().unwrap_or_default();
+            if ["resolved", "rust_star_closure"].contains(&name) {
+                *counts.entry(name.to_string()).or_default() += 1;
+            }
+        }
+        counts
+    };
+    // Each import resolved once (11 star imports, 6 `mod`s) and a star closure listed once
+    // for each file a name was looked for in, however many names are left unbound. Before,
+    // each unbound name was looked for as a path from every module the star imports reach:
+    // names times modules resolutions (minutes on `libc`).
+    let few = resolutions(2);
+    assert_eq!(few, resolutions(40));
+    assert_eq!(
+        few,
+        [
+            ("resolved".to_string(), 17),
+            ("rust_star_closure".to_string(), 6)
+        ]
+        .into_iter()
+        .collect()
+    );
+}

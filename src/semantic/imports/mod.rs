@@ -19,7 +19,10 @@ use std::sync::Arc;
 pub use ecmascript::{EcmascriptModules, ecmascript_modules};
 pub use go::{GoPackages, go_packages, is_workspace_import};
 pub use python::{PythonModules, is_stdlib_module, python_modules};
-pub use rust::{ModDecl, RustModules, local_name as rust_local_name, rust_mod_decls, rust_modules};
+pub use rust::{
+    ModDecl, RustModules, local_name as rust_local_name, resolve_unbound_name as rust_unbound_name,
+    rust_mod_decls, rust_modules, rust_star_closure,
+};
 
 pub use super::import_syntax::{FileImports, ImportSummary};
 use super::symbols::file_symbols;

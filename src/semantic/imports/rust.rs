@@ -483,6 +483,41 @@ pub(super) fn resolve(
     resolved(db, workspace, RustImport::new(db, file, import.clone()))
 }
 
+/// What a bare `name` that no scope of `file` binds may still be: a module of the file's
+/// module (one placed by its path, which no `mod` the name resolver sees declares), a crate,
+/// or a module of the crate root (edition 2015). [`resolve`] of `use name;` says the same
+/// after searching the file's imports, which the name resolver has already searched: for
+/// the thousands of names a macro-heavy crate leaves unbound, that search was most of the
+/// time its reference graph took.
+pub fn resolve_unbound_name(
+    db: &dyn Db,
+    workspace: Workspace,
+    file: SourceFile,
+    name: &str,
+) -> Target {
+    let resolver = Resolver::new(db, workspace);
+    let modules = &resolver.modules;
+    let name = [name.to_string()];
+    let here = modules.placed.get(&file);
+    if let Some((krate, module)) = here {
+        let mut local = segments_of(Some(module.as_str()).filter(|m| !m.is_empty()));
+        let base = local.clone();
+        local.extend(name.iter().cloned());
+        if modules.module(*krate, &local).is_some() {
+            return resolver.follow(*krate, base, &name, 0);
+        }
+    }
+    match resolver.extern_crate(file, &name[0], &[], 0) {
+        Target::Unresolved => match here {
+            Some((krate, _)) if modules.module(*krate, &name).is_some() => {
+                resolver.follow(*krate, Vec::new(), &name, 0)
+            }
+            _ => Target::Unresolved,
+        },
+        target => target,
+    }
+}
+
 /// One import as a file writes it, for [`resolved`]'s memo.
 #[salsa::interned(debug)]
 struct RustImport<'db> {
@@ -505,12 +540,7 @@ fn resolve_uncached(
     file: SourceFile,
     import: &ImportSummary,
 ) -> Target {
-    let resolver = Resolver {
-        db,
-        workspace,
-        modules: rust_modules(db, workspace),
-        budget: std::cell::Cell::new(MAX_PATHS_TRIED),
-    };
+    let resolver = Resolver::new(db, workspace);
     if let Some(decl) = ModDecl::of(import) {
         let mod_rs = resolver.modules.is_root(file) || is_mod_rs(file.path(db));
         return match mod_file(&resolver.modules.paths, file.path(db), mod_rs, &decl) {
@@ -557,7 +587,16 @@ struct Resolver<'db> {
     budget: std::cell::Cell<u32>,
 }
 
-impl Resolver<'_> {
+impl<'db> Resolver<'db> {
+    fn new(db: &'db dyn Db, workspace: Workspace) -> Resolver<'db> {
+        Resolver {
+            db,
+            workspace,
+            modules: rust_modules(db, workspace),
+            budget: std::cell::Cell::new(MAX_PATHS_TRIED),
+        }
+    }
+
     /// Where `segments`, written in `file` inside its inline modules `within`, lead.
     fn path(
         &self,
@@ -766,6 +805,52 @@ impl Resolver<'_> {
             },
         }
     }
+}
+
+/// How many modules [`rust_star_closure`] lists at most: a crate whose every module imports
+/// its parent's names (`use super::*`) reaches all of them from each, which is quadratic to
+/// list.
+const MAX_STAR_CLOSURE: usize = 4096;
+
+/// The modules `file`'s star imports (`use a::*`, written anywhere in it) lead to, and the
+/// ones theirs lead to in turn: depth first in the order they are written, each once,
+/// `file` itself left out; with whether one of `file`'s own star imports names it. This is
+/// the order a search for a name through star imports visits them, listed once per file
+/// instead of walked once per name: `libc`'s modules reach each other through hundreds of
+/// star imports, and walking them for every name every file used took minutes.
+#[salsa::tracked(returns(clone))]
+pub fn rust_star_closure(
+    db: &dyn Db,
+    workspace: Workspace,
+    file: SourceFile,
+) -> Arc<[(SourceFile, bool)]> {
+    let star_targets = |module: SourceFile| -> Vec<SourceFile> {
+        file_imports(db, module)
+            .iter()
+            .filter(|i| i.wildcard && i.alias.is_none())
+            .filter_map(|i| match resolve(db, workspace, module, i) {
+                Target::Resolved { file: target, .. } if target != module => Some(target),
+                _ => None,
+            })
+            .collect()
+    };
+    let mut reached: Vec<(SourceFile, bool)> = Vec::new();
+    let mut seen = HashSet::from([file]);
+    // Each entry: a module's star targets, and how many of them were visited.
+    let mut stack = vec![(star_targets(file), 0usize)];
+    while let Some((targets, next)) = stack.last_mut() {
+        let Some(&target) = targets.get(*next) else {
+            stack.pop();
+            continue;
+        };
+        *next += 1;
+        if reached.len() >= MAX_STAR_CLOSURE || !seen.insert(target) {
+            continue;
+        }
+        reached.push((target, stack.len() == 1));
+        stack.push((star_targets(target), 0));
+    }
+    reached.into()
 }
 
 /// The Cargo package `file` belongs to (the nearest manifest with a `[package]` above it),

@@ -106,7 +106,10 @@ pub struct Resolver<'db> {
     pub(super) db: &'db dyn Db,
     pub(super) workspace: Workspace,
     members: HashMap<(Namespace, Arc<str>), Cached>,
-    module_names: HashMap<(SourceFile, Arc<str>), Cached>,
+    /// Keyed by whether the name is looked for through another module's star import too.
+    module_names: HashMap<(SourceFile, Arc<str>, bool), Cached>,
+    /// How many star imports deep the current `module_name` search is.
+    star_depth: u32,
     files: HashMap<SourceFile, Arc<FileNames>>,
     resolutions: HashMap<StepKey, Resolution>,
     namespaces: HashMap<StepKey, Vec<Namespace>>,
@@ -134,6 +137,7 @@ impl<'db> Resolver<'db> {
             workspace,
             members: HashMap::new(),
             module_names: HashMap::new(),
+            star_depth: 0,
             files: HashMap::new(),
             resolutions: HashMap::new(),
             namespaces: HashMap::new(),
@@ -457,7 +461,7 @@ impl<'db> Resolver<'db> {
         name: &Arc<str>,
         depth: u32,
     ) -> Vec<Target> {
-        let key = (file, name.clone());
+        let key = (file, name.clone(), self.star_depth > 0);
         match self.module_names.get(&key) {
             Some(Cached::Done(found)) => return found.clone(),
             Some(&Cached::Running(started)) => return self.read_running(started),
@@ -483,31 +487,14 @@ impl<'db> Resolver<'db> {
         if found.is_empty() {
             found = self.submodule_imported_by_package(file, name);
         }
-        if found.is_empty() {
-            for import in file_symbols(self.db, file).imports.summaries.iter() {
-                if !is_star_import(import) || depth > MAX_DEPTH {
-                    continue;
-                }
-                if let imports::Target::Resolved { file: module, .. } =
-                    imports::resolve(self.db, self.workspace, file, import)
-                    && module != file
-                {
-                    let inner = self.names(module);
-                    if !inner.bindings(0, name).is_empty() {
-                        found = self.module_name(module, name, depth + 1);
-                        break;
-                    }
-                    // A name the module has from its own star imports or re-exports
-                    // (`export * from "./schemas.js"` in a module `export *`-ed here); not
-                    // what every module sees, which would hide the other star imports.
-                    let mut through = self.module_name(module, name, depth + 1);
-                    through.retain(|t| matches!(t, Target::Symbol { .. } | Target::Module(_)));
-                    if !through.is_empty() {
-                        found = through;
-                        break;
-                    }
-                }
-            }
+        if found.is_empty() && depth <= MAX_DEPTH {
+            self.star_depth += 1;
+            found = if self.is_rust(file) {
+                self.rust_star_name(file, name, depth)
+            } else {
+                self.star_name(file, name, depth)
+            };
+            self.star_depth -= 1;
         }
         if found.is_empty() {
             // `from _codecs import *`: a name not found may come from there.
@@ -536,11 +523,41 @@ impl<'db> Resolver<'db> {
                 name: Some(name.to_string()),
             });
         }
-        if found.is_empty() && self.is_rust(file) {
+        // A crate is a name of the module the search started in, not one a star import
+        // brings: asked at every module a search passes, it resolved each name not found
+        // as a path again, through every star import, once per module (minutes on `libc`).
+        if found.is_empty() && self.star_depth == 0 && self.is_rust(file) {
             found = self.rust_crate(file, name, depth);
         }
         self.module_names.insert(key, Cached::Done(found.clone()));
         found
+    }
+
+    /// `name` as `file`'s star imports bring it: from the first module one leads to that
+    /// binds it, else from what that module's own star imports bring.
+    fn star_name(&mut self, file: SourceFile, name: &Arc<str>, depth: u32) -> Vec<Target> {
+        for import in file_symbols(self.db, file).imports.summaries.iter() {
+            if !is_star_import(import) {
+                continue;
+            }
+            if let imports::Target::Resolved { file: module, .. } =
+                imports::resolve(self.db, self.workspace, file, import)
+                && module != file
+            {
+                if !self.names(module).bindings(0, name).is_empty() {
+                    return self.module_name(module, name, depth + 1);
+                }
+                // A name the module has from its own star imports or re-exports
+                // (`export * from "./schemas.js"` in a module `export *`-ed here); not
+                // what every module sees, which would hide the other star imports.
+                let mut through = self.module_name(module, name, depth + 1);
+                through.retain(|t| matches!(t, Target::Symbol { .. } | Target::Module(_)));
+                if !through.is_empty() {
+                    return through;
+                }
+            }
+        }
+        Vec::new()
     }
 
     /// In a Python package's `__init__.py`, a submodule that one of its relative imports

@@ -199,22 +199,54 @@ impl Resolver<'_> {
     }
 
     /// A name no scope of `file` binds and the prelude does not have: a crate (a workspace
-    /// library, a dependency, `std`), as `use name;` would find it.
+    /// library, a dependency, `std`), as `use name;` would find it, or a variant a star
+    /// import of an enum brings (`use Ordering::*`), which only a path's resolution finds.
     pub(super) fn rust_crate(&mut self, file: SourceFile, name: &str, depth: u32) -> Vec<Target> {
         let import = ImportSummary {
             module: name.to_string(),
             ..ImportSummary::default()
         };
-        match imports::resolve(self.db, self.workspace, file, &import) {
-            imports::Target::Resolved { file: found, .. } if found != file => self
-                .follow_rust_import(file, &import, depth + 1)
-                .unwrap_or_default(),
+        if self.rust_star_imports_an_item(file) {
+            return match imports::resolve(self.db, self.workspace, file, &import) {
+                imports::Target::Resolved { file: found, .. } if found != file => self
+                    .follow_rust_import(file, &import, depth + 1)
+                    .unwrap_or_default(),
+                imports::Target::External { package } => vec![Target::External {
+                    module: package,
+                    name: None,
+                }],
+                _ => Vec::new(),
+            };
+        }
+        match imports::rust_unbound_name(self.db, self.workspace, file, name) {
+            imports::Target::Resolved { file: found, .. } if found != file => {
+                vec![Target::Module(found)]
+            }
             imports::Target::External { package } => vec![Target::External {
                 module: package,
                 name: None,
             }],
             _ => Vec::new(),
         }
+    }
+
+    /// Whether a star import of `file` leads to a definition (an enum's or a type's
+    /// items) rather than a module.
+    fn rust_star_imports_an_item(&self, file: SourceFile) -> bool {
+        file_symbols(self.db, file)
+            .imports
+            .summaries
+            .iter()
+            .filter(|i| i.wildcard)
+            .any(|i| {
+                matches!(
+                    imports::resolve(self.db, self.workspace, file, i),
+                    imports::Target::Resolved {
+                        symbol: Some(_),
+                        ..
+                    }
+                )
+            })
     }
 
     /// What a value is an instance of when its type (or the function that made it) is
@@ -289,6 +321,32 @@ impl Resolver<'_> {
             }
             _ => None,
         }
+    }
+
+    /// `name` as a Rust file's star imports bring it: from the first module they reach
+    /// (through star imports of star imports, depth first) that binds it. What a module
+    /// reached only through another's star import gives counts only when it is in the
+    /// workspace, as for other languages.
+    pub(super) fn rust_star_name(
+        &mut self,
+        file: SourceFile,
+        name: &Arc<str>,
+        depth: u32,
+    ) -> Vec<Target> {
+        let reached = imports::rust_star_closure(self.db, self.workspace, file);
+        for &(module, direct) in reached.iter() {
+            if self.names(module).bindings(0, name).is_empty() {
+                continue;
+            }
+            let mut found = self.module_name(module, name, depth + 1);
+            if !direct {
+                found.retain(|t| matches!(t, Target::Symbol { .. } | Target::Module(_)));
+            }
+            if !found.is_empty() {
+                return found;
+            }
+        }
+        Vec::new()
     }
 
     /// `name` as a glob import of the inline module `scope` brings it in (`mod tests { use
