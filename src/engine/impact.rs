@@ -304,12 +304,12 @@ impl Walk<'_> {
             };
             let file = graph.files[node.file as usize];
             let symbols = file_symbols(db, file);
-            let name = &symbols.summaries[symbol as usize].name;
+            let name = symbols.summaries[symbol as usize].name.as_str();
             let Some(users) = indirect.guessed.get(name) else {
                 return &[];
             };
             let matched = callees
-                .entry(name.clone())
+                .entry(name.to_owned())
                 .or_insert_with(|| guessed_callees(db, workspace, name));
             match matched.contains(&(file, symbol)) {
                 true => users,

@@ -347,7 +347,7 @@ fn definitions(symbols: &FileSymbols, text: &str) -> Vec<Def> {
             key,
             rank: *rank,
             index: i,
-            signature: summary.signature.clone(),
+            signature: summary.signature.to_string(),
             own_text,
             line: position.start.line,
             end_line: position.end.line,

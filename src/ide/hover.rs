@@ -46,7 +46,7 @@ pub(crate) fn hover(
         let name = span.text_range();
         let symbols = file_symbols(db, target);
         if let Some(i) = symbols.positions.iter().position(|p| p.name_range == name) {
-            signature = Some(symbols.summaries[i].signature.clone());
+            signature = Some(symbols.summaries[i].signature.to_string());
             documentation = definition_documentation(db, target, &symbols.positions[i]);
         }
     }

@@ -404,9 +404,9 @@ fn describe(db: &dyn Db, graph: &ReferenceGraph, node: Node) -> ImpactEntry {
         &symbols.positions[symbol as usize],
     );
     ImpactEntry {
-        name: summary.name.clone(),
+        name: summary.name.to_string(),
         kind: summary.kind,
-        container: summary.container.clone(),
+        container: summary.container.as_deref().map(str::to_owned),
         path,
         line: position.start.line,
         end_line: position.end.line,

@@ -305,9 +305,9 @@ fn symbol_item(
     let (summary, position) = (&symbols.summaries[symbol], &symbols.positions[symbol]);
     let text = file.text(db);
     HierarchyItem {
-        name: summary.name.clone(),
+        name: summary.name.to_string(),
         kind: summary.kind,
-        container: summary.container.clone(),
+        container: summary.container.as_deref().map(str::to_owned),
         path: file.path(db).clone(),
         span: Span::from_start(text, position.range, position.start),
         name_span: Span::from_start(text, position.name_range, position.name_start),

@@ -338,7 +338,7 @@ pub(crate) fn site_definition(db: &dyn Db, site: &DefinitionSite) -> Definition 
             let symbols = file_symbols(db, *file);
             let (summary, position) = (&symbols.summaries[*symbol], &symbols.positions[*symbol]);
             Definition {
-                name: summary.name.clone(),
+                name: summary.name.to_string(),
                 kind: summary.kind.as_str().to_string(),
                 path: Some(file.path(db).clone()),
                 span: Some(Span::from_start(

@@ -52,10 +52,10 @@ pub(crate) fn outline_page(db: &dyn Db, file: SourceFile, offset: usize, limit: 
         .take(limit)
         .map(|(s, p)| {
             Some(OutlineNode {
-                name: s.name.clone(),
+                name: s.name.to_string(),
                 kind: s.kind,
-                container: s.container.clone(),
-                signature: s.signature.clone(),
+                container: s.container.as_deref().map(str::to_owned),
+                signature: s.signature.to_string(),
                 span: Span::from_parts(p.range, p.start, p.end),
                 name_span: Span::from_start(text, p.name_range, p.name_start),
                 children: Vec::new(),

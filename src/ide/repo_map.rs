@@ -352,7 +352,7 @@ impl<'a> Map<'a> {
         MapDefinition {
             path: file.path(self.db).clone(),
             line: symbols.positions[k].start.line,
-            name: symbols.summaries[k].name.clone(),
+            name: symbols.summaries[k].name.to_string(),
             kind: symbols.summaries[k].kind,
         }
     }

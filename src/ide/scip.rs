@@ -931,7 +931,7 @@ pub(crate) fn document(
                 SymbolInformation {
                     symbol: text.clone(),
                     kind: EnumOrUnknown::new(symbol_kind(summary.kind)),
-                    display_name: summary.name.clone(),
+                    display_name: summary.name.to_string(),
                     documentation: docs
                         .get(i as usize)
                         .cloned()

@@ -86,14 +86,14 @@ fn symbol_search_in(db: &dyn Db, index: &SymbolIndex, q: &SymbolQuery) -> Symbol
             let summary = &symbols.summaries[hit.entry.symbol as usize];
             let pos = &symbols.positions[hit.entry.symbol as usize];
             SymbolMatch {
-                name: summary.name.clone(),
+                name: summary.name.to_string(),
                 kind: summary.kind,
-                container: summary.container.clone(),
+                container: summary.container.as_deref().map(str::to_owned),
                 path: file.path(db).clone(),
                 language: hit.entry.lang.info().id.clone(),
                 span: Span::from_parts(pos.range, pos.start, pos.end),
                 name_span: Span::from_start(file.text(db), pos.name_range, pos.name_start),
-                signature: summary.signature.clone(),
+                signature: summary.signature.to_string(),
                 tier: hit.tier,
             }
         })

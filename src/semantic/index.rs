@@ -127,6 +127,25 @@ impl NameTable {
         self.entry_ends.push(self.entries.len() as u32);
     }
 
+    /// Gives back the spare capacity the pushes left: a shard is kept for the session.
+    fn shrink_to_fit(&mut self) {
+        for text in [&mut self.names, &mut self.lower, &mut self.words] {
+            text.shrink_to_fit();
+        }
+        for ends in [
+            &mut self.name_ends,
+            &mut self.lower_ends,
+            &mut self.words_ends,
+            &mut self.word_ends_ends,
+            &mut self.entry_ends,
+        ] {
+            ends.shrink_to_fit();
+        }
+        self.word_ends.shrink_to_fit();
+        self.masks.shrink_to_fit();
+        self.entries.shrink_to_fit();
+    }
+
     fn encode(&self) -> Vec<u8> {
         let mut w = codec::Writer::default();
         w.str(&self.names);
@@ -170,6 +189,7 @@ impl NameTable {
         if !r.is_done() || entries.len() % 2 != 0 {
             return None;
         }
+        table.entries.reserve_exact(entries.len() / 2);
         for pair in entries.chunks_exact(2) {
             let file = u8::try_from(pair[0] >> 8).ok()?;
             let kind = *SymbolKind::ALL.get((pair[0] & 0xff) as usize)?;
@@ -312,6 +332,7 @@ fn name_table(db: &dyn Db, files: &[SourceFile]) -> NameTable {
     for group in all.chunk_by(|a, b| a.0 == b.0) {
         table.push(group[0].0, group.iter().map(|(_, e)| *e));
     }
+    table.shrink_to_fit();
     table
 }
 

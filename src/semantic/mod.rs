@@ -16,6 +16,7 @@ pub mod index;
 pub mod names;
 pub mod persisted;
 pub mod projects;
+pub mod small_text;
 pub mod symbols;
 
 use std::sync::Arc;

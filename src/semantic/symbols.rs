@@ -33,6 +33,7 @@ use serde::{Deserialize, Serialize};
 use super::{
     import_syntax::{FileImports, ImportCollector},
     persisted::{recorded, text_hash},
+    small_text::SmallText,
 };
 use crate::{
     db::{Db, RecordKind, SourceFile},
@@ -138,12 +139,12 @@ impl std::fmt::Display for SymbolKind {
 /// The position-free part of a symbol: what cross-file queries may depend on.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct SymbolSummary {
-    pub name: String,
+    pub name: SmallText,
     pub kind: SymbolKind,
     /// Dotted path of the enclosing symbols (`Outer.Inner`), if any.
-    pub container: Option<String>,
+    pub container: Option<SmallText>,
     /// The definition's head, on one line (`def area(self) -> float`).
-    pub signature: String,
+    pub signature: SmallText,
     /// Index of the enclosing symbol in the same file, for outlines.
     pub parent: Option<u32>,
 }
@@ -152,7 +153,7 @@ impl SymbolSummary {
     pub fn qualified_name(&self) -> String {
         match &self.container {
             Some(c) => format!("{c}.{}", self.name),
-            None => self.name.clone(),
+            None => self.name.to_string(),
         }
     }
 }
@@ -403,14 +404,14 @@ fn summarize(
         }) {
             stack.pop();
         }
-        let name = node_text(text, def.name).to_string();
+        let name = SmallText::new(node_text(text, def.name));
         if name.is_empty() {
             continue;
         }
         let parent = stack.last().map(|(i, _, _, _)| *i);
         let container = match def.container {
-            Some(node) => Some(node_text(text, node).to_string()).filter(|c| !c.is_empty()),
-            None => stack.last().map(|(_, _, q, _)| q.clone()),
+            Some(node) => Some(SmallText::new(node_text(text, node))).filter(|c| !c.is_empty()),
+            None => stack.last().map(|(_, _, q, _)| SmallText::new(q)),
         };
         // A macro body is parsed as a file of its own, where a function is never a method;
         // inside an impl or trait it is one.
@@ -421,7 +422,7 @@ fn summarize(
             (kind, _) => kind,
         };
         let summary = SymbolSummary {
-            signature: signature(text, def),
+            signature: SmallText::new(&signature(text, def)),
             name,
             kind,
             container,

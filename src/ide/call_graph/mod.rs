@@ -373,9 +373,9 @@ fn item_of(db: &dyn Db, callable: Callable) -> CallItem {
     );
     let text = file.text(db);
     CallItem {
-        name: summary.name.clone(),
+        name: summary.name.to_string(),
         kind: summary.kind,
-        container: summary.container.clone(),
+        container: summary.container.as_deref().map(str::to_owned),
         path: file.path(db).clone(),
         span: Span::from_start(text, position.range, position.start),
         name_span: Span::from_start(text, position.name_range, position.name_start),

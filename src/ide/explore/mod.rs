@@ -487,9 +487,9 @@ fn explored(
     );
     ExploredDefinition {
         term: term.to_string(),
-        name: summary.name.clone(),
+        name: summary.name.to_string(),
         kind: summary.kind,
-        container: summary.container.clone(),
+        container: summary.container.as_deref().map(str::to_owned),
         path: file.path(db).clone(),
         line: position.start.line,
         end_line: position.end.line,

@@ -48,7 +48,7 @@ pub fn go_file_facts(db: &dyn Db, file: SourceFile) -> Arc<GoFileFacts> {
             // Methods named `_` may repeat.
             SymbolKind::Method if s.name == "_" => None,
             SymbolKind::Method => s.container.as_ref().map(|c| format!("{c}.{}", s.name)),
-            _ => Some(s.name.clone()),
+            _ => Some(s.name.to_string()),
         })
         .filter(|n| n != "_" && n != "init")
         .collect();

@@ -1,0 +1,89 @@
+"""Peak resident memory of `sextant mcp` on a tree, as docs/memory.md reports it: the server
+driven through the official MCP Python SDK until its first index (and, with the background
+check, until `checked`), then one `find_references`; cold (`--no-cache`).
+
+    target/test-venv/bin/python benches/memory_peaks.py --sextant target/release/sextant \
+        --root TREE [--text-mb MB] [--no-background-check] [--max-memory 400M]
+
+Prints the text size the server indexed, the wall time, and the server's VmRSS and VmHWM
+(peak) in MB read from /proc, and with `--text-mb` the peak as a multiple of the text. Run it for each
+binary being compared, alternating, in one session."""
+
+import argparse
+import asyncio
+import time
+from pathlib import Path
+
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+
+def memory_mb(pid: int) -> tuple[float, float]:
+    fields = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines())
+    to_mb = lambda key: int(fields[key].split()[0]) / 1024
+    return to_mb("VmRSS"), to_mb("VmHWM")
+
+
+def server_pid(root: Path) -> int:
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            cmd = (proc / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if len(cmd) > 3 and cmd[1] == b"mcp" and str(root).encode() in cmd:
+            return int(proc.name)
+    raise SystemExit("the server's process was not found")
+
+
+async def status_until(session: ClientSession, done) -> dict:
+    while True:
+        status = (await session.call_tool("workspace_status", {})).structured_content
+        if done(status):
+            return status
+        await asyncio.sleep(0.5)
+
+
+async def run(args: argparse.Namespace) -> None:
+    root = args.root.resolve()
+    server_args = ["mcp", "--root", str(root), "--no-cache"]
+    if not args.background_check:
+        server_args.append("--no-background-check")
+    if args.max_memory:
+        server_args += ["--max-memory", args.max_memory]
+    params = StdioServerParameters(command=args.sextant, args=server_args)
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        started = time.monotonic()
+        await status_until(session, lambda s: s.get("ready"))
+        if args.background_check:
+            await status_until(
+                session,
+                lambda s: s.get("checked") or s.get("memory", {}).get("check_paused"),
+            )
+        result = await session.call_tool("find_references", {"query": args.references})
+        elapsed = time.monotonic() - started
+        status = (await session.call_tool("workspace_status", {})).structured_content
+        rss, peak = memory_mb(server_pid(root))
+        multiple = f" ({peak / args.text_mb:.1f}x the text)" if args.text_mb else ""
+        print(
+            f"{args.sextant}: {elapsed:.1f} s, RSS {rss:.0f} MB, peak {peak:.0f} MB{multiple}, "
+            f"references error: {result.is_error}, checked: {status.get('checked')}, "
+            f"paused: {status.get('memory', {}).get('check_paused')}"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sextant", required=True)
+    parser.add_argument("--root", required=True, type=Path)
+    parser.add_argument("--no-background-check", dest="background_check", action="store_false")
+    parser.add_argument("--max-memory")
+    parser.add_argument("--references", default="posixpath.join")
+    parser.add_argument("--text-mb", type=float, help="indexed text (`sextant stats`), for the multiple")
+    asyncio.run(run(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()
