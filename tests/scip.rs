@@ -383,3 +383,60 @@ fn bad_paths_and_outputs_are_refused_with_their_codes() {
     let bytes = std::fs::read(dir.path().join("index.scip")).unwrap();
     assert_eq!(Index::parse_from_bytes(&bytes).unwrap().documents.len(), 3);
 }
+
+/// Documents are built and encoded on all cores, and the identifier index their types'
+/// relationships read is built shard by shard on all cores: on one thread and on four the
+/// index is the same bytes.
+#[test]
+fn an_export_on_one_thread_and_on_several_is_the_same_bytes() {
+    let dir = workspace();
+    // A chain of subclasses across files: each document resolves into the one before it,
+    // and each class's relationship names its base in another document.
+    for i in 1..40 {
+        write_file(
+            dir.path(),
+            &format!("py/pkg/chain{i}.py"),
+            format!(
+                "from pkg.chain{prev} import Link{prev}\n\n\nclass Link{i}(Link{prev}):\n    \
+                 def area(self):\n        return Link{prev}().area() + {i}\n",
+                prev = i - 1
+            ),
+        );
+    }
+    write_file(
+        dir.path(),
+        "py/pkg/chain0.py",
+        "class Link0:\n    def area(self):\n        return 0\n",
+    );
+    let export_on = |threads: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sextant"))
+            .current_dir(dir.path())
+            .env("RAYON_NUM_THREADS", threads)
+            .args(["scip", "--output", "-"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        out.stdout
+    };
+    let sequential = export_on("1");
+    let parallel = export_on("4");
+    assert!(sequential == parallel, "the indexes differ");
+
+    let index = Index::parse_from_bytes(&parallel).unwrap();
+    assert_eq!(index.documents.len(), 46);
+    let last = document(&index, "py/pkg/chain39.py");
+    let link = last
+        .symbols
+        .iter()
+        .find(|s| s.symbol == "scip-sextant python shapes 1.2.0 `pkg/chain39.py`/Link39#")
+        .unwrap();
+    let bases: Vec<&str> = link
+        .relationships
+        .iter()
+        .map(|r| r.symbol.as_str())
+        .collect();
+    assert_eq!(
+        bases,
+        ["scip-sextant python shapes 1.2.0 `pkg/chain38.py`/Link38#"]
+    );
+}

@@ -646,8 +646,8 @@ impl Analysis {
 
     /// The files under `paths` (every file when none) as the shards of a SCIP export, `by`
     /// the given split (none: one shard at the workspace root), with each file's own facts
-    /// read from one parse of it on all cores; a path that selects no file is refused
-    /// before anything is read.
+    /// read from one parse of it, then the identifier index, on all cores; a path that
+    /// selects no file is refused before anything is read.
     pub fn scip_shards(
         &self,
         paths: &[String],
@@ -673,6 +673,22 @@ impl Analysis {
                 )
                 .collect::<Vec<_>>()
         })?;
+        // The documents' type relationships ask the identifier index for the files that
+        // may subclass a type: built there, on the first worker to ask, it held the other
+        // cores waiting (a few percent of a standard library's export on one core).
+        let workspace = self.workspace;
+        self.with(|db| {
+            (0..shard_count(db, workspace))
+                .into_par_iter()
+                .for_each_init(
+                    || template.lock().unwrap().clone(),
+                    |db, shard| {
+                        db.relay_cancellation();
+                        identifier_shard(db, workspace, shard);
+                    },
+                );
+            identifier_index(db, workspace);
+        })?;
         self.with(|db| {
             let naming = super::scip::SymbolNaming::new(db, self.workspace);
             Ok(super::scip::shards(db, naming, files, docs, by))
@@ -680,9 +696,9 @@ impl Analysis {
     }
 
     /// `shard`'s index written to `out` as it is built: the metadata, then each file's
-    /// document in path order, [`SCIP_FILES_AT_ONCE`] files at a time on all cores. An
-    /// index held whole took three times its encoded size in memory, and its bytes as much
-    /// again.
+    /// document in path order, [`SCIP_FILES_AT_ONCE`] files at a time built and encoded on
+    /// all cores. An index held whole took three times its encoded size in memory, and its
+    /// bytes as much again.
     pub fn scip(
         &self,
         shard: &super::ScipShard,
@@ -704,7 +720,11 @@ impl Analysis {
                     .zip(docs.par_iter())
                     .map_init(worker, |db, (&file, docs)| {
                         db.relay_cancellation();
-                        super::scip::document(db, workspace, naming, file, docs, &shard.root)
+                        let document =
+                            super::scip::document(db, workspace, naming, file, docs, &shard.root);
+                        // Encoded (and dropped) on the core that built it: done by the
+                        // writer, between two batches, it kept the other cores idle.
+                        super::scip::EncodedDocument::new(&document)
                     })
                     .collect::<Vec<_>>()
             })?;

@@ -22,7 +22,7 @@
 use std::{collections::BTreeMap, sync::Arc};
 
 use dashmap::DashMap;
-use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
+use foldhash::{HashMap, HashMapExt};
 
 use protobuf::{EnumOrUnknown, MessageField};
 use scip::types::{
@@ -224,21 +224,28 @@ impl<'a> IndexWriter<'a> {
         writer
     }
 
-    pub fn document(&mut self, document: &Document) {
+    pub fn document(&mut self, document: &EncodedDocument) {
         self.written.documents += 1;
-        self.written.occurrences += document.occurrences.len();
-        self.written.symbols += document.symbols.len();
-        self.field(INDEX_DOCUMENTS, document);
+        self.written.occurrences += document.occurrences;
+        self.written.symbols += document.symbols;
+        // A message field and a bytes field of its encoding are the same bytes: the tag,
+        // the length, the message.
+        self.write(|stream| stream.write_bytes(INDEX_DOCUMENTS, &document.bytes));
     }
 
     fn field(&mut self, number: u32, message: &impl protobuf::MessageFull) {
+        self.write(|stream| stream.write_message(number, message));
+    }
+
+    fn write(
+        &mut self,
+        write: impl FnOnce(&mut protobuf::CodedOutputStream) -> protobuf::Result<()>,
+    ) {
         if self.failed.is_some() {
             return;
         }
         let mut stream = protobuf::CodedOutputStream::new(&mut self.out);
-        let result = stream
-            .write_message(number, message)
-            .and_then(|()| stream.flush());
+        let result = write(&mut stream).and_then(|()| stream.flush());
         if let Err(error) = result {
             self.failed = Some(std::io::Error::other(error));
         }
@@ -251,6 +258,28 @@ impl<'a> IndexWriter<'a> {
                 bytes: self.out.bytes,
                 ..self.written
             }),
+        }
+    }
+}
+
+/// A document's encoding (the message's bytes, without the field's tag and length), made
+/// where the document was built so that documents are encoded on all cores, with the
+/// counts [`ScipExport`] sums.
+pub(crate) struct EncodedDocument {
+    bytes: Vec<u8>,
+    occurrences: usize,
+    symbols: usize,
+}
+
+impl EncodedDocument {
+    pub fn new(document: &Document) -> EncodedDocument {
+        use protobuf::Message as _;
+        EncodedDocument {
+            bytes: document
+                .write_to_bytes()
+                .expect("a document encodes into memory"),
+            occurrences: document.occurrences.len(),
+            symbols: document.symbols.len(),
         }
     }
 }
@@ -909,12 +938,22 @@ pub(crate) fn document(
         position_encoding: EnumOrUnknown::new(PositionEncoding::UTF16CodeUnitOffsetFromLineStart),
         ..Default::default()
     };
-    let mut seen = HashSet::new();
-    for (range, symbol, roles) in &occurrences {
-        let symbol = name(symbol);
-        if !seen.insert((range.start(), range.end(), symbol.clone(), *roles)) {
+    // Sorted by range and roles, an occurrence's duplicates are in its run of equal ones
+    // (a few at most). Distinct symbols have distinct names, so one is skipped by its
+    // symbol, and a duplicate, named after its first, numbers no local.
+    let mut run_start = 0;
+    for (i, (range, symbol, roles)) in occurrences.iter().enumerate() {
+        let (run_range, _, run_roles) = &occurrences[run_start];
+        if (run_range, run_roles) != (range, roles) {
+            run_start = i;
+        }
+        if occurrences[run_start..i]
+            .iter()
+            .any(|(_, s, _)| s == symbol)
+        {
             continue;
         }
+        let symbol = name(symbol);
         document.occurrences.push(Occurrence {
             range: scip_range(&index, *range),
             symbol,
@@ -1136,7 +1175,7 @@ mod tests {
         let mut streamed = Vec::new();
         let mut writer = IndexWriter::new(&mut streamed, &request);
         for document in &documents {
-            writer.document(document);
+            writer.document(&EncodedDocument::new(document));
         }
         let written = writer.finish().unwrap();
         assert_eq!(streamed, whole);
