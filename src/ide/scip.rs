@@ -230,7 +230,13 @@ impl<'a> IndexWriter<'a> {
         self.written.symbols += document.symbols;
         // A message field and a bytes field of its encoding are the same bytes: the tag,
         // the length, the message.
-        self.write(|stream| stream.write_bytes(INDEX_DOCUMENTS, &document.bytes));
+        match &document.bytes {
+            Ok(bytes) => self.write(|stream| stream.write_bytes(INDEX_DOCUMENTS, bytes)),
+            Err(error) => {
+                let error = std::io::Error::other(error.to_string());
+                self.failed.get_or_insert(error);
+            }
+        }
     }
 
     fn field(&mut self, number: u32, message: &impl protobuf::MessageFull) {
@@ -266,7 +272,8 @@ impl<'a> IndexWriter<'a> {
 /// where the document was built so that documents are encoded on all cores, with the
 /// counts [`ScipExport`] sums.
 pub(crate) struct EncodedDocument {
-    bytes: Vec<u8>,
+    /// An encoding that failed fails the export when the writer comes to it.
+    bytes: protobuf::Result<Vec<u8>>,
     occurrences: usize,
     symbols: usize,
 }
@@ -275,9 +282,7 @@ impl EncodedDocument {
     pub fn new(document: &Document) -> EncodedDocument {
         use protobuf::Message as _;
         EncodedDocument {
-            bytes: document
-                .write_to_bytes()
-                .expect("a document encodes into memory"),
+            bytes: document.write_to_bytes(),
             occurrences: document.occurrences.len(),
             symbols: document.symbols.len(),
         }
