@@ -17,24 +17,8 @@ from pathlib import Path
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-
-def memory_mb(pid: int) -> tuple[float, float]:
-    fields = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines())
-    to_mb = lambda key: int(fields[key].split()[0]) / 1024
-    return to_mb("VmRSS"), to_mb("VmHWM")
-
-
-def server_pid(root: Path) -> int:
-    for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit():
-            continue
-        try:
-            cmd = (proc / "cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if len(cmd) > 3 and cmd[1] == b"mcp" and str(root).encode() in cmd:
-            return int(proc.name)
-    raise SystemExit("the server's process was not found")
+# The server's process and its memory, read as the other memory bench reads them.
+from server_memory import memory as memory_mb, server_pid
 
 
 async def status_until(session: ClientSession, done) -> dict:

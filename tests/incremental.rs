@@ -1124,17 +1124,21 @@ fn skeletons_are_memoized_per_file_and_an_edit_reruns_only_that_file() {
 
 /// The repo map's text, and the reference-graph queries that executed for it, by name
 /// (`file_references` is keyed by (workspace, file), an interned id of its own).
-fn repo_map(host: &Host, log: &Mutex<Vec<String>>) -> (String, Vec<String>) {
-    log.lock().unwrap().clear();
-    let request = RepoMapRequest {
+/// A repo map of the whole workspace, large enough for every definition.
+fn whole_repo_map() -> RepoMapRequest {
+    RepoMapRequest {
         path_prefix: None,
         focus: Vec::new(),
         budget: Budget {
             encoding: Default::default(),
             max_tokens: 100_000,
         },
-    };
-    let map = host.analysis().repo_map(&request).unwrap();
+    }
+}
+
+fn repo_map(host: &Host, log: &Mutex<Vec<String>>) -> (String, Vec<String>) {
+    log.lock().unwrap().clear();
+    let map = host.analysis().repo_map(&whole_repo_map()).unwrap();
     let mut executed: Vec<String> = std::mem::take(&mut *log.lock().unwrap())
         .into_iter()
         .map(|q| q.split('(').next().unwrap_or_default().to_string())
@@ -1517,15 +1521,7 @@ fn names_no_module_binds_resolve_no_imports_through_star_imports() {
         let (map, _) = repo_map(&host, &log);
         assert!(map.contains("in_a"), "{map}");
         let (host, log) = logged_host_with(&star_imports_crate(unbound));
-        let request = RepoMapRequest {
-            path_prefix: None,
-            focus: Vec::new(),
-            budget: Budget {
-                encoding: Default::default(),
-                max_tokens: 100_000,
-            },
-        };
-        host.analysis().repo_map(&request).unwrap();
+        host.analysis().repo_map(&whole_repo_map()).unwrap();
         let mut counts = std::collections::BTreeMap::<String, usize>::new();
         for query in log.lock().unwrap().iter() {
             let name = query.split('(').next().unwrap_or_default();
