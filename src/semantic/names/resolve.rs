@@ -106,7 +106,8 @@ pub struct Resolver<'db> {
     pub(super) db: &'db dyn Db,
     pub(super) workspace: Workspace,
     members: HashMap<(Namespace, Arc<str>), Cached>,
-    /// Keyed by whether the name is looked for through another module's star import too.
+    /// Keyed, in Rust files, by whether the name is looked for through another module's
+    /// star import too (the crate fallback is asked only when it is not).
     module_names: HashMap<(SourceFile, Arc<str>, bool), Cached>,
     /// How many star imports deep the current `module_name` search is.
     star_depth: u32,
@@ -461,7 +462,11 @@ impl<'db> Resolver<'db> {
         name: &Arc<str>,
         depth: u32,
     ) -> Vec<Target> {
-        let key = (file, name.clone(), self.star_depth > 0);
+        let key = (
+            file,
+            name.clone(),
+            self.star_depth > 0 && self.is_rust(file),
+        );
         match self.module_names.get(&key) {
             Some(Cached::Done(found)) => return found.clone(),
             Some(&Cached::Running(started)) => return self.read_running(started),
