@@ -206,22 +206,21 @@ impl Resolver<'_> {
             module: name.to_string(),
             ..ImportSummary::default()
         };
-        if self.rust_star_imports_an_item(file) {
-            return match imports::resolve(self.db, self.workspace, file, &import) {
-                imports::Target::Resolved { file: found, .. } if found != file => self
-                    .follow_rust_import(file, &import, depth + 1)
-                    .unwrap_or_default(),
-                imports::Target::External { package } => vec![Target::External {
-                    module: package,
-                    name: None,
-                }],
-                _ => Vec::new(),
-            };
-        }
-        match imports::rust_unbound_name(self.db, self.workspace, file, name) {
-            imports::Target::Resolved { file: found, .. } if found != file => {
-                vec![Target::Module(found)]
-            }
+        let target = if self.rust_star_imports_an_item(file) {
+            imports::resolve(self.db, self.workspace, file, &import)
+        } else {
+            imports::rust_unbound_name(self.db, self.workspace, file, name)
+        };
+        match target {
+            // A module (a crate's root): what following `use name;` gives, without
+            // resolving it again.
+            imports::Target::Resolved {
+                file: found,
+                symbol: None,
+            } if found != file => vec![Target::Module(found)],
+            imports::Target::Resolved { file: found, .. } if found != file => self
+                .follow_rust_import(file, &import, depth + 1)
+                .unwrap_or_default(),
             imports::Target::External { package } => vec![Target::External {
                 module: package,
                 name: None,
