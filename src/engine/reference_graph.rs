@@ -141,6 +141,10 @@ pub fn file_references(db: &dyn Db, workspace: Workspace, file: SourceFile) -> A
     imports.dedup();
     guessed.sort();
     guessed.dedup();
+    // Kept for every file: no spare capacity from growing or from the duplicates removed.
+    edges.shrink_to_fit();
+    imports.shrink_to_fit();
+    guessed.shrink_to_fit();
     Arc::new(FileReferences {
         edges,
         imports,
