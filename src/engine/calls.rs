@@ -102,7 +102,7 @@ fn edge_kind(
         Role::Read | Role::Member => Some(EdgeKind::Reference),
         Role::MemberDefinition
             if rules(file.lang(db).info().family).counts_member_assignments()
-                && found.receiver.is_some_and(|r| {
+                && found.receiver.get().is_some_and(|r| {
                     !matches!(names.occurrence(r).role, Role::Type | Role::MemberType)
                 }) =>
         {

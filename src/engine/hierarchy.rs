@@ -160,7 +160,7 @@ pub(crate) fn subject_of_definition(
         }
         // A Go method, declared on its receiver's type.
         Role::MemberDefinition if is_go(resolver.db(), file) => {
-            resolve_types(resolver, file, occ.receiver?)
+            resolve_types(resolver, file, occ.receiver.get()?)
                 .into_iter()
                 .next()?
         }

@@ -187,7 +187,7 @@ fn go_methods_named(
     let mut targets = Vec::new();
     for id in names.occurrences_named(name).collect::<Vec<_>>() {
         let occurrence = names.occurrence(id);
-        let receiver = occurrence.receiver.map(|r| names.name(r));
+        let receiver = occurrence.receiver.get().map(|r| names.name(r));
         if occurrence.role != Role::MemberDefinition
             || type_name.is_some_and(|t| Some(t) != receiver)
         {

@@ -121,7 +121,7 @@ impl Resolver<'_> {
                 let occ = names.occurrence(binding).clone();
                 let namespaces = if let Some(element) = names.element_type(binding) {
                     self.call_results(site_file, element, depth + 1)
-                } else if let Some(value) = occ.value {
+                } else if let Some(value) = occ.value.get() {
                     self.element_namespaces(site_file, value, depth + 1)
                 } else if occ.role == Role::Definition(BindingKind::Variable)
                     && occ.receiver.is_some()
@@ -156,7 +156,7 @@ impl Resolver<'_> {
             return Vec::new();
         }
         let callee_names = self.names(callee_file);
-        let Some(written) = callee_names.occurrence(typed).constructor else {
+        let Some(written) = callee_names.occurrence(typed).constructor.get() else {
             return Vec::new();
         };
         let mut found = Vec::new();
@@ -223,7 +223,7 @@ impl Resolver<'_> {
     ) -> Vec<Namespace> {
         let names = self.names(file);
         let occ = names.occurrence(callee);
-        match occ.receiver {
+        match occ.receiver.get() {
             Some(receiver)
                 if occ.role.is_member() && ELEMENT_METHODS.contains(&names.name(callee)) =>
             {
@@ -245,7 +245,7 @@ impl Resolver<'_> {
         targets: &[Target],
         depth: u32,
     ) -> Vec<Namespace> {
-        let Some(receiver) = member.receiver else {
+        let Some(receiver) = member.receiver.get() else {
             return Vec::new();
         };
         if depth > MAX_DEPTH {
@@ -256,7 +256,7 @@ impl Resolver<'_> {
         for target in targets {
             for (site_file, binding) in self.definitions_at(target, depth + 1) {
                 let site_names = self.names(site_file);
-                let Some(written) = site_names.occurrence(binding).constructor else {
+                let Some(written) = site_names.occurrence(binding).constructor.get() else {
                     continue;
                 };
                 for written_target in self.resolve_at(site_file, written, depth + 1).targets {

@@ -15,7 +15,8 @@ use std::sync::Arc;
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use super::{
-    Callback, FileNames, FlowRegion, Impl, Occurrence, OccurrenceId, Role, Scope, ScopeId,
+    Callback, FileNames, FlowRegion, Impl, Occurrence, OccurrenceId, OptionalId, Role, Scope,
+    ScopeId,
 };
 use crate::{
     lang::{Language, QueryKind},
@@ -56,6 +57,7 @@ pub(crate) fn extract(
     builder.finish(&mut names, &text, range_of(tree.root_node()));
     names.text = text;
     index_names(&mut names, &builder.class_members, &builder.type_only);
+    names.shrink_to_fit();
     Some(names)
 }
 
@@ -663,11 +665,11 @@ impl<'q> Builder<'q> {
                 range,
                 scope,
                 role,
-                receiver: None,
+                receiver: OptionalId::NONE,
                 receiver_called: false,
-                constructor: None,
-                value: None,
-                path_start: None,
+                constructor: OptionalId::NONE,
+                value: OptionalId::NONE,
+                path_start: OptionalId::NONE,
                 effective: range.end().into(),
             });
         }
@@ -696,7 +698,7 @@ impl<'q> Builder<'q> {
             if let (Some(&m), Some(r)) = (by_range.get(&member), last_name(receiver)) {
                 let occurrence = &mut names.occurrences[m as usize];
                 if occurrence.receiver.is_none() {
-                    occurrence.receiver = Some(r);
+                    occurrence.receiver = OptionalId::some(r);
                     occurrence.receiver_called = called;
                 }
             }
@@ -720,12 +722,12 @@ impl<'q> Builder<'q> {
         }
         for (variable, value) in self.values.drain(..) {
             if let (Some(&v), Some(n)) = (by_range.get(&variable), last_name(value)) {
-                names.occurrences[v as usize].value = Some(n);
+                names.occurrences[v as usize].value = OptionalId::some(n);
             }
         }
         for (variable, callee) in self.constructors.drain(..) {
             if let (Some(&v), Some(c)) = (by_range.get(&variable), last_name(callee)) {
-                names.occurrences[v as usize].constructor = Some(c);
+                names.occurrences[v as usize].constructor = OptionalId::some(c);
                 let occurrence = &names.occurrences[v as usize];
                 if occurrence.role == Role::SelfReference {
                     names.this_types.insert(occurrence.scope, c);
@@ -752,7 +754,7 @@ impl<'q> Builder<'q> {
         }
         for (part, path) in self.module_paths.drain(..) {
             if let Some(&p) = by_range.get(&part) {
-                names.occurrences[p as usize].path_start = Some(path.start().into());
+                names.occurrences[p as usize].path_start = OptionalId::some(path.start().into());
             }
         }
         for (scope, ty, tr) in self.impl_types.drain(..) {

@@ -184,6 +184,7 @@ pub(super) fn methods<'n>(
         occurrence.role == Role::MemberDefinition
             && occurrence
                 .receiver
+                .get()
                 .is_some_and(|receiver| names.name(receiver) == type_name)
     })
 }
@@ -271,7 +272,7 @@ impl Resolver<'_> {
     ) -> Vec<Namespace> {
         let mut found = Vec::new();
         for (site_file, site) in self.go_methods(file, class, name) {
-            if let Some(result) = self.names(site_file).occurrence(site).constructor {
+            if let Some(result) = self.names(site_file).occurrence(site).constructor.get() {
                 for namespace in self.namespaces_of(site_file, result, depth) {
                     push_unique(&mut found, namespace);
                 }

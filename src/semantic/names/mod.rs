@@ -91,6 +91,41 @@ pub fn rules(family: Family) -> &'static dyn NameRules {
 pub type ScopeId = u32;
 pub type OccurrenceId = u32;
 
+/// An optional [`OccurrenceId`] in four bytes, where `Option<u32>` takes eight: a name table
+/// holds an [`Occurrence`] for every name in its file, about one per seven bytes of text,
+/// and four of their fields are optional ids (the name tables were five times their
+/// files' text, measured on Rust crates).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct OptionalId(Option<std::num::NonZeroU32>);
+
+impl OptionalId {
+    pub const NONE: OptionalId = OptionalId(None);
+
+    /// `id`, which must be below `u32::MAX` (a file's occurrences and offsets are: texts are
+    /// limited far below 4 GiB).
+    pub fn some(id: u32) -> OptionalId {
+        OptionalId(std::num::NonZeroU32::new(id.wrapping_add(1)))
+    }
+
+    pub fn get(self) -> Option<u32> {
+        self.0.map(|stored| stored.get() - 1)
+    }
+
+    pub fn is_some(self) -> bool {
+        self.0.is_some()
+    }
+
+    pub fn is_none(self) -> bool {
+        self.0.is_none()
+    }
+}
+
+impl std::fmt::Debug for OptionalId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.get().fmt(f)
+    }
+}
+
 /// A region whose bindings are its own (a module, a function, a comprehension…).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Scope {
@@ -216,16 +251,16 @@ pub struct Occurrence {
     pub role: Role,
     /// For a member: the last name of the receiver (`b` in `a.b.name`), when the receiver
     /// ends with a name.
-    pub receiver: Option<OccurrenceId>,
+    pub receiver: OptionalId,
     /// The receiver is a call of that name (`C().name`).
     pub receiver_called: bool,
     /// For a variable assigned a call's result (`x = C(…)`): the callee's last name.
-    pub constructor: Option<OccurrenceId>,
+    pub constructor: OptionalId,
     /// For a variable assigned a name (`m = pyclbr`, `m = a.b`): that name's last part; the
     /// variable holds what it names.
-    pub value: Option<OccurrenceId>,
-    /// For a part of a module's name: where the whole name starts.
-    pub path_start: Option<u32>,
+    pub value: OptionalId,
+    /// For a part of a module's name: where the whole name starts (an offset).
+    pub path_start: OptionalId,
     /// For a binding: where it takes effect (the end of its assignment; else its own end).
     pub effective: u32,
 }
@@ -332,6 +367,29 @@ impl FileNames {
             .unwrap_or_default()
     }
 
+    /// Gives back the spare capacity its tables grew with: a table is kept (up to the
+    /// LRU's bound), and growth by doubling left a quarter of it unused on average.
+    pub(crate) fn shrink_to_fit(&mut self) {
+        self.scopes.shrink_to_fit();
+        self.occurrences.shrink_to_fit();
+        self.flow.shrink_to_fit();
+        self.impls.shrink_to_fit();
+        for ids in self.by_name.values_mut() {
+            ids.shrink_to_fit();
+        }
+        self.by_name.shrink_to_fit();
+        for scopes in self.bindings.values_mut() {
+            for (_, sites) in scopes.iter_mut() {
+                sites.shrink_to_fit();
+            }
+            scopes.shrink_to_fit();
+        }
+        self.bindings.shrink_to_fit();
+        self.bases.shrink_to_fit();
+        self.type_only.shrink_to_fit();
+        self.builtin_instances.shrink_to_fit();
+    }
+
     pub fn occurrence(&self, id: OccurrenceId) -> &Occurrence {
         &self.occurrences[id as usize]
     }
@@ -381,6 +439,7 @@ impl FileNames {
     pub fn path_as_written(&self, occurrence: &Occurrence) -> String {
         let start = occurrence
             .path_start
+            .get()
             .unwrap_or(u32::from(occurrence.range.start()));
         self.text_between(start, occurrence.range.end().into())
             .split_whitespace()
@@ -557,7 +616,8 @@ impl FileNames {
             .iter()
             .enumerate()
             .filter(move |(_, o)| {
-                o.constructor == Some(callee) && o.role == Role::Definition(BindingKind::Variable)
+                o.constructor.get() == Some(callee)
+                    && o.role == Role::Definition(BindingKind::Variable)
             })
             .map(|(i, _)| i as OccurrenceId)
     }
@@ -665,4 +725,21 @@ pub fn file_names(db: &dyn Db, file: SourceFile) -> Arc<FileNames> {
     });
     names.text = text.clone();
     Arc::new(names)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Occurrence, OptionalId};
+
+    #[test]
+    fn an_optional_id_keeps_every_id_and_none_in_four_bytes() {
+        for id in [0, 1, 7, u32::MAX - 1] {
+            assert_eq!(OptionalId::some(id).get(), Some(id));
+        }
+        assert_eq!(OptionalId::NONE.get(), None);
+        assert_eq!(OptionalId::default(), OptionalId::NONE);
+        assert_eq!(size_of::<OptionalId>(), 4);
+        // Four optional ids, a range, a scope, where it takes effect, its role and a flag.
+        assert_eq!(size_of::<Occurrence>(), 36);
+    }
 }

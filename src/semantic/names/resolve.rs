@@ -234,7 +234,7 @@ impl<'db> Resolver<'db> {
             return self.resolve_member(file, &names, occurrence, &occ, &name, depth);
         }
         if occ.role == Role::KeywordArgument {
-            let targets = match occ.receiver {
+            let targets = match occ.receiver.get() {
                 Some(callee) => self.parameter_of(file, callee, &name, depth + 1),
                 None => Vec::new(),
             };
@@ -308,7 +308,7 @@ impl<'db> Resolver<'db> {
         let literal = names
             .builtin_instance(occurrence)
             .map(|class| (class, self.predeclared_module(file)));
-        let mut namespaces = match (occ.receiver, literal) {
+        let mut namespaces = match (occ.receiver.get(), literal) {
             (Some(receiver), _) if names.receives_element(occurrence) => {
                 self.element_namespaces(file, receiver, depth + 1)
             }
@@ -346,7 +346,7 @@ impl<'db> Resolver<'db> {
         }
         // An attribute first assigned here (`self.cache = …` in `__init__`).
         if let (true, Role::MemberDefinition, Some(receiver)) =
-            (targets.is_empty(), occ.role, occ.receiver)
+            (targets.is_empty(), occ.role, occ.receiver.get())
         {
             for namespace in self.namespaces_of(file, receiver, depth + 1) {
                 if let Namespace::Class { file, scope } = namespace {
@@ -999,7 +999,7 @@ impl<'db> Resolver<'db> {
             Role::Definition(BindingKind::Type | BindingKind::TypeParameter)
                 if occ.constructor.is_some() =>
             {
-                match occ.constructor {
+                match occ.constructor.get() {
                     Some(written) => self.call_results(file, written, depth),
                     None => Vec::new(),
                 }
@@ -1020,16 +1020,17 @@ impl<'db> Resolver<'db> {
                     .into_iter()
                     .collect()
             }
-            Role::Definition(BindingKind::Function) => match (self.family(file), occ.constructor) {
-                // Go: a function returning `*C` makes instances of C.
-                (Family::Go, Some(result)) => self.go_instances(file, result, depth),
-                // Rust: a function with a written return type holds what calling it gives
-                // (`fn new() -> Self`).
-                (Family::Rust, Some(result)) => self.rust_instances(file, result, depth),
-                (Family::Go | Family::Rust, None) | (Family::Python | Family::Ecma { .. }, _) => {
-                    Vec::new()
+            Role::Definition(BindingKind::Function) => {
+                match (self.family(file), occ.constructor.get()) {
+                    // Go: a function returning `*C` makes instances of C.
+                    (Family::Go, Some(result)) => self.go_instances(file, result, depth),
+                    // Rust: a function with a written return type holds what calling it gives
+                    // (`fn new() -> Self`).
+                    (Family::Rust, Some(result)) => self.rust_instances(file, result, depth),
+                    (Family::Go | Family::Rust, None)
+                    | (Family::Python | Family::Ecma { .. }, _) => Vec::new(),
                 }
-            },
+            }
             Role::Definition(BindingKind::Variable | BindingKind::Parameter)
             | Role::MemberDefinition => {
                 if let Some((class, module)) = names
@@ -1042,7 +1043,7 @@ impl<'db> Resolver<'db> {
                         class: class.into(),
                     }];
                 }
-                match (occ.constructor, self.family(file)) {
+                match (occ.constructor.get(), self.family(file)) {
                     (Some(callee), Family::Go) => self.go_instances(file, callee, depth),
                     (Some(callee), Family::Rust) => self.rust_instances(file, callee, depth),
                     // `x = C(…)`, `x = new C()`, `x: C`: an instance of C when C is a class,
@@ -1051,7 +1052,7 @@ impl<'db> Resolver<'db> {
                         self.call_results(file, callee, depth)
                     }
                     // `m = pyclbr`: what the name holds.
-                    (None, _) => match occ.value {
+                    (None, _) => match occ.value.get() {
                         Some(value) => self.namespaces_of(file, value, depth + 1),
                         None => self.namespaces_from_context(file, names, binding, depth + 1),
                     },
@@ -1381,7 +1382,7 @@ impl<'db> Resolver<'db> {
                         let site_names = self.names(site_file);
                         let occ = site_names.occurrence(binding);
                         if let (Role::Definition(BindingKind::Function), Some(returned)) =
-                            (occ.role, occ.constructor)
+                            (occ.role, occ.constructor.get())
                         {
                             for namespace in self.namespaces_of(site_file, returned, depth + 1) {
                                 if namespace.is_class() {
@@ -1493,7 +1494,7 @@ impl<'db> Resolver<'db> {
         let names = self.names(file);
         let occurrence = names.occurrence(binding);
         let (Role::Definition(BindingKind::Variable), Some(source)) =
-            (occurrence.role, occurrence.receiver)
+            (occurrence.role, occurrence.receiver.get())
         else {
             return Vec::new();
         };
@@ -1547,6 +1548,7 @@ impl<'db> Resolver<'db> {
                 && range.contains_range(occ.range)
                 && occ
                     .receiver
+                    .get()
                     .is_some_and(|receiver| is_instance_of(names, receiver, class, first_parameter))
         })
     }
