@@ -20,6 +20,11 @@ use crate::lang::{LangId, Language};
 
 /// Files kept: the ones an editor has open and is typing in.
 const CAPACITY: usize = 16;
+/// The texts of the trees kept, in bytes, beyond which the oldest unpinned trees go even
+/// when fewer than [`CAPACITY`]: a tree takes about 28 times its text, so sixteen large
+/// generated files (a 2.5 MB table of a Rust crate) would otherwise hold over a gigabyte.
+/// The newest tree is kept whatever its size, as are pinned ones.
+const TEXT_BYTES: usize = 2 << 20;
 
 struct Entry {
     key: u64,
@@ -137,24 +142,33 @@ impl TreeCache {
             return None;
         };
         let mut inner = self.inner.lock().unwrap();
-        if inner.entries.len() >= CAPACITY {
-            let Inner {
-                entries, pinned, ..
-            } = &mut *inner;
-            if let Some(oldest) = entries
-                .iter()
-                .position(|e| !pinned.iter().any(|(k, _)| *k == e.key))
-            {
-                entries.remove(oldest);
-            }
-        }
         inner.entries.push(Entry {
             key,
             lang: lang.lang_id,
             text: text.clone(),
             tree: tree.clone(),
         });
+        inner.evict_beyond_bounds();
         Some(tree)
+    }
+}
+
+impl Inner {
+    /// Drops the oldest unpinned trees (never the newest) while more than [`CAPACITY`] are
+    /// kept or their texts exceed [`TEXT_BYTES`].
+    fn evict_beyond_bounds(&mut self) {
+        let Inner {
+            entries, pinned, ..
+        } = self;
+        let mut bytes: usize = entries.iter().map(|e| e.text.len()).sum();
+        let mut i = 0;
+        while (entries.len() > CAPACITY || bytes > TEXT_BYTES) && i + 1 < entries.len() {
+            if pinned.iter().any(|(k, _)| *k == entries[i].key) {
+                i += 1;
+                continue;
+            }
+            bytes -= entries.remove(i).text.len();
+        }
     }
 }
 
@@ -261,6 +275,37 @@ mod tests {
             parse(key);
         }
         assert!(parsed_again(1), "the unpinned tree stayed");
+    }
+
+    #[test]
+    fn trees_of_large_texts_are_dropped_by_bytes_but_the_newest_and_pinned_stay() {
+        let lang = registry().by_id("python").unwrap();
+        let cache = TreeCache::default();
+        // Each text a little over a third of the bound: three of them exceed it.
+        let large = |n: usize| -> Arc<str> {
+            let line = format!("x{n} = 1\n");
+            Arc::from(line.repeat(TEXT_BYTES / 3 / line.len() + 1))
+        };
+        let texts: Vec<Arc<str>> = (0..4).map(large).collect();
+        let parse = |key: u64| {
+            let before = cache.parse_count();
+            cache.parse_reusing(key, lang, &texts[key as usize], crate::syntax::NEVER);
+            cache.parse_count() > before
+        };
+        let pinned = cache.pin(0);
+        assert!(parse(0));
+        assert!(parse(1));
+        assert!(parse(2));
+        // Three texts over the bound: the oldest unpinned (1) went, the pinned one stayed.
+        assert!(!parse(0), "the pinned tree was dropped");
+        assert!(!parse(2), "the newest tree was dropped");
+        assert!(parse(1), "the bound in bytes was not kept");
+        drop(pinned);
+        assert!(parse(3));
+        // Unpinned, 0 went when 3 came: 1 and 3 are kept, 0 is parsed again.
+        assert!(!parse(3));
+        assert!(!parse(1));
+        assert!(parse(0));
     }
 
     #[test]
