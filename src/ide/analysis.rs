@@ -71,8 +71,8 @@ pub struct Priming {
 
 /// How many files whole-workspace work (the background check, the first reference graph)
 /// goes through before the writer applies the caches' bounds: salsa drops values beyond an
-/// LRU's bound only at a write, and that work computes every file's name tables (six times
-/// the text of the Python standard library, measured), all held until then.
+/// LRU's bound only at a write, and that work computes every file's name tables (three
+/// times the text of the Python standard library, measured), all held until then.
 pub const FILES_BETWEEN_EVICTIONS: usize = 2048;
 
 /// A file of the analysed workspace (or of a standalone analysis). Valid for the host that
