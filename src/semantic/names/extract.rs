@@ -1072,16 +1072,6 @@ fn index_names(
     for id in 0..names.occurrences.len() as OccurrenceId {
         let occurrence = &names.occurrences[id as usize];
         let range = occurrence.range;
-        let name = names
-            .text
-            .get(usize::from(range.start())..usize::from(range.end()))
-            .unwrap_or_default();
-        match names.by_name.get_mut(name) {
-            Some(list) => list.push(id),
-            None => {
-                names.by_name.insert(name.into(), vec![id]);
-            }
-        }
         if type_only.contains(&range) {
             names.type_only.insert(id);
         }

@@ -303,8 +303,10 @@ pub struct FileNames {
     type_only: HashSet<OccurrenceId>,
     /// By name, then by scope (few scopes bind one name): looked up without allocating.
     bindings: HashMap<Box<str>, Vec<(ScopeId, Vec<OccurrenceId>)>>,
-    /// Every occurrence of each name, in document order.
-    by_name: HashMap<Box<str>, Vec<OccurrenceId>>,
+    /// Every occurrence of each name, in document order. Not recorded: built from the
+    /// occurrences and the text once the table has its text (see [`file_names`]).
+    #[serde(skip)]
+    by_name: NameGroups,
     declarations: HashMap<Box<str>, Vec<(ScopeId, Role)>>,
     /// Scopes whose items are members of a type named elsewhere (Rust's impl blocks).
     pub impls: Vec<Impl>,
@@ -374,10 +376,6 @@ impl FileNames {
         self.occurrences.shrink_to_fit();
         self.flow.shrink_to_fit();
         self.impls.shrink_to_fit();
-        for ids in self.by_name.values_mut() {
-            ids.shrink_to_fit();
-        }
-        self.by_name.shrink_to_fit();
         for scopes in self.bindings.values_mut() {
             for (_, sites) in scopes.iter_mut() {
                 sites.shrink_to_fit();
@@ -691,11 +689,62 @@ impl FileNames {
 
     /// Occurrences called `name`, in document order.
     pub fn occurrences_named(&self, name: &str) -> impl Iterator<Item = OccurrenceId> + '_ {
-        self.by_name
-            .get(name)
-            .map_or(&[][..], Vec::as_slice)
+        self.by_name.get(name, |id| self.name(id)).iter().copied()
+    }
+}
+
+/// The occurrences of a file grouped by name, with no string or list allocated per name (a
+/// map of names to lists took about a third of a name table): a name's ids lie together in
+/// one array, and its group is found by a binary search on the name's hash, then checked
+/// by its text, since two names may share a hash.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct NameGroups {
+    /// Every occurrence id, each name's together and in document order.
+    ids: Box<[OccurrenceId]>,
+    /// Each name's hash, and where its ids start in `ids` and how many there are; sorted.
+    groups: Box<[(u64, u32, u32)]>,
+}
+
+impl NameGroups {
+    fn hash(name: &str) -> u64 {
+        use std::hash::BuildHasher;
+        foldhash::fast::FixedState::with_seed(0).hash_one(name)
+    }
+
+    fn new<'n>(occurrences: usize, name: impl Fn(OccurrenceId) -> &'n str) -> NameGroups {
+        let mut keyed: Vec<(u64, OccurrenceId)> = (0..occurrences as OccurrenceId)
+            .map(|id| (Self::hash(name(id)), id))
+            .collect();
+        keyed.sort_unstable_by(|a, b| {
+            (a.0.cmp(&b.0))
+                .then_with(|| name(a.1).cmp(name(b.1)))
+                .then(a.1.cmp(&b.1))
+        });
+        let mut groups: Vec<(u64, u32, u32)> = Vec::new();
+        for (i, &(hash, id)) in keyed.iter().enumerate() {
+            match groups.last_mut() {
+                Some(group) if group.0 == hash && name(keyed[group.1 as usize].1) == name(id) => {
+                    group.2 += 1;
+                }
+                _ => groups.push((hash, i as u32, 1)),
+            }
+        }
+        NameGroups {
+            ids: keyed.into_iter().map(|(_, id)| id).collect(),
+            groups: groups.into(),
+        }
+    }
+
+    /// The ids of the occurrences called `wanted`, `name` giving each occurrence's name.
+    fn get<'n>(&self, wanted: &str, name: impl Fn(OccurrenceId) -> &'n str) -> &[OccurrenceId] {
+        let hash = Self::hash(wanted);
+        let first = self.groups.partition_point(|group| group.0 < hash);
+        self.groups[first..]
             .iter()
-            .copied()
+            .take_while(|group| group.0 == hash)
+            .map(|&(_, start, len)| &self.ids[start as usize..(start + len) as usize])
+            .find(|ids| name(ids[0]) == wanted)
+            .unwrap_or_default()
     }
 }
 
@@ -704,9 +753,9 @@ impl FileNames {
 ///
 /// Bounded by an LRU: a table costs about three times its file's text (100 MB for the 31.6
 /// MB of the Python standard library's 1,793 files, measured at a whole check's peak), and
-/// one references search or the background check computes it for hundreds or all files. What depends on a table
-/// (checks, rename plans) keeps its own small memo, so an evicted table is recomputed only
-/// when a question needs that file's names again.
+/// one references search or the background check computes it for hundreds or all files.
+/// What depends on a table (checks, rename plans) keeps its own small memo, so an evicted
+/// table is recomputed only when a question needs that file's names again.
 #[salsa::tracked(returns(clone), no_eq, lru = 512)]
 pub fn file_names(db: &dyn Db, file: SourceFile) -> Arc<FileNames> {
     let lang = file.lang(db).info();
@@ -724,6 +773,7 @@ pub fn file_names(db: &dyn Db, file: SourceFile) -> Arc<FileNames> {
         }
     });
     names.text = text.clone();
+    names.by_name = NameGroups::new(names.occurrences.len(), |id| names.name(id));
     Arc::new(names)
 }
 
