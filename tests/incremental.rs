@@ -1605,3 +1605,82 @@ fn primed_reference_edges_give_the_same_map_and_leave_name_tables_to_their_bound
     assert_eq!(primed_map, plain_map);
     assert!(primed_map.contains("def f0()"), "{primed_map}");
 }
+
+/// Files of every family, each importing or calling into others of its family, and each
+/// using a name `helper` it does not define (the fix adding an import asks which files
+/// define it).
+const FAMILIES: &str = r#"
+//- pkg/a.py
+def area(w, h):
+    return w * h
+//- pkg/b.py
+from pkg.a import area
+
+area(1)
+helper()
+//- web/shapes.ts
+export function total(n: number): number { return n; }
+//- web/main.ts
+import { total } from './shapes';
+total();
+helper();
+//- cmd/main.go
+package main
+
+func main() { area(1) }
+//- cmd/util.go
+package main
+
+func area(w int, h int) int { return w * h }
+//- src/lib.rs
+mod util;
+use crate::util::double;
+//- src/util.rs
+pub fn double(x: u32) -> u32 { x * 2 }
+"#;
+
+#[test]
+fn a_check_reads_nothing_of_another_familys_files() {
+    // The persistent cache keys a file's diagnostics by its own family's texts and every
+    // file's path and language only (`checks/recorded.rs`): changing every fact of one
+    // family's files (a new definition `helper`, a new signature) must re-check those files
+    // alone.
+    let families: [(&str, &[&str], &str); 4] = [
+        (
+            "python",
+            &["pkg/a.py", "pkg/b.py"],
+            "\ndef helper(x):\n    return x\n",
+        ),
+        (
+            "ecmascript",
+            &["web/shapes.ts", "web/main.ts"],
+            "\nexport function helper(x: number) { return x; }\n",
+        ),
+        (
+            "go",
+            &["cmd/main.go", "cmd/util.go"],
+            "\nfunc helper(x int) int { return x }\n",
+        ),
+        (
+            "rust",
+            &["src/lib.rs", "src/util.rs"],
+            "\npub fn helper(x: u32) -> u32 { x }\n",
+        ),
+    ];
+    for (family, paths, added) in families {
+        let (mut host, log) = logged_host_with(FAMILIES);
+        let before = checked(&host);
+        for path in paths {
+            let file = host.file(path).unwrap();
+            let text = format!("{}{added}", host.analysis().file_text(file));
+            host.set_file_text(path, &text);
+        }
+        log.lock().unwrap().clear();
+        let after = checked(&host);
+        let rechecked = executed_checks(&log)
+            .iter()
+            .filter(|q| *q == "file_diagnostics")
+            .count();
+        assert_eq!(rechecked, paths.len(), "{family}: {before:?} -> {after:?}");
+    }
+}

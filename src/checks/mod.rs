@@ -16,6 +16,7 @@ mod context;
 pub mod fix;
 mod python_forms;
 mod python_helpers;
+mod recorded;
 pub mod registry;
 pub mod rules;
 mod suppression;
@@ -34,12 +35,12 @@ use std::sync::Arc;
 
 use crate::{
     db::{Db, SourceFile, Workspace},
-    semantic::persisted,
     syntax::TextRange,
 };
 
 pub use context::CheckContext;
 pub use fix::{Applicability, Fix};
+pub use recorded::recorded_diagnostics;
 pub use registry::{Code, Severity};
 
 /// One finding in one file.
@@ -99,32 +100,6 @@ pub fn file_diagnostics(db: &dyn Db, workspace: Workspace, file: SourceFile) -> 
     }
     suppression::apply(db, file, &mut found);
     found.sort_by_key(|d| (d.range.start(), d.range.end(), d.id));
-    found.into()
-}
-
-/// The file's diagnostics, from the persistent cache when the workspace is the one the
-/// process started with and an earlier process recorded them, else [`file_diagnostics`]'s.
-/// What every whole-workspace check and every answer reads.
-#[salsa::tracked(returns(clone))]
-pub fn recorded_diagnostics(
-    db: &dyn Db,
-    workspace: Workspace,
-    file: SourceFile,
-) -> Arc<[Diagnostic]> {
-    let Some(records) = db.records() else {
-        return file_diagnostics(db, workspace, file);
-    };
-    let whole = persisted::workspace_input_hash(db, workspace);
-    if !records.is_first_workspace(whole) {
-        return file_diagnostics(db, workspace, file);
-    }
-    let this = persisted::file_input_hash(db, file);
-    let found: Vec<Diagnostic> = persisted::recorded(
-        db,
-        crate::db::RecordKind::FileDiagnostics,
-        || [whole.to_vec(), this.to_vec()],
-        || file_diagnostics(db, workspace, file).to_vec(),
-    );
     found.into()
 }
 

@@ -58,7 +58,7 @@ impl RecordFile for Vec<u8> {
 pub enum RecordKind {
     /// `semantic::symbols::file_symbols` of one file.
     FileSymbols = 1,
-    /// `checks::file_diagnostics` of one file in one whole workspace.
+    /// `checks::file_diagnostics` of one file, under every input its check can read.
     FileDiagnostics = 2,
     /// `semantic::names::file_names` of one file.
     FileNames = 3,
@@ -237,9 +237,9 @@ pub struct RecordStore {
     computed: AtomicUsize,
     /// The number of faults the last save covered (`None`: never saved).
     saved_faults: Mutex<Option<usize>>,
-    /// The hash of the first whole workspace whose results were asked for (see
-    /// [`RecordStore::is_first_workspace`]).
-    first_workspace: std::sync::OnceLock<[u8; 32]>,
+    /// Per scope, the hash of the first state of its inputs whose results were asked for
+    /// (see [`RecordStore::is_first_state`]).
+    first_states: Mutex<HashMap<&'static str, [u8; 32]>>,
     /// No file has changed since the workspace was loaded (see [`RecordStore::at_start`]).
     at_start: std::sync::atomic::AtomicBool,
 }
@@ -263,7 +263,7 @@ impl RecordStore {
             hits: AtomicUsize::new(0),
             computed: AtomicUsize::new(0),
             saved_faults: Mutex::default(),
-            first_workspace: std::sync::OnceLock::new(),
+            first_states: Mutex::default(),
             at_start: std::sync::atomic::AtomicBool::new(true),
         }
     }
@@ -312,13 +312,20 @@ impl RecordStore {
         }
     }
 
-    /// Whether `workspace` (a hash of a whole workspace's inputs) is the first one this
-    /// store was asked about. Results that depend on the whole workspace are recorded for
-    /// that one only: the state a process started in is the one the next start is likely to
-    /// find again, while recording every later state would record every file again at each
-    /// edit.
-    pub fn is_first_workspace(&self, workspace: [u8; 32]) -> bool {
-        *self.first_workspace.get_or_init(|| workspace) == workspace
+    /// Whether `state` (a hash of the inputs that results of `scope` depend on, such as
+    /// those a check of one language family reads) is the first state of `scope` this store
+    /// was asked about. Results over many files' inputs are recorded for that state only:
+    /// the state a process started in is the one the next start is likely to find again,
+    /// while recording every later state would record every file of the scope again at
+    /// each edit.
+    pub fn is_first_state(&self, scope: &'static str, state: [u8; 32]) -> bool {
+        *self
+            .first_states
+            .lock()
+            .unwrap()
+            .entry(scope)
+            .or_insert(state)
+            == state
     }
 
     /// Records `bytes` as the result for `key`, to be written at the next save.

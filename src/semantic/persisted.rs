@@ -7,7 +7,7 @@
 
 use serde::{Serialize, de::DeserializeOwned};
 
-use crate::db::{Db, RecordKey, RecordKind, SourceFile, Workspace};
+use crate::db::{Db, RecordKey, RecordKind, SourceFile};
 
 /// A hash of the file's text: the part of every per-file record's key that costs, computed
 /// once per text.
@@ -29,31 +29,6 @@ pub fn file_input_hash(db: &dyn Db, file: SourceFile) -> [u8; 32] {
     ] {
         hasher.update(&(part.len() as u64).to_le_bytes());
         hasher.update(part);
-    }
-    *hasher.finalize().as_bytes()
-}
-
-/// A hash of every input of the workspace (its root, files and project files): the key of
-/// a result that may read any of them. Re-runs at every change; hashing each file's text
-/// again only when that file changed.
-#[salsa::tracked(returns(copy))]
-pub fn workspace_input_hash(db: &dyn Db, workspace: Workspace) -> [u8; 32] {
-    let mut hasher = blake3::Hasher::new();
-    let root = workspace.root(db).as_os_str().as_encoded_bytes();
-    hasher.update(&(root.len() as u64).to_le_bytes());
-    hasher.update(root);
-    for &file in workspace.files(db).iter() {
-        hasher.update(&file_input_hash(db, file));
-    }
-    for manifest in workspace.manifests(db).iter() {
-        for part in [
-            manifest.path(db).as_bytes(),
-            format!("{:?}", manifest.kind(db)).as_bytes(),
-            manifest.text(db).as_bytes(),
-        ] {
-            hasher.update(&(part.len() as u64).to_le_bytes());
-            hasher.update(part);
-        }
     }
     *hasher.finalize().as_bytes()
 }

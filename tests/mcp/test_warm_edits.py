@@ -1,0 +1,69 @@
+"""A restart after files were edited while no server ran: the persistent cache's diagnostics
+of files whose checks cannot see the edits are reused, the others computed again, and every
+answer is a cold server's."""
+
+import anyio
+import pytest
+
+from conftest import stdio_session, wait_until_checked, write
+
+pytestmark = pytest.mark.anyio
+
+SHAPES = "def area(w, h):\n    return w * h\n\n\ndef perimeter(w, h):\n    return 2 * (w + h)\n"
+
+
+def mixed_workspace(root):
+    """Two Python files, one importing the other, and a Rust crate of three files."""
+    write(root, "geo/shapes.py", SHAPES)
+    write(root, "geo/report.py", "from geo.shapes import area, perimeter\n\nprint(area(1, 2), perimeter(1, 2))\n")
+    write(root, "Cargo.toml", '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n')
+    write(root, "src/lib.rs", "mod util;\nmod shapes;\n\npub use util::double;\n")
+    write(root, "src/util.rs", "use crate::missing::Thing;\n\npub fn double(x: u32) -> u32 {\n    x * 2\n}\n")
+    write(root, "src/shapes.rs", "pub fn area(w: u32, h: u32) -> u32 {\n    crate::util::double(w) * h\n}\n")
+
+
+async def answers_and_cache(root, *args):
+    """The background check's diagnostics (as `typecheck` lists them) and the cache's counts
+    once the server has checked every file."""
+    async with stdio_session(root, *args) as session:
+        await wait_until_checked(session)
+        found = (await session.call_tool("typecheck", {})).structured_content
+        status = (await session.call_tool("workspace_status", {})).structured_content
+        if "--cache-dir" in args:
+            # Once idle after the background check, the server saves what it computed.
+            for _ in range(100):
+                if status["cache"]["saves"] >= 2 or status["cache"]["computed"] == 0:
+                    break
+                await anyio.sleep(0.1)
+                status = (await session.call_tool("workspace_status", {})).structured_content
+    cache = status.get("cache")
+    return found, cache and (cache["used"], cache["computed"], cache["faults"])
+
+
+def codes(found):
+    return [(d["path"], d["line"], d["code"]) for d in found["diagnostics"]]
+
+
+async def test_an_edit_while_stopped_rechecks_its_family_only(tmp_path):
+    root = tmp_path / "ws"
+    mixed_workspace(root)
+    cache = str(tmp_path / "cache")
+
+    warmed, counts = await answers_and_cache(root, "--cache-dir", cache)
+    assert codes(warmed) == [("src/util.rs", 1, "SX003")]
+    # Each of the five files' symbols, identifiers and diagnostics, the names of the two
+    # Python files (whose checks read names), and the two indexes' one shard each.
+    assert counts == (0, 19, 0)
+
+    # `perimeter` goes while no server runs: report.py's import of it is now unknown.
+    write(root, "geo/shapes.py", SHAPES.split("\n\n\n")[0] + "\n")
+    restarted, counts = await answers_and_cache(root, "--cache-dir", cache)
+    cold, _ = await answers_and_cache(root, "--no-cache")
+    assert restarted == cold
+    assert codes(restarted) == [("geo/report.py", 1, "SX004"), ("src/util.rs", 1, "SX003")]
+    # Computed: shapes.py's symbols, identifiers and names, the two shards its text is in,
+    # and both Python files' diagnostics (report.py's check reads shapes.py's names). Used:
+    # the four other files' symbols and identifiers (the shards are built from them),
+    # report.py's names, and the three Rust files' diagnostics, whose checks read no Python
+    # file.
+    assert counts == (12, 7, 0)
