@@ -1284,7 +1284,13 @@ fn spawn_background_check(shared: Arc<Shared>) -> Option<Sender<u64>> {
                 if resume.0 != revision {
                     resume = (revision, 0);
                 }
-                let step_aside_at = resume.1 + CHECK_BATCH;
+                let step_aside_at = std::sync::atomic::AtomicU32::new(resume.1 + CHECK_BATCH);
+                // A batch whose every result came from the persistent cache built no name
+                // table, so there is nothing for the writer to drop: it goes on, instead of
+                // waiting for the writer's next idle moment (a second per batch).
+                let records = snapshot.analysis.records();
+                let computed = || records.as_ref().map(|r| r.counts().computed);
+                let computed_before = computed();
                 // Resident memory is read every few files: a file's check is milliseconds,
                 // a read of the kernel's counters microseconds.
                 let watch_memory = || {
@@ -1293,8 +1299,15 @@ fn spawn_background_check(shared: Arc<Shared>) -> Option<Sender<u64>> {
                         stopped_for_memory.store(true, std::sync::atomic::Ordering::Relaxed);
                         token.cancel();
                     }
-                    if done + 1 == step_aside_at {
-                        token.cancel();
+                    let at = step_aside_at.load(std::sync::atomic::Ordering::Relaxed);
+                    if done + 1 == at {
+                        match computed_before {
+                            Some(before) if computed() == Some(before) => {
+                                step_aside_at
+                                    .store(at + CHECK_BATCH, std::sync::atomic::Ordering::Relaxed);
+                            }
+                            _ => token.cancel(),
+                        }
                     }
                 };
                 let checked = snapshot
@@ -1309,7 +1322,9 @@ fn spawn_background_check(shared: Arc<Shared>) -> Option<Sender<u64>> {
                     .is_ok();
                 *shared.background_check.lock().unwrap() = None;
                 drop(snapshot);
-                resume.1 = resume.1.max(files_done.into_inner().min(step_aside_at));
+                resume.1 = resume
+                    .1
+                    .max(files_done.into_inner().min(step_aside_at.into_inner()));
                 paused(stopped_for_memory.into_inner());
                 if checked {
                     let mut status = shared.status.lock().unwrap();
