@@ -339,8 +339,12 @@ impl LiveWorkspace {
             .shared
             .checks_in_background
             .load(std::sync::atomic::Ordering::Relaxed);
+        // The phase, not the partial index, which is gone while the cache is saved.
+        let reading = status
+            .progress
+            .is_none_or(|progress| progress.phase == super::LoadPhase::Reading);
         let stages = [
-            (Stage::Reading, !status.ready && indexing.is_none()),
+            (Stage::Reading, !status.ready && reading),
             (Stage::Indexing, !status.ready),
             (Stage::Checking, checking && !status.checked),
         ];
@@ -422,11 +426,11 @@ impl LiveWorkspace {
     /// first index is still running after [`PARTIAL_AFTER`], runs `partial` on what it has
     /// indexed so far instead of waiting (and without the read-your-writes wait, which
     /// would last as long as the index).
-    pub fn read_or_partial<T>(
+    pub fn read_or_partial<T: Send>(
         &self,
         cancel: &RequestCancel,
         query: impl Fn(&Snapshot) -> Result<T, crate::ide::Cancelled>,
-        partial: impl Fn(&super::PartialIndex) -> Result<T, crate::ide::Cancelled>,
+        partial: impl Fn(&super::PartialIndex) -> Result<T, crate::ide::Cancelled> + Sync,
     ) -> Result<T, ReadError> {
         self.read_while_indexing(cancel, WhileIndexing::Partial, &query, partial)
     }
@@ -436,11 +440,11 @@ impl LiveWorkspace {
     /// [`super::PartialIndex::snapshot`]), with `when` [`WhileIndexing::Answer`]. For a
     /// question that reads no index the load builds: the answer is then exact, what the
     /// finished index answers for the files as the load read them.
-    pub fn read_early<T>(
+    pub fn read_early<T: Send>(
         &self,
         cancel: &RequestCancel,
         when: WhileIndexing,
-        query: impl Fn(&Snapshot) -> Result<T, crate::ide::Cancelled>,
+        query: impl Fn(&Snapshot) -> Result<T, crate::ide::Cancelled> + Sync,
     ) -> Result<T, ReadError> {
         match when {
             WhileIndexing::Wait => self.read(cancel, &query),
@@ -450,12 +454,12 @@ impl LiveWorkspace {
 
     /// The loop behind [`LiveWorkspace::read_or_partial`] and [`LiveWorkspace::read_early`]:
     /// `early` runs on the index under way when `when` allows, else `query` once it is done.
-    fn read_while_indexing<T>(
+    fn read_while_indexing<T: Send>(
         &self,
         cancel: &RequestCancel,
         when: WhileIndexing,
         query: impl Fn(&Snapshot) -> Result<T, crate::ide::Cancelled>,
-        early: impl Fn(&super::PartialIndex) -> Result<T, crate::ide::Cancelled>,
+        early: impl Fn(&super::PartialIndex) -> Result<T, crate::ide::Cancelled> + Sync,
     ) -> Result<T, ReadError> {
         let asked = Instant::now();
         loop {
@@ -484,7 +488,15 @@ impl LiveWorkspace {
                 Some(indexing) if answer_now => {
                     let token = indexing.snapshot.analysis.cancellation_token();
                     cancel.watch(token.clone());
-                    match early(&indexing) {
+                    let answered = match &*EARLY_POOL {
+                        Some(pool) => {
+                            // A database handle is not shared between threads: move a clone.
+                            let (moved, early) = (indexing.clone(), &early);
+                            pool.install(move || early(&moved))
+                        }
+                        None => early(&indexing),
+                    };
+                    match answered {
                         Ok(value) => return Ok(value),
                         Err(_) if cancel.is_cancelled() => return Err(ReadError::Cancelled),
                         // The first index is over and the host moves on: ask again.
@@ -549,12 +561,12 @@ impl LiveWorkspace {
     /// binary, outside the root) is answered with the reason.
     /// `when` says whether it answers while the first index runs (see
     /// [`LiveWorkspace::read_early`]).
-    pub fn read_file<T>(
+    pub fn read_file<T: Send>(
         &self,
         cancel: &RequestCancel,
         rel: &str,
         when: WhileIndexing,
-        query: impl Fn(&Analysis, FileId) -> Cancellable<T>,
+        query: impl Fn(&Analysis, FileId) -> Cancellable<T> + Sync,
     ) -> Result<T, FileReadError> {
         enum Found<T> {
             Indexed(T),
@@ -725,6 +737,20 @@ pub enum WhileIndexing {
     /// answer partial (see [`LiveWorkspace::read_or_partial`]).
     Partial,
 }
+
+/// Threads for the parallel work of answers given while the first index runs (a search's
+/// scan of every text): the index keeps every thread of the global pool busy, and a pool
+/// takes work from outside only when its threads find nothing else to do, so on the global
+/// pool such an answer waited for the whole index. Half the cores, at least one.
+static EARLY_POOL: std::sync::LazyLock<Option<rayon::ThreadPool>> =
+    std::sync::LazyLock::new(|| {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(cores.div_ceil(2))
+            .thread_name(|i| format!("sextant-early-{i}"))
+            .build()
+            .ok()
+    });
 
 /// How often a waiting reader checks whether its request was cancelled.
 const CANCEL_POLL: Duration = Duration::from_millis(20);
