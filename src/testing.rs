@@ -34,8 +34,9 @@ pub struct TestHooks {
     /// `SEXTANT_TEST_CACHE_DISK_FULL=1`: saving the persistent cache fails as a full disk
     /// does, after its first 4 KiB are written.
     pub cache_disk_full: bool,
-    /// `SEXTANT_TEST_INDEX_SHARD_PAUSE_MS=N`: the first index pauses after each shard of
-    /// the symbol index is built, so that answers while indexing can be seen.
+    /// `SEXTANT_TEST_INDEX_SHARD_PAUSE_MS=N`: the first index looks N ms slower per shard
+    /// of the symbol index (each told built N ms after the one before, the load ending with
+    /// the last), so that answers while indexing can be seen.
     pub index_shard_pause: Option<Duration>,
 }
 

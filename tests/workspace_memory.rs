@@ -12,7 +12,7 @@ use std::{
 
 use sextant::workspace::{
     Applied, FileKind, Host, LoadError, LoadOptions, MemorySystem, SkipReason, System,
-    live::{LiveWorkspace, RequestCancel},
+    live::{LiveWorkspace, RequestCancel, WhileIndexing},
 };
 
 const ROOT: &str = "/ws";
@@ -888,9 +888,12 @@ fn the_live_writer_applies_overlays_and_reads_left_out_files_through_the_system(
 
     // A file the index leaves out is read on demand, from the same system.
     let outline = live
-        .read_file(&RequestCancel::default(), "gen/g.py", |analysis, file| {
-            analysis.outline(file, 10)
-        })
+        .read_file(
+            &RequestCancel::default(),
+            "gen/g.py",
+            WhileIndexing::Wait,
+            |analysis, file| analysis.outline(file, 10),
+        )
         .unwrap();
     assert_eq!(outline.symbols.len(), 1);
     assert_eq!(outline.symbols[0].name, "generated");

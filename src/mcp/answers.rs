@@ -15,6 +15,8 @@ use rmcp::{
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+pub use crate::workspace::Indexed;
+
 use crate::ide::{
     Certainty, CheckResult, CheckSummary, Definition, DiagnosticCode, GraphNode, ImportGraphView,
     ImportInfo, ImportStatus, Outline, OutlineNode, ParseOutput, ReferenceRole, References,
@@ -208,14 +210,6 @@ pub struct LookupAnswer {
     /// indexed so far.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub partial: Option<Indexed>,
-}
-
-/// How much of the workspace a partial answer covers.
-#[derive(Clone, Debug, Serialize, JsonSchema)]
-pub struct Indexed {
-    /// Files whose symbols the answer searched (the first ones in path order).
-    pub files_indexed: usize,
-    pub files_total: usize,
 }
 
 impl LookupAnswer {

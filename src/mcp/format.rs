@@ -14,7 +14,7 @@ use crate::{
     ide::{self, CheckPolicy, FormatOptions, IndentStyle, SourceChange},
     workspace::{
         self, FormatFailure, FormatterTrust, Formatting,
-        live::{FileReadError, LiveWorkspace, RequestCancel},
+        live::{FileReadError, LiveWorkspace, RequestCancel, WhileIndexing},
     },
 };
 
@@ -177,11 +177,11 @@ impl FormatRequest {
         cancel: &RequestCancel,
         trust: FormatterTrust,
     ) -> Result<FormatAnswer, ToolError> {
-        // Only the formatter table is kept: holding a snapshot would block the writer.
+        // Only the formatter table is kept: holding a snapshot would block the writer. It
+        // is `sextant.toml`'s, known once the first load has read every file.
         let formatters = live
-            .snapshot()
-            .map(|snapshot| snapshot.formatters.clone())
-            .unwrap_or_default();
+            .read_early(cancel, WhileIndexing::Answer, |s| Ok(s.formatters.clone()))
+            .map_err(super::tools::read_error)?;
         match self {
             FormatRequest::Source {
                 source,
@@ -225,8 +225,13 @@ impl FormatRequest {
                         format!("{rel:?} is a directory"),
                     ));
                 }
+                // A dry run's diff reads the file alone; a write waits for the first index.
+                let when = match apply {
+                    true => WhileIndexing::Wait,
+                    false => WhileIndexing::Answer,
+                };
                 let formatted = live
-                    .read_file(cancel, &rel, |analysis, file| {
+                    .read_file(cancel, &rel, when, |analysis, file| {
                         Ok(workspace::plan_file(
                             analysis,
                             &formatters,

@@ -67,6 +67,24 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
+    /// The host's workspace as it is now, called `revision`.
+    pub(super) fn of(host: &Host, revision: u64) -> Snapshot {
+        Snapshot {
+            analysis: host.analysis(),
+            skipped: host.skipped.clone().into(),
+            root: Arc::new(host.root.clone()),
+            max_file_size: host.config.max_file_size,
+            formatters: Arc::new(host.config.format.clone()),
+            typecheck: Arc::new((
+                host.config.typecheck.clone(),
+                super::typecheck::state_dir(&host.options.cache, &host.root),
+            )),
+            revision,
+            aliases: Arc::new(host.aliases().clone()),
+            lease: Arc::new(()),
+        }
+    }
+
     /// The file at `rel`, or the indexed file `rel` is a second path to.
     pub fn file(&self, rel: &str) -> Option<FileId> {
         self.analysis
@@ -93,6 +111,13 @@ pub struct LiveStatus {
     /// How the first load advances, until it is ready.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub progress: Option<ProgressEvent>,
+    /// While the first index runs, once every file is read: how much of the workspace the
+    /// symbol index holds so far (what `lookup_symbol`'s partial answers search).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub indexed: Option<super::Indexed>,
+    /// The stages of work not yet finished, in the order they run (empty when everything
+    /// is done, or the load failed).
+    pub unfinished: Vec<Stage>,
     pub revision: u64,
     /// Every file's diagnostics of this revision are computed: the background check has
     /// caught up (always false when it is off).
@@ -108,6 +133,20 @@ pub struct LiveStatus {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cache: Option<super::cache::CacheStatus>,
     pub memory: MemoryStatus,
+}
+
+/// A stage of the work a live workspace does over every file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    /// Walking the root and reading every file: until it ends, a question waits.
+    Reading,
+    /// Building the symbol index: questions about one file (and text searches) are
+    /// answered exactly, `lookup_symbol` from the files indexed so far, the rest wait.
+    Indexing,
+    /// The background check computing every file's diagnostics (answers do not wait for
+    /// it; a whole-workspace `typecheck` computes what it has not).
+    Checking,
 }
 
 /// The server's resident memory against its limit (`--max-memory`, docs/memory.md).
@@ -150,6 +189,8 @@ struct Shared {
     background_check: Mutex<Option<crate::ide::CancellationToken>>,
     /// Told each new revision as it is published (see [`LiveWorkspace::subscribe`]).
     subscribers: Mutex<Vec<crossbeam_channel::Sender<u64>>>,
+    /// The background check is on (`LoadOptions::check_in_background`).
+    checks_in_background: std::sync::atomic::AtomicBool,
     /// Set when the first load failed; readers stop waiting.
     load_error: Mutex<Option<String>>,
     published: Condvar,
@@ -288,6 +329,32 @@ impl LiveWorkspace {
         let mut status = self.shared.status.lock().unwrap().clone();
         status.cache = self.shared.cache.get().map(|cache| cache.status());
         status.memory.resident = crate::ide::memory::resident();
+        let indexing = self.shared.partial.lock().unwrap().clone();
+        if !status.ready {
+            status.indexed = indexing
+                .as_ref()
+                .map(|indexing| indexing.indexed(indexing.shards_built()));
+        }
+        let checking = self
+            .shared
+            .checks_in_background
+            .load(std::sync::atomic::Ordering::Relaxed);
+        // The phase, not the partial index, which is gone while the cache is saved.
+        let reading = status
+            .progress
+            .is_none_or(|progress| progress.phase == super::LoadPhase::Reading);
+        let stages = [
+            (Stage::Reading, !status.ready && reading),
+            (Stage::Indexing, !status.ready),
+            (Stage::Checking, checking && !status.checked),
+        ];
+        status.unfinished = match self.load_error() {
+            Some(_) => Vec::new(),
+            None => stages
+                .into_iter()
+                .filter_map(|(stage, unfinished)| unfinished.then_some(stage))
+                .collect(),
+        };
         status
     }
 
@@ -359,11 +426,40 @@ impl LiveWorkspace {
     /// first index is still running after [`PARTIAL_AFTER`], runs `partial` on what it has
     /// indexed so far instead of waiting (and without the read-your-writes wait, which
     /// would last as long as the index).
-    pub fn read_or_partial<T>(
+    pub fn read_or_partial<T: Send>(
         &self,
         cancel: &RequestCancel,
         query: impl Fn(&Snapshot) -> Result<T, crate::ide::Cancelled>,
-        partial: impl Fn(&super::PartialIndex) -> Result<T, crate::ide::Cancelled>,
+        partial: impl Fn(&super::PartialIndex) -> Result<T, crate::ide::Cancelled> + Sync,
+    ) -> Result<T, ReadError> {
+        self.read_while_indexing(cancel, WhileIndexing::Partial, &query, partial)
+    }
+
+    /// Runs `query` as [`LiveWorkspace::read`] does; but while the first index runs, once
+    /// every file is read, at once on the workspace being indexed (see
+    /// [`super::PartialIndex::snapshot`]), with `when` [`WhileIndexing::Answer`]. For a
+    /// question that reads no index the load builds: the answer is then exact, what the
+    /// finished index answers for the files as the load read them.
+    pub fn read_early<T: Send>(
+        &self,
+        cancel: &RequestCancel,
+        when: WhileIndexing,
+        query: impl Fn(&Snapshot) -> Result<T, crate::ide::Cancelled> + Sync,
+    ) -> Result<T, ReadError> {
+        match when {
+            WhileIndexing::Wait => self.read(cancel, &query),
+            _ => self.read_while_indexing(cancel, when, &query, |p| query(&p.snapshot)),
+        }
+    }
+
+    /// The loop behind [`LiveWorkspace::read_or_partial`] and [`LiveWorkspace::read_early`]:
+    /// `early` runs on the index under way when `when` allows, else `query` once it is done.
+    fn read_while_indexing<T: Send>(
+        &self,
+        cancel: &RequestCancel,
+        when: WhileIndexing,
+        query: impl Fn(&Snapshot) -> Result<T, crate::ide::Cancelled>,
+        early: impl Fn(&super::PartialIndex) -> Result<T, crate::ide::Cancelled> + Sync,
     ) -> Result<T, ReadError> {
         let asked = Instant::now();
         loop {
@@ -377,24 +473,37 @@ impl LiveWorkspace {
             let built = indexing
                 .as_ref()
                 .map_or(0, super::PartialIndex::shards_built);
-            let waited = asked.elapsed() >= PARTIAL_AFTER;
+            let whole = indexing
+                .as_ref()
+                .is_some_and(|indexing| built > 0 && indexing.covers_every_file(built));
+            let answer_now = match when {
+                WhileIndexing::Wait => false,
+                WhileIndexing::Answer => true,
+                // Every shard built: the whole answer, after the read-your-writes wait.
+                WhileIndexing::Partial if whole => return self.read(cancel, &query),
+                // The index may be done in a moment (a warm start's is): wait that long.
+                WhileIndexing::Partial => asked.elapsed() >= PARTIAL_AFTER && built > 0,
+            };
             match indexing {
-                Some(indexing) if waited && built > 0 && !indexing.covers_every_file(built) => {
-                    let token = indexing.analysis.cancellation_token();
+                Some(indexing) if answer_now => {
+                    let token = indexing.snapshot.analysis.cancellation_token();
                     cancel.watch(token.clone());
-                    match partial(&indexing) {
+                    let answered = match &*EARLY_POOL {
+                        Some(pool) => {
+                            // A database handle is not shared between threads: move a clone.
+                            let (moved, early) = (indexing.clone(), &early);
+                            pool.install(move || early(&moved))
+                        }
+                        None => early(&indexing),
+                    };
+                    match answered {
                         Ok(value) => return Ok(value),
                         Err(_) if cancel.is_cancelled() => return Err(ReadError::Cancelled),
                         // The first index is over and the host moves on: ask again.
                         Err(_) => {}
                     }
                 }
-                // Every shard built: the whole answer, after the read-your-writes wait.
-                Some(indexing) if built > 0 && indexing.covers_every_file(built) => {
-                    return self.read(cancel, &query);
-                }
-                // Still walking, reading, or building the first shard, or the index may be
-                // done in a moment (a warm start's is): nothing to say yet.
+                // Still walking, reading, or building the first shard: nothing to say yet.
                 _ => std::thread::sleep(CANCEL_POLL),
             }
         }
@@ -450,17 +559,20 @@ impl LiveWorkspace {
     /// file the index leaves out by ignore rules or globs) read on demand through the
     /// confined reader with the same size limit. A file the walk refused (too large,
     /// binary, outside the root) is answered with the reason.
-    pub fn read_file<T>(
+    /// `when` says whether it answers while the first index runs (see
+    /// [`LiveWorkspace::read_early`]).
+    pub fn read_file<T: Send>(
         &self,
         cancel: &RequestCancel,
         rel: &str,
-        query: impl Fn(&Analysis, FileId) -> Cancellable<T>,
+        when: WhileIndexing,
+        query: impl Fn(&Analysis, FileId) -> Cancellable<T> + Sync,
     ) -> Result<T, FileReadError> {
         enum Found<T> {
             Indexed(T),
             NotIndexed(Option<SkippedFile>, u64),
         }
-        let found = self.read(cancel, |s: &Snapshot| match s.file(rel) {
+        let found = self.read_early(cancel, when, |s: &Snapshot| match s.file(rel) {
             Some(file) => query(&s.analysis, file).map(Found::Indexed),
             None => Ok(Found::NotIndexed(
                 s.skipped.iter().find(|k| k.path == rel).cloned(),
@@ -506,13 +618,14 @@ impl LiveWorkspace {
     /// The text of the workspace file `rel`, whatever its language (a README, a manifest):
     /// an indexed file's from the index, any other through the confined reader with the
     /// index's size limit. Binary files and files the walk refused are refused. Also
-    /// answers the file's language id, when the registry knows it.
+    /// answers the file's language id, when the registry knows it. A text is what the load
+    /// read, so it answers while the first index runs too.
     pub fn read_text(
         &self,
         cancel: &RequestCancel,
         rel: &str,
     ) -> Result<(Arc<str>, Option<&'static str>), FileReadError> {
-        let found = self.read(cancel, |s: &Snapshot| {
+        let found = self.read_early(cancel, WhileIndexing::Answer, |s: &Snapshot| {
             Ok(match s.file(rel) {
                 Some(file) => Ok((
                     s.analysis.file_text(file),
@@ -612,6 +725,33 @@ impl From<ReadError> for FileReadError {
     }
 }
 
+/// What a read does while the first index runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WhileIndexing {
+    /// Waits for it: the question reads an index it is building, or writes.
+    Wait,
+    /// Answers at once, once every file is read: the question reads no index the load
+    /// builds, so computing what it needs on demand gives the finished index's answer.
+    Answer,
+    /// Answers after [`PARTIAL_AFTER`] from the shards built so far, its caller marking the
+    /// answer partial (see [`LiveWorkspace::read_or_partial`]).
+    Partial,
+}
+
+/// Threads for the parallel work of answers given while the first index runs (a search's
+/// scan of every text): the index keeps every thread of the global pool busy, and a pool
+/// takes work from outside only when its threads find nothing else to do, so on the global
+/// pool such an answer waited for the whole index. Half the cores, at least one.
+static EARLY_POOL: std::sync::LazyLock<Option<rayon::ThreadPool>> =
+    std::sync::LazyLock::new(|| {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(cores.div_ceil(2))
+            .thread_name(|i| format!("sextant-early-{i}"))
+            .build()
+            .ok()
+    });
+
 /// How often a waiting reader checks whether its request was cancelled.
 const CANCEL_POLL: Duration = Duration::from_millis(20);
 
@@ -676,6 +816,7 @@ impl Shared {
             cache: std::sync::OnceLock::new(),
             background_check: Mutex::new(None),
             subscribers: Mutex::new(Vec::new()),
+            checks_in_background: std::sync::atomic::AtomicBool::new(false),
             load_error: Mutex::new(None),
             published: Condvar::new(),
             status: Mutex::new(LiveStatus {
@@ -685,6 +826,8 @@ impl Shared {
                 config_error: None,
                 index_ms: None,
                 progress: None,
+                indexed: None,
+                unfinished: Vec::new(),
                 revision: 0,
                 checked: false,
                 batches: 0,
@@ -774,6 +917,10 @@ fn writer_loop(
         .check_in_background
         .then(|| spawn_background_check(shared.clone()))
         .flatten();
+    shared.checks_in_background.store(
+        background_check.is_some(),
+        std::sync::atomic::Ordering::Relaxed,
+    );
     let Some(mut host) = first_index(&system, options, shared) else {
         return;
     };
@@ -1337,21 +1484,7 @@ fn spawn_background_check(shared: Arc<Shared>) -> Option<Sender<u64>> {
 }
 
 fn publish(host: &Host, shared: &Shared, revision: u64) {
-    let snapshot = Snapshot {
-        analysis: host.analysis(),
-        skipped: host.skipped.clone().into(),
-        root: Arc::new(host.root.clone()),
-        max_file_size: host.config.max_file_size,
-        formatters: Arc::new(host.config.format.clone()),
-        typecheck: Arc::new((
-            host.config.typecheck.clone(),
-            super::typecheck::state_dir(&host.options.cache, &host.root),
-        )),
-        revision,
-        aliases: Arc::new(host.aliases().clone()),
-        lease: Arc::new(()),
-    };
-    *shared.snapshot.lock().unwrap() = Some(snapshot);
+    *shared.snapshot.lock().unwrap() = Some(Snapshot::of(host, revision));
     let changed = {
         let mut status = shared.status.lock().unwrap();
         let changed = status.revision != revision;

@@ -27,7 +27,7 @@ pub mod typecheck;
 use std::{
     collections::HashMap,
     path::{Path, PathBuf},
-    sync::Arc,
+    sync::{Arc, Mutex},
     time::{Duration, Instant},
 };
 
@@ -95,8 +95,10 @@ pub struct LoadOptions {
 /// What a first load has indexed so far (see [`LoadOptions::indexing`]).
 #[derive(Clone)]
 pub struct PartialIndex {
-    /// The workspace being indexed: every file read, the indexes not all built.
-    pub analysis: Analysis,
+    /// The workspace being indexed, every file read: the revision the finished index
+    /// publishes first, so a query that reads no index the load is still building (one
+    /// file's outline, text, skeleton) answers on it exactly what it answers then.
+    pub snapshot: live::Snapshot,
     /// How many shards of the symbol index, from the first, are built.
     pub shards: Arc<std::sync::atomic::AtomicU32>,
 }
@@ -108,8 +110,26 @@ impl PartialIndex {
 
     /// Whether `shards` shards hold every file of the workspace.
     pub fn covers_every_file(&self, shards: u32) -> bool {
-        self.analysis.files_in_shards(shards) >= self.analysis.file_count()
+        self.indexed(shards).files_indexed >= self.snapshot.analysis.file_count()
     }
+
+    /// How much of the workspace the first `shards` shards of the symbol index hold.
+    pub fn indexed(&self, shards: u32) -> Indexed {
+        let analysis = &self.snapshot.analysis;
+        Indexed {
+            files_indexed: analysis.files_in_shards(shards),
+            files_total: analysis.file_count(),
+        }
+    }
+}
+
+/// How much of the workspace the symbol index holds while the first index runs (what a
+/// partial answer searched).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+pub struct Indexed {
+    /// Files whose symbols are indexed (the first ones in path order).
+    pub files_indexed: usize,
+    pub files_total: usize,
 }
 
 #[derive(Clone)]
@@ -346,6 +366,44 @@ fn affects_file_set(rel: &str) -> bool {
     matches!(name, ".gitignore" | ".ignore" | CONFIG_FILE) || rel == ".git/info/exclude"
 }
 
+/// The test hook `SEXTANT_TEST_INDEX_SHARD_PAUSE_MS`: to its readers, the first index
+/// takes `pause` longer per shard. Each shard is told built `pause` after the one before
+/// it, and the load ends when the last is told; the thread pool is not held meanwhile
+/// (a thread sleeping in it would hold up the parallel work of the questions answered
+/// while the index runs, a test's artefact).
+struct SlowedShards {
+    pause: Duration,
+    /// When the last shard told of is told built.
+    last: Mutex<Instant>,
+}
+
+impl SlowedShards {
+    fn new(pause: Duration) -> SlowedShards {
+        SlowedShards {
+            pause,
+            last: Mutex::new(Instant::now()),
+        }
+    }
+
+    fn tell_later(&self, shards: &Arc<std::sync::atomic::AtomicU32>, built: u32) {
+        let at = {
+            let mut last = self.last.lock().unwrap();
+            *last = (*last).max(Instant::now()) + self.pause;
+            *last
+        };
+        let shards = shards.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(at.saturating_duration_since(Instant::now()));
+            shards.fetch_max(built, std::sync::atomic::Ordering::Release);
+        });
+    }
+
+    fn wait_for_the_last(&self) {
+        let last = *self.last.lock().unwrap();
+        std::thread::sleep(last.saturating_duration_since(Instant::now()));
+    }
+}
+
 /// What a command computed, loading included, is kept for the next start when it ends (a
 /// server also saves after its first index and when idle: `live.rs`).
 impl Drop for Host {
@@ -405,22 +463,25 @@ impl Host {
             let shards = Arc::new(std::sync::atomic::AtomicU32::new(0));
             if let Some(sink) = &options.indexing {
                 (sink.0)(Some(PartialIndex {
-                    analysis: host.analysis(),
+                    snapshot: live::Snapshot::of(&host, 0),
                     shards: shards.clone(),
                 }));
             }
-            let slow_shards = crate::testing::hooks().index_shard_pause;
-            let on_shard = |built| {
-                if let Some(pause) = slow_shards {
-                    std::thread::sleep(pause);
-                }
-                shards.store(built, std::sync::atomic::Ordering::Release);
+            let slowed = crate::testing::hooks()
+                .index_shard_pause
+                .map(SlowedShards::new);
+            let on_shard = |built| match &slowed {
+                Some(slowed) => slowed.tell_later(&shards, built),
+                None => shards.store(built, std::sync::atomic::Ordering::Release),
             };
             // Only readers of the partial index hold this host's snapshots, and they never
             // write, so nothing can cancel the priming.
             let _ = host
                 .analysis()
                 .prime_caches_by_shard(priming, &|| indexing.inc(), &on_shard);
+            if let Some(slowed) = &slowed {
+                slowed.wait_for_the_last();
+            }
             if let Some(sink) = &options.indexing {
                 (sink.0)(None);
             }

@@ -23,7 +23,7 @@ use crate::{
         answers::Json,
         schema::{input_schema, output_schema},
     },
-    workspace::live::Snapshot,
+    workspace::live::{Snapshot, WhileIndexing},
 };
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -97,12 +97,18 @@ impl SextantServer {
                 .await?
             }
             Target::Position { path, line, column } => {
-                self.run_on_file("find_implementations", ctx, path, move |analysis, file| {
-                    let offset = offset_of(analysis, file, line, column)?;
-                    fitted(max_chars, limit, |n| {
-                        analysis.implementations(file, offset, direction, n)
-                    })
-                })
+                self.run_on_file(
+                    "find_implementations",
+                    ctx,
+                    path,
+                    WhileIndexing::Wait,
+                    move |analysis, file| {
+                        let offset = offset_of(analysis, file, line, column)?;
+                        fitted(max_chars, limit, |n| {
+                            analysis.implementations(file, offset, direction, n)
+                        })
+                    },
+                )
                 .await?
             }
         };

@@ -24,8 +24,8 @@ use tokio::sync::Semaphore;
 use super::{
     ErrorCode, Limits, ToolError,
     answers::{
-        DefinitionAnswer, ExplainAnswer, ImportGraphAnswer, ImportsAnswer, Indexed, Json,
-        LookupAnswer, OutlineAnswer, ParseAnswer, Positions, ReferencesAnswer, TypecheckAnswer,
+        DefinitionAnswer, ExplainAnswer, ImportGraphAnswer, ImportsAnswer, Json, LookupAnswer,
+        OutlineAnswer, ParseAnswer, Positions, ReferencesAnswer, TypecheckAnswer,
     },
     paths,
     schema::{input_schema, output_schema},
@@ -37,7 +37,10 @@ use crate::{
     },
     workspace::{
         self, FileError, PartialIndex, ReadRefusal, SkipReason, SkippedFile,
-        live::{FileReadError, LiveStatus, LiveWorkspace, ReadError, RequestCancel, Snapshot},
+        live::{
+            FileReadError, LiveStatus, LiveWorkspace, ReadError, RequestCancel, Snapshot,
+            WhileIndexing,
+        },
         typecheck,
     },
 };
@@ -602,9 +605,13 @@ impl SextantServer {
                     )
                     .into());
                 }
-                self.run_on_file("parse_source", ctx, path, move |analysis, file| {
-                    analysis.parse_tree(file, options)
-                })
+                self.run_on_file(
+                    "parse_source",
+                    ctx,
+                    path,
+                    WhileIndexing::Answer,
+                    move |analysis, file| analysis.parse_tree(file, options),
+                )
                 .await?
             }
             _ => {
@@ -662,12 +669,18 @@ impl SextantServer {
         let offset = args.offset.unwrap_or(0) as usize;
         let max_chars = self.limits.max_response_chars;
         let out = self
-            .run_on_file("outline", ctx, args.path, move |analysis, file| {
-                largest_that_fits(limit, max_chars, |n| {
-                    let page = analysis.outline_page(file, offset, n)?;
-                    Ok(OutlineAnswer::new(page, positions))
-                })
-            })
+            .run_on_file(
+                "outline",
+                ctx,
+                args.path,
+                WhileIndexing::Answer,
+                move |analysis, file| {
+                    largest_that_fits(limit, max_chars, |n| {
+                        let page = analysis.outline_page(file, offset, n)?;
+                        Ok(OutlineAnswer::new(page, positions))
+                    })
+                },
+            )
             .await?;
         self.bounded(out)
     }
@@ -686,14 +699,20 @@ impl SextantServer {
         let args: ListImportsArgs = parse_args(args)?;
         let positions = args.positions.unwrap_or_default();
         let out = self
-            .run_on_file("list_imports", ctx, args.path, move |analysis, file| {
-                let imports = analysis.imports(file)?;
-                Ok(ImportsAnswer::new(
-                    analysis.file_path(file).to_string(),
-                    imports,
-                    positions,
-                ))
-            })
+            .run_on_file(
+                "list_imports",
+                ctx,
+                args.path,
+                WhileIndexing::Answer,
+                move |analysis, file| {
+                    let imports = analysis.imports(file)?;
+                    Ok(ImportsAnswer::new(
+                        analysis.file_path(file).to_string(),
+                        imports,
+                        positions,
+                    ))
+                },
+            )
             .await?;
         self.bounded(out)
     }
@@ -724,10 +743,16 @@ impl SextantServer {
                 .await?
             }
             Target::Position { path, line, column } => {
-                self.run_on_file("find_definition", ctx, path, move |analysis, file| {
-                    let offset = offset_of(analysis, file, line, column)?;
-                    analysis.definition(file, offset)
-                })
+                self.run_on_file(
+                    "find_definition",
+                    ctx,
+                    path,
+                    WhileIndexing::Answer,
+                    move |analysis, file| {
+                        let offset = offset_of(analysis, file, line, column)?;
+                        analysis.definition(file, offset)
+                    },
+                )
                 .await?
             }
         };
@@ -766,10 +791,16 @@ impl SextantServer {
                 .await?
             }
             Target::Position { path, line, column } => {
-                self.run_on_file("find_references", ctx, path, move |analysis, file| {
-                    let offset = offset_of(analysis, file, line, column)?;
-                    analysis.references(file, offset, &query)
-                })
+                self.run_on_file(
+                    "find_references",
+                    ctx,
+                    path,
+                    WhileIndexing::Wait,
+                    move |analysis, file| {
+                        let offset = offset_of(analysis, file, line, column)?;
+                        analysis.references(file, offset, &query)
+                    },
+                )
                 .await?
             }
         };
@@ -879,13 +910,13 @@ impl SextantServer {
                 };
                 let partial = |p: &PartialIndex| {
                     let shards = p.shards_built();
-                    let found = p.analysis.symbol_search_in_shards(&query, shards)?;
+                    let found = p
+                        .snapshot
+                        .analysis
+                        .symbol_search_in_shards(&query, shards)?;
                     let mut answer = LookupAnswer::new(found, positions);
                     // Every shard built (since it was asked): the answer is the whole index's.
-                    answer.partial = (!p.covers_every_file(shards)).then(|| Indexed {
-                        files_indexed: p.analysis.files_in_shards(shards),
-                        files_total: p.analysis.file_count(),
-                    });
+                    answer.partial = (!p.covers_every_file(shards)).then(|| p.indexed(shards));
                     Ok(answer)
                 };
                 live.read_or_partial(cancel, full, partial)
@@ -1303,11 +1334,13 @@ impl SextantServer {
 
     /// Resolves a client path and runs `query` on that file: from the live index when it is
     /// indexed, else (an ignored file) read on demand, confined and with the same limits.
+    /// `when` says whether it answers while the first index runs.
     async fn run_on_file<T: Send + 'static>(
         &self,
         tool: &str,
         ctx: RequestContext<RoleServer>,
         path: String,
+        when: WhileIndexing,
         query: impl Fn(&Analysis, FileId) -> Cancellable<T> + Send + Sync + 'static,
     ) -> Result<T, CallToolResult> {
         let live = self.live.clone();
@@ -1319,11 +1352,12 @@ impl SextantServer {
                     format!("{rel:?} is a directory"),
                 ));
             }
-            live.read_file(cancel, &rel, &query).map_err(|e| match e {
-                FileReadError::Read(e) => read_error(e),
-                FileReadError::Skipped(skipped) => skipped_error(&rel, &skipped),
-                FileReadError::File(e) => file_error(e),
-            })
+            live.read_file(cancel, &rel, when, &query)
+                .map_err(|e| match e {
+                    FileReadError::Read(e) => read_error(e),
+                    FileReadError::Skipped(skipped) => skipped_error(&rel, &skipped),
+                    FileReadError::File(e) => file_error(e),
+                })
         })
         .await
     }

@@ -18,7 +18,7 @@ use crate::{
         paths,
         schema::{input_schema, output_schema},
     },
-    workspace::live::{FileReadError, Snapshot},
+    workspace::live::{FileReadError, Snapshot, WhileIndexing},
 };
 
 /// The most targets one `read_symbol` call may name.
@@ -277,9 +277,14 @@ impl SextantServer {
             }
             None => None,
         };
+        // A target by name searches the symbol index; any other reads its file alone.
+        let when = match targets.iter().any(|t| matches!(t, ClientTarget::Symbol(_))) {
+            true => WhileIndexing::Wait,
+            false => WhileIndexing::Answer,
+        };
         let answer = self
             .run("read_symbol", ctx, Lane::Compute, move |cancel| {
-                live.read(cancel, |s: &Snapshot| {
+                live.read_early(cancel, when, |s: &Snapshot| {
                     let targets = match targets.iter().map(|t| t.resolve(s)).collect() {
                         Ok(targets) => targets,
                         Err(e) => return Ok(Err(e)),

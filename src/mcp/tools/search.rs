@@ -23,7 +23,7 @@ use crate::{
         paths,
         schema::{input_schema, output_schema},
     },
-    workspace::live::Snapshot,
+    workspace::live::{Snapshot, WhileIndexing},
 };
 
 /// The most paths a call names.
@@ -157,9 +157,12 @@ impl SextantServer {
                 for path in &user_paths {
                     query.paths.push(paths::resolve(live.root(), path)?.0);
                 }
-                live.read(cancel, |s: &Snapshot| s.analysis.search(&query, budget))
-                    .map_err(read_error)?
-                    .map_err(ToolError::failed)
+                // Texts and each hit's enclosing definition, computed per file on demand.
+                live.read_early(cancel, WhileIndexing::Answer, |s: &Snapshot| {
+                    s.analysis.search(&query, budget)
+                })
+                .map_err(read_error)?
+                .map_err(ToolError::failed)
             })
             .await?;
         Ok(Rendered {

@@ -21,7 +21,7 @@ use crate::{
         budget::budget,
         schema::{input_schema, output_schema},
     },
-    workspace::live::Snapshot,
+    workspace::live::{Snapshot, WhileIndexing},
 };
 
 /// Paths one call may name, and the length of each.
@@ -126,8 +126,11 @@ impl SextantServer {
                 line: args.line,
                 budget,
             };
+            // Each file's skeleton reads that file alone.
             let answer = live
-                .read(cancel, |s: &Snapshot| s.analysis.skeleton(&query))
+                .read_early(cancel, WhileIndexing::Answer, |s: &Snapshot| {
+                    s.analysis.skeleton(&query)
+                })
                 .map_err(read_error)?;
             refusal(&answer).map_or(Ok(SkeletonData::rendered(answer)), Err)
         })

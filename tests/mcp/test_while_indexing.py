@@ -1,0 +1,109 @@
+"""Answers while the first index runs: questions about one file (and text searches) are
+answered at once and exactly, `workspace_status` says what is not done, writes wait."""
+
+import os
+
+import pytest
+from conftest import stdio_session, wait_until_indexed, write
+
+pytestmark = pytest.mark.anyio
+
+MAIN = "from m001 import task_001\n\n\ndef run():\n    return task_001()\n"
+MESSY = "def f():\n    return 1   \n"
+
+# The tools that answer during the first index, each with a question about one file or
+# the texts (`check: off`: a formatted file's new-diagnostics check reads the workspace).
+EARLY_CALLS = [
+    ("outline", {"path": "app/main.py"}),
+    ("parse_source", {"path": "app/main.py", "max_depth": 2}),
+    ("list_imports", {"path": "app/main.py"}),
+    ("find_definition", {"path": "app/main.py", "line": 5, "column": 12}),
+    ("read_file", {"path": "app/main.py"}),
+    ("read_symbol", {"targets": [{"path": "app/main.py", "line": 4}, {"path": "app/messy.py", "outline": True}]}),
+    ("skeleton", {"paths": ["app"]}),
+    ("search", {"pattern": "task_00"}),
+    ("format_source", {"path": "app/messy.py", "check": "off"}),
+]
+
+
+def many_files(root):
+    # 600 files, one function each, and the two the questions are about: the symbol
+    # index's shards hold 256 files, so the first index builds three, and pauses after
+    # each one (a test hook) for longer than all the questions take.
+    for i in range(600):
+        write(root, f"m{i:03}.py", f"def task_{i:03}():\n    pass\n")
+    write(root, "app/main.py", MAIN)
+    write(root, "app/messy.py", MESSY)
+
+
+async def answers(session, calls):
+    out = []
+    for name, arguments in calls:
+        result = await session.call_tool(name, arguments)
+        assert not result.is_error, (name, result.content)
+        out.append((name, result.structured_content, [c.text for c in result.content]))
+    return out
+
+
+async def test_questions_about_one_file_are_answered_exactly_while_indexing(tmp_path):
+    root = tmp_path / "many"
+    many_files(root)
+    env = {**os.environ, "SEXTANT_TEST_INDEX_SHARD_PAUSE_MS": "4000"}
+    async with stdio_session(root, "--no-cache", env=env) as session:
+        early = await answers(session, EARLY_CALLS)
+        # Every answer came before the index was done, and the status says what is left.
+        status = (await session.call_tool("workspace_status", {})).structured_content
+        assert status["ready"] is False
+        assert status["unfinished"] == ["indexing", "checking"]
+        assert status["indexed"]["files_total"] == 602
+        assert status["indexed"]["files_indexed"] in (0, 256, 512)
+        assert status["stats"] is None
+
+        # A write waits for the first index (it is checked against the whole workspace).
+        patched = await session.call_tool(
+            "apply_patch",
+            {"replacements": [{"path": "m599.py", "old_text": "task_599", "new_text": "task_last"}], "check": "off", "apply": True},
+        )
+        assert not patched.is_error and patched.structured_content["applied"] is True
+        after_write = (await session.call_tool("workspace_status", {})).structured_content
+        assert after_write["ready"] is True and "indexed" not in after_write
+        assert "indexing" not in after_write["unfinished"]
+
+        await wait_until_indexed(session)
+        late = await answers(session, EARLY_CALLS)
+
+    # Exactly what the finished index answers.
+    assert early == late
+    by_tool = {name: content for name, content, _ in early}
+    assert [s["name"] for s in by_tool["outline"]["symbols"]] == ["run"]
+    assert by_tool["find_definition"]["definitions"] == [
+        {"name": "task_001", "kind": "function", "path": "m001.py", "line": 1}
+    ]
+    assert [(i["name"], i["resolved_path"], i["definition_line"]) for i in by_tool["list_imports"]["imports"]] == [
+        ("task_001", "m001.py", 1)
+    ]
+    assert by_tool["read_file"]["total_lines"] == 5
+    assert [(p["path"], p.get("name")) for p in by_tool["read_symbol"]["pieces"]] == [
+        ("app/main.py", "run"),
+        ("app/messy.py", None),
+    ]
+    assert [(f["path"], f["elided"]) for f in by_tool["skeleton"]["files"]] == [
+        ("app/main.py", [{"end_line": 5, "kind": "body", "start_line": 5}]),
+        ("app/messy.py", []),
+    ]
+    assert by_tool["format_source"]["changed"] is True
+    assert by_tool["format_source"]["diff"].endswith("-    return 1   \n+    return 1\n")
+    searched = {hit["path"] for hit in by_tool["search"]["files"]}
+    assert searched == {"app/main.py", *(f"m00{i}.py" for i in range(10))}
+
+
+async def test_status_says_every_stage_is_done_once_checked(tmp_path):
+    root = tmp_path / "few"
+    write(root, "a.py", "def a():\n    pass\n")
+    async with stdio_session(root, "--no-cache") as session:
+        for _ in range(300):
+            status = (await session.call_tool("workspace_status", {})).structured_content
+            if status["checked"]:
+                break
+        assert status["ready"] is True and status["unfinished"] == []
+        assert "indexed" not in status
