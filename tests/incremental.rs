@@ -1554,58 +1554,6 @@ fn names_no_module_binds_resolve_no_imports_through_star_imports() {
     );
 }
 
-/// A one-shot command's reference graph (`sextant repo-map`, `impact`) resolves names in
-/// every file, which computes every file's name tables; salsa drops them beyond their LRU
-/// bound only at a write. `Host::prime_references` applies the bound after each batch, so
-/// the tables beyond it go, and the map is the one computed without it.
-#[test]
-fn primed_reference_edges_give_the_same_map_and_leave_name_tables_to_their_bound() {
-    const FILES: usize = 600;
-    const NAME_TABLES_KEPT: usize = 512;
-    let mut fixture = String::from("//- m0.py\ndef f0():\n    return 0\n");
-    for i in 1..FILES {
-        let p = i - 1;
-        fixture +=
-            &format!("//- m{i}.py\nfrom m{p} import f{p}\n\ndef f{i}():\n    return f{p}()\n");
-    }
-    let name_tables_computed = |host: &Host, log: &Mutex<Vec<String>>| {
-        log.lock().unwrap().clear();
-        let (db, workspace) = (
-            host.analysis_host().raw_database(),
-            host.analysis_host().raw_workspace(),
-        );
-        for &file in workspace.files(db).iter() {
-            file_names(db, file);
-        }
-        let executed = std::mem::take(&mut *log.lock().unwrap());
-        executed
-            .iter()
-            .filter(|q| q.starts_with("file_names("))
-            .count()
-    };
-
-    let (plain, plain_log) = logged_host_with(&fixture);
-    let (plain_map, plain_executed) = repo_map(&plain, &plain_log);
-    assert_eq!(plain_executed.len(), FILES + 2, "{plain_executed:?}");
-    assert_eq!(name_tables_computed(&plain, &plain_log), 0);
-
-    let (mut primed, primed_log) = logged_host_with(&fixture);
-    primed.prime_references().unwrap();
-    assert_eq!(
-        name_tables_computed(&primed, &primed_log),
-        FILES - NAME_TABLES_KEPT,
-        "the tables beyond the bound were not dropped"
-    );
-    let (primed_map, primed_executed) = repo_map(&primed, &primed_log);
-    assert_eq!(
-        primed_executed,
-        ["definition_ranks", "reference_graph"],
-        "the map did not reuse the primed edges"
-    );
-    assert_eq!(primed_map, plain_map);
-    assert!(primed_map.contains("def f0()"), "{primed_map}");
-}
-
 /// Files of every family, each importing or calling into others of its family, and each
 /// using a name `helper` it does not define (the fix adding an import asks which files
 /// define it).

@@ -35,10 +35,7 @@ pub fn run(g: &GlobalArgs, args: &ChangesArgs) -> Result<(String, ExitCode), Cli
     let revisions = Revisions::parse(args.revisions.as_deref()).map_err(failed)?;
     let root = std::fs::canonicalize(g.root())?;
     let files = changed_texts(&root, &revisions).map_err(failed)?;
-    let mut host = load_workspace(g)?;
-    if !files.is_empty() {
-        host.prime_references().map_err(cancelled)?;
-    }
+    let host = load_workspace(g)?;
     let query = ChangesQuery {
         revisions: revisions.label(),
         files,

@@ -42,7 +42,7 @@ pub struct ImpactArgs {
 }
 
 pub fn run(g: &GlobalArgs, args: &ImpactArgs) -> Result<(String, ExitCode), CliError> {
-    let mut host = load_workspace(g)?;
+    let host = load_workspace(g)?;
     let mut seeds = Vec::new();
     for target in &args.targets {
         seeds.extend(seeds_of(g, &host, target)?);
@@ -55,7 +55,6 @@ pub fn run(g: &GlobalArgs, args: &ImpactArgs) -> Result<(String, ExitCode), CliE
         exact: args.exact,
         budget: None,
     };
-    host.prime_references().map_err(cancelled)?;
     let impact = host
         .analysis()
         .impact(&query)

@@ -44,7 +44,7 @@ pub fn run(g: &GlobalArgs, args: &RepoMapArgs) -> Result<(String, ExitCode), Cli
             args.focus.len()
         )));
     }
-    let mut host = load_workspace(g)?;
+    let host = load_workspace(g)?;
     let root = std::fs::canonicalize(g.root())?;
     let path_prefix = match &args.path {
         Some(path) => Some(workspace_path(g, &root, path)?),
@@ -58,7 +58,6 @@ pub fn run(g: &GlobalArgs, args: &RepoMapArgs) -> Result<(String, ExitCode), Cli
             max_tokens: usize::try_from(args.max_tokens).unwrap_or(usize::MAX),
         },
     };
-    host.prime_references().map_err(cancelled)?;
     let map = host.analysis().repo_map(&request).map_err(cancelled)?;
     if let Some(path) = &map.unmatched_path {
         return Err(CliError(format!(

@@ -69,12 +69,6 @@ pub struct Priming {
     pub diagnostics: bool,
 }
 
-/// How many files whole-workspace work (the background check, the first reference graph)
-/// goes through before the writer applies the caches' bounds: salsa drops values beyond an
-/// LRU's bound only at a write, and that work computes every file's name tables (three
-/// times the text of the Python standard library, measured), all held until then.
-pub const FILES_BETWEEN_EVICTIONS: usize = 2048;
-
 /// A file of the analysed workspace (or of a standalone analysis). Valid for the host that
 /// made it and every snapshot of that host.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -106,22 +100,6 @@ impl AnalysisHost {
     /// without one. A write: it waits for every snapshot to be dropped.
     pub fn evict_unused(&mut self) {
         salsa::Database::trigger_lru_eviction(&mut self.inputs.db);
-    }
-
-    /// Every file's reference edges, [`FILES_BETWEEN_EVICTIONS`] files at a time with the
-    /// caches' bounds applied after each batch, so that a one-shot command building the
-    /// reference graph (which resolves names in every file) does not hold every file's name
-    /// tables at once: salsa drops them beyond their bound only at a write.
-    pub fn prime_references(&mut self) -> Cancellable<()> {
-        let total = self.file_count();
-        let mut start = 0;
-        while start < total {
-            let end = total.min(start + FILES_BETWEEN_EVICTIONS);
-            self.analysis().prime_references(start..end)?;
-            self.evict_unused();
-            start = end;
-        }
-        Ok(())
     }
 
     /// Keeps `records` as the persistent cache every later snapshot reads (and records
@@ -657,15 +635,7 @@ impl Analysis {
     /// lines, ranked over the reference graph and cut to `request.budget` (see
     /// `repo_map.rs`). Each file's references are resolved on all cores the first time.
     pub fn repo_map(&self, request: &super::RepoMapRequest) -> Cancellable<super::RepoMap> {
-        self.prime_references(0..self.file_count())?;
-        self.with(|db| super::repo_map::repo_map(db, self.workspace, request))
-    }
-
-    /// The reference edges of the workspace's files `range` (in workspace order), on all
-    /// cores, so that the reference graph joins memoized edges.
-    fn prime_references(&self, range: std::ops::Range<usize>) -> Cancellable<()> {
         let files = self.with(|db| self.workspace.files(db).clone())?;
-        let files = files.get(range).unwrap_or_default();
         let template = std::sync::Mutex::new(self.db.worker());
         let workspace = self.workspace;
         self.with(|_| {
@@ -676,7 +646,8 @@ impl Analysis {
                     crate::engine::reference_graph::file_references(db, workspace, file);
                 },
             );
-        })
+        })?;
+        self.with(|db| super::repo_map::repo_map(db, workspace, request))
     }
 
     /// The files under `paths` (every file when none) as the shards of a SCIP export, `by`

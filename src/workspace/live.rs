@@ -1383,10 +1383,11 @@ fn changes_content(kind: &notify::EventKind) -> bool {
 /// memory, when a limit is set.
 const MEMORY_CHECK_EVERY: u32 = 32;
 /// How many files the background check works through before it steps aside (stops, its
-/// work so far memoized) so that the idle writer can apply the caches' bounds (see
-/// [`crate::ide::FILES_BETWEEN_EVICTIONS`]). The writer asks again once it has evicted
-/// (`evict_when_idle`).
-const CHECK_BATCH: u32 = crate::ide::FILES_BETWEEN_EVICTIONS as u32;
+/// work so far memoized) so that the idle writer can apply the caches' bounds: salsa drops
+/// values beyond an LRU's bound only at a write, and a check of every file computes every
+/// file's name tables (three times the text of the Python standard library, measured), all
+/// held until then. The writer asks again once it has evicted (`evict_when_idle`).
+const CHECK_BATCH: u32 = 2048;
 
 /// Starts the thread that computes every file's diagnostics of each revision it is sent,
 /// on all cores, so that a whole-workspace check finds them memoized. A write cancels it

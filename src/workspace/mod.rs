@@ -887,12 +887,6 @@ impl Host {
         self.analysis.evict_unused();
     }
 
-    /// Every file's reference edges with the caches' bounds applied as they are computed;
-    /// see [`AnalysisHost::prime_references`].
-    pub fn prime_references(&mut self) -> crate::ide::Cancellable<()> {
-        self.analysis.prime_references()
-    }
-
     pub fn analysis_host(&self) -> &AnalysisHost {
         &self.analysis
     }
