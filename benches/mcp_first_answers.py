@@ -26,7 +26,7 @@ import sys
 import time
 
 import anyio
-from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp_session import quiet_session
 
 
 def calls(args) -> list[tuple[str, dict]]:
@@ -56,34 +56,29 @@ def content(result):
 
 
 async def first_answers(sextant: str, args) -> dict:
-    params = StdioServerParameters(command=sextant, args=["mcp", "--root", args.root, "--no-cache"])
-    started = time.perf_counter()
     found = {}
-    with open(os.devnull, "w") as errlog:
-        async with stdio_client(params, errlog=errlog) as (read, write):
-            async with ClientSession(read, write) as session:
-                await session.initialize()
+    async with quiet_session(sextant, ["mcp", "--root", args.root, "--no-cache"]) as (session, started):
 
-                async def ask(name, arguments):
-                    timeouts = 0
-                    while True:
-                        result = await session.call_tool(name, arguments)
-                        if not is_timeout(result):
-                            break
-                        timeouts += 1
-                    found[name] = (time.perf_counter() - started, timeouts, content(result))
+        async def ask(name, arguments):
+            timeouts = 0
+            while True:
+                result = await session.call_tool(name, arguments)
+                if not is_timeout(result):
+                    break
+                timeouts += 1
+            found[name] = (time.perf_counter() - started, timeouts, content(result))
 
-                async with anyio.create_task_group() as group:
-                    for name, arguments in calls(args):
-                        group.start_soon(ask, name, arguments)
-                while True:
-                    status = (await session.call_tool("workspace_status", {})).structured_content
-                    if status["ready"]:
-                        break
-                found["index ready"] = (time.perf_counter() - started, 0, None)
-                found["after"] = {}
-                for name, arguments in calls(args):
-                    found["after"][name] = content(await session.call_tool(name, arguments))
+        async with anyio.create_task_group() as group:
+            for name, arguments in calls(args):
+                group.start_soon(ask, name, arguments)
+        while True:
+            status = (await session.call_tool("workspace_status", {})).structured_content
+            if status["ready"]:
+                break
+        found["index ready"] = (time.perf_counter() - started, 0, None)
+        found["after"] = {}
+        for name, arguments in calls(args):
+            found["after"][name] = content(await session.call_tool(name, arguments))
     return found
 
 

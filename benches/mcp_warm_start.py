@@ -32,47 +32,41 @@ import tempfile
 import time
 
 import anyio
-from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp_session import quiet_session
 
 
 async def session_times(args, cache: str, wait_for_save: bool) -> dict:
-    params = StdioServerParameters(
-        command=args.sextant, args=["mcp", "--root", args.root, "--cache-dir", cache]
-    )
-    started = time.perf_counter()
     found = {}
-    with open(os.devnull, "w") as errlog:
-        async with stdio_client(params, errlog=errlog) as (read, write):
-            async with ClientSession(read, write) as session:
-                await session.initialize()
-                symbols = await session.call_tool("lookup_symbol", {"query": args.symbol})
-                found["first lookup_symbol s"] = time.perf_counter() - started
-                partial = (symbols.structured_content or {}).get("partial")
-                found["first lookup covers"] = (
-                    f"{partial['files_indexed']} of {partial['files_total']} files" if partial else "every file"
-                )
-                # While the first index runs, answers cover the files indexed so far: ask
-                # again until one covers them all.
-                while partial:
-                    await anyio.sleep(0.05)
-                    symbols = await session.call_tool("lookup_symbol", {"query": args.symbol})
-                    partial = (symbols.structured_content or {}).get("partial")
-                found["lookup_symbol s"] = time.perf_counter() - started
-                refs = await session.call_tool("find_references", {"query": args.name, "exact_only": True})
-                found["find_references s"] = time.perf_counter() - started
-                found["answers"] = tuple(
-                    answer.structured_content if not answer.is_error else {"error": answer.content[0].text}
-                    for answer in (symbols, refs)
-                )
-                # Until the server has checked every file and saved: its status says both.
-                for _ in range(3000):
-                    status = (await session.call_tool("workspace_status", {})).structured_content
-                    cache_status = status.get("cache") or {}
-                    if status["checked"] and (cache_status.get("saves", 0) >= 2 or not wait_for_save):
-                        break
-                    await anyio.sleep(0.1)
-                found["status"] = status
-                found["checked s"] = time.perf_counter() - started
+    server = ["mcp", "--root", args.root, "--cache-dir", cache]
+    async with quiet_session(args.sextant, server) as (session, started):
+        symbols = await session.call_tool("lookup_symbol", {"query": args.symbol})
+        found["first lookup_symbol s"] = time.perf_counter() - started
+        partial = (symbols.structured_content or {}).get("partial")
+        found["first lookup covers"] = (
+            f"{partial['files_indexed']} of {partial['files_total']} files" if partial else "every file"
+        )
+        # While the first index runs, answers cover the files indexed so far: ask
+        # again until one covers them all.
+        while partial:
+            await anyio.sleep(0.05)
+            symbols = await session.call_tool("lookup_symbol", {"query": args.symbol})
+            partial = (symbols.structured_content or {}).get("partial")
+        found["lookup_symbol s"] = time.perf_counter() - started
+        refs = await session.call_tool("find_references", {"query": args.name, "exact_only": True})
+        found["find_references s"] = time.perf_counter() - started
+        found["answers"] = tuple(
+            answer.structured_content if not answer.is_error else {"error": answer.content[0].text}
+            for answer in (symbols, refs)
+        )
+        # Until the server has checked every file and saved: its status says both.
+        for _ in range(3000):
+            status = (await session.call_tool("workspace_status", {})).structured_content
+            cache_status = status.get("cache") or {}
+            if status["checked"] and (cache_status.get("saves", 0) >= 2 or not wait_for_save):
+                break
+            await anyio.sleep(0.1)
+        found["status"] = status
+        found["checked s"] = time.perf_counter() - started
     return found
 
 
