@@ -38,6 +38,10 @@ pub struct TestHooks {
     /// of the symbol index (each told built N ms after the one before, the load ending with
     /// the last), so that answers while indexing can be seen.
     pub index_shard_pause: Option<Duration>,
+    /// `SEXTANT_TEST_CHECK_BATCH=N`: the background check steps aside every N files (for
+    /// the writer to drop memoized answers) instead of every 2,048, so that a test sees it
+    /// do so on a small workspace.
+    pub check_batch: Option<u32>,
 }
 
 impl TestHooks {
@@ -62,6 +66,9 @@ impl TestHooks {
             index_shard_pause: variable("SEXTANT_TEST_INDEX_SHARD_PAUSE_MS")
                 .and_then(|ms| ms.parse().ok())
                 .map(Duration::from_millis),
+            check_batch: variable("SEXTANT_TEST_CHECK_BATCH")
+                .and_then(|n| n.parse().ok())
+                .filter(|&n| n > 0),
         }
     }
 }
@@ -86,6 +93,7 @@ mod tests {
                 "SEXTANT_TEST_LSP_POOL" => "1:8",
                 "SEXTANT_TEST_APPLY_STEP_PAUSE_MS" => "150",
                 "SEXTANT_TEST_INDEX_SHARD_PAUSE_MS" => "40",
+                "SEXTANT_TEST_CHECK_BATCH" => "2",
                 _ => return None,
             };
             Some(value.to_string())
@@ -102,6 +110,7 @@ mod tests {
                 apply_step_pause: Some(Duration::from_millis(150)),
                 cache_disk_full: false,
                 index_shard_pause: Some(Duration::from_millis(40)),
+                check_batch: Some(2),
             }
         );
         let malformed = |name: &str| {
@@ -109,6 +118,7 @@ mod tests {
                 "SEXTANT_TEST_DELAY_MS" => "workspace/symbol",
                 "SEXTANT_TEST_LSP_POOL" => "x:8",
                 "SEXTANT_TEST_APPLY_STEP_PAUSE_MS" => "soon",
+                "SEXTANT_TEST_CHECK_BATCH" => "0",
                 _ => return None,
             };
             Some(value.to_string())

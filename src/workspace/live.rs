@@ -1432,7 +1432,8 @@ fn spawn_background_check(shared: Arc<Shared>) -> Option<Sender<u64>> {
                 if resume.0 != revision {
                     resume = (revision, 0);
                 }
-                let step_aside_at = std::sync::atomic::AtomicU32::new(resume.1 + CHECK_BATCH);
+                let batch = crate::testing::hooks().check_batch.unwrap_or(CHECK_BATCH);
+                let step_aside_at = std::sync::atomic::AtomicU32::new(resume.1 + batch);
                 // A batch whose every result came from the persistent cache built no name
                 // table, so there is nothing for the writer to drop: it goes on, instead of
                 // waiting for the writer's next idle moment (a second per batch).
@@ -1452,7 +1453,7 @@ fn spawn_background_check(shared: Arc<Shared>) -> Option<Sender<u64>> {
                         match computed_before {
                             Some(before) if computed() == Some(before) => {
                                 step_aside_at
-                                    .store(at + CHECK_BATCH, std::sync::atomic::Ordering::Relaxed);
+                                    .store(at + batch, std::sync::atomic::Ordering::Relaxed);
                             }
                             _ => token.cancel(),
                         }

@@ -2,6 +2,8 @@
 of files whose checks cannot see the edits are reused, the others computed again, and every
 answer is a cold server's."""
 
+import os
+
 import anyio
 import pytest
 
@@ -67,3 +69,37 @@ async def test_an_edit_while_stopped_rechecks_its_family_only(tmp_path):
     # report.py's names, and the three Rust files' diagnostics, whose checks read no Python
     # file.
     assert counts == (12, 7, 0)
+
+
+async def checked_status(root, cache, env):
+    """`workspace_status` once the background check has checked every file."""
+    async with stdio_session(root, "--cache-dir", cache, env=env) as session:
+        status = await wait_until_checked(session)
+        for _ in range(100):
+            if status["cache"]["saves"] >= 2 or status["cache"]["computed"] == 0:
+                break
+            await anyio.sleep(0.1)
+            status = (await session.call_tool("workspace_status", {})).structured_content
+        return status
+
+
+async def test_a_warm_check_goes_through_batches_it_reads_from_records(tmp_path):
+    """The background check steps aside every few files (2 here) for the writer to drop the
+    name tables it built, which waits for the writer's next idle moment (an eviction): a
+    cold check of 16 files does so 7 times. A warm one reads every result from records,
+    builds no table, and goes on without waiting."""
+    root = tmp_path / "ws"
+    for i in range(16):
+        write(root, f"pkg/m{i}.py", f"import os\n\n\ndef f{i}(x):\n    return os.path.join(x, 'a')\n")
+    cache = str(tmp_path / "cache")
+    env = {**os.environ, "SEXTANT_TEST_CHECK_BATCH": "2"}
+
+    cold = await checked_status(root, cache, env)
+    assert cold["cache"]["used"] == 0
+    assert cold["evictions"] >= 7, cold["evictions"]
+
+    warm = await checked_status(root, cache, env)
+    # Used: the 16 files' diagnostics and the two indexes' one shard each; nothing computed.
+    assert (warm["cache"]["used"], warm["cache"]["computed"]) == (18, 0)
+    # At most the evictions a server makes once idle after its first answers, a second in.
+    assert warm["evictions"] <= 2, warm["evictions"]

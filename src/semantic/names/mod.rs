@@ -694,9 +694,9 @@ impl FileNames {
 }
 
 /// The occurrences of a file grouped by name, with no string or list allocated per name (a
-/// map of names to lists took about a third of a name table): a name's ids lie together in
-/// one array, and its group is found by a binary search on the name's hash, then checked
-/// by its text, since two names may share a hash.
+/// map of names to lists took three allocations per distinct name): a name's ids lie
+/// together in one array, and its group is found by a binary search on the name's hash,
+/// then checked by its text, since two names may share a hash.
 #[derive(Debug, Default, PartialEq, Eq)]
 struct NameGroups {
     /// Every occurrence id, each name's together and in document order.
