@@ -191,6 +191,17 @@ struct Shared {
     subscribers: Mutex<Vec<crossbeam_channel::Sender<u64>>>,
     /// The background check is on (`LoadOptions::check_in_background`).
     checks_in_background: std::sync::atomic::AtomicBool,
+    /// The disk changed under the root since the watcher started (a change the writer will
+    /// apply once the first index is done): the texts the load read may be stale, so no
+    /// question is answered from them early (read-your-writes, docs/mcp.md).
+    changed_on_disk: std::sync::atomic::AtomicBool,
+    /// Where a reader writes the cookie that tells it the watcher has reported every change
+    /// made before its question (see [`LiveWorkspace::disk_unchanged`]); none without a
+    /// watcher, or where no cookie can be written.
+    early_cookies: std::sync::OnceLock<(OsSystem, PathBuf)>,
+    /// Early cookies the watcher has reported, until their reader takes them.
+    early_cookies_seen: Mutex<Vec<PathBuf>>,
+    early_cookie_reported: Condvar,
     /// Set when the first load failed; readers stop waiting.
     load_error: Mutex<Option<String>>,
     published: Condvar,
@@ -254,8 +265,15 @@ impl LiveWorkspace {
 
         // Watch before the first walk so that nothing changed during it is missed.
         let watcher_tx = tx.clone();
+        let watched = shared.clone();
         let watcher = notify::recommended_watcher(move |event| {
             if let Some(message) = disk_message(event) {
+                if may_change_workspace(&message) {
+                    watched
+                        .changed_on_disk
+                        .store(true, std::sync::atomic::Ordering::Release);
+                }
+                watched.note_early_cookies(&message);
                 let _ = watcher_tx.send(message);
             }
         })
@@ -290,6 +308,11 @@ impl LiveWorkspace {
             (Some(_), Some(private)) => Some(Cookies::new(system.clone(), private)),
             _ => None,
         };
+        if let Some(cookies) = &cookies {
+            let _ = shared
+                .early_cookies
+                .set((cookies.disk.clone(), cookies.dir.clone()));
+        }
         // A read-only server writes nothing into the root, not even a removal.
         let remove_left_over_writes = !options.read_only;
         spawn(
@@ -478,7 +501,7 @@ impl LiveWorkspace {
                 .is_some_and(|indexing| built > 0 && indexing.covers_every_file(built));
             let answer_now = match when {
                 WhileIndexing::Wait => false,
-                WhileIndexing::Answer => true,
+                WhileIndexing::Answer => self.disk_unchanged(),
                 // Every shard built: the whole answer, after the read-your-writes wait.
                 WhileIndexing::Partial if whole => return self.read(cancel, &query),
                 // The index may be done in a moment (a warm start's is): wait that long.
@@ -725,6 +748,83 @@ impl From<ReadError> for FileReadError {
     }
 }
 
+/// A cookie a reader writes while the first index runs (see
+/// [`LiveWorkspace::disk_unchanged`]); the writer's cookies are numbered apart.
+const EARLY_COOKIE: &str = "early-";
+
+impl Shared {
+    /// Tells the readers waiting for them that their cookies were reported.
+    fn note_early_cookies(&self, message: &Message) {
+        let Message::Disk { paths, .. } = message else {
+            return;
+        };
+        let early: Vec<&PathBuf> = paths
+            .iter()
+            .filter(|path| {
+                path.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with(COOKIE_PREFIX) && n.contains(EARLY_COOKIE))
+            })
+            .collect();
+        if !early.is_empty() {
+            let mut seen = self.early_cookies_seen.lock().unwrap();
+            seen.extend(early.into_iter().cloned());
+            // A cookie's removal is reported too, after its reader is gone: keep only the
+            // latest, more than readers can be waiting at once.
+            let over = seen.len().saturating_sub(256);
+            seen.drain(..over);
+            drop(seen);
+            self.early_cookie_reported.notify_all();
+        }
+    }
+}
+
+impl LiveWorkspace {
+    /// Whether nothing under the root changed since the watcher started, every change made
+    /// before this call included: the reader writes a cookie and waits until the watcher
+    /// reports it (the kernel reports events in order, so every earlier change has been
+    /// reported then). `false` when that cannot be known (no watcher, no cookie written or
+    /// reported in time): the question then waits for the first index, after which the
+    /// read-your-writes wait applies.
+    fn disk_unchanged(&self) -> bool {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let Some((disk, dir)) = self.shared.early_cookies.get() else {
+            return false;
+        };
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let name = format!("{COOKIE_PREFIX}{}-{EARLY_COOKIE}{n}", std::process::id());
+        let path = dir.join(name);
+        if !disk.create_marker(&path) {
+            return false;
+        }
+        let deadline = Instant::now() + COOKIE_TIMEOUT;
+        let mut seen = self.shared.early_cookies_seen.lock().unwrap();
+        let reported = loop {
+            if let Some(i) = seen.iter().position(|p| *p == path) {
+                seen.swap_remove(i);
+                break true;
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                break false;
+            }
+            seen = self
+                .shared
+                .early_cookie_reported
+                .wait_timeout(seen, left)
+                .unwrap()
+                .0;
+        };
+        drop(seen);
+        disk.remove_marker(&path);
+        reported
+            && !self
+                .shared
+                .changed_on_disk
+                .load(std::sync::atomic::Ordering::Acquire)
+    }
+}
+
 /// What a read does while the first index runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WhileIndexing {
@@ -817,6 +917,10 @@ impl Shared {
             background_check: Mutex::new(None),
             subscribers: Mutex::new(Vec::new()),
             checks_in_background: std::sync::atomic::AtomicBool::new(false),
+            changed_on_disk: std::sync::atomic::AtomicBool::new(false),
+            early_cookies: std::sync::OnceLock::new(),
+            early_cookies_seen: Mutex::new(Vec::new()),
+            early_cookie_reported: Condvar::new(),
             load_error: Mutex::new(None),
             published: Condvar::new(),
             status: Mutex::new(LiveStatus {
@@ -894,6 +998,20 @@ fn disk_message(event: notify::Result<notify::Event>) -> Option<Message> {
             paths: Vec::new(),
             lost: true,
         }),
+    }
+}
+
+/// Whether a watcher's message may change what the workspace holds: lost events may, and so
+/// does any path outside `.git/` but a cookie (git's own files and other servers' cookies
+/// are never workspace content; the writer's ignore rules are not known here, so an
+/// ignored file counts, which only makes early answers wait).
+fn may_change_workspace(message: &Message) -> bool {
+    match message {
+        Message::Disk { lost: true, .. } => true,
+        Message::Disk { paths, .. } => paths
+            .iter()
+            .any(|path| !is_cookie(path) && !path.components().any(|c| c.as_os_str() == ".git")),
+        _ => false,
     }
 }
 

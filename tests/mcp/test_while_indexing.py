@@ -107,3 +107,20 @@ async def test_status_says_every_stage_is_done_once_checked(tmp_path):
                 break
         assert status["ready"] is True and status["unfinished"] == []
         assert "indexed" not in status
+
+
+async def test_after_a_write_during_the_index_questions_wait_and_see_it(tmp_path):
+    """The texts the load read may be stale once the disk changes under the root: a question
+    asked after a write then waits for the first index (after which the writer applies the
+    change) instead of answering early from the old text."""
+    root = tmp_path / "many"
+    many_files(root)
+    env = {**os.environ, "SEXTANT_TEST_INDEX_SHARD_PAUSE_MS": "2000"}
+    async with stdio_session(root, "--no-cache", env=env) as session:
+        first = await session.call_tool("read_file", {"path": "app/main.py"})
+        assert not first.is_error and first.structured_content["total_lines"] == 5
+        write(root, "app/main.py", MAIN + "\n\ndef later():\n    return run()\n")
+        outline = (await session.call_tool("outline", {"path": "app/main.py"})).structured_content
+        status = (await session.call_tool("workspace_status", {})).structured_content
+    assert [s["name"] for s in outline["symbols"]] == ["run", "later"]
+    assert status["ready"] is True
