@@ -788,7 +788,13 @@ impl LiveWorkspace {
     /// read-your-writes wait applies.
     fn disk_unchanged(&self) -> bool {
         static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        let Some((disk, dir)) = self.shared.early_cookies.get() else {
+        let changed = || {
+            self.shared
+                .changed_on_disk
+                .load(std::sync::atomic::Ordering::Acquire)
+        };
+        // Known changed already: no cookie (a waiting question asks again every poll).
+        let Some((disk, dir)) = self.shared.early_cookies.get().filter(|_| !changed()) else {
             return false;
         };
         let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -817,11 +823,7 @@ impl LiveWorkspace {
         };
         drop(seen);
         disk.remove_marker(&path);
-        reported
-            && !self
-                .shared
-                .changed_on_disk
-                .load(std::sync::atomic::Ordering::Acquire)
+        reported && !changed()
     }
 }
 
