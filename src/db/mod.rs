@@ -98,11 +98,6 @@ impl RootDatabase {
         self.records = records;
     }
 
-    /// This database's persistent cache, shared, for work on other threads.
-    pub fn shared_records(&self) -> Option<Arc<RecordStore>> {
-        self.records.clone()
-    }
-
     /// A clone for the worker threads of a parallel operation on this database (clone it
     /// once per thread): cancelling this database's token, as a request's cancellation does,
     /// stops the workers too.

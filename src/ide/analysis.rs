@@ -211,12 +211,6 @@ impl Analysis {
         salsa::Cancelled::catch(AssertUnwindSafe(|| f(&self.db)))
     }
 
-    /// The persistent cache this snapshot reads (none when it is off); its counts say
-    /// whether some work read every result it needed from records.
-    pub fn records(&self) -> Option<Arc<super::RecordStore>> {
-        self.db.shared_records()
-    }
-
     /// Cancelling this token stops every operation running on this snapshot.
     pub fn cancellation_token(&self) -> salsa::CancellationToken {
         salsa::Database::cancellation_token(&self.db)

@@ -198,7 +198,8 @@ struct Shared {
     /// Where a reader writes the cookie that tells it the watcher has reported every change
     /// made before its question (see [`LiveWorkspace::disk_unchanged`]); none without a
     /// watcher, or where no cookie can be written.
-    early_cookies: std::sync::OnceLock<(OsSystem, PathBuf)>,
+    /// The disk, the directory and this server's early cookies' name prefix.
+    early_cookies: std::sync::OnceLock<(OsSystem, PathBuf, String)>,
     /// Early cookies the watcher has reported, until their reader takes them.
     early_cookies_seen: Mutex<Vec<PathBuf>>,
     early_cookie_reported: Condvar,
@@ -309,9 +310,10 @@ impl LiveWorkspace {
             _ => None,
         };
         if let Some(cookies) = &cookies {
+            let prefix = format!("{}{EARLY_COOKIE}", cookies.prefix);
             let _ = shared
                 .early_cookies
-                .set((cookies.disk.clone(), cookies.dir.clone()));
+                .set((cookies.disk.clone(), cookies.dir.clone(), prefix));
         }
         // A read-only server writes nothing into the root, not even a removal.
         let remove_left_over_writes = !options.read_only;
@@ -755,7 +757,9 @@ const EARLY_COOKIE: &str = "early-";
 impl Shared {
     /// Tells the readers waiting for them that their cookies were reported.
     fn note_early_cookies(&self, message: &Message) {
-        let Message::Disk { paths, .. } = message else {
+        let (Message::Disk { paths, .. }, Some((_, _, prefix))) =
+            (message, self.early_cookies.get())
+        else {
             return;
         };
         let early: Vec<&PathBuf> = paths
@@ -763,7 +767,7 @@ impl Shared {
             .filter(|path| {
                 path.file_name()
                     .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.starts_with(COOKIE_PREFIX) && n.contains(EARLY_COOKIE))
+                    .is_some_and(|n| n.starts_with(prefix.as_str()))
             })
             .collect();
         if !early.is_empty() {
@@ -794,12 +798,12 @@ impl LiveWorkspace {
                 .load(std::sync::atomic::Ordering::Acquire)
         };
         // Known changed already: no cookie (a waiting question asks again every poll).
-        let Some((disk, dir)) = self.shared.early_cookies.get().filter(|_| !changed()) else {
+        let Some((disk, dir, prefix)) = self.shared.early_cookies.get().filter(|_| !changed())
+        else {
             return false;
         };
         let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let name = format!("{COOKIE_PREFIX}{}-{EARLY_COOKIE}{n}", std::process::id());
-        let path = dir.join(name);
+        let path = dir.join(format!("{prefix}{n}"));
         if !disk.create_marker(&path) {
             return false;
         }
@@ -1557,8 +1561,8 @@ fn spawn_background_check(shared: Arc<Shared>) -> Option<Sender<u64>> {
                 // A batch whose every result came from the persistent cache built no name
                 // table, so there is nothing for the writer to drop: it goes on, instead of
                 // waiting for the writer's next idle moment (a second per batch).
-                let records = snapshot.analysis.records();
-                let computed = || records.as_ref().map(|r| r.counts().computed);
+                let cache = shared.cache.get();
+                let computed = || cache.map(|cache| cache.store().counts().computed);
                 let computed_before = computed();
                 // Resident memory is read every few files: a file's check is milliseconds,
                 // a read of the kernel's counters microseconds.
