@@ -118,6 +118,40 @@ fn a_warm_start_answers_exactly_as_a_cold_one() {
     assert_eq!(counts(root.path(), cache.path()), WARM_STATS);
 }
 
+/// A cold index keeps each text it is done with compressed where that saves a quarter or
+/// more (docs/memory.md), and its answers read the texts back whole; a warm start, which
+/// reads every text only to hash it, leaves them plain.
+#[test]
+fn a_cold_index_keeps_texts_compressed_and_a_warm_start_plain() {
+    let root = tempfile::tempdir().unwrap();
+    let long: String = (0..300)
+        .map(|i| format!("def f{i}(x):\n    return x * {i}\n\n"))
+        .collect();
+    let short = "x = 1\n";
+    write_file(root.path(), "long.py", &long);
+    write_file(root.path(), "short.py", short);
+    let cache = tempfile::tempdir().unwrap();
+    let kept =
+        |cache| json_of(&run(root.path(), cache, &["stats", "--json"]))["text_bytes_kept"].clone();
+    let compressed = lz4_flex::block::compress(long.as_bytes()).len();
+    assert!(
+        compressed * 3 < long.len(),
+        "{compressed} of {}",
+        long.len()
+    );
+    // A text under 512 bytes stays plain.
+    assert_eq!(kept(None), compressed + short.len());
+    assert_eq!(kept(Some(cache.path())), compressed + short.len());
+    assert_eq!(kept(Some(cache.path())), long.len() + short.len());
+    let out = run(root.path(), None, &["symbols", "f299"]);
+    assert!(stdout(&out).contains("long.py:898:5"), "{}", stdout(&out));
+}
+
+fn json_of(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", stdout(out)))
+}
+
 /// What a warm `stats` reads: the symbol index's one shard (the corpus has fewer than 256
 /// files), whole, from one record, and nothing computed.
 const WARM_STATS: (u64, u64, u64) = (1, 0, 0);

@@ -13,8 +13,10 @@ use std::{
 use crate::{lang::LangId, syntax::TreeCache};
 
 pub mod records;
+mod stored_text;
 
 pub use records::{RecordKey, RecordKind, RecordStore};
+pub use stored_text::StoredText;
 
 /// The query database trait every tracked function takes.
 #[salsa::db]
@@ -149,12 +151,25 @@ pub struct SourceFile {
     pub path: String,
     #[returns(copy)]
     pub lang: LangId,
-    /// The text analysed. For a file that is not valid UTF-8 this is the lossy decoding
-    /// (see `lossy_utf8`), and sextant never writes such a file back.
+    /// The text analysed, read with [`SourceFile::text`]. For a file that is not valid
+    /// UTF-8 this is the lossy decoding (see `lossy_utf8`), and sextant never writes such a
+    /// file back.
     #[returns(ref)]
-    pub text: Arc<str>,
+    pub stored_text: StoredText,
     #[returns(copy)]
     pub lossy_utf8: bool,
+}
+
+impl SourceFile {
+    /// The file's text, whole (decompressed if it was kept compressed: see [`StoredText`]).
+    pub fn text(self, db: &dyn Db) -> Arc<str> {
+        self.stored_text(db).text()
+    }
+
+    /// The text's length in bytes, without reading the text.
+    pub fn text_len(self, db: &dyn Db) -> usize {
+        self.stored_text(db).len()
+    }
 }
 
 /// The set of files being analysed, sorted by path.

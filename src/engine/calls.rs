@@ -217,7 +217,7 @@ pub fn outgoing(resolver: &mut Resolver, caller: Callable) -> Vec<CallSite> {
             symbols.positions[s as usize].range,
             !is_caller_kind(symbols.summaries[s as usize].kind),
         ),
-        None => (TextRange::up_to((file.text(db).len() as u32).into()), false),
+        None => (TextRange::up_to((file.text_len(db) as u32).into()), false),
     };
     let names = resolver.names(file);
     let enclosing = Enclosing::new(&symbols.summaries, &symbols.positions);

@@ -10,7 +10,7 @@ use std::{
 };
 
 use crate::{
-    db::{ManifestFile, ManifestKind, RootDatabase, SourceFile, Workspace},
+    db::{ManifestFile, ManifestKind, RootDatabase, SourceFile, StoredText, Workspace},
     lang::LangId,
 };
 
@@ -125,6 +125,15 @@ impl Inputs {
         self.apply_change(change)
     }
 
+    /// Keeps every text compressed that is worth it (see `StoredText`): the ones edited or
+    /// read by a warm start since the last time. Not a change: the texts stay the same.
+    pub(crate) fn compact_texts(&self) {
+        use rayon::prelude::*;
+        let files = self.workspace.files(&self.db);
+        let texts: Vec<&StoredText> = files.iter().map(|f| f.stored_text(&self.db)).collect();
+        texts.par_iter().for_each(|text| text.compact());
+    }
+
     /// Applies a batch of changes. Setting a file to the content it has is not a change, so
     /// nothing that depends on it is invalidated.
     pub(crate) fn apply_change(&mut self, change: Change) -> ChangeSummary {
@@ -141,7 +150,7 @@ impl Inputs {
                         &self.db,
                         path.clone(),
                         content.lang,
-                        content.text,
+                        StoredText::new(content.text),
                         content.lossy_utf8,
                     );
                     Arc::make_mut(&mut self.files).insert(path, file);
@@ -211,12 +220,10 @@ impl Inputs {
     fn set_content(&mut self, file: SourceFile, content: FileContent) -> bool {
         use salsa::Setter;
         let db = &mut self.db;
-        // Texts shared with the workspace are the same string: no need to compare them.
-        let now = file.text(db);
-        let same_text = Arc::ptr_eq(now, &content.text) || **now == *content.text;
+        let same_text = file.stored_text(db).is(&content.text);
         let mut changed = false;
         if !same_text {
-            file.set_text(db).to(content.text);
+            file.set_stored_text(db).to(StoredText::new(content.text));
             changed = true;
         }
         if file.lossy_utf8(db) != content.lossy_utf8 {

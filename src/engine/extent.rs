@@ -21,7 +21,7 @@ pub(crate) fn definition_extent(db: &dyn Db, file: SourceFile, range: TextRange)
         return range;
     };
     let lang = file.lang(db).info();
-    let text = file.text(db);
+    let text = &*file.text(db);
     let (start, end) = (usize::from(range.start()), usize::from(range.end()));
     let Some(mut node) = tree.root_node().descendant_for_byte_range(start, end) else {
         return range;

@@ -148,7 +148,7 @@ pub fn users_of_removed(db: &dyn Db, workspace: Workspace, removed: &[Removed]) 
             User::Old(key) => {
                 let name = &removed[removed_index as usize].name;
                 let symbols = file_symbols(db, file);
-                let text = file.text(db);
+                let text = &*file.text(db);
                 match key {
                     None if names(text, name) => None,
                     None => continue,

@@ -418,8 +418,11 @@ fn default_import_names(db: &dyn Db, workspace: Workspace, file: SourceFile) -> 
 
 /// The name a module is used by: a Go package's `package` clause, else [`module_word`].
 pub(crate) fn module_name(db: &dyn Db, file: SourceFile) -> String {
-    match go::package_name(file.text(db)) {
-        Some(name) if go::is_go(db, file) => name.to_string(),
+    match go::is_go(db, file)
+        .then(|| go::package_clause(db, file))
+        .flatten()
+    {
+        Some(name) => name.to_string(),
         _ => module_word(file.path(db)),
     }
 }

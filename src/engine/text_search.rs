@@ -124,7 +124,7 @@ impl TextSearch {
 
     /// The lines of `file` with a match, in line order; at most `limit` of them.
     pub fn file_hits(&self, db: &dyn Db, file: SourceFile, limit: usize) -> Vec<LineHit> {
-        let text = file.text(db);
+        let text = &*file.text(db);
         // A byte-order mark is not text (ripgrep drops it too): searched past, so `^` can
         // match at the start of the first line, with offsets still into the whole text.
         let skipped = if text.starts_with('\u{feff}') { 3 } else { 0 };
@@ -374,7 +374,13 @@ mod tests {
 
     fn file(db: &RootDatabase, path: &str, lang: &str, text: &str) -> SourceFile {
         let lang = registry().by_id(lang).expect("a registry language").lang_id;
-        SourceFile::new(db, path.to_string(), lang, Arc::from(text), false)
+        SourceFile::new(
+            db,
+            path.to_string(),
+            lang,
+            crate::db::StoredText::new(Arc::from(text)),
+            false,
+        )
     }
 
     fn spec(pattern: &str) -> PatternSpec {

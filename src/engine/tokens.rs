@@ -167,14 +167,14 @@ impl Budget {
 /// only the edited file.
 #[salsa::tracked(returns(copy))]
 pub fn file_tokens(db: &dyn Db, file: SourceFile, encoding: Encoding) -> u32 {
-    encoding.count(file.text(db)) as u32
+    encoding.count(&file.text(db)) as u32
 }
 
 /// The tokens of each definition's text (its range in `file_symbols`, in the same order).
 /// Memoized per file and encoding.
 #[salsa::tracked(returns(clone))]
 pub fn definition_tokens(db: &dyn Db, file: SourceFile, encoding: Encoding) -> Arc<[u32]> {
-    let text = file.text(db);
+    let text = &*file.text(db);
     file_symbols(db, file)
         .positions
         .iter()

@@ -100,6 +100,7 @@ impl AnalysisHost {
     /// without one. A write: it waits for every snapshot to be dropped.
     pub fn evict_unused(&mut self) {
         salsa::Database::trigger_lru_eviction(&mut self.inputs.db);
+        self.inputs.compact_texts();
     }
 
     /// Keeps `records` as the persistent cache every later snapshot reads (and records
@@ -603,7 +604,7 @@ impl Analysis {
         }
         self.with(|db| {
             crate::semantic::format::file_format(db, file.0, options).map(|formatted| {
-                super::FileFormat::between(file.0.path(db), file.0.text(db), formatted)
+                super::FileFormat::between(file.0.path(db), &file.0.text(db), formatted)
             })
         })
     }
@@ -906,6 +907,12 @@ impl Analysis {
                             }
                             if diagnostics {
                                 crate::checks::recorded_diagnostics(db, workspace, file);
+                            }
+                            // Done with its text for now: keep it compressed. Not on a
+                            // warm start, which reads the texts only to hash them, and
+                            // leaves compressing to the first idle moment.
+                            if !warm {
+                                file.stored_text(db).compact();
                             }
                             on_file();
                         },

@@ -142,7 +142,7 @@ fn layout(db: &dyn Db, files: &[SourceFile]) -> Vec<DirectorySummary> {
     for &file in files {
         let path = file.path(db);
         let top = path.split_once('/').map_or(".", |(top, _)| top);
-        let lines = file.text(db).lines().count();
+        let lines = super::stats::line_count(db, file);
         let entry = dirs.entry(top).or_default();
         entry.0 += 1;
         *entry.1.entry(file.lang(db).info().id.as_str()).or_default() += lines;

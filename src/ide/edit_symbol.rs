@@ -144,7 +144,7 @@ pub(crate) fn edit_symbol(
     let position = &symbols.positions[symbol];
     let summary = &symbols.summaries[symbol];
     let label = format!("{} {}", summary.kind.as_str(), summary.qualified_name());
-    let source = file.text(db);
+    let source = &*file.text(db);
     let extent = definition_extent(db, file, position.range);
     let (start, end) = (usize::from(extent.start()), usize::from(extent.end()));
     let line_start = source[..start].rfind('\n').map_or(0, |at| at + 1);

@@ -127,7 +127,7 @@ pub(crate) fn fix(
         let Some(&file) = by_path.get(path.as_str()).filter(|f| !f.lossy_utf8(db)) else {
             continue;
         };
-        let text = file.text(db);
+        let text = &*file.text(db);
         let usable = usable_fixes(db, workspace, file, diagnostics, query.unsafe_fixes);
         if let Some(fixed) = apply_fixes(text, &usable, path, &mut applied) {
             first_texts.push((path.clone(), fixed));
@@ -274,7 +274,7 @@ pub(crate) fn fix(
     let mut files = Vec::new();
     let mut diff = String::new();
     for (path, text) in &texts {
-        let original = by_path[path.as_str()].text(db);
+        let original = &*by_path[path.as_str()].text(db);
         files.push(FileEdit::new(
             path.clone(),
             original,

@@ -68,7 +68,7 @@ pub(crate) fn definition_documentation(
     position: &SymbolPositions,
 ) -> Option<String> {
     let lang = file.lang(db).info();
-    let text = file.text(db);
+    let text = &*file.text(db);
     let docstring = (lang.family == Family::Python)
         .then(|| crate::semantic::file_tree(db, file))
         .flatten()

@@ -303,7 +303,7 @@ fn symbol_item(
 ) -> HierarchyItem {
     let symbols = file_symbols(db, file);
     let (summary, position) = (&symbols.summaries[symbol], &symbols.positions[symbol]);
-    let text = file.text(db);
+    let text = &*file.text(db);
     HierarchyItem {
         name: summary.name.to_string(),
         kind: summary.kind,

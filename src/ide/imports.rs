@@ -111,7 +111,7 @@ pub(crate) fn imports(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Ve
                     path: target.path(db).clone(),
                     definition: symbol.map(|i| {
                         let pos = file_symbols(db, target).positions[i as usize];
-                        Span::from_start(target.text(db), pos.name_range, pos.name_start)
+                        Span::from_start(&target.text(db), pos.name_range, pos.name_start)
                     }),
                 },
                 Target::External { package } => ImportStatus::External { package },

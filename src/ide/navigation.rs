@@ -211,7 +211,7 @@ fn search(resolver: &mut Resolver, mut targets: Vec<Target>, query: &ReferenceQu
             let span = Span::new(&index, names.occurrence(occurrence).range);
             found.push(Reference {
                 path: file.path(db).clone(),
-                line_text: line_text(file.text(db), span.byte_start as usize),
+                line_text: line_text(&file.text(db), span.byte_start as usize),
                 span,
                 role,
                 certainty,
@@ -342,7 +342,7 @@ pub(crate) fn site_definition(db: &dyn Db, site: &DefinitionSite) -> Definition 
                 kind: summary.kind.as_str().to_string(),
                 path: Some(file.path(db).clone()),
                 span: Some(Span::from_start(
-                    file.text(db),
+                    &file.text(db),
                     position.name_range,
                     position.name_start,
                 )),

@@ -43,7 +43,7 @@ pub struct Outline {
 /// `container` still names the parent).
 pub(crate) fn outline_page(db: &dyn Db, file: SourceFile, offset: usize, limit: usize) -> Outline {
     let symbols = file_symbols(db, file);
-    let text = file.text(db);
+    let text = &*file.text(db);
     let mut nodes: Vec<Option<OutlineNode>> = symbols
         .summaries
         .iter()

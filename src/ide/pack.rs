@@ -469,7 +469,7 @@ fn forms(
             let block = whole_file_block(db, file.0);
             // The block's code is the file's text, with a line break added at the end
             // when the file has none.
-            let code_tokens = match block.code.len() == file.0.text(db).len() {
+            let code_tokens = match block.code.len() == file.0.text_len(db) {
                 true => file_tokens(db, file.0, encoding) as usize,
                 false => encoding.count(&block.code),
             };
@@ -505,7 +505,7 @@ fn skeleton_of(db: &dyn Db, file: SourceFile, full: &Form, encoding: Encoding) -
     ) else {
         return full.clone();
     };
-    let end = end.unwrap_or(file.text(db).len());
+    let end = end.unwrap_or(file.text_len(db));
     // A definition inside an elided body has no skeleton of its own: both ends move to
     // the marker's line.
     let (from, to) = (

@@ -378,7 +378,7 @@ fn source_change(
         let mut list = list.clone();
         list.sort_by_key(|(r, _)| r.start());
         list.dedup_by_key(|(r, _)| *r);
-        let text = file.text(db);
+        let text = &*file.text(db);
         let index = semantic::line_index(db, *file);
         let text_edits: Vec<TextEdit> = list
             .iter()
@@ -426,7 +426,7 @@ fn rename_edit(db: &dyn Db, edit: &PlannedEdit) -> RenameEdit {
     let span = Span::new(&semantic::line_index(db, file), edit.range);
     RenameEdit {
         path: file.path(db).clone(),
-        line_text: line_text(file.text(db), span.byte_start as usize),
+        line_text: line_text(&file.text(db), span.byte_start as usize),
         span,
         certainty: edit.certainty,
         origin: edit.origin,

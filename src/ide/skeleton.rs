@@ -169,7 +169,7 @@ fn start_offset(db: &dyn Db, file: SourceFile, skeleton: &FileSkeleton, line: u3
         return 0;
     }
     let index = line_index(db, file);
-    let original = index.line_start(line).unwrap_or(file.text(db).len());
+    let original = index.line_start(line).unwrap_or(file.text_len(db));
     skeleton.skeleton_offset(original)
 }
 

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::{
-    db::{Db, Workspace},
+    db::{Db, SourceFile, Workspace},
     semantic::index::symbol_index,
 };
 
@@ -24,6 +24,9 @@ pub struct LanguageStats {
 pub struct WorkspaceStats {
     pub files: usize,
     pub bytes: usize,
+    /// The memory the texts take now: a text kept compressed (once indexed, see
+    /// docs/memory.md) counts its compressed size.
+    pub text_bytes_kept: usize,
     pub lines: usize,
     pub symbols: usize,
     pub languages: Vec<LanguageStats>,
@@ -36,9 +39,10 @@ pub(crate) fn workspace_stats(db: &dyn Db, workspace: Workspace) -> WorkspaceSta
     for entry in symbol_index(db, workspace).entries() {
         *symbols.entry(&entry.lang.info().id).or_default() += 1;
     }
+    let mut text_bytes_kept = 0;
     for &file in workspace.files(db).iter() {
         let lang = &file.lang(db).info().id;
-        let text = file.text(db);
+        text_bytes_kept += file.stored_text(db).kept_bytes();
         let entry = per_lang
             .entry(lang.clone())
             .or_insert_with(|| LanguageStats {
@@ -46,8 +50,8 @@ pub(crate) fn workspace_stats(db: &dyn Db, workspace: Workspace) -> WorkspaceSta
                 ..Default::default()
             });
         entry.files += 1;
-        entry.bytes += text.len();
-        entry.lines += text.lines().count();
+        entry.bytes += file.text_len(db);
+        entry.lines += line_count(db, file);
         entry.lossy_files += usize::from(file.lossy_utf8(db));
     }
     let mut languages: Vec<LanguageStats> = per_lang.into_values().collect();
@@ -57,8 +61,16 @@ pub(crate) fn workspace_stats(db: &dyn Db, workspace: Workspace) -> WorkspaceSta
     WorkspaceStats {
         files: languages.iter().map(|l| l.files).sum(),
         bytes: languages.iter().map(|l| l.bytes).sum(),
+        text_bytes_kept,
         lines: languages.iter().map(|l| l.lines).sum(),
         symbols: languages.iter().map(|l| l.symbols).sum(),
         languages,
     }
+}
+
+/// A file's line count, memoized: a status asked often would otherwise read every text
+/// (most kept compressed) each time.
+#[salsa::tracked]
+pub(crate) fn line_count(db: &dyn Db, file: SourceFile) -> usize {
+    file.text(db).lines().count()
 }

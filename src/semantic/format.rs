@@ -83,9 +83,9 @@ pub fn file_format(
     let lang = file.lang(db).info();
     let text = file.text(db);
     let tree = super::file_tree(db, file).ok_or(FormatError::ParseFailed)?;
-    match format_parsed(lang, text, &tree, options, &interrupt) {
+    match format_parsed(lang, &text, &tree, options, &interrupt) {
         Some(result) => result.map(|formatted| {
-            if formatted == **text {
+            if *formatted == *text {
                 text.clone()
             } else {
                 formatted.into()

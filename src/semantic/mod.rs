@@ -31,7 +31,7 @@ use crate::{
 #[salsa::tracked(returns(clone), lru = 128, no_eq)]
 pub fn parse(db: &dyn Db, file: SourceFile) -> Arc<Parse> {
     let interrupt = || is_cancelled(db);
-    match syntax::parse_interruptible(file.lang(db).info(), file.text(db), &interrupt) {
+    match syntax::parse_interruptible(file.lang(db).info(), &file.text(db), &interrupt) {
         Some(parse) => Arc::new(parse),
         None => cancelled(db),
     }
@@ -67,7 +67,7 @@ pub(crate) fn file_tree(db: &dyn Db, file: SourceFile) -> Option<tree_sitter::Tr
     let interrupt = || is_cancelled(db);
     let tree = db
         .tree_cache()
-        .parse_reusing(key, file.lang(db).info(), file.text(db), &interrupt);
+        .parse_reusing(key, file.lang(db).info(), &file.text(db), &interrupt);
     if tree.is_none() && interrupt() {
         cancelled(db);
     }
@@ -95,7 +95,7 @@ pub fn syntax_errors(db: &dyn Db, file: SourceFile) -> Arc<[syntax::SyntaxError]
     let key = tree_key(file);
     let interrupt = || is_cancelled(db);
     let (lang, text) = (file.lang(db).info(), file.text(db));
-    match syntax::errors_only(db.tree_cache(), key, lang, text, &interrupt) {
+    match syntax::errors_only(db.tree_cache(), key, lang, &text, &interrupt) {
         Some(errors) => errors.into(),
         None => cancelled(db),
     }

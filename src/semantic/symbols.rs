@@ -184,7 +184,7 @@ pub struct FileSymbols {
 #[salsa::tracked(returns(clone))]
 pub fn file_symbols(db: &dyn Db, file: SourceFile) -> Arc<FileSymbols> {
     let lang = file.lang(db).info();
-    let text = file.text(db);
+    let text = &*file.text(db);
     let parts = || [lang.id.clone().into_bytes(), text_hash(db, file).to_vec()];
     Arc::new(recorded(db, RecordKind::FileSymbols, parts, || {
         let interrupt = || super::is_cancelled(db);

@@ -172,6 +172,8 @@ def test_workspace_status(small):
             "languages": [{"bytes": 26, "files": 1, "language": "python", "lines": 2, "lossy_files": 0, "symbols": 1}],
             "lines": 2,
             "symbols": 1,
+            # Under 512 bytes: kept as read.
+            "text_bytes_kept": 26,
         },
         "watching": True,
     }

@@ -79,3 +79,60 @@ async def test_sextant_toml_sets_the_limit_and_a_bad_one_is_reported(tmp_path):
     async with stdio_session(root, "--no-cache") as session:
         current = await status(session)
     assert "`a lot` is not a size (a number with K, M, G or T: `400M`)" in current["config_error"]
+
+
+async def wait_for_eviction(session, after: int) -> dict:
+    """Polls `workspace_status` until the idle server has applied its bounds again."""
+    for _ in range(300):
+        current = await status(session)
+        if current["evictions"] > after:
+            return current
+        await anyio.sleep(0.1)
+    raise AssertionError("the server never applied its bounds")
+
+
+async def read_whole(session, path: str) -> str:
+    """A file's text as `read_file` answers it (one page: the files here are short)."""
+    result = await session.call_tool("read_file", {"path": path})
+    assert not result.is_error, result
+    header, body = result.content[0].text.split("\n", 1)
+    assert header == f"{path}:1-{result.structured_content['total_lines']}"
+    fence, code = body.split("\n", 1)
+    assert fence == "```python" and code.endswith("```\n")
+    return code[: -len("```\n")]
+
+
+async def test_texts_are_kept_compressed_once_indexed_and_read_back_whole(tmp_path):
+    """Indexed texts are kept compressed (docs/memory.md); every answer reads them whole,
+    an edited text is kept plain until the next idle moment compresses it again."""
+    root = generated_tree(tmp_path / "ws", modules=4)
+    write(root, "pkg/tiny.py", "X = 1\n")
+    texts = {p.relative_to(root).as_posix(): p.read_text() for p in sorted(root.rglob("*.py"))}
+    async with stdio_session(root, "--no-cache", "--no-background-check") as session:
+        ready = await wait_until_indexed(session)
+        stats = ready["stats"] or (await status(session))["stats"]
+        assert stats["bytes"] == sum(len(t) for t in texts.values())
+        # The generated modules compress to under half; the tiny file (and the empty
+        # `__init__.py`) stay plain.
+        kept = stats["text_bytes_kept"]
+        assert len(texts["pkg/tiny.py"]) < kept < stats["bytes"] // 2
+
+        assert await read_whole(session, "pkg/m1.py") == texts["pkg/m1.py"]
+        found = await session.call_tool("search", {"pattern": "def f1_7("})
+        hits = [(f["path"], line["line"]) for f in found.structured_content["files"] for line in f["lines"]]
+        assert hits == [("pkg/m1.py", 25)]
+
+        edited = texts["pkg/m1.py"] + "\ndef added(x):\n    return x\n"
+        write(root, "pkg/m1.py", edited)
+        assert await read_whole(session, "pkg/m1.py") == edited
+        after_edit = await status(session)
+        # The edited text is plain until the server is idle: it now counts whole, where its
+        # old text counted less than its length.
+        grown = after_edit["stats"]["text_bytes_kept"] - kept
+        assert grown > len(edited) - len(texts["pkg/m1.py"])
+        idle = await wait_for_eviction(session, after_edit["evictions"])
+        assert idle["stats"]["text_bytes_kept"] < after_edit["stats"]["text_bytes_kept"] - len(edited) // 2
+        assert await read_whole(session, "pkg/m1.py") == edited
+        found = await session.call_tool("search", {"pattern": "def added("})
+        hits = [(f["path"], line["line"]) for f in found.structured_content["files"] for line in f["lines"]]
+    assert hits == [("pkg/m1.py", 64)]

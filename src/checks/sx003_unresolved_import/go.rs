@@ -48,7 +48,7 @@ fn imports(
     tree: &tree_sitter::Tree,
     id: &str,
 ) -> Vec<Diagnostic> {
-    let text = &**file.text(db);
+    let text = &*file.text(db);
     let root = tree.root_node();
     let mut specs = Vec::new();
     let mut used: HashSet<&str> = HashSet::new();

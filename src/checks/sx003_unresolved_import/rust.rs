@@ -43,7 +43,7 @@ pub(super) fn check(
     let Some(root) = modules.crate_root(krate) else {
         return Vec::new();
     };
-    let text = &**file.text(db);
+    let text = &*file.text(db);
     let path = file.path(db).as_str();
     let symbols = file_symbols(db, file);
     let imports = &symbols.imports;
@@ -72,7 +72,7 @@ fn unresolved_mod_declarations(
     tree: &tree_sitter::Tree,
     imports: &FileImports,
 ) -> Vec<Diagnostic> {
-    let text = &**file.text(db);
+    let text = &*file.text(db);
     let mut found = Vec::new();
     for item in mod_declarations(tree.root_node(), text) {
         let range = node_range(item);

@@ -38,7 +38,7 @@ pub(super) fn check(
     if found.is_empty() {
         return found;
     }
-    let text = &**file.text(db);
+    let text = &*file.text(db);
     let root = tree.root_node();
     found
         .into_iter()

@@ -34,7 +34,7 @@ pub(super) fn check(
     lang: Family,
     tree: &tree_sitter::Tree,
 ) -> Vec<Diagnostic> {
-    let text = &**file.text(db);
+    let text = &*file.text(db);
     let root = tree.root_node();
     let mut found = Vec::new();
     let strict = matches!(lang, Family::Ecma { typescript: true }) || is_strict_script(root, text);

@@ -39,7 +39,7 @@ pub(super) fn check(
     file: SourceFile,
     tree: &tree_sitter::Tree,
 ) -> Vec<Diagnostic> {
-    let text = &**file.text(db);
+    let text = &*file.text(db);
     let root = tree.root_node();
     let mut calls = Vec::new();
     crate::checks::walk(root, &mut |node| {

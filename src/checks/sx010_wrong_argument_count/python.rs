@@ -137,7 +137,7 @@ pub(super) fn check(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Vec<
     if calls.is_empty() {
         return Vec::new();
     }
-    let text = file.text(db);
+    let text = &*file.text(db);
     let Some(tree) = crate::semantic::file_tree(db, file) else {
         return Vec::new();
     };

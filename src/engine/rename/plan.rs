@@ -332,7 +332,7 @@ fn all_entries(db: &dyn Db, names: &FileNames, file: SourceFile, name: &str) -> 
     if file.lang(db).info().family != Family::Python {
         return Vec::new();
     }
-    let text = file.text(db);
+    let text = &*file.text(db);
     let mut found = Vec::new();
     for id in names.occurrences_named("__all__") {
         let occ = names.occurrence(id);
@@ -369,7 +369,7 @@ fn text_words(
     let Some(tree) = semantic::file_tree(db, file) else {
         return Vec::new();
     };
-    let text = file.text(db);
+    let text = &*file.text(db);
     let code: HashSet<TextRange> = names
         .occurrences_named(name)
         .map(|o| names.occurrence(o).range)

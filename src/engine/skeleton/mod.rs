@@ -122,7 +122,7 @@ impl FileSkeleton {
 #[salsa::tracked(returns(clone))]
 pub fn file_skeleton(db: &dyn Db, file: SourceFile) -> Arc<FileSkeleton> {
     let lang = file.lang(db).info();
-    let text = file.text(db);
+    let text = &*file.text(db);
     let tree = semantic::file_tree(db, file);
     let interrupt = || semantic::is_cancelled(db);
     match skeleton_of(lang, text, tree.as_ref(), &interrupt) {

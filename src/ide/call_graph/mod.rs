@@ -355,7 +355,7 @@ fn item_of(db: &dyn Db, callable: Callable) -> CallItem {
     let file = callable.file;
     let Some(symbol) = callable.symbol else {
         let index = semantic::line_index(db, file);
-        let whole = crate::syntax::TextRange::up_to((file.text(db).len() as u32).into());
+        let whole = crate::syntax::TextRange::up_to((file.text_len(db) as u32).into());
         let path = file.path(db).clone();
         return CallItem {
             name: path.clone(),
@@ -371,7 +371,7 @@ fn item_of(db: &dyn Db, callable: Callable) -> CallItem {
         &symbols.summaries[symbol as usize],
         &symbols.positions[symbol as usize],
     );
-    let text = file.text(db);
+    let text = &*file.text(db);
     CallItem {
         name: summary.name.to_string(),
         kind: summary.kind,

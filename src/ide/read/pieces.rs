@@ -297,7 +297,7 @@ fn lines_in(db: &dyn Db, file: SourceFile) -> u32 {
 /// A whole file as a block: [`whole_file`]'s `block()`, without splitting the text into
 /// lines when it has no carriage return (a pack of many files asks for this each time).
 pub(crate) fn whole_file_block(db: &dyn Db, file: SourceFile) -> Block {
-    let text = file.text(db);
+    let text = &*file.text(db);
     if text.contains('\r') {
         return whole_file(db, file).block();
     }
@@ -441,7 +441,7 @@ fn lines(db: &dyn Db, file: SourceFile, start: u32, end: u32, label: Option<&str
     text_lines(
         file.path(db),
         Some(language),
-        file.text(db),
+        &file.text(db),
         start,
         end,
         label,
@@ -529,7 +529,13 @@ mod tests {
             "a\rb\n",
             "\n",
         ] {
-            let file = SourceFile::new(&db, "m.py".into(), python, Arc::from(text), false);
+            let file = SourceFile::new(
+                &db,
+                "m.py".into(),
+                python,
+                crate::db::StoredText::new(Arc::from(text)),
+                false,
+            );
             let (fast, slow) = (whole_file_block(&db, file), whole_file(&db, file).block());
             assert_eq!(
                 (fast.start_line, fast.end_line, &fast.code, fast.language),

@@ -97,7 +97,7 @@ fn runtime_imports(db: &dyn Db, file: SourceFile, style: Style) -> Vec<bool> {
     let Some(tree) = crate::semantic::file_tree(db, file) else {
         return vec![false; summaries.len()];
     };
-    let text = file.text(db);
+    let text = &*file.text(db);
     // TypeScript erases an import whose names are used as types only.
     let names = (file.lang(db).info().family == Family::TYPESCRIPT).then(|| file_names(db, file));
     summaries

@@ -58,7 +58,7 @@ pub fn module_facts(db: &dyn Db, file: SourceFile) -> Arc<ModuleFacts> {
     let Some(tree) = crate::semantic::file_tree(db, file) else {
         return Arc::new(ModuleFacts::default());
     };
-    let text = &**file.text(db);
+    let text = &*file.text(db);
     let root = tree.root_node();
     let mut ambient = ModuleFacts {
         module: always_module,
@@ -387,7 +387,7 @@ pub fn ecmascript_signatures(db: &dyn Db, file: SourceFile) -> Arc<Signatures> {
         return Arc::default();
     };
     let names = file_names(db, file);
-    let text = file.text(db);
+    let text = &*file.text(db);
     let mut by_name = BTreeMap::new();
     let mut overloaded = Vec::new();
     let root = tree.root_node();

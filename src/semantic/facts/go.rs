@@ -40,7 +40,7 @@ pub struct GoFileFacts {
 
 #[salsa::tracked(returns(clone))]
 pub fn go_file_facts(db: &dyn Db, file: SourceFile) -> Arc<GoFileFacts> {
-    let text = file.text(db);
+    let text = &*file.text(db);
     let mut names: Vec<String> = symbol_summaries(db, file)
         .iter()
         .filter(|s| s.parent.is_none())
@@ -202,7 +202,7 @@ pub fn go_signatures(db: &dyn Db, file: SourceFile) -> Arc<GoSignatures> {
     let Some(tree) = crate::semantic::file_tree(db, file) else {
         return Arc::default();
     };
-    let text = &**file.text(db);
+    let text = &*file.text(db);
     let mut functions = BTreeMap::new();
     let mut others = BTreeSet::new();
     for (name, node) in top_level_names(tree.root_node(), text) {
@@ -307,7 +307,7 @@ pub fn go_method_sets(db: &dyn Db, file: SourceFile) -> Arc<GoMethodSets> {
     let Some(tree) = crate::semantic::file_tree(db, file) else {
         return Arc::default();
     };
-    let text = &**file.text(db);
+    let text = &*file.text(db);
     let written = |n: tree_sitter::Node| text.get(n.byte_range()).unwrap_or_default().to_string();
     let mut sets = GoMethodSets::default();
     let root = tree.root_node();

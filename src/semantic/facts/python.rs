@@ -49,7 +49,7 @@ pub struct Signatures {
 #[salsa::tracked(returns(clone))]
 pub fn python_signatures(db: &dyn Db, file: SourceFile) -> Arc<Signatures> {
     let names = file_names(db, file);
-    let text = file.text(db);
+    let text = &*file.text(db);
     let Some(tree) = crate::semantic::file_tree(db, file) else {
         return Arc::default();
     };
@@ -218,7 +218,7 @@ pub fn module_names(db: &dyn Db, file: SourceFile) -> Arc<ModuleNames> {
         .summaries
         .iter()
         .any(|i| i.wildcard);
-    Arc::new(summarise(&names, open, file.text(db)))
+    Arc::new(summarise(&names, open, &file.text(db)))
 }
 
 fn summarise(names: &FileNames, star_import: bool, text: &str) -> ModuleNames {

@@ -104,6 +104,13 @@ pub fn is_go(db: &dyn Db, file: SourceFile) -> bool {
     file.lang(db).info().family == Family::Go
 }
 
+/// The name in a Go file's `package` clause, memoized: resolving a name asks it of every
+/// file of a package, and reading it again would decompress each text (`StoredText`).
+#[salsa::tracked(returns(clone))]
+pub fn package_clause(db: &dyn Db, file: SourceFile) -> Option<Arc<str>> {
+    package_name(&file.text(db)).map(Arc::from)
+}
+
 /// The name in a Go file's `package` clause (comments and blank lines before it skipped).
 pub fn package_name(text: &str) -> Option<&str> {
     let mut rest = text.trim_start_matches('\u{feff}');
@@ -161,14 +168,14 @@ pub fn package_files(
     name: &str,
 ) -> Vec<SourceFile> {
     let dir = paths::parent(file.path(db));
-    let package = package_name(file.text(db));
+    let package = package_clause(db, file);
     let mentions = |f: SourceFile| file_identifiers(db, f).contains(name);
     go_packages(db, workspace)
         .files(dir)
         .iter()
         .copied()
         .filter(|&f| mentions(f))
-        .filter(|&f| f == file || package_name(f.text(db)) == package)
+        .filter(|&f| f == file || package_clause(db, f) == package)
         .collect()
 }
 
@@ -207,7 +214,7 @@ impl Resolver<'_> {
         for import in imports.iter().filter(|i| i.alias.is_none() && !i.wildcard) {
             match imports::resolve(self.db, self.workspace, file, import) {
                 imports::Target::Resolved { file: package, .. }
-                    if package_name(package.text(self.db)) == Some(&**name) =>
+                    if package_clause(self.db, package).as_deref() == Some(&**name) =>
                 {
                     push_unique(&mut found, Target::Module(package));
                 }

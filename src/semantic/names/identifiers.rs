@@ -22,7 +22,7 @@ use crate::{
 /// holds them: sorting a file's words costs more than reading them back).
 #[salsa::tracked(returns(clone))]
 pub fn file_identifiers(db: &dyn Db, file: SourceFile) -> Arc<WordSet> {
-    let text = file.text(db);
+    let text = &*file.text(db);
     let words = persisted::recorded(
         db,
         RecordKind::FileIdentifiers,
