@@ -118,11 +118,12 @@ fn a_warm_start_answers_exactly_as_a_cold_one() {
     assert_eq!(counts(root.path(), cache.path()), WARM_STATS);
 }
 
-/// A cold index keeps each text it is done with compressed where that saves a quarter or
-/// more (docs/memory.md), and its answers read the texts back whole; a warm start, which
-/// reads every text only to hash it, leaves them plain.
+/// Under a memory limit (or on a workspace of over 64 MiB of text) a cold index keeps each
+/// text it is done with compressed where that saves a quarter or more (docs/memory.md), and
+/// its answers read the texts back whole; a warm start, which reads every text only to hash
+/// it, leaves them plain, and so does a small workspace without a limit.
 #[test]
-fn a_cold_index_keeps_texts_compressed_and_a_warm_start_plain() {
+fn a_cold_index_under_a_memory_limit_keeps_texts_compressed() {
     let root = tempfile::tempdir().unwrap();
     let long: String = (0..300)
         .map(|i| format!("def f{i}(x):\n    return x * {i}\n\n"))
@@ -131,19 +132,28 @@ fn a_cold_index_keeps_texts_compressed_and_a_warm_start_plain() {
     write_file(root.path(), "long.py", &long);
     write_file(root.path(), "short.py", short);
     let cache = tempfile::tempdir().unwrap();
-    let kept =
-        |cache| json_of(&run(root.path(), cache, &["stats", "--json"]))["text_bytes_kept"].clone();
+    let kept = |cache, limit: &[&str]| {
+        let args = [limit, &["stats", "--json"]].concat();
+        json_of(&run(root.path(), cache, &args))["text_bytes_kept"].clone()
+    };
+    let limit: &[&str] = &["--max-memory", "4G"];
     let compressed = lz4_flex::block::compress(long.as_bytes()).len();
     assert!(
         compressed * 3 < long.len(),
         "{compressed} of {}",
         long.len()
     );
+    let plain = long.len() + short.len();
+    assert_eq!(kept(None, &[]), plain);
     // A text under 512 bytes stays plain.
-    assert_eq!(kept(None), compressed + short.len());
-    assert_eq!(kept(Some(cache.path())), compressed + short.len());
-    assert_eq!(kept(Some(cache.path())), long.len() + short.len());
-    let out = run(root.path(), None, &["symbols", "f299"]);
+    assert_eq!(kept(None, limit), compressed + short.len());
+    assert_eq!(kept(Some(cache.path()), limit), compressed + short.len());
+    assert_eq!(kept(Some(cache.path()), limit), plain);
+    let out = run(
+        root.path(),
+        None,
+        &["--max-memory", "4G", "symbols", "f299"],
+    );
     assert!(stdout(&out).contains("long.py:898:5"), "{}", stdout(&out));
 }
 

@@ -185,6 +185,23 @@ pub struct Workspace {
     pub manifests: Arc<[ManifestFile]>,
 }
 
+/// Below this total of text, texts stay as read: compressing them would save little
+/// memory (a workspace this size takes a few hundred MB at most) and slow the readers of
+/// every text (a text search decompresses each: about 2.5 times slower on the Python
+/// standard library). Above it, or under a memory limit, memory comes first
+/// (docs/memory.md).
+pub const COMPRESS_TEXTS_OVER: usize = 64 << 20;
+
+/// Whether the workspace's texts are kept compressed once indexed: when they total more
+/// than `over` bytes (see [`StoredText`]).
+pub fn compresses_texts(db: &dyn Db, workspace: Workspace, over: usize) -> bool {
+    let mut total = 0usize;
+    workspace.files(db).iter().any(|file| {
+        total += file.text_len(db);
+        total > over
+    })
+}
+
 /// The workspace's file at `path` (workspace-relative), if it has one: the files are
 /// sorted by path.
 pub fn file_at(db: &dyn Db, workspace: Workspace, path: &str) -> Option<SourceFile> {

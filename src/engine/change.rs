@@ -125,10 +125,14 @@ impl Inputs {
         self.apply_change(change)
     }
 
-    /// Keeps every text compressed that is worth it (see `StoredText`): the ones edited or
-    /// read by a warm start since the last time. Not a change: the texts stay the same.
-    pub(crate) fn compact_texts(&self) {
+    /// Keeps every text compressed that is worth it (see `StoredText`) when the workspace's
+    /// texts total more than `over` bytes: the ones edited or read by a warm start since the
+    /// last time. Not a change: the texts stay the same.
+    pub(crate) fn compact_texts(&self, over: usize) {
         use rayon::prelude::*;
+        if !crate::db::compresses_texts(&self.db, self.workspace, over) {
+            return;
+        }
         let files = self.workspace.files(&self.db);
         let texts: Vec<&StoredText> = files.iter().map(|f| f.stored_text(&self.db)).collect();
         texts.par_iter().for_each(|text| text.compact());

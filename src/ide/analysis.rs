@@ -79,6 +79,9 @@ pub struct AnalysisHost {
     inputs: Inputs,
     /// `sextant.toml`'s `[check]` table, shared with snapshots.
     check_settings: Arc<super::CheckSettings>,
+    /// Texts are kept compressed once indexed when the workspace's total more than this
+    /// (see [`crate::db::StoredText`]).
+    compress_texts_over: usize,
 }
 
 impl AnalysisHost {
@@ -91,6 +94,7 @@ impl AnalysisHost {
         AnalysisHost {
             inputs: Inputs::new(db, root),
             check_settings: Arc::default(),
+            compress_texts_over: crate::db::COMPRESS_TEXTS_OVER,
         }
     }
 
@@ -100,7 +104,7 @@ impl AnalysisHost {
     /// without one. A write: it waits for every snapshot to be dropped.
     pub fn evict_unused(&mut self) {
         salsa::Database::trigger_lru_eviction(&mut self.inputs.db);
-        self.inputs.compact_texts();
+        self.inputs.compact_texts(self.compress_texts_over);
     }
 
     /// Keeps `records` as the persistent cache every later snapshot reads (and records
@@ -138,6 +142,15 @@ impl AnalysisHost {
 
     /// Sets which codes `check` and `diagnostics` report, and at what severity (not an
     /// input of the database: filtering is done on each answer, so no query re-runs).
+    /// Under a memory limit (`--max-memory`) every text worth it is kept compressed once
+    /// indexed, whatever the workspace's size (docs/memory.md).
+    pub fn set_memory_limit(&mut self, limit: Option<u64>) {
+        self.compress_texts_over = match limit {
+            Some(_) => 0,
+            None => crate::db::COMPRESS_TEXTS_OVER,
+        };
+    }
+
     pub fn set_check_settings(&mut self, settings: super::CheckSettings) {
         if *self.check_settings != settings {
             self.check_settings = Arc::new(settings);
@@ -152,6 +165,7 @@ impl AnalysisHost {
             workspace: self.inputs.workspace,
             files: self.inputs.files.clone(),
             check_settings: self.check_settings.clone(),
+            compress_texts_over: self.compress_texts_over,
         }
     }
 
@@ -200,6 +214,7 @@ pub struct Analysis {
     workspace: Workspace,
     files: Arc<HashMap<String, SourceFile>>,
     check_settings: Arc<super::CheckSettings>,
+    compress_texts_over: usize,
 }
 
 /// How many files' SCIP documents are built at once (and held until written).
@@ -885,6 +900,8 @@ impl Analysis {
             }
             // Each shard is built while the next one's files are worked on; `on_shard` hears
             // how many shards from the first are complete.
+            let compress =
+                !warm && crate::db::compresses_texts(db, workspace, self.compress_texts_over);
             let shards = shard_count(db, workspace);
             let complete = std::sync::Mutex::new((vec![false; shards as usize], 0u32));
             let shard_lists: Vec<&[SourceFile]> = (0..shards)
@@ -911,7 +928,7 @@ impl Analysis {
                             // Done with its text for now: keep it compressed. Not on a
                             // warm start, which reads the texts only to hash them, and
                             // leaves compressing to the first idle moment.
-                            if !warm {
+                            if compress {
                                 file.stored_text(db).compact();
                             }
                             on_file();

@@ -446,6 +446,7 @@ impl Host {
         host.analysis
             .set_records(host.cache.as_ref().map(|c| c.store().clone()));
         host.analysis.set_check_settings(config.check.clone());
+        host.analysis.set_memory_limit(config.max_memory);
         host.config = config;
         host.options = options.clone();
         host.walked_dirs = walked_dirs;
@@ -761,6 +762,7 @@ impl Host {
             change.set_file(f.path, content(f.lang, f.text, f.lossy_utf8));
         }
         self.analysis.set_check_settings(config.check.clone());
+        self.analysis.set_memory_limit(config.max_memory);
         self.config = config;
         self.skipped = skipped;
         self.refresh_manifests(Some(found_manifests), &touched, &mut change);

@@ -103,12 +103,13 @@ async def read_whole(session, path: str) -> str:
 
 
 async def test_texts_are_kept_compressed_once_indexed_and_read_back_whole(tmp_path):
-    """Indexed texts are kept compressed (docs/memory.md); every answer reads them whole,
-    an edited text is kept plain until the next idle moment compresses it again."""
+    """Under a memory limit indexed texts are kept compressed (docs/memory.md); every
+    answer reads them whole, an edited text is kept plain until the next idle moment
+    compresses it again."""
     root = generated_tree(tmp_path / "ws", modules=4)
     write(root, "pkg/tiny.py", "X = 1\n")
     texts = {p.relative_to(root).as_posix(): p.read_text() for p in sorted(root.rglob("*.py"))}
-    async with stdio_session(root, "--no-cache", "--no-background-check") as session:
+    async with stdio_session(root, "--no-cache", "--no-background-check", "--max-memory", "4G") as session:
         ready = await wait_until_indexed(session)
         stats = ready["stats"] or (await status(session))["stats"]
         assert stats["bytes"] == sum(len(t) for t in texts.values())
@@ -136,3 +137,10 @@ async def test_texts_are_kept_compressed_once_indexed_and_read_back_whole(tmp_pa
         found = await session.call_tool("search", {"pattern": "def added("})
         hits = [(f["path"], line["line"]) for f in found.structured_content["files"] for line in f["lines"]]
     assert hits == [("pkg/m1.py", 64)]
+    # Without a limit a workspace this small keeps its texts as read.
+    async with stdio_session(root, "--no-cache", "--no-background-check") as session:
+        await wait_until_indexed(session)
+        stats = (await status(session))["stats"]
+    assert stats["text_bytes_kept"] == stats["bytes"] == len(edited) + sum(
+        len(t) for p, t in texts.items() if p != "pkg/m1.py"
+    )
