@@ -184,6 +184,10 @@ pub struct SymbolHit {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub container: Option<String>,
     pub path: String,
+    /// Asked of every root (no `root` given, on a server of several): the root holding
+    /// `path`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub root: Option<String>,
     /// First line of the whole definition (1-based).
     pub line: u32,
     /// Last line of the whole definition.
@@ -210,6 +214,10 @@ pub struct LookupAnswer {
     /// indexed so far.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub partial: Option<Indexed>,
+    /// Asked of every root: each root, in order, with `partial` when it answered from its
+    /// files indexed so far and `error` when it did not answer (its hits are missing).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub roots: Option<Vec<super::roots::RootPart>>,
 }
 
 impl LookupAnswer {
@@ -223,6 +231,7 @@ impl LookupAnswer {
             kind: m.kind,
             container: m.container,
             path: m.path,
+            root: None,
             signature: m.signature,
         };
         LookupAnswer {
@@ -231,7 +240,65 @@ impl LookupAnswer {
             total: search.total,
             truncated: search.truncated,
             partial: None,
+            roots: None,
         }
+    }
+
+    /// One answer from every root's (`parts`, in the roots' order, each with the files it
+    /// had indexed when it answered partially): best first by the search's own ranking
+    /// (match tier, then shorter names, then the name), ties in the roots' order; at most
+    /// `limit` hits; `partial` sums the roots that answered partially.
+    pub fn merged(
+        query: &str,
+        parts: super::roots::Answers<(SymbolSearch, Option<Indexed>)>,
+        limit: usize,
+        positions: Positions,
+    ) -> LookupAnswer {
+        let mut hits: Vec<(String, SymbolMatch)> = Vec::new();
+        let (mut total, mut partial, mut roots) = (0, None::<Indexed>, Vec::new());
+        for (name, answer) in parts {
+            match answer {
+                Ok((search, indexed)) => {
+                    total += search.total;
+                    if let Some(indexed) = &indexed {
+                        let sum = partial.get_or_insert(Indexed {
+                            files_indexed: 0,
+                            files_total: 0,
+                        });
+                        sum.files_indexed += indexed.files_indexed;
+                        sum.files_total += indexed.files_total;
+                    }
+                    hits.extend(search.symbols.into_iter().map(|m| (name.clone(), m)));
+                    roots.push(super::roots::RootPart {
+                        name,
+                        partial: indexed,
+                        error: None,
+                    });
+                }
+                Err(error) => roots.push(super::roots::RootPart::failed(name, &error)),
+            }
+        }
+        // Stable: equal ranks keep the roots' order, and each root's own order.
+        hits.sort_by(|(_, a), (_, b)| {
+            (a.tier, a.name.len(), &a.name).cmp(&(b.tier, b.name.len(), &b.name))
+        });
+        hits.truncate(limit);
+        let (names, symbols): (Vec<String>, Vec<SymbolMatch>) = hits.into_iter().unzip();
+        let mut answer = LookupAnswer::new(
+            SymbolSearch {
+                query: query.to_string(),
+                truncated: total > symbols.len(),
+                symbols,
+                total,
+            },
+            positions,
+        );
+        for (hit, name) in answer.symbols.iter_mut().zip(names) {
+            hit.root = Some(name);
+        }
+        answer.partial = partial;
+        answer.roots = Some(roots);
+        answer
     }
 }
 
