@@ -254,7 +254,7 @@ impl LookupAnswer {
         limit: usize,
         positions: Positions,
     ) -> LookupAnswer {
-        let mut hits: Vec<(String, SymbolMatch)> = Vec::new();
+        let (mut lists, mut names) = (Vec::new(), Vec::new());
         let (mut total, mut partial, mut roots) = (0, None::<Indexed>, Vec::new());
         for (name, answer) in parts {
             match answer {
@@ -268,22 +268,19 @@ impl LookupAnswer {
                         sum.files_indexed += indexed.files_indexed;
                         sum.files_total += indexed.files_total;
                     }
-                    hits.extend(search.symbols.into_iter().map(|m| (name.clone(), m)));
-                    roots.push(super::roots::RootPart {
-                        name,
-                        partial: indexed,
-                        error: None,
-                    });
+                    lists.push(search.symbols);
+                    names.push(name.clone());
+                    roots.push(super::roots::RootPart::answered(name, indexed));
                 }
                 Err(error) => roots.push(super::roots::RootPart::failed(name, &error)),
             }
         }
-        // Stable: equal ranks keep the roots' order, and each root's own order.
-        hits.sort_by(|(_, a), (_, b)| {
-            (a.tier, a.name.len(), &a.name).cmp(&(b.tier, b.name.len(), &b.name))
+        let mut hits = super::roots::merge_ordered(lists, |m: &SymbolMatch| {
+            (m.tier, m.name.len(), m.name.clone())
         });
         hits.truncate(limit);
-        let (names, symbols): (Vec<String>, Vec<SymbolMatch>) = hits.into_iter().unzip();
+        let (names, symbols): (Vec<String>, Vec<SymbolMatch>) =
+            hits.into_iter().map(|(i, m)| (names[i].clone(), m)).unzip();
         let mut answer = LookupAnswer::new(
             SymbolSearch {
                 query: query.to_string(),
@@ -445,6 +442,10 @@ pub struct DefinitionEntry {
     pub kind: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
+    /// Asked of every root (a name, no `root` given, on a server of several): the root
+    /// that answered it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub root: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -465,6 +466,7 @@ impl DefinitionEntry {
             name: d.name,
             kind: d.kind,
             path: d.path,
+            root: None,
             module: d.module,
             heuristic: d.certainty == Certainty::Heuristic,
         }
@@ -475,6 +477,9 @@ impl DefinitionEntry {
 pub struct DefinitionAnswer {
     /// Where the name is defined (imports followed); empty when nothing is known.
     pub definitions: Vec<DefinitionEntry>,
+    /// Asked of every root: each root, in order, with `error` when it did not answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub roots: Option<Vec<super::roots::RootPart>>,
 }
 
 impl DefinitionAnswer {
@@ -484,6 +489,31 @@ impl DefinitionAnswer {
                 .into_iter()
                 .map(|d| DefinitionEntry::new(d, positions))
                 .collect(),
+            roots: None,
+        }
+    }
+
+    /// Every root's definitions, in the roots' order, each saying its root.
+    pub fn merged(
+        parts: super::roots::Answers<Vec<Definition>>,
+        positions: Positions,
+    ) -> DefinitionAnswer {
+        let (mut definitions, mut roots) = (Vec::new(), Vec::new());
+        for (name, answer) in parts {
+            match answer {
+                Ok(found) => {
+                    definitions.extend(found.into_iter().map(|d| DefinitionEntry {
+                        root: Some(name.clone()),
+                        ..DefinitionEntry::new(d, positions)
+                    }));
+                    roots.push(super::roots::RootPart::answered(name, None));
+                }
+                Err(error) => roots.push(super::roots::RootPart::failed(name, &error)),
+            }
+        }
+        DefinitionAnswer {
+            definitions,
+            roots: Some(roots),
         }
     }
 }
@@ -492,6 +522,9 @@ impl DefinitionAnswer {
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct ReferenceEntry {
     pub path: String,
+    /// Asked of every root: the root holding `path`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub root: Option<String>,
     pub line: u32,
     pub column: u32,
     pub role: ReferenceRole,
@@ -515,6 +548,10 @@ pub struct ReferencesAnswer {
     pub truncated: bool,
     /// Files whose names were resolved (those that can mention the name).
     pub files_searched: usize,
+    /// Asked of every root: each root, in order, with `error` when it did not answer
+    /// (its references are missing).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub roots: Option<Vec<super::roots::RootPart>>,
 }
 
 impl ReferencesAnswer {
@@ -540,6 +577,7 @@ impl ReferencesAnswer {
                 .into_iter()
                 .map(|r| ReferenceEntry {
                     path: r.path,
+                    root: None,
                     line: r.span.start.line,
                     column: r.span.start.column,
                     role: r.role,
@@ -551,6 +589,56 @@ impl ReferencesAnswer {
             total: found.total,
             truncated: found.truncated,
             files_searched: found.files_searched,
+            roots: None,
+        }
+    }
+
+    /// Every root's answer as one: the definitions in the roots' order, the references by
+    /// path and position (ties in the roots' order), at most `limit`; `total` and
+    /// `files_searched` summed.
+    pub fn merged(
+        parts: super::roots::Answers<References>,
+        limit: usize,
+        positions: Positions,
+    ) -> ReferencesAnswer {
+        let (mut definitions, mut lists, mut names, mut roots) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut total, mut files_searched) = (0, 0);
+        for (name, answer) in parts {
+            match answer {
+                Ok(found) => {
+                    let mut answer = ReferencesAnswer::new(found, positions);
+                    total += answer.total;
+                    files_searched += answer.files_searched;
+                    for definition in &mut answer.definitions {
+                        definition.root = Some(name.clone());
+                    }
+                    definitions.append(&mut answer.definitions);
+                    lists.push(answer.references);
+                    names.push(name.clone());
+                    roots.push(super::roots::RootPart::answered(name, None));
+                }
+                Err(error) => roots.push(super::roots::RootPart::failed(name, &error)),
+            }
+        }
+        let mut references: Vec<ReferenceEntry> =
+            super::roots::merge_ordered(lists, |r: &ReferenceEntry| {
+                (r.path.clone(), r.line, r.column)
+            })
+            .into_iter()
+            .map(|(i, r)| ReferenceEntry {
+                root: Some(names[i].clone()),
+                ..r
+            })
+            .collect();
+        references.truncate(limit);
+        ReferencesAnswer {
+            definitions,
+            truncated: total > references.len(),
+            references,
+            total,
+            files_searched,
+            roots: Some(roots),
         }
     }
 }

@@ -30,7 +30,12 @@ const PATH_ARGUMENTS: [&str; 4] = ["path", "file_path", "paths", "file_paths"];
 
 /// The tools whose question is a name or a pattern over the whole workspace: called with
 /// neither `root` nor a path on a server of several roots, they ask every root.
-pub const FAN_OUT_TOOLS: [&str; 2] = ["lookup_symbol", "search"];
+pub const FAN_OUT_TOOLS: [&str; 4] = [
+    "lookup_symbol",
+    "search",
+    "find_definition",
+    "find_references",
+];
 
 /// Where a call answers from.
 pub enum Selection {
@@ -60,6 +65,15 @@ pub struct RootError {
 }
 
 impl RootPart {
+    /// The part of a root that answered, from the files indexed so far when `partial`.
+    pub fn answered(name: String, partial: Option<Indexed>) -> RootPart {
+        RootPart {
+            name,
+            partial,
+            error: None,
+        }
+    }
+
     /// The part of a root that failed with `error`.
     pub fn failed(name: String, error: &ToolError) -> RootPart {
         let code = serde_json::to_value(error.code)
@@ -309,6 +323,32 @@ impl Roots {
     }
 }
 
+/// The items of several roots' lists as one list in the order `key` gives, each with its
+/// root's index: every list must be in that order already, and each keeps its own order
+/// (so a key that leaves ties does not reorder a root's answer); ties in the roots' order.
+pub fn merge_ordered<T, K: Ord>(lists: Vec<Vec<T>>, key: impl Fn(&T) -> K) -> Vec<(usize, T)> {
+    let mut lists: Vec<_> = lists
+        .into_iter()
+        .map(|l| l.into_iter().peekable())
+        .collect();
+    let mut merged = Vec::new();
+    loop {
+        let mut next: Option<(usize, K)> = None;
+        for (i, list) in lists.iter_mut().enumerate() {
+            if let Some(item) = list.peek() {
+                let k = key(item);
+                if next.as_ref().is_none_or(|(_, best)| k < *best) {
+                    next = Some((i, k));
+                }
+            }
+        }
+        let Some((i, _)) = next else {
+            return merged;
+        };
+        merged.extend(lists[i].next().map(|item| (i, item)));
+    }
+}
+
 /// How often [`Roots::ask_every`] looks whether to stop the roots still answering.
 const POLL: Duration = Duration::from_millis(20);
 
@@ -377,6 +417,23 @@ mod tests {
         assert_eq!(
             unique_names(&[Path::new("/a/x"), Path::new("/x")]),
             ["a/x", "/x"]
+        );
+    }
+
+    #[test]
+    fn merged_lists_keep_each_roots_order_and_break_ties_by_root() {
+        let first = vec![(1, "a"), (3, "b"), (2, "c")];
+        let second = vec![(1, "x"), (2, "y")];
+        let merged = merge_ordered(vec![first, second], |item| item.0);
+        assert_eq!(
+            merged,
+            [
+                (0, (1, "a")),
+                (1, (1, "x")),
+                (1, (2, "y")),
+                (0, (3, "b")),
+                (0, (2, "c"))
+            ]
         );
     }
 

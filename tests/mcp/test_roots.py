@@ -3,6 +3,7 @@ every tool takes an optional `root`, answers come from that root alone, and writ
 it."""
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -160,6 +161,49 @@ async def test_a_question_by_name_asks_every_root(shared_name):
             assert "roots" not in only.structured_content
 
 
+async def test_definitions_and_references_by_name_come_from_every_root(shared_name):
+    billing, search = shared_name
+    write(billing, "app.py", "from shared import settle\n\nsettle(1)\n")
+    write(search, "cli.py", "from shared import settle\n\n\ndef main():\n    settle(2)\n")
+    async with stdio_session(billing, "--root", str(search)) as session:
+        for root in [A, B]:
+            await wait_until_indexed_in(session, root)
+
+        found = (await session.call_tool("find_definition", {"query": "settle"})).structured_content
+        assert found == {
+            "definitions": [
+                {"name": "settle", "kind": "function", "path": "shared.py", "root": A, "line": 1},
+                {"name": "settle", "kind": "function", "path": "shared.py", "root": B, "line": 1},
+            ],
+            "roots": EVERY_ROOT,
+        }
+        only = (await session.call_tool("find_definition", {"query": "charge_free"})).structured_content
+        assert [(d["path"], d["root"]) for d in only["definitions"]] == [("search.py", B)]
+
+        used = (await session.call_tool("find_references", {"query": "settle"})).structured_content
+        everywhere = [
+            ("app.py", A, 1, "import"),
+            ("app.py", A, 3, "call"),
+            ("cli.py", B, 1, "import"),
+            ("cli.py", B, 5, "call"),
+            ("shared.py", A, 1, "definition"),
+            ("shared.py", B, 1, "definition"),
+        ]
+        assert [(r["path"], r["root"], r["line"], r["role"]) for r in used["references"]] == everywhere
+        assert [(d["path"], d["root"]) for d in used["definitions"]] == [("shared.py", A), ("shared.py", B)]
+        assert (used["total"], used["truncated"], used["roots"]) == (6, False, EVERY_ROOT)
+        cut = (await session.call_tool("find_references", {"query": "settle", "limit": 3})).structured_content
+        assert [(r["path"], r["root"], r["line"], r["role"]) for r in cut["references"]] == everywhere[:3]
+        assert (cut["total"], cut["truncated"]) == (6, True)
+
+        # With `root`, or at a position (a path): one root, as before.
+        in_b = (await session.call_tool("find_references", {"query": "settle", "root": B})).structured_content
+        assert [(r["path"], r.get("root"), r["line"]) for r in in_b["references"]] == [("cli.py", None, 1), ("cli.py", None, 5), ("shared.py", None, 1)]
+        assert "roots" not in in_b
+        at = (await session.call_tool("find_definition", {"path": str(search / "cli.py"), "line": 5, "column": 5})).structured_content
+        assert at == {"definitions": [{"name": "settle", "kind": "function", "path": "shared.py", "line": 1}]}
+
+
 SEARCH_EVERY_ROOT = """[team-a/service] billing.py
 in function charge, lines 1-2
 2:    return amount
@@ -260,6 +304,37 @@ async def test_a_root_that_does_not_answer_is_named_and_the_others_hits_kept(sha
         assert error["code"] == "INTERNAL"
         assert error["message"].startswith(f"no root answered ({A}: the workspace could not be loaded: ")
         assert f"; {B}: the workspace could not be loaded: " in error["message"]
+
+
+async def test_a_root_still_indexing_answers_partially_and_says_so(shared_name):
+    billing, search = shared_name
+    # 300 more files: the second root's first index has two shards, each slowed down.
+    for i in range(300):
+        write(search, f"m{i:03}.py", f"def task_{i:03}():\n    return {i}\n")
+    env = {**os.environ, "SEXTANT_TEST_INDEX_SHARD_PAUSE_MS": "3000"}
+    async with stdio_session(billing, "--root", str(search), "--no-cache", env=env) as session:
+        # The second root answers from its first 256 files, which leave out its `settle`.
+        early = (await session.call_tool("lookup_symbol", {"query": "settle"})).structured_content
+        assert [(s["name"], s["root"]) for s in early["symbols"]] == [("settle", A), ("settle_all", A)]
+        assert early["partial"] == {"files_indexed": 256, "files_total": 302}
+        assert early["roots"] == [{"name": A}, {"name": B, "partial": {"files_indexed": 256, "files_total": 302}}]
+
+        await wait_until_indexed_in(session, B)
+        late = (await session.call_tool("lookup_symbol", {"query": "settle"})).structured_content
+        assert [(s["name"], s["root"]) for s in late["symbols"]] == [("settle", A), ("settle", B), ("settle_all", A)]
+        assert "partial" not in late and late["roots"] == EVERY_ROOT
+
+
+async def test_roots_that_answer_too_late_are_given_up_before_the_call_times_out(two_roots):
+    billing, search = two_roots
+    # Every first shard takes 20 s; a root is waited for three quarters of the 4 s limit.
+    env = {**os.environ, "SEXTANT_TEST_INDEX_SHARD_PAUSE_MS": "20000"}
+    async with stdio_session(billing, "--root", str(search), "--no-cache", "--request-timeout-ms", "4000", env=env) as session:
+        error = tool_error(await session.call_tool("lookup_symbol", {"query": "charge"}))
+    assert error == {
+        "code": "TIMEOUT",
+        "message": f"no root answered ({A}: no answer within 3000 ms; {B}: no answer within 3000 ms)",
+    }
 
 
 async def wait_until_indexed_in(session, root: str):

@@ -735,6 +735,23 @@ impl SextantServer {
         let args: FindDefinitionArgs = parse_args(args)?;
         let positions = args.positions.unwrap_or_default();
         let out = match name_or_position(&args.query, &args.path, args.line, args.column)? {
+            Target::Name(name) if self.every_root => {
+                let prefix = args.path_prefix.clone();
+                let answer = self
+                    .run_on_every_root(
+                        "find_definition",
+                        ctx,
+                        move |live, cancel| {
+                            live.read(cancel, |s: &Snapshot| {
+                                s.analysis.definition_by_name(&name, prefix.as_deref())
+                            })
+                            .map_err(read_error)
+                        },
+                        move |asked| Ok(DefinitionAnswer::merged(asked, positions)),
+                    )
+                    .await?;
+                return self.bounded(answer);
+            }
             Target::Name(name) => {
                 let live = self.live.clone();
                 let prefix = args.path_prefix.clone();
@@ -783,7 +800,22 @@ impl SextantServer {
             path_prefix: args.path_prefix.clone(),
             limit: in_range("limit", args.limit, 1, 1000, 100)?,
         };
-        let out = match name_or_position(&args.query, &args.path, args.line, args.column)? {
+        let limit = query.limit;
+        let answer = match name_or_position(&args.query, &args.path, args.line, args.column)? {
+            Target::Name(name) if self.every_root => {
+                self.run_on_every_root(
+                    "find_references",
+                    ctx,
+                    move |live, cancel| {
+                        live.read(cancel, |s: &Snapshot| {
+                            s.analysis.references_by_name(&name, &query)
+                        })
+                        .map_err(read_error)
+                    },
+                    move |asked| Ok(ReferencesAnswer::merged(asked, limit, positions)),
+                )
+                .await?
+            }
             Target::Name(name) => {
                 let live = self.live.clone();
                 self.run("find_references", ctx, Lane::Compute, move |cancel| {
@@ -792,10 +824,11 @@ impl SextantServer {
                     })
                     .map_err(read_error)
                 })
-                .await?
+                .await
+                .map(|found| ReferencesAnswer::new(found, positions))?
             }
-            Target::Position { path, line, column } => {
-                self.run_on_file(
+            Target::Position { path, line, column } => self
+                .run_on_file(
                     "find_references",
                     ctx,
                     path,
@@ -805,11 +838,10 @@ impl SextantServer {
                         analysis.references(file, offset, &query)
                     },
                 )
-                .await?
-            }
+                .await
+                .map(|found| ReferencesAnswer::new(found, positions))?,
         };
         // A long list is cut to fit the response budget rather than refused.
-        let answer = ReferencesAnswer::new(out, positions);
         let fitted = largest_that_fits(
             answer.references.len().max(1),
             self.limits.max_response_chars,
@@ -906,19 +938,13 @@ impl SextantServer {
             limit: in_range("limit", args.limit, 1, 200, 20)?,
         };
         let out = if self.every_root {
-            let (roots, patience) = (self.roots.clone(), self.root_patience());
-            self.run("lookup_symbol", ctx, Lane::Compute, move |cancel| {
-                let asked = roots.ask_every(cancel, patience, |live, cancel| {
-                    search_symbols(live, cancel, &query)
-                });
-                let asked = super::roots::answered(asked)?;
-                Ok(LookupAnswer::merged(
-                    &query.query,
-                    asked,
-                    query.limit,
-                    positions,
-                ))
-            })
+            let (text, limit) = (query.query.clone(), query.limit);
+            self.run_on_every_root(
+                "lookup_symbol",
+                ctx,
+                move |live, cancel| search_symbols(live, cancel, &query),
+                move |asked| Ok(LookupAnswer::merged(&text, asked, limit, positions)),
+            )
             .await?
         } else {
             let live = self.live.clone();
@@ -1229,10 +1255,25 @@ impl SextantServer {
         !self.limits.read_only
     }
 
-    /// How long a question asked of every root waits for each root: the rest of the
-    /// request's time limit is left to answer with the roots that did.
-    fn root_patience(&self) -> std::time::Duration {
-        self.limits.request_timeout() * 3 / 4
+    /// Asks every root `ask` within one slot and the time limit of the call, each root
+    /// waited for three quarters of it ([`super::roots::Roots::ask_every`]: the rest is
+    /// left to answer with the roots that did), then `merge`s what they answered; fails
+    /// when no root answered.
+    async fn run_on_every_root<T: Send + 'static, A: Send + 'static>(
+        &self,
+        tool: &str,
+        ctx: RequestContext<RoleServer>,
+        ask: impl Fn(&LiveWorkspace, &RequestCancel) -> Result<T, ToolError> + Send + Sync + 'static,
+        merge: impl FnOnce(super::roots::Answers<T>) -> Result<A, ToolError> + Send + 'static,
+    ) -> Result<A, CallToolResult> {
+        let roots = self.roots.clone();
+        let patience = self.limits.request_timeout() * 3 / 4;
+        self.run(tool, ctx, Lane::Compute, move |cancel| {
+            merge(super::roots::answered(
+                roots.ask_every(cancel, patience, ask),
+            )?)
+        })
+        .await
     }
 
     fn bounded<T: Serialize>(&self, value: T) -> ToolResult<T> {

@@ -167,18 +167,20 @@ impl SextantServer {
         if self.every_root {
             // Roots selected with no path given: the query's refusals are the same in every root.
             ide::check_search(&query).map_err(ToolError::failed)?;
-            let (roots, patience) = (self.roots.clone(), self.root_patience());
+            let asked = query.clone();
             let answer = self
-                .run("search", ctx, Lane::Compute, move |cancel| {
-                    let asked = roots.ask_every(cancel, patience, |live, cancel| {
+                .run_on_every_root(
+                    "search",
+                    ctx,
+                    move |live, cancel| {
                         live.read_early(cancel, WhileIndexing::Answer, |s: &Snapshot| {
-                            s.analysis.search_hits(&query)
+                            s.analysis.search_hits(&asked)
                         })
                         .map_err(read_error)?
                         .map_err(ToolError::failed)
-                    });
-                    search_every_root(roots::answered(asked)?, &query, budget)
-                })
+                    },
+                    move |answers| search_every_root(answers, &query, budget),
+                )
                 .await?;
             return Ok(Rendered {
                 text: answer.page.text.clone(),
@@ -217,11 +219,7 @@ fn search_every_root(
     for (name, answer) in asked {
         match answer {
             Ok(hits) => {
-                roots.push(RootPart {
-                    name: name.clone(),
-                    partial: None,
-                    error: None,
-                });
+                roots.push(RootPart::answered(name.clone(), None));
                 parts.push((name, hits));
             }
             Err(error) => roots.push(RootPart::failed(name, &error)),
