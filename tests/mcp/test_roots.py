@@ -311,13 +311,13 @@ async def test_a_root_still_indexing_answers_partially_and_says_so(shared_name):
     # 300 more files: the second root's first index has two shards, each slowed down.
     for i in range(300):
         write(search, f"m{i:03}.py", f"def task_{i:03}():\n    return {i}\n")
-    env = {**os.environ, "SEXTANT_TEST_INDEX_SHARD_PAUSE_MS": "3000"}
+    env = {**os.environ, "SEXTANT_TEST_INDEX_SHARD_PAUSE_MS": "5000"}
     async with stdio_session(billing, "--root", str(search), "--no-cache", env=env) as session:
         # The second root answers from its first 256 files, which leave out its `settle`.
         early = (await session.call_tool("lookup_symbol", {"query": "settle"})).structured_content
-        assert [(s["name"], s["root"]) for s in early["symbols"]] == [("settle", A), ("settle_all", A)]
-        assert early["partial"] == {"files_indexed": 256, "files_total": 302}
-        assert early["roots"] == [{"name": A}, {"name": B, "partial": {"files_indexed": 256, "files_total": 302}}]
+        indexed = {"files_indexed": 256, "files_total": 302}
+        assert [(s["name"], s["root"]) for s in early["symbols"]] == [("settle", A), ("settle_all", A)], early
+        assert (early["partial"], early["roots"]) == (indexed, [{"name": A}, {"name": B, "partial": indexed}]), early
 
         await wait_until_indexed_in(session, B)
         late = (await session.call_tool("lookup_symbol", {"query": "settle"})).structured_content
