@@ -5,7 +5,8 @@
 //! matching lines from the `offset`-th, and its text never exceeds the budget: when it is
 //! cut (by the limit or the budget) it ends saying the offset to continue from, and asking
 //! again from there gives the hits that were left out, no more, no fewer. `tokens` is the
-//! count of the final text.
+//! count of the final text. A search across several workspaces ([`search_across`]) keeps
+//! all of this over their hits merged in path order, each file naming its workspace.
 
 use std::{collections::BTreeMap, sync::Arc};
 
