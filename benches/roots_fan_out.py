@@ -30,7 +30,7 @@ CALLS = [
 async def wait_ready(session: ClientSession, root: str):
     for _ in range(3000):
         status = await session.call_tool("workspace_status", {"root": root})
-        if not status.isError and status.structuredContent["ready"]:
+        if not status.is_error and status.structured_content["ready"]:
             return
         await anyio.sleep(0.2)
     raise SystemExit(f"{root} was never indexed")
@@ -42,7 +42,7 @@ async def median_ms(session: ClientSession, tool: str, args: dict, rounds: int) 
         start = time.perf_counter()
         result = await session.call_tool(tool, args)
         times.append((time.perf_counter() - start) * 1000)
-        assert not result.isError, result
+        assert not result.is_error, result
     return statistics.median(times)
 
 
@@ -60,7 +60,7 @@ async def main():
         async with stdio_client(params, errlog=errlog) as (read, write):
             async with ClientSession(read, write) as session:
                 await session.initialize()
-                status = (await session.call_tool("workspace_status", {})).structuredContent
+                status = (await session.call_tool("workspace_status", {})).structured_content
                 names = [r["name"] for r in status["roots"]]
                 for name in names:
                     await wait_ready(session, name)
