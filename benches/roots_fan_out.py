@@ -22,6 +22,7 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 CALLS = [
     ("lookup_symbol", {"query": "parse"}),
     ("lookup_symbol", {"query": "Config", "limit": 200}),
+    ("lookup_symbol", {"query": "Config", "limit": 20}),
     ("search", {"pattern": "def __init__", "limit": 200}),
     ("search", {"pattern": "return None", "limit": 50, "offset": 100}),
 ]
