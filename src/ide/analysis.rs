@@ -807,6 +807,14 @@ impl Analysis {
         self.with(|_| super::search::search(&self.db, self.workspace, query, budget))
     }
 
+    /// This workspace's part of a search across several (`ide::search_across`).
+    pub fn search_hits(
+        &self,
+        query: &super::SearchQuery,
+    ) -> Cancellable<Result<super::WorkspaceHits, super::SearchError>> {
+        self.with(|_| super::search::workspace_hits(&self.db, self.workspace, query))
+    }
+
     /// One file's diagnostics with the codes the configuration and then `codes` select, in
     /// document order.
     pub fn diagnostics(

@@ -117,7 +117,8 @@ pub use scip::{
 };
 pub use search::{
     CaseMode, MAX_CONTEXT, MAX_GLOBS, MAX_PATTERN_BYTES, SearchAnswer, SearchError, SearchFile,
-    SearchLine, SearchQuery, SearchRegion, SearchSymbol,
+    SearchLine, SearchQuery, SearchRegion, SearchSymbol, WorkspaceHits, check_search,
+    search_across,
 };
 pub use skeleton::{ElidedLines, OmittedFile, SkeletonAnswer, SkeletonFile, SkeletonQuery};
 pub use stats::{LanguageStats, WorkspaceStats};

@@ -5,7 +5,8 @@
 //! matching lines from the `offset`-th, and its text never exceeds the budget: when it is
 //! cut (by the limit or the budget) it ends saying the offset to continue from, and asking
 //! again from there gives the hits that were left out, no more, no fewer. `tokens` is the
-//! count of the final text.
+//! count of the final text. A search across several workspaces ([`search_across`]) keeps
+//! all of this over their hits merged in path order, each file naming its workspace.
 
 use std::{collections::BTreeMap, sync::Arc};
 
@@ -120,6 +121,10 @@ pub struct SearchLine {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct SearchFile {
     pub path: String,
+    /// In a search across several workspaces ([`search_across`]): the name of the one
+    /// holding the file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub root: Option<String>,
     /// Hits and context lines, in line order.
     pub lines: Vec<SearchLine>,
 }
@@ -147,6 +152,8 @@ pub struct SearchAnswer {
 /// A file's hits, with what showing them needs.
 struct FileHits {
     path: String,
+    /// The workspace's name, in a search across several.
+    root: Option<String>,
     /// The lines of the file's hits known, on this page or not (see [`PageHits`]).
     known: Vec<u32>,
     index: Arc<LineIndex>,
@@ -283,17 +290,15 @@ pub(crate) fn search(
     budget: Budget,
 ) -> Result<SearchAnswer, SearchError> {
     check_query(query)?;
-    let search = TextSearch::new(&PatternSpec {
-        pattern: query.pattern.clone(),
-        fixed_strings: query.fixed_strings,
-        case: query.case,
-        word: query.word,
-        only: query.only,
-    })?;
+    let search = TextSearch::new(&pattern_spec(query))?;
     let files = files_to_search(db, workspace, query)?;
     let (page, more) = collect_hits(db, &search, &files, query.offset, query.limit);
-    let page: Vec<FileHits> = page
-        .into_iter()
+    cut_to_budget(&file_hits(db, page), query, more, budget, "")
+}
+
+/// The page's hits with their enclosing definitions and the files' line indexes.
+fn file_hits(db: &RootDatabase, page: Vec<PageHits>) -> Vec<FileHits> {
+    page.into_iter()
         .map(|PageHits { file, hits, known }| {
             let hits = hits
                 .into_iter()
@@ -305,13 +310,99 @@ pub(crate) fn search(
                 .collect();
             FileHits {
                 known,
+                root: None,
                 path: file.path(db).clone(),
                 index: crate::semantic::line_index(db, file),
                 hits,
             }
         })
-        .collect();
-    cut_to_budget(&page, query, more, budget)
+        .collect()
+}
+
+/// One workspace's part of a search across several ([`search_across`]): its hits from the
+/// first up to the end of the asked page, whatever the other workspaces hold, since the
+/// page is counted over all of them. Owned data, so the workspaces need not be read at once.
+pub struct WorkspaceHits {
+    files: Vec<FileHits>,
+    /// More hits follow those held.
+    more: bool,
+}
+
+/// Checks what a search asks before any workspace is read: the same refusal for every one.
+pub fn check_search(query: &SearchQuery) -> Result<(), SearchError> {
+    check_query(query)?;
+    GlobFilter::new(&query.globs)?;
+    TextSearch::new(&pattern_spec(query))?;
+    Ok(())
+}
+
+fn pattern_spec(query: &SearchQuery) -> PatternSpec {
+    PatternSpec {
+        pattern: query.pattern.clone(),
+        fixed_strings: query.fixed_strings,
+        case: query.case,
+        word: query.word,
+        only: query.only,
+    }
+}
+
+/// [`WorkspaceHits`] of `query` in `workspace`.
+pub(crate) fn workspace_hits(
+    db: &RootDatabase,
+    workspace: Workspace,
+    query: &SearchQuery,
+) -> Result<WorkspaceHits, SearchError> {
+    check_query(query)?;
+    let search = TextSearch::new(&pattern_spec(query))?;
+    let files = files_to_search(db, workspace, query)?;
+    let end = query.offset.saturating_add(query.limit);
+    let (page, more) = collect_hits(db, &search, &files, 0, end);
+    Ok(WorkspaceHits {
+        files: file_hits(db, page),
+        more,
+    })
+}
+
+/// The page `query` asks for over several workspaces' hits, each named (`parts` in their
+/// order), within `budget`, as [`search`] answers it for one: files in path order, a path
+/// in several workspaces in the order of `parts`; every file names its workspace, and
+/// `preamble` opens the text (counted in the budget).
+pub fn search_across(
+    parts: Vec<(String, WorkspaceHits)>,
+    query: &SearchQuery,
+    budget: Budget,
+    preamble: &str,
+) -> Result<SearchAnswer, SearchError> {
+    let mut more = false;
+    let mut files: Vec<FileHits> = Vec::new();
+    for (name, part) in parts {
+        more |= part.more;
+        files.extend(part.files.into_iter().map(|file| FileHits {
+            root: Some(name.clone()),
+            ..file
+        }));
+    }
+    // Stable: a path held by several workspaces keeps their order.
+    files.sort_by(|a, b| path_order(&a.path, &b.path));
+    let (mut to_skip, mut room) = (query.offset, query.limit);
+    let mut page = Vec::new();
+    for mut file in files {
+        let dropped = to_skip.min(file.hits.len());
+        file.hits.drain(..dropped);
+        to_skip -= dropped;
+        if room == 0 {
+            more |= !file.hits.is_empty();
+            continue;
+        }
+        let kept = file.hits.len().min(room);
+        more |= kept < file.hits.len();
+        file.hits.truncate(kept);
+        room -= kept;
+        if !file.hits.is_empty() {
+            page.push(file);
+        }
+    }
+    cut_to_budget(&page, query, more, budget, preamble)
 }
 
 impl From<EnclosingSymbol> for SearchSymbol {
@@ -332,12 +423,13 @@ fn cut_to_budget(
     query: &SearchQuery,
     more: bool,
     budget: Budget,
+    preamble: &str,
 ) -> Result<SearchAnswer, SearchError> {
     let total: usize = page.iter().map(|f| f.hits.len()).sum();
     let answer = |shown: usize| {
         let files = lines_of(page, shown, query);
         let next_offset = (shown < total || more).then_some(query.offset + shown);
-        let text = render(&files, next_offset, query.offset);
+        let text = render(preamble, &files, next_offset, query.offset);
         (files, next_offset, text)
     };
     let (mut fits, mut over) = (0, total);
@@ -416,6 +508,7 @@ fn lines_of(page: &[FileHits], shown: usize, query: &SearchQuery) -> Vec<SearchF
             .collect();
         files.push(SearchFile {
             path: file.path.clone(),
+            root: file.root.clone(),
             lines,
         });
     }
@@ -474,12 +567,20 @@ fn shown_text(line: &str, at: usize) -> String {
 
 /// The page as `rg -n --heading` prints it, with the enclosing definition named where it
 /// changes, and, when cut, the offset to continue from.
-fn render(files: &[SearchFile], next_offset: Option<usize>, offset: usize) -> String {
+fn render(
+    preamble: &str,
+    files: &[SearchFile],
+    next_offset: Option<usize>,
+    offset: usize,
+) -> String {
     use std::fmt::Write;
-    let mut out = String::new();
+    let mut out = String::from(preamble);
     for (i, file) in files.iter().enumerate() {
         if i > 0 {
             out.push('\n');
+        }
+        if let Some(root) = &file.root {
+            let _ = write!(out, "[{root}] ");
         }
         out.push_str(&file.path);
         out.push('\n');

@@ -184,6 +184,10 @@ pub struct SymbolHit {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub container: Option<String>,
     pub path: String,
+    /// Asked of every root (no `root` given, on a server of several): the root holding
+    /// `path`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub root: Option<String>,
     /// First line of the whole definition (1-based).
     pub line: u32,
     /// Last line of the whole definition.
@@ -210,6 +214,10 @@ pub struct LookupAnswer {
     /// indexed so far.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub partial: Option<Indexed>,
+    /// Asked of every root: each root, in order, with `partial` when it answered from its
+    /// files indexed so far and `error` when it did not answer (its hits are missing).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub roots: Option<Vec<super::roots::RootPart>>,
 }
 
 impl LookupAnswer {
@@ -223,6 +231,7 @@ impl LookupAnswer {
             kind: m.kind,
             container: m.container,
             path: m.path,
+            root: None,
             signature: m.signature,
         };
         LookupAnswer {
@@ -231,7 +240,62 @@ impl LookupAnswer {
             total: search.total,
             truncated: search.truncated,
             partial: None,
+            roots: None,
         }
+    }
+
+    /// One answer from every root's (`parts`, in the roots' order, each with the files it
+    /// had indexed when it answered partially): best first by the search's own ranking
+    /// (match tier, then shorter names, then the name), ties in the roots' order; at most
+    /// `limit` hits; `partial` sums the roots that answered partially.
+    pub fn merged(
+        query: &str,
+        parts: super::roots::Answers<(SymbolSearch, Option<Indexed>)>,
+        limit: usize,
+        positions: Positions,
+    ) -> LookupAnswer {
+        let (mut lists, mut names) = (Vec::new(), Vec::new());
+        let (mut total, mut partial, mut roots) = (0, None::<Indexed>, Vec::new());
+        for (name, answer) in parts {
+            match answer {
+                Ok((search, indexed)) => {
+                    total += search.total;
+                    if let Some(indexed) = &indexed {
+                        let sum = partial.get_or_insert(Indexed {
+                            files_indexed: 0,
+                            files_total: 0,
+                        });
+                        sum.files_indexed += indexed.files_indexed;
+                        sum.files_total += indexed.files_total;
+                    }
+                    lists.push(search.symbols);
+                    names.push(name.clone());
+                    roots.push(super::roots::RootPart::answered(name, indexed));
+                }
+                Err(error) => roots.push(super::roots::RootPart::failed(name, &error)),
+            }
+        }
+        let mut hits = super::roots::merge_ordered(lists, |m: &SymbolMatch| {
+            (m.tier, m.name.len(), m.name.clone())
+        });
+        hits.truncate(limit);
+        let (names, symbols): (Vec<String>, Vec<SymbolMatch>) =
+            hits.into_iter().map(|(i, m)| (names[i].clone(), m)).unzip();
+        let mut answer = LookupAnswer::new(
+            SymbolSearch {
+                query: query.to_string(),
+                truncated: total > symbols.len(),
+                symbols,
+                total,
+            },
+            positions,
+        );
+        for (hit, name) in answer.symbols.iter_mut().zip(names) {
+            hit.root = Some(name);
+        }
+        answer.partial = partial;
+        answer.roots = Some(roots);
+        answer
     }
 }
 
@@ -378,6 +442,10 @@ pub struct DefinitionEntry {
     pub kind: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
+    /// Asked of every root (a name, no `root` given, on a server of several): the root
+    /// that answered it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub root: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -398,6 +466,7 @@ impl DefinitionEntry {
             name: d.name,
             kind: d.kind,
             path: d.path,
+            root: None,
             module: d.module,
             heuristic: d.certainty == Certainty::Heuristic,
         }
@@ -408,6 +477,9 @@ impl DefinitionEntry {
 pub struct DefinitionAnswer {
     /// Where the name is defined (imports followed); empty when nothing is known.
     pub definitions: Vec<DefinitionEntry>,
+    /// Asked of every root: each root, in order, with `error` when it did not answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub roots: Option<Vec<super::roots::RootPart>>,
 }
 
 impl DefinitionAnswer {
@@ -417,6 +489,31 @@ impl DefinitionAnswer {
                 .into_iter()
                 .map(|d| DefinitionEntry::new(d, positions))
                 .collect(),
+            roots: None,
+        }
+    }
+
+    /// Every root's definitions, in the roots' order, each saying its root.
+    pub fn merged(
+        parts: super::roots::Answers<Vec<Definition>>,
+        positions: Positions,
+    ) -> DefinitionAnswer {
+        let (mut definitions, mut roots) = (Vec::new(), Vec::new());
+        for (name, answer) in parts {
+            match answer {
+                Ok(found) => {
+                    definitions.extend(found.into_iter().map(|d| DefinitionEntry {
+                        root: Some(name.clone()),
+                        ..DefinitionEntry::new(d, positions)
+                    }));
+                    roots.push(super::roots::RootPart::answered(name, None));
+                }
+                Err(error) => roots.push(super::roots::RootPart::failed(name, &error)),
+            }
+        }
+        DefinitionAnswer {
+            definitions,
+            roots: Some(roots),
         }
     }
 }
@@ -425,6 +522,9 @@ impl DefinitionAnswer {
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct ReferenceEntry {
     pub path: String,
+    /// Asked of every root: the root holding `path`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub root: Option<String>,
     pub line: u32,
     pub column: u32,
     pub role: ReferenceRole,
@@ -448,6 +548,10 @@ pub struct ReferencesAnswer {
     pub truncated: bool,
     /// Files whose names were resolved (those that can mention the name).
     pub files_searched: usize,
+    /// Asked of every root: each root, in order, with `error` when it did not answer
+    /// (its references are missing).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub roots: Option<Vec<super::roots::RootPart>>,
 }
 
 impl ReferencesAnswer {
@@ -473,6 +577,7 @@ impl ReferencesAnswer {
                 .into_iter()
                 .map(|r| ReferenceEntry {
                     path: r.path,
+                    root: None,
                     line: r.span.start.line,
                     column: r.span.start.column,
                     role: r.role,
@@ -484,6 +589,56 @@ impl ReferencesAnswer {
             total: found.total,
             truncated: found.truncated,
             files_searched: found.files_searched,
+            roots: None,
+        }
+    }
+
+    /// Every root's answer as one: the definitions in the roots' order, the references by
+    /// path and position (ties in the roots' order), at most `limit`; `total` and
+    /// `files_searched` summed.
+    pub fn merged(
+        parts: super::roots::Answers<References>,
+        limit: usize,
+        positions: Positions,
+    ) -> ReferencesAnswer {
+        let (mut definitions, mut lists, mut names, mut roots) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut total, mut files_searched) = (0, 0);
+        for (name, answer) in parts {
+            match answer {
+                Ok(found) => {
+                    let mut answer = ReferencesAnswer::new(found, positions);
+                    total += answer.total;
+                    files_searched += answer.files_searched;
+                    for definition in &mut answer.definitions {
+                        definition.root = Some(name.clone());
+                    }
+                    definitions.append(&mut answer.definitions);
+                    lists.push(answer.references);
+                    names.push(name.clone());
+                    roots.push(super::roots::RootPart::answered(name, None));
+                }
+                Err(error) => roots.push(super::roots::RootPart::failed(name, &error)),
+            }
+        }
+        let mut references: Vec<ReferenceEntry> =
+            super::roots::merge_ordered(lists, |r: &ReferenceEntry| {
+                (r.path.clone(), r.line, r.column)
+            })
+            .into_iter()
+            .map(|(i, r)| ReferenceEntry {
+                root: Some(names[i].clone()),
+                ..r
+            })
+            .collect();
+        references.truncate(limit);
+        ReferencesAnswer {
+            definitions,
+            truncated: total > references.len(),
+            references,
+            total,
+            files_searched,
+            roots: Some(roots),
         }
     }
 }

@@ -1,24 +1,132 @@
 //! Several workspace roots served by one server (`sextant mcp --root A --root B`): each
-//! root is a live workspace of its own (its index, watcher, `sextant.toml` and cache), and
-//! every tool call answers from exactly one of them.
+//! root is a live workspace of its own (its index, watcher, `sextant.toml` and cache). A
+//! call answers from exactly one of them, but for a question by name or pattern over the
+//! whole workspace ([`FAN_OUT_TOOLS`]) asked of no root in particular, which every root
+//! answers ([`Roots::ask_every`]) and the tool merges.
 //!
 //! Invariant: a call's `root` argument is taken out of its arguments here, before the tool
-//! parses them, so no tool knows of roots; a call never reads or writes a root other than
-//! the one chosen, and paths stay confined to that root as on a one-root server.
+//! parses them; a call never writes a root other than the one chosen, and paths stay
+//! confined to that root as on a one-root server. A root asked with the others that does
+//! not answer is named in the merged answer, never left out silently.
 
-use std::{path::Path, sync::Arc};
+use std::{
+    panic::AssertUnwindSafe,
+    path::Path,
+    sync::{Arc, mpsc},
+    time::{Duration, Instant},
+};
 
 use rmcp::model::JsonObject;
 use serde::Serialize;
 
-use super::{ErrorCode, ToolError};
-use crate::workspace::live::LiveWorkspace;
+use super::{ErrorCode, ToolError, answers::Indexed};
+use crate::workspace::live::{LiveWorkspace, RequestCancel};
 
 /// The argument naming the root a call answers from.
 pub const ROOT_ARGUMENT: &str = "root";
 
 /// Arguments whose strings are workspace paths: an absolute one picks its root.
 const PATH_ARGUMENTS: [&str; 4] = ["path", "file_path", "paths", "file_paths"];
+
+/// The tools whose question is a name or a pattern over the whole workspace: called with
+/// neither `root` nor a path on a server of several roots, they ask every root.
+pub const FAN_OUT_TOOLS: [&str; 4] = [
+    "lookup_symbol",
+    "search",
+    "find_definition",
+    "find_references",
+];
+
+/// Where a call answers from.
+pub enum Selection {
+    One(Arc<LiveWorkspace>),
+    /// Every root, in the order given (a tool of [`FAN_OUT_TOOLS`]).
+    Every,
+}
+
+/// How one root took part in an answer asked of every root.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct RootPart {
+    pub name: String,
+    /// Answered from the files indexed so far: the root's first index is still running.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partial: Option<Indexed>,
+    /// The root did not answer, so its hits are missing: why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<RootError>,
+}
+
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct RootError {
+    /// One of the error codes (`TIMEOUT`: no answer in time, such as a root whose first
+    /// index is still running).
+    pub code: String,
+    pub message: String,
+}
+
+impl RootPart {
+    /// The part of a root that answered, from the files indexed so far when `partial`.
+    pub fn answered(name: String, partial: Option<Indexed>) -> RootPart {
+        RootPart {
+            name,
+            partial,
+            error: None,
+        }
+    }
+
+    /// The part of a root that failed with `error`.
+    pub fn failed(name: String, error: &ToolError) -> RootPart {
+        let code = serde_json::to_value(error.code)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default();
+        RootPart {
+            name,
+            partial: None,
+            error: Some(RootError {
+                code,
+                message: error.message.clone(),
+            }),
+        }
+    }
+
+    /// The line the text of an answer opens with for a root that did not answer.
+    pub fn note(&self) -> Option<String> {
+        let error = self.error.as_ref()?;
+        Some(format!(
+            "[root {} did not answer: {}: {}]\n",
+            self.name, error.code, error.message
+        ))
+    }
+}
+
+/// Each root's name with what it answered, in the roots' order.
+pub type Answers<T> = Vec<(String, Result<T, ToolError>)>;
+
+/// The answers of every root, or the failure when none answered (the first root's code,
+/// each root's reason in the message).
+pub fn answered<T>(asked: Answers<T>) -> Result<Answers<T>, ToolError> {
+    if asked.iter().any(|(_, answer)| answer.is_ok()) {
+        return Ok(asked);
+    }
+    let reasons: Vec<String> = asked
+        .iter()
+        .filter_map(|(name, answer)| {
+            answer
+                .as_ref()
+                .err()
+                .map(|e| format!("{name}: {}", e.message))
+        })
+        .collect();
+    let code = asked
+        .iter()
+        .find_map(|(_, answer)| answer.as_ref().err().map(|e| e.code))
+        .unwrap_or(ErrorCode::Internal);
+    Err(ToolError::new(
+        code,
+        format!("no root answered ({})", reasons.join("; ")),
+    ))
+}
 
 /// One served root, as `workspace_status` lists it.
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
@@ -75,25 +183,114 @@ impl Roots {
         self.roots.iter().map(|r| r.info.name.clone()).collect()
     }
 
-    /// The root a call answers from, its `root` argument taken out of `args`: the root it
-    /// names (by name or path), else the root holding the call's first absolute path,
-    /// else the first root.
-    pub fn select(&self, args: Option<&mut JsonObject>) -> Result<Arc<LiveWorkspace>, ToolError> {
+    /// Where a call of `tool` answers from, its `root` argument taken out of `args`: the
+    /// root it names (by name or path); else, for a tool of [`FAN_OUT_TOOLS`] given no
+    /// path, every root; else the root holding the call's first absolute path, else the
+    /// first root.
+    pub fn select(
+        &self,
+        tool: &str,
+        args: Option<&mut JsonObject>,
+    ) -> Result<Selection, ToolError> {
+        let fans_out = self.is_several() && FAN_OUT_TOOLS.contains(&tool);
         let Some(args) = args else {
-            return Ok(self.first().clone());
+            return Ok(match fans_out {
+                true => Selection::Every,
+                false => Selection::One(self.first().clone()),
+            });
         };
         match args.remove(ROOT_ARGUMENT) {
-            Some(serde_json::Value::String(given)) => self.named(&given),
+            Some(serde_json::Value::String(given)) => self.named(&given).map(Selection::One),
             Some(other) => Err(ToolError::new(
                 ErrorCode::InvalidArgument,
                 format!("`root` must be a string naming a root, got {other}"),
             )),
             // With one root there is nothing to choose (and no path to resolve per call).
-            None if !self.is_several() => Ok(self.first().clone()),
-            None => Ok(first_absolute_path(args)
-                .and_then(|path| self.holding(Path::new(path)))
-                .unwrap_or_else(|| self.first().clone())),
+            None if !self.is_several() => Ok(Selection::One(self.first().clone())),
+            None if fans_out && !PATH_ARGUMENTS.iter().any(|key| args.contains_key(*key)) => {
+                Ok(Selection::Every)
+            }
+            None => Ok(Selection::One(
+                first_absolute_path(args)
+                    .and_then(|path| self.holding(Path::new(path)))
+                    .unwrap_or_else(|| self.first().clone()),
+            )),
         }
+    }
+
+    /// Asks every root `ask` at once, each on a thread of its own with a cancellation of
+    /// its own, which `cancel` (the request's) reaches; answers in the roots' order. A
+    /// root that has not answered within `patience` (one whose first index is still
+    /// running, say) is stopped and answers `TIMEOUT`, so that the request's own time limit
+    /// does not lose the other roots' answers with it.
+    pub fn ask_every<T: Send>(
+        &self,
+        cancel: &RequestCancel,
+        patience: Duration,
+        ask: impl Fn(&LiveWorkspace, &RequestCancel) -> Result<T, ToolError> + Sync,
+    ) -> Answers<T> {
+        let deadline = Instant::now() + patience;
+        let cancels: Vec<RequestCancel> = self
+            .roots
+            .iter()
+            .map(|_| RequestCancel::default())
+            .collect();
+        let mut answers: Vec<Option<Result<T, ToolError>>> =
+            self.roots.iter().map(|_| None).collect();
+        let mut stopped = vec![false; self.roots.len()];
+        std::thread::scope(|scope| {
+            let (tx, rx) = mpsc::channel();
+            for (i, (root, root_cancel)) in self.roots.iter().zip(&cancels).enumerate() {
+                let (tx, ask) = (tx.clone(), &ask);
+                scope.spawn(move || {
+                    let answer =
+                        std::panic::catch_unwind(AssertUnwindSafe(|| ask(&root.live, root_cancel)))
+                            .unwrap_or_else(|_| {
+                                Err(ToolError::new(
+                                    ErrorCode::Internal,
+                                    "internal error: a root's answer panicked",
+                                ))
+                            });
+                    let _ = tx.send((i, answer));
+                });
+            }
+            drop(tx);
+            let mut pending = self.roots.len();
+            while pending > 0 {
+                match rx.recv_timeout(POLL) {
+                    Ok((i, answer)) => {
+                        answers[i] = Some(answer);
+                        pending -= 1;
+                    }
+                    Err(mpsc::RecvTimeoutError::Timeout) => {}
+                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                }
+                let past_patience = Instant::now() >= deadline;
+                for (i, root_cancel) in cancels.iter().enumerate() {
+                    if answers[i].is_none() && (cancel.is_cancelled() || past_patience) {
+                        stopped[i] |= !cancel.is_cancelled();
+                        root_cancel.cancel();
+                    }
+                }
+            }
+        });
+        self.roots
+            .iter()
+            .zip(answers)
+            .zip(stopped)
+            .map(|((root, answer), stopped)| {
+                let answer = match answer {
+                    Some(Ok(value)) => Ok(value),
+                    Some(Err(_)) | None if stopped => Err(ToolError::new(
+                        ErrorCode::Timeout,
+                        format!("no answer within {} ms", patience.as_millis()),
+                    )),
+                    Some(Err(error)) => Err(error),
+                    None => Err(ToolError::new(ErrorCode::Internal, "a root gave no answer")),
+                };
+                (root.info.name.clone(), answer)
+            })
+            .collect()
     }
 
     fn named(&self, given: &str) -> Result<Arc<LiveWorkspace>, ToolError> {
@@ -125,6 +322,35 @@ impl Roots {
             .map(|r| r.live.clone())
     }
 }
+
+/// The items of several roots' lists as one list in the order `key` gives, each with its
+/// root's index: every list must be in that order already, and each keeps its own order
+/// (so a key that leaves ties does not reorder a root's answer); ties in the roots' order.
+pub fn merge_ordered<T, K: Ord>(lists: Vec<Vec<T>>, key: impl Fn(&T) -> K) -> Vec<(usize, T)> {
+    let mut lists: Vec<_> = lists
+        .into_iter()
+        .map(|l| l.into_iter().peekable())
+        .collect();
+    let mut merged = Vec::new();
+    loop {
+        let mut next: Option<(usize, K)> = None;
+        for (i, list) in lists.iter_mut().enumerate() {
+            if let Some(item) = list.peek() {
+                let k = key(item);
+                if next.as_ref().is_none_or(|(_, best)| k < *best) {
+                    next = Some((i, k));
+                }
+            }
+        }
+        let Some((i, _)) = next else {
+            return merged;
+        };
+        merged.extend(lists[i].next().map(|item| (i, item)));
+    }
+}
+
+/// How often [`Roots::ask_every`] looks whether to stop the roots still answering.
+const POLL: Duration = Duration::from_millis(20);
 
 fn first_absolute_path(args: &JsonObject) -> Option<&str> {
     PATH_ARGUMENTS
@@ -191,6 +417,23 @@ mod tests {
         assert_eq!(
             unique_names(&[Path::new("/a/x"), Path::new("/x")]),
             ["a/x", "/x"]
+        );
+    }
+
+    #[test]
+    fn merged_lists_keep_each_roots_order_and_break_ties_by_root() {
+        let first = vec![(1, "a"), (3, "b"), (2, "c")];
+        let second = vec![(1, "x"), (2, "y")];
+        let merged = merge_ordered(vec![first, second], |item| item.0);
+        assert_eq!(
+            merged,
+            [
+                (0, (1, "a")),
+                (1, (1, "x")),
+                (1, (2, "y")),
+                (0, (3, "b")),
+                (0, (2, "c"))
+            ]
         );
     }
 

@@ -2,12 +2,15 @@
 every tool takes an optional `root`, answers come from that root alone, and writes stay in
 it."""
 
+import json
+import os
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from conftest import SEXTANT, stdio_session, tool_error, wait_until_indexed, write
+from test_read import reference_tokens
 
 pytestmark = pytest.mark.anyio
 
@@ -43,8 +46,10 @@ async def test_every_tool_takes_a_root_and_answers_from_it_alone(two_roots):
         ]
         assert status["stats"]["files"] == 1
 
-        # No root: the first one.
-        assert symbol_names(await session.call_tool("lookup_symbol", {"query": "charge"})) == ["charge"]
+        # No root and no path: every root (see test_a_question_by_name_asks_every_root).
+        assert symbol_names(await session.call_tool("lookup_symbol", {"query": "charge"})) == ["charge", "charge_free"]
+        found = await session.call_tool("lookup_symbol", {"query": "charge", "root": "team-a/service"})
+        assert symbol_names(found) == ["charge"]
         found = await session.call_tool("lookup_symbol", {"query": "charge", "root": "team-b/service"})
         assert symbol_names(found) == ["charge_free"]
         assert found.structured_content["symbols"][0]["path"] == "search.py"
@@ -103,6 +108,233 @@ def test_roots_are_refused_twice_and_outside_mcp(two_roots):
     stats = subprocess.run([SEXTANT, "--root", str(billing), "--root", str(search), "stats"], capture_output=True, text=True)
     assert stats.returncode == 2
     assert "only `sextant mcp` serves several roots" in stats.stderr
+
+
+@pytest.fixture
+def shared_name(two_roots: tuple[Path, Path]) -> tuple[Path, Path]:
+    """`settle` defined in both roots, `settle_all` in the first only."""
+    billing, search = two_roots
+    write(billing, "shared.py", "def settle(ledger):\n    return ledger\n\n\ndef settle_all():\n    pass\n")
+    write(search, "shared.py", "def settle(batch):\n    return batch\n")
+    return billing, search
+
+
+def hits(result) -> list[tuple[str, str, str | None]]:
+    assert not result.is_error, result
+    return [(s["name"], s["path"], s.get("root")) for s in result.structured_content["symbols"]]
+
+
+A, B = "team-a/service", "team-b/service"
+EVERY_ROOT = [{"name": A}, {"name": B}]
+
+
+async def test_a_question_by_name_asks_every_root(shared_name):
+    billing, search = shared_name
+    async with stdio_session(billing, "--root", str(search)) as session:
+        for root in [A, B]:
+            await wait_until_indexed_in(session, root)
+
+        # A name only the second root defines is found without naming a root.
+        found = await session.call_tool("lookup_symbol", {"query": "query"})
+        assert hits(found) == [("query", "search.py", B)]
+        assert found.structured_content["roots"] == EVERY_ROOT
+
+        # Ranked over every root (exact, then prefix), equal ranks in the roots' order.
+        found = await session.call_tool("lookup_symbol", {"query": "settle"})
+        assert hits(found) == [("settle", "shared.py", A), ("settle", "shared.py", B), ("settle_all", "shared.py", A)]
+        data = found.structured_content
+        assert (data["total"], data["truncated"], "partial" in data) == (3, False, False)
+        # The text content is the same answer, each hit's root beside its path.
+        assert json.loads(found.content[0].text) == data
+        assert '"path":"shared.py","root":"team-b/service"' in found.content[0].text
+
+        cut = (await session.call_tool("lookup_symbol", {"query": "settle", "limit": 2})).structured_content
+        assert [(s["name"], s["root"]) for s in cut["symbols"]] == [("settle", A), ("settle", B)]
+        assert (cut["total"], cut["truncated"]) == (3, True)
+        found = await session.call_tool("lookup_symbol", {"query": "charge"})
+        assert hits(found) == [("charge", "billing.py", A), ("charge_free", "search.py", B)]
+
+        # With `root`: that root's answer alone, as a one-root server gives it.
+        for root, expected in [(A, [("settle", "shared.py", None), ("settle_all", "shared.py", None)]), (B, [("settle", "shared.py", None)])]:
+            only = await session.call_tool("lookup_symbol", {"query": "settle", "root": root})
+            assert hits(only) == expected
+            assert "roots" not in only.structured_content
+
+
+async def test_definitions_and_references_by_name_come_from_every_root(shared_name):
+    billing, search = shared_name
+    write(billing, "app.py", "from shared import settle\n\nsettle(1)\n")
+    write(search, "cli.py", "from shared import settle\n\n\ndef main():\n    settle(2)\n")
+    async with stdio_session(billing, "--root", str(search)) as session:
+        for root in [A, B]:
+            await wait_until_indexed_in(session, root)
+
+        found = (await session.call_tool("find_definition", {"query": "settle"})).structured_content
+        assert found == {
+            "definitions": [
+                {"name": "settle", "kind": "function", "path": "shared.py", "root": A, "line": 1},
+                {"name": "settle", "kind": "function", "path": "shared.py", "root": B, "line": 1},
+            ],
+            "roots": EVERY_ROOT,
+        }
+        only = (await session.call_tool("find_definition", {"query": "charge_free"})).structured_content
+        assert [(d["path"], d["root"]) for d in only["definitions"]] == [("search.py", B)]
+
+        used = (await session.call_tool("find_references", {"query": "settle"})).structured_content
+        everywhere = [
+            ("app.py", A, 1, "import"),
+            ("app.py", A, 3, "call"),
+            ("cli.py", B, 1, "import"),
+            ("cli.py", B, 5, "call"),
+            ("shared.py", A, 1, "definition"),
+            ("shared.py", B, 1, "definition"),
+        ]
+        assert [(r["path"], r["root"], r["line"], r["role"]) for r in used["references"]] == everywhere
+        assert [(d["path"], d["root"]) for d in used["definitions"]] == [("shared.py", A), ("shared.py", B)]
+        assert (used["total"], used["truncated"], used["roots"]) == (6, False, EVERY_ROOT)
+        cut = (await session.call_tool("find_references", {"query": "settle", "limit": 3})).structured_content
+        assert [(r["path"], r["root"], r["line"], r["role"]) for r in cut["references"]] == everywhere[:3]
+        assert (cut["total"], cut["truncated"]) == (6, True)
+
+        # With `root`, or at a position (a path): one root, as before.
+        in_b = (await session.call_tool("find_references", {"query": "settle", "root": B})).structured_content
+        assert [(r["path"], r.get("root"), r["line"]) for r in in_b["references"]] == [("cli.py", None, 1), ("cli.py", None, 5), ("shared.py", None, 1)]
+        assert "roots" not in in_b
+        at = (await session.call_tool("find_definition", {"path": str(search / "cli.py"), "line": 5, "column": 5})).structured_content
+        assert at == {"definitions": [{"name": "settle", "kind": "function", "path": "shared.py", "line": 1}]}
+
+
+SEARCH_EVERY_ROOT = """[team-a/service] billing.py
+in function charge, lines 1-2
+2:    return amount
+
+[team-b/service] search.py
+in function query, lines 1-2
+2:    return text
+
+[team-a/service] shared.py
+in function settle, lines 1-2
+2:    return ledger
+
+[team-b/service] shared.py
+in function settle, lines 1-2
+2:    return batch
+"""
+
+
+def search_hits(result) -> list[tuple[str | None, str, int, str]]:
+    assert not result.is_error, result
+    return [(f.get("root"), f["path"], l["line"], l["text"]) for f in result.structured_content["files"] for l in f["lines"]]
+
+
+async def test_a_search_asks_every_root_and_pages_over_them_under_one_budget(shared_name):
+    billing, search = shared_name
+    async with stdio_session(billing, "--root", str(search)) as session:
+        for root in [A, B]:
+            await wait_until_indexed_in(session, root)
+
+        # In path order, a path both roots hold in the roots' order.
+        whole = await session.call_tool("search", {"pattern": "return"})
+        assert whole.content[0].text == SEARCH_EVERY_ROOT
+        everything = [
+            (A, "billing.py", 2, "    return amount"),
+            (B, "search.py", 2, "    return text"),
+            (A, "shared.py", 2, "    return ledger"),
+            (B, "shared.py", 2, "    return batch"),
+        ]
+        assert search_hits(whole) == everything
+        data = whole.structured_content
+        assert (data["matches"], data["truncated"], data["roots"]) == (4, False, EVERY_ROOT)
+        assert data["tokens"] == reference_tokens(SEARCH_EVERY_ROOT)
+
+        # Pages over the merged hits: continuing gives the rest, no more, no fewer.
+        first = await session.call_tool("search", {"pattern": "return", "limit": 3})
+        assert search_hits(first) == everything[:3]
+        assert first.structured_content["next_offset"] == 3
+        rest = await session.call_tool("search", {"pattern": "return", "offset": 3})
+        assert search_hits(rest) == everything[3:]
+        assert "next_offset" not in rest.structured_content
+
+        # One budget for the merged text: the most hits that fit, counted exactly.
+        two = await session.call_tool("search", {"pattern": "return", "limit": 2})
+        two_tokens = two.structured_content["tokens"]
+        for budget, shown in [(two_tokens, 2), (two_tokens - 1, 1)]:
+            cut = await session.call_tool("search", {"pattern": "return", "max_tokens": budget})
+            assert search_hits(cut) == everything[:shown], budget
+            text = cut.content[0].text
+            assert text.endswith(f"[more matches not shown: continue with offset {shown}]\n")
+            assert cut.structured_content["tokens"] == reference_tokens(text) <= budget
+        assert (await session.call_tool("search", {"pattern": "return", "max_tokens": two_tokens})).content[0].text == two.content[0].text
+
+        # With `root`, or with `paths`: one root, as before.
+        only = await session.call_tool("search", {"pattern": "return", "root": B})
+        assert search_hits(only) == [(None, "search.py", 2, "    return text"), (None, "shared.py", 2, "    return batch")]
+        assert "roots" not in only.structured_content
+        assert only.content[0].text.startswith("search.py\n")
+        in_first = await session.call_tool("search", {"pattern": "return", "paths": ["shared.py"]})
+        assert search_hits(in_first) == [(None, "shared.py", 2, "    return ledger")]
+
+        # The query's own refusal comes once.
+        bad = tool_error(await session.call_tool("search", {"pattern": "(", "regex": True}))
+        assert bad["code"] == "INVALID_ARGUMENT" and "no root answered" not in bad["message"]
+
+
+async def test_a_root_that_does_not_answer_is_named_and_the_others_hits_kept(shared_name):
+    billing, search = shared_name
+    write(search, "sextant.toml", "[check\n")
+    async with stdio_session(billing, "--root", str(search)) as session:
+        await wait_until_indexed_in(session, A)
+        found = (await session.call_tool("lookup_symbol", {"query": "settle"})).structured_content
+        assert [(s["name"], s["root"]) for s in found["symbols"]] == [("settle", A), ("settle_all", A)]
+        assert found["roots"][0] == {"name": A}
+        failed = found["roots"][1]
+        assert failed["name"] == B and failed["error"]["code"] == "INTERNAL"
+        assert failed["error"]["message"].startswith("the workspace could not be loaded: ")
+
+        searched = await session.call_tool("search", {"pattern": "return ledger"})
+        assert searched.structured_content["roots"] == found["roots"]
+        note = f"[root {B} did not answer: INTERNAL: {failed['error']['message']}]\n"
+        assert searched.content[0].text == note + "[team-a/service] shared.py\nin function settle, lines 1-2\n2:    return ledger\n"
+        assert searched.structured_content["tokens"] == reference_tokens(searched.content[0].text)
+
+    # No root answers: the call fails, saying why for each.
+    write(billing, "sextant.toml", "[check\n")
+    async with stdio_session(billing, "--root", str(search)) as session:
+        error = tool_error(await session.call_tool("lookup_symbol", {"query": "settle"}))
+        assert error["code"] == "INTERNAL"
+        assert error["message"].startswith(f"no root answered ({A}: the workspace could not be loaded: ")
+        assert f"; {B}: the workspace could not be loaded: " in error["message"]
+
+
+async def test_a_root_still_indexing_answers_partially_and_says_so(shared_name):
+    billing, search = shared_name
+    # 300 more files: the second root's first index has two shards, each slowed down.
+    for i in range(300):
+        write(search, f"m{i:03}.py", f"def task_{i:03}():\n    return {i}\n")
+    env = {**os.environ, "SEXTANT_TEST_INDEX_SHARD_PAUSE_MS": "5000"}
+    async with stdio_session(billing, "--root", str(search), "--no-cache", env=env) as session:
+        # The second root answers from its first 256 files, which leave out its `settle`.
+        early = (await session.call_tool("lookup_symbol", {"query": "settle"})).structured_content
+        indexed = {"files_indexed": 256, "files_total": 302}
+        assert [(s["name"], s["root"]) for s in early["symbols"]] == [("settle", A), ("settle_all", A)], early
+        assert (early["partial"], early["roots"]) == (indexed, [{"name": A}, {"name": B, "partial": indexed}]), early
+
+        await wait_until_indexed_in(session, B)
+        late = (await session.call_tool("lookup_symbol", {"query": "settle"})).structured_content
+        assert [(s["name"], s["root"]) for s in late["symbols"]] == [("settle", A), ("settle", B), ("settle_all", A)]
+        assert "partial" not in late and late["roots"] == EVERY_ROOT
+
+
+async def test_roots_that_answer_too_late_are_given_up_before_the_call_times_out(two_roots):
+    billing, search = two_roots
+    # Every first shard takes 20 s; a root is waited for three quarters of the 4 s limit.
+    env = {**os.environ, "SEXTANT_TEST_INDEX_SHARD_PAUSE_MS": "20000"}
+    async with stdio_session(billing, "--root", str(search), "--no-cache", "--request-timeout-ms", "4000", env=env) as session:
+        error = tool_error(await session.call_tool("lookup_symbol", {"query": "charge"}))
+    assert error == {
+        "code": "TIMEOUT",
+        "message": f"no root answered ({A}: no answer within 3000 ms; {B}: no answer within 3000 ms)",
+    }
 
 
 async def wait_until_indexed_in(session, root: str):

@@ -28,6 +28,7 @@ use super::{
         OutlineAnswer, ParseAnswer, Positions, ReferencesAnswer, TypecheckAnswer,
     },
     paths,
+    roots::Selection,
     schema::{input_schema, output_schema},
 };
 use crate::{
@@ -367,6 +368,8 @@ pub struct SextantServer {
     /// argument chose (`ServerHandler::call_tool`).
     live: Arc<LiveWorkspace>,
     roots: Arc<super::roots::Roots>,
+    /// This call asks every root ([`super::roots::Selection::Every`]).
+    every_root: bool,
     limits: Arc<Limits>,
     /// Slots for tool calls that compute (`max_in_flight`).
     in_flight: Arc<Semaphore>,
@@ -514,6 +517,7 @@ impl SextantServer {
         SextantServer {
             live: roots.first().clone(),
             roots,
+            every_root: false,
             in_flight: Arc::new(Semaphore::new(limits.max_in_flight.max(1))),
             status_lane: Arc::new(Semaphore::new(STATUS_LANE_SLOTS)),
             runs: Arc::default(),
@@ -731,6 +735,23 @@ impl SextantServer {
         let args: FindDefinitionArgs = parse_args(args)?;
         let positions = args.positions.unwrap_or_default();
         let out = match name_or_position(&args.query, &args.path, args.line, args.column)? {
+            Target::Name(name) if self.every_root => {
+                let prefix = args.path_prefix.clone();
+                let answer = self
+                    .run_on_every_root(
+                        "find_definition",
+                        ctx,
+                        move |live, cancel| {
+                            live.read(cancel, |s: &Snapshot| {
+                                s.analysis.definition_by_name(&name, prefix.as_deref())
+                            })
+                            .map_err(read_error)
+                        },
+                        move |asked| Ok(DefinitionAnswer::merged(asked, positions)),
+                    )
+                    .await?;
+                return self.bounded(answer);
+            }
             Target::Name(name) => {
                 let live = self.live.clone();
                 let prefix = args.path_prefix.clone();
@@ -779,7 +800,22 @@ impl SextantServer {
             path_prefix: args.path_prefix.clone(),
             limit: in_range("limit", args.limit, 1, 1000, 100)?,
         };
-        let out = match name_or_position(&args.query, &args.path, args.line, args.column)? {
+        let limit = query.limit;
+        let answer = match name_or_position(&args.query, &args.path, args.line, args.column)? {
+            Target::Name(name) if self.every_root => {
+                self.run_on_every_root(
+                    "find_references",
+                    ctx,
+                    move |live, cancel| {
+                        live.read(cancel, |s: &Snapshot| {
+                            s.analysis.references_by_name(&name, &query)
+                        })
+                        .map_err(read_error)
+                    },
+                    move |asked| Ok(ReferencesAnswer::merged(asked, limit, positions)),
+                )
+                .await?
+            }
             Target::Name(name) => {
                 let live = self.live.clone();
                 self.run("find_references", ctx, Lane::Compute, move |cancel| {
@@ -788,10 +824,11 @@ impl SextantServer {
                     })
                     .map_err(read_error)
                 })
-                .await?
+                .await
+                .map(|found| ReferencesAnswer::new(found, positions))?
             }
-            Target::Position { path, line, column } => {
-                self.run_on_file(
+            Target::Position { path, line, column } => self
+                .run_on_file(
                     "find_references",
                     ctx,
                     path,
@@ -801,11 +838,10 @@ impl SextantServer {
                         analysis.references(file, offset, &query)
                     },
                 )
-                .await?
-            }
+                .await
+                .map(|found| ReferencesAnswer::new(found, positions))?,
         };
         // A long list is cut to fit the response budget rather than refused.
-        let answer = ReferencesAnswer::new(out, positions);
         let fitted = largest_that_fits(
             answer.references.len().max(1),
             self.limits.max_response_chars,
@@ -901,28 +937,25 @@ impl SextantServer {
             path_prefix: args.path_prefix,
             limit: in_range("limit", args.limit, 1, 200, 20)?,
         };
-        let live = self.live.clone();
-        let out = self
-            .run("lookup_symbol", ctx, Lane::Compute, move |cancel| {
-                let full = |s: &Snapshot| {
-                    let found = s.analysis.symbol_search(&query)?;
-                    Ok(LookupAnswer::new(found, positions))
-                };
-                let partial = |p: &PartialIndex| {
-                    let shards = p.shards_built();
-                    let found = p
-                        .snapshot
-                        .analysis
-                        .symbol_search_in_shards(&query, shards)?;
-                    let mut answer = LookupAnswer::new(found, positions);
-                    // Every shard built (since it was asked): the answer is the whole index's.
-                    answer.partial = (!p.covers_every_file(shards)).then(|| p.indexed(shards));
-                    Ok(answer)
-                };
-                live.read_or_partial(cancel, full, partial)
-                    .map_err(read_error)
+        let out = if self.every_root {
+            let (text, limit) = (query.query.clone(), query.limit);
+            self.run_on_every_root(
+                "lookup_symbol",
+                ctx,
+                move |live, cancel| search_symbols(live, cancel, &query),
+                move |asked| Ok(LookupAnswer::merged(&text, asked, limit, positions)),
+            )
+            .await?
+        } else {
+            let live = self.live.clone();
+            self.run("lookup_symbol", ctx, Lane::Compute, move |cancel| {
+                let (found, partial) = search_symbols(&live, cancel, &query)?;
+                let mut answer = LookupAnswer::new(found, positions);
+                answer.partial = partial;
+                Ok(answer)
             })
-            .await?;
+            .await?
+        };
         self.bounded(out)
     }
 
@@ -1127,6 +1160,27 @@ impl SextantServer {
     }
 }
 
+/// The symbols `query` finds in `live`, with the files it had indexed when its first index
+/// was still running (answered from the shards built so far).
+fn search_symbols(
+    live: &LiveWorkspace,
+    cancel: &RequestCancel,
+    query: &SymbolQuery,
+) -> Result<(ide::SymbolSearch, Option<super::answers::Indexed>), ToolError> {
+    let full = |s: &Snapshot| Ok((s.analysis.symbol_search(query)?, None));
+    let partial = |p: &PartialIndex| {
+        let shards = p.shards_built();
+        let found = p.snapshot.analysis.symbol_search_in_shards(query, shards)?;
+        // Every shard built (since it was asked): the answer is the whole index's.
+        Ok((
+            found,
+            (!p.covers_every_file(shards)).then(|| p.indexed(shards)),
+        ))
+    };
+    live.read_or_partial(cancel, full, partial)
+        .map_err(read_error)
+}
+
 /// The first projects (at most 50) whose JSON fits in `budget` characters.
 fn first_projects(projects: Vec<ide::ProjectInfo>, budget: usize) -> Vec<ide::ProjectInfo> {
     let mut used = 0;
@@ -1199,6 +1253,27 @@ impl SextantServer {
     /// argument listed in `format::WRITING_ARGUMENTS`.
     pub(super) fn writes_allowed(&self) -> bool {
         !self.limits.read_only
+    }
+
+    /// Asks every root `ask` within one slot and the time limit of the call, each root
+    /// waited for three quarters of it ([`super::roots::Roots::ask_every`]: the rest is
+    /// left to answer with the roots that did), then `merge`s what they answered; fails
+    /// when no root answered.
+    async fn run_on_every_root<T: Send + 'static, A: Send + 'static>(
+        &self,
+        tool: &str,
+        ctx: RequestContext<RoleServer>,
+        ask: impl Fn(&LiveWorkspace, &RequestCancel) -> Result<T, ToolError> + Send + Sync + 'static,
+        merge: impl FnOnce(super::roots::Answers<T>) -> Result<A, ToolError> + Send + 'static,
+    ) -> Result<A, CallToolResult> {
+        let roots = self.roots.clone();
+        let patience = self.limits.request_timeout() * 3 / 4;
+        self.run(tool, ctx, Lane::Compute, move |cancel| {
+            merge(super::roots::answered(
+                roots.ask_every(cancel, patience, ask),
+            )?)
+        })
+        .await
     }
 
     fn bounded<T: Serialize>(&self, value: T) -> ToolResult<T> {
@@ -1414,19 +1489,25 @@ impl ServerHandler for SextantServer {
         mut request: rmcp::model::CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::CallToolResponse, rmcp::ErrorData> {
-        let live = match self.roots.select(request.arguments.as_mut()) {
-            Ok(live) => live,
-            Err(error) => return Ok(CallToolResult::from(error).into()),
-        };
+        let selection = self.roots.select(&request.name, request.arguments.as_mut());
         let chosen;
-        let server = if Arc::ptr_eq(&live, &self.live) {
-            self
-        } else {
-            chosen = SextantServer {
-                live,
-                ..self.clone()
-            };
-            &chosen
+        let server = match selection {
+            Ok(Selection::One(live)) if Arc::ptr_eq(&live, &self.live) => self,
+            Ok(Selection::One(live)) => {
+                chosen = SextantServer {
+                    live,
+                    ..self.clone()
+                };
+                &chosen
+            }
+            Ok(Selection::Every) => {
+                chosen = SextantServer {
+                    every_root: true,
+                    ..self.clone()
+                };
+                &chosen
+            }
+            Err(error) => return Ok(CallToolResult::from(error).into()),
         };
         let call = rmcp::handler::server::tool::ToolCallContext::new(server, request, context);
         self.tool_router.call(call).await

@@ -5,26 +5,39 @@
 //! a piece of code, full of `(`, `.` and `[`); paths are workspace-relative and confined
 //! by `paths::resolve`; the text never exceeds the call's token budget, and when hits are
 //! left out it ends with the `offset` to continue from (also `next_offset` in the data).
+//! Asked of every root, the page is one over all their hits, under the one budget.
 
 use rmcp::{
     RoleServer, handler::server::router::tool::ToolRouter, model::JsonObject,
     service::RequestContext, tool, tool_router,
 };
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::{Lane, SextantServer, in_range, parse_args, read_error};
 use crate::{
-    ide::{CaseMode, Encoding, SearchAnswer, SearchQuery, SearchRegion},
+    ide::{self, CaseMode, Encoding, SearchAnswer, SearchQuery, SearchRegion},
     mcp::{
         ErrorCode, ToolError,
         answers::Rendered,
         budget::budget,
         paths,
+        roots::{self, RootPart},
         schema::{input_schema, output_schema},
     },
     workspace::live::{Snapshot, WhileIndexing},
 };
+
+/// `search`'s answer: the page, and, asked of every root, how each root took part.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SearchResult {
+    #[serde(flatten)]
+    pub page: SearchAnswer,
+    /// Asked of every root (no `root` given, on a server of several): each root, in order,
+    /// with `error` when it did not answer (its hits are missing).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub roots: Option<Vec<RootPart>>,
+}
 
 /// The most paths a call names.
 const MAX_PATHS: usize = 32;
@@ -116,14 +129,14 @@ impl SextantServer {
     #[tool(
         description = "Text search (literal, or regex with `regex: true`) like `rg -n`: hits by file with context and enclosing definition, paged and cut to `max_tokens`.",
         input_schema = input_schema::<SearchArgs>(),
-        output_schema = output_schema::<SearchAnswer>(),
+        output_schema = output_schema::<SearchResult>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
     )]
     async fn search(
         &self,
         args: JsonObject,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<Rendered<SearchAnswer>, rmcp::model::CallToolResult> {
+    ) -> Result<Rendered<SearchResult>, rmcp::model::CallToolResult> {
         let args: SearchArgs = parse_args(args)?;
         let budget = budget(&self.limits, args.max_tokens, args.encoding)?;
         let context = in_range("context", args.context, 0, 20, 0)?;
@@ -151,8 +164,31 @@ impl SextantServer {
             limit,
             offset: args.offset.unwrap_or(0) as usize,
         };
+        if self.every_root {
+            // Roots selected with no path given: the query's refusals are the same in every root.
+            ide::check_search(&query).map_err(ToolError::failed)?;
+            let asked = query.clone();
+            let answer = self
+                .run_on_every_root(
+                    "search",
+                    ctx,
+                    move |live, cancel| {
+                        live.read_early(cancel, WhileIndexing::Answer, |s: &Snapshot| {
+                            s.analysis.search_hits(&asked)
+                        })
+                        .map_err(read_error)?
+                        .map_err(ToolError::failed)
+                    },
+                    move |answers| search_every_root(answers, &query, budget),
+                )
+                .await?;
+            return Ok(Rendered {
+                text: answer.page.text.clone(),
+                data: answer,
+            });
+        }
         let live = self.live.clone();
-        let answer = self
+        let page = self
             .run("search", ctx, Lane::Compute, move |cancel| {
                 for path in &user_paths {
                     query.paths.push(paths::resolve(live.root(), path)?.0);
@@ -166,10 +202,35 @@ impl SextantServer {
             })
             .await?;
         Ok(Rendered {
-            text: answer.text.clone(),
-            data: answer,
+            text: page.text.clone(),
+            data: SearchResult { page, roots: None },
         })
     }
+}
+
+/// One page over the hits of every root that answered, its text opening with a line for
+/// each root that did not.
+fn search_every_root(
+    asked: roots::Answers<ide::WorkspaceHits>,
+    query: &SearchQuery,
+    budget: ide::Budget,
+) -> Result<SearchResult, ToolError> {
+    let (mut parts, mut roots) = (Vec::new(), Vec::new());
+    for (name, answer) in asked {
+        match answer {
+            Ok(hits) => {
+                roots.push(RootPart::answered(name.clone(), None));
+                parts.push((name, hits));
+            }
+            Err(error) => roots.push(RootPart::failed(name, &error)),
+        }
+    }
+    let preamble: String = roots.iter().filter_map(RootPart::note).collect();
+    let page = ide::search_across(parts, query, budget, &preamble).map_err(ToolError::failed)?;
+    Ok(SearchResult {
+        page,
+        roots: Some(roots),
+    })
 }
 
 /// The server's tools with `search`.
