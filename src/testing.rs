@@ -42,6 +42,9 @@ pub struct TestHooks {
     /// the writer to drop memoized answers) instead of every 2,048, so that a test sees it
     /// do so on a small workspace.
     pub check_batch: Option<u32>,
+    /// `SEXTANT_TEST_CACHE_SAVE_PAUSE_MS=N`: every save of the persistent cache waits N ms
+    /// before it writes, as on a slow disk, so that a test sees what does not wait for it.
+    pub cache_save_pause: Option<Duration>,
 }
 
 impl TestHooks {
@@ -69,6 +72,9 @@ impl TestHooks {
             check_batch: variable("SEXTANT_TEST_CHECK_BATCH")
                 .and_then(|n| n.parse().ok())
                 .filter(|&n| n > 0),
+            cache_save_pause: variable("SEXTANT_TEST_CACHE_SAVE_PAUSE_MS")
+                .and_then(|ms| ms.parse().ok())
+                .map(Duration::from_millis),
         }
     }
 }
@@ -94,6 +100,7 @@ mod tests {
                 "SEXTANT_TEST_APPLY_STEP_PAUSE_MS" => "150",
                 "SEXTANT_TEST_INDEX_SHARD_PAUSE_MS" => "40",
                 "SEXTANT_TEST_CHECK_BATCH" => "2",
+                "SEXTANT_TEST_CACHE_SAVE_PAUSE_MS" => "3000",
                 _ => return None,
             };
             Some(value.to_string())
@@ -111,6 +118,7 @@ mod tests {
                 cache_disk_full: false,
                 index_shard_pause: Some(Duration::from_millis(40)),
                 check_batch: Some(2),
+                cache_save_pause: Some(Duration::from_millis(3000)),
             }
         );
         let malformed = |name: &str| {

@@ -223,15 +223,25 @@ fn index_checksum(index: &[u8]) -> [u8; 8] {
     blake3::hash(index).as_bytes()[..8].try_into().unwrap()
 }
 
+type Fresh = HashMap<RecordKey, (RecordKind, Vec<u8>)>;
+
 /// The records of one workspace: those of its file (as read, then as last saved), and
 /// those this process computed since.
 pub struct RecordStore {
     read: RwLock<Records>,
     state: FileState,
+    /// Records of the file read that were used since the last save began.
     used: Mutex<HashSet<RecordKey>>,
-    /// Computed and not yet saved. After a save they are read back from what was written,
-    /// so that a long-running server holds each record once, not every one it ever made.
-    fresh: Mutex<HashMap<RecordKey, (RecordKind, Vec<u8>)>>,
+    /// Computed and not yet being saved. After a save they are read back from what was
+    /// written, so that a long-running server holds each record once, not every one it
+    /// ever made.
+    fresh: Mutex<Fresh>,
+    /// Computed records taken for a save ([`RecordStore::take_for_save`]), until it has
+    /// written them: queries read and record while it writes. After a failed save they
+    /// wait here for the next one.
+    saving: RwLock<Fresh>,
+    /// The keys of `saving` the save under way writes.
+    writing: Mutex<Vec<RecordKey>>,
     faults: Mutex<Vec<String>>,
     hits: AtomicUsize,
     computed: AtomicUsize,
@@ -259,6 +269,8 @@ impl RecordStore {
             state,
             used: Mutex::default(),
             fresh: Mutex::default(),
+            saving: RwLock::default(),
+            writing: Mutex::default(),
             faults: Mutex::default(),
             hits: AtomicUsize::new(0),
             computed: AtomicUsize::new(0),
@@ -294,7 +306,12 @@ impl RecordStore {
     /// The bytes recorded for `key`, if a record of it was read and passes its checksum,
     /// or was put by this process.
     pub fn get(&self, key: &RecordKey) -> Option<Vec<u8>> {
+        // In the order a save moves records (`fresh`, then `saving`, then the file it
+        // wrote), so that no record is in a place already looked at.
         if let Some((_, bytes)) = self.fresh.lock().unwrap().get(key) {
+            return Some(bytes.clone());
+        }
+        if let Some((_, bytes)) = self.saving.read().unwrap().get(key) {
             return Some(bytes.clone());
         }
         let read = self.read.read().unwrap();
@@ -341,6 +358,13 @@ impl RecordStore {
         }
     }
 
+    /// Takes the records computed so far for the next save ([`RecordStore::write`]); those
+    /// computed later wait for the save after it.
+    pub fn take_for_save(&self) {
+        let mut fresh = self.fresh.lock().unwrap();
+        self.saving.write().unwrap().extend(fresh.drain());
+    }
+
     /// Notes a record that could not be used (the decoding of a checked record failed).
     pub fn fault(&self, what: String) {
         self.faults.lock().unwrap().push(what);
@@ -362,8 +386,14 @@ impl RecordStore {
     /// Whether a save would write anything the file lacks: new records, or a file to
     /// replace (corrupt, of another build, or with a faulty record).
     pub fn has_news(&self) -> bool {
+        !self.fresh.lock().unwrap().is_empty() || self.has_taken_news()
+    }
+
+    /// Whether a save of what [`RecordStore::take_for_save`] took would write anything the
+    /// file lacks.
+    pub fn has_taken_news(&self) -> bool {
         let faults = self.faults.lock().unwrap().len();
-        if !self.fresh.lock().unwrap().is_empty() {
+        if !self.saving.read().unwrap().is_empty() {
             return true;
         }
         match *self.saved_faults.lock().unwrap() {
@@ -375,35 +405,44 @@ impl RecordStore {
     }
 
     /// Takes `file`, what a save just wrote (with [`RecordStore::write`]), as the records
-    /// read: this process's fresh records are now among them.
+    /// read: the records that save wrote are now among them. Records computed while it
+    /// wrote stay for the next save.
     pub fn saved(&self, file: Box<dyn RecordFile>) {
         let (records, _) = Records::open(file);
-        // Hold `fresh` while swapping, so that no record is in neither place for a reader.
-        let mut fresh = self.fresh.lock().unwrap();
+        // The file first, then `saving` emptied of what it holds: a reader looks in that
+        // order.
         *self.read.write().unwrap() = records;
-        fresh.clear();
-        self.used.lock().unwrap().clear();
+        let written = std::mem::take(&mut *self.writing.lock().unwrap());
+        let mut saving = self.saving.write().unwrap();
+        for key in written {
+            saving.remove(&key);
+        }
+        drop(saving);
         *self.saved_faults.lock().unwrap() = Some(self.faults.lock().unwrap().len());
     }
 
     /// Writes the file to save to `out`: this process's records and those it used, then
     /// the others read from the file and from `newer` (what another process saved
     /// meanwhile), newest generation first, as many as fit in `cap` bytes. Records that
-    /// cannot be read or fail their checksum are left out.
+    /// cannot be read or fail their checksum are left out. This process's records are
+    /// those [`RecordStore::take_for_save`] took: queries go on reading and recording
+    /// meanwhile, for the next save. One save at a time (the caller's to ensure, as
+    /// `workspace/cache.rs` does).
     pub fn write(
         &self,
         newer: Option<&RecordStore>,
         cap: usize,
         out: &mut dyn std::io::Write,
     ) -> std::io::Result<()> {
+        let used = std::mem::take(&mut *self.used.lock().unwrap());
         let read = self.read.read().unwrap();
         let newer_read = newer.map(|n| n.read.read().unwrap());
         let generation = read
             .generation
             .max(newer_read.as_ref().map_or(0, |n| n.generation))
             .saturating_add(1);
-        let fresh = self.fresh.lock().unwrap();
-        let used = self.used.lock().unwrap();
+        let fresh = self.saving.read().unwrap();
+        *self.writing.lock().unwrap() = fresh.keys().copied().collect();
         // Where a record's bytes are: in memory, or in one of the files read.
         enum Source<'a> {
             Fresh(&'a [u8]),
@@ -485,6 +524,7 @@ mod tests {
     }
 
     fn encoded(store: &RecordStore, newer: Option<&RecordStore>, cap: usize) -> Vec<u8> {
+        store.take_for_save();
         let mut file = Vec::new();
         store.write(newer, cap, &mut file).unwrap();
         file
@@ -626,10 +666,56 @@ mod tests {
         store.saved(Box::new(encoded(&store, None, usize::MAX)));
         assert!(!store.has_news());
         assert!(store.fresh.lock().unwrap().is_empty());
+        assert!(store.saving.read().unwrap().is_empty());
         assert_eq!(store.get(&key(1)).as_deref(), Some(&b"one"[..]));
         assert_eq!(store.counts().computed, 1);
         store.put(RecordKind::FileSymbols, key(2), b"two".to_vec());
         assert!(store.has_news());
+    }
+
+    #[test]
+    fn records_computed_while_a_save_writes_are_kept_for_the_next() {
+        let store = RecordStore::empty();
+        store.put(RecordKind::FileSymbols, key(1), b"one".to_vec());
+        store.take_for_save();
+        let mut file = Vec::new();
+        store.write(None, usize::MAX, &mut file).unwrap();
+        // Between the write and the swap to what it wrote, a query reads and records.
+        assert_eq!(store.get(&key(1)).as_deref(), Some(&b"one"[..]));
+        store.put(RecordKind::FileSymbols, key(2), b"two".to_vec());
+        store.saved(Box::new(file));
+        assert_eq!(store.get(&key(1)).as_deref(), Some(&b"one"[..]));
+        assert_eq!(store.get(&key(2)).as_deref(), Some(&b"two"[..]));
+        assert!(store.has_news());
+        let next = read(encoded(&store, None, usize::MAX));
+        assert!(next.get(&key(1)).is_some() && next.get(&key(2)).is_some());
+    }
+
+    #[test]
+    fn a_failed_save_leaves_its_records_for_the_next() {
+        let store = RecordStore::empty();
+        store.put(RecordKind::FileSymbols, key(1), b"one".to_vec());
+        store.take_for_save();
+        let mut refused = DiskFullWriter;
+        assert!(store.write(None, usize::MAX, &mut refused).is_err());
+        assert_eq!(store.get(&key(1)).as_deref(), Some(&b"one"[..]));
+        assert!(store.has_news());
+        store.put(RecordKind::FileSymbols, key(2), b"two".to_vec());
+        let next = read(encoded(&store, None, usize::MAX));
+        assert!(next.get(&key(1)).is_some() && next.get(&key(2)).is_some());
+    }
+
+    /// A writer that refuses every byte, as a full disk does.
+    struct DiskFullWriter;
+
+    impl std::io::Write for DiskFullWriter {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::other("disk full"))
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
     }
 
     #[test]

@@ -28,6 +28,15 @@ pub struct CacheStatus {
     pub saves: u64,
 }
 
+/// Which of this process's records a save writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Saving {
+    /// Every record computed until the save begins.
+    AllComputed,
+    /// Those [`Cache::take_for_save`] took (and any a failed save left).
+    Taken,
+}
+
 /// The file of records a directory holds.
 const RECORDS_FILE: &str = "records";
 
@@ -54,6 +63,11 @@ pub struct Cache {
     store: Arc<RecordStore>,
     max_bytes: usize,
     saves: std::sync::atomic::AtomicU64,
+    /// Held through a save: one at a time, from any thread (a server saves its first
+    /// index on a thread of its own, so that its first answers need not wait for the disk).
+    saving: std::sync::Mutex<()>,
+    /// The problems already said (see [`Cache::save_reporting`]).
+    said: std::sync::Mutex<Vec<String>>,
 }
 
 impl Cache {
@@ -67,6 +81,8 @@ impl Cache {
             store: Arc::new(store),
             max_bytes: DEFAULT_MAX_BYTES,
             saves: Default::default(),
+            saving: Default::default(),
+            said: Default::default(),
         })
     }
 
@@ -96,9 +112,40 @@ impl Cache {
         Some(format!("{}: {first}; computed again", path.display()))
     }
 
+    /// Saves what is not saved yet (with [`Saving::Taken`], what was taken for it), and
+    /// returns what went wrong that was not said before (a corrupt file replaced, a failed
+    /// save), each problem once per process.
+    pub fn save_reporting(&self, what: Saving) -> Vec<String> {
+        let found = [self.problem(), self.save(what).err()];
+        let mut said = self.said.lock().unwrap();
+        let mut new = Vec::new();
+        for problem in found.into_iter().flatten() {
+            if !said.contains(&problem) {
+                said.push(problem.clone());
+                new.push(problem);
+            }
+        }
+        new
+    }
+
+    /// Takes the records computed so far for a save with [`Saving::Taken`] (made on
+    /// another thread: what it writes is then what was computed when this was called).
+    pub fn take_for_save(&self) {
+        self.store.take_for_save();
+    }
+
     /// Writes the records when there is anything new to write; says whether it wrote.
-    pub fn save(&self) -> Result<bool, String> {
-        if !self.store.has_news() {
+    /// Queries read and record meanwhile; a second save waits for the first.
+    pub fn save(&self, what: Saving) -> Result<bool, String> {
+        let _one_at_a_time = self.saving.lock().unwrap_or_else(|e| e.into_inner());
+        let news = match what {
+            Saving::AllComputed => {
+                self.store.take_for_save();
+                self.store.has_taken_news()
+            }
+            Saving::Taken => self.store.has_taken_news(),
+        };
+        if !news {
             return Ok(false);
         }
         let written = self
@@ -112,8 +159,12 @@ impl Cache {
 
     /// Writes the records file; returns it, opened for reading.
     fn write(&self) -> std::io::Result<OpenRecords> {
+        if let Some(pause) = crate::testing::hooks().cache_save_pause {
+            std::thread::sleep(pause);
+        }
         fs::create_dir_all(&self.dir)?;
         let _lock = lock_exclusively(&self.dir.join("lock"))?;
+        remove_left_over_temporaries(&self.dir);
         let path = self.dir.join(RECORDS_FILE);
         // What another process saved since this one read the file.
         let newer = RecordStore::read(open_records(&path));
@@ -133,6 +184,21 @@ impl Cache {
             let _ = fs::remove_file(&temporary);
         }
         written
+    }
+}
+
+/// Removes the temporary files of saves that never ended (a process killed while it
+/// wrote): under the lock no save is writing one, and each is the size of a whole cache.
+fn remove_left_over_temporaries(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with(&format!("{RECORDS_FILE}.")) && name.ends_with(".tmp") {
+            let _ = fs::remove_file(entry.path());
+        }
     }
 }
 

@@ -1103,14 +1103,28 @@ fn first_index(
         }
     })));
     match Host::load_with(system.clone(), &options) {
-        Ok(mut host) => {
-            // Saved now, not only once the background check is done: a short session (an
-            // agent's) may end before then.
-            for problem in host.save_cache() {
-                eprintln!("sextant: warning: {problem}");
-            }
+        Ok(host) => {
             if let Some(cache) = host.cache() {
                 let _ = shared.cache.set(cache.clone());
+                // Saved now, not only once the background check is done: a short session
+                // (an agent's) may end before then. On a thread of its own: rewriting the
+                // file takes about as long as a warm start's index, and the first answers
+                // need none of it (queries read and record while it writes; a later save,
+                // the one at exit included, waits for it).
+                cache.take_for_save();
+                let cache = cache.clone();
+                let saver = std::thread::Builder::new()
+                    .name("sextant-save".into())
+                    .spawn(move || {
+                        for problem in cache.save_reporting(super::cache::Saving::Taken) {
+                            eprintln!("sextant: warning: {problem}");
+                        }
+                    });
+                if saver.is_err() {
+                    for problem in host.save_cache() {
+                        eprintln!("sextant: warning: {problem}");
+                    }
+                }
             }
             Some(host)
         }

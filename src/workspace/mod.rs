@@ -237,8 +237,6 @@ pub struct Host {
     pub config_error: Option<String>,
     /// The persistent cache, when kept (shared with a live workspace's status).
     cache: Option<Arc<cache::Cache>>,
-    /// What went wrong with the cache (a corrupt file, a failed save), each said once.
-    pub cache_problems: Vec<String>,
 }
 
 /// What [`Host::apply_disk_changes`] did.
@@ -492,21 +490,11 @@ impl Host {
     }
 
     /// Saves what the persistent cache has not saved yet (nothing when it is off). Returns
-    /// what went wrong that was not said before (a corrupt file replaced, a failed save),
-    /// also kept in `cache_problems`.
-    pub fn save_cache(&mut self) -> Vec<String> {
-        let Some(cache) = &self.cache else {
-            return Vec::new();
-        };
-        let found = [cache.problem(), cache.save().err()];
-        let mut new = Vec::new();
-        for problem in found.into_iter().flatten() {
-            if !self.cache_problems.contains(&problem) {
-                self.cache_problems.push(problem.clone());
-                new.push(problem);
-            }
-        }
-        new
+    /// what went wrong that was not said before (a corrupt file replaced, a failed save).
+    pub fn save_cache(&self) -> Vec<String> {
+        self.cache.as_ref().map_or_else(Vec::new, |cache| {
+            cache.save_reporting(cache::Saving::AllComputed)
+        })
     }
 
     /// How this process used the persistent cache, and where it is; `None` when it is off.
@@ -550,7 +538,6 @@ impl Host {
             aliases: HashMap::new(),
             config_error: None,
             cache: None,
-            cache_problems: Vec::new(),
         };
         let mut change = Change::default();
         for f in files {

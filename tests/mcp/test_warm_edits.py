@@ -103,3 +103,47 @@ async def test_a_warm_check_goes_through_batches_it_reads_from_records(tmp_path)
     assert (warm["cache"]["used"], warm["cache"]["computed"]) == (18, 0)
     # At most the evictions a server makes once idle after its first answers, a second in.
     assert warm["evictions"] <= 2, warm["evictions"]
+
+
+async def lookups(session):
+    """`lookup_symbol`'s answers for a definition the edit adds and one it removes."""
+    found = {}
+    for query in ("volume", "perimeter"):
+        found[query] = (await session.call_tool("lookup_symbol", {"query": query})).structured_content
+    return found
+
+
+async def test_a_restart_after_edits_answers_before_its_first_save(tmp_path):
+    """The first save of a restarted server rewrites the whole cache file: its answers do not
+    wait for it. Here every save waits a minute, as on a very slow disk."""
+    root = tmp_path / "ws"
+    mixed_workspace(root)
+    cache = str(tmp_path / "cache")
+    await answers_and_cache(root, "--cache-dir", cache)
+
+    # While no server runs, `perimeter` goes and `volume` comes.
+    write(root, "geo/shapes.py", "def area(w, h):\n    return w * h\n\n\ndef volume(w, h, d):\n    return w * h * d\n")
+    slow_disk = {**os.environ, "SEXTANT_TEST_CACHE_SAVE_PAUSE_MS": "60000"}
+    async with stdio_session(root, "--cache-dir", cache, "--no-background-check", env=slow_disk) as session:
+        restarted = await lookups(session)
+        status = (await session.call_tool("workspace_status", {})).structured_content
+    async with stdio_session(root, "--no-cache", "--no-background-check") as session:
+        cold = await lookups(session)
+
+    assert restarted == cold
+    added = [(s["name"], s["path"], s["line"]) for s in restarted["volume"]["symbols"]]
+    assert added == [("volume", "geo/shapes.py", 5)]
+    assert restarted["perimeter"]["symbols"] == []
+    assert status["ready"] is True
+    # Answered with no save made: computed, shapes.py's symbols and the symbol index's
+    # shard it is in; used, the four other files' symbols that shard is built from.
+    counts = status["cache"]
+    assert (counts["used"], counts["computed"], counts["faults"], counts["saves"]) == (4, 2, 0, 0)
+
+    # The server was stopped during that save's wait, before it wrote anything: the next
+    # start computes the same two records again, and answers as a cold server.
+    async with stdio_session(root, "--cache-dir", cache, "--no-background-check") as session:
+        again = await lookups(session)
+        counts = (await session.call_tool("workspace_status", {})).structured_content["cache"]
+    assert again == cold
+    assert (counts["used"], counts["computed"], counts["faults"]) == (4, 2, 0)
