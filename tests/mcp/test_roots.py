@@ -125,14 +125,18 @@ def hits(result) -> list[tuple[str, str, str | None]]:
 
 
 A, B = "team-a/service", "team-b/service"
+
+
+async def both_indexed(session):
+    for root in [A, B]:
+        await wait_until_indexed_in(session, root)
 EVERY_ROOT = [{"name": A}, {"name": B}]
 
 
 async def test_a_question_by_name_asks_every_root(shared_name):
     billing, search = shared_name
     async with stdio_session(billing, "--root", str(search)) as session:
-        for root in [A, B]:
-            await wait_until_indexed_in(session, root)
+        await both_indexed(session)
 
         # A name only the second root defines is found without naming a root.
         found = await session.call_tool("lookup_symbol", {"query": "query"})
@@ -166,8 +170,7 @@ async def test_definitions_and_references_by_name_come_from_every_root(shared_na
     write(billing, "app.py", "from shared import settle\n\nsettle(1)\n")
     write(search, "cli.py", "from shared import settle\n\n\ndef main():\n    settle(2)\n")
     async with stdio_session(billing, "--root", str(search)) as session:
-        for root in [A, B]:
-            await wait_until_indexed_in(session, root)
+        await both_indexed(session)
 
         found = (await session.call_tool("find_definition", {"query": "settle"})).structured_content
         assert found == {
@@ -230,8 +233,7 @@ def search_hits(result) -> list[tuple[str | None, str, int, str]]:
 async def test_a_search_asks_every_root_and_pages_over_them_under_one_budget(shared_name):
     billing, search = shared_name
     async with stdio_session(billing, "--root", str(search)) as session:
-        for root in [A, B]:
-            await wait_until_indexed_in(session, root)
+        await both_indexed(session)
 
         # In path order, a path both roots hold in the roots' order.
         whole = await session.call_tool("search", {"pattern": "return"})
