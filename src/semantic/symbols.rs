@@ -184,12 +184,11 @@ pub struct FileSymbols {
 #[salsa::tracked(returns(clone))]
 pub fn file_symbols(db: &dyn Db, file: SourceFile) -> Arc<FileSymbols> {
     let lang = file.lang(db).info();
-    let text = &*file.text(db);
     let parts = || [lang.id.clone().into_bytes(), text_hash(db, file).to_vec()];
     Arc::new(recorded(db, RecordKind::FileSymbols, parts, || {
         let interrupt = || super::is_cancelled(db);
         let tree = super::file_tree(db, file);
-        match extract_from_tree(lang, text, tree.as_ref(), &interrupt) {
+        match extract_from_tree(lang, &file.text(db), tree.as_ref(), &interrupt) {
             Some(extraction) => extraction.symbols,
             None => super::cancelled(db),
         }

@@ -22,13 +22,13 @@ use crate::{
 /// holds them: sorting a file's words costs more than reading them back).
 #[salsa::tracked(returns(clone))]
 pub fn file_identifiers(db: &dyn Db, file: SourceFile) -> Arc<WordSet> {
-    let text = &*file.text(db);
     let words = persisted::recorded(
         db,
         RecordKind::FileIdentifiers,
         || [persisted::text_hash(db, file).to_vec()],
         || {
-            let mut words: Vec<&str> = words(text).collect();
+            let text = file.text(db);
+            let mut words: Vec<&str> = words(&text).collect();
             words.sort_unstable();
             words.dedup();
             WordSet::from_sorted(words)
