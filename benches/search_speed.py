@@ -71,9 +71,12 @@ def raw_median_time(server: RawMcpServer, call, runs):
 
 
 async def main(args):
+    # Under a memory limit a cold index keeps the texts compressed (docs/memory.md).
+    limit = ["--max-memory", args.max_memory, "--no-cache"] if args.max_memory else []
     params = StdioServerParameters(
         command=args.sextant,
-        args=["mcp", "--root", args.root, "--max-answer-tokens", "1000000", "--request-timeout-ms", "600000"],
+        args=["mcp", "--root", args.root, "--max-answer-tokens", "1000000", "--request-timeout-ms", "600000",
+              *limit],
     )
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
@@ -81,7 +84,8 @@ async def main(args):
             await anyio.sleep(0.2)
         ratios, raw_ratios = [], []
         raw = RawMcpServer(args.sextant, args.root, "--max-answer-tokens", "1000000",
-                           "--request-timeout-ms", "600000", "--no-background-check", client="search_speed")
+                           "--request-timeout-ms", "600000", "--no-background-check", *limit,
+                           client="search_speed")
         raw.wait_until_ready()
         print(f"{'pattern':34} {'hits':>6} {'sextant ms':>10} {'raw ms':>7} {'rg sorted ms':>12} {'rg ms':>7} {'ratio':>6} {'raw ratio':>9}")
         for pattern, regex in PATTERNS:
@@ -113,6 +117,8 @@ async def main(args):
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sextant", required=True)
+    parser.add_argument("--max-memory", metavar="SIZE",
+                        help="start the servers cold under --max-memory SIZE, so they keep their texts compressed")
     parser.add_argument("--root", required=True)
     parser.add_argument("--runs", type=int, default=9)
     anyio.run(main, parser.parse_args())

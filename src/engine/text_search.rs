@@ -23,6 +23,7 @@ use crate::{
     lang::TextRegions,
     semantic::{
         self,
+        names::identifiers::{file_identifiers, is_identifier_part},
         symbols::{SymbolKind, file_symbols},
     },
     syntax::floor_char_boundary,
@@ -85,6 +86,44 @@ pub enum PatternError {
 pub struct TextSearch {
     matcher: RegexMatcher,
     only: Option<Region>,
+    /// Words some word of a file must start with for the file to hold a match (see
+    /// [`words_a_match_starts`]).
+    starts: Vec<String>,
+}
+
+/// For a literal, case-sensitive pattern: its runs of identifier characters that follow
+/// another character in the pattern and start with no digit. Wherever the pattern matches,
+/// such a run begins a word of the file as `file_identifiers` splits it (after a character
+/// that is no identifier's, so the file's run of identifier characters starts there too),
+/// so a file none of whose words starts with it holds no match. A run the pattern starts
+/// with gives nothing: in the file it may continue a word, or a run a digit begins.
+fn words_a_match_starts(spec: &PatternSpec) -> Vec<String> {
+    if !spec.fixed_strings || spec.case != CaseMode::Sensitive {
+        return Vec::new();
+    }
+    let mut starts = Vec::new();
+    let mut previous: Option<char> = None;
+    let mut chars = spec.pattern.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        let begins = is_identifier_part(c)
+            && previous.is_some_and(|p| !is_identifier_part(p))
+            && !c.is_numeric();
+        if begins {
+            let mut end = at + c.len_utf8();
+            while let Some(&(next_at, next)) = chars.peek() {
+                if !is_identifier_part(next) {
+                    break;
+                }
+                end = next_at + next.len_utf8();
+                chars.next();
+            }
+            starts.push(spec.pattern[at..end].to_string());
+            previous = spec.pattern[..end].chars().next_back();
+            continue;
+        }
+        previous = Some(c);
+    }
+    starts
 }
 
 /// One line with a match.
@@ -119,11 +158,21 @@ impl TextSearch {
         Ok(TextSearch {
             matcher,
             only: spec.only,
+            starts: words_a_match_starts(spec),
         })
     }
 
     /// The lines of `file` with a match, in line order; at most `limit` of them.
     pub fn file_hits(&self, db: &dyn Db, file: SourceFile, limit: usize) -> Vec<LineHit> {
+        // A compressed text is read by decompressing it whole, its words (computed by the
+        // background check, and kept) at once: a file none of whose words a match needs
+        // is passed over unread.
+        if !self.starts.is_empty() && file.stored_text(db).is_compressed() {
+            let words = file_identifiers(db, file);
+            if !self.starts.iter().all(|w| words.has_word_starting_with(w)) {
+                return Vec::new();
+            }
+        }
         let text = &*file.text(db);
         // A byte-order mark is not text (ripgrep drops it too): searched past, so `^` can
         // match at the start of the first line, with offsets still into the whole text.
@@ -391,6 +440,60 @@ mod tests {
             word: false,
             only: None,
         }
+    }
+
+    #[test]
+    fn a_literal_pattern_needs_the_words_its_bounded_runs_start() {
+        let literal = |pattern: &str| PatternSpec {
+            fixed_strings: true,
+            ..spec(pattern)
+        };
+        let starts = |spec: PatternSpec| words_a_match_starts(&spec);
+        assert_eq!(starts(literal("warnings.warn(")), ["warn"]);
+        assert_eq!(
+            starts(literal("x = os.path.join(a, 2b, $c)")),
+            ["os", "path", "join", "a", "$c"]
+        );
+        assert_eq!(starts(literal("NotImplementedError")), Vec::<String>::new());
+        assert_eq!(starts(literal("(naïve_x")), ["naïve_x"]);
+        assert_eq!(starts(spec("warnings.warn(")), Vec::<String>::new());
+        let insensitive = PatternSpec {
+            case: CaseMode::Smart,
+            ..literal("a.b")
+        };
+        assert_eq!(starts(insensitive), Vec::<String>::new());
+    }
+
+    /// A file whose words no match can start is passed over only when compressed, and a
+    /// match inside a word a digit begins (no word of the file) is still found.
+    #[test]
+    fn compressed_files_are_passed_over_by_their_words_without_losing_a_match() {
+        let db = RootDatabase::default();
+        let body = "def f(x):\n    return x\n".repeat(40);
+        let texts = [
+            format!("{body}y = 2xfoo.bar\n"),
+            format!("{body}z = foo.bar\n"),
+            format!("{body}w = foo.baz\n"),
+        ];
+        let files: Vec<SourceFile> = texts
+            .iter()
+            .enumerate()
+            .map(|(i, text)| file(&db, &format!("m{i}.py"), "python", text))
+            .collect();
+        for f in &files {
+            f.stored_text(&db).compact();
+            assert!(f.stored_text(&db).is_compressed());
+        }
+        let search = TextSearch::new(&PatternSpec {
+            fixed_strings: true,
+            ..spec("foo.bar")
+        })
+        .unwrap();
+        let lines: Vec<usize> = files
+            .iter()
+            .map(|&f| search.file_hits(&db, f, 10).len())
+            .collect();
+        assert_eq!(lines, [1, 1, 0]);
     }
 
     /// Each hit as (1-based line, the matched texts).

@@ -156,3 +156,34 @@ async def test_a_cut_answer_says_where_to_continue_and_continuing_gives_the_rest
         assert limited.structured_content["matches"] == 7
         tiny = await session.call_tool("search", {"pattern": "return", "max_tokens": 3})
         assert tool_error(tiny)["code"] == "TOO_LARGE"
+
+
+async def test_compressed_texts_answer_every_search_as_plain_ones(workspace):
+    """Under a memory limit the texts are kept compressed and a literal search passes over
+    files whose words cannot start a match (docs/memory.md): every answer must equal a
+    server's that keeps its texts as read, matches inside words a digit begins included."""
+    filler = "def step(x):\n    return x + 1\n\n" * 20
+    write(workspace, "a.py", filler + "y = 2xfoo.bar(1)\n# see naïve_x and $el\n")
+    write(workspace, "b.py", filler + "z = foo.bar(2)\nq = foo.baz\n")
+    write(workspace, "c.js", filler.replace("def", "//") + "const v = $el.bar(3x);\n")
+    patterns = ["foo.bar(", "2xfoo", "xfoo.bar", ".bar", "bar(", " naïve_x", "($el", "$el.bar(3x",
+                "= foo.baz", "(1)", "q = f"]
+
+    async def answers(*args):
+        async with stdio_session(workspace, "--no-cache", *args) as session:
+            found = {}
+            for pattern in patterns:
+                result = await session.call_tool("search", {"pattern": pattern})
+                assert not result.is_error, result
+                found[pattern] = [(f["path"], l["line"]) for f in result.structured_content["files"]
+                                  for l in f["lines"]]
+            stats = (await session.call_tool("workspace_status", {})).structured_content["stats"]
+            return found, stats
+
+    compressed, compressed_stats = await answers("--max-memory", "4G")
+    plain, plain_stats = await answers()
+    assert compressed_stats["text_bytes_kept"] < plain_stats["text_bytes_kept"] // 3
+    assert compressed == plain
+    assert plain["foo.bar("] == [("a.py", 61), ("b.py", 61)]
+    assert plain[".bar"] == [("a.py", 61), ("b.py", 61), ("c.js", 61)]
+    assert plain["$el.bar(3x"] == [("c.js", 61)]

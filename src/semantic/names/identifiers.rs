@@ -69,6 +69,20 @@ impl WordSet {
         &self.text[span(&self.ends, i)]
     }
 
+    /// Whether a word of the set starts with `prefix`: the first word not before `prefix`
+    /// in order does, if any does.
+    pub fn has_word_starting_with(&self, prefix: &str) -> bool {
+        let (mut low, mut high) = (0, self.ends.len());
+        while low < high {
+            let middle = (low + high) / 2;
+            match self.word(middle) < prefix {
+                true => low = middle + 1,
+                false => high = middle,
+            }
+        }
+        low < self.ends.len() && self.word(low).starts_with(prefix)
+    }
+
     pub fn contains(&self, word: &str) -> bool {
         let (mut low, mut high) = (0, self.ends.len());
         while low < high {
@@ -270,6 +284,22 @@ fn word_table(db: &dyn Db, files: &[SourceFile]) -> WordTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_word_set_finds_the_words_a_prefix_starts() {
+        let set = WordSet::from_sorted(["join", "joined", "os", "path"]);
+        let starts = |p| set.has_word_starting_with(p);
+        assert_eq!(
+            [
+                "jo", "join", "joine", "joint", "o", "p", "pathname", "", "z", "a"
+            ]
+            .map(starts),
+            [
+                true, true, true, false, true, true, false, true, false, false
+            ]
+        );
+        assert!(!WordSet::default().has_word_starting_with(""));
+    }
 
     #[test]
     fn words_are_identifier_shaped() {
