@@ -187,7 +187,7 @@ pub struct Workspace {
 
 /// Below this total of text, texts stay as read: compressing them would save little
 /// memory (a workspace this size takes a few hundred MB at most) and slow the readers of
-/// every text (a text search decompresses each: about 2.5 times slower on the Python
+/// every text (a text search decompresses each: about 2.4 times slower on the Python
 /// standard library). Above it, or under a memory limit, memory comes first
 /// (docs/memory.md).
 pub const COMPRESS_TEXTS_OVER: usize = 64 << 20;

@@ -79,8 +79,8 @@ pub struct AnalysisHost {
     inputs: Inputs,
     /// `sextant.toml`'s `[check]` table, shared with snapshots.
     check_settings: Arc<super::CheckSettings>,
-    /// Texts are kept compressed once indexed when the workspace's total more than this
-    /// (see [`crate::db::StoredText`]).
+    /// Texts are kept compressed once indexed when the workspace's texts total more than
+    /// this (see [`crate::db::StoredText`]).
     compress_texts_over: usize,
 }
 
@@ -140,8 +140,6 @@ impl AnalysisHost {
         self.inputs.manifests.contains_key(path)
     }
 
-    /// Sets which codes `check` and `diagnostics` report, and at what severity (not an
-    /// input of the database: filtering is done on each answer, so no query re-runs).
     /// Under a memory limit (`--max-memory`) every text worth it is kept compressed once
     /// indexed, whatever the workspace's size (docs/memory.md).
     pub fn set_memory_limit(&mut self, limit: Option<u64>) {
@@ -151,6 +149,8 @@ impl AnalysisHost {
         };
     }
 
+    /// Sets which codes `check` and `diagnostics` report, and at what severity (not an
+    /// input of the database: filtering is done on each answer, so no query re-runs).
     pub fn set_check_settings(&mut self, settings: super::CheckSettings) {
         if *self.check_settings != settings {
             self.check_settings = Arc::new(settings);

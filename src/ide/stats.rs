@@ -69,7 +69,7 @@ pub(crate) fn workspace_stats(db: &dyn Db, workspace: Workspace) -> WorkspaceSta
 }
 
 /// A file's line count, memoized: a status asked often would otherwise read every text
-/// (most kept compressed) each time.
+/// (kept compressed on a large workspace) each time.
 #[salsa::tracked]
 pub(crate) fn line_count(db: &dyn Db, file: SourceFile) -> usize {
     file.text(db).lines().count()
