@@ -266,20 +266,34 @@ fn collect_hits(
         }
     }
     let more = total > skip.saturating_add(take);
+    let found = found.into_iter().map(|(file, hits)| {
+        let known = hits.iter().map(|h| h.line).collect();
+        PageHits { file, hits, known }
+    });
+    (page_of(found, |f| &mut f.hits, skip, take), more)
+}
+
+/// Of files' hits in answer order, the `skip`-th hit and at most `take` from it; files left
+/// with none are dropped.
+fn page_of<F, H>(
+    files: impl IntoIterator<Item = F>,
+    hits: impl Fn(&mut F) -> &mut Vec<H>,
+    skip: usize,
+    take: usize,
+) -> Vec<F> {
     let (mut to_skip, mut room) = (skip, take);
-    let page = found
+    files
         .into_iter()
-        .filter_map(|(file, mut hits)| {
-            let known = hits.iter().map(|h| h.line).collect();
-            let dropped = to_skip.min(hits.len());
-            hits.drain(..dropped);
+        .filter_map(|mut file| {
+            let file_hits = hits(&mut file);
+            let dropped = to_skip.min(file_hits.len());
+            file_hits.drain(..dropped);
             to_skip -= dropped;
-            hits.truncate(room);
-            room -= hits.len();
-            (!hits.is_empty()).then_some(PageHits { file, hits, known })
+            file_hits.truncate(room);
+            room -= file_hits.len();
+            (!file_hits.is_empty()).then_some(file)
         })
-        .collect();
-    (page, more)
+        .collect()
 }
 
 /// Runs `query` on the files of `workspace` and answers its page within `budget`.
@@ -384,24 +398,9 @@ pub fn search_across(
     }
     // Stable: a path held by several workspaces keeps their order.
     files.sort_by(|a, b| path_order(&a.path, &b.path));
-    let (mut to_skip, mut room) = (query.offset, query.limit);
-    let mut page = Vec::new();
-    for mut file in files {
-        let dropped = to_skip.min(file.hits.len());
-        file.hits.drain(..dropped);
-        to_skip -= dropped;
-        if room == 0 {
-            more |= !file.hits.is_empty();
-            continue;
-        }
-        let kept = file.hits.len().min(room);
-        more |= kept < file.hits.len();
-        file.hits.truncate(kept);
-        room -= kept;
-        if !file.hits.is_empty() {
-            page.push(file);
-        }
-    }
+    let held: usize = files.iter().map(|f| f.hits.len()).sum();
+    more |= held > query.offset.saturating_add(query.limit);
+    let page = page_of(files, |f| &mut f.hits, query.offset, query.limit);
     cut_to_budget(&page, query, more, budget, preamble)
 }
 

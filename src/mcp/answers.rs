@@ -254,26 +254,21 @@ impl LookupAnswer {
         limit: usize,
         positions: Positions,
     ) -> LookupAnswer {
+        let (answered, roots) = super::roots::split(parts, |(_, indexed)| *indexed);
         let (mut lists, mut names) = (Vec::new(), Vec::new());
-        let (mut total, mut partial, mut roots) = (0, None::<Indexed>, Vec::new());
-        for (name, answer) in parts {
-            match answer {
-                Ok((search, indexed)) => {
-                    total += search.total;
-                    if let Some(indexed) = &indexed {
-                        let sum = partial.get_or_insert(Indexed {
-                            files_indexed: 0,
-                            files_total: 0,
-                        });
-                        sum.files_indexed += indexed.files_indexed;
-                        sum.files_total += indexed.files_total;
-                    }
-                    lists.push(search.symbols);
-                    names.push(name.clone());
-                    roots.push(super::roots::RootPart::answered(name, indexed));
-                }
-                Err(error) => roots.push(super::roots::RootPart::failed(name, &error)),
+        let (mut total, mut partial) = (0, None::<Indexed>);
+        for (name, (search, indexed)) in answered {
+            total += search.total;
+            if let Some(indexed) = &indexed {
+                let sum = partial.get_or_insert(Indexed {
+                    files_indexed: 0,
+                    files_total: 0,
+                });
+                sum.files_indexed += indexed.files_indexed;
+                sum.files_total += indexed.files_total;
             }
+            lists.push(search.symbols);
+            names.push(name);
         }
         let mut hits = super::roots::merge_ordered(lists, |m: &SymbolMatch| {
             (m.tier, m.name.len(), m.name.clone())
@@ -498,19 +493,16 @@ impl DefinitionAnswer {
         parts: super::roots::Answers<Vec<Definition>>,
         positions: Positions,
     ) -> DefinitionAnswer {
-        let (mut definitions, mut roots) = (Vec::new(), Vec::new());
-        for (name, answer) in parts {
-            match answer {
-                Ok(found) => {
-                    definitions.extend(found.into_iter().map(|d| DefinitionEntry {
-                        root: Some(name.clone()),
-                        ..DefinitionEntry::new(d, positions)
-                    }));
-                    roots.push(super::roots::RootPart::answered(name, None));
-                }
-                Err(error) => roots.push(super::roots::RootPart::failed(name, &error)),
-            }
-        }
+        let (answered, roots) = super::roots::split(parts, |_| None);
+        let definitions = answered
+            .into_iter()
+            .flat_map(|(name, found)| {
+                found.into_iter().map(move |d| DefinitionEntry {
+                    root: Some(name.clone()),
+                    ..DefinitionEntry::new(d, positions)
+                })
+            })
+            .collect();
         DefinitionAnswer {
             definitions,
             roots: Some(roots),
@@ -601,25 +593,19 @@ impl ReferencesAnswer {
         limit: usize,
         positions: Positions,
     ) -> ReferencesAnswer {
-        let (mut definitions, mut lists, mut names, mut roots) =
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (answered, roots) = super::roots::split(parts, |_| None);
+        let (mut definitions, mut lists, mut names) = (Vec::new(), Vec::new(), Vec::new());
         let (mut total, mut files_searched) = (0, 0);
-        for (name, answer) in parts {
-            match answer {
-                Ok(found) => {
-                    let mut answer = ReferencesAnswer::new(found, positions);
-                    total += answer.total;
-                    files_searched += answer.files_searched;
-                    for definition in &mut answer.definitions {
-                        definition.root = Some(name.clone());
-                    }
-                    definitions.append(&mut answer.definitions);
-                    lists.push(answer.references);
-                    names.push(name.clone());
-                    roots.push(super::roots::RootPart::answered(name, None));
-                }
-                Err(error) => roots.push(super::roots::RootPart::failed(name, &error)),
+        for (name, found) in answered {
+            let mut answer = ReferencesAnswer::new(found, positions);
+            total += answer.total;
+            files_searched += answer.files_searched;
+            for definition in &mut answer.definitions {
+                definition.root = Some(name.clone());
             }
+            definitions.append(&mut answer.definitions);
+            lists.push(answer.references);
+            names.push(name);
         }
         let mut references: Vec<ReferenceEntry> =
             super::roots::merge_ordered(lists, |r: &ReferenceEntry| {

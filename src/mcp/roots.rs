@@ -103,6 +103,25 @@ impl RootPart {
 /// Each root's name with what it answered, in the roots' order.
 pub type Answers<T> = Vec<(String, Result<T, ToolError>)>;
 
+/// The roots that answered, each with its answer, and how every root took part (`partial`
+/// says which answers came from the files indexed so far), both in the roots' order.
+pub fn split<T>(
+    asked: Answers<T>,
+    partial: impl Fn(&T) -> Option<Indexed>,
+) -> (Vec<(String, T)>, Vec<RootPart>) {
+    let (mut answered, mut parts) = (Vec::new(), Vec::new());
+    for (name, answer) in asked {
+        match answer {
+            Ok(answer) => {
+                parts.push(RootPart::answered(name.clone(), partial(&answer)));
+                answered.push((name, answer));
+            }
+            Err(error) => parts.push(RootPart::failed(name, &error)),
+        }
+    }
+    (answered, parts)
+}
+
 /// The answers of every root, or the failure when none answered (the first root's code,
 /// each root's reason in the message).
 pub fn answered<T>(asked: Answers<T>) -> Result<Answers<T>, ToolError> {

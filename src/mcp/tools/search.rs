@@ -215,16 +215,7 @@ fn search_every_root(
     query: &SearchQuery,
     budget: ide::Budget,
 ) -> Result<SearchResult, ToolError> {
-    let (mut parts, mut roots) = (Vec::new(), Vec::new());
-    for (name, answer) in asked {
-        match answer {
-            Ok(hits) => {
-                roots.push(RootPart::answered(name.clone(), None));
-                parts.push((name, hits));
-            }
-            Err(error) => roots.push(RootPart::failed(name, &error)),
-        }
-    }
+    let (parts, roots) = roots::split(asked, |_| None);
     let preamble: String = roots.iter().filter_map(RootPart::note).collect();
     let page = ide::search_across(parts, query, budget, &preamble).map_err(ToolError::failed)?;
     Ok(SearchResult {
