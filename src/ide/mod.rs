@@ -123,7 +123,7 @@ pub use search::{
 pub use skeleton::{ElidedLines, OmittedFile, SkeletonAnswer, SkeletonFile, SkeletonQuery};
 pub use stats::{LanguageStats, WorkspaceStats};
 pub use structure::Fold;
-pub use symbol_search::{SymbolMatch, SymbolQuery, SymbolSearch};
+pub use symbol_search::{SymbolMatch, SymbolQuery, SymbolRank, SymbolSearch};
 pub use target::{Target, TargetError};
 pub use text_encoding::{FileText, TextEncoding, Unencodable};
 

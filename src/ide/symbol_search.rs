@@ -41,6 +41,17 @@ pub struct SymbolMatch {
     pub tier: MatchTier,
 }
 
+/// Where a search ranks a match: its tier, then shorter names, then the name.
+pub type SymbolRank = (MatchTier, usize, String);
+
+impl SymbolMatch {
+    /// A search's symbols come in the order of their rank, and an answer merged from
+    /// several roots' keeps it.
+    pub fn rank(&self) -> SymbolRank {
+        (self.tier, self.name.len(), self.name.clone())
+    }
+}
+
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct SymbolSearch {
     pub query: String,

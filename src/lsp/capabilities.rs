@@ -10,7 +10,8 @@ use lsp_types::{
     FoldingRangeProviderCapability, HoverProviderCapability, ImplementationProviderCapability,
     OneOf, SelectionRangeProviderCapability, ServerCapabilities, TextDocumentSyncCapability,
     TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions,
-    WorkDoneProgressOptions, WorkspaceSymbolOptions,
+    WorkDoneProgressOptions, WorkspaceFoldersServerCapabilities, WorkspaceServerCapabilities,
+    WorkspaceSymbolOptions,
 };
 
 use super::line_index::PositionEncoding;
@@ -111,6 +112,15 @@ fn typed_capabilities(encoding: PositionEncoding) -> ServerCapabilities {
             workspace_diagnostics: true,
             work_done_progress_options: WorkDoneProgressOptions::default(),
         })),
+        // Every folder given at `initialize` is served; a change of folders takes a
+        // restart, so no `workspace/didChangeWorkspaceFolders` is asked for.
+        workspace: Some(WorkspaceServerCapabilities {
+            workspace_folders: Some(WorkspaceFoldersServerCapabilities {
+                supported: Some(true),
+                change_notifications: None,
+            }),
+            file_operations: None,
+        }),
         ..Default::default()
     }
 }

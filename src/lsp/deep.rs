@@ -27,7 +27,7 @@ use crate::{
     },
 };
 
-/// A checker's run on a project: (tool, project).
+/// A checker's run on a project: (tool, the project's absolute path).
 type RunKey = (String, String);
 
 /// A run's outcome, sent back to the main loop.
@@ -174,7 +174,9 @@ fn check(
                 if checker.status == typecheck::CheckerStatus::Cancelled {
                     continue;
                 }
-                let key = (checker.tool.clone(), checker.project.clone());
+                // By the project's whole path: each workspace folder names its own `.`.
+                let project = s.root.join(&checker.project).display().to_string();
+                let key = (checker.tool.clone(), project);
                 reports.push((key, in_lsp_terms(s, encoding, &checker.tool, &found)?));
             }
             Ok(reports)

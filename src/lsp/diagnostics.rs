@@ -26,7 +26,7 @@ use lsp_types::{
 };
 
 use super::{
-    documents::Documents,
+    documents::{Document, Documents},
     line_index::{LineIndex, PositionEncoding},
     task_pool::TaskPool,
     to_proto,
@@ -44,9 +44,8 @@ pub struct Computed {
     diagnostics: Result<Vec<Diagnostic>, ReadError>,
 }
 
-/// What a run needs besides the document.
+/// What a run needs besides the document (which names its folder).
 pub struct RunContext<'a, T> {
-    pub live: &'a Arc<LiveWorkspace>,
     pub pool: &'a TaskPool,
     pub encoding: PositionEncoding,
     /// Where the result goes (wrapped by `wrap`: the main loop's task type).
@@ -113,12 +112,12 @@ impl Diagnostics {
         }
     }
 
-    /// The workspace changed under the open documents: each is checked again after a
-    /// debounce (a document already due keeps its time).
-    pub fn recheck_all(&mut self, documents: &Documents) {
+    /// The workspace changed under the open documents that `changed` says yes to: each is
+    /// checked again after a debounce (a document already due keeps its time).
+    pub fn recheck(&mut self, documents: &Documents, changed: impl Fn(&Document) -> bool) {
         let at = Instant::now() + DEBOUNCE;
-        for uri in documents.uris() {
-            if !self.due.contains_key(uri) {
+        for (uri, doc) in documents.iter() {
+            if changed(doc) && !self.due.contains_key(uri) {
                 self.schedule(uri.clone(), at);
             }
         }
@@ -148,7 +147,7 @@ impl Diagnostics {
                 let (uri, rel, version, run) =
                     (uri.clone(), doc.rel.clone(), doc.version, run.clone());
                 let (live, encoding, results, wrap) = (
-                    ctx.live.clone(),
+                    doc.folder.live.clone(),
                     ctx.encoding,
                     ctx.results.clone(),
                     ctx.wrap,

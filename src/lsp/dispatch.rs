@@ -30,7 +30,10 @@
 //! ```
 //!
 //! [`RequestDispatcher::on`] queues the handler on the worker pool with a cancellation
-//! registered under the request's id; [`RequestDispatcher::on_sync_mut`] runs it at once on
+//! registered under the request's id, to run on the workspace folder holding the document
+//! its params name (`folders::Addressed`: a new params type says which document that is);
+//! [`RequestDispatcher::on_every`] does the same for a question over the whole workspace,
+//! asked of every folder and merged; [`RequestDispatcher::on_sync_mut`] runs it at once on
 //! the main loop with the server's state (only for what must be ordered with notifications,
 //! such as `shutdown`).
 
@@ -38,9 +41,10 @@ use lsp_server::{ErrorCode, Notification, Request, RequestId, Response};
 use serde::{Serialize, de::DeserializeOwned};
 
 use super::{
+    folders::Addressed,
     handlers::{HandlerError, HandlerResult, RequestContext},
     main_loop::Server,
-    requests::RequestWork,
+    requests::{RequestWork, answered},
 };
 
 pub struct RequestDispatcher<'s> {
@@ -56,33 +60,63 @@ impl<'s> RequestDispatcher<'s> {
         }
     }
 
-    /// Answers `R` with `handler` on the worker pool, over a snapshot of the workspace.
+    /// Answers `R` with `handler` on the worker pool, over a snapshot of the folder holding
+    /// the document it names.
     pub fn on<R>(
         &mut self,
         handler: fn(&RequestContext, R::Params) -> HandlerResult<R::Result>,
     ) -> &mut Self
     where
         R: lsp_types::request::Request,
-        R::Params: Clone + Send + 'static,
+        R::Params: Addressed + Clone + Send + 'static,
         R::Result: Serialize,
     {
         let Some((id, params)) = self.take::<R>() else {
             return self;
         };
-        let encoding = self.server.encoding;
-        let formatter_trust = self.server.formatter_trust;
-        let client = self.server.client;
-        let versions = self.server.documents.versions().clone();
-        let work: RequestWork = Box::new(move |snapshot| {
-            let ctx = RequestContext {
-                snapshot,
-                encoding,
-                formatter_trust,
-                client,
-                versions: &versions,
-            };
-            let result = handler(&ctx, params.clone())?;
-            serde_json::to_value(result).map_err(|e| HandlerError::Internal(e.to_string()))
+        let folder = self.server.folders.of(params.document()).clone();
+        let settings = self.server.request_settings();
+        let work: RequestWork = Box::new(move |cancel| {
+            folder.live.read(cancel, |snapshot| {
+                answered(handler(&settings.context(snapshot), params.clone()).and_then(serialize))
+            })
+        });
+        self.server.spawn_request(id, R::METHOD, work);
+        self
+    }
+
+    /// Answers `R`, a question over the whole workspace, on the worker pool: `part` asks
+    /// each folder in turn (over a snapshot of its own, under the request's one
+    /// cancellation), and `merge` makes one answer of their parts, in the folders' order.
+    /// A folder's failure is the request's.
+    pub fn on_every<R, P>(
+        &mut self,
+        part: fn(&RequestContext, &R::Params) -> HandlerResult<P>,
+        merge: fn(Vec<P>) -> HandlerResult<R::Result>,
+    ) -> &mut Self
+    where
+        R: lsp_types::request::Request,
+        R::Params: Send + 'static,
+        R::Result: Serialize,
+        P: 'static,
+    {
+        let Some((id, params)) = self.take::<R>() else {
+            return self;
+        };
+        let folders = self.server.folders.all().to_vec();
+        let settings = self.server.request_settings();
+        let work: RequestWork = Box::new(move |cancel| {
+            let mut parts = Vec::with_capacity(folders.len());
+            for folder in &folders {
+                let asked = folder.live.read(cancel, |snapshot| {
+                    answered(part(&settings.context(snapshot), &params))
+                })?;
+                match asked {
+                    Ok(found) => parts.push(found),
+                    Err(error) => return Ok(Err(error)),
+                }
+            }
+            Ok(merge(parts).and_then(serialize))
         });
         self.server.spawn_request(id, R::METHOD, work);
         self
@@ -191,6 +225,10 @@ pub fn parse_params<P: DeserializeOwned>(params: serde_json::Value) -> serde_jso
             Err(e)
         }
     })
+}
+
+fn serialize<T: Serialize>(result: T) -> HandlerResult<serde_json::Value> {
+    serde_json::to_value(result).map_err(|e| HandlerError::Internal(e.to_string()))
 }
 
 pub fn invalid_params(id: RequestId, method: &str, error: &serde_json::Error) -> Response {

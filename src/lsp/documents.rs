@@ -1,15 +1,15 @@
 //! The documents open in the editor: their text, version and workspace path.
 //!
-//! Invariant: only workspace documents (see `uri`) are held, and every change to one is
-//! handed to the live workspace's single writer (`LiveWorkspace::set_overlay`) before the
-//! next message is read, so any request after it sees the new text. An open document wins
+//! Invariant: only workspace documents (see `uri`) are held, each in the folder it belongs
+//! to (`folders`), and every change to one is handed to that folder's live workspace's
+//! single writer (`LiveWorkspace::set_overlay`) before the next message is read, so any
+//! request after it sees the new text. An open document wins
 //! over the disk until it is closed. Workers learn a document's version from
 //! [`DocumentVersions`], which pairs it with its text's hash: a request running on a
 //! snapshot whose text is another version's gets no version, never a wrong one.
 
 use std::{
     collections::HashMap,
-    path::Path,
     sync::{Arc, RwLock},
 };
 
@@ -18,14 +18,17 @@ use lsp_types::{
 };
 
 use super::{
+    folders::Folder,
     from_proto,
     line_index::{LineIndex, PositionEncoding},
     uri,
 };
-use crate::{ide::ContentHash, workspace::live::LiveWorkspace};
+use crate::ide::ContentHash;
 
 pub struct Document {
-    /// Workspace-relative path.
+    /// The folder holding it.
+    pub folder: Arc<Folder>,
+    /// Path relative to its folder.
     pub rel: String,
     pub version: i32,
     text: String,
@@ -64,17 +67,19 @@ impl DocumentVersions {
 }
 
 impl Documents {
-    /// Opens and overlays a workspace document; false (and nothing held) for any other URI.
-    pub fn open(&mut self, live: &LiveWorkspace, root: &Path, item: TextDocumentItem) -> bool {
-        let Some(rel) = uri::workspace_path(root, &item.uri) else {
+    /// Opens and overlays a document of `folder`; false (and nothing held) for a URI that
+    /// is not one.
+    pub fn open(&mut self, folder: Arc<Folder>, item: TextDocumentItem) -> bool {
+        let Some(rel) = uri::workspace_path(folder.root(), &item.uri) else {
             return false;
         };
-        live.set_overlay(&rel, Some(item.text.clone()));
+        folder.live.set_overlay(&rel, Some(item.text.clone()));
         self.versions
             .set(&item.uri, Some((item.version, &item.text)));
         self.open.insert(
             item.uri,
             Document {
+                folder,
                 rel,
                 version: item.version,
                 text: item.text,
@@ -87,7 +92,6 @@ impl Documents {
     /// not open.
     pub fn change(
         &mut self,
-        live: &LiveWorkspace,
         encoding: PositionEncoding,
         params: DidChangeTextDocumentParams,
     ) -> bool {
@@ -98,17 +102,19 @@ impl Documents {
             apply_change(&mut doc.text, change, encoding);
         }
         doc.version = params.text_document.version;
-        live.set_overlay(&doc.rel, Some(doc.text.clone()));
+        doc.folder
+            .live
+            .set_overlay(&doc.rel, Some(doc.text.clone()));
         self.versions
             .set(&params.text_document.uri, Some((doc.version, &doc.text)));
         true
     }
 
     /// Closes a document and gives its path back to the disk.
-    pub fn close(&mut self, live: &LiveWorkspace, uri: &Uri) {
+    pub fn close(&mut self, uri: &Uri) {
         if let Some(doc) = self.open.remove(uri) {
             self.versions.set(uri, None);
-            live.set_overlay(&doc.rel, None);
+            doc.folder.live.set_overlay(&doc.rel, None);
         }
     }
 
@@ -117,9 +123,9 @@ impl Documents {
         &self.versions
     }
 
-    /// Every open document's URI.
-    pub fn uris(&self) -> impl Iterator<Item = &Uri> + '_ {
-        self.open.keys()
+    /// Every open document with its URI.
+    pub fn iter(&self) -> impl Iterator<Item = (&Uri, &Document)> + '_ {
+        self.open.iter()
     }
 
     pub fn get(&self, uri: &Uri) -> Option<&Document> {

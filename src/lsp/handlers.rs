@@ -20,7 +20,7 @@ use lsp_types::{
     FullDocumentDiagnosticReport, GotoDefinitionParams, GotoDefinitionResponse, Hover, HoverParams,
     Location, ReferenceParams, RelatedFullDocumentDiagnosticReport,
     RelatedUnchangedDocumentDiagnosticReport, SelectionRange, SelectionRangeParams,
-    TypeHierarchyItem, TypeHierarchyPrepareParams, TypeHierarchySubtypesParams,
+    SymbolInformation, TypeHierarchyItem, TypeHierarchyPrepareParams, TypeHierarchySubtypesParams,
     TypeHierarchySupertypesParams, UnchangedDocumentDiagnosticReport, Uri,
     WorkspaceDiagnosticParams, WorkspaceDiagnosticReport, WorkspaceDiagnosticReportResult,
     WorkspaceDocumentDiagnosticReport, WorkspaceFullDocumentDiagnosticReport,
@@ -31,6 +31,7 @@ use lsp_types::{
 use super::{
     capabilities::ClientSupport,
     documents::DocumentVersions,
+    folders::Layout,
     from_proto,
     line_index::{LineIndex, PositionEncoding},
     main_loop::Server,
@@ -39,26 +40,58 @@ use super::{
 use crate::{
     ide::{
         CheckQuery, CodeSelection, FileId, FormatOptions, HierarchyDirection, IndentStyle,
-        ReferenceQuery,
+        ReferenceQuery, SymbolRank,
     },
-    workspace::{self, FormatFailure, FormatterTrust, Formatting, live::Snapshot},
+    workspace::{
+        self, FormatFailure, FormatterTrust, Formatting, live::Snapshot, roots::merge_ordered,
+    },
 };
 
 /// References (and highlights) answered at most: an editor lists them all, but a name used
 /// everywhere should not stall it.
 const MAX_REFERENCES: usize = 10_000;
 
-/// What a request handler sees: one revision of the workspace, the session's encoding and
-/// what the client supports, and the open documents' versions.
+/// What a request handler sees: one revision of one folder's workspace, the session's
+/// encoding and what the client supports, the open documents' versions, and where the
+/// folders lie.
 pub struct RequestContext<'a> {
     pub snapshot: &'a Snapshot,
     pub encoding: PositionEncoding,
     pub formatter_trust: FormatterTrust,
     pub client: ClientSupport,
     pub versions: &'a DocumentVersions,
+    pub layout: &'a Layout,
+}
+
+/// The session's side of a [`RequestContext`], taken by a request when it arrives.
+pub struct RequestSettings {
+    pub encoding: PositionEncoding,
+    pub formatter_trust: FormatterTrust,
+    pub client: ClientSupport,
+    pub versions: DocumentVersions,
+    pub layout: Layout,
+}
+
+impl RequestSettings {
+    pub fn context<'a>(&'a self, snapshot: &'a Snapshot) -> RequestContext<'a> {
+        RequestContext {
+            snapshot,
+            encoding: self.encoding,
+            formatter_trust: self.formatter_trust,
+            client: self.client,
+            versions: &self.versions,
+            layout: &self.layout,
+        }
+    }
 }
 
 impl RequestContext<'_> {
+    /// Whether `uri` is a document of this folder: where folders nest, a document of the
+    /// inner one is the inner one's alone (and one outside every folder the first's).
+    pub fn owns(&self, uri: &Uri) -> bool {
+        self.layout.owns(&self.snapshot.root, uri)
+    }
+
     /// The indexed file a document URI names: an error for a URI that is not a workspace
     /// document (outside the root, not a local file), `None` for one the index does not
     /// hold (ignored, too large, not a known language).
@@ -193,14 +226,15 @@ pub fn document_diagnostic(
     Ok(DocumentDiagnosticReportResult::Report(report))
 }
 
-/// `workspace/diagnostic`: a report for every file with diagnostics, and for every file the
-/// client holds a result for (`unchanged` when its result id still stands, else its new
-/// items, empty when it is clean now or left the workspace). Every file's check is
-/// memoized, so a second pull re-checks only the files that changed.
+/// `workspace/diagnostic`, one folder's part: a report for every file of the folder with
+/// diagnostics, and for every file of the folder the client holds a result for
+/// (`unchanged` when its result id still stands, else its new items, empty when it is
+/// clean now or left the workspace), with the revision the folder answered at. Every
+/// file's check is memoized, so a second pull re-checks only the files that changed.
 pub fn workspace_diagnostic(
     ctx: &RequestContext,
-    params: WorkspaceDiagnosticParams,
-) -> HandlerResult<WorkspaceDiagnosticReportResult> {
+    params: &WorkspaceDiagnosticParams,
+) -> HandlerResult<(Vec<WorkspaceDocumentDiagnosticReport>, u64)> {
     let snapshot = ctx.snapshot;
     let checked = snapshot.analysis.check(&CheckQuery::default())?;
     let previous: std::collections::HashMap<&str, &str> = params
@@ -243,39 +277,72 @@ pub fn workspace_diagnostic(
         ) else {
             continue;
         };
+        if !ctx.owns(&uri) {
+            continue;
+        }
         let diagnostics = ctx.lsp_diagnostics(&ctx.line_index(file)?, &uri, group);
         reported.insert(uri.as_str().to_string());
         report(uri, diagnostics);
     }
     for previous in &params.previous_result_ids {
-        if !reported.contains(previous.uri.as_str()) {
+        if !reported.contains(previous.uri.as_str()) && ctx.owns(&previous.uri) {
             report(previous.uri.clone(), Vec::new());
         }
     }
-    // An answer that says nothing would be asked again at once: wait for a change instead.
+    Ok((items, snapshot.revision))
+}
+
+/// `workspace/diagnostic`: every folder's reports, in the folders' order. An answer that
+/// says nothing would be asked again at once: the request waits for a change instead,
+/// until any folder moves past the revision it answered at.
+pub fn workspace_diagnostic_merge(
+    parts: Vec<(Vec<WorkspaceDocumentDiagnosticReport>, u64)>,
+) -> HandlerResult<WorkspaceDiagnosticReportResult> {
+    let revision = parts.iter().map(|(_, revision)| revision).sum();
+    let items: Vec<WorkspaceDocumentDiagnosticReport> =
+        parts.into_iter().flat_map(|(items, _)| items).collect();
     if items
         .iter()
         .all(|item| matches!(item, WorkspaceDocumentDiagnosticReport::Unchanged(_)))
     {
-        return Err(HandlerError::NothingNew {
-            revision: snapshot.revision,
-        });
+        return Err(HandlerError::NothingNew { revision });
     }
     Ok(WorkspaceDiagnosticReportResult::Report(
         WorkspaceDiagnosticReport { items },
     ))
 }
 
+/// `workspace/symbol`, one folder's part: its matches of its own documents, best first,
+/// each with its rank.
 pub fn workspace_symbol(
     ctx: &RequestContext,
-    params: WorkspaceSymbolParams,
-) -> HandlerResult<Option<WorkspaceSymbolResponse>> {
+    params: &WorkspaceSymbolParams,
+) -> HandlerResult<Vec<(SymbolRank, SymbolInformation)>> {
     let found = ctx
         .snapshot
         .analysis
-        .symbol_search(&from_proto::symbol_query(&params))?;
-    let symbols = to_proto::workspace_symbols(ctx.snapshot, ctx.encoding, &found)?;
-    Ok(Some(WorkspaceSymbolResponse::Flat(symbols)))
+        .symbol_search(&from_proto::symbol_query(params))?;
+    let mut ranked = Vec::with_capacity(found.symbols.len());
+    for m in &found.symbols {
+        if let Some(symbol) = to_proto::workspace_symbol(ctx.snapshot, ctx.encoding, m)?
+            && ctx.owns(&symbol.location.uri)
+        {
+            ranked.push((m.rank(), symbol));
+        }
+    }
+    Ok(ranked)
+}
+
+/// `workspace/symbol`: every folder's matches as one list ranked as each folder's is, ties
+/// in the folders' order, at most [`from_proto::WORKSPACE_SYMBOL_LIMIT`] in all.
+pub fn workspace_symbol_merge(
+    parts: Vec<Vec<(SymbolRank, SymbolInformation)>>,
+) -> HandlerResult<Option<WorkspaceSymbolResponse>> {
+    let mut merged = merge_ordered(parts, |(rank, _)| rank.clone());
+    merged.truncate(from_proto::WORKSPACE_SYMBOL_LIMIT);
+    Ok(Some(WorkspaceSymbolResponse::Flat(
+        merged.into_iter().map(|(_, (_, symbol))| symbol).collect(),
+    )))
 }
 
 pub fn goto_definition(
@@ -614,20 +681,17 @@ fn format_edits(
 
 pub fn did_open(server: &mut Server, params: DidOpenTextDocumentParams) {
     let uri = params.text_document.uri.clone();
-    if server
-        .documents
-        .open(&server.live, &server.root, params.text_document)
-    {
+    let Some(folder) = server.folders.holding(&uri).cloned() else {
+        return;
+    };
+    if server.documents.open(folder, params.text_document) {
         server.diagnostics.schedule_now(uri);
     }
 }
 
 pub fn did_change(server: &mut Server, params: DidChangeTextDocumentParams) {
     let uri = params.text_document.uri.clone();
-    if server
-        .documents
-        .change(&server.live, server.encoding, params)
-    {
+    if server.documents.change(server.encoding, params) {
         server.diagnostics.schedule_debounced(uri);
     }
 }
@@ -639,7 +703,7 @@ pub fn did_save(server: &mut Server, params: lsp_types::DidSaveTextDocumentParam
 
 pub fn did_close(server: &mut Server, params: DidCloseTextDocumentParams) {
     let uri = params.text_document.uri;
-    server.documents.close(&server.live, &uri);
+    server.documents.close(&uri);
     server.diagnostics.clear(uri, &server.sender);
 }
 

@@ -6,17 +6,16 @@
 //! whose answers come back through this loop (so that nothing is written to the client
 //! after the loop ends, and diagnostics can be checked against the current version).
 //! The loop sleeps until a message, a result, the next timer (diagnostics due after their
-//! debounce, or the next progress report), or a new revision of the workspace (the live
-//! workspace tells it as it publishes one): a change re-checks open documents and re-runs
-//! held requests (a workspace pull with nothing new).
+//! debounce, or the next progress report), or a new revision of a workspace folder (each
+//! folder's live workspace tells it as it publishes one): a change re-checks the folder's
+//! open documents and re-runs held requests (a workspace pull with nothing new).
 
 use std::{
-    path::PathBuf,
     sync::Arc,
     time::{Duration, Instant},
 };
 
-use crossbeam_channel::{Receiver, Sender, select};
+use crossbeam_channel::{Receiver, Select, Sender};
 use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::{
     notification::{
@@ -38,13 +37,13 @@ use super::{
     diagnostics::{self, Diagnostics, RunContext},
     dispatch::{NotificationDispatcher, RequestDispatcher},
     documents::Documents,
-    handlers,
+    folders::Folders,
+    handlers::{self, RequestSettings},
     line_index::PositionEncoding,
     progress::IndexingProgress,
     requests::{self, Cancelled, InFlightRequests, RequestWork, TestDelay},
     task_pool::TaskPool,
 };
-use crate::workspace::live::LiveWorkspace;
 
 /// What a worker sends back to the main loop.
 pub enum Task {
@@ -66,8 +65,7 @@ pub struct HeldRequest {
 
 pub struct Server {
     pub(super) sender: Sender<Message>,
-    pub(super) live: Arc<LiveWorkspace>,
-    pub(super) root: PathBuf,
+    pub(super) folders: Folders,
     pub(super) encoding: PositionEncoding,
     pub(super) documents: Documents,
     pub(super) diagnostics: Diagnostics,
@@ -85,8 +83,8 @@ pub struct Server {
     pub(super) formatter_trust: crate::workspace::FormatterTrust,
     /// What the client's capabilities allow answers to use.
     pub(super) client: ClientSupport,
-    /// The workspace revision the open documents' diagnostics were last scheduled for.
-    seen_revision: u64,
+    /// Each folder's revision its open documents' diagnostics were last scheduled for.
+    seen_revisions: Vec<u64>,
     held: Vec<HeldRequest>,
 }
 
@@ -94,17 +92,16 @@ impl Server {
     /// `report_progress`: the client takes work-done progress (`window.workDoneProgress`).
     pub fn new(
         sender: Sender<Message>,
-        live: Arc<LiveWorkspace>,
-        root: PathBuf,
+        folders: Folders,
         encoding: PositionEncoding,
         pool: TaskPool,
         report_progress: bool,
     ) -> Server {
         let progress = report_progress.then(|| IndexingProgress::start(&sender));
+        let seen_revisions = vec![0; folders.all().len()];
         Server {
             sender,
-            live,
-            root,
+            folders,
             encoding,
             documents: Documents::default(),
             diagnostics: Diagnostics::default(),
@@ -118,7 +115,7 @@ impl Server {
             test_delay: TestDelay::from_hooks().map(Arc::new),
             formatter_trust: Default::default(),
             client: ClientSupport::default(),
-            seen_revision: 0,
+            seen_revisions,
             held: Vec::new(),
         }
     }
@@ -126,7 +123,12 @@ impl Server {
     /// Serves until `exit` or until the connection ends, then cancels all work in flight.
     pub fn run(&mut self, client: &Receiver<Message>) {
         let tasks = self.tasks.1.clone();
-        let revisions = self.live.subscribe();
+        let revisions: Vec<Receiver<u64>> = self
+            .folders
+            .all()
+            .iter()
+            .map(|f| f.live.subscribe())
+            .collect();
         while !self.exit {
             let wake = [
                 self.diagnostics.next_due(),
@@ -139,19 +141,28 @@ impl Server {
             let timeout = wake.map_or(idle, |at| {
                 at.saturating_duration_since(Instant::now()).min(idle)
             });
-            select! {
-                recv(client) -> message => match message {
-                    Ok(message) => self.on_message(message),
-                    Err(_) => break,
-                },
-                recv(tasks) -> task => {
-                    if let Ok(task) = task {
-                        self.on_task(task);
+            let mut select = Select::new();
+            let from_client = select.recv(client);
+            let from_workers = select.recv(&tasks);
+            for revision in &revisions {
+                select.recv(revision);
+            }
+            if let Ok(ready) = select.select_timeout(timeout) {
+                match ready.index() {
+                    i if i == from_client => match ready.recv(client) {
+                        Ok(message) => self.on_message(message),
+                        Err(_) => break,
+                    },
+                    i if i == from_workers => {
+                        if let Ok(task) = ready.recv(&tasks) {
+                            self.on_task(task);
+                        }
+                    }
+                    // `run_timers` reads the revisions themselves.
+                    i => {
+                        let _ = ready.recv(&revisions[i - from_workers - 1]);
                     }
                 }
-                // `run_timers` reads the revision itself.
-                recv(revisions) -> _ => {}
-                default(timeout) => {}
             }
             if self.shut_down {
                 self.release_held();
@@ -188,7 +199,10 @@ impl Server {
         RequestDispatcher::new(self, request)
             .on_sync_mut::<Shutdown>(handlers::shutdown)
             .on::<DocumentSymbolRequest>(handlers::document_symbol)
-            .on::<WorkspaceSymbolRequest>(handlers::workspace_symbol)
+            .on_every::<WorkspaceSymbolRequest, _>(
+                handlers::workspace_symbol,
+                handlers::workspace_symbol_merge,
+            )
             .on::<GotoDefinition>(handlers::goto_definition)
             .on::<References>(handlers::references)
             .on::<lsp_types::request::PrepareRenameRequest>(super::rename::prepare_rename)
@@ -208,7 +222,10 @@ impl Server {
             .on::<lsp_types::request::RangeFormatting>(handlers::range_formatting)
             .on::<lsp_types::request::CodeActionRequest>(super::code_action::code_action)
             .on::<DocumentDiagnosticRequest>(handlers::document_diagnostic)
-            .on::<WorkspaceDiagnosticRequest>(handlers::workspace_diagnostic)
+            .on_every::<WorkspaceDiagnosticRequest, _>(
+                handlers::workspace_diagnostic,
+                handlers::workspace_diagnostic_merge,
+            )
             .finish();
     }
 
@@ -242,11 +259,15 @@ impl Server {
     }
 
     fn run_timers(&mut self) {
-        let revision = self.live.revision();
-        if revision != self.seen_revision {
-            self.seen_revision = revision;
-            self.diagnostics.recheck_all(&self.documents);
+        for (folder, seen) in self.folders.all().iter().zip(&mut self.seen_revisions) {
+            let revision = folder.live.revision();
+            if revision != *seen {
+                *seen = revision;
+                self.diagnostics
+                    .recheck(&self.documents, |doc| Arc::ptr_eq(&doc.folder, folder));
+            }
         }
+        let revision = self.folders.revision();
         let (moved, still): (Vec<HeldRequest>, Vec<HeldRequest>) = std::mem::take(&mut self.held)
             .into_iter()
             .partition(|held| held.revision != revision);
@@ -255,7 +276,6 @@ impl Server {
             self.spawn_request(held.id, held.method, held.work);
         }
         let ctx = RunContext {
-            live: &self.live,
             pool: &self.pool,
             encoding: self.encoding,
             results: &self.tasks.0,
@@ -263,7 +283,7 @@ impl Server {
         };
         self.diagnostics.run_due(&self.documents, &ctx);
         if let Some(progress) = &mut self.progress {
-            progress.tick(&self.live, &self.sender);
+            progress.tick(self.folders.all(), &self.sender);
         }
     }
 
@@ -272,9 +292,20 @@ impl Server {
         let Some(doc) = self.documents.get(uri) else {
             return;
         };
-        let rel = doc.rel.clone();
+        let (live, rel) = (doc.folder.live.clone(), doc.rel.clone());
         self.deep
-            .saved(&self.live, rel, self.encoding, &self.tasks.0, Task::Deep);
+            .saved(&live, rel, self.encoding, &self.tasks.0, Task::Deep);
+    }
+
+    /// What a request takes of the session when it arrives.
+    pub(super) fn request_settings(&self) -> RequestSettings {
+        RequestSettings {
+            encoding: self.encoding,
+            formatter_trust: self.formatter_trust,
+            client: self.client,
+            versions: self.documents.versions().clone(),
+            layout: self.folders.layout().clone(),
+        }
     }
 
     pub(super) fn respond(&self, response: Response) {
@@ -297,8 +328,9 @@ impl Server {
             return;
         };
         let job = {
+            // The test delay waits in the first folder's workspace.
             let (live, requests, tasks, request, id) = (
-                self.live.clone(),
+                self.folders.first().live.clone(),
                 self.requests.clone(),
                 self.tasks.0.clone(),
                 request.clone(),

@@ -15,9 +15,12 @@
 //! positions in the negotiated encoding included, is in `to_proto` and `from_proto`.
 //! stdin is framed by `transport`, which bounds what a client can make the server allocate.
 //!
-//! Only a `file` URI that names a path inside the root, after percent-decoding and lexical
-//! normalisation, becomes a workspace document (`uri`); anything else is never overlaid,
-//! read from disk or indexed on the client's say-so.
+//! Every workspace folder the client gives at `initialize` is a root of its own, a live
+//! workspace (`folders`); a request goes to the folder of the document it names, a question
+//! over the whole workspace to every folder. Only a `file` URI that names a path inside a
+//! folder, after percent-decoding and lexical normalisation, becomes a workspace document
+//! (`uri`); anything else is never overlaid, read from disk or indexed on the client's
+//! say-so.
 
 mod capabilities;
 mod code_action;
@@ -25,6 +28,7 @@ mod deep;
 mod diagnostics;
 mod dispatch;
 mod documents;
+mod folders;
 mod from_proto;
 mod handlers;
 mod line_index;
@@ -37,14 +41,14 @@ mod to_proto;
 mod transport;
 mod uri;
 
-use std::{path::PathBuf, process::ExitCode, sync::Arc};
+use std::{path::PathBuf, process::ExitCode};
 
 use lsp_server::{Connection, ErrorCode, Message, RequestId, Response};
 use lsp_types::{InitializeParams, notification::Exit, request::Initialize};
 pub use transport::DEFAULT_MAX_MESSAGE_BYTES;
 use transport::{ReaderEnd, Transport};
 
-use crate::workspace::{LoadOptions, live::LiveWorkspace};
+use crate::workspace::LoadOptions;
 
 /// Runs the server on stdin/stdout until the client says `exit` or closes stdin, and
 /// returns the exit status: 0 after `shutdown`, 1 without it or after a framing violation.
@@ -62,13 +66,9 @@ pub fn run_stdio(
         return Ok(close(transport, false));
     };
     let encoding = line_index::PositionEncoding::negotiate(&init.capabilities);
-    let root = match given {
-        Some(root) => root,
-        None => checked_root(
-            &workspace_root(&init)
-                .or_else(|| std::env::current_dir().ok())
-                .ok_or("no workspace root: pass --root or open a folder")?,
-        )?,
+    let roots = match given {
+        Some(root) => vec![root],
+        None => workspace_roots(&init)?,
     };
 
     let result = serde_json::json!({
@@ -81,16 +81,7 @@ pub fn run_stdio(
         .send(Message::Response(Response::new_ok(id, result)));
 
     // The loader's progress reaches the client through `LiveStatus::progress`.
-    let live = Arc::new(
-        LiveWorkspace::start(
-            &root,
-            LoadOptions {
-                progress: None,
-                ..load
-            },
-        )
-        .map_err(|e| e.to_string())?,
-    );
+    let folders = folders::Folders::start(&roots, &load)?;
     let (workers, queue) = task_pool::size();
     let pool = task_pool::TaskPool::new(workers, queue)
         .map_err(|e| format!("starting the LSP workers: {e}"))?;
@@ -102,8 +93,7 @@ pub fn run_stdio(
         .unwrap_or(false);
     let mut server = main_loop::Server::new(
         connection.sender.clone(),
-        live,
-        root,
+        folders,
         encoding,
         pool,
         report_progress,
@@ -174,10 +164,48 @@ fn close(transport: Transport, shut_down: bool) -> ExitCode {
     }
 }
 
-fn workspace_root(init: &InitializeParams) -> Option<PathBuf> {
-    if let Some(folder) = init.workspace_folders.as_ref().and_then(|f| f.first()) {
-        return uri::uri_to_path(&folder.uri);
-    }
+/// The roots of the workspace folders the client gives (else its `rootUri`, else the
+/// current directory), canonical, in its order, each once. A folder that is not a local
+/// directory is left out, said on stderr; with none left, the server cannot start.
+fn workspace_roots(init: &InitializeParams) -> Result<Vec<PathBuf>, String> {
     #[allow(deprecated)]
-    init.root_uri.as_ref().and_then(uri::uri_to_path)
+    let given: Vec<Option<PathBuf>> = match (&init.workspace_folders, &init.root_uri) {
+        (Some(folders), _) if !folders.is_empty() => {
+            folders.iter().map(|f| uri::uri_to_path(&f.uri)).collect()
+        }
+        (_, Some(root)) => vec![uri::uri_to_path(root)],
+        _ => Vec::new(),
+    };
+    if given.len() <= 1 {
+        // One folder is served as it always was: a folder that cannot be served stops it.
+        let root = given
+            .into_iter()
+            .flatten()
+            .next()
+            .or_else(|| std::env::current_dir().ok())
+            .ok_or("no workspace root: pass --root or open a folder")?;
+        return Ok(vec![checked_root(&root)?]);
+    }
+    let mut roots: Vec<PathBuf> = Vec::new();
+    let mut refused = Vec::new();
+    for path in given {
+        match path
+            .ok_or_else(|| "not a local file URI".to_string())
+            .and_then(|p| checked_root(&p))
+        {
+            Ok(root) if !roots.contains(&root) => roots.push(root),
+            Ok(_) => {}
+            Err(e) => refused.push(e),
+        }
+    }
+    for reason in &refused {
+        eprintln!("sextant: lsp: leaving out a workspace folder: {reason}");
+    }
+    if roots.is_empty() {
+        return Err(format!(
+            "no workspace folder can be served ({})",
+            refused.join("; ")
+        ));
+    }
+    Ok(roots)
 }

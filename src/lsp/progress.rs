@@ -1,4 +1,5 @@
-//! Work-done progress for the first index, for clients that support it.
+//! Work-done progress for the first index (of every workspace folder, reported as one),
+//! for clients that support it.
 //!
 //! Invariant: `$/progress` is sent only after the client has answered
 //! `window/workDoneProgress/create` with success; then exactly one `begin`, `report`s at
@@ -7,7 +8,10 @@
 //! `ProgressSink`), read by the main loop on a timer: no thread of its own, and a fast
 //! loader costs the client no more messages than a slow one.
 
-use std::time::{Duration, Instant};
+use std::{
+    sync::Arc,
+    time::{Duration, Instant},
+};
 
 use crossbeam_channel::Sender;
 use lsp_server::{Message, Notification, Request, RequestId, Response};
@@ -18,8 +22,8 @@ use lsp_types::{
     request::{Request as _, WorkDoneProgressCreate},
 };
 
-use super::to_proto;
-use crate::workspace::live::LiveWorkspace;
+use super::{folders::Folder, to_proto};
+use crate::workspace::live::LiveStatus;
 
 pub const TOKEN: &str = "sextant/indexing";
 /// The most often a report is sent.
@@ -93,8 +97,10 @@ impl IndexingProgress {
         matches!(self.state, State::Reporting { .. }).then_some(self.next_tick)
     }
 
-    /// If its time has come: reports how the load advances, or ends once it is done.
-    pub fn tick(&mut self, live: &LiveWorkspace, client: &Sender<Message>) {
+    /// If its time has come: reports how the loads advance, or ends once every folder's
+    /// is done. With several folders, the percentage is their mean, the message the first
+    /// loading folder's (named), and the end message each folder's (named) in order.
+    pub fn tick(&mut self, folders: &[Arc<Folder>], client: &Sender<Message>) {
         let now = Instant::now();
         let State::Reporting {
             percentage,
@@ -107,27 +113,58 @@ impl IndexingProgress {
             return;
         }
         self.next_tick = now + INTERVAL;
-        let status = live.status();
-        let failed = live.load_error();
-        if status.ready || failed.is_some() {
-            let message = match (status.index_ms, failed) {
-                (Some(ms), _) => format!("indexed in {ms:.0} ms"),
-                (None, Some(error)) => format!("indexing failed: {error}"),
-                (None, None) => "indexing failed".into(),
-            };
+        let several = folders.len() > 1;
+        let named = |folder: &Folder, message: String| match several {
+            true => format!("{}: {message}", folder.name),
+            false => message,
+        };
+        let loads: Vec<(LiveStatus, Option<String>)> = folders
+            .iter()
+            .map(|f| (f.live.status(), f.live.load_error()))
+            .collect();
+        if loads
+            .iter()
+            .all(|(status, failed)| status.ready || failed.is_some())
+        {
+            let ends: Vec<String> = folders
+                .iter()
+                .zip(loads)
+                .map(|(folder, (status, failed))| {
+                    let message = match (status.index_ms, failed) {
+                        (Some(ms), _) => format!("indexed in {ms:.0} ms"),
+                        (None, Some(error)) => format!("indexing failed: {error}"),
+                        (None, None) => "indexing failed".into(),
+                    };
+                    named(folder, message)
+                })
+                .collect();
             send(
                 client,
                 WorkDoneProgress::End(WorkDoneProgressEnd {
-                    message: Some(message),
+                    message: Some(ends.join("; ")),
                 }),
             );
             self.state = State::Ended;
             return;
         }
-        let Some(event) = status.progress else {
+        let mut loading = None;
+        let mut sum = 0;
+        for (folder, (status, failed)) in folders.iter().zip(&loads) {
+            if status.ready || failed.is_some() {
+                sum += 100;
+                continue;
+            }
+            let Some(event) = &status.progress else {
+                continue;
+            };
+            let (folder_percentage, folder_message) = to_proto::load_progress(event);
+            sum += folder_percentage;
+            loading.get_or_insert_with(|| named(folder, folder_message));
+        }
+        let Some(now_message) = loading else {
             return;
         };
-        let (now_percentage, now_message) = to_proto::load_progress(&event);
+        let now_percentage = sum / folders.len() as u32;
         // Never backwards, and nothing sent when nothing changed.
         let now_percentage = now_percentage.max(*percentage);
         if now_percentage == *percentage && message.as_deref() == Some(&now_message) {

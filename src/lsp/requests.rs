@@ -21,12 +21,23 @@ use lsp_server::{ErrorCode, RequestId, Response};
 use super::handlers::{HandlerError, HandlerResult};
 use crate::{
     ide::Analysis,
-    workspace::live::{LiveWorkspace, ReadError, RequestCancel, Snapshot},
+    workspace::live::{LiveWorkspace, ReadError, RequestCancel},
 };
 
-/// A request's handler with its params, ready to run on any snapshot (again, when a write
-/// cancels an attempt), its result serialized.
-pub type RequestWork = Box<dyn Fn(&Snapshot) -> HandlerResult<serde_json::Value> + Send>;
+/// A request's handler with its params, ready to run under the request's cancellation
+/// (again, for a held request): it reads the snapshots of the folders it asks (retrying
+/// an attempt a write cancels) and gives its result serialized.
+pub type RequestWork =
+    Box<dyn Fn(&RequestCancel) -> Result<HandlerResult<serde_json::Value>, ReadError> + Send>;
+
+/// A handler's result as `LiveWorkspace::read` takes it: its cancellation passed on (so
+/// the read retries on a new revision or ends), anything else as the answer.
+pub fn answered<T>(result: HandlerResult<T>) -> Result<HandlerResult<T>, crate::ide::Cancelled> {
+    match result {
+        Err(HandlerError::Cancelled(cancelled)) => Err(cancelled),
+        answered => Ok(answered),
+    }
+}
 
 const QUEUED: u8 = 0;
 const RUNNING: u8 = 1;
@@ -129,6 +140,7 @@ impl InFlightRequests {
 
 /// Runs a request on a worker and makes its answer; `None` when `$/cancelRequest`
 /// withdrew it before it started (the main loop has answered it; its handler never runs).
+/// `live` is where the test delay waits.
 pub fn run(
     live: &LiveWorkspace,
     requests: &InFlightRequests,
@@ -145,10 +157,7 @@ pub fn run(
         if let Some(delay) = delay {
             live.read(&request.cancel, |s| delay.wait(&s.analysis, &id))?;
         }
-        live.read(&request.cancel, |s| match work(s) {
-            Err(HandlerError::Cancelled(cancelled)) => Err(cancelled),
-            answered => Ok(answered),
-        })
+        work(&request.cancel)
     }));
     requests.finish(&id, request);
     if let Ok(Ok(Err(HandlerError::NothingNew { revision }))) = outcome {

@@ -22,7 +22,7 @@ use crate::{
     ide::{
         self, Call, CallItem, Cancellable, Certainty, Definition, DiagnosticInfo, Fold,
         HierarchyItem, HoverInfo, Outline, OutlineNode, ReferenceRole, References, Severity, Span,
-        SymbolKind, SymbolSearch,
+        SymbolKind, SymbolMatch,
     },
     workspace::{LoadPhase, ProgressEvent, live::Snapshot},
 };
@@ -86,40 +86,36 @@ fn document_symbol(index: &LineIndex, node: &OutlineNode) -> DocumentSymbol {
     }
 }
 
-/// The matches of a workspace symbol search, each located through its file's line table
-/// (built once per file and kept by the analysis), in the search's order. A match whose
-/// file has left the snapshot or has no URI is left out.
-pub fn workspace_symbols(
+/// A match of a workspace symbol search, located through its file's line table (built
+/// once per file and kept by the analysis); `None` when its file has left the snapshot or
+/// has no URI.
+pub fn workspace_symbol(
     snapshot: &Snapshot,
     encoding: PositionEncoding,
-    found: &SymbolSearch,
-) -> Cancellable<Vec<SymbolInformation>> {
-    let mut symbols = Vec::with_capacity(found.symbols.len());
-    for m in &found.symbols {
-        let (Some(file), Some(uri)) = (
-            snapshot.file(&m.path),
-            uri::path_to_uri(&snapshot.root.join(&m.path)),
-        ) else {
-            continue;
-        };
-        let index = LineIndex {
-            index: snapshot.analysis.line_index(file)?,
-            encoding,
-        };
-        #[allow(deprecated)]
-        symbols.push(SymbolInformation {
-            name: m.name.clone(),
-            kind: symbol_kind(m.kind),
-            tags: None,
-            deprecated: None,
-            location: Location {
-                uri,
-                range: span_range(&index, &m.name_span),
-            },
-            container_name: m.container.clone(),
-        });
-    }
-    Ok(symbols)
+    m: &SymbolMatch,
+) -> Cancellable<Option<SymbolInformation>> {
+    let (Some(file), Some(uri)) = (
+        snapshot.file(&m.path),
+        uri::path_to_uri(&snapshot.root.join(&m.path)),
+    ) else {
+        return Ok(None);
+    };
+    let index = LineIndex {
+        index: snapshot.analysis.line_index(file)?,
+        encoding,
+    };
+    #[allow(deprecated)]
+    Ok(Some(SymbolInformation {
+        name: m.name.clone(),
+        kind: symbol_kind(m.kind),
+        tags: None,
+        deprecated: None,
+        location: Location {
+            uri,
+            range: span_range(&index, &m.name_span),
+        },
+        container_name: m.container.clone(),
+    }))
 }
 
 /// A place in a workspace file, through that file's line table; `None` when the file has

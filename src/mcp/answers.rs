@@ -270,9 +270,7 @@ impl LookupAnswer {
             lists.push(search.symbols);
             names.push(name);
         }
-        let mut hits = super::roots::merge_ordered(lists, |m: &SymbolMatch| {
-            (m.tier, m.name.len(), m.name.clone())
-        });
+        let mut hits = super::roots::merge_ordered(lists, SymbolMatch::rank);
         hits.truncate(limit);
         let (names, symbols): (Vec<String>, Vec<SymbolMatch>) =
             hits.into_iter().map(|(i, m)| (names[i].clone(), m)).unzip();

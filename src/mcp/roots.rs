@@ -20,7 +20,11 @@ use rmcp::model::JsonObject;
 use serde::Serialize;
 
 use super::{ErrorCode, ToolError, answers::Indexed};
-use crate::workspace::live::{LiveWorkspace, RequestCancel};
+pub use crate::workspace::roots::merge_ordered;
+use crate::workspace::{
+    live::{LiveWorkspace, RequestCancel},
+    roots::{deepest_holding, unique_names},
+};
 
 /// The argument naming the root a call answers from.
 pub const ROOT_ARGUMENT: &str = "root";
@@ -334,37 +338,8 @@ impl Roots {
     fn holding(&self, path: &Path) -> Option<Arc<LiveWorkspace>> {
         let canonical = path.canonicalize().ok();
         let path = canonical.as_deref().unwrap_or(path);
-        self.roots
-            .iter()
-            .filter(|r| path.starts_with(r.live.root()))
-            .max_by_key(|r| r.live.root().components().count())
-            .map(|r| r.live.clone())
-    }
-}
-
-/// The items of several roots' lists as one list in the order `key` gives, each with its
-/// root's index: every list must be in that order already, and each keeps its own order
-/// (so a key that leaves ties does not reorder a root's answer); ties in the roots' order.
-pub fn merge_ordered<T, K: Ord>(lists: Vec<Vec<T>>, key: impl Fn(&T) -> K) -> Vec<(usize, T)> {
-    let mut lists: Vec<_> = lists
-        .into_iter()
-        .map(|l| l.into_iter().peekable())
-        .collect();
-    let mut merged = Vec::new();
-    loop {
-        let mut next: Option<(usize, K)> = None;
-        for (i, list) in lists.iter_mut().enumerate() {
-            if let Some(item) = list.peek() {
-                let k = key(item);
-                if next.as_ref().is_none_or(|(_, best)| k < *best) {
-                    next = Some((i, k));
-                }
-            }
-        }
-        let Some((i, _)) = next else {
-            return merged;
-        };
-        merged.extend(lists[i].next().map(|item| (i, item)));
+        let roots = self.roots.iter().map(|r| r.live.root());
+        deepest_holding(roots, |root| path.starts_with(root)).map(|i| self.roots[i].live.clone())
     }
 }
 
@@ -383,78 +358,9 @@ fn first_absolute_path(args: &JsonObject) -> Option<&str> {
         .find(|p| Path::new(p).is_absolute())
 }
 
-/// Each path's last component, with as many parents as it takes to tell it from the
-/// others (`app`, or `team-a/app` and `team-b/app`); the whole path when nothing shorter
-/// is unique.
-fn unique_names(paths: &[&Path]) -> Vec<String> {
-    let tail = |path: &Path, n: usize| -> String {
-        let parts: Vec<String> = path
-            .components()
-            .rev()
-            .filter_map(|c| match c {
-                std::path::Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
-                _ => None,
-            })
-            .take(n)
-            .collect();
-        if parts.len() < n || parts.is_empty() {
-            return path.display().to_string();
-        }
-        parts.into_iter().rev().collect::<Vec<_>>().join("/")
-    };
-    paths
-        .iter()
-        .map(|path| {
-            let depth = path.components().count();
-            (1..=depth)
-                .map(|n| tail(path, n))
-                .find(|name| {
-                    paths
-                        .iter()
-                        .filter(|other| (1..=depth).any(|n| tail(other, n) == *name))
-                        .count()
-                        == 1
-                })
-                .unwrap_or_else(|| path.display().to_string())
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn names_are_the_shortest_unique_tails() {
-        let paths = [
-            Path::new("/src/team-a/app"),
-            Path::new("/src/team-b/app"),
-            Path::new("/src/tools"),
-        ];
-        assert_eq!(unique_names(&paths), ["team-a/app", "team-b/app", "tools"]);
-        assert_eq!(unique_names(&[Path::new("/")]), ["/"]);
-        assert_eq!(
-            unique_names(&[Path::new("/a/x"), Path::new("/x")]),
-            ["a/x", "/x"]
-        );
-    }
-
-    #[test]
-    fn merged_lists_keep_each_roots_order_and_break_ties_by_root() {
-        let first = vec![(1, "a"), (3, "b"), (2, "c")];
-        let second = vec![(1, "x"), (2, "y")];
-        let merged = merge_ordered(vec![first, second], |item| item.0);
-        assert_eq!(
-            merged,
-            [
-                (0, (1, "a")),
-                (1, (1, "x")),
-                (1, (2, "y")),
-                (0, (3, "b")),
-                (0, (2, "c"))
-            ]
-        );
-    }
 
     #[test]
     fn the_first_absolute_path_argument() {

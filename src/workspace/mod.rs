@@ -20,6 +20,7 @@ pub mod manifests;
 pub mod operations;
 mod process;
 pub mod reader;
+pub mod roots;
 pub mod system;
 mod texts;
 pub mod typecheck;

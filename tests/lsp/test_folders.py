@@ -1,0 +1,130 @@
+"""Several workspace folders in one server: each folder a root of its own (its index and
+`sextant.toml`), a document answered by the folder holding it, `workspace/symbol` and
+`workspace/diagnostic` asked of every folder and merged."""
+
+from pathlib import Path
+
+import pytest
+from lsprotocol import types
+
+from conftest import open_doc, wait_diagnostics
+
+PYTHON = {
+    "models.py": "def load(x):\n    return x\n\n\ndef load_many(xs):\n    return [load(x) for x in xs]\n",
+    "main.py": "import os\nfrom models import load\n\nload(1)\n",
+}
+TYPESCRIPT = {
+    "lib.ts": "export function load(x: number): number {\n  return x;\n}\n\nexport function loadAll(): void {}\n",
+    "app.ts": 'import { load } from "./lib";\nimport { loadAll } from "./lib";\n\nload(2);\n',
+    # This folder's own settings: an unused import is an error here, a warning in the other.
+    "sextant.toml": '[check]\nseverity = { unused-import = "error" }\n',
+}
+
+
+def write(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return root.resolve()
+
+
+async def start_folders(client, *roots: Path):
+    return await client.initialize_session(
+        types.InitializeParams(
+            capabilities=types.ClientCapabilities(),
+            workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name=root.name) for root in roots],
+        )
+    )
+
+
+def where(roots: dict[str, Path], uri: str) -> tuple[str, str]:
+    """(folder name, path in it) of a URI, by the deepest folder holding it."""
+    path = Path(uri.removeprefix("file://"))
+    name, root = max(((n, r) for n, r in roots.items() if path.is_relative_to(r)), key=lambda nr: len(nr[1].parts))
+    return name, str(path.relative_to(root))
+
+
+def at(path: Path, line: int, character: int):
+    return types.TextDocumentIdentifier(uri=path.as_uri()), types.Position(line=line, character=character)
+
+
+def summary(items):
+    return [(d.code, d.severity, d.message, (d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character)) for d in items]
+
+
+@pytest.mark.asyncio
+async def test_each_folder_answers_for_its_own_documents(client, tmp_path):
+    py = write(tmp_path / "py", PYTHON)
+    ts = write(tmp_path / "ts", TYPESCRIPT)
+    roots = {"py": py, "ts": ts}
+    result = await start_folders(client, py, ts)
+    folders = result.capabilities.workspace.workspace_folders
+    assert (folders.supported, folders.change_notifications) == (True, None)
+
+    # Every folder's matches, ranked as each folder ranks them, ties in the folders' order.
+    found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="load"))
+    assert [(s.name, s.kind, *where(roots, s.location.uri), s.location.range.start.line) for s in found] == [
+        ("load", types.SymbolKind.Function, "py", "models.py", 0),
+        ("load", types.SymbolKind.Function, "ts", "lib.ts", 0),
+        ("loadAll", types.SymbolKind.Function, "ts", "lib.ts", 4),
+        ("load_many", types.SymbolKind.Function, "py", "models.py", 4),
+    ]
+
+    # Definitions resolve within each folder: `load` is defined in both.
+    main, app = py / "main.py", ts / "app.ts"
+    open_doc(client, main, PYTHON["main.py"], "python")
+    open_doc(client, app, TYPESCRIPT["app.ts"], "typescript")
+    for path, line, expected in [(main, 3, ("py", "models.py", 0, 4)), (app, 3, ("ts", "lib.ts", 0, 16))]:
+        document, position = at(path, line, 1)
+        found = await client.text_document_definition_async(types.DefinitionParams(text_document=document, position=position))
+        assert [(*where(roots, l.uri), l.range.start.line, l.range.start.character) for l in found] == [expected]
+
+    # References stay within the folder of the name.
+    for path, expected in [
+        (py / "models.py", [("py", "main.py", 1, 19), ("py", "main.py", 3, 0), ("py", "models.py", 0, 4), ("py", "models.py", 5, 12)]),
+        (ts / "lib.ts", [("ts", "app.ts", 0, 9), ("ts", "app.ts", 3, 0), ("ts", "lib.ts", 0, 16)]),
+    ]:
+        document, position = at(path, 0, {"py": 4, "ts": 16}[where(roots, path.as_uri())[0]])
+        refs = await client.text_document_references_async(
+            types.ReferenceParams(text_document=document, position=position, context=types.ReferenceContext(include_declaration=True))
+        )
+        assert sorted((*where(roots, l.uri), l.range.start.line, l.range.start.character) for l in refs) == expected
+
+    # Each document's diagnostics, under its own folder's `sextant.toml`.
+    W, E = types.DiagnosticSeverity.Warning, types.DiagnosticSeverity.Error
+    published = await wait_diagnostics(client, app.as_uri(), lambda d: len(d) > 0)
+    assert summary(published) == [("SX006", E, "'loadAll' imported from './lib' but unused", (1, 9, 1, 16))]
+    published = await wait_diagnostics(client, main.as_uri(), lambda d: len(d) > 0)
+    assert summary(published) == [("SX006", W, "'os' imported but unused", (0, 7, 0, 9))]
+
+    # The workspace pull gives both folders' files.
+    report = await client.workspace_diagnostic_async(types.WorkspaceDiagnosticParams(previous_result_ids=[]))
+    assert sorted((*where(roots, item.uri), [d.code for d in item.items]) for item in report.items) == [
+        ("py", "main.py", ["SX006"]),
+        ("ts", "app.ts", ["SX006"]),
+    ]
+
+    # A document outside every folder is refused, as on a server of one folder.
+    outside = tmp_path / "elsewhere.py"
+    document, position = at(outside, 0, 0)
+    with pytest.raises(Exception, match="is not a document of this workspace"):
+        await client.text_document_hover_async(types.HoverParams(text_document=document, position=position))
+
+
+@pytest.mark.asyncio
+async def test_nested_folders_answer_each_file_once(client, tmp_path):
+    outer = write(tmp_path / "outer", {"a.py": "def alpha():\n    pass\n"})
+    inner = write(tmp_path / "outer" / "inner", {"b.py": "def alpha():\n    pass\n\nalpha()\n"})
+    roots = {"outer": outer, "inner": inner}
+    await start_folders(client, outer, inner)
+    found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="alpha"))
+    assert [(s.name, *where(roots, s.location.uri), s.location.range.start.line) for s in found] == [
+        ("alpha", "outer", "a.py", 0),
+        ("alpha", "inner", "b.py", 0),
+    ]
+    # A document of the inner folder is the inner folder's: its references are found there.
+    document, position = at(inner / "b.py", 3, 0)
+    refs = await client.text_document_references_async(
+        types.ReferenceParams(text_document=document, position=position, context=types.ReferenceContext(include_declaration=True))
+    )
+    assert sorted((*where(roots, l.uri), l.range.start.line) for l in refs) == [("inner", "b.py", 0), ("inner", "b.py", 3)]
