@@ -85,10 +85,9 @@ impl Folders {
                 live: Arc::new(live),
             }));
         }
-        Ok(Folders {
-            folders,
-            layout: Layout(roots.into()),
-        })
+        // As each workspace names its root (and its snapshots theirs), which `owns` compares.
+        let layout = Layout(folders.iter().map(|f| f.root().to_path_buf()).collect());
+        Ok(Folders { folders, layout })
     }
 
     pub fn all(&self) -> &[Arc<Folder>] {

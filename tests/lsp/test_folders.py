@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 from lsprotocol import types
 
-from conftest import open_doc, wait_diagnostics
+from conftest import RawLsp, open_doc, wait_diagnostics
+
+REQUEST_CANCELLED = -32800
 
 PYTHON = {
     "models.py": "def load(x):\n    return x\n\n\ndef load_many(xs):\n    return [load(x) for x in xs]\n",
@@ -128,3 +130,24 @@ async def test_nested_folders_answer_each_file_once(client, tmp_path):
         types.ReferenceParams(text_document=document, position=position, context=types.ReferenceContext(include_declaration=True))
     )
     assert sorted((*where(roots, l.uri), l.range.start.line) for l in refs) == [("inner", "b.py", 0), ("inner", "b.py", 3)]
+
+
+def test_a_question_of_every_folder_is_cancelled_and_shutdown_ends_them_all(tmp_path):
+    py = write(tmp_path / "py", {"a.py": "def served():\n    pass\n"})
+    ts = write(tmp_path / "ts", {"b.ts": "export function served(): void {}\n"})
+    server = RawLsp(env={"SEXTANT_TEST_DELAY_MS": "workspace/symbol:60000"})
+    try:
+        folders = [{"uri": root.as_uri(), "name": root.name} for root in (py, ts)]
+        answer = server.request(1, "initialize", {"processId": None, "capabilities": {}, "workspaceFolders": folders})
+        assert answer["result"]["capabilities"]["workspace"] == {"workspaceFolders": {"supported": True}}, answer
+        server.notify("initialized", {})
+        server.send({"id": 2, "method": "workspace/symbol", "params": {"query": "served"}})
+        server.wait_for_stderr("test delay: workspace/symbol started, 6000 steps (request 2)")
+        server.notify("$/cancelRequest", {"id": 2})
+        assert server.response(2)["error"] == {"code": REQUEST_CANCELLED, "message": "cancelled"}
+        server.wait_for_stderr("test delay: workspace/symbol stopped by cancellation")
+        assert server.request(99, "shutdown")["result"] is None
+        server.notify("exit")
+        assert server.wait()[0] == 0, server.stderr
+    finally:
+        server.kill()

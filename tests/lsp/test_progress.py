@@ -2,6 +2,7 @@
 per token, and answers `window/workDoneProgress/create`)."""
 
 import asyncio
+import re
 from pathlib import Path
 
 import pytest
@@ -69,3 +70,27 @@ async def test_no_progress_without_the_client_capability(client, tmp_path):
     found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="Thing49_1"))
     assert [s.name for s in found][:1] == ["Thing49_1"]
     assert client.progress_reports == {}
+
+
+@pytest.mark.asyncio
+async def test_several_folders_are_reported_as_one_progress(client, tmp_path):
+    big, small = tmp_path / "big", tmp_path / "small"
+    generate(big)
+    generate(small, files=20, functions=2)
+    await client.initialize_session(
+        types.InitializeParams(
+            capabilities=types.ClientCapabilities(window=types.WindowClientCapabilities(work_done_progress=True)),
+            workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name=root.name) for root in (big, small)],
+        )
+    )
+    reports = await progress_until_end(client)
+    kinds = [type(r).__name__ for r in reports]
+    assert kinds.count("WorkDoneProgressBegin") == 1 and kinds.count("WorkDoneProgressEnd") == 1, kinds
+    assert (kinds[0], kinds[-1]) == ("WorkDoneProgressBegin", "WorkDoneProgressEnd"), kinds
+    middle, end = reports[1:-1], reports[-1]
+    assert middle, kinds
+    percentages = [r.percentage for r in middle]
+    assert percentages == sorted(percentages) and all(0 <= p <= 100 for p in percentages), percentages
+    # Each report names the first folder still loading, with that folder's own count.
+    assert all(re.fullmatch(r"(big: (reading|indexing) \d+/400|small: (reading|indexing) \d+/20) files", r.message) for r in middle), middle
+    assert re.fullmatch(r"big: indexed in \d+ ms; small: indexed in \d+ ms", end.message), end.message
