@@ -538,3 +538,48 @@ fn records_of_kind(file: &[u8], kind: u8) -> Vec<(usize, usize)> {
         })
         .collect()
 }
+
+/// Each method's relationships read its class's supertypes, found once per document for
+/// all its methods: every method names what it overrides, in whichever order they come.
+#[test]
+fn each_method_of_a_class_names_the_method_it_overrides() {
+    let dir = workspace();
+    write_file(
+        dir.path(),
+        "py/pkg/base.py",
+        "class Base:\n    def a(self):\n        return 1\n\n    def b(self):\n        return 2\n",
+    );
+    write_file(
+        dir.path(),
+        "py/pkg/derived.py",
+        "from pkg.base import Base\n\n\nclass Derived(Base):\n    def b(self):\n        \
+         return 3\n\n    def c(self):\n        return 4\n\n    def a(self):\n        return 5\n",
+    );
+    std::fs::create_dir(dir.path().join("out")).unwrap();
+    let index = export(dir.path(), &["py"]);
+    let py = "scip-sextant python shapes 1.2.0";
+    let relationships: Vec<(String, Vec<String>)> = document(&index, "py/pkg/derived.py")
+        .symbols
+        .iter()
+        .map(|s| {
+            let bases = s.relationships.iter().map(|r| r.symbol.clone()).collect();
+            (s.symbol.clone(), bases)
+        })
+        .collect();
+    let base = format!("{py} `pkg/base.py`/Base#");
+    let derived = format!("{py} `pkg/derived.py`/Derived#");
+    assert_eq!(
+        relationships,
+        [
+            // Each method's `self`.
+            ("local 0".to_string(), vec![]),
+            ("local 1".to_string(), vec![]),
+            ("local 2".to_string(), vec![]),
+            (format!("{py} `pkg/derived.py`/"), vec![]),
+            (derived.clone(), vec![base.clone()]),
+            (format!("{derived}a()."), vec![format!("{base}a().")]),
+            (format!("{derived}b()."), vec![format!("{base}b().")]),
+            (format!("{derived}c()."), vec![]),
+        ]
+    );
+}

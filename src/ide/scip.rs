@@ -564,9 +564,27 @@ struct Exporter<'db, 'p> {
     resolver: Resolver<'db>,
     naming: &'p SymbolNaming,
     file: SourceFile,
+    /// Each type's direct supertypes, as the document's resolver found them: every method
+    /// of a type asks for its type's, which looked its name up in the identifier index and
+    /// resolved its bases again each time.
+    supertypes: HashMap<TypeNode, Arc<[TypeNode]>>,
 }
 
 impl Exporter<'_, '_> {
+    /// `node`'s direct supertypes ([`direct_supertypes`]), found once per document. The
+    /// resolver's answers do not depend on what it was asked before, so neither do these.
+    fn direct_supertypes(&mut self, node: TypeNode) -> Arc<[TypeNode]> {
+        if let Some(found) = self.supertypes.get(&node) {
+            return found.clone();
+        }
+        let found: Arc<[TypeNode]> = direct_supertypes(&mut self.resolver, node)
+            .into_iter()
+            .map(|(base, _)| base)
+            .collect();
+        self.supertypes.insert(node, found.clone());
+        found
+    }
+
     fn globals(&mut self, file: SourceFile) -> Arc<FileGlobals> {
         self.naming.globals(self.db, file)
     }
@@ -774,6 +792,7 @@ pub(crate) fn document(
         resolver: Resolver::new(db, workspace),
         naming,
         file,
+        supertypes: HashMap::new(),
     };
     let names = file_names(db, file);
     let symbols = file_symbols(db, file);
@@ -1129,14 +1148,14 @@ fn relationships(
     let mut sites: Vec<(SourceFile, OccurrenceId)> = Vec::new();
     match subject {
         Subject::Type(node) => {
-            for (base, _) in direct_supertypes(&mut exporter.resolver, node) {
+            for &base in exporter.direct_supertypes(node).iter() {
                 if let TypeNode::Type { file, occurrence } = base {
                     push_unique(&mut sites, (file, occurrence));
                 }
             }
         }
         Subject::Method { owner, name, .. } => {
-            for (base, _) in direct_supertypes(&mut exporter.resolver, owner) {
+            for &base in exporter.direct_supertypes(owner).iter() {
                 for site in methods_of(&mut exporter.resolver, base, &name) {
                     push_unique(&mut sites, site);
                 }
