@@ -440,3 +440,146 @@ fn an_export_on_one_thread_and_on_several_is_the_same_bytes() {
         ["scip-sextant python shapes 1.2.0 `pkg/chain38.py`/Link38#"]
     );
 }
+
+/// With the persistent cache kept, an export records each file's documentation lines
+/// (record kind 7, one per document) and the next export reads them instead of parsing
+/// every Python file again for its docstrings: the same bytes. A damaged record is
+/// reported and computed again, and an edited docstring is read anew, not from the record
+/// of the text before.
+#[test]
+fn a_warm_export_reads_documentation_lines_from_their_records() {
+    let dir = workspace();
+    std::fs::create_dir(dir.path().join("out")).unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let cache_dir = cache.path().to_str().unwrap();
+    let export_warm = || {
+        let out = sextant(
+            dir.path(),
+            &[
+                "--cache-dir",
+                cache_dir,
+                "scip",
+                "--output",
+                "out/index.scip",
+            ],
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        let warnings: Vec<String> = stderr(&out)
+            .lines()
+            .filter(|l| l.contains("warning"))
+            .map(String::from)
+            .collect();
+        (
+            std::fs::read(dir.path().join("out/index.scip")).unwrap(),
+            warnings,
+        )
+    };
+    let (cold, warnings) = export_warm();
+    assert_eq!(warnings, Vec::<String>::new());
+    let records_file = {
+        let roots: Vec<_> = std::fs::read_dir(cache.path()).unwrap().flatten().collect();
+        assert_eq!(roots.len(), 1, "one directory per root");
+        roots[0].path().join("records")
+    };
+    let doc_records = records_of_kind(&std::fs::read(&records_file).unwrap(), 7);
+    assert_eq!(doc_records.len(), 6, "one per document");
+
+    let (warm, warnings) = export_warm();
+    assert!(warm == cold, "the warm index differs from the cold one");
+    assert_eq!(warnings, Vec::<String>::new());
+
+    // Every documentation record damaged: the export reads them, reports the damage once
+    // and writes the same index.
+    let mut bytes = std::fs::read(&records_file).unwrap();
+    for (offset, len) in records_of_kind(&bytes, 7) {
+        bytes[offset + len / 2] ^= 0x55;
+    }
+    std::fs::write(&records_file, bytes).unwrap();
+    let (repaired, warnings) = export_warm();
+    assert!(repaired == cold, "the index differs after damaged records");
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0].contains("fails its checksum"), "{warnings:?}");
+
+    write_file(
+        dir.path(),
+        "py/pkg/shapes.py",
+        "class Shape:\n    \"\"\"A figure in space.\"\"\"\n",
+    );
+    let (edited, warnings) = export_warm();
+    assert_eq!(warnings, Vec::<String>::new());
+    let edited = Index::parse_from_bytes(&edited).unwrap();
+    let shape = document(&edited, "py/pkg/shapes.py")
+        .symbols
+        .iter()
+        .find(|s| s.symbol == "scip-sextant python shapes 1.2.0 `pkg/shapes.py`/Shape#")
+        .unwrap();
+    assert_eq!(shape.documentation, ["A figure in space."]);
+    let uncached = export(dir.path(), &["--no-cache"]);
+    assert!(
+        edited.documents == uncached.documents,
+        "the documents differ"
+    );
+}
+
+/// `(offset, length)` of each record of `kind` in a records file, from the index its
+/// footer locates (the format is documented in `src/db/records.rs`).
+fn records_of_kind(file: &[u8], kind: u8) -> Vec<(usize, usize)> {
+    const ENTRY: usize = 1 + 32 + 4 + 8 + 4 + 8;
+    let footer = &file[file.len() - 20..];
+    let index_at = u64::from_le_bytes(footer[..8].try_into().unwrap()) as usize;
+    let count = u32::from_le_bytes(footer[8..12].try_into().unwrap()) as usize;
+    (0..count)
+        .map(|i| &file[index_at + i * ENTRY..index_at + (i + 1) * ENTRY])
+        .filter(|entry| entry[0] == kind)
+        .map(|entry| {
+            let offset = u64::from_le_bytes(entry[37..45].try_into().unwrap()) as usize;
+            let len = u32::from_le_bytes(entry[45..49].try_into().unwrap()) as usize;
+            (offset, len)
+        })
+        .collect()
+}
+
+/// Each method's relationships read its class's supertypes, found once per document for
+/// all its methods: every method names what it overrides, in whichever order they come.
+#[test]
+fn each_method_of_a_class_names_the_method_it_overrides() {
+    let dir = workspace();
+    write_file(
+        dir.path(),
+        "py/pkg/base.py",
+        "class Base:\n    def a(self):\n        return 1\n\n    def b(self):\n        return 2\n",
+    );
+    write_file(
+        dir.path(),
+        "py/pkg/derived.py",
+        "from pkg.base import Base\n\n\nclass Derived(Base):\n    def b(self):\n        \
+         return 3\n\n    def c(self):\n        return 4\n\n    def a(self):\n        return 5\n",
+    );
+    std::fs::create_dir(dir.path().join("out")).unwrap();
+    let index = export(dir.path(), &["py"]);
+    let py = "scip-sextant python shapes 1.2.0";
+    let relationships: Vec<(String, Vec<String>)> = document(&index, "py/pkg/derived.py")
+        .symbols
+        .iter()
+        .map(|s| {
+            let bases = s.relationships.iter().map(|r| r.symbol.clone()).collect();
+            (s.symbol.clone(), bases)
+        })
+        .collect();
+    let base = format!("{py} `pkg/base.py`/Base#");
+    let derived = format!("{py} `pkg/derived.py`/Derived#");
+    assert_eq!(
+        relationships,
+        [
+            // Each method's `self`.
+            ("local 0".to_string(), vec![]),
+            ("local 1".to_string(), vec![]),
+            ("local 2".to_string(), vec![]),
+            (format!("{py} `pkg/derived.py`/"), vec![]),
+            (derived.clone(), vec![base.clone()]),
+            (format!("{derived}a()."), vec![format!("{base}a().")]),
+            (format!("{derived}b()."), vec![format!("{base}b().")]),
+            (format!("{derived}c()."), vec![]),
+        ]
+    );
+}

@@ -69,6 +69,9 @@ pub enum RecordKind {
     /// `semantic::names::identifiers::identifier_shard`: the identifier index over some
     /// consecutive files.
     IdentifierShard = 6,
+    /// `ide::scip::first_doc_lines` of one file: the first line of each definition's
+    /// documentation, which for Python's docstrings needs the file's tree.
+    DocLines = 7,
 }
 
 /// A hash of everything a record's computation reads.

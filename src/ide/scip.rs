@@ -31,7 +31,7 @@ use scip::types::{
 };
 
 use crate::{
-    db::{Db, SourceFile, Workspace},
+    db::{Db, RecordKind, SourceFile, Workspace},
     engine::hierarchy::{Subject, TypeNode, direct_supertypes, methods_of, subject_of_definition},
     lang::Family,
     semantic::{
@@ -564,9 +564,27 @@ struct Exporter<'db, 'p> {
     resolver: Resolver<'db>,
     naming: &'p SymbolNaming,
     file: SourceFile,
+    /// Each type's direct supertypes, as the document's resolver found them: every method
+    /// of a type asks for its type's, which looked its name up in the identifier index and
+    /// resolved its bases again each time.
+    supertypes: HashMap<TypeNode, Arc<[TypeNode]>>,
 }
 
 impl Exporter<'_, '_> {
+    /// `node`'s direct supertypes ([`direct_supertypes`]), found once per document. The
+    /// resolver's answers do not depend on what it was asked before, so neither do these.
+    fn direct_supertypes(&mut self, node: TypeNode) -> Arc<[TypeNode]> {
+        if let Some(found) = self.supertypes.get(&node) {
+            return found.clone();
+        }
+        let found: Arc<[TypeNode]> = direct_supertypes(&mut self.resolver, node)
+            .into_iter()
+            .map(|(base, _)| base)
+            .collect();
+        self.supertypes.insert(node, found.clone());
+        found
+    }
+
     fn globals(&mut self, file: SourceFile) -> Arc<FileGlobals> {
         self.naming.globals(self.db, file)
     }
@@ -728,18 +746,35 @@ fn doc_first_line(db: &dyn Db, file: SourceFile, position: &SymbolPositions) -> 
 }
 
 /// The first line of each definition's documentation in `file` (by its index in
-/// `file_symbols`), having read the file's symbols and names from the same parse: its tree
-/// is pinned meanwhile. Python's docstrings are read from the tree, and once other files'
-/// parses have pushed it out of the tree cache, each file would be parsed three times.
+/// `file_symbols`), having read the file's symbols and names, from the persistent cache's
+/// records when it holds them all, else from one parse: its tree is pinned meanwhile.
+/// Python's docstrings are read from the tree, and once other files' parses have pushed it
+/// out of the tree cache, each file would be parsed three times.
+///
+/// The lines are recorded too: they depend on the file's language and text alone (its
+/// symbols' positions, its tree, its comments), and without their record a warm export
+/// parsed every Python file again for its docstrings, half of its time.
 pub(crate) fn first_doc_lines(db: &dyn Db, file: SourceFile) -> DocLines {
-    let _tree = crate::semantic::pin_tree(db, file);
-    let symbols = file_symbols(db, file);
+    let lang = file.lang(db).info();
+    let parts = || {
+        let text = crate::semantic::persisted::text_hash(db, file);
+        [lang.id.clone().into_bytes(), text.to_vec()]
+    };
+    let docs = crate::semantic::persisted::recorded(db, RecordKind::DocLines, parts, || {
+        let _tree = crate::semantic::pin_tree(db, file);
+        let symbols = file_symbols(db, file);
+        file_names(db, file);
+        symbols
+            .positions
+            .iter()
+            .map(|position| doc_first_line(db, file, position))
+            .collect()
+    });
+    // Read here, on all cores, when the lines came from their record: the documents need
+    // them (from the same records on a warm export).
+    file_symbols(db, file);
     file_names(db, file);
-    symbols
-        .positions
-        .iter()
-        .map(|position| doc_first_line(db, file, position))
-        .collect()
+    docs
 }
 
 /// The document of `file`, given [`first_doc_lines`] of it, its path relative to the
@@ -757,6 +792,7 @@ pub(crate) fn document(
         resolver: Resolver::new(db, workspace),
         naming,
         file,
+        supertypes: HashMap::new(),
     };
     let names = file_names(db, file);
     let symbols = file_symbols(db, file);
@@ -1112,14 +1148,14 @@ fn relationships(
     let mut sites: Vec<(SourceFile, OccurrenceId)> = Vec::new();
     match subject {
         Subject::Type(node) => {
-            for (base, _) in direct_supertypes(&mut exporter.resolver, node) {
+            for &base in exporter.direct_supertypes(node).iter() {
                 if let TypeNode::Type { file, occurrence } = base {
                     push_unique(&mut sites, (file, occurrence));
                 }
             }
         }
         Subject::Method { owner, name, .. } => {
-            for (base, _) in direct_supertypes(&mut exporter.resolver, owner) {
+            for &base in exporter.direct_supertypes(owner).iter() {
                 for site in methods_of(&mut exporter.resolver, base, &name) {
                     push_unique(&mut sites, site);
                 }
