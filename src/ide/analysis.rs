@@ -357,6 +357,18 @@ impl Analysis {
         self.with(|db| super::read::read(db, self.workspace, request))
     }
 
+    /// `target`, the target `index` of a read across several workspaces
+    /// (`ide::read_across`), as this one reads it under `options` (whose `targets` are not
+    /// looked at).
+    pub fn read_part(
+        &self,
+        options: &super::ReadRequest,
+        index: usize,
+        target: &super::ReadTarget,
+    ) -> Cancellable<super::TargetPart> {
+        self.with(|db| super::read::part(db, self.workspace, options, index, target))
+    }
+
     /// The definitions called `name` (`join`, `posixpath.join`, `Class.method`).
     pub fn definition_by_name(
         &self,

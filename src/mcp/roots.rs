@@ -20,7 +20,7 @@ use rmcp::model::JsonObject;
 use serde::Serialize;
 
 use super::{ErrorCode, ToolError, answers::Indexed};
-pub use crate::workspace::roots::merge_ordered;
+pub use crate::workspace::roots::{merge_ordered, sole_definer};
 use crate::workspace::{
     live::{LiveWorkspace, RequestCancel},
     roots::{deepest_holding, unique_names},
@@ -34,11 +34,12 @@ const PATH_ARGUMENTS: [&str; 4] = ["path", "file_path", "paths", "file_paths"];
 
 /// The tools whose question is a name or a pattern over the whole workspace: called with
 /// neither `root` nor a path on a server of several roots, they ask every root.
-pub const FAN_OUT_TOOLS: [&str; 4] = [
+pub const FAN_OUT_TOOLS: [&str; 5] = [
     "lookup_symbol",
     "search",
     "find_definition",
     "find_references",
+    "read_symbol",
 ];
 
 /// Where a call answers from.
@@ -336,10 +337,38 @@ impl Roots {
 
     /// The root an absolute path lies under (the deepest, when roots nest).
     fn holding(&self, path: &Path) -> Option<Arc<LiveWorkspace>> {
+        self.index_holding(path).map(|i| self.roots[i].live.clone())
+    }
+
+    fn index_holding(&self, path: &Path) -> Option<usize> {
         let canonical = path.canonicalize().ok();
         let path = canonical.as_deref().unwrap_or(path);
         let roots = self.roots.iter().map(|r| r.live.root());
-        deepest_holding(roots, |root| path.starts_with(root)).map(|i| self.roots[i].live.clone())
+        deepest_holding(roots, |root| path.starts_with(root))
+    }
+
+    /// The index of the root a path given inside a call asked of every root belongs to (a
+    /// `read_symbol` target's): the root holding it when it is absolute, else the first,
+    /// as [`Roots::select`] picks a root by a call's path.
+    pub fn index_for_path(&self, path: &str) -> usize {
+        let path = Path::new(path);
+        match path.is_absolute() {
+            true => self.index_holding(path).unwrap_or(0),
+            false => 0,
+        }
+    }
+
+    /// The root at `index` (of [`Roots::index_for_path`], or of an [`Answers`]' order).
+    pub fn live(&self, index: usize) -> &Arc<LiveWorkspace> {
+        &self.roots[index].live
+    }
+
+    /// The index of `live`, one of these roots, in their order.
+    pub fn index_of(&self, live: &LiveWorkspace) -> usize {
+        self.roots
+            .iter()
+            .position(|r| std::ptr::eq(&*r.live, live))
+            .expect("asked of one of the server's roots")
     }
 }
 

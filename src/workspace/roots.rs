@@ -1,10 +1,11 @@
 //! What the servers of several roots share (`sextant mcp --root A --root B`, `sextant lsp`
-//! given several workspace folders): each root's name, the root a path belongs to, and one
-//! answer merged from every root's.
+//! given several workspace folders): each root's name, the root a path belongs to, one
+//! answer merged from every root's, and the root answering for one definition by name.
 //!
 //! Invariant: a path belongs to the deepest root holding it, so that where roots nest a
 //! file is answered by one root only; a merged list keeps each root's own order, ties
-//! going to the roots in the order they were given.
+//! going to the roots in the order they were given; a name several roots define is never
+//! answered from one of them.
 
 use std::path::Path;
 
@@ -45,6 +46,21 @@ pub fn merge_ordered<T, K: Ord>(lists: Vec<Vec<T>>, key: impl Fn(&T) -> K) -> Ve
             return merged;
         };
         merged.extend(lists[i].next().map(|item| (i, item)));
+    }
+}
+
+/// The root whose answer stands for a question about one definition by name, given each
+/// root's definitions of the name: the one root defining it, once; `None` when no root
+/// does, or several do, or one defines it several times (then the question is ambiguous,
+/// and its candidates are all of them, each with its root: never a guess).
+pub fn sole_definer<C>(definitions: &[Vec<C>]) -> Option<usize> {
+    let mut defining = definitions
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| !d.is_empty());
+    match (defining.next(), defining.next()) {
+        (Some((root, found)), None) if found.len() == 1 => Some(root),
+        _ => None,
     }
 }
 
@@ -119,6 +135,14 @@ mod tests {
                 (0, (2, "c"))
             ]
         );
+    }
+
+    #[test]
+    fn one_definition_in_one_root_stands_alone() {
+        assert_eq!(sole_definer(&[vec![], vec!["b"]]), Some(1));
+        assert_eq!(sole_definer::<&str>(&[vec![], vec![]]), None);
+        assert_eq!(sole_definer(&[vec!["a"], vec!["b"]]), None);
+        assert_eq!(sole_definer(&[vec!["a1", "a2"], vec![]]), None);
     }
 
     #[test]

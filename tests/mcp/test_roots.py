@@ -348,3 +348,74 @@ async def wait_until_indexed_in(session, root: str):
             return
         await anyio.sleep(0.2)
     raise AssertionError(f"{root} was never indexed")
+
+
+def read_pieces(result) -> list[tuple]:
+    assert not result.is_error, result
+    return [(p["target"], p.get("root"), p["path"], p["start_line"], p["end_line"]) for p in result.structured_content["pieces"]]
+
+
+QUERY_PIECE = "[team-b/service] search.py:1-2 function query\n```python\ndef query(text):\n    return text\n```\n"
+CHARGE_PIECE = "[team-a/service] billing.py:1-2 function charge\n```python\ndef charge(amount):\n    return amount\n```\n"
+
+
+async def test_read_symbol_looks_names_up_in_every_root(shared_name):
+    billing, search = shared_name
+    async with stdio_session(billing, "--root", str(search)) as session:
+        await both_indexed(session)
+
+        # A name only the second root defines is read from it, the header saying its root.
+        found = await session.call_tool("read_symbol", {"targets": [{"symbol": "query"}]})
+        assert found.content[0].text == QUERY_PIECE
+        data = found.structured_content
+        assert data["pieces"] == [{"target": 0, "path": "search.py", "root": B, "kind": "function", "name": "query", "start_line": 1, "end_line": 2, "tokens": reference_tokens(QUERY_PIECE)}]
+        assert (data["tokens"], data["status"], data["roots"]) == (reference_tokens(QUERY_PIECE), "complete", EVERY_ROOT)
+
+        # A name both roots define is ambiguous, each candidate saying its root: never a guess.
+        both = (await session.call_tool("read_symbol", {"targets": [{"symbol": "settle"}]})).structured_content
+        assert both["ambiguous"] == [{"name": "settle", "candidates": [
+            {"path": "shared.py", "root": A, "line": 1, "kind": "function"},
+            {"path": "shared.py", "root": B, "line": 1, "kind": "function"},
+        ]}]
+        assert both["text"] == "`settle` names 2 definitions; ask for one by path and line:\n  [team-a/service] shared.py:1 function\n  [team-b/service] shared.py:1 function\n"
+        assert both["pieces"] == []
+        # Named in one root, it is that root's definition alone.
+        only = await session.call_tool("read_symbol", {"targets": [{"symbol": "settle"}], "root": B})
+        assert read_pieces(only) == [(0, None, "shared.py", 1, 2)]
+        assert "roots" not in only.structured_content
+
+        # Names from either root and paths in the root holding them, under one budget.
+        targets = [{"symbol": "charge"}, {"symbol": "query"}, {"path": str(search / "shared.py")}, {"symbol": "nowhere"}]
+        whole = await session.call_tool("read_symbol", {"targets": targets})
+        assert read_pieces(whole) == [(0, A, "billing.py", 1, 2), (1, B, "search.py", 1, 2), (2, B, "shared.py", 1, 2)]
+        assert whole.structured_content["not_found"] == ["nowhere"]
+        assert whole.content[0].text.startswith(CHARGE_PIECE + "\n" + QUERY_PIECE + "\n[team-b/service] shared.py:1-2\n")
+        two = reference_tokens(CHARGE_PIECE + "\n" + QUERY_PIECE)
+        cut = await session.call_tool("read_symbol", {"targets": targets, "max_tokens": two})
+        assert cut.content[0].text == CHARGE_PIECE + "\n" + QUERY_PIECE
+        data = cut.structured_content
+        assert (data["tokens"], data["status"], data["next_cursor"]) == (two, "with_omissions", "2:1")
+        assert [(o["target"], o["root"], o["path"]) for o in data["omitted"]] == [(2, B, "shared.py")]
+        rest = await session.call_tool("read_symbol", {"targets": targets, "cursor": "2:1"})
+        assert read_pieces(rest) == [(2, B, "shared.py", 1, 2)]
+        assert rest.structured_content["tokens"] == reference_tokens(rest.content[0].text)
+        assert "next_cursor" not in rest.structured_content
+
+        # A name no root defines is NOT_FOUND, as with one root.
+        missing = tool_error(await session.call_tool("read_symbol", {"targets": [{"symbol": "nowhere"}]}))
+        assert missing["code"] == "NOT_FOUND"
+
+
+async def test_read_symbol_keeps_the_roots_that_answer(shared_name):
+    billing, search = shared_name
+    write(search, "sextant.toml", "[check\n")
+    async with stdio_session(billing, "--root", str(search)) as session:
+        await wait_until_indexed_in(session, A)
+        # `settle` is defined once in the roots that answered: read, the failed root named.
+        read = await session.call_tool("read_symbol", {"targets": [{"symbol": "settle"}]})
+        assert read_pieces(read) == [(0, A, "shared.py", 1, 2)]
+        parts = read.structured_content["roots"]
+        assert parts[0] == {"name": A} and (parts[1]["name"], parts[1]["error"]["code"]) == (B, "INTERNAL")
+        # A path in the failed root has nowhere else to be read: the call fails.
+        failed = tool_error(await session.call_tool("read_symbol", {"targets": [{"symbol": "settle"}, {"path": str(search / "search.py")}]}))
+        assert failed["code"] == "INTERNAL"
