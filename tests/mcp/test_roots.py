@@ -419,3 +419,66 @@ async def test_read_symbol_keeps_the_roots_that_answer(shared_name):
         # A path in the failed root has nowhere else to be read: the call fails.
         failed = tool_error(await session.call_tool("read_symbol", {"targets": [{"symbol": "settle"}, {"path": str(search / "search.py")}]}))
         assert failed["code"] == "INTERNAL"
+
+
+@pytest.fixture
+def hierarchies(two_roots: tuple[Path, Path]) -> tuple[Path, Path]:
+    """`Shape` in both roots, each with a subclass; `Widget` in the second only; `Gadget`
+    twice in the first and once in the second."""
+    billing, search = two_roots
+    write(billing, "shapes.py", "class Shape:\n    pass\n\n\nclass Square(Shape):\n    pass\n")
+    write(search, "shapes.py", "class Shape:\n    pass\n\n\nclass Circle(Shape):\n    pass\n")
+    write(search, "widgets.py", "class Widget:\n    pass\n\n\nclass Button(Widget):\n    pass\n")
+    write(billing, "gadgets.py", "class Gadget:\n    pass\n")
+    write(billing, "more_gadgets.py", "class Gadget:\n    pass\n")
+    write(search, "gadgets.py", "class Gadget:\n    pass\n")
+    return billing, search
+
+
+def brief(items: list[dict]) -> list[tuple]:
+    return [(i["name"], i.get("root"), i["path"], i["span"]["start"]["line"], i["depth"]) for i in items]
+
+
+async def test_implementations_by_name_come_from_every_root(hierarchies):
+    billing, search = hierarchies
+    async with stdio_session(billing, "--root", str(search)) as session:
+        await both_indexed(session)
+
+        # Defined in the second root only: its hierarchy, each item saying its root.
+        widget = (await session.call_tool("find_implementations", {"name": "Widget"})).structured_content
+        assert brief([widget["subject"]]) == [("Widget", B, "widgets.py", 1, 0)]
+        assert brief(widget["items"]) == [("Button", B, "widgets.py", 5, 1)]
+        assert brief(widget["subjects"]) == brief([widget["subject"]])
+        assert (widget["total"], widget["truncated"], widget["roots"]) == (1, False, EVERY_ROOT)
+
+        # Defined in both: both hierarchies, nearest first, then by path and position,
+        # ties in the roots' order; `total` summed, `limit` over the merged items.
+        shape = (await session.call_tool("find_implementations", {"name": "Shape"})).structured_content
+        assert brief(shape["subjects"]) == [("Shape", A, "shapes.py", 1, 0), ("Shape", B, "shapes.py", 1, 0)]
+        assert shape["subject"] == shape["subjects"][0]
+        assert brief(shape["items"]) == [("Square", A, "shapes.py", 5, 1), ("Circle", B, "shapes.py", 5, 1)]
+        assert (shape["total"], shape["truncated"]) == (2, False)
+        cut = (await session.call_tool("find_implementations", {"name": "Shape", "limit": 1})).structured_content
+        assert brief(cut["items"]) == [("Square", A, "shapes.py", 5, 1)]
+        assert (cut["total"], cut["truncated"]) == (2, True)
+
+        # A name one root defines twice is ambiguous, with every root's candidates.
+        gadget = tool_error(await session.call_tool("find_implementations", {"name": "Gadget"}))
+        assert gadget["code"] == "AMBIGUOUS_SYMBOL"
+        assert [(c["root"], c["path"]) for c in gadget["candidates"]] == [(A, "gadgets.py"), (A, "more_gadgets.py"), (B, "gadgets.py")]
+        assert tool_error(await session.call_tool("find_implementations", {"name": "Nowhere"}))["code"] == "NOT_FOUND"
+
+        # With `root`: that root's answer, as a one-root server gives it.
+        only = (await session.call_tool("find_implementations", {"name": "Shape", "root": B})).structured_content
+        assert brief(only["items"]) == [("Circle", None, "shapes.py", 5, 1)]
+        assert "roots" not in only and "subjects" not in only and "root" not in only["subject"]
+
+
+async def test_implementations_keep_the_roots_that_answer(hierarchies):
+    billing, search = hierarchies
+    write(billing, "sextant.toml", "[check\n")
+    async with stdio_session(billing, "--root", str(search)) as session:
+        await wait_until_indexed_in(session, B)
+        shape = (await session.call_tool("find_implementations", {"name": "Shape"})).structured_content
+        assert brief(shape["items"]) == [("Circle", B, "shapes.py", 5, 1)]
+        assert (shape["roots"][0]["name"], shape["roots"][0]["error"]["code"], shape["roots"][1]) == (A, "INTERNAL", {"name": B})
