@@ -34,13 +34,14 @@ const PATH_ARGUMENTS: [&str; 4] = ["path", "file_path", "paths", "file_paths"];
 
 /// The tools whose question is a name or a pattern over the whole workspace: called with
 /// neither `root` nor a path on a server of several roots, they ask every root.
-pub const FAN_OUT_TOOLS: [&str; 6] = [
+pub const FAN_OUT_TOOLS: [&str; 7] = [
     "lookup_symbol",
     "search",
     "find_definition",
     "find_references",
     "read_symbol",
     "find_implementations",
+    "call_graph",
 ];
 
 /// Where a call answers from.

@@ -482,3 +482,45 @@ async def test_implementations_keep_the_roots_that_answer(hierarchies):
         shape = (await session.call_tool("find_implementations", {"name": "Shape"})).structured_content
         assert brief(shape["items"]) == [("Circle", B, "shapes.py", 5, 1)]
         assert (shape["roots"][0]["name"], shape["roots"][0]["error"]["code"], shape["roots"][1]) == (A, "INTERNAL", {"name": B})
+
+
+QUERY_GRAPH = "function query (search.py:1)\ncalled by:\n  function run (jobs.py:4): calls at 5:5, 6:5\n  function batch (jobs.py:9): call at 10:5\ncalls:\n  (none found)\n"
+
+
+async def test_a_call_graph_by_name_comes_from_the_root_defining_it(shared_name):
+    billing, search = shared_name
+    write(search, "jobs.py", "from search import query\n\n\ndef run():\n    query(1)\n    query(2)\n\n\ndef batch():\n    query(3)\n")
+    async with stdio_session(billing, "--root", str(search)) as session:
+        await both_indexed(session)
+
+        # Defined in the second root only: its graph, the text's first line naming the root.
+        found = await session.call_tool("call_graph", {"query": "query"})
+        text = found.content[0].text
+        assert text == f"[{B}]\n" + QUERY_GRAPH
+        data = found.structured_content
+        assert [(n["name"], n["path"]) for n in data["nodes"]] == [("query", "search.py"), ("run", "jobs.py"), ("batch", "jobs.py")]
+        assert (data["root"], data["roots"], data["truncated"]) == (B, EVERY_ROOT, False)
+        assert data["tokens"] == reference_tokens(text)
+
+        # One budget for the whole text, the root's line included.
+        cut = await session.call_tool("call_graph", {"query": "query", "max_tokens": data["tokens"] - 1})
+        assert cut.content[0].text.startswith(f"[{B}]\nfunction query (search.py:1)\ncalled by:\n")
+        assert "batch" not in cut.content[0].text
+        assert cut.structured_content["truncated"] is True
+        assert cut.structured_content["tokens"] == reference_tokens(cut.content[0].text) <= data["tokens"] - 1
+        tiny = tool_error(await session.call_tool("call_graph", {"query": "query", "max_tokens": 3}))
+        assert tiny == {"code": "TOO_LARGE", "message": "not even the start fits in 3 tokens"}
+
+        # Defined in both roots: refused with the candidates, each saying its root.
+        both = tool_error(await session.call_tool("call_graph", {"query": "settle"}))
+        assert both["code"] == "AMBIGUOUS_SYMBOL"
+        assert both["candidates"] == [
+            {"kind": "function", "line": 1, "path": "shared.py", "root": A},
+            {"kind": "function", "line": 1, "path": "shared.py", "root": B},
+        ]
+        assert tool_error(await session.call_tool("call_graph", {"query": "nowhere"}))["code"] == "NO_SYMBOL"
+
+        # With `root`: that root's graph, as a one-root server gives it.
+        only = await session.call_tool("call_graph", {"query": "query", "root": B})
+        assert only.content[0].text == QUERY_GRAPH
+        assert "root" not in only.structured_content and "roots" not in only.structured_content
