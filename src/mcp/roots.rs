@@ -20,7 +20,7 @@ use rmcp::model::JsonObject;
 use serde::Serialize;
 
 use super::{ErrorCode, ToolError, answers::Indexed};
-pub use crate::workspace::roots::{merge_ordered, sole_definer};
+pub use crate::workspace::roots::{merge_ordered, sole_definer, split_budget};
 use crate::workspace::{
     live::{LiveWorkspace, RequestCancel},
     roots::{deepest_holding, unique_names},
@@ -34,7 +34,7 @@ const PATH_ARGUMENTS: [&str; 4] = ["path", "file_path", "paths", "file_paths"];
 
 /// The tools whose question is a name or a pattern over the whole workspace: called with
 /// neither `root` nor a path on a server of several roots, they ask every root.
-pub const FAN_OUT_TOOLS: [&str; 7] = [
+pub const FAN_OUT_TOOLS: [&str; 8] = [
     "lookup_symbol",
     "search",
     "find_definition",
@@ -42,6 +42,7 @@ pub const FAN_OUT_TOOLS: [&str; 7] = [
     "read_symbol",
     "find_implementations",
     "call_graph",
+    "repo_map",
 ];
 
 /// Where a call answers from.
@@ -105,6 +106,12 @@ impl RootPart {
             self.name, error.code, error.message
         ))
     }
+}
+
+/// The line opening a root's part of a text answer asked of every root (`call_graph`'s
+/// graph, each root's `repo_map`).
+pub fn heading(root: &str) -> String {
+    format!("[{root}]\n")
 }
 
 /// Each root's name with what it answered, in the roots' order.

@@ -64,6 +64,40 @@ pub fn sole_definer<C>(definitions: &[Vec<C>]) -> Option<usize> {
     }
 }
 
+/// Each root's share of one budget of `total`, given what each `needs` (`usize::MAX`: as
+/// much as it can get) and its `weight` (its size): half the budget shared evenly, half by
+/// weight (so that a small root beside a large one still gets a part), a root needing less
+/// than its share getting what it needs and leaving the rest to the others, shared again.
+/// The shares never sum to more than `total`.
+pub fn split_budget(total: usize, needs: &[usize], weights: &[usize]) -> Vec<usize> {
+    let mut shares = vec![0; needs.len()];
+    let mut open: Vec<usize> = (0..needs.len()).filter(|&i| needs[i] > 0).collect();
+    let mut left = total;
+    loop {
+        // Root i's part of `left`: (w_i / W + 1 / n) / 2, as integers.
+        let (n, sum) = (
+            open.len() as u128,
+            open.iter().map(|&i| weights[i] as u128).sum(),
+        );
+        let part = |i: usize| n * weights[i] as u128 + u128::max(sum, 1);
+        let whole: u128 = open.iter().map(|&i| part(i)).sum();
+        let share = |i: usize| (left as u128 * part(i) / whole.max(1)) as usize;
+        let (met, unmet): (Vec<usize>, Vec<usize>) =
+            open.iter().partition(|&&i| needs[i] <= share(i));
+        if met.is_empty() {
+            for i in unmet {
+                shares[i] = share(i);
+            }
+            return shares;
+        }
+        for i in met {
+            shares[i] = needs[i];
+            left -= needs[i];
+        }
+        open = unmet;
+    }
+}
+
 /// Each path's last component, with as many parents as it takes to tell it from the
 /// others (`app`, or `team-a/app` and `team-b/app`); the whole path when nothing shorter
 /// is unique.
@@ -134,6 +168,22 @@ mod tests {
                 (0, (3, "b")),
                 (0, (2, "c"))
             ]
+        );
+    }
+
+    #[test]
+    fn a_budget_is_shared_by_weight_and_what_a_root_leaves_goes_to_the_others() {
+        // Half evenly, half by weight, when every root wants more than its share.
+        assert_eq!(split_budget(100, &[usize::MAX; 2], &[3, 1]), [62, 37]);
+        assert_eq!(split_budget(100, &[usize::MAX; 2], &[1, 0]), [75, 25]);
+        // The small root needs 10 of its 50: the other gets the rest.
+        assert_eq!(split_budget(100, &[10, usize::MAX], &[1, 1]), [10, 90]);
+        // Everyone's needs met: no more than they need.
+        assert_eq!(split_budget(100, &[10, 20], &[5, 1]), [10, 20]);
+        // A root needing nothing (no map) has no share.
+        assert_eq!(
+            split_budget(9, &[0, usize::MAX, usize::MAX], &[0, 0, 2]),
+            [0, 2, 6]
         );
     }
 

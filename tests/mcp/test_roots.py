@@ -524,3 +524,70 @@ async def test_a_call_graph_by_name_comes_from_the_root_defining_it(shared_name)
         only = await session.call_tool("call_graph", {"query": "query", "root": B})
         assert only.content[0].text == QUERY_GRAPH
         assert "root" not in only.structured_content and "roots" not in only.structured_content
+
+
+MAP_OF_A = "[team-a/service]\nbilling.py:\n1: def charge(amount)\n\nshared.py:\n1: def settle(ledger)\n5: def settle_all()\n"
+MAP_OF_B = "search.py:\n1: def query(text)\n5: def charge_free()\n\nshared.py:\n1: def settle(batch)\n"
+
+
+async def test_a_repo_map_maps_every_root_under_one_budget(shared_name):
+    billing, search = shared_name
+    async with stdio_session(billing, "--root", str(search)) as session:
+        await both_indexed(session)
+
+        # One map per root, each after a line naming it, in the roots' order.
+        whole = await session.call_tool("repo_map", {})
+        text = whole.content[0].text
+        assert text == MAP_OF_A + f"\n[{B}]\n" + MAP_OF_B
+        data = whole.structured_content
+        assert data == {
+            "tokens": reference_tokens(text),
+            "encoding": "o200k_base",
+            "max_tokens": 4000,
+            "definitions_shown": 6,
+            "definition_count": 6,
+            "files_shown": 4,
+            "file_count": 4,
+            "truncated": False,
+            "roots": EVERY_ROOT,
+        }
+
+        # The budget shared by the roots' sizes (here equal): each keeps its best first.
+        cut = await session.call_tool("repo_map", {"max_tokens": 30})
+        assert cut.content[0].text == f"[{A}]\nbilling.py:\n1: def charge(amount)\n\n[{B}]\nsearch.py:\n1: def query(text)\n"
+        data = cut.structured_content
+        assert (data["definitions_shown"], data["files_shown"], data["truncated"]) == (2, 2, True)
+        assert data["tokens"] == reference_tokens(cut.content[0].text) <= 30
+
+        # With `root`: that root's map, as a one-root server gives it.
+        only = await session.call_tool("repo_map", {"root": B, "max_tokens": 4000})
+        assert only.content[0].text.startswith("search.py:\n") and "roots" not in only.structured_content
+
+
+async def test_a_repo_map_shares_its_budget_by_the_roots_sizes(shared_name):
+    billing, search = shared_name
+    write(search, "more.py", "".join(f"def more_{i}():\n    pass\n\n\n" for i in range(40)))
+    async with stdio_session(billing, "--root", str(search)) as session:
+        await both_indexed(session)
+        # Half the budget evenly, half by size: the small first root's share holds its
+        # whole map, and what it leaves goes to the large one, cut to what fits.
+        mapped = await session.call_tool("repo_map", {"max_tokens": 120})
+        text = mapped.content[0].text
+        more = "".join(f"{4 * i + 1}: def more_{i}()\n" for i in range(9))
+        assert text == MAP_OF_A + f"\n[{B}]\nmore.py:\n" + more + "\n… 34 more definitions (raise max_tokens, narrow the path or focus)\n"
+        data = mapped.structured_content
+        assert (data["definitions_shown"], data["definition_count"], data["truncated"]) == (12, 46, True)
+        assert data["tokens"] == reference_tokens(text) <= 120
+
+
+async def test_a_repo_map_names_a_root_that_does_not_answer(shared_name):
+    billing, search = shared_name
+    write(search, "sextant.toml", "[check\n")
+    async with stdio_session(billing, "--root", str(search)) as session:
+        await wait_until_indexed_in(session, A)
+        mapped = await session.call_tool("repo_map", {})
+        failed = mapped.structured_content["roots"][1]
+        assert (failed["name"], failed["error"]["code"]) == (B, "INTERNAL")
+        note = f"[root {B} did not answer: INTERNAL: {failed['error']['message']}]\n"
+        assert mapped.content[0].text == note + MAP_OF_A, mapped.content[0].text
+        assert mapped.structured_content["tokens"] == reference_tokens(note + MAP_OF_A)

@@ -184,7 +184,7 @@ impl CallGraphData {
 
     /// The one graph a name asked of every root stands for ([`roots::sole_definer`]): the
     /// graph of the one root defining it as a callable, its text opening with the line
-    /// [`root_line`] (which each root's budget left room for); `AMBIGUOUS_SYMBOL` with
+    /// [`roots::heading`] (which each root's budget left room for); `AMBIGUOUS_SYMBOL` with
     /// every root's candidates when several roots do, or one does several times.
     fn across(
         asked: roots::Answers<Result<CallGraph, CallGraphError>>,
@@ -217,7 +217,7 @@ impl CallGraphData {
             let (root, graph) = graphs.swap_remove(sole);
             let graph = graph.expect("a root defining the name once answered its graph");
             let mut rendered = Self::rendered(graph, budget.encoding, budget.max_tokens);
-            let titled = format!("{}{}", root_line(&root), rendered.text);
+            let titled = format!("{}{}", roots::heading(&root), rendered.text);
             let tokens = budget.encoding.count(&titled);
             // The root's budget was lowered by the line's tokens; a line break ends the
             // line, so the counts add up, but the budget holds whatever they do.
@@ -250,11 +250,6 @@ impl CallGraphData {
             candidates,
         })))
     }
-}
-
-/// The line a graph asked of every root opens with: the root it is in.
-fn root_line(root: &str) -> String {
-    format!("[{root}]\n")
 }
 
 /// A graph's start as a candidate of an ambiguous name.
@@ -322,7 +317,7 @@ impl SextantServer {
             let ask = move |live: &LiveWorkspace, cancel: &RequestCancel| {
                 // Room for the line naming the root the graph is in.
                 let name = &roots.names()[roots.index_of(live)];
-                let line = budget.encoding.count(&root_line(name));
+                let line = budget.encoding.count(&roots::heading(name));
                 let room = Budget {
                     max_tokens: budget.max_tokens.saturating_sub(line).max(1),
                     ..budget
