@@ -242,7 +242,7 @@ pub(crate) fn part(
     let from_line = request.cursor.filter(|c| c.target == index).map(|c| c.line);
     match target {
         ReadTarget::Symbol(name) => {
-            let (found, named) = pieces::named(db, workspace, request, name);
+            let (found, named) = pieces::named(db, workspace, request, name, from_line);
             TargetPart { found, named }
         }
         _ => TargetPart {

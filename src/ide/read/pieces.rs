@@ -253,7 +253,7 @@ pub(crate) fn piece(
     let context = request.context_lines;
     let piece = match target {
         ReadTarget::Symbol(name) => {
-            return named(db, workspace, request, name).0;
+            return named(db, workspace, request, name, from_line).0;
         }
         ReadTarget::At { file, offset } => at_offset(db, file.0, *offset, context),
         ReadTarget::Line { file, line } => {
@@ -286,17 +286,22 @@ fn resumed(piece: Piece, from_line: Option<u32>) -> Piece {
     resumed
 }
 
-/// What a name target names, and the definition as a candidate when it names exactly one.
+/// What a name target names (from `from_line` on, a cursor's line), and the definition as
+/// a candidate when it names exactly one.
 pub(crate) fn named(
     db: &dyn Db,
     workspace: Workspace,
     request: &ReadRequest,
     name: &str,
+    from_line: Option<u32>,
 ) -> (Found, Option<Candidate>) {
     let prefix = request.path_prefix.as_deref();
     let sites = definition_sites(db, workspace, name, prefix);
-    let found = by_sites(db, name, &sites, request.context_lines)
-        .unwrap_or_else(|| Found::Missing(name.to_string()));
+    let found = match by_sites(db, name, &sites, request.context_lines) {
+        Some(Found::Piece(piece)) => Found::Piece(resumed(piece, from_line)),
+        Some(found) => found,
+        None => Found::Missing(name.to_string()),
+    };
     let candidate = match sites.as_slice() {
         [_] => ambiguity(db, name, &sites).candidates.pop(),
         _ => None,
