@@ -244,9 +244,8 @@ impl Roots {
                 Ok(Selection::Every)
             }
             None => Ok(Selection::One(
-                first_absolute_path(args)
-                    .and_then(|path| self.holding(Path::new(path)))
-                    .unwrap_or_else(|| self.first().clone()),
+                self.live(first_absolute_path(args).map_or(0, |p| self.index_for_path(p)))
+                    .clone(),
             )),
         }
     }
@@ -344,27 +343,18 @@ impl Roots {
             })
     }
 
-    /// The root an absolute path lies under (the deepest, when roots nest).
-    fn holding(&self, path: &Path) -> Option<Arc<LiveWorkspace>> {
-        self.index_holding(path).map(|i| self.roots[i].live.clone())
-    }
-
-    fn index_holding(&self, path: &Path) -> Option<usize> {
+    /// The index of the root a path belongs to: the root an absolute path lies under (the
+    /// deepest, when roots nest), else the first. [`Roots::select`] picks a call's root by
+    /// its first absolute path so, and a `read_symbol` target's by its path.
+    pub fn index_for_path(&self, path: &str) -> usize {
+        let path = Path::new(path);
+        if !path.is_absolute() {
+            return 0;
+        }
         let canonical = path.canonicalize().ok();
         let path = canonical.as_deref().unwrap_or(path);
         let roots = self.roots.iter().map(|r| r.live.root());
-        deepest_holding(roots, |root| path.starts_with(root))
-    }
-
-    /// The index of the root a path given inside a call asked of every root belongs to (a
-    /// `read_symbol` target's): the root holding it when it is absolute, else the first,
-    /// as [`Roots::select`] picks a root by a call's path.
-    pub fn index_for_path(&self, path: &str) -> usize {
-        let path = Path::new(path);
-        match path.is_absolute() {
-            true => self.index_holding(path).unwrap_or(0),
-            false => 0,
-        }
+        deepest_holding(roots, |root| path.starts_with(root)).unwrap_or(0)
     }
 
     /// The root at `index` (of [`Roots::index_for_path`], or of an [`Answers`]' order).

@@ -406,6 +406,25 @@ async def test_read_symbol_looks_names_up_in_every_root(shared_name):
         assert missing["code"] == "NOT_FOUND"
 
 
+async def test_read_symbol_pages_through_a_long_definition_of_another_root(shared_name):
+    billing, search = shared_name
+    write(search, "big.py", "def big():\n" + "".join(f"    x{i} = {i}\n" for i in range(60)) + "    return 0\n")
+    async with stdio_session(billing, "--root", str(search)) as session:
+        await both_indexed(session)
+        targets = [{"symbol": "big"}]
+        first = await session.call_tool("read_symbol", {"targets": targets, "max_tokens": 120})
+        data = first.structured_content
+        last = data["pieces"][0]["end_line"]
+        assert (data["pieces"][0]["root"], data["pieces"][0]["cut"], data["next_cursor"]) == (B, True, f"0:{last + 1}")
+        assert data["tokens"] == reference_tokens(first.content[0].text) <= 120
+        assert first.content[0].text.startswith(f"[{B}] big.py:1-{last} function big\n")
+        more = await session.call_tool("read_symbol", {"targets": targets, "max_tokens": 120, "cursor": data["next_cursor"]})
+        piece = more.structured_content["pieces"][0]
+        assert (piece["root"], piece["start_line"]) == (B, last + 1)
+        assert more.content[0].text.startswith(f"[{B}] big.py:{last + 1}-{piece['end_line']} function big (continued)\n")
+        assert more.structured_content["tokens"] == reference_tokens(more.content[0].text) <= 120
+
+
 async def test_read_symbol_keeps_the_roots_that_answer(shared_name):
     billing, search = shared_name
     write(search, "sextant.toml", "[check\n")
@@ -524,6 +543,18 @@ async def test_a_call_graph_by_name_comes_from_the_root_defining_it(shared_name)
         only = await session.call_tool("call_graph", {"query": "query", "root": B})
         assert only.content[0].text == QUERY_GRAPH
         assert "root" not in only.structured_content and "roots" not in only.structured_content
+
+
+async def test_a_call_graph_comes_from_the_roots_that_answer(shared_name):
+    billing, search = shared_name
+    write(search, "sextant.toml", "[check\n")
+    async with stdio_session(billing, "--root", str(search)) as session:
+        await wait_until_indexed_in(session, A)
+        # `settle` of the root that answered, the other named with its error.
+        found = await session.call_tool("call_graph", {"query": "settle", "direction": "incoming"})
+        assert found.content[0].text == f"[{A}]\nfunction settle (shared.py:1)\ncalled by:\n  (none found)\n"
+        data = found.structured_content
+        assert (data["root"], data["roots"][0], data["roots"][1]["name"], data["roots"][1]["error"]["code"]) == (A, {"name": A}, B, "INTERNAL")
 
 
 MAP_OF_A = "[team-a/service]\nbilling.py:\n1: def charge(amount)\n\nshared.py:\n1: def settle(ledger)\n5: def settle_all()\n"
