@@ -378,6 +378,20 @@ impl Analysis {
         self.with(|db| super::navigation::definition_by_name(db, self.workspace, name, path_prefix))
     }
 
+    /// The definitions `name` names, as the candidates a read, an edit or an impact of the
+    /// name chooses among (one: that definition; several: ambiguous).
+    pub fn definitions_named(
+        &self,
+        name: &str,
+        path_prefix: Option<&str>,
+    ) -> Cancellable<Vec<super::Candidate>> {
+        self.with(|db| {
+            let sites =
+                super::read::pieces::definition_sites(db, self.workspace, name, path_prefix);
+            super::read::pieces::ambiguity(db, name, &sites).candidates
+        })
+    }
+
     /// The function or method named (or called) at `offset`, for a call hierarchy.
     pub fn call_hierarchy_item(
         &self,

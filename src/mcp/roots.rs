@@ -20,6 +20,7 @@ use rmcp::model::JsonObject;
 use serde::Serialize;
 
 use super::{ErrorCode, ToolError, answers::Indexed};
+use crate::ide::Budget;
 pub use crate::workspace::roots::{merge_ordered, sole_definer, split_budget};
 use crate::workspace::{
     live::{LiveWorkspace, RequestCancel},
@@ -34,7 +35,7 @@ const PATH_ARGUMENTS: [&str; 4] = ["path", "file_path", "paths", "file_paths"];
 
 /// The tools whose question is a name or a pattern over the whole workspace: called with
 /// neither `root` nor a path on a server of several roots, they ask every root.
-pub const FAN_OUT_TOOLS: [&str; 8] = [
+pub const FAN_OUT_TOOLS: [&str; 10] = [
     "lookup_symbol",
     "search",
     "find_definition",
@@ -43,6 +44,8 @@ pub const FAN_OUT_TOOLS: [&str; 8] = [
     "find_implementations",
     "call_graph",
     "repo_map",
+    "impact",
+    "affected_tests",
 ];
 
 /// Where a call answers from.
@@ -112,6 +115,27 @@ impl RootPart {
 /// graph, each root's `repo_map`).
 pub fn heading(root: &str) -> String {
     format!("[{root}]\n")
+}
+
+/// `budget` less the tokens of `root`'s [`heading`], for an answer from one root of
+/// several whose text opens with it ([`titled`]).
+pub fn room_for_heading(root: &str, budget: Budget) -> Budget {
+    let heading = budget.encoding.count(&heading(root));
+    Budget {
+        max_tokens: budget.max_tokens.saturating_sub(heading).max(1),
+        ..budget
+    }
+}
+
+/// Opens `text` (of `tokens` tokens, made within [`room_for_heading`]) with `root`'s
+/// heading, and counts it again. A line break ends the heading, so the counts add up, but
+/// `budget` holds whatever they do: the heading is left out when it would not fit.
+pub fn titled(root: &str, text: &mut String, tokens: &mut usize, budget: Budget) {
+    let with_heading = format!("{}{text}", heading(root));
+    let counted = budget.encoding.count(&with_heading);
+    if counted <= budget.max_tokens {
+        (*text, *tokens) = (with_heading, counted);
+    }
 }
 
 /// Each root's name with what it answered, in the roots' order.

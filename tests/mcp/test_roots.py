@@ -622,3 +622,50 @@ async def test_a_repo_map_names_a_root_that_does_not_answer(shared_name):
         note = f"[root {B} did not answer: INTERNAL: {failed['error']['message']}]\n"
         assert mapped.content[0].text == note + MAP_OF_A, mapped.content[0].text
         assert mapped.structured_content["tokens"] == reference_tokens(note + MAP_OF_A)
+
+
+QUERY_IMPACT = """impact of search.py:1 function query
+2 dependents in 1 file, 0 tests among them
+1 step:
+  jobs.py top level imports function query (search.py:1)
+  jobs.py:4 function run uses function query (search.py:1)
+"""
+
+
+async def test_an_impact_by_name_comes_from_the_root_its_seeds_are_in(shared_name):
+    billing, search = shared_name
+    write(search, "jobs.py", "from search import query\n\n\ndef run():\n    query(1)\n")
+    async with stdio_session(billing, "--root", str(search)) as session:
+        await both_indexed(session)
+
+        found = await session.call_tool("impact", {"symbols": ["query"]})
+        text = found.content[0].text
+        assert text == f"[{B}]\n" + QUERY_IMPACT
+        data = found.structured_content
+        assert [(d["name"], d["path"]) for d in data["dependents"]] == [("jobs.py", "jobs.py"), ("run", "jobs.py")]
+        assert (data["root"], data["roots"], data["total"]) == (B, EVERY_ROOT, 2)
+        assert data["tokens"] == reference_tokens(text)
+        # One budget, the root's line included.
+        cut = await session.call_tool("impact", {"symbols": ["query"], "max_tokens": data["tokens"] - 1})
+        assert cut.content[0].text.startswith(f"[{B}]\nimpact of search.py:1 function query\n")
+        assert cut.structured_content["truncated"] is True
+        assert cut.structured_content["tokens"] == reference_tokens(cut.content[0].text) <= data["tokens"] - 1
+
+        # Never a guess, and never across roots.
+        both = tool_error(await session.call_tool("impact", {"symbols": ["settle"]}))
+        assert both["code"] == "AMBIGUOUS_SYMBOL"
+        assert [(c["root"], c["path"], c["line"]) for c in both["candidates"]] == [(A, "shared.py", 1), (B, "shared.py", 1)]
+        apart = tool_error(await session.call_tool("impact", {"symbols": ["charge", "query"]}))
+        assert apart == {
+            "code": "INVALID_ARGUMENT",
+            "message": f"the seeds are in several roots (charge: {A}, query: {B}); dependents never cross roots: ask each with `root`",
+        }
+        assert tool_error(await session.call_tool("impact", {"symbols": ["nowhere"]})) == {"code": "NOT_FOUND", "message": "no root defines `nowhere`"}
+        # Line ranges go to the root holding their path.
+        at = (await session.call_tool("affected_tests", {"lines": [{"path": str(search / "search.py"), "start": 1, "end": 2}]})).structured_content
+        assert (at["root"], at["tests"], "roots" not in at) == (B, 0, True)
+
+        # With `root`: that root's answer, as a one-root server gives it.
+        only = await session.call_tool("impact", {"symbols": ["query"], "root": B})
+        assert only.content[0].text == QUERY_IMPACT
+        assert "root" not in only.structured_content and "roots" not in only.structured_content

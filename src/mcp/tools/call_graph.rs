@@ -217,13 +217,8 @@ impl CallGraphData {
             let (root, graph) = graphs.swap_remove(sole);
             let graph = graph.expect("a root defining the name once answered its graph");
             let mut rendered = Self::rendered(graph, budget.encoding, budget.max_tokens);
-            let titled = format!("{}{}", roots::heading(&root), rendered.text);
-            let tokens = budget.encoding.count(&titled);
-            // The root's budget was lowered by the line's tokens; a line break ends the
-            // line, so the counts add up, but the budget holds whatever they do.
-            if tokens <= budget.max_tokens {
-                (rendered.text, rendered.data.tokens) = (titled, tokens);
-            }
+            let (text, tokens) = (&mut rendered.text, &mut rendered.data.tokens);
+            roots::titled(&root, text, tokens, budget);
             rendered.data.root = Some(root);
             rendered.data.roots = Some(parts);
             return Ok(rendered);
@@ -316,12 +311,7 @@ impl SextantServer {
             let roots = self.roots.clone();
             let ask = move |live: &LiveWorkspace, cancel: &RequestCancel| {
                 // Room for the line naming the root the graph is in.
-                let name = &roots.names()[roots.index_of(live)];
-                let line = budget.encoding.count(&roots::heading(name));
-                let room = Budget {
-                    max_tokens: budget.max_tokens.saturating_sub(line).max(1),
-                    ..budget
-                };
+                let room = roots::room_for_heading(&roots.names()[roots.index_of(live)], budget);
                 live.read(cancel, |s: &Snapshot| {
                     s.analysis.call_graph(&query(target.clone(), room))
                 })
