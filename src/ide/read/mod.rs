@@ -216,7 +216,8 @@ impl TargetPart {
         }
     }
 
-    /// A name naming each of `candidates` (in several workspaces): never a guess.
+    /// A name naming each of `candidates` (in several workspaces): ambiguous, never a
+    /// guess; missing when there are none.
     pub fn ambiguous(name: &str, candidates: Vec<Candidate>) -> TargetPart {
         let found = match candidates.is_empty() {
             true => Found::Missing(name.to_string()),
@@ -270,14 +271,7 @@ pub fn read_across(
     parts: Vec<Option<TargetPart>>,
 ) -> Result<ReadAnswer, ReadError> {
     let first = first_target(cursor, parts.len())?;
-    let request = ReadRequest {
-        targets: Vec::new(),
-        context_lines: 0,
-        path_prefix: None,
-        budget: *budget,
-        cursor,
-    };
-    let mut answer = empty_answer(&request.budget);
+    let mut answer = empty_answer(budget);
     let mut texts: Vec<String> = Vec::new();
     let mut stopped_at: Option<ReadCursor> = None;
     for (index, part) in parts.into_iter().enumerate().skip(first) {
@@ -285,18 +279,18 @@ pub fn read_across(
         let piece = match part.found {
             Found::Piece(piece) => piece,
             Found::Ambiguous(ambiguity) => {
-                push_note(&mut texts, ambiguity_text(&ambiguity), &request.budget);
+                push_note(&mut texts, ambiguity_text(&ambiguity), budget);
                 answer.ambiguous.push(ambiguity);
                 continue;
             }
             Found::Missing(name) => {
                 let note = format!("`{name}`: no definition by this name\n");
-                push_note(&mut texts, note, &request.budget);
+                push_note(&mut texts, note, budget);
                 answer.not_found.push(name);
                 continue;
             }
         };
-        let encoding = request.budget.encoding;
+        let encoding = budget.encoding;
         if answer.pieces.iter().any(|info| piece.repeats(info)) {
             continue;
         }
@@ -305,12 +299,12 @@ pub fn read_across(
             continue;
         }
         let with_piece = joined(&texts, Some(&piece.text));
-        if request.budget.admits(&with_piece) {
+        if budget.admits(&with_piece) {
             answer.pieces.push(piece.info(index, encoding));
             texts.push(piece.text);
         } else if answer.pieces.is_empty() {
             // Too large on its own: as many of its lines as fit, and a cursor to the rest.
-            match piece.cut_to_fit(&request.budget, &joined(&texts, None)) {
+            match piece.cut_to_fit(budget, &joined(&texts, None)) {
                 Some(cut) => {
                     stopped_at = Some(ReadCursor {
                         target: index,
@@ -340,7 +334,7 @@ pub fn read_across(
         return Err(ReadError::NotFound(answer.not_found));
     }
     answer.text = joined(&texts, None);
-    answer.tokens = request.budget.encoding.count(&answer.text);
+    answer.tokens = budget.encoding.count(&answer.text);
     if let Some(cursor) = stopped_at {
         answer.status = ReadStatus::WithOmissions;
         answer.next_cursor = Some(cursor.to_string());

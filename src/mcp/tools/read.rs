@@ -163,7 +163,7 @@ impl SextantServer {
     }
 
     /// The read asked of every root: a target by name looked up in each
-    /// ([`ide::TargetPart::across`]), one by path read in the root it was placed in, all
+    /// ([`named_across`]), one by path read in the root it was placed in, all
     /// put under the one budget by [`ide::read_across`].
     async fn read_every_root(
         &self,
