@@ -2,7 +2,10 @@
 //! root is a live workspace of its own (its index, watcher, `sextant.toml` and cache). A
 //! call answers from exactly one of them, but for a question by name or pattern over the
 //! whole workspace ([`FAN_OUT_TOOLS`]) asked of no root in particular, which every root
-//! answers ([`Roots::ask_every`]) and the tool merges.
+//! answers ([`Roots::ask_every`]) and the tool merges: lists in one order
+//! ([`merge_ordered`]), a question about one definition from the one root defining it
+//! ([`sole_definer`]), one budget shared by the roots ([`split_budget`]), a text from one
+//! root opening with its [`heading`].
 //!
 //! Invariant: a call's `root` argument is taken out of its arguments here, before the tool
 //! parses them; a call never writes a root other than the one chosen, and paths stay
@@ -34,7 +37,8 @@ pub const ROOT_ARGUMENT: &str = "root";
 const PATH_ARGUMENTS: [&str; 4] = ["path", "file_path", "paths", "file_paths"];
 
 /// The tools whose question is a name or a pattern over the whole workspace: called with
-/// neither `root` nor a path on a server of several roots, they ask every root.
+/// neither `root` nor a path on a server of several roots, they ask every root (a
+/// `read_symbol` target or an `impact` line range by path is read in the root holding it).
 pub const FAN_OUT_TOOLS: [&str; 10] = [
     "lookup_symbol",
     "search",
