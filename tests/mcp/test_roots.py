@@ -331,12 +331,21 @@ async def test_roots_that_answer_too_late_are_given_up_before_the_call_times_out
     billing, search = two_roots
     # Every first shard takes 20 s; a root is waited for three quarters of the 4 s limit.
     env = {**os.environ, "SEXTANT_TEST_INDEX_SHARD_PAUSE_MS": "20000"}
+    calls = [
+        ("lookup_symbol", {"query": "charge"}),
+        ("read_symbol", {"targets": [{"symbol": "charge"}]}),
+        ("find_implementations", {"name": "charge"}),
+        ("call_graph", {"query": "charge"}),
+        ("repo_map", {}),
+        ("impact", {"symbols": ["charge"]}),
+    ]
     async with stdio_session(billing, "--root", str(search), "--no-cache", "--request-timeout-ms", "4000", env=env) as session:
-        error = tool_error(await session.call_tool("lookup_symbol", {"query": "charge"}))
-    assert error == {
-        "code": "TIMEOUT",
-        "message": f"no root answered ({A}: no answer within 3000 ms; {B}: no answer within 3000 ms)",
-    }
+        errors = [tool_error(await session.call_tool(tool, args)) for tool, args in calls]
+    for (tool, _), error in zip(calls, errors):
+        assert error == {
+            "code": "TIMEOUT",
+            "message": f"no root answered ({A}: no answer within 3000 ms; {B}: no answer within 3000 ms)",
+        }, tool
 
 
 async def wait_until_indexed_in(session, root: str):
