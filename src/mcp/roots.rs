@@ -142,6 +142,23 @@ pub fn titled(root: &str, text: &mut String, tokens: &mut usize, budget: Budget)
     }
 }
 
+/// The failure of a question about one definition that no answering root defines, saying
+/// which roots did not answer (one of them may define it).
+pub fn not_defined(mut error: ToolError, parts: &[RootPart]) -> ToolError {
+    let unanswered: Vec<String> = parts
+        .iter()
+        .filter_map(|part| Some(format!("{}: {}", part.name, part.error.as_ref()?.code)))
+        .collect();
+    if !unanswered.is_empty() {
+        error.message = format!(
+            "{} (roots that did not answer: {})",
+            error.message,
+            unanswered.join(", ")
+        );
+    }
+    error
+}
+
 /// Each root's name with what it answered, in the roots' order.
 pub type Answers<T> = Vec<(String, Result<T, ToolError>)>;
 

@@ -444,6 +444,8 @@ async def test_read_symbol_keeps_the_roots_that_answer(shared_name):
         assert read_pieces(read) == [(0, A, "shared.py", 1, 2)]
         parts = read.structured_content["roots"]
         assert parts[0] == {"name": A} and (parts[1]["name"], parts[1]["error"]["code"]) == (B, "INTERNAL")
+        nowhere = tool_error(await session.call_tool("read_symbol", {"targets": [{"symbol": "nowhere"}]}))
+        assert nowhere == {"code": "NOT_FOUND", "message": f"no definition named nowhere (roots that did not answer: {B}: INTERNAL)"}
         # A path in the failed root has nowhere else to be read: the call fails.
         failed = tool_error(await session.call_tool("read_symbol", {"targets": [{"symbol": "settle"}, {"path": str(search / "search.py")}]}))
         assert failed["code"] == "INTERNAL"
@@ -510,6 +512,9 @@ async def test_implementations_keep_the_roots_that_answer(hierarchies):
         shape = (await session.call_tool("find_implementations", {"name": "Shape"})).structured_content
         assert brief(shape["items"]) == [("Circle", B, "shapes.py", 5, 1)]
         assert (shape["roots"][0]["name"], shape["roots"][0]["error"]["code"], shape["roots"][1]) == (A, "INTERNAL", {"name": B})
+        # A name the answering roots do not define: NOT_FOUND, saying which roots did not answer.
+        nowhere = tool_error(await session.call_tool("find_implementations", {"name": "Square"}))
+        assert (nowhere["code"], nowhere["message"].endswith(f"(roots that did not answer: {A}: INTERNAL)")) == ("NOT_FOUND", True)
 
 
 QUERY_GRAPH = "function query (search.py:1)\ncalled by:\n  function run (jobs.py:4): calls at 5:5, 6:5\n  function batch (jobs.py:9): call at 10:5\ncalls:\n  (none found)\n"
@@ -564,6 +569,8 @@ async def test_a_call_graph_comes_from_the_roots_that_answer(shared_name):
         assert found.content[0].text == f"[{A}]\nfunction settle (shared.py:1)\ncalled by:\n  (none found)\n"
         data = found.structured_content
         assert (data["root"], data["roots"][0], data["roots"][1]["name"], data["roots"][1]["error"]["code"]) == (A, {"name": A}, B, "INTERNAL")
+        nowhere = tool_error(await session.call_tool("call_graph", {"query": "query"}))
+        assert nowhere == {"code": "NO_SYMBOL", "message": f"no definition named `query` (roots that did not answer: {B}: INTERNAL)"}
 
 
 MAP_OF_A = "[team-a/service]\nbilling.py:\n1: def charge(amount)\n\nshared.py:\n1: def settle(ledger)\n5: def settle_all()\n"

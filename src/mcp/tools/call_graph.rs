@@ -226,11 +226,11 @@ impl CallGraphData {
         let candidates = definitions.concat();
         if candidates.is_empty() {
             // No root defines a callable of that name: the first root's reason.
-            let error = graphs.into_iter().find_map(|(_, graph)| graph.err());
-            return Err(match error {
+            let error = match graphs.into_iter().find_map(|(_, graph)| graph.err()) {
                 Some(error) => graph_error(error),
                 None => ToolError::new(crate::mcp::ErrorCode::NoSymbol, "no root answered"),
-            });
+            };
+            return Err(roots::not_defined(error, &parts));
         }
         let name = graphs
             .iter()

@@ -297,14 +297,14 @@ fn root_of_seeds(
         })
         .collect();
     let (_, parts) = roots::split(asked, |_| None);
-    let unanswered: String = parts.iter().filter_map(RootPart::note).collect();
     for (i, name) in symbols.iter().enumerate() {
         let definitions: Vec<Vec<Candidate>> = found.iter().map(|f| f[i].clone()).collect();
         match roots::sole_definer(&definitions) {
             Some(root) => chosen.push((name, root)),
             None if definitions.iter().all(Vec::is_empty) => {
-                let message = format!("no root defines `{name}` {}", unanswered.trim_end());
-                return Err(ToolError::new(ErrorCode::NotFound, message.trim_end()));
+                let error =
+                    ToolError::new(ErrorCode::NotFound, format!("no root defines `{name}`"));
+                return Err(roots::not_defined(error, &parts));
             }
             None => {
                 let candidates = definitions.concat();

@@ -161,7 +161,8 @@ impl ImplementationsAnswer {
             .collect();
         let Some((first_root, first)) = hierarchies.first() else {
             let message = missing.unwrap_or_else(|| format!("{name:?}: not found"));
-            return Err(ToolError::new(ErrorCode::NotFound, message));
+            let error = ToolError::new(ErrorCode::NotFound, message);
+            return Err(roots::not_defined(error, &parts));
         };
         let subject = RootedItem::new(first.subject.clone(), Some(first_root));
         let direction = first.direction;

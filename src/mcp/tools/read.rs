@@ -223,7 +223,10 @@ impl SextantServer {
                 },
             );
             let read =
-                ide::read_across(&budget, cursor, targets.collect()).map_err(ToolError::failed)?;
+                ide::read_across(&budget, cursor, targets.collect()).map_err(|e| match e {
+                    ide::ReadError::NotFound(_) => roots::not_defined(ToolError::failed(e), &parts),
+                    e => ToolError::failed(e),
+                })?;
             Ok((read, Some(parts)))
         };
         self.run_on_every_root("read_symbol", ctx, ask, merge).await
