@@ -407,6 +407,8 @@ async def test_read_symbol_looks_names_up_in_every_root(shared_name):
         assert [(o["target"], o["root"], o["path"]) for o in data["omitted"]] == [(2, B, "shared.py")]
         rest = await session.call_tool("read_symbol", {"targets": targets, "cursor": "2:1"})
         assert read_pieces(rest) == [(2, B, "shared.py", 1, 2)]
+        # Left out whole, it comes whole: not marked as continued.
+        assert rest.content[0].text.startswith(f"[{B}] shared.py:1-2\n")
         assert rest.structured_content["tokens"] == reference_tokens(rest.content[0].text)
         assert "next_cursor" not in rest.structured_content
 

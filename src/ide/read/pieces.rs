@@ -267,9 +267,10 @@ pub(crate) fn piece(
     Found::Piece(resumed(piece, from_line))
 }
 
-/// The piece from `from_line` on (a cursor's line), or whole without one.
+/// The piece from `from_line` on (a cursor's line), or whole without one or with one at
+/// its first line (a target an earlier answer left out whole, not one it cut).
 fn resumed(piece: Piece, from_line: Option<u32>) -> Piece {
-    let Some(from) = from_line else {
+    let Some(from) = from_line.filter(|&from| from > piece.start_line) else {
         return piece;
     };
     let body: Vec<(u32, String)> = piece
