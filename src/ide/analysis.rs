@@ -357,6 +357,18 @@ impl Analysis {
         self.with(|db| super::read::read(db, self.workspace, request))
     }
 
+    /// `target`, the target `index` of a read across several workspaces
+    /// (`ide::read_across`), as this one reads it under `options` (whose `targets` are not
+    /// looked at).
+    pub fn read_part(
+        &self,
+        options: &super::ReadRequest,
+        index: usize,
+        target: &super::ReadTarget,
+    ) -> Cancellable<super::TargetPart> {
+        self.with(|db| super::read::part(db, self.workspace, options, index, target))
+    }
+
     /// The definitions called `name` (`join`, `posixpath.join`, `Class.method`).
     pub fn definition_by_name(
         &self,
@@ -364,6 +376,20 @@ impl Analysis {
         path_prefix: Option<&str>,
     ) -> Cancellable<Vec<super::Definition>> {
         self.with(|db| super::navigation::definition_by_name(db, self.workspace, name, path_prefix))
+    }
+
+    /// The definitions `name` names, as the candidates a read, an edit or an impact of the
+    /// name chooses among (one: that definition; several: ambiguous).
+    pub fn definitions_named(
+        &self,
+        name: &str,
+        path_prefix: Option<&str>,
+    ) -> Cancellable<Vec<super::Candidate>> {
+        self.with(|db| {
+            let sites =
+                super::read::pieces::definition_sites(db, self.workspace, name, path_prefix);
+            super::read::pieces::ambiguity(db, name, &sites).candidates
+        })
     }
 
     /// The function or method named (or called) at `offset`, for a call hierarchy.

@@ -295,6 +295,7 @@ fn outside_uses(
         })
         .map(|r| Candidate {
             path: r.path.clone(),
+            root: None,
             line: r.span.start.line,
             kind: format!("{:?}", r.role).to_lowercase(),
         })

@@ -104,7 +104,7 @@ pub use patch::{
 };
 pub use read::{
     Ambiguity, Candidate, PieceInfo, ReadAnswer, ReadCursor, ReadError, ReadRequest, ReadStatus,
-    ReadTarget, read_lines,
+    ReadTarget, TargetPart, read_across, read_lines,
 };
 pub use rename::{
     EditOrigin, NewDiagnostics, Rename, RenameConflict, RenameEdit, RenameError, RenameOptions,

@@ -2,7 +2,10 @@
 //! root is a live workspace of its own (its index, watcher, `sextant.toml` and cache). A
 //! call answers from exactly one of them, but for a question by name or pattern over the
 //! whole workspace ([`FAN_OUT_TOOLS`]) asked of no root in particular, which every root
-//! answers ([`Roots::ask_every`]) and the tool merges.
+//! answers ([`Roots::ask_every`]) and the tool merges: lists in one order
+//! ([`merge_ordered`]), a question about one definition from the one root defining it
+//! ([`sole_definer`]), one budget shared by the roots ([`split_budget`]), a text from one
+//! root opening with its [`heading`].
 //!
 //! Invariant: a call's `root` argument is taken out of its arguments here, before the tool
 //! parses them; a call never writes a root other than the one chosen, and paths stay
@@ -20,7 +23,8 @@ use rmcp::model::JsonObject;
 use serde::Serialize;
 
 use super::{ErrorCode, ToolError, answers::Indexed};
-pub use crate::workspace::roots::merge_ordered;
+use crate::ide::Budget;
+pub use crate::workspace::roots::{merge_ordered, sole_definer, split_budget};
 use crate::workspace::{
     live::{LiveWorkspace, RequestCancel},
     roots::{deepest_holding, unique_names},
@@ -33,12 +37,19 @@ pub const ROOT_ARGUMENT: &str = "root";
 const PATH_ARGUMENTS: [&str; 4] = ["path", "file_path", "paths", "file_paths"];
 
 /// The tools whose question is a name or a pattern over the whole workspace: called with
-/// neither `root` nor a path on a server of several roots, they ask every root.
-pub const FAN_OUT_TOOLS: [&str; 4] = [
+/// neither `root` nor a path on a server of several roots, they ask every root (a
+/// `read_symbol` target or an `impact` line range by path is read in the root holding it).
+pub const FAN_OUT_TOOLS: [&str; 10] = [
     "lookup_symbol",
     "search",
     "find_definition",
     "find_references",
+    "read_symbol",
+    "find_implementations",
+    "call_graph",
+    "repo_map",
+    "impact",
+    "affected_tests",
 ];
 
 /// Where a call answers from.
@@ -102,6 +113,50 @@ impl RootPart {
             self.name, error.code, error.message
         ))
     }
+}
+
+/// The line opening a root's part of a text answer asked of every root (`call_graph`'s
+/// graph, each root's `repo_map`).
+pub fn heading(root: &str) -> String {
+    format!("[{root}]\n")
+}
+
+/// `budget` less the tokens of `root`'s [`heading`], for an answer from one root of
+/// several whose text opens with it ([`titled`]).
+pub fn room_for_heading(root: &str, budget: Budget) -> Budget {
+    let heading = budget.encoding.count(&heading(root));
+    Budget {
+        max_tokens: budget.max_tokens.saturating_sub(heading).max(1),
+        ..budget
+    }
+}
+
+/// Opens `text` (of `tokens` tokens, made within [`room_for_heading`]) with `root`'s
+/// heading, and counts it again. A line break ends the heading, so the counts add up, but
+/// `budget` holds whatever they do: the heading is left out when it would not fit.
+pub fn titled(root: &str, text: &mut String, tokens: &mut usize, budget: Budget) {
+    let with_heading = format!("{}{text}", heading(root));
+    let counted = budget.encoding.count(&with_heading);
+    if counted <= budget.max_tokens {
+        (*text, *tokens) = (with_heading, counted);
+    }
+}
+
+/// The failure of a question about one definition that no answering root defines, saying
+/// which roots did not answer (one of them may define it).
+pub fn not_defined(mut error: ToolError, parts: &[RootPart]) -> ToolError {
+    let unanswered: Vec<String> = parts
+        .iter()
+        .filter_map(|part| Some(format!("{}: {}", part.name, part.error.as_ref()?.code)))
+        .collect();
+    if !unanswered.is_empty() {
+        error.message = format!(
+            "{} (roots that did not answer: {})",
+            error.message,
+            unanswered.join(", ")
+        );
+    }
+    error
 }
 
 /// Each root's name with what it answered, in the roots' order.
@@ -234,9 +289,8 @@ impl Roots {
                 Ok(Selection::Every)
             }
             None => Ok(Selection::One(
-                first_absolute_path(args)
-                    .and_then(|path| self.holding(Path::new(path)))
-                    .unwrap_or_else(|| self.first().clone()),
+                self.live(first_absolute_path(args).map_or(0, |p| self.index_for_path(p)))
+                    .clone(),
             )),
         }
     }
@@ -334,12 +388,31 @@ impl Roots {
             })
     }
 
-    /// The root an absolute path lies under (the deepest, when roots nest).
-    fn holding(&self, path: &Path) -> Option<Arc<LiveWorkspace>> {
+    /// The index of the root a path belongs to: the root an absolute path lies under (the
+    /// deepest, when roots nest), else the first. [`Roots::select`] picks a call's root by
+    /// its first absolute path so, and a `read_symbol` target's by its path.
+    pub fn index_for_path(&self, path: &str) -> usize {
+        let path = Path::new(path);
+        if !path.is_absolute() {
+            return 0;
+        }
         let canonical = path.canonicalize().ok();
         let path = canonical.as_deref().unwrap_or(path);
         let roots = self.roots.iter().map(|r| r.live.root());
-        deepest_holding(roots, |root| path.starts_with(root)).map(|i| self.roots[i].live.clone())
+        deepest_holding(roots, |root| path.starts_with(root)).unwrap_or(0)
+    }
+
+    /// The root at `index` (of [`Roots::index_for_path`], or of an [`Answers`]' order).
+    pub fn live(&self, index: usize) -> &Arc<LiveWorkspace> {
+        &self.roots[index].live
+    }
+
+    /// The index of `live`, one of these roots, in their order.
+    pub fn index_of(&self, live: &LiveWorkspace) -> usize {
+        self.roots
+            .iter()
+            .position(|r| std::ptr::eq(&*r.live, live))
+            .expect("asked of one of the server's roots")
     }
 }
 

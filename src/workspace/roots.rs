@@ -1,10 +1,11 @@
 //! What the servers of several roots share (`sextant mcp --root A --root B`, `sextant lsp`
-//! given several workspace folders): each root's name, the root a path belongs to, and one
-//! answer merged from every root's.
+//! given several workspace folders): each root's name, the root a path belongs to, one
+//! answer merged from every root's, and the root answering for one definition by name.
 //!
 //! Invariant: a path belongs to the deepest root holding it, so that where roots nest a
 //! file is answered by one root only; a merged list keeps each root's own order, ties
-//! going to the roots in the order they were given.
+//! going to the roots in the order they were given; a name several roots define is never
+//! answered from one of them.
 
 use std::path::Path;
 
@@ -45,6 +46,55 @@ pub fn merge_ordered<T, K: Ord>(lists: Vec<Vec<T>>, key: impl Fn(&T) -> K) -> Ve
             return merged;
         };
         merged.extend(lists[i].next().map(|item| (i, item)));
+    }
+}
+
+/// The root whose answer stands for a question about one definition by name, given each
+/// root's definitions of the name: the one root defining it, once; `None` when no root
+/// does, or several do, or one defines it several times (then the question is ambiguous,
+/// and its candidates are all of them, each with its root: never a guess).
+pub fn sole_definer<C>(definitions: &[Vec<C>]) -> Option<usize> {
+    let mut defining = definitions
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| !d.is_empty());
+    match (defining.next(), defining.next()) {
+        (Some((root, found)), None) if found.len() == 1 => Some(root),
+        _ => None,
+    }
+}
+
+/// Each root's share of one budget of `total`, given what each `needs` (`usize::MAX`: as
+/// much as it can get) and its `weight` (its size): half the budget shared evenly, half by
+/// weight (so that a small root beside a large one still gets a part), a root needing less
+/// than its share getting what it needs and leaving the rest to the others, shared again.
+/// The shares never sum to more than `total`.
+pub fn split_budget(total: usize, needs: &[usize], weights: &[usize]) -> Vec<usize> {
+    let mut shares = vec![0; needs.len()];
+    let mut open: Vec<usize> = (0..needs.len()).filter(|&i| needs[i] > 0).collect();
+    let mut left = total;
+    loop {
+        // Root i's part of `left`: (w_i / W + 1 / n) / 2, as integers.
+        let (n, sum) = (
+            open.len() as u128,
+            open.iter().map(|&i| weights[i] as u128).sum(),
+        );
+        let part = |i: usize| n * weights[i] as u128 + u128::max(sum, 1);
+        let whole: u128 = open.iter().map(|&i| part(i)).sum();
+        let share = |i: usize| (left as u128 * part(i) / whole.max(1)) as usize;
+        let (met, unmet): (Vec<usize>, Vec<usize>) =
+            open.iter().partition(|&&i| needs[i] <= share(i));
+        if met.is_empty() {
+            for i in unmet {
+                shares[i] = share(i);
+            }
+            return shares;
+        }
+        for i in met {
+            shares[i] = needs[i];
+            left -= needs[i];
+        }
+        open = unmet;
     }
 }
 
@@ -119,6 +169,30 @@ mod tests {
                 (0, (2, "c"))
             ]
         );
+    }
+
+    #[test]
+    fn a_budget_is_shared_by_weight_and_what_a_root_leaves_goes_to_the_others() {
+        // Half evenly, half by weight, when every root wants more than its share.
+        assert_eq!(split_budget(100, &[usize::MAX; 2], &[3, 1]), [62, 37]);
+        assert_eq!(split_budget(100, &[usize::MAX; 2], &[1, 0]), [75, 25]);
+        // The small root needs 10 of its 50: the other gets the rest.
+        assert_eq!(split_budget(100, &[10, usize::MAX], &[1, 1]), [10, 90]);
+        // Everyone's needs met: no more than they need.
+        assert_eq!(split_budget(100, &[10, 20], &[5, 1]), [10, 20]);
+        // A root needing nothing (no map) has no share.
+        assert_eq!(
+            split_budget(9, &[0, usize::MAX, usize::MAX], &[0, 0, 2]),
+            [0, 2, 6]
+        );
+    }
+
+    #[test]
+    fn one_definition_in_one_root_stands_alone() {
+        assert_eq!(sole_definer(&[vec![], vec!["b"]]), Some(1));
+        assert_eq!(sole_definer::<&str>(&[vec![], vec![]]), None);
+        assert_eq!(sole_definer(&[vec!["a"], vec!["b"]]), None);
+        assert_eq!(sole_definer(&[vec!["a1", "a2"], vec![]]), None);
     }
 
     #[test]

@@ -164,6 +164,20 @@ async def test_targets_go_in_by_priority_and_the_cursor_continues(tmp_path):
     assert text_of(tiny).startswith(f"src/lib.rs:1-{last}\n```rust\n/// The configuration.\n")
 
 
+async def test_a_definition_read_by_name_continues_from_its_cursor(tmp_path):
+    body = "".join(f"    x{i} = {i}\n" for i in range(60))
+    write(tmp_path, "big.py", "def big():\n" + body + "    return 0\n")
+    async with stdio_session(tmp_path) as session:
+        targets = [{"symbol": "big"}]
+        first = (await session.call_tool("read_symbol", {"targets": targets, "max_tokens": 120})).structured_content
+        last = first["pieces"][0]["end_line"]
+        assert (first["pieces"][0]["cut"], first["next_cursor"]) == (True, f"0:{last + 1}")
+        more = await session.call_tool("read_symbol", {"targets": targets, "max_tokens": 120, "cursor": first["next_cursor"]})
+        piece = more.structured_content["pieces"][0]
+        assert (piece["start_line"], piece["name"]) == (last + 1, "big")
+        assert text_of(more).startswith(f"big.py:{last + 1}-{piece['end_line']} function big (continued)\n```python\n    x{last - 1} = {last - 1}\n")
+
+
 async def test_an_outline_gives_each_definition_its_token_cost(tmp_path):
     project(tmp_path)
     async with stdio_session(tmp_path) as session:

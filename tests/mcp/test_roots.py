@@ -331,12 +331,21 @@ async def test_roots_that_answer_too_late_are_given_up_before_the_call_times_out
     billing, search = two_roots
     # Every first shard takes 20 s; a root is waited for three quarters of the 4 s limit.
     env = {**os.environ, "SEXTANT_TEST_INDEX_SHARD_PAUSE_MS": "20000"}
+    calls = [
+        ("lookup_symbol", {"query": "charge"}),
+        ("read_symbol", {"targets": [{"symbol": "charge"}]}),
+        ("find_implementations", {"name": "charge"}),
+        ("call_graph", {"query": "charge"}),
+        ("repo_map", {}),
+        ("impact", {"symbols": ["charge"]}),
+    ]
     async with stdio_session(billing, "--root", str(search), "--no-cache", "--request-timeout-ms", "4000", env=env) as session:
-        error = tool_error(await session.call_tool("lookup_symbol", {"query": "charge"}))
-    assert error == {
-        "code": "TIMEOUT",
-        "message": f"no root answered ({A}: no answer within 3000 ms; {B}: no answer within 3000 ms)",
-    }
+        errors = [tool_error(await session.call_tool(tool, args)) for tool, args in calls]
+    for (tool, _), error in zip(calls, errors):
+        assert error == {
+            "code": "TIMEOUT",
+            "message": f"no root answered ({A}: no answer within 3000 ms; {B}: no answer within 3000 ms)",
+        }, tool
 
 
 async def wait_until_indexed_in(session, root: str):
@@ -348,3 +357,333 @@ async def wait_until_indexed_in(session, root: str):
             return
         await anyio.sleep(0.2)
     raise AssertionError(f"{root} was never indexed")
+
+
+def read_pieces(result) -> list[tuple]:
+    assert not result.is_error, result
+    return [(p["target"], p.get("root"), p["path"], p["start_line"], p["end_line"]) for p in result.structured_content["pieces"]]
+
+
+QUERY_PIECE = "[team-b/service] search.py:1-2 function query\n```python\ndef query(text):\n    return text\n```\n"
+CHARGE_PIECE = "[team-a/service] billing.py:1-2 function charge\n```python\ndef charge(amount):\n    return amount\n```\n"
+
+
+async def test_read_symbol_looks_names_up_in_every_root(shared_name):
+    billing, search = shared_name
+    async with stdio_session(billing, "--root", str(search)) as session:
+        await both_indexed(session)
+
+        # A name only the second root defines is read from it, the header saying its root.
+        found = await session.call_tool("read_symbol", {"targets": [{"symbol": "query"}]})
+        assert found.content[0].text == QUERY_PIECE
+        data = found.structured_content
+        assert data["pieces"] == [{"target": 0, "path": "search.py", "root": B, "kind": "function", "name": "query", "start_line": 1, "end_line": 2, "tokens": reference_tokens(QUERY_PIECE)}]
+        assert (data["tokens"], data["status"], data["roots"]) == (reference_tokens(QUERY_PIECE), "complete", EVERY_ROOT)
+
+        # A name both roots define is ambiguous, each candidate saying its root: never a guess.
+        both = (await session.call_tool("read_symbol", {"targets": [{"symbol": "settle"}]})).structured_content
+        assert both["ambiguous"] == [{"name": "settle", "candidates": [
+            {"path": "shared.py", "root": A, "line": 1, "kind": "function"},
+            {"path": "shared.py", "root": B, "line": 1, "kind": "function"},
+        ]}]
+        assert both["text"] == "`settle` names 2 definitions; ask for one by path and line:\n  [team-a/service] shared.py:1 function\n  [team-b/service] shared.py:1 function\n"
+        assert both["pieces"] == []
+        # Named in one root, it is that root's definition alone.
+        only = await session.call_tool("read_symbol", {"targets": [{"symbol": "settle"}], "root": B})
+        assert read_pieces(only) == [(0, None, "shared.py", 1, 2)]
+        assert "roots" not in only.structured_content
+
+        # Names from either root and paths in the root holding them, under one budget.
+        targets = [{"symbol": "charge"}, {"symbol": "query"}, {"path": str(search / "shared.py")}, {"symbol": "nowhere"}]
+        whole = await session.call_tool("read_symbol", {"targets": targets})
+        assert read_pieces(whole) == [(0, A, "billing.py", 1, 2), (1, B, "search.py", 1, 2), (2, B, "shared.py", 1, 2)]
+        assert whole.structured_content["not_found"] == ["nowhere"]
+        assert whole.content[0].text.startswith(CHARGE_PIECE + "\n" + QUERY_PIECE + "\n[team-b/service] shared.py:1-2\n")
+        two = reference_tokens(CHARGE_PIECE + "\n" + QUERY_PIECE)
+        cut = await session.call_tool("read_symbol", {"targets": targets, "max_tokens": two})
+        assert cut.content[0].text == CHARGE_PIECE + "\n" + QUERY_PIECE
+        data = cut.structured_content
+        assert (data["tokens"], data["status"], data["next_cursor"]) == (two, "with_omissions", "2:1")
+        assert [(o["target"], o["root"], o["path"]) for o in data["omitted"]] == [(2, B, "shared.py")]
+        rest = await session.call_tool("read_symbol", {"targets": targets, "cursor": "2:1"})
+        assert read_pieces(rest) == [(2, B, "shared.py", 1, 2)]
+        # Left out whole, it comes whole: not marked as continued.
+        assert rest.content[0].text.startswith(f"[{B}] shared.py:1-2\n")
+        assert rest.structured_content["tokens"] == reference_tokens(rest.content[0].text)
+        assert "next_cursor" not in rest.structured_content
+
+        # A name no root defines is NOT_FOUND, as with one root.
+        missing = tool_error(await session.call_tool("read_symbol", {"targets": [{"symbol": "nowhere"}]}))
+        assert missing["code"] == "NOT_FOUND"
+
+
+async def test_read_symbol_pages_through_a_long_definition_of_another_root(shared_name):
+    billing, search = shared_name
+    write(search, "big.py", "def big():\n" + "".join(f"    x{i} = {i}\n" for i in range(60)) + "    return 0\n")
+    async with stdio_session(billing, "--root", str(search)) as session:
+        await both_indexed(session)
+        targets = [{"symbol": "big"}]
+        first = await session.call_tool("read_symbol", {"targets": targets, "max_tokens": 120})
+        data = first.structured_content
+        last = data["pieces"][0]["end_line"]
+        assert (data["pieces"][0]["root"], data["pieces"][0]["cut"], data["next_cursor"]) == (B, True, f"0:{last + 1}")
+        assert data["tokens"] == reference_tokens(first.content[0].text) <= 120
+        assert first.content[0].text.startswith(f"[{B}] big.py:1-{last} function big\n")
+        more = await session.call_tool("read_symbol", {"targets": targets, "max_tokens": 120, "cursor": data["next_cursor"]})
+        piece = more.structured_content["pieces"][0]
+        assert (piece["root"], piece["start_line"]) == (B, last + 1)
+        assert more.content[0].text.startswith(f"[{B}] big.py:{last + 1}-{piece['end_line']} function big (continued)\n")
+        assert more.structured_content["tokens"] == reference_tokens(more.content[0].text) <= 120
+
+
+async def test_read_symbol_keeps_the_roots_that_answer(shared_name):
+    billing, search = shared_name
+    write(search, "sextant.toml", "[check\n")
+    async with stdio_session(billing, "--root", str(search)) as session:
+        await wait_until_indexed_in(session, A)
+        # `settle` is defined once in the roots that answered: read, the failed root named.
+        read = await session.call_tool("read_symbol", {"targets": [{"symbol": "settle"}]})
+        assert read_pieces(read) == [(0, A, "shared.py", 1, 2)]
+        parts = read.structured_content["roots"]
+        assert parts[0] == {"name": A} and (parts[1]["name"], parts[1]["error"]["code"]) == (B, "INTERNAL")
+        nowhere = tool_error(await session.call_tool("read_symbol", {"targets": [{"symbol": "nowhere"}]}))
+        assert nowhere == {"code": "NOT_FOUND", "message": f"no definition named nowhere (roots that did not answer: {B}: INTERNAL)"}
+        # A path in the failed root has nowhere else to be read: the call fails.
+        failed = tool_error(await session.call_tool("read_symbol", {"targets": [{"symbol": "settle"}, {"path": str(search / "search.py")}]}))
+        assert failed["code"] == "INTERNAL"
+
+
+@pytest.fixture
+def hierarchies(two_roots: tuple[Path, Path]) -> tuple[Path, Path]:
+    """`Shape` in both roots, each with a subclass; `Widget` in the second only; `Gadget`
+    twice in the first and once in the second."""
+    billing, search = two_roots
+    write(billing, "shapes.py", "class Shape:\n    pass\n\n\nclass Square(Shape):\n    pass\n")
+    write(search, "shapes.py", "class Shape:\n    pass\n\n\nclass Circle(Shape):\n    pass\n")
+    write(search, "widgets.py", "class Widget:\n    pass\n\n\nclass Button(Widget):\n    pass\n")
+    write(billing, "gadgets.py", "class Gadget:\n    pass\n")
+    write(billing, "more_gadgets.py", "class Gadget:\n    pass\n")
+    write(search, "gadgets.py", "class Gadget:\n    pass\n")
+    return billing, search
+
+
+def brief(items: list[dict]) -> list[tuple]:
+    return [(i["name"], i.get("root"), i["path"], i["span"]["start"]["line"], i["depth"]) for i in items]
+
+
+async def test_implementations_by_name_come_from_every_root(hierarchies):
+    billing, search = hierarchies
+    async with stdio_session(billing, "--root", str(search)) as session:
+        await both_indexed(session)
+
+        # Defined in the second root only: its hierarchy, each item saying its root.
+        widget = (await session.call_tool("find_implementations", {"name": "Widget"})).structured_content
+        assert brief([widget["subject"]]) == [("Widget", B, "widgets.py", 1, 0)]
+        assert brief(widget["items"]) == [("Button", B, "widgets.py", 5, 1)]
+        assert brief(widget["subjects"]) == brief([widget["subject"]])
+        assert (widget["total"], widget["truncated"], widget["roots"]) == (1, False, EVERY_ROOT)
+
+        # Defined in both: both hierarchies, nearest first, then by path and position,
+        # ties in the roots' order; `total` summed, `limit` over the merged items.
+        shape = (await session.call_tool("find_implementations", {"name": "Shape"})).structured_content
+        assert brief(shape["subjects"]) == [("Shape", A, "shapes.py", 1, 0), ("Shape", B, "shapes.py", 1, 0)]
+        assert shape["subject"] == shape["subjects"][0]
+        assert brief(shape["items"]) == [("Square", A, "shapes.py", 5, 1), ("Circle", B, "shapes.py", 5, 1)]
+        assert (shape["total"], shape["truncated"]) == (2, False)
+        cut = (await session.call_tool("find_implementations", {"name": "Shape", "limit": 1})).structured_content
+        assert brief(cut["items"]) == [("Square", A, "shapes.py", 5, 1)]
+        assert (cut["total"], cut["truncated"]) == (2, True)
+
+        # A name one root defines twice is ambiguous, with every root's candidates.
+        gadget = tool_error(await session.call_tool("find_implementations", {"name": "Gadget"}))
+        assert gadget["code"] == "AMBIGUOUS_SYMBOL"
+        assert [(c["root"], c["path"]) for c in gadget["candidates"]] == [(A, "gadgets.py"), (A, "more_gadgets.py"), (B, "gadgets.py")]
+        assert tool_error(await session.call_tool("find_implementations", {"name": "Nowhere"}))["code"] == "NOT_FOUND"
+
+        # With `root`: that root's answer, as a one-root server gives it.
+        only = (await session.call_tool("find_implementations", {"name": "Shape", "root": B})).structured_content
+        assert brief(only["items"]) == [("Circle", None, "shapes.py", 5, 1)]
+        assert "roots" not in only and "subjects" not in only and "root" not in only["subject"]
+
+
+async def test_implementations_keep_the_roots_that_answer(hierarchies):
+    billing, search = hierarchies
+    write(billing, "sextant.toml", "[check\n")
+    async with stdio_session(billing, "--root", str(search)) as session:
+        await wait_until_indexed_in(session, B)
+        shape = (await session.call_tool("find_implementations", {"name": "Shape"})).structured_content
+        assert brief(shape["items"]) == [("Circle", B, "shapes.py", 5, 1)]
+        assert (shape["roots"][0]["name"], shape["roots"][0]["error"]["code"], shape["roots"][1]) == (A, "INTERNAL", {"name": B})
+        # A name the answering roots do not define: NOT_FOUND, saying which roots did not answer.
+        nowhere = tool_error(await session.call_tool("find_implementations", {"name": "Square"}))
+        assert (nowhere["code"], nowhere["message"].endswith(f"(roots that did not answer: {A}: INTERNAL)")) == ("NOT_FOUND", True)
+
+
+QUERY_GRAPH = "function query (search.py:1)\ncalled by:\n  function run (jobs.py:4): calls at 5:5, 6:5\n  function batch (jobs.py:9): call at 10:5\ncalls:\n  (none found)\n"
+
+
+async def test_a_call_graph_by_name_comes_from_the_root_defining_it(shared_name):
+    billing, search = shared_name
+    write(search, "jobs.py", "from search import query\n\n\ndef run():\n    query(1)\n    query(2)\n\n\ndef batch():\n    query(3)\n")
+    async with stdio_session(billing, "--root", str(search)) as session:
+        await both_indexed(session)
+
+        # Defined in the second root only: its graph, the text's first line naming the root.
+        found = await session.call_tool("call_graph", {"query": "query"})
+        text = found.content[0].text
+        assert text == f"[{B}]\n" + QUERY_GRAPH
+        data = found.structured_content
+        assert [(n["name"], n["path"]) for n in data["nodes"]] == [("query", "search.py"), ("run", "jobs.py"), ("batch", "jobs.py")]
+        assert (data["root"], data["roots"], data["truncated"]) == (B, EVERY_ROOT, False)
+        assert data["tokens"] == reference_tokens(text)
+
+        # One budget for the whole text, the root's line included.
+        cut = await session.call_tool("call_graph", {"query": "query", "max_tokens": data["tokens"] - 1})
+        assert cut.content[0].text.startswith(f"[{B}]\nfunction query (search.py:1)\ncalled by:\n")
+        assert "batch" not in cut.content[0].text
+        assert cut.structured_content["truncated"] is True
+        assert cut.structured_content["tokens"] == reference_tokens(cut.content[0].text) <= data["tokens"] - 1
+        tiny = tool_error(await session.call_tool("call_graph", {"query": "query", "max_tokens": 3}))
+        assert tiny == {"code": "TOO_LARGE", "message": "not even the start fits in 3 tokens"}
+
+        # Defined in both roots: refused with the candidates, each saying its root.
+        both = tool_error(await session.call_tool("call_graph", {"query": "settle"}))
+        assert both["code"] == "AMBIGUOUS_SYMBOL"
+        assert both["candidates"] == [
+            {"kind": "function", "line": 1, "path": "shared.py", "root": A},
+            {"kind": "function", "line": 1, "path": "shared.py", "root": B},
+        ]
+        assert tool_error(await session.call_tool("call_graph", {"query": "nowhere"}))["code"] == "NO_SYMBOL"
+
+        # With `root`: that root's graph, as a one-root server gives it.
+        only = await session.call_tool("call_graph", {"query": "query", "root": B})
+        assert only.content[0].text == QUERY_GRAPH
+        assert "root" not in only.structured_content and "roots" not in only.structured_content
+
+
+async def test_a_call_graph_comes_from_the_roots_that_answer(shared_name):
+    billing, search = shared_name
+    write(search, "sextant.toml", "[check\n")
+    async with stdio_session(billing, "--root", str(search)) as session:
+        await wait_until_indexed_in(session, A)
+        # `settle` of the root that answered, the other named with its error.
+        found = await session.call_tool("call_graph", {"query": "settle", "direction": "incoming"})
+        assert found.content[0].text == f"[{A}]\nfunction settle (shared.py:1)\ncalled by:\n  (none found)\n"
+        data = found.structured_content
+        assert (data["root"], data["roots"][0], data["roots"][1]["name"], data["roots"][1]["error"]["code"]) == (A, {"name": A}, B, "INTERNAL")
+        nowhere = tool_error(await session.call_tool("call_graph", {"query": "query"}))
+        assert nowhere == {"code": "NO_SYMBOL", "message": f"no definition named `query` (roots that did not answer: {B}: INTERNAL)"}
+
+
+MAP_OF_A = "[team-a/service]\nbilling.py:\n1: def charge(amount)\n\nshared.py:\n1: def settle(ledger)\n5: def settle_all()\n"
+MAP_OF_B = "search.py:\n1: def query(text)\n5: def charge_free()\n\nshared.py:\n1: def settle(batch)\n"
+
+
+async def test_a_repo_map_maps_every_root_under_one_budget(shared_name):
+    billing, search = shared_name
+    async with stdio_session(billing, "--root", str(search)) as session:
+        await both_indexed(session)
+
+        # One map per root, each after a line naming it, in the roots' order.
+        whole = await session.call_tool("repo_map", {})
+        text = whole.content[0].text
+        assert text == MAP_OF_A + f"\n[{B}]\n" + MAP_OF_B
+        data = whole.structured_content
+        assert data == {
+            "tokens": reference_tokens(text),
+            "encoding": "o200k_base",
+            "max_tokens": 4000,
+            "definitions_shown": 6,
+            "definition_count": 6,
+            "files_shown": 4,
+            "file_count": 4,
+            "truncated": False,
+            "roots": EVERY_ROOT,
+        }
+
+        # The budget shared by the roots' sizes (here equal): each keeps its best first.
+        cut = await session.call_tool("repo_map", {"max_tokens": 30})
+        assert cut.content[0].text == f"[{A}]\nbilling.py:\n1: def charge(amount)\n\n[{B}]\nsearch.py:\n1: def query(text)\n"
+        data = cut.structured_content
+        assert (data["definitions_shown"], data["files_shown"], data["truncated"]) == (2, 2, True)
+        assert data["tokens"] == reference_tokens(cut.content[0].text) <= 30
+
+        # With `root`: that root's map, as a one-root server gives it.
+        only = await session.call_tool("repo_map", {"root": B, "max_tokens": 4000})
+        assert only.content[0].text.startswith("search.py:\n") and "roots" not in only.structured_content
+
+
+async def test_a_repo_map_shares_its_budget_by_the_roots_sizes(shared_name):
+    billing, search = shared_name
+    write(search, "more.py", "".join(f"def more_{i}():\n    pass\n\n\n" for i in range(40)))
+    async with stdio_session(billing, "--root", str(search)) as session:
+        await both_indexed(session)
+        # Half the budget evenly, half by size: the small first root's share holds its
+        # whole map, and what it leaves goes to the large one, cut to what fits.
+        mapped = await session.call_tool("repo_map", {"max_tokens": 120})
+        text = mapped.content[0].text
+        more = "".join(f"{4 * i + 1}: def more_{i}()\n" for i in range(9))
+        assert text == MAP_OF_A + f"\n[{B}]\nmore.py:\n" + more + "\n… 34 more definitions (raise max_tokens, narrow the path or focus)\n"
+        data = mapped.structured_content
+        assert (data["definitions_shown"], data["definition_count"], data["truncated"]) == (12, 46, True)
+        assert data["tokens"] == reference_tokens(text) <= 120
+
+
+async def test_a_repo_map_names_a_root_that_does_not_answer(shared_name):
+    billing, search = shared_name
+    write(search, "sextant.toml", "[check\n")
+    async with stdio_session(billing, "--root", str(search)) as session:
+        await wait_until_indexed_in(session, A)
+        mapped = await session.call_tool("repo_map", {})
+        failed = mapped.structured_content["roots"][1]
+        assert (failed["name"], failed["error"]["code"]) == (B, "INTERNAL")
+        note = f"[root {B} did not answer: INTERNAL: {failed['error']['message']}]\n"
+        assert mapped.content[0].text == note + MAP_OF_A, mapped.content[0].text
+        assert mapped.structured_content["tokens"] == reference_tokens(note + MAP_OF_A)
+
+
+QUERY_IMPACT = """impact of search.py:1 function query
+2 dependents in 1 file, 0 tests among them
+1 step:
+  jobs.py top level imports function query (search.py:1)
+  jobs.py:4 function run uses function query (search.py:1)
+"""
+
+
+async def test_an_impact_by_name_comes_from_the_root_its_seeds_are_in(shared_name):
+    billing, search = shared_name
+    write(search, "jobs.py", "from search import query\n\n\ndef run():\n    query(1)\n")
+    async with stdio_session(billing, "--root", str(search)) as session:
+        await both_indexed(session)
+
+        found = await session.call_tool("impact", {"symbols": ["query"]})
+        text = found.content[0].text
+        assert text == f"[{B}]\n" + QUERY_IMPACT
+        data = found.structured_content
+        assert [(d["name"], d["path"]) for d in data["dependents"]] == [("jobs.py", "jobs.py"), ("run", "jobs.py")]
+        assert (data["root"], data["roots"], data["total"]) == (B, EVERY_ROOT, 2)
+        assert data["tokens"] == reference_tokens(text)
+        # One budget, the root's line included.
+        cut = await session.call_tool("impact", {"symbols": ["query"], "max_tokens": data["tokens"] - 1})
+        assert cut.content[0].text.startswith(f"[{B}]\nimpact of search.py:1 function query\n")
+        assert cut.structured_content["truncated"] is True
+        assert cut.structured_content["tokens"] == reference_tokens(cut.content[0].text) <= data["tokens"] - 1
+
+        # Never a guess, and never across roots.
+        both = tool_error(await session.call_tool("impact", {"symbols": ["settle"]}))
+        assert both["code"] == "AMBIGUOUS_SYMBOL"
+        assert [(c["root"], c["path"], c["line"]) for c in both["candidates"]] == [(A, "shared.py", 1), (B, "shared.py", 1)]
+        apart = tool_error(await session.call_tool("impact", {"symbols": ["charge", "query"]}))
+        assert apart == {
+            "code": "INVALID_ARGUMENT",
+            "message": f"the seeds are in several roots (charge: {A}, query: {B}); dependents never cross roots: ask each with `root`",
+        }
+        assert tool_error(await session.call_tool("impact", {"symbols": ["nowhere"]})) == {"code": "NOT_FOUND", "message": "no root defines `nowhere`"}
+        # Line ranges go to the root holding their path.
+        at = (await session.call_tool("affected_tests", {"lines": [{"path": str(search / "search.py"), "start": 1, "end": 2}]})).structured_content
+        assert (at["root"], at["tests"], "roots" not in at) == (B, 0, True)
+
+        # With `root`: that root's answer, as a one-root server gives it.
+        only = await session.call_tool("impact", {"symbols": ["query"], "root": B})
+        assert only.content[0].text == QUERY_IMPACT
+        assert "root" not in only.structured_content and "roots" not in only.structured_content

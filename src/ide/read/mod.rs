@@ -110,6 +110,9 @@ pub struct PieceInfo {
     /// The target's index in the request.
     pub target: usize,
     pub path: String,
+    /// In a read across several workspaces ([`read_across`]): the one holding `path`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub root: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<SymbolKind>,
     /// The definition's name, qualified by its container.
@@ -133,6 +136,9 @@ pub struct Ambiguity {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Candidate {
     pub path: String,
+    /// In a read across several workspaces ([`read_across`]): the one holding `path`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub root: Option<String>,
     pub line: u32,
     pub kind: String,
 }
@@ -162,33 +168,129 @@ pub(crate) fn read(
     workspace: crate::db::Workspace,
     request: &ReadRequest,
 ) -> Result<ReadAnswer, ReadError> {
-    let first = match request.cursor {
-        Some(cursor) if cursor.target >= request.targets.len() => {
-            return Err(ReadError::BadCursor(cursor.to_string()));
+    let first = first_target(request.cursor, request.targets.len())?;
+    let parts = request
+        .targets
+        .iter()
+        .enumerate()
+        .map(|(index, target)| {
+            (index >= first).then(|| part(db, workspace, request, index, target))
+        })
+        .collect();
+    read_across(&request.budget, request.cursor, parts)
+}
+
+/// One target as one workspace reads it: what a workspace answers of a read across several
+/// ([`read_across`]).
+pub struct TargetPart {
+    found: Found,
+    /// A name's one definition as a candidate, for when another workspace defines the
+    /// name too.
+    named: Option<Candidate>,
+}
+
+impl TargetPart {
+    /// The part as read in the workspace called `root`: its header and candidates say so.
+    pub fn in_root(mut self, root: &str) -> TargetPart {
+        match &mut self.found {
+            Found::Piece(piece) => piece.set_root(root),
+            Found::Ambiguous(ambiguity) => {
+                for candidate in &mut ambiguity.candidates {
+                    candidate.root = Some(root.to_string());
+                }
+            }
+            Found::Missing(_) => {}
         }
-        Some(cursor) => cursor.target,
-        None => 0,
-    };
-    let mut answer = empty_answer(&request.budget);
+        if let Some(candidate) = &mut self.named {
+            candidate.root = Some(root.to_string());
+        }
+        self
+    }
+
+    /// The definitions a name target names in its workspace, as candidates: its one
+    /// definition, each of several, or none; for what any other target reads, none.
+    pub fn candidates(&self) -> Vec<Candidate> {
+        match &self.found {
+            Found::Ambiguous(ambiguity) => ambiguity.candidates.clone(),
+            _ => self.named.iter().cloned().collect(),
+        }
+    }
+
+    /// A name naming each of `candidates` (in several workspaces): ambiguous, never a
+    /// guess; missing when there are none.
+    pub fn ambiguous(name: &str, candidates: Vec<Candidate>) -> TargetPart {
+        let found = match candidates.is_empty() {
+            true => Found::Missing(name.to_string()),
+            false => Found::Ambiguous(Ambiguity {
+                name: name.to_string(),
+                candidates,
+            }),
+        };
+        TargetPart { found, named: None }
+    }
+}
+
+/// `target`, the request's target `index`, as `workspace` reads it under the request's
+/// options (a target by path names a file of that workspace; a cursor on the target
+/// continues it); the request's own `targets` are not looked at.
+pub(crate) fn part(
+    db: &dyn Db,
+    workspace: crate::db::Workspace,
+    request: &ReadRequest,
+    index: usize,
+    target: &ReadTarget,
+) -> TargetPart {
+    let from_line = request.cursor.filter(|c| c.target == index).map(|c| c.line);
+    match target {
+        ReadTarget::Symbol(name) => {
+            let (found, named) = pieces::named(db, workspace, request, name, from_line);
+            TargetPart { found, named }
+        }
+        _ => TargetPart {
+            found: pieces::piece(db, workspace, request, target, from_line),
+            named: None,
+        },
+    }
+}
+
+/// The first of `targets` targets a read reads: the cursor's, else the first.
+fn first_target(cursor: Option<ReadCursor>, targets: usize) -> Result<usize, ReadError> {
+    match cursor {
+        Some(cursor) if cursor.target >= targets => Err(ReadError::BadCursor(cursor.to_string())),
+        Some(cursor) => Ok(cursor.target),
+        None => Ok(0),
+    }
+}
+
+/// The answer from a read's targets' parts, each read in the workspace it belongs to
+/// (`None` for the targets before `cursor`'s), in the targets' order: the one place a
+/// read's pieces are put under its budget, for one workspace or several.
+pub fn read_across(
+    budget: &Budget,
+    cursor: Option<ReadCursor>,
+    parts: Vec<Option<TargetPart>>,
+) -> Result<ReadAnswer, ReadError> {
+    let first = first_target(cursor, parts.len())?;
+    let mut answer = empty_answer(budget);
     let mut texts: Vec<String> = Vec::new();
     let mut stopped_at: Option<ReadCursor> = None;
-    for (index, target) in request.targets.iter().enumerate().skip(first) {
-        let from_line = request.cursor.filter(|c| c.target == index).map(|c| c.line);
-        let piece = match pieces::piece(db, workspace, request, target, from_line) {
+    for (index, part) in parts.into_iter().enumerate().skip(first) {
+        let Some(part) = part else { continue };
+        let piece = match part.found {
             Found::Piece(piece) => piece,
             Found::Ambiguous(ambiguity) => {
-                push_note(&mut texts, ambiguity_text(&ambiguity), &request.budget);
+                push_note(&mut texts, ambiguity_text(&ambiguity), budget);
                 answer.ambiguous.push(ambiguity);
                 continue;
             }
             Found::Missing(name) => {
                 let note = format!("`{name}`: no definition by this name\n");
-                push_note(&mut texts, note, &request.budget);
+                push_note(&mut texts, note, budget);
                 answer.not_found.push(name);
                 continue;
             }
         };
-        let encoding = request.budget.encoding;
+        let encoding = budget.encoding;
         if answer.pieces.iter().any(|info| piece.repeats(info)) {
             continue;
         }
@@ -197,12 +299,12 @@ pub(crate) fn read(
             continue;
         }
         let with_piece = joined(&texts, Some(&piece.text));
-        if request.budget.admits(&with_piece) {
+        if budget.admits(&with_piece) {
             answer.pieces.push(piece.info(index, encoding));
             texts.push(piece.text);
         } else if answer.pieces.is_empty() {
             // Too large on its own: as many of its lines as fit, and a cursor to the rest.
-            match piece.cut_to_fit(&request.budget, &joined(&texts, None)) {
+            match piece.cut_to_fit(budget, &joined(&texts, None)) {
                 Some(cut) => {
                     stopped_at = Some(ReadCursor {
                         target: index,
@@ -232,7 +334,7 @@ pub(crate) fn read(
         return Err(ReadError::NotFound(answer.not_found));
     }
     answer.text = joined(&texts, None);
-    answer.tokens = request.budget.encoding.count(&answer.text);
+    answer.tokens = budget.encoding.count(&answer.text);
     if let Some(cursor) = stopped_at {
         answer.status = ReadStatus::WithOmissions;
         answer.next_cursor = Some(cursor.to_string());
@@ -267,7 +369,12 @@ fn ambiguity_text(ambiguity: &Ambiguity) -> String {
         ambiguity.candidates.len()
     );
     for c in &ambiguity.candidates {
-        text.push_str(&format!("  {}:{} {}\n", c.path, c.line, c.kind));
+        let root = c
+            .root
+            .as_ref()
+            .map(|r| format!("[{r}] "))
+            .unwrap_or_default();
+        text.push_str(&format!("  {root}{}:{} {}\n", c.path, c.line, c.kind));
     }
     text
 }

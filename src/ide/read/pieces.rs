@@ -24,6 +24,8 @@ pub(crate) enum Found {
 /// file's directory, the line its definition starts on): the unit a piece is cut by.
 pub(crate) struct Piece {
     path: String,
+    /// In a read across several workspaces: the one holding `path`, which the header names.
+    root: Option<String>,
     kind: Option<SymbolKind>,
     name: Option<String>,
     /// A code piece's header ends with this (`function area`); a directory's is all of it.
@@ -49,6 +51,7 @@ impl Piece {
         let end_line = body.last().map_or(start_line, |(line, _)| *line);
         let mut piece = Piece {
             path,
+            root: None,
             kind: None,
             name: None,
             header,
@@ -67,7 +70,12 @@ impl Piece {
     /// given.
     fn render(&self, lines: usize) -> String {
         let body = &self.body[..lines];
-        let mut text = match (self.fence_language, body.first(), body.last()) {
+        let mut text = self
+            .root
+            .as_ref()
+            .map(|root| format!("[{root}] "))
+            .unwrap_or_default();
+        text += &match (self.fence_language, body.first(), body.last()) {
             (Some(_), Some((first, _)), Some((last, _))) => {
                 format!("{}:{first}-{last}{}", self.path, self.header)
             }
@@ -99,6 +107,12 @@ impl Piece {
         text
     }
 
+    /// Names `root` as the workspace holding the piece, in its header too.
+    pub(crate) fn set_root(&mut self, root: &str) {
+        self.root = Some(root.to_string());
+        self.text = self.render(self.body.len());
+    }
+
     /// The piece's parts, for answers laid out otherwise than `read`'s (a pack's styles).
     pub(crate) fn block(&self) -> Block {
         Block {
@@ -120,6 +134,7 @@ impl Piece {
     /// and by position, say).
     pub(crate) fn repeats(&self, info: &PieceInfo) -> bool {
         info.path == self.path
+            && info.root == self.root
             && info.start_line == self.start_line
             && info.end_line == self.end_line
     }
@@ -128,6 +143,7 @@ impl Piece {
         PieceInfo {
             target,
             path: self.path.clone(),
+            root: self.root.clone(),
             kind: self.kind,
             name: self.name.clone(),
             start_line: self.start_line,
@@ -164,6 +180,7 @@ impl Piece {
             info: PieceInfo {
                 target: 0,
                 path: self.path.clone(),
+                root: self.root.clone(),
                 kind: self.kind,
                 name: self.name.clone(),
                 start_line: self.start_line,
@@ -236,8 +253,7 @@ pub(crate) fn piece(
     let context = request.context_lines;
     let piece = match target {
         ReadTarget::Symbol(name) => {
-            return by_name(db, workspace, name, request.path_prefix.as_deref(), context)
-                .unwrap_or_else(|| Found::Missing(name.clone()));
+            return named(db, workspace, request, name, from_line).0;
         }
         ReadTarget::At { file, offset } => at_offset(db, file.0, *offset, context),
         ReadTarget::Line { file, line } => {
@@ -251,9 +267,10 @@ pub(crate) fn piece(
     Found::Piece(resumed(piece, from_line))
 }
 
-/// The piece from `from_line` on (a cursor's line), or whole without one.
+/// The piece from `from_line` on (a cursor's line), or whole without one or with one at
+/// its first line (a target an earlier answer left out whole, not one it cut).
 fn resumed(piece: Piece, from_line: Option<u32>) -> Piece {
-    let Some(from) = from_line else {
+    let Some(from) = from_line.filter(|&from| from > piece.start_line) else {
         return piece;
     };
     let body: Vec<(u32, String)> = piece
@@ -262,11 +279,35 @@ fn resumed(piece: Piece, from_line: Option<u32>) -> Piece {
         .filter(|(line, _)| *line >= from)
         .collect();
     let mut resumed = Piece::new(piece.path, piece.header, piece.fence_language, body);
+    resumed.root = piece.root;
     resumed.kind = piece.kind;
     resumed.name = piece.name;
     resumed.continued = true;
     resumed.text = resumed.render(resumed.body.len());
     resumed
+}
+
+/// What a name target names (from `from_line` on, a cursor's line), and the definition as
+/// a candidate when it names exactly one.
+pub(crate) fn named(
+    db: &dyn Db,
+    workspace: Workspace,
+    request: &ReadRequest,
+    name: &str,
+    from_line: Option<u32>,
+) -> (Found, Option<Candidate>) {
+    let prefix = request.path_prefix.as_deref();
+    let sites = definition_sites(db, workspace, name, prefix);
+    let found = match by_sites(db, name, &sites, request.context_lines) {
+        Some(Found::Piece(piece)) => Found::Piece(resumed(piece, from_line)),
+        Some(found) => found,
+        None => Found::Missing(name.to_string()),
+    };
+    let candidate = match sites.as_slice() {
+        [_] => ambiguity(db, name, &sites).candidates.pop(),
+        _ => None,
+    };
+    (found, candidate)
 }
 
 /// The definition `name` names, with what belongs to it and no context lines.
@@ -324,7 +365,23 @@ fn by_name(
     path_prefix: Option<&str>,
     context: u32,
 ) -> Option<Found> {
-    match definition_sites(db, workspace, name, path_prefix).as_slice() {
+    by_sites(
+        db,
+        name,
+        &definition_sites(db, workspace, name, path_prefix),
+        context,
+    )
+}
+
+/// The definition at the one site a name names; candidates when it names several; `None`
+/// when none.
+fn by_sites(
+    db: &dyn Db,
+    name: &str,
+    sites: &[(SourceFile, usize, String)],
+    context: u32,
+) -> Option<Found> {
+    match sites {
         [] => None,
         [(file, offset, _)] => Some(Found::Piece(at_offset(db, *file, *offset, context))),
         sites => Some(Found::Ambiguous(ambiguity(db, name, sites))),
@@ -367,6 +424,7 @@ pub(crate) fn ambiguity(
             .iter()
             .map(|(file, offset, kind)| Candidate {
                 path: file.path(db).clone(),
+                root: None,
                 line: semantic::line_index(db, *file).line_col(*offset).line,
                 kind: kind.clone(),
             })

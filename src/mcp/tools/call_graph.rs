@@ -2,9 +2,14 @@
 //! as a tree for the model (text content) and nodes and edges for programs (structured
 //! content), cut to a token budget (the farthest edges go first).
 //!
+//! On a server of several roots, a name asked of no root is looked up in every root: the
+//! graph is the one root's that defines the name, its text opening with a line naming the
+//! root; a name several roots define is refused as one a root defines twice is.
+//!
 //! Invariant: the text content is exactly the text `tokens` counts, within the call's
 //! budget; a target is a name (`query`) or a position (`path`+`line`+`column`) inside the
-//! root, and a name of several definitions is refused with the candidates, never guessed.
+//! root, and a name of several definitions (in one root or over several) is refused with
+//! the candidates, never guessed.
 
 use rmcp::{RoleServer, model::JsonObject, service::RequestContext, tool, tool_router};
 use schemars::JsonSchema;
@@ -15,17 +20,18 @@ use super::{
 };
 use crate::{
     ide::{
-        CallDirection, CallGraph, CallGraphError, CallGraphQuery, Certainty,
-        DEFAULT_CALL_GRAPH_NODES, EdgeKind, Encoding, MAX_CALL_DEPTH, SymbolEditTarget, SymbolKind,
-        Target,
+        self, Budget, CallDirection, CallGraph, CallGraphError, CallGraphQuery, Candidate,
+        Certainty, DEFAULT_CALL_GRAPH_NODES, EdgeKind, Encoding, MAX_CALL_DEPTH, SymbolEditTarget,
+        SymbolKind, Target,
     },
     mcp::{
         ToolError,
         answers::Rendered,
         budget::budget,
+        roots::{self, RootPart},
         schema::{input_schema, output_schema},
     },
-    workspace::live::Snapshot,
+    workspace::live::{LiveWorkspace, RequestCancel, Snapshot},
 };
 
 /// The budget of a call that names none (the server's cap may lower it).
@@ -117,6 +123,13 @@ pub struct CallGraphData {
     pub edges: Vec<CallEdgeEntry>,
     /// Definitions or edges were left out (`max_nodes` or the budget).
     pub truncated: bool,
+    /// Asked of every root: the root whose definition of the name the graph starts from
+    /// (edges never cross roots), which the text's first line names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub root: Option<String>,
+    /// Asked of every root: each root, in order, with `error` when it did not answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub roots: Option<Vec<RootPart>>,
 }
 
 impl CallGraphData {
@@ -162,9 +175,86 @@ impl CallGraphData {
                 nodes,
                 edges,
                 truncated: graph.truncated,
+                root: None,
+                roots: None,
             },
             text: graph.text,
         }
+    }
+
+    /// The one graph a name asked of every root stands for ([`roots::sole_definer`]): the
+    /// graph of the one root defining it as a callable, its text opening with the line
+    /// [`roots::heading`] (which each root's budget left room for); `AMBIGUOUS_SYMBOL` with
+    /// every root's candidates when several roots do, or one does several times.
+    fn across(
+        asked: roots::Answers<Result<CallGraph, CallGraphError>>,
+        budget: Budget,
+    ) -> Result<Rendered<Self>, ToolError> {
+        let (answered, parts) = roots::split(asked, |_| None);
+        let mut graphs: Vec<(String, Result<CallGraph, CallGraphError>)> = answered;
+        // Not even a start fits: the budget is the call's, whichever root's start it is.
+        if graphs
+            .iter()
+            .any(|(_, g)| matches!(g, Err(CallGraphError::OverBudget(_))))
+        {
+            return Err(graph_error(CallGraphError::OverBudget(budget.max_tokens)));
+        }
+        let definitions: Vec<Vec<Candidate>> = graphs
+            .iter()
+            .map(|(root, graph)| {
+                let mut found = match graph {
+                    Ok(graph) => vec![start_candidate(graph)],
+                    Err(CallGraphError::Ambiguous(ambiguity)) => ambiguity.candidates.clone(),
+                    Err(_) => Vec::new(),
+                };
+                for candidate in &mut found {
+                    candidate.root = Some(root.clone());
+                }
+                found
+            })
+            .collect();
+        if let Some(sole) = roots::sole_definer(&definitions) {
+            let (root, graph) = graphs.swap_remove(sole);
+            let graph = graph.expect("a root defining the name once answered its graph");
+            let mut rendered = Self::rendered(graph, budget.encoding, budget.max_tokens);
+            let (text, tokens) = (&mut rendered.text, &mut rendered.data.tokens);
+            roots::titled(&root, text, tokens, budget);
+            rendered.data.root = Some(root);
+            rendered.data.roots = Some(parts);
+            return Ok(rendered);
+        }
+        let candidates = definitions.concat();
+        if candidates.is_empty() {
+            // No root defines a callable of that name: the first root's reason.
+            let error = match graphs.into_iter().find_map(|(_, graph)| graph.err()) {
+                Some(error) => graph_error(error),
+                None => ToolError::new(crate::mcp::ErrorCode::NoSymbol, "no root answered"),
+            };
+            return Err(roots::not_defined(error, &parts));
+        }
+        let name = graphs
+            .iter()
+            .find_map(|(_, graph)| match graph {
+                Ok(graph) => Some(graph.nodes[0].name.clone()),
+                Err(CallGraphError::Ambiguous(ambiguity)) => Some(ambiguity.name.clone()),
+                Err(_) => None,
+            })
+            .unwrap_or_default();
+        Err(graph_error(CallGraphError::Ambiguous(ide::Ambiguity {
+            name,
+            candidates,
+        })))
+    }
+}
+
+/// A graph's start as a candidate of an ambiguous name.
+fn start_candidate(graph: &CallGraph) -> Candidate {
+    let start = &graph.nodes[0];
+    Candidate {
+        path: start.path.clone(),
+        root: None,
+        line: start.name_span.start.line,
+        kind: start.kind.to_string(),
     }
 }
 
@@ -205,6 +295,31 @@ impl SextantServer {
         )?;
         let (direction, exact_only) = (args.direction.unwrap_or_default(), args.exact_only);
         let path_prefix = args.path_prefix;
+        let query = move |target: SymbolEditTarget, budget: Budget| CallGraphQuery {
+            target,
+            direction,
+            depth,
+            exact_only: exact_only.unwrap_or(false),
+            max_nodes,
+            budget: Some(budget),
+        };
+        if let (true, Target::Name(name)) = (self.every_root, &target) {
+            let target = SymbolEditTarget::Name {
+                name: name.clone(),
+                path_prefix,
+            };
+            let roots = self.roots.clone();
+            let ask = move |live: &LiveWorkspace, cancel: &RequestCancel| {
+                // Room for the line naming the root the graph is in.
+                let room = roots::room_for_heading(&roots.names()[roots.index_of(live)], budget);
+                live.read(cancel, |s: &Snapshot| {
+                    s.analysis.call_graph(&query(target.clone(), room))
+                })
+                .map_err(read_error)
+            };
+            let merge = move |asked| CallGraphData::across(asked, budget);
+            return self.run_on_every_root("call_graph", ctx, ask, merge).await;
+        }
         let live = self.live.clone();
         self.run("call_graph", ctx, Lane::Compute, move |cancel| {
             let located = match target {
@@ -232,14 +347,7 @@ impl SextantServer {
                             }
                         }
                     };
-                    s.analysis.call_graph(&CallGraphQuery {
-                        target,
-                        direction,
-                        depth,
-                        exact_only: exact_only.unwrap_or(false),
-                        max_nodes,
-                        budget: Some(budget),
-                    })
+                    s.analysis.call_graph(&query(target, budget))
                 })
                 .map_err(read_error)?
                 .map_err(graph_error)?;

@@ -3,9 +3,13 @@
 //! lists only the tests. The text content is the answer for a model, cut to a token budget
 //! (farthest entries first); the structured content holds the same entries.
 //!
+//! On a server of several roots, a call given neither `root` nor `paths` is answered by
+//! the root its seeds are in: the one defining each name, holding each line range's path.
+//!
 //! Invariant: every path is workspace-relative inside the root (`paths::resolve`) and
-//! names only indexed files; a name of several definitions is refused with the
-//! candidates, never guessed.
+//! names only indexed files; a name of several definitions (in a root or over several) is
+//! refused with the candidates, never guessed; dependents never cross roots, so seeds in
+//! several roots are refused.
 
 use rmcp::{RoleServer, model::JsonObject, service::RequestContext, tool, tool_router};
 use schemars::JsonSchema;
@@ -14,16 +18,17 @@ use serde::{Deserialize, Serialize};
 use super::{Lane, SextantServer, in_range, parse_args, paths, read_error};
 use crate::{
     ide::{
-        DEFAULT_IMPACT_DEPTH, DEFAULT_IMPACT_LIMIT, Encoding, Impact, ImpactEntry, ImpactError,
-        ImpactQuery, ImpactSeed, SymbolEditTarget,
+        Candidate, DEFAULT_IMPACT_DEPTH, DEFAULT_IMPACT_LIMIT, Encoding, Impact, ImpactEntry,
+        ImpactError, ImpactQuery, ImpactSeed, SymbolEditTarget,
     },
     mcp::{
         ErrorCode, ToolError,
         answers::Rendered,
         budget::budget,
+        roots::{self, RootPart, Roots},
         schema::{input_schema, output_schema},
     },
-    workspace::live::Snapshot,
+    workspace::live::{RequestCancel, Snapshot},
 };
 
 /// The budget of a call that names none (the server's cap may lower it).
@@ -91,6 +96,13 @@ pub struct ImpactData {
     pub heuristic: usize,
     /// Entries were left out (`limit` or the budget).
     pub truncated: bool,
+    /// Asked of every root: the root the seeds are in, which the text's first line names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub root: Option<String>,
+    /// Asked of every root with names: each root, in order, with `error` when it did not
+    /// answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub roots: Option<Vec<RootPart>>,
 }
 
 impl ImpactData {
@@ -107,6 +119,8 @@ impl ImpactData {
                 tests: impact.tests,
                 heuristic: impact.heuristic,
                 truncated: impact.truncated,
+                root: None,
+                roots: None,
             },
             text: impact.text,
         }
@@ -174,8 +188,19 @@ impl SextantServer {
             .into());
         }
         let exact = args.exact.unwrap_or(false);
+        let (every_root, roots) = (self.every_root, self.roots.clone());
+        let patience = self.limits.request_timeout() * 3 / 4;
         let live = self.live.clone();
         self.run(tool, ctx, Lane::Compute, move |cancel| {
+            let (live, root, parts, budget_here) = match every_root {
+                false => (live, None, None, budget),
+                true => {
+                    let (index, parts) = root_of_seeds(&roots, cancel, patience, &symbols, &lines)?;
+                    let root = roots.names().swap_remove(index);
+                    let room = roots::room_for_heading(&root, budget);
+                    (roots.live(index).clone(), Some(root), parts, room)
+                }
+            };
             let mut seeds: Vec<ImpactSeed> = symbols
                 .into_iter()
                 .map(|name| {
@@ -205,20 +230,106 @@ impl SextantServer {
                 limit,
                 tests_only,
                 exact,
-                budget: Some(budget),
+                budget: Some(budget_here),
             };
             let impact = live
                 .read(cancel, |s: &Snapshot| s.analysis.impact(&query))
                 .map_err(read_error)?
                 .map_err(impact_error)?;
-            Ok(ImpactData::rendered(
-                impact,
-                budget.encoding,
-                budget.max_tokens,
-            ))
+            let mut rendered = ImpactData::rendered(impact, budget.encoding, budget.max_tokens);
+            if let Some(root) = root {
+                let (text, tokens) = (&mut rendered.text, &mut rendered.data.tokens);
+                roots::titled(&root, text, tokens, budget);
+                rendered.data.root = Some(root);
+                rendered.data.roots = parts;
+            }
+            Ok(rendered)
         })
         .await
     }
+}
+
+/// The root an impact asked of every root is computed in (its index) and, when names were
+/// looked up, how each root took part: the one root defining each name, once
+/// ([`roots::sole_definer`]), and holding each line range's path. Refused: a name no root
+/// defines (`NOT_FOUND`), one several roots define or one defines several times
+/// (`AMBIGUOUS_SYMBOL`, every candidate with its root), seeds in several roots
+/// (`INVALID_ARGUMENT`: dependents never cross roots).
+fn root_of_seeds(
+    roots: &Roots,
+    cancel: &RequestCancel,
+    patience: std::time::Duration,
+    symbols: &[String],
+    lines: &[LineRange],
+) -> Result<(usize, Option<Vec<RootPart>>), ToolError> {
+    let names = roots.names();
+    let mut chosen: Vec<(&str, usize)> = lines
+        .iter()
+        .map(|range| (range.path.as_str(), roots.index_for_path(&range.path)))
+        .collect();
+    if symbols.is_empty() {
+        return Ok((chosen.first().map_or(0, |(_, root)| *root), None));
+    }
+    let asked = roots::answered(roots.ask_every(cancel, patience, |live, cancel| {
+        live.read(cancel, |s: &Snapshot| {
+            symbols
+                .iter()
+                .map(|name| s.analysis.definitions_named(name, None))
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .map_err(read_error)
+    }))?;
+    // Each root's definitions of each name, none for a root that did not answer.
+    let found: Vec<Vec<Vec<Candidate>>> = asked
+        .iter()
+        .map(|(root, answer)| match answer {
+            Ok(per_name) => per_name
+                .iter()
+                .map(|candidates| {
+                    let mut candidates = candidates.clone();
+                    for candidate in &mut candidates {
+                        candidate.root = Some(root.clone());
+                    }
+                    candidates
+                })
+                .collect(),
+            Err(_) => vec![Vec::new(); symbols.len()],
+        })
+        .collect();
+    let (_, parts) = roots::split(asked, |_| None);
+    for (i, name) in symbols.iter().enumerate() {
+        let definitions: Vec<Vec<Candidate>> = found.iter().map(|f| f[i].clone()).collect();
+        match roots::sole_definer(&definitions) {
+            Some(root) => chosen.push((name, root)),
+            None if definitions.iter().all(Vec::is_empty) => {
+                let error =
+                    ToolError::new(ErrorCode::NotFound, format!("no root defines `{name}`"));
+                return Err(roots::not_defined(error, &parts));
+            }
+            None => {
+                let candidates = definitions.concat();
+                let message = format!(
+                    "`{name}` names {} definitions in the roots; name one with `root`",
+                    candidates.len()
+                );
+                return Err(ToolError::new(ErrorCode::AmbiguousSymbol, message)
+                    .with_places("candidates", Some(&candidates)));
+            }
+        }
+    }
+    let root = chosen[0].1;
+    if chosen.iter().any(|(_, other)| *other != root) {
+        let places: Vec<String> = chosen
+            .iter()
+            .map(|(seed, root)| format!("{seed}: {}", names[*root]))
+            .collect();
+        let message = format!(
+            "the seeds are in several roots ({}); dependents never cross roots: ask each with `root`",
+            places.join(", ")
+        );
+        return Err(invalid(&message));
+    }
+    Ok((root, Some(parts)))
 }
 
 fn invalid(message: &str) -> ToolError {

@@ -4,7 +4,12 @@
 //! Invariant: every path is confined by `paths::resolve` before anything is read; the text
 //! content of an answer is exactly the text its `tokens` counts, within the call's budget.
 
-use rmcp::{RoleServer, model::JsonObject, service::RequestContext, tool, tool_router};
+use rmcp::{
+    RoleServer,
+    model::{CallToolResult, JsonObject},
+    service::RequestContext,
+    tool, tool_router,
+};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -16,9 +21,10 @@ use crate::{
         answers::Rendered,
         budget::{RunState, budget},
         paths,
+        roots::{self, RootPart},
         schema::{input_schema, output_schema},
     },
-    workspace::live::{FileReadError, Snapshot, WhileIndexing},
+    workspace::live::{FileReadError, LiveWorkspace, RequestCancel, Snapshot, WhileIndexing},
 };
 
 /// The most targets one `read_symbol` call may name.
@@ -85,6 +91,10 @@ pub struct ReadSymbolAnswer {
     pub read: ReadAnswer,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub run: Option<RunState>,
+    /// Asked of every root (several roots, no `root` given): each root, in order, with
+    /// `error` when it did not answer (names it defines are then missing).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub roots: Option<Vec<RootPart>>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -119,6 +129,123 @@ pub struct ReadFileAnswer {
     /// Lines remain: ask again with this `offset`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next_offset: Option<u32>,
+}
+
+/// What a read answers: the read, and with several roots asked, how each took part.
+type Answered = Result<(ReadAnswer, Option<Vec<RootPart>>), CallToolResult>;
+
+impl SextantServer {
+    /// The read in the call's root.
+    async fn read_one_root(
+        &self,
+        ctx: RequestContext<RoleServer>,
+        targets: Vec<ClientTarget>,
+        options: ReadRequest,
+        when: WhileIndexing,
+    ) -> Answered {
+        let live = self.live.clone();
+        self.run("read_symbol", ctx, Lane::Compute, move |cancel| {
+            live.read_early(cancel, when, |s: &Snapshot| {
+                let targets = match targets.iter().map(|t| t.resolve(s)).collect() {
+                    Ok(targets) => targets,
+                    Err(e) => return Ok(Err(e)),
+                };
+                let request = ReadRequest {
+                    targets,
+                    ..options.clone()
+                };
+                Ok(s.analysis.read(&request)?.map_err(ToolError::failed))
+            })
+            .map_err(read_error)?
+        })
+        .await
+        .map(|read| (read, None))
+    }
+
+    /// The read asked of every root: a target by name looked up in each
+    /// ([`named_across`]), one by path read in the root it was placed in, all
+    /// put under the one budget by [`ide::read_across`].
+    async fn read_every_root(
+        &self,
+        ctx: RequestContext<RoleServer>,
+        placed: Vec<(Option<usize>, ClientTarget)>,
+        options: ReadRequest,
+        when: WhileIndexing,
+    ) -> Answered {
+        let first = options.cursor.map_or(0, |c| c.target);
+        let placed = std::sync::Arc::new(placed);
+        let roots = self.roots.clone();
+        let asking = placed.clone();
+        let (budget, cursor) = (options.budget, options.cursor);
+        let ask = move |live: &LiveWorkspace, cancel: &RequestCancel| {
+            let here = roots.index_of(live);
+            let mine: Vec<usize> = (first..asking.len())
+                .filter(|&i| asking[i].0.is_none_or(|root| root == here))
+                .collect();
+            if mine.is_empty() {
+                return Ok(Vec::new());
+            }
+            live.read_early(cancel, when, |s: &Snapshot| {
+                let mut parts = Vec::new();
+                for &index in &mine {
+                    let target = match asking[index].1.resolve(s) {
+                        Ok(target) => target,
+                        Err(e) => return Ok(Err(e)),
+                    };
+                    parts.push((index, s.analysis.read_part(&options, index, &target)?));
+                }
+                Ok(Ok(parts))
+            })
+            .map_err(read_error)?
+        };
+        let merge = move |asked: roots::Answers<Vec<(usize, ide::TargetPart)>>| {
+            // A target by path has one root to be read in: its failure is the call's.
+            for (root, (_, answer)) in asked.iter().enumerate() {
+                if let Err(error) = answer
+                    && placed.iter().skip(first).any(|(r, _)| *r == Some(root))
+                {
+                    return Err(error.clone());
+                }
+            }
+            let (answered, parts) = roots::split(asked, |_| None);
+            let mut by_target: Vec<Vec<(String, ide::TargetPart)>> =
+                placed.iter().map(|_| Vec::new()).collect();
+            for (root, found) in answered {
+                for (index, part) in found {
+                    by_target[index].push((root.clone(), part));
+                }
+            }
+            let targets = placed.iter().zip(by_target).enumerate().map(
+                |(index, ((root, target), mut found))| match target {
+                    _ if index < first => None,
+                    ClientTarget::Symbol(name) if root.is_none() => Some(named_across(name, found)),
+                    _ => found.pop().map(|(root, part)| part.in_root(&root)),
+                },
+            );
+            let read =
+                ide::read_across(&budget, cursor, targets.collect()).map_err(|e| match e {
+                    ide::ReadError::NotFound(_) => roots::not_defined(ToolError::failed(e), &parts),
+                    e => ToolError::failed(e),
+                })?;
+            Ok((read, Some(parts)))
+        };
+        self.run_on_every_root("read_symbol", ctx, ask, merge).await
+    }
+}
+
+/// What a name target is over every root, given each answering root's part: the
+/// definition of the one root defining the name, once ([`roots::sole_definer`]); else every
+/// root's candidates, each saying its root (ambiguous), or none (not found).
+fn named_across(name: &str, found: Vec<(String, ide::TargetPart)>) -> ide::TargetPart {
+    let mut found: Vec<ide::TargetPart> = found
+        .into_iter()
+        .map(|(root, part)| part.in_root(&root))
+        .collect();
+    let definitions: Vec<Vec<ide::Candidate>> = found.iter().map(|p| p.candidates()).collect();
+    match roots::sole_definer(&definitions) {
+        Some(root) => found.swap_remove(root),
+        None => ide::TargetPart::ambiguous(name, definitions.concat()),
+    }
 }
 
 fn invalid(message: impl Into<String>) -> ToolError {
@@ -244,7 +371,7 @@ impl SextantServer {
         &self,
         args: JsonObject,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<Rendered<ReadSymbolAnswer>, rmcp::model::CallToolResult> {
+    ) -> Result<Rendered<ReadSymbolAnswer>, CallToolResult> {
         let args: ReadSymbolArgs = parse_args(args)?;
         if args.targets.is_empty() || args.targets.len() > MAX_TARGETS {
             return Err(invalid(format!("give 1 to {MAX_TARGETS} targets")).into());
@@ -257,12 +384,19 @@ impl SextantServer {
             })?),
             None => None,
         };
-        let live = self.live.clone();
-        let targets = args
+        // Asked of every root, a target by path is read in the root its path picks.
+        let placed = args
             .targets
             .into_iter()
-            .map(|t| ClientTarget::new(t, live.root()))
-            .collect::<Result<Vec<_>, _>>()?;
+            .map(|t| {
+                let root = match (&t.path, self.every_root) {
+                    (Some(path), true) => Some(self.roots.index_for_path(path)),
+                    _ => None,
+                };
+                let base = root.map_or(self.live.root(), |i| self.roots.live(i).root());
+                Ok((root, ClientTarget::new(t, base)?))
+            })
+            .collect::<Result<Vec<_>, ToolError>>()?;
         let path_prefix = args.path_prefix;
         let reservation = match &args.run_id {
             Some(id) => {
@@ -278,35 +412,33 @@ impl SextantServer {
             None => None,
         };
         // A target by name searches the symbol index; any other reads its file alone.
-        let when = match targets.iter().any(|t| matches!(t, ClientTarget::Symbol(_))) {
+        let when = match placed
+            .iter()
+            .any(|(_, t)| matches!(t, ClientTarget::Symbol(_)))
+        {
             true => WhileIndexing::Wait,
             false => WhileIndexing::Answer,
         };
-        let answer = self
-            .run("read_symbol", ctx, Lane::Compute, move |cancel| {
-                live.read_early(cancel, when, |s: &Snapshot| {
-                    let targets = match targets.iter().map(|t| t.resolve(s)).collect() {
-                        Ok(targets) => targets,
-                        Err(e) => return Ok(Err(e)),
-                    };
-                    let request = ReadRequest {
-                        targets,
-                        context_lines,
-                        path_prefix: path_prefix.clone(),
-                        budget,
-                        cursor,
-                    };
-                    Ok(s.analysis.read(&request)?.map_err(ToolError::failed))
-                })
-                .map_err(read_error)?
-            })
-            .await;
-        let spent = answer.as_ref().map_or(0, |a| a.tokens);
+        let options = ReadRequest {
+            targets: Vec::new(),
+            context_lines,
+            path_prefix,
+            budget,
+            cursor,
+        };
+        let answer = match self.every_root {
+            true => self.read_every_root(ctx, placed, options, when).await,
+            false => {
+                let targets = placed.into_iter().map(|(_, target)| target).collect();
+                self.read_one_root(ctx, targets, options, when).await
+            }
+        };
+        let spent = answer.as_ref().map_or(0, |(read, _)| read.tokens);
         let run = reservation.map(|r| self.runs.settle(r, spent));
-        let read = answer?;
+        let (read, roots) = answer?;
         Ok(Rendered {
             text: read.text.clone(),
-            data: ReadSymbolAnswer { read, run },
+            data: ReadSymbolAnswer { read, run, roots },
         })
     }
 
@@ -320,7 +452,7 @@ impl SextantServer {
         &self,
         args: JsonObject,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<Rendered<ReadFileAnswer>, rmcp::model::CallToolResult> {
+    ) -> Result<Rendered<ReadFileAnswer>, CallToolResult> {
         let args: ReadFileArgs = parse_args(args)?;
         let budget = budget(&self.limits, args.max_tokens, args.encoding)?;
         let offset = args.offset.unwrap_or(1).max(1);

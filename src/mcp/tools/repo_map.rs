@@ -2,27 +2,37 @@
 //! signature lines, ranked by how much the rest of the code uses them, cut to a token
 //! budget (4,000 tokens unless the call says otherwise).
 //!
+//! On a server of several roots, a call given neither `root` nor `path` maps every root:
+//! one map per root, each opening with a line naming it, under the one budget, shared by
+//! the roots' sizes (their definitions), what a small root leaves going to the others.
+//!
 //! Invariant: the text content is exactly the text `tokens` counts, within the call's
 //! budget (`mcp::budget`); the path is workspace-relative inside the root (through
 //! `paths::resolve`), and one under which nothing is indexed is `NOT_FOUND`.
 
+use std::time::Instant;
+
 use rmcp::{
-    RoleServer, handler::server::router::tool::ToolRouter, model::JsonObject,
-    service::RequestContext, tool, tool_router,
+    RoleServer,
+    handler::server::router::tool::ToolRouter,
+    model::{CallToolResult, JsonObject},
+    service::RequestContext,
+    tool, tool_router,
 };
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::{Lane, SextantServer, paths, read_error};
 use crate::{
-    ide::{Encoding, RepoMap, RepoMapRequest},
+    ide::{Budget, Encoding, RepoMap, RepoMapRequest},
     mcp::{
         ErrorCode, ToolError,
         answers::Rendered,
         budget::budget,
+        roots::{self, RootPart},
         schema::{input_schema, output_schema},
     },
-    workspace::live::Snapshot,
+    workspace::live::{LiveWorkspace, RequestCancel, Snapshot},
 };
 
 /// The budget of a call that names none (the server's cap may lower it).
@@ -64,9 +74,13 @@ pub struct RepoMapData {
     pub file_count: usize,
     /// Whether definitions were left out for the budget.
     pub truncated: bool,
-    /// Focus entries that named no file and no definition.
+    /// Focus entries that named no file and no definition (asked of every root: in any).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unmatched_focus: Vec<String>,
+    /// Asked of every root: each root, in order, with `error` when it did not answer (it
+    /// has no map, and the text opens with a line saying so).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub roots: Option<Vec<RootPart>>,
 }
 
 impl RepoMapData {
@@ -83,8 +97,59 @@ impl RepoMapData {
                 file_count: map.file_count,
                 truncated: map.truncated,
                 unmatched_focus: map.unmatched_focus,
+                roots: None,
             },
         }
+    }
+
+    /// Every root's map as one answer within `budget`: the notes of the roots that did not
+    /// answer, then each root's map after its heading, in the roots' order; the counts
+    /// summed.
+    fn across(
+        maps: Vec<(String, RepoMap)>,
+        parts: Vec<RootPart>,
+        budget: Budget,
+    ) -> Rendered<Self> {
+        let notes: String = parts.iter().filter_map(RootPart::note).collect();
+        let mut text = notes;
+        let mut data = RepoMapData {
+            tokens: 0,
+            encoding: budget.encoding,
+            max_tokens: budget.max_tokens,
+            definitions_shown: 0,
+            definition_count: 0,
+            files_shown: 0,
+            file_count: 0,
+            truncated: false,
+            unmatched_focus: Vec::new(),
+            roots: Some(parts),
+        };
+        let unmatched: Vec<&Vec<String>> = maps.iter().map(|(_, m)| &m.unmatched_focus).collect();
+        if let Some(first) = unmatched.first() {
+            data.unmatched_focus = first
+                .iter()
+                .filter(|f| unmatched.iter().all(|u| u.contains(f)))
+                .cloned()
+                .collect();
+        }
+        for (root, map) in maps {
+            data.definition_count += map.definition_count;
+            data.file_count += map.file_count;
+            data.truncated |= map.truncated;
+            // The shares add up to the budget only where tokens do not merge across the
+            // parts (each ends with a line break); the budget holds whatever they do.
+            // No file shown yet: no map before this one.
+            let part = format!("{}{}", opening(&root, data.files_shown == 0), map.text);
+            if map.text.is_empty() || !budget.admits(&format!("{text}{part}")) {
+                data.truncated |= !map.definitions.is_empty();
+                continue;
+            }
+            text.push_str(&part);
+            data.definitions_shown += map.definitions.len();
+            data.files_shown += map.files_shown;
+        }
+        data.tokens = budget.encoding.count(&text);
+        Rendered { text, data }
     }
 }
 
@@ -108,12 +173,15 @@ impl SextantServer {
         &self,
         args: JsonObject,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<Rendered<RepoMapData>, rmcp::model::CallToolResult> {
+    ) -> Result<Rendered<RepoMapData>, CallToolResult> {
         let args: RepoMapArgs = super::parse_args(args)?;
         let max_tokens = args.max_tokens.or(Some(DEFAULT_MAX_TOKENS));
         let budget = budget(&self.limits, max_tokens, args.encoding)?;
         let focus = args.focus.unwrap_or_default();
         check_focus(&focus)?;
+        if self.every_root {
+            return self.repo_map_of_every_root(ctx, focus, budget).await;
+        }
         let live = self.live.clone();
         self.run("repo_map", ctx, Lane::Compute, move |cancel| {
             let path_prefix = match &args.path {
@@ -131,6 +199,117 @@ impl SextantServer {
             refusal(&map).map_or(Ok(RepoMapData::rendered(map)), Err)
         })
         .await
+    }
+}
+
+impl SextantServer {
+    /// One map per root under `budget`, shared by the roots' sizes
+    /// ([`roots::split_budget`]): each root maps itself within all the budget leaves after
+    /// the headings and notes; a root whose map does not fit its share maps itself again
+    /// within that share.
+    async fn repo_map_of_every_root(
+        &self,
+        ctx: RequestContext<RoleServer>,
+        focus: Vec<String>,
+        budget: Budget,
+    ) -> Result<Rendered<RepoMapData>, CallToolResult> {
+        let roots = self.roots.clone();
+        let patience = self.limits.request_timeout() * 3 / 4;
+        self.run("repo_map", ctx, Lane::Compute, move |cancel| {
+            let started = Instant::now();
+            let map_within = |live: &LiveWorkspace, cancel: &RequestCancel, tokens: usize| {
+                let request = RepoMapRequest {
+                    path_prefix: None,
+                    focus: focus.clone(),
+                    budget: Budget {
+                        max_tokens: tokens,
+                        ..budget
+                    },
+                };
+                live.read(cancel, |s: &Snapshot| s.analysis.repo_map(&request))
+                    .map_err(read_error)
+            };
+            let names = roots.names();
+            let headings = |names: &mut dyn Iterator<Item = &String>| -> usize {
+                names
+                    .map(|name| budget.encoding.count(&opening(name, false)))
+                    .sum()
+            };
+            // First, each root's map within what every heading leaves.
+            let first_room = budget
+                .max_tokens
+                .saturating_sub(headings(&mut names.iter()));
+            let first = roots.ask_every(cancel, patience, |live, cancel| {
+                map_within(live, cancel, first_room)
+            });
+            let (answered, parts) = roots::split(roots::answered(first)?, |_| None);
+            // Then the shares of what the headings of the maps and the notes leave.
+            let notes: String = parts.iter().filter_map(RootPart::note).collect();
+            let mapped = answered.iter().filter(|(_, map)| !map.text.is_empty());
+            let room = budget
+                .max_tokens
+                .saturating_sub(headings(&mut mapped.map(|(name, _)| name)))
+                .saturating_sub(budget.encoding.count(&notes));
+            let needs: Vec<usize> = answered
+                .iter()
+                .map(|(_, map)| match map.truncated {
+                    true => usize::MAX,
+                    false => map.tokens,
+                })
+                .collect();
+            let weights: Vec<usize> = answered.iter().map(|(_, m)| m.definition_count).collect();
+            let shares = roots::split_budget(room, &needs, &weights);
+            let again: Vec<(String, usize)> = answered
+                .iter()
+                .zip(&shares)
+                .filter(|((_, map), share)| {
+                    map.tokens > **share || (map.truncated && **share > first_room)
+                })
+                .map(|((name, _), share)| (name.clone(), *share))
+                .collect();
+            let mut maps = answered;
+            if !again.is_empty() {
+                let patience = patience.saturating_sub(started.elapsed());
+                let cut = roots.ask_every(cancel, patience, |live, cancel| {
+                    let name = &names[roots.index_of(live)];
+                    match again.iter().find(|(root, _)| root == name) {
+                        Some((_, share)) => map_within(live, cancel, *share).map(Some),
+                        None => Ok(None),
+                    }
+                });
+                for (name, answer) in cut {
+                    let Some((_, map)) = maps.iter_mut().find(|(root, _)| *root == name) else {
+                        continue;
+                    };
+                    match answer {
+                        Ok(Some(within)) => *map = within,
+                        Ok(None) => {}
+                        // Too late for its share: its map is left out (`truncated`).
+                        Err(_) => map.text.clear(),
+                    }
+                }
+            }
+            let rendered = RepoMapData::across(maps, parts, budget);
+            match rendered.data.definitions_shown == 0 && rendered.data.truncated {
+                true => Err(ToolError::new(
+                    ErrorCode::TooLarge,
+                    format!(
+                        "not even one definition fits in {} tokens",
+                        budget.max_tokens
+                    ),
+                )),
+                false => Ok(rendered),
+            }
+        })
+        .await
+    }
+}
+
+/// What opens a root's map: its heading, after a blank line unless it opens the text.
+fn opening(root: &str, first: bool) -> String {
+    match first {
+        true => roots::heading(root),
+        false => format!("\n{}", roots::heading(root)),
     }
 }
 
