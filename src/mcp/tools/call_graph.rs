@@ -215,7 +215,9 @@ impl CallGraphData {
             .collect();
         if let Some(sole) = roots::sole_definer(&definitions) {
             let (root, graph) = graphs.swap_remove(sole);
-            let graph = graph.expect("a root defining the name once answered its graph");
+            // One definition is one graph; an ambiguity naming a single candidate (which
+            // no root gives) is reported as the root gave it rather than trusted away.
+            let graph = graph.map_err(graph_error)?;
             let mut rendered = Self::rendered(graph, budget.encoding, budget.max_tokens);
             let (text, tokens) = (&mut rendered.text, &mut rendered.data.tokens);
             roots::titled(&root, text, tokens, budget);
