@@ -41,11 +41,13 @@ async def run(args: argparse.Namespace) -> None:
         await session.initialize()
         started = time.monotonic()
         await status_until(session, lambda s: s.get("ready"))
+        print(f"ready after {time.monotonic() - started:.1f} s", flush=True)
         if args.background_check:
             await status_until(
                 session,
                 lambda s: s.get("checked") or s.get("memory", {}).get("check_paused"),
             )
+            print(f"checked after {time.monotonic() - started:.1f} s", flush=True)
         result = await session.call_tool("find_references", {"query": args.references})
         elapsed = time.monotonic() - started
         status = (await session.call_tool("workspace_status", {})).structured_content
