@@ -63,7 +63,7 @@ async def test_cli_mcp_and_lsp_agree(client, tmp_path):
     assert lsp_symbols == cli_names
 
     cli_outline = json.loads(
-        subprocess.run([SEXTANT, "--root", str(root), "outline", "src/lib.rs", "--json"], capture_output=True, text=True, check=True).stdout
+        subprocess.run([SEXTANT, "--root", str(root), "outline", "src/lib.rs", "--json"], capture_output=True, text=True, check=True, cwd=root).stdout
     )
 
     def cli_tree(nodes):
