@@ -755,11 +755,7 @@ fn doc_first_line(db: &dyn Db, file: SourceFile, position: &SymbolPositions) -> 
 /// symbols' positions, its tree, its comments), and without their record a warm export
 /// parsed every Python file again for its docstrings, half of its time.
 pub(crate) fn first_doc_lines(db: &dyn Db, file: SourceFile) -> DocLines {
-    let lang = file.lang(db).info();
-    let parts = || {
-        let text = crate::semantic::persisted::text_hash(db, file);
-        [lang.id.clone().into_bytes(), text.to_vec()]
-    };
+    let parts = || crate::semantic::persisted::language_and_text(db, file);
     let docs = crate::semantic::persisted::recorded(db, RecordKind::DocLines, parts, || {
         let _tree = crate::semantic::pin_tree(db, file);
         let symbols = file_symbols(db, file);

@@ -16,6 +16,15 @@ pub fn text_hash(db: &dyn Db, file: SourceFile) -> [u8; 32] {
     *blake3::hash(file.text(db).as_bytes()).as_bytes()
 }
 
+/// The key parts of a record computed from one file's language and text alone (its
+/// symbols, its names, its documentation lines), whatever its path.
+pub fn language_and_text(db: &dyn Db, file: SourceFile) -> [Vec<u8>; 2] {
+    [
+        file.lang(db).info().id.clone().into_bytes(),
+        text_hash(db, file).to_vec(),
+    ]
+}
+
 /// A hash of everything the database holds of one file: path, language, text, and whether
 /// the text is a lossy decoding.
 #[salsa::tracked(returns(copy))]

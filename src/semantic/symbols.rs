@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     import_syntax::{FileImports, ImportCollector},
-    persisted::{recorded, text_hash},
+    persisted::{language_and_text, recorded},
     small_text::SmallText,
 };
 use crate::{
@@ -184,7 +184,7 @@ pub struct FileSymbols {
 #[salsa::tracked(returns(clone))]
 pub fn file_symbols(db: &dyn Db, file: SourceFile) -> Arc<FileSymbols> {
     let lang = file.lang(db).info();
-    let parts = || [lang.id.clone().into_bytes(), text_hash(db, file).to_vec()];
+    let parts = || language_and_text(db, file);
     Arc::new(recorded(db, RecordKind::FileSymbols, parts, || {
         let interrupt = || super::is_cancelled(db);
         let tree = super::file_tree(db, file);

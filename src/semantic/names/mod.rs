@@ -760,10 +760,7 @@ impl NameGroups {
 pub fn file_names(db: &dyn Db, file: SourceFile) -> Arc<FileNames> {
     let lang = file.lang(db).info();
     let text = file.text(db);
-    let parts = || {
-        let text = super::persisted::text_hash(db, file);
-        [lang.id.clone().into_bytes(), text.to_vec()]
-    };
+    let parts = || super::persisted::language_and_text(db, file);
     let mut names = super::persisted::recorded(db, RecordKind::FileNames, parts, || {
         let interrupt = || super::is_cancelled(db);
         let tree = super::file_tree(db, file);
