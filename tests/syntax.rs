@@ -323,7 +323,7 @@ fn assert_invariants(lang: &Language, text: &str) {
         let name_start = position(p.name_range.start().into(), &what);
         position(p.name_range.end().into(), &what);
         assert_eq!(p.name_start, name_start, "{what} name");
-        assert!(summary.parent.is_none_or(|parent| (parent as usize) < i));
+        assert!(summary.parent().is_none_or(|parent| (parent as usize) < i));
     }
 }
 

@@ -126,7 +126,7 @@ fn caller_in(
         if is_caller_kind(summary.kind) {
             break;
         }
-        at = summary.parent;
+        at = summary.parent();
     }
     Callable { file, symbol: at }
 }

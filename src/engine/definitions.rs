@@ -141,7 +141,7 @@ pub(crate) fn members_named(db: &dyn Db, workspace: Workspace, name: &str) -> Ve
         let symbols = file_symbols(db, file);
         for (symbol, summary) in symbols.summaries.iter().enumerate() {
             // A Go method is named after its receiver's type (a container, no parent).
-            let is_member = (summary.parent.is_some() || summary.container.is_some())
+            let is_member = (summary.parent().is_some() || summary.container.is_some())
                 && matches!(
                     summary.kind,
                     SymbolKind::Method

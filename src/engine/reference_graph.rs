@@ -217,7 +217,7 @@ impl<'a> Enclosing<'a> {
             if range.start() <= offset && offset < range.end() {
                 return Some(i);
             }
-            candidate = self.summaries[i as usize].parent;
+            candidate = self.summaries[i as usize].parent();
         }
         None
     }

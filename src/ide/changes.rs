@@ -331,7 +331,7 @@ fn definitions(symbols: &FileSymbols, text: &str) -> Vec<Def> {
                 usize::from(child_position.range.start()),
                 usize::from(child_position.range.end()),
             );
-            if child.parent == Some(i as u32) && c_start >= at && c_end <= end {
+            if child.parent() == Some(i as u32) && c_start >= at && c_end <= end {
                 own.push_str(&text[at..c_start]);
                 own.push('\u{0}');
                 at = c_end;
@@ -347,7 +347,7 @@ fn definitions(symbols: &FileSymbols, text: &str) -> Vec<Def> {
             key,
             rank: *rank,
             index: i,
-            signature: summary.signature.to_string(),
+            signature: symbols.signatures.get(i).to_owned(),
             own_text,
             line: position.start.line,
             end_line: position.end.line,

@@ -46,7 +46,7 @@ pub(crate) fn hover(
         let name = span.text_range();
         let symbols = file_symbols(db, target);
         if let Some(i) = symbols.positions.iter().position(|p| p.name_range == name) {
-            signature = Some(symbols.summaries[i].signature.to_string());
+            signature = Some(symbols.signatures.get(i).to_owned());
             documentation = definition_documentation(db, target, &symbols.positions[i]);
         }
     }

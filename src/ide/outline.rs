@@ -48,14 +48,15 @@ pub(crate) fn outline_page(db: &dyn Db, file: SourceFile, offset: usize, limit: 
         .summaries
         .iter()
         .zip(symbols.positions.iter())
+        .enumerate()
         .skip(offset)
         .take(limit)
-        .map(|(s, p)| {
+        .map(|(i, (s, p))| {
             Some(OutlineNode {
                 name: s.name.to_string(),
                 kind: s.kind,
                 container: s.container.as_deref().map(str::to_owned),
-                signature: s.signature.to_string(),
+                signature: symbols.signatures.get(i).to_owned(),
                 span: Span::from_parts(p.range, p.start, p.end),
                 name_span: Span::from_start(text, p.name_range, p.name_start),
                 children: Vec::new(),
@@ -67,7 +68,7 @@ pub(crate) fn outline_page(db: &dyn Db, file: SourceFile, offset: usize, limit: 
     for i in (0..nodes.len()).rev() {
         let node = nodes[i].take().expect("each node is attached once");
         let parent = symbols.summaries[offset + i]
-            .parent
+            .parent()
             .and_then(|p| (p as usize).checked_sub(offset))
             .filter(|&p| p < nodes.len());
         match parent {

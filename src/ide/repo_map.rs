@@ -312,7 +312,7 @@ impl<'a> Map<'a> {
                 file: node.file,
                 definition: Some(k),
             });
-            at = summaries.get(k as usize).and_then(|s| s.parent);
+            at = summaries.get(k as usize).and_then(|s| s.parent());
         }
         chain.reverse();
         chain
@@ -327,10 +327,10 @@ impl<'a> Map<'a> {
             let symbols = file_symbols(db, file);
             let k = node.definition.unwrap_or(0) as usize;
             let mut depth = 0;
-            let mut parent = symbols.summaries[k].parent;
+            let mut parent = symbols.summaries[k].parent();
             while let Some(p) = parent {
                 depth += 1;
-                parent = symbols.summaries[p as usize].parent;
+                parent = symbols.summaries[p as usize].parent();
             }
             let mut line = String::new();
             let _ = writeln!(
@@ -338,7 +338,7 @@ impl<'a> Map<'a> {
                 "{}: {}{}",
                 symbols.positions[k].start.line,
                 "  ".repeat(depth),
-                symbols.summaries[k].signature
+                symbols.signatures.get(k)
             );
             let count = encoding.count(&line);
             (line, count)

@@ -512,7 +512,7 @@ impl FileGlobals {
         let mut paths: Vec<Option<String>> = Vec::with_capacity(symbols.summaries.len());
         for (i, summary) in symbols.summaries.iter().enumerate() {
             let own = descriptor(&summary.name, summary.kind);
-            let path = match summary.parent {
+            let path = match summary.parent() {
                 Some(parent) => {
                     let parent_summary = &symbols.summaries[parent as usize];
                     match (&paths[parent as usize], is_function(parent_summary.kind)) {

@@ -104,7 +104,7 @@ fn symbol_search_in(db: &dyn Db, index: &SymbolIndex, q: &SymbolQuery) -> Symbol
                 language: hit.entry.lang.info().id.clone(),
                 span: Span::from_parts(pos.range, pos.start, pos.end),
                 name_span: Span::from_start(&file.text(db), pos.name_range, pos.name_start),
-                signature: summary.signature.to_string(),
+                signature: symbols.signatures.get(hit.entry.symbol as usize).to_owned(),
                 tier: hit.tier,
             }
         })

@@ -26,7 +26,7 @@
 //! containers, signatures; no positions) is what other files' queries read, and
 //! [`SymbolPositions`] is read only to present answers.
 
-use std::{collections::HashMap, sync::Arc};
+use std::{collections::HashMap, num::NonZeroU32, sync::Arc};
 
 use serde::{Deserialize, Serialize};
 
@@ -140,16 +140,38 @@ impl std::fmt::Display for SymbolKind {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct SymbolSummary {
     pub name: SmallText,
-    pub kind: SymbolKind,
     /// Dotted path of the enclosing symbols (`Outer.Inner`), if any.
     pub container: Option<SmallText>,
-    /// The definition's head, on one line (`def area(self) -> float`).
-    pub signature: SmallText,
-    /// Index of the enclosing symbol in the same file, for outlines.
-    pub parent: Option<u32>,
+    /// One more than the index of the enclosing symbol in the same file (so that `None`
+    /// costs no bytes of its own): see [`SymbolSummary::parent`].
+    parent: Option<NonZeroU32>,
+    pub kind: SymbolKind,
 }
 
+// Every symbol of the workspace is kept for the whole session (800,000 on a tree of 150 MB
+// of text): each byte here is most of a megabyte.
+const _: () = assert!(size_of::<SymbolSummary>() == 56);
+
 impl SymbolSummary {
+    pub fn new(
+        name: SmallText,
+        kind: SymbolKind,
+        container: Option<SmallText>,
+        parent: Option<u32>,
+    ) -> SymbolSummary {
+        SymbolSummary {
+            name,
+            container,
+            parent: parent.and_then(|p| NonZeroU32::new(p.saturating_add(1))),
+            kind,
+        }
+    }
+
+    /// Index of the enclosing symbol in the same file, for outlines.
+    pub fn parent(&self) -> Option<u32> {
+        self.parent.map(|p| p.get() - 1)
+    }
+
     pub fn qualified_name(&self) -> String {
         match &self.container {
             Some(c) => format!("{c}.{}", self.name),
@@ -170,10 +192,60 @@ pub struct SymbolPositions {
     pub name_start: LineCol,
 }
 
+/// The heads of a file's definitions, one line each (`def area(self) -> float`), kept in
+/// one string: a signature apiece was most symbols' only allocation of their own (625,000
+/// of 800,000 are too long to keep inline), each with the allocator's overhead.
+#[derive(Clone, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Signatures {
+    text: Box<str>,
+    /// Where each signature ends in `text`; it starts where the one before it ends.
+    ends: Box<[u32]>,
+}
+
+impl Signatures {
+    /// The `i`th symbol's signature; empty past the end.
+    pub fn get(&self, i: usize) -> &str {
+        let Some(&end) = self.ends.get(i) else {
+            return "";
+        };
+        let start = match i.checked_sub(1) {
+            Some(before) => self.ends[before],
+            None => 0,
+        };
+        self.text
+            .get(start as usize..end as usize)
+            .unwrap_or_default()
+    }
+
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+}
+
+impl<'a> FromIterator<&'a str> for Signatures {
+    fn from_iter<I: IntoIterator<Item = &'a str>>(signatures: I) -> Signatures {
+        let (mut text, mut ends) = (String::new(), Vec::new());
+        for signature in signatures {
+            text.push_str(signature);
+            ends.push(u32::try_from(text.len()).unwrap_or(u32::MAX));
+        }
+        Signatures {
+            text: text.into_boxed_str(),
+            ends: ends.into_boxed_slice(),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct FileSymbols {
     pub summaries: Arc<[SymbolSummary]>,
     pub positions: Arc<[SymbolPositions]>,
+    /// Each symbol's head; parallel to the summaries.
+    pub signatures: Signatures,
     /// The file's imports, from the same parse (one parse per file serves every query).
     pub imports: FileImports,
 }
@@ -303,7 +375,7 @@ fn extract_from_tree(
     } = found;
     let imports = imports.finish();
     let defs = unique_definitions(candidates, &first_pattern);
-    let (summaries, positions, mut patterns_used) = summarize(text, &defs);
+    let (summaries, positions, signatures, mut patterns_used) = summarize(text, &defs);
     patterns_used.extend(item_patterns);
     patterns_used.sort_unstable();
     patterns_used.dedup();
@@ -311,6 +383,7 @@ fn extract_from_tree(
         symbols: FileSymbols {
             summaries: summaries.into(),
             positions: positions.into(),
+            signatures,
             imports,
         },
         patterns_used,
@@ -384,7 +457,12 @@ fn unique_definitions<'t>(
 fn summarize(
     text: &str,
     defs: &[RawDefinition],
-) -> (Vec<SymbolSummary>, Vec<SymbolPositions>, Vec<usize>) {
+) -> (
+    Vec<SymbolSummary>,
+    Vec<SymbolPositions>,
+    Signatures,
+    Vec<usize>,
+) {
     // Columns are differences of running character counts: counting from each symbol's
     // line start is quadratic on a minified file's one long line.
     let columns = ColumnIndex::new(text, ColumnUnit::Chars);
@@ -392,6 +470,7 @@ fn summarize(
         |byte: usize, position: tree_sitter::Point| point(text, &columns, byte, position);
     let mut summaries: Vec<SymbolSummary> = Vec::with_capacity(defs.len());
     let mut positions = Vec::with_capacity(defs.len());
+    let mut signatures: Vec<String> = Vec::with_capacity(defs.len());
     let mut patterns_used: Vec<usize> = Vec::new();
     // Enclosing definitions: (index, end byte, qualified name, node id).
     let mut stack: Vec<(u32, usize, String, usize)> = Vec::new();
@@ -420,13 +499,8 @@ fn summarize(
             }
             (kind, _) => kind,
         };
-        let summary = SymbolSummary {
-            signature: SmallText::new(&signature(text, def)),
-            name,
-            kind,
-            container,
-            parent,
-        };
+        let summary = SymbolSummary::new(name, kind, container, parent);
+        signatures.push(signature(text, def));
         let index = summaries.len() as u32;
         stack.push((
             index,
@@ -444,7 +518,8 @@ fn summarize(
         });
         patterns_used.push(def.pattern);
     }
-    (summaries, positions, patterns_used)
+    let signatures = signatures.iter().map(String::as_str).collect();
+    (summaries, positions, signatures, patterns_used)
 }
 
 /// Macro bodies inside macro bodies are parsed down to this depth.

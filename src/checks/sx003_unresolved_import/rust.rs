@@ -156,7 +156,7 @@ fn crate_root_names(db: &dyn Db, root: SourceFile) -> Option<HashSet<String>> {
     }
     let mut names: HashSet<String> = summaries
         .iter()
-        .filter(|s| s.parent.is_none())
+        .filter(|s| s.parent().is_none())
         .map(|s| s.name.to_string())
         .collect();
     names.extend(

@@ -469,7 +469,7 @@ fn definition_text(db: &dyn Db, file: SourceFile, symbol: u32) -> (String, Strin
     );
     (
         format!("{head}{fence}{language}\n{body}\n{fence}\n"),
-        format!("{head}    {}\n", summary.signature),
+        format!("{head}    {}\n", symbols.signatures.get(symbol as usize)),
     )
 }
 

@@ -540,7 +540,7 @@ fn directory(db: &dyn Db, file: SourceFile, encoding: Encoding) -> Piece {
         .zip(symbols.positions.iter())
         .enumerate()
     {
-        let depth = summary.parent.map_or(0, |p| depths[p as usize] + 1);
+        let depth = summary.parent().map_or(0, |p| depths[p as usize] + 1);
         depths.push(depth);
         body.push((
             position.start.line,

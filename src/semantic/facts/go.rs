@@ -43,7 +43,7 @@ pub fn go_file_facts(db: &dyn Db, file: SourceFile) -> Arc<GoFileFacts> {
     let text = &*file.text(db);
     let mut names: Vec<String> = symbol_summaries(db, file)
         .iter()
-        .filter(|s| s.parent.is_none())
+        .filter(|s| s.parent().is_none())
         .filter_map(|s| match s.kind {
             // Methods named `_` may repeat.
             SymbolKind::Method if s.name == "_" => None,

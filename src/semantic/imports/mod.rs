@@ -87,6 +87,6 @@ pub(crate) fn top_level_symbol(db: &dyn Db, file: SourceFile, name: &str) -> Opt
     file_symbols(db, file)
         .summaries
         .iter()
-        .position(|s| s.parent.is_none() && s.name == name)
+        .position(|s| s.parent().is_none() && s.name == name)
         .map(|i| i as u32)
 }

@@ -913,7 +913,7 @@ fn definitions_by_name(db: &dyn Db, file: SourceFile) -> Arc<DefinitionsByName> 
             by_name
                 .entry(summary.name.as_str().into())
                 .or_default()
-                .push((summary.parent, i as u32));
+                .push((summary.parent(), i as u32));
         }
     }
     Arc::new(by_name)

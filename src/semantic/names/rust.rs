@@ -153,7 +153,7 @@ impl Resolver<'_> {
                 while let Some(i) = at {
                     let summary = symbols.summaries.get(i as usize)?;
                     chain.push(summary.name.as_str().into());
-                    at = summary.parent;
+                    at = summary.parent();
                 }
                 chain.reverse();
                 let (first, rest) = chain.split_first()?;
