@@ -112,12 +112,12 @@ fn typed_capabilities(encoding: PositionEncoding) -> ServerCapabilities {
             workspace_diagnostics: true,
             work_done_progress_options: WorkDoneProgressOptions::default(),
         })),
-        // Every folder given at `initialize` is served; a change of folders takes a
-        // restart, so no `workspace/didChangeWorkspaceFolders` is asked for.
+        // Every folder given at `initialize` is served, and the client tells which come
+        // and go (`workspace/didChangeWorkspaceFolders`).
         workspace: Some(WorkspaceServerCapabilities {
             workspace_folders: Some(WorkspaceFoldersServerCapabilities {
                 supported: Some(true),
-                change_notifications: None,
+                change_notifications: Some(OneOf::Left(true)),
             }),
             file_operations: None,
         }),

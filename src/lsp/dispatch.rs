@@ -35,17 +35,31 @@
 //! [`RequestDispatcher::on_every`] does the same for a question over the whole workspace,
 //! asked of every folder and merged; [`RequestDispatcher::on_sync_mut`] runs it at once on
 //! the main loop with the server's state (only for what must be ordered with notifications,
-//! such as `shutdown`).
+//! such as `shutdown`). A question over every folder waits at most [`FOLDER_WAIT`] for a
+//! folder's first index when several are served: a folder still indexing then is left out
+//! of that answer, so that one large folder does not hold every answer back.
+
+use std::time::{Duration, Instant};
 
 use lsp_server::{ErrorCode, Notification, Request, RequestId, Response};
 use serde::{Serialize, de::DeserializeOwned};
 
 use super::{
-    folders::Addressed,
+    folders::{Addressed, folders_revision},
     handlers::{HandlerError, HandlerResult, RequestContext},
     main_loop::Server,
-    requests::{RequestWork, answered},
+    requests::{Reads, RequestWork, answered},
 };
+use crate::workspace::live::{LiveWorkspace, RequestCancel};
+
+/// How long a question over every folder waits for a folder's first index, when several
+/// folders are served, before answering without it: as long as a read waits before
+/// answering from a partial index, so that a warm start is waited for and a cold index of
+/// a large folder is not.
+pub const FOLDER_WAIT: Duration = Duration::from_secs(1);
+
+/// How often a wait for a folder's index looks again (and at its request's cancellation).
+const READY_POLL: Duration = Duration::from_millis(20);
 
 pub struct RequestDispatcher<'s> {
     request: Option<Request>,
@@ -74,21 +88,32 @@ impl<'s> RequestDispatcher<'s> {
         let Some((id, params)) = self.take::<R>() else {
             return self;
         };
-        let folder = self.server.folders.of(params.document()).clone();
+        let Some(folder) = self.server.folders.of(params.document()).cloned() else {
+            // Every folder was removed: each document is outside them all.
+            let uri = params.document().map_or("", |uri| uri.as_str());
+            let refused = format!("{uri} is not a document of this workspace");
+            self.server
+                .respond(HandlerError::InvalidParams(refused).into_response(id));
+            return self;
+        };
         let settings = self.server.request_settings();
+        let reads = Reads::One(folder.root().to_path_buf());
         let work: RequestWork = Box::new(move |cancel| {
             folder.live.read(cancel, |snapshot| {
                 answered(handler(&settings.context(snapshot), params.clone()).and_then(serialize))
             })
         });
-        self.server.spawn_request(id, R::METHOD, work);
+        self.server.spawn_request(id, R::METHOD, reads, work);
         self
     }
 
     /// Answers `R`, a question over the whole workspace, on the worker pool: `part` asks
     /// each folder in turn (over a snapshot of its own, under the request's one
     /// cancellation), and `merge` makes one answer of their parts, in the folders' order.
-    /// A folder's failure is the request's.
+    /// With several folders, a folder not indexed within [`FOLDER_WAIT`] of the question,
+    /// or whose index failed, gives no part. A folder's failure is the request's. A merge
+    /// with nothing new to say is held until the folders move past where they were when
+    /// the question was asked.
     pub fn on_every<R, P>(
         &mut self,
         part: fn(&RequestContext, &R::Params) -> HandlerResult<P>,
@@ -106,8 +131,15 @@ impl<'s> RequestDispatcher<'s> {
         let folders = self.server.folders.all().to_vec();
         let settings = self.server.request_settings();
         let work: RequestWork = Box::new(move |cancel| {
+            // Taken before asking: a change while the folders are asked runs a held
+            // request again, never leaves it waiting.
+            let revision = folders_revision(&folders);
+            let deadline = Instant::now() + FOLDER_WAIT;
             let mut parts = Vec::with_capacity(folders.len());
             for folder in &folders {
+                if folders.len() > 1 && !indexed_by(&folder.live, cancel, deadline) {
+                    continue;
+                }
                 let asked = folder.live.read(cancel, |snapshot| {
                     answered(part(&settings.context(snapshot), &params))
                 })?;
@@ -116,9 +148,12 @@ impl<'s> RequestDispatcher<'s> {
                     Err(error) => return Ok(Err(error)),
                 }
             }
-            Ok(merge(parts).and_then(serialize))
+            Ok(match merge(parts) {
+                Err(HandlerError::NothingNew { .. }) => Err(HandlerError::NothingNew { revision }),
+                merged => merged.and_then(serialize),
+            })
         });
-        self.server.spawn_request(id, R::METHOD, work);
+        self.server.spawn_request(id, R::METHOD, Reads::Every, work);
         self
     }
 
@@ -225,6 +260,24 @@ pub fn parse_params<P: DeserializeOwned>(params: serde_json::Value) -> serde_jso
             Err(e)
         }
     })
+}
+
+/// Whether `live`'s first index is done by `deadline` (false when it failed); true at
+/// once when the request is cancelled, for the read to say so.
+fn indexed_by(live: &LiveWorkspace, cancel: &RequestCancel, deadline: Instant) -> bool {
+    loop {
+        if live.is_ready() || cancel.is_cancelled() {
+            return true;
+        }
+        if live.load_error().is_some() {
+            return false;
+        }
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return false;
+        }
+        std::thread::sleep(left.min(READY_POLL));
+    }
 }
 
 fn serialize<T: Serialize>(result: T) -> HandlerResult<serde_json::Value> {

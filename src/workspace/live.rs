@@ -398,6 +398,11 @@ impl LiveWorkspace {
         rx
     }
 
+    /// Whether the first index is published (cheaper than [`LiveWorkspace::status`]).
+    pub fn is_ready(&self) -> bool {
+        self.shared.snapshot.lock().unwrap().is_some()
+    }
+
     /// Why the first load failed, if it did (readers then get `ReadError::LoadFailed`).
     pub fn load_error(&self) -> Option<String> {
         self.shared.load_error.lock().unwrap().clone()
@@ -445,6 +450,16 @@ impl LiveWorkspace {
         {
             let _ = reply_rx.recv();
         }
+    }
+
+    /// [`LiveWorkspace::set_overlay`] without waiting for it to be applied (a workspace still
+    /// in its first index applies it after): a read after this call still sees it, since
+    /// the read's sync follows it through the writer's queue.
+    pub fn set_overlay_later(&self, rel: &str, text: Option<String>) {
+        let (reply_tx, _) = mpsc::channel();
+        let _ = self
+            .tx
+            .send(Message::Overlay(rel.to_string(), text, reply_tx));
     }
 
     /// Runs `query` on the current snapshot as [`LiveWorkspace::read`] does; but when the
@@ -1090,6 +1105,11 @@ fn first_index(
     mut options: LoadOptions,
     shared: &Arc<Shared>,
 ) -> Option<Host> {
+    if let Some((name, pause)) = &crate::testing::hooks().load_pause
+        && system.root().file_name() == Some(std::ffi::OsStr::new(name))
+    {
+        std::thread::sleep(*pause);
+    }
     let outer = options.progress.take();
     let partial_shared = shared.clone();
     options.indexing = Some(super::IndexingSink(Arc::new(move |partial| {
@@ -1624,10 +1644,16 @@ fn spawn_background_check(shared: Arc<Shared>) -> Option<Sender<u64>> {
 }
 
 fn publish(host: &Host, shared: &Shared, revision: u64) {
-    *shared.snapshot.lock().unwrap() = Some(Snapshot::of(host, revision));
+    let first = shared
+        .snapshot
+        .lock()
+        .unwrap()
+        .replace(Snapshot::of(host, revision))
+        .is_none();
     let changed = {
         let mut status = shared.status.lock().unwrap();
-        let changed = status.revision != revision;
+        // The first index wakes subscribers too: a reader left waiting for it may answer.
+        let changed = status.revision != revision || first;
         status.checked &= !changed;
         status.revision = revision;
         status.config_error = host.config_error.clone();
