@@ -45,9 +45,10 @@ pub struct TestHooks {
     /// `SEXTANT_TEST_CACHE_SAVE_PAUSE_MS=N`: every save of the persistent cache waits N ms
     /// before it writes, as on a slow disk, so that a test sees what does not wait for it.
     pub cache_save_pause: Option<Duration>,
-    /// `SEXTANT_TEST_LOAD_PAUSE_MS=<dir>:<ms>`: the first index of a live workspace whose
-    /// root directory is named `<dir>` starts `<ms>` late, so that a test sees a server of
-    /// several roots answer while one of them is still indexing.
+    /// `SEXTANT_TEST_LOAD_PAUSE_MS=<dir>:<ms>`: the first index of a root whose directory
+    /// is named `<dir>` stops for `<ms>` once it has built its symbol index's first shard
+    /// (readers see that shard alone built), so that a test sees a server of several roots
+    /// answer while one of them is still indexing.
     pub load_pause: Option<(String, Duration)>,
 }
 

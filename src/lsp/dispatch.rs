@@ -61,6 +61,10 @@ pub const FOLDER_WAIT: Duration = Duration::from_secs(1);
 /// How often a wait for a folder's index looks again (and at its request's cancellation).
 const READY_POLL: Duration = Duration::from_millis(20);
 
+/// A question's part of a folder still in its first index, from the first shards of its
+/// symbol index (their count given), those built so far.
+pub type SoFar<Params, P> = fn(&RequestContext, &Params, u32) -> HandlerResult<P>;
+
 pub struct RequestDispatcher<'s> {
     request: Option<Request>,
     server: &'s mut Server,
@@ -110,20 +114,22 @@ impl<'s> RequestDispatcher<'s> {
     /// Answers `R`, a question over the whole workspace, on the worker pool: `part` asks
     /// each folder in turn (over a snapshot of its own, under the request's one
     /// cancellation), and `merge` makes one answer of their parts, in the folders' order.
-    /// With several folders, a folder not indexed within [`FOLDER_WAIT`] of the question,
-    /// or whose index failed, gives no part. A folder's failure is the request's. A merge
-    /// with nothing new to say is held until the folders move past where they were when
-    /// the question was asked.
+    /// With several folders, a folder whose index failed gives no part, and neither does
+    /// one not indexed within [`FOLDER_WAIT`] of the question; unless `so_far` can answer
+    /// from the shards of the symbol index it has built by then (given their count), which
+    /// it then does. A folder's failure is the request's. A merge with nothing new to say
+    /// is held until the folders move past where they were when the question was asked.
     pub fn on_every<R, P>(
         &mut self,
         part: fn(&RequestContext, &R::Params) -> HandlerResult<P>,
+        so_far: Option<SoFar<R::Params, P>>,
         merge: fn(Vec<P>) -> HandlerResult<R::Result>,
     ) -> &mut Self
     where
         R: lsp_types::request::Request,
-        R::Params: Send + 'static,
+        R::Params: Send + Sync + 'static,
         R::Result: Serialize,
-        P: 'static,
+        P: Send + 'static,
     {
         let Some((id, params)) = self.take::<R>() else {
             return self;
@@ -134,18 +140,28 @@ impl<'s> RequestDispatcher<'s> {
             // Taken before asking: a change while the folders are asked runs a held
             // request again, never leaves it waiting.
             let revision = folders_revision(&folders);
-            let deadline = Instant::now() + FOLDER_WAIT;
+            let asked = Instant::now();
+            let several = folders.len() > 1;
+            let whole = |snapshot: &_| answered(part(&settings.context(snapshot), &params));
             let mut parts = Vec::with_capacity(folders.len());
             for folder in &folders {
-                if folders.len() > 1 && !indexed_by(&folder.live, cancel, deadline) {
-                    continue;
-                }
-                let asked = folder.live.read(cancel, |snapshot| {
-                    answered(part(&settings.context(snapshot), &params))
-                })?;
-                match asked {
-                    Ok(found) => parts.push(found),
-                    Err(error) => return Ok(Err(error)),
+                let live = &folder.live;
+                let found = match so_far {
+                    _ if !several => Some(live.read(cancel, whole)?),
+                    _ if live.load_error().is_some() => None,
+                    Some(so_far) => live.read_or_partial_since(cancel, asked, whole, |p| {
+                        let ctx = settings.context(&p.snapshot);
+                        answered(so_far(&ctx, &params, p.shards_built()))
+                    })?,
+                    None if indexed_by(live, cancel, asked + FOLDER_WAIT) => {
+                        Some(live.read(cancel, whole)?)
+                    }
+                    None => None,
+                };
+                match found {
+                    Some(Ok(found)) => parts.push(found),
+                    Some(Err(error)) => return Ok(Err(error)),
+                    None => {}
                 }
             }
             Ok(match merge(parts) {

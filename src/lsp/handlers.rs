@@ -320,6 +320,29 @@ pub fn workspace_symbol(
         .snapshot
         .analysis
         .symbol_search(&from_proto::symbol_query(params))?;
+    ranked_symbols(ctx, &found)
+}
+
+/// `workspace/symbol`, the part of a folder still in its first index: its matches in the
+/// files of the first `shards` shards of its symbol index, those built so far.
+pub fn workspace_symbol_so_far(
+    ctx: &RequestContext,
+    params: &WorkspaceSymbolParams,
+    shards: u32,
+) -> HandlerResult<Vec<(SymbolRank, SymbolInformation)>> {
+    let query = from_proto::symbol_query(params);
+    let found = ctx
+        .snapshot
+        .analysis
+        .symbol_search_in_shards(&query, shards)?;
+    ranked_symbols(ctx, &found)
+}
+
+/// A folder's matches of its own documents, best first, each with its rank.
+fn ranked_symbols(
+    ctx: &RequestContext,
+    found: &crate::ide::SymbolSearch,
+) -> HandlerResult<Vec<(SymbolRank, SymbolInformation)>> {
     let mut ranked = Vec::with_capacity(found.symbols.len());
     for m in &found.symbols {
         if let Some(symbol) = to_proto::workspace_symbol(ctx.snapshot, ctx.encoding, m)?

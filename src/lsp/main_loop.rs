@@ -95,6 +95,8 @@ pub struct Server {
     pub(super) formatter_trust: crate::workspace::FormatterTrust,
     /// What the client's capabilities allow answers to use.
     pub(super) client: ClientSupport,
+    /// The folders follow `workspace/didChangeWorkspaceFolders` (not with `--root`).
+    pub(super) folders_change: bool,
     /// Each folder's revision its open documents' diagnostics were last scheduled for.
     seen_revisions: HashMap<PathBuf, u64>,
     held: Vec<HeldRequest>,
@@ -136,6 +138,7 @@ impl Server {
             test_delay: TestDelay::from_hooks().map(Arc::new),
             formatter_trust: Default::default(),
             client: ClientSupport::default(),
+            folders_change: false,
             seen_revisions,
             held: Vec::new(),
             added_loading: HashSet::new(),
@@ -226,6 +229,7 @@ impl Server {
             .on::<DocumentSymbolRequest>(handlers::document_symbol)
             .on_every::<WorkspaceSymbolRequest, _>(
                 handlers::workspace_symbol,
+                Some(handlers::workspace_symbol_so_far),
                 handlers::workspace_symbol_merge,
             )
             .on::<GotoDefinition>(handlers::goto_definition)
@@ -249,6 +253,7 @@ impl Server {
             .on::<DocumentDiagnosticRequest>(handlers::document_diagnostic)
             .on_every::<WorkspaceDiagnosticRequest, _>(
                 handlers::workspace_diagnostic,
+                None,
                 handlers::workspace_diagnostic_merge,
             )
             .finish();
@@ -429,6 +434,10 @@ impl Server {
         removed: &[WorkspaceFolder],
         added: &[WorkspaceFolder],
     ) {
+        if !self.folders_change {
+            // `--root` serves that root alone; the capability was not advertised.
+            return;
+        }
         let before = self.folders.generation();
         let mut gone = Vec::new();
         for folder in removed {

@@ -333,6 +333,31 @@ mod tests {
     }
 
     #[test]
+    fn removing_a_folder_stops_the_requests_reading_it_and_no_other() {
+        let requests = InFlightRequests::default();
+        let (a, b) = (
+            std::path::PathBuf::from("/a"),
+            std::path::PathBuf::from("/b"),
+        );
+        let queued = requests
+            .register(RequestId::from(1), Reads::One(a.clone()))
+            .unwrap();
+        let running = requests.register(RequestId::from(2), Reads::Every).unwrap();
+        assert!(running.start());
+        let other = requests
+            .register(RequestId::from(3), Reads::One(b))
+            .unwrap();
+        // The queued one is withdrawn (its caller answers it); the running one is stopped
+        // and answered by its worker as a removal, not as a client's cancellation.
+        assert_eq!(requests.cancel_reading(&a), vec![RequestId::from(1)]);
+        assert!(!queued.start());
+        assert!(running.cancel.is_cancelled());
+        assert!(running.folder_removed.load(Ordering::SeqCst));
+        assert!(!other.cancel.is_cancelled());
+        assert_eq!(requests.len(), 2);
+    }
+
+    #[test]
     fn finishing_an_old_registration_keeps_a_new_one() {
         let requests = InFlightRequests::default();
         let id = RequestId::from(1);

@@ -472,7 +472,38 @@ impl LiveWorkspace {
         query: impl Fn(&Snapshot) -> Result<T, crate::ide::Cancelled>,
         partial: impl Fn(&super::PartialIndex) -> Result<T, crate::ide::Cancelled> + Sync,
     ) -> Result<T, ReadError> {
-        self.read_while_indexing(cancel, WhileIndexing::Partial, &query, partial)
+        self.read_while_indexing(
+            cancel,
+            Instant::now(),
+            WhileIndexing::Partial,
+            &query,
+            partial,
+        )
+    }
+
+    /// [`LiveWorkspace::read_or_partial`] for a question asked at `asked` that can do
+    /// without this workspace (one of several roots): [`PARTIAL_AFTER`] counts from then,
+    /// and when the first index has built no shard by that time, `None`.
+    pub fn read_or_partial_since<T: Send>(
+        &self,
+        cancel: &RequestCancel,
+        asked: Instant,
+        query: impl Fn(&Snapshot) -> Result<T, crate::ide::Cancelled>,
+        partial: impl Fn(&super::PartialIndex) -> Result<T, crate::ide::Cancelled> + Sync,
+    ) -> Result<Option<T>, ReadError> {
+        while !cancel.is_cancelled() && !self.is_ready() && self.load_error().is_none() {
+            let indexing = self.shared.partial.lock().unwrap().clone();
+            if indexing.is_some_and(|indexing| indexing.shards_built() > 0) {
+                break;
+            }
+            if asked.elapsed() >= PARTIAL_AFTER {
+                return Ok(None);
+            }
+            std::thread::sleep(CANCEL_POLL);
+        }
+        let when = WhileIndexing::Partial;
+        self.read_while_indexing(cancel, asked, when, &query, partial)
+            .map(Some)
     }
 
     /// Runs `query` as [`LiveWorkspace::read`] does; but while the first index runs, once
@@ -488,20 +519,22 @@ impl LiveWorkspace {
     ) -> Result<T, ReadError> {
         match when {
             WhileIndexing::Wait => self.read(cancel, &query),
-            _ => self.read_while_indexing(cancel, when, &query, |p| query(&p.snapshot)),
+            _ => self
+                .read_while_indexing(cancel, Instant::now(), when, &query, |p| query(&p.snapshot)),
         }
     }
 
     /// The loop behind [`LiveWorkspace::read_or_partial`] and [`LiveWorkspace::read_early`]:
     /// `early` runs on the index under way when `when` allows, else `query` once it is done.
+    /// `asked`: when the question was asked.
     fn read_while_indexing<T: Send>(
         &self,
         cancel: &RequestCancel,
+        asked: Instant,
         when: WhileIndexing,
         query: impl Fn(&Snapshot) -> Result<T, crate::ide::Cancelled>,
         early: impl Fn(&super::PartialIndex) -> Result<T, crate::ide::Cancelled> + Sync,
     ) -> Result<T, ReadError> {
-        let asked = Instant::now();
         loop {
             if cancel.is_cancelled() {
                 return Err(ReadError::Cancelled);
@@ -1105,11 +1138,6 @@ fn first_index(
     mut options: LoadOptions,
     shared: &Arc<Shared>,
 ) -> Option<Host> {
-    if let Some((name, pause)) = &crate::testing::hooks().load_pause
-        && system.root().file_name() == Some(std::ffi::OsStr::new(name))
-    {
-        std::thread::sleep(*pause);
-    }
     let outer = options.progress.take();
     let partial_shared = shared.clone();
     options.indexing = Some(super::IndexingSink(Arc::new(move |partial| {

@@ -284,3 +284,116 @@ async def test_a_folder_that_cannot_be_served_is_said_and_the_others_go_on(clien
         ),
     ]
     assert await symbols(client, roots, "lo") == [("load", "py", "models.py"), ("load_many", "py", "models.py")]
+
+
+def test_a_folder_still_indexing_holds_back_no_answer_and_can_be_removed(tmp_path):
+    fast = write(tmp_path / "fast", {"a.py": "import os\n\n\ndef served():\n    pass\n"})
+    # Two shards of the symbol index (256 files each): the slow folder stops after the first.
+    many = {f"m{i:03}.py": f"import sys\n\n\ndef served_{i:03}():\n    pass\n" for i in range(300)}
+    many["m000.py"] += "\n\ndef early():\n    pass\n"
+    many["m299.py"] += "\n\ndef late():\n    pass\n"
+    slow = write(tmp_path / "slow", many)
+    server = RawLsp(env={"SEXTANT_TEST_LOAD_PAUSE_MS": "slow:600000"})
+    try:
+        folders = [{"uri": root.as_uri(), "name": root.name} for root in (fast, slow)]
+        answer = server.request(1, "initialize", {"processId": None, "capabilities": {}, "workspaceFolders": folders})
+        assert "result" in answer, answer
+        server.notify("initialized", {})
+        # The slow folder answers from the shard it has built, the fast one in full.
+        found = server.request(2, "workspace/symbol", {"query": "served"})["result"]
+        assert [(s["name"], s["location"]["uri"]) for s in found][:3] == [
+            ("served", (fast / "a.py").as_uri()),
+            ("served_000", (slow / "m000.py").as_uri()),
+            ("served_001", (slow / "m001.py").as_uri()),
+        ]
+        found = server.request(3, "workspace/symbol", {"query": "early"})["result"]
+        assert [(s["name"], s["location"]["uri"]) for s in found] == [("early", (slow / "m000.py").as_uri())]
+        assert server.request(4, "workspace/symbol", {"query": "late"})["result"] == []
+        # Diagnostics need the whole index: the slow folder is left out of the pull.
+        report = server.request(5, "workspace/diagnostic", {"previousResultIds": []})["result"]
+        assert [(item["uri"], [d["code"] for d in item["items"]]) for item in report["items"]] == [
+            ((fast / "a.py").as_uri(), ["SX006"])
+        ]
+        # A request reading the slow folder waits for its index; removing the folder ends it.
+        server.send({"id": 6, "method": "textDocument/hover", "params": {
+            "textDocument": {"uri": (slow / "m000.py").as_uri()}, "position": {"line": 3, "character": 4},
+        }})
+        server.notify("workspace/didChangeWorkspaceFolders", {"event": {"added": [], "removed": [folders[1]]}})
+        assert server.response(6)["error"] == {
+            "code": CONTENT_MODIFIED,
+            "message": "a workspace folder it reads was removed; ask again",
+        }
+        # Its workspace winds down off the main loop: the server goes on answering.
+        found = server.request(7, "workspace/symbol", {"query": "served"})["result"]
+        assert [(s["name"], s["location"]["uri"]) for s in found] == [("served", (fast / "a.py").as_uri())]
+        # A pull with nothing new is held; a folder added gives it back, to be asked again.
+        previous = [{"uri": (fast / "a.py").as_uri(), "value": report["items"][0]["resultId"]}]
+        server.send({"id": 8, "method": "workspace/diagnostic", "params": {"previousResultIds": previous}})
+        other = write(tmp_path / "other", {"c.py": "x = 1\n"})
+        server.notify("workspace/didChangeWorkspaceFolders", {"event": {"added": [{"uri": other.as_uri(), "name": "other"}], "removed": []}})
+        assert server.response(8)["error"] == {
+            "code": -32802,
+            "message": "the workspace folders changed; ask again",
+            "data": {"retriggerRequest": True},
+        }
+        assert server.request(99, "shutdown")["result"] is None
+        server.notify("exit")
+        assert server.wait()[0] == 0, server.stderr
+    finally:
+        server.kill()
+
+
+def test_a_held_pull_is_answered_when_a_folder_left_out_finishes_indexing(tmp_path):
+    fast = write(tmp_path / "fast", {"a.py": "import os\n"})
+    slow = write(tmp_path / "slow", {"b.py": "import sys\n"})
+    server = RawLsp(env={"SEXTANT_TEST_LOAD_PAUSE_MS": "slow:3000"})
+    try:
+        folders = [{"uri": root.as_uri(), "name": root.name} for root in (fast, slow)]
+        assert "result" in server.request(1, "initialize", {"processId": None, "capabilities": {}, "workspaceFolders": folders})
+        server.notify("initialized", {})
+        a, b = (fast / "a.py").as_uri(), (slow / "b.py").as_uri()
+        first = server.request(2, "workspace/diagnostic", {"previousResultIds": []})["result"]["items"]
+        previous = [{"uri": item["uri"], "value": item["resultId"]} for item in first if item["uri"] == a]
+        # Held while the slow folder indexes (or answered at once if it is done already).
+        second = server.request(3, "workspace/diagnostic", {"previousResultIds": previous})["result"]["items"]
+        assert sorted((item["uri"], item["kind"], [d["code"] for d in item.get("items", [])]) for item in second) == [
+            (a, "unchanged", []),
+            (b, "full", ["SX006"]),
+        ]
+        assert server.request(99, "shutdown")["result"] is None
+        server.notify("exit")
+        assert server.wait()[0] == 0, server.stderr
+    finally:
+        server.kill()
+
+
+@pytest.mark.asyncio
+async def test_an_added_folder_is_reported_in_a_progress_round_of_its_own(client, tmp_path):
+    import asyncio
+    import re
+
+    py = write(tmp_path / "py", PYTHON)
+    ts = write(tmp_path / "ts", TYPESCRIPT)
+    await client.initialize_session(
+        types.InitializeParams(
+            capabilities=types.ClientCapabilities(window=types.WindowClientCapabilities(work_done_progress=True)),
+            workspace_folders=[folder(py)],
+        )
+    )
+
+    async def ended(token: str) -> list:
+        deadline = asyncio.get_running_loop().time() + 60
+        while not any(isinstance(r, types.WorkDoneProgressEnd) for r in client.progress_reports.get(token, [])):
+            assert asyncio.get_running_loop().time() < deadline, client.progress_reports
+            await asyncio.sleep(0.05)
+        return client.progress_reports[token]
+
+    first = await ended("sextant/indexing")
+    assert re.fullmatch(r"indexed in \d+ ms", first[-1].message), first[-1].message
+    change_folders(client, added=[ts])
+    round = await ended("sextant/indexing/1")
+    kinds = [type(r).__name__ for r in round]
+    assert (kinds[0], kinds[-1], kinds.count("WorkDoneProgressEnd")) == ("WorkDoneProgressBegin", "WorkDoneProgressEnd", 1)
+    # Two folders are served now: the round names the one it reports on.
+    assert re.fullmatch(r"ts: indexed in \d+ ms", round[-1].message), round[-1].message
+    assert len(client.progress_reports["sextant/indexing"]) == len(first)
