@@ -2,8 +2,8 @@
 //!
 //! Invariant: a workspace document (see `uri`) is held in the folder it belongs to
 //! (`folders`), and every change to one is handed to that folder's live workspace's single
-//! writer (`LiveWorkspace::set_overlay`) before the next message is read, so any request
-//! after it sees the new text. An open document wins over the disk until it is closed. A
+//! writer (`LiveWorkspace::set_overlay`, or without waiting while the folder is in its first
+//! index) before the next message is read, so any request after it sees the new text. An open document wins over the disk until it is closed. A
 //! document outside every folder is held too, its text kept up to date but given to no
 //! workspace, so that a folder added later holding it gets the editor's text
 //! ([`Documents::rehome`]). Workers learn a document's version from [`DocumentVersions`],
@@ -75,7 +75,7 @@ impl Documents {
     pub fn open(&mut self, folder: Option<Arc<Folder>>, item: TextDocumentItem) -> bool {
         let home = folder.and_then(|folder| {
             let rel = uri::workspace_path(folder.root(), &item.uri)?;
-            folder.live.set_overlay(&rel, Some(item.text.clone()));
+            overlay(&folder, &rel, Some(item.text.clone()));
             Some((folder, rel))
         });
         self.versions
@@ -113,7 +113,7 @@ impl Documents {
         let Some(folder) = &doc.folder else {
             return false;
         };
-        folder.live.set_overlay(&doc.rel, Some(doc.text.clone()));
+        overlay(folder, &doc.rel, Some(doc.text.clone()));
         true
     }
 
@@ -126,7 +126,7 @@ impl Documents {
         let Some(folder) = doc.folder else {
             return false;
         };
-        folder.live.set_overlay(&doc.rel, None);
+        overlay(&folder, &doc.rel, None);
         true
     }
 
@@ -172,6 +172,17 @@ impl Documents {
 
     pub fn get(&self, uri: &Uri) -> Option<&Document> {
         self.open.get(uri)
+    }
+}
+
+/// Gives `folder`'s workspace the editor's text of `rel` (`None`: the disk's again). A
+/// workspace still in its first index takes it once indexed, without holding the main loop
+/// meanwhile (a folder added while the server runs may take minutes); a read syncs after it
+/// either way.
+fn overlay(folder: &Folder, rel: &str, text: Option<String>) {
+    match folder.live.is_ready() {
+        true => folder.live.set_overlay(rel, text),
+        false => folder.live.set_overlay_later(rel, text),
     }
 }
 

@@ -519,6 +519,9 @@ impl Server {
 
     /// A folder added after `initialize` whose first load failed: the client is told once.
     fn report_failed_loads(&mut self) {
+        if self.added_loading.is_empty() {
+            return;
+        }
         let failed: Vec<(PathBuf, String)> = self
             .folders
             .all()
