@@ -154,7 +154,9 @@ impl Server {
         let mut revisions = subscribe(&self.folders);
         let mut subscribed = self.folders.generation();
         while !self.exit {
-            if subscribed != self.folders.generation() {
+            // What a folder did before it was subscribed to is looked at once more at once.
+            let resubscribed = subscribed != self.folders.generation();
+            if resubscribed {
                 revisions = subscribe(&self.folders);
                 subscribed = self.folders.generation();
             }
@@ -166,9 +168,12 @@ impl Server {
             .flatten()
             .min();
             let idle = Duration::from_secs(3600);
-            let timeout = wake.map_or(idle, |at| {
-                at.saturating_duration_since(Instant::now()).min(idle)
-            });
+            let timeout = match resubscribed {
+                true => Duration::ZERO,
+                false => wake.map_or(idle, |at| {
+                    at.saturating_duration_since(Instant::now()).min(idle)
+                }),
+            };
             let mut select = Select::new();
             let from_client = select.recv(client);
             let from_workers = select.recv(&tasks);

@@ -389,8 +389,9 @@ impl LiveWorkspace {
         self.shared.status.lock().unwrap().revision
     }
 
-    /// A channel that receives each new revision as it is published, for a loop that
-    /// sleeps until the workspace changes. It holds the latest revision only; the writer
+    /// A channel that receives each new revision as it is published (and a wake-up when the
+    /// first index is published or fails), for a loop that sleeps until the workspace
+    /// changes. It holds the latest revision only; the writer
     /// never waits for a slow receiver.
     pub fn subscribe(&self) -> crossbeam_channel::Receiver<u64> {
         let (tx, rx) = crossbeam_channel::bounded(1);
@@ -1184,6 +1185,8 @@ fn first_index(
             *shared.load_error.lock().unwrap() = Some(e);
             let _guard = shared.snapshot.lock().unwrap();
             shared.published.notify_all();
+            // A loop waiting for this workspace learns that it will not come.
+            wake_subscribers(shared, 0);
             None
         }
     }
@@ -1688,13 +1691,18 @@ fn publish(host: &Host, shared: &Shared, revision: u64) {
         changed
     };
     if changed {
-        // A full channel already holds a wake-up; a closed one lost its receiver.
-        shared.subscribers.lock().unwrap().retain(|tx| {
-            !matches!(
-                tx.try_send(revision),
-                Err(crossbeam_channel::TrySendError::Disconnected(_))
-            )
-        });
+        wake_subscribers(shared, revision);
     }
     shared.published.notify_all();
+}
+
+/// Tells every [`LiveWorkspace::subscribe`]r of `revision`.
+fn wake_subscribers(shared: &Shared, revision: u64) {
+    // A full channel already holds a wake-up; a closed one lost its receiver.
+    shared.subscribers.lock().unwrap().retain(|tx| {
+        !matches!(
+            tx.try_send(revision),
+            Err(crossbeam_channel::TrySendError::Disconnected(_))
+        )
+    });
 }
