@@ -237,3 +237,57 @@ impl Addressed for () {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folders_come_and_go_once_each_and_names_stay_unique() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = |path: &str| {
+            let path = dir.path().join(path);
+            std::fs::create_dir_all(&path).unwrap();
+            path.canonicalize().unwrap()
+        };
+        let (a, b, tools) = (root("team-a/app"), root("team-b/app"), root("tools"));
+        let load = LoadOptions {
+            check_in_background: false,
+            ..LoadOptions::default()
+        };
+        let mut folders = Folders::start(std::slice::from_ref(&a), &load).unwrap();
+        let names = |folders: &Folders| -> Vec<String> {
+            folders.named().map(|(name, _)| name.to_string()).collect()
+        };
+        assert_eq!(
+            (names(&folders), folders.generation()),
+            (vec!["app".into()], 0)
+        );
+
+        // Adding a second `app` names both by their parents.
+        assert!(folders.add(&b).unwrap().is_some());
+        assert!(folders.add(&tools).unwrap().is_some());
+        assert_eq!(names(&folders), ["team-a/app", "team-b/app", "tools"]);
+        assert_eq!(folders.generation(), 2);
+
+        // Served already, or not served: nothing changes.
+        assert!(folders.add(&b).unwrap().is_none());
+        assert!(folders.remove(&dir.path().join("elsewhere")).is_none());
+        assert_eq!(folders.generation(), 2);
+
+        let removed = folders.remove(&a).unwrap();
+        assert_eq!(removed.root(), a);
+        assert_eq!(names(&folders), ["app", "tools"]);
+        let uri = uri::path_to_uri(&a.join("x.py")).unwrap();
+        assert!(folders.holding(&uri).is_none());
+        // A document outside every folder goes to the first, which refuses it.
+        assert_eq!(folders.of(Some(&uri)).unwrap().root(), b);
+
+        for root in [&b, &tools] {
+            folders.remove(root).unwrap();
+        }
+        assert!(folders.of(Some(&uri)).is_none());
+        assert!(!folders.layout().owns(&b, &uri));
+        assert_eq!(folders.generation(), 5);
+    }
+}
