@@ -35,9 +35,10 @@
 //! [`RequestDispatcher::on_every`] does the same for a question over the whole workspace,
 //! asked of every folder and merged; [`RequestDispatcher::on_sync_mut`] runs it at once on
 //! the main loop with the server's state (only for what must be ordered with notifications,
-//! such as `shutdown`). A question over every folder waits at most [`FOLDER_WAIT`] for a
-//! folder's first index when several are served: a folder still indexing then is left out
-//! of that answer, so that one large folder does not hold every answer back.
+//! such as `shutdown`). A question over every folder waits at most [`PARTIAL_AFTER`] for a
+//! folder's first index when several are served: a folder still indexing then answers from
+//! what it has indexed, or is left out of that answer, so that one large folder does not
+//! hold every answer back.
 
 use std::time::{Duration, Instant};
 
@@ -50,13 +51,9 @@ use super::{
     main_loop::Server,
     requests::{Reads, RequestWork, answered},
 };
-use crate::workspace::live::{LiveWorkspace, RequestCancel};
-
-/// How long a question over every folder waits for a folder's first index, when several
-/// folders are served, before answering without it: as long as a read waits before
-/// answering from a partial index, so that a warm start is waited for and a cold index of
-/// a large folder is not.
-pub const FOLDER_WAIT: Duration = Duration::from_secs(1);
+// As long as a read waits before answering from a partial index: a warm start is waited
+// for, a cold index of a large folder is not.
+use crate::workspace::live::{LiveWorkspace, PARTIAL_AFTER, RequestCancel};
 
 /// How often a wait for a folder's index looks again (and at its request's cancellation).
 const READY_POLL: Duration = Duration::from_millis(20);
@@ -115,7 +112,7 @@ impl<'s> RequestDispatcher<'s> {
     /// each folder in turn (over a snapshot of its own, under the request's one
     /// cancellation), and `merge` makes one answer of their parts, in the folders' order.
     /// With several folders, a folder whose index failed gives no part, and neither does
-    /// one not indexed within [`FOLDER_WAIT`] of the question; unless `so_far` can answer
+    /// one not indexed within [`PARTIAL_AFTER`] of the question; unless `so_far` can answer
     /// from the shards of the symbol index it has built by then (given their count), which
     /// it then does. A folder's failure is the request's. A merge with nothing new to say
     /// is held until the folders move past where they were when the question was asked.
@@ -153,7 +150,7 @@ impl<'s> RequestDispatcher<'s> {
                         let ctx = settings.context(&p.snapshot);
                         answered(so_far(&ctx, &params, p.shards_built()))
                     })?,
-                    None if indexed_by(live, cancel, asked + FOLDER_WAIT) => {
+                    None if indexed_by(live, cancel, asked + PARTIAL_AFTER) => {
                         Some(live.read(cancel, whole)?)
                     }
                     None => None,

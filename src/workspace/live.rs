@@ -913,7 +913,7 @@ const CANCEL_POLL: Duration = Duration::from_millis(20);
 /// How long a read waits for the first index before answering from what is indexed so far:
 /// long enough for a warm start's index (read from the persistent cache) to finish, so that
 /// only a long first index gives partial answers.
-const PARTIAL_AFTER: Duration = Duration::from_secs(1);
+pub const PARTIAL_AFTER: Duration = Duration::from_secs(1);
 
 /// Cancels one request's work wherever it is: waiting for the writer, or running queries on
 /// any number of database handles (each attempt's token is handed to [`RequestCancel::watch`]).
