@@ -397,3 +397,24 @@ async def test_an_added_folder_is_reported_in_a_progress_round_of_its_own(client
     # Two folders are served now: the round names the one it reports on.
     assert re.fullmatch(r"ts: indexed in \d+ ms", round[-1].message), round[-1].message
     assert len(client.progress_reports["sextant/indexing"]) == len(first)
+
+
+def test_with_root_the_folders_stay_as_given(tmp_path):
+    py = write(tmp_path / "py", PYTHON)
+    ts = write(tmp_path / "ts", TYPESCRIPT)
+    server = RawLsp("--root", str(py))
+    try:
+        answer = server.request(1, "initialize", {"processId": None, "capabilities": {}})
+        assert answer["result"]["capabilities"]["workspace"] == {"workspaceFolders": {"supported": True}}, answer
+        server.notify("initialized", {})
+        server.notify("workspace/didChangeWorkspaceFolders", {"event": {"added": [{"uri": ts.as_uri(), "name": "ts"}], "removed": []}})
+        found = server.request(2, "workspace/symbol", {"query": "load"})["result"]
+        assert [(s["name"], s["location"]["uri"]) for s in found] == [
+            ("load", (py / "models.py").as_uri()),
+            ("load_many", (py / "models.py").as_uri()),
+        ]
+        assert server.request(99, "shutdown")["result"] is None
+        server.notify("exit")
+        assert server.wait()[0] == 0, server.stderr
+    finally:
+        server.kill()
