@@ -45,6 +45,11 @@ pub struct TestHooks {
     /// `SEXTANT_TEST_CACHE_SAVE_PAUSE_MS=N`: every save of the persistent cache waits N ms
     /// before it writes, as on a slow disk, so that a test sees what does not wait for it.
     pub cache_save_pause: Option<Duration>,
+    /// `SEXTANT_TEST_LOAD_PAUSE_MS=<dir>:<ms>`: the first index of a root whose directory
+    /// is named `<dir>` stops for `<ms>` once it has built its symbol index's first shard
+    /// (readers see that shard alone built), so that a test sees a server of several roots
+    /// answer while one of them is still indexing.
+    pub load_pause: Option<(String, Duration)>,
 }
 
 impl TestHooks {
@@ -75,6 +80,8 @@ impl TestHooks {
             cache_save_pause: variable("SEXTANT_TEST_CACHE_SAVE_PAUSE_MS")
                 .and_then(|ms| ms.parse().ok())
                 .map(Duration::from_millis),
+            load_pause: pair("SEXTANT_TEST_LOAD_PAUSE_MS")
+                .map(|(dir, ms)| (dir, Duration::from_millis(ms))),
         }
     }
 }
@@ -101,6 +108,7 @@ mod tests {
                 "SEXTANT_TEST_INDEX_SHARD_PAUSE_MS" => "40",
                 "SEXTANT_TEST_CHECK_BATCH" => "2",
                 "SEXTANT_TEST_CACHE_SAVE_PAUSE_MS" => "3000",
+                "SEXTANT_TEST_LOAD_PAUSE_MS" => "slow:60000",
                 _ => return None,
             };
             Some(value.to_string())
@@ -119,6 +127,7 @@ mod tests {
                 index_shard_pause: Some(Duration::from_millis(40)),
                 check_batch: Some(2),
                 cache_save_pause: Some(Duration::from_millis(3000)),
+                load_pause: Some(("slow".to_string(), Duration::from_millis(60_000))),
             }
         );
         let malformed = |name: &str| {

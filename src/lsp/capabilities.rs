@@ -55,9 +55,11 @@ impl ClientSupport {
 }
 
 /// The capabilities as sent: `lsp_types`' struct, plus `typeHierarchyProvider`, which its
-/// version has no field for.
-pub fn server_capabilities(encoding: PositionEncoding) -> serde_json::Value {
-    let mut capabilities = serde_json::to_value(typed_capabilities(encoding)).unwrap_or_default();
+/// version has no field for. `folders_change`: the folders may change while the server runs
+/// (not with `--root`, which fixes the one root served).
+pub fn server_capabilities(encoding: PositionEncoding, folders_change: bool) -> serde_json::Value {
+    let capabilities = typed_capabilities(encoding, folders_change);
+    let mut capabilities = serde_json::to_value(capabilities).unwrap_or_default();
     if let Some(object) = capabilities.as_object_mut() {
         object.insert(
             "typeHierarchyProvider".into(),
@@ -67,7 +69,7 @@ pub fn server_capabilities(encoding: PositionEncoding) -> serde_json::Value {
     capabilities
 }
 
-fn typed_capabilities(encoding: PositionEncoding) -> ServerCapabilities {
+fn typed_capabilities(encoding: PositionEncoding, folders_change: bool) -> ServerCapabilities {
     ServerCapabilities {
         position_encoding: Some(encoding.kind()),
         text_document_sync: Some(TextDocumentSyncCapability::Options(
@@ -112,12 +114,12 @@ fn typed_capabilities(encoding: PositionEncoding) -> ServerCapabilities {
             workspace_diagnostics: true,
             work_done_progress_options: WorkDoneProgressOptions::default(),
         })),
-        // Every folder given at `initialize` is served; a change of folders takes a
-        // restart, so no `workspace/didChangeWorkspaceFolders` is asked for.
+        // Every folder given at `initialize` is served, and the client tells which come
+        // and go (`workspace/didChangeWorkspaceFolders`), unless `--root` fixes the root.
         workspace: Some(WorkspaceServerCapabilities {
             workspace_folders: Some(WorkspaceFoldersServerCapabilities {
                 supported: Some(true),
-                change_notifications: None,
+                change_notifications: folders_change.then_some(OneOf::Left(true)),
             }),
             file_operations: None,
         }),

@@ -42,6 +42,8 @@ pub struct DeepDiagnostics {
     /// `initializationOptions.typecheck.deep`; `None` leaves it to `sextant.toml`.
     pub enabled: Option<bool>,
     running: Option<Arc<RequestCancel>>,
+    /// The root of the folder the running check is in.
+    running_root: Option<std::path::PathBuf>,
     /// What each checker last said about each project.
     shown: BTreeMap<RunKey, Vec<(Uri, Diagnostic)>>,
 }
@@ -74,6 +76,7 @@ impl DeepDiagnostics {
         }
         let run = Arc::new(RequestCancel::default());
         self.running = Some(run.clone());
+        self.running_root = Some(live.root().to_path_buf());
         let (live, results, enabled) = (live.clone(), results.clone(), self.enabled);
         let spawned = std::thread::Builder::new()
             .name("sextant-deep-check".into())
@@ -101,11 +104,36 @@ impl DeepDiagnostics {
             return None;
         }
         self.running = None;
-        let before = self.by_document();
-        for (key, report) in finished.reports {
-            self.shown.insert(key, report);
+        self.running_root = None;
+        Some(self.changing(|shown| {
+            for (key, report) in finished.reports {
+                shown.insert(key, report);
+            }
+            shown.retain(|_, report| !report.is_empty());
+        }))
+    }
+
+    /// The folder at `root` is no longer served: its running check stops, and what its
+    /// checkers said is forgotten; gives the documents whose deep diagnostics changed.
+    #[allow(clippy::mutable_key_type)]
+    pub fn forget_folder(&mut self, root: &std::path::Path) -> Vec<(Uri, Vec<Diagnostic>)> {
+        if self.running_root.as_deref() == Some(root) {
+            self.cancel();
         }
-        self.shown.retain(|_, report| !report.is_empty());
+        self.changing(|shown| {
+            shown.retain(|(_, project), _| !std::path::Path::new(project).starts_with(root));
+        })
+    }
+
+    /// Applies `change` to what is shown, and gives each document whose deep diagnostics
+    /// it changed with their new list.
+    #[allow(clippy::mutable_key_type)]
+    fn changing(
+        &mut self,
+        change: impl FnOnce(&mut BTreeMap<RunKey, Vec<(Uri, Diagnostic)>>),
+    ) -> Vec<(Uri, Vec<Diagnostic>)> {
+        let before = self.by_document();
+        change(&mut self.shown);
         let after = self.by_document();
         let mut changed: Vec<(Uri, Vec<Diagnostic>)> = Vec::new();
         for uri in before.keys().chain(after.keys()) {
@@ -113,7 +141,7 @@ impl DeepDiagnostics {
                 changed.push((uri.clone(), after.get(uri).cloned().unwrap_or_default()));
             }
         }
-        Some(changed)
+        changed
     }
 
     #[allow(clippy::mutable_key_type)]
@@ -127,6 +155,7 @@ impl DeepDiagnostics {
 
     /// Stops the running check (the server is stopping).
     pub fn cancel(&mut self) {
+        self.running_root = None;
         if let Some(running) = self.running.take() {
             running.cancel();
         }

@@ -82,8 +82,8 @@ impl Diagnostics {
         self.due.insert(uri, at);
     }
 
-    /// The document was closed: nothing more is computed for it, and the editor is told
-    /// to clear what it shows.
+    /// The document was closed, or no folder holds it any more: nothing more is computed
+    /// for it, and the editor is told to clear what it shows.
     pub fn clear(&mut self, uri: Uri, client: &Sender<Message>) {
         self.due.remove(&uri);
         self.published.remove(&uri);
@@ -139,7 +139,10 @@ impl Diagnostics {
             .collect();
         for uri in due {
             self.due.remove(&uri);
-            let Some(doc) = documents.get(&uri) else {
+            let Some((doc, folder)) = documents
+                .get(&uri)
+                .and_then(|doc| Some((doc, doc.folder.as_ref()?)))
+            else {
                 continue;
             };
             let run = Arc::new(RequestCancel::default());
@@ -147,7 +150,7 @@ impl Diagnostics {
                 let (uri, rel, version, run) =
                     (uri.clone(), doc.rel.clone(), doc.version, run.clone());
                 let (live, encoding, results, wrap) = (
-                    doc.folder.live.clone(),
+                    folder.live.clone(),
                     ctx.encoding,
                     ctx.results.clone(),
                     ctx.wrap,

@@ -35,17 +35,32 @@
 //! [`RequestDispatcher::on_every`] does the same for a question over the whole workspace,
 //! asked of every folder and merged; [`RequestDispatcher::on_sync_mut`] runs it at once on
 //! the main loop with the server's state (only for what must be ordered with notifications,
-//! such as `shutdown`).
+//! such as `shutdown`). A question over every folder waits at most [`PARTIAL_AFTER`] for a
+//! folder's first index when several are served: a folder still indexing then answers from
+//! what it has indexed, or is left out of that answer, so that one large folder does not
+//! hold every answer back.
+
+use std::time::{Duration, Instant};
 
 use lsp_server::{ErrorCode, Notification, Request, RequestId, Response};
 use serde::{Serialize, de::DeserializeOwned};
 
 use super::{
-    folders::Addressed,
+    folders::{Addressed, folders_revision},
     handlers::{HandlerError, HandlerResult, RequestContext},
     main_loop::Server,
-    requests::{RequestWork, answered},
+    requests::{Reads, RequestWork, answered},
 };
+// As long as a read waits before answering from a partial index: a warm start is waited
+// for, a cold index of a large folder is not.
+use crate::workspace::live::{LiveWorkspace, PARTIAL_AFTER, RequestCancel};
+
+/// How often a wait for a folder's index looks again (and at its request's cancellation).
+const READY_POLL: Duration = Duration::from_millis(20);
+
+/// A question's part of a folder still in its first index, from the first shards of its
+/// symbol index (their count given), those built so far.
+pub type SoFar<Params, P> = fn(&RequestContext, &Params, u32) -> HandlerResult<P>;
 
 pub struct RequestDispatcher<'s> {
     request: Option<Request>,
@@ -74,31 +89,44 @@ impl<'s> RequestDispatcher<'s> {
         let Some((id, params)) = self.take::<R>() else {
             return self;
         };
-        let folder = self.server.folders.of(params.document()).clone();
+        let Some(folder) = self.server.folders.of(params.document()).cloned() else {
+            // Every folder was removed: each document is outside them all.
+            let uri = params.document().map_or("", |uri| uri.as_str());
+            let refused = format!("{uri} is not a document of this workspace");
+            self.server
+                .respond(HandlerError::InvalidParams(refused).into_response(id));
+            return self;
+        };
         let settings = self.server.request_settings();
+        let reads = Reads::One(folder.root().to_path_buf());
         let work: RequestWork = Box::new(move |cancel| {
             folder.live.read(cancel, |snapshot| {
                 answered(handler(&settings.context(snapshot), params.clone()).and_then(serialize))
             })
         });
-        self.server.spawn_request(id, R::METHOD, work);
+        self.server.spawn_request(id, R::METHOD, reads, work);
         self
     }
 
     /// Answers `R`, a question over the whole workspace, on the worker pool: `part` asks
     /// each folder in turn (over a snapshot of its own, under the request's one
     /// cancellation), and `merge` makes one answer of their parts, in the folders' order.
-    /// A folder's failure is the request's.
+    /// With several folders, a folder whose index failed gives no part, and neither does
+    /// one not indexed within [`PARTIAL_AFTER`] of the question; unless `so_far` can answer
+    /// from the shards of the symbol index it has built by then (given their count), which
+    /// it then does. A folder's failure is the request's. A merge with nothing new to say
+    /// is held until the folders move past where they were when the question was asked.
     pub fn on_every<R, P>(
         &mut self,
         part: fn(&RequestContext, &R::Params) -> HandlerResult<P>,
+        so_far: Option<SoFar<R::Params, P>>,
         merge: fn(Vec<P>) -> HandlerResult<R::Result>,
     ) -> &mut Self
     where
         R: lsp_types::request::Request,
-        R::Params: Send + 'static,
+        R::Params: Send + Sync + 'static,
         R::Result: Serialize,
-        P: 'static,
+        P: Send + 'static,
     {
         let Some((id, params)) = self.take::<R>() else {
             return self;
@@ -106,19 +134,39 @@ impl<'s> RequestDispatcher<'s> {
         let folders = self.server.folders.all().to_vec();
         let settings = self.server.request_settings();
         let work: RequestWork = Box::new(move |cancel| {
+            // Taken before asking: a change while the folders are asked runs a held
+            // request again, never leaves it waiting.
+            let revision = folders_revision(&folders);
+            let asked = Instant::now();
+            let several = folders.len() > 1;
+            let whole = |snapshot: &_| answered(part(&settings.context(snapshot), &params));
             let mut parts = Vec::with_capacity(folders.len());
             for folder in &folders {
-                let asked = folder.live.read(cancel, |snapshot| {
-                    answered(part(&settings.context(snapshot), &params))
-                })?;
-                match asked {
-                    Ok(found) => parts.push(found),
-                    Err(error) => return Ok(Err(error)),
+                let live = &folder.live;
+                let found = match so_far {
+                    _ if !several => Some(live.read(cancel, whole)?),
+                    _ if live.load_error().is_some() => None,
+                    Some(so_far) => live.read_or_partial_since(cancel, asked, whole, |p| {
+                        let ctx = settings.context(&p.snapshot);
+                        answered(so_far(&ctx, &params, p.shards_built()))
+                    })?,
+                    None if indexed_by(live, cancel, asked + PARTIAL_AFTER) => {
+                        Some(live.read(cancel, whole)?)
+                    }
+                    None => None,
+                };
+                match found {
+                    Some(Ok(found)) => parts.push(found),
+                    Some(Err(error)) => return Ok(Err(error)),
+                    None => {}
                 }
             }
-            Ok(merge(parts).and_then(serialize))
+            Ok(match merge(parts) {
+                Err(HandlerError::NothingNew { .. }) => Err(HandlerError::NothingNew { revision }),
+                merged => merged.and_then(serialize),
+            })
         });
-        self.server.spawn_request(id, R::METHOD, work);
+        self.server.spawn_request(id, R::METHOD, Reads::Every, work);
         self
     }
 
@@ -225,6 +273,24 @@ pub fn parse_params<P: DeserializeOwned>(params: serde_json::Value) -> serde_jso
             Err(e)
         }
     })
+}
+
+/// Whether `live`'s first index is done by `deadline` (false when it failed); true at
+/// once when the request is cancelled, for the read to say so.
+fn indexed_by(live: &LiveWorkspace, cancel: &RequestCancel, deadline: Instant) -> bool {
+    loop {
+        if live.is_ready() || cancel.is_cancelled() {
+            return true;
+        }
+        if live.load_error().is_some() {
+            return false;
+        }
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return false;
+        }
+        std::thread::sleep(left.min(READY_POLL));
+    }
 }
 
 fn serialize<T: Serialize>(result: T) -> HandlerResult<serde_json::Value> {

@@ -1,12 +1,14 @@
 //! The documents open in the editor: their text, version and workspace path.
 //!
-//! Invariant: only workspace documents (see `uri`) are held, each in the folder it belongs
-//! to (`folders`), and every change to one is handed to that folder's live workspace's
-//! single writer (`LiveWorkspace::set_overlay`) before the next message is read, so any
-//! request after it sees the new text. An open document wins
-//! over the disk until it is closed. Workers learn a document's version from
-//! [`DocumentVersions`], which pairs it with its text's hash: a request running on a
-//! snapshot whose text is another version's gets no version, never a wrong one.
+//! Invariant: a workspace document (see `uri`) is held in the folder it belongs to
+//! (`folders`), and every change to one is handed to that folder's live workspace's single
+//! writer (`LiveWorkspace::set_overlay`, or without waiting while the folder is in its first
+//! index) before the next message is read, so any request after it sees the new text. An open document wins over the disk until it is closed. A
+//! document outside every folder is held too, its text kept up to date but given to no
+//! workspace, so that a folder added later holding it gets the editor's text
+//! ([`Documents::rehome`]). Workers learn a document's version from [`DocumentVersions`],
+//! which pairs it with its text's hash: a request running on a snapshot whose text is
+//! another version's gets no version, never a wrong one.
 
 use std::{
     collections::HashMap,
@@ -26,9 +28,9 @@ use super::{
 use crate::ide::ContentHash;
 
 pub struct Document {
-    /// The folder holding it.
-    pub folder: Arc<Folder>,
-    /// Path relative to its folder.
+    /// The folder holding it, if one does.
+    pub folder: Option<Arc<Folder>>,
+    /// Path relative to its folder (empty without one).
     pub rel: String,
     pub version: i32,
     text: String,
@@ -67,15 +69,19 @@ impl DocumentVersions {
 }
 
 impl Documents {
-    /// Opens and overlays a document of `folder`; false (and nothing held) for a URI that
-    /// is not one.
-    pub fn open(&mut self, folder: Arc<Folder>, item: TextDocumentItem) -> bool {
-        let Some(rel) = uri::workspace_path(folder.root(), &item.uri) else {
-            return false;
-        };
-        folder.live.set_overlay(&rel, Some(item.text.clone()));
+    /// Opens a document and overlays it on `folder`, the folder holding it; true when it
+    /// is a document of that folder (a URI that is not one is held for a folder added
+    /// later, given to none).
+    pub fn open(&mut self, folder: Option<Arc<Folder>>, item: TextDocumentItem) -> bool {
+        let home = folder.and_then(|folder| {
+            let rel = uri::workspace_path(folder.root(), &item.uri)?;
+            overlay(&folder, &rel, Some(item.text.clone()));
+            Some((folder, rel))
+        });
         self.versions
             .set(&item.uri, Some((item.version, &item.text)));
+        let homed = home.is_some();
+        let (folder, rel) = home.map_or((None, String::new()), |(f, rel)| (Some(f), rel));
         self.open.insert(
             item.uri,
             Document {
@@ -85,11 +91,11 @@ impl Documents {
                 text: item.text,
             },
         );
-        true
+        homed
     }
 
     /// Applies the changes in order and overlays the result; false for a document that is
-    /// not open.
+    /// not open or that no folder holds.
     pub fn change(
         &mut self,
         encoding: PositionEncoding,
@@ -102,20 +108,56 @@ impl Documents {
             apply_change(&mut doc.text, change, encoding);
         }
         doc.version = params.text_document.version;
-        doc.folder
-            .live
-            .set_overlay(&doc.rel, Some(doc.text.clone()));
         self.versions
             .set(&params.text_document.uri, Some((doc.version, &doc.text)));
+        let Some(folder) = &doc.folder else {
+            return false;
+        };
+        overlay(folder, &doc.rel, Some(doc.text.clone()));
         true
     }
 
-    /// Closes a document and gives its path back to the disk.
-    pub fn close(&mut self, uri: &Uri) {
-        if let Some(doc) = self.open.remove(uri) {
-            self.versions.set(uri, None);
-            doc.folder.live.set_overlay(&doc.rel, None);
+    /// Closes a document and gives its path back to the disk; true when a folder held it.
+    pub fn close(&mut self, uri: &Uri) -> bool {
+        let Some(doc) = self.open.remove(uri) else {
+            return false;
+        };
+        self.versions.set(uri, None);
+        let Some(folder) = doc.folder else {
+            return false;
+        };
+        overlay(&folder, &doc.rel, None);
+        true
+    }
+
+    /// Moves the document `uri` to `folder` (the folder holding it now that the folders
+    /// changed, if one does): its overlay leaves the folder it was in and its text is given
+    /// to the new one, neither waiting for a folder still loading (`set_overlay_later`: a
+    /// read syncs after it). Says whether it moved.
+    pub fn rehome(&mut self, uri: &Uri, folder: Option<&Arc<Folder>>) -> bool {
+        let Some(doc) = self.open.get_mut(uri) else {
+            return false;
+        };
+        let same = match (&doc.folder, folder) {
+            (Some(now), Some(next)) => Arc::ptr_eq(now, next),
+            (None, None) => true,
+            _ => false,
+        };
+        if same {
+            return false;
         }
+        if let Some(old) = doc.folder.take() {
+            old.live.set_overlay_later(&doc.rel, None);
+        }
+        doc.rel = String::new();
+        if let Some(folder) = folder
+            && let Some(rel) = uri::workspace_path(folder.root(), uri)
+        {
+            folder.live.set_overlay_later(&rel, Some(doc.text.clone()));
+            doc.folder = Some(folder.clone());
+            doc.rel = rel;
+        }
+        true
     }
 
     /// The versions, for the workers.
@@ -130,6 +172,17 @@ impl Documents {
 
     pub fn get(&self, uri: &Uri) -> Option<&Document> {
         self.open.get(uri)
+    }
+}
+
+/// Gives `folder`'s workspace the editor's text of `rel` (`None`: the disk's again). A
+/// workspace still in its first index takes it once indexed, without holding the main loop
+/// meanwhile (a folder added while the server runs may take minutes); a read syncs after it
+/// either way.
+fn overlay(folder: &Folder, rel: &str, text: Option<String>) {
+    match folder.live.is_ready() {
+        true => folder.live.set_overlay(rel, text),
+        false => folder.live.set_overlay_later(rel, text),
     }
 }
 

@@ -229,12 +229,12 @@ pub fn document_diagnostic(
 /// `workspace/diagnostic`, one folder's part: a report for every file of the folder with
 /// diagnostics, and for every file of the folder the client holds a result for
 /// (`unchanged` when its result id still stands, else its new items, empty when it is
-/// clean now or left the workspace), with the revision the folder answered at. Every
-/// file's check is memoized, so a second pull re-checks only the files that changed.
+/// clean now or left the workspace). Every file's check is memoized, so a second pull
+/// re-checks only the files that changed.
 pub fn workspace_diagnostic(
     ctx: &RequestContext,
     params: &WorkspaceDiagnosticParams,
-) -> HandlerResult<(Vec<WorkspaceDocumentDiagnosticReport>, u64)> {
+) -> HandlerResult<Vec<WorkspaceDocumentDiagnosticReport>> {
     let snapshot = ctx.snapshot;
     let checked = snapshot.analysis.check(&CheckQuery::default())?;
     let previous: std::collections::HashMap<&str, &str> = params
@@ -289,23 +289,21 @@ pub fn workspace_diagnostic(
             report(previous.uri.clone(), Vec::new());
         }
     }
-    Ok((items, snapshot.revision))
+    Ok(items)
 }
 
 /// `workspace/diagnostic`: every folder's reports, in the folders' order. An answer that
 /// says nothing would be asked again at once: the request waits for a change instead,
-/// until any folder moves past the revision it answered at.
+/// until any folder moves past where it was (the revision `on_every` gives).
 pub fn workspace_diagnostic_merge(
-    parts: Vec<(Vec<WorkspaceDocumentDiagnosticReport>, u64)>,
+    parts: Vec<Vec<WorkspaceDocumentDiagnosticReport>>,
 ) -> HandlerResult<WorkspaceDiagnosticReportResult> {
-    let revision = parts.iter().map(|(_, revision)| revision).sum();
-    let items: Vec<WorkspaceDocumentDiagnosticReport> =
-        parts.into_iter().flat_map(|(items, _)| items).collect();
+    let items: Vec<WorkspaceDocumentDiagnosticReport> = parts.into_iter().flatten().collect();
     if items
         .iter()
         .all(|item| matches!(item, WorkspaceDocumentDiagnosticReport::Unchanged(_)))
     {
-        return Err(HandlerError::NothingNew { revision });
+        return Err(HandlerError::NothingNew { revision: 0 });
     }
     Ok(WorkspaceDiagnosticReportResult::Report(
         WorkspaceDiagnosticReport { items },
@@ -322,6 +320,29 @@ pub fn workspace_symbol(
         .snapshot
         .analysis
         .symbol_search(&from_proto::symbol_query(params))?;
+    ranked_symbols(ctx, &found)
+}
+
+/// `workspace/symbol`, the part of a folder still in its first index: its matches in the
+/// files of the first `shards` shards of its symbol index, those built so far.
+pub fn workspace_symbol_so_far(
+    ctx: &RequestContext,
+    params: &WorkspaceSymbolParams,
+    shards: u32,
+) -> HandlerResult<Vec<(SymbolRank, SymbolInformation)>> {
+    let query = from_proto::symbol_query(params);
+    let found = ctx
+        .snapshot
+        .analysis
+        .symbol_search_in_shards(&query, shards)?;
+    ranked_symbols(ctx, &found)
+}
+
+/// A folder's matches of its own documents, best first, each with its rank.
+fn ranked_symbols(
+    ctx: &RequestContext,
+    found: &crate::ide::SymbolSearch,
+) -> HandlerResult<Vec<(SymbolRank, SymbolInformation)>> {
     let mut ranked = Vec::with_capacity(found.symbols.len());
     for m in &found.symbols {
         if let Some(symbol) = to_proto::workspace_symbol(ctx.snapshot, ctx.encoding, m)?
@@ -681,9 +702,7 @@ fn format_edits(
 
 pub fn did_open(server: &mut Server, params: DidOpenTextDocumentParams) {
     let uri = params.text_document.uri.clone();
-    let Some(folder) = server.folders.holding(&uri).cloned() else {
-        return;
-    };
+    let folder = server.folders.holding(&uri).cloned();
     if server.documents.open(folder, params.text_document) {
         server.diagnostics.schedule_now(uri);
     }
@@ -705,6 +724,14 @@ pub fn did_close(server: &mut Server, params: DidCloseTextDocumentParams) {
     let uri = params.text_document.uri;
     server.documents.close(&uri);
     server.diagnostics.clear(uri, &server.sender);
+}
+
+/// `workspace/didChangeWorkspaceFolders`: removed folders stop, added ones start.
+pub fn did_change_workspace_folders(
+    server: &mut Server,
+    params: lsp_types::DidChangeWorkspaceFoldersParams,
+) {
+    server.change_folders(&params.event.removed, &params.event.added);
 }
 
 pub fn cancel(server: &mut Server, params: CancelParams) {

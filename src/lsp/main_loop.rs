@@ -8,9 +8,14 @@
 //! The loop sleeps until a message, a result, the next timer (diagnostics due after their
 //! debounce, or the next progress report), or a new revision of a workspace folder (each
 //! folder's live workspace tells it as it publishes one): a change re-checks the folder's
-//! open documents and re-runs held requests (a workspace pull with nothing new).
+//! open documents and re-runs held requests (a workspace pull with nothing new). A change of
+//! the folders themselves (`workspace/didChangeWorkspaceFolders`) is applied here too, in
+//! order: removed folders' requests and diagnostics stop, open documents move to the folder
+//! holding them now, and held requests are answered so that the client asks the new folders.
 
 use std::{
+    collections::{HashMap, HashSet},
+    path::PathBuf,
     sync::Arc,
     time::{Duration, Instant},
 };
@@ -18,9 +23,10 @@ use std::{
 use crossbeam_channel::{Receiver, Select, Sender};
 use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::{
+    MessageType, ShowMessageParams, Uri, WorkspaceFolder,
     notification::{
-        Cancel, DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument,
-        DidSaveTextDocument, Exit,
+        Cancel, DidChangeTextDocument, DidChangeWorkspaceFolders, DidCloseTextDocument,
+        DidOpenTextDocument, DidSaveTextDocument, Exit, Notification as _, ShowMessage,
     },
     request::{
         CallHierarchyIncomingCalls, CallHierarchyOutgoingCalls, CallHierarchyPrepare,
@@ -37,11 +43,11 @@ use super::{
     diagnostics::{self, Diagnostics, RunContext},
     dispatch::{NotificationDispatcher, RequestDispatcher},
     documents::Documents,
-    folders::Folders,
+    folders::{Folder, Folders},
     handlers::{self, RequestSettings},
     line_index::PositionEncoding,
     progress::IndexingProgress,
-    requests::{self, Cancelled, InFlightRequests, RequestWork, TestDelay},
+    requests::{self, Cancelled, InFlightRequests, Reads, RequestWork, TestDelay},
     task_pool::TaskPool,
 };
 
@@ -61,6 +67,9 @@ pub struct HeldRequest {
     method: &'static str,
     work: RequestWork,
     revision: u64,
+    /// The folders' generation when the request was queued: an answer held over folders
+    /// since changed is given back to the client to ask again.
+    generation: u64,
 }
 
 pub struct Server {
@@ -74,6 +83,9 @@ pub struct Server {
     pool: TaskPool,
     tasks: (Sender<Task>, Receiver<Task>),
     progress: Option<IndexingProgress>,
+    /// The client takes work-done progress; how many rounds were started after the first.
+    report_progress: bool,
+    progress_rounds: u32,
     /// `shutdown` was answered: requests are refused, and `exit` means success.
     pub(super) shut_down: bool,
     /// `exit` arrived: the loop ends.
@@ -83,9 +95,14 @@ pub struct Server {
     pub(super) formatter_trust: crate::workspace::FormatterTrust,
     /// What the client's capabilities allow answers to use.
     pub(super) client: ClientSupport,
+    /// The folders follow `workspace/didChangeWorkspaceFolders` (not with `--root`).
+    pub(super) folders_change: bool,
     /// Each folder's revision its open documents' diagnostics were last scheduled for.
-    seen_revisions: Vec<u64>,
+    seen_revisions: HashMap<PathBuf, u64>,
     held: Vec<HeldRequest>,
+    /// Folders added after `initialize` whose first load's failure the client has not been
+    /// told of yet.
+    added_loading: HashSet<PathBuf>,
 }
 
 impl Server {
@@ -98,7 +115,11 @@ impl Server {
         report_progress: bool,
     ) -> Server {
         let progress = report_progress.then(|| IndexingProgress::start(&sender));
-        let seen_revisions = vec![0; folders.all().len()];
+        let seen_revisions = folders
+            .all()
+            .iter()
+            .map(|f| (f.root().to_path_buf(), 0))
+            .collect();
         Server {
             sender,
             folders,
@@ -110,26 +131,35 @@ impl Server {
             pool,
             tasks: crossbeam_channel::unbounded(),
             progress,
+            report_progress,
+            progress_rounds: 0,
             shut_down: false,
             exit: false,
             test_delay: TestDelay::from_hooks().map(Arc::new),
             formatter_trust: Default::default(),
             client: ClientSupport::default(),
+            folders_change: false,
             seen_revisions,
             held: Vec::new(),
+            added_loading: HashSet::new(),
         }
     }
 
     /// Serves until `exit` or until the connection ends, then cancels all work in flight.
     pub fn run(&mut self, client: &Receiver<Message>) {
         let tasks = self.tasks.1.clone();
-        let revisions: Vec<Receiver<u64>> = self
-            .folders
-            .all()
-            .iter()
-            .map(|f| f.live.subscribe())
-            .collect();
+        let subscribe = |folders: &Folders| -> Vec<Receiver<u64>> {
+            folders.all().iter().map(|f| f.live.subscribe()).collect()
+        };
+        let mut revisions = subscribe(&self.folders);
+        let mut subscribed = self.folders.generation();
         while !self.exit {
+            // What a folder did before it was subscribed to is looked at once more at once.
+            let resubscribed = subscribed != self.folders.generation();
+            if resubscribed {
+                revisions = subscribe(&self.folders);
+                subscribed = self.folders.generation();
+            }
             let wake = [
                 self.diagnostics.next_due(),
                 self.progress.as_ref().and_then(IndexingProgress::next_tick),
@@ -138,9 +168,12 @@ impl Server {
             .flatten()
             .min();
             let idle = Duration::from_secs(3600);
-            let timeout = wake.map_or(idle, |at| {
-                at.saturating_duration_since(Instant::now()).min(idle)
-            });
+            let timeout = match resubscribed {
+                true => Duration::ZERO,
+                false => wake.map_or(idle, |at| {
+                    at.saturating_duration_since(Instant::now()).min(idle)
+                }),
+            };
             let mut select = Select::new();
             let from_client = select.recv(client);
             let from_workers = select.recv(&tasks);
@@ -201,6 +234,7 @@ impl Server {
             .on::<DocumentSymbolRequest>(handlers::document_symbol)
             .on_every::<WorkspaceSymbolRequest, _>(
                 handlers::workspace_symbol,
+                Some(handlers::workspace_symbol_so_far),
                 handlers::workspace_symbol_merge,
             )
             .on::<GotoDefinition>(handlers::goto_definition)
@@ -224,6 +258,7 @@ impl Server {
             .on::<DocumentDiagnosticRequest>(handlers::document_diagnostic)
             .on_every::<WorkspaceDiagnosticRequest, _>(
                 handlers::workspace_diagnostic,
+                None,
                 handlers::workspace_diagnostic_merge,
             )
             .finish();
@@ -239,6 +274,7 @@ impl Server {
             .on_sync_mut::<DidChangeTextDocument>(handlers::did_change)
             .on_sync_mut::<DidCloseTextDocument>(handlers::did_close)
             .on_sync_mut::<DidSaveTextDocument>(handlers::did_save)
+            .on_sync_mut::<DidChangeWorkspaceFolders>(handlers::did_change_workspace_folders)
             .finish();
     }
 
@@ -254,26 +290,36 @@ impl Server {
                     self.diagnostics.show_deep(changed, &self.sender);
                 }
             }
+            Task::Hold(held) if held.generation != self.folders.generation() => {
+                self.respond(folders_changed(held.id));
+            }
             Task::Hold(held) => self.held.push(held),
         }
     }
 
     fn run_timers(&mut self) {
-        for (folder, seen) in self.folders.all().iter().zip(&mut self.seen_revisions) {
+        for folder in self.folders.all() {
             let revision = folder.live.revision();
+            let seen = self
+                .seen_revisions
+                .entry(folder.root().to_path_buf())
+                .or_default();
             if revision != *seen {
                 *seen = revision;
-                self.diagnostics
-                    .recheck(&self.documents, |doc| Arc::ptr_eq(&doc.folder, folder));
+                self.diagnostics.recheck(&self.documents, |doc| {
+                    doc.folder.as_ref().is_some_and(|f| Arc::ptr_eq(f, folder))
+                });
             }
         }
+        self.report_failed_loads();
         let revision = self.folders.revision();
         let (moved, still): (Vec<HeldRequest>, Vec<HeldRequest>) = std::mem::take(&mut self.held)
             .into_iter()
             .partition(|held| held.revision != revision);
         self.held = still;
         for held in moved {
-            self.spawn_request(held.id, held.method, held.work);
+            // Only a question over every folder is held.
+            self.spawn_request(held.id, held.method, Reads::Every, held.work);
         }
         let ctx = RunContext {
             pool: &self.pool,
@@ -283,16 +329,21 @@ impl Server {
         };
         self.diagnostics.run_due(&self.documents, &ctx);
         if let Some(progress) = &mut self.progress {
-            progress.tick(self.folders.all(), &self.sender);
+            let several = self.folders.all().len() > 1;
+            progress.tick(self.folders.named(), several, &self.sender);
         }
     }
 
     /// `textDocument/didSave` of a workspace document: the deep check runs (if enabled).
-    pub(super) fn saved(&mut self, uri: &lsp_types::Uri) {
-        let Some(doc) = self.documents.get(uri) else {
+    pub(super) fn saved(&mut self, uri: &Uri) {
+        let Some((doc, folder)) = self
+            .documents
+            .get(uri)
+            .and_then(|doc| Some((doc, doc.folder.as_ref()?)))
+        else {
             return;
         };
-        let (live, rel) = (doc.folder.live.clone(), doc.rel.clone());
+        let (live, rel) = (folder.live.clone(), doc.rel.clone());
         self.deep
             .saved(&live, rel, self.encoding, &self.tasks.0, Task::Deep);
     }
@@ -313,11 +364,17 @@ impl Server {
     }
 
     /// Queues a request on the worker pool, or answers it at once when it cannot be queued.
-    pub(super) fn spawn_request(&mut self, id: RequestId, method: &'static str, work: RequestWork) {
+    pub(super) fn spawn_request(
+        &mut self,
+        id: RequestId,
+        method: &'static str,
+        reads: Reads,
+        work: RequestWork,
+    ) {
         // A held request is still in flight, though no longer registered as running.
         let held = self.held.iter().any(|held| held.id == id);
         let Some(request) = (!held)
-            .then(|| self.requests.register(id.clone()))
+            .then(|| self.requests.register(id.clone(), reads))
             .flatten()
         else {
             self.respond(Response::new_err(
@@ -329,24 +386,18 @@ impl Server {
         };
         let job = {
             // The test delay waits in the first folder's workspace.
-            let (live, requests, tasks, request, id) = (
-                self.folders.first().live.clone(),
+            let (first, requests, tasks, request, id) = (
+                self.folders.first().map(|f| f.live.clone()),
                 self.requests.clone(),
                 self.tasks.0.clone(),
                 request.clone(),
                 id.clone(),
             );
             let delay = self.test_delay.clone().filter(|d| d.method == method);
+            let generation = self.folders.generation();
             Box::new(move || {
-                let outcome = requests::run(
-                    &live,
-                    &requests,
-                    &request,
-                    id.clone(),
-                    method,
-                    &work,
-                    delay.as_deref(),
-                );
+                let delay = first.as_deref().zip(delay.as_deref());
+                let outcome = requests::run(&requests, &request, id.clone(), method, &work, delay);
                 let task = match outcome {
                     Some(requests::Outcome::Answer(response)) => Task::Response(response),
                     Some(requests::Outcome::Hold { revision }) => Task::Hold(HeldRequest {
@@ -354,6 +405,7 @@ impl Server {
                         method,
                         work,
                         revision,
+                        generation,
                     }),
                     None => return,
                 };
@@ -374,6 +426,151 @@ impl Server {
             ));
             }
         }
+    }
+
+    /// `workspace/didChangeWorkspaceFolders`: the `removed` folders stop (their requests,
+    /// diagnostics and deep checks with them; their workspaces wind down off this loop),
+    /// the `added` ones start loading as at `initialize` (a folder that cannot be served is
+    /// said in `window/showMessage`, the others going on), open documents move to the
+    /// folder holding them now, and held requests are given back to be asked again.
+    /// Removals come first, so a folder both removed and added starts again.
+    pub(super) fn change_folders(
+        &mut self,
+        removed: &[WorkspaceFolder],
+        added: &[WorkspaceFolder],
+    ) {
+        if !self.folders_change {
+            // `--root` serves that root alone; the capability was not advertised.
+            return;
+        }
+        let before = self.folders.generation();
+        let mut gone = Vec::new();
+        for folder in removed {
+            let Some(root) = super::uri::uri_to_path(&folder.uri) else {
+                continue;
+            };
+            if let Some(folder) = self.folders.remove(&root) {
+                self.stop_requests_of(folder.root());
+                let changed = self.deep.forget_folder(folder.root());
+                self.diagnostics.show_deep(changed, &self.sender);
+                self.seen_revisions.remove(folder.root());
+                self.added_loading.remove(folder.root());
+                gone.push(folder);
+            }
+        }
+        let mut started = Vec::new();
+        for folder in added {
+            let root = super::uri::uri_to_path(&folder.uri)
+                .ok_or_else(|| format!("{}: not a local file URI", folder.uri.as_str()))
+                .and_then(|root| super::checked_root(&root));
+            match root.and_then(|root| self.folders.add(&root)) {
+                Ok(Some(folder)) => started.push(folder.root().to_path_buf()),
+                Ok(None) => {}
+                Err(reason) => self.show_message(
+                    MessageType::WARNING,
+                    format!("sextant: cannot serve a workspace folder: {reason}"),
+                ),
+            }
+        }
+        if self.folders.generation() == before {
+            return;
+        }
+        self.rehome_documents();
+        self.report_progress_of(&started);
+        self.added_loading.extend(started);
+        for held in std::mem::take(&mut self.held) {
+            self.respond(folders_changed(held.id));
+        }
+        for folder in gone {
+            retire(folder);
+        }
+    }
+
+    /// Every open document goes to the deepest folder holding it now: its text moves
+    /// there and is checked there, and one no folder holds any more has its diagnostics
+    /// cleared.
+    fn rehome_documents(&mut self) {
+        let uris: Vec<Uri> = self.documents.iter().map(|(uri, _)| uri.clone()).collect();
+        for uri in uris {
+            let folder = self.folders.holding(&uri).cloned();
+            if !self.documents.rehome(&uri, folder.as_ref()) {
+                continue;
+            }
+            match folder {
+                Some(_) => self.diagnostics.schedule_now(uri),
+                None => self.diagnostics.clear(uri, &self.sender),
+            }
+        }
+    }
+
+    /// Work-done progress for folders just added: in the round under way, else in a new
+    /// round of their own.
+    fn report_progress_of(&mut self, started: &[PathBuf]) {
+        if !self.report_progress || started.is_empty() {
+            return;
+        }
+        if let Some(progress) = &mut self.progress
+            && started.iter().all(|root| progress.include(root.clone()))
+        {
+            return;
+        }
+        self.progress_rounds += 1;
+        self.progress = Some(IndexingProgress::start_round(
+            &self.sender,
+            self.progress_rounds,
+            started.to_vec(),
+        ));
+    }
+
+    /// A folder added after `initialize` whose first load failed: the client is told once.
+    fn report_failed_loads(&mut self) {
+        if self.added_loading.is_empty() {
+            return;
+        }
+        let failed: Vec<(PathBuf, String)> = self
+            .folders
+            .all()
+            .iter()
+            .filter(|f| self.added_loading.contains(f.root()))
+            .filter_map(|f| Some((f.root().to_path_buf(), f.live.load_error()?)))
+            .collect();
+        for (root, error) in failed {
+            self.added_loading.remove(&root);
+            self.show_message(
+                MessageType::WARNING,
+                format!(
+                    "sextant: cannot load the workspace folder {}: {error}",
+                    root.display()
+                ),
+            );
+        }
+        let ready: Vec<PathBuf> = self
+            .folders
+            .all()
+            .iter()
+            .filter(|f| f.live.is_ready())
+            .map(|f| f.root().to_path_buf())
+            .collect();
+        for root in ready {
+            self.added_loading.remove(&root);
+        }
+    }
+
+    /// Stops every request reading the folder at `root`: one not started yet is answered
+    /// here, a running one by its worker.
+    fn stop_requests_of(&mut self, root: &std::path::Path) {
+        for id in self.requests.cancel_reading(root) {
+            self.respond(requests::folder_removed(id));
+        }
+    }
+
+    fn show_message(&self, typ: MessageType, message: String) {
+        eprintln!("{message}");
+        let params = ShowMessageParams { typ, message };
+        let _ = self.sender.send(Message::Notification(Notification::new(
+            ShowMessage::METHOD.to_string(),
+            params,
+        )));
     }
 
     /// After `shutdown`, held requests are answered: nothing will change any more.
@@ -406,5 +603,35 @@ impl Server {
                 "cancelled before it started".into(),
             ));
         }
+    }
+}
+
+/// The answer to a request held over folders that changed since: the client asks again,
+/// of the folders served now (`retriggerRequest`, as the protocol has it for diagnostics).
+fn folders_changed(id: RequestId) -> Response {
+    Response {
+        id,
+        response_result: Err(lsp_server::ResponseError {
+            code: ErrorCode::ServerCancelled as i32,
+            message: "the workspace folders changed; ask again".into(),
+            data: Some(serde_json::json!({ "retriggerRequest": true })),
+        }),
+    }
+}
+
+/// Lets a removed folder's workspace wind down off the main loop: its writer may be in the
+/// middle of a first index, which its drop waits for. The workspace is dropped once
+/// nothing else holds it (its requests and diagnostics were cancelled, and end soon).
+fn retire(folder: Arc<Folder>) {
+    let spawned = std::thread::Builder::new()
+        .name("sextant-retire-folder".into())
+        .spawn(move || {
+            while Arc::strong_count(&folder) > 1 || Arc::strong_count(&folder.live) > 1 {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            drop(folder);
+        });
+    if let Err(e) = spawned {
+        eprintln!("sextant: lsp: winding down a removed workspace folder: {e}");
     }
 }

@@ -15,9 +15,9 @@
 //! positions in the negotiated encoding included, is in `to_proto` and `from_proto`.
 //! stdin is framed by `transport`, which bounds what a client can make the server allocate.
 //!
-//! Every workspace folder the client gives at `initialize` is a root of its own, a live
-//! workspace (`folders`); a request goes to the folder of the document it names, a question
-//! over the whole workspace to every folder. Only a `file` URI that names a path inside a
+//! Every workspace folder the client gives at `initialize`, or adds later, is a root of its
+//! own, a live workspace (`folders`); a request goes to the folder of the document it names,
+//! a question over the whole workspace to every folder. Only a `file` URI that names a path inside a
 //! folder, after percent-decoding and lexical normalisation, becomes a workspace document
 //! (`uri`); anything else is never overlaid, read from disk or indexed on the client's
 //! say-so.
@@ -66,13 +66,14 @@ pub fn run_stdio(
         return Ok(close(transport, false));
     };
     let encoding = line_index::PositionEncoding::negotiate(&init.capabilities);
+    let folders_change = given.is_none();
     let roots = match given {
         Some(root) => vec![root],
         None => workspace_roots(&init)?,
     };
 
     let result = serde_json::json!({
-        "capabilities": capabilities::server_capabilities(encoding),
+        "capabilities": capabilities::server_capabilities(encoding, folders_change),
         "serverInfo": { "name": "sextant", "version": env!("CARGO_PKG_VERSION") },
     });
     // `initialized` needs no wait: the main loop ignores it like any unknown notification.
@@ -99,6 +100,7 @@ pub fn run_stdio(
         report_progress,
     );
     server.formatter_trust = formatter_trust;
+    server.folders_change = folders_change;
     server.client = capabilities::ClientSupport::of(&init.capabilities);
     server.deep = deep::DeepDiagnostics::from_init(init.initialization_options.as_ref());
     server.run(&connection.receiver);

@@ -43,11 +43,34 @@ const QUEUED: u8 = 0;
 const RUNNING: u8 = 1;
 const WITHDRAWN: u8 = 2;
 
+/// The workspace folders a request reads.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Reads {
+    /// The folder at this root.
+    One(std::path::PathBuf),
+    /// Every folder (a question over the whole workspace).
+    #[default]
+    Every,
+}
+
+impl Reads {
+    fn includes(&self, root: &std::path::Path) -> bool {
+        match self {
+            Reads::One(one) => one == root,
+            Reads::Every => true,
+        }
+    }
+}
+
 /// One request between its arrival and its answer.
 #[derive(Default)]
 pub struct InFlight {
     /// Stops the request's work wherever it is (see `RequestCancel`).
     pub cancel: RequestCancel,
+    reads: Reads,
+    /// A folder it reads was removed while it ran: its answer says so (`ContentModified`),
+    /// not that the client cancelled it.
+    folder_removed: std::sync::atomic::AtomicBool,
     state: AtomicU8,
     /// Its place in the worker pool's queue, given back when it is withdrawn.
     queue_slot: std::sync::OnceLock<Arc<super::task_pool::QueueSlot>>,
@@ -96,12 +119,41 @@ pub enum Cancelled {
 pub struct InFlightRequests(Arc<DashMap<RequestId, Arc<InFlight>>>);
 
 impl InFlightRequests {
-    /// Registers a queued request; `None` if a request with this id is still in flight.
-    pub fn register(&self, id: RequestId) -> Option<Arc<InFlight>> {
+    /// Registers a queued request reading `reads`; `None` if a request with this id is still
+    /// in flight.
+    pub fn register(&self, id: RequestId, reads: Reads) -> Option<Arc<InFlight>> {
         match self.0.entry(id) {
             Entry::Occupied(_) => None,
-            Entry::Vacant(slot) => Some(slot.insert(Arc::default()).clone()),
+            Entry::Vacant(slot) => Some(
+                slot.insert(Arc::new(InFlight {
+                    reads,
+                    ..InFlight::default()
+                }))
+                .clone(),
+            ),
         }
+    }
+
+    /// The folder at `root` was removed: every request reading it stops. Gives the ids of
+    /// those withdrawn before they started, for the caller to answer; a running one's
+    /// worker answers `ContentModified`.
+    pub fn cancel_reading(&self, root: &std::path::Path) -> Vec<RequestId> {
+        let reading: Vec<(RequestId, Arc<InFlight>)> = self
+            .0
+            .iter()
+            .filter(|r| r.value().reads.includes(root))
+            .map(|r| (r.key().clone(), r.value().clone()))
+            .collect();
+        let mut withdrawn = Vec::new();
+        for (id, request) in reading {
+            request.folder_removed.store(true, Ordering::SeqCst);
+            request.cancel.cancel();
+            if request.withdraw() {
+                self.finish(&id, &request);
+                withdrawn.push(id);
+            }
+        }
+        withdrawn
     }
 
     /// Forgets a request about to be answered (only this registration of its id).
@@ -140,21 +192,20 @@ impl InFlightRequests {
 
 /// Runs a request on a worker and makes its answer; `None` when `$/cancelRequest`
 /// withdrew it before it started (the main loop has answered it; its handler never runs).
-/// `live` is where the test delay waits.
+/// The test delay, if any, waits in the workspace given with it.
 pub fn run(
-    live: &LiveWorkspace,
     requests: &InFlightRequests,
     request: &Arc<InFlight>,
     id: RequestId,
     method: &str,
     work: &RequestWork,
-    delay: Option<&TestDelay>,
+    delay: Option<(&LiveWorkspace, &TestDelay)>,
 ) -> Option<Outcome> {
     if !request.start() {
         return None;
     }
     let outcome = catch_unwind(AssertUnwindSafe(|| {
-        if let Some(delay) = delay {
+        if let Some((live, delay)) = delay {
             live.read(&request.cancel, |s| delay.wait(&s.analysis, &id))?;
         }
         work(&request.cancel)
@@ -166,6 +217,9 @@ pub fn run(
     Some(Outcome::Answer(match outcome {
         Ok(Ok(Ok(value))) => Response::new_ok(id, value),
         Ok(Ok(Err(error))) => error.into_response(id),
+        Ok(Err(ReadError::Cancelled)) if request.folder_removed.load(Ordering::SeqCst) => {
+            folder_removed(id)
+        }
         Ok(Err(ReadError::Cancelled)) => {
             Response::new_err(id, ErrorCode::RequestCanceled as i32, "cancelled".into())
         }
@@ -178,6 +232,16 @@ pub fn run(
             format!("{method} panicked"),
         ),
     }))
+}
+
+/// The answer to a request stopped because a folder it reads was removed: what it asked
+/// changed under it, and the client may ask again.
+pub fn folder_removed(id: RequestId) -> Response {
+    Response::new_err(
+        id,
+        ErrorCode::ContentModified as i32,
+        "a workspace folder it reads was removed; ask again".into(),
+    )
 }
 
 /// How a request's run ended.
@@ -243,8 +307,11 @@ mod tests {
     fn a_queued_request_is_withdrawn_once_and_never_started() {
         let requests = InFlightRequests::default();
         let id = RequestId::from(3);
-        let request = requests.register(id.clone()).unwrap();
-        assert!(requests.register(id.clone()).is_none(), "duplicate id");
+        let request = requests.register(id.clone(), Reads::Every).unwrap();
+        assert!(
+            requests.register(id.clone(), Reads::Every).is_none(),
+            "duplicate id"
+        );
         assert_eq!(requests.cancel(&id), Cancelled::Withdrawn);
         assert!(request.cancel.is_cancelled());
         assert!(!request.start());
@@ -256,7 +323,7 @@ mod tests {
     fn a_running_request_is_cancelled_but_answered_by_its_worker() {
         let requests = InFlightRequests::default();
         let id = RequestId::from("r".to_string());
-        let request = requests.register(id.clone()).unwrap();
+        let request = requests.register(id.clone(), Reads::Every).unwrap();
         assert!(request.start());
         assert_eq!(requests.cancel(&id), Cancelled::Running);
         assert!(request.cancel.is_cancelled());
@@ -266,12 +333,37 @@ mod tests {
     }
 
     #[test]
+    fn removing_a_folder_stops_the_requests_reading_it_and_no_other() {
+        let requests = InFlightRequests::default();
+        let (a, b) = (
+            std::path::PathBuf::from("/a"),
+            std::path::PathBuf::from("/b"),
+        );
+        let queued = requests
+            .register(RequestId::from(1), Reads::One(a.clone()))
+            .unwrap();
+        let running = requests.register(RequestId::from(2), Reads::Every).unwrap();
+        assert!(running.start());
+        let other = requests
+            .register(RequestId::from(3), Reads::One(b))
+            .unwrap();
+        // The queued one is withdrawn (its caller answers it); the running one is stopped
+        // and answered by its worker as a removal, not as a client's cancellation.
+        assert_eq!(requests.cancel_reading(&a), vec![RequestId::from(1)]);
+        assert!(!queued.start());
+        assert!(running.cancel.is_cancelled());
+        assert!(running.folder_removed.load(Ordering::SeqCst));
+        assert!(!other.cancel.is_cancelled());
+        assert_eq!(requests.len(), 2);
+    }
+
+    #[test]
     fn finishing_an_old_registration_keeps_a_new_one() {
         let requests = InFlightRequests::default();
         let id = RequestId::from(1);
-        let old = requests.register(id.clone()).unwrap();
+        let old = requests.register(id.clone(), Reads::Every).unwrap();
         requests.finish(&id, &old);
-        let new = requests.register(id.clone()).unwrap();
+        let new = requests.register(id.clone(), Reads::Every).unwrap();
         requests.finish(&id, &old);
         assert_eq!(requests.len(), 1);
         requests.finish(&id, &new);

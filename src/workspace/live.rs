@@ -389,13 +389,19 @@ impl LiveWorkspace {
         self.shared.status.lock().unwrap().revision
     }
 
-    /// A channel that receives each new revision as it is published, for a loop that
-    /// sleeps until the workspace changes. It holds the latest revision only; the writer
+    /// A channel that receives each new revision as it is published (and a wake-up when the
+    /// first index is published or fails), for a loop that sleeps until the workspace
+    /// changes. It holds the latest revision only; the writer
     /// never waits for a slow receiver.
     pub fn subscribe(&self) -> crossbeam_channel::Receiver<u64> {
         let (tx, rx) = crossbeam_channel::bounded(1);
         self.shared.subscribers.lock().unwrap().push(tx);
         rx
+    }
+
+    /// Whether the first index is published (cheaper than [`LiveWorkspace::status`]).
+    pub fn is_ready(&self) -> bool {
+        self.shared.snapshot.lock().unwrap().is_some()
     }
 
     /// Why the first load failed, if it did (readers then get `ReadError::LoadFailed`).
@@ -447,6 +453,16 @@ impl LiveWorkspace {
         }
     }
 
+    /// [`LiveWorkspace::set_overlay`] without waiting for it to be applied (a workspace still
+    /// in its first index applies it after): a read after this call still sees it, since
+    /// the read's sync follows it through the writer's queue.
+    pub fn set_overlay_later(&self, rel: &str, text: Option<String>) {
+        let (reply_tx, _) = mpsc::channel();
+        let _ = self
+            .tx
+            .send(Message::Overlay(rel.to_string(), text, reply_tx));
+    }
+
     /// Runs `query` on the current snapshot as [`LiveWorkspace::read`] does; but when the
     /// first index is still running after [`PARTIAL_AFTER`], runs `partial` on what it has
     /// indexed so far instead of waiting (and without the read-your-writes wait, which
@@ -457,7 +473,38 @@ impl LiveWorkspace {
         query: impl Fn(&Snapshot) -> Result<T, crate::ide::Cancelled>,
         partial: impl Fn(&super::PartialIndex) -> Result<T, crate::ide::Cancelled> + Sync,
     ) -> Result<T, ReadError> {
-        self.read_while_indexing(cancel, WhileIndexing::Partial, &query, partial)
+        self.read_while_indexing(
+            cancel,
+            Instant::now(),
+            WhileIndexing::Partial,
+            &query,
+            partial,
+        )
+    }
+
+    /// [`LiveWorkspace::read_or_partial`] for a question asked at `asked` that can do
+    /// without this workspace (one of several roots): [`PARTIAL_AFTER`] counts from then,
+    /// and when the first index has built no shard by that time, `None`.
+    pub fn read_or_partial_since<T: Send>(
+        &self,
+        cancel: &RequestCancel,
+        asked: Instant,
+        query: impl Fn(&Snapshot) -> Result<T, crate::ide::Cancelled>,
+        partial: impl Fn(&super::PartialIndex) -> Result<T, crate::ide::Cancelled> + Sync,
+    ) -> Result<Option<T>, ReadError> {
+        while !cancel.is_cancelled() && !self.is_ready() && self.load_error().is_none() {
+            let indexing = self.shared.partial.lock().unwrap().clone();
+            if indexing.is_some_and(|indexing| indexing.shards_built() > 0) {
+                break;
+            }
+            if asked.elapsed() >= PARTIAL_AFTER {
+                return Ok(None);
+            }
+            std::thread::sleep(CANCEL_POLL);
+        }
+        let when = WhileIndexing::Partial;
+        self.read_while_indexing(cancel, asked, when, &query, partial)
+            .map(Some)
     }
 
     /// Runs `query` as [`LiveWorkspace::read`] does; but while the first index runs, once
@@ -473,20 +520,22 @@ impl LiveWorkspace {
     ) -> Result<T, ReadError> {
         match when {
             WhileIndexing::Wait => self.read(cancel, &query),
-            _ => self.read_while_indexing(cancel, when, &query, |p| query(&p.snapshot)),
+            _ => self
+                .read_while_indexing(cancel, Instant::now(), when, &query, |p| query(&p.snapshot)),
         }
     }
 
     /// The loop behind [`LiveWorkspace::read_or_partial`] and [`LiveWorkspace::read_early`]:
     /// `early` runs on the index under way when `when` allows, else `query` once it is done.
+    /// `asked`: when the question was asked.
     fn read_while_indexing<T: Send>(
         &self,
         cancel: &RequestCancel,
+        asked: Instant,
         when: WhileIndexing,
         query: impl Fn(&Snapshot) -> Result<T, crate::ide::Cancelled>,
         early: impl Fn(&super::PartialIndex) -> Result<T, crate::ide::Cancelled> + Sync,
     ) -> Result<T, ReadError> {
-        let asked = Instant::now();
         loop {
             if cancel.is_cancelled() {
                 return Err(ReadError::Cancelled);
@@ -864,7 +913,7 @@ const CANCEL_POLL: Duration = Duration::from_millis(20);
 /// How long a read waits for the first index before answering from what is indexed so far:
 /// long enough for a warm start's index (read from the persistent cache) to finish, so that
 /// only a long first index gives partial answers.
-const PARTIAL_AFTER: Duration = Duration::from_secs(1);
+pub const PARTIAL_AFTER: Duration = Duration::from_secs(1);
 
 /// Cancels one request's work wherever it is: waiting for the writer, or running queries on
 /// any number of database handles (each attempt's token is handed to [`RequestCancel::watch`]).
@@ -1136,6 +1185,8 @@ fn first_index(
             *shared.load_error.lock().unwrap() = Some(e);
             let _guard = shared.snapshot.lock().unwrap();
             shared.published.notify_all();
+            // A loop waiting for this workspace learns that it will not come.
+            wake_subscribers(shared, 0);
             None
         }
     }
@@ -1624,23 +1675,34 @@ fn spawn_background_check(shared: Arc<Shared>) -> Option<Sender<u64>> {
 }
 
 fn publish(host: &Host, shared: &Shared, revision: u64) {
-    *shared.snapshot.lock().unwrap() = Some(Snapshot::of(host, revision));
+    let first = shared
+        .snapshot
+        .lock()
+        .unwrap()
+        .replace(Snapshot::of(host, revision))
+        .is_none();
     let changed = {
         let mut status = shared.status.lock().unwrap();
-        let changed = status.revision != revision;
+        // The first index wakes subscribers too: a reader left waiting for it may answer.
+        let changed = status.revision != revision || first;
         status.checked &= !changed;
         status.revision = revision;
         status.config_error = host.config_error.clone();
         changed
     };
     if changed {
-        // A full channel already holds a wake-up; a closed one lost its receiver.
-        shared.subscribers.lock().unwrap().retain(|tx| {
-            !matches!(
-                tx.try_send(revision),
-                Err(crossbeam_channel::TrySendError::Disconnected(_))
-            )
-        });
+        wake_subscribers(shared, revision);
     }
     shared.published.notify_all();
+}
+
+/// Tells every [`LiveWorkspace::subscribe`]r of `revision`.
+fn wake_subscribers(shared: &Shared, revision: u64) {
+    // A full channel already holds a wake-up; a closed one lost its receiver.
+    shared.subscribers.lock().unwrap().retain(|tx| {
+        !matches!(
+            tx.try_send(revision),
+            Err(crossbeam_channel::TrySendError::Disconnected(_))
+        )
+    });
 }

@@ -470,9 +470,22 @@ impl Host {
             let slowed = crate::testing::hooks()
                 .index_shard_pause
                 .map(SlowedShards::new);
-            let on_shard = |built| match &slowed {
-                Some(slowed) => slowed.tell_later(&shards, built),
-                None => shards.store(built, std::sync::atomic::Ordering::Release),
+            let paused = crate::testing::hooks()
+                .load_pause
+                .as_ref()
+                .filter(|(name, _)| host.root.file_name() == Some(std::ffi::OsStr::new(name)))
+                .map(|(_, pause)| *pause);
+            let on_shard = |built: u32| {
+                // Paused: the first shard alone is told built until the pause is over.
+                let built = if paused.is_some() {
+                    built.min(1)
+                } else {
+                    built
+                };
+                match &slowed {
+                    Some(slowed) => slowed.tell_later(&shards, built),
+                    None => shards.store(built, std::sync::atomic::Ordering::Release),
+                }
             };
             // Only readers of the partial index hold this host's snapshots, and they never
             // write, so nothing can cancel the priming.
@@ -481,6 +494,9 @@ impl Host {
                 .prime_caches_by_shard(priming, &|| indexing.inc(), &on_shard);
             if let Some(slowed) = &slowed {
                 slowed.wait_for_the_last();
+            }
+            if let Some(pause) = paused {
+                std::thread::sleep(pause);
             }
             if let Some(sink) = &options.indexing {
                 (sink.0)(None);

@@ -61,7 +61,7 @@ async def test_each_folder_answers_for_its_own_documents(client, tmp_path):
     roots = {"py": py, "ts": ts}
     result = await start_folders(client, py, ts)
     folders = result.capabilities.workspace.workspace_folders
-    assert (folders.supported, folders.change_notifications) == (True, None)
+    assert (folders.supported, folders.change_notifications) == (True, True)
 
     # Every folder's matches, ranked as each folder ranks them, ties in the folders' order.
     found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="load"))
@@ -139,13 +139,280 @@ def test_a_question_of_every_folder_is_cancelled_and_shutdown_ends_them_all(tmp_
     try:
         folders = [{"uri": root.as_uri(), "name": root.name} for root in (py, ts)]
         answer = server.request(1, "initialize", {"processId": None, "capabilities": {}, "workspaceFolders": folders})
-        assert answer["result"]["capabilities"]["workspace"] == {"workspaceFolders": {"supported": True}}, answer
+        assert answer["result"]["capabilities"]["workspace"] == {"workspaceFolders": {"supported": True, "changeNotifications": True}}, answer
         server.notify("initialized", {})
         server.send({"id": 2, "method": "workspace/symbol", "params": {"query": "served"}})
         server.wait_for_stderr("test delay: workspace/symbol started, 6000 steps (request 2)")
         server.notify("$/cancelRequest", {"id": 2})
         assert server.response(2)["error"] == {"code": REQUEST_CANCELLED, "message": "cancelled"}
         server.wait_for_stderr("test delay: workspace/symbol stopped by cancellation")
+        assert server.request(99, "shutdown")["result"] is None
+        server.notify("exit")
+        assert server.wait()[0] == 0, server.stderr
+    finally:
+        server.kill()
+
+
+CONTENT_MODIFIED = -32801
+
+
+def folder(root: Path) -> types.WorkspaceFolder:
+    return types.WorkspaceFolder(uri=root.as_uri(), name=root.name)
+
+
+def change_folders(client, added=(), removed=()):
+    client.workspace_did_change_workspace_folders(
+        types.DidChangeWorkspaceFoldersParams(
+            event=types.WorkspaceFoldersChangeEvent(added=[folder(r) for r in added], removed=[folder(r) for r in removed])
+        )
+    )
+
+
+async def symbols(client, roots: dict[str, Path], query: str):
+    found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query=query))
+    return [(s.name, *where(roots, s.location.uri)) for s in found]
+
+
+@pytest.mark.asyncio
+async def test_a_folder_added_at_run_time_is_served_with_the_editors_texts(client, tmp_path):
+    py = write(tmp_path / "py", PYTHON)
+    ts = write(tmp_path / "ts", TYPESCRIPT)
+    roots = {"py": py, "ts": ts}
+    await start_folders(client, py)
+    assert await symbols(client, roots, "load") == [("load", "py", "models.py"), ("load_many", "py", "models.py")]
+
+    # Opened while no folder holds it: nothing is published, and a request is refused.
+    app = ts / "app.ts"
+    edited = 'import { load } from "./lib";\nimport { loadAll } from "./lib";\n\nconst n = load(2);\n'
+    open_doc(client, app, edited, "typescript")
+    document, position = at(app, 3, 10)
+    with pytest.raises(Exception, match="is not a document of this workspace"):
+        await client.text_document_definition_async(types.DefinitionParams(text_document=document, position=position))
+
+    change_folders(client, added=[ts])
+    # The open document is checked in its new folder, under that folder's `sextant.toml`.
+    published = await wait_diagnostics(client, app.as_uri(), lambda d: len(d) > 0)
+    assert summary(published) == [
+        ("SX006", types.DiagnosticSeverity.Error, "'loadAll' imported from './lib' but unused", (1, 9, 1, 16))
+    ]
+    # The editor's text, not the disk's: `load` is called at column 10 only there.
+    found = await client.text_document_definition_async(types.DefinitionParams(text_document=document, position=position))
+    assert [(*where(roots, l.uri), l.range.start.line, l.range.start.character) for l in found] == [("ts", "lib.ts", 0, 16)]
+    assert await symbols(client, roots, "load") == [
+        ("load", "py", "models.py"),
+        ("load", "ts", "lib.ts"),
+        ("loadAll", "ts", "lib.ts"),
+        ("load_many", "py", "models.py"),
+    ]
+
+    # Adding a folder already served, or removing one that is not, changes nothing.
+    change_folders(client, added=[ts, py], removed=[tmp_path / "never-added"])
+    assert await symbols(client, roots, "load") == [
+        ("load", "py", "models.py"),
+        ("load", "ts", "lib.ts"),
+        ("loadAll", "ts", "lib.ts"),
+        ("load_many", "py", "models.py"),
+    ]
+
+
+@pytest.mark.asyncio
+async def test_a_removed_folder_stops_and_its_diagnostics_are_cleared(client, tmp_path):
+    py = write(tmp_path / "py", PYTHON)
+    ts = write(tmp_path / "ts", TYPESCRIPT)
+    roots = {"py": py, "ts": ts}
+    await start_folders(client, py, ts)
+    app = ts / "app.ts"
+    open_doc(client, app, TYPESCRIPT["app.ts"], "typescript")
+    published = await wait_diagnostics(client, app.as_uri(), lambda d: len(d) > 0)
+    assert [d.code for d in published] == ["SX006"]
+
+    change_folders(client, removed=[ts])
+    assert list(await wait_diagnostics(client, app.as_uri(), lambda d: len(d) == 0)) == []
+    assert await symbols(client, roots, "load") == [("load", "py", "models.py"), ("load_many", "py", "models.py")]
+    document, position = at(app, 3, 1)
+    with pytest.raises(Exception, match="is not a document of this workspace"):
+        await client.text_document_hover_async(types.HoverParams(text_document=document, position=position))
+    report = await client.workspace_diagnostic_async(types.WorkspaceDiagnosticParams(previous_result_ids=[]))
+    assert sorted((*where(roots, item.uri), [d.code for d in item.items]) for item in report.items) == [
+        ("py", "main.py", ["SX006"]),
+    ]
+
+    # Served again, it picks the open document up again with the text the editor holds.
+    change_folders(client, added=[ts])
+    published = await wait_diagnostics(client, app.as_uri(), lambda d: len(d) > 0)
+    assert [d.code for d in published] == ["SX006"]
+
+
+@pytest.mark.asyncio
+async def test_a_document_of_a_removed_folder_falls_back_to_the_folder_holding_it(client, tmp_path):
+    outer = write(tmp_path / "outer", {"sextant.toml": '[check]\nseverity = { unused-import = "error" }\n'})
+    inner = write(tmp_path / "outer" / "inner", {"b.py": "x = 1\n"})
+    await start_folders(client, outer, inner)
+    b = inner / "b.py"
+    open_doc(client, b, "import os\n", "python")
+    W, E = types.DiagnosticSeverity.Warning, types.DiagnosticSeverity.Error
+    published = await wait_diagnostics(client, b.as_uri(), lambda d: len(d) > 0)
+    assert summary(published) == [("SX006", W, "'os' imported but unused", (0, 7, 0, 9))]
+
+    # The outer folder holds it now: checked there (its settings), on the editor's text.
+    change_folders(client, removed=[inner])
+    published = await wait_diagnostics(client, b.as_uri(), lambda d: [x.severity for x in d] == [E])
+    assert summary(published) == [("SX006", E, "'os' imported but unused", (0, 7, 0, 9))]
+    symbols_found = await client.text_document_document_symbol_async(
+        types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=b.as_uri()))
+    )
+    assert symbols_found == []
+
+
+@pytest.mark.asyncio
+async def test_a_folder_that_cannot_be_served_is_said_and_the_others_go_on(client, tmp_path):
+    py = write(tmp_path / "py", PYTHON)
+    broken = write(tmp_path / "broken", {"a.py": "def lost():\n    pass\n", "sextant.toml": "[check\n"})
+    roots = {"py": py, "broken": broken}
+    await start_folders(client, py)
+
+    missing = tmp_path / "missing"
+    change_folders(client, added=[missing])
+    await client.wait_for_notification("window/showMessage")
+    change_folders(client, added=[broken])
+    await client.wait_for_notification("window/showMessage")
+    assert [(m.type, m.message) for m in client.messages] == [
+        (types.MessageType.Warning, f"sextant: cannot serve a workspace folder: {missing}: No such file or directory (os error 2)"),
+        (
+            types.MessageType.Warning,
+            f"sextant: cannot load the workspace folder {broken}: {broken}/sextant.toml: unclosed table, expected `]`",
+        ),
+    ]
+    assert await symbols(client, roots, "lo") == [("load", "py", "models.py"), ("load_many", "py", "models.py")]
+
+
+def test_a_folder_still_indexing_holds_back_no_answer_and_can_be_removed(tmp_path):
+    fast = write(tmp_path / "fast", {"a.py": "import os\n\n\ndef served():\n    pass\n"})
+    # Two shards of the symbol index (256 files each): the slow folder stops after the first.
+    many = {f"m{i:03}.py": f"import sys\n\n\ndef served_{i:03}():\n    pass\n" for i in range(300)}
+    many["m000.py"] += "\n\ndef early():\n    pass\n"
+    many["m299.py"] += "\n\ndef late():\n    pass\n"
+    slow = write(tmp_path / "slow", many)
+    server = RawLsp(env={"SEXTANT_TEST_LOAD_PAUSE_MS": "slow:600000"})
+    try:
+        folders = [{"uri": root.as_uri(), "name": root.name} for root in (fast, slow)]
+        answer = server.request(1, "initialize", {"processId": None, "capabilities": {}, "workspaceFolders": folders})
+        assert "result" in answer, answer
+        server.notify("initialized", {})
+        # The slow folder answers from the shard it has built, the fast one in full.
+        found = server.request(2, "workspace/symbol", {"query": "served"})["result"]
+        assert [(s["name"], s["location"]["uri"]) for s in found][:3] == [
+            ("served", (fast / "a.py").as_uri()),
+            ("served_000", (slow / "m000.py").as_uri()),
+            ("served_001", (slow / "m001.py").as_uri()),
+        ]
+        found = server.request(3, "workspace/symbol", {"query": "early"})["result"]
+        assert [(s["name"], s["location"]["uri"]) for s in found] == [("early", (slow / "m000.py").as_uri())]
+        assert server.request(4, "workspace/symbol", {"query": "late"})["result"] == []
+        # Diagnostics need the whole index: the slow folder is left out of the pull.
+        report = server.request(5, "workspace/diagnostic", {"previousResultIds": []})["result"]
+        assert [(item["uri"], [d["code"] for d in item["items"]]) for item in report["items"]] == [
+            ((fast / "a.py").as_uri(), ["SX006"])
+        ]
+        # A request reading the slow folder waits for its index; removing the folder ends it.
+        server.send({"id": 6, "method": "textDocument/hover", "params": {
+            "textDocument": {"uri": (slow / "m000.py").as_uri()}, "position": {"line": 3, "character": 4},
+        }})
+        server.notify("workspace/didChangeWorkspaceFolders", {"event": {"added": [], "removed": [folders[1]]}})
+        assert server.response(6)["error"] == {
+            "code": CONTENT_MODIFIED,
+            "message": "a workspace folder it reads was removed; ask again",
+        }
+        # Its workspace winds down off the main loop: the server goes on answering.
+        found = server.request(7, "workspace/symbol", {"query": "served"})["result"]
+        assert [(s["name"], s["location"]["uri"]) for s in found] == [("served", (fast / "a.py").as_uri())]
+        # A pull with nothing new is held; a folder added gives it back, to be asked again.
+        previous = [{"uri": (fast / "a.py").as_uri(), "value": report["items"][0]["resultId"]}]
+        server.send({"id": 8, "method": "workspace/diagnostic", "params": {"previousResultIds": previous}})
+        other = write(tmp_path / "other", {"c.py": "x = 1\n"})
+        server.notify("workspace/didChangeWorkspaceFolders", {"event": {"added": [{"uri": other.as_uri(), "name": "other"}], "removed": []}})
+        assert server.response(8)["error"] == {
+            "code": -32802,
+            "message": "the workspace folders changed; ask again",
+            "data": {"retriggerRequest": True},
+        }
+        assert server.request(99, "shutdown")["result"] is None
+        server.notify("exit")
+        assert server.wait()[0] == 0, server.stderr
+    finally:
+        server.kill()
+
+
+def test_a_held_pull_is_answered_when_a_folder_left_out_finishes_indexing(tmp_path):
+    fast = write(tmp_path / "fast", {"a.py": "import os\n"})
+    slow = write(tmp_path / "slow", {"b.py": "import sys\n"})
+    server = RawLsp(env={"SEXTANT_TEST_LOAD_PAUSE_MS": "slow:3000"})
+    try:
+        folders = [{"uri": root.as_uri(), "name": root.name} for root in (fast, slow)]
+        assert "result" in server.request(1, "initialize", {"processId": None, "capabilities": {}, "workspaceFolders": folders})
+        server.notify("initialized", {})
+        a, b = (fast / "a.py").as_uri(), (slow / "b.py").as_uri()
+        first = server.request(2, "workspace/diagnostic", {"previousResultIds": []})["result"]["items"]
+        previous = [{"uri": item["uri"], "value": item["resultId"]} for item in first if item["uri"] == a]
+        # Held while the slow folder indexes (or answered at once if it is done already).
+        second = server.request(3, "workspace/diagnostic", {"previousResultIds": previous})["result"]["items"]
+        assert sorted((item["uri"], item["kind"], [d["code"] for d in item.get("items", [])]) for item in second) == [
+            (a, "unchanged", []),
+            (b, "full", ["SX006"]),
+        ]
+        assert server.request(99, "shutdown")["result"] is None
+        server.notify("exit")
+        assert server.wait()[0] == 0, server.stderr
+    finally:
+        server.kill()
+
+
+@pytest.mark.asyncio
+async def test_an_added_folder_is_reported_in_a_progress_round_of_its_own(client, tmp_path):
+    import asyncio
+    import re
+
+    py = write(tmp_path / "py", PYTHON)
+    ts = write(tmp_path / "ts", TYPESCRIPT)
+    await client.initialize_session(
+        types.InitializeParams(
+            capabilities=types.ClientCapabilities(window=types.WindowClientCapabilities(work_done_progress=True)),
+            workspace_folders=[folder(py)],
+        )
+    )
+
+    async def ended(token: str) -> list:
+        deadline = asyncio.get_running_loop().time() + 60
+        while not any(isinstance(r, types.WorkDoneProgressEnd) for r in client.progress_reports.get(token, [])):
+            assert asyncio.get_running_loop().time() < deadline, client.progress_reports
+            await asyncio.sleep(0.05)
+        return client.progress_reports[token]
+
+    first = await ended("sextant/indexing")
+    assert re.fullmatch(r"indexed in \d+ ms", first[-1].message), first[-1].message
+    change_folders(client, added=[ts])
+    round = await ended("sextant/indexing/1")
+    kinds = [type(r).__name__ for r in round]
+    assert (kinds[0], kinds[-1], kinds.count("WorkDoneProgressEnd")) == ("WorkDoneProgressBegin", "WorkDoneProgressEnd", 1)
+    # Two folders are served now: the round names the one it reports on.
+    assert re.fullmatch(r"ts: indexed in \d+ ms", round[-1].message), round[-1].message
+    assert len(client.progress_reports["sextant/indexing"]) == len(first)
+
+
+def test_with_root_the_folders_stay_as_given(tmp_path):
+    py = write(tmp_path / "py", PYTHON)
+    ts = write(tmp_path / "ts", TYPESCRIPT)
+    server = RawLsp("--root", str(py))
+    try:
+        answer = server.request(1, "initialize", {"processId": None, "capabilities": {}})
+        assert answer["result"]["capabilities"]["workspace"] == {"workspaceFolders": {"supported": True}}, answer
+        server.notify("initialized", {})
+        server.notify("workspace/didChangeWorkspaceFolders", {"event": {"added": [{"uri": ts.as_uri(), "name": "ts"}], "removed": []}})
+        found = server.request(2, "workspace/symbol", {"query": "load"})["result"]
+        assert [(s["name"], s["location"]["uri"]) for s in found] == [
+            ("load", (py / "models.py").as_uri()),
+            ("load_many", (py / "models.py").as_uri()),
+        ]
         assert server.request(99, "shutdown")["result"] is None
         server.notify("exit")
         assert server.wait()[0] == 0, server.stderr
