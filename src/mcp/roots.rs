@@ -159,6 +159,18 @@ pub fn not_defined(mut error: ToolError, parts: &[RootPart]) -> ToolError {
     error
 }
 
+/// What the roots that answered from the files indexed so far had indexed, summed: the
+/// `partial` of an answer asked of every root (`None` when every root answered whole).
+pub fn indexed_in_all(parts: &[RootPart]) -> Option<Indexed> {
+    parts
+        .iter()
+        .filter_map(|part| part.partial)
+        .reduce(|sum, indexed| Indexed {
+            files_indexed: sum.files_indexed + indexed.files_indexed,
+            files_total: sum.files_total + indexed.files_total,
+        })
+}
+
 /// Each root's name with what it answered, in the roots' order.
 pub type Answers<T> = Vec<(String, Result<T, ToolError>)>;
 
