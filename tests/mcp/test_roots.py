@@ -327,6 +327,35 @@ async def test_a_root_still_indexing_answers_partially_and_says_so(shared_name):
         assert "partial" not in late and late["roots"] == EVERY_ROOT
 
 
+async def test_lookups_by_name_answer_from_a_root_still_indexing_and_say_so(shared_name):
+    billing, search = shared_name
+    # 300 more files: the second root's first index has two shards, each slowed down.
+    for i in range(300):
+        write(search, f"m{i:03}.py", f"def task_{i:03}():\n    return {i}\n")
+    env = {**os.environ, "SEXTANT_TEST_INDEX_SHARD_PAUSE_MS": "5000"}
+    async with stdio_session(billing, "--root", str(search), "--no-cache", env=env) as session:
+        # `task_001` is in the second root's first 256 files: it answers from them (the
+        # first root, whose files do not define it, answers once its index is done).
+        indexed = {"files_indexed": 256, "files_total": 302}
+        found = (await session.call_tool("find_definition", {"query": "task_001"})).structured_content
+        assert found == {
+            "definitions": [{"name": "task_001", "kind": "function", "path": "m001.py", "root": B, "line": 1}],
+            "partial": indexed,
+            "roots": [{"name": A}, {"name": B, "partial": indexed}],
+        }
+        read = (await session.call_tool("read_symbol", {"targets": [{"symbol": "task_001"}]})).structured_content
+        assert read_pieces_of(read) == [(B, "m001.py", 1, 2)]
+        assert (read["partial"], read["roots"]) == (indexed, [{"name": A}, {"name": B, "partial": indexed}])
+        # The second root's `settle` is in its unread files: the call waits for its index.
+        settle = (await session.call_tool("find_definition", {"query": "settle"})).structured_content
+        assert [(d["root"], d["path"]) for d in settle["definitions"]] == [(A, "shared.py"), (B, "shared.py")]
+        assert "partial" not in settle and settle["roots"] == EVERY_ROOT
+
+
+def read_pieces_of(data: dict) -> list[tuple]:
+    return [(p.get("root"), p["path"], p["start_line"], p["end_line"]) for p in data["pieces"]]
+
+
 async def test_roots_that_answer_too_late_are_given_up_before_the_call_times_out(two_roots):
     billing, search = two_roots
     # Every first shard takes 20 s; a root is waited for three quarters of the 4 s limit.

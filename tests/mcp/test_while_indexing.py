@@ -158,3 +158,22 @@ async def test_lookups_by_name_answer_from_the_files_indexed_so_far(tmp_path):
     # Once indexed, the same answers without the mark.
     assert late_definition == {"definitions": early_definition["definitions"]}
     assert {k: v for k, v in early_read.items() if k != "partial"} == late_read
+
+
+async def test_a_lookup_by_name_after_a_write_during_the_index_waits_and_sees_it(tmp_path):
+    """A partial answer is as fresh as the other early ones: once the disk changed under the
+    root, a lookup by name waits for the first index, whose answer has the change."""
+    root = tmp_path / "many"
+    many_files(root)
+    env = {**os.environ, "SEXTANT_TEST_INDEX_SHARD_PAUSE_MS": "2000"}
+    async with stdio_session(root, "--no-cache", env=env) as session:
+        first = await session.call_tool("read_file", {"path": "app/main.py"})
+        assert not first.is_error
+        write(root, "app/again.py", "def task_001():\n    return 1\n")
+        found = (await session.call_tool("find_definition", {"query": "task_001"})).structured_content
+    assert found == {
+        "definitions": [
+            {"name": "task_001", "kind": "function", "path": "app/again.py", "line": 1},
+            {"name": "task_001", "kind": "function", "path": "m001.py", "line": 1},
+        ]
+    }
