@@ -735,6 +735,8 @@ async def test_explore_asks_every_root_and_merges_what_the_terms_name(shared_nam
     write(search, "jobs.py", "from search import query\n\n\ndef run():\n    query(1)\n")
     async with stdio_session(billing, "--root", str(search)) as session:
         await both_indexed(session)
+        schema = {t.name: t.output_schema for t in (await session.list_tools()).tools}["explore"]
+        assert {"roots", "definitions", "tokens"} <= set(schema["properties"])
 
         # `settle` is defined in both roots, `run` and `query` in the second only: each root
         # explores the terms as it would alone, after a line naming it; call paths and

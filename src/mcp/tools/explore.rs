@@ -66,7 +66,7 @@ impl SextantServer {
     #[tool(
         description = "One read for a question (`terms`: names, files or plain words): the definitions named (source by file), call paths between them, their dependents.",
         input_schema = input_schema::<ExploreArgs>(),
-        output_schema = output_schema::<ExploreAnswer>(),
+        output_schema = output_schema::<ExploreData>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
     )]
     async fn explore(
