@@ -814,6 +814,15 @@ async def test_explore_over_every_root_keeps_to_one_budget(shared_name):
             (B, "settle", "shared.py", 1, "full"),
         ]
         assert cut.structured_content["truncated"] is True
+        # Shares too small for either root's `settle`: the first root alone, not nothing.
+        alone = await session.call_tool("explore", {"terms": terms, "max_tokens": 40})
+        assert alone.content[0].text == f"[{A}]\n" + SETTLE_OF_A
+        assert explored(alone.structured_content) == [
+            (A, "settle", "shared.py", 1, "full"),
+            (A, "settle_all", "shared.py", 5, "omitted"),
+            (B, "settle", "shared.py", 1, "omitted"),
+        ]
+        assert alone.structured_content["tokens"] == reference_tokens(alone.content[0].text) <= 40
         # Whatever the budget, the text's exact count, never over it. (The shares count each
         # root's part apart, where the parts' joins may merge tokens: a budget of exactly
         # the whole text's count may cut it, one a little larger does not.)

@@ -7,10 +7,13 @@
 //! the terms as it would alone (a name is resolved, a question read into names, call paths
 //! and dependents found within the root), and the answers of the roots the terms name
 //! something in go one after the other, each after a line naming its root, under the one
-//! budget, shared as `repo_map` shares it ([`roots::Roots::within_one_budget`]).
+//! budget, shared as `repo_map` shares it ([`roots::Roots::within_one_budget`]); when
+//! the shares hold nothing of any root, the first root naming something answers alone.
 //!
 //! Invariant: the text content is exactly the text `tokens` counts, within the budget;
 //! terms are matched against indexed names and paths only, never opened as paths.
+
+use std::time::Duration;
 
 use rmcp::{RoleServer, model::JsonObject, service::RequestContext, tool, tool_router};
 use schemars::JsonSchema;
@@ -112,15 +115,8 @@ impl SextantServer {
                 let roots = self.roots.clone();
                 let patience = self.limits.request_timeout() * 3 / 4;
                 self.run("explore", ctx, Lane::Compute, move |cancel| {
-                    let (answers, parts) = roots.within_one_budget(
-                        cancel,
-                        patience,
-                        budget,
-                        &explore_within,
-                        share,
-                        |answer| answer.text.clear(),
-                    )?;
-                    let answer = across(answers, &parts, budget);
+                    let (answer, parts) =
+                        explore_every_root(&roots, cancel, patience, budget, &explore_within)?;
                     Ok((answer, Some(parts)))
                 })
                 .await?
@@ -157,6 +153,63 @@ impl SextantServer {
 /// shown or left out for its budget), rather than only the note that they name nothing.
 fn names_something(answer: &ExploreAnswer) -> bool {
     !answer.definitions.is_empty() || !answer.files.is_empty() || answer.truncated
+}
+
+/// What explores the terms in a root within some tokens.
+type ExploreWithin =
+    dyn Fn(&LiveWorkspace, &RequestCancel, usize) -> Result<ExploreAnswer, ToolError> + Sync;
+
+/// Every root's exploration as one answer within `budget` ([`across`]), the budget shared
+/// by [`roots::Roots::within_one_budget`]; when the shares hold nothing of any root (each
+/// too small for its first definition), the first root the terms name something in
+/// explores alone within the whole budget, rather than showing nothing.
+fn explore_every_root(
+    served: &roots::Roots,
+    cancel: &RequestCancel,
+    patience: Duration,
+    budget: Budget,
+    explore_within: &ExploreWithin,
+) -> Result<(ExploreAnswer, Vec<RootPart>), ToolError> {
+    let (mut answers, parts) =
+        served.within_one_budget(cancel, patience, budget, explore_within, share, |answer| {
+            answer.text.clear()
+        })?;
+    let answer = across(answers.clone(), &parts, budget);
+    let shows_nothing =
+        answer.files.is_empty() && answer.definitions.iter().all(|d| d.shown == Shown::Omitted);
+    let Some(first) = answers.iter().position(|(_, a)| names_something(a)) else {
+        return Ok((answer, parts));
+    };
+    if !shows_nothing {
+        return Ok((answer, parts));
+    }
+    let notes: String = parts.iter().filter_map(RootPart::note).collect();
+    let name = answers[first].0.clone();
+    let room = budget
+        .max_tokens
+        .saturating_sub(budget.encoding.count(&roots::opening(&name, true)))
+        .saturating_sub(budget.encoding.count(&notes));
+    let index = served.names().iter().position(|n| *n == name);
+    match explore_within(served.live(index.unwrap_or_default()), cancel, room) {
+        Ok(alone) => {
+            answers[first].1 = alone;
+            for (_, other) in answers.iter_mut().filter(|(n, _)| *n != name) {
+                left_out(other);
+            }
+            Ok((across(answers, &parts, budget), parts))
+        }
+        // Too late for it: the answer showing nothing stands.
+        Err(_) => Ok((answer, parts)),
+    }
+}
+
+/// A root's exploration left out of an answer asked of every root: nothing of it shown.
+fn left_out(answer: &mut ExploreAnswer) {
+    answer.text.clear();
+    answer.files.clear();
+    for definition in &mut answer.definitions {
+        definition.shown = Shown::Omitted;
+    }
 }
 
 /// How a root's exploration takes part in the budget of an answer asked of every root: a
