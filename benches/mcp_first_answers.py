@@ -11,8 +11,10 @@ one call of each tool that answers during the first index: questions about the f
 `TIMEOUT` (the request limit passed while it waited) is sent again; each tool's time is
 from the process's start to its first answer, with the number of timeouts before it.
 Once the index is ready, each call is asked again: every early answer must equal it (the
-script exits 1 otherwise and prints what differs). `lookup_symbol` is timed too: before the
-index is done, it answers from the files indexed so far (`partial`).
+script exits 1 otherwise and prints what differs). `lookup_symbol`, and `find_definition`
+and `read_symbol` by the name --pattern ends with, are timed too: before the index is
+done, they answer from the files indexed so far (`partial`) once those define the name,
+and such an answer must hold only what the answer after the index holds.
 
 With --baseline, a second build is measured the same way in the same run, on the same
 tree (after this build's, or before it with --baseline-first), and the table shows both
@@ -42,7 +44,26 @@ def calls(args) -> list[tuple[str, dict]]:
         ("format_source", {"path": path, "check": "off"}),
         ("search", {"pattern": args.pattern}),
         ("lookup_symbol", {"query": args.pattern.split()[-1]}),
+        ("find_definition by name", {"query": args.pattern.split()[-1]}),
+        ("read_symbol by name", {"targets": [{"symbol": args.pattern.split()[-1]}]}),
     ]
+
+
+def tool(label: str) -> str:
+    """The tool a call's label names (`find_definition by name`: `find_definition`)."""
+    return label.split()[0]
+
+
+def within(early: dict, after: dict) -> bool:
+    """Whether a partial answer by name holds only what the answer after the index holds:
+    its definitions, or its pieces and candidates, among the final ones."""
+    if "definitions" in early:
+        return all(d in after["definitions"] for d in early["definitions"])
+    final = {json.dumps(p, sort_keys=True) for p in after.get("pieces", [])}
+    final |= {json.dumps(c, sort_keys=True) for a in after.get("ambiguous", []) for c in a["candidates"]}
+    shown = [json.dumps(p, sort_keys=True) for p in early.get("pieces", [])]
+    shown += [json.dumps(c, sort_keys=True) for a in early.get("ambiguous", []) for c in a["candidates"]]
+    return all(item in final for item in shown)
 
 
 def is_timeout(result) -> bool:
@@ -62,7 +83,7 @@ async def first_answers(sextant: str, args) -> dict:
         async def ask(name, arguments):
             timeouts = 0
             while True:
-                result = await session.call_tool(name, arguments)
+                result = await session.call_tool(tool(name), arguments)
                 if not is_timeout(result):
                     break
                 timeouts += 1
@@ -78,7 +99,7 @@ async def first_answers(sextant: str, args) -> dict:
         found["index ready"] = (time.perf_counter() - started, 0, None)
         found["after"] = {}
         for name, arguments in calls(args):
-            found["after"][name] = content(await session.call_tool(name, arguments))
+            found["after"][name] = content(await session.call_tool(tool(name), arguments))
     return found
 
 
@@ -112,9 +133,12 @@ def main() -> int:
     for label, _ in builds:
         for name, _ in calls(args):
             early, after = runs[label][name][2], runs[label]["after"][name]
-            if name == "lookup_symbol" and "partial" in (early or {}):
+            if "partial" in (early or {}):
                 covered = early["partial"]
-                print(f"{label}: lookup_symbol's first answer searched {covered['files_indexed']} of {covered['files_total']} files")
+                print(f"{label}: {name}'s first answer searched {covered['files_indexed']} of {covered['files_total']} files")
+                if name != "lookup_symbol" and not within(early, after):
+                    exact = False
+                    print(f"  it holds what the answer after the index DOES NOT: {json.dumps(early)[:300]}")
                 continue
             if early != after:
                 exact = False

@@ -9,7 +9,7 @@ use proptest::{
     test_runner::{Config, TestRunner},
 };
 use sextant::{
-    ide::{Budget, Encoding, FileId, ReadRequest, ReadStatus, ReadTarget},
+    ide::{Budget, Encoding, FileId, NameScope, ReadRequest, ReadStatus, ReadTarget},
     workspace::{Host, LoadOptions},
 };
 
@@ -84,6 +84,7 @@ fn answers_stay_within_their_budget_and_count_their_own_text() {
                     .collect(),
                 context_lines,
                 path_prefix: None,
+                names: NameScope::Workspace,
                 budget: Budget {
                     encoding,
                     max_tokens,

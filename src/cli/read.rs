@@ -10,8 +10,8 @@ use clap::Args;
 use super::{CliError, GlobalArgs, cancelled, load_workspace, workspace_relative};
 use crate::{
     ide::{
-        Budget, ColumnUnit, Encoding, Failure as _, FileId, PackEntry, PackMode, PackRequest,
-        PackSource, PackStyle, ReadCursor, ReadRequest, ReadTarget,
+        Budget, ColumnUnit, Encoding, Failure as _, FileId, NameScope, PackEntry, PackMode,
+        PackRequest, PackSource, PackStyle, ReadCursor, ReadRequest, ReadTarget,
     },
     workspace::Host,
 };
@@ -204,6 +204,7 @@ pub fn read(g: &GlobalArgs, args: &ReadArgs) -> Result<(String, ExitCode), CliEr
         targets,
         context_lines: args.context,
         path_prefix: args.path_prefix.clone(),
+        names: NameScope::Workspace,
         budget: Budget {
             encoding: args.encoding,
             max_tokens: args.max_tokens,

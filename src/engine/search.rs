@@ -13,14 +13,28 @@ use crate::{
     semantic::{
         import_graph::import_graph,
         imports::file_imports,
+        index::{MatchTier, SymbolIndex},
         names::{
             BindingKind, OccurrenceId, Role, go,
-            identifiers::identifier_index,
+            identifiers::{file_identifiers, identifier_index},
             resolve::{Resolver, Target},
             spaces::Space,
         },
     },
 };
+
+/// Which files a lookup by name looks in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum NameScope {
+    /// Every file that can mention the name (the identifier index).
+    #[default]
+    Workspace,
+    /// While the first index runs: the files of the symbol index's first this many
+    /// shards that define a symbol of the name (what is indexed so far). A qualifier is
+    /// matched as a module path or a class the file mentions, never followed through
+    /// imports, which would read the whole workspace.
+    FirstShards(u32),
+}
 
 /// How a definition or a reference was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
@@ -41,6 +55,16 @@ pub(crate) fn targets_named(
     written: &str,
     path_prefix: Option<&str>,
 ) -> Vec<Target> {
+    targets_named_in(resolver, written, path_prefix, NameScope::Workspace)
+}
+
+/// [`targets_named`] in the files `scope` says.
+pub(crate) fn targets_named_in(
+    resolver: &mut Resolver,
+    written: &str,
+    path_prefix: Option<&str>,
+    scope: NameScope,
+) -> Vec<Target> {
     let db = resolver.db();
     let workspace = resolver.workspace();
     let parts: Vec<&str> = written
@@ -50,15 +74,34 @@ pub(crate) fn targets_named(
     let Some((&name, qualifier)) = parts.split_last() else {
         return Vec::new();
     };
-    let index = identifier_index(db, workspace);
     // With a qualifier, a file can define the name only if its path is the module named or
     // it mentions the class named.
-    let class_files: HashSet<SourceFile> = qualifier
-        .last()
-        .map(|class| index.files(class).iter().copied().collect())
-        .unwrap_or_default();
+    let (files, class_files): (Vec<SourceFile>, HashSet<SourceFile>) = match scope {
+        NameScope::Workspace => {
+            let index = identifier_index(db, workspace);
+            let class_files = qualifier
+                .last()
+                .map(|class| index.files(class).iter().copied().collect())
+                .unwrap_or_default();
+            (index.files(name), class_files)
+        }
+        NameScope::FirstShards(shards) => {
+            let files = files_defining(db, workspace, name, shards);
+            let class_files = qualifier
+                .last()
+                .map(|class| {
+                    files
+                        .iter()
+                        .copied()
+                        .filter(|&file| file_identifiers(db, file).contains(class))
+                        .collect()
+                })
+                .unwrap_or_default();
+            (files, class_files)
+        }
+    };
     let mut targets = Vec::new();
-    for file in index.files(name) {
+    for file in files {
         let path = file.path(db);
         if path_prefix.is_some_and(|prefix| !path.starts_with(prefix)) {
             continue;
@@ -111,10 +154,27 @@ pub(crate) fn targets_named(
             }
         }
     }
-    if targets.is_empty() && !qualifier.is_empty() {
+    if targets.is_empty() && !qualifier.is_empty() && scope == NameScope::Workspace {
         targets = through_modules(resolver, name, qualifier, path_prefix);
     }
     targets
+}
+
+/// The files of the symbol index's first `shards` shards that define a symbol called
+/// `name`, in workspace order.
+fn files_defining(db: &dyn Db, workspace: Workspace, name: &str, shards: u32) -> Vec<SourceFile> {
+    let index = SymbolIndex::first_shards(db, workspace, shards);
+    let mut files: Vec<SourceFile> = Vec::new();
+    // Exact matches rank first, a name's definitions in workspace order.
+    for hit in index.search(name, usize::MAX, |_| true).hits {
+        if hit.tier != MatchTier::Exact {
+            break;
+        }
+        if !files.contains(&hit.entry.file) {
+            files.push(hit.entry.file);
+        }
+    }
+    files
 }
 
 /// `os.path.join` where no module is called `os.path`: a module named by the qualifier's

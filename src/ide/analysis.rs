@@ -375,7 +375,20 @@ impl Analysis {
         name: &str,
         path_prefix: Option<&str>,
     ) -> Cancellable<Vec<super::Definition>> {
-        self.with(|db| super::navigation::definition_by_name(db, self.workspace, name, path_prefix))
+        self.definition_by_name_in(name, path_prefix, super::NameScope::Workspace)
+    }
+
+    /// [`Analysis::definition_by_name`] in the files `scope` says (while the first index
+    /// runs, those of the symbol index's shards built so far).
+    pub fn definition_by_name_in(
+        &self,
+        name: &str,
+        path_prefix: Option<&str>,
+        scope: super::NameScope,
+    ) -> Cancellable<Vec<super::Definition>> {
+        self.with(|db| {
+            super::navigation::definition_by_name(db, self.workspace, name, path_prefix, scope)
+        })
     }
 
     /// The definitions `name` names, as the candidates a read, an edit or an impact of the

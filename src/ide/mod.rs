@@ -131,6 +131,7 @@ pub use text_encoding::{FileText, TextEncoding, Unencodable};
 pub use crate::checks::{Applicability, Code as DiagnosticCode, Severity};
 pub use crate::db::ManifestKind;
 pub use crate::db::records::{FileState, RecordCounts, RecordFile, RecordStore};
+pub use crate::engine::search::NameScope;
 pub use crate::engine::skeleton::ElisionKind;
 pub use crate::engine::tokens::{Budget, Encoding};
 pub use crate::semantic::projects::{Project as ProjectInfo, ProjectKind};

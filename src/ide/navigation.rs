@@ -15,7 +15,7 @@ use crate::{
     db::{Db, SourceFile, Workspace},
     engine::{
         definitions::{self, DefinitionSite, definitions_of},
-        search::{module_name, search_hits, targets_named},
+        search::{NameScope, module_name, search_hits, targets_named, targets_named_in},
     },
     semantic::{
         self,
@@ -159,9 +159,10 @@ pub(crate) fn definition_by_name(
     workspace: Workspace,
     name: &str,
     path_prefix: Option<&str>,
+    scope: NameScope,
 ) -> Vec<Definition> {
     let mut resolver = Resolver::new(db, workspace);
-    let targets = targets_named(&mut resolver, name, path_prefix);
+    let targets = targets_named_in(&mut resolver, name, path_prefix, scope);
     let mut found = Vec::new();
     for target in targets {
         for (file, site) in resolver.definitions(&target) {

@@ -256,17 +256,9 @@ impl LookupAnswer {
     ) -> LookupAnswer {
         let (answered, roots) = super::roots::split(parts, |(_, indexed)| *indexed);
         let (mut lists, mut names) = (Vec::new(), Vec::new());
-        let (mut total, mut partial) = (0, None::<Indexed>);
-        for (name, (search, indexed)) in answered {
+        let mut total = 0;
+        for (name, (search, _)) in answered {
             total += search.total;
-            if let Some(indexed) = &indexed {
-                let sum = partial.get_or_insert(Indexed {
-                    files_indexed: 0,
-                    files_total: 0,
-                });
-                sum.files_indexed += indexed.files_indexed;
-                sum.files_total += indexed.files_total;
-            }
             lists.push(search.symbols);
             names.push(name);
         }
@@ -286,7 +278,7 @@ impl LookupAnswer {
         for (hit, name) in answer.symbols.iter_mut().zip(names) {
             hit.root = Some(name);
         }
-        answer.partial = partial;
+        answer.partial = super::roots::indexed_in_all(&roots);
         answer.roots = Some(roots);
         answer
     }
@@ -470,7 +462,12 @@ impl DefinitionEntry {
 pub struct DefinitionAnswer {
     /// Where the name is defined (imports followed); empty when nothing is known.
     pub definitions: Vec<DefinitionEntry>,
-    /// Asked of every root: each root, in order, with `error` when it did not answer.
+    /// Present while the server's first index runs (by `query` only): the definitions
+    /// come from the files indexed so far, which define the name; others may define it too.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partial: Option<Indexed>,
+    /// Asked of every root: each root, in order, with `partial` when it answered from its
+    /// files indexed so far and `error` when it did not answer.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub roots: Option<Vec<super::roots::RootPart>>,
 }
@@ -482,19 +479,21 @@ impl DefinitionAnswer {
                 .into_iter()
                 .map(|d| DefinitionEntry::new(d, positions))
                 .collect(),
+            partial: None,
             roots: None,
         }
     }
 
-    /// Every root's definitions, in the roots' order, each saying its root.
+    /// Every root's definitions, in the roots' order, each saying its root (`partial` sums
+    /// the roots that answered from the files indexed so far).
     pub fn merged(
-        parts: super::roots::Answers<Vec<Definition>>,
+        parts: super::roots::Answers<(Vec<Definition>, Option<Indexed>)>,
         positions: Positions,
     ) -> DefinitionAnswer {
-        let (answered, roots) = super::roots::split(parts, |_| None);
+        let (answered, roots) = super::roots::split(parts, |(_, indexed)| *indexed);
         let definitions = answered
             .into_iter()
-            .flat_map(|(name, found)| {
+            .flat_map(|(name, (found, _))| {
                 found.into_iter().map(move |d| DefinitionEntry {
                     root: Some(name.clone()),
                     ..DefinitionEntry::new(d, positions)
@@ -503,6 +502,7 @@ impl DefinitionAnswer {
             .collect();
         DefinitionAnswer {
             definitions,
+            partial: super::roots::indexed_in_all(&roots),
             roots: Some(roots),
         }
     }

@@ -38,8 +38,9 @@ const PATH_ARGUMENTS: [&str; 4] = ["path", "file_path", "paths", "file_paths"];
 
 /// The tools whose question is a name or a pattern over the whole workspace: called with
 /// neither `root` nor a path on a server of several roots, they ask every root (a
-/// `read_symbol` target or an `impact` line range by path is read in the root holding it).
-pub const FAN_OUT_TOOLS: [&str; 10] = [
+/// `read_symbol` target or an `impact` line range by path is read in the root holding it;
+/// `explore`'s terms, which may be words, are read by every root).
+pub const FAN_OUT_TOOLS: [&str; 11] = [
     "lookup_symbol",
     "search",
     "find_definition",
@@ -50,6 +51,7 @@ pub const FAN_OUT_TOOLS: [&str; 10] = [
     "repo_map",
     "impact",
     "affected_tests",
+    "explore",
 ];
 
 /// Where a call answers from.
@@ -121,6 +123,28 @@ pub fn heading(root: &str) -> String {
     format!("[{root}]\n")
 }
 
+/// What opens a root's part of a text made of several roots' parts (each root's
+/// `repo_map`, `explore`): its [`heading`], after a blank line unless it opens the text.
+pub fn opening(root: &str, first: bool) -> String {
+    match first {
+        true => heading(root),
+        false => format!("\n{}", heading(root)),
+    }
+}
+
+/// How a root's answer, made within some tokens, takes part in one budget shared by the
+/// roots ([`Roots::within_one_budget`]).
+pub struct Share {
+    /// The tokens of its text.
+    pub tokens: usize,
+    /// Something was left out for its tokens: it could use more.
+    pub truncated: bool,
+    /// Its text has something to show (else it gets no [`opening`]).
+    pub shows: bool,
+    /// Its size, by which it gets half of its share.
+    pub weight: usize,
+}
+
 /// `budget` less the tokens of `root`'s [`heading`], for an answer from one root of
 /// several whose text opens with it ([`titled`]).
 pub fn room_for_heading(root: &str, budget: Budget) -> Budget {
@@ -159,15 +183,27 @@ pub fn not_defined(mut error: ToolError, parts: &[RootPart]) -> ToolError {
     error
 }
 
+/// What the roots that answered from the files indexed so far had indexed, summed: the
+/// `partial` of an answer asked of every root (`None` when every root answered whole).
+pub fn indexed_in_all(parts: &[RootPart]) -> Option<Indexed> {
+    parts
+        .iter()
+        .filter_map(|part| part.partial)
+        .reduce(|sum, indexed| Indexed {
+            files_indexed: sum.files_indexed + indexed.files_indexed,
+            files_total: sum.files_total + indexed.files_total,
+        })
+}
+
 /// Each root's name with what it answered, in the roots' order.
 pub type Answers<T> = Vec<(String, Result<T, ToolError>)>;
 
+/// The roots that answered, each with its answer, and how every root took part.
+pub type Split<T> = (Vec<(String, T)>, Vec<RootPart>);
+
 /// The roots that answered, each with its answer, and how every root took part (`partial`
 /// says which answers came from the files indexed so far), both in the roots' order.
-pub fn split<T>(
-    asked: Answers<T>,
-    partial: impl Fn(&T) -> Option<Indexed>,
-) -> (Vec<(String, T)>, Vec<RootPart>) {
+pub fn split<T>(asked: Answers<T>, partial: impl Fn(&T) -> Option<Indexed>) -> Split<T> {
     let (mut answered, mut parts) = (Vec::new(), Vec::new());
     for (name, answer) in asked {
         match answer {
@@ -368,6 +404,93 @@ impl Roots {
                 (root.info.name.clone(), answer)
             })
             .collect()
+    }
+
+    /// Every root's answer to a question whose text is bounded in tokens (`ask` answers
+    /// within the tokens given), under one `budget` for all their texts, each after its
+    /// [`opening`]: first each root answers within what the budget leaves after every
+    /// root's opening; then what it leaves after the openings of the roots that show
+    /// something and the notes of those that did not answer is shared among them
+    /// ([`split_budget`]: what each needs, and by its `weight`), and a root over its share,
+    /// or cut and given more now, answers again within it (a root too late for that is
+    /// `clear`ed). The answers, and how each root took part; fails when none answered.
+    pub fn within_one_budget<T: Send>(
+        &self,
+        cancel: &RequestCancel,
+        patience: Duration,
+        budget: Budget,
+        ask: impl Fn(&LiveWorkspace, &RequestCancel, usize) -> Result<T, ToolError> + Sync,
+        share: impl Fn(&T) -> Share,
+        clear: impl Fn(&mut T),
+    ) -> Result<Split<T>, ToolError> {
+        let started = Instant::now();
+        let names = self.names();
+        // The openings of the parts of `names`, in order: the first opens the text.
+        let openings = |names: &mut dyn Iterator<Item = &String>| -> usize {
+            names
+                .enumerate()
+                .map(|(i, name)| budget.encoding.count(&opening(name, i == 0)))
+                .sum()
+        };
+        // First, each root's answer within what every opening leaves.
+        let first_room = budget
+            .max_tokens
+            .saturating_sub(openings(&mut names.iter()));
+        let first = self.ask_every(cancel, patience, |live, cancel| {
+            ask(live, cancel, first_room)
+        });
+        let (mut answered, parts) = split(answered(first)?, |_| None);
+        // Then the shares of what the openings of the answers shown and the notes leave.
+        let notes: String = parts.iter().filter_map(RootPart::note).collect();
+        let shares: Vec<Share> = answered.iter().map(|(_, answer)| share(answer)).collect();
+        let shown = answered
+            .iter()
+            .zip(&shares)
+            .filter(|(_, share)| share.shows)
+            .map(|((name, _), _)| name);
+        let room = budget
+            .max_tokens
+            .saturating_sub(openings(&mut shown.into_iter()))
+            .saturating_sub(budget.encoding.count(&notes));
+        let needs: Vec<usize> = shares
+            .iter()
+            .map(|share| match share.truncated {
+                true => usize::MAX,
+                false => share.tokens,
+            })
+            .collect();
+        let weights: Vec<usize> = shares.iter().map(|share| share.weight).collect();
+        let given = split_budget(room, &needs, &weights);
+        let again: Vec<(String, usize)> = answered
+            .iter()
+            .zip(shares.iter().zip(&given))
+            .filter(|(_, (share, given))| {
+                share.tokens > **given || (share.truncated && **given > first_room)
+            })
+            .map(|((name, _), (_, given))| (name.clone(), *given))
+            .collect();
+        if !again.is_empty() {
+            let patience = patience.saturating_sub(started.elapsed());
+            let within = self.ask_every(cancel, patience, |live, cancel| {
+                let name = &names[self.index_of(live)];
+                match again.iter().find(|(root, _)| root == name) {
+                    Some((_, given)) => ask(live, cancel, *given).map(Some),
+                    None => Ok(None),
+                }
+            });
+            for (name, answer) in within {
+                let Some((_, kept)) = answered.iter_mut().find(|(root, _)| *root == name) else {
+                    continue;
+                };
+                match answer {
+                    Ok(Some(again)) => *kept = again,
+                    Ok(None) => {}
+                    // Too late for its share: its answer is left out.
+                    Err(_) => clear(kept),
+                }
+            }
+        }
+        Ok((answered, parts))
     }
 
     fn named(&self, given: &str) -> Result<Arc<LiveWorkspace>, ToolError> {

@@ -465,13 +465,17 @@ impl LiveWorkspace {
 
     /// Runs `query` on the current snapshot as [`LiveWorkspace::read`] does; but when the
     /// first index is still running after [`PARTIAL_AFTER`], runs `partial` on what it has
-    /// indexed so far instead of waiting (and without the read-your-writes wait, which
-    /// would last as long as the index).
+    /// indexed so far instead of waiting (without the read-your-writes wait, which would
+    /// last as long as the index, but only when nothing under the root changed since the
+    /// load read it: see [`LiveWorkspace::disk_unchanged`]). `partial` answering `None`
+    /// (a name not defined in the files indexed so far: a miss is no answer while files
+    /// are unread) is asked again once more shards are built, else the whole index waited
+    /// for.
     pub fn read_or_partial<T: Send>(
         &self,
         cancel: &RequestCancel,
         query: impl Fn(&Snapshot) -> Result<T, crate::ide::Cancelled>,
-        partial: impl Fn(&super::PartialIndex) -> Result<T, crate::ide::Cancelled> + Sync,
+        partial: impl Fn(&super::PartialIndex) -> Result<Option<T>, crate::ide::Cancelled> + Sync,
     ) -> Result<T, ReadError> {
         self.read_while_indexing(
             cancel,
@@ -503,7 +507,7 @@ impl LiveWorkspace {
             std::thread::sleep(CANCEL_POLL);
         }
         let when = WhileIndexing::Partial;
-        self.read_while_indexing(cancel, asked, when, &query, partial)
+        self.read_while_indexing(cancel, asked, when, &query, |p| partial(p).map(Some))
             .map(Some)
     }
 
@@ -520,13 +524,15 @@ impl LiveWorkspace {
     ) -> Result<T, ReadError> {
         match when {
             WhileIndexing::Wait => self.read(cancel, &query),
-            _ => self
-                .read_while_indexing(cancel, Instant::now(), when, &query, |p| query(&p.snapshot)),
+            _ => self.read_while_indexing(cancel, Instant::now(), when, &query, |p| {
+                query(&p.snapshot).map(Some)
+            }),
         }
     }
 
     /// The loop behind [`LiveWorkspace::read_or_partial`] and [`LiveWorkspace::read_early`]:
-    /// `early` runs on the index under way when `when` allows, else `query` once it is done.
+    /// `early` runs on the index under way when `when` allows (and is asked again, once
+    /// more shards are built, when it has no answer yet), else `query` once it is done.
     /// `asked`: when the question was asked.
     fn read_while_indexing<T: Send>(
         &self,
@@ -534,8 +540,10 @@ impl LiveWorkspace {
         asked: Instant,
         when: WhileIndexing,
         query: impl Fn(&Snapshot) -> Result<T, crate::ide::Cancelled>,
-        early: impl Fn(&super::PartialIndex) -> Result<T, crate::ide::Cancelled> + Sync,
+        early: impl Fn(&super::PartialIndex) -> Result<Option<T>, crate::ide::Cancelled> + Sync,
     ) -> Result<T, ReadError> {
+        // The shards built when `early` last had no answer.
+        let mut unanswered_at: Option<u32> = None;
         loop {
             if cancel.is_cancelled() {
                 return Err(ReadError::Cancelled);
@@ -556,7 +564,13 @@ impl LiveWorkspace {
                 // Every shard built: the whole answer, after the read-your-writes wait.
                 WhileIndexing::Partial if whole => return self.read(cancel, &query),
                 // The index may be done in a moment (a warm start's is): wait that long.
-                WhileIndexing::Partial => asked.elapsed() >= PARTIAL_AFTER && built > 0,
+                // The texts the load read must still be the disk's, as for `Answer`.
+                WhileIndexing::Partial => {
+                    asked.elapsed() >= PARTIAL_AFTER
+                        && built > 0
+                        && unanswered_at != Some(built)
+                        && self.disk_unchanged()
+                }
             };
             match indexing {
                 Some(indexing) if answer_now => {
@@ -571,7 +585,8 @@ impl LiveWorkspace {
                         None => early(&indexing),
                     };
                     match answered {
-                        Ok(value) => return Ok(value),
+                        Ok(Some(value)) => return Ok(value),
+                        Ok(None) => unanswered_at = Some(built),
                         Err(_) if cancel.is_cancelled() => return Err(ReadError::Cancelled),
                         // The first index is over and the host moves on: ask again.
                         Err(_) => {}

@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use sextant::{
     ide::{
-        Analysis, Definition, FileId, Fold, GraphQuery, ImportGraphView, ImportInfo, Outline,
-        ParseOptions, ParseOutput, ReferenceQuery, References, SymbolQuery, SymbolSearch,
+        Analysis, Definition, FileId, Fold, GraphQuery, ImportGraphView, ImportInfo, NameScope,
+        Outline, ParseOptions, ParseOutput, ReferenceQuery, References, SymbolQuery, SymbolSearch,
         SyntaxError, TextRange, WorkspaceStats,
     },
     workspace::{Host, LoadOptions, MemorySystem, manifests::manifest_kind},
@@ -87,6 +87,13 @@ pub fn imports(db: &TestDb, file: FileId) -> Vec<ImportInfo> {
 
 pub fn definition(db: &TestDb, file: FileId, offset: usize) -> Vec<Definition> {
     db.analysis.definition(file, offset).expect("not cancelled")
+}
+
+/// The definitions called `name` in the files `scope` says.
+pub fn definitions_named(db: &TestDb, name: &str, scope: NameScope) -> Vec<Definition> {
+    db.analysis
+        .definition_by_name_in(name, None, scope)
+        .expect("not cancelled")
 }
 
 pub fn incoming_calls(db: &TestDb, file: FileId, offset: usize) -> Vec<sextant::ide::Call> {

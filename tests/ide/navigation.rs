@@ -919,3 +919,51 @@ fn an_attribute_named_like_the_attribute_holding_it_resolves_to_an_end() {
         "#]],
     );
 }
+
+/// While the first index runs, a lookup by name looks in the files of the shards built so
+/// far (here the one shard of every file, or none) and finds there what the whole lookup
+/// finds, qualified names included; a module path it would follow through imports is not
+/// followed, since that reads every file.
+#[test]
+fn names_looked_up_in_the_first_shards_find_what_the_whole_lookup_finds_there() {
+    use sextant::ide::NameScope;
+    let (db, _, _) = analysis::analysis(
+        r#"
+        //- /pkg/geo.py
+        class Shape:
+            def area(self):
+                return 0
+
+        def area():
+            return 1
+        //- /pkg/api.py
+        from pkg import geo as shapes
+        "#,
+    );
+    let found = |name: &str, scope: NameScope| -> Vec<(String, u32)> {
+        analysis::definitions_named(&db, name, scope)
+            .into_iter()
+            .map(|d| {
+                (
+                    d.path.unwrap_or_default(),
+                    d.span.map_or(0, |s| s.start.line),
+                )
+            })
+            .collect()
+    };
+    let geo = |line: u32| ("pkg/geo.py".to_string(), line);
+    for (name, expected) in [
+        ("area", vec![geo(5), geo(2)]),
+        ("Shape.area", vec![geo(2)]),
+        ("geo.area", vec![geo(5)]),
+        ("Shape", vec![geo(1)]),
+    ] {
+        assert_eq!(found(name, NameScope::Workspace), expected, "{name}");
+        assert_eq!(found(name, NameScope::FirstShards(1)), expected, "{name}");
+        assert_eq!(found(name, NameScope::FirstShards(0)), vec![], "{name}");
+    }
+    // `pkg.api.shapes.area` leads through `api`'s import of `geo`: only the whole lookup
+    // follows it.
+    assert_eq!(found("api.shapes.area", NameScope::Workspace), vec![geo(5)]);
+    assert_eq!(found("api.shapes.area", NameScope::FirstShards(1)), vec![]);
+}

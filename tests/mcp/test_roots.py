@@ -327,6 +327,35 @@ async def test_a_root_still_indexing_answers_partially_and_says_so(shared_name):
         assert "partial" not in late and late["roots"] == EVERY_ROOT
 
 
+async def test_lookups_by_name_answer_from_a_root_still_indexing_and_say_so(shared_name):
+    billing, search = shared_name
+    # 300 more files: the second root's first index has two shards, each slowed down.
+    for i in range(300):
+        write(search, f"m{i:03}.py", f"def task_{i:03}():\n    return {i}\n")
+    env = {**os.environ, "SEXTANT_TEST_INDEX_SHARD_PAUSE_MS": "5000"}
+    async with stdio_session(billing, "--root", str(search), "--no-cache", env=env) as session:
+        # `task_001` is in the second root's first 256 files: it answers from them (the
+        # first root, whose files do not define it, answers once its index is done).
+        indexed = {"files_indexed": 256, "files_total": 302}
+        found = (await session.call_tool("find_definition", {"query": "task_001"})).structured_content
+        assert found == {
+            "definitions": [{"name": "task_001", "kind": "function", "path": "m001.py", "root": B, "line": 1}],
+            "partial": indexed,
+            "roots": [{"name": A}, {"name": B, "partial": indexed}],
+        }
+        read = (await session.call_tool("read_symbol", {"targets": [{"symbol": "task_001"}]})).structured_content
+        assert read_pieces_of(read) == [(B, "m001.py", 1, 2)]
+        assert (read["partial"], read["roots"]) == (indexed, [{"name": A}, {"name": B, "partial": indexed}])
+        # The second root's `settle` is in its unread files: the call waits for its index.
+        settle = (await session.call_tool("find_definition", {"query": "settle"})).structured_content
+        assert [(d["root"], d["path"]) for d in settle["definitions"]] == [(A, "shared.py"), (B, "shared.py")]
+        assert "partial" not in settle and settle["roots"] == EVERY_ROOT
+
+
+def read_pieces_of(data: dict) -> list[tuple]:
+    return [(p.get("root"), p["path"], p["start_line"], p["end_line"]) for p in data["pieces"]]
+
+
 async def test_roots_that_answer_too_late_are_given_up_before_the_call_times_out(two_roots):
     billing, search = two_roots
     # Every first shard takes 20 s; a root is waited for three quarters of the 4 s limit.
@@ -687,3 +716,138 @@ async def test_an_impact_by_name_comes_from_the_root_its_seeds_are_in(shared_nam
         only = await session.call_tool("impact", {"symbols": ["query"], "root": B})
         assert only.content[0].text == QUERY_IMPACT
         assert "root" not in only.structured_content and "roots" not in only.structured_content
+
+
+SETTLE_OF_A = "## shared.py\nshared.py:1-2 function settle\n```python\ndef settle(ledger):\n    return ledger\n```\n"
+SETTLE_OF_B = "## shared.py\nshared.py:1-2 function settle\n```python\ndef settle(batch):\n    return batch\n```\n"
+RUN_AND_QUERY_OF_B = (
+    "## jobs.py\njobs.py:4-5 function run\n```python\ndef run():\n    query(1)\n```\n"
+    "## search.py\nsearch.py:1-2 function query\n```python\ndef query(text):\n    return text\n```\n"
+)
+
+
+def explored(data: dict) -> list[tuple]:
+    return [(d.get("root"), d["term"], d["path"], d["line"], d["shown"]) for d in data["definitions"]]
+
+
+async def test_explore_asks_every_root_and_merges_what_the_terms_name(shared_name):
+    billing, search = shared_name
+    write(search, "jobs.py", "from search import query\n\n\ndef run():\n    query(1)\n")
+    async with stdio_session(billing, "--root", str(search)) as session:
+        await both_indexed(session)
+        schema = {t.name: t.output_schema for t in (await session.list_tools()).tools}["explore"]
+        assert {"roots", "definitions", "tokens"} <= set(schema["properties"])
+
+        # `settle` is defined in both roots, `run` and `query` in the second only: each root
+        # explores the terms as it would alone, after a line naming it; call paths and
+        # dependents are found within the root.
+        found = await session.call_tool("explore", {"terms": ["run", "query", "settle"]})
+        text = found.content[0].text
+        assert text == (
+            f"[{A}]\n" + SETTLE_OF_A + "named nothing: run, query\n"
+            f"\n[{B}]\n" + RUN_AND_QUERY_OF_B + SETTLE_OF_B
+            + "## call paths\nfunction run (jobs.py:4) -> function query (search.py:1)\n"
+            + "## dependents (1 within 2 steps, 0 tests)\njobs.py top level imports function query (search.py:1)\n"
+        )
+        assert found.structured_content == {
+            "tokens": reference_tokens(text),
+            "files_tokens": 52,
+            "encoding": "o200k_base",
+            "max_tokens": 8000,
+            "definitions": [
+                {"term": "settle", "name": "settle", "kind": "function", "path": "shared.py", "root": A, "line": 1, "end_line": 2, "shown": "full"},
+                {"term": "run", "name": "run", "kind": "function", "path": "jobs.py", "root": B, "line": 4, "end_line": 5, "shown": "full"},
+                {"term": "query", "name": "query", "kind": "function", "path": "search.py", "root": B, "line": 1, "end_line": 2, "shown": "full"},
+                {"term": "settle", "name": "settle", "kind": "function", "path": "shared.py", "root": B, "line": 1, "end_line": 2, "shown": "full"},
+            ],
+            "files": [],
+            "call_paths": [["function run (jobs.py:4)", "function query (search.py:1)"]],
+            "dependents_shown": 1,
+            "dependents": 1,
+            "truncated": False,
+            "roots": EVERY_ROOT,
+        }
+
+        # A name one root defines: that root's part alone; a term no root names is listed.
+        one = await session.call_tool("explore", {"terms": ["settle_all", "nowhere"]})
+        assert one.content[0].text == (
+            f"[{A}]\n## shared.py\nshared.py:5-6 function settle_all\n```python\ndef settle_all():\n    pass\n```\n"
+            "named nothing: nowhere\n"
+        )
+        assert explored(one.structured_content) == [(A, "settle_all", "shared.py", 5, "full")]
+        assert one.structured_content["not_found"] == ["nowhere"]
+        assert one.structured_content["tokens"] == reference_tokens(one.content[0].text)
+        assert tool_error(await session.call_tool("explore", {"terms": ["nowhere"]})) == {
+            "code": "NOT_FOUND",
+            "message": "no term names a definition or a file: nowhere",
+        }
+
+        # With `root`: that root's answer, byte for byte what a server of that root alone gives.
+        only = await session.call_tool("explore", {"terms": ["run", "query", "settle"], "root": B})
+    async with stdio_session(search) as alone:
+        await wait_until_indexed(alone)
+        expected = await alone.call_tool("explore", {"terms": ["run", "query", "settle"]})
+    assert only.content[0].text == expected.content[0].text
+    assert only.structured_content == expected.structured_content
+    assert "roots" not in only.structured_content and "root" not in only.structured_content["definitions"][0]
+
+
+async def test_explore_over_every_root_keeps_to_one_budget(shared_name):
+    billing, search = shared_name
+    async with stdio_session(billing, "--root", str(search)) as session:
+        await both_indexed(session)
+        terms = ["settle", "settle_all"]
+        whole = await session.call_tool("explore", {"terms": terms})
+        assert whole.content[0].text == (
+            f"[{A}]\n" + SETTLE_OF_A + "shared.py:5-6 function settle_all\n```python\ndef settle_all():\n    pass\n```\n"
+            f"\n[{B}]\n" + SETTLE_OF_B + "named nothing: settle_all\n"
+        )
+        needed = whole.structured_content["tokens"]
+        assert needed == reference_tokens(whole.content[0].text)
+        # The budget shared by the roots: the first, naming more, gets more; both show
+        # their `settle` whole, and the first's `settle_all` is left out.
+        cut = await session.call_tool("explore", {"terms": terms, "max_tokens": 80})
+        assert cut.content[0].text == f"[{A}]\n" + SETTLE_OF_A + f"\n[{B}]\n" + SETTLE_OF_B
+        assert explored(cut.structured_content) == [
+            (A, "settle", "shared.py", 1, "full"),
+            (A, "settle_all", "shared.py", 5, "omitted"),
+            (B, "settle", "shared.py", 1, "full"),
+        ]
+        assert cut.structured_content["truncated"] is True
+        # Shares too small for either root's `settle`: the first root alone, not nothing.
+        alone = await session.call_tool("explore", {"terms": terms, "max_tokens": 40})
+        assert alone.content[0].text == f"[{A}]\n" + SETTLE_OF_A
+        assert explored(alone.structured_content) == [
+            (A, "settle", "shared.py", 1, "full"),
+            (A, "settle_all", "shared.py", 5, "omitted"),
+            (B, "settle", "shared.py", 1, "omitted"),
+        ]
+        assert alone.structured_content["tokens"] == reference_tokens(alone.content[0].text) <= 40
+        # Whatever the budget, the text's exact count, never over it. (The shares count each
+        # root's part apart, where the parts' joins may merge tokens: a budget of exactly
+        # the whole text's count may cut it, one a little larger does not.)
+        for max_tokens in [1, 20, 50, 60, 70, 90, needed - 1, needed + 8]:
+            answer = await session.call_tool("explore", {"terms": terms, "max_tokens": max_tokens})
+            assert not answer.is_error, (max_tokens, answer)
+            data = answer.structured_content
+            assert data["tokens"] == reference_tokens(answer.content[0].text) <= max_tokens, (max_tokens, data)
+            assert data["truncated"] is (max_tokens < needed), (max_tokens, data)
+
+
+async def test_explore_names_a_root_that_does_not_answer(shared_name):
+    billing, search = shared_name
+    write(search, "sextant.toml", "[check\n")
+    async with stdio_session(billing, "--root", str(search)) as session:
+        await wait_until_indexed_in(session, A)
+        found = await session.call_tool("explore", {"terms": ["settle"]})
+        failed = found.structured_content["roots"][1]
+        assert (failed["name"], failed["error"]["code"]) == (B, "INTERNAL")
+        note = f"[root {B} did not answer: INTERNAL: {failed['error']['message']}]\n"
+        assert found.content[0].text == note + f"[{A}]\n" + SETTLE_OF_A
+        assert found.structured_content["tokens"] == reference_tokens(found.content[0].text)
+        # A term no answering root names: the roots that did not answer are named.
+        missing = tool_error(await session.call_tool("explore", {"terms": ["query"]}))
+        assert missing == {
+            "code": "NOT_FOUND",
+            "message": f"no term names a definition or a file: query (roots that did not answer: {B}: INTERNAL)",
+        }

@@ -124,3 +124,56 @@ async def test_after_a_write_during_the_index_questions_wait_and_see_it(tmp_path
         status = (await session.call_tool("workspace_status", {})).structured_content
     assert [s["name"] for s in outline["symbols"]] == ["run", "later"]
     assert status["ready"] is True
+
+
+async def test_lookups_by_name_answer_from_the_files_indexed_so_far(tmp_path):
+    """`find_definition` and `read_symbol` by name answer as `lookup_symbol` does while the
+    first index runs, once the files indexed so far define the name (marked `partial`); a
+    name those files do not define waits for the whole index (a miss is no answer while
+    files are unread)."""
+    root = tmp_path / "many"
+    many_files(root)
+    env = {**os.environ, "SEXTANT_TEST_INDEX_SHARD_PAUSE_MS": "4000"}
+    async with stdio_session(root, "--no-cache", env=env) as session:
+        early_definition = (await session.call_tool("find_definition", {"query": "task_001"})).structured_content
+        early_read = (await session.call_tool("read_symbol", {"targets": [{"symbol": "task_001"}]})).structured_content
+        # m599.py is in the last shard: asked while it is unread, the lookup waits for it.
+        last = (await session.call_tool("find_definition", {"query": "task_599"})).structured_content
+        status = (await session.call_tool("workspace_status", {})).structured_content
+        late_definition = (await session.call_tool("find_definition", {"query": "task_001"})).structured_content
+        late_read = (await session.call_tool("read_symbol", {"targets": [{"symbol": "task_001"}]})).structured_content
+
+    # The first shard (app/, m000.py to m253.py) holds m001.py; a busy machine may have
+    # built the second by the time the call answers.
+    for early in (early_definition, early_read):
+        assert early["partial"]["files_total"] == 602, early
+        assert early["partial"]["files_indexed"] in (256, 512), early
+    assert early_definition["definitions"] == [{"name": "task_001", "kind": "function", "path": "m001.py", "line": 1}]
+    assert [(p["path"], p["name"], p["start_line"], p["end_line"]) for p in early_read["pieces"]] == [
+        ("m001.py", "task_001", 1, 2)
+    ]
+    assert early_read["text"] == "m001.py:1-2 function task_001\n```python\ndef task_001():\n    pass\n```\n"
+    assert last == {"definitions": [{"name": "task_599", "kind": "function", "path": "m599.py", "line": 1}]}
+    assert status["ready"] is True
+    # Once indexed, the same answers without the mark.
+    assert late_definition == {"definitions": early_definition["definitions"]}
+    assert {k: v for k, v in early_read.items() if k != "partial"} == late_read
+
+
+async def test_a_lookup_by_name_after_a_write_during_the_index_waits_and_sees_it(tmp_path):
+    """A partial answer is as fresh as the other early ones: once the disk changed under the
+    root, a lookup by name waits for the first index, whose answer has the change."""
+    root = tmp_path / "many"
+    many_files(root)
+    env = {**os.environ, "SEXTANT_TEST_INDEX_SHARD_PAUSE_MS": "2000"}
+    async with stdio_session(root, "--no-cache", env=env) as session:
+        first = await session.call_tool("read_file", {"path": "app/main.py"})
+        assert not first.is_error
+        write(root, "app/again.py", "def task_001():\n    return 1\n")
+        found = (await session.call_tool("find_definition", {"query": "task_001"})).structured_content
+    assert found == {
+        "definitions": [
+            {"name": "task_001", "kind": "function", "path": "app/again.py", "line": 1},
+            {"name": "task_001", "kind": "function", "path": "m001.py", "line": 1},
+        ]
+    }

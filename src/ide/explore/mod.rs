@@ -86,6 +86,9 @@ pub struct ExploredDefinition {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub container: Option<String>,
     pub path: String,
+    /// In an answer merged from several workspaces: the one holding `path`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub root: Option<String>,
     pub line: u32,
     pub end_line: u32,
     pub shown: Shown,
@@ -137,6 +140,9 @@ pub struct WordsUsed {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct MoreNamed {
     pub term: String,
+    /// In an answer merged from several workspaces: the one the count is of.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub root: Option<String>,
     /// Definitions the term names in all.
     pub count: usize,
 }
@@ -151,6 +157,7 @@ pub(crate) fn explore(db: &dyn Db, workspace: Workspace, query: &ExploreQuery) -
         if sites.len() > MAX_PER_TERM {
             more_named.push(MoreNamed {
                 term: term.to_string(),
+                root: None,
                 count: sites.len(),
             });
         }
@@ -491,6 +498,7 @@ fn explored(
         kind: summary.kind,
         container: summary.container.as_deref().map(str::to_owned),
         path: file.path(db).clone(),
+        root: None,
         line: position.start.line,
         end_line: position.end.line,
         shown,

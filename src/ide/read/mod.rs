@@ -14,7 +14,7 @@ pub(crate) use pieces::{Block, Found, definition_named, fence_for, file_at, whol
 
 use serde::Serialize;
 
-use super::{Budget, Encoding, FileId, SymbolKind};
+use super::{Budget, Encoding, FileId, NameScope, SymbolKind};
 use crate::db::Db;
 
 /// What to read.
@@ -42,6 +42,8 @@ pub struct ReadRequest {
     pub context_lines: u32,
     /// Names are looked for only in files under this workspace-relative prefix.
     pub path_prefix: Option<String>,
+    /// The files names are looked for in (while the first index runs, those indexed).
+    pub names: NameScope,
     pub budget: Budget,
     /// Where an earlier answer stopped (its `next_cursor`).
     pub cursor: Option<ReadCursor>,

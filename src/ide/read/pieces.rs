@@ -6,6 +6,7 @@ use crate::{
     db::{Db, SourceFile, Workspace},
     engine::{
         extent::definition_extent,
+        search::NameScope,
         tokens::{Budget, Encoding, definition_tokens, file_tokens},
     },
     ide::{SymbolKind, navigation},
@@ -297,7 +298,7 @@ pub(crate) fn named(
     from_line: Option<u32>,
 ) -> (Found, Option<Candidate>) {
     let prefix = request.path_prefix.as_deref();
-    let sites = definition_sites(db, workspace, name, prefix);
+    let sites = definition_sites_in(db, workspace, name, prefix, request.names);
     let found = match by_sites(db, name, &sites, request.context_lines) {
         Some(Found::Piece(piece)) => Found::Piece(resumed(piece, from_line)),
         Some(found) => found,
@@ -396,8 +397,19 @@ pub(crate) fn definition_sites(
     name: &str,
     path_prefix: Option<&str>,
 ) -> Vec<(SourceFile, usize, String)> {
+    definition_sites_in(db, workspace, name, path_prefix, NameScope::Workspace)
+}
+
+/// [`definition_sites`] in the files `scope` says.
+pub(crate) fn definition_sites_in(
+    db: &dyn Db,
+    workspace: Workspace,
+    name: &str,
+    path_prefix: Option<&str>,
+    scope: NameScope,
+) -> Vec<(SourceFile, usize, String)> {
     let mut sites: Vec<(SourceFile, usize, String)> = Vec::new();
-    for definition in navigation::definition_by_name(db, workspace, name, path_prefix) {
+    for definition in navigation::definition_by_name(db, workspace, name, path_prefix, scope) {
         let (Some(path), Some(span)) = (&definition.path, definition.span) else {
             continue;
         };

@@ -3,23 +3,33 @@
 //! call paths between them and what depends on them, under one token budget (8,000 unless
 //! the call says otherwise, capped by the server's limit).
 //!
+//! On a server of several roots, a call given no `root` explores every root: each reads
+//! the terms as it would alone (a name is resolved, a question read into names, call paths
+//! and dependents found within the root), and the answers of the roots the terms name
+//! something in go one after the other, each after a line naming its root, under the one
+//! budget, shared as `repo_map` shares it ([`roots::Roots::within_one_budget`]); when
+//! the shares hold nothing of any root, the first root naming something answers alone.
+//!
 //! Invariant: the text content is exactly the text `tokens` counts, within the budget;
 //! terms are matched against indexed names and paths only, never opened as paths.
 
+use std::time::Duration;
+
 use rmcp::{RoleServer, model::JsonObject, service::RequestContext, tool, tool_router};
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::{Lane, SextantServer, parse_args, read_error};
 use crate::{
-    ide::{Encoding, ExploreAnswer, ExploreQuery},
+    ide::{Budget, Encoding, ExploreAnswer, ExploreQuery, ExploreShown as Shown},
     mcp::{
         ErrorCode, ToolError,
         answers::Rendered,
         budget::budget,
+        roots::{self, RootPart, Share},
         schema::{input_schema, output_schema},
     },
-    workspace::live::Snapshot,
+    workspace::live::{LiveWorkspace, RequestCancel, Snapshot},
 };
 
 /// The budget of a call that names none (the server's cap may lower it).
@@ -42,19 +52,31 @@ pub struct ExploreArgs {
     pub encoding: Option<Encoding>,
 }
 
+/// `explore`'s answer: the exploration, and with every root asked, how each took part.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ExploreData {
+    #[serde(flatten)]
+    pub answer: ExploreAnswer,
+    /// Asked of every root (several roots, no `root` given): each root, in order, with
+    /// `error` when it did not answer (what its terms name there is missing, and the text
+    /// opens with a line saying so).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub roots: Option<Vec<RootPart>>,
+}
+
 #[tool_router(router = explore_router, vis = "pub(super)")]
 impl SextantServer {
     #[tool(
         description = "One read for a question (`terms`: names, files or plain words): the definitions named (source by file), call paths between them, their dependents.",
         input_schema = input_schema::<ExploreArgs>(),
-        output_schema = output_schema::<ExploreAnswer>(),
+        output_schema = output_schema::<ExploreData>(),
         annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
     )]
     async fn explore(
         &self,
         args: JsonObject,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<Rendered<ExploreAnswer>, rmcp::model::CallToolResult> {
+    ) -> Result<Rendered<ExploreData>, rmcp::model::CallToolResult> {
         let args: ExploreArgs = parse_args(args)?;
         let invalid = |message: String| ToolError::new(ErrorCode::InvalidArgument, message);
         if args.terms.is_empty() || args.terms.len() > MAX_TERMS {
@@ -76,29 +98,219 @@ impl SextantServer {
             args.max_tokens.or(Some(DEFAULT_MAX_TOKENS)),
             args.encoding,
         )?;
-        let query = ExploreQuery {
-            terms: args.terms,
-            budget,
+        let (term_count, terms) = (args.terms.len(), args.terms);
+        let explore_within = move |live: &LiveWorkspace, cancel: &RequestCancel, tokens: usize| {
+            let query = ExploreQuery {
+                terms: terms.clone(),
+                budget: Budget {
+                    max_tokens: tokens,
+                    ..budget
+                },
+            };
+            live.read(cancel, |s: &Snapshot| s.analysis.explore(&query))
+                .map_err(read_error)
         };
-        let live = self.live.clone();
-        self.run("explore", ctx, Lane::Compute, move |cancel| {
-            let answer = live
-                .read(cancel, |s: &Snapshot| s.analysis.explore(&query))
-                .map_err(read_error)?;
-            if answer.not_found.len() == query.terms.len() {
-                return Err(ToolError::new(
-                    ErrorCode::NotFound,
-                    format!(
-                        "no term names a definition or a file: {}",
-                        answer.not_found.join(", ")
-                    ),
-                ));
+        let (answer, parts) = match self.every_root {
+            true => {
+                let roots = self.roots.clone();
+                let patience = self.limits.request_timeout() * 3 / 4;
+                self.run("explore", ctx, Lane::Compute, move |cancel| {
+                    let (answer, parts) =
+                        explore_every_root(&roots, cancel, patience, budget, &explore_within)?;
+                    Ok((answer, Some(parts)))
+                })
+                .await?
             }
-            Ok(Rendered {
-                text: answer.text.clone(),
-                data: answer,
-            })
+            false => {
+                let live = self.live.clone();
+                self.run("explore", ctx, Lane::Compute, move |cancel| {
+                    Ok((explore_within(&live, cancel, budget.max_tokens)?, None))
+                })
+                .await?
+            }
+        };
+        if answer.not_found.len() == term_count {
+            let error = ToolError::new(
+                ErrorCode::NotFound,
+                format!(
+                    "no term names a definition or a file: {}",
+                    answer.not_found.join(", ")
+                ),
+            );
+            return Err(roots::not_defined(error, parts.as_deref().unwrap_or_default()).into());
+        }
+        Ok(Rendered {
+            text: answer.text.clone(),
+            data: ExploreData {
+                answer,
+                roots: parts,
+            },
         })
-        .await
     }
+}
+
+/// Whether a root's exploration found anything the terms name (a definition or a file,
+/// shown or left out for its budget), rather than only the note that they name nothing.
+fn names_something(answer: &ExploreAnswer) -> bool {
+    !answer.definitions.is_empty() || !answer.files.is_empty() || answer.truncated
+}
+
+/// What explores the terms in a root within some tokens.
+type ExploreWithin =
+    dyn Fn(&LiveWorkspace, &RequestCancel, usize) -> Result<ExploreAnswer, ToolError> + Sync;
+
+/// Every root's exploration as one answer within `budget` ([`across`]), the budget shared
+/// by [`roots::Roots::within_one_budget`]; when the shares hold nothing of any root (each
+/// too small for its first definition), the first root the terms name something in
+/// explores alone within the whole budget, rather than showing nothing.
+fn explore_every_root(
+    served: &roots::Roots,
+    cancel: &RequestCancel,
+    patience: Duration,
+    budget: Budget,
+    explore_within: &ExploreWithin,
+) -> Result<(ExploreAnswer, Vec<RootPart>), ToolError> {
+    let (mut answers, parts) =
+        served.within_one_budget(cancel, patience, budget, explore_within, share, |answer| {
+            answer.text.clear()
+        })?;
+    let answer = across(answers.clone(), &parts, budget);
+    let shows_nothing =
+        answer.files.is_empty() && answer.definitions.iter().all(|d| d.shown == Shown::Omitted);
+    let Some(first) = answers.iter().position(|(_, a)| names_something(a)) else {
+        return Ok((answer, parts));
+    };
+    if !shows_nothing {
+        return Ok((answer, parts));
+    }
+    let notes: String = parts.iter().filter_map(RootPart::note).collect();
+    let name = answers[first].0.clone();
+    let room = budget
+        .max_tokens
+        .saturating_sub(budget.encoding.count(&roots::opening(&name, true)))
+        .saturating_sub(budget.encoding.count(&notes));
+    let index = served.names().iter().position(|n| *n == name);
+    match explore_within(served.live(index.unwrap_or_default()), cancel, room) {
+        Ok(alone) => {
+            answers[first].1 = alone;
+            for (_, other) in answers.iter_mut().filter(|(n, _)| *n != name) {
+                left_out(other);
+            }
+            Ok((across(answers, &parts, budget), parts))
+        }
+        // Too late for it: the answer showing nothing stands.
+        Err(_) => Ok((answer, parts)),
+    }
+}
+
+/// A root's exploration left out of an answer asked of every root: nothing of it shown.
+fn left_out(answer: &mut ExploreAnswer) {
+    answer.text.clear();
+    answer.files.clear();
+    for definition in &mut answer.definitions {
+        definition.shown = Shown::Omitted;
+    }
+}
+
+/// How a root's exploration takes part in the budget of an answer asked of every root: a
+/// root the terms name nothing in takes none, one naming more gets more.
+fn share(answer: &ExploreAnswer) -> Share {
+    let names = names_something(answer);
+    Share {
+        tokens: if names { answer.tokens } else { 0 },
+        truncated: answer.truncated,
+        shows: names,
+        weight: answer.definitions.len() + answer.files.len(),
+    }
+}
+
+/// Every root's exploration as one answer within `budget`: the notes of the roots that did
+/// not answer, then each root's text after its opening, in the roots' order, for the roots
+/// the terms name something in (a root whose text does not fit, or shows none of it, is
+/// left out, its definitions `omitted`); definitions and counts say their root, counts are summed, and a
+/// term names nothing when it names nothing in any root that answered.
+fn across(
+    answers: Vec<(String, ExploreAnswer)>,
+    parts: &[RootPart],
+    budget: Budget,
+) -> ExploreAnswer {
+    let mut text: String = parts.iter().filter_map(RootPart::note).collect();
+    let not_found = match answers.first() {
+        Some((_, first)) => first
+            .not_found
+            .iter()
+            .filter(|term| answers.iter().all(|(_, a)| a.not_found.contains(term)))
+            .cloned()
+            .collect(),
+        None => Vec::new(),
+    };
+    let mut merged = ExploreAnswer {
+        text: String::new(),
+        tokens: 0,
+        files_tokens: 0,
+        encoding: budget.encoding,
+        max_tokens: budget.max_tokens,
+        definitions: Vec::new(),
+        files: Vec::new(),
+        call_paths: Vec::new(),
+        dependents_shown: 0,
+        dependents: 0,
+        not_found,
+        more_named: Vec::new(),
+        words_used: Vec::new(),
+        words_dropped: Vec::new(),
+        truncated: false,
+    };
+    // The words dropped by every root that read the question into names.
+    let mut dropped: Option<Vec<String>> = None;
+    let mut none_shown = true;
+    for (root, answer) in answers {
+        if !names_something(&answer) {
+            continue;
+        }
+        let part = format!("{}{}", roots::opening(&root, none_shown), answer.text);
+        // A text whose share held none of what the terms name is left out whole.
+        let shows = !answer.files.is_empty()
+            || answer.definitions.iter().any(|d| d.shown != Shown::Omitted);
+        let shown = shows && budget.admits(&format!("{text}{part}"));
+        none_shown &= !shown;
+        merged.truncated |= answer.truncated || !shown;
+        merged.files_tokens += answer.files_tokens;
+        merged.dependents += answer.dependents;
+        for mut definition in answer.definitions {
+            definition.root = Some(root.clone());
+            if !shown {
+                definition.shown = Shown::Omitted;
+            }
+            merged.definitions.push(definition);
+        }
+        for mut more in answer.more_named {
+            more.root = Some(root.clone());
+            merged.more_named.push(more);
+        }
+        if !answer.words_used.is_empty() {
+            dropped = Some(match dropped {
+                None => answer.words_dropped,
+                Some(before) => before
+                    .into_iter()
+                    .filter(|word| answer.words_dropped.contains(word))
+                    .collect(),
+            });
+        }
+        for used in answer.words_used {
+            if !merged.words_used.contains(&used) {
+                merged.words_used.push(used);
+            }
+        }
+        if shown {
+            text.push_str(&part);
+            merged.files.extend(answer.files);
+            merged.call_paths.extend(answer.call_paths);
+            merged.dependents_shown += answer.dependents_shown;
+        }
+    }
+    merged.words_dropped = dropped.unwrap_or_default();
+    merged.tokens = budget.encoding.count(&text);
+    merged.text = text;
+    merged
 }

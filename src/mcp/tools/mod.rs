@@ -742,10 +742,7 @@ impl SextantServer {
                         "find_definition",
                         ctx,
                         move |live, cancel| {
-                            live.read(cancel, |s: &Snapshot| {
-                                s.analysis.definition_by_name(&name, prefix.as_deref())
-                            })
-                            .map_err(read_error)
+                            definitions_named(live, cancel, &name, prefix.as_deref())
                         },
                         move |asked| Ok(DefinitionAnswer::merged(asked, positions)),
                     )
@@ -755,13 +752,14 @@ impl SextantServer {
             Target::Name(name) => {
                 let live = self.live.clone();
                 let prefix = args.path_prefix.clone();
-                self.run("find_definition", ctx, Lane::Compute, move |cancel| {
-                    live.read(cancel, |s: &Snapshot| {
-                        s.analysis.definition_by_name(&name, prefix.as_deref())
+                let (found, partial) = self
+                    .run("find_definition", ctx, Lane::Compute, move |cancel| {
+                        definitions_named(&live, cancel, &name, prefix.as_deref())
                     })
-                    .map_err(read_error)
-                })
-                .await?
+                    .await?;
+                let mut answer = DefinitionAnswer::new(found, positions);
+                answer.partial = partial;
+                return self.bounded(answer);
             }
             Target::Position { path, line, column } => {
                 self.run_on_file(
@@ -1171,11 +1169,36 @@ fn search_symbols(
     let partial = |p: &PartialIndex| {
         let shards = p.shards_built();
         let found = p.snapshot.analysis.symbol_search_in_shards(query, shards)?;
-        // Every shard built (since it was asked): the answer is the whole index's.
-        Ok((
-            found,
-            (!p.covers_every_file(shards)).then(|| p.indexed(shards)),
-        ))
+        Ok(Some((found, indexed_so_far(p, shards))))
+    };
+    live.read_or_partial(cancel, full, partial)
+        .map_err(read_error)
+}
+
+/// How much of the workspace the first `shards` shards of `p` hold, for a partial
+/// answer's mark; `None` once they hold every file (the answer is then the whole index's).
+pub(super) fn indexed_so_far(p: &PartialIndex, shards: u32) -> Option<super::answers::Indexed> {
+    (!p.covers_every_file(shards)).then(|| p.indexed(shards))
+}
+
+/// The definitions called `name` in `live`, with the files it had indexed when its first
+/// index was still running: from the shards built so far once their files define the
+/// name (a miss there is no answer while files are unread: it waits for the whole index).
+fn definitions_named(
+    live: &LiveWorkspace,
+    cancel: &RequestCancel,
+    name: &str,
+    prefix: Option<&str>,
+) -> Result<(Vec<ide::Definition>, Option<super::answers::Indexed>), ToolError> {
+    let full = |s: &Snapshot| Ok((s.analysis.definition_by_name(name, prefix)?, None));
+    let partial = |p: &PartialIndex| {
+        let shards = p.shards_built();
+        let scope = ide::NameScope::FirstShards(shards);
+        let found = p
+            .snapshot
+            .analysis
+            .definition_by_name_in(name, prefix, scope)?;
+        Ok((!found.is_empty()).then(|| (found, indexed_so_far(p, shards))))
     };
     live.read_or_partial(cancel, full, partial)
         .map_err(read_error)

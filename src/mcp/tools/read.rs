@@ -13,12 +13,15 @@ use rmcp::{
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{Lane, SextantServer, file_error, in_range, parse_args, read_error, skipped_error};
+use super::{
+    Lane, SextantServer, file_error, in_range, indexed_so_far, parse_args, read_error,
+    skipped_error,
+};
 use crate::{
-    ide::{self, ColumnUnit, Encoding, ReadAnswer, ReadCursor, ReadRequest, ReadTarget},
+    ide::{self, ColumnUnit, Encoding, NameScope, ReadAnswer, ReadCursor, ReadRequest, ReadTarget},
     mcp::{
         ErrorCode, ToolError,
-        answers::Rendered,
+        answers::{Indexed, Rendered},
         budget::{RunState, budget},
         paths,
         roots::{self, RootPart},
@@ -91,6 +94,10 @@ pub struct ReadSymbolAnswer {
     pub read: ReadAnswer,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub run: Option<RunState>,
+    /// Present while the server's first index runs, for a read of targets by name: every
+    /// name was looked up in the files indexed so far, which define it (others may too).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partial: Option<Indexed>,
     /// Asked of every root (several roots, no `root` given): each root, in order, with
     /// `error` when it did not answer (names it defines are then missing).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -131,8 +138,42 @@ pub struct ReadFileAnswer {
     pub next_offset: Option<u32>,
 }
 
-/// What a read answers: the read, and with several roots asked, how each took part.
-type Answered = Result<(ReadAnswer, Option<Vec<RootPart>>), CallToolResult>;
+/// What a read answers: the read, whether it came from the files indexed so far, and with
+/// several roots asked, how each took part.
+type Answered = Result<(ReadAnswer, Option<Indexed>, Option<Vec<RootPart>>), CallToolResult>;
+
+/// What one root reads of a read asked of every root: each target it was asked (by index
+/// in the request) as it reads it.
+type RootParts = Vec<(usize, ide::TargetPart)>;
+
+/// What `read_in` reads in `live` with names looked up in every file; while the first index
+/// runs, `when` [`WhileIndexing::Partial`] (a target by name), from the files indexed so far
+/// once `names_found` says they define every name (with how many files that is), else
+/// waiting for the whole index: a miss is no answer while files are unread.
+fn read_while_indexing<T: Send>(
+    live: &LiveWorkspace,
+    cancel: &RequestCancel,
+    when: WhileIndexing,
+    read_in: impl Fn(&Snapshot, NameScope) -> ide::Cancellable<Result<T, ToolError>> + Sync,
+    names_found: impl Fn(&T) -> bool + Sync,
+) -> Result<(T, Option<Indexed>), ToolError> {
+    let whole = |s: &Snapshot| Ok(read_in(s, NameScope::Workspace)?.map(|read| (read, None)));
+    let read = match when {
+        WhileIndexing::Partial => live.read_or_partial(cancel, whole, |p| {
+            let shards = p.shards_built();
+            Ok(
+                match read_in(&p.snapshot, NameScope::FirstShards(shards))? {
+                    Ok(read) if names_found(&read) => Some(Ok((read, indexed_so_far(p, shards)))),
+                    Ok(_) => None,
+                    Err(e) if e.code == ErrorCode::NotFound => None,
+                    Err(e) => Some(Err(e)),
+                },
+            )
+        }),
+        when => live.read_early(cancel, when, whole),
+    };
+    read.map_err(read_error)?
+}
 
 impl SextantServer {
     /// The read in the call's root.
@@ -145,21 +186,23 @@ impl SextantServer {
     ) -> Answered {
         let live = self.live.clone();
         self.run("read_symbol", ctx, Lane::Compute, move |cancel| {
-            live.read_early(cancel, when, |s: &Snapshot| {
+            let read_in = |s: &Snapshot, names: NameScope| {
                 let targets = match targets.iter().map(|t| t.resolve(s)).collect() {
                     Ok(targets) => targets,
                     Err(e) => return Ok(Err(e)),
                 };
                 let request = ReadRequest {
                     targets,
+                    names,
                     ..options.clone()
                 };
                 Ok(s.analysis.read(&request)?.map_err(ToolError::failed))
-            })
-            .map_err(read_error)?
+            };
+            let every_name = |read: &ReadAnswer| read.not_found.is_empty();
+            read_while_indexing(&live, cancel, when, read_in, every_name)
         })
         .await
-        .map(|read| (read, None))
+        .map(|(read, partial)| (read, partial, None))
     }
 
     /// The read asked of every root: a target by name looked up in each
@@ -183,9 +226,13 @@ impl SextantServer {
                 .filter(|&i| asking[i].0.is_none_or(|root| root == here))
                 .collect();
             if mine.is_empty() {
-                return Ok(Vec::new());
+                return Ok((Vec::new(), None));
             }
-            live.read_early(cancel, when, |s: &Snapshot| {
+            let read_in = |s: &Snapshot, names: NameScope| {
+                let options = ReadRequest {
+                    names,
+                    ..options.clone()
+                };
                 let mut parts = Vec::new();
                 for &index in &mine {
                     let target = match asking[index].1.resolve(s) {
@@ -195,10 +242,17 @@ impl SextantServer {
                     parts.push((index, s.analysis.read_part(&options, index, &target)?));
                 }
                 Ok(Ok(parts))
-            })
-            .map_err(read_error)?
+            };
+            // Every name this root was asked defined in its files indexed so far.
+            let every_name = |parts: &RootParts| {
+                parts.iter().all(|(index, part)| {
+                    !matches!(asking[*index].1, ClientTarget::Symbol(_))
+                        || !part.candidates().is_empty()
+                })
+            };
+            read_while_indexing(live, cancel, when, read_in, every_name)
         };
-        let merge = move |asked: roots::Answers<Vec<(usize, ide::TargetPart)>>| {
+        let merge = move |asked: roots::Answers<(RootParts, Option<Indexed>)>| {
             // A target by path has one root to be read in: its failure is the call's.
             for (root, (_, answer)) in asked.iter().enumerate() {
                 if let Err(error) = answer
@@ -207,10 +261,10 @@ impl SextantServer {
                     return Err(error.clone());
                 }
             }
-            let (answered, parts) = roots::split(asked, |_| None);
+            let (answered, parts) = roots::split(asked, |(_, indexed)| *indexed);
             let mut by_target: Vec<Vec<(String, ide::TargetPart)>> =
                 placed.iter().map(|_| Vec::new()).collect();
-            for (root, found) in answered {
+            for (root, (found, _)) in answered {
                 for (index, part) in found {
                     by_target[index].push((root.clone(), part));
                 }
@@ -227,7 +281,7 @@ impl SextantServer {
                     ide::ReadError::NotFound(_) => roots::not_defined(ToolError::failed(e), &parts),
                     e => ToolError::failed(e),
                 })?;
-            Ok((read, Some(parts)))
+            Ok((read, roots::indexed_in_all(&parts), Some(parts)))
         };
         self.run_on_every_root("read_symbol", ctx, ask, merge).await
     }
@@ -411,18 +465,20 @@ impl SextantServer {
             }
             None => None,
         };
-        // A target by name searches the symbol index; any other reads its file alone.
+        // A target by name searches the symbol index (what it holds so far, while the first
+        // index runs); any other reads its file alone.
         let when = match placed
             .iter()
             .any(|(_, t)| matches!(t, ClientTarget::Symbol(_)))
         {
-            true => WhileIndexing::Wait,
+            true => WhileIndexing::Partial,
             false => WhileIndexing::Answer,
         };
         let options = ReadRequest {
             targets: Vec::new(),
             context_lines,
             path_prefix,
+            names: NameScope::Workspace,
             budget,
             cursor,
         };
@@ -433,12 +489,17 @@ impl SextantServer {
                 self.read_one_root(ctx, targets, options, when).await
             }
         };
-        let spent = answer.as_ref().map_or(0, |(read, _)| read.tokens);
+        let spent = answer.as_ref().map_or(0, |(read, _, _)| read.tokens);
         let run = reservation.map(|r| self.runs.settle(r, spent));
-        let (read, roots) = answer?;
+        let (read, partial, roots) = answer?;
         Ok(Rendered {
             text: read.text.clone(),
-            data: ReadSymbolAnswer { read, run, roots },
+            data: ReadSymbolAnswer {
+                read,
+                run,
+                partial,
+                roots,
+            },
         })
     }
 

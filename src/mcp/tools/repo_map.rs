@@ -10,8 +10,6 @@
 //! budget (`mcp::budget`); the path is workspace-relative inside the root (through
 //! `paths::resolve`), and one under which nothing is indexed is `NOT_FOUND`.
 
-use std::time::Instant;
-
 use rmcp::{
     RoleServer,
     handler::server::router::tool::ToolRouter,
@@ -29,7 +27,7 @@ use crate::{
         ErrorCode, ToolError,
         answers::Rendered,
         budget::budget,
-        roots::{self, RootPart},
+        roots::{self, RootPart, Share},
         schema::{input_schema, output_schema},
     },
     workspace::live::{LiveWorkspace, RequestCancel, Snapshot},
@@ -139,7 +137,11 @@ impl RepoMapData {
             // The shares add up to the budget only where tokens do not merge across the
             // parts (each ends with a line break); the budget holds whatever they do.
             // No file shown yet: no map before this one.
-            let part = format!("{}{}", opening(&root, data.files_shown == 0), map.text);
+            let part = format!(
+                "{}{}",
+                roots::opening(&root, data.files_shown == 0),
+                map.text
+            );
             if map.text.is_empty() || !budget.admits(&format!("{text}{part}")) {
                 data.truncated |= !map.definitions.is_empty();
                 continue;
@@ -203,10 +205,10 @@ impl SextantServer {
 }
 
 impl SextantServer {
-    /// One map per root under `budget`, shared by the roots' sizes
-    /// ([`roots::split_budget`]): each root maps itself within all the budget leaves after
-    /// the headings and notes; a root whose map does not fit its share maps itself again
-    /// within that share.
+    /// One map per root under `budget`, shared by the roots' sizes (their definitions:
+    /// [`roots::Roots::within_one_budget`]): each root maps itself within all the budget
+    /// leaves after the headings and notes; a root whose map does not fit its share maps
+    /// itself again within that share.
     async fn repo_map_of_every_root(
         &self,
         ctx: RequestContext<RoleServer>,
@@ -216,7 +218,6 @@ impl SextantServer {
         let roots = self.roots.clone();
         let patience = self.limits.request_timeout() * 3 / 4;
         self.run("repo_map", ctx, Lane::Compute, move |cancel| {
-            let started = Instant::now();
             let map_within = |live: &LiveWorkspace, cancel: &RequestCancel, tokens: usize| {
                 let request = RepoMapRequest {
                     path_prefix: None,
@@ -229,66 +230,16 @@ impl SextantServer {
                 live.read(cancel, |s: &Snapshot| s.analysis.repo_map(&request))
                     .map_err(read_error)
             };
-            let names = roots.names();
-            let headings = |names: &mut dyn Iterator<Item = &String>| -> usize {
-                names
-                    .map(|name| budget.encoding.count(&opening(name, false)))
-                    .sum()
+            let share = |map: &RepoMap| Share {
+                tokens: map.tokens,
+                truncated: map.truncated,
+                shows: !map.text.is_empty(),
+                weight: map.definition_count,
             };
-            // First, each root's map within what every heading leaves.
-            let first_room = budget
-                .max_tokens
-                .saturating_sub(headings(&mut names.iter()));
-            let first = roots.ask_every(cancel, patience, |live, cancel| {
-                map_within(live, cancel, first_room)
-            });
-            let (answered, parts) = roots::split(roots::answered(first)?, |_| None);
-            // Then the shares of what the headings of the maps and the notes leave.
-            let notes: String = parts.iter().filter_map(RootPart::note).collect();
-            let mapped = answered.iter().filter(|(_, map)| !map.text.is_empty());
-            let room = budget
-                .max_tokens
-                .saturating_sub(headings(&mut mapped.map(|(name, _)| name)))
-                .saturating_sub(budget.encoding.count(&notes));
-            let needs: Vec<usize> = answered
-                .iter()
-                .map(|(_, map)| match map.truncated {
-                    true => usize::MAX,
-                    false => map.tokens,
-                })
-                .collect();
-            let weights: Vec<usize> = answered.iter().map(|(_, m)| m.definition_count).collect();
-            let shares = roots::split_budget(room, &needs, &weights);
-            let again: Vec<(String, usize)> = answered
-                .iter()
-                .zip(&shares)
-                .filter(|((_, map), share)| {
-                    map.tokens > **share || (map.truncated && **share > first_room)
-                })
-                .map(|((name, _), share)| (name.clone(), *share))
-                .collect();
-            let mut maps = answered;
-            if !again.is_empty() {
-                let patience = patience.saturating_sub(started.elapsed());
-                let cut = roots.ask_every(cancel, patience, |live, cancel| {
-                    let name = &names[roots.index_of(live)];
-                    match again.iter().find(|(root, _)| root == name) {
-                        Some((_, share)) => map_within(live, cancel, *share).map(Some),
-                        None => Ok(None),
-                    }
-                });
-                for (name, answer) in cut {
-                    let Some((_, map)) = maps.iter_mut().find(|(root, _)| *root == name) else {
-                        continue;
-                    };
-                    match answer {
-                        Ok(Some(within)) => *map = within,
-                        Ok(None) => {}
-                        // Too late for its share: its map is left out (`truncated`).
-                        Err(_) => map.text.clear(),
-                    }
-                }
-            }
+            let (maps, parts) =
+                roots.within_one_budget(cancel, patience, budget, map_within, share, |map| {
+                    map.text.clear()
+                })?;
             let rendered = RepoMapData::across(maps, parts, budget);
             match rendered.data.definitions_shown == 0 && rendered.data.truncated {
                 true => Err(ToolError::new(
@@ -302,14 +253,6 @@ impl SextantServer {
             }
         })
         .await
-    }
-}
-
-/// What opens a root's map: its heading, after a blank line unless it opens the text.
-fn opening(root: &str, first: bool) -> String {
-    match first {
-        true => roots::heading(root),
-        false => format!("\n{}", roots::heading(root)),
     }
 }
 
