@@ -44,6 +44,14 @@ fn logged_host() -> (Host, Arc<Mutex<Vec<String>>>) {
 }
 
 fn logged_host_with(fixture: &str) -> (Host, Arc<Mutex<Vec<String>>>) {
+    logged_host_limited(fixture, None)
+}
+
+/// [`logged_host_with`] under a memory limit (`--max-memory`), when one is given.
+fn logged_host_limited(
+    fixture: &str,
+    memory_limit: Option<u64>,
+) -> (Host, Arc<Mutex<Vec<String>>>) {
     let log = Arc::new(Mutex::new(Vec::new()));
     let sink = log.clone();
     let db = RootDatabase::with_event_callback(move |event| {
@@ -52,12 +60,10 @@ fn logged_host_with(fixture: &str) -> (Host, Arc<Mutex<Vec<String>>>) {
         }
     });
     let files = parse_fixture(fixture.trim_start());
+    let mut analysis = AnalysisHost::with_database(db, "/fixture".into());
+    analysis.set_memory_limit(memory_limit);
     (
-        Host::from_files_in(
-            AnalysisHost::with_database(db, "/fixture".into()),
-            "/fixture".into(),
-            loaded(&files),
-        ),
+        Host::from_files_in(analysis, "/fixture".into(), loaded(&files)),
         log,
     )
 }
@@ -931,9 +937,17 @@ fn chained_modules(count: usize) -> String {
 #[test]
 fn name_tables_beyond_their_bound_are_evicted_and_recomputed_only_when_asked() {
     // `file_names`'s LRU bound (semantic/names/mod.rs).
-    const BOUND: usize = 512;
+    name_tables_are_kept_up_to(None, 512);
+}
+
+#[test]
+fn under_a_memory_limit_fewer_name_tables_are_kept() {
+    name_tables_are_kept_up_to(Some(400 << 20), 64);
+}
+
+fn name_tables_are_kept_up_to(memory_limit: Option<u64>, bound: usize) {
     const FILES: usize = 600;
-    let (mut host, log) = logged_host_with(&chained_modules(FILES));
+    let (mut host, log) = logged_host_limited(&chained_modules(FILES), memory_limit);
     let names_of_every_file = |host: &Host| {
         let (db, workspace) = (
             host.analysis_host().raw_database(),
@@ -965,7 +979,7 @@ fn name_tables_beyond_their_bound_are_evicted_and_recomputed_only_when_asked() {
     names_of_every_file(&host);
     assert_eq!(
         executed_names(&log),
-        FILES - BOUND,
+        FILES - bound,
         "the tables over the bound were dropped"
     );
     names_of_every_file(&host);

@@ -141,12 +141,14 @@ impl AnalysisHost {
     }
 
     /// Under a memory limit (`--max-memory`) every text worth it is kept compressed once
-    /// indexed, whatever the workspace's size (docs/memory.md).
+    /// indexed, whatever the workspace's size, and fewer name tables are kept between
+    /// questions (docs/memory.md).
     pub fn set_memory_limit(&mut self, limit: Option<u64>) {
         self.compress_texts_over = match limit {
             Some(_) => 0,
             None => crate::db::COMPRESS_TEXTS_OVER,
         };
+        crate::semantic::names::bound_name_tables(&mut self.inputs.db, limit.is_some());
     }
 
     /// Sets which codes `check` and `diagnostics` report, and at what severity (not an

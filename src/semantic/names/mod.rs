@@ -748,6 +748,22 @@ impl NameGroups {
     }
 }
 
+/// How many name tables are kept between questions: 512 of the Python standard library's
+/// hold about 50 MB.
+const NAME_TABLES_KEPT: usize = 512;
+/// As [`NAME_TABLES_KEPT`] under a memory limit: a reference search over more files
+/// computes the rest again.
+const NAME_TABLES_KEPT_UNDER_LIMIT: usize = 64;
+
+/// Sets how many name tables are kept (applied at the next change or eviction).
+pub fn bound_name_tables(db: &mut dyn Db, memory_limited: bool) {
+    let kept = match memory_limited {
+        true => NAME_TABLES_KEPT_UNDER_LIMIT,
+        false => NAME_TABLES_KEPT,
+    };
+    file_names::set_lru_capacity(db, kept);
+}
+
 /// The scopes, bindings and name uses of one file. Files of a language without a locals
 /// query have none.
 ///
@@ -755,7 +771,9 @@ impl NameGroups {
 /// MB of the Python standard library's 1,793 files, measured at a whole check's peak), and
 /// one references search or the background check computes it for hundreds or all files.
 /// What depends on a table (checks, rename plans) keeps its own small memo, so an evicted
-/// table is recomputed only when a question needs that file's names again.
+/// table is recomputed only when a question needs that file's names again. The bound is
+/// [`NAME_TABLES_KEPT`], or [`NAME_TABLES_KEPT_UNDER_LIMIT`] under `--max-memory`
+/// (`bound_name_tables` sets it; the attribute's number is only its start).
 #[salsa::tracked(returns(clone), no_eq, lru = 512)]
 pub fn file_names(db: &dyn Db, file: SourceFile) -> Arc<FileNames> {
     let lang = file.lang(db).info();
