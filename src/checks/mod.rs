@@ -143,7 +143,7 @@ pub(crate) fn module_file(
     module: &str,
 ) -> Option<SourceFile> {
     let module_only = crate::semantic::imports::ImportSummary {
-        module: module.to_string(),
+        module: module.into(),
         ..Default::default()
     };
     match crate::semantic::imports::resolve(db, workspace, file, &module_only) {

@@ -467,9 +467,9 @@ fn default_import_names(db: &dyn Db, workspace: Workspace, file: SourceFile) -> 
             if let Some(import) = imports.get(index as usize)
                 && import.name.as_deref() == Some("default")
                 && let Some(alias) = &import.alias
-                && !locals.contains(alias)
+                && !locals.iter().any(|local| local == alias)
             {
-                locals.push(alias.clone());
+                locals.push(alias.to_string());
             }
         }
     }

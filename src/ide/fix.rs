@@ -434,7 +434,7 @@ fn names_imported_from(db: &dyn Db, workspace: Workspace, file: SourceFile) -> V
             for import in indices.iter().filter_map(|&i| imports.get(i as usize)) {
                 match (&import.name, import.wildcard) {
                     (_, true) => names.push("*".to_string()),
-                    (Some(name), false) => names.push(name.clone()),
+                    (Some(name), false) => names.push(name.to_string()),
                     (None, false) => {}
                 }
             }

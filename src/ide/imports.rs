@@ -118,9 +118,9 @@ pub(crate) fn imports(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Ve
                 Target::Unresolved => ImportStatus::Unresolved,
             };
             ImportInfo {
-                module: import.module.clone(),
-                name: import.name.clone(),
-                alias: import.alias.clone(),
+                module: import.module.to_string(),
+                name: import.name.as_deref().map(str::to_string),
+                alias: import.alias.as_deref().map(str::to_string),
                 wildcard: import.wildcard,
                 is_public: import.is_public,
                 type_only: import.type_only,

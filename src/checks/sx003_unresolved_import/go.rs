@@ -87,8 +87,8 @@ fn imports(
         }
         let alias = spec.child_by_field_name("name");
         let import = ImportSummary {
-            module: path.to_string(),
-            alias: alias.map(|a| text[a.byte_range()].to_string()),
+            module: path.into(),
+            alias: alias.map(|a| text[a.byte_range()].into()),
             ..ImportSummary::default()
         };
         let target = imports::resolve(db, workspace, file, &import);

@@ -222,7 +222,7 @@ pub(super) fn ecmascript(
     let style = ImportStyle::of(root, text);
     let specifier = relative_specifier(ctx.path(), target.path(db), style.js_extension)?;
     let summary = ImportSummary {
-        module: specifier.clone(),
+        module: specifier.as_str().into(),
         ..ImportSummary::default()
     };
     let resolved = imports::resolve(db, workspace, ctx.file, &summary);
@@ -334,9 +334,7 @@ fn extend_named_import(
             .last()?;
         let source = statement.child_by_field_name("source")?;
         let summary = ImportSummary {
-            module: text[source.byte_range()]
-                .trim_matches(['"', '\''])
-                .to_string(),
+            module: text[source.byte_range()].trim_matches(['"', '\'']).into(),
             ..ImportSummary::default()
         };
         let leads_there = matches!(

@@ -26,7 +26,7 @@ fn describe(import: &ImportSummary) -> String {
     match &import.name {
         None => match &import.alias {
             Some(alias) if *alias != import.module => format!("{} as {alias}", import.module),
-            _ => import.module.clone(),
+            _ => import.module.to_string(),
         },
         Some(name) => {
             let full = if import.module.ends_with('.') {

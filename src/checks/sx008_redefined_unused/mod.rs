@@ -349,7 +349,7 @@ fn full_name(import: &ImportSummary) -> String {
     match &import.name {
         Some(name) if import.module.ends_with('.') => format!("{}{name}", import.module),
         Some(name) => format!("{}.{name}", import.module),
-        None => import.module.clone(),
+        None => import.module.to_string(),
     }
 }
 

@@ -164,7 +164,7 @@ pub fn module_exports(
     while let Some((from, facts)) = stack.pop() {
         for spec in facts.star_exports.iter() {
             let module_only = ImportSummary {
-                module: spec.to_string(),
+                module: spec.as_ref().into(),
                 ..ImportSummary::default()
             };
             let imports::Target::Resolved { file: target, .. } =

@@ -10,6 +10,7 @@
 //! `super` count from there.
 
 use super::ImportSummary;
+use crate::semantic::small_text::SmallText;
 
 /// The imports of one `use` declaration (`statement`), whose tree is `tree`, each with the
 /// byte offset that orders it among the statement's imports.
@@ -44,9 +45,9 @@ pub(super) fn use_tree_imports(
         }
         out.push((
             ImportSummary {
-                module,
-                name,
-                alias,
+                module: SmallText::new(&module),
+                name: name.as_deref().map(SmallText::new),
+                alias: alias.as_deref().map(SmallText::new),
                 wildcard,
                 within: within.clone(),
                 ..ImportSummary::default()
@@ -161,12 +162,12 @@ pub(super) fn mod_declaration(
     let name_text = node_text(name, text);
     let summary = match path_attribute(statement, text) {
         Some(path) => ImportSummary {
-            module: format!("\"{path}\""),
-            alias: Some(name_text),
+            module: SmallText::new(&format!("\"{path}\"")),
+            alias: Some(SmallText::new(&name_text)),
             ..ImportSummary::default()
         },
         None => ImportSummary {
-            module: format!("self::{name_text}"),
+            module: SmallText::new(&format!("self::{name_text}")),
             ..ImportSummary::default()
         },
     };
@@ -215,7 +216,7 @@ fn string_content(literal: tree_sitter::Node, text: &str) -> Option<String> {
 }
 
 /// The inline modules (`mod a { mod b { … } }`) around `node` in its file: `a::b`.
-fn inline_modules(node: tree_sitter::Node, text: &str) -> Option<String> {
+fn inline_modules(node: tree_sitter::Node, text: &str) -> Option<SmallText> {
     let mut names = Vec::new();
     let mut parent = node.parent();
     while let Some(p) = parent {
@@ -225,7 +226,7 @@ fn inline_modules(node: tree_sitter::Node, text: &str) -> Option<String> {
         parent = p.parent();
     }
     names.reverse();
-    (!names.is_empty()).then(|| names.join("::"))
+    (!names.is_empty()).then(|| SmallText::new(&names.join("::")))
 }
 
 fn node_text(node: tree_sitter::Node, text: &str) -> String {

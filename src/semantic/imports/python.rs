@@ -181,7 +181,7 @@ pub(super) fn resolve(
             modules.module(&format!("{rest}.{name}"))
         } else {
             let inner = if rest.is_empty() {
-                name.clone()
+                name.to_string()
             } else {
                 format!("{rest}.{name}")
             };

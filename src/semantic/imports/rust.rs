@@ -561,7 +561,7 @@ fn segments_of(path: Option<&str>) -> Vec<String> {
 /// The import's whole path: module, then name.
 fn full_path(import: &ImportSummary) -> Vec<String> {
     let mut segments: Vec<String> = import.module.split("::").map(str::to_string).collect();
-    segments.extend(import.name.iter().cloned());
+    segments.extend(import.name.as_deref().map(str::to_string));
     segments
 }
 

@@ -222,7 +222,7 @@ impl Resolver<'_> {
                     push_unique(
                         &mut found,
                         Target::External {
-                            module: import.module.clone(),
+                            module: import.module.to_string(),
                             name: None,
                         },
                     );

@@ -157,7 +157,7 @@ pub(crate) fn local_name(import: &ImportSummary) -> &str {
 pub(super) fn bound_module(import: &ImportSummary) -> ImportSummary {
     let module = match &import.alias {
         Some(_) => import.module.clone(),
-        None => local_name(import).to_string(),
+        None => local_name(import).into(),
     };
     ImportSummary {
         module,

@@ -378,7 +378,7 @@ impl<'db> Resolver<'db> {
     ) -> Vec<Target> {
         let module = names.path_as_written(occ);
         let import = ImportSummary {
-            module: module.clone(),
+            module: module.as_str().into(),
             ..ImportSummary::default()
         };
         match imports::resolve(self.db, self.workspace, file, &import) {
@@ -510,7 +510,7 @@ impl<'db> Resolver<'db> {
                     && self.predeclared(file, name).is_none()
                 {
                     found.push(Target::External {
-                        module: import.module.clone(),
+                        module: import.module.to_string(),
                         name: Some(name.to_string()),
                     });
                     break;
@@ -592,7 +592,7 @@ impl<'db> Resolver<'db> {
             return Vec::new();
         }
         let submodule = ImportSummary {
-            module: written,
+            module: written.into(),
             ..ImportSummary::default()
         };
         match imports::resolve(self.db, self.workspace, file, &submodule) {
@@ -730,7 +730,7 @@ impl<'db> Resolver<'db> {
                 match imports::resolve(self.db, self.workspace, file, &module) {
                     imports::Target::Resolved { file, .. } => vec![Target::Module(file)],
                     imports::Target::External { .. } => vec![Target::External {
-                        module: module.module,
+                        module: module.module.to_string(),
                         name: None,
                     }],
                     imports::Target::Unresolved => return None,
@@ -788,7 +788,7 @@ impl<'db> Resolver<'db> {
                 }
                 match imports::resolve(self.db, self.workspace, file, &import) {
                     imports::Target::External { .. } => Some(vec![Target::External {
-                        module: import.module.clone(),
+                        module: import.module.to_string(),
                         name: Some(name.to_string()),
                     }]),
                     _ => None,
@@ -813,7 +813,7 @@ impl<'db> Resolver<'db> {
             return Vec::new();
         }
         let root = ImportSummary {
-            module: first.to_string(),
+            module: first.into(),
             ..ImportSummary::default()
         };
         let imports::Target::Resolved { file: module, .. } =

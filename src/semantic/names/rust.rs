@@ -29,6 +29,7 @@ use crate::{
     lang::Family,
     semantic::{
         imports::{self, ImportSummary},
+        small_text::SmallText,
         symbols::file_symbols,
     },
 };
@@ -122,7 +123,7 @@ impl Resolver<'_> {
         let occ = names.occurrence(occurrence);
         let module = names.path_as_written(occ);
         let import = ImportSummary {
-            module,
+            module: module.into(),
             within: inline_modules(names, occ.scope),
             ..ImportSummary::default()
         };
@@ -190,8 +191,8 @@ impl Resolver<'_> {
                 }
             }
             imports::Target::External { .. } => vec![Target::External {
-                module: import.module.clone(),
-                name: import.name.clone(),
+                module: import.module.to_string(),
+                name: import.name.as_deref().map(str::to_string),
             }],
             imports::Target::Unresolved => return None,
         };
@@ -203,7 +204,7 @@ impl Resolver<'_> {
     /// import of an enum brings (`use Ordering::*`), which only a path's resolution finds.
     pub(super) fn rust_crate(&mut self, file: SourceFile, name: &str, depth: u32) -> Vec<Target> {
         let import = ImportSummary {
-            module: name.to_string(),
+            module: name.into(),
             ..ImportSummary::default()
         };
         let target = if self.rust_star_imports_an_item(file) {
@@ -375,7 +376,7 @@ impl Resolver<'_> {
             return None;
         }
         let import = ImportSummary {
-            module: name.to_string(),
+            module: name.into(),
             within,
             ..ImportSummary::default()
         };
@@ -563,7 +564,7 @@ fn type_defined_by(names: &FileNames, file: SourceFile, scope: ScopeId) -> Optio
 
 /// The inline modules (`mod a { mod b { … } }`) around `scope`: `a::b`, as imports record
 /// them in `within`.
-fn inline_modules(names: &FileNames, scope: ScopeId) -> Option<String> {
+fn inline_modules(names: &FileNames, scope: ScopeId) -> Option<SmallText> {
     let mut found = Vec::new();
     let mut current = Some(scope);
     while let Some(id) = current {
@@ -576,5 +577,5 @@ fn inline_modules(names: &FileNames, scope: ScopeId) -> Option<String> {
         current = info.parent;
     }
     found.reverse();
-    (!found.is_empty()).then(|| found.join("::"))
+    (!found.is_empty()).then(|| SmallText::new(&found.join("::")))
 }
