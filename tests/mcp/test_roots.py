@@ -308,13 +308,18 @@ async def test_a_root_that_does_not_answer_is_named_and_the_others_hits_kept(sha
         assert f"; {B}: the workspace could not be loaded: " in error["message"]
 
 
-async def test_a_root_still_indexing_answers_partially_and_says_so(shared_name):
-    billing, search = shared_name
-    # 300 more files: the second root's first index has two shards, each slowed down.
+def session_with_a_slow_second_root(billing, search):
+    """A server of both roots whose second root has 300 more files: its first index has two
+    shards, each slowed down."""
     for i in range(300):
         write(search, f"m{i:03}.py", f"def task_{i:03}():\n    return {i}\n")
     env = {**os.environ, "SEXTANT_TEST_INDEX_SHARD_PAUSE_MS": "5000"}
-    async with stdio_session(billing, "--root", str(search), "--no-cache", env=env) as session:
+    return stdio_session(billing, "--root", str(search), "--no-cache", env=env)
+
+
+async def test_a_root_still_indexing_answers_partially_and_says_so(shared_name):
+    billing, search = shared_name
+    async with session_with_a_slow_second_root(billing, search) as session:
         # The second root answers from its first 256 files, which leave out its `settle`.
         early = (await session.call_tool("lookup_symbol", {"query": "settle"})).structured_content
         indexed = {"files_indexed": 256, "files_total": 302}
@@ -329,11 +334,7 @@ async def test_a_root_still_indexing_answers_partially_and_says_so(shared_name):
 
 async def test_lookups_by_name_answer_from_a_root_still_indexing_and_say_so(shared_name):
     billing, search = shared_name
-    # 300 more files: the second root's first index has two shards, each slowed down.
-    for i in range(300):
-        write(search, f"m{i:03}.py", f"def task_{i:03}():\n    return {i}\n")
-    env = {**os.environ, "SEXTANT_TEST_INDEX_SHARD_PAUSE_MS": "5000"}
-    async with stdio_session(billing, "--root", str(search), "--no-cache", env=env) as session:
+    async with session_with_a_slow_second_root(billing, search) as session:
         # `task_001` is in the second root's first 256 files: it answers from them (the
         # first root, whose files do not define it, answers once its index is done).
         indexed = {"files_indexed": 256, "files_total": 302}
