@@ -22,9 +22,9 @@
 //!   token cannot start an item is not parsed at all. The file's own syntax errors never
 //!   include a body's: those are only guesses that failed.
 //!
-//! The result is split in two for early cutoff: [`SymbolSummary`] (names, kinds,
-//! containers, signatures; no positions) is what other files' queries read, and
-//! [`SymbolPositions`] is read only to present answers.
+//! The result is split for early cutoff: [`SymbolSummary`] (names, kinds, containers; no
+//! positions) is what other files' queries read, and [`SymbolPositions`] and
+//! [`Signatures`] are read only to present answers.
 
 use std::{collections::HashMap, num::NonZeroU32, sync::Arc};
 
@@ -215,14 +215,6 @@ impl Signatures {
         self.text
             .get(start as usize..end as usize)
             .unwrap_or_default()
-    }
-
-    pub fn len(&self) -> usize {
-        self.ends.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
     }
 }
 
@@ -921,6 +913,24 @@ fn without_comments(text: &str, node: tree_sitter::Node, start: usize, end: usiz
 mod tests {
     use super::*;
     use crate::lang::registry;
+
+    #[test]
+    fn signatures_are_read_back_one_by_one_and_empty_past_the_end() {
+        let signatures: Signatures = ["def f(x)", "", "class Émile(Base)", "x"]
+            .into_iter()
+            .collect();
+        let read: Vec<&str> = (0..5).map(|i| signatures.get(i)).collect();
+        assert_eq!(read, ["def f(x)", "", "class Émile(Base)", "x", ""]);
+        assert_eq!(Signatures::default().get(0), "");
+    }
+
+    #[test]
+    fn a_summary_keeps_its_parent_in_four_bytes() {
+        let summary = |parent| SymbolSummary::new("f".into(), SymbolKind::Function, None, parent);
+        for parent in [None, Some(0), Some(1), Some(u32::MAX - 1)] {
+            assert_eq!(summary(parent).parent(), parent);
+        }
+    }
 
     fn extract_with_window(lang: &Language, text: &str, window: usize) -> FileSymbols {
         FIRST_SIGNATURE_WINDOW.set(window);
