@@ -13,7 +13,7 @@ use crate::{
     semantic::{
         import_graph::import_graph,
         imports::file_imports,
-        index::{MatchTier, SymbolIndex},
+        index::SymbolIndex,
         names::{
             BindingKind, OccurrenceId, Role, go,
             identifiers::{file_identifiers, identifier_index},
@@ -163,17 +163,13 @@ pub(crate) fn targets_named_in(
 /// The files of the symbol index's first `shards` shards that define a symbol called
 /// `name`, in workspace order.
 fn files_defining(db: &dyn Db, workspace: Workspace, name: &str, shards: u32) -> Vec<SourceFile> {
-    let index = SymbolIndex::first_shards(db, workspace, shards);
-    let mut files: Vec<SourceFile> = Vec::new();
-    // Exact matches rank first, a name's definitions in workspace order.
-    for hit in index.search(name, usize::MAX, |_| true).hits {
-        if hit.tier != MatchTier::Exact {
-            break;
-        }
-        if !files.contains(&hit.entry.file) {
-            files.push(hit.entry.file);
-        }
-    }
+    let mut files: Vec<SourceFile> = SymbolIndex::first_shards(db, workspace, shards)
+        .definitions_of(name)
+        .into_iter()
+        .map(|entry| entry.file)
+        .collect();
+    // A file's definitions of the name are next to each other.
+    files.dedup();
     files
 }
 

@@ -360,6 +360,20 @@ impl SymbolIndex {
             .flat_map(|shard| shard.names.entries.iter().map(|e| shard.entry(e)))
     }
 
+    /// The definitions of exactly `name`, in workspace order: a binary search of each
+    /// shard's sorted names, not a ranked search.
+    pub fn definitions_of(&self, name: &str) -> Vec<IndexEntry> {
+        let mut found = Vec::new();
+        for shard in &self.shards {
+            let table = &shard.names;
+            let at = partition_point(table.len(), |i| table.name(i).name < name);
+            if at < table.len() && table.name(at).name == name {
+                found.extend(table.name(at).entries.iter().map(|e| shard.entry(e)));
+            }
+        }
+        found
+    }
+
     /// Ranked search. `keep` filters entries (kind, language, path) before counting.
     pub fn search(
         &self,
@@ -410,6 +424,20 @@ impl SymbolIndex {
         }
         SearchResult { hits, total }
     }
+}
+
+/// The first of `0..len` for which `before` is false, `before` being true up to some point
+/// and false after it.
+fn partition_point(len: usize, before: impl Fn(usize) -> bool) -> usize {
+    let (mut low, mut high) = (0, len);
+    while low < high {
+        let middle = low + (high - low) / 2;
+        match before(middle) {
+            true => low = middle + 1,
+            false => high = middle,
+        }
+    }
+    low
 }
 
 /// A distinct name of the index having some words of a question, as

@@ -922,8 +922,9 @@ fn an_attribute_named_like_the_attribute_holding_it_resolves_to_an_end() {
 
 /// While the first index runs, a lookup by name looks in the files of the shards built so
 /// far (here the one shard of every file, or none) and finds there what the whole lookup
-/// finds, qualified names included; a module path it would follow through imports is not
-/// followed, since that reads every file.
+/// finds, qualified names included, and only names spelled exactly so (`areas` and `Area`
+/// are not `area`); a module path it would follow through imports is not followed, since
+/// that reads every file.
 #[test]
 fn names_looked_up_in_the_first_shards_find_what_the_whole_lookup_finds_there() {
     use sextant::ide::NameScope;
@@ -936,6 +937,12 @@ fn names_looked_up_in_the_first_shards_find_what_the_whole_lookup_finds_there() 
 
         def area():
             return 1
+
+        def areas():
+            return 2
+
+        class Area:
+            pass
         //- /pkg/api.py
         from pkg import geo as shapes
         "#,
@@ -957,6 +964,8 @@ fn names_looked_up_in_the_first_shards_find_what_the_whole_lookup_finds_there() 
         ("Shape.area", vec![geo(2)]),
         ("geo.area", vec![geo(5)]),
         ("Shape", vec![geo(1)]),
+        ("areas", vec![geo(8)]),
+        ("Area", vec![geo(11)]),
     ] {
         assert_eq!(found(name, NameScope::Workspace), expected, "{name}");
         assert_eq!(found(name, NameScope::FirstShards(1)), expected, "{name}");
