@@ -179,6 +179,12 @@ class RawLsp:
     def close_stdin(self):
         self.proc.stdin.close()
 
+    def shut_down(self, request_id: int = 99):
+        """The orderly end: `shutdown` answered with null, then `exit`, and exit code 0."""
+        assert self.request(request_id, "shutdown")["result"] is None
+        self.notify("exit")
+        assert self.wait()[0] == 0, self.stderr
+
     def wait(self, timeout: float = 60) -> tuple[int, int]:
         """Reaps the server: (exit code, peak resident set in bytes). Kills it after `timeout`."""
         deadline = time.monotonic() + timeout

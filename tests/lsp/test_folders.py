@@ -146,9 +146,7 @@ def test_a_question_of_every_folder_is_cancelled_and_shutdown_ends_them_all(tmp_
         server.notify("$/cancelRequest", {"id": 2})
         assert server.response(2)["error"] == {"code": REQUEST_CANCELLED, "message": "cancelled"}
         server.wait_for_stderr("test delay: workspace/symbol stopped by cancellation")
-        assert server.request(99, "shutdown")["result"] is None
-        server.notify("exit")
-        assert server.wait()[0] == 0, server.stderr
+        server.shut_down()
     finally:
         server.kill()
 
@@ -336,9 +334,7 @@ def test_a_folder_still_indexing_holds_back_no_answer_and_can_be_removed(tmp_pat
             "message": "the workspace folders changed; ask again",
             "data": {"retriggerRequest": True},
         }
-        assert server.request(99, "shutdown")["result"] is None
-        server.notify("exit")
-        assert server.wait()[0] == 0, server.stderr
+        server.shut_down()
     finally:
         server.kill()
 
@@ -360,9 +356,7 @@ def test_a_held_pull_is_answered_when_a_folder_left_out_finishes_indexing(tmp_pa
             (a, "unchanged", []),
             (b, "full", ["SX006"]),
         ]
-        assert server.request(99, "shutdown")["result"] is None
-        server.notify("exit")
-        assert server.wait()[0] == 0, server.stderr
+        server.shut_down()
     finally:
         server.kill()
 
@@ -413,8 +407,6 @@ def test_with_root_the_folders_stay_as_given(tmp_path):
             ("load", (py / "models.py").as_uri()),
             ("load_many", (py / "models.py").as_uri()),
         ]
-        assert server.request(99, "shutdown")["result"] is None
-        server.notify("exit")
-        assert server.wait()[0] == 0, server.stderr
+        server.shut_down()
     finally:
         server.kill()

@@ -112,9 +112,7 @@ def test_allowed_output_is_judged_and_cancel_kills_the_formatter(tmp_path):
         assert answer["error"] == {"code": -32800, "message": "cancelled"}, answer
         assert time.monotonic() - cancelled_at < 5
         assert ended(int(pid_file.read_text())), "the formatter's child outlived the cancelled request"
-        assert server.request(4, "shutdown")["result"] is None
-        server.notify("exit")
-        assert server.wait()[0] == 0, server.stderr
+        server.shut_down(4)
     finally:
         server.kill()
 
@@ -147,8 +145,6 @@ def test_an_edit_during_a_slow_formatter_does_not_wait_for_it(tmp_path):
         assert ended(first), "the formatter stopped by the edit is still running"
         server.notify("$/cancelRequest", {"id": 2})
         assert server.response(2, timeout=10)["error"]["code"] == -32800
-        assert server.request(4, "shutdown")["result"] is None
-        server.notify("exit")
-        assert server.wait()[0] == 0, server.stderr
+        server.shut_down(4)
     finally:
         server.kill()

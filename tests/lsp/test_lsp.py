@@ -240,9 +240,7 @@ def test_cancel_request_stops_a_running_request(tmp_path):
         assert "test delay: textDocument/documentSymbol finished" not in server.stderr
         answer = server.request(3, "workspace/symbol", {"query": "f"})
         assert [s["name"] for s in answer["result"]] == ["f"], answer
-        assert server.request(4, "shutdown")["result"] is None
-        server.notify("exit")
-        assert server.wait()[0] == 0, server.stderr
+        server.shut_down(4)
     finally:
         server.kill()
 

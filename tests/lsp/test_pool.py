@@ -34,9 +34,7 @@ def document_symbol(root: Path) -> dict:
 
 
 def finish(server: RawLsp):
-    assert server.request(99, "shutdown")["result"] is None
-    server.notify("exit")
-    assert server.wait()[0] == 0, server.stderr
+    server.shut_down()
 
 
 def test_a_burst_of_requests_is_queued_on_a_fixed_pool(root):
