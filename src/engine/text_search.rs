@@ -19,11 +19,11 @@ use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 use grep_searcher::{Searcher, SearcherBuilder, Sink, SinkMatch};
 
 use crate::{
-    db::{Db, SourceFile},
+    db::{Db, SourceFile, Workspace},
     lang::TextRegions,
     semantic::{
         self,
-        names::identifiers::{file_identifiers, is_identifier_part},
+        names::identifiers::{identifier_index, is_identifier_part},
         symbols::{SymbolKind, file_symbols},
     },
     syntax::floor_char_boundary,
@@ -162,17 +162,31 @@ impl TextSearch {
         })
     }
 
+    /// The files of `files` that may hold a match, in their order. A compressed text is
+    /// read by decompressing it whole: when some are, the identifier index (built by the
+    /// background check or a reference search, else here, once) passes over every file
+    /// none of whose words a match needs. Texts kept whole are read as cheaply as the index
+    /// would be built, so without a compressed one every file is kept.
+    pub fn files_worth_reading(
+        &self,
+        db: &dyn Db,
+        workspace: Workspace,
+        files: &[SourceFile],
+    ) -> Vec<SourceFile> {
+        let compressed = |file: &SourceFile| file.stored_text(db).is_compressed();
+        if self.starts.is_empty() || !files.iter().any(compressed) {
+            return files.to_vec();
+        }
+        let admitted = identifier_index(db, workspace).files_with_words_starting(&self.starts);
+        files
+            .iter()
+            .copied()
+            .filter(|file| admitted.contains(file))
+            .collect()
+    }
+
     /// The lines of `file` with a match, in line order; at most `limit` of them.
     pub fn file_hits(&self, db: &dyn Db, file: SourceFile, limit: usize) -> Vec<LineHit> {
-        // A compressed text is read by decompressing it whole, its words (computed by the
-        // background check, and kept) at once: a file none of whose words a match needs
-        // is passed over unread.
-        if !self.starts.is_empty() && file.stored_text(db).is_compressed() {
-            let words = file_identifiers(db, file);
-            if !self.starts.iter().all(|w| words.has_word_starting_with(w)) {
-                return Vec::new();
-            }
-        }
         let text = &*file.text(db);
         // A byte-order mark is not text (ripgrep drops it too): searched past, so `^` can
         // match at the start of the first line, with offsets still into the whole text.
@@ -464,8 +478,8 @@ mod tests {
         assert_eq!(starts(insensitive), Vec::<String>::new());
     }
 
-    /// A file whose words no match can start is passed over only when compressed, and a
-    /// match inside a word a digit begins (no word of the file) is still found.
+    /// A file whose words no match can start is passed over once some text is compressed,
+    /// and a match inside a word a digit begins (no word of the file) is still found.
     #[test]
     fn compressed_files_are_passed_over_by_their_words_without_losing_a_match() {
         let db = RootDatabase::default();
@@ -480,15 +494,19 @@ mod tests {
             .enumerate()
             .map(|(i, text)| file(&db, &format!("m{i}.py"), "python", text))
             .collect();
-        for f in &files {
-            f.stored_text(&db).compact();
-            assert!(f.stored_text(&db).is_compressed());
-        }
+        let workspace = Workspace::new(&db, "/w".into(), files.clone().into(), Arc::from([]));
         let search = TextSearch::new(&PatternSpec {
             fixed_strings: true,
             ..spec("foo.bar")
         })
         .unwrap();
+        let read = |db: &RootDatabase| search.files_worth_reading(db, workspace, &files);
+        assert_eq!(read(&db), files, "texts kept whole are all read");
+        for f in &files {
+            f.stored_text(&db).compact();
+            assert!(f.stored_text(&db).is_compressed());
+        }
+        assert_eq!(read(&db), files[..2], "m2 has no word starting `bar`");
         let lines: Vec<usize> = files
             .iter()
             .map(|&f| search.file_hits(&db, f, 10).len())

@@ -306,6 +306,7 @@ pub(crate) fn search(
     check_query(query)?;
     let search = TextSearch::new(&pattern_spec(query))?;
     let files = files_to_search(db, workspace, query)?;
+    let files = search.files_worth_reading(db, workspace, &files);
     let (page, more) = collect_hits(db, &search, &files, query.offset, query.limit);
     cut_to_budget(&file_hits(db, page), query, more, budget, "")
 }
@@ -369,6 +370,7 @@ pub(crate) fn workspace_hits(
     check_query(query)?;
     let search = TextSearch::new(&pattern_spec(query))?;
     let files = files_to_search(db, workspace, query)?;
+    let files = search.files_worth_reading(db, workspace, &files);
     let end = query.offset.saturating_add(query.limit);
     let (page, more) = collect_hits(db, &search, &files, 0, end);
     Ok(WorkspaceHits {
