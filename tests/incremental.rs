@@ -937,7 +937,7 @@ fn chained_modules(count: usize) -> String {
 #[test]
 fn name_tables_beyond_their_bound_are_evicted_and_recomputed_only_when_asked() {
     // `file_names`'s LRU bound (semantic/names/mod.rs).
-    name_tables_are_kept_up_to(None, 512);
+    name_tables_are_kept_up_to(None, 256);
 }
 
 #[test]

@@ -24,15 +24,18 @@ use crate::{
     lang::Family,
     semantic::{
         imports::{ImportSummary, Target, file_imports, resolve},
-        names::{BindingKind, Role, file_names},
+        names::{BindingKind, Role, file_names_unkept},
     },
 };
 
 /// The public names a Python file binds at its top level by `def`, `class` or assignment
 /// (not by import: a name imported from elsewhere is offered from where it is defined).
+/// The index asks this of every Python file at once, so the file's name table is not kept
+/// (`file_names_unkept`): kept, the tables of a 148.9 MB tree's 1,796 Python files took
+/// 135 MB until the check next stepped aside.
 #[salsa::tracked(returns(clone))]
 pub fn python_definitions(db: &dyn Db, file: SourceFile) -> Arc<BTreeSet<Box<str>>> {
-    let names = file_names(db, file);
+    let names = file_names_unkept(db, file);
     let mut found = BTreeSet::new();
     for (id, occurrence) in names.occurrences.iter().enumerate() {
         let defined = matches!(
