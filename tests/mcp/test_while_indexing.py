@@ -3,9 +3,10 @@ answered at once and exactly, lookups by name and `explore` from the files index
 `workspace_status` says what is not done, reference searches and writes wait."""
 
 import os
+import re
 
 import pytest
-from conftest import stdio_session, wait_until_indexed, write
+from conftest import stdio_session, tool_error, wait_until_indexed, write
 from test_read import reference_tokens
 
 pytestmark = pytest.mark.anyio
@@ -261,3 +262,26 @@ async def test_explore_of_a_name_the_indexed_files_do_not_define_waits_for_the_w
     assert data["dependents"] == 2
     assert found.content[0].text.startswith("## m001.py\n")
 
+
+async def test_a_reference_search_waits_for_the_whole_index_and_says_why_when_out_of_time(tmp_path):
+    """Reference searches never answer from part of the files (a short list reads as "no
+    other users"): they wait for the first index, and a call out of time says what it
+    waited for; a word search answers meanwhile, in every file."""
+    root = tmp_path / "many"
+    many_files(root)
+    env = {**os.environ, "SEXTANT_TEST_INDEX_SHARD_PAUSE_MS": "20000"}
+    async with stdio_session(root, "--no-cache", "--request-timeout-ms", "2000", env=env) as session:
+        refused = tool_error(await session.call_tool("find_references", {"query": "task_001"}))
+        words = await session.call_tool("search", {"pattern": "task_001", "word": True})
+    assert refused["code"] == "TIMEOUT"
+    assert re.fullmatch(
+        r"no answer within 2000 ms: the first index is still being built \((reading|indexing) \d+ of 602 files; "
+        r"see workspace_status\), and find_references waits for it: a search of part of the files would miss "
+        r"uses \(`search` with `word: true` lists every line naming it now\)",
+        refused["message"],
+    ), refused
+    assert not words.is_error, words
+    assert [(f["path"], [line["line"] for line in f["lines"]]) for f in words.structured_content["files"]] == [
+        ("app/main.py", [1, 5]),
+        ("m001.py", [1]),
+    ]
