@@ -204,69 +204,14 @@ pub(crate) fn explore(
         NameScope::Workspace => None,
         NameScope::FirstShards(shards) => Some(shards),
     };
-    let mut named: Vec<(String, SourceFile, u32)> = Vec::new();
-    let mut files: Vec<SourceFile> = Vec::new();
-    let mut not_found = Vec::new();
-    let mut more_named = Vec::new();
-    let mut name = |term: &str, sites: Vec<(SourceFile, u32)>| {
-        if sites.len() > MAX_PER_TERM {
-            more_named.push(MoreNamed {
-                term: term.to_string(),
-                root: None,
-                count: sites.len(),
-            });
-        }
-        for (file, symbol) in sites.into_iter().take(MAX_PER_TERM) {
-            if !named.iter().any(|(_, f, s)| (*f, *s) == (file, symbol)) {
-                named.push((term.to_string(), file, symbol));
-            }
-        }
-    };
-    // Terms naming no file or definition as they are: the words of a question.
-    let mut question: Vec<String> = Vec::new();
-    for term in &query.terms {
-        if let Some(file) = file_at(db, workspace, term.trim_start_matches("./")) {
-            if !files.contains(&file) {
-                files.push(file);
-            }
-            continue;
-        }
-        let sites = match term.contains(char::is_whitespace) {
-            true => Vec::new(),
-            false => most_used(db, workspace, term, scope),
-        };
-        match sites.is_empty() {
-            true if indexing.is_some() => return None,
-            true => question.push(term.clone()),
-            false => name(term, sites),
-        }
-    }
-    let reading = match question.is_empty() {
-        true => words::Reading::default(),
-        false => words::read_question(db, workspace, &question, &|name| {
-            !definition_sites(db, workspace, name, None).is_empty()
-        }),
-    };
-    for picked in &reading.picked {
-        name(&picked.name, most_used(db, workspace, &picked.name, scope));
-    }
-    // A question read into names reports its unused words as dropped; one read into none
-    // names nothing, term by term.
-    if reading.picked.is_empty() {
-        not_found.extend(question.iter().cloned());
-    }
-    let words_used: Vec<WordsUsed> = reading
-        .picked
-        .iter()
-        .map(|p| WordsUsed {
-            words: p.words.clone(),
-            name: p.name.clone(),
-        })
-        .collect();
-    let words_dropped = match words_used.is_empty() {
-        true => Vec::new(),
-        false => reading.dropped.clone(),
-    };
+    let Terms {
+        named,
+        files,
+        not_found,
+        more_named,
+        words_used,
+        words_dropped,
+    } = read_terms(db, workspace, &query.terms, scope)?;
     let callables: Vec<Callable> = named
         .iter()
         .map(|&(_, file, symbol)| Callable {
@@ -457,6 +402,98 @@ pub(crate) fn explore(
         words_dropped,
         truncated,
         not_searched,
+    })
+}
+
+/// What the terms of a question name: definitions (at most [`MAX_PER_TERM`] a term, in
+/// the order given, then those a question in words was read into) and files.
+struct Terms {
+    named: Vec<(String, SourceFile, u32)>,
+    files: Vec<SourceFile>,
+    not_found: Vec<String>,
+    more_named: Vec<MoreNamed>,
+    words_used: Vec<WordsUsed>,
+    words_dropped: Vec<String>,
+}
+
+/// What `terms` name in the files `scope` says; `None` while the first index runs when a
+/// term is neither a file nor a name the files indexed so far define.
+fn read_terms(
+    db: &dyn Db,
+    workspace: Workspace,
+    terms: &[String],
+    scope: NameScope,
+) -> Option<Terms> {
+    let mut named: Vec<(String, SourceFile, u32)> = Vec::new();
+    let mut files: Vec<SourceFile> = Vec::new();
+    let mut not_found = Vec::new();
+    let mut more_named = Vec::new();
+    let mut name = |term: &str, sites: Vec<(SourceFile, u32)>| {
+        if sites.len() > MAX_PER_TERM {
+            more_named.push(MoreNamed {
+                term: term.to_string(),
+                root: None,
+                count: sites.len(),
+            });
+        }
+        for (file, symbol) in sites.into_iter().take(MAX_PER_TERM) {
+            if !named.iter().any(|(_, f, s)| (*f, *s) == (file, symbol)) {
+                named.push((term.to_string(), file, symbol));
+            }
+        }
+    };
+    // Terms naming no file or definition as they are: the words of a question.
+    let mut question: Vec<String> = Vec::new();
+    for term in terms {
+        if let Some(file) = file_at(db, workspace, term.trim_start_matches("./")) {
+            if !files.contains(&file) {
+                files.push(file);
+            }
+            continue;
+        }
+        let sites = match term.contains(char::is_whitespace) {
+            true => Vec::new(),
+            false => most_used(db, workspace, term, scope),
+        };
+        match sites.is_empty() {
+            true if scope != NameScope::Workspace => return None,
+            true => question.push(term.clone()),
+            false => name(term, sites),
+        }
+    }
+    let reading = match question.is_empty() {
+        true => words::Reading::default(),
+        false => words::read_question(db, workspace, &question, &|name| {
+            !definition_sites(db, workspace, name, None).is_empty()
+        }),
+    };
+    for picked in &reading.picked {
+        name(&picked.name, most_used(db, workspace, &picked.name, scope));
+    }
+    // A question read into names reports its unused words as dropped; one read into none
+    // names nothing, term by term.
+    if reading.picked.is_empty() {
+        not_found.extend(question.iter().cloned());
+    }
+    let words_used: Vec<WordsUsed> = reading
+        .picked
+        .iter()
+        .map(|p| WordsUsed {
+            words: p.words.clone(),
+            name: p.name.clone(),
+        })
+        .collect();
+    let words_dropped = match words_used.is_empty() {
+        true => Vec::new(),
+        false => reading.dropped.clone(),
+    };
+    Some(Terms {
+        named,
+        files,
+        not_found,
+        more_named,
+        words_used,
+        words_dropped,
     })
 }
 
