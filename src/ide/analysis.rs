@@ -460,7 +460,8 @@ impl Analysis {
 
     /// [`Analysis::explore`] while the first index runs, from the files of the symbol
     /// index's first `shards` shards: `None` unless every term is a file or a name they
-    /// define; call paths and dependents not searched.
+    /// define; call paths and dependents not searched (unless the terms name files alone:
+    /// the whole answer then).
     pub fn explore_in_shards(
         &self,
         query: &super::ExploreQuery,

@@ -207,11 +207,19 @@ async def test_explore_answers_from_the_files_indexed_so_far_and_says_what_it_le
     env = {**os.environ, "SEXTANT_TEST_INDEX_SHARD_PAUSE_MS": "4000"}
     async with stdio_session(root, "--no-cache", env=env) as session:
         early = await session.call_tool("explore", terms)
+        early_file = await session.call_tool("explore", {"terms": ["app/main.py"]})
         status = (await session.call_tool("workspace_status", {})).structured_content
         await wait_until_indexed(session)
         late = await session.call_tool("explore", terms)
+        late_file = await session.call_tool("explore", {"terms": ["app/main.py"]})
 
     assert status["ready"] is False
+    # A file alone: its skeleton, nothing left out, exactly the answer after the index.
+    assert "partial" not in early_file.structured_content
+    assert early_file.structured_content == late_file.structured_content
+    assert early_file.content[0].text == late_file.content[0].text == (
+        "## app/main.py (skeleton)\nfrom m001 import task_001\n\n\ndef run(): ...  # line 5\n\n"
+    )
     data, text = early.structured_content, early.content[0].text
     indexed = data["partial"]["files_indexed"]
     # The first shard (app/, m000.py to m253.py); a busy machine may have built the second.

@@ -17,7 +17,8 @@
 //! holds so far ([`NameScope::FirstShards`]), once every term is a file or a name those
 //! files define: the definitions are theirs, in path order (ranks read every file), and
 //! the call paths and dependents, which read every file too, are not searched and the
-//! answer says so ([`ExploreAnswer::not_searched`]) rather than showing none.
+//! answer says so ([`ExploreAnswer::not_searched`]) rather than showing none. Terms that
+//! name files alone make the whole answer then (skeletons only).
 //!
 //! Invariant: `tokens` is the exact count of `text`, never over the budget.
 
@@ -200,10 +201,6 @@ pub(crate) fn explore(
     scope: NameScope,
 ) -> Option<ExploreAnswer> {
     let budget = query.budget;
-    let indexing = match scope {
-        NameScope::Workspace => None,
-        NameScope::FirstShards(shards) => Some(shards),
-    };
     let Terms {
         named,
         files,
@@ -212,6 +209,12 @@ pub(crate) fn explore(
         words_used,
         words_dropped,
     } = read_terms(db, workspace, &query.terms, scope)?;
+    // Terms naming files alone make the whole answer from the files indexed so far: their
+    // skeletons, and no definition to rank, join by call paths or find dependents of.
+    let indexing = match scope {
+        NameScope::FirstShards(shards) if !named.is_empty() => Some(shards),
+        _ => None,
+    };
     let callables: Vec<Callable> = named
         .iter()
         .map(|&(_, file, symbol)| Callable {
@@ -244,8 +247,8 @@ pub(crate) fn explore(
         exact: false,
         budget: None,
     };
-    let impact = indexing
-        .is_none()
+    // No definition named (files alone): nothing depends on it, and no graph is walked.
+    let impact = (indexing.is_none() && !seeds.is_empty())
         .then(|| impact_of_seeds(db, workspace, &seeds, &walk));
 
     // The answer, built section by section while it fits; first what a partial answer

@@ -180,7 +180,14 @@ fn explore_in(
             return Ok(None);
         }
         let found = p.snapshot.analysis.explore_in_shards(query, shards)?;
-        Ok(found.map(|answer| (answer, indexed_so_far(p, shards))))
+        // Nothing left out (terms naming files alone): the whole answer, unmarked.
+        Ok(found.map(|answer| {
+            let partial = match answer.not_searched.is_empty() {
+                true => None,
+                false => indexed_so_far(p, shards),
+            };
+            (answer, partial)
+        }))
     };
     live.read_or_partial(cancel, whole, partial)
         .map_err(read_error)
