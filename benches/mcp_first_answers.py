@@ -12,9 +12,11 @@ one call of each tool that answers during the first index: questions about the f
 from the process's start to its first answer, with the number of timeouts before it.
 Once the index is ready, each call is asked again: every early answer must equal it (the
 script exits 1 otherwise and prints what differs). `lookup_symbol`, and `find_definition`
-and `read_symbol` by the name --pattern ends with, are timed too: before the index is
-done, they answer from the files indexed so far (`partial`) once those define the name,
-and such an answer must hold only what the answer after the index holds.
+`read_symbol` and `explore` by the name --pattern ends with, are timed too: before the
+index is done, they answer from the files indexed so far (`partial`) once those define the
+name, and such an answer must hold only what the answer after the index holds (for
+`explore`, its definitions, which the answer after the index may rank otherwise when the
+name has more than it shows).
 
 With --baseline, a second build is measured the same way in the same run, on the same
 tree (after this build's, or before it with --baseline-first), and the table shows both
@@ -46,6 +48,7 @@ def calls(args) -> list[tuple[str, dict]]:
         ("lookup_symbol", {"query": args.pattern.split()[-1]}),
         ("find_definition by name", {"query": args.pattern.split()[-1]}),
         ("read_symbol by name", {"targets": [{"symbol": args.pattern.split()[-1]}]}),
+        ("explore by name", {"terms": [args.pattern.split()[-1]]}),
     ]
 
 
@@ -57,6 +60,11 @@ def tool(label: str) -> str:
 def within(early: dict, after: dict) -> bool:
     """Whether a partial answer by name holds only what the answer after the index holds:
     its definitions, or its pieces and candidates, among the final ones."""
+    if "not_searched" in early:
+        if "more_named" in early or "more_named" in after:
+            return True
+        where = [(d["path"], d["line"]) for d in after["definitions"]]
+        return all((d["path"], d["line"]) in where for d in early["definitions"])
     if "definitions" in early:
         return all(d in after["definitions"] for d in early["definitions"])
     final = {json.dumps(p, sort_keys=True) for p in after.get("pieces", [])}

@@ -467,7 +467,22 @@ impl Analysis {
     /// What a question's terms name: the definitions' source, the call paths between
     /// them and their dependents, under one budget.
     pub fn explore(&self, query: &super::ExploreQuery) -> Cancellable<super::ExploreAnswer> {
-        self.with(|db| super::explore::explore(db, self.workspace, query))
+        let whole = super::NameScope::Workspace;
+        self.with(|db| super::explore::explore(db, self.workspace, query, whole))
+            .map(|answer| answer.expect("the whole workspace answers every exploration"))
+    }
+
+    /// [`Analysis::explore`] while the first index runs, from the files of the symbol
+    /// index's first `shards` shards: `None` unless every term is a file or a name they
+    /// define; call paths and dependents not searched (unless the terms name files alone:
+    /// the whole answer then).
+    pub fn explore_in_shards(
+        &self,
+        query: &super::ExploreQuery,
+        shards: u32,
+    ) -> Cancellable<Option<super::ExploreAnswer>> {
+        let scope = super::NameScope::FirstShards(shards);
+        self.with(|db| super::explore::explore(db, self.workspace, query, scope))
     }
 
     /// The subtypes and overriding methods (or the supertypes and overridden methods) of

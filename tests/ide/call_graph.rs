@@ -497,7 +497,10 @@ fn explore_brings_the_named_definitions_their_call_paths_and_dependents() {
     assert!(answer.tokens <= 400);
     assert!(!answer.truncated);
     assert_eq!((answer.dependents_shown, answer.dependents), (4, 4));
-    assert_eq!(answer.files, ["pkg/geometry.py"]);
+    assert_eq!(
+        answer.files,
+        [sextant::ide::ExploredFile::Path("pkg/geometry.py".into())]
+    );
     assert_eq!(answer.not_found, ["nothing"]);
     // A budget for little more than the first definition: the second is its signature.
     let small = analysis::explore(&db, &["main", "square"], 80);

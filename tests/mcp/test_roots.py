@@ -353,6 +353,40 @@ async def test_lookups_by_name_answer_from_a_root_still_indexing_and_say_so(shar
         assert "partial" not in settle and settle["roots"] == EVERY_ROOT
 
 
+async def test_explore_answers_from_a_root_still_indexing_and_says_so(shared_name):
+    billing, search = shared_name
+    terms = ["task_001", "shared.py"]
+    async with session_with_a_slow_second_root(billing, search) as session:
+        # `task_001` is in the second root's first 256 files (`shared.py`, a file, is read in
+        # every root): it answers from them, leaving out call paths and dependents; the
+        # first root, whose files do not define it, answers once its index is done.
+        found = await session.call_tool("explore", {"terms": terms})
+        await wait_until_indexed_in(session, B)
+        of_a = await session.call_tool("explore", {"terms": terms, "root": A})
+        skeleton_of_b = await session.call_tool("explore", {"terms": ["shared.py"], "root": B})
+        late = (await session.call_tool("explore", {"terms": terms})).structured_content
+
+    indexed = {"files_indexed": 256, "files_total": 302}
+    data = found.structured_content
+    assert (data["partial"], data["roots"]) == (indexed, [{"name": A}, {"name": B, "partial": indexed}]), data
+    assert data["not_searched"] == ["call_paths", "dependents"]
+    assert data["definitions"] == [
+        {"term": "task_001", "name": "task_001", "kind": "function", "path": "m001.py", "root": B, "line": 1, "end_line": 2, "shown": "full"},
+    ]
+    assert data["files"] == [{"path": "shared.py", "root": A}, {"path": "shared.py", "root": B}]
+    assert "not_found" not in data
+    assert found.content[0].text == (
+        f"[{A}]\n{of_a.content[0].text}\n[{B}]\n"
+        "[partial: 256 of 302 files indexed so far; call paths and dependents not searched]\n"
+        "## m001.py\nm001.py:1-2 function task_001\n```python\ndef task_001():\n    return 1\n```\n"
+        + skeleton_of_b.content[0].text
+    )
+    assert data["tokens"] == reference_tokens(found.content[0].text)
+    assert of_a.structured_content["not_found"] == ["task_001"]
+    # Once both are indexed: the whole answer, unmarked.
+    assert "partial" not in late and "not_searched" not in late and late["roots"] == EVERY_ROOT
+
+
 def read_pieces_of(data: dict) -> list[tuple]:
     return [(p.get("root"), p["path"], p["start_line"], p["end_line"]) for p in data["pieces"]]
 
@@ -783,13 +817,24 @@ async def test_explore_asks_every_root_and_merges_what_the_terms_name(shared_nam
             "message": "no term names a definition or a file: nowhere",
         }
 
+        # A file each root holds: each root's skeleton of it, and `files` says whose.
+        files = await session.call_tool("explore", {"terms": ["shared.py"]})
+        of_a = await session.call_tool("explore", {"terms": ["shared.py"], "root": A})
+        of_b = await session.call_tool("explore", {"terms": ["shared.py"], "root": B})
+        assert files.structured_content["files"] == [{"path": "shared.py", "root": A}, {"path": "shared.py", "root": B}]
+        assert files.content[0].text == f"[{A}]\n{of_a.content[0].text}\n[{B}]\n{of_b.content[0].text}"
+        assert of_a.content[0].text.startswith("## shared.py (skeleton)\n")
+        assert (of_a.structured_content["files"], of_b.structured_content["files"]) == (["shared.py"], ["shared.py"])
+
         # With `root`: that root's answer, byte for byte what a server of that root alone gives.
-        only = await session.call_tool("explore", {"terms": ["run", "query", "settle"], "root": B})
+        terms = ["run", "query", "settle", "search.py"]
+        only = await session.call_tool("explore", {"terms": terms, "root": B})
     async with stdio_session(search) as alone:
         await wait_until_indexed(alone)
-        expected = await alone.call_tool("explore", {"terms": ["run", "query", "settle"]})
+        expected = await alone.call_tool("explore", {"terms": terms})
     assert only.content[0].text == expected.content[0].text
     assert only.structured_content == expected.structured_content
+    assert only.structured_content["files"] == ["search.py"]
     assert "roots" not in only.structured_content and "root" not in only.structured_content["definitions"][0]
 
 

@@ -1,10 +1,13 @@
 """Answers while the first index runs: questions about one file (and text searches) are
-answered at once and exactly, `workspace_status` says what is not done, writes wait."""
+answered at once and exactly, lookups by name and `explore` from the files indexed so far,
+`workspace_status` says what is not done, reference searches and writes wait."""
 
 import os
+import re
 
 import pytest
-from conftest import stdio_session, wait_until_indexed, write
+from conftest import stdio_session, tool_error, wait_until_indexed, write
+from test_read import reference_tokens
 
 pytestmark = pytest.mark.anyio
 
@@ -177,3 +180,116 @@ async def test_a_lookup_by_name_after_a_write_during_the_index_waits_and_sees_it
             {"name": "task_001", "kind": "function", "path": "m001.py", "line": 1},
         ]
     }
+
+
+def with_a_shared_name(root):
+    """`many_files`, with a function `shared` defined in five files of the first shard."""
+    many_files(root)
+    for i in range(5):
+        write(root, f"m{i:03}.py", f"def task_{i:03}():\n    pass\n\n\ndef shared():\n    pass\n")
+
+
+def without_dependents(text: str) -> str:
+    """An `explore` text without its dependents section (the last before the notes)."""
+    head, _, rest = text.partition("## dependents (")
+    notes = [line for line in rest.splitlines(keepends=True) if line.startswith("`")]
+    return head + "".join(notes)
+
+
+async def test_explore_answers_from_the_files_indexed_so_far_and_says_what_it_left_out(tmp_path):
+    """`explore` answers as the lookups by name do while the first index runs, once every
+    term is a file or a name the files indexed so far define: their definitions in path
+    order (ranks read every file), marked `partial`, and call paths and dependents not
+    searched, said in the text and the data rather than shown empty."""
+    root = tmp_path / "many"
+    with_a_shared_name(root)
+    terms = {"terms": ["task_001", "shared", "app/main.py"]}
+    env = {**os.environ, "SEXTANT_TEST_INDEX_SHARD_PAUSE_MS": "4000"}
+    async with stdio_session(root, "--no-cache", env=env) as session:
+        early = await session.call_tool("explore", terms)
+        early_file = await session.call_tool("explore", {"terms": ["app/main.py"]})
+        status = (await session.call_tool("workspace_status", {})).structured_content
+        await wait_until_indexed(session)
+        late = await session.call_tool("explore", terms)
+        late_file = await session.call_tool("explore", {"terms": ["app/main.py"]})
+
+    assert status["ready"] is False
+    # A file alone: its skeleton, nothing left out, exactly the answer after the index.
+    assert "partial" not in early_file.structured_content
+    assert early_file.structured_content == late_file.structured_content
+    assert early_file.content[0].text == late_file.content[0].text == (
+        "## app/main.py (skeleton)\nfrom m001 import task_001\n\n\ndef run(): ...  # line 5\n\n"
+    )
+    data, text = early.structured_content, early.content[0].text
+    indexed = data["partial"]["files_indexed"]
+    # The first shard (app/, m000.py to m253.py); a busy machine may have built the second.
+    assert data["partial"] == {"files_indexed": indexed, "files_total": 602} and indexed in (256, 512)
+    assert data["not_searched"] == ["call_paths", "dependents"]
+    assert (data["call_paths"], data["dependents"], data["dependents_shown"]) == ([], 0, 0)
+    assert [(d["term"], d["path"], d["line"], d["shown"]) for d in data["definitions"]] == [
+        ("task_001", "m001.py", 1, "full"),
+        ("shared", "m001.py", 5, "full"),
+        ("shared", "m000.py", 5, "full"),
+        ("shared", "m002.py", 5, "full"),
+    ]
+    assert data["files"] == ["app/main.py"]
+    assert data["more_named"] == [{"term": "shared", "count": 5}]
+    assert data["tokens"] == reference_tokens(text) <= 8000
+    assert text.startswith(
+        f"[partial: {indexed} of 602 files indexed so far; "
+        "call paths and dependents not searched]\n## m001.py\nm001.py:1-2 function task_001\n"
+    )
+    assert text.endswith("`shared` names 5 definitions in the files indexed so far; the first 3 are shown\n")
+
+    # The whole index: the same definitions (no use ranks one `shared` above another) and
+    # file, now with the dependents and without the marks.
+    whole, whole_text = late.structured_content, late.content[0].text
+    assert "partial" not in whole and "not_searched" not in whole
+    assert whole["definitions"] == data["definitions"] and whole["files"] == data["files"]
+    assert whole["dependents"] == 2 and "## dependents (2 within 2 steps, 0 tests)\n" in whole_text
+    indexing_line, rest = text.split("\n", 1)
+    assert without_dependents(whole_text).replace("the 3 most used", "the first 3") == rest.replace(
+        " in the files indexed so far", ""
+    )
+
+
+async def test_explore_of_a_name_the_indexed_files_do_not_define_waits_for_the_whole_index(tmp_path):
+    """A term naming nothing in the files indexed so far may name something in the others:
+    `explore` waits for the whole index then, and answers whole."""
+    root = tmp_path / "many"
+    many_files(root)
+    env = {**os.environ, "SEXTANT_TEST_INDEX_SHARD_PAUSE_MS": "2000"}
+    async with stdio_session(root, "--no-cache", env=env) as session:
+        # m599.py is in the last shard.
+        found = await session.call_tool("explore", {"terms": ["task_001", "task_599"]})
+        status = (await session.call_tool("workspace_status", {})).structured_content
+    assert status["ready"] is True
+    data = found.structured_content
+    assert "partial" not in data and "not_searched" not in data
+    assert [(d["term"], d["path"]) for d in data["definitions"]] == [("task_001", "m001.py"), ("task_599", "m599.py")]
+    assert data["dependents"] == 2
+    assert found.content[0].text.startswith("## m001.py\n")
+
+
+async def test_a_reference_search_waits_for_the_whole_index_and_says_why_when_out_of_time(tmp_path):
+    """Reference searches never answer from part of the files (a short list reads as "no
+    other users"): they wait for the first index, and a call out of time says what it
+    waited for; a word search answers meanwhile, in every file."""
+    root = tmp_path / "many"
+    many_files(root)
+    env = {**os.environ, "SEXTANT_TEST_INDEX_SHARD_PAUSE_MS": "20000"}
+    async with stdio_session(root, "--no-cache", "--request-timeout-ms", "2000", env=env) as session:
+        refused = tool_error(await session.call_tool("find_references", {"query": "task_001"}))
+        words = await session.call_tool("search", {"pattern": "task_001", "word": True})
+    assert refused["code"] == "TIMEOUT"
+    assert re.fullmatch(
+        r"no answer within 2000 ms: the first index is still being built \((reading|indexing) \d+ of 602 files; "
+        r"see workspace_status\), and find_references waits for it: a search of part of the files would miss "
+        r"uses \(`search` with `word: true` lists every line naming it now\)",
+        refused["message"],
+    ), refused
+    assert not words.is_error, words
+    assert [(f["path"], [line["line"] for line in f["lines"]]) for f in words.structured_content["files"]] == [
+        ("app/main.py", [1, 5]),
+        ("m001.py", [1]),
+    ]

@@ -13,6 +13,13 @@
 //! definitions in the order their terms were given (each whole, else its signature line),
 //! then the call paths, then the dependents.
 //!
+//! While the first index runs, an exploration may answer from the files the symbol index
+//! holds so far ([`NameScope::FirstShards`]), once every term is a file or a name those
+//! files define: the definitions are theirs, in path order (ranks read every file), and
+//! the call paths and dependents, which read every file too, are not searched and the
+//! answer says so ([`ExploreAnswer::not_searched`]) rather than showing none. Terms that
+//! name files alone make the whole answer then (skeletons only).
+//!
 //! Invariant: `tokens` is the exact count of `text`, never over the budget.
 
 mod words;
@@ -26,7 +33,7 @@ use super::{
     impact::{ImpactQuery, impact_of_seeds, line_of, plural},
     read::{
         fence_for,
-        pieces::{definition_sites, file_at},
+        pieces::{definition_sites, definition_sites_in, file_at},
     },
 };
 use crate::{
@@ -37,12 +44,13 @@ use crate::{
         impact::Seed,
         rank::definition_ranks,
         reference_graph::{Node, reference_graph},
-        search::Certainty,
+        search::{Certainty, NameScope},
         skeleton::file_skeleton,
         tokens::file_tokens,
     },
     semantic::{
         self,
+        index::SHARD_FILES,
         names::resolve::Resolver,
         symbols::{SymbolKind, file_symbols},
     },
@@ -107,7 +115,7 @@ pub struct ExploreAnswer {
     pub max_tokens: usize,
     pub definitions: Vec<ExploredDefinition>,
     /// Files named by a term, shown as skeletons.
-    pub files: Vec<String>,
+    pub files: Vec<ExploredFile>,
     /// Call paths between named definitions, each as `kind name (path:line)` steps.
     pub call_paths: Vec<Vec<String>>,
     /// Dependents listed, and reached in all.
@@ -127,6 +135,41 @@ pub struct ExploreAnswer {
     pub words_dropped: Vec<String>,
     /// Something was cut for the budget.
     pub truncated: bool,
+    /// Sections not searched (answered while the first index runs, from the files indexed
+    /// so far: the call paths and dependents read every file), as opposed to searched and
+    /// found empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_searched: Vec<Section>,
+}
+
+/// A file a term named, shown as its skeleton: its path, or in an answer merged from
+/// several workspaces, its path and the workspace holding it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub enum ExploredFile {
+    Path(String),
+    InRoot { path: String, root: String },
+}
+
+impl ExploredFile {
+    /// The same file named with the workspace holding it.
+    pub fn in_root(self, root: &str) -> ExploredFile {
+        let path = match self {
+            ExploredFile::Path(path) | ExploredFile::InRoot { path, .. } => path,
+        };
+        ExploredFile::InRoot {
+            path,
+            root: root.to_string(),
+        }
+    }
+}
+
+/// A section of the answer that reads every file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Section {
+    CallPaths,
+    Dependents,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -147,69 +190,30 @@ pub struct MoreNamed {
     pub count: usize,
 }
 
-pub(crate) fn explore(db: &dyn Db, workspace: Workspace, query: &ExploreQuery) -> ExploreAnswer {
+/// The exploration of `query` over the files `scope` says; `None` while the first index
+/// runs (`scope` [`NameScope::FirstShards`]) when a term is neither a file nor a name the
+/// files indexed so far define (a miss is no answer while files are unread, and a question
+/// in words is read against every name).
+pub(crate) fn explore(
+    db: &dyn Db,
+    workspace: Workspace,
+    query: &ExploreQuery,
+    scope: NameScope,
+) -> Option<ExploreAnswer> {
     let budget = query.budget;
-    let mut named: Vec<(String, SourceFile, u32)> = Vec::new();
-    let mut files: Vec<SourceFile> = Vec::new();
-    let mut not_found = Vec::new();
-    let mut more_named = Vec::new();
-    let mut name = |term: &str, sites: Vec<(SourceFile, u32)>| {
-        if sites.len() > MAX_PER_TERM {
-            more_named.push(MoreNamed {
-                term: term.to_string(),
-                root: None,
-                count: sites.len(),
-            });
-        }
-        for (file, symbol) in sites.into_iter().take(MAX_PER_TERM) {
-            if !named.iter().any(|(_, f, s)| (*f, *s) == (file, symbol)) {
-                named.push((term.to_string(), file, symbol));
-            }
-        }
-    };
-    // Terms naming no file or definition as they are: the words of a question.
-    let mut question: Vec<String> = Vec::new();
-    for term in &query.terms {
-        if let Some(file) = file_at(db, workspace, term.trim_start_matches("./")) {
-            if !files.contains(&file) {
-                files.push(file);
-            }
-            continue;
-        }
-        let sites = match term.contains(char::is_whitespace) {
-            true => Vec::new(),
-            false => most_used(db, workspace, term),
-        };
-        match sites.is_empty() {
-            true => question.push(term.clone()),
-            false => name(term, sites),
-        }
-    }
-    let reading = match question.is_empty() {
-        true => words::Reading::default(),
-        false => words::read_question(db, workspace, &question, &|name| {
-            !definition_sites(db, workspace, name, None).is_empty()
-        }),
-    };
-    for picked in &reading.picked {
-        name(&picked.name, most_used(db, workspace, &picked.name));
-    }
-    // A question read into names reports its unused words as dropped; one read into none
-    // names nothing, term by term.
-    if reading.picked.is_empty() {
-        not_found.extend(question.iter().cloned());
-    }
-    let words_used: Vec<WordsUsed> = reading
-        .picked
-        .iter()
-        .map(|p| WordsUsed {
-            words: p.words.clone(),
-            name: p.name.clone(),
-        })
-        .collect();
-    let words_dropped = match words_used.is_empty() {
-        true => Vec::new(),
-        false => reading.dropped.clone(),
+    let Terms {
+        named,
+        files,
+        not_found,
+        more_named,
+        words_used,
+        words_dropped,
+    } = read_terms(db, workspace, &query.terms, scope)?;
+    // Terms naming files alone make the whole answer from the files indexed so far: their
+    // skeletons, and no definition to rank, join by call paths or find dependents of.
+    let indexing = match scope {
+        NameScope::FirstShards(shards) if !named.is_empty() => Some(shards),
+        _ => None,
     };
     let callables: Vec<Callable> = named
         .iter()
@@ -218,8 +222,16 @@ pub(crate) fn explore(db: &dyn Db, workspace: Workspace, query: &ExploreQuery) -
             symbol: Some(symbol),
         })
         .collect();
-    let mut resolver = Resolver::new(db, workspace);
-    let paths: Vec<Vec<Callable>> = call_paths(&mut resolver, &callables);
+    // Call paths and dependents read every file (names guessed on receivers of unknown
+    // type, the reference graph): while the first index runs, they are not searched.
+    let not_searched = match indexing {
+        Some(_) => vec![Section::CallPaths, Section::Dependents],
+        None => Vec::new(),
+    };
+    let paths: Vec<Vec<Callable>> = match indexing {
+        Some(_) => Vec::new(),
+        None => call_paths(&mut Resolver::new(db, workspace), &callables),
+    };
     let seeds: Vec<Seed> = named
         .iter()
         .map(|&(_, file, symbol)| Seed::Definition {
@@ -235,12 +247,26 @@ pub(crate) fn explore(db: &dyn Db, workspace: Workspace, query: &ExploreQuery) -
         exact: false,
         budget: None,
     };
-    let impact = impact_of_seeds(db, workspace, &seeds, &walk);
+    // No definition named (files alone): nothing depends on it, and no graph is walked.
+    let impact = (indexing.is_none() && !seeds.is_empty())
+        .then(|| impact_of_seeds(db, workspace, &seeds, &walk));
 
-    // The answer, built section by section while it fits; first how a question was read.
+    // The answer, built section by section while it fits; first what a partial answer
+    // leaves out, then how a question was read.
     let mut text = String::new();
     let mut truncated = false;
     let fits = |text: &str| budget.admits(text);
+    if let Some(shards) = indexing {
+        let total = workspace.files(db).len();
+        let indexed = (shards as usize * SHARD_FILES).min(total);
+        let line = format!(
+            "[partial: {indexed} of {total} files indexed so far; call paths and dependents not searched]\n"
+        );
+        match fits(&line) {
+            true => text.push_str(&line),
+            false => truncated = true,
+        }
+    }
     if !words_used.is_empty() {
         let line = question_line(&words_used, &words_dropped);
         match fits(&line) {
@@ -283,7 +309,7 @@ pub(crate) fn explore(db: &dyn Db, workspace: Workspace, query: &ExploreQuery) -
         let candidate = format!("{text}## {} (skeleton)\n{}\n", file.path(db), skeleton.text);
         if fits(&candidate) {
             text = candidate;
-            shown_files.push(file.path(db).clone());
+            shown_files.push(ExploredFile::Path(file.path(db).clone()));
         } else {
             truncated = true;
         }
@@ -306,7 +332,8 @@ pub(crate) fn explore(db: &dyn Db, workspace: Workspace, query: &ExploreQuery) -
         }
     }
     let mut dependents_shown = 0;
-    if impact.total > 0 {
+    let dependents = impact.as_ref().map_or(0, |impact| impact.total);
+    if let Some(impact) = impact.as_ref().filter(|impact| impact.total > 0) {
         let heading = format!(
             "## dependents ({} within {DEPENDENT_DEPTH} steps, {})\n",
             impact.total,
@@ -337,11 +364,18 @@ pub(crate) fn explore(db: &dyn Db, workspace: Workspace, query: &ExploreQuery) -
         let _ = writeln!(note, "named nothing: {}", not_found.join(", "));
     }
     for more in &more_named {
-        let _ = writeln!(
-            note,
-            "`{}` names {} definitions; the {MAX_PER_TERM} most used are shown",
-            more.term, more.count
-        );
+        let _ = match indexing {
+            Some(_) => writeln!(
+                note,
+                "`{}` names {} definitions in the files indexed so far; the first {MAX_PER_TERM} are shown",
+                more.term, more.count
+            ),
+            None => writeln!(
+                note,
+                "`{}` names {} definitions; the {MAX_PER_TERM} most used are shown",
+                more.term, more.count
+            ),
+        };
     }
     if !note.is_empty() && fits(&format!("{text}{note}")) {
         text.push_str(&note);
@@ -354,7 +388,7 @@ pub(crate) fn explore(db: &dyn Db, workspace: Workspace, query: &ExploreQuery) -
         .iter()
         .map(|&f| file_tokens(db, f, budget.encoding) as usize)
         .sum();
-    ExploreAnswer {
+    Some(ExploreAnswer {
         tokens: budget.encoding.count(&text),
         text,
         files_tokens,
@@ -364,13 +398,106 @@ pub(crate) fn explore(db: &dyn Db, workspace: Workspace, query: &ExploreQuery) -
         files: shown_files,
         call_paths: call_path_labels,
         dependents_shown,
-        dependents: impact.total,
+        dependents,
         not_found,
         more_named,
         words_used,
         words_dropped,
         truncated,
+        not_searched,
+    })
+}
+
+/// What the terms of a question name: definitions (at most [`MAX_PER_TERM`] a term, in
+/// the order given, then those a question in words was read into) and files.
+struct Terms {
+    named: Vec<(String, SourceFile, u32)>,
+    files: Vec<SourceFile>,
+    not_found: Vec<String>,
+    more_named: Vec<MoreNamed>,
+    words_used: Vec<WordsUsed>,
+    words_dropped: Vec<String>,
+}
+
+/// What `terms` name in the files `scope` says; `None` while the first index runs when a
+/// term is neither a file nor a name the files indexed so far define.
+fn read_terms(
+    db: &dyn Db,
+    workspace: Workspace,
+    terms: &[String],
+    scope: NameScope,
+) -> Option<Terms> {
+    let mut named: Vec<(String, SourceFile, u32)> = Vec::new();
+    let mut files: Vec<SourceFile> = Vec::new();
+    let mut not_found = Vec::new();
+    let mut more_named = Vec::new();
+    let mut name = |term: &str, sites: Vec<(SourceFile, u32)>| {
+        if sites.len() > MAX_PER_TERM {
+            more_named.push(MoreNamed {
+                term: term.to_string(),
+                root: None,
+                count: sites.len(),
+            });
+        }
+        for (file, symbol) in sites.into_iter().take(MAX_PER_TERM) {
+            if !named.iter().any(|(_, f, s)| (*f, *s) == (file, symbol)) {
+                named.push((term.to_string(), file, symbol));
+            }
+        }
+    };
+    // Terms naming no file or definition as they are: the words of a question.
+    let mut question: Vec<String> = Vec::new();
+    for term in terms {
+        if let Some(file) = file_at(db, workspace, term.trim_start_matches("./")) {
+            if !files.contains(&file) {
+                files.push(file);
+            }
+            continue;
+        }
+        let sites = match term.contains(char::is_whitespace) {
+            true => Vec::new(),
+            false => most_used(db, workspace, term, scope),
+        };
+        match sites.is_empty() {
+            true if scope != NameScope::Workspace => return None,
+            true => question.push(term.clone()),
+            false => name(term, sites),
+        }
     }
+    let reading = match question.is_empty() {
+        true => words::Reading::default(),
+        false => words::read_question(db, workspace, &question, &|name| {
+            !definition_sites(db, workspace, name, None).is_empty()
+        }),
+    };
+    for picked in &reading.picked {
+        name(&picked.name, most_used(db, workspace, &picked.name, scope));
+    }
+    // A question read into names reports its unused words as dropped; one read into none
+    // names nothing, term by term.
+    if reading.picked.is_empty() {
+        not_found.extend(question.iter().cloned());
+    }
+    let words_used: Vec<WordsUsed> = reading
+        .picked
+        .iter()
+        .map(|p| WordsUsed {
+            words: p.words.clone(),
+            name: p.name.clone(),
+        })
+        .collect();
+    let words_dropped = match words_used.is_empty() {
+        true => Vec::new(),
+        false => reading.dropped.clone(),
+    };
+    Some(Terms {
+        named,
+        files,
+        not_found,
+        more_named,
+        words_used,
+        words_dropped,
+    })
 }
 
 /// `words: flush, queued, actions (flushQueuedActions); … dropped: how, does`.
@@ -392,10 +519,16 @@ fn question_line(used: &[WordsUsed], dropped: &[String]) -> String {
     }
 }
 
-/// The definitions `term` names, most used first (ties by path and position).
-fn most_used(db: &dyn Db, workspace: Workspace, term: &str) -> Vec<(SourceFile, u32)> {
+/// The definitions `term` names in the files `scope` says, most used first (ties by path
+/// and position); while the first index runs, in path order, since ranks read every file.
+fn most_used(
+    db: &dyn Db,
+    workspace: Workspace,
+    term: &str,
+    scope: NameScope,
+) -> Vec<(SourceFile, u32)> {
     let mut found: Vec<(SourceFile, u32)> = Vec::new();
-    for (file, offset, _) in definition_sites(db, workspace, term, None) {
+    for (file, offset, _) in definition_sites_in(db, workspace, term, None, scope) {
         let symbols = file_symbols(db, file);
         let at = symbols
             .positions
@@ -405,7 +538,9 @@ fn most_used(db: &dyn Db, workspace: Workspace, term: &str) -> Vec<(SourceFile, 
             found.push((file, symbol as u32));
         }
     }
-    if found.len() > 1 {
+    if found.len() > 1 && scope != NameScope::Workspace {
+        found.sort_by(|a, b| a.0.path(db).cmp(b.0.path(db)).then(a.1.cmp(&b.1)));
+    } else if found.len() > 1 {
         let graph = reference_graph(db, workspace);
         let ranks = definition_ranks(db, workspace);
         let rank = |&(file, symbol): &(SourceFile, u32)| {

@@ -9,6 +9,12 @@
 //! something in go one after the other, each after a line naming its root, under the one
 //! budget, shared as `repo_map` shares it ([`roots::Roots::within_one_budget`]); when
 //! the shares hold nothing of any root, the first root naming something answers alone.
+//! Its definitions and files then say their root.
+//!
+//! While a root's first index runs, it answers after a second from the files
+//! indexed so far once every term is a file or a name they define (marked `partial`,
+//! call paths and dependents not searched: `ide::Analysis::explore_in_shards`), else it
+//! waits for more of the index, as the lookups by name do.
 //!
 //! Invariant: the text content is exactly the text `tokens` counts, within the budget;
 //! terms are matched against indexed names and paths only, never opened as paths.
@@ -19,17 +25,20 @@ use rmcp::{RoleServer, model::JsonObject, service::RequestContext, tool, tool_ro
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{Lane, SextantServer, parse_args, read_error};
+use super::{Lane, SextantServer, indexed_so_far, parse_args, read_error};
 use crate::{
     ide::{Budget, Encoding, ExploreAnswer, ExploreQuery, ExploreShown as Shown},
     mcp::{
         ErrorCode, ToolError,
-        answers::Rendered,
+        answers::{Indexed, Rendered},
         budget::budget,
         roots::{self, RootPart, Share},
         schema::{input_schema, output_schema},
     },
-    workspace::live::{LiveWorkspace, RequestCancel, Snapshot},
+    workspace::{
+        PartialIndex,
+        live::{LiveWorkspace, RequestCancel, Snapshot},
+    },
 };
 
 /// The budget of a call that names none (the server's cap may lower it).
@@ -57,6 +66,11 @@ pub struct ExploreArgs {
 pub struct ExploreData {
     #[serde(flatten)]
     pub answer: ExploreAnswer,
+    /// Answered while the first index runs, from the files indexed so far (summed over the
+    /// roots that did so): the definitions of those files alone, call paths and dependents
+    /// not searched (`not_searched`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partial: Option<Indexed>,
     /// Asked of every root (several roots, no `root` given): each root, in order, with
     /// `error` when it did not answer (what its terms name there is missing, and the text
     /// opens with a line saying so).
@@ -107,17 +121,17 @@ impl SextantServer {
                     ..budget
                 },
             };
-            live.read(cancel, |s: &Snapshot| s.analysis.explore(&query))
-                .map_err(read_error)
+            explore_in(live, cancel, &query)
         };
-        let (answer, parts) = match self.every_root {
+        let ((answer, partial), parts) = match self.every_root {
             true => {
                 let roots = self.roots.clone();
                 let patience = self.limits.request_timeout() * 3 / 4;
                 self.run("explore", ctx, Lane::Compute, move |cancel| {
                     let (answer, parts) =
                         explore_every_root(&roots, cancel, patience, budget, &explore_within)?;
-                    Ok((answer, Some(parts)))
+                    let partial = roots::indexed_in_all(&parts);
+                    Ok(((answer, partial), Some(parts)))
                 })
                 .await?
             }
@@ -143,11 +157,44 @@ impl SextantServer {
             text: answer.text.clone(),
             data: ExploreData {
                 answer,
+                partial,
                 roots: parts,
             },
         })
     }
 }
+
+/// The exploration of `query` in `live`, with the files it had indexed when its first index
+/// was still running: from the files indexed so far once every term is a file or a name
+/// they define, else (a miss is no answer while files are unread) once more are indexed.
+fn explore_in(
+    live: &LiveWorkspace,
+    cancel: &RequestCancel,
+    query: &ExploreQuery,
+) -> Result<Explored, ToolError> {
+    let whole = |s: &Snapshot| Ok((s.analysis.explore(query)?, None));
+    let partial = |p: &PartialIndex| {
+        let shards = p.shards_built();
+        // Every file indexed: the whole answer, call paths and dependents included.
+        if p.covers_every_file(shards) {
+            return Ok(None);
+        }
+        let found = p.snapshot.analysis.explore_in_shards(query, shards)?;
+        // Nothing left out (terms naming files alone): the whole answer, unmarked.
+        Ok(found.map(|answer| {
+            let partial = match answer.not_searched.is_empty() {
+                true => None,
+                false => indexed_so_far(p, shards),
+            };
+            (answer, partial)
+        }))
+    };
+    live.read_or_partial(cancel, whole, partial)
+        .map_err(read_error)
+}
+
+/// An exploration, and how much of the workspace it read while the first index ran.
+type Explored = (ExploreAnswer, Option<Indexed>);
 
 /// Whether a root's exploration found anything the terms name (a definition or a file,
 /// shown or left out for its budget), rather than only the note that they name nothing.
@@ -157,12 +204,13 @@ fn names_something(answer: &ExploreAnswer) -> bool {
 
 /// What explores the terms in a root within some tokens.
 type ExploreWithin =
-    dyn Fn(&LiveWorkspace, &RequestCancel, usize) -> Result<ExploreAnswer, ToolError> + Sync;
+    dyn Fn(&LiveWorkspace, &RequestCancel, usize) -> Result<Explored, ToolError> + Sync;
 
 /// Every root's exploration as one answer within `budget` ([`across`]), the budget shared
 /// by [`roots::Roots::within_one_budget`]; when the shares hold nothing of any root (each
 /// too small for its first definition), the first root the terms name something in
-/// explores alone within the whole budget, rather than showing nothing.
+/// explores alone within the whole budget, rather than showing nothing. Each root's part
+/// says `partial` when the answer it stands by came from the files indexed so far.
 fn explore_every_root(
     served: &roots::Roots,
     cancel: &RequestCancel,
@@ -170,37 +218,40 @@ fn explore_every_root(
     budget: Budget,
     explore_within: &ExploreWithin,
 ) -> Result<(ExploreAnswer, Vec<RootPart>), ToolError> {
-    let (mut answers, parts) =
-        served.within_one_budget(cancel, patience, budget, explore_within, share, |answer| {
-            answer.text.clear()
-        })?;
-    let answer = across(answers.clone(), &parts, budget);
+    let (mut answers, mut parts) = served.within_one_budget(
+        cancel,
+        patience,
+        budget,
+        explore_within,
+        |(answer, _)| share(answer),
+        |(answer, _)| answer.text.clear(),
+    )?;
+    let answer = across(&answers, &parts, budget);
     let shows_nothing =
         answer.files.is_empty() && answer.definitions.iter().all(|d| d.shown == Shown::Omitted);
-    let Some(first) = answers.iter().position(|(_, a)| names_something(a)) else {
-        return Ok((answer, parts));
-    };
-    if !shows_nothing {
-        return Ok((answer, parts));
-    }
-    let notes: String = parts.iter().filter_map(RootPart::note).collect();
-    let name = answers[first].0.clone();
-    let room = budget
-        .max_tokens
-        .saturating_sub(budget.encoding.count(&roots::opening(&name, true)))
-        .saturating_sub(budget.encoding.count(&notes));
-    let index = served.names().iter().position(|n| *n == name);
-    match explore_within(served.live(index.unwrap_or_default()), cancel, room) {
-        Ok(alone) => {
+    let first = answers.iter().position(|(_, (a, _))| names_something(a));
+    if let Some(first) = first.filter(|_| shows_nothing) {
+        let notes: String = parts.iter().filter_map(RootPart::note).collect();
+        let name = answers[first].0.clone();
+        let room = budget
+            .max_tokens
+            .saturating_sub(budget.encoding.count(&roots::opening(&name, true)))
+            .saturating_sub(budget.encoding.count(&notes));
+        let index = served.names().iter().position(|n| *n == name);
+        // Too late for it: the answer showing nothing stands.
+        if let Ok(alone) = explore_within(served.live(index.unwrap_or_default()), cancel, room) {
             answers[first].1 = alone;
-            for (_, other) in answers.iter_mut().filter(|(n, _)| *n != name) {
+            for (_, (other, _)) in answers.iter_mut().filter(|(n, _)| *n != name) {
                 left_out(other);
             }
-            Ok((across(answers, &parts, budget), parts))
         }
-        // Too late for it: the answer showing nothing stands.
-        Err(_) => Ok((answer, parts)),
     }
+    for part in &mut parts {
+        if let Some((_, (_, partial))) = answers.iter().find(|(root, _)| *root == part.name) {
+            part.partial = *partial;
+        }
+    }
+    Ok((across(&answers, &parts, budget), parts))
 }
 
 /// A root's exploration left out of an answer asked of every root: nothing of it shown.
@@ -227,13 +278,14 @@ fn share(answer: &ExploreAnswer) -> Share {
 /// Every root's exploration as one answer within `budget`: the notes of the roots that did
 /// not answer, then each root's text after its opening, in the roots' order, for the roots
 /// the terms name something in (a root whose text does not fit, or shows none of it, is
-/// left out, its definitions `omitted`); definitions and counts say their root, counts are summed, and a
-/// term names nothing when it names nothing in any root that answered.
-fn across(
-    answers: Vec<(String, ExploreAnswer)>,
-    parts: &[RootPart],
-    budget: Budget,
-) -> ExploreAnswer {
+/// left out, its definitions `omitted`); definitions, files and counts say their root,
+/// counts are summed, a section not searched in one root is not searched, and a term names
+/// nothing when it names nothing in any root that answered.
+fn across(answers: &[(String, Explored)], parts: &[RootPart], budget: Budget) -> ExploreAnswer {
+    let answers = answers.iter().map(|(root, (answer, _))| (root, answer));
+    let answers: Vec<(&String, ExploreAnswer)> = answers
+        .map(|(root, answer)| (root, answer.clone()))
+        .collect();
     let mut text: String = parts.iter().filter_map(RootPart::note).collect();
     let not_found = match answers.first() {
         Some((_, first)) => first
@@ -260,6 +312,7 @@ fn across(
         words_used: Vec::new(),
         words_dropped: Vec::new(),
         truncated: false,
+        not_searched: Vec::new(),
     };
     // The words dropped by every root that read the question into names.
     let mut dropped: Option<Vec<String>> = None;
@@ -268,7 +321,7 @@ fn across(
         if !names_something(&answer) {
             continue;
         }
-        let part = format!("{}{}", roots::opening(&root, none_shown), answer.text);
+        let part = format!("{}{}", roots::opening(root, none_shown), answer.text);
         // A text whose share held none of what the terms name is left out whole.
         let shows = !answer.files.is_empty()
             || answer.definitions.iter().any(|d| d.shown != Shown::Omitted);
@@ -277,6 +330,11 @@ fn across(
         merged.truncated |= answer.truncated || !shown;
         merged.files_tokens += answer.files_tokens;
         merged.dependents += answer.dependents;
+        for section in answer.not_searched {
+            if !merged.not_searched.contains(&section) {
+                merged.not_searched.push(section);
+            }
+        }
         for mut definition in answer.definitions {
             definition.root = Some(root.clone());
             if !shown {
@@ -304,7 +362,9 @@ fn across(
         }
         if shown {
             text.push_str(&part);
-            merged.files.extend(answer.files);
+            merged
+                .files
+                .extend(answer.files.into_iter().map(|file| file.in_root(root)));
             merged.call_paths.extend(answer.call_paths);
             merged.dependents_shown += answer.dependents_shown;
         }

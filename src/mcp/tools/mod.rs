@@ -1334,7 +1334,11 @@ impl SextantServer {
         let timed_out = || {
             CallToolResult::from(ToolError::new(
                 ErrorCode::Timeout,
-                format!("no answer within {} ms", timeout.as_millis()),
+                format!(
+                    "no answer within {} ms{}",
+                    timeout.as_millis(),
+                    waiting_for_first_index(tool, &self.live)
+                ),
             ))
         };
         let cancelled_by_client = || {
@@ -1459,6 +1463,65 @@ impl SextantServer {
         })
         .await
     }
+}
+
+/// The tools that search references (or walk what uses a definition): from part of the
+/// files they would miss uses, so they wait for the whole first index.
+const REFERENCE_SEARCHES: [&str; 7] = [
+    "find_references",
+    "call_graph",
+    "impact",
+    "affected_tests",
+    "changes",
+    "find_implementations",
+    "rename_symbol",
+];
+
+/// The tools that answer by name from the files indexed so far once those define the
+/// names asked (`lookup_symbol` answers from them whatever they define).
+const PARTIAL_LOOKUPS: [&str; 3] = ["find_definition", "read_symbol", "explore"];
+
+/// The tools that read the whole workspace, and wait for its first index.
+const WHOLE_WORKSPACE: [&str; 7] = [
+    "repo_map",
+    "import_graph",
+    "typecheck",
+    "workspace_bootstrap",
+    "pack_context",
+    "apply_patch",
+    "edit_symbol",
+];
+
+/// What a call that ran out of time while `live`'s first index runs was waiting for, to
+/// end its `TIMEOUT` message with (nothing once the index is built).
+fn waiting_for_first_index(tool: &str, live: &LiveWorkspace) -> String {
+    let why = if REFERENCE_SEARCHES.contains(&tool) {
+        "a search of part of the files would miss uses (`search` with `word: true` lists \
+         every line naming it now)"
+    } else if PARTIAL_LOOKUPS.contains(&tool) {
+        "by name, it answers early only once the files indexed so far define what it names"
+    } else if WHOLE_WORKSPACE.contains(&tool) {
+        "it reads the whole workspace"
+    } else {
+        return String::new();
+    };
+    let status = live.status();
+    if status.ready || status.error.is_some() {
+        return String::new();
+    }
+    let progress = match status.progress {
+        Some(event) => format!(
+            "{} {} of {} files",
+            event.phase.as_str(),
+            event.done,
+            event.total
+        ),
+        None => "walking the root".to_string(),
+    };
+    format!(
+        ": the first index is still being built ({progress}; see workspace_status), and \
+         {tool} waits for it: {why}"
+    )
 }
 
 /// Stops a background task when the request that started it ends.
