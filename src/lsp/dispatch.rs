@@ -33,7 +33,8 @@
 //! registered under the request's id, to run on the workspace folder holding the document
 //! its params name (`folders::Addressed`: a new params type says which document that is);
 //! [`RequestDispatcher::on_every`] does the same for a question over the whole workspace,
-//! asked of every folder and merged; [`RequestDispatcher::on_sync_mut`] runs it at once on
+//! asked of every folder at once (each under its part of the request's cancellation) and
+//! merged in the folders' order; [`RequestDispatcher::on_sync_mut`] runs it at once on
 //! the main loop with the server's state (only for what must be ordered with notifications,
 //! such as `shutdown`). A question over every folder waits at most [`PARTIAL_AFTER`] for a
 //! folder's first index when several are served: a folder still indexing then answers from

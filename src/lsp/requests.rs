@@ -4,7 +4,10 @@
 //! then either a worker claims it (it is running, and the worker answers, `RequestCancelled`
 //! if it was cancelled meanwhile) or `$/cancelRequest` withdraws it first (the main loop
 //! answers `RequestCancelled` at once, and the worker drops it without running its handler).
-//! The claim is one atomic step, so the two can never both answer.
+//! The claim is one atomic step, so the two can never both answer. A question over the
+//! whole workspace has a part per folder, each with a cancellation of its own that the
+//! request's stops too: a removed folder stops its part alone when the other folders can
+//! answer without it, and the whole request otherwise.
 
 use std::{
     panic::{AssertUnwindSafe, catch_unwind},
