@@ -11,7 +11,7 @@ use std::{
 };
 
 use sextant::workspace::{
-    Applied, FileKind, Host, LoadError, LoadOptions, MemorySystem, SkipReason, System,
+    Applied, FileKind, Host, LoadError, LoadOptions, LoadStop, MemorySystem, SkipReason, System,
     live::{LiveWorkspace, RequestCancel, WhileIndexing},
 };
 
@@ -211,6 +211,31 @@ fn a_broken_sextant_toml_fails_the_load_with_its_path() {
     assert!(config_error(&fs).starts_with("invalid type"));
     fs.write("sextant.toml", "colour = \"blue\"\n");
     assert!(config_error(&fs).starts_with("unknown field `colour`"));
+}
+
+#[test]
+fn a_stopped_load_ends_with_stopped_and_a_dropped_workspace_says_whether_it_cut_one_short() {
+    let fs = memory();
+    fs.write("a.py", "def a():\n    pass\n");
+    let stop = LoadStop::default();
+    stop.stop();
+    let stopped = LoadOptions {
+        stop: Some(stop),
+        ..LoadOptions::default()
+    };
+    match Host::load_with(fs.clone(), &stopped) {
+        Err(LoadError::Stopped) => {}
+        Err(other) => panic!("expected LoadError::Stopped, got {other:?}"),
+        Ok(_) => panic!("a stopped load ended with a host"),
+    }
+    // The options' own stop is not the workspace's: each live workspace has its own.
+    let options = LoadOptions {
+        check_in_background: false,
+        ..stopped
+    };
+    let (live, _events) = LiveWorkspace::start_with(fs.clone(), options).unwrap();
+    assert!(live.wait_ready(std::time::Duration::from_secs(60)));
+    assert!(!live.stop(), "an index that had ended was not cut short");
 }
 
 #[test]

@@ -33,27 +33,31 @@
 //! registered under the request's id, to run on the workspace folder holding the document
 //! its params name (`folders::Addressed`: a new params type says which document that is);
 //! [`RequestDispatcher::on_every`] does the same for a question over the whole workspace,
-//! asked of every folder and merged; [`RequestDispatcher::on_sync_mut`] runs it at once on
+//! asked of every folder at once (each under its part of the request's cancellation) and
+//! merged in the folders' order; [`RequestDispatcher::on_sync_mut`] runs it at once on
 //! the main loop with the server's state (only for what must be ordered with notifications,
 //! such as `shutdown`). A question over every folder waits at most [`PARTIAL_AFTER`] for a
 //! folder's first index when several are served: a folder still indexing then answers from
 //! what it has indexed, or is left out of that answer, so that one large folder does not
 //! hold every answer back.
 
-use std::time::{Duration, Instant};
+use std::{
+    sync::Arc,
+    time::{Duration, Instant},
+};
 
 use lsp_server::{ErrorCode, Notification, Request, RequestId, Response};
 use serde::{Serialize, de::DeserializeOwned};
 
 use super::{
-    folders::{Addressed, folders_revision},
+    folders::{Addressed, Folder, folders_revision},
     handlers::{HandlerError, HandlerResult, RequestContext},
     main_loop::Server,
     requests::{Reads, RequestWork, answered},
 };
 // As long as a read waits before answering from a partial index: a warm start is waited
 // for, a cold index of a large folder is not.
-use crate::workspace::live::{LiveWorkspace, PARTIAL_AFTER, RequestCancel};
+use crate::workspace::live::{LiveWorkspace, PARTIAL_AFTER, ReadError, RequestCancel};
 
 /// How often a wait for a folder's index looks again (and at its request's cancellation).
 const READY_POLL: Duration = Duration::from_millis(20);
@@ -99,8 +103,8 @@ impl<'s> RequestDispatcher<'s> {
         };
         let settings = self.server.request_settings();
         let reads = Reads::One(folder.root().to_path_buf());
-        let work: RequestWork = Box::new(move |cancel| {
-            folder.live.read(cancel, |snapshot| {
+        let work: RequestWork = Box::new(move |request| {
+            folder.live.read(&request.cancel, |snapshot| {
                 answered(handler(&settings.context(snapshot), params.clone()).and_then(serialize))
             })
         });
@@ -109,13 +113,15 @@ impl<'s> RequestDispatcher<'s> {
     }
 
     /// Answers `R`, a question over the whole workspace, on the worker pool: `part` asks
-    /// each folder in turn (over a snapshot of its own, under the request's one
-    /// cancellation), and `merge` makes one answer of their parts, in the folders' order.
-    /// With several folders, a folder whose index failed gives no part, and neither does
-    /// one not indexed within [`PARTIAL_AFTER`] of the question; unless `so_far` can answer
-    /// from the shards of the symbol index it has built by then (given their count), which
-    /// it then does. A folder's failure is the request's. A merge with nothing new to say
-    /// is held until the folders move past where they were when the question was asked.
+    /// every folder at once (each over a snapshot of its own, under its part of the
+    /// request's cancellation), and `merge` makes one answer of their parts, in the folders'
+    /// order. With several folders, a folder whose index failed gives no part, and neither
+    /// does one not indexed within [`PARTIAL_AFTER`] of the question; unless `so_far` can
+    /// answer from the shards of the symbol index it has built by then (given their count),
+    /// which it then does. A folder removed meanwhile gives no part either (see
+    /// `InFlight::left_out`). A folder's failure is the request's, the first folder's in
+    /// order where several fail. A merge with nothing new to say is held until the folders
+    /// move past where they were when the question was asked.
     pub fn on_every<R, P>(
         &mut self,
         part: fn(&RequestContext, &R::Params) -> HandlerResult<P>,
@@ -132,18 +138,18 @@ impl<'s> RequestDispatcher<'s> {
             return self;
         };
         let folders = self.server.folders.all().to_vec();
+        let reads = Reads::Each(folders.iter().map(|f| f.root().to_path_buf()).collect());
         let settings = self.server.request_settings();
-        let work: RequestWork = Box::new(move |cancel| {
+        let work: RequestWork = Box::new(move |request| {
             // Taken before asking: a change while the folders are asked runs a held
             // request again, never leaves it waiting.
             let revision = folders_revision(&folders);
             let asked = Instant::now();
             let several = folders.len() > 1;
             let whole = |snapshot: &_| answered(part(&settings.context(snapshot), &params));
-            let mut parts = Vec::with_capacity(folders.len());
-            for folder in &folders {
-                let live = &folder.live;
-                let found = match so_far {
+            let ask = |folder: &Folder| -> Result<Option<HandlerResult<P>>, ReadError> {
+                let (live, cancel) = (&folder.live, request.cancel_of(folder.root()));
+                Ok(match so_far {
                     _ if !several => Some(live.read(cancel, whole)?),
                     _ if live.load_error().is_some() => None,
                     Some(so_far) => live.read_or_partial_since(cancel, asked, whole, |p| {
@@ -154,8 +160,18 @@ impl<'s> RequestDispatcher<'s> {
                         Some(live.read(cancel, whole)?)
                     }
                     None => None,
-                };
-                match found {
+                })
+            };
+            let answers = ask_each(&folders, ask);
+            if request.cancel.is_cancelled() {
+                return Err(ReadError::Cancelled);
+            }
+            let mut parts = Vec::with_capacity(folders.len());
+            for (folder, answer) in folders.iter().zip(answers) {
+                if request.left_out(folder.root()) {
+                    continue;
+                }
+                match answer? {
                     Some(Ok(found)) => parts.push(found),
                     Some(Err(error)) => return Ok(Err(error)),
                     None => {}
@@ -166,7 +182,7 @@ impl<'s> RequestDispatcher<'s> {
                 merged => merged.and_then(serialize),
             })
         });
-        self.server.spawn_request(id, R::METHOD, Reads::Every, work);
+        self.server.spawn_request(id, R::METHOD, reads, work);
         self
     }
 
@@ -272,6 +288,40 @@ pub fn parse_params<P: DeserializeOwned>(params: serde_json::Value) -> serde_jso
         } else {
             Err(e)
         }
+    })
+}
+
+/// `ask` of every folder at once, the first on the calling thread and each other on a
+/// thread of its own (a folder waiting for its index, or a long check, then holds back no
+/// other), the answers in the folders' order. Not on the worker pool: a request waiting for
+/// other workers of the same fixed pool could end up waiting for itself. Every thread has
+/// ended when this returns, so no work outlives its request; a panic is the request's. A
+/// thread that cannot be started leaves its folder to the calling thread, after the others.
+fn ask_each<T: Send>(folders: &[Arc<Folder>], ask: impl Fn(&Folder) -> T + Sync) -> Vec<T> {
+    let Some((first, others)) = folders.split_first() else {
+        return Vec::new();
+    };
+    let ask = &ask;
+    std::thread::scope(|scope| {
+        let started: Vec<_> = others
+            .iter()
+            .map(|folder| {
+                std::thread::Builder::new()
+                    .name("sextant-lsp-folder".into())
+                    .spawn_scoped(scope, move || ask(folder))
+                    .map_err(|_| folder)
+            })
+            .collect();
+        let mut answers = vec![ask(first)];
+        for thread in started {
+            answers.push(match thread {
+                Ok(thread) => thread
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                Err(folder) => ask(folder),
+            });
+        }
+        answers
     })
 }
 

@@ -7,8 +7,9 @@
 //! everything about it (its overlay, its diagnostics, a request naming it) goes to that
 //! folder's workspace alone; a document outside every folder goes to the first, which
 //! refuses it as a one-folder server does. A question over the whole workspace
-//! (`workspace/symbol`, `workspace/diagnostic`) asks every folder in order, each keeping
-//! only what belongs to it, so that where folders nest nothing is answered twice. Every
+//! (`workspace/symbol`, `workspace/diagnostic`) asks every folder at once and merges their
+//! parts in the folders' order, each keeping only what belongs to it, so that where folders
+//! nest nothing is answered twice. Every
 //! change of the folders moves [`Folders::generation`], so that what was decided over the
 //! folders of before (a held request) can tell.
 

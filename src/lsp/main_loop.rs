@@ -50,6 +50,7 @@ use super::{
     requests::{self, Cancelled, InFlightRequests, Reads, RequestWork, TestDelay},
     task_pool::TaskPool,
 };
+use crate::workspace::live::LiveWorkspace;
 
 /// What a worker sends back to the main loop.
 pub enum Task {
@@ -65,6 +66,7 @@ pub enum Task {
 pub struct HeldRequest {
     id: RequestId,
     method: &'static str,
+    reads: Reads,
     work: RequestWork,
     revision: u64,
     /// The folders' generation when the request was queued: an answer held over folders
@@ -318,8 +320,7 @@ impl Server {
             .partition(|held| held.revision != revision);
         self.held = still;
         for held in moved {
-            // Only a question over every folder is held.
-            self.spawn_request(held.id, held.method, Reads::Every, held.work);
+            self.spawn_request(held.id, held.method, held.reads, held.work);
         }
         let ctx = RunContext {
             pool: &self.pool,
@@ -374,7 +375,7 @@ impl Server {
         // A held request is still in flight, though no longer registered as running.
         let held = self.held.iter().any(|held| held.id == id);
         let Some(request) = (!held)
-            .then(|| self.requests.register(id.clone(), reads))
+            .then(|| self.requests.register(id.clone(), reads.clone()))
             .flatten()
         else {
             self.respond(Response::new_err(
@@ -403,6 +404,7 @@ impl Server {
                     Some(requests::Outcome::Hold { revision }) => Task::Hold(HeldRequest {
                         id,
                         method,
+                        reads,
                         work,
                         revision,
                         generation,
@@ -620,8 +622,9 @@ fn folders_changed(id: RequestId) -> Response {
 }
 
 /// Lets a removed folder's workspace wind down off the main loop: its writer may be in the
-/// middle of a first index, which its drop waits for. The workspace is dropped once
-/// nothing else holds it (its requests and diagnostics were cancelled, and end soon).
+/// middle of a first index, which its drop stops and waits for. The workspace is dropped
+/// once nothing else holds it (its requests and diagnostics were cancelled, and end soon);
+/// then one line on stderr says that its work has ended, and how far its index had come.
 fn retire(folder: Arc<Folder>) {
     let spawned = std::thread::Builder::new()
         .name("sextant-retire-folder".into())
@@ -629,7 +632,20 @@ fn retire(folder: Arc<Folder>) {
             while Arc::strong_count(&folder) > 1 || Arc::strong_count(&folder.live) > 1 {
                 std::thread::sleep(Duration::from_millis(50));
             }
-            drop(folder);
+            let root = folder.root().to_path_buf();
+            // Nothing else holds them now.
+            let cut_short = Arc::try_unwrap(folder)
+                .ok()
+                .and_then(|folder| Arc::try_unwrap(folder.live).ok())
+                .is_some_and(LiveWorkspace::stop);
+            let how = match cut_short {
+                true => " (its first index stopped before the end)",
+                false => "",
+            };
+            eprintln!(
+                "sextant: lsp: the removed workspace folder {} has stopped{how}",
+                root.display()
+            );
         });
     if let Err(e) = spawned {
         eprintln!("sextant: lsp: winding down a removed workspace folder: {e}");

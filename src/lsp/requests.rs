@@ -4,13 +4,17 @@
 //! then either a worker claims it (it is running, and the worker answers, `RequestCancelled`
 //! if it was cancelled meanwhile) or `$/cancelRequest` withdraws it first (the main loop
 //! answers `RequestCancelled` at once, and the worker drops it without running its handler).
-//! The claim is one atomic step, so the two can never both answer.
+//! The claim is one atomic step, so the two can never both answer. A question over the
+//! whole workspace has a part per folder, each with a cancellation of its own that the
+//! request's stops too: a removed folder stops its part alone when the other folders can
+//! answer without it, and the whole request otherwise.
 
 use std::{
     panic::{AssertUnwindSafe, catch_unwind},
+    path::{Path, PathBuf},
     sync::{
         Arc,
-        atomic::{AtomicU8, Ordering},
+        atomic::{AtomicBool, AtomicU8, Ordering},
     },
     time::Duration,
 };
@@ -26,9 +30,10 @@ use crate::{
 
 /// A request's handler with its params, ready to run under the request's cancellation
 /// (again, for a held request): it reads the snapshots of the folders it asks (retrying
-/// an attempt a write cancels) and gives its result serialized.
+/// an attempt a write cancels), each under its part's cancellation, and gives its result
+/// serialized.
 pub type RequestWork =
-    Box<dyn Fn(&RequestCancel) -> Result<HandlerResult<serde_json::Value>, ReadError> + Send>;
+    Box<dyn Fn(&InFlight) -> Result<HandlerResult<serde_json::Value>, ReadError> + Send>;
 
 /// A handler's result as `LiveWorkspace::read` takes it: its cancellation passed on (so
 /// the read retries on a new revision or ends), anything else as the answer.
@@ -44,39 +49,68 @@ const RUNNING: u8 = 1;
 const WITHDRAWN: u8 = 2;
 
 /// The workspace folders a request reads.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reads {
     /// The folder at this root.
-    One(std::path::PathBuf),
-    /// Every folder (a question over the whole workspace).
-    #[default]
-    Every,
+    One(PathBuf),
+    /// Each of these folders, for a part of its answer (a question over the whole
+    /// workspace, asked of the folders served when it arrived).
+    Each(Vec<PathBuf>),
 }
 
 impl Reads {
-    fn includes(&self, root: &std::path::Path) -> bool {
+    fn includes(&self, root: &Path) -> bool {
         match self {
             Reads::One(one) => one == root,
-            Reads::Every => true,
+            Reads::Each(roots) => roots.iter().any(|r| r == root),
         }
     }
 }
 
+/// The part of a question over the whole workspace that one folder answers.
+struct Part {
+    root: PathBuf,
+    /// Stops this folder's part alone (its folder was removed), or with the whole request.
+    cancel: RequestCancel,
+}
+
 /// One request between its arrival and its answer.
-#[derive(Default)]
 pub struct InFlight {
     /// Stops the request's work wherever it is (see `RequestCancel`).
     pub cancel: RequestCancel,
     reads: Reads,
+    /// For [`Reads::Each`], each folder's part, in the folders' order.
+    parts: Vec<Part>,
     /// A folder it reads was removed while it ran: its answer says so (`ContentModified`),
     /// not that the client cancelled it.
-    folder_removed: std::sync::atomic::AtomicBool,
+    folder_removed: AtomicBool,
     state: AtomicU8,
     /// Its place in the worker pool's queue, given back when it is withdrawn.
     queue_slot: std::sync::OnceLock<Arc<super::task_pool::QueueSlot>>,
 }
 
 impl InFlight {
+    fn new(reads: Reads) -> InFlight {
+        let parts = match &reads {
+            Reads::One(_) => Vec::new(),
+            Reads::Each(roots) => roots
+                .iter()
+                .map(|root| Part {
+                    root: root.clone(),
+                    cancel: RequestCancel::default(),
+                })
+                .collect(),
+        };
+        InFlight {
+            cancel: RequestCancel::default(),
+            reads,
+            parts,
+            folder_removed: AtomicBool::new(false),
+            state: AtomicU8::new(QUEUED),
+            queue_slot: std::sync::OnceLock::new(),
+        }
+    }
+
     /// A worker's claim: true if the request was still queued, and is now running.
     pub fn start(&self) -> bool {
         self.state
@@ -101,6 +135,52 @@ impl InFlight {
     pub fn set_queue_slot(&self, slot: Arc<super::task_pool::QueueSlot>) {
         let _ = self.queue_slot.set(slot);
     }
+
+    /// Stops all of the request's work. The whole request is marked first, so that work
+    /// that sees its part stopped can tell a removal from this.
+    fn stop(&self) {
+        self.cancel.cancel();
+        for part in &self.parts {
+            part.cancel.cancel();
+        }
+    }
+
+    /// The cancellation under which the folder at `root` answers its part: the part's own
+    /// for a question over the whole workspace, else the request's.
+    pub fn cancel_of(&self, root: &Path) -> &RequestCancel {
+        self.part(root).map_or(&self.cancel, |part| &part.cancel)
+    }
+
+    /// Whether the part of the folder at `root` is left out of the answer: its folder was
+    /// removed while the request ran, and the rest of the request went on.
+    pub fn left_out(&self, root: &Path) -> bool {
+        self.part(root)
+            .is_some_and(|part| part.cancel.is_cancelled() && !self.cancel.is_cancelled())
+    }
+
+    fn part(&self, root: &Path) -> Option<&Part> {
+        self.parts.iter().find(|part| part.root == root)
+    }
+
+    /// The folder at `root` was removed: stops its part alone, and true, when the answer
+    /// of the other folders the request asks is the answer without it. False when no
+    /// other folder is left to ask, or when it lies inside another one asked, whose part
+    /// left the files under it to it (then the whole request must stop).
+    fn leave_out(&self, root: &Path) -> bool {
+        let Some(part) = self.part(root) else {
+            return false;
+        };
+        let mut others = self
+            .parts
+            .iter()
+            .filter(|other| other.root != root && !other.cancel.is_cancelled())
+            .peekable();
+        let answerable = others.peek().is_some() && !others.any(|o| root.starts_with(&o.root));
+        if answerable {
+            part.cancel.cancel();
+        }
+        answerable
+    }
 }
 
 /// How a `$/cancelRequest` landed.
@@ -124,20 +204,16 @@ impl InFlightRequests {
     pub fn register(&self, id: RequestId, reads: Reads) -> Option<Arc<InFlight>> {
         match self.0.entry(id) {
             Entry::Occupied(_) => None,
-            Entry::Vacant(slot) => Some(
-                slot.insert(Arc::new(InFlight {
-                    reads,
-                    ..InFlight::default()
-                }))
-                .clone(),
-            ),
+            Entry::Vacant(slot) => Some(slot.insert(Arc::new(InFlight::new(reads))).clone()),
         }
     }
 
-    /// The folder at `root` was removed: every request reading it stops. Gives the ids of
-    /// those withdrawn before they started, for the caller to answer; a running one's
-    /// worker answers `ContentModified`.
-    pub fn cancel_reading(&self, root: &std::path::Path) -> Vec<RequestId> {
+    /// The folder at `root` was removed: every request reading it stops, but for a
+    /// question over the whole workspace that can be answered by the other folders it
+    /// asks, which goes on without that folder's part. Gives the ids of those withdrawn
+    /// before they started, for the caller to answer; a running one's worker answers
+    /// `ContentModified`.
+    pub fn cancel_reading(&self, root: &Path) -> Vec<RequestId> {
         let reading: Vec<(RequestId, Arc<InFlight>)> = self
             .0
             .iter()
@@ -146,8 +222,11 @@ impl InFlightRequests {
             .collect();
         let mut withdrawn = Vec::new();
         for (id, request) in reading {
+            if request.leave_out(root) {
+                continue;
+            }
             request.folder_removed.store(true, Ordering::SeqCst);
-            request.cancel.cancel();
+            request.stop();
             if request.withdraw() {
                 self.finish(&id, &request);
                 withdrawn.push(id);
@@ -166,7 +245,7 @@ impl InFlightRequests {
         let Some(request) = self.0.get(id).map(|r| r.clone()) else {
             return Cancelled::Unknown;
         };
-        request.cancel.cancel();
+        request.stop();
         if request.withdraw() {
             self.finish(id, &request);
             Cancelled::Withdrawn
@@ -179,7 +258,7 @@ impl InFlightRequests {
     pub fn cancel_all(&self) {
         let all: Vec<Arc<InFlight>> = self.0.iter().map(|r| r.value().clone()).collect();
         for request in all {
-            request.cancel.cancel();
+            request.stop();
             request.withdraw();
         }
     }
@@ -208,7 +287,7 @@ pub fn run(
         if let Some((live, delay)) = delay {
             live.read(&request.cancel, |s| delay.wait(&s.analysis, &id))?;
         }
-        work(&request.cancel)
+        work(request)
     }));
     requests.finish(&id, request);
     if let Ok(Ok(Err(HandlerError::NothingNew { revision }))) = outcome {
@@ -303,13 +382,17 @@ impl TestDelay {
 mod tests {
     use super::*;
 
+    fn every() -> Reads {
+        Reads::Each(vec![PathBuf::from("/a"), PathBuf::from("/b")])
+    }
+
     #[test]
     fn a_queued_request_is_withdrawn_once_and_never_started() {
         let requests = InFlightRequests::default();
         let id = RequestId::from(3);
-        let request = requests.register(id.clone(), Reads::Every).unwrap();
+        let request = requests.register(id.clone(), every()).unwrap();
         assert!(
-            requests.register(id.clone(), Reads::Every).is_none(),
+            requests.register(id.clone(), every()).is_none(),
             "duplicate id"
         );
         assert_eq!(requests.cancel(&id), Cancelled::Withdrawn);
@@ -323,7 +406,7 @@ mod tests {
     fn a_running_request_is_cancelled_but_answered_by_its_worker() {
         let requests = InFlightRequests::default();
         let id = RequestId::from("r".to_string());
-        let request = requests.register(id.clone(), Reads::Every).unwrap();
+        let request = requests.register(id.clone(), every()).unwrap();
         assert!(request.start());
         assert_eq!(requests.cancel(&id), Cancelled::Running);
         assert!(request.cancel.is_cancelled());
@@ -335,35 +418,103 @@ mod tests {
     #[test]
     fn removing_a_folder_stops_the_requests_reading_it_and_no_other() {
         let requests = InFlightRequests::default();
-        let (a, b) = (
-            std::path::PathBuf::from("/a"),
-            std::path::PathBuf::from("/b"),
-        );
+        let (a, b) = (PathBuf::from("/a"), PathBuf::from("/b"));
         let queued = requests
             .register(RequestId::from(1), Reads::One(a.clone()))
             .unwrap();
-        let running = requests.register(RequestId::from(2), Reads::Every).unwrap();
+        let running = requests
+            .register(RequestId::from(2), Reads::Each(vec![a.clone()]))
+            .unwrap();
         assert!(running.start());
         let other = requests
-            .register(RequestId::from(3), Reads::One(b))
+            .register(RequestId::from(3), Reads::One(b.clone()))
             .unwrap();
-        // The queued one is withdrawn (its caller answers it); the running one is stopped
-        // and answered by its worker as a removal, not as a client's cancellation.
+        // Reads `b` alone, though `a` was served when it arrived.
+        let elsewhere = requests
+            .register(RequestId::from(4), Reads::Each(vec![b]))
+            .unwrap();
+        // The queued one is withdrawn (its caller answers it); the running one, which asks
+        // no other folder, is stopped and answered by its worker as a removal, not as a
+        // client's cancellation.
         assert_eq!(requests.cancel_reading(&a), vec![RequestId::from(1)]);
         assert!(!queued.start());
         assert!(running.cancel.is_cancelled());
         assert!(running.folder_removed.load(Ordering::SeqCst));
+        assert!(!running.left_out(&a));
         assert!(!other.cancel.is_cancelled());
-        assert_eq!(requests.len(), 2);
+        assert!(!elsewhere.cancel.is_cancelled());
+        assert_eq!(requests.len(), 3);
+    }
+
+    #[test]
+    fn a_question_of_every_folder_goes_on_without_a_removed_one_unless_nested() {
+        let requests = InFlightRequests::default();
+        let (a, b, c) = (
+            PathBuf::from("/a"),
+            PathBuf::from("/b"),
+            PathBuf::from("/c"),
+        );
+        let (inner, beside) = (PathBuf::from("/a/inner"), PathBuf::from("/ab"));
+        let roots = vec![
+            a.clone(),
+            b.clone(),
+            c.clone(),
+            inner.clone(),
+            beside.clone(),
+        ];
+        let request = requests
+            .register(RequestId::from(1), Reads::Each(roots))
+            .unwrap();
+        assert!(request.start());
+
+        // Only its part stops; `/ab` lies beside `/a`, not inside it.
+        for removed in [&b, &beside] {
+            assert_eq!(requests.cancel_reading(removed), Vec::<RequestId>::new());
+            assert!(request.cancel_of(removed).is_cancelled());
+            assert!(request.left_out(removed));
+        }
+        assert!(!request.cancel.is_cancelled());
+        assert!(!request.cancel_of(&a).is_cancelled() && !request.left_out(&a));
+        assert!(!request.folder_removed.load(Ordering::SeqCst));
+
+        // A folder inside another one asked: that one's part left its files to it.
+        assert_eq!(requests.cancel_reading(&inner), Vec::<RequestId>::new());
+        assert!(request.cancel.is_cancelled());
+        assert!(request.folder_removed.load(Ordering::SeqCst));
+        // Stopped whole, no part is "left out": the request is answered as a removal.
+        assert!(request.cancel_of(&c).is_cancelled() && !request.left_out(&c));
+
+        // The last folder a question asks: nothing is left to answer it.
+        let last = requests
+            .register(RequestId::from(2), Reads::Each(vec![a.clone(), b.clone()]))
+            .unwrap();
+        assert!(last.start());
+        assert!(requests.cancel_reading(&a).is_empty());
+        assert!(last.left_out(&a) && !last.cancel.is_cancelled());
+        assert!(requests.cancel_reading(&b).is_empty());
+        assert!(last.cancel.is_cancelled() && last.folder_removed.load(Ordering::SeqCst));
+    }
+
+    #[test]
+    fn cancelling_a_question_of_every_folder_stops_every_part() {
+        let requests = InFlightRequests::default();
+        let request = requests.register(RequestId::from(1), every()).unwrap();
+        assert!(request.start());
+        assert_eq!(requests.cancel(&RequestId::from(1)), Cancelled::Running);
+        for root in ["/a", "/b"] {
+            let root = Path::new(root);
+            assert!(request.cancel_of(root).is_cancelled());
+            assert!(!request.left_out(root));
+        }
     }
 
     #[test]
     fn finishing_an_old_registration_keeps_a_new_one() {
         let requests = InFlightRequests::default();
         let id = RequestId::from(1);
-        let old = requests.register(id.clone(), Reads::Every).unwrap();
+        let old = requests.register(id.clone(), every()).unwrap();
         requests.finish(&id, &old);
-        let new = requests.register(id.clone(), Reads::Every).unwrap();
+        let new = requests.register(id.clone(), every()).unwrap();
         requests.finish(&id, &old);
         assert_eq!(requests.len(), 1);
         requests.finish(&id, &new);

@@ -25,6 +25,9 @@ pub enum LoadError {
         glob: String,
         reason: String,
     },
+    /// The load was stopped midway by its owner ([`super::LoadStop`]).
+    #[error("the load was stopped before it ended")]
+    Stopped,
     /// The background writer could not be started.
     #[error("cannot start the workspace writer: {0}")]
     Thread(#[source] std::io::Error),

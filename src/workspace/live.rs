@@ -205,6 +205,8 @@ struct Shared {
     early_cookie_reported: Condvar,
     /// Set when the first load failed; readers stop waiting.
     load_error: Mutex<Option<String>>,
+    /// The first load was stopped before it ended (the workspace was dropped meanwhile).
+    first_index_stopped: std::sync::atomic::AtomicBool,
     published: Condvar,
     status: Mutex<LiveStatus>,
 }
@@ -218,6 +220,8 @@ pub struct LiveWorkspace {
     /// What the writer reads (for files the index leaves out).
     system: Arc<dyn WritableSystem>,
     operations: super::operations::Operations,
+    /// Stops the first index when the workspace is dropped before it ends.
+    stop: super::LoadStop,
 }
 
 /// Feeds a [`LiveWorkspace::start_with`] workspace the changes its system went through,
@@ -966,8 +970,20 @@ impl RequestCancel {
     }
 }
 
-impl Drop for LiveWorkspace {
-    fn drop(&mut self) {
+impl LiveWorkspace {
+    /// Stops the workspace as dropping it does, and says whether that cut its first index
+    /// short.
+    pub fn stop(mut self) -> bool {
+        self.wind_down();
+        self.shared
+            .first_index_stopped
+            .load(std::sync::atomic::Ordering::Acquire)
+    }
+
+    /// Stops the writer, its first index too if it is still running (nobody will read it),
+    /// and the background check, and waits for the writer to end.
+    fn wind_down(&mut self) {
+        self.stop.stop();
         let _ = self.tx.send(Message::Shutdown);
         if let Some(token) = self.shared.background_check.lock().unwrap().as_ref() {
             token.cancel();
@@ -975,6 +991,12 @@ impl Drop for LiveWorkspace {
         if let Some(writer) = self.writer.take() {
             let _ = writer.join();
         }
+    }
+}
+
+impl Drop for LiveWorkspace {
+    fn drop(&mut self) {
+        self.wind_down();
     }
 }
 
@@ -992,6 +1014,7 @@ impl Shared {
             early_cookies_seen: Mutex::new(Vec::new()),
             early_cookie_reported: Condvar::new(),
             load_error: Mutex::new(None),
+            first_index_stopped: std::sync::atomic::AtomicBool::new(false),
             published: Condvar::new(),
             status: Mutex::new(LiveStatus {
                 ready: false,
@@ -1017,7 +1040,7 @@ impl Shared {
 /// Starts the writer thread over `system`, fed by `channel`.
 fn spawn(
     system: Arc<dyn WritableSystem>,
-    options: LoadOptions,
+    mut options: LoadOptions,
     shared: Arc<Shared>,
     channel: (Sender<Message>, Receiver<Message>),
     cookies: Option<Cookies>,
@@ -1027,6 +1050,9 @@ fn spawn(
     let (tx, rx) = channel;
     let root = system.root().to_path_buf();
     let operations = super::operations::Operations::open(&options.cache, &root);
+    // Its own, even if the options were cloned from another workspace's.
+    let stop = super::LoadStop::default();
+    options.stop = Some(stop.clone());
     let writer_shared = shared.clone();
     let writer_system = system.clone();
     let writer = std::thread::Builder::new()
@@ -1047,6 +1073,7 @@ fn spawn(
         root,
         system,
         operations,
+        stop,
     })
 }
 
@@ -1193,6 +1220,11 @@ fn first_index(
             Some(host)
         }
         Err(e) => {
+            if matches!(e, LoadError::Stopped) {
+                shared
+                    .first_index_stopped
+                    .store(true, std::sync::atomic::Ordering::Release);
+            }
             let config_error = e.is_config().then(|| e.to_string());
             let e = e.to_string();
             shared.status.lock().unwrap().config_error = config_error;

@@ -91,6 +91,43 @@ pub struct LoadOptions {
     /// file is read, and then `None` once indexing is over (so that the snapshot it handed
     /// out is dropped before the host changes).
     pub indexing: Option<IndexingSink>,
+    /// Stops the load midway when its owner no longer wants it (see [`LoadStop`]).
+    pub stop: Option<LoadStop>,
+}
+
+/// Stops a first load midway: set by its owner (a live workspace dropped while it loads, a
+/// removed workspace folder), the load then ends at its next step with
+/// [`LoadError::Stopped`]: before or between reading files, inside indexing (whose queries
+/// are cancelled), or in a test hook's pause.
+#[derive(Clone, Default)]
+pub struct LoadStop(Arc<live::RequestCancel>);
+
+impl LoadStop {
+    pub fn stop(&self) {
+        self.0.cancel();
+    }
+
+    pub fn is_stopped(&self) -> bool {
+        self.0.is_cancelled()
+    }
+
+    /// Sleeps for `pause` in short steps, ending early once the load is stopped.
+    fn sleep(&self, pause: Duration) {
+        let until = Instant::now() + pause;
+        while !self.is_stopped() {
+            let left = until.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return;
+            }
+            std::thread::sleep(left.min(Duration::from_millis(20)));
+        }
+    }
+}
+
+impl std::fmt::Debug for LoadStop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "LoadStop({})", self.is_stopped())
+    }
 }
 
 /// What a first load has indexed so far (see [`LoadOptions::indexing`]).
@@ -284,6 +321,7 @@ fn read_candidates(
     config: &Config,
     progress: Option<&ProgressSink>,
     should_read: impl Fn(&str) -> bool + Sync,
+    stopped: &(dyn Fn() -> bool + Sync),
 ) -> (Vec<LoadedFile>, Vec<SkippedFile>) {
     let mut skipped = Vec::new();
     let mut to_read = Vec::new();
@@ -300,6 +338,9 @@ fn read_candidates(
     let outcomes: Vec<ReadOutcome> = to_read
         .par_iter()
         .map(|(abs, rel)| {
+            if stopped() {
+                return ReadOutcome::Ignored;
+            }
             let outcome = read_source(system, abs, rel, config.max_file_size);
             progress.inc();
             outcome
@@ -397,9 +438,9 @@ impl SlowedShards {
         });
     }
 
-    fn wait_for_the_last(&self) {
+    fn wait_for_the_last(&self, stop: &LoadStop) {
         let last = *self.last.lock().unwrap();
-        std::thread::sleep(last.saturating_duration_since(Instant::now()));
+        stop.sleep(last.saturating_duration_since(Instant::now()));
     }
 }
 
@@ -431,13 +472,17 @@ impl Host {
     ) -> Result<Host, LoadError> {
         let started = Instant::now();
         let root = system.root().to_path_buf();
+        let stopped = || options.stop.as_ref().is_some_and(LoadStop::is_stopped);
         let config = effective_config(&*system, options)?;
         let candidates = system.walk(&config)?;
         let found_manifests = manifests::found(&candidates);
         let walked_dirs = walked_dirs(&candidates);
         let progress = options.progress.as_ref();
         let (loaded, mut skipped) =
-            read_candidates(&*system, candidates, &config, progress, |_| true);
+            read_candidates(&*system, candidates, &config, progress, |_| true, &stopped);
+        if stopped() {
+            return Err(LoadError::Stopped);
+        }
         let (loaded, aliases) = split_aliases(loaded, |_| false);
 
         let mut host = Host::from_files_over(system, AnalysisHost::new(root.clone()), root, loaded);
@@ -488,18 +533,23 @@ impl Host {
                 }
             };
             // Only readers of the partial index hold this host's snapshots, and they never
-            // write, so nothing can cancel the priming.
-            let _ = host
-                .analysis()
-                .prime_caches_by_shard(priming, &|| indexing.inc(), &on_shard);
+            // write: the priming is cancelled only when the load is stopped.
+            let analysis = host.analysis();
+            let stop = options.stop.clone().unwrap_or_default();
+            stop.0.watch(analysis.cancellation_token());
+            let _ = analysis.prime_caches_by_shard(priming, &|| indexing.inc(), &on_shard);
+            drop(analysis);
             if let Some(slowed) = &slowed {
-                slowed.wait_for_the_last();
+                slowed.wait_for_the_last(&stop);
             }
             if let Some(pause) = paused {
-                std::thread::sleep(pause);
+                stop.sleep(pause);
             }
             if let Some(sink) = &options.indexing {
                 (sink.0)(None);
+            }
+            if stopped() {
+                return Err(LoadError::Stopped);
             }
         }
         host.index_time = started.elapsed();
@@ -722,10 +772,14 @@ impl Host {
         let known: std::collections::HashSet<&str> = self.analysis.paths().collect();
         // A new size limit applies to every file, not only to those read anyway.
         let reread_all = config.max_file_size != self.config.max_file_size;
-        let (loaded, mut skipped) =
-            read_candidates(&self.system, candidates, &config, None, |rel| {
-                reread_all || !known.contains(rel) || touched.contains(rel)
-            });
+        let (loaded, mut skipped) = read_candidates(
+            &self.system,
+            candidates,
+            &config,
+            None,
+            |rel| reread_all || !known.contains(rel) || touched.contains(rel),
+            &|| false,
+        );
         let mut gone: Vec<String> = self
             .analysis
             .paths()

@@ -410,3 +410,115 @@ def test_with_root_the_folders_stay_as_given(tmp_path):
         server.shut_down()
     finally:
         server.kill()
+
+
+def test_a_folder_removed_while_indexing_stops_its_index_and_shutdown_stops_the_rest(tmp_path):
+    fast = write(tmp_path / "fast", {"a.py": "def served():\n    pass\n"})
+    many = {f"m{i:03}.py": f"def served_{i:03}():\n    pass\n" for i in range(300)}
+    many["m000.py"] += "\n\ndef early():\n    pass\n"
+    slow = write(tmp_path / "slow", many)
+    # Ten minutes' pause after the slow folder's first shard: only a stop ends it sooner.
+    server = RawLsp(env={"SEXTANT_TEST_LOAD_PAUSE_MS": "slow:600000"})
+    try:
+        folders = [{"uri": root.as_uri(), "name": root.name} for root in (fast, slow)]
+        assert "result" in server.request(1, "initialize", {"processId": None, "capabilities": {}, "workspaceFolders": folders})
+        server.notify("initialized", {})
+        # The slow folder has built its first shard, and is held in its first index.
+        found = server.request(2, "workspace/symbol", {"query": "early"})["result"]
+        assert [(s["name"], s["location"]["uri"]) for s in found] == [("early", (slow / "m000.py").as_uri())]
+
+        server.notify("workspace/didChangeWorkspaceFolders", {"event": {"added": [], "removed": [folders[1]]}})
+        # Said once its writer thread has ended, its index stopped with it.
+        stderr = server.wait_for_stderr(f"the removed workspace folder {slow} has stopped")
+        assert f"sextant: lsp: the removed workspace folder {slow} has stopped (its first index stopped before the end)\n" in stderr
+        found = server.request(3, "workspace/symbol", {"query": "served"})["result"]
+        assert [(s["name"], s["location"]["uri"]) for s in found] == [("served", (fast / "a.py").as_uri())]
+
+        # Added again, it starts indexing again; `shutdown` and `exit` stop that index too.
+        server.notify("workspace/didChangeWorkspaceFolders", {"event": {"added": [folders[1]], "removed": []}})
+        found = server.request(4, "workspace/symbol", {"query": "early"})["result"]
+        assert [(s["name"], s["location"]["uri"]) for s in found] == [("early", (slow / "m000.py").as_uri())]
+        server.shut_down()
+    finally:
+        server.kill()
+
+
+def test_a_question_of_every_folder_goes_on_without_a_folder_removed_meanwhile(tmp_path):
+    py = write(tmp_path / "py", PYTHON)
+    ts = write(tmp_path / "ts", TYPESCRIPT)
+    server = RawLsp(env={"SEXTANT_TEST_DELAY_MS": "workspace/symbol:5000"})
+    try:
+        folders = [{"uri": root.as_uri(), "name": root.name} for root in (py, ts)]
+        assert "result" in server.request(1, "initialize", {"processId": None, "capabilities": {}, "workspaceFolders": folders})
+        server.notify("initialized", {})
+        server.send({"id": 2, "method": "workspace/symbol", "params": {"query": "load"}})
+        server.wait_for_stderr("test delay: workspace/symbol started, 500 steps (request 2)")
+        server.notify("workspace/didChangeWorkspaceFolders", {"event": {"added": [], "removed": [folders[1]]}})
+        # Answered by the folder left, as if asked now: `ts` defines `load` and `loadAll` too.
+        found = server.response(2)["result"]
+        assert [(s["name"], s["location"]["uri"]) for s in found] == [
+            ("load", (py / "models.py").as_uri()),
+            ("load_many", (py / "models.py").as_uri()),
+        ]
+        assert "test delay: workspace/symbol finished (request 2)" in server.stderr
+        server.shut_down()
+    finally:
+        server.kill()
+
+
+def test_a_folder_removed_inside_another_one_asked_modifies_the_answer(tmp_path):
+    outer = write(tmp_path / "outer", {"a.py": "def alpha():\n    pass\n"})
+    inner = write(tmp_path / "outer" / "inner", {"b.py": "def alpha():\n    pass\n"})
+    server = RawLsp(env={"SEXTANT_TEST_DELAY_MS": "workspace/symbol:5000"})
+    try:
+        folders = [{"uri": root.as_uri(), "name": root.name} for root in (outer, inner)]
+        assert "result" in server.request(1, "initialize", {"processId": None, "capabilities": {}, "workspaceFolders": folders})
+        server.notify("initialized", {})
+        server.send({"id": 2, "method": "workspace/symbol", "params": {"query": "alpha"}})
+        server.wait_for_stderr("test delay: workspace/symbol started, 500 steps (request 2)")
+        # The outer folder's part leaves `inner/b.py` to the inner folder: without it, the
+        # answer would miss a file a folder still served holds.
+        server.notify("workspace/didChangeWorkspaceFolders", {"event": {"added": [], "removed": [folders[1]]}})
+        assert server.response(2)["error"] == {
+            "code": CONTENT_MODIFIED,
+            "message": "a workspace folder it reads was removed; ask again",
+        }
+        server.wait_for_stderr("test delay: workspace/symbol stopped by cancellation")
+        # Asked again, the outer folder answers for the file.
+        found = server.request(3, "workspace/symbol", {"query": "alpha"})["result"]
+        assert [(s["name"], s["location"]["uri"]) for s in found] == [
+            ("alpha", (outer / "a.py").as_uri()),
+            ("alpha", (inner / "b.py").as_uri()),
+        ]
+        server.shut_down()
+    finally:
+        server.kill()
+
+
+def test_removing_a_folder_leaves_the_other_folders_requests_alone(tmp_path):
+    py = write(tmp_path / "py", PYTHON)
+    ts = write(tmp_path / "ts", TYPESCRIPT)
+    server = RawLsp(env={"SEXTANT_TEST_DELAY_MS": "textDocument/hover:5000", "SEXTANT_TEST_LSP_POOL": "2:16"})
+    try:
+        folders = [{"uri": root.as_uri(), "name": root.name} for root in (py, ts)]
+        assert "result" in server.request(1, "initialize", {"processId": None, "capabilities": {}, "workspaceFolders": folders})
+        server.notify("initialized", {})
+
+        def hover(id, path: Path, line: int, character: int):
+            position = {"textDocument": {"uri": path.as_uri()}, "position": {"line": line, "character": character}}
+            server.send({"id": id, "method": "textDocument/hover", "params": position})
+
+        hover(2, py / "main.py", 3, 0)
+        hover(3, ts / "app.ts", 3, 0)
+        server.wait_for_stderr("test delay: textDocument/hover started, 500 steps (request 2)")
+        server.notify("workspace/didChangeWorkspaceFolders", {"event": {"added": [], "removed": [folders[1]]}})
+        assert server.response(3)["error"] == {
+            "code": CONTENT_MODIFIED,
+            "message": "a workspace folder it reads was removed; ask again",
+        }
+        answer = server.response(2)["result"]
+        assert answer["contents"]["value"].startswith("```python\ndef load(x)\n```"), answer
+        assert "test delay: textDocument/hover finished (request 2)" in server.stderr
+        server.shut_down()
+    finally:
+        server.kill()
