@@ -1,6 +1,7 @@
 """Peak resident memory of `sextant mcp` on a tree, as docs/memory.md reports it: the server
 driven through the official MCP Python SDK until its first index (and, with the background
-check, until `checked`), then one `find_references`; cold (`--no-cache`).
+check, until `checked`, where it prints the peak so far), then one `find_references`; cold
+(`--no-cache`).
 
     target/test-venv/bin/python benches/memory_peaks.py --sextant target/release/sextant \
         --root TREE [--text-mb MB] [--no-background-check] [--max-memory 400M]
@@ -47,7 +48,12 @@ async def run(args: argparse.Namespace) -> None:
                 session,
                 lambda s: s.get("checked") or s.get("memory", {}).get("check_paused"),
             )
-            print(f"checked after {time.monotonic() - started:.1f} s", flush=True)
+            _, checked_peak = memory_mb(server_pid(root))
+            print(
+                f"checked after {time.monotonic() - started:.1f} s, peak so far "
+                f"{checked_peak:.0f} MB",
+                flush=True,
+            )
         result = await session.call_tool("find_references", {"query": args.references})
         elapsed = time.monotonic() - started
         status = (await session.call_tool("workspace_status", {})).structured_content
