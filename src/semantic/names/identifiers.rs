@@ -78,28 +78,13 @@ impl WordSet {
     /// Whether a word of the set starts with `prefix`: the first word not before `prefix`
     /// in order does, if any does.
     pub fn has_word_starting_with(&self, prefix: &str) -> bool {
-        let (mut low, mut high) = (0, self.ends.len());
-        while low < high {
-            let middle = (low + high) / 2;
-            match self.word(middle) < prefix {
-                true => low = middle + 1,
-                false => high = middle,
-            }
-        }
-        low < self.ends.len() && self.word(low).starts_with(prefix)
+        let first = first_not_before(self.ends.len(), |i| self.word(i), prefix);
+        first < self.ends.len() && self.word(first).starts_with(prefix)
     }
 
     pub fn contains(&self, word: &str) -> bool {
-        let (mut low, mut high) = (0, self.ends.len());
-        while low < high {
-            let middle = (low + high) / 2;
-            match self.word(middle).cmp(word) {
-                std::cmp::Ordering::Less => low = middle + 1,
-                std::cmp::Ordering::Greater => high = middle,
-                std::cmp::Ordering::Equal => return true,
-            }
-        }
-        false
+        let first = first_not_before(self.ends.len(), |i| self.word(i), word);
+        first < self.ends.len() && self.word(first) == word
     }
 }
 
@@ -118,6 +103,20 @@ impl<'de> serde::Deserialize<'de> for WordSet {
         }
         Ok(WordSet::from_sorted(words.iter().map(|w| &**w)))
     }
+}
+
+/// The index of the first of `count` sorted words (`word(i)` the `i`-th) that is not
+/// before `wanted` in order, or `count` when every word is.
+fn first_not_before<'w>(count: usize, word: impl Fn(usize) -> &'w str, wanted: &str) -> usize {
+    let (mut low, mut high) = (0, count);
+    while low < high {
+        let middle = (low + high) / 2;
+        match word(middle) < wanted {
+            true => low = middle + 1,
+            false => high = middle,
+        }
+    }
+    low
 }
 
 /// Whether `c` may be part of an identifier in one of the registry's languages.
@@ -219,30 +218,15 @@ impl WordTable {
     }
 
     fn find(&self, word: &str) -> Option<usize> {
-        let (mut low, mut high) = (0, self.word_ends.len());
-        while low < high {
-            let mid = (low + high) / 2;
-            match self.word(mid).cmp(word) {
-                std::cmp::Ordering::Less => low = mid + 1,
-                std::cmp::Ordering::Greater => high = mid,
-                std::cmp::Ordering::Equal => return Some(mid),
-            }
-        }
-        None
+        let first = first_not_before(self.word_ends.len(), |i| self.word(i), word);
+        (first < self.word_ends.len() && self.word(first) == word).then_some(first)
     }
 
     /// The words that start with `prefix`, as indexes: a run from the first word not
     /// before `prefix` in order.
     fn starting_with<'t>(&'t self, prefix: &'t str) -> impl Iterator<Item = usize> + 't {
-        let (mut low, mut high) = (0, self.word_ends.len());
-        while low < high {
-            let middle = (low + high) / 2;
-            match self.word(middle) < prefix {
-                true => low = middle + 1,
-                false => high = middle,
-            }
-        }
-        (low..self.word_ends.len()).take_while(move |&i| self.word(i).starts_with(prefix))
+        let first = first_not_before(self.word_ends.len(), |i| self.word(i), prefix);
+        (first..self.word_ends.len()).take_while(move |&i| self.word(i).starts_with(prefix))
     }
 
     fn encode(&self) -> Vec<u8> {
@@ -373,6 +357,11 @@ mod tests {
             ]
         );
         assert!(!WordSet::default().has_word_starting_with(""));
+        let contains = |w| set.contains(w);
+        assert_eq!(
+            ["join", "joined", "jo", "joint", "a", "path", "paths", ""].map(contains),
+            [true, true, false, false, false, true, false, false]
+        );
     }
 
     #[test]
