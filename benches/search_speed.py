@@ -9,7 +9,8 @@ of `--runs` `search` calls (every hit of the pattern, under 1000 each, on one pa
 cap above the answer, so the work is the same as rg's) and of `--runs` runs of
 `rg --sort path -n -g '*.py' -g '!site-packages'` (the order `search` answers in; rg
 without `--sort` runs in parallel and is faster, reported too). Prints each median and the
-ratio sextant / rg; the summary is the median of the ratios.
+ratio sextant / rg; the summary is the median of the ratios. `--ignore-case` asks every
+pattern without regard to case (`case: insensitive`, `rg -i`).
 
 Each call is timed twice: through the MCP Python SDK, as an agent's host written with it
 sees it, and through a second server spoken to in plain JSON-RPC lines (`raw`), which times
@@ -40,8 +41,10 @@ PATTERNS = [
 ]
 
 
-def rg_args(pattern, regex, sort):
+def rg_args(pattern, regex, sort, ignore_case):
     args = ["rg", "-n", "-g", GLOBS[0], "-g", GLOBS[1]]
+    if ignore_case:
+        args.append("-i")
     if sort:
         args += ["--sort", "path"]
     if not regex:
@@ -49,11 +52,11 @@ def rg_args(pattern, regex, sort):
     return args + ["-e", pattern]
 
 
-def time_rg(root, pattern, regex, runs, sort):
+def time_rg(root, pattern, regex, runs, sort, ignore_case):
     times, lines = [], 0
     for _ in range(runs):
         start = time.perf_counter()
-        out = subprocess.run(rg_args(pattern, regex, sort), cwd=root, capture_output=True)
+        out = subprocess.run(rg_args(pattern, regex, sort, ignore_case), cwd=root, capture_output=True)
         times.append(time.perf_counter() - start)
         lines = out.stdout.count(b"\n")
     return statistics.median(times), lines
@@ -90,6 +93,8 @@ async def main(args):
         print(f"{'pattern':34} {'hits':>6} {'sextant ms':>10} {'raw ms':>7} {'rg sorted ms':>12} {'rg ms':>7} {'ratio':>6} {'raw ratio':>9}")
         for pattern, regex in PATTERNS:
             call = {"pattern": pattern, "regex": regex, "globs": GLOBS, "limit": 1000}
+            if args.ignore_case:
+                call["case"] = "insensitive"
             await session.call_tool("search", call)  # warm: compiled queries, symbol tables
             times, hits = [], 0
             for _ in range(args.runs):
@@ -101,8 +106,8 @@ async def main(args):
                 assert not result.structured_content["truncated"], pattern
             ours = statistics.median(times)
             raw_time, raw_hits = raw_median_time(raw, call, args.runs)
-            sorted_rg, rg_lines = time_rg(args.root, pattern, regex, args.runs, True)
-            parallel_rg, _ = time_rg(args.root, pattern, regex, args.runs, False)
+            sorted_rg, rg_lines = time_rg(args.root, pattern, regex, args.runs, True, args.ignore_case)
+            parallel_rg, _ = time_rg(args.root, pattern, regex, args.runs, False, args.ignore_case)
             ratio, raw_ratio = ours / sorted_rg, raw_time / sorted_rg
             ratios.append(ratio)
             raw_ratios.append(raw_ratio)
@@ -121,4 +126,6 @@ if __name__ == "__main__":
                         help="start the servers cold under --max-memory SIZE, so they keep their texts compressed")
     parser.add_argument("--root", required=True)
     parser.add_argument("--runs", type=int, default=9)
+    parser.add_argument("--ignore-case", action="store_true",
+                        help="search every pattern without regard to case (rg -i)")
     anyio.run(main, parser.parse_args())

@@ -23,7 +23,7 @@ use crate::{
     lang::TextRegions,
     semantic::{
         self,
-        names::identifiers::{identifier_index, is_identifier_part},
+        names::identifiers::{WordCase, identifier_index, is_identifier_part},
         symbols::{SymbolKind, file_symbols},
     },
     syntax::floor_char_boundary,
@@ -87,19 +87,29 @@ pub struct TextSearch {
     matcher: RegexMatcher,
     only: Option<Region>,
     /// Words some word of a file must start with for the file to hold a match (see
-    /// [`words_a_match_starts`]).
+    /// [`words_a_match_starts`]), compared as [`WordCase`] says.
     starts: Vec<String>,
+    case: WordCase,
 }
 
-/// For a literal, case-sensitive pattern: its runs of identifier characters that follow
-/// another character in the pattern and start with no digit. Wherever the pattern matches,
-/// such a run begins a word of the file as `file_identifiers` splits it (after a character
-/// that is no identifier's, so the file's run of identifier characters starts there too),
-/// so a file none of whose words starts with it holds no match. A run the pattern starts
-/// with gives nothing: in the file it may continue a word, or a run a digit begins.
-fn words_a_match_starts(spec: &PatternSpec) -> Vec<String> {
-    if !spec.fixed_strings || spec.case != CaseMode::Sensitive {
-        return Vec::new();
+/// For a literal pattern: its runs of identifier characters that follow another character
+/// in the pattern and start with no digit, and how they compare. Wherever the pattern
+/// matches, such a run begins a word of the file as `file_identifiers` splits it (after a
+/// character that is no identifier's, so the file's run of identifier characters starts
+/// there too), so a file none of whose words starts with it holds no match. A run the
+/// pattern starts with gives nothing: in the file it may continue a word, or a run a digit
+/// begins. A pattern matched without regard to case gives runs only when it is all ASCII:
+/// then a character of the file it matches is the same ASCII letter in either case, or a
+/// letter outside ASCII (the Kelvin sign for `k`, the long s for `s`), which
+/// [`WordCase::AsciiFolded`] admits whatever it is.
+fn words_a_match_starts(spec: &PatternSpec) -> (Vec<String>, WordCase) {
+    let case = match spec.case {
+        CaseMode::Sensitive => WordCase::Exact,
+        CaseMode::Smart if spec.pattern.chars().any(char::is_uppercase) => WordCase::Exact,
+        CaseMode::Insensitive | CaseMode::Smart => WordCase::AsciiFolded,
+    };
+    if !spec.fixed_strings || (case == WordCase::AsciiFolded && !spec.pattern.is_ascii()) {
+        return (Vec::new(), case);
     }
     let mut starts = Vec::new();
     let mut previous: Option<char> = None;
@@ -123,7 +133,7 @@ fn words_a_match_starts(spec: &PatternSpec) -> Vec<String> {
         }
         previous = Some(c);
     }
-    starts
+    (starts, case)
 }
 
 /// One line with a match.
@@ -155,10 +165,12 @@ impl TextSearch {
         let matcher = builder
             .build(&spec.pattern)
             .map_err(|e| PatternError::InvalidRegex(e.to_string()))?;
+        let (starts, case) = words_a_match_starts(spec);
         Ok(TextSearch {
             matcher,
             only: spec.only,
-            starts: words_a_match_starts(spec),
+            starts,
+            case,
         })
     }
 
@@ -177,7 +189,8 @@ impl TextSearch {
         if self.starts.is_empty() || !files.iter().any(compressed) {
             return files.to_vec();
         }
-        let admitted = identifier_index(db, workspace).files_with_words_starting(&self.starts);
+        let index = identifier_index(db, workspace);
+        let admitted = index.files_with_words_starting(&self.starts, self.case);
         files
             .iter()
             .copied()
@@ -462,7 +475,7 @@ mod tests {
             fixed_strings: true,
             ..spec(pattern)
         };
-        let starts = |spec: PatternSpec| words_a_match_starts(&spec);
+        let starts = |spec: PatternSpec| words_a_match_starts(&spec).0;
         assert_eq!(starts(literal("warnings.warn(")), ["warn"]);
         assert_eq!(
             starts(literal("x = os.path.join(a, 2b, $c)")),
@@ -471,11 +484,28 @@ mod tests {
         assert_eq!(starts(literal("NotImplementedError")), Vec::<String>::new());
         assert_eq!(starts(literal("(naïve_x")), ["naïve_x"]);
         assert_eq!(starts(spec("warnings.warn(")), Vec::<String>::new());
-        let insensitive = PatternSpec {
-            case: CaseMode::Smart,
-            ..literal("a.b")
+        let in_case = |case, pattern: &str| {
+            words_a_match_starts(&PatternSpec {
+                case,
+                ..literal(pattern)
+            })
         };
-        assert_eq!(starts(insensitive), Vec::<String>::new());
+        let folded = |starts: &[&str]| {
+            let starts = starts.iter().map(|s| s.to_string()).collect();
+            (starts, WordCase::AsciiFolded)
+        };
+        assert_eq!(in_case(CaseMode::Smart, "a.b"), folded(&["b"]));
+        assert_eq!(
+            in_case(CaseMode::Insensitive, "os.Path("),
+            folded(&["Path"])
+        );
+        let exact = (vec!["Path".to_string()], WordCase::Exact);
+        assert_eq!(
+            in_case(CaseMode::Smart, "os.Path("),
+            exact,
+            "an upper-case letter"
+        );
+        assert_eq!(in_case(CaseMode::Insensitive, "x.naïve"), folded(&[]));
     }
 
     /// A file whose words no match can start is passed over once some text is compressed,
@@ -512,6 +542,43 @@ mod tests {
             .map(|&f| search.file_hits(&db, f, 10).len())
             .collect();
         assert_eq!(lines, [1, 1, 0]);
+    }
+
+    /// Without regard to case, a compressed file is passed over only when no word of it
+    /// starts with a run in either case, and one with a letter outside ASCII is read: the
+    /// Kelvin sign matches `k`.
+    #[test]
+    fn compressed_files_are_passed_over_without_regard_to_case() {
+        let db = RootDatabase::default();
+        // Long enough to be kept compressed.
+        let body = "def f(x):\n    return x\n".repeat(40);
+        let texts = ["a = Foo.Key\n", "b = foo.kid\n", "c = foo.\u{212A}EY\n"];
+        let files: Vec<SourceFile> = texts
+            .iter()
+            .enumerate()
+            .map(|(i, text)| file(&db, &format!("m{i}.py"), "python", &format!("{body}{text}")))
+            .collect();
+        let workspace = Workspace::new(&db, "/w".into(), files.clone().into(), Arc::from([]));
+        for f in &files {
+            f.stored_text(&db).compact();
+            assert!(f.stored_text(&db).is_compressed());
+        }
+        let search = TextSearch::new(&PatternSpec {
+            fixed_strings: true,
+            case: CaseMode::Insensitive,
+            ..spec("foo.key")
+        })
+        .unwrap();
+        assert_eq!(
+            search.files_worth_reading(&db, workspace, &files),
+            [files[0], files[2]],
+            "m1 has no word starting `key` in any case"
+        );
+        let lines: Vec<usize> = files
+            .iter()
+            .map(|&f| search.file_hits(&db, f, 10).len())
+            .collect();
+        assert_eq!(lines, [1, 0, 1]);
     }
 
     /// Each hit as (1-based line, the matched texts).

@@ -166,15 +166,27 @@ impl IdentifierIndex {
         files
     }
 
-    /// The files holding, for each of `prefixes`, a word that starts with it (every file
-    /// when `prefixes` is empty).
-    pub fn files_with_words_starting(&self, prefixes: &[String]) -> HashSet<SourceFile> {
+    /// The files holding, for each of `prefixes`, a word that starts with it as `case`
+    /// compares (every file when `prefixes` is empty).
+    pub fn files_with_words_starting(
+        &self,
+        prefixes: &[String],
+        case: WordCase,
+    ) -> HashSet<SourceFile> {
         let mut found = HashSet::new();
         for shard in &self.shards {
             let mut admitted = [true; SHARD_FILES];
             for prefix in prefixes {
                 let mut holds = [false; SHARD_FILES];
-                for word in shard.table.starting_with(prefix) {
+                let words: Box<dyn Iterator<Item = usize>> = match case {
+                    WordCase::Exact => Box::new(shard.table.starting_with(prefix)),
+                    // The words are in byte order, so every one is read.
+                    WordCase::AsciiFolded => Box::new(
+                        (0..shard.table.word_ends.len())
+                            .filter(|&i| case.starts(shard.table.word(i), prefix)),
+                    ),
+                };
+                for word in words {
                     for &place in &shard.table.places[span(&shard.table.place_ends, word)] {
                         holds[usize::from(place)] = true;
                     }
@@ -190,6 +202,31 @@ impl IdentifierIndex {
             );
         }
         found
+    }
+}
+
+/// How a word is compared with what it must start with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WordCase {
+    Exact,
+    /// ASCII letters in either case; a word with a character outside ASCII is taken to
+    /// start with anything (a non-ASCII letter can match an ASCII one without regard to
+    /// case: the Kelvin sign `K` matches `k`).
+    AsciiFolded,
+}
+
+impl WordCase {
+    fn starts(self, word: &str, prefix: &str) -> bool {
+        match self {
+            WordCase::Exact => word.starts_with(prefix),
+            WordCase::AsciiFolded => {
+                !word.is_ascii()
+                    || word
+                        .as_bytes()
+                        .get(..prefix.len())
+                        .is_some_and(|head| head.eq_ignore_ascii_case(prefix.as_bytes()))
+            }
+        }
     }
 }
 
@@ -319,7 +356,14 @@ mod tests {
     fn the_index_finds_the_files_with_a_word_starting_each_prefix() {
         let db = crate::db::RootDatabase::default();
         let python = crate::lang::registry().by_id("python").unwrap().lang_id;
-        let files: Vec<SourceFile> = ["alpha = beta", "alpine(gamma)", "beta.gamma"]
+        let texts = [
+            "alpha = beta",
+            "alpine(gamma)",
+            "beta.gamma",
+            "ALPS",
+            "\u{212A}ilo",
+        ];
+        let files: Vec<SourceFile> = texts
             .iter()
             .enumerate()
             .map(|(i, text)| {
@@ -329,18 +373,24 @@ mod tests {
             .collect();
         let workspace = Workspace::new(&db, "/w".into(), files.clone().into(), Arc::from([]));
         let index = identifier_index(&db, workspace);
-        let found = |prefixes: &[&str]| {
+        let found_as = |case, prefixes: &[&str]| {
             let prefixes: Vec<String> = prefixes.iter().map(|p| p.to_string()).collect();
-            let found = index.files_with_words_starting(&prefixes);
+            let found = index.files_with_words_starting(&prefixes, case);
             let mut paths: Vec<&str> = found.iter().map(|f| f.path(&db).as_str()).collect();
             paths.sort();
             paths
         };
+        let found = |prefixes: &[&str]| found_as(WordCase::Exact, prefixes);
         assert_eq!(found(&["al"]), ["m0.py", "m1.py"]);
         assert_eq!(found(&["al", "ga"]), ["m1.py"]);
         assert_eq!(found(&["gamma", "beta"]), ["m2.py"]);
         assert_eq!(found(&["alphabet"]), Vec::<&str>::new());
-        assert_eq!(found(&[]), ["m0.py", "m1.py", "m2.py"]);
+        assert_eq!(found(&[]), ["m0.py", "m1.py", "m2.py", "m3.py", "m4.py"]);
+        // Without regard to case: `ALPS` too, and a word outside ASCII whatever it is.
+        let folded = |prefixes: &[&str]| found_as(WordCase::AsciiFolded, prefixes);
+        assert_eq!(folded(&["Al"]), ["m0.py", "m1.py", "m3.py", "m4.py"]);
+        assert_eq!(folded(&["alpine", "GAMMA"]), ["m1.py", "m4.py"]);
+        assert_eq!(folded(&["alphabet"]), ["m4.py"]);
     }
 
     #[test]
