@@ -166,14 +166,19 @@ async def test_compressed_texts_answer_every_search_as_plain_ones(workspace):
     write(workspace, "a.py", filler + "y = 2xfoo.bar(1)\n# see naïve_x and $el\n")
     write(workspace, "b.py", filler + "z = foo.bar(2)\nq = foo.baz\n")
     write(workspace, "c.js", filler.replace("def", "//") + "const v = $el.bar(3x);\n")
+    # Without regard to case: the Kelvin sign matches `k`; `kid` starts no `key`.
+    write(workspace, "d.py", filler + "w = Foo.\u212aEY(4)\n")
+    write(workspace, "e.py", filler + "v = FOO.kid(5)\n")
     patterns = ["foo.bar(", "2xfoo", "xfoo.bar", ".bar", "bar(", " naïve_x", "($el", "$el.bar(3x",
                 "= foo.baz", "(1)", "q = f"]
+    folded = [("foo.key", "insensitive"), ("FOO.BAR(", "insensitive"), ("foo.k", "smart"),
+              ("Foo.K", "smart")]
 
     async def answers(*args):
         async with stdio_session(workspace, "--no-cache", *args) as session:
             found = {}
-            for pattern in patterns:
-                result = await session.call_tool("search", {"pattern": pattern})
+            for pattern, case in [(p, "sensitive") for p in patterns] + folded:
+                result = await session.call_tool("search", {"pattern": pattern, "case": case})
                 assert not result.is_error, result
                 found[pattern] = [(f["path"], l["line"]) for f in result.structured_content["files"]
                                   for l in f["lines"]]
@@ -187,3 +192,7 @@ async def test_compressed_texts_answer_every_search_as_plain_ones(workspace):
     assert plain["foo.bar("] == [("a.py", 61), ("b.py", 61)]
     assert plain[".bar"] == [("a.py", 61), ("b.py", 61), ("c.js", 61)]
     assert plain["$el.bar(3x"] == [("c.js", 61)]
+    assert plain["foo.key"] == [("d.py", 61)]
+    assert plain["FOO.BAR("] == [("a.py", 61), ("b.py", 61)]
+    assert plain["foo.k"] == [("d.py", 61), ("e.py", 61)]
+    assert plain["Foo.K"] == []

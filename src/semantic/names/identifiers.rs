@@ -178,14 +178,12 @@ impl IdentifierIndex {
             let mut admitted = [true; SHARD_FILES];
             for prefix in prefixes {
                 let mut holds = [false; SHARD_FILES];
-                let words: Box<dyn Iterator<Item = usize>> = match case {
-                    WordCase::Exact => Box::new(shard.table.starting_with(prefix)),
-                    // The words are in byte order, so every one is read.
-                    WordCase::AsciiFolded => Box::new(
-                        (0..shard.table.word_ends.len())
-                            .filter(|&i| case.starts(shard.table.word(i), prefix)),
-                    ),
+                // The words are in byte order: without regard to case every one is read.
+                let candidates = match case {
+                    WordCase::Exact => shard.table.starting_with(prefix),
+                    WordCase::AsciiFolded => 0..shard.table.word_ends.len(),
                 };
+                let words = candidates.filter(|&i| case.starts(shard.table.word(i), prefix));
                 for word in words {
                     for &place in &shard.table.places[span(&shard.table.place_ends, word)] {
                         holds[usize::from(place)] = true;
@@ -259,11 +257,15 @@ impl WordTable {
         (first < self.word_ends.len() && self.word(first) == word).then_some(first)
     }
 
-    /// The words that start with `prefix`, as indexes: a run from the first word not
-    /// before `prefix` in order.
-    fn starting_with<'t>(&'t self, prefix: &'t str) -> impl Iterator<Item = usize> + 't {
-        let first = first_not_before(self.word_ends.len(), |i| self.word(i), prefix);
-        (first..self.word_ends.len()).take_while(move |&i| self.word(i).starts_with(prefix))
+    /// The words that start with `prefix`, as a range of indexes: a run from the first word
+    /// not before `prefix` in order.
+    fn starting_with(&self, prefix: &str) -> std::ops::Range<usize> {
+        let count = self.word_ends.len();
+        let first = first_not_before(count, |i| self.word(i), prefix);
+        let end = (first..count)
+            .find(|&i| !self.word(i).starts_with(prefix))
+            .unwrap_or(count);
+        first..end
     }
 
     fn encode(&self) -> Vec<u8> {
