@@ -1646,3 +1646,67 @@ fn a_check_reads_nothing_of_another_familys_files() {
         assert_eq!(rechecked, paths.len(), "{family}: {before:?} -> {after:?}");
     }
 }
+
+/// A workspace of `users` Python modules that import and call `helper` from `lib.py`.
+fn users_of_one_helper(users: usize) -> String {
+    let mut fixture = String::from("//- lib.py\ndef helper():\n    return 1\n");
+    for i in 0..users {
+        fixture += &format!(
+            "//- u{i:03}.py\nfrom lib import helper\n\ndef f{i}():\n    return helper()\n"
+        );
+    }
+    fixture
+}
+
+#[test]
+fn a_reference_search_over_many_files_keeps_a_bounded_number_of_name_tables() {
+    // `TABLES_KEPT_IN_PASSING` (semantic/names/resolve.rs): the resolver keeps that many
+    // tables, the defining file's among them; the other files are read in passing.
+    const USERS: usize = 150;
+    const KEPT: usize = 64;
+    let (host, log) = logged_host_with(&users_of_one_helper(USERS));
+    let query = ReferenceQuery {
+        limit: 1000,
+        ..Default::default()
+    };
+    let search = |host: &Host| {
+        let found = host
+            .analysis()
+            .references_by_name("helper", &query)
+            .unwrap();
+        let mut lines: Vec<String> = found
+            .references
+            .iter()
+            .map(|r| format!("{}:{} {:?}", r.path, r.span.start.line, r.role))
+            .collect();
+        lines.sort();
+        (found.total, found.files_searched, lines)
+    };
+    let executed_names = |log: &Mutex<Vec<String>>| -> usize {
+        std::mem::take(&mut *log.lock().unwrap())
+            .iter()
+            .filter(|q| q.starts_with("file_names("))
+            .count()
+    };
+    log.lock().unwrap().clear();
+    let (total, files_searched, lines) = search(&host);
+    assert_eq!(
+        executed_names(&log),
+        KEPT,
+        "only the kept tables are memoized"
+    );
+    assert_eq!((total, files_searched), (1 + 2 * USERS, 1 + USERS));
+    assert_eq!(lines.len(), total);
+    assert_eq!(lines[0], "lib.py:1 Definition");
+    assert_eq!(lines[1], "u000.py:1 Import");
+    assert_eq!(lines[2], "u000.py:4 Call");
+    assert_eq!(
+        lines[lines.len() - 1],
+        format!("u{:03}.py:4 Call", USERS - 1)
+    );
+
+    // Asked again: the kept tables are lookups, the others are read in passing again, and
+    // the answer is the same.
+    assert_eq!(search(&host), (total, files_searched, lines));
+    assert_eq!(executed_names(&log), 0);
+}

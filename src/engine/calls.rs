@@ -7,7 +7,7 @@
 //! (`map(f, xs)`, `el.on("click", handler)`) resolves to a function or method without being
 //! called there, and is a [`EdgeKind::Reference`]. The caller of a site is the innermost
 //! function or method around it, or the file's top level. Incoming calls start from the
-//! identifier index (`search_hits`), so only files that can mention the name are resolved;
+//! identifier index (`search_uses`), so only files that can mention the name are resolved;
 //! outgoing calls resolve the uses inside the definition.
 //!
 //! Invariant: an `exact` edge comes from a resolution through scopes, imports and typed
@@ -21,7 +21,7 @@ use serde::Serialize;
 use super::{
     definitions::{DefinitionSite, members_named},
     reference_graph::{DefinitionsByName, Enclosing},
-    search::{Certainty, search_hits},
+    search::{Certainty, search_uses},
 };
 use crate::{
     db::{Db, SourceFile, Workspace},
@@ -157,34 +157,22 @@ pub fn incoming(resolver: &mut Resolver, callee: Callable) -> Vec<CallSite> {
     let kind = file_symbols(db, callee.file).summaries[symbol as usize].kind;
     let symbols_of_callee = file_symbols(db, callee.file);
     let targets = targets_of(resolver, callee);
-    let (hits, _) = search_hits(resolver, &targets, None);
-    // A heuristic hit is a use matched by name, as in `outgoing`: when more than
-    // MAX_GUESSES callables share the name, it says nothing about this one.
-    let guessed_too_widely = hits.iter().any(|hit| hit.2 == Certainty::Heuristic) && {
-        let name = &file_symbols(db, callee.file).summaries[symbol as usize].name;
-        name_guesses(db, resolver.workspace(), name) > MAX_GUESSES
-    };
-    let mut sites = Vec::new();
-    // The hits come by file: each file's nesting is built once.
-    for file_hits in hits.chunk_by(|a, b| a.0 == b.0) {
-        let file = file_hits[0].0;
-        let (names, symbols) = (resolver.names(file), file_symbols(db, file));
+    let callee_name_start = symbols_of_callee.positions[symbol as usize]
+        .name_range
+        .start();
+    // Each file's sites are read in its pass (its nesting built once); which heuristic
+    // ones stay is known only once all are found.
+    let (uses, _) = search_uses(resolver, &targets, None, |file, names, hits| {
+        let symbols = file_symbols(db, file);
         let enclosing = Enclosing::new(&symbols.summaries, &symbols.positions);
-        for &(_, occurrence, certainty) in file_hits {
+        let mut kept = Vec::new();
+        for &(occurrence, certainty) in hits {
             let found = names.occurrence(occurrence);
-            let Some(edge) = edge_kind(db, file, &names, occurrence) else {
+            let Some(edge) = edge_kind(db, file, names, occurrence) else {
                 continue;
             };
             // The assignment that defines the callee is not a use of it.
-            if file == callee.file
-                && found.range.start()
-                    == symbols_of_callee.positions[symbol as usize]
-                        .name_range
-                        .start()
-            {
-                continue;
-            }
-            if certainty == Certainty::Heuristic && guessed_too_widely {
+            if file == callee.file && found.range.start() == callee_name_start {
                 continue;
             }
             if edge == EdgeKind::Reference
@@ -192,16 +180,30 @@ pub fn incoming(resolver: &mut Resolver, callee: Callable) -> Vec<CallSite> {
             {
                 continue;
             }
-            sites.push(CallSite {
+            let site = CallSite {
                 caller: caller_in(file, &symbols, &enclosing, found.range),
                 callee,
                 kind: edge,
                 certainty,
                 range: found.range,
-            });
+            };
+            kept.push((occurrence, site));
         }
-    }
-    sites
+        kept
+    });
+    // A heuristic hit is a use matched by name, as in `outgoing`: when more than
+    // MAX_GUESSES callables share the name, it says nothing about this one.
+    let guessed_too_widely = uses
+        .iter()
+        .any(|(_, _, site)| site.certainty == Certainty::Heuristic)
+        && {
+            let name = &symbols_of_callee.summaries[symbol as usize].name;
+            name_guesses(db, resolver.workspace(), name) > MAX_GUESSES
+        };
+    uses.into_iter()
+        .map(|(_, _, site)| site)
+        .filter(|site| !(site.certainty == Certainty::Heuristic && guessed_too_widely))
+        .collect()
 }
 
 /// What `caller` calls or names, in position order: the uses inside its definition whose

@@ -25,7 +25,7 @@ use super::{
     calls::{Callable, guessed_callees, targets_of},
     reference_graph::{IndirectUsers, Node, ReferenceGraph, indirect_users, reference_graph},
     removed::RemovedUse,
-    search::{Certainty, search_hits},
+    search::{Certainty, search_uses},
 };
 use crate::{
     db::{Db, SourceFile, Workspace},
@@ -84,13 +84,22 @@ pub fn importers_by_name(db: &dyn Db, workspace: Workspace, seeds: &[Seed]) -> N
             symbol: Some(symbol),
         };
         let targets = targets_of(&mut resolver, callable);
-        for (importer, occurrence, certainty) in search_hits(&mut resolver, &targets, None).0 {
-            let role = resolver.names(importer).occurrence(occurrence).role;
-            let imports = matches!(role, Role::Definition(BindingKind::Import) | Role::Imported);
-            if imports && certainty == Certainty::Exact && importer != source {
-                found.push((seed, importer));
-            }
-        }
+        let (importers, _) = search_uses(&mut resolver, &targets, None, |file, names, hits| {
+            hits.iter()
+                .filter(|&&(occurrence, certainty)| {
+                    let role = names.occurrence(occurrence).role;
+                    let imports =
+                        matches!(role, Role::Definition(BindingKind::Import) | Role::Imported);
+                    imports && certainty == Certainty::Exact && file != source
+                })
+                .map(|&(occurrence, _)| (occurrence, ()))
+                .collect()
+        });
+        found.extend(
+            importers
+                .into_iter()
+                .map(|(importer, _, ())| (seed, importer)),
+        );
     }
     found
 }

@@ -18,7 +18,7 @@ use super::{
     change::FileContent,
     reference_graph::{Enclosing, is_use},
     scratch::on_workspace_scratch,
-    search::{Certainty, search_hits},
+    search::{Certainty, search_uses},
 };
 use crate::{
     db::{Db, SourceFile, Workspace, file_at},
@@ -102,15 +102,16 @@ pub fn users_of_removed(db: &dyn Db, workspace: Workspace, removed: &[Removed]) 
                 symbol: Some(r.symbol),
             };
             let targets = targets_of(&mut resolver, callable);
-            for (file, occurrence, certainty) in search_hits(&mut resolver, &targets, None).0 {
-                if certainty != Certainty::Exact {
-                    continue;
-                }
-                let (role, start) = {
-                    let names = resolver.names(file);
-                    let occurrence = names.occurrence(occurrence);
-                    (occurrence.role, occurrence.range.start())
-                };
+            let (exact_uses, _) = search_uses(&mut resolver, &targets, None, |_, names, hits| {
+                hits.iter()
+                    .filter(|(_, certainty)| *certainty == Certainty::Exact)
+                    .map(|&(occurrence, _)| {
+                        let found = names.occurrence(occurrence);
+                        (occurrence, (found.role, found.range.start()))
+                    })
+                    .collect()
+            });
+            for (file, _, (role, start)) in exact_uses {
                 let imports =
                     matches!(role, Role::Definition(BindingKind::Import) | Role::Imported);
                 if (imports && file == source) || (!imports && !is_use(role)) {

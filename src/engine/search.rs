@@ -15,7 +15,7 @@ use crate::{
         imports::file_imports,
         index::SymbolIndex,
         names::{
-            BindingKind, OccurrenceId, Role, go,
+            BindingKind, FileNames, OccurrenceId, Role, go,
             identifiers::{file_identifiers, identifier_index},
             resolve::{Resolver, Target},
             spaces::Space,
@@ -109,43 +109,10 @@ pub(crate) fn targets_named_in(
         if !module_path_ends_with(path, qualifier) && !class_files.contains(&file) {
             continue;
         }
-        let names = resolver.names(file);
-        for scope_id in 0..names.scopes.len() {
-            // A name only imported here is defined elsewhere.
-            let bindings = names.bindings(scope_id as u32, name);
-            if bindings
-                .iter()
-                .all(|&b| names.occurrence(b).role == Role::Definition(BindingKind::Import))
-            {
-                continue;
-            }
-            let is_module = scope_id == 0;
-            let is_namespace = names.is_namespace(scope_id as u32);
-            if !is_module && !is_namespace {
-                continue;
-            }
-            // The qualifier names the class (and its module), or the module alone.
-            let mut qualifier_parts = qualifier.to_vec();
-            if is_namespace {
-                let class = names.scope_name(scope_id as u32);
-                match qualifier_parts.last() {
-                    Some(last) if Some(*last) == class => {
-                        qualifier_parts.pop();
-                    }
-                    Some(_) => continue,
-                    None => {}
-                }
-            }
-            if !module_path_ends_with(path, &qualifier_parts) {
-                continue;
-            }
-            targets.push(Target::Symbol {
-                file,
-                scope: scope_id as u32,
-                name: name.into(),
-                space: Space::All,
-            });
-        }
+        let defined = resolver.in_passing(file, |_, names| {
+            symbols_defined_in(names, file, path, name, qualifier)
+        });
+        targets.extend(defined);
         if go::is_go(db, file) {
             for target in go_methods_named(resolver, file, name, qualifier) {
                 if !targets.contains(&target) {
@@ -156,6 +123,55 @@ pub(crate) fn targets_named_in(
     }
     if targets.is_empty() && !qualifier.is_empty() && scope == NameScope::Workspace {
         targets = through_modules(resolver, name, qualifier, path_prefix);
+    }
+    targets
+}
+
+/// The module-level and class-level bindings of `name` in `file` (not its imports) whose
+/// module, and class if qualified, the qualifier names.
+fn symbols_defined_in(
+    names: &FileNames,
+    file: SourceFile,
+    path: &str,
+    name: &str,
+    qualifier: &[&str],
+) -> Vec<Target> {
+    let mut targets = Vec::new();
+    for scope_id in 0..names.scopes.len() {
+        // A name only imported here is defined elsewhere.
+        let bindings = names.bindings(scope_id as u32, name);
+        if bindings
+            .iter()
+            .all(|&b| names.occurrence(b).role == Role::Definition(BindingKind::Import))
+        {
+            continue;
+        }
+        let is_module = scope_id == 0;
+        let is_namespace = names.is_namespace(scope_id as u32);
+        if !is_module && !is_namespace {
+            continue;
+        }
+        // The qualifier names the class (and its module), or the module alone.
+        let mut qualifier_parts = qualifier.to_vec();
+        if is_namespace {
+            let class = names.scope_name(scope_id as u32);
+            match qualifier_parts.last() {
+                Some(last) if Some(*last) == class => {
+                    qualifier_parts.pop();
+                }
+                Some(_) => continue,
+                None => {}
+            }
+        }
+        if !module_path_ends_with(path, &qualifier_parts) {
+            continue;
+        }
+        targets.push(Target::Symbol {
+            file,
+            scope: scope_id as u32,
+            name: name.into(),
+            space: Space::All,
+        });
     }
     targets
 }
@@ -291,11 +307,29 @@ fn module_stem(path: &str) -> &str {
 /// Every occurrence that refers to one of `targets` (`exact`), or may (`heuristic`: a
 /// member of a receiver of unknown type, when a target is a member), sorted by path and
 /// position; with the number of files whose names were resolved. Rename edits these.
+///
+/// A caller that reads more of each hit's file than its name (a role, a line, the
+/// enclosing definition) reads it in [`search_uses`] instead, while the file's names are
+/// at hand: once this returns, the names of most files searched are no longer kept.
 pub(crate) fn search_hits(
     resolver: &mut Resolver,
     targets: &[Target],
     path_prefix: Option<&str>,
 ) -> (Vec<Hit>, usize) {
+    search_uses(resolver, targets, path_prefix, |_, _, hits| hits.to_vec())
+}
+
+/// [`search_hits`], with what `take` keeps of each file's hits (`take` gets the file, its
+/// names and its hits in one file's pass, and returns the kept occurrences with its own
+/// value for each), sorted by path and position. The names are let go after the pass
+/// ([`Resolver::in_passing`]), so a search over thousands of files never holds their
+/// tables together.
+pub(crate) fn search_uses<T>(
+    resolver: &mut Resolver,
+    targets: &[Target],
+    path_prefix: Option<&str>,
+    mut take: impl FnMut(SourceFile, &FileNames, &[(OccurrenceId, Certainty)]) -> Vec<(OccurrenceId, T)>,
+) -> (Vec<(SourceFile, OccurrenceId, T)>, usize) {
     // A symbol named without a meaning (`sextant refs X`) is every meaning of its name; a
     // member, where the language counts them, its family.
     let mut expanded: Vec<Target> = Vec::new();
@@ -400,7 +434,7 @@ pub(crate) fn search_hits(
         })
         .collect();
     let mut searched: HashSet<SourceFile> = Default::default();
-    let mut hits: Vec<Hit> = Vec::new();
+    let mut uses = Vec::new();
     while let Some((file, word)) = queue.pop_front() {
         let path = file.path(db);
         if path_prefix.is_some_and(|prefix| !path.starts_with(prefix))
@@ -409,33 +443,43 @@ pub(crate) fn search_hits(
             continue;
         }
         searched.insert(file);
-        let names = resolver.names(file);
-        for occurrence in names.occurrences_named(&word).collect::<Vec<_>>() {
-            let resolution = resolver.resolve(file, occurrence);
-            let certainty = if resolution.targets.iter().any(|t| targets.contains(t)) {
-                Certainty::Exact
-            } else if resolution.heuristic && is_member_target {
-                Certainty::Heuristic
-            } else {
-                continue;
-            };
-            if certainty == Certainty::Exact
-                && let Some(alias) = resolver.bound_as(file, occurrence)
-            {
-                let at_top = names.occurrence(occurrence).scope == 0;
-                let files = if at_top {
-                    identifier_index(db, workspace).files(&alias)
+        resolver.in_passing(file, |resolver, names| {
+            let mut hits = Vec::new();
+            for occurrence in names.occurrences_named(&word).collect::<Vec<_>>() {
+                let resolution = resolver.resolve(file, occurrence);
+                let certainty = if resolution.targets.iter().any(|t| targets.contains(t)) {
+                    Certainty::Exact
+                } else if resolution.heuristic && is_member_target {
+                    Certainty::Heuristic
                 } else {
-                    vec![file]
+                    continue;
                 };
-                enqueue(&mut queue, &files, &alias);
+                if certainty == Certainty::Exact
+                    && let Some(alias) = resolver.bound_as(file, occurrence)
+                {
+                    let at_top = names.occurrence(occurrence).scope == 0;
+                    let files = if at_top {
+                        identifier_index(db, workspace).files(&alias)
+                    } else {
+                        vec![file]
+                    };
+                    enqueue(&mut queue, &files, &alias);
+                }
+                hits.push((occurrence, certainty));
             }
-            hits.push((file, occurrence, certainty));
-        }
+            if !hits.is_empty() {
+                let taken = take(file, names, &hits);
+                uses.extend(
+                    taken
+                        .into_iter()
+                        .map(|(occurrence, t)| (file, occurrence, t)),
+                );
+            }
+        });
     }
-    hits.sort_by(|a, b| (a.0.path(db), a.1).cmp(&(b.0.path(db), b.1)));
-    hits.dedup_by_key(|h| (h.0, h.1));
-    (hits, searched.len())
+    uses.sort_by(|a, b| (a.0.path(db), a.1).cmp(&(b.0.path(db), b.1)));
+    uses.dedup_by_key(|h| (h.0, h.1));
+    (uses, searched.len())
 }
 
 /// A file's language family, its dialect aside (JavaScript and TypeScript are one).

@@ -15,7 +15,7 @@ use crate::{
     db::{Db, SourceFile, Workspace},
     engine::{
         definitions::{self, DefinitionSite, definitions_of},
-        search::{NameScope, module_name, search_hits, targets_named, targets_named_in},
+        search::{NameScope, module_name, search_uses, targets_named, targets_named_in},
     },
     semantic::{
         self,
@@ -181,7 +181,6 @@ fn search(resolver: &mut Resolver, mut targets: Vec<Target>, query: &ReferenceQu
     let mut definitions = Vec::new();
     let mut found: Vec<Reference> = Vec::new();
     let limit = query.limit.max(1);
-    let mut total = 0;
     for target in &targets {
         for site in definitions_of(resolver, target) {
             definitions.push(site_definition(db, &site));
@@ -196,29 +195,42 @@ fn search(resolver: &mut Resolver, mut targets: Vec<Target>, query: &ReferenceQu
                 .is_some_and(|p| p.starts_with(prefix.as_str()))
         });
     }
-    let (hits, files_searched) = search_hits(resolver, &targets, query.path_prefix.as_deref());
-    for (file, occurrence, certainty) in hits {
-        if query.exact_only && certainty != Certainty::Exact {
-            continue;
-        }
-        let names = resolver.names(file);
-        let role = reference_role(&names, occurrence, go::is_go(db, file));
-        if query.exclude_definitions && role == ReferenceRole::Definition {
-            continue;
-        }
-        total += 1;
-        if found.len() < limit {
+    // Each reference is read while its file's names are at hand; which come within the
+    // limit is known only once all are sorted.
+    let (uses, files_searched) = search_uses(
+        resolver,
+        &targets,
+        query.path_prefix.as_deref(),
+        |file, names, hits| {
+            let is_go = go::is_go(db, file);
             let index = semantic::line_index(db, file);
-            let span = Span::new(&index, names.occurrence(occurrence).range);
-            found.push(Reference {
-                path: file.path(db).clone(),
-                line_text: line_text(&file.text(db), span.byte_start as usize),
-                span,
-                role,
-                certainty,
-            });
-        }
-    }
+            let mut kept = Vec::new();
+            for &(occurrence, certainty) in hits {
+                let role = reference_role(names, occurrence, is_go);
+                if (query.exact_only && certainty != Certainty::Exact)
+                    || (query.exclude_definitions && role == ReferenceRole::Definition)
+                {
+                    continue;
+                }
+                let span = Span::new(&index, names.occurrence(occurrence).range);
+                let reference = Reference {
+                    path: file.path(db).clone(),
+                    line_text: line_text(names.text(), span.byte_start as usize),
+                    span,
+                    role,
+                    certainty,
+                };
+                kept.push((occurrence, reference));
+            }
+            kept
+        },
+    );
+    let total = uses.len();
+    found.extend(
+        uses.into_iter()
+            .take(limit)
+            .map(|(_, _, reference)| reference),
+    );
     References {
         truncated: total > found.len(),
         definitions,

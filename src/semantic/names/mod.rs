@@ -425,6 +425,11 @@ impl FileNames {
         (offset <= usize::from(range.end())).then_some(candidate as OccurrenceId)
     }
 
+    /// The file's whole text, as its names were read from it.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
     /// The text between two offsets (a module's name up to one of its parts).
     pub fn text_between(&self, start: u32, end: u32) -> &str {
         self.text

@@ -15,7 +15,7 @@ use foldhash::{HashMap, HashMapExt};
 
 use super::{
     BindingKind, FileNames, NameRules, Occurrence, OccurrenceId, Role, ScopeId, ThisSource,
-    ecmascript, file_names, python,
+    ecmascript, file_names, file_names_unkept, python,
     spaces::{self, Space},
 };
 use crate::{
@@ -29,6 +29,12 @@ use crate::{
 
 /// How deep imports, aliases and base classes are followed.
 pub(super) const MAX_DEPTH: u32 = 12;
+
+/// How many files' name tables a resolver keeps before [`Resolver::in_passing`] reads the
+/// rest without keeping them: as many as the database keeps under a memory limit, so a
+/// search over a few files is as quick to ask again as before, and one over thousands
+/// holds no more than this many tables.
+const TABLES_KEPT_IN_PASSING: usize = 64;
 
 /// Something a name can refer to.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -158,6 +164,28 @@ impl<'db> Resolver<'db> {
             .entry(file)
             .or_insert_with(|| file_names(db, file))
             .clone()
+    }
+
+    /// Runs `pass` over `file`'s names, kept like [`Resolver::names`] while this resolver
+    /// holds fewer than [`TABLES_KEPT_IN_PASSING`] tables, else read for this pass alone and
+    /// let go after it. A reference search reads the table of every file that spells the
+    /// name, once: hundreds of files for a common one (`posixpath.join`), held together,
+    /// here and in the database's memo, until the request ended and the LRU bound was next
+    /// applied. Resolving may read the file's names meanwhile: it gets the same table.
+    pub fn in_passing<T>(
+        &mut self,
+        file: SourceFile,
+        pass: impl FnOnce(&mut Self, &Arc<FileNames>) -> T,
+    ) -> T {
+        if self.files.contains_key(&file) || self.files.len() < TABLES_KEPT_IN_PASSING {
+            let names = self.names(file);
+            return pass(self, &names);
+        }
+        let names = Arc::new(file_names_unkept(self.db, file));
+        self.files.insert(file, names.clone());
+        let found = pass(self, &names);
+        self.files.remove(&file);
+        found
     }
 
     /// What the name at `occurrence` of `file` refers to, imports followed.
