@@ -61,7 +61,8 @@ async def run(args: argparse.Namespace) -> None:
         multiple = f" ({peak / args.text_mb:.1f}x the text)" if args.text_mb else ""
         print(
             f"{args.sextant}: {elapsed:.1f} s, RSS {rss:.0f} MB, peak {peak:.0f} MB{multiple}, "
-            f"references error: {result.is_error}, checked: {status.get('checked')}, "
+            f"references error: {result.is_error}, found: {(result.structured_content or {}).get('total')}, "
+            f"checked: {status.get('checked')}, "
             f"paused: {status.get('memory', {}).get('check_paused')}"
         )
 
