@@ -12,7 +12,7 @@
 //! file's text); a file's hits come in line order and files are visited in the order
 //! [`path_order`] gives, the order `rg --sort path` prints.
 
-use std::{cmp::Ordering, ops::Range};
+use std::{cmp::Ordering, collections::HashSet, ops::Range};
 
 use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
 use grep_regex::{RegexMatcher, RegexMatcherBuilder};
@@ -86,34 +86,88 @@ pub enum PatternError {
 pub struct TextSearch {
     matcher: RegexMatcher,
     only: Option<Region>,
-    /// Words some word of a file must start with for the file to hold a match (see
-    /// [`words_a_match_starts`]), compared as [`WordCase`] says.
-    starts: Vec<String>,
+    /// What a file's words must hold for the file to hold a match: for one of these
+    /// alternatives, a word starting with each of its runs (see [`words_a_match_starts`]),
+    /// compared as [`WordCase`] says. Empty: any file may.
+    alternatives: Vec<Vec<String>>,
     case: WordCase,
 }
 
-/// For a literal pattern: its runs of identifier characters that follow another character
-/// in the pattern and start with no digit, and how they compare. Wherever the pattern
-/// matches, such a run begins a word of the file as `file_identifiers` splits it (after a
-/// character that is no identifier's, so the file's run of identifier characters starts
-/// there too), so a file none of whose words starts with it holds no match. A run the
-/// pattern starts with gives nothing: in the file it may continue a word, or a run a digit
-/// begins. A pattern matched without regard to case gives runs only when it is all ASCII:
-/// then a character of the file it matches is the same ASCII letter in either case, or a
-/// letter outside ASCII (the Kelvin sign for `k`, the long s for `s`), which
-/// [`WordCase::AsciiFolded`] admits whatever it is.
-fn words_a_match_starts(spec: &PatternSpec) -> (Vec<String>, WordCase) {
+/// For a literal pattern, the one alternative of [`runs_begun_inside`] the pattern; for a
+/// regular expression, one per literal every match begins with (or, when those are not
+/// known, ends with): each literal is a piece of every match it stands for, so a run begun
+/// inside it begins a word of the file too. Empty when some alternative has no run: that
+/// alternative says nothing of a file's words.
+///
+/// A pattern matched without regard to case gives runs only when all its literals are
+/// ASCII: then a character of the file it matches is the same ASCII letter in either case,
+/// or a letter outside ASCII (the Kelvin sign for `k`, the long s for `s`), which
+/// [`WordCase::AsciiFolded`] admits whatever it is. A regular expression is parsed as case
+/// sensitive, its literals compared without regard to case unless the search is
+/// [`CaseMode::Sensitive`]: smart case decides by letters an escape (`\S`) may hold, and
+/// a comparison without regard to case admits a superset.
+fn words_a_match_starts(spec: &PatternSpec) -> (Vec<Vec<String>>, WordCase) {
     let case = match spec.case {
         CaseMode::Sensitive => WordCase::Exact,
-        CaseMode::Smart if spec.pattern.chars().any(char::is_uppercase) => WordCase::Exact,
+        CaseMode::Smart if spec.fixed_strings && spec.pattern.chars().any(char::is_uppercase) => {
+            WordCase::Exact
+        }
         CaseMode::Insensitive | CaseMode::Smart => WordCase::AsciiFolded,
     };
-    if !spec.fixed_strings || (case == WordCase::AsciiFolded && !spec.pattern.is_ascii()) {
-        return (Vec::new(), case);
+    let literals = match spec.fixed_strings {
+        true => vec![spec.pattern.clone()],
+        false => literals_of_every_match(&spec.pattern).unwrap_or_default(),
+    };
+    let mut alternatives = Vec::with_capacity(literals.len());
+    for literal in &literals {
+        let runs = runs_begun_inside(literal);
+        if runs.is_empty() || (case == WordCase::AsciiFolded && !literal.is_ascii()) {
+            return (Vec::new(), case);
+        }
+        alternatives.push(runs);
     }
-    let mut starts = Vec::new();
+    (alternatives, case)
+}
+
+/// The literals one of which begins every match of `pattern` (a regular expression), or
+/// else one of which ends every match; `None` when neither is a finite set of texts.
+fn literals_of_every_match(pattern: &str) -> Option<Vec<String>> {
+    use regex_syntax::hir::literal::{ExtractKind, Extractor};
+    // As the matcher parses it (`multi_line`); what it cannot parse never gets here.
+    let hir = regex_syntax::ParserBuilder::new()
+        .multi_line(true)
+        .build()
+        .parse(pattern)
+        .ok()?;
+    [ExtractKind::Prefix, ExtractKind::Suffix]
+        .into_iter()
+        .find_map(|kind| {
+            let mut extractor = Extractor::new();
+            extractor.kind(kind);
+            let seq = extractor.extract(&hir);
+            let texts: Option<Vec<String>> = seq
+                .literals()?
+                .iter()
+                .map(|literal| {
+                    std::str::from_utf8(literal.as_bytes())
+                        .ok()
+                        .map(str::to_string)
+                })
+                .collect();
+            texts.filter(|texts| !texts.is_empty())
+        })
+}
+
+/// The runs of identifier characters in `piece` (a piece of a match) that follow another
+/// character of it and start with no digit. Wherever the piece is matched, such a run
+/// begins a word of the file as `file_identifiers` splits it (after a character that is no
+/// identifier's, so the file's run of identifier characters starts there too), so a file
+/// none of whose words starts with it holds no match. A run the piece starts with gives
+/// nothing: in the file it may continue a word, or a run a digit begins.
+fn runs_begun_inside(piece: &str) -> Vec<String> {
+    let mut runs = Vec::new();
     let mut previous: Option<char> = None;
-    let mut chars = spec.pattern.char_indices().peekable();
+    let mut chars = piece.char_indices().peekable();
     while let Some((at, c)) = chars.next() {
         let begins = is_identifier_part(c)
             && previous.is_some_and(|p| !is_identifier_part(p))
@@ -127,13 +181,13 @@ fn words_a_match_starts(spec: &PatternSpec) -> (Vec<String>, WordCase) {
                 end = next_at + next.len_utf8();
                 chars.next();
             }
-            starts.push(spec.pattern[at..end].to_string());
-            previous = spec.pattern[..end].chars().next_back();
+            runs.push(piece[at..end].to_string());
+            previous = piece[..end].chars().next_back();
             continue;
         }
         previous = Some(c);
     }
-    (starts, case)
+    runs
 }
 
 /// One line with a match.
@@ -165,11 +219,11 @@ impl TextSearch {
         let matcher = builder
             .build(&spec.pattern)
             .map_err(|e| PatternError::InvalidRegex(e.to_string()))?;
-        let (starts, case) = words_a_match_starts(spec);
+        let (alternatives, case) = words_a_match_starts(spec);
         Ok(TextSearch {
             matcher,
             only: spec.only,
-            starts,
+            alternatives,
             case,
         })
     }
@@ -186,11 +240,14 @@ impl TextSearch {
         files: &[SourceFile],
     ) -> Vec<SourceFile> {
         let compressed = |file: &SourceFile| file.stored_text(db).is_compressed();
-        if self.starts.is_empty() || !files.iter().any(compressed) {
+        if self.alternatives.is_empty() || !files.iter().any(compressed) {
             return files.to_vec();
         }
         let index = identifier_index(db, workspace);
-        let admitted = index.files_with_words_starting(&self.starts, self.case);
+        let mut admitted = HashSet::new();
+        for runs in &self.alternatives {
+            admitted.extend(index.files_with_words_starting(runs, self.case));
+        }
         files
             .iter()
             .copied()
@@ -475,7 +532,7 @@ mod tests {
             fixed_strings: true,
             ..spec(pattern)
         };
-        let starts = |spec: PatternSpec| words_a_match_starts(&spec).0;
+        let starts = |spec: PatternSpec| words_a_match_starts(&spec).0.concat();
         assert_eq!(starts(literal("warnings.warn(")), ["warn"]);
         assert_eq!(
             starts(literal("x = os.path.join(a, 2b, $c)")),
@@ -485,10 +542,11 @@ mod tests {
         assert_eq!(starts(literal("(naïve_x")), ["naïve_x"]);
         assert_eq!(starts(spec("warnings.warn(")), Vec::<String>::new());
         let in_case = |case, pattern: &str| {
-            words_a_match_starts(&PatternSpec {
+            let (alternatives, case) = words_a_match_starts(&PatternSpec {
                 case,
                 ..literal(pattern)
-            })
+            });
+            (alternatives.concat(), case)
         };
         let folded = |starts: &[&str]| {
             let starts = starts.iter().map(|s| s.to_string()).collect();
@@ -506,6 +564,53 @@ mod tests {
             "an upper-case letter"
         );
         assert_eq!(in_case(CaseMode::Insensitive, "x.naïve"), folded(&[]));
+    }
+
+    #[test]
+    fn a_regular_expression_needs_the_words_its_literals_start() {
+        let needed = |pattern: &str, case| {
+            words_a_match_starts(&PatternSpec {
+                case,
+                ..spec(pattern)
+            })
+        };
+        let runs = |alternatives: &[&[&str]], case| {
+            let alternatives = alternatives
+                .iter()
+                .map(|runs| runs.iter().map(|r| r.to_string()).collect())
+                .collect();
+            (alternatives, case)
+        };
+        let exact = WordCase::Exact;
+        let folded = WordCase::AsciiFolded;
+        let sensitive = CaseMode::Sensitive;
+        assert_eq!(
+            needed(r"os\.path\.join\(", sensitive),
+            runs(&[&["path", "join"]], exact)
+        );
+        assert_eq!(
+            needed(r"\.(join|split)\(", sensitive),
+            runs(&[&["join"], &["split"]], exact)
+        );
+        // No literal begins every match; `.join(` ends each.
+        assert_eq!(needed(r"\w+\.join\(", sensitive), runs(&[&["join"]], exact));
+        // Smart case is told by letters an escape may hold: compared without regard to it.
+        assert_eq!(
+            needed(r"\S\.join", CaseMode::Smart),
+            runs(&[&["join"]], folded)
+        );
+        assert_eq!(
+            needed(r"x\.JOIN", CaseMode::Insensitive),
+            runs(&[&["JOIN"]], folded)
+        );
+        // An alternative without a run begun inside it says nothing.
+        assert_eq!(needed(r"(join|x\.split)", sensitive), runs(&[], exact));
+        assert_eq!(needed(r"[a-z]+", sensitive), runs(&[], exact));
+        assert_eq!(
+            needed(r"x\.naïve", CaseMode::Insensitive),
+            runs(&[], folded)
+        );
+        assert_eq!(needed(r"x\.naïve", sensitive), runs(&[&["naïve"]], exact));
     }
 
     /// A file whose words no match can start is passed over once some text is compressed,
@@ -537,6 +642,12 @@ mod tests {
             assert!(f.stored_text(&db).is_compressed());
         }
         assert_eq!(read(&db), files[..2], "m2 has no word starting `bar`");
+        let by_its_end = TextSearch::new(&spec(r"\w+\.bar\b")).unwrap();
+        assert_eq!(
+            by_its_end.files_worth_reading(&db, workspace, &files),
+            files[..2],
+            "a regular expression's matches end with `.bar`"
+        );
         let lines: Vec<usize> = files
             .iter()
             .map(|&f| search.file_hits(&db, f, 10).len())

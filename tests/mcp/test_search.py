@@ -173,12 +173,18 @@ async def test_compressed_texts_answer_every_search_as_plain_ones(workspace):
                 "= foo.baz", "(1)", "q = f"]
     folded = [("foo.key", "insensitive"), ("FOO.BAR(", "insensitive"), ("foo.k", "smart"),
               ("Foo.K", "smart")]
+    # Regular expressions: by the literals their matches begin with, or end with.
+    regexes = [(r"foo\.ba[rz]", "sensitive"), (r"\w+\.bar\(", "sensitive"),
+               (r"\.(bar|baz)\b", "sensitive"), (r"foo\.KEY", "insensitive"),
+               (r"\$el\.bar", "smart"), (r"[a-z]+\.ki", "sensitive")]
 
     async def answers(*args):
         async with stdio_session(workspace, "--no-cache", *args) as session:
             found = {}
-            for pattern, case in [(p, "sensitive") for p in patterns] + folded:
-                result = await session.call_tool("search", {"pattern": pattern, "case": case})
+            asked = [(p, c, False) for p, c in [(p, "sensitive") for p in patterns] + folded]
+            for pattern, case, regex in asked + [(p, c, True) for p, c in regexes]:
+                result = await session.call_tool(
+                    "search", {"pattern": pattern, "case": case, "regex": regex})
                 assert not result.is_error, result
                 found[pattern] = [(f["path"], l["line"]) for f in result.structured_content["files"]
                                   for l in f["lines"]]
@@ -196,3 +202,9 @@ async def test_compressed_texts_answer_every_search_as_plain_ones(workspace):
     assert plain["FOO.BAR("] == [("a.py", 61), ("b.py", 61)]
     assert plain["foo.k"] == [("d.py", 61), ("e.py", 61)]
     assert plain["Foo.K"] == []
+    assert plain[r"foo\.ba[rz]"] == [("a.py", 61), ("b.py", 61), ("b.py", 62)]
+    assert plain[r"\w+\.bar\("] == [("a.py", 61), ("b.py", 61), ("c.js", 61)]
+    assert plain[r"\.(bar|baz)\b"] == [("a.py", 61), ("b.py", 61), ("b.py", 62), ("c.js", 61)]
+    assert plain[r"foo\.KEY"] == [("d.py", 61)]
+    assert plain[r"\$el\.bar"] == [("c.js", 61)]
+    assert plain[r"[a-z]+\.ki"] == []
