@@ -117,7 +117,7 @@ pub struct ExploreAnswer {
     /// Files named by a term, shown as skeletons.
     pub files: Vec<ExploredFile>,
     /// Call paths between named definitions, each as `kind name (path:line)` steps.
-    pub call_paths: Vec<Vec<String>>,
+    pub call_paths: Vec<ExploredCallPath>,
     /// Dependents listed, and reached in all.
     pub dependents_shown: usize,
     pub dependents: usize,
@@ -159,6 +159,29 @@ impl ExploredFile {
         };
         ExploredFile::InRoot {
             path,
+            root: root.to_string(),
+        }
+    }
+}
+
+/// A call path between named definitions, as `kind name (path:line)` steps: the steps, or
+/// in an answer merged from several workspaces, the steps and the workspace holding them
+/// (a call path never leaves its workspace).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub enum ExploredCallPath {
+    Steps(Vec<String>),
+    InRoot { steps: Vec<String>, root: String },
+}
+
+impl ExploredCallPath {
+    /// The same path named with the workspace holding it.
+    pub fn in_root(self, root: &str) -> ExploredCallPath {
+        let steps = match self {
+            ExploredCallPath::Steps(steps) | ExploredCallPath::InRoot { steps, .. } => steps,
+        };
+        ExploredCallPath::InRoot {
+            steps,
             root: root.to_string(),
         }
     }
@@ -410,7 +433,11 @@ fn add_skeletons(db: &dyn Db, draft: &mut Draft, files: &[SourceFile]) -> Vec<Ex
 }
 
 /// The call paths that fit under one heading (none without a path shown); those shown.
-fn add_call_paths(db: &dyn Db, draft: &mut Draft, paths: &[Vec<Callable>]) -> Vec<Vec<String>> {
+fn add_call_paths(
+    db: &dyn Db,
+    draft: &mut Draft,
+    paths: &[Vec<Callable>],
+) -> Vec<ExploredCallPath> {
     let mut section = String::from("## call paths\n");
     let mut shown = Vec::new();
     for path in paths {
@@ -418,7 +445,7 @@ fn add_call_paths(db: &dyn Db, draft: &mut Draft, paths: &[Vec<Callable>]) -> Ve
         let line = format!("{}\n", steps.join(" -> "));
         if draft.admits(&format!("{section}{line}")) {
             section.push_str(&line);
-            shown.push(steps);
+            shown.push(ExploredCallPath::Steps(steps));
         } else {
             draft.truncated = true;
         }
