@@ -13,6 +13,11 @@
 //! definitions in the order their terms were given (each whole, else its signature line),
 //! then the call paths, then the dependents.
 //!
+//! Reading order: [`explore`] reads the terms ([`terms_as_written`], then
+//! [`read_question`]) and [`compose`] answers them, one function a step: the searches
+//! ([`search_around`]), then one `add_…` function a section onto a [`Draft`] that takes a
+//! piece only while the whole fits.
+//!
 //! While the first index runs, an exploration may answer from the files the symbol index
 //! holds so far ([`explore_in_shards`]), once every term is a file or a name those
 //! files define: the definitions are theirs, in path order (ranks read every file), and
