@@ -467,9 +467,7 @@ impl Analysis {
     /// What a question's terms name: the definitions' source, the call paths between
     /// them and their dependents, under one budget.
     pub fn explore(&self, query: &super::ExploreQuery) -> Cancellable<super::ExploreAnswer> {
-        let whole = super::NameScope::Workspace;
-        self.with(|db| super::explore::explore(db, self.workspace, query, whole))
-            .map(|answer| answer.expect("the whole workspace answers every exploration"))
+        self.with(|db| super::explore::explore(db, self.workspace, query))
     }
 
     /// [`Analysis::explore`] while the first index runs, from the files of the symbol
@@ -481,8 +479,7 @@ impl Analysis {
         query: &super::ExploreQuery,
         shards: u32,
     ) -> Cancellable<Option<super::ExploreAnswer>> {
-        let scope = super::NameScope::FirstShards(shards);
-        self.with(|db| super::explore::explore(db, self.workspace, query, scope))
+        self.with(|db| super::explore::explore_in_shards(db, self.workspace, query, shards))
     }
 
     /// The subtypes and overriding methods (or the supertypes and overridden methods) of

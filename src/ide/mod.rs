@@ -72,7 +72,7 @@ pub use edits::{
 };
 pub use error::{ErrorCode, Failure};
 pub use explore::{
-    ExploreAnswer, ExploreQuery, ExploredDefinition, ExploredFile,
+    ExploreAnswer, ExploreQuery, ExploredCallPath, ExploredDefinition, ExploredFile,
     MAX_PER_TERM as MAX_EXPLORED_PER_TERM, MoreNamed, Shown as ExploreShown,
 };
 pub use fix::{AppliedFix, FixOutcome, FixQuery, MAX_ROUNDS as MAX_FIX_ROUNDS, WithheldFixes};

@@ -796,7 +796,7 @@ async def test_explore_asks_every_root_and_merges_what_the_terms_name(shared_nam
                 {"term": "settle", "name": "settle", "kind": "function", "path": "shared.py", "root": B, "line": 1, "end_line": 2, "shown": "full"},
             ],
             "files": [],
-            "call_paths": [["function run (jobs.py:4)", "function query (search.py:1)"]],
+            "call_paths": [{"steps": ["function run (jobs.py:4)", "function query (search.py:1)"], "root": B}],
             "dependents_shown": 1,
             "dependents": 1,
             "truncated": False,
@@ -836,6 +836,48 @@ async def test_explore_asks_every_root_and_merges_what_the_terms_name(shared_nam
     assert only.structured_content == expected.structured_content
     assert only.structured_content["files"] == ["search.py"]
     assert "roots" not in only.structured_content and "root" not in only.structured_content["definitions"][0]
+
+
+async def test_explore_call_paths_over_every_root_say_their_root(shared_name):
+    billing, search = shared_name
+    write(billing, "jobs.py", "from shared import settle\n\n\ndef run():\n    settle(1)\n")
+    write(search, "jobs.py", "from shared import settle\n\n\ndef run():\n    return settle(2)\n")
+    terms = ["run", "settle"]
+    async with stdio_session(billing, "--root", str(search)) as session:
+        await both_indexed(session)
+        schema = {t.name: t.output_schema for t in (await session.list_tools()).tools}["explore"]
+        found = await session.call_tool("explore", {"terms": terms})
+        of_a = await session.call_tool("explore", {"terms": terms, "root": A})
+        of_b = await session.call_tool("explore", {"terms": terms, "root": B})
+
+    # A call path is found within one root: merged, each says its root beside its steps,
+    # as `files` do; one root's answer keeps the plain steps.
+    assert schema["$defs"]["ExploredCallPath"]["anyOf"] == [
+        {"type": "array", "items": {"type": "string"}},
+        {
+            "type": "object",
+            "properties": {"steps": {"type": "array", "items": {"type": "string"}}, "root": {"type": "string"}},
+            "required": ["steps", "root"],
+        },
+    ]
+    steps = ["function run (jobs.py:4)", "function settle (shared.py:1)"]
+    data = found.structured_content
+    assert data["call_paths"] == [{"steps": steps, "root": A}, {"steps": steps, "root": B}]
+    assert (of_a.structured_content["call_paths"], of_b.structured_content["call_paths"]) == ([steps], [steps])
+    # The text is each root's own answer after the line naming it.
+    path_and_dependent = (
+        "## call paths\nfunction run (jobs.py:4) -> function settle (shared.py:1)\n"
+        "## dependents (1 within 2 steps, 0 tests)\njobs.py top level imports function settle (shared.py:1)\n"
+    )
+    of_a_text = "## jobs.py\njobs.py:4-5 function run\n```python\ndef run():\n    settle(1)\n```\n" + SETTLE_OF_A + path_and_dependent
+    of_b_text = "## jobs.py\njobs.py:4-5 function run\n```python\ndef run():\n    return settle(2)\n```\n" + SETTLE_OF_B + path_and_dependent
+    assert (of_a.content[0].text, of_b.content[0].text) == (of_a_text, of_b_text)
+    assert found.content[0].text == f"[{A}]\n{of_a_text}\n[{B}]\n{of_b_text}"
+    assert (data["tokens"], data["truncated"]) == (reference_tokens(found.content[0].text), False)
+    assert [(d["root"], d["term"], d["path"]) for d in data["definitions"]] == [
+        (A, "run", "jobs.py"), (A, "settle", "shared.py"), (B, "run", "jobs.py"), (B, "settle", "shared.py"),
+    ]
+    assert (data["dependents_shown"], data["dependents"]) == (2, 2)
 
 
 async def test_explore_over_every_root_keeps_to_one_budget(shared_name):

@@ -13,8 +13,13 @@
 //! definitions in the order their terms were given (each whole, else its signature line),
 //! then the call paths, then the dependents.
 //!
+//! Reading order: [`explore`] reads the terms ([`terms_as_written`], then
+//! [`read_question`]) and [`compose`] answers them, one function a step: the searches
+//! ([`search_around`]), then one `add_…` function a section onto a [`Draft`] that takes a
+//! piece only while the whole fits.
+//!
 //! While the first index runs, an exploration may answer from the files the symbol index
-//! holds so far ([`NameScope::FirstShards`]), once every term is a file or a name those
+//! holds so far ([`explore_in_shards`]), once every term is a file or a name those
 //! files define: the definitions are theirs, in path order (ranks read every file), and
 //! the call paths and dependents, which read every file too, are not searched and the
 //! answer says so ([`ExploreAnswer::not_searched`]) rather than showing none. Terms that
@@ -30,7 +35,7 @@ use serde::Serialize;
 
 use super::{
     Budget, Encoding,
-    impact::{ImpactQuery, impact_of_seeds, line_of, plural},
+    impact::{Impact, ImpactQuery, impact_of_seeds, line_of, plural},
     read::{
         fence_for,
         pieces::{definition_sites, definition_sites_in, file_at},
@@ -117,7 +122,7 @@ pub struct ExploreAnswer {
     /// Files named by a term, shown as skeletons.
     pub files: Vec<ExploredFile>,
     /// Call paths between named definitions, each as `kind name (path:line)` steps.
-    pub call_paths: Vec<Vec<String>>,
+    pub call_paths: Vec<ExploredCallPath>,
     /// Dependents listed, and reached in all.
     pub dependents_shown: usize,
     pub dependents: usize,
@@ -164,6 +169,29 @@ impl ExploredFile {
     }
 }
 
+/// A call path between named definitions, as `kind name (path:line)` steps: the steps, or
+/// in an answer merged from several workspaces, the steps and the workspace holding them
+/// (a call path never leaves its workspace).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub enum ExploredCallPath {
+    Steps(Vec<String>),
+    InRoot { steps: Vec<String>, root: String },
+}
+
+impl ExploredCallPath {
+    /// The same path named with the workspace holding it.
+    pub fn in_root(self, root: &str) -> ExploredCallPath {
+        let steps = match self {
+            ExploredCallPath::Steps(steps) | ExploredCallPath::InRoot { steps, .. } => steps,
+        };
+        ExploredCallPath::InRoot {
+            steps,
+            root: root.to_string(),
+        }
+    }
+}
+
 /// A section of the answer that reads every file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -190,31 +218,102 @@ pub struct MoreNamed {
     pub count: usize,
 }
 
-/// The exploration of `query` over the files `scope` says; `None` while the first index
-/// runs (`scope` [`NameScope::FirstShards`]) when a term is neither a file nor a name the
-/// files indexed so far define (a miss is no answer while files are unread, and a question
-/// in words is read against every name).
-pub(crate) fn explore(
+/// The exploration of `query` over the whole workspace.
+pub(crate) fn explore(db: &dyn Db, workspace: Workspace, query: &ExploreQuery) -> ExploreAnswer {
+    let mut terms = terms_as_written(db, workspace, &query.terms, NameScope::Workspace);
+    read_question(db, workspace, &mut terms);
+    compose(db, workspace, query.budget, terms, None)
+}
+
+/// The exploration of `query` while the first index runs, from the files of the symbol
+/// index's first `shards` shards; `None` when a term is neither a file nor a name those
+/// files define (a miss is no answer while files are unread, and a question in words is
+/// read against every name).
+pub(crate) fn explore_in_shards(
     db: &dyn Db,
     workspace: Workspace,
     query: &ExploreQuery,
-    scope: NameScope,
+    shards: u32,
 ) -> Option<ExploreAnswer> {
-    let budget = query.budget;
-    let Terms {
-        named,
-        files,
-        not_found,
-        more_named,
-        words_used,
-        words_dropped,
-    } = read_terms(db, workspace, &query.terms, scope)?;
+    let scope = NameScope::FirstShards(shards);
+    let terms = terms_as_written(db, workspace, &query.terms, scope);
+    if !terms.question.is_empty() {
+        return None;
+    }
     // Terms naming files alone make the whole answer from the files indexed so far: their
     // skeletons, and no definition to rank, join by call paths or find dependents of.
-    let indexing = match scope {
-        NameScope::FirstShards(shards) if !named.is_empty() => Some(shards),
-        _ => None,
+    let partial = (!terms.named.is_empty()).then_some(shards);
+    Some(compose(db, workspace, query.budget, terms, partial))
+}
+
+/// The answer to `terms` within `budget`: what joins and depends on the named definitions
+/// found (unless `partial`, the shards indexed so far, says those sections read files not
+/// indexed yet), then the text built section by section in priority order while it fits.
+fn compose(
+    db: &dyn Db,
+    workspace: Workspace,
+    budget: Budget,
+    terms: Terms,
+    partial: Option<u32>,
+) -> ExploreAnswer {
+    let (paths, impact, not_searched) = match partial {
+        Some(_) => (
+            Vec::new(),
+            None,
+            vec![Section::CallPaths, Section::Dependents],
+        ),
+        None => {
+            let (paths, impact) = search_around(db, workspace, &terms.named);
+            (paths, impact, Vec::new())
+        }
     };
+    // What a partial answer leaves out, then how a question was read, then the sections.
+    let mut draft = Draft::new(budget);
+    if let Some(shards) = partial {
+        draft.add_or_cut(&partial_line(db, workspace, shards));
+    }
+    if !terms.words_used.is_empty() {
+        draft.add_or_cut(&question_line(&terms.words_used, &terms.words_dropped));
+    }
+    let definitions = add_definitions(db, &mut draft, &terms.named);
+    let files = add_skeletons(db, &mut draft, &terms.files);
+    let call_paths = add_call_paths(db, &mut draft, &paths);
+    let dependents_shown = impact
+        .as_ref()
+        .map_or(0, |impact| add_dependents(&mut draft, impact));
+    // The notes are the least of the answer: left out without a word when they do not fit.
+    let notes = notes(&terms, partial.is_some());
+    if !notes.is_empty() && draft.admits(&notes) {
+        draft.text.push_str(&notes);
+    }
+    ExploreAnswer {
+        tokens: budget.encoding.count(&draft.text),
+        text: draft.text,
+        files_tokens: files_tokens(db, &terms, budget.encoding),
+        encoding: budget.encoding,
+        max_tokens: budget.max_tokens,
+        definitions,
+        files,
+        call_paths,
+        dependents_shown,
+        dependents: impact.map_or(0, |impact| impact.total),
+        not_found: terms.not_found,
+        more_named: terms.more_named,
+        words_used: terms.words_used,
+        words_dropped: terms.words_dropped,
+        truncated: draft.truncated,
+        not_searched,
+    }
+}
+
+/// The call paths between the named definitions and what depends on them (none when no
+/// definition is named: files alone have no graph to walk). Both read every file: names
+/// guessed on receivers of unknown type, the reference graph.
+fn search_around(
+    db: &dyn Db,
+    workspace: Workspace,
+    named: &[(String, SourceFile, u32)],
+) -> (Vec<Vec<Callable>>, Option<Impact>) {
     let callables: Vec<Callable> = named
         .iter()
         .map(|&(_, file, symbol)| Callable {
@@ -222,16 +321,10 @@ pub(crate) fn explore(
             symbol: Some(symbol),
         })
         .collect();
-    // Call paths and dependents read every file (names guessed on receivers of unknown
-    // type, the reference graph): while the first index runs, they are not searched.
-    let not_searched = match indexing {
-        Some(_) => vec![Section::CallPaths, Section::Dependents],
-        None => Vec::new(),
-    };
-    let paths: Vec<Vec<Callable>> = match indexing {
-        Some(_) => Vec::new(),
-        None => call_paths(&mut Resolver::new(db, workspace), &callables),
-    };
+    let paths = call_paths(&mut Resolver::new(db, workspace), &callables);
+    if named.is_empty() {
+        return (paths, None);
+    }
     let seeds: Vec<Seed> = named
         .iter()
         .map(|&(_, file, symbol)| Seed::Definition {
@@ -247,210 +340,246 @@ pub(crate) fn explore(
         exact: false,
         budget: None,
     };
-    // No definition named (files alone): nothing depends on it, and no graph is walked.
-    let impact = (indexing.is_none() && !seeds.is_empty())
-        .then(|| impact_of_seeds(db, workspace, &seeds, &walk));
+    (paths, Some(impact_of_seeds(db, workspace, &seeds, &walk)))
+}
 
-    // The answer, built section by section while it fits; first what a partial answer
-    // leaves out, then how a question was read.
-    let mut text = String::new();
-    let mut truncated = false;
-    let fits = |text: &str| budget.admits(text);
-    if let Some(shards) = indexing {
-        let total = workspace.files(db).len();
-        let indexed = (shards as usize * SHARD_FILES).min(total);
-        let line = format!(
-            "[partial: {indexed} of {total} files indexed so far; call paths and dependents not searched]\n"
-        );
-        match fits(&line) {
-            true => text.push_str(&line),
-            false => truncated = true,
+/// The answer's text while it is built: each piece goes in only if the whole still fits
+/// the budget, so the text never exceeds it.
+struct Draft {
+    text: String,
+    budget: Budget,
+    /// Something was left out for the budget.
+    truncated: bool,
+}
+
+impl Draft {
+    fn new(budget: Budget) -> Draft {
+        Draft {
+            text: String::new(),
+            budget,
+            truncated: false,
         }
     }
-    if !words_used.is_empty() {
-        let line = question_line(&words_used, &words_dropped);
-        match fits(&line) {
-            true => text.push_str(&line),
-            false => truncated = true,
-        }
+
+    /// Whether the text so far followed by `more` fits the budget.
+    fn admits(&self, more: &str) -> bool {
+        self.budget.admits(&format!("{}{more}", self.text))
     }
+
+    /// Adds `more` when it fits, else marks the answer truncated; says which.
+    fn add_or_cut(&mut self, more: &str) -> bool {
+        let fits = self.admits(more);
+        match fits {
+            true => self.text.push_str(more),
+            false => self.truncated = true,
+        }
+        fits
+    }
+}
+
+/// `[partial: …]`, opening an answer from the files indexed so far: how many those are, and
+/// what it did not search.
+fn partial_line(db: &dyn Db, workspace: Workspace, shards: u32) -> String {
+    let total = workspace.files(db).len();
+    let indexed = (shards as usize * SHARD_FILES).min(total);
+    format!(
+        "[partial: {indexed} of {total} files indexed so far; call paths and dependents not searched]\n"
+    )
+}
+
+/// The named definitions by file, each whole when it fits, else its signature line, else
+/// left out (a file's heading goes in with the first of its definitions shown); all of
+/// them listed, with how each was shown.
+fn add_definitions(
+    db: &dyn Db,
+    draft: &mut Draft,
+    named: &[(String, SourceFile, u32)],
+) -> Vec<ExploredDefinition> {
     let mut definitions = Vec::new();
-    for group in by_file(&named) {
-        let path = group[0].1.path(db).clone();
-        let mut block = format!("## {path}\n");
-        let before = text.clone();
+    for group in by_file(named) {
+        let Some(&(_, first, _)) = group.first() else {
+            continue;
+        };
+        let mut block = format!("## {}\n", first.path(db));
         let mut any = false;
         for &(term, file, symbol) in &group {
             let (piece, signature) = definition_text(db, file, symbol);
-            let mut candidate = format!("{text}{block}{piece}");
-            let mut shown = Shown::Full;
-            if !fits(&candidate) {
-                truncated = true;
-                candidate = format!("{text}{block}{signature}");
-                shown = match fits(&candidate) {
-                    true => Shown::Signature,
-                    false => Shown::Omitted,
-                };
-            }
-            if shown != Shown::Omitted {
-                block = candidate[text.len()..].to_string();
-                any = true;
-            }
+            let shown = if draft.admits(&format!("{block}{piece}")) {
+                block.push_str(&piece);
+                Shown::Full
+            } else if draft.admits(&format!("{block}{signature}")) {
+                block.push_str(&signature);
+                Shown::Signature
+            } else {
+                Shown::Omitted
+            };
+            draft.truncated |= shown != Shown::Full;
+            any |= shown != Shown::Omitted;
             definitions.push(explored(db, term, file, symbol, shown));
         }
-        text = match any {
-            true => format!("{before}{block}"),
-            false => before,
-        };
+        if any {
+            draft.text.push_str(&block);
+        }
     }
-    let mut shown_files = Vec::new();
-    for &file in &files {
+    definitions
+}
+
+/// The named files' skeletons, each whole or left out; the files shown.
+fn add_skeletons(db: &dyn Db, draft: &mut Draft, files: &[SourceFile]) -> Vec<ExploredFile> {
+    let mut shown = Vec::new();
+    for &file in files {
         let skeleton = file_skeleton(db, file);
-        let candidate = format!("{text}## {} (skeleton)\n{}\n", file.path(db), skeleton.text);
-        if fits(&candidate) {
-            text = candidate;
-            shown_files.push(ExploredFile::Path(file.path(db).clone()));
+        let section = format!("## {} (skeleton)\n{}\n", file.path(db), skeleton.text);
+        if draft.add_or_cut(&section) {
+            shown.push(ExploredFile::Path(file.path(db).clone()));
+        }
+    }
+    shown
+}
+
+/// The call paths that fit under one heading (none without a path shown); those shown.
+fn add_call_paths(
+    db: &dyn Db,
+    draft: &mut Draft,
+    paths: &[Vec<Callable>],
+) -> Vec<ExploredCallPath> {
+    let mut section = String::from("## call paths\n");
+    let mut shown = Vec::new();
+    for path in paths {
+        let steps: Vec<String> = path.iter().map(|&c| label(db, c)).collect();
+        let line = format!("{}\n", steps.join(" -> "));
+        if draft.admits(&format!("{section}{line}")) {
+            section.push_str(&line);
+            shown.push(ExploredCallPath::Steps(steps));
         } else {
-            truncated = true;
+            draft.truncated = true;
         }
     }
-    let mut call_path_labels = Vec::new();
-    if !paths.is_empty() {
-        let mut section = String::from("## call paths\n");
-        for path in &paths {
-            let steps: Vec<String> = path.iter().map(|&c| label(db, c)).collect();
-            let line = format!("{}\n", steps.join(" -> "));
-            if fits(&format!("{text}{section}{line}")) {
-                section.push_str(&line);
-                call_path_labels.push(steps);
-            } else {
-                truncated = true;
-            }
-        }
-        if !call_path_labels.is_empty() {
-            text.push_str(&section);
-        }
+    if !shown.is_empty() {
+        draft.text.push_str(&section);
     }
-    let mut dependents_shown = 0;
-    let dependents = impact.as_ref().map_or(0, |impact| impact.total);
-    if let Some(impact) = impact.as_ref().filter(|impact| impact.total > 0) {
-        let heading = format!(
-            "## dependents ({} within {DEPENDENT_DEPTH} steps, {})\n",
-            impact.total,
-            plural(impact.tests, "test", "tests")
-        );
-        if fits(&format!("{text}{heading}")) {
-            text.push_str(&heading);
-            for entry in &impact.dependents {
-                let verb = if entry.imports { "imports" } else { "uses" };
-                let line = match &entry.uses {
-                    Some(uses) if entry.heuristic => {
-                        format!("{} {verb} {uses} (by name)\n", line_of(entry))
-                    }
-                    Some(uses) => format!("{} {verb} {uses}\n", line_of(entry)),
-                    None => format!("{}\n", line_of(entry)),
-                };
-                if !fits(&format!("{text}{line}")) {
-                    break;
+    shown
+}
+
+/// The dependents, nearest first, under a heading with their counts, until one does not
+/// fit; how many were shown.
+fn add_dependents(draft: &mut Draft, impact: &Impact) -> usize {
+    if impact.total == 0 {
+        return 0;
+    }
+    let heading = format!(
+        "## dependents ({} within {DEPENDENT_DEPTH} steps, {})\n",
+        impact.total,
+        plural(impact.tests, "test", "tests")
+    );
+    let mut shown = 0;
+    if draft.add_or_cut(&heading) {
+        for entry in &impact.dependents {
+            let verb = if entry.imports { "imports" } else { "uses" };
+            let line = match &entry.uses {
+                Some(uses) if entry.heuristic => {
+                    format!("{} {verb} {uses} (by name)\n", line_of(entry))
                 }
-                text.push_str(&line);
-                dependents_shown += 1;
+                Some(uses) => format!("{} {verb} {uses}\n", line_of(entry)),
+                None => format!("{}\n", line_of(entry)),
+            };
+            if !draft.admits(&line) {
+                break;
             }
+            draft.text.push_str(&line);
+            shown += 1;
         }
-        truncated |= dependents_shown < impact.total;
     }
-    let mut note = String::new();
-    if !not_found.is_empty() {
-        let _ = writeln!(note, "named nothing: {}", not_found.join(", "));
+    draft.truncated |= shown < impact.total;
+    shown
+}
+
+/// The terms that named nothing, and those naming more definitions than were brought
+/// (`partial`: the first ones of the files indexed so far, rather than the most used).
+fn notes(terms: &Terms, partial: bool) -> String {
+    let mut notes = String::new();
+    if !terms.not_found.is_empty() {
+        let _ = writeln!(notes, "named nothing: {}", terms.not_found.join(", "));
     }
-    for more in &more_named {
-        let _ = match indexing {
-            Some(_) => writeln!(
-                note,
+    for more in &terms.more_named {
+        let _ = match partial {
+            true => writeln!(
+                notes,
                 "`{}` names {} definitions in the files indexed so far; the first {MAX_PER_TERM} are shown",
                 more.term, more.count
             ),
-            None => writeln!(
-                note,
+            false => writeln!(
+                notes,
                 "`{}` names {} definitions; the {MAX_PER_TERM} most used are shown",
                 more.term, more.count
             ),
         };
     }
-    if !note.is_empty() && fits(&format!("{text}{note}")) {
-        text.push_str(&note);
-    }
-    let mut read: Vec<SourceFile> = named.iter().map(|&(_, f, _)| f).collect();
-    read.extend(files.iter().copied());
+    notes
+}
+
+/// What reading whole the files the terms name and those holding their definitions would
+/// cost, to compare the answer with.
+fn files_tokens(db: &dyn Db, terms: &Terms, encoding: Encoding) -> usize {
+    let mut read: Vec<SourceFile> = terms.named.iter().map(|&(_, f, _)| f).collect();
+    read.extend(terms.files.iter().copied());
     read.sort_by_key(|f| f.path(db).clone());
     read.dedup();
-    let files_tokens = read
-        .iter()
-        .map(|&f| file_tokens(db, f, budget.encoding) as usize)
-        .sum();
-    Some(ExploreAnswer {
-        tokens: budget.encoding.count(&text),
-        text,
-        files_tokens,
-        encoding: budget.encoding,
-        max_tokens: budget.max_tokens,
-        definitions,
-        files: shown_files,
-        call_paths: call_path_labels,
-        dependents_shown,
-        dependents,
-        not_found,
-        more_named,
-        words_used,
-        words_dropped,
-        truncated,
-        not_searched,
-    })
+    read.iter()
+        .map(|&f| file_tokens(db, f, encoding) as usize)
+        .sum()
 }
 
 /// What the terms of a question name: definitions (at most [`MAX_PER_TERM`] a term, in
 /// the order given, then those a question in words was read into) and files.
+#[derive(Default)]
 struct Terms {
     named: Vec<(String, SourceFile, u32)>,
     files: Vec<SourceFile>,
+    /// The terms naming no file or definition as written: the words of a question.
+    question: Vec<String>,
     not_found: Vec<String>,
     more_named: Vec<MoreNamed>,
     words_used: Vec<WordsUsed>,
     words_dropped: Vec<String>,
 }
 
-/// What `terms` name in the files `scope` says; `None` while the first index runs when a
-/// term is neither a file nor a name the files indexed so far define.
-fn read_terms(
-    db: &dyn Db,
-    workspace: Workspace,
-    terms: &[String],
-    scope: NameScope,
-) -> Option<Terms> {
-    let mut named: Vec<(String, SourceFile, u32)> = Vec::new();
-    let mut files: Vec<SourceFile> = Vec::new();
-    let mut not_found = Vec::new();
-    let mut more_named = Vec::new();
-    let mut name = |term: &str, sites: Vec<(SourceFile, u32)>| {
+impl Terms {
+    /// The definitions `term` names (`sites`, most used first): the first
+    /// [`MAX_PER_TERM`], those named already by an earlier term left as they were.
+    fn add(&mut self, term: &str, sites: Vec<(SourceFile, u32)>) {
         if sites.len() > MAX_PER_TERM {
-            more_named.push(MoreNamed {
+            self.more_named.push(MoreNamed {
                 term: term.to_string(),
                 root: None,
                 count: sites.len(),
             });
         }
         for (file, symbol) in sites.into_iter().take(MAX_PER_TERM) {
-            if !named.iter().any(|(_, f, s)| (*f, *s) == (file, symbol)) {
-                named.push((term.to_string(), file, symbol));
+            if !self
+                .named
+                .iter()
+                .any(|(_, f, s)| (*f, *s) == (file, symbol))
+            {
+                self.named.push((term.to_string(), file, symbol));
             }
         }
-    };
-    // Terms naming no file or definition as they are: the words of a question.
-    let mut question: Vec<String> = Vec::new();
+    }
+}
+
+/// What `terms` name as written in the files `scope` says: files and definitions; the rest
+/// (a term with a space is never a name) make the question.
+fn terms_as_written(
+    db: &dyn Db,
+    workspace: Workspace,
+    terms: &[String],
+    scope: NameScope,
+) -> Terms {
+    let mut found = Terms::default();
     for term in terms {
         if let Some(file) = file_at(db, workspace, term.trim_start_matches("./")) {
-            if !files.contains(&file) {
-                files.push(file);
+            if !found.files.contains(&file) {
+                found.files.push(file);
             }
             continue;
         }
@@ -459,26 +588,32 @@ fn read_terms(
             false => most_used(db, workspace, term, scope),
         };
         match sites.is_empty() {
-            true if scope != NameScope::Workspace => return None,
-            true => question.push(term.clone()),
-            false => name(term, sites),
+            true => found.question.push(term.clone()),
+            false => found.add(term, sites),
         }
     }
-    let reading = match question.is_empty() {
-        true => words::Reading::default(),
-        false => words::read_question(db, workspace, &question, &|name| {
-            !definition_sites(db, workspace, name, None).is_empty()
-        }),
-    };
-    for picked in &reading.picked {
-        name(&picked.name, most_used(db, workspace, &picked.name, scope));
+    found
+}
+
+/// The question (the terms naming nothing as written) read into definitions' names against
+/// every name, their definitions added after the named ones. A question read into names
+/// reports its unused words as dropped; one read into none names nothing, term by term.
+fn read_question(db: &dyn Db, workspace: Workspace, terms: &mut Terms) {
+    if terms.question.is_empty() {
+        return;
     }
-    // A question read into names reports its unused words as dropped; one read into none
-    // names nothing, term by term.
+    let reading = words::read_question(db, workspace, &terms.question, &|name| {
+        !definition_sites(db, workspace, name, None).is_empty()
+    });
     if reading.picked.is_empty() {
-        not_found.extend(question.iter().cloned());
+        terms.not_found = terms.question.clone();
+        return;
     }
-    let words_used: Vec<WordsUsed> = reading
+    for picked in &reading.picked {
+        let sites = most_used(db, workspace, &picked.name, NameScope::Workspace);
+        terms.add(&picked.name, sites);
+    }
+    terms.words_used = reading
         .picked
         .iter()
         .map(|p| WordsUsed {
@@ -486,18 +621,7 @@ fn read_terms(
             name: p.name.clone(),
         })
         .collect();
-    let words_dropped = match words_used.is_empty() {
-        true => Vec::new(),
-        false => reading.dropped.clone(),
-    };
-    Some(Terms {
-        named,
-        files,
-        not_found,
-        more_named,
-        words_used,
-        words_dropped,
-    })
+    terms.words_dropped = reading.dropped;
 }
 
 /// `words: flush, queued, actions (flushQueuedActions); … dropped: how, does`.

@@ -9,7 +9,7 @@
 //! something in go one after the other, each after a line naming its root, under the one
 //! budget, shared as `repo_map` shares it ([`roots::Roots::within_one_budget`]); when
 //! the shares hold nothing of any root, the first root naming something answers alone.
-//! Its definitions and files then say their root.
+//! Its definitions, files and call paths then say their root.
 //!
 //! While a root's first index runs, it answers after a second from the files
 //! indexed so far once every term is a file or a name they define (marked `partial`,
@@ -278,9 +278,9 @@ fn share(answer: &ExploreAnswer) -> Share {
 /// Every root's exploration as one answer within `budget`: the notes of the roots that did
 /// not answer, then each root's text after its opening, in the roots' order, for the roots
 /// the terms name something in (a root whose text does not fit, or shows none of it, is
-/// left out, its definitions `omitted`); definitions, files and counts say their root,
-/// counts are summed, a section not searched in one root is not searched, and a term names
-/// nothing when it names nothing in any root that answered.
+/// left out, its definitions `omitted`); definitions, files, call paths and counts say
+/// their root, counts are summed, a section not searched in one root is not searched, and
+/// a term names nothing when it names nothing in any root that answered.
 fn across(answers: &[(String, Explored)], parts: &[RootPart], budget: Budget) -> ExploreAnswer {
     let answers = answers.iter().map(|(root, (answer, _))| (root, answer));
     let answers: Vec<(&String, ExploreAnswer)> = answers
@@ -365,7 +365,9 @@ fn across(answers: &[(String, Explored)], parts: &[RootPart], budget: Budget) ->
             merged
                 .files
                 .extend(answer.files.into_iter().map(|file| file.in_root(root)));
-            merged.call_paths.extend(answer.call_paths);
+            merged
+                .call_paths
+                .extend(answer.call_paths.into_iter().map(|path| path.in_root(root)));
             merged.dependents_shown += answer.dependents_shown;
         }
     }

@@ -524,27 +524,29 @@ impl SextantServer {
             packs: Arc::new(super::resources::PackStore::new(Arc::default())),
             limits: Arc::new(limits),
             inject_panic: crate::testing::hooks().panic_in_tool.clone(),
-            tool_router: with_root_argument(
-                without_writes(
-                    implementations::with_implementations_tool(repo_map::with_repo_map_tool(
-                        skeleton::with_skeleton_tool(rename::with_rename_tool(
-                            search::with_search_tool(Self::tool_router()),
-                            limits_read_only,
-                        )),
-                    )) + Self::read_router()
-                        + Self::bootstrap_router()
-                        + Self::pack_router()
-                        + Self::patch_router()
-                        + Self::edit_symbol_router()
-                        + Self::call_graph_router()
-                        + Self::impact_router()
-                        + Self::changes_router()
-                        + Self::explore_router(),
-                    limits_read_only,
-                ),
-                root_names,
-            ),
+            tool_router: with_root_argument(Self::every_tool(limits_read_only), root_names),
         }
+    }
+
+    /// Every tool the server offers (a read-only server's without their writing arguments).
+    fn every_tool(read_only: bool) -> ToolRouter<SextantServer> {
+        without_writes(
+            implementations::with_implementations_tool(repo_map::with_repo_map_tool(
+                skeleton::with_skeleton_tool(rename::with_rename_tool(
+                    search::with_search_tool(Self::tool_router()),
+                    read_only,
+                )),
+            )) + Self::read_router()
+                + Self::bootstrap_router()
+                + Self::pack_router()
+                + Self::patch_router()
+                + Self::edit_symbol_router()
+                + Self::call_graph_router()
+                + Self::impact_router()
+                + Self::changes_router()
+                + Self::explore_router(),
+            read_only,
+        )
     }
 
     /// The server for another session: everything shared (the workspace, the in-flight
@@ -1492,6 +1494,25 @@ const WHOLE_WORKSPACE: [&str; 7] = [
     "edit_symbol",
 ];
 
+/// The tools that answer while the first index runs: from one file, from the files indexed
+/// so far, or without the workspace. With the three lists above, every tool is in exactly
+/// one (a test checks it), so a new tool is never left out of [`waiting_for_first_index`]
+/// by forgetting it. Nothing else reads it: a tool in no list waits for nothing.
+#[cfg(test)]
+const ANSWER_WHILE_INDEXING: [&str; 11] = [
+    "lookup_symbol",
+    "search",
+    "outline",
+    "skeleton",
+    "list_imports",
+    "parse_source",
+    "explain_diagnostic",
+    "format_source",
+    "read_file",
+    "release_context",
+    "workspace_status",
+];
+
 /// What a call that ran out of time while `live`'s first index runs was waiting for, to
 /// end its `TIMEOUT` message with (nothing once the index is built).
 fn waiting_for_first_index(tool: &str, live: &LiveWorkspace) -> String {
@@ -1763,6 +1784,71 @@ mod tests {
                 .unwrap_or_else(|| panic!("{} missing: {named}", language.name));
         }
         assert_eq!(rest, "", "{named}");
+    }
+
+    /// The lists of what a tool waits for while the first index runs name tools by string:
+    /// a tool renamed would silently drop out of them, and a tool added (one reading every
+    /// file, say) would say nothing of what it waits for.
+    #[test]
+    fn every_tool_is_in_exactly_one_list_of_what_it_waits_for_while_indexing() {
+        let lists: [(&str, &[&str]); 4] = [
+            ("REFERENCE_SEARCHES", &REFERENCE_SEARCHES),
+            ("PARTIAL_LOOKUPS", &PARTIAL_LOOKUPS),
+            ("WHOLE_WORKSPACE", &WHOLE_WORKSPACE),
+            ("ANSWER_WHILE_INDEXING", &ANSWER_WHILE_INDEXING),
+        ];
+        for read_only in [false, true] {
+            let tools = SextantServer::every_tool(read_only).list_all();
+            let registered: Vec<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
+            for (list, names) in lists {
+                for name in names {
+                    assert!(
+                        registered.contains(name),
+                        "{list} names `{name}`, which is no tool: {registered:?}"
+                    );
+                }
+            }
+            for tool in &registered {
+                let holding: Vec<&str> = lists
+                    .iter()
+                    .filter(|(_, names)| names.contains(tool))
+                    .map(|(list, _)| *list)
+                    .collect();
+                assert_eq!(
+                    holding.len(),
+                    1,
+                    "`{tool}` is in {holding:?}: put it in the one list saying what it waits \
+                     for while the first index runs"
+                );
+            }
+        }
+    }
+
+    /// The other lists naming tools by string: the tools that ask every root, and the
+    /// writing arguments a read-only server leaves out (a renamed tool or argument would
+    /// silently keep writing there).
+    #[test]
+    fn the_tools_and_arguments_other_lists_name_are_registered() {
+        let router = SextantServer::every_tool(false);
+        for tool in super::super::roots::FAN_OUT_TOOLS {
+            assert!(
+                router.has_route(tool),
+                "FAN_OUT_TOOLS names `{tool}`, no tool"
+            );
+        }
+        for (tool, argument) in super::super::format::WRITING_ARGUMENTS
+            .iter()
+            .chain(patch::WRITING_ARGUMENTS)
+        {
+            let properties = router
+                .map
+                .get(*tool)
+                .map(|route| route.attr.input_schema["properties"].clone());
+            assert!(
+                properties.is_some_and(|p| p.get(*argument).is_some()),
+                "WRITING_ARGUMENTS names `{tool}`'s `{argument}`, which it does not take"
+            );
+        }
     }
 
     #[test]
