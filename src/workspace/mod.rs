@@ -408,38 +408,40 @@ fn affects_file_set(rel: &str) -> bool {
 
 /// The test hook `SEXTANT_TEST_INDEX_SHARD_PAUSE_MS`: to its readers, the first index
 /// takes `pause` longer per shard. Each shard is told built `pause` after the one before
-/// it, and the load ends when the last is told; the thread pool is not held meanwhile
-/// (a thread sleeping in it would hold up the parallel work of the questions answered
-/// while the index runs, a test's artefact).
+/// it, one at a time even when several are completed together (a later shard, smaller,
+/// may be built first), and the load ends when the last is told; the thread pool is not
+/// held meanwhile (a thread sleeping in it would hold up the parallel work of the
+/// questions answered while the index runs, a test's artefact).
 struct SlowedShards {
     pause: Duration,
-    /// When the last shard told of is told built.
-    last: Mutex<Instant>,
+    /// When the last shard told of is told built, and how many shards are told by then.
+    last: Mutex<(Instant, u32)>,
 }
 
 impl SlowedShards {
     fn new(pause: Duration) -> SlowedShards {
         SlowedShards {
             pause,
-            last: Mutex::new(Instant::now()),
+            last: Mutex::new((Instant::now(), 0)),
         }
     }
 
     fn tell_later(&self, shards: &Arc<std::sync::atomic::AtomicU32>, built: u32) {
-        let at = {
-            let mut last = self.last.lock().unwrap();
-            *last = (*last).max(Instant::now()) + self.pause;
-            *last
-        };
-        let shards = shards.clone();
-        std::thread::spawn(move || {
-            std::thread::sleep(at.saturating_duration_since(Instant::now()));
-            shards.fetch_max(built, std::sync::atomic::Ordering::Release);
-        });
+        let mut last = self.last.lock().unwrap();
+        let (mut at, told) = *last;
+        for shard in told + 1..=built {
+            at = at.max(Instant::now()) + self.pause;
+            let shards = shards.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(at.saturating_duration_since(Instant::now()));
+                shards.fetch_max(shard, std::sync::atomic::Ordering::Release);
+            });
+        }
+        *last = (at, told.max(built));
     }
 
     fn wait_for_the_last(&self, stop: &LoadStop) {
-        let last = *self.last.lock().unwrap();
+        let (last, _) = *self.last.lock().unwrap();
         stop.sleep(last.saturating_duration_since(Instant::now()));
     }
 }
