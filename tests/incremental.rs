@@ -1647,24 +1647,26 @@ fn a_check_reads_nothing_of_another_familys_files() {
     }
 }
 
-/// A workspace of `users` Python modules that import and call `helper` from `lib.py`.
+/// A workspace of `users` Python modules that import and call `helper` from `lib.py`, each
+/// long enough for its text to be kept compressed.
 fn users_of_one_helper(users: usize) -> String {
+    let filler = "# a line that makes the text long enough to be kept compressed\n".repeat(10);
     let mut fixture = String::from("//- lib.py\ndef helper():\n    return 1\n");
     for i in 0..users {
         fixture += &format!(
-            "//- u{i:03}.py\nfrom lib import helper\n\ndef f{i}():\n    return helper()\n"
+            "//- u{i:03}.py\nfrom lib import helper\n\ndef f{i}():\n    return helper()\n{filler}"
         );
     }
     fixture
 }
 
 #[test]
-fn a_reference_search_over_many_files_keeps_a_bounded_number_of_name_tables() {
-    // `TABLES_KEPT_IN_PASSING` (semantic/names/resolve.rs): the resolver keeps that many
-    // tables, the defining file's among them; the other files are read in passing.
+fn a_reference_search_over_many_compressed_texts_keeps_a_bounded_number_of_name_tables() {
+    // `TABLES_KEPT_IN_PASSING` (semantic/names/resolve.rs): where texts are kept compressed
+    // the resolver keeps that many tables, the defining file's among them, and reads the
+    // other files in passing; where they are kept whole, it keeps every table.
     const USERS: usize = 150;
     const KEPT: usize = 64;
-    let (host, log) = logged_host_with(&users_of_one_helper(USERS));
     let query = ReferenceQuery {
         limit: 1000,
         ..Default::default()
@@ -1688,12 +1690,41 @@ fn a_reference_search_over_many_files_keeps_a_bounded_number_of_name_tables() {
             .filter(|q| q.starts_with("file_names("))
             .count()
     };
+
+    let (whole, log) = logged_host_with(&users_of_one_helper(USERS));
     log.lock().unwrap().clear();
-    let (total, files_searched, lines) = search(&host);
+    let answer = search(&whole);
+    assert_eq!(
+        executed_names(&log),
+        1 + USERS,
+        "texts kept whole: every table"
+    );
+
+    let (compressed, log) = logged_host_with(&users_of_one_helper(USERS));
+    let (db, workspace) = (
+        compressed.analysis_host().raw_database(),
+        compressed.analysis_host().raw_workspace(),
+    );
+    for &file in workspace.files(db).iter() {
+        file.stored_text(db).compact();
+    }
+    let kept_compressed = workspace.files(db).iter();
+    let kept_compressed = kept_compressed.filter(|f| f.stored_text(db).is_compressed());
+    assert_eq!(
+        kept_compressed.count(),
+        USERS,
+        "lib.py is too short to compress"
+    );
+    log.lock().unwrap().clear();
+    let (total, files_searched, lines) = search(&compressed);
     assert_eq!(
         executed_names(&log),
         KEPT,
         "only the kept tables are memoized"
+    );
+    assert_eq!(
+        (total, files_searched, &lines),
+        (answer.0, answer.1, &answer.2)
     );
     assert_eq!((total, files_searched), (1 + 2 * USERS, 1 + USERS));
     assert_eq!(lines.len(), total);
@@ -1707,6 +1738,6 @@ fn a_reference_search_over_many_files_keeps_a_bounded_number_of_name_tables() {
 
     // Asked again: the kept tables are lookups, the others are read in passing again, and
     // the answer is the same.
-    assert_eq!(search(&host), (total, files_searched, lines));
+    assert_eq!(search(&compressed), (total, files_searched, lines));
     assert_eq!(executed_names(&log), 0);
 }

@@ -31,9 +31,9 @@ use crate::{
 pub(super) const MAX_DEPTH: u32 = 12;
 
 /// How many files' name tables a resolver keeps before [`Resolver::in_passing`] reads the
-/// rest without keeping them: as many as the database keeps under a memory limit, so a
-/// search over a few files is as quick to ask again as before, and one over thousands
-/// holds no more than this many tables.
+/// rest (of compressed texts) without keeping them: as many as the database keeps under a
+/// memory limit, so a search over a few files is as quick to ask again as before, and one
+/// over thousands holds no more than this many tables.
 const TABLES_KEPT_IN_PASSING: usize = 64;
 
 /// Something a name can refer to.
@@ -166,18 +166,25 @@ impl<'db> Resolver<'db> {
             .clone()
     }
 
-    /// Runs `pass` over `file`'s names, kept like [`Resolver::names`] while this resolver
-    /// holds fewer than [`TABLES_KEPT_IN_PASSING`] tables, else read for this pass alone and
-    /// let go after it. A reference search reads the table of every file that spells the
-    /// name, once: hundreds of files for a common one (`posixpath.join`), held together,
-    /// here and in the database's memo, until the request ended and the LRU bound was next
-    /// applied. Resolving may read the file's names meanwhile: it gets the same table.
+    /// Runs `pass` over `file`'s names: kept like [`Resolver::names`], unless the file's
+    /// text is kept compressed (a workspace over `COMPRESS_TEXTS_OVER`, or a memory limit:
+    /// where memory comes first) and this resolver already holds
+    /// [`TABLES_KEPT_IN_PASSING`] tables; then read for this pass alone and let go after it.
+    /// A reference search reads the table of every file that spells the name, once:
+    /// hundreds of files for a common one (`posixpath.join`), held together, here and in
+    /// the database's memo, until the request ended and the LRU bound was next applied.
+    /// Kept, the same search asked again before then is a tenth as long (on the standard
+    /// library, whose texts are kept whole). Resolving may read the file's names meanwhile:
+    /// it gets the same table.
     pub fn in_passing<T>(
         &mut self,
         file: SourceFile,
         pass: impl FnOnce(&mut Self, &Arc<FileNames>) -> T,
     ) -> T {
-        if self.files.contains_key(&file) || self.files.len() < TABLES_KEPT_IN_PASSING {
+        if self.files.contains_key(&file)
+            || self.files.len() < TABLES_KEPT_IN_PASSING
+            || !file.stored_text(self.db).is_compressed()
+        {
             let names = self.names(file);
             return pass(self, &names);
         }
