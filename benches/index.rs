@@ -18,6 +18,12 @@
 //!   line must cost what they cost anywhere (`benches/long_lines.py` runs the binary on
 //!   2 and 10 MB files).
 //!
+//! - `query_walk`: the tags and imports query (`QueryKind::PerFile`) over every file's
+//!   tree, parsed beforehand, on one core: `run_query`'s walk, which enters only the nodes
+//!   that can hold a pattern's start, against a walk of every node (checked first to find
+//!   the same matches). `kind_graph/*`: reading a grammar's `node-types.json` into the
+//!   table that walk consults, once per language and process, on first use.
+//!
 //! After the run, the ratios between each measurement and its baseline are printed.
 
 use std::{hint::black_box, path::PathBuf, time::Duration};
@@ -27,9 +33,9 @@ use rayon::prelude::*;
 use sextant::{
     checks::file_diagnostics,
     ide::{AnalysisHost, CheckQuery, FormatOptions, ReferenceQuery, RenameOptions, SymbolQuery},
-    lang::registry,
+    lang::{KindGraph, QueryKind, registry},
     semantic::{index::symbol_index, symbols::file_symbols},
-    syntax,
+    syntax, testing,
     workspace::{Host, LoadOptions, LoadedFile},
 };
 
@@ -175,6 +181,79 @@ fn bench_cold_index(c: &mut Criterion) {
                 })
             },
         );
+    }
+    group.finish();
+}
+
+/// The tags and imports query over every tree of `trees`, by `run_query` (its pruned walk)
+/// or by a walk of every node; the number of matches.
+fn per_file_query(trees: &[(&LoadedFile, tree_sitter::Tree)], every_node: bool) -> usize {
+    let mut matches = 0;
+    for (file, tree) in trees {
+        let lang = file.lang.info();
+        let count = |_: &tree_sitter::QueryMatch| matches += 1;
+        if every_node {
+            testing::run_query_entering_every_node(
+                lang,
+                QueryKind::PerFile,
+                tree,
+                &file.text,
+                count,
+            );
+        } else {
+            syntax::run_query(
+                lang,
+                QueryKind::PerFile,
+                tree,
+                &file.text,
+                syntax::NEVER,
+                count,
+            );
+        }
+    }
+    matches
+}
+
+fn bench_query_walk(c: &mut Criterion) {
+    let mut sets = vec![("generated".to_string(), generated_workspace())];
+    sets.extend(corpus());
+    let mut group = c.benchmark_group("query_walk");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(10));
+    for (name, files) in &sets {
+        let trees: Vec<(&LoadedFile, tree_sitter::Tree)> = files
+            .iter()
+            .filter_map(|f| {
+                let tree = syntax::parse_tree_sitter(f.lang.info(), &f.text, None, syntax::NEVER)?;
+                Some((f, tree))
+            })
+            .collect();
+        assert_eq!(per_file_query(&trees, false), per_file_query(&trees, true));
+        for (id, every_node) in [("every_node", true), ("pruned", false)] {
+            group.bench_with_input(BenchmarkId::new(id, name), &trees, |b, trees| {
+                b.iter(|| black_box(per_file_query(trees, every_node)))
+            });
+        }
+    }
+    group.finish();
+    let mut group = c.benchmark_group("kind_graph");
+    for (name, grammar, node_types) in [
+        (
+            "python",
+            tree_sitter_python::LANGUAGE,
+            tree_sitter_python::NODE_TYPES,
+        ),
+        (
+            "tsx",
+            tree_sitter_typescript::LANGUAGE_TSX,
+            tree_sitter_typescript::TSX_NODE_TYPES,
+        ),
+    ] {
+        let grammar: tree_sitter::Language = grammar.into();
+        group.bench_function(name, |b| {
+            b.iter(|| black_box(KindGraph::new(&grammar, node_types, &[]).is_ok()))
+        });
     }
     group.finish();
 }
@@ -587,6 +666,20 @@ fn print_ratios() {
             one_line / with_newlines
         ));
     }
+    for name in &names {
+        if let (Some(every_node), Some(pruned)) = (
+            mean_ns(&format!("query_walk/every_node/{name}")),
+            mean_ns(&format!("query_walk/pruned/{name}")),
+        ) {
+            lines.push(format!(
+                "tags and imports query {name}: walk of every node {:.1} ms vs pruned walk \
+                 {:.1} ms = {:.2}x",
+                every_node / 1e6,
+                pruned / 1e6,
+                every_node / pruned
+            ));
+        }
+    }
     if !lines.is_empty() {
         println!("\nratios (medians, same run):");
         for l in lines {
@@ -603,6 +696,7 @@ fn main() {
     bench_repeated_edits(&mut c);
     bench_search(&mut c);
     bench_long_line(&mut c);
+    bench_query_walk(&mut c);
     c.final_summary();
     print_ratios();
 }

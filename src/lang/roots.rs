@@ -39,8 +39,8 @@ impl PatternRoots {
             .unwrap_or(false)
     }
 
-    /// A walk looking for where patterns start must enter a node of this kind, unless the
-    /// node has no error below it (an error can hold anything).
+    /// Whether a node of this kind may hold, below it, a node where a pattern starts. One
+    /// with an error below it may whatever its kind: a walk enters it too.
     pub fn may_start_below(&self, kind_id: u16) -> bool {
         self.holders
             .as_ref()
