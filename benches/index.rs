@@ -23,6 +23,9 @@
 //!   that can hold a pattern's start, against a walk of every node (checked first to find
 //!   the same matches). `kind_graph/*`: reading a grammar's `node-types.json` into the
 //!   table that walk consults, once per language and process, on first use.
+//!   `locals_query`: the locals query as `run_query` runs it (a cursor started at each of
+//!   its roots) against one cursor over the whole tree, which would still have to decide
+//!   `#scope?` from each match's ancestors (not counted): whether that is worth building.
 //!
 //! After the run, the ratios between each measurement and its baseline are printed.
 
@@ -35,7 +38,7 @@ use sextant::{
     ide::{AnalysisHost, CheckQuery, FormatOptions, ReferenceQuery, RenameOptions, SymbolQuery},
     lang::{KindGraph, QueryKind, registry},
     semantic::{index::symbol_index, symbols::file_symbols},
-    syntax, testing,
+    syntax,
     workspace::{Host, LoadOptions, LoadedFile},
 };
 
@@ -185,6 +188,17 @@ fn bench_cold_index(c: &mut Criterion) {
     group.finish();
 }
 
+/// Each file with its tree (one core: the queries over them are timed on one core too).
+fn parsed(files: &[LoadedFile]) -> Vec<(&LoadedFile, tree_sitter::Tree)> {
+    files
+        .iter()
+        .filter_map(|f| {
+            let tree = syntax::parse_tree_sitter(f.lang.info(), &f.text, None, syntax::NEVER)?;
+            Some((f, tree))
+        })
+        .collect()
+}
+
 /// The tags and imports query over every tree of `trees`, by `run_query` (its pruned walk)
 /// or by a walk of every node; the number of matches.
 fn per_file_query(trees: &[(&LoadedFile, tree_sitter::Tree)], every_node: bool) -> usize {
@@ -193,7 +207,7 @@ fn per_file_query(trees: &[(&LoadedFile, tree_sitter::Tree)], every_node: bool) 
         let lang = file.lang.info();
         let count = |_: &tree_sitter::QueryMatch| matches += 1;
         if every_node {
-            testing::run_query_entering_every_node(
+            syntax::run_query_entering_every_node(
                 lang,
                 QueryKind::PerFile,
                 tree,
@@ -222,13 +236,7 @@ fn bench_query_walk(c: &mut Criterion) {
         .sample_size(10)
         .measurement_time(Duration::from_secs(10));
     for (name, files) in &sets {
-        let trees: Vec<(&LoadedFile, tree_sitter::Tree)> = files
-            .iter()
-            .filter_map(|f| {
-                let tree = syntax::parse_tree_sitter(f.lang.info(), &f.text, None, syntax::NEVER)?;
-                Some((f, tree))
-            })
-            .collect();
+        let trees = parsed(files);
         assert_eq!(per_file_query(&trees, false), per_file_query(&trees, true));
         for (id, every_node) in [("every_node", true), ("pruned", false)] {
             group.bench_with_input(BenchmarkId::new(id, name), &trees, |b, trees| {
@@ -237,6 +245,7 @@ fn bench_query_walk(c: &mut Criterion) {
         }
     }
     group.finish();
+    bench_locals_cursor(c, &sets);
     let mut group = c.benchmark_group("kind_graph");
     for (name, grammar, node_types) in [
         (
@@ -254,6 +263,53 @@ fn bench_query_walk(c: &mut Criterion) {
         group.bench_function(name, |b| {
             b.iter(|| black_box(KindGraph::new(&grammar, node_types, &[]).is_ok()))
         });
+    }
+    group.finish();
+}
+
+/// The locals query over every tree: by `run_query`, or by one cursor over each whole tree
+/// with every pattern enabled (`#scope?` left undecided); the number of matches.
+fn locals_query(trees: &[(&LoadedFile, tree_sitter::Tree)], one_cursor: bool) -> usize {
+    use tree_sitter::StreamingIterator;
+    let mut matches = 0;
+    let mut cursor = tree_sitter::QueryCursor::new();
+    for (file, tree) in trees {
+        let lang = file.lang.info();
+        if one_cursor {
+            let Some(query) = lang.query(QueryKind::Locals) else {
+                continue;
+            };
+            cursor.set_max_start_depth(Some(syntax::MAX_START_DEPTH));
+            let mut found = cursor.matches(query, tree.root_node(), file.text.as_bytes());
+            while found.next().is_some() {
+                matches += 1;
+            }
+        } else {
+            syntax::run_query(
+                lang,
+                QueryKind::Locals,
+                tree,
+                &file.text,
+                syntax::NEVER,
+                |_| matches += 1,
+            );
+        }
+    }
+    matches
+}
+
+fn bench_locals_cursor(c: &mut Criterion, sets: &[(String, Vec<LoadedFile>)]) {
+    let mut group = c.benchmark_group("locals_query");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(10));
+    for (name, files) in sets {
+        let trees = parsed(files);
+        for (id, one_cursor) in [("cursor_at_each_root", false), ("one_cursor", true)] {
+            group.bench_with_input(BenchmarkId::new(id, name), &trees, |b, trees| {
+                b.iter(|| black_box(locals_query(trees, one_cursor)))
+            });
+        }
     }
     group.finish();
 }
@@ -677,6 +733,20 @@ fn print_ratios() {
                 every_node / 1e6,
                 pruned / 1e6,
                 every_node / pruned
+            ));
+        }
+    }
+    for name in &names {
+        if let (Some(each_root), Some(one_cursor)) = (
+            mean_ns(&format!("locals_query/cursor_at_each_root/{name}")),
+            mean_ns(&format!("locals_query/one_cursor/{name}")),
+        ) {
+            lines.push(format!(
+                "locals query {name}: a cursor at each root {:.1} ms vs one cursor over the \
+                 tree {:.1} ms, #scope? undecided = {:.2}x",
+                each_root / 1e6,
+                one_cursor / 1e6,
+                each_root / one_cursor
             ));
         }
     }

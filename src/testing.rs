@@ -92,26 +92,6 @@ pub fn hooks() -> &'static TestHooks {
     HOOKS.get_or_init(|| TestHooks::from_lookup(|name| std::env::var(name).ok()))
 }
 
-/// [`crate::syntax::run_query`] with a walk that enters every node of the tree, not only
-/// those that can hold a pattern's start: the pruned walk's matches must be exactly these.
-pub fn run_query_entering_every_node<'t>(
-    lang: &crate::lang::Language,
-    kind: crate::lang::QueryKind,
-    tree: &'t tree_sitter::Tree,
-    text: &str,
-    on_match: impl FnMut(&tree_sitter::QueryMatch<'_, 't>),
-) -> bool {
-    crate::syntax::walk_query(
-        lang,
-        kind,
-        tree,
-        text,
-        crate::syntax::NEVER,
-        crate::syntax::Descent::Everywhere,
-        on_match,
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

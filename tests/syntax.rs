@@ -449,7 +449,7 @@ fn assert_walks_agree(lang: &Language, text: &str, what: &str) {
     };
     for &kind in QueryKind::ALL.iter().chain([&QueryKind::PerFile]) {
         let mut everywhere = Vec::new();
-        let ran_everywhere = testing::run_query_entering_every_node(lang, kind, &tree, text, |m| {
+        let ran_everywhere = syntax::run_query_entering_every_node(lang, kind, &tree, text, |m| {
             everywhere.push(facts(m))
         });
         let mut pruned = Vec::new();

@@ -17,7 +17,7 @@
 
 use tree_sitter::{Node, QueryMatch, StreamingIterator, Tree};
 
-use super::Interrupt;
+use super::{Interrupt, NEVER};
 use crate::lang::{Language, QueryKind, ScopeFilter};
 
 /// Tree depth below which no pattern starts matching. Pathologically deep trees make some
@@ -42,17 +42,29 @@ pub fn run_query<'t>(
     walk_query(lang, kind, tree, text, interrupt, Descent::Pruned, on_match)
 }
 
+/// [`run_query`] with a walk that enters every node, not only those that can hold a
+/// pattern's start: the reference the tests and benchmarks hold `run_query` to (the same
+/// matches, in the same order).
+pub fn run_query_entering_every_node<'t>(
+    lang: &Language,
+    kind: QueryKind,
+    tree: &'t Tree,
+    text: &str,
+    on_match: impl FnMut(&QueryMatch<'_, 't>),
+) -> bool {
+    walk_query(lang, kind, tree, text, NEVER, Descent::Everywhere, on_match)
+}
+
 /// Which nodes the walk for pattern starts enters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Descent {
+enum Descent {
     /// Those whose kind can hold a root, or that have an error below them.
     Pruned,
-    /// Every node: what the pruned walk must agree with (`testing.rs`).
     Everywhere,
 }
 
 /// [`run_query`], entering the nodes `descent` says.
-pub(crate) fn walk_query<'t>(
+fn walk_query<'t>(
     lang: &Language,
     kind: QueryKind,
     tree: &'t Tree,
