@@ -18,6 +18,15 @@
 //!   line must cost what they cost anywhere (`benches/long_lines.py` runs the binary on
 //!   2 and 10 MB files).
 //!
+//! - `query_walk`: the tags and imports query (`QueryKind::PerFile`) over every file's
+//!   tree, parsed beforehand, on one core: `run_query`'s walk, which enters only the nodes
+//!   that can hold a pattern's start, against a walk of every node (checked first to find
+//!   the same matches). `kind_graph/*`: reading a grammar's `node-types.json` into the
+//!   table that walk consults, once per language and process, on first use.
+//!   `locals_query`: the locals query as `run_query` runs it (a cursor started at each of
+//!   its roots) against one cursor over the whole tree, which would still have to decide
+//!   `#scope?` from each match's ancestors (not counted): whether that is worth building.
+//!
 //! After the run, the ratios between each measurement and its baseline are printed.
 
 use std::{hint::black_box, path::PathBuf, time::Duration};
@@ -27,7 +36,7 @@ use rayon::prelude::*;
 use sextant::{
     checks::file_diagnostics,
     ide::{AnalysisHost, CheckQuery, FormatOptions, ReferenceQuery, RenameOptions, SymbolQuery},
-    lang::registry,
+    lang::{KindGraph, QueryKind, registry},
     semantic::{index::symbol_index, symbols::file_symbols},
     syntax,
     workspace::{Host, LoadOptions, LoadedFile},
@@ -175,6 +184,132 @@ fn bench_cold_index(c: &mut Criterion) {
                 })
             },
         );
+    }
+    group.finish();
+}
+
+/// Each file with its tree (one core: the queries over them are timed on one core too).
+fn parsed(files: &[LoadedFile]) -> Vec<(&LoadedFile, tree_sitter::Tree)> {
+    files
+        .iter()
+        .filter_map(|f| {
+            let tree = syntax::parse_tree_sitter(f.lang.info(), &f.text, None, syntax::NEVER)?;
+            Some((f, tree))
+        })
+        .collect()
+}
+
+/// The tags and imports query over every tree of `trees`, by `run_query` (its pruned walk)
+/// or by a walk of every node; the number of matches.
+fn per_file_query(trees: &[(&LoadedFile, tree_sitter::Tree)], every_node: bool) -> usize {
+    let mut matches = 0;
+    for (file, tree) in trees {
+        let lang = file.lang.info();
+        let count = |_: &tree_sitter::QueryMatch| matches += 1;
+        if every_node {
+            syntax::run_query_entering_every_node(
+                lang,
+                QueryKind::PerFile,
+                tree,
+                &file.text,
+                count,
+            );
+        } else {
+            syntax::run_query(
+                lang,
+                QueryKind::PerFile,
+                tree,
+                &file.text,
+                syntax::NEVER,
+                count,
+            );
+        }
+    }
+    matches
+}
+
+fn bench_query_walk(c: &mut Criterion) {
+    let mut sets = vec![("generated".to_string(), generated_workspace())];
+    sets.extend(corpus());
+    let mut group = c.benchmark_group("query_walk");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(10));
+    for (name, files) in &sets {
+        let trees = parsed(files);
+        assert_eq!(per_file_query(&trees, false), per_file_query(&trees, true));
+        for (id, every_node) in [("every_node", true), ("pruned", false)] {
+            group.bench_with_input(BenchmarkId::new(id, name), &trees, |b, trees| {
+                b.iter(|| black_box(per_file_query(trees, every_node)))
+            });
+        }
+    }
+    group.finish();
+    bench_locals_cursor(c, &sets);
+    let mut group = c.benchmark_group("kind_graph");
+    for (name, grammar, node_types) in [
+        (
+            "python",
+            tree_sitter_python::LANGUAGE,
+            tree_sitter_python::NODE_TYPES,
+        ),
+        (
+            "tsx",
+            tree_sitter_typescript::LANGUAGE_TSX,
+            tree_sitter_typescript::TSX_NODE_TYPES,
+        ),
+    ] {
+        let grammar: tree_sitter::Language = grammar.into();
+        group.bench_function(name, |b| {
+            b.iter(|| black_box(KindGraph::new(&grammar, node_types, &[]).is_ok()))
+        });
+    }
+    group.finish();
+}
+
+/// The locals query over every tree: by `run_query`, or by one cursor over each whole tree
+/// with every pattern enabled (`#scope?` left undecided); the number of matches.
+fn locals_query(trees: &[(&LoadedFile, tree_sitter::Tree)], one_cursor: bool) -> usize {
+    use tree_sitter::StreamingIterator;
+    let mut matches = 0;
+    let mut cursor = tree_sitter::QueryCursor::new();
+    for (file, tree) in trees {
+        let lang = file.lang.info();
+        if one_cursor {
+            let Some(query) = lang.query(QueryKind::Locals) else {
+                continue;
+            };
+            cursor.set_max_start_depth(Some(syntax::MAX_START_DEPTH));
+            let mut found = cursor.matches(query, tree.root_node(), file.text.as_bytes());
+            while found.next().is_some() {
+                matches += 1;
+            }
+        } else {
+            syntax::run_query(
+                lang,
+                QueryKind::Locals,
+                tree,
+                &file.text,
+                syntax::NEVER,
+                |_| matches += 1,
+            );
+        }
+    }
+    matches
+}
+
+fn bench_locals_cursor(c: &mut Criterion, sets: &[(String, Vec<LoadedFile>)]) {
+    let mut group = c.benchmark_group("locals_query");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(10));
+    for (name, files) in sets {
+        let trees = parsed(files);
+        for (id, one_cursor) in [("cursor_at_each_root", false), ("one_cursor", true)] {
+            group.bench_with_input(BenchmarkId::new(id, name), &trees, |b, trees| {
+                b.iter(|| black_box(locals_query(trees, one_cursor)))
+            });
+        }
     }
     group.finish();
 }
@@ -587,6 +722,34 @@ fn print_ratios() {
             one_line / with_newlines
         ));
     }
+    for name in &names {
+        if let (Some(every_node), Some(pruned)) = (
+            mean_ns(&format!("query_walk/every_node/{name}")),
+            mean_ns(&format!("query_walk/pruned/{name}")),
+        ) {
+            lines.push(format!(
+                "tags and imports query {name}: walk of every node {:.1} ms vs pruned walk \
+                 {:.1} ms = {:.2}x",
+                every_node / 1e6,
+                pruned / 1e6,
+                every_node / pruned
+            ));
+        }
+    }
+    for name in &names {
+        if let (Some(each_root), Some(one_cursor)) = (
+            mean_ns(&format!("locals_query/cursor_at_each_root/{name}")),
+            mean_ns(&format!("locals_query/one_cursor/{name}")),
+        ) {
+            lines.push(format!(
+                "locals query {name}: a cursor at each root {:.1} ms vs one cursor over the \
+                 tree {:.1} ms, #scope? undecided = {:.2}x",
+                each_root / 1e6,
+                one_cursor / 1e6,
+                each_root / one_cursor
+            ));
+        }
+    }
     if !lines.is_empty() {
         println!("\nratios (medians, same run):");
         for l in lines {
@@ -603,6 +766,7 @@ fn main() {
     bench_repeated_edits(&mut c);
     bench_search(&mut c);
     bench_long_line(&mut c);
+    bench_query_walk(&mut c);
     c.final_summary();
     print_ratios();
 }

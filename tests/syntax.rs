@@ -15,9 +15,10 @@ use proptest::{
 };
 use sextant::{
     ide::ParseOptions,
-    lang::{Language, registry},
+    lang::{Language, QueryKind, registry},
     semantic::symbols,
     syntax::{self, LineCol},
+    testing,
 };
 use support::{assert_snapshot, fixtures_dir, host, parse_fixture};
 
@@ -166,6 +167,8 @@ fn truncated_fixtures_are_lossless() {
             if text.is_char_boundary(cut) {
                 assert_lossless(lang, &text[..cut]);
                 assert_lossless(lang, &text[cut..]);
+                assert_walks_agree(lang, &text[..cut], &format!("{path} cut at {cut}"));
+                assert_walks_agree(lang, &text[cut..], &format!("{path} from {cut}"));
             }
             cut += step;
         }
@@ -268,7 +271,7 @@ fn collect_fixture_texts(dir: &std::path::Path, out: &mut Vec<(String, String)>)
 
 fn fuzz_config() -> Config {
     Config {
-        cases: sextant::testing::fuzz_cases(),
+        cases: testing::fuzz_cases(),
         failure_persistence: None,
         ..Config::default()
     }
@@ -294,6 +297,7 @@ fn reference_positions(text: &str) -> Vec<Option<LineCol>> {
 /// positions equal to counting lines and characters from the start.
 fn assert_invariants(lang: &Language, text: &str) {
     assert_lossless(lang, text);
+    assert_walks_agree(lang, text, "fuzzed input");
     let extraction = symbols::extract(lang, text).symbols;
     assert_eq!(extraction.summaries.len(), extraction.positions.len());
     let reference = reference_positions(text);
@@ -422,4 +426,178 @@ fn fuzz_mutated_fixtures_keep_the_invariants() {
             Ok(())
         })
         .unwrap();
+}
+
+// ---------------------------------------------------------------------------------------
+// `run_query`'s walk, which enters only the nodes that can hold a pattern's start
+
+/// A match as plain data: its pattern, and each capture's index, kind and bytes.
+type MatchFacts = (usize, Vec<(u32, u16, usize, usize)>);
+
+/// Each of `lang`'s queries over `text` finds the same matches, in the same order, whether
+/// its walk enters every node or only those that can hold a pattern's start.
+fn assert_walks_agree(lang: &Language, text: &str, what: &str) {
+    let Some(tree) = syntax::parse_tree_sitter(lang, text, None, syntax::NEVER) else {
+        return;
+    };
+    let facts = |m: &tree_sitter::QueryMatch| -> MatchFacts {
+        let captures = m.captures().iter().map(|c| {
+            let node = c.node;
+            (c.index, node.kind_id(), node.start_byte(), node.end_byte())
+        });
+        (m.pattern_index, captures.collect())
+    };
+    for &kind in QueryKind::ALL.iter().chain([&QueryKind::PerFile]) {
+        let mut everywhere = Vec::new();
+        let ran_everywhere = syntax::run_query_entering_every_node(lang, kind, &tree, text, |m| {
+            everywhere.push(facts(m))
+        });
+        let mut pruned = Vec::new();
+        let ran_pruned = syntax::run_query(lang, kind, &tree, text, syntax::NEVER, |m| {
+            pruned.push(facts(m))
+        });
+        assert_eq!(ran_pruned, ran_everywhere, "{} {kind:?}: {what}", lang.id);
+        assert!(
+            pruned == everywhere,
+            "{} {kind:?}: {what}: {} matches pruned, {} everywhere",
+            lang.id,
+            pruned.len(),
+            everywhere.len()
+        );
+    }
+}
+
+/// Files of the languages sextant knows under `dir`, by path.
+fn collect_sources(dir: &std::path::Path, out: &mut Vec<(String, String)>) {
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            collect_sources(&path, out);
+        } else if registry().for_path(&path, None).is_some()
+            && let Ok(text) = std::fs::read_to_string(&path)
+        {
+            out.push((path.display().to_string(), text));
+        }
+    }
+}
+
+#[test]
+fn pruned_walk_finds_the_matches_of_a_walk_of_every_node() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut sources = Vec::new();
+    for dir in ["src", "tests", "benches", "scripts", "vendor"] {
+        collect_sources(&root.join(dir), &mut sources);
+    }
+    collect_fixture_texts(&fixtures_dir(), &mut sources);
+    let mut per_language: std::collections::BTreeMap<&str, usize> = Default::default();
+    for (path, text) in &sources {
+        let Some(lang) = registry().for_path(std::path::Path::new(path), Some(text.as_bytes()))
+        else {
+            continue;
+        };
+        *per_language.entry(lang.id.as_str()).or_default() += 1;
+        assert_walks_agree(lang, text, path);
+    }
+    for lang in registry().all() {
+        let files = per_language.get(lang.id.as_str()).copied().unwrap_or(0);
+        assert!(files >= 2, "{}: only {files} files", lang.id);
+    }
+}
+
+#[test]
+fn pruned_walk_skips_kinds_that_hold_no_pattern_start() {
+    let kind_id = |lang: &Language, name: &str| {
+        (0..lang.grammar.node_kind_count() as u16)
+            .find(|&id| {
+                lang.grammar.node_kind_is_named(id)
+                    && lang.grammar.node_kind_for_id(id) == Some(name)
+            })
+            .unwrap()
+    };
+    let may_start_below = |lang: &str, name: &str| {
+        let lang = registry().by_id(lang).unwrap();
+        let roots = lang.query_roots(QueryKind::PerFile).unwrap();
+        roots.may_start_below(kind_id(lang, name))
+    };
+    // No statement, so no definition or import, can sit inside a Python call; a function's
+    // body can hold a class, and a class definition's an import.
+    assert!(!may_start_below("python", "call"));
+    assert!(!may_start_below("python", "string"));
+    assert!(may_start_below("python", "block"));
+    assert!(may_start_below("python", "class_definition"));
+    // A Rust block can hold items; Go's patterns start at the top level only (a function,
+    // a method, an import, or the file for the rest), so no Go block need be entered.
+    assert!(may_start_below("rust", "block"));
+    assert!(may_start_below("rust", "closure_expression"));
+    assert!(!may_start_below("go", "block"));
+    assert!(may_start_below("typescript", "arrow_function"));
+    assert!(!may_start_below("rust", "string_literal"));
+    assert!(!may_start_below("go", "interpreted_string_literal"));
+    for lang in registry().all() {
+        let roots = lang.query_roots(QueryKind::PerFile).unwrap();
+        let skipped = (0..lang.grammar.node_kind_count() as u16)
+            .filter(|&id| lang.grammar.node_kind_is_visible(id) && !roots.may_start_below(id))
+            .count();
+        assert!(skipped > 0, "{}: the walk enters every kind", lang.id);
+        assert!(lang.kind_graph().is_some(), "{}", lang.id);
+    }
+}
+
+#[test]
+fn pruned_walk_enters_trees_with_errors() {
+    // Statements where only expressions can be: error recovery puts them in ERROR nodes
+    // or lifts them out; either way each definition and import is still found.
+    let cases = [
+        (
+            "python",
+            "f(\n    from a import b\n)\n",
+            vec!["from a import b"],
+        ),
+        (
+            "python",
+            "x = [\n    def f(): pass\n]\n",
+            vec!["def f(): pass"],
+        ),
+        (
+            "python",
+            "x = {\n  1: class C: pass\n}\n",
+            vec!["class C: pass"],
+        ),
+        (
+            "python",
+            "print(\"a\" + (\nimport os\ndef h(): pass\n",
+            vec!["import os", "def h(): pass"],
+        ),
+        (
+            "go",
+            "package p\n\nfunc a() {\n\tif x {\n\t\timport \"os\"\n\t}\n}\n",
+            vec!["func a() {\n\tif x {\n\t\timport \"os\"\n\t}\n}"],
+        ),
+        (
+            "rust",
+            "static S: &str = \"a\" pub type Foo;\n",
+            vec!["static S: &str = \"a\"", "pub type Foo"],
+        ),
+        (
+            "rust",
+            "macro_rules! m { pub type Foo; }\n",
+            vec!["macro_rules! m {", "pub type Foo; }"],
+        ),
+    ];
+    for (lang, text, definitions) in cases {
+        let lang = registry().by_id(lang).unwrap();
+        let tree = syntax::parse_tree_sitter(lang, text, None, syntax::NEVER).unwrap();
+        assert!(tree.root_node().has_error(), "{text:?}");
+        assert_walks_agree(lang, text, text);
+        let mut found = Vec::new();
+        syntax::run_query(lang, QueryKind::PerFile, &tree, text, syntax::NEVER, |m| {
+            let outermost = m
+                .captures()
+                .iter()
+                .map(|c| c.node)
+                .max_by_key(|n| n.byte_range().len());
+            found.extend(outermost.and_then(|n| n.utf8_text(text.as_bytes()).ok()));
+        });
+        assert_eq!(found, definitions, "{text:?}");
+    }
 }

@@ -6,11 +6,13 @@
 
 mod family;
 mod grammars;
+mod kinds;
 mod roots;
 mod scopes;
 mod splice;
 
 pub use family::Family;
+pub use kinds::KindGraph;
 pub use roots::PatternRoots;
 pub use scopes::{NodeKindSet, ScopeFilter};
 
@@ -125,6 +127,8 @@ struct LanguageSpec {
     attached: Vec<String>,
     #[serde(default)]
     wrappers: Vec<String>,
+    #[serde(default)]
+    aliases: BTreeMap<String, String>,
 }
 
 fn one_blank_line() -> usize {
@@ -154,6 +158,11 @@ pub struct Language {
     pub family: Family,
     pub keywords: Vec<String>,
     pub grammar: tree_sitter::Language,
+    /// The grammar's `node-types.json`, read (into `kind_graph`) on first use, with the
+    /// kinds it names without describing and what they are aliases of.
+    node_types: &'static str,
+    kind_aliases: Vec<(String, String)>,
+    kind_graph: OnceLock<Option<KindGraph>>,
     /// Node kinds that open a scope, for the `#scope?` predicate (see `scopes.rs`).
     pub scopes: NodeKindSet,
     /// Node kinds just before a definition that belong to it (decorators, attributes),
@@ -242,13 +251,32 @@ impl Language {
     }
 
     /// The node kinds where the query's patterns start, when they can be known (see
-    /// `roots.rs`); `None` means the whole tree must be searched.
+    /// `roots.rs`), and which kinds can hold them; `None` means the whole tree must be
+    /// searched.
     pub fn query_roots(&self, kind: QueryKind) -> Option<&PatternRoots> {
         let query = self.query(kind)?;
         let source = self.query_sources.get(&kind)?;
         self.roots
             .get(&kind)?
-            .get_or_init(|| roots::pattern_roots(&self.grammar, query, source))
+            .get_or_init(|| {
+                let roots = roots::pattern_roots(&self.grammar, query, source)?;
+                // The locals query's roots include `identifier`, which nearly every kind can
+                // hold: over the standard library its walk would still enter 7,391,371 of
+                // 7,476,553 nodes. It walks every node (docs/performance.md).
+                Some(match kind {
+                    QueryKind::Locals => roots,
+                    _ => roots.held_by(self.kind_graph()),
+                })
+            })
+            .as_ref()
+    }
+
+    /// Which node kinds may hold which (`kinds.rs`); `None` if the grammar's
+    /// `node-types.json` cannot be read (a test holds that every one can), and then every
+    /// kind may hold any.
+    pub fn kind_graph(&self) -> Option<&KindGraph> {
+        self.kind_graph
+            .get_or_init(|| KindGraph::new(&self.grammar, self.node_types, &self.kind_aliases).ok())
             .as_ref()
     }
 
@@ -389,7 +417,7 @@ fn build_registry(text: &str) -> Result<Registry, String> {
     let spec: RegistrySpec = toml::from_str(text).map_err(|e| e.to_string())?;
     let mut languages = Vec::new();
     for (index, lang) in spec.language.into_iter().enumerate() {
-        let grammar = grammars::grammar(&lang.grammar)
+        let (grammar, node_types) = grammars::grammar(&lang.grammar)
             .ok_or_else(|| format!("language {}: unknown grammar {:?}", lang.id, lang.grammar))?;
         let identifier = regex::Regex::new(&format!("^(?:{})$", lang.identifier))
             .map_err(|e| format!("language {}: identifier pattern: {e}", lang.id))?;
@@ -439,6 +467,9 @@ fn build_registry(text: &str) -> Result<Registry, String> {
             family: lang.family,
             keywords: lang.keywords,
             grammar,
+            node_types,
+            kind_aliases: lang.aliases.into_iter().collect(),
+            kind_graph: OnceLock::new(),
             scopes,
             attached,
             wrappers,

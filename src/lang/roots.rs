@@ -4,8 +4,11 @@
 //! pattern (the cursor inspects every node). When every pattern is rooted at named node
 //! kinds, a plain tree walk can find the candidate roots instead and start the cursor only
 //! there, with a start depth of 0 so that it descends no further than the pattern needs.
+//! The walk itself need not enter a node whose kind can hold no root (`kinds.rs`).
 
 use std::collections::HashSet;
+
+use super::kinds::KindGraph;
 
 /// Kinds (by id) at which some pattern starts, plus whether `ERROR` nodes are roots. A
 /// pattern rooted at a wildcard whose first required child is a named kind (`(_ value:
@@ -17,6 +20,9 @@ pub struct PatternRoots {
     kinds: Vec<bool>,
     parent_of: Vec<bool>,
     pub error_nodes: bool,
+    /// For each kind id, whether a node of it may hold below it a root or the child of a
+    /// parent that is one; `None` when any kind may.
+    holders: Option<Vec<bool>>,
 }
 
 impl PatternRoots {
@@ -31,6 +37,27 @@ impl PatternRoots {
             .get(kind_id as usize)
             .copied()
             .unwrap_or(false)
+    }
+
+    /// Whether a node of this kind may hold, below it, a node where a pattern starts. One
+    /// with an error below it may whatever its kind: a walk enters it too.
+    pub fn may_start_below(&self, kind_id: u16) -> bool {
+        self.holders
+            .as_ref()
+            .is_none_or(|h| h.get(kind_id as usize).copied().unwrap_or(true))
+    }
+
+    /// These roots, knowing from `graph` which kinds can hold them (without it, any kind
+    /// may).
+    pub fn held_by(mut self, graph: Option<&KindGraph>) -> PatternRoots {
+        let sought: Vec<bool> = self
+            .kinds
+            .iter()
+            .zip(&self.parent_of)
+            .map(|(root, child)| *root || *child)
+            .collect();
+        self.holders = graph.and_then(|g| g.holders_of(&sought));
+        self
     }
 }
 
@@ -74,6 +101,7 @@ pub fn pattern_roots(
         kinds,
         parent_of,
         error_nodes,
+        holders: None,
     })
 }
 

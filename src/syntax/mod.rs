@@ -26,7 +26,8 @@ use std::sync::Arc;
 pub use incremental::{Pin, TreeCache};
 pub use line_index::{ColumnIndex, ColumnUnit, LineCol, LineIndex, line_starts};
 pub use parser::{parse_range, parse_tree_sitter, with_parser};
-pub use query::{MAX_START_DEPTH, run_query};
+
+pub use query::{MAX_START_DEPTH, run_query, run_query_entering_every_node};
 pub use rowan::{TextRange, TextSize};
 
 use crate::lang::{LangId, Language};

@@ -5,7 +5,10 @@
 //! When every pattern is rooted at known node kinds (`lang/roots.rs`), a plain walk finds
 //! the nodes where a pattern can start and the cursor starts only there: a cursor over a
 //! whole tree costs about half a parse even for one trivial pattern. Tags use it today;
-//! locals, imports, indents and folds will too.
+//! locals, imports, indents and folds will too. The walk enters a node only if its kind
+//! can hold a root (by the grammar's `node-types.json`, `lang/kinds.rs`) or it has an
+//! error below it: a pattern starts at the same nodes, in the same scopes, as in a walk of
+//! every node.
 //!
 //! The runner also evaluates the engine's own predicate, `#scope?` (`lang/scopes.rs`): the
 //! walk knows the nearest enclosing scope of every node; where no scoped pattern can hold
@@ -14,7 +17,7 @@
 
 use tree_sitter::{Node, QueryMatch, StreamingIterator, Tree};
 
-use super::Interrupt;
+use super::{Interrupt, NEVER};
 use crate::lang::{Language, QueryKind, ScopeFilter};
 
 /// Tree depth below which no pattern starts matching. Pathologically deep trees make some
@@ -34,6 +37,40 @@ pub fn run_query<'t>(
     tree: &'t Tree,
     text: &str,
     interrupt: Interrupt,
+    on_match: impl FnMut(&QueryMatch<'_, 't>),
+) -> bool {
+    walk_query(lang, kind, tree, text, interrupt, Descent::Pruned, on_match)
+}
+
+/// [`run_query`] with a walk that enters every node, not only those that can hold a
+/// pattern's start: the reference the tests and benchmarks hold `run_query` to (the same
+/// matches, in the same order).
+pub fn run_query_entering_every_node<'t>(
+    lang: &Language,
+    kind: QueryKind,
+    tree: &'t Tree,
+    text: &str,
+    on_match: impl FnMut(&QueryMatch<'_, 't>),
+) -> bool {
+    walk_query(lang, kind, tree, text, NEVER, Descent::Everywhere, on_match)
+}
+
+/// Which nodes the walk for pattern starts enters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Descent {
+    /// Those whose kind can hold a root, or that have an error below them.
+    Pruned,
+    Everywhere,
+}
+
+/// [`run_query`], entering the nodes `descent` says.
+fn walk_query<'t>(
+    lang: &Language,
+    kind: QueryKind,
+    tree: &'t Tree,
+    text: &str,
+    interrupt: Interrupt,
+    descent: Descent,
     mut on_match: impl FnMut(&QueryMatch<'_, 't>),
 ) -> bool {
     let Some(query) = lang.query(kind) else {
@@ -99,7 +136,11 @@ pub fn run_query<'t>(
                 &mut on_match,
             );
         }
-        if depth < MAX_START_DEPTH && walk.goto_first_child() {
+        let enter = match descent {
+            Descent::Pruned => roots.may_start_below(node.kind_id()) || node.has_error(),
+            Descent::Everywhere => true,
+        };
+        if enter && depth < MAX_START_DEPTH && walk.goto_first_child() {
             ancestors.push(node);
             scopes.push(if lang.scopes.contains(node.kind_id()) {
                 Some(node.kind_id())
