@@ -128,7 +128,7 @@ fn clone_files(files: &[LoadedFile]) -> Vec<LoadedFile> {
 
 /// What `Host::load` does after reading: every file's symbols on all cores, then the index.
 fn index_all(host: &Host) {
-    host.analysis().prime_caches(&|| {}).unwrap();
+    host.analysis().prime_caches(&|_| {}).unwrap();
     black_box(());
 }
 
@@ -178,7 +178,7 @@ fn bench_cold_index(c: &mut Criterion) {
                         identifiers: false,
                         diagnostics: true,
                     };
-                    host.analysis().prime_caches_with(priming, &|| {}).unwrap();
+                    host.analysis().prime_caches_with(priming, &|_| {}).unwrap();
                     black_box(());
                     host
                 })

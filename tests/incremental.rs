@@ -1001,7 +1001,7 @@ fn a_cold_check_parses_each_file_about_once() {
     let fixture = chained_modules(FILES);
     // Indexing and then checking: the index's trees are gone when the check starts.
     let (apart, _) = logged_host_with(&fixture);
-    apart.analysis().prime_caches(&|| {}).unwrap();
+    apart.analysis().prime_caches(&|_| {}).unwrap();
     let checked = apart.analysis().check(&Default::default()).unwrap();
     assert_eq!(checked.summary.total, 0, "{:?}", checked.diagnostics);
     assert!(parses(&apart) >= (FILES * 2) as u64, "{}", parses(&apart));
@@ -1014,7 +1014,7 @@ fn a_cold_check_parses_each_file_about_once() {
     };
     together
         .analysis()
-        .prime_caches_with(priming, &|| {})
+        .prime_caches_with(priming, &|_| {})
         .unwrap();
     let parsed = parses(&together);
     let checked = together.analysis().check(&Default::default()).unwrap();
@@ -1740,4 +1740,31 @@ fn a_reference_search_over_many_compressed_texts_keeps_a_bounded_number_of_name_
     // the answer is the same.
     assert_eq!(search(&compressed), (total, files_searched, lines));
     assert_eq!(executed_names(&log), 0);
+}
+
+#[test]
+fn a_check_tells_the_largest_files_done_first_and_every_file_once() {
+    // A memory limit is looked at as each file is told done (`watch_memory` in
+    // workspace/live.rs): the largest files (`LARGE_FILE_BYTES`, 256 KiB, and over),
+    // checked first, must be told as they end.
+    let large = |lines: usize| "x = 1\n".repeat(lines);
+    let fixture = format!(
+        "//- big.py\n{}//- bigger.py\n{}//- a.py\nA = 1\n//- b.py\nB = 2\n//- c.py\nC = 3\n",
+        large(50_000),
+        large(60_000)
+    );
+    let (host, _) = logged_host_with(&fixture);
+    let told = Mutex::new(Vec::new());
+    let priming = sextant::ide::Priming {
+        identifiers: false,
+        diagnostics: true,
+    };
+    host.analysis()
+        .prime_caches_with(priming, &|bytes| told.lock().unwrap().push(bytes))
+        .unwrap();
+    let told = told.into_inner().unwrap();
+    assert_eq!(told[..2], [360_000, 300_000], "the largest first: {told:?}");
+    let mut rest = told[2..].to_vec();
+    rest.sort();
+    assert_eq!(rest, [6, 6, 6], "then each other file, once");
 }

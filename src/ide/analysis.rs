@@ -6,7 +6,12 @@
 //! revision (or the request's own cancellation) interrupts it. Cancellation is caught in
 //! [`Analysis::with`], nowhere else.
 
-use std::{collections::HashMap, panic::AssertUnwindSafe, path::PathBuf, sync::Arc};
+use std::{
+    collections::{HashMap, HashSet},
+    panic::AssertUnwindSafe,
+    path::PathBuf,
+    sync::Arc,
+};
 
 use rayon::prelude::*;
 
@@ -57,7 +62,7 @@ fn compile_queries(db: &dyn Db, files: &[SourceFile], diagnostics: bool) {
 }
 
 /// A file this large or larger is checked before the others (see `prime_caches_by_shard`).
-const LARGE_FILE_BYTES: usize = 256 << 10;
+pub const LARGE_FILE_BYTES: usize = 256 << 10;
 
 /// The workspace's files of at least [`LARGE_FILE_BYTES`], the largest first.
 fn largest_first(db: &dyn Db, files: &[SourceFile]) -> Vec<SourceFile> {
@@ -927,8 +932,8 @@ impl Analysis {
 
     /// Computes what later requests will need (every file's symbols and identifiers, then
     /// the workspace symbol index and identifier index) on all cores. `on_file` is called
-    /// after each file.
-    pub fn prime_caches(&self, on_file: &(dyn Fn() + Sync)) -> Cancellable<()> {
+    /// after each file, with its length in bytes.
+    pub fn prime_caches(&self, on_file: &(dyn Fn(usize) + Sync)) -> Cancellable<()> {
         let priming = Priming {
             identifiers: true,
             diagnostics: false,
@@ -941,7 +946,7 @@ impl Analysis {
     pub fn prime_caches_with(
         &self,
         priming: Priming,
-        on_file: &(dyn Fn() + Sync),
+        on_file: &(dyn Fn(usize) + Sync),
     ) -> Cancellable<()> {
         self.prime_caches_by_shard(priming, on_file, &|_| {})
     }
@@ -953,7 +958,7 @@ impl Analysis {
     pub fn prime_caches_by_shard(
         &self,
         priming: Priming,
-        on_file: &(dyn Fn() + Sync),
+        on_file: &(dyn Fn(usize) + Sync),
         on_shard: &(dyn Fn(u32) + Sync),
     ) -> Cancellable<()> {
         let Priming {
@@ -996,29 +1001,39 @@ impl Analysis {
                     crate::checks::recorded_diagnostics(db, workspace, file);
                 }
             };
+            // Done with a file's text for now: keep it compressed. Not on a warm start,
+            // which reads the texts only to hash them, and leaves compressing to the first
+            // idle moment.
+            let done_with = |db: &dyn Db, file: SourceFile| {
+                if compress {
+                    file.stored_text(db).compact();
+                }
+                on_file(file.text_len(db));
+            };
             // A check's peak is what it holds plus the tree of the file being checked, and
             // what it holds grows as it goes (diagnostics, the tables kept): the largest
             // files are checked first, one at a time, while the least is held. One
-            // generated file of 1.4 MB has a tree of 87 MB.
+            // generated file of 1.4 MB has a tree of 87 MB. Each is told done as it ends,
+            // so that a memory limit is looked at before the next.
+            let mut checked_first = HashSet::new();
             if diagnostics {
                 for file in largest_first(db, workspace.files(db)) {
                     prime_file(db, file);
+                    done_with(db, file);
+                    checked_first.insert(file);
                 }
             }
+            let checked_first = &checked_first;
             rayon::scope(|scope| {
                 for (shard, files) in (0..shards).zip(shard_lists) {
                     files.par_iter().for_each_init(
                         || template.lock().unwrap().clone(),
                         |db, &file| {
                             db.relay_cancellation();
-                            prime_file(db, file);
-                            // Done with its text for now: keep it compressed. Not on a
-                            // warm start, which reads the texts only to hash them, and
-                            // leaves compressing to the first idle moment.
-                            if compress {
-                                file.stored_text(db).compact();
+                            if !checked_first.contains(&file) {
+                                prime_file(db, file);
+                                done_with(db, file);
                             }
-                            on_file();
                         },
                     );
                     let db = template.lock().unwrap().clone();

@@ -45,7 +45,7 @@ mod text_encoding;
 
 pub use analysis::{
     Analysis, AnalysisHost, Cancellable, CancellationToken, Cancelled, Change, ChangeSummary,
-    FileContent, FileId, Priming,
+    FileContent, FileId, LARGE_FILE_BYTES, Priming,
 };
 pub use bootstrap::{
     BootstrapFacts, DirectorySummary, EntryPoint, ImportedFile, MAX_LISTED as MAX_BOOTSTRAP_LISTED,

@@ -1677,10 +1677,14 @@ fn spawn_background_check(shared: Arc<Shared>) -> Option<Sender<u64>> {
                 let computed = || cache.map(|cache| cache.store().counts().computed);
                 let computed_before = computed();
                 // Resident memory is read every few files: a file's check is milliseconds,
-                // a read of the kernel's counters microseconds.
-                let watch_memory = || {
+                // a read of the kernel's counters microseconds. After a large file it is read
+                // at once: the largest are checked first, one at a time, and one can take
+                // tens of megabytes while it is checked.
+                let watch_memory = |bytes: usize| {
                     let done = files_done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    if done.is_multiple_of(MEMORY_CHECK_EVERY) && over_limit() {
+                    let due = done.is_multiple_of(MEMORY_CHECK_EVERY)
+                        || bytes >= crate::ide::LARGE_FILE_BYTES;
+                    if due && over_limit() {
                         stopped_for_memory.store(true, std::sync::atomic::Ordering::Relaxed);
                         token.cancel();
                     }

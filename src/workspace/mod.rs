@@ -539,7 +539,7 @@ impl Host {
             let analysis = host.analysis();
             let stop = options.stop.clone().unwrap_or_default();
             stop.0.watch(analysis.cancellation_token());
-            let _ = analysis.prime_caches_by_shard(priming, &|| indexing.inc(), &on_shard);
+            let _ = analysis.prime_caches_by_shard(priming, &|_| indexing.inc(), &on_shard);
             drop(analysis);
             if let Some(slowed) = &slowed {
                 slowed.wait_for_the_last(&stop);
