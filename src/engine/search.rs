@@ -310,7 +310,7 @@ fn module_stem(path: &str) -> &str {
 ///
 /// A caller that reads more of each hit's file than its name (a role, a line, the
 /// enclosing definition) reads it in [`search_uses`] instead, while the file's names are
-/// at hand: once this returns, the names of most files searched are no longer kept.
+/// at hand: once this returns, the names of most files searched may no longer be kept.
 pub(crate) fn search_hits(
     resolver: &mut Resolver,
     targets: &[Target],
@@ -321,9 +321,9 @@ pub(crate) fn search_hits(
 
 /// [`search_hits`], with what `take` keeps of each file's hits (`take` gets the file, its
 /// names and its hits in one file's pass, and returns the kept occurrences with its own
-/// value for each), sorted by path and position. The names are let go after the pass
-/// ([`Resolver::in_passing`]), so a search over thousands of files never holds their
-/// tables together.
+/// value for each), sorted by path and position. Where texts are kept compressed, most
+/// files' names are let go after their pass ([`Resolver::in_passing`]), so a search over
+/// thousands of files never holds their tables together.
 pub(crate) fn search_uses<T>(
     resolver: &mut Resolver,
     targets: &[Target],
