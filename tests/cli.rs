@@ -2151,3 +2151,40 @@ fn max_memory_warns_when_a_commands_peak_went_over_and_refuses_a_malformed_size(
         stderr(&malformed)
     );
 }
+
+#[test]
+fn refs_over_compressed_texts_read_in_passing_answer_as_over_whole_ones() {
+    // Under a memory limit the texts are kept compressed, and a reference search keeps 64
+    // name tables and reads the others in passing (`Resolver::in_passing`): 150 users make
+    // it read 87 of them so, with the same answer as a search that keeps them all.
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "lib.py", "def helper():\n    return 1\n");
+    let filler = "# a line that makes the text long enough to be kept compressed\n".repeat(10);
+    for i in 0..150 {
+        let user = format!("from lib import helper\n\ndef f{i}():\n    return helper()\n{filler}");
+        write(dir.path(), &format!("u{i:03}.py"), user);
+    }
+    let refs = |extra: &[&str]| {
+        let args = [&["--no-cache", "refs", "helper", "--limit", "1000"], extra].concat();
+        let out = sextant(dir.path(), &args);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        stdout(&out)
+    };
+    let whole = refs(&[]);
+    let compressed = refs(&["--max-memory", "4G"]);
+    assert_eq!(compressed, whole);
+    let lines: Vec<&str> = whole.lines().collect();
+    assert_eq!(lines.len(), 302);
+    assert_eq!(lines[301], "301 references in 151 files searched");
+    assert!(lines[0].starts_with("lib.py:1:5 "), "{}", lines[0]);
+    assert!(lines[300].starts_with("u149.py:4:12 "), "{}", lines[300]);
+    let stats = json(&sextant(
+        dir.path(),
+        &["--no-cache", "--max-memory", "4G", "stats", "--json"],
+    ));
+    let kept = stats["text_bytes_kept"].as_u64().unwrap();
+    assert!(
+        kept < 30_000,
+        "the texts were kept compressed: {kept} bytes"
+    );
+}

@@ -154,8 +154,8 @@ pub fn incoming(resolver: &mut Resolver, callee: Callable) -> Vec<CallSite> {
     let Some(symbol) = callee.symbol else {
         return Vec::new();
     };
-    let kind = file_symbols(db, callee.file).summaries[symbol as usize].kind;
     let symbols_of_callee = file_symbols(db, callee.file);
+    let kind = symbols_of_callee.summaries[symbol as usize].kind;
     let targets = targets_of(resolver, callee);
     let callee_name_start = symbols_of_callee.positions[symbol as usize]
         .name_range

@@ -613,23 +613,33 @@ mod tests {
         assert_eq!(needed(r"x\.naïve", sensitive), runs(&[&["naïve"]], exact));
     }
 
+    /// Python modules `m0.py`, `m1.py`, … in a workspace of their own, each long enough to
+    /// be kept compressed and ending with its one of `endings`.
+    fn long_python_files(db: &RootDatabase, endings: &[&str]) -> (Vec<SourceFile>, Workspace) {
+        let body = "def f(x):\n    return x\n".repeat(40);
+        let files: Vec<SourceFile> = endings
+            .iter()
+            .enumerate()
+            .map(|(i, end)| file(db, &format!("m{i}.py"), "python", &format!("{body}{end}")))
+            .collect();
+        let workspace = Workspace::new(db, "/w".into(), files.clone().into(), Arc::from([]));
+        (files, workspace)
+    }
+
+    fn compress(db: &RootDatabase, files: &[SourceFile]) {
+        for f in files {
+            f.stored_text(db).compact();
+            assert!(f.stored_text(db).is_compressed());
+        }
+    }
+
     /// A file whose words no match can start is passed over once some text is compressed,
     /// and a match inside a word a digit begins (no word of the file) is still found.
     #[test]
     fn compressed_files_are_passed_over_by_their_words_without_losing_a_match() {
         let db = RootDatabase::default();
-        let body = "def f(x):\n    return x\n".repeat(40);
-        let texts = [
-            format!("{body}y = 2xfoo.bar\n"),
-            format!("{body}z = foo.bar\n"),
-            format!("{body}w = foo.baz\n"),
-        ];
-        let files: Vec<SourceFile> = texts
-            .iter()
-            .enumerate()
-            .map(|(i, text)| file(&db, &format!("m{i}.py"), "python", text))
-            .collect();
-        let workspace = Workspace::new(&db, "/w".into(), files.clone().into(), Arc::from([]));
+        let endings = ["y = 2xfoo.bar\n", "z = foo.bar\n", "w = foo.baz\n"];
+        let (files, workspace) = long_python_files(&db, &endings);
         let search = TextSearch::new(&PatternSpec {
             fixed_strings: true,
             ..spec("foo.bar")
@@ -637,10 +647,7 @@ mod tests {
         .unwrap();
         let read = |db: &RootDatabase| search.files_worth_reading(db, workspace, &files);
         assert_eq!(read(&db), files, "texts kept whole are all read");
-        for f in &files {
-            f.stored_text(&db).compact();
-            assert!(f.stored_text(&db).is_compressed());
-        }
+        compress(&db, &files);
         assert_eq!(read(&db), files[..2], "m2 has no word starting `bar`");
         let by_its_end = TextSearch::new(&spec(r"\w+\.bar\b")).unwrap();
         assert_eq!(
@@ -661,19 +668,9 @@ mod tests {
     #[test]
     fn compressed_files_are_passed_over_without_regard_to_case() {
         let db = RootDatabase::default();
-        // Long enough to be kept compressed.
-        let body = "def f(x):\n    return x\n".repeat(40);
-        let texts = ["a = Foo.Key\n", "b = foo.kid\n", "c = foo.\u{212A}EY\n"];
-        let files: Vec<SourceFile> = texts
-            .iter()
-            .enumerate()
-            .map(|(i, text)| file(&db, &format!("m{i}.py"), "python", &format!("{body}{text}")))
-            .collect();
-        let workspace = Workspace::new(&db, "/w".into(), files.clone().into(), Arc::from([]));
-        for f in &files {
-            f.stored_text(&db).compact();
-            assert!(f.stored_text(&db).is_compressed());
-        }
+        let endings = ["a = Foo.Key\n", "b = foo.kid\n", "c = foo.\u{212A}EY\n"];
+        let (files, workspace) = long_python_files(&db, &endings);
+        compress(&db, &files);
         let search = TextSearch::new(&PatternSpec {
             fixed_strings: true,
             case: CaseMode::Insensitive,

@@ -6,12 +6,7 @@
 //! revision (or the request's own cancellation) interrupts it. Cancellation is caught in
 //! [`Analysis::with`], nowhere else.
 
-use std::{
-    collections::{HashMap, HashSet},
-    panic::AssertUnwindSafe,
-    path::PathBuf,
-    sync::Arc,
-};
+use std::{collections::HashMap, panic::AssertUnwindSafe, path::PathBuf, sync::Arc};
 
 use rayon::prelude::*;
 
@@ -64,12 +59,17 @@ fn compile_queries(db: &dyn Db, files: &[SourceFile], diagnostics: bool) {
 /// A file this large or larger is checked before the others (see `prime_caches_by_shard`).
 pub const LARGE_FILE_BYTES: usize = 256 << 10;
 
-/// The workspace's files of at least [`LARGE_FILE_BYTES`], the largest first.
+/// Whether `file` is checked before the others: [`LARGE_FILE_BYTES`] or more.
+fn is_large(db: &dyn Db, file: SourceFile) -> bool {
+    file.text_len(db) >= LARGE_FILE_BYTES
+}
+
+/// The workspace's [large](is_large) files, the largest first.
 fn largest_first(db: &dyn Db, files: &[SourceFile]) -> Vec<SourceFile> {
     let mut large: Vec<(usize, SourceFile)> = files
         .iter()
+        .filter(|&&file| is_large(db, file))
         .map(|&file| (file.text_len(db), file))
-        .filter(|&(len, _)| len >= LARGE_FILE_BYTES)
         .collect();
     large.sort_by_key(|&(len, _)| std::cmp::Reverse(len));
     large.into_iter().map(|(_, file)| file).collect()
@@ -1015,22 +1015,20 @@ impl Analysis {
             // files are checked first, one at a time, while the least is held. One
             // generated file of 1.4 MB has a tree of 87 MB. Each is told done as it ends,
             // so that a memory limit is looked at before the next.
-            let mut checked_first = HashSet::new();
+            let checked_first = |db: &dyn Db, file: SourceFile| diagnostics && is_large(db, file);
             if diagnostics {
                 for file in largest_first(db, workspace.files(db)) {
                     prime_file(db, file);
                     done_with(db, file);
-                    checked_first.insert(file);
                 }
             }
-            let checked_first = &checked_first;
             rayon::scope(|scope| {
                 for (shard, files) in (0..shards).zip(shard_lists) {
                     files.par_iter().for_each_init(
                         || template.lock().unwrap().clone(),
                         |db, &file| {
                             db.relay_cancellation();
-                            if !checked_first.contains(&file) {
+                            if !checked_first(db, file) {
                                 prime_file(db, file);
                                 done_with(db, file);
                             }
