@@ -36,6 +36,15 @@ pub fn over(limit: u64) -> bool {
     resident().is_some_and(|r| r.resident_bytes > limit)
 }
 
+/// Where the background check stops under a limit of `limit` bytes: an eighth below it. The
+/// check is work that can wait, and answers need room of their own on top of what it leaves
+/// held: a reference search after a check paused at the limit itself took 25 MB more (a
+/// name table per file it reads, the identifier shards the check had not built), which put
+/// the server over (docs/memory.md).
+pub fn check_stops_at(limit: u64) -> u64 {
+    limit - limit / 8
+}
+
 /// Gives the allocator's free pages back to the system. glibc keeps what a thread freed in
 /// that thread's arena: after an index's shard, or a rename's scratch database, that is
 /// tens to hundreds of megabytes counted in the resident memory until trimmed.

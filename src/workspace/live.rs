@@ -158,9 +158,13 @@ pub struct MemoryStatus {
     /// The limit in bytes, if one is set.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub limit_bytes: Option<u64>,
-    /// The background check stopped because resident memory was over the limit, even after
-    /// dropping what can be recomputed; it starts again when the server is below the limit
-    /// at its next change or idle moment. Answers are unaffected (each file's diagnostics
+    /// Where the background check stops, in bytes, if a limit is set: an eighth below it,
+    /// leaving room for answers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub check_stops_at_bytes: Option<u64>,
+    /// The background check stopped because resident memory was over `check_stops_at_bytes`,
+    /// even after dropping what can be recomputed; it starts again when the server is below
+    /// it at its next change or idle moment. Answers are unaffected (each file's diagnostics
     /// are then computed when asked for).
     pub check_paused: bool,
 }
@@ -1146,7 +1150,6 @@ fn writer_loop(
         let mut status = shared.status.lock().unwrap();
         status.ready = true;
         status.progress = None;
-        status.memory.limit_bytes = host.config.max_memory;
         status.index_ms = Some(started.elapsed().as_secs_f64() * 1000.0);
     }
     let mut writer = Writer {
@@ -1648,7 +1651,7 @@ fn spawn_background_check(shared: Arc<Shared>) -> Option<Sender<u64>> {
                 if snapshot.revision != revision {
                     continue;
                 }
-                let limit = shared.status.lock().unwrap().memory.limit_bytes;
+                let limit = shared.status.lock().unwrap().memory.check_stops_at_bytes;
                 let over_limit = || {
                     limit.is_some_and(|limit| {
                         crate::ide::memory::release_freed_memory();
@@ -1739,6 +1742,12 @@ fn publish(host: &Host, shared: &Shared, revision: u64) {
         status.checked &= !changed;
         status.revision = revision;
         status.config_error = host.config_error.clone();
+        // `sextant.toml` may have changed the limit: the next check reads it from here.
+        status.memory.limit_bytes = host.config.max_memory;
+        status.memory.check_stops_at_bytes = host
+            .config
+            .max_memory
+            .map(crate::ide::memory::check_stops_at);
         changed
     };
     if changed {

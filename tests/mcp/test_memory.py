@@ -32,6 +32,8 @@ async def test_a_generous_limit_is_kept_and_reported(tmp_path):
         memory = (await status(session))["memory"]
     assert checked["memory"]["check_paused"] is False
     assert memory["limit_bytes"] == 2 << 30
+    # The check stops an eighth below the limit, leaving room for answers.
+    assert memory["check_stops_at_bytes"] == (2 << 30) - (2 << 30) // 8
     assert memory["check_paused"] is False
     assert 0 < memory["resident_bytes"] <= memory["peak_bytes"] < memory["limit_bytes"]
 
@@ -74,7 +76,16 @@ async def test_sextant_toml_sets_the_limit_and_a_bad_one_is_reported(tmp_path):
     write(root, "sextant.toml", 'max_memory = "1M"\n')
     async with stdio_session(root, "--no-cache") as session:
         await wait_until_indexed(session)
-        assert (await status(session))["memory"]["limit_bytes"] == 1 << 20
+        memory = (await status(session))["memory"]
+        assert (memory["limit_bytes"], memory["check_stops_at_bytes"]) == (1 << 20, 7 << 17)
+        # A new limit applies to the running server once it has read the change.
+        write(root, "sextant.toml", 'max_memory = "2G"\n')
+        for _ in range(300):
+            memory = (await status(session))["memory"]
+            if memory["limit_bytes"] != 1 << 20:
+                break
+            await anyio.sleep(0.1)
+        assert (memory["limit_bytes"], memory["check_stops_at_bytes"]) == (2 << 30, 7 << 28)
     write(root, "sextant.toml", 'max_memory = "a lot"\n')
     async with stdio_session(root, "--no-cache") as session:
         current = await status(session)
