@@ -2,6 +2,11 @@
 //!
 //! Layers, each using only the ones before it (see ARCHITECTURE.md):
 //! `lang` → `syntax` → `db` → `semantic` → `checks` → `engine` → `ide` → `workspace` → `cli`.
+//!
+//! These docs are for the engine's own engineers, and link to private items: build them
+//! with `cargo doc --no-deps --document-private-items`.
+
+#![allow(rustdoc::private_intra_doc_links)]
 
 pub mod checks;
 pub mod cli;

@@ -201,6 +201,8 @@ pub enum Command {
     /// Prints the diffs by default; --check lists the files that would change, --diff
     /// prints them (both exit 1 if any would), --write writes them.
     Format(format::FormatArgs),
+    // The help's `FILE:LINE[:COLUMN]` is not a link.
+    #[allow(rustdoc::broken_intra_doc_links)]
     /// Read code under a token budget: definitions by NAME (with their docs, decorators and
     /// attributes), the definition at FILE:LINE[:COLUMN], lines FILE:START-END, or a whole
     /// FILE (--outline: its definitions with their token costs). Targets go in, in the order

@@ -9,7 +9,7 @@
 //! other use of the new name must reach what it reached before (else `RENAME_CONFLICT`,
 //! naming each place), and diagnostics new in the changed files are listed (unless
 //! `check_diagnostics` is off). What those do to a write is the front end's
-//! [`CheckPolicy`](super::CheckPolicy), applied through [`Rename::refusal`]. The whole
+//! [`CheckPolicy`], applied through [`Rename::refusal`]. The whole
 //! answer is one tracked query ([`rename_plan`]), keyed on what was asked, so a repeated
 //! dry run on an unchanged workspace is a lookup. The planning and the verification are
 //! `engine::rename`'s; this module asks for them and answers in editor terms.

@@ -30,7 +30,7 @@ pub(super) fn check(ctx: &CheckContext) -> Vec<Diagnostic> {
 }
 
 /// Names imported (or re-exported with `export {…} from`) from a workspace module that
-/// does not export them, when what it exports is known ([`module_facts`]).
+/// does not export them, when what it exports is known ([`module_facts`](crate::semantic::facts::ecmascript::module_facts)).
 fn unknown_import_names(
     db: &dyn Db,
     workspace: Workspace,

@@ -2,7 +2,7 @@
 //! relative or `paths`-mapped imports that lead to no workspace file (SX003), and names
 //! imported from a workspace module that does not export them (SX004; only modules whose
 //! exports can be told: no `export =` or CommonJS exports, and `export * from` only of
-//! workspace modules whose exports can be told, followed transitively: [`module_exports`]).
+//! workspace modules whose exports can be told, followed transitively: [`module_exports`](crate::semantic::facts::ecmascript::module_exports)).
 //!
 //! Names are looked up in the file's own scopes (`file_names`) by JavaScript's rules: every
 //! binding of an enclosing scope is seen (declarations are hoisted; the temporal dead zone
@@ -27,7 +27,7 @@
 //!
 //! Invariant: reads the file's own queries and, of other files, only position-free facts:
 //! each file's [`module_facts`] (its global names and its exports, which backdate when an
-//! edit leaves them alone), [`module_exports`] built from those, an undefined name's
+//! edit leaves them alone), [`module_exports`](crate::semantic::facts::ecmascript::module_exports) built from those, an undefined name's
 //! providers (`definers`, built from those), and the path-built module map behind
 //! `imports::resolve`.
 

@@ -1,7 +1,7 @@
 //! Rename planning, as rust-analyzer's `ide-db` `rename`: what a rename renames
-//! ([`subject`]), the edits it makes ([`plan`]), the bindings the new name would collide
+//! ([`subject`]), the edits it makes ([`plan`](mod@plan)), the bindings the new name would collide
 //! with ([`conflicts`]), and the renamed texts re-analysed on a scratch database
-//! ([`verify`]). `ide::rename` keeps the memoized query and turns these into its answer.
+//! ([`verify`](mod@verify)). `ide::rename` keeps the memoized query and turns these into its answer.
 
 mod conflicts;
 mod plan;

@@ -10,7 +10,7 @@
 //! lines, and a lint or code-generation attribute goes whole.
 //!
 //! Invariant: putting back, for every elision, the original bytes in place of the marker
-//! gives the file's text byte for byte ([`FileSkeleton::restore`]); only well-formed bodies
+//! gives the file's text byte for byte (`FileSkeleton::restore`, which the tests use); only well-formed bodies
 //! (no syntax error inside) are elided, and only the outermost of nested ones; a file that
 //! could not be parsed is its own skeleton.
 

@@ -48,7 +48,7 @@ use crate::{
 // ---------------------------------------------------------------------------------------
 // The module map.
 
-/// A `mod name;` declaration, as [`mod_declaration`] wrote it.
+/// A `mod name;` declaration, as `mod_declaration` in `import_syntax` wrote it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ModDecl {
     pub name: String,

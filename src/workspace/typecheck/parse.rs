@@ -3,7 +3,7 @@
 //! tool writes (tsc: 1-based UTF-16 columns; rustc: byte offsets into the file; go:
 //! 1-based byte columns; mypy: 0-based columns; pyright: 0-based lines and UTF-16
 //! columns), converted exactly once the file's text is
-//! at hand ([`super::convert`]).
+//! at hand (`diagnostic` in the parent module).
 
 use std::sync::LazyLock;
 
