@@ -1664,7 +1664,9 @@ fn users_of_one_helper(users: usize) -> String {
 fn a_reference_search_over_many_compressed_texts_keeps_a_bounded_number_of_name_tables() {
     // `TABLES_KEPT_IN_PASSING` (semantic/names/resolve.rs): where texts are kept compressed
     // the resolver keeps that many tables, the defining file's among them, and reads the
-    // other files in passing; where they are kept whole, it keeps every table.
+    // other files in passing; where they are kept whole, it keeps every table. The same for
+    // the identifier index the search builds (`words_read_in_passing`): its shards read a
+    // compressed text's words without keeping them.
     const USERS: usize = 150;
     const KEPT: usize = 64;
     let query = ReferenceQuery {
@@ -1684,30 +1686,29 @@ fn a_reference_search_over_many_compressed_texts_keeps_a_bounded_number_of_name_
         lines.sort();
         (found.total, found.files_searched, lines)
     };
-    let executed_names = |log: &Mutex<Vec<String>>| -> usize {
-        std::mem::take(&mut *log.lock().unwrap())
-            .iter()
-            .filter(|q| q.starts_with("file_names("))
-            .count()
+    // Name tables and word sets (`file_identifiers`) computed and kept since last asked.
+    let executed = |log: &Mutex<Vec<String>>| -> (usize, usize) {
+        let log = std::mem::take(&mut *log.lock().unwrap());
+        let count = |query: &str| log.iter().filter(|q| q.starts_with(query)).count();
+        (count("file_names("), count("file_identifiers("))
     };
 
     let (whole, log) = logged_host_with(&users_of_one_helper(USERS));
     log.lock().unwrap().clear();
     let answer = search(&whole);
     assert_eq!(
-        executed_names(&log),
-        1 + USERS,
-        "texts kept whole: every table"
+        executed(&log),
+        (1 + USERS, 1 + USERS),
+        "texts kept whole: every table and every file's words"
     );
 
-    let (compressed, log) = logged_host_with(&users_of_one_helper(USERS));
+    // Under a memory limit, the server's idle moment compresses every text worth it.
+    let (mut compressed, log) = logged_host_limited(&users_of_one_helper(USERS), Some(1 << 40));
+    compressed.evict_unused();
     let (db, workspace) = (
         compressed.analysis_host().raw_database(),
         compressed.analysis_host().raw_workspace(),
     );
-    for &file in workspace.files(db).iter() {
-        file.stored_text(db).compact();
-    }
     let kept_compressed = workspace.files(db).iter();
     let kept_compressed = kept_compressed.filter(|f| f.stored_text(db).is_compressed());
     assert_eq!(
@@ -1718,9 +1719,9 @@ fn a_reference_search_over_many_compressed_texts_keeps_a_bounded_number_of_name_
     log.lock().unwrap().clear();
     let (total, files_searched, lines) = search(&compressed);
     assert_eq!(
-        executed_names(&log),
-        KEPT,
-        "only the kept tables are memoized"
+        executed(&log),
+        (KEPT, 0),
+        "only the kept tables are memoized, and no file's words (its shard reads them)"
     );
     assert_eq!(
         (total, files_searched, &lines),
@@ -1739,7 +1740,7 @@ fn a_reference_search_over_many_compressed_texts_keeps_a_bounded_number_of_name_
     // Asked again: the kept tables are lookups, the others are read in passing again, and
     // the answer is the same.
     assert_eq!(search(&compressed), (total, files_searched, lines));
-    assert_eq!(executed_names(&log), 0);
+    assert_eq!(executed(&log), (0, 0));
 }
 
 #[test]

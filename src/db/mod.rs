@@ -42,6 +42,15 @@ pub trait Db: salsa::Database {
     /// kept: like the tree cache, not an input, since a record is what its computation
     /// returns (see `records`). Scratch databases have none.
     fn records(&self) -> Option<&RecordStore>;
+
+    /// Whether this database keeps its texts compressed once indexed (a large workspace, or
+    /// a memory limit: see [`compresses_texts`]), so memory comes first: what most files
+    /// need only once is read for that once and let go. Not an input: it changes what is
+    /// kept, never an answer. Shared by every clone of this database.
+    fn keeps_texts_compressed(&self) -> bool;
+
+    /// Records that the texts are now kept compressed (see above).
+    fn note_texts_kept_compressed(&self);
 }
 
 type EventCallback = Arc<dyn Fn(salsa::Event) + Send + Sync>;
@@ -63,6 +72,7 @@ pub struct RootDatabase {
     /// parallel operations only through these.
     followed: Arc<[salsa::CancellationToken]>,
     records: Option<Arc<RecordStore>>,
+    texts_kept_compressed: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Default for RootDatabase {
@@ -92,6 +102,7 @@ impl RootDatabase {
             events,
             followed: Arc::new([]),
             records: None,
+            texts_kept_compressed: Arc::default(),
         }
     }
 
@@ -140,6 +151,16 @@ impl Db for RootDatabase {
 
     fn records(&self) -> Option<&RecordStore> {
         self.records.as_deref()
+    }
+
+    fn keeps_texts_compressed(&self) -> bool {
+        self.texts_kept_compressed
+            .load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    fn note_texts_kept_compressed(&self) {
+        self.texts_kept_compressed
+            .store(true, std::sync::atomic::Ordering::Relaxed);
     }
 }
 

@@ -133,6 +133,7 @@ impl Inputs {
         if !crate::db::compresses_texts(&self.db, self.workspace, over) {
             return;
         }
+        crate::db::Db::note_texts_kept_compressed(&self.db);
         let files = self.workspace.files(&self.db);
         let texts: Vec<&StoredText> = files.iter().map(|f| f.stored_text(&self.db)).collect();
         texts.par_iter().for_each(|text| text.compact());

@@ -21,7 +21,9 @@ use crate::{
     lang::{LangId, Language},
     semantic::{
         index::{shard_count, shard_files, symbol_index, symbol_shard},
-        names::identifiers::{file_identifiers, identifier_index, identifier_shard},
+        names::identifiers::{
+            file_identifiers, identifier_index, identifier_shard, words_read_in_passing,
+        },
         symbols::symbol_summaries,
     },
     syntax::{LineIndex, SyntaxError},
@@ -982,6 +984,9 @@ impl Analysis {
             // how many shards from the first are complete.
             let compress =
                 !warm && crate::db::compresses_texts(db, workspace, self.compress_texts_over);
+            if compress {
+                db.note_texts_kept_compressed();
+            }
             let shards = shard_count(db, workspace);
             let complete = std::sync::Mutex::new((vec![false; shards as usize], 0u32));
             let shard_lists: Vec<&[SourceFile]> = (0..shards)
@@ -993,7 +998,8 @@ impl Analysis {
                 } else {
                     let _pin = crate::semantic::pin_tree(db, file);
                     symbol_summaries(db, file);
-                    if identifiers {
+                    // A compressed text's words are read by its shard alone, not kept.
+                    if identifiers && !words_read_in_passing(db) {
                         file_identifiers(db, file);
                     }
                 }

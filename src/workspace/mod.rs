@@ -938,7 +938,6 @@ impl Host {
         current_texts(&**self.system.base(), paths, self.config.max_file_size)
     }
 
-    /// The analysis host itself (tests and benchmarks drive the database through it).
     /// The directories below the root the last walk entered, workspace-relative.
     pub fn walked_directories(&self) -> impl Iterator<Item = &str> {
         self.walked_dirs.iter().map(String::as_str)
@@ -949,6 +948,7 @@ impl Host {
         self.analysis.evict_unused();
     }
 
+    /// The analysis host itself (tests and benchmarks drive the database through it).
     pub fn analysis_host(&self) -> &AnalysisHost {
         &self.analysis
     }

@@ -28,7 +28,13 @@ use crate::{
 /// were a copy of what the shards hold: 33 MB of a session on a 148.9 MB tree.
 #[salsa::tracked(returns(clone), lru = 1024)]
 pub fn file_identifiers(db: &dyn Db, file: SourceFile) -> Arc<WordSet> {
-    let words = persisted::recorded(
+    Arc::new(file_identifiers_unkept(db, file))
+}
+
+/// [`file_identifiers`], computed (or read back) without being kept: what a shard reads of
+/// a file whose text is kept compressed (see [`word_table`]).
+fn file_identifiers_unkept(db: &dyn Db, file: SourceFile) -> WordSet {
+    persisted::recorded(
         db,
         RecordKind::FileIdentifiers,
         || [persisted::text_hash(db, file).to_vec()],
@@ -39,8 +45,20 @@ pub fn file_identifiers(db: &dyn Db, file: SourceFile) -> Arc<WordSet> {
             words.dedup();
             WordSet::from_sorted(words)
         },
-    );
-    Arc::new(words)
+    )
+}
+
+/// Whether a shard reads its files' words for itself alone rather than through
+/// [`file_identifiers`]: where texts are kept compressed, memory comes first. Kept, every
+/// file's set stayed until salsa next applied the LRU bound (at the next write): the
+/// first reference search of a server on a 148.9 MB tree held 33 MB of sets beside the
+/// shards that copy them, over a `--max-memory` of 400M. A file's set is then read again
+/// (from the persistent cache when it holds it) when its shard is rebuilt after an edit,
+/// which, with more than 1,024 files, evicted sets had to be anyway. Asked of the
+/// database, not of each text: a shard that read its texts would depend on them, and run
+/// again after any edit, its words changed or not.
+pub fn words_read_in_passing(db: &dyn Db) -> bool {
+    db.keeps_texts_compressed()
 }
 
 /// A sorted set of distinct words in one string with their end offsets: the background
@@ -332,7 +350,13 @@ pub fn identifier_shard(db: &dyn Db, workspace: Workspace, shard: u32) -> Arc<Id
 }
 
 fn word_table(db: &dyn Db, files: &[SourceFile]) -> WordTable {
-    let words: Vec<_> = files.iter().map(|&f| file_identifiers(db, f)).collect();
+    let words: Vec<Arc<WordSet>> = files
+        .iter()
+        .map(|&f| match words_read_in_passing(db) {
+            true => Arc::new(file_identifiers_unkept(db, f)),
+            false => file_identifiers(db, f),
+        })
+        .collect();
     // Each file's words are sorted and distinct: sorting the pairs by word keeps each
     // word's places ascending (a stable sort over files taken in order).
     let mut all: Vec<(&str, u8)> = Vec::new();
