@@ -406,3 +406,31 @@ fn sorted(mut list: Vec<String>) -> Vec<String> {
     list.sort();
     list
 }
+
+#[test]
+fn a_search_or_a_files_skeleton_reads_only_the_files_it_answers_from() {
+    // `search` and `skeleton PATHS` load the workspace without indexing it: a search records
+    // the symbols of the file it found in alone (for the definition around the hit), so a
+    // later `stats` computes the other two files' and their shard; a skeleton reads its
+    // file's tree and records nothing. An indexing command leaves nothing to compute.
+    let root = tempfile::tempdir().unwrap();
+    for (file, name) in [("a.py", "alpha"), ("b.py", "beta"), ("c.py", "gamma")] {
+        write_file(root.path(), file, format!("def {name}():\n    pass\n"));
+    }
+    let searched = tempfile::tempdir().unwrap();
+    let found = run(root.path(), Some(searched.path()), &["search", "def beta"]);
+    assert_eq!(
+        stdout(&found),
+        "b.py\nin function beta, lines 1-2\n1:def beta():\n"
+    );
+    assert_eq!(counts(root.path(), searched.path()), (1, 3, 0));
+
+    let skeleton = tempfile::tempdir().unwrap();
+    let shown = run(root.path(), Some(skeleton.path()), &["skeleton", "c.py"]);
+    assert!(shown.status.success(), "{}", stderr(&shown));
+    assert_eq!(counts(root.path(), skeleton.path()), (0, 4, 0));
+
+    let indexed = tempfile::tempdir().unwrap();
+    run(root.path(), Some(indexed.path()), &["symbols", "beta"]);
+    assert_eq!(counts(root.path(), indexed.path()), (1, 0, 0));
+}

@@ -8,7 +8,7 @@ use std::{path::PathBuf, process::ExitCode};
 
 use clap::{Args, ValueEnum};
 
-use super::{CliError, GlobalArgs, cancelled, load_workspace, one_if, workspace_path};
+use super::{CliError, GlobalArgs, cancelled, load_workspace_unindexed, one_if, workspace_path};
 use crate::ide::{self, Budget, CaseMode, Encoding, Failure as _, SearchQuery, SearchRegion};
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -88,7 +88,8 @@ pub fn run(g: &GlobalArgs, args: &SearchArgs) -> Result<(String, ExitCode), CliE
         encoding,
         max_tokens: args.max_tokens.unwrap_or(usize::MAX),
     };
-    let host = load_workspace(g)?;
+    // Not indexed: a search reads the texts, and the definitions around its hits only.
+    let host = load_workspace_unindexed(g)?;
     let root = std::fs::canonicalize(g.root())?;
     let mut paths = Vec::new();
     for path in &args.paths {

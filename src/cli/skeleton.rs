@@ -5,7 +5,9 @@ use std::{path::PathBuf, process::ExitCode};
 
 use clap::Args;
 
-use super::{CliError, GlobalArgs, cancelled, load_workspace, workspace_path};
+use super::{
+    CliError, GlobalArgs, cancelled, load_workspace, load_workspace_unindexed, workspace_path,
+};
 use crate::ide::{Budget, Encoding, SkeletonQuery};
 
 #[derive(Args, Debug)]
@@ -38,7 +40,11 @@ fn parse_encoding(name: &str) -> Result<Encoding, String> {
 /// Prints the rendered skeletons (or, with --json, the answer) and their token count on
 /// stderr.
 pub fn run(g: &GlobalArgs, args: &SkeletonArgs) -> Result<(String, ExitCode), CliError> {
-    let host = load_workspace(g)?;
+    // Skeletons of some paths read those files alone: the workspace is not indexed first.
+    let host = match args.paths.is_empty() {
+        true => load_workspace(g)?,
+        false => load_workspace_unindexed(g)?,
+    };
     let root = std::fs::canonicalize(g.root())?;
     let mut paths = Vec::new();
     for path in &args.paths {
