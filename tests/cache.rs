@@ -408,11 +408,12 @@ fn sorted(mut list: Vec<String>) -> Vec<String> {
 }
 
 #[test]
-fn a_search_or_a_files_skeleton_reads_only_the_files_it_answers_from() {
+fn a_search_a_files_skeleton_or_imports_read_only_the_files_they_answer_from() {
     // `search` and `skeleton PATHS` load the workspace without indexing it: a search records
     // the symbols of the file it found in alone (for the definition around the hit), so a
     // later `stats` computes the other two files' and their shard; a skeleton reads its
-    // file's tree and records nothing. An indexing command leaves nothing to compute.
+    // file's tree and records nothing; a file's imports, its own summary and what it
+    // imports from. An indexing command leaves nothing to compute.
     let root = tempfile::tempdir().unwrap();
     for (file, name) in [("a.py", "alpha"), ("b.py", "beta"), ("c.py", "gamma")] {
         write_file(root.path(), file, format!("def {name}():\n    pass\n"));
@@ -429,6 +430,21 @@ fn a_search_or_a_files_skeleton_reads_only_the_files_it_answers_from() {
     let shown = run(root.path(), Some(skeleton.path()), &["skeleton", "c.py"]);
     assert!(shown.status.success(), "{}", stderr(&shown));
     assert_eq!(counts(root.path(), skeleton.path()), (0, 4, 0));
+
+    let imports = tempfile::tempdir().unwrap();
+    write_file(root.path(), "d.py", "from b import beta\n");
+    let resolved = run(
+        root.path(),
+        Some(imports.path()),
+        &["imports", "d.py", "--json"],
+    );
+    let resolved: Value = serde_json::from_slice(&resolved.stdout).unwrap();
+    assert_eq!(
+        (&resolved[0]["status"], &resolved[0]["path"]),
+        (&Value::from("resolved"), &Value::from("b.py"))
+    );
+    assert_eq!(counts(root.path(), imports.path()), (2, 3, 0));
+    std::fs::remove_file(root.path().join("d.py")).unwrap();
 
     let indexed = tempfile::tempdir().unwrap();
     run(root.path(), Some(indexed.path()), &["symbols", "beta"]);

@@ -654,7 +654,8 @@ pub fn run(cli: &Cli) -> Result<(String, ExitCode), CliError> {
             Ok((render::outline(&out, g.json), ExitCode::SUCCESS))
         }
         Command::Imports(args) => {
-            let host = load_workspace(g)?;
+            // One file's imports read its summary and the workspace's module names (paths).
+            let host = load_workspace_unindexed(g)?;
             let file = workspace_file(g, &host, &args.file)?;
             let out = host.analysis().imports(file).map_err(cancelled)?;
             Ok((render::imports(&out, g.json), ExitCode::SUCCESS))
