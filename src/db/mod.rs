@@ -106,6 +106,12 @@ impl RootDatabase {
         }
     }
 
+    /// The tree cache this database shares with its clones, for a caller that outlives a
+    /// borrow of the database (a memory watch on another thread).
+    pub fn shared_tree_cache(&self) -> Arc<TreeCache> {
+        self.trees.clone()
+    }
+
     /// Keeps `records` as this database's (and its later clones') persistent cache.
     pub fn set_records(&mut self, records: Option<Arc<RecordStore>>) {
         self.records = records;

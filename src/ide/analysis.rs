@@ -251,6 +251,12 @@ impl Analysis {
     }
 
     /// Cancelling this token stops every operation running on this snapshot.
+    /// The database's recent trees (see [`crate::syntax::TreeCache`]): what a memory watch
+    /// drops first.
+    pub fn tree_cache(&self) -> Arc<crate::syntax::TreeCache> {
+        self.db.shared_tree_cache()
+    }
+
     pub fn cancellation_token(&self) -> salsa::CancellationToken {
         salsa::Database::cancellation_token(&self.db)
     }

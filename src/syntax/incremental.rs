@@ -94,6 +94,19 @@ impl TreeCache {
         Pin { cache: self, key }
     }
 
+    /// Drops every tree no [`Pin`] holds, the newest too; returns how many. For a memory
+    /// limit: the newest tree is kept whatever its size, and one generated file's takes
+    /// tens of megabytes, which a server then counts as held until its next parse.
+    pub fn drop_unpinned(&self) -> usize {
+        let mut inner = self.inner.lock().unwrap();
+        let Inner {
+            entries, pinned, ..
+        } = &mut *inner;
+        let before = entries.len();
+        entries.retain(|e| pinned.iter().any(|(k, _)| *k == e.key));
+        before - entries.len()
+    }
+
     /// How many parses this cache has done (a cached tree handed out again is none).
     pub fn parse_count(&self) -> u64 {
         self.parses.load(Ordering::Relaxed)
@@ -309,6 +322,26 @@ mod tests {
         assert!(!parse(3));
         assert!(!parse(1));
         assert!(parse(0));
+    }
+
+    #[test]
+    fn dropping_the_unpinned_trees_keeps_the_pinned_ones_alone() {
+        let lang = registry().by_id("python").unwrap();
+        let cache = TreeCache::default();
+        let texts: Vec<Arc<str>> = (0..3).map(|n| Arc::from(format!("x{n} = 1\n"))).collect();
+        let parse = |key: u64| {
+            let before = cache.parse_count();
+            cache.parse_reusing(key, lang, &texts[key as usize], crate::syntax::NEVER);
+            cache.parse_count() > before
+        };
+        let pinned = cache.pin(1);
+        assert_eq!([parse(0), parse(1), parse(2)], [true; 3]);
+        // The newest (2) goes too: it is kept whatever its size only by the bounds.
+        assert_eq!(cache.drop_unpinned(), 2);
+        assert_eq!([parse(1), parse(0), parse(2)], [false, true, true]);
+        drop(pinned);
+        assert_eq!(cache.drop_unpinned(), 3);
+        assert_eq!(cache.drop_unpinned(), 0);
     }
 
     #[test]

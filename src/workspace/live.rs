@@ -1652,8 +1652,18 @@ fn spawn_background_check(shared: Arc<Shared>) -> Option<Sender<u64>> {
                     continue;
                 }
                 let limit = shared.status.lock().unwrap().memory.check_stops_at_bytes;
+                let trees = snapshot.analysis.tree_cache();
+                // Over the mark, the recent trees go first: the check takes the largest
+                // files first, and the last one's tree (tens of megabytes for a generated
+                // file) stayed until the next parse, so the check stopped, and the answers
+                // after it started from there.
                 let over_limit = || {
                     limit.is_some_and(|limit| {
+                        crate::ide::memory::release_freed_memory();
+                        if !crate::ide::memory::over(limit) {
+                            return false;
+                        }
+                        trees.drop_unpinned();
                         crate::ide::memory::release_freed_memory();
                         crate::ide::memory::over(limit)
                     })
