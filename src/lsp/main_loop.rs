@@ -394,7 +394,7 @@ impl Server {
                 request.clone(),
                 id.clone(),
             );
-            let delay = self.test_delay.clone().filter(|d| d.method == method);
+            let delay = self.test_delay.clone().filter(|d| d.what == method);
             let generation = self.folders.generation();
             Box::new(move || {
                 let delay = first.as_deref().zip(delay.as_deref());
