@@ -50,10 +50,10 @@ pub struct TestHooks {
     /// (readers see that shard alone built), so that a test sees a server of several roots
     /// answer while one of them is still indexing.
     pub load_pause: Option<(String, Duration)>,
-    /// `SEXTANT_TEST_PART_DELAY_MS=<dir>:<ms>`: every LSP question over the whole
-    /// workspace first spends `<ms>` in a query in the part of the folder whose directory
-    /// is named `<dir>`, in steps that check the part's cancellation, so that a test sees
-    /// what stops that part.
+    /// `SEXTANT_TEST_PART_DELAY_MS=<dir>:<ms>`: every question over the whole workspace
+    /// (an LSP question of every folder, an MCP question of every root) first spends `<ms>`
+    /// in a query in the part of the folder or root whose directory is named `<dir>`, in
+    /// steps that check the part's cancellation, so that a test sees what stops that part.
     pub part_delay: Option<(String, Duration)>,
     /// `SEXTANT_TEST_PART_FAIL=<dir>`: the part of every LSP question over the whole
     /// workspace asked of the folder whose directory is named `<dir>` fails (an internal

@@ -55,11 +55,11 @@ use super::{
     folders::{Addressed, Folder, folders_revision},
     handlers::{HandlerError, HandlerResult, RequestContext},
     main_loop::Server,
-    requests::{InFlight, Reads, RequestWork, TestDelay, answered, part_failure_for_tests},
+    requests::{InFlight, Reads, RequestWork, answered, part_failure_for_tests},
 };
 // As long as a read waits before answering from a partial index: a warm start is waited
 // for, a cold index of a large folder is not.
-use crate::workspace::live::{LiveWorkspace, PARTIAL_AFTER, ReadError, RequestCancel};
+use crate::workspace::live::{LiveWorkspace, PARTIAL_AFTER, ReadError, RequestCancel, TestDelay};
 
 /// How often a wait for a folder's index looks again (and at its request's cancellation).
 const READY_POLL: Duration = Duration::from_millis(20);
@@ -155,7 +155,7 @@ impl<'s> RequestDispatcher<'s> {
             let ask = |folder: &Folder| -> PartAnswer<P> {
                 let (live, cancel) = (&folder.live, request.cancel_of(folder.root()));
                 if let Some(delay) = TestDelay::of_part(R::METHOD, folder.root()) {
-                    delay.wait_in(live, cancel, &request_id)?;
+                    delay.wait_in(live, cancel, &format!("request {request_id}"))?;
                 }
                 if let Some(failure) = part_failure_for_tests(R::METHOD, folder.root()) {
                     return Ok(Some(Err(failure)));

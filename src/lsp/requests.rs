@@ -17,17 +17,13 @@ use std::{
         Arc, OnceLock,
         atomic::{AtomicBool, AtomicU8, Ordering},
     },
-    time::Duration,
 };
 
 use dashmap::{DashMap, mapref::entry::Entry};
 use lsp_server::{ErrorCode, RequestId, Response};
 
 use super::handlers::{HandlerError, HandlerResult};
-use crate::{
-    ide::Analysis,
-    workspace::live::{LiveWorkspace, ReadError, RequestCancel},
-};
+use crate::workspace::live::{LiveWorkspace, ReadError, RequestCancel, TestDelay};
 
 /// A request's handler with its params, ready to run under the request's cancellation
 /// (again, for a held request): it reads the snapshots of the folders it asks (retrying
@@ -336,7 +332,7 @@ pub fn run(
     }
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         if let Some((live, delay)) = delay {
-            delay.wait_in(live, &request.cancel, &id)?;
+            delay.wait_in(live, &request.cancel, &format!("request {id}"))?;
         }
         work(request)
     }));
@@ -384,86 +380,12 @@ pub enum Outcome {
     },
 }
 
-/// Test hook: `SEXTANT_TEST_DELAY_MS=<method>:<ms>` in the environment (read once, when the
-/// server starts) makes every request for that method first spend `<ms>` inside a query of
-/// its own, in short sleeps that each check for cancellation, so that tests can cancel a
-/// request that is surely still running, or keep the workers busy; and
-/// `SEXTANT_TEST_PART_DELAY_MS=<dir>:<ms>` does the same in one folder's part of every
-/// question over the whole workspace. It reports on stderr when it starts (with the
-/// request's id) and how it ended. Inert unless set.
-pub struct TestDelay {
-    /// What it delays, as its reports name it: a method, or a method's part in a folder.
-    pub what: String,
-    steps: u64,
-}
-
-impl TestDelay {
-    const STEP: Duration = Duration::from_millis(10);
-
-    /// The delay a test asked for (`testing::TestHooks::lsp_delay`), if any.
-    pub fn from_hooks() -> Option<TestDelay> {
-        let (method, delay) = crate::testing::hooks().lsp_delay.clone()?;
-        Some(TestDelay::new(method, delay))
-    }
-
-    /// The delay a test asked for in the part of `method` asked of the folder at `root`
-    /// (`testing::TestHooks::part_delay`), if any.
-    pub fn of_part(method: &str, root: &Path) -> Option<TestDelay> {
-        let (dir, delay) = crate::testing::hooks().part_delay.as_ref()?;
-        crate::testing::named(root, dir)
-            .then(|| TestDelay::new(format!("{method} in {dir}"), *delay))
-    }
-
-    fn new(what: String, delay: Duration) -> TestDelay {
-        TestDelay {
-            what,
-            steps: (delay.as_millis() as u64).div_ceil(Self::STEP.as_millis() as u64),
-        }
-    }
-
-    /// Waits in a snapshot of `live`, read under `cancel`; a wait stopped before it started
-    /// reports that too, so that every delay asked for says how it ended.
-    pub fn wait_in(
-        &self,
-        live: &LiveWorkspace,
-        cancel: &RequestCancel,
-        id: &RequestId,
-    ) -> Result<(), ReadError> {
-        let started = AtomicBool::new(false);
-        let waited = live.read(cancel, |s| {
-            started.store(true, Ordering::Relaxed);
-            self.wait(&s.analysis, id)
-        });
-        if matches!(waited, Err(ReadError::Cancelled)) && !started.load(Ordering::Relaxed) {
-            eprintln!(
-                "sextant: lsp: test delay: {} stopped by cancellation before it started (request {id})",
-                self.what
-            );
-        }
-        waited
-    }
-
-    /// Sleeps step by step, unwinding with `crate::ide::Cancelled` as soon as the query is cancelled.
-    fn wait(&self, analysis: &Analysis, id: &RequestId) -> Result<(), crate::ide::Cancelled> {
-        eprintln!(
-            "sextant: lsp: test delay: {} started, {} steps (request {id})",
-            self.what, self.steps
-        );
-        let done = std::sync::atomic::AtomicU64::new(0);
-        let outcome = analysis.slow_query_for_tests(self.steps, Self::STEP, &done);
-        let done = done.load(Ordering::Relaxed);
-        match &outcome {
-            Ok(()) => eprintln!(
-                "sextant: lsp: test delay: {} finished (request {id})",
-                self.what
-            ),
-            Err(_) => eprintln!(
-                "sextant: lsp: test delay: {} stopped by cancellation after {done} of {} steps (request {id})",
-                self.what, self.steps
-            ),
-        }
-        outcome
-    }
+/// The delay `SEXTANT_TEST_DELAY_MS=<method>:<ms>` asks of every request for that method
+/// (`testing::TestHooks::lsp_delay`; read once, when the server starts), if any: so that
+/// tests can cancel a request that is surely still running, or keep the workers busy.
+pub fn request_delay_for_tests() -> Option<TestDelay> {
+    let (method, delay) = crate::testing::hooks().lsp_delay.clone()?;
+    Some(TestDelay::new(method, delay))
 }
 
 /// Test hook: the failure `SEXTANT_TEST_PART_FAIL=<dir>` asks of the part of `method`
