@@ -50,6 +50,15 @@ pub struct TestHooks {
     /// (readers see that shard alone built), so that a test sees a server of several roots
     /// answer while one of them is still indexing.
     pub load_pause: Option<(String, Duration)>,
+    /// `SEXTANT_TEST_PART_DELAY_MS=<dir>:<ms>`: every question over the whole workspace
+    /// (an LSP question of every folder, an MCP question of every root) first spends `<ms>`
+    /// in a query in the part of the folder or root whose directory is named `<dir>`, in
+    /// steps that check the part's cancellation, so that a test sees what stops that part.
+    pub part_delay: Option<(String, Duration)>,
+    /// `SEXTANT_TEST_PART_FAIL=<dir>`: the part of every LSP question over the whole
+    /// workspace asked of the folder whose directory is named `<dir>` fails (an internal
+    /// error), so that a test sees what a folder's failure does to the other parts.
+    pub part_fail: Option<String>,
 }
 
 impl TestHooks {
@@ -82,8 +91,16 @@ impl TestHooks {
                 .map(Duration::from_millis),
             load_pause: pair("SEXTANT_TEST_LOAD_PAUSE_MS")
                 .map(|(dir, ms)| (dir, Duration::from_millis(ms))),
+            part_delay: pair("SEXTANT_TEST_PART_DELAY_MS")
+                .map(|(dir, ms)| (dir, Duration::from_millis(ms))),
+            part_fail: variable("SEXTANT_TEST_PART_FAIL"),
         }
     }
+}
+
+/// Whether `root` is the directory a hook names by its directory name (`<dir>`).
+pub fn named(root: &std::path::Path, dir: &str) -> bool {
+    root.file_name() == Some(std::ffi::OsStr::new(dir))
 }
 
 /// This process's hooks, read from its environment the first time they are asked for.
@@ -109,6 +126,8 @@ mod tests {
                 "SEXTANT_TEST_CHECK_BATCH" => "2",
                 "SEXTANT_TEST_CACHE_SAVE_PAUSE_MS" => "3000",
                 "SEXTANT_TEST_LOAD_PAUSE_MS" => "slow:60000",
+                "SEXTANT_TEST_PART_DELAY_MS" => "slow:60000",
+                "SEXTANT_TEST_PART_FAIL" => "broken",
                 _ => return None,
             };
             Some(value.to_string())
@@ -128,6 +147,8 @@ mod tests {
                 check_batch: Some(2),
                 cache_save_pause: Some(Duration::from_millis(3000)),
                 load_pause: Some(("slow".to_string(), Duration::from_millis(60_000))),
+                part_delay: Some(("slow".to_string(), Duration::from_millis(60_000))),
+                part_fail: Some("broken".to_string()),
             }
         );
         let malformed = |name: &str| {
@@ -136,6 +157,7 @@ mod tests {
                 "SEXTANT_TEST_LSP_POOL" => "x:8",
                 "SEXTANT_TEST_APPLY_STEP_PAUSE_MS" => "soon",
                 "SEXTANT_TEST_CHECK_BATCH" => "0",
+                "SEXTANT_TEST_PART_DELAY_MS" => "slow",
                 _ => return None,
             };
             Some(value.to_string())

@@ -42,6 +42,8 @@
 //! hold every answer back.
 
 use std::{
+    panic::{AssertUnwindSafe, catch_unwind, resume_unwind},
+    path::Path,
     sync::Arc,
     time::{Duration, Instant},
 };
@@ -53,11 +55,11 @@ use super::{
     folders::{Addressed, Folder, folders_revision},
     handlers::{HandlerError, HandlerResult, RequestContext},
     main_loop::Server,
-    requests::{Reads, RequestWork, answered},
+    requests::{InFlight, Reads, RequestWork, answered, part_failure_for_tests},
 };
 // As long as a read waits before answering from a partial index: a warm start is waited
 // for, a cold index of a large folder is not.
-use crate::workspace::live::{LiveWorkspace, PARTIAL_AFTER, ReadError, RequestCancel};
+use crate::workspace::live::{LiveWorkspace, PARTIAL_AFTER, ReadError, RequestCancel, TestDelay};
 
 /// How often a wait for a folder's index looks again (and at its request's cancellation).
 const READY_POLL: Duration = Duration::from_millis(20);
@@ -119,9 +121,11 @@ impl<'s> RequestDispatcher<'s> {
     /// does one not indexed within [`PARTIAL_AFTER`] of the question; unless `so_far` can
     /// answer from the shards of the symbol index it has built by then (given their count),
     /// which it then does. A folder removed meanwhile gives no part either (see
-    /// `InFlight::left_out`). A folder's failure is the request's, the first folder's in
-    /// order where several fail. A merge with nothing new to say is held until the folders
-    /// move past where they were when the question was asked.
+    /// `InFlight::left_out`). A folder's failure is the request's: the part that fails
+    /// stops the others still running at once (`InFlight::part_failed`), and when several
+    /// fail before they are stopped, the first folder's in order among them is answered
+    /// (see [`parts_or_failure`]). A merge with nothing new to say is held until the
+    /// folders move past where they were when the question was asked.
     pub fn on_every<R, P>(
         &mut self,
         part: fn(&RequestContext, &R::Params) -> HandlerResult<P>,
@@ -140,6 +144,7 @@ impl<'s> RequestDispatcher<'s> {
         let folders = self.server.folders.all().to_vec();
         let reads = Reads::Each(folders.iter().map(|f| f.root().to_path_buf()).collect());
         let settings = self.server.request_settings();
+        let request_id = id.clone();
         let work: RequestWork = Box::new(move |request| {
             // Taken before asking: a change while the folders are asked runs a held
             // request again, never leaves it waiting.
@@ -147,8 +152,14 @@ impl<'s> RequestDispatcher<'s> {
             let asked = Instant::now();
             let several = folders.len() > 1;
             let whole = |snapshot: &_| answered(part(&settings.context(snapshot), &params));
-            let ask = |folder: &Folder| -> Result<Option<HandlerResult<P>>, ReadError> {
+            let ask = |folder: &Folder| -> PartAnswer<P> {
                 let (live, cancel) = (&folder.live, request.cancel_of(folder.root()));
+                if let Some(delay) = TestDelay::of_part(R::METHOD, folder.root()) {
+                    delay.wait_in(live, cancel, &format!("request {request_id}"))?;
+                }
+                if let Some(failure) = part_failure_for_tests(R::METHOD, folder.root()) {
+                    return Ok(Some(Err(failure)));
+                }
                 Ok(match so_far {
                     _ if !several => Some(live.read(cancel, whole)?),
                     _ if live.load_error().is_some() => None,
@@ -162,21 +173,21 @@ impl<'s> RequestDispatcher<'s> {
                     None => None,
                 })
             };
-            let answers = ask_each(&folders, ask);
+            let answers = ask_each(&folders, |folder| {
+                let answer = catch_unwind(AssertUnwindSafe(|| ask(folder)));
+                if fails_the_request(&answer) {
+                    request.part_failed(folder.root());
+                }
+                answer.unwrap_or_else(|panic| resume_unwind(panic))
+            });
             if request.cancel.is_cancelled() {
                 return Err(ReadError::Cancelled);
             }
-            let mut parts = Vec::with_capacity(folders.len());
-            for (folder, answer) in folders.iter().zip(answers) {
-                if request.left_out(folder.root()) {
-                    continue;
-                }
-                match answer? {
-                    Some(Ok(found)) => parts.push(found),
-                    Some(Err(error)) => return Ok(Err(error)),
-                    None => {}
-                }
-            }
+            let roots = folders.iter().map(|folder| folder.root());
+            let parts = match parts_or_failure(request, roots.zip(answers))? {
+                Ok(parts) => parts,
+                Err(failure) => return Ok(Err(failure)),
+            };
             Ok(match merge(parts) {
                 Err(HandlerError::NothingNew { .. }) => Err(HandlerError::NothingNew { revision }),
                 merged => merged.and_then(serialize),
@@ -291,6 +302,42 @@ pub fn parse_params<P: DeserializeOwned>(params: serde_json::Value) -> serde_jso
     })
 }
 
+/// A folder's part of a question over the whole workspace: `None` when it gives none (its
+/// index failed, or is not done in time), else its handler's result.
+type PartAnswer<P> = Result<Option<HandlerResult<P>>, ReadError>;
+
+/// Whether a part's end, a panic included, is a failure that answers the whole request
+/// (unless its folder is left out). A cancellation is not: the request's own answers for
+/// itself, and a part stopped alone gives nothing.
+fn fails_the_request<P>(answer: &std::thread::Result<PartAnswer<P>>) -> bool {
+    match answer {
+        Ok(Ok(None | Some(Ok(_))) | Err(ReadError::Cancelled)) => false,
+        Ok(Ok(Some(Err(_))) | Err(ReadError::LoadFailed(_))) | Err(_) => true,
+    }
+}
+
+/// The parts the folders answered, in their order; or, when a part failed, the request's
+/// failure: the first folder's in order among the parts that failed of themselves. Gives
+/// nothing for a folder left out (removed meanwhile) or for a part stopped because another
+/// failed (whose cancellation is not the client's), nor for one without an answer.
+fn parts_or_failure<'a, P>(
+    request: &InFlight,
+    answers: impl IntoIterator<Item = (&'a Path, PartAnswer<P>)>,
+) -> Result<HandlerResult<Vec<P>>, ReadError> {
+    let mut parts = Vec::new();
+    for (root, answer) in answers {
+        match answer {
+            _ if request.left_out(root) => {}
+            Ok(Some(Ok(found))) => parts.push(found),
+            Ok(Some(Err(failure))) => return Ok(Err(failure)),
+            Ok(None) => {}
+            Err(ReadError::Cancelled) if request.stopped_for_failure(root) => {}
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(Ok(parts))
+}
+
 /// `ask` of every folder at once, the first on the calling thread and each other on a
 /// thread of its own (a folder waiting for its index, or a long check, then holds back no
 /// other), the answers in the folders' order. Not on the worker pool: a request waiting for
@@ -315,9 +362,7 @@ fn ask_each<T: Send>(folders: &[Arc<Folder>], ask: impl Fn(&Folder) -> T + Sync)
         let mut answers = vec![ask(first)];
         for thread in started {
             answers.push(match thread {
-                Ok(thread) => thread
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                Ok(thread) => thread.join().unwrap_or_else(|panic| resume_unwind(panic)),
                 Err(folder) => ask(folder),
             });
         }
@@ -360,6 +405,67 @@ mod tests {
     use lsp_types::{DocumentSymbolParams, WorkspaceSymbolParams};
 
     use super::*;
+    use crate::lsp::requests::{Cancelled, InFlightRequests};
+
+    fn asked_of(roots: &[&Path]) -> (InFlightRequests, Arc<InFlight>) {
+        let requests = InFlightRequests::default();
+        let reads = Reads::Each(roots.iter().map(|r| r.to_path_buf()).collect());
+        let request = requests.register(RequestId::from(1), reads).unwrap();
+        assert!(request.start());
+        (requests, request)
+    }
+
+    fn failure(message: &str) -> PartAnswer<u32> {
+        Ok(Some(Err(HandlerError::Internal(message.to_string()))))
+    }
+
+    #[test]
+    fn the_first_folder_whose_part_failed_answers_and_those_it_stopped_give_nothing() {
+        let roots = ["/a", "/b", "/c", "/d"].map(Path::new);
+        let (_requests, request) = asked_of(&roots);
+        // `/c` failed and stopped the others, `/d` failing before it saw that; `/b` had
+        // answered already; `/a`, stopped, answers its cancellation.
+        assert!(fails_the_request(&Ok(failure("c"))));
+        request.part_failed(roots[2]);
+        request.part_failed(roots[3]);
+        let answers = [
+            Err(ReadError::Cancelled),
+            Ok(Some(Ok(2))),
+            failure("c"),
+            failure("d"),
+        ];
+        let answered = parts_or_failure(&request, roots.into_iter().zip(answers));
+        assert!(
+            matches!(&answered, Ok(Err(HandlerError::Internal(m))) if m == "c"),
+            "{answered:?}"
+        );
+    }
+
+    #[test]
+    fn without_a_failure_a_cancelled_part_is_the_requests_cancellation() {
+        let roots = ["/a", "/b"].map(Path::new);
+        let (requests, request) = asked_of(&roots);
+        let cancelled: PartAnswer<u32> = Err(ReadError::Cancelled);
+        assert!(!fails_the_request::<u32>(&Ok(Err(ReadError::Cancelled))));
+        assert!(fails_the_request::<u32>(&Err(Box::new("panicked"))));
+        assert_eq!(requests.cancel(&RequestId::from(1)), Cancelled::Running);
+        let answers = [Ok(Some(Ok(1))), cancelled];
+        let answered = parts_or_failure(&request, roots.into_iter().zip(answers));
+        assert!(
+            matches!(answered, Err(ReadError::Cancelled)),
+            "{answered:?}"
+        );
+
+        // Every part answering: their answers in the folders' order, none for a folder
+        // with nothing to say.
+        let (_requests, request) = asked_of(&roots);
+        let answers = [Ok(None), Ok(Some(Ok(7)))];
+        let answered = parts_or_failure(&request, roots.into_iter().zip(answers));
+        assert!(
+            matches!(answered, Ok(Ok(ref parts)) if parts == &[7]),
+            "{answered:?}"
+        );
+    }
 
     #[test]
     fn methods_without_params_accept_missing_null_or_empty_params() {

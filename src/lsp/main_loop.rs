@@ -47,7 +47,7 @@ use super::{
     handlers::{self, RequestSettings},
     line_index::PositionEncoding,
     progress::IndexingProgress,
-    requests::{self, Cancelled, InFlightRequests, Reads, RequestWork, TestDelay},
+    requests::{self, Cancelled, InFlightRequests, Reads, RequestWork},
     task_pool::TaskPool,
 };
 use crate::workspace::live::LiveWorkspace;
@@ -92,7 +92,7 @@ pub struct Server {
     pub(super) shut_down: bool,
     /// `exit` arrived: the loop ends.
     pub(super) exit: bool,
-    test_delay: Option<Arc<TestDelay>>,
+    test_delay: Option<Arc<crate::workspace::live::TestDelay>>,
     /// Whether `sextant.toml`'s external formatters may run (`--allow-external-formatter`).
     pub(super) formatter_trust: crate::workspace::FormatterTrust,
     /// What the client's capabilities allow answers to use.
@@ -137,7 +137,7 @@ impl Server {
             progress_rounds: 0,
             shut_down: false,
             exit: false,
-            test_delay: TestDelay::from_hooks().map(Arc::new),
+            test_delay: requests::request_delay_for_tests().map(Arc::new),
             formatter_trust: Default::default(),
             client: ClientSupport::default(),
             folders_change: false,
@@ -394,7 +394,7 @@ impl Server {
                 request.clone(),
                 id.clone(),
             );
-            let delay = self.test_delay.clone().filter(|d| d.method == method);
+            let delay = self.test_delay.clone().filter(|d| d.what == method);
             let generation = self.folders.generation();
             Box::new(move || {
                 let delay = first.as_deref().zip(delay.as_deref());

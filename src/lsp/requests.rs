@@ -7,26 +7,23 @@
 //! The claim is one atomic step, so the two can never both answer. A question over the
 //! whole workspace has a part per folder, each with a cancellation of its own that the
 //! request's stops too: a removed folder stops its part alone when the other folders can
-//! answer without it, and the whole request otherwise.
+//! answer without it, and the whole request otherwise; a part that fails stops every other
+//! part, since its failure is the answer and theirs can no longer matter.
 
 use std::{
     panic::{AssertUnwindSafe, catch_unwind},
     path::{Path, PathBuf},
     sync::{
-        Arc,
+        Arc, OnceLock,
         atomic::{AtomicBool, AtomicU8, Ordering},
     },
-    time::Duration,
 };
 
 use dashmap::{DashMap, mapref::entry::Entry};
 use lsp_server::{ErrorCode, RequestId, Response};
 
 use super::handlers::{HandlerError, HandlerResult};
-use crate::{
-    ide::Analysis,
-    workspace::live::{LiveWorkspace, ReadError, RequestCancel},
-};
+use crate::workspace::live::{LiveWorkspace, ReadError, RequestCancel, TestDelay};
 
 /// A request's handler with its params, ready to run under the request's cancellation
 /// (again, for a held request): it reads the snapshots of the folders it asks (retrying
@@ -70,8 +67,33 @@ impl Reads {
 /// The part of a question over the whole workspace that one folder answers.
 struct Part {
     root: PathBuf,
-    /// Stops this folder's part alone (its folder was removed), or with the whole request.
+    /// Stops this folder's part alone (see `stopped_alone`), or with the whole request.
     cancel: RequestCancel,
+    /// Why this part alone was stopped, if it was: the first reason given holds.
+    stopped_alone: OnceLock<StoppedAlone>,
+}
+
+/// Why one folder's part of a question over the whole workspace was stopped while the rest
+/// of the request went on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum StoppedAlone {
+    /// Its folder was removed; the other folders answer without it.
+    FolderRemoved,
+    /// Another folder's part failed: that failure is the answer, so this part's is moot.
+    OtherPartFailed,
+}
+
+impl Part {
+    /// Stops this part alone, for `why`, unless it was stopped alone already. The reason
+    /// is set before the cancellation, so that work seeing itself cancelled can read it.
+    fn stop_alone(&self, why: StoppedAlone) {
+        let _ = self.stopped_alone.set(why);
+        self.cancel.cancel();
+    }
+
+    fn stopped_alone(&self) -> Option<StoppedAlone> {
+        self.stopped_alone.get().copied()
+    }
 }
 
 /// One request between its arrival and its answer.
@@ -86,7 +108,7 @@ pub struct InFlight {
     folder_removed: AtomicBool,
     state: AtomicU8,
     /// Its place in the worker pool's queue, given back when it is withdrawn.
-    queue_slot: std::sync::OnceLock<Arc<super::task_pool::QueueSlot>>,
+    queue_slot: OnceLock<Arc<super::task_pool::QueueSlot>>,
 }
 
 impl InFlight {
@@ -98,6 +120,7 @@ impl InFlight {
                 .map(|root| Part {
                     root: root.clone(),
                     cancel: RequestCancel::default(),
+                    stopped_alone: OnceLock::new(),
                 })
                 .collect(),
         };
@@ -107,7 +130,7 @@ impl InFlight {
             parts,
             folder_removed: AtomicBool::new(false),
             state: AtomicU8::new(QUEUED),
-            queue_slot: std::sync::OnceLock::new(),
+            queue_slot: OnceLock::new(),
         }
     }
 
@@ -154,8 +177,32 @@ impl InFlight {
     /// Whether the part of the folder at `root` is left out of the answer: its folder was
     /// removed while the request ran, and the rest of the request went on.
     pub fn left_out(&self, root: &Path) -> bool {
-        self.part(root)
-            .is_some_and(|part| part.cancel.is_cancelled() && !self.cancel.is_cancelled())
+        self.stopped_alone(root) == Some(StoppedAlone::FolderRemoved)
+    }
+
+    /// The part of the folder at `root` failed, and its failure is the request's answer:
+    /// stops every other part still running, since what they would answer can no longer
+    /// matter. Each of them is then [`InFlight::stopped_for_failure`], not cancelled by
+    /// the client; a part that fails too keeps its own failure (see `on_every`).
+    pub fn part_failed(&self, root: &Path) {
+        for part in self.parts.iter().filter(|part| part.root != root) {
+            part.stop_alone(StoppedAlone::OtherPartFailed);
+        }
+    }
+
+    /// Whether the part of the folder at `root` was stopped because another part failed
+    /// (see [`InFlight::part_failed`]), and the rest of the request went on.
+    pub fn stopped_for_failure(&self, root: &Path) -> bool {
+        self.stopped_alone(root) == Some(StoppedAlone::OtherPartFailed)
+    }
+
+    /// Why the part of the folder at `root` was stopped alone; `None` also once the whole
+    /// request is stopped, which then answers for every part.
+    fn stopped_alone(&self, root: &Path) -> Option<StoppedAlone> {
+        match self.cancel.is_cancelled() {
+            true => None,
+            false => self.part(root)?.stopped_alone(),
+        }
     }
 
     fn part(&self, root: &Path) -> Option<&Part> {
@@ -177,7 +224,7 @@ impl InFlight {
             .peekable();
         let answerable = others.peek().is_some() && !others.any(|o| root.starts_with(&o.root));
         if answerable {
-            part.cancel.cancel();
+            part.stop_alone(StoppedAlone::FolderRemoved);
         }
         answerable
     }
@@ -285,7 +332,7 @@ pub fn run(
     }
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         if let Some((live, delay)) = delay {
-            live.read(&request.cancel, |s| delay.wait(&s.analysis, &id))?;
+            delay.wait_in(live, &request.cancel, &format!("request {id}"))?;
         }
         work(request)
     }));
@@ -333,49 +380,21 @@ pub enum Outcome {
     },
 }
 
-/// Test hook: `SEXTANT_TEST_DELAY_MS=<method>:<ms>` in the environment (read once, when the
-/// server starts) makes every request for that method first spend `<ms>` inside a query of
-/// its own, in short sleeps that each check for cancellation, so that tests can cancel a
-/// request that is surely still running, or keep the workers busy. It reports on stderr
-/// when it starts (with the request's id) and how it ended. Inert unless set.
-pub struct TestDelay {
-    pub method: String,
-    steps: u64,
+/// The delay `SEXTANT_TEST_DELAY_MS=<method>:<ms>` asks of every request for that method
+/// (`testing::TestHooks::lsp_delay`; read once, when the server starts), if any: so that
+/// tests can cancel a request that is surely still running, or keep the workers busy.
+pub fn request_delay_for_tests() -> Option<TestDelay> {
+    let (method, delay) = crate::testing::hooks().lsp_delay.clone()?;
+    Some(TestDelay::new(method, delay))
 }
 
-impl TestDelay {
-    const STEP: Duration = Duration::from_millis(10);
-
-    /// The delay a test asked for (`testing::TestHooks::lsp_delay`), if any.
-    pub fn from_hooks() -> Option<TestDelay> {
-        let (method, delay) = crate::testing::hooks().lsp_delay.clone()?;
-        Some(TestDelay {
-            method,
-            steps: (delay.as_millis() as u64).div_ceil(Self::STEP.as_millis() as u64),
-        })
-    }
-
-    /// Sleeps step by step, unwinding with `crate::ide::Cancelled` as soon as the query is cancelled.
-    pub fn wait(&self, analysis: &Analysis, id: &RequestId) -> Result<(), crate::ide::Cancelled> {
-        eprintln!(
-            "sextant: lsp: test delay: {} started, {} steps (request {id})",
-            self.method, self.steps
-        );
-        let done = std::sync::atomic::AtomicU64::new(0);
-        let outcome = analysis.slow_query_for_tests(self.steps, Self::STEP, &done);
-        let done = done.load(Ordering::Relaxed);
-        match &outcome {
-            Ok(()) => eprintln!(
-                "sextant: lsp: test delay: {} finished (request {id})",
-                self.method
-            ),
-            Err(_) => eprintln!(
-                "sextant: lsp: test delay: {} stopped by cancellation after {done} of {} steps (request {id})",
-                self.method, self.steps
-            ),
-        }
-        outcome
-    }
+/// Test hook: the failure `SEXTANT_TEST_PART_FAIL=<dir>` asks of the part of `method`
+/// asked of the folder at `root` (`testing::TestHooks::part_fail`), if any.
+pub fn part_failure_for_tests(method: &str, root: &Path) -> Option<HandlerError> {
+    let dir = crate::testing::hooks().part_fail.as_ref()?;
+    crate::testing::named(root, dir).then(|| {
+        HandlerError::Internal(format!("{method} failed in {dir} (SEXTANT_TEST_PART_FAIL)"))
+    })
 }
 
 #[cfg(test)]
@@ -506,6 +525,53 @@ mod tests {
             assert!(request.cancel_of(root).is_cancelled());
             assert!(!request.left_out(root));
         }
+    }
+
+    #[test]
+    fn a_failing_part_stops_the_others_which_the_client_did_not_cancel() {
+        let requests = InFlightRequests::default();
+        let (a, b, c) = (Path::new("/a"), Path::new("/b"), Path::new("/c"));
+        let roots = [a, b, c].map(Path::to_path_buf).to_vec();
+        let request = requests
+            .register(RequestId::from(1), Reads::Each(roots))
+            .unwrap();
+        assert!(request.start());
+        request.part_failed(b);
+        assert!(!request.cancel_of(b).is_cancelled() && !request.stopped_for_failure(b));
+        for other in [a, c] {
+            assert!(request.cancel_of(other).is_cancelled());
+            assert!(request.stopped_for_failure(other));
+            assert!(!request.left_out(other));
+        }
+        assert!(!request.cancel.is_cancelled());
+        assert!(!request.folder_removed.load(Ordering::SeqCst));
+
+        // A part failing too stops the first; the first reason a part was stopped holds.
+        request.part_failed(a);
+        assert!(request.stopped_for_failure(b) && request.stopped_for_failure(c));
+
+        // The client's cancellation then answers for every part.
+        assert_eq!(requests.cancel(&RequestId::from(1)), Cancelled::Running);
+        assert!(!request.stopped_for_failure(c) && !request.left_out(c));
+    }
+
+    #[test]
+    fn a_part_left_out_stays_left_out_when_another_fails() {
+        let requests = InFlightRequests::default();
+        let (a, b, c) = (
+            PathBuf::from("/a"),
+            PathBuf::from("/b"),
+            PathBuf::from("/c"),
+        );
+        let roots = vec![a.clone(), b.clone(), c.clone()];
+        let request = requests
+            .register(RequestId::from(1), Reads::Each(roots))
+            .unwrap();
+        assert!(request.start());
+        assert!(requests.cancel_reading(&a).is_empty());
+        request.part_failed(&b);
+        assert!(request.left_out(&a) && !request.stopped_for_failure(&a));
+        assert!(request.stopped_for_failure(&c));
     }
 
     #[test]

@@ -26,7 +26,7 @@ use super::{ErrorCode, ToolError, answers::Indexed};
 use crate::ide::Budget;
 pub use crate::workspace::roots::{merge_ordered, sole_definer, split_budget};
 use crate::workspace::{
-    live::{LiveWorkspace, RequestCancel},
+    live::{LiveWorkspace, RequestCancel, TestDelay},
     roots::{deepest_holding, unique_names},
 };
 
@@ -342,6 +342,25 @@ impl Roots {
         patience: Duration,
         ask: impl Fn(&LiveWorkspace, &RequestCancel) -> Result<T, ToolError> + Sync,
     ) -> Answers<T> {
+        // No root's answer fails the call here, so every root's is given.
+        self.ask_every_until(cancel, patience, ask, |_, _| None)
+            .unwrap_or_default()
+    }
+
+    /// [`Roots::ask_every`] for a question where one root's answer can be the call's
+    /// failure whatever the other roots answer: `fails` says which (given the root's
+    /// index and answer) and what failure. Once a root's answer fails the call, the roots
+    /// still answering are stopped at once, since what they would answer can no longer
+    /// matter, and the call fails with the first root's failure, in the roots' order, among
+    /// those that answered before the others were stopped (what a stopped root answers is
+    /// its cancellation, not a failure of its own).
+    pub fn ask_every_until<T: Send>(
+        &self,
+        cancel: &RequestCancel,
+        patience: Duration,
+        ask: impl Fn(&LiveWorkspace, &RequestCancel) -> Result<T, ToolError> + Sync,
+        fails: impl Fn(usize, &Result<T, ToolError>) -> Option<ToolError>,
+    ) -> Result<Answers<T>, ToolError> {
         let deadline = Instant::now() + patience;
         let cancels: Vec<RequestCancel> = self
             .roots
@@ -350,28 +369,43 @@ impl Roots {
             .collect();
         let mut answers: Vec<Option<Result<T, ToolError>>> =
             self.roots.iter().map(|_| None).collect();
+        // Past patience, and for another root's failure of the call.
         let mut stopped = vec![false; self.roots.len()];
+        let mut stopped_for_failure = vec![false; self.roots.len()];
         std::thread::scope(|scope| {
             let (tx, rx) = mpsc::channel();
             for (i, (root, root_cancel)) in self.roots.iter().zip(&cancels).enumerate() {
                 let (tx, ask) = (tx.clone(), &ask);
                 scope.spawn(move || {
-                    let answer =
-                        std::panic::catch_unwind(AssertUnwindSafe(|| ask(&root.live, root_cancel)))
-                            .unwrap_or_else(|_| {
-                                Err(ToolError::new(
-                                    ErrorCode::Internal,
-                                    "internal error: a root's answer panicked",
-                                ))
-                            });
+                    let answer = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                        if let Some(delay) =
+                            TestDelay::of_part("a question of every root", root.live.root())
+                        {
+                            // Stopped, the question's own read says so.
+                            let _ = delay.wait_in(
+                                &root.live,
+                                root_cancel,
+                                &format!("root {}", root.info.name),
+                            );
+                        }
+                        ask(&root.live, root_cancel)
+                    }))
+                    .unwrap_or_else(|_| {
+                        Err(ToolError::new(
+                            ErrorCode::Internal,
+                            "internal error: a root's answer panicked",
+                        ))
+                    });
                     let _ = tx.send((i, answer));
                 });
             }
             drop(tx);
             let mut pending = self.roots.len();
+            let mut call_failed = false;
             while pending > 0 {
                 match rx.recv_timeout(POLL) {
                     Ok((i, answer)) => {
+                        call_failed |= !stopped_for_failure[i] && fails(i, &answer).is_some();
                         answers[i] = Some(answer);
                         pending -= 1;
                     }
@@ -380,14 +414,21 @@ impl Roots {
                 }
                 let past_patience = Instant::now() >= deadline;
                 for (i, root_cancel) in cancels.iter().enumerate() {
-                    if answers[i].is_none() && (cancel.is_cancelled() || past_patience) {
+                    if answers[i].is_some() || root_cancel.is_cancelled() {
+                        continue;
+                    }
+                    if call_failed {
+                        stopped_for_failure[i] = true;
+                        root_cancel.cancel();
+                    } else if cancel.is_cancelled() || past_patience {
                         stopped[i] |= !cancel.is_cancelled();
                         root_cancel.cancel();
                     }
                 }
             }
         });
-        self.roots
+        let answers: Answers<T> = self
+            .roots
             .iter()
             .zip(answers)
             .zip(stopped)
@@ -403,7 +444,14 @@ impl Roots {
                 };
                 (root.info.name.clone(), answer)
             })
-            .collect()
+            .collect();
+        let failure = (answers.iter().enumerate())
+            .filter(|(i, _)| !stopped_for_failure[*i])
+            .find_map(|(i, (_, answer))| fails(i, answer));
+        match failure {
+            Some(failure) => Err(failure),
+            None => Ok(answers),
+        }
     }
 
     /// Every root's answer to a question whose text is bounded in tokens (`ask` answers

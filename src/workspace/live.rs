@@ -974,6 +974,73 @@ impl RequestCancel {
     }
 }
 
+/// Test hook: a delay spent inside a query of its own, in short sleeps that each check for
+/// cancellation, reporting on stderr when it starts and how it ended, so that a test sees
+/// what stops the work it delays: `SEXTANT_TEST_DELAY_MS` (an LSP request) and
+/// `SEXTANT_TEST_PART_DELAY_MS` (one folder's or root's part of a question over the whole
+/// workspace). Inert unless a test sets one.
+pub struct TestDelay {
+    /// What it delays, as its reports name it: a method, or a question's part in a root.
+    pub what: String,
+    steps: u64,
+}
+
+impl TestDelay {
+    const STEP: Duration = Duration::from_millis(10);
+
+    pub fn new(what: String, delay: Duration) -> TestDelay {
+        TestDelay {
+            what,
+            steps: (delay.as_millis() as u64).div_ceil(Self::STEP.as_millis() as u64),
+        }
+    }
+
+    /// The delay a test asked for in the part of `question` asked of the root at `root`
+    /// (`testing::TestHooks::part_delay`), if any.
+    pub fn of_part(question: &str, root: &Path) -> Option<TestDelay> {
+        let (dir, delay) = crate::testing::hooks().part_delay.as_ref()?;
+        crate::testing::named(root, dir)
+            .then(|| TestDelay::new(format!("{question} in {dir}"), *delay))
+    }
+
+    /// Waits in a snapshot of `live`, read under `cancel`; `note` ends each report (which
+    /// request it is). A wait stopped before it started reports that too, so that every
+    /// delay asked for says how it ended.
+    pub fn wait_in(
+        &self,
+        live: &LiveWorkspace,
+        cancel: &RequestCancel,
+        note: &str,
+    ) -> Result<(), ReadError> {
+        use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+        let what = &self.what;
+        let started = AtomicBool::new(false);
+        let waited = live.read(cancel, |s| {
+            started.store(true, Ordering::Relaxed);
+            eprintln!("sextant: test delay: {what} started, {} steps ({note})", self.steps);
+            let done = AtomicU64::new(0);
+            let outcome = s
+                .analysis
+                .slow_query_for_tests(self.steps, Self::STEP, &done);
+            let done = done.load(Ordering::Relaxed);
+            match &outcome {
+                Ok(()) => eprintln!("sextant: test delay: {what} finished ({note})"),
+                Err(_) => eprintln!(
+                    "sextant: test delay: {what} stopped by cancellation after {done} of {} steps ({note})",
+                    self.steps
+                ),
+            }
+            outcome
+        });
+        if matches!(waited, Err(ReadError::Cancelled)) && !started.load(Ordering::Relaxed) {
+            eprintln!(
+                "sextant: test delay: {what} stopped by cancellation before it started ({note})"
+            );
+        }
+        waited
+    }
+}
+
 impl LiveWorkspace {
     /// Stops the workspace as dropping it does, and says whether that cut its first index
     /// short.

@@ -520,7 +520,7 @@ impl Host {
             let paused = crate::testing::hooks()
                 .load_pause
                 .as_ref()
-                .filter(|(name, _)| host.root.file_name() == Some(std::ffi::OsStr::new(name)))
+                .filter(|(name, _)| crate::testing::named(&host.root, name))
                 .map(|(_, pause)| *pause);
             let on_shard = |built: u32| {
                 // Paused: the first shard alone is told built until the pause is over.

@@ -152,6 +152,35 @@ def test_a_question_of_every_folder_is_cancelled_and_shutdown_ends_them_all(tmp_
 
 
 CONTENT_MODIFIED = -32801
+INTERNAL_ERROR = -32603
+
+
+@pytest.mark.parametrize(
+    "method, params",
+    [("workspace/symbol", {"query": "load"}), ("workspace/diagnostic", {"previousResultIds": []})],
+)
+def test_a_folders_failure_answers_at_once_and_stops_the_other_folders_parts(tmp_path, method, params):
+    # `slow` comes first in order: its part, stopped, must not answer for the request.
+    slow = write(tmp_path / "slow", PYTHON)
+    broken = write(tmp_path / "broken", TYPESCRIPT)
+    server = RawLsp(env={"SEXTANT_TEST_PART_DELAY_MS": "slow:60000", "SEXTANT_TEST_PART_FAIL": "broken"})
+    try:
+        folders = [{"uri": root.as_uri(), "name": root.name} for root in (slow, broken)]
+        assert "result" in server.request(1, "initialize", {"processId": None, "capabilities": {}, "workspaceFolders": folders})
+        server.notify("initialized", {})
+        # The failure is the answer, not a cancellation (the client cancelled nothing), and
+        # it comes before `slow`'s part could end (the answer waits for every part to end).
+        server.send({"id": 2, "method": method, "params": params})
+        assert server.response(2)["error"] == {
+            "code": INTERNAL_ERROR,
+            "message": f"{method} failed in broken (SEXTANT_TEST_PART_FAIL)",
+        }
+        # `slow`'s part was stopped: in its wait, or before it began if `broken` failed first.
+        stderr = server.wait_for_stderr(f"test delay: {method} in slow stopped by cancellation")
+        assert f"test delay: {method} in slow finished" not in stderr
+        server.shut_down()
+    finally:
+        server.kill()
 
 
 def folder(root: Path) -> types.WorkspaceFolder:

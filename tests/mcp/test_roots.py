@@ -517,6 +517,30 @@ async def test_read_symbol_keeps_the_roots_that_answer(shared_name):
         assert failed["code"] == "INTERNAL"
 
 
+async def test_a_roots_failure_that_is_the_calls_stops_the_other_roots_at_once(tmp_path, monkeypatch):
+    # `slow` comes first: its part, stopped, must not answer for the call.
+    slow = write(tmp_path / "slow", "shared.py", "def settle(ledger):\n    return ledger\n").parent
+    other = write(tmp_path / "other", "search.py", "def query(text):\n    return text\n").parent
+    write(other, "notes.txt", "not indexed\n")
+    stderr = tmp_path / "stderr.txt"
+    monkeypatch.setenv("ERRLOG", str(stderr))
+    env = {**os.environ, "SEXTANT_TEST_PART_DELAY_MS": "slow:60000"}
+    async with stdio_session(slow, "--root", str(other), "--request-timeout-ms", "600000", env=env) as session:
+        for root in ["slow", "other"]:
+            await wait_until_indexed_in(session, root)
+        # A path in `other` has nowhere else to be read: its failure is the call's, at once.
+        targets = [{"symbol": "settle"}, {"path": str(other / "notes.txt")}]
+        failed = tool_error(await session.call_tool("read_symbol", {"targets": targets}))
+        assert failed == {"code": "NOT_FOUND", "message": "notes.txt: not a file the workspace indexes (read_file reads any file)"}
+        # A call graph whose start does not fit in one root is too large in any.
+        tiny = tool_error(await session.call_tool("call_graph", {"query": "query", "max_tokens": 3}))
+        assert tiny == {"code": "TOO_LARGE", "message": "not even the start fits in 3 tokens"}
+    # Each time `slow`'s part was stopped: in its wait, or before it began if `other` failed first.
+    log = stderr.read_text()
+    assert log.count("test delay: a question of every root in slow stopped by cancellation") == 2, log
+    assert "in slow finished" not in log
+
+
 @pytest.fixture
 def hierarchies(two_roots: tuple[Path, Path]) -> tuple[Path, Path]:
     """`Shape` in both roots, each with a subclass; `Widget` in the second only; `Gadget`

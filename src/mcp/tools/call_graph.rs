@@ -190,15 +190,9 @@ impl CallGraphData {
         asked: roots::Answers<Result<CallGraph, CallGraphError>>,
         budget: Budget,
     ) -> Result<Rendered<Self>, ToolError> {
+        // A root over the budget failed the call before this (`call_graph`'s `fails`).
         let (answered, parts) = roots::split(asked, |_| None);
         let mut graphs: Vec<(String, Result<CallGraph, CallGraphError>)> = answered;
-        // Not even a start fits: the budget is the call's, whichever root's start it is.
-        if graphs
-            .iter()
-            .any(|(_, g)| matches!(g, Err(CallGraphError::OverBudget(_))))
-        {
-            return Err(graph_error(CallGraphError::OverBudget(budget.max_tokens)));
-        }
         let definitions: Vec<Vec<Candidate>> = graphs
             .iter()
             .map(|(root, graph)| {
@@ -319,8 +313,15 @@ impl SextantServer {
                 })
                 .map_err(read_error)
             };
+            // Not even a start fits: the budget is the call's, whichever root's start it is.
+            let fails = move |_, answer: &Result<Result<CallGraph, CallGraphError>, ToolError>| {
+                matches!(answer, Ok(Err(CallGraphError::OverBudget(_))))
+                    .then(|| graph_error(CallGraphError::OverBudget(budget.max_tokens)))
+            };
             let merge = move |asked| CallGraphData::across(asked, budget);
-            return self.run_on_every_root("call_graph", ctx, ask, merge).await;
+            return self
+                .run_on_every_root_until("call_graph", ctx, ask, fails, merge)
+                .await;
         }
         let live = self.live.clone();
         self.run("call_graph", ctx, Lane::Compute, move |cancel| {

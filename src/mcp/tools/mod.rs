@@ -1291,12 +1291,26 @@ impl SextantServer {
         ask: impl Fn(&LiveWorkspace, &RequestCancel) -> Result<T, ToolError> + Send + Sync + 'static,
         merge: impl FnOnce(super::roots::Answers<T>) -> Result<A, ToolError> + Send + 'static,
     ) -> Result<A, CallToolResult> {
+        self.run_on_every_root_until(tool, ctx, ask, |_, _| None, merge)
+            .await
+    }
+
+    /// [`SextantServer::run_on_every_root`] for a question where one root's answer can be
+    /// the call's failure (`fails`, given the root's index): the other roots are then
+    /// stopped at once, and nothing is merged ([`super::roots::Roots::ask_every_until`]).
+    async fn run_on_every_root_until<T: Send + 'static, A: Send + 'static>(
+        &self,
+        tool: &str,
+        ctx: RequestContext<RoleServer>,
+        ask: impl Fn(&LiveWorkspace, &RequestCancel) -> Result<T, ToolError> + Send + Sync + 'static,
+        fails: impl Fn(usize, &Result<T, ToolError>) -> Option<ToolError> + Send + 'static,
+        merge: impl FnOnce(super::roots::Answers<T>) -> Result<A, ToolError> + Send + 'static,
+    ) -> Result<A, CallToolResult> {
         let roots = self.roots.clone();
         let patience = self.limits.request_timeout() * 3 / 4;
         self.run(tool, ctx, Lane::Compute, move |cancel| {
-            merge(super::roots::answered(
-                roots.ask_every(cancel, patience, ask),
-            )?)
+            let asked = roots.ask_every_until(cancel, patience, ask, fails)?;
+            merge(super::roots::answered(asked)?)
         })
         .await
     }

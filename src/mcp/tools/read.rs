@@ -252,15 +252,15 @@ impl SextantServer {
             };
             read_while_indexing(live, cancel, when, read_in, every_name)
         };
-        let merge = move |asked: roots::Answers<(RootParts, Option<Indexed>)>| {
-            // A target by path has one root to be read in: its failure is the call's.
-            for (root, (_, answer)) in asked.iter().enumerate() {
-                if let Err(error) = answer
-                    && placed.iter().skip(first).any(|(r, _)| *r == Some(root))
-                {
-                    return Err(error.clone());
-                }
+        // A target by path has one root to be read in: its failure is the call's.
+        let holding = placed.clone();
+        let fails = move |root: usize, answer: &Result<_, ToolError>| match answer {
+            Err(error) if holding.iter().skip(first).any(|(r, _)| *r == Some(root)) => {
+                Some(error.clone())
             }
+            _ => None,
+        };
+        let merge = move |asked: roots::Answers<(RootParts, Option<Indexed>)>| {
             let (answered, parts) = roots::split(asked, |(_, indexed)| *indexed);
             let mut by_target: Vec<Vec<(String, ide::TargetPart)>> =
                 placed.iter().map(|_| Vec::new()).collect();
@@ -283,7 +283,8 @@ impl SextantServer {
                 })?;
             Ok((read, roots::indexed_in_all(&parts), Some(parts)))
         };
-        self.run_on_every_root("read_symbol", ctx, ask, merge).await
+        self.run_on_every_root_until("read_symbol", ctx, ask, fails, merge)
+            .await
     }
 }
 
