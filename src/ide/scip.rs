@@ -204,9 +204,10 @@ pub(crate) fn metadata(request: &ScipRequest) -> Metadata {
     }
 }
 
-/// Writes an [`Index`](scip::types::Index) field by field: its metadata, then its documents one by one, the
-/// bytes `Index::write_to_bytes` gives for the same documents (fields go in number order,
-/// and a repeated field's items one after the other), without the index in memory.
+/// Writes an [`Index`](scip::types::Index) field by field: its metadata, then its documents
+/// one by one, the bytes `Index::write_to_bytes` gives for the same documents (fields go in
+/// number order, and a repeated field's items one after the other), without the index in
+/// memory.
 pub(crate) struct IndexWriter<'a> {
     out: CountingWriter<'a>,
     written: ScipExport,

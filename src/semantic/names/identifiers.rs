@@ -350,9 +350,10 @@ pub fn identifier_shard(db: &dyn Db, workspace: Workspace, shard: u32) -> Arc<Id
 }
 
 fn word_table(db: &dyn Db, files: &[SourceFile]) -> WordTable {
+    let in_passing = words_read_in_passing(db);
     let words: Vec<Arc<WordSet>> = files
         .iter()
-        .map(|&f| match words_read_in_passing(db) {
+        .map(|&f| match in_passing {
             true => Arc::new(file_identifiers_unkept(db, f)),
             false => file_identifiers(db, f),
         })

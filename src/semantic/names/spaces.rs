@@ -1,4 +1,5 @@
-//! Values and types kept apart, where a language's [`NameRules::keeps_types_apart`](super::NameRules::keeps_types_apart) says so
+//! Values and types kept apart, where a language's
+//! [`NameRules::keeps_types_apart`](super::NameRules::keeps_types_apart) says so
 //! (TypeScript): `const X` and `type X` in one scope are two symbols, and a use sees the one
 //! its position asks for (`X.parse()` the value, `let v: X` the type). A binding that is both
 //! (a class, an enum, an import) belongs to each; a use that may mean either (a doc comment's
