@@ -166,9 +166,10 @@ impl<'db> Resolver<'db> {
             .clone()
     }
 
-    /// Runs `pass` over `file`'s names: kept like [`Resolver::names`], unless the file's
-    /// text is kept compressed (a workspace over `COMPRESS_TEXTS_OVER`, or a memory limit:
-    /// where memory comes first) and this resolver already holds
+    /// Runs `pass` over `file`'s names: kept like [`Resolver::names`], unless the database
+    /// keeps its texts compressed (`Db::keeps_texts_compressed`: a workspace over
+    /// `COMPRESS_TEXTS_OVER`, or a memory limit, where memory comes first, as for the
+    /// identifier index's word sets) and this resolver already holds
     /// [`TABLES_KEPT_IN_PASSING`] tables; then read for this pass alone and let go after it.
     /// A reference search reads the table of every file that spells the name, once:
     /// hundreds of files for a common one (`posixpath.join`), held together, here and in
@@ -183,7 +184,7 @@ impl<'db> Resolver<'db> {
     ) -> T {
         if self.files.contains_key(&file)
             || self.files.len() < TABLES_KEPT_IN_PASSING
-            || !file.stored_text(self.db).is_compressed()
+            || !self.db.keeps_texts_compressed()
         {
             let names = self.names(file);
             return pass(self, &names);
