@@ -759,6 +759,9 @@ fn print_ratios() {
 }
 
 fn main() {
+    // The allocator the binary's tree-sitter uses, so that parses cost here what they cost
+    // there.
+    sextant::allocator::use_for_tree_sitter();
     let mut c = Criterion::default().configure_from_args();
     bench_cold_index(&mut c);
     bench_reindex(&mut c);

@@ -1057,7 +1057,7 @@ impl Analysis {
                         // What the shard's files freed (their trees, the parser's
                         // scratch) sits in the workers' arenas, counted as resident until
                         // given back: most of the peak's excess over what is kept.
-                        super::memory::release_freed_memory();
+                        crate::allocator::release_freed_memory();
                         let (done, prefix) = &mut *complete.lock().unwrap();
                         done[shard as usize] = true;
                         let before = *prefix;

@@ -1,6 +1,6 @@
 //! The process's resident memory, as the `--max-memory` policy (docs/memory.md) reads it:
-//! the size a user writes (`400M`), the resident and peak resident sizes the kernel counts,
-//! and giving freed memory back to the system.
+//! the size a user writes (`400M`) and the resident and peak resident sizes the kernel
+//! counts. Giving freed memory back to the system is the allocator's (`crate::allocator`).
 
 use serde::Serialize;
 
@@ -43,17 +43,6 @@ pub fn over(limit: u64) -> bool {
 /// the server over (docs/memory.md).
 pub fn check_stops_at(limit: u64) -> u64 {
     limit - limit / 8
-}
-
-/// Gives the allocator's free pages back to the system. glibc keeps what a thread freed in
-/// that thread's arena: after an index's shard, or a rename's scratch database, that is
-/// tens to hundreds of megabytes counted in the resident memory until trimmed.
-pub fn release_freed_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: malloc_trim only returns unused pages of the allocator's own heaps.
-    unsafe {
-        libc::malloc_trim(0);
-    }
 }
 
 /// A size as written on the command line or in `sextant.toml`: a number of bytes with an

@@ -1512,7 +1512,7 @@ impl Writer {
             }
         }
         host.evict_unused();
-        crate::ide::memory::release_freed_memory();
+        crate::allocator::release_freed_memory();
         self.eviction_at = None;
         let unchecked = {
             let mut status = shared.status.lock().unwrap();
@@ -1726,12 +1726,12 @@ fn spawn_background_check(shared: Arc<Shared>) -> Option<Sender<u64>> {
                 // after it started from there.
                 let over_limit = || {
                     limit.is_some_and(|limit| {
-                        crate::ide::memory::release_freed_memory();
+                        crate::allocator::release_freed_memory();
                         if !crate::ide::memory::over(limit) {
                             return false;
                         }
                         trees.drop_unpinned();
-                        crate::ide::memory::release_freed_memory();
+                        crate::allocator::release_freed_memory();
                         crate::ide::memory::over(limit)
                     })
                 };
