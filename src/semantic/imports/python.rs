@@ -3,8 +3,12 @@
 //! `a/b/__init__.py` for `a.b`; a relative import counts its dots upwards from the
 //! importing file's directory; `from m import x` is the submodule `m.x` when one exists
 //! (`m` may then be a namespace package, a directory without `__init__.py`), else the name
-//! `x` in `m`. A module the workspace does not hold is external when it is in
-//! the standard library (`grammars/python-stdlib-modules.txt`), else unresolved.
+//! `x` in `m`. A module no source root holds is external when it is in the standard library
+//! (`grammars/python-stdlib-modules.txt`); else it is looked for under the importing file's
+//! ancestor directories that are not packages, nearest first, where Python would find it
+//! when it runs the file as a script (`services/billing/app/main.py` importing `app.models`
+//! from `services/billing`); else it is unresolved. `absolute_import` is the one place that
+//! decides; everything that resolves an import goes through it.
 
 use std::{
     collections::{HashMap, HashSet},
