@@ -27,6 +27,11 @@ use crate::{
 pub struct PythonModules {
     modules: HashMap<String, SourceFile>,
     paths: HashMap<String, SourceFile>,
+    /// Every directory holding a Python file at any depth (not the workspace root), and
+    /// every Python file's path without its suffix: what a module's first part must be
+    /// under a directory that holds the module, so that the search of an importer's
+    /// directories passes over the others with one lookup each.
+    stems: HashSet<String>,
 }
 
 impl PythonModules {
@@ -107,6 +112,16 @@ pub fn python_modules(db: &dyn Db, workspace: Workspace) -> Arc<PythonModules> {
         }
         let path = file.path(db);
         modules.paths.insert(path.clone(), file);
+        if let Some(stem) = path
+            .strip_suffix(".py")
+            .or_else(|| path.strip_suffix(".pyi"))
+        {
+            modules.stems.insert(stem.to_string());
+        }
+        let mut dir = paths::parent(path);
+        while !dir.is_empty() && modules.stems.insert(dir.to_string()) {
+            dir = paths::parent(dir);
+        }
         for root in &roots {
             let under = if root.is_empty() {
                 Some(path.as_str())
@@ -246,7 +261,7 @@ fn absolute_import(
     if PYTHON_STDLIB.contains(top) {
         return Found::Stdlib(top.to_string());
     }
-    for root in script_roots(modules, importer) {
+    for root in script_roots(modules, importer, top) {
         let base = |dotted: &str| paths::join(root, &dotted.replace('.', "/"));
         let submodule =
             name.and_then(|name| module_at(modules, &base(&format!("{module}.{name}"))?));
@@ -266,15 +281,18 @@ fn absolute_import(
 /// package, which Python imports from the directory above its top package, never from
 /// inside (running from inside would truncate its modules' names and load them twice).
 /// ty's fallback search of an importing file's ancestors and jedi's `smart_sys_path` use
-/// the same rule.
+/// the same rule. Only those holding something named `top` (a module's first part) are
+/// listed.
 fn script_roots<'p>(
     modules: &'p PythonModules,
     importer: &'p str,
+    top: &'p str,
 ) -> impl Iterator<Item = &'p str> + 'p {
     std::iter::successors(Some(paths::parent(importer)), |dir| {
         (!dir.is_empty()).then(|| paths::parent(dir))
     })
     .filter(|dir| !dir.is_empty())
+    .filter(move |dir| modules.stems.contains(&format!("{dir}/{top}")))
     .filter(|dir| {
         ["__init__.py", "__init__.pyi"]
             .iter()
