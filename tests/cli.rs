@@ -2188,3 +2188,106 @@ fn refs_over_compressed_texts_read_in_passing_answer_as_over_whole_ones() {
         "the texts were kept compressed: {kept} bytes"
     );
 }
+
+/// Two manifest-less services with an `app` each: `services/a/app` a package, `services/b/app`
+/// a plain directory; a root-level `common` package and a stray copy of it in `a`.
+fn services_workspace() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "common/__init__.py", "");
+    write(root, "common/log.py", "def log(msg):\n    pass\n");
+    write(
+        root,
+        "services/a/common/log.py",
+        "def log(msg):\n    pass\n",
+    );
+    write(root, "services/a/app/__init__.py", "");
+    write(
+        root,
+        "services/a/app/models.py",
+        "class Invoice:\n    pass\n",
+    );
+    write(
+        root,
+        "services/a/app/main.py",
+        "from app.models import Invoice\nfrom app.missing import Gone\nfrom common.log import log\nimport models\nimport nowhere\n\nprint(Invoice, Gone, log, models, nowhere)\n",
+    );
+    write(
+        root,
+        "services/b/app/models.py",
+        "\nclass Order:\n    pass\n",
+    );
+    write(
+        root,
+        "services/b/app/main.py",
+        "from app.models import Order\nimport models\n\nprint(Order, models.Order)\n",
+    );
+    dir
+}
+
+#[test]
+fn absolute_imports_of_a_service_resolve_from_its_own_directories() {
+    let dir = services_workspace();
+    let rows = |file: &str| -> Vec<Vec<String>> {
+        stdout(&sextant(dir.path(), &["imports", file]))
+            .lines()
+            .map(|l| l.split_whitespace().map(str::to_string).collect())
+            .collect()
+    };
+    // `app` is each service's own; `common` stays the root's (a source root comes first);
+    // `models` alone is not found from inside the package `a/app`, which Python never runs
+    // from, but is from the plain directory `b/app`.
+    assert_eq!(
+        rows("services/a/app/main.py"),
+        [
+            vec![
+                "1",
+                "app.models:",
+                "Invoice",
+                "services/a/app/models.py:1:7"
+            ],
+            vec!["2", "app.missing:", "Gone", "unresolved"],
+            vec!["3", "common.log:", "log", "common/log.py:1:5"],
+            vec!["4", "models", "unresolved"],
+            vec!["5", "nowhere", "unresolved"],
+        ]
+    );
+    assert_eq!(
+        rows("services/b/app/main.py"),
+        [
+            vec!["1", "app.models:", "Order", "services/b/app/models.py:2:7"],
+            vec!["2", "models", "services/b/app/models.py"],
+        ]
+    );
+
+    let def = sextant(dir.path(), &["def", "services/b/app/main.py:4:22"]);
+    assert_eq!(
+        stdout(&def).split_whitespace().collect::<Vec<_>>(),
+        ["services/b/app/models.py:2:7", "class", "Order"]
+    );
+    let refs = sextant(
+        dir.path(),
+        &["refs", "services/a/app/models.py:1:7", "--no-definitions"],
+    );
+    let lines: Vec<String> = stdout(&refs).lines().map(str::to_string).collect();
+    assert_eq!(
+        lines
+            .iter()
+            .map(|l| l.split_whitespace().next().unwrap_or_default())
+            .collect::<Vec<_>>(),
+        [
+            "services/a/app/main.py:1:24",
+            "services/a/app/main.py:7:7",
+            "2"
+        ]
+    );
+
+    // The missing module of a package found that way is still reported; `nowhere`, which
+    // names no workspace package, is not.
+    let check = sextant(dir.path(), &["check", "--select", "SX003,SX004"]);
+    assert_eq!(
+        stdout(&check),
+        "services/a/app/main.py:2:1: SX003 no module 'app.missing' in the workspace\n\
+         Found 1 diagnostic in 1 of 8 files (SX003 1).\n"
+    );
+}

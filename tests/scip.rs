@@ -583,3 +583,28 @@ fn each_method_of_a_class_names_the_method_it_overrides() {
         ]
     );
 }
+
+#[test]
+fn a_services_import_references_its_own_apps_definition() {
+    let dir = tempfile::tempdir().unwrap();
+    let main = "from app.models import Invoice\n\nInvoice()\n";
+    for service in ["a", "b"] {
+        let app = format!("services/{service}/app");
+        write_file(
+            dir.path(),
+            &format!("{app}/models.py"),
+            "class Invoice:\n    pass\n",
+        );
+        write_file(dir.path(), &format!("{app}/main.py"), main);
+    }
+    std::fs::create_dir(dir.path().join("out")).unwrap();
+    let index = export(dir.path(), &[]);
+    // `models` of `app.models` and `Invoice` (imports, role 2), then the call: b's, not a's.
+    assert_eq!(
+        occurrences(document(&index, "services/b/app/main.py")),
+        "[0, 0, 0] 1 scip-sextant . . . `services/b/app/main.py`/\n\
+         [0, 9, 15] 2 scip-sextant . . . `services/b/app/models.py`/\n\
+         [0, 23, 30] 2 scip-sextant . . . `services/b/app/models.py`/Invoice#\n\
+         [2, 0, 7] 0 scip-sextant . . . `services/b/app/models.py`/Invoice#\n"
+    );
+}

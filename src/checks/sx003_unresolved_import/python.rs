@@ -5,21 +5,21 @@ use std::collections::HashSet;
 use crate::{
     checks::{Diagnostic, registry::ids},
     db::{Db, SourceFile, Workspace},
-    semantic::imports::{self, FileImports, ImportSummary, python_modules},
+    semantic::imports::{self, FileImports, ImportSummary},
     syntax::TextRange,
 };
 
 /// Imports that name a module inside the workspace that no file is: a relative import
-/// (within the workspace), or an absolute one whose nearest existing ancestor module is a
-/// workspace package (`app/__init__.py`), not a plain module (`os.py` may put `os.path` in
-/// `sys.modules` itself).
+/// (within the workspace), or an absolute one whose nearest existing ancestor module, found
+/// by the same rules as the import (`imports::python_absolute_module`: source roots, then
+/// the importer's script directories), is a workspace package (`app/__init__.py`), not a
+/// plain module (`os.py` may put `os.path` in `sys.modules` itself).
 pub(super) fn unresolved_imports(
     db: &dyn Db,
     workspace: Workspace,
     file: SourceFile,
     imports: &FileImports,
 ) -> Vec<Diagnostic> {
-    let modules = python_modules(db, workspace);
     let depth = file.path(db).matches('/').count();
     let mut found = Vec::new();
     let mut reported: HashSet<(TextRange, &str)> = HashSet::new();
@@ -43,7 +43,9 @@ pub(super) fn unresolved_imports(
             let parts: Vec<&str> = rest.split('.').collect();
             (1..parts.len())
                 .rev()
-                .find_map(|n| modules.module(&parts[..n].join(".")))
+                .find_map(|n| {
+                    imports::python_absolute_module(db, workspace, file, &parts[..n].join("."))
+                })
                 .is_some_and(|ancestor| {
                     let path = ancestor.path(db);
                     path.ends_with("/__init__.py") || path == "__init__.py"

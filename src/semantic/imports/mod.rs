@@ -18,7 +18,9 @@ use std::sync::Arc;
 
 pub use ecmascript::{EcmascriptModules, ecmascript_modules};
 pub use go::{GoPackages, go_packages, is_workspace_import};
-pub use python::{PythonModules, is_stdlib_module, python_modules};
+pub use python::{
+    PythonModules, absolute_module as python_absolute_module, is_stdlib_module, python_modules,
+};
 pub use rust::{
     ModDecl, RustModules, local_name as rust_local_name, resolve_unbound_name as rust_unbound_name,
     rust_mod_decls, rust_modules, rust_star_closure,

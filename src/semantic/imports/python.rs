@@ -3,8 +3,12 @@
 //! `a/b/__init__.py` for `a.b`; a relative import counts its dots upwards from the
 //! importing file's directory; `from m import x` is the submodule `m.x` when one exists
 //! (`m` may then be a namespace package, a directory without `__init__.py`), else the name
-//! `x` in `m`. A module the workspace does not hold is external when it is in
-//! the standard library (`grammars/python-stdlib-modules.txt`), else unresolved.
+//! `x` in `m`. A module no source root holds is external when it is in the standard library
+//! (`grammars/python-stdlib-modules.txt`); else it is looked for under the importing file's
+//! ancestor directories that are not packages, nearest first, where Python would find it
+//! when it runs the file as a script (`services/billing/app/main.py` importing `app.models`
+//! from `services/billing`); else it is unresolved. `absolute_import` is the one place that
+//! decides; everything that resolves an import goes through it.
 
 use std::{
     collections::{HashMap, HashSet},
@@ -23,6 +27,11 @@ use crate::{
 pub struct PythonModules {
     modules: HashMap<String, SourceFile>,
     paths: HashMap<String, SourceFile>,
+    /// Every directory holding a Python file at any depth (not the workspace root), and
+    /// every Python file's path without its suffix: what a module's first part must be
+    /// under a directory that holds the module, so that the search of an importer's
+    /// directories passes over the others with one lookup each.
+    stems: HashSet<String>,
 }
 
 impl PythonModules {
@@ -103,6 +112,16 @@ pub fn python_modules(db: &dyn Db, workspace: Workspace) -> Arc<PythonModules> {
         }
         let path = file.path(db);
         modules.paths.insert(path.clone(), file);
+        if let Some(stem) = path
+            .strip_suffix(".py")
+            .or_else(|| path.strip_suffix(".pyi"))
+        {
+            modules.stems.insert(stem.to_string());
+        }
+        let mut dir = paths::parent(path);
+        while !dir.is_empty() && modules.stems.insert(dir.to_string()) {
+            dir = paths::parent(dir);
+        }
         for root in &roots {
             let under = if root.is_empty() {
                 Some(path.as_str())
@@ -169,50 +188,139 @@ pub(super) fn resolve(
     let modules = python_modules(db, workspace);
     let level = import.module.chars().take_while(|&c| c == '.').count();
     let rest = &import.module[level..];
-    let module = if level == 0 {
-        modules.module(rest)
+    let name = import.name.as_deref();
+    let found = if level == 0 {
+        absolute_import(&modules, file.path(db), rest, name)
     } else {
-        relative_module(&modules, file.path(db), level, rest)
+        relative_import(&modules, file.path(db), level, rest, name)
     };
-    // `from m import x`: the submodule `m.x` first, as Python's import system does; `m`
-    // may be a namespace package (a directory without `__init__.py`).
-    let submodule = import.name.as_ref().and_then(|name| {
-        if level == 0 {
-            modules.module(&format!("{rest}.{name}"))
-        } else {
-            let inner = if rest.is_empty() {
-                name.to_string()
-            } else {
-                format!("{rest}.{name}")
-            };
-            relative_module(&modules, file.path(db), level, &inner)
-        }
-    });
-    if let Some(submodule) = submodule {
-        return Target::Resolved {
+    match (found, name) {
+        (Found::Submodule(submodule), _) => Target::Resolved {
             file: submodule,
             symbol: None,
-        };
-    }
-    let Some(module) = module else {
-        let top = rest.split('.').next().unwrap_or_default();
-        return if level == 0 && PYTHON_STDLIB.contains(top) {
-            Target::External {
-                package: top.to_string(),
-            }
-        } else {
-            Target::Unresolved
-        };
-    };
-    let Some(name) = &import.name else {
-        return Target::Resolved {
+        },
+        (Found::Module(module), None) => Target::Resolved {
             file: module,
             symbol: None,
+        },
+        (Found::Module(module), Some(name)) => Target::Resolved {
+            file: module,
+            symbol: top_level_symbol(db, module, name),
+        },
+        (Found::Stdlib(package), _) => Target::External { package },
+        (Found::Missing, _) => Target::Unresolved,
+    }
+}
+
+/// The workspace file of the absolute module `name` as `importer` imports it (the rules of
+/// [`absolute_import`]), if the workspace holds it.
+pub fn absolute_module(
+    db: &dyn Db,
+    workspace: Workspace,
+    importer: SourceFile,
+    name: &str,
+) -> Option<SourceFile> {
+    let modules = python_modules(db, workspace);
+    match absolute_import(&modules, importer.path(db), name, None) {
+        Found::Module(file) | Found::Submodule(file) => Some(file),
+        Found::Stdlib(_) | Found::Missing => None,
+    }
+}
+
+/// What an import statement's module (and, for `from m import x`, the submodule `m.x`)
+/// turned out to be.
+enum Found {
+    /// The submodule `m.x` of `from m import x`: Python's import system tries it first.
+    Submodule(SourceFile),
+    Module(SourceFile),
+    /// A standard library module the workspace does not hold, by its top-level name.
+    Stdlib(String),
+    Missing,
+}
+
+/// The one place that decides where an absolute import leads, for every caller. First
+/// under the source roots; then, for a module none holds, the standard library; then the
+/// directories a script of `importer`'s could be run from ([`script_roots`]), nearest
+/// first: a manifest-less service (`services/billing/app/main.py` doing
+/// `from app.models import Invoice`) runs with its own directory on `sys.path`. In each
+/// place the submodule `module.name` comes before the module.
+fn absolute_import(
+    modules: &PythonModules,
+    importer: &str,
+    module: &str,
+    name: Option<&str>,
+) -> Found {
+    let submodule = name.and_then(|name| modules.module(&format!("{module}.{name}")));
+    if let Some(submodule) = submodule {
+        return Found::Submodule(submodule);
+    }
+    if let Some(module) = modules.module(module) {
+        return Found::Module(module);
+    }
+    let top = module.split('.').next().unwrap_or_default();
+    if PYTHON_STDLIB.contains(top) {
+        return Found::Stdlib(top.to_string());
+    }
+    for root in script_roots(modules, importer, top) {
+        let base = |dotted: &str| paths::join(root, &dotted.replace('.', "/"));
+        let submodule =
+            name.and_then(|name| module_at(modules, &base(&format!("{module}.{name}"))?));
+        if let Some(submodule) = submodule {
+            return Found::Submodule(submodule);
+        }
+        if let Some(module) = base(module).and_then(|base| module_at(modules, &base)) {
+            return Found::Module(module);
+        }
+    }
+    Found::Missing
+}
+
+/// The directories, nearest first, that a script at `importer` could be run from and so
+/// find its absolute imports under: its ancestors below the workspace root (which is a
+/// source root already) that are not packages. A directory holding `__init__.py` is a
+/// package, which Python imports from the directory above its top package, never from
+/// inside (running from inside would truncate its modules' names and load them twice).
+/// ty's fallback search of an importing file's ancestors and jedi's `smart_sys_path` use
+/// the same rule. Only those holding something named `top` (a module's first part) are
+/// listed.
+fn script_roots<'p>(
+    modules: &'p PythonModules,
+    importer: &'p str,
+    top: &'p str,
+) -> impl Iterator<Item = &'p str> + 'p {
+    std::iter::successors(Some(paths::parent(importer)), |dir| {
+        (!dir.is_empty()).then(|| paths::parent(dir))
+    })
+    .filter(|dir| !dir.is_empty())
+    .filter(move |dir| modules.stems.contains(&format!("{dir}/{top}")))
+    .filter(|dir| {
+        ["__init__.py", "__init__.pyi"]
+            .iter()
+            .all(|init| modules.path(&format!("{dir}/{init}")).is_none())
+    })
+}
+
+/// A relative import's module (and submodule, as [`absolute_import`]'s), `level` dots up
+/// from `importer`.
+fn relative_import(
+    modules: &PythonModules,
+    importer: &str,
+    level: usize,
+    rest: &str,
+    name: Option<&str>,
+) -> Found {
+    let submodule = name.and_then(|name| {
+        let inner = if rest.is_empty() {
+            name.to_string()
+        } else {
+            format!("{rest}.{name}")
         };
-    };
-    Target::Resolved {
-        file: module,
-        symbol: top_level_symbol(db, module, name),
+        relative_module(modules, importer, level, &inner)
+    });
+    match (submodule, relative_module(modules, importer, level, rest)) {
+        (Some(submodule), _) => Found::Submodule(submodule),
+        (None, Some(module)) => Found::Module(module),
+        (None, None) => Found::Missing,
     }
 }
 
@@ -252,13 +360,27 @@ fn relative_module(
 ) -> Option<SourceFile> {
     let up = "../".repeat(level - 1);
     let base = paths::join(paths::parent(importer), &(up + &rest.replace('.', "/")))?;
-    let package = ["__init__.py", "__init__.pyi"].map(|init| paths::join(&base, init));
-    let module = [".py", ".pyi"].map(|ext| (!rest.is_empty()).then(|| format!("{base}{ext}")));
-    module
-        .into_iter()
-        .chain(package)
-        .flatten()
-        .find_map(|candidate| modules.path(&candidate))
+    if rest.is_empty() {
+        package_at(modules, &base)
+    } else {
+        module_at(modules, &base)
+    }
+}
+
+/// The module whose path without suffix is `base` (workspace-relative): `base.py`,
+/// `base.pyi`, then the package `base/__init__.py(i)`.
+fn module_at(modules: &PythonModules, base: &str) -> Option<SourceFile> {
+    [".py", ".pyi"]
+        .iter()
+        .find_map(|ext| modules.path(&format!("{base}{ext}")))
+        .or_else(|| package_at(modules, base))
+}
+
+/// The package whose directory is `dir`.
+fn package_at(modules: &PythonModules, dir: &str) -> Option<SourceFile> {
+    ["__init__.py", "__init__.pyi"]
+        .iter()
+        .find_map(|init| modules.path(&paths::join(dir, init)?))
 }
 
 #[cfg(test)]
