@@ -916,8 +916,32 @@ fn an_undefined_name_one_module_provides_is_imported() {
     }
     assert_eq!(
         read(dir.path(), "tests/test_shapes.py"),
-        "from tests.helpers import make_shape\nprint(make_shape())\n",
-        "a test's helper, in another test"
+        "from helpers import make_shape\nprint(make_shape())\n",
+        "a test's helper, in another test, as the directory it runs from names it"
+    );
+}
+
+/// A manifest-less service's undefined name is imported as the service itself imports
+/// (from the directory it runs from), not by a path from the workspace root that the
+/// service could not import.
+#[test]
+fn a_services_missing_import_is_written_as_the_service_imports() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "services/a/app/__init__.py", "");
+    write(
+        dir.path(),
+        "services/a/app/models.py",
+        "class Invoice:\n    pass\n",
+    );
+    write(dir.path(), "services/a/app/main.py", "print(Invoice())\n");
+    let out = sextant(
+        dir.path(),
+        &["check", "--fix", "--unsafe-fixes", "--select", "SX005"],
+    );
+    assert!(out.status.code().is_some(), "{}", stderr(&out));
+    assert_eq!(
+        read(dir.path(), "services/a/app/main.py"),
+        "from app.models import Invoice\nprint(Invoice())\n"
     );
 }
 

@@ -29,7 +29,9 @@ use crate::{
     semantic::{
         facts::ecmascript::module_facts,
         facts::import_candidates::{ImportFamily, definers, is_test_path},
-        imports::{self, ImportSummary, Target, is_stdlib_module, python_modules},
+        imports::{
+            self, ImportSummary, Target, is_stdlib_module, python_absolute_module, python_modules,
+        },
         names::{FileNames, Role},
         projects::keeps_unused_imports,
     },
@@ -92,6 +94,7 @@ fn python_sources(ctx: &CheckContext, name: &str) -> Vec<Option<Source>> {
     let found = definers(db, workspace, ImportFamily::Python, name.to_string());
     let modules = python_modules(db, workspace);
     let test = is_test_path(ctx.path());
+    let importer = ctx.path();
     let mut sources = Vec::new();
     if is_stdlib_module(name) || found.elsewhere {
         sources.push(is_stdlib_module(name).then_some(Source::Module));
@@ -101,12 +104,12 @@ fn python_sources(ctx: &CheckContext, name: &str) -> Vec<Option<Source>> {
         .map(|(_, file)| file)
         .filter(|&file| file != ctx.file && (test || !is_test_path(file.path(db))));
     for file in submodules {
-        let source = modules.import_name(file, file.path(db)).and_then(|path| {
-            match path.strip_suffix(name)? {
+        let source = modules
+            .import_name(importer, file, file.path(db))
+            .and_then(|path| match path.strip_suffix(name)? {
                 "" => Some(Source::Module),
                 parent => Some(Source::From(parent.strip_suffix('.')?.to_string())),
-            }
-        });
+            });
         sources.push(source);
     }
     for file in found.for_importer(test) {
@@ -114,9 +117,11 @@ fn python_sources(ctx: &CheckContext, name: &str) -> Vec<Option<Source>> {
             continue;
         }
         // A submodule `path.name` would be imported instead of the definition.
-        let path = modules.import_name(file, file.path(db));
-        let reached = path.filter(|p| modules.module(&format!("{p}.{name}")).is_none());
-        sources.push(reached.map(|p| Source::From(p.to_string())));
+        let path = modules.import_name(importer, file, file.path(db));
+        let reached = path.filter(|p| {
+            python_absolute_module(db, workspace, ctx.file, &format!("{p}.{name}")).is_none()
+        });
+        sources.push(reached.map(Source::From));
     }
     let mut distinct: Vec<Option<Source>> = Vec::new();
     for source in sources {

@@ -39,12 +39,15 @@ impl PythonModules {
         self.modules.get(name).copied()
     }
 
-    /// The dotted name an absolute import of `file` (at `path`) is written with: of the names
-    /// that lead to it (one per source root holding it) and an import statement can spell,
-    /// one whose root is not inside a package (a `setup.py` deep in a package tree makes a
-    /// root there, which Python never runs from), then the shortest (`pkg.mod` for
-    /// `src/pkg/mod.py`, not `src.pkg.mod`).
-    pub fn import_name(&self, file: SourceFile, path: &str) -> Option<&str> {
+    /// The dotted name `importer` writes an absolute import of `file` (at `path`) with: of
+    /// the names that lead `importer` to it ([`absolute_import`]'s rules: one per source root
+    /// holding it, and one per directory a script of `importer`'s runs from) and an import
+    /// statement can spell, one whose root is not inside a package (a `setup.py` deep in a
+    /// package tree makes a root there, which Python never runs from), then the shortest
+    /// (`pkg.mod` for `src/pkg/mod.py`, not `src.pkg.mod`; a manifest-less service's own
+    /// `app.models`, not `services.billing.app.models`, which the service running from its
+    /// directory could not import).
+    pub fn import_name(&self, importer: &str, file: SourceFile, path: &str) -> Option<String> {
         let stem = path
             .strip_suffix(".py")
             .or_else(|| path.strip_suffix(".pyi"))?;
@@ -56,13 +59,22 @@ impl PythonModules {
             let init = format!("{root}__init__.py");
             !root.is_empty() && self.paths.contains_key(&init)
         };
-        self.modules
+        let under_roots = self
+            .modules
             .iter()
-            .filter(|(name, f)| **f == file && name.split('.').all(is_identifier))
-            .map(|(name, _)| name.as_str())
+            .filter(|(_, f)| **f == file)
+            .map(|(name, _)| name.clone());
+        let under_script_directories = script_directories(self, importer)
+            .filter_map(|dir| module_name(path.strip_prefix(dir)?.strip_prefix('/')?));
+        under_roots
+            .chain(under_script_directories)
+            .filter(|name| name.split('.').all(is_identifier))
+            .filter(|name| {
+                matches!(absolute_import(self, importer, name, None), Found::Module(f) if f == file)
+            })
             .min_by_key(|name| {
                 let parts = name.matches('.').count();
-                (inside_a_package(name), parts, name.len(), *name)
+                (inside_a_package(name), parts, name.len(), name.clone())
             })
     }
 
@@ -288,11 +300,20 @@ fn script_roots<'p>(
     importer: &'p str,
     top: &'p str,
 ) -> impl Iterator<Item = &'p str> + 'p {
+    script_directories(modules, importer)
+        .filter(move |dir| modules.stems.contains(&format!("{dir}/{top}")))
+}
+
+/// `importer`'s ancestor directories below the workspace root that are not packages,
+/// nearest first: where a script of its could be run from ([`script_roots`]).
+fn script_directories<'p>(
+    modules: &'p PythonModules,
+    importer: &'p str,
+) -> impl Iterator<Item = &'p str> + 'p {
     std::iter::successors(Some(paths::parent(importer)), |dir| {
         (!dir.is_empty()).then(|| paths::parent(dir))
     })
     .filter(|dir| !dir.is_empty())
-    .filter(move |dir| modules.stems.contains(&format!("{dir}/{top}")))
     .filter(|dir| {
         ["__init__.py", "__init__.pyi"]
             .iter()
