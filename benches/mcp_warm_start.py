@@ -71,11 +71,12 @@ async def session_times(args, cache: str, wait_for_save: bool) -> dict:
 
 
 def edit_files(root: str, count: int) -> list[tuple[str, bytes, os.stat_result]]:
-    """Adds `def sextant_edited_N(): ...` to the first `count` Python files by path; returns
-    what puts them back."""
+    """Adds `def sextant_edited_N(): ...` to the first `count` Python files by path that the
+    server indexes (not under a hidden directory, which its walk skips); returns what puts
+    them back."""
     chosen = []
     for dirpath, dirnames, filenames in os.walk(root):
-        dirnames.sort()
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         for name in sorted(filenames):
             if name.endswith(".py"):
                 chosen.append(os.path.join(dirpath, name))
