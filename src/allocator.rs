@@ -85,9 +85,10 @@ pub fn use_for_tree_sitter() {
     jemalloc::use_for_tree_sitter();
 }
 
-/// Gives the allocators' free pages back to the system. A thread's freed memory stays with
-/// its arena until then: after an index's shard, or a rename's scratch database, tens to
-/// hundreds of megabytes counted as resident.
+/// Gives the allocators' free pages back to the system now. Freed memory stays with its
+/// arena for a second otherwise (glibc's, until trimmed): after an index's shard, or a
+/// rename's scratch database, tens to hundreds of megabytes counted as resident, which the
+/// memory limit reads.
 pub fn release_freed_memory() {
     #[cfg(not(target_env = "msvc"))]
     jemalloc::release_freed_memory();
