@@ -10,9 +10,9 @@
 //!
 //! Invariant: tree-sitter takes its allocator once, before it allocates anything
 //! ([`use_for_tree_sitter`], the first thing `main` does): memory it allocated with one
-//! allocator must never reach another's `free`. Processes that never call it (the test and
-//! bench binaries, which use the library directly) keep the C library's allocator for
-//! tree-sitter; nothing else depends on which one it is.
+//! allocator must never reach another's `free`. Processes that never call it (the test
+//! binaries, which use the library directly; the bench binary calls it) keep the C library's
+//! allocator for tree-sitter; nothing else depends on which one it is.
 
 #[cfg(not(target_env = "msvc"))]
 mod jemalloc {
