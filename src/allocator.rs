@@ -62,7 +62,7 @@ mod jemalloc {
     }
 
     pub fn release_freed_memory() {
-        // Every arena's (`MALLCTL_ARENAS_ALL` is 4096): each thread allocates from its own.
+        // Every arena's (`MALLCTL_ARENAS_ALL` is 4096): the threads allocate from several.
         const PURGE_ALL_ARENAS: &std::ffi::CStr = c"arena.4096.purge";
         // SAFETY: a purge reads and writes no value; it only returns free pages. Its status
         // is not an error worth reporting: the memory stays counted, as before the call.

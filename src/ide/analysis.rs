@@ -757,8 +757,8 @@ impl Analysis {
         let template = std::sync::Mutex::new(self.db.worker());
         // Each file's own facts first, so that the documents, whose resolution reads other
         // files' facts, need not parse them again. The largest files first: the pass ends
-        // on one core, and a large file there (the standard library's `pydoc_data/topics.py`
-        // in path order) held the other idle for a tenth of the export.
+        // on one core, and a large file there, in path order, held the other idle for
+        // about 0.4 s of the standard library's 5 s export.
         let docs = self.with(|db| {
             let mut order: Vec<usize> = (0..files.len()).collect();
             order.sort_by_key(|&i| std::cmp::Reverse(files[i].text_len(db)));
