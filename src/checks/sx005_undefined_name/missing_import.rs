@@ -29,9 +29,7 @@ use crate::{
     semantic::{
         facts::ecmascript::module_facts,
         facts::import_candidates::{ImportFamily, definers, is_test_path},
-        imports::{
-            self, ImportSummary, Target, is_stdlib_module, python_absolute_module, python_modules,
-        },
+        imports::{self, ImportSummary, Target, is_stdlib_module, python_modules},
         names::{FileNames, Role},
         projects::keeps_unused_imports,
     },
@@ -119,7 +117,9 @@ fn python_sources(ctx: &CheckContext, name: &str) -> Vec<Option<Source>> {
         // A submodule `path.name` would be imported instead of the definition.
         let path = modules.import_name(importer, file, file.path(db));
         let reached = path.filter(|p| {
-            python_absolute_module(db, workspace, ctx.file, &format!("{p}.{name}")).is_none()
+            modules
+                .absolute_module(importer, &format!("{p}.{name}"))
+                .is_none()
         });
         sources.push(reached.map(Source::From));
     }

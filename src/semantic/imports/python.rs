@@ -69,13 +69,20 @@ impl PythonModules {
         under_roots
             .chain(under_script_directories)
             .filter(|name| name.split('.').all(is_identifier))
-            .filter(|name| {
-                matches!(absolute_import(self, importer, name, None), Found::Module(f) if f == file)
-            })
+            .filter(|name| self.absolute_module(importer, name) == Some(file))
             .min_by_key(|name| {
                 let parts = name.matches('.').count();
                 (inside_a_package(name), parts, name.len(), name.clone())
             })
+    }
+
+    /// The workspace file of the absolute module `name` as the file at `importer` imports
+    /// it ([`absolute_import`]'s rules), if the workspace holds it.
+    pub fn absolute_module(&self, importer: &str, name: &str) -> Option<SourceFile> {
+        match absolute_import(self, importer, name, None) {
+            Found::Module(file) | Found::Submodule(file) => Some(file),
+            Found::Stdlib(_) | Found::Missing => None,
+        }
     }
 
     /// The modules whose last part is `name`, each with the module holding it (`None` for a
@@ -232,11 +239,7 @@ pub fn absolute_module(
     importer: SourceFile,
     name: &str,
 ) -> Option<SourceFile> {
-    let modules = python_modules(db, workspace);
-    match absolute_import(&modules, importer.path(db), name, None) {
-        Found::Module(file) | Found::Submodule(file) => Some(file),
-        Found::Stdlib(_) | Found::Missing => None,
-    }
+    python_modules(db, workspace).absolute_module(importer.path(db), name)
 }
 
 /// What an import statement's module (and, for `from m import x`, the submodule `m.x`)
@@ -313,12 +316,7 @@ fn script_directories<'p>(
     std::iter::successors(Some(paths::parent(importer)), |dir| {
         (!dir.is_empty()).then(|| paths::parent(dir))
     })
-    .filter(|dir| !dir.is_empty())
-    .filter(|dir| {
-        ["__init__.py", "__init__.pyi"]
-            .iter()
-            .all(|init| modules.path(&format!("{dir}/{init}")).is_none())
-    })
+    .filter(|dir| !dir.is_empty() && package_at(modules, dir).is_none())
 }
 
 /// A relative import's module (and submodule, as [`absolute_import`]'s), `level` dots up
