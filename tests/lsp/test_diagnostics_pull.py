@@ -81,9 +81,9 @@ async def test_document_pull_reports_unchanged_until_the_text_changes(client, tm
     assert (related.location.uri, related.message) == (uri, "'sys' first defined here")
     assert (related.location.range.start.line, related.location.range.start.character) == (0, 7)
 
-    # Pushed and pulled diagnostics are the same.
+    # Pushed and pulled diagnostics are the same: the push for the last text ends equal to the pull.
     deadline = asyncio.get_running_loop().time() + 10
-    while client.diagnostics.get(uri) != changed.items:
+    while client.diagnostics.get(uri) != redefined.items:
         assert asyncio.get_running_loop().time() < deadline, client.diagnostics.get(uri)
         try:
             await asyncio.wait_for(client.wait_for_notification("textDocument/publishDiagnostics"), 1)
