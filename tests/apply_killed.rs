@@ -139,7 +139,7 @@ fn mixed_change() -> sextant::ide::SourceChange {
         let at = old.find("area").unwrap() as u32;
         let range = sextant::ide::TextRange::new(at.into(), (at + 4).into());
         let edit = TextEdit {
-            range: Span::new(&LineIndex::new(old.into()), range),
+            range: Span::new(&LineIndex::new(old), range),
             new_text: "size".into(),
         };
         FileEdit::new(path, old, vec![edit])

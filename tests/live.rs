@@ -300,7 +300,7 @@ fn the_workspaces_own_writes_are_read_back_at_once() {
             "a.py",
             text,
             vec![TextEdit {
-                range: Span::new(&LineIndex::new(text.into()), range),
+                range: Span::new(&LineIndex::new(text), range),
                 new_text: "omega".into(),
             }],
         )],

@@ -789,10 +789,7 @@ fn the_live_writer_writes_changes_through_its_system() {
     let (live, _events) = LiveWorkspace::start_with(fs.clone(), LoadOptions::default()).unwrap();
     let rename = |path: &str, base: &str| {
         let edit = TextEdit {
-            range: Span::new(
-                &LineIndex::new(base.into()),
-                TextRange::new(4.into(), 9.into()),
-            ),
+            range: Span::new(&LineIndex::new(base), TextRange::new(4.into(), 9.into())),
             new_text: "omega".into(),
         };
         FileEdit::new(path, base, vec![edit])

@@ -240,7 +240,7 @@ mod tests {
     use crate::syntax::LineIndex;
 
     fn edit(base: &str, start: u32, end: u32, new_text: &str) -> TextEdit {
-        let index = LineIndex::new(base.into());
+        let index = LineIndex::new(base);
         TextEdit {
             range: Span::new(
                 &index,
@@ -289,7 +289,7 @@ mod tests {
     }
 
     fn change(base: &str, at: u32, new_text: &str) -> SourceChange {
-        let index = LineIndex::new(base.into());
+        let index = LineIndex::new(base);
         let range = crate::syntax::TextRange::new(at.into(), (at + 1).into());
         let edit = TextEdit {
             range: Span::new(&index, range),

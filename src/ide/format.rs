@@ -69,7 +69,7 @@ pub(super) fn line_edits(old: &str, new: &str) -> Vec<TextEdit> {
     if old == new {
         return Vec::new();
     }
-    let index = LineIndex::new(old.into());
+    let index = LineIndex::new(old);
     // Lines split at `\n` only, as the formatter and tree-sitter count them.
     let old_lines: Vec<&str> = old.split_inclusive('\n').collect();
     let new_lines: Vec<&str> = new.split_inclusive('\n').collect();

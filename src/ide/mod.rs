@@ -247,7 +247,7 @@ mod tests {
                 column: 14
             }
         );
-        let index = LineIndex::new(text.into());
+        let index = LineIndex::new(text);
         assert_eq!(span, Span::new(&index, name));
         let body = TextRange::new(7.into(), 27.into());
         let start = index.line_col(7);

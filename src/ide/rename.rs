@@ -411,7 +411,7 @@ fn rename_conflict(db: &dyn Db, conflict: &Conflict) -> RenameConflict {
         }
         None => (
             String::new(),
-            Span::new(&LineIndex::new(Arc::from("")), conflict.range),
+            Span::new(&LineIndex::new(""), conflict.range),
         ),
     };
     RenameConflict {

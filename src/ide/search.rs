@@ -156,6 +156,7 @@ struct FileHits {
     root: Option<String>,
     /// The lines of the file's hits known, on this page or not (see [`PageHits`]).
     known: Vec<u32>,
+    text: Arc<str>,
     index: Arc<LineIndex>,
     hits: Vec<(LineHit, Option<SearchSymbol>)>,
 }
@@ -327,6 +328,7 @@ fn file_hits(db: &RootDatabase, page: Vec<PageHits>) -> Vec<FileHits> {
                 known,
                 root: None,
                 path: file.path(db).clone(),
+                text: file.text(db),
                 index: crate::semantic::line_index(db, file),
                 hits,
             }
@@ -478,7 +480,7 @@ fn lines_of(page: &[FileHits], shown: usize, query: &SearchQuery) -> Vec<SearchF
         let hits = &file.hits[..file.hits.len().min(left)];
         left -= hits.len();
         // The empty "line" after a final line end is not a line (as `rg` counts).
-        let text = file.index.text();
+        let text = &file.text;
         let lines_in_text = file.index.line_count() - usize::from(text.ends_with('\n'));
         let last_line = lines_in_text.saturating_sub(1) as u32;
         // Line -> the hit shown on it, or `None` for a context line.
@@ -503,8 +505,8 @@ fn lines_of(page: &[FileHits], shown: usize, query: &SearchQuery) -> Vec<SearchF
         let lines = shown_lines
             .into_iter()
             .map(|(line, hit)| match hit {
-                Some((hit, symbol)) => match_line(file.index.text(), hit, symbol.clone()),
-                None => context_line(&file.index, line),
+                Some((hit, symbol)) => match_line(text, hit, symbol.clone()),
+                None => context_line(text, &file.index, line),
             })
             .collect();
         files.push(SearchFile {
@@ -530,8 +532,7 @@ fn match_line(text: &str, hit: &LineHit, symbol: Option<SearchSymbol>) -> Search
     }
 }
 
-fn context_line(index: &LineIndex, line: u32) -> SearchLine {
-    let text = index.text();
+fn context_line(text: &str, index: &LineIndex, line: u32) -> SearchLine {
     // `line_start` counts lines from 1.
     let start = index.line_start(line + 1).unwrap_or(text.len());
     let end = index.line_start(line + 2).unwrap_or(text.len());

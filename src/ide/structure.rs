@@ -32,6 +32,7 @@ pub struct Fold {
 pub(crate) fn folding_ranges(db: &dyn Db, file: SourceFile) -> Vec<Fold> {
     let parse = semantic::parse(db, file);
     let lines = Lines {
+        text: file.text(db),
         index: semantic::line_index(db, file),
     };
     let root = parse.syntax();
@@ -73,6 +74,7 @@ pub(crate) fn folding_ranges(db: &dyn Db, file: SourceFile) -> Vec<Fold> {
 
 /// 0-based lines of byte offsets.
 struct Lines {
+    text: std::sync::Arc<str>,
     index: std::sync::Arc<LineIndex>,
 }
 
@@ -94,7 +96,7 @@ impl Lines {
 
     /// The span of a fold over `range`, without its final line break.
     fn fold_span(&self, range: TextRange) -> Span {
-        let text = self.index.text();
+        let text = &self.text;
         let end = if !range.is_empty() && text[..usize::from(range.end())].ends_with('\n') {
             range.end() - TextSize::of('\n')
         } else {
@@ -159,7 +161,7 @@ impl CommentRun {
         if let Some((_, run_end, run_range)) = &mut self.current {
             let adjacent = run_range.end() <= range.start()
                 && start <= *run_end + 1
-                && lines.index.text()[TextRange::new(run_range.end(), range.start())]
+                && lines.text[TextRange::new(run_range.end(), range.start())]
                     .trim()
                     .is_empty();
             if adjacent {

@@ -62,7 +62,7 @@ impl LineIndex {
     /// changes); answers use `Analysis::line_index` instead.
     pub fn for_text(text: &str, encoding: PositionEncoding) -> LineIndex {
         LineIndex {
-            index: Arc::new(ide::LineIndex::new(Arc::from(text))),
+            index: Arc::new(ide::LineIndex::new(text)),
             encoding,
         }
     }

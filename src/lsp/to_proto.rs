@@ -697,7 +697,7 @@ mod tests {
     fn related_places_are_locations_in_the_same_document() {
         let text = "def f(): pass\ndef f(): pass\n";
         let index = index(text, PositionEncoding::Utf16);
-        let line_index = ide::LineIndex::new(Arc::from(text));
+        let line_index = ide::LineIndex::new(text);
         let span = |start: u32, end: u32| {
             Span::new(&line_index, ide::TextRange::new(start.into(), end.into()))
         };
@@ -768,7 +768,7 @@ mod tests {
     fn a_fix_all_is_the_change_to_its_own_file() {
         let text = "import os\nprint(1)\n";
         let index = index(text, PositionEncoding::Utf16);
-        let line_index = ide::LineIndex::new(Arc::from(text));
+        let line_index = ide::LineIndex::new(text);
         let span = |start: u32, end: u32| {
             Span::new(&line_index, ide::TextRange::new(start.into(), end.into()))
         };
@@ -833,7 +833,7 @@ mod tests {
 
     fn index(text: &str, encoding: PositionEncoding) -> LineIndex {
         LineIndex {
-            index: Arc::new(ide::LineIndex::new(Arc::from(text))),
+            index: Arc::new(ide::LineIndex::new(text)),
             encoding,
         }
     }

@@ -26,14 +26,21 @@ use crate::{
     syntax::{self, Parse},
 };
 
-/// The lossless tree and syntax errors of a file. Bounded by an LRU: a large workspace keeps
-/// summaries, not trees.
-#[salsa::tracked(returns(clone), lru = 128, no_eq)]
+/// The lossless tree and syntax errors of a file, for the editor features that walk every
+/// token (folding, selection, the tree view). Kept in the database's tree cache beside the
+/// file's tree-sitter tree, under its bound in bytes: a lossless tree takes tens of times
+/// its text, so a cache bounded by a count of files could hold hundreds of megabytes.
 pub fn parse(db: &dyn Db, file: SourceFile) -> Arc<Parse> {
     let interrupt = || is_cancelled(db);
-    match syntax::parse_interruptible(file.lang(db).info(), &file.text(db), &interrupt) {
-        Some(parse) => Arc::new(parse),
-        None => cancelled(db),
+    let (lang, text) = (file.lang(db).info(), file.text(db));
+    match db
+        .tree_cache()
+        .lossless(tree_key(file), lang, &text, &interrupt)
+    {
+        Some(parse) => parse,
+        None if interrupt() => cancelled(db),
+        // The parser gave up on the text (the cache remembers that): one error node over it.
+        None => Arc::new(syntax::gave_up(lang, &text)),
     }
 }
 
@@ -81,11 +88,12 @@ pub fn pin_tree(db: &dyn Db, file: SourceFile) -> syntax::Pin<'_> {
 }
 
 /// The line table of a file: every position in an answer, and every LSP conversion, goes
-/// through it. Bounded by an LRU like `parse`, but larger: a table is small (4 bytes a line,
-/// more only for non-ASCII text) and one `workspace/symbol` answer touches up to 100 files.
+/// through it. Bounded by an LRU of many files: a table keeps no text (4 bytes a line, more
+/// only for non-ASCII text: `syntax::ColumnIndex`) and one `workspace/symbol` answer
+/// touches up to 100 files.
 #[salsa::tracked(returns(clone), lru = 2048, no_eq)]
 pub fn line_index(db: &dyn Db, file: SourceFile) -> Arc<syntax::LineIndex> {
-    Arc::new(syntax::LineIndex::new(file.text(db).clone()))
+    Arc::new(syntax::LineIndex::new(&file.text(db)))
 }
 
 /// Syntax errors only, from a tree-sitter parse without building the green tree: what

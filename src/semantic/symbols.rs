@@ -38,7 +38,7 @@ use super::{
 use crate::{
     db::{Db, RecordKind, SourceFile},
     lang::{Language, QueryKind},
-    syntax::{self, ColumnIndex, ColumnUnit, LineCol, TextRange, TextSize},
+    syntax::{self, ColumnIndex, LineCol, TextRange, TextSize},
 };
 
 /// What a symbol is. The `definition.<kind>` capture names in `tags.scm` use these names.
@@ -457,9 +457,10 @@ fn summarize(
 ) {
     // Columns are differences of running character counts: counting from each symbol's
     // line start is quadratic on a minified file's one long line.
-    let columns = ColumnIndex::new(text, ColumnUnit::Chars);
-    let point_of =
-        |byte: usize, position: tree_sitter::Point| point(text, &columns, byte, position);
+    let columns = ColumnIndex::new(text);
+    let point_of = |byte: usize, position: tree_sitter::Point| {
+        columns.line_col_from_point(byte, position.row, position.column)
+    };
     let mut summaries: Vec<SymbolSummary> = Vec::with_capacity(defs.len());
     let mut positions = Vec::with_capacity(defs.len());
     let mut signatures: Vec<String> = Vec::with_capacity(defs.len());
@@ -757,10 +758,6 @@ fn range(text: &str, node: tree_sitter::Node) -> TextRange {
     let start = syntax::floor_char_boundary(text, node.start_byte());
     let end = syntax::floor_char_boundary(text, node.end_byte()).max(start);
     TextRange::new(TextSize::new(start as u32), TextSize::new(end as u32))
-}
-
-fn point(text: &str, columns: &ColumnIndex, offset: usize, p: tree_sitter::Point) -> LineCol {
-    columns.line_col_from_point(text, offset, p.row, p.column)
 }
 
 /// The definition's head on one line: its text up to the body (or all of it when there is

@@ -3,13 +3,11 @@
 //! Lines and columns shown to people and agents are 1-based; columns count Unicode scalar
 //! values (what an editor's status bar shows for most text). Byte offsets are 0-based.
 //!
-//! Invariant: one conversion costs a binary search plus a scan of at most
+//! Invariant: one conversion costs binary searches plus a scan of at most
 //! [`CHECKPOINT_BYTES`] bytes, whatever the length of the line. A column is a difference of
 //! running totals recorded every few bytes, never a count from the start of the line: a
 //! minified file is one line of megabytes with thousands of symbols on it, and counting
 //! from the line start made indexing it quadratic.
-
-use std::sync::{Arc, OnceLock};
 
 use serde::Serialize;
 
@@ -64,111 +62,215 @@ impl ColumnUnit {
     pub fn count(self, s: &str) -> usize {
         self.in_bytes(s.as_bytes())
     }
-
-    fn of_char(self, c: char) -> usize {
-        match self {
-            ColumnUnit::Utf8 => c.len_utf8(),
-            ColumnUnit::Chars => 1,
-            ColumnUnit::Utf16 => c.len_utf16(),
-        }
-    }
 }
 
 /// Distance between running-total checkpoints: the most bytes one conversion scans.
 pub const CHECKPOINT_BYTES: usize = 64;
 
-/// Running totals of one [`ColumnUnit`] over a text, for measuring any span of it in
-/// constant time.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Where the characters of one 64-byte chunk of a text start: bit `i` is byte `i`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ChunkStarts {
+    /// Bytes that start a character (every byte but UTF-8's continuation bytes).
+    chars: u64,
+    /// Bytes that start a four-byte character: two UTF-16 units.
+    astral: u64,
+}
+
+impl ChunkStarts {
+    fn of(chunk: &[u8]) -> ChunkStarts {
+        let (mut chars, mut astral) = (0u64, 0u64);
+        for (i, &b) in chunk.iter().enumerate() {
+            // As in `str::is_char_boundary`: continuation bytes are 0x80..=0xBF.
+            chars |= u64::from((b as i8) >= -0x40) << i;
+            astral |= u64::from(b >= 0xF0) << i;
+        }
+        ChunkStarts { chars, astral }
+    }
+
+    /// Units of `unit` in the chunk's bytes below `end` (`end < 64`), charging each
+    /// character to its first byte.
+    fn units_below(&self, unit: ColumnUnit, end: usize) -> usize {
+        let below = (1u64 << end) - 1;
+        let chars = (self.chars & below).count_ones() as usize;
+        match unit {
+            ColumnUnit::Utf8 => end,
+            ColumnUnit::Chars => chars,
+            ColumnUnit::Utf16 => chars + (self.astral & below).count_ones() as usize,
+        }
+    }
+}
+
+/// Columns of a text in every [`ColumnUnit`], measured without the text: running totals
+/// every [`CHECKPOINT_BYTES`] bytes, and where characters start in the chunks that are not
+/// ASCII. A cached line table then costs about a fifth of its text (its line starts, and
+/// these for text that is not ASCII; 0.18 times the text of 400 Python files, 0.23 times
+/// that of 400 Rust files: `benches/tree_memory.rs`), not a copy of it: where texts are kept compressed,
+/// a table holding its text held a decompressed copy for as long as it was cached.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ColumnIndex {
-    unit: ColumnUnit,
-    /// `totals[i]`: units in `text[..i * CHECKPOINT_BYTES]`. Empty when every unit is one
-    /// byte (UTF-8 columns, or an ASCII text), where a count is a subtraction.
-    totals: Vec<u32>,
+    /// The text's length in bytes.
+    len: usize,
+    /// The chunks (numbered from the text's start) holding a byte that is not ASCII,
+    /// ascending, and where their characters start. Empty for an ASCII text.
+    wide_chunks: Vec<u32>,
+    wide_starts: Vec<ChunkStarts>,
+    /// `chars[i]`, `utf16[i]`: units in `text[..i * CHECKPOINT_BYTES]`. Empty for an
+    /// ASCII text, where every unit is one byte and a count is a subtraction.
+    chars: Vec<u32>,
+    utf16: Vec<u32>,
 }
 
 impl ColumnIndex {
-    pub fn new(text: &str, unit: ColumnUnit) -> ColumnIndex {
-        let mut totals = Vec::new();
-        if unit != ColumnUnit::Utf8 && !text.is_ascii() {
-            totals.reserve(text.len() / CHECKPOINT_BYTES + 1);
-            let mut total = 0u32;
-            totals.push(0);
-            for chunk in text.as_bytes().chunks(CHECKPOINT_BYTES) {
-                total += unit.in_bytes(chunk) as u32;
-                totals.push(total);
-            }
+    pub fn new(text: &str) -> ColumnIndex {
+        let mut index = ColumnIndex {
+            len: text.len(),
+            ..ColumnIndex::default()
+        };
+        if text.is_ascii() {
+            return index;
         }
-        ColumnIndex { unit, totals }
+        let checkpoints = text.len() / CHECKPOINT_BYTES + 2;
+        index.chars.reserve(checkpoints);
+        index.utf16.reserve(checkpoints);
+        let (mut chars, mut utf16) = (0u32, 0u32);
+        index.chars.push(0);
+        index.utf16.push(0);
+        for (number, chunk) in text.as_bytes().chunks(CHECKPOINT_BYTES).enumerate() {
+            if chunk.is_ascii() {
+                chars += chunk.len() as u32;
+                utf16 += chunk.len() as u32;
+            } else {
+                let starts = ChunkStarts::of(chunk);
+                chars += starts.chars.count_ones();
+                utf16 += starts.chars.count_ones() + starts.astral.count_ones();
+                index.wide_chunks.push(number as u32);
+                index.wide_starts.push(starts);
+            }
+            index.chars.push(chars);
+            index.utf16.push(utf16);
+        }
+        index
     }
 
-    pub fn unit(&self) -> ColumnUnit {
-        self.unit
+    /// The length of the text indexed, in bytes.
+    pub fn len(&self) -> usize {
+        self.len
     }
 
-    /// Units in `text[..offset]` (`text` is the text this index was built from; `offset` is
-    /// clamped to its length).
-    pub fn units_before(&self, text: &str, offset: usize) -> usize {
-        let offset = offset.min(text.len());
-        if self.totals.is_empty() {
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    fn starts_of_chunk(&self, number: usize) -> Option<&ChunkStarts> {
+        let i = self.wide_chunks.binary_search(&(number as u32)).ok()?;
+        Some(&self.wide_starts[i])
+    }
+
+    /// Whether `offset` is a character boundary of the text (its end is one).
+    pub fn is_char_boundary(&self, offset: usize) -> bool {
+        if offset >= self.len {
+            return offset == self.len;
+        }
+        self.starts_of_chunk(offset / CHECKPOINT_BYTES)
+            .is_none_or(|starts| starts.chars >> (offset % CHECKPOINT_BYTES) & 1 == 1)
+    }
+
+    /// The largest character boundary `<= offset` (clamped to the text's length).
+    pub fn floor_char_boundary(&self, offset: usize) -> usize {
+        let mut offset = offset.min(self.len);
+        while !self.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        offset
+    }
+
+    /// The smallest character boundary `>= offset` (clamped to the text's length).
+    pub fn ceil_char_boundary(&self, offset: usize) -> usize {
+        let mut offset = offset.min(self.len);
+        while !self.is_char_boundary(offset) {
+            offset += 1;
+        }
+        offset
+    }
+
+    fn totals(&self, unit: ColumnUnit) -> &[u32] {
+        match unit {
+            ColumnUnit::Utf8 => &[],
+            ColumnUnit::Chars => &self.chars,
+            ColumnUnit::Utf16 => &self.utf16,
+        }
+    }
+
+    /// Units in `text[..offset]` (`offset` is clamped to the text's length).
+    pub fn units_before(&self, unit: ColumnUnit, offset: usize) -> usize {
+        let offset = offset.min(self.len);
+        let totals = self.totals(unit);
+        if totals.is_empty() {
             return offset;
         }
-        let checkpoint = offset / CHECKPOINT_BYTES;
-        let rest = &text.as_bytes()[checkpoint * CHECKPOINT_BYTES..offset];
-        self.totals[checkpoint] as usize + self.unit.in_bytes(rest)
+        let (number, rest) = (offset / CHECKPOINT_BYTES, offset % CHECKPOINT_BYTES);
+        let in_chunk = match self.starts_of_chunk(number) {
+            Some(starts) => starts.units_below(unit, rest),
+            None => rest,
+        };
+        totals[number] as usize + in_chunk
     }
 
     /// Units in `text[start..end]`, both char boundaries with `start <= end`.
-    pub fn units_between(&self, text: &str, start: usize, end: usize) -> usize {
-        self.units_before(text, end) - self.units_before(text, start)
+    pub fn units_between(&self, unit: ColumnUnit, start: usize, end: usize) -> usize {
+        self.units_before(unit, end) - self.units_before(unit, start)
+    }
+
+    /// Units of the character starting at byte `offset`, a character boundary.
+    fn units_of_char_at(&self, unit: ColumnUnit, offset: usize) -> usize {
+        let astral = self
+            .starts_of_chunk(offset / CHECKPOINT_BYTES)
+            .is_some_and(|starts| starts.astral >> (offset % CHECKPOINT_BYTES) & 1 == 1);
+        match unit {
+            ColumnUnit::Utf16 if astral => 2,
+            _ => 1,
+        }
     }
 
     /// The first char boundary `b` in `start..=end` with `units` units in `text[start..b]`
     /// or more, else `end` (`start` and `end` are char boundaries, `start <= end`): where
     /// a client's column lands, rounded up to a whole character and clamped to the span.
-    pub fn offset_after(&self, text: &str, start: usize, end: usize, units: usize) -> usize {
-        if self.totals.is_empty() {
+    pub fn offset_after(&self, unit: ColumnUnit, start: usize, end: usize, units: usize) -> usize {
+        let totals = self.totals(unit);
+        if totals.is_empty() {
             let target = start.saturating_add(units);
             if target >= end {
                 return end;
             }
-            return ceil_char_boundary(text, target);
+            return self.ceil_char_boundary(target);
         }
-        let target = self.units_before(text, start) + units;
+        let target = self.units_before(unit, start) + units;
         // Begin the scan at the last checkpoint inside the span that is still short of the
         // target: every boundary before it is short too.
         let mut scan_from = start;
         let (first, last) = (start.div_ceil(CHECKPOINT_BYTES), end / CHECKPOINT_BYTES);
         if first <= last {
-            let short = self.totals[first..=last].partition_point(|&t| (t as usize) < target);
+            let short = totals[first..=last].partition_point(|&t| (t as usize) < target);
             if short > 0 {
-                scan_from =
-                    super::floor_char_boundary(text, (first + short - 1) * CHECKPOINT_BYTES);
+                scan_from = self.floor_char_boundary((first + short - 1) * CHECKPOINT_BYTES);
             }
         }
-        let mut count = self.units_before(text, scan_from);
-        for (i, c) in text[scan_from..end].char_indices() {
+        let mut count = self.units_before(unit, scan_from);
+        for offset in (scan_from..end).filter(|&o| self.is_char_boundary(o)) {
             if count >= target {
-                return scan_from + i;
+                return offset;
             }
-            count += self.unit.of_char(c);
+            count += self.units_of_char_at(unit, offset);
         }
         end
     }
 
-    /// Position of byte `offset` given a tree-sitter point (row, and column in bytes): no
-    /// line table is needed.
-    pub fn line_col_from_point(
-        &self,
-        text: &str,
-        offset: usize,
-        row: usize,
-        byte_column: usize,
-    ) -> LineCol {
-        let offset = super::floor_char_boundary(text, offset);
-        let line_start = offset.saturating_sub(byte_column);
-        let line_start = super::floor_char_boundary(text, line_start);
-        let column = self.units_between(text, line_start, offset);
+    /// Position (columns in characters) of byte `offset` given a tree-sitter point (row, and
+    /// column in bytes): no line table is needed.
+    pub fn line_col_from_point(&self, offset: usize, row: usize, byte_column: usize) -> LineCol {
+        let offset = self.floor_char_boundary(offset);
+        let line_start = self.floor_char_boundary(offset.saturating_sub(byte_column));
+        let column = self.units_between(ColumnUnit::Chars, line_start, offset);
         LineCol {
             line: row as u32 + 1,
             column: column as u32 + 1,
@@ -178,43 +280,34 @@ impl ColumnIndex {
 
 /// A text's line table: converts byte offsets to 1-based line/character positions (what
 /// answers show) and, both ways, to 0-based line/column in any [`ColumnUnit`] (what the LSP
-/// negotiates). Holds the text it indexes, so a conversion cannot be given another text.
+/// negotiates). It keeps no text (see [`ColumnIndex`]): offsets given to it must be of the
+/// text it was built from, which every caller takes from the same revision.
 #[derive(Debug)]
 pub struct LineIndex {
-    text: Arc<str>,
     /// Byte offset at which each line starts.
     line_starts: Vec<u32>,
-    chars: ColumnIndex,
-    /// Built on first use: only UTF-16 clients need it.
-    utf16: OnceLock<ColumnIndex>,
+    columns: ColumnIndex,
 }
 
 impl LineIndex {
-    pub fn new(text: Arc<str>) -> LineIndex {
+    pub fn new(text: &str) -> LineIndex {
         LineIndex {
-            line_starts: line_starts(&text),
-            chars: ColumnIndex::new(&text, ColumnUnit::Chars),
-            utf16: OnceLock::new(),
-            text,
+            line_starts: line_starts(text),
+            columns: ColumnIndex::new(text),
         }
     }
 
-    pub fn text(&self) -> &Arc<str> {
-        &self.text
+    /// The length of the text indexed, in bytes.
+    pub fn len(&self) -> usize {
+        self.columns.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.columns.is_empty()
     }
 
     pub fn line_count(&self) -> usize {
         self.line_starts.len()
-    }
-
-    fn columns(&self, unit: ColumnUnit) -> &ColumnIndex {
-        match unit {
-            ColumnUnit::Chars => &self.chars,
-            ColumnUnit::Utf16 => self
-                .utf16
-                .get_or_init(|| ColumnIndex::new(&self.text, ColumnUnit::Utf16)),
-            ColumnUnit::Utf8 => &UTF8_COLUMNS,
-        }
     }
 
     /// The 1-based position of byte `offset` (columns in characters). An offset inside a
@@ -229,11 +322,10 @@ impl LineIndex {
 
     /// The 0-based line and 0-based column of byte `offset`, the column in `unit`.
     pub fn line_column(&self, offset: usize, unit: ColumnUnit) -> (u32, u32) {
-        let text = &*self.text;
-        let offset = super::floor_char_boundary(text, offset);
+        let offset = self.columns.floor_char_boundary(offset);
         let line = self.line_starts.partition_point(|&s| s as usize <= offset) - 1;
         let line_start = self.line_starts[line] as usize;
-        let column = self.columns(unit).units_between(text, line_start, offset);
+        let column = self.columns.units_between(unit, line_start, offset);
         (line as u32, column as u32)
     }
 
@@ -241,17 +333,17 @@ impl LineIndex {
     /// (before its newline), and to the text's end past the last line; a column inside a
     /// character moves to the character's end.
     pub fn offset(&self, line: u32, column: u32, unit: ColumnUnit) -> usize {
-        let text = &*self.text;
+        let len = self.columns.len();
         let Some(&line_start) = self.line_starts.get(line as usize) else {
-            return text.len();
+            return len;
         };
         let line_start = line_start as usize;
         let line_end = self
             .line_starts
             .get(line as usize + 1)
-            .map_or(text.len(), |&s| s as usize - 1);
-        self.columns(unit)
-            .offset_after(text, line_start, line_end.max(line_start), column as usize)
+            .map_or(len, |&s| s as usize - 1);
+        self.columns
+            .offset_after(unit, line_start, line_end.max(line_start), column as usize)
     }
 
     /// Byte offset where 1-based `line` starts, if the line exists.
@@ -261,12 +353,6 @@ impl LineIndex {
             .map(|&s| s as usize)
     }
 }
-
-/// UTF-8 columns are byte differences: no totals to keep.
-static UTF8_COLUMNS: ColumnIndex = ColumnIndex {
-    unit: ColumnUnit::Utf8,
-    totals: Vec::new(),
-};
 
 /// Byte offsets at which the lines of `text` start (lines end at `\n`; the first starts at 0).
 pub fn line_starts(text: &str) -> Vec<u32> {
@@ -280,22 +366,21 @@ pub fn line_starts(text: &str) -> Vec<u32> {
     starts
 }
 
-/// The smallest char boundary of `text` that is `>= offset` (clamped to the text length).
-fn ceil_char_boundary(text: &str, offset: usize) -> usize {
-    let mut offset = offset.min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset += 1;
-    }
-    offset
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     /// The definition the index must agree with: count from the start of the line.
     fn naive_units(text: &str, start: usize, end: usize, unit: ColumnUnit) -> usize {
-        text[start..end].chars().map(|c| unit.of_char(c)).sum()
+        text[start..end].chars().map(|c| of_char(unit, c)).sum()
+    }
+
+    fn of_char(unit: ColumnUnit, c: char) -> usize {
+        match unit {
+            ColumnUnit::Utf8 => c.len_utf8(),
+            ColumnUnit::Chars => 1,
+            ColumnUnit::Utf16 => c.len_utf16(),
+        }
     }
 
     fn naive_offset_after(
@@ -310,7 +395,7 @@ mod tests {
             if count >= units {
                 return start + i;
             }
-            count += unit.of_char(c);
+            count += of_char(unit, c);
         }
         end
     }
@@ -318,7 +403,7 @@ mod tests {
     #[test]
     fn columns_count_characters() {
         let text = "ab\né漢😀x\n";
-        let index = LineIndex::new(text.into());
+        let index = LineIndex::new(text);
         assert_eq!(index.line_col(0), LineCol { line: 1, column: 1 });
         let x = text.find('x').unwrap();
         assert_eq!(index.line_col(x), LineCol { line: 2, column: 4 });
@@ -337,9 +422,9 @@ mod tests {
             "clamped before the newline"
         );
         assert_eq!(index.offset(7, 0, ColumnUnit::Chars), text.len());
-        let chars = ColumnIndex::new(text, ColumnUnit::Chars);
+        let columns = ColumnIndex::new(text);
         assert_eq!(
-            chars.line_col_from_point(text, x, 1, x - 3),
+            columns.line_col_from_point(x, 1, x - 3),
             LineCol { line: 2, column: 4 }
         );
     }
@@ -354,12 +439,18 @@ mod tests {
         let text = format!("x\n{text}\ny");
         let line_start = 2;
         let line_end = text.len() - 2;
+        let index = ColumnIndex::new(&text);
+        for offset in 0..=text.len() + 2 {
+            assert_eq!(
+                index.is_char_boundary(offset),
+                text.is_char_boundary(offset)
+            );
+        }
         for unit in [ColumnUnit::Utf8, ColumnUnit::Utf16, ColumnUnit::Chars] {
-            let index = ColumnIndex::new(&text, unit);
             for offset in (line_start..=line_end).filter(|&o| text.is_char_boundary(o)) {
                 let units = naive_units(&text, line_start, offset, unit);
                 assert_eq!(
-                    index.units_between(&text, line_start, offset),
+                    index.units_between(unit, line_start, offset),
                     units,
                     "{unit:?} at {offset}"
                 );
@@ -367,13 +458,13 @@ mod tests {
             let total = naive_units(&text, line_start, line_end, unit);
             for units in 0..=total + 3 {
                 assert_eq!(
-                    index.offset_after(&text, line_start, line_end, units),
+                    index.offset_after(unit, line_start, line_end, units),
                     naive_offset_after(&text, line_start, line_end, units, unit),
                     "{unit:?} for {units} units"
                 );
             }
         }
-        let lines = LineIndex::new(text.as_str().into());
+        let lines = LineIndex::new(&text);
         let last = text.len() - 1;
         assert_eq!(lines.line_col(last), LineCol { line: 3, column: 1 });
         let z = text[..line_end].char_indices().last().unwrap().0;
@@ -384,11 +475,64 @@ mod tests {
     }
 
     #[test]
+    fn ascii_chunks_of_a_mixed_text_keep_no_starts_and_agree_with_counting() {
+        // Non-ASCII characters in the third chunk, none in the fourth, astral ones at the
+        // fifth's start and across the sixth's.
+        let text = format!(
+            "{}é漢\n{}😀😀{}😀{}",
+            "a".repeat(130),
+            "b\n".repeat(60),
+            "c".repeat(54),
+            "c".repeat(10)
+        );
+        let index = LineIndex::new(&text);
+        assert_eq!(index.columns.wide_chunks, vec![2, 4, 5]);
+        let starts: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
+        for offset in 0..=text.len() {
+            let before = &text.as_bytes()[..offset];
+            let line_start = before
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+            let boundary = *starts.iter().rev().find(|&&s| s <= offset).unwrap_or(&0);
+            let boundary = if offset == text.len() {
+                offset
+            } else {
+                boundary
+            };
+            for unit in [ColumnUnit::Utf8, ColumnUnit::Utf16, ColumnUnit::Chars] {
+                let (line, column) = index.line_column(offset, unit);
+                assert_eq!(
+                    (line as usize, column as usize),
+                    (
+                        before.iter().filter(|&&b| b == b'\n').count(),
+                        naive_units(&text, line_start, boundary, unit)
+                    ),
+                    "{unit:?} at {offset}"
+                );
+                if boundary == offset {
+                    assert_eq!(
+                        index.offset(line, column, unit),
+                        offset,
+                        "{unit:?} back to {offset}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
     fn ascii_texts_need_no_checkpoints() {
         let text = "abc\ndef";
-        let index = ColumnIndex::new(text, ColumnUnit::Utf16);
-        assert!(index.totals.is_empty());
-        assert_eq!(index.units_between(text, 4, 6), 2);
-        assert_eq!(index.offset_after(text, 4, 7, 99), 7);
+        let index = ColumnIndex::new(text);
+        assert_eq!(
+            index,
+            ColumnIndex {
+                len: 7,
+                ..ColumnIndex::default()
+            }
+        );
+        assert_eq!(index.units_between(ColumnUnit::Utf16, 4, 6), 2);
+        assert_eq!(index.offset_after(ColumnUnit::Utf16, 4, 7, 99), 7);
     }
 }

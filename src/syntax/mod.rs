@@ -123,10 +123,21 @@ pub fn parse_interruptible(lang: &Language, text: &str, interrupt: Interrupt) ->
     let Some(tree) = parse_tree_sitter(lang, text, None, interrupt) else {
         return (!interrupt()).then(|| gave_up(lang, text));
     };
+    lossless_from_tree(lang, &tree, text, interrupt)
+}
+
+/// The lossless tree and syntax errors of `text` given its tree-sitter tree; `None` when
+/// interrupted.
+pub fn lossless_from_tree(
+    lang: &Language,
+    tree: &tree_sitter::Tree,
+    text: &str,
+    interrupt: Interrupt,
+) -> Option<Parse> {
     Some(Parse {
         lang: lang.lang_id,
-        green: convert::green_from_tree(&tree, text, interrupt)?,
-        errors: errors::collect(lang, &tree, text).into(),
+        green: convert::green_from_tree(tree, text, interrupt)?,
+        errors: errors::collect(lang, tree, text).into(),
     })
 }
 
@@ -136,7 +147,7 @@ pub const NOT_PARSED: &str = "not parsed: the parser needed far more work than a
 /// The parse exceeded its work budget (`parser.rs`; tree-sitter stops otherwise only when
 /// cancelled or out of memory): the text becomes one error node, so that the tree stays
 /// lossless and the file is reported as not parsed instead of holding its caller.
-fn gave_up(lang: &Language, text: &str) -> Parse {
+pub fn gave_up(lang: &Language, text: &str) -> Parse {
     let mut builder = rowan::GreenNodeBuilder::new();
     builder.start_node(rowan::SyntaxKind(ERROR));
     builder.token(rowan::SyntaxKind(TEXT), text);

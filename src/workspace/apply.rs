@@ -1069,7 +1069,7 @@ mod tests {
         let start = base.find(from).unwrap() as u32;
         let range = TextRange::new(start.into(), (start + from.len() as u32).into());
         let edit = TextEdit {
-            range: Span::new(&LineIndex::new(base.into()), range),
+            range: Span::new(&LineIndex::new(base), range),
             new_text: to.to_string(),
         };
         FileEdit::new(path, base, vec![edit])
@@ -1265,7 +1265,7 @@ mod tests {
         assert_eq!(base.encoding, TextEncoding::Latin1);
         let at = base.text.find("Jos").unwrap() as u32;
         let edit = |new_text: &str| {
-            let index = LineIndex::new(base.text.as_str().into());
+            let index = LineIndex::new(&base.text);
             let range = TextRange::new(at.into(), (at + "Jos\u{e9}".len() as u32).into());
             FileEdit::of_file(
                 "old.py",

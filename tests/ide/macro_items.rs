@@ -21,7 +21,7 @@ fn check_outline(fixture: &str, expect: Expect) {
 /// Every span's line and column are those of its byte offsets in the file (the body was
 /// parsed on its own: a shifted offset or point would show here).
 fn assert_positions_agree(text: &str, nodes: &[OutlineNode]) {
-    let index = LineIndex::new(text.into());
+    let index = LineIndex::new(text);
     for n in nodes {
         for span in [&n.span, &n.name_span] {
             assert_eq!(

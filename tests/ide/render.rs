@@ -71,7 +71,7 @@ pub fn selection_chain(text: &str, chain: &[TextRange]) -> String {
 
 /// `l:c-l:c message` per error.
 pub fn syntax_errors(text: &str, errors: &[SyntaxError]) -> String {
-    let index = LineIndex::new(text.into());
+    let index = LineIndex::new(text);
     let mut out = String::new();
     for e in errors {
         let start = index.line_col(e.range.start().into());

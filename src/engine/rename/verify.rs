@@ -318,7 +318,7 @@ impl<D: Diagnostics> ScratchWork<'_, D> {
                 if renamed && captured_by.is_empty() && still_reaches {
                     // A use that meant several definitions (`os.path` is `posixpath` or
                     // `ntpath`) keeps the renamed one and loses those that keep the old name.
-                    let index = index.get_or_insert_with(|| LineIndex::new(checked.text.clone()));
+                    let index = index.get_or_insert_with(|| LineIndex::new(&checked.text));
                     let line = index.line_col(start as usize).line;
                     partial.push(format!("{}:{line}", checked.path));
                     continue;

@@ -846,7 +846,7 @@ impl DeepPlan {
     /// A finding as a sextant diagnostic, its place converted over the file's text.
     fn diagnostic(&self, finding: &Finding) -> Option<DiagnosticInfo> {
         let text = self.texts.get(&finding.path)?;
-        let index = LineIndex::new(text.clone());
+        let index = LineIndex::new(text);
         let offset = |place: Place| match place {
             Place::Byte(byte) => ide::floor_char_boundary(text, (byte as usize).min(text.len())),
             Place::Line { line, column, unit } => {

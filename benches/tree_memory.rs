@@ -1,0 +1,126 @@
+//! What a file's trees and line table take in memory, as multiples of its text: the
+//! tree-sitter tree, the lossless (rowan) tree built from it, and the line table. These
+//! ratios size the tree cache's bound in bytes (`syntax/incremental.rs`) and the line
+//! tables' LRU (`semantic::line_index`; docs/memory.md).
+//!
+//! `cargo bench --bench tree_memory -- DIR...` measures the first 400 Python, Rust,
+//! JavaScript, TypeScript and Go files of each directory (in path order); without a
+//! directory, this repository's `src`. Each kind of structure is built for every file and
+//! held, and the growth of the process's resident memory (after the allocator gave freed
+//! pages back) is divided by the files' text. Linux only (`/proc/self/statm`).
+
+use std::{
+    path::{Path, PathBuf},
+    sync::Arc,
+};
+
+use sextant::{lang::registry, syntax};
+
+const FILES: usize = 400;
+
+fn main() {
+    sextant::allocator::use_for_tree_sitter();
+    let mut dirs: Vec<PathBuf> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .map(PathBuf::from)
+        .collect();
+    if dirs.is_empty() {
+        dirs.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
+    }
+    for dir in dirs {
+        measure(&dir);
+    }
+}
+
+fn measure(dir: &Path) {
+    let texts = source_texts(dir);
+    let text_bytes: usize = texts.iter().map(|(_, text)| text.len()).sum();
+    if text_bytes == 0 {
+        println!("{}: no source files", dir.display());
+        return;
+    }
+    let ratio = |grown: usize| grown as f64 / text_bytes as f64;
+    let before = resident();
+    let trees: Vec<_> = texts
+        .iter()
+        .map(|(lang, text)| {
+            syntax::parse_tree_sitter(registry().by_id(lang).unwrap(), text, None, syntax::NEVER)
+        })
+        .collect();
+    let with_trees = resident();
+    let lossless: Vec<_> = texts
+        .iter()
+        .zip(&trees)
+        .filter_map(|((lang, text), tree)| {
+            syntax::lossless_from_tree(
+                registry().by_id(lang).unwrap(),
+                tree.as_ref()?,
+                text,
+                syntax::NEVER,
+            )
+        })
+        .collect();
+    let with_lossless = resident();
+    let tables: Vec<_> = texts
+        .iter()
+        .map(|(_, text)| syntax::LineIndex::new(text))
+        .collect();
+    let with_tables = resident();
+    println!(
+        "{}: {} files, {} bytes of text; tree-sitter trees {:.1}×, lossless trees {:.1}×, line tables {:.3}×",
+        dir.display(),
+        texts.len(),
+        text_bytes,
+        ratio(with_trees.saturating_sub(before)),
+        ratio(with_lossless.saturating_sub(with_trees)),
+        ratio(with_tables.saturating_sub(with_lossless)),
+    );
+    drop((trees, lossless, tables));
+}
+
+/// Resident bytes, after the allocator gave back what was freed.
+fn resident() -> usize {
+    sextant::allocator::release_freed_memory();
+    let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
+    let pages: usize = statm
+        .split_whitespace()
+        .nth(1)
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(0);
+    pages * 4096
+}
+
+/// The first [`FILES`] source files under `dir`, in path order, with their language.
+fn source_texts(dir: &Path) -> Vec<(&'static str, Arc<str>)> {
+    let mut texts = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+        paths.sort();
+        // Depth first, in path order: subdirectories are taken from the end of `pending`.
+        for path in paths.iter().rev().filter(|p| p.is_dir()) {
+            pending.push(path.clone());
+        }
+        for path in paths.iter().filter(|p| p.is_file()) {
+            let lang = match path.extension().and_then(|e| e.to_str()) {
+                Some("py") => "python",
+                Some("rs") => "rust",
+                Some("js") => "javascript",
+                Some("ts") => "typescript",
+                Some("go") => "go",
+                _ => continue,
+            };
+            if let Ok(text) = std::fs::read_to_string(path) {
+                texts.push((lang, Arc::from(text)));
+            }
+            if texts.len() == FILES {
+                return texts;
+            }
+        }
+    }
+    texts
+}
