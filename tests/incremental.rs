@@ -52,11 +52,23 @@ fn logged_host_limited(
     fixture: &str,
     memory_limit: Option<u64>,
 ) -> (Host, Arc<Mutex<Vec<String>>>) {
+    logged_host_recording(fixture, memory_limit, |event| match event.kind {
+        salsa::EventKind::WillExecute { database_key } => Some(format!("{database_key:?}")),
+        _ => None,
+    })
+}
+
+/// [`logged_host_limited`], logging what `record` makes of each salsa event.
+fn logged_host_recording(
+    fixture: &str,
+    memory_limit: Option<u64>,
+    record: impl Fn(&salsa::Event) -> Option<String> + Send + Sync + 'static,
+) -> (Host, Arc<Mutex<Vec<String>>>) {
     let log = Arc::new(Mutex::new(Vec::new()));
     let sink = log.clone();
     let db = RootDatabase::with_event_callback(move |event| {
-        if let salsa::EventKind::WillExecute { database_key } = event.kind {
-            sink.lock().unwrap().push(format!("{database_key:?}"));
+        if let Some(entry) = record(&event) {
+            sink.lock().unwrap().push(entry);
         }
     });
     let files = parse_fixture(fixture.trim_start());
@@ -1741,6 +1753,76 @@ fn a_reference_search_over_many_compressed_texts_keeps_a_bounded_number_of_name_
     // the answer is the same.
     assert_eq!(search(&compressed), (total, files_searched, lines));
     assert_eq!(executed(&log), (0, 0));
+}
+
+#[test]
+fn a_rename_over_many_compressed_texts_keeps_a_bounded_number_of_name_tables() {
+    // As a reference search (above): a rename's plan reads the names of every file it
+    // edits, and where texts are kept compressed its resolver keeps `TABLES_KEPT_IN_PASSING`
+    // of them and reads the others for one pass. Its verification runs on scratch
+    // databases, on threads of their own: only the tables of the request's thread count.
+    const USERS: usize = 150;
+    const KEPT: usize = 64;
+    let rename = |host: &Host| {
+        let change = host
+            .analysis()
+            .rename_by_name("lib.helper", "assist", Default::default())
+            .unwrap()
+            .expect("the rename is proposed")
+            .change;
+        let edits: Vec<String> = change
+            .files
+            .iter()
+            .flat_map(|file| {
+                file.edits.iter().map(move |e| {
+                    let (start, end) = (e.range.byte_start, e.range.byte_end);
+                    format!("{} {start}..{end} {}", file.path, e.new_text)
+                })
+            })
+            .collect();
+        edits
+    };
+    let logged_host =
+        |memory_limit| {
+            let request_thread = std::thread::current().id();
+            logged_host_recording(&users_of_one_helper(USERS), memory_limit, move |event| {
+                match event.kind {
+                    salsa::EventKind::WillExecute { database_key }
+                        if event.thread_id == request_thread =>
+                    {
+                        Some(format!("{database_key:?}"))
+                    }
+                    _ => None,
+                }
+            })
+        };
+    let executed_tables = |log: &Mutex<Vec<String>>| -> usize {
+        let log = std::mem::take(&mut *log.lock().unwrap());
+        log.iter().filter(|q| q.starts_with("file_names(")).count()
+    };
+
+    let (whole, log) = logged_host(None);
+    log.lock().unwrap().clear();
+    let edits = rename(&whole);
+    assert_eq!(
+        executed_tables(&log),
+        1 + USERS,
+        "texts kept whole: every table kept"
+    );
+    assert_eq!(edits.len(), 1 + 2 * USERS);
+    assert_eq!(edits[0], "lib.py 4..10 assist");
+    assert_eq!(edits[1], "u000.py 16..22 assist");
+    assert_eq!(edits[2], "u000.py 45..51 assist");
+
+    let (mut compressed, log) = logged_host(Some(1 << 40));
+    compressed.evict_unused();
+    log.lock().unwrap().clear();
+    assert_eq!(rename(&compressed), edits);
+    assert_eq!(
+        executed_tables(&log),
+        KEPT,
+        "only the kept tables are memoized"
+    );
 }
 
 #[test]

@@ -11,6 +11,7 @@ use crate::{
     db::SourceFile,
     engine::search::{Certainty, Hit},
     semantic::names::{OccurrenceId, Role, ScopeId, resolve::Target},
+    syntax::TextRange,
 };
 
 /// A renamed definition whose scope already binds the new name: the two would be one
@@ -24,19 +25,24 @@ pub(super) fn same_scope_conflicts(
 ) -> Vec<Conflict> {
     let db = resolver.db();
     let mut scopes: Vec<(SourceFile, ScopeId)> = Vec::new();
-    for &(file, occurrence, certainty) in hits {
-        let names = resolver.names(file);
-        let occ = names.occurrence(occurrence);
-        if certainty == Certainty::Exact
-            && names.name(occurrence) == old_name
-            && matches!(occ.role, Role::Definition(_))
-        {
-            let scope = match names.declaration(occ.scope, old_name) {
-                Some(Role::Global) => 0,
-                _ => occ.scope,
-            };
-            scopes.push((file, scope));
-        }
+    // One pass per file (hits are sorted by path), as the plan's (`Resolver::in_passing`).
+    for file_hits in hits.chunk_by(|a, b| a.0 == b.0) {
+        let file = file_hits[0].0;
+        resolver.in_passing(file, |_, names| {
+            for &(_, occurrence, certainty) in file_hits {
+                let occ = names.occurrence(occurrence);
+                if certainty == Certainty::Exact
+                    && names.name(occurrence) == old_name
+                    && matches!(occ.role, Role::Definition(_))
+                {
+                    let scope = match names.declaration(occ.scope, old_name) {
+                        Some(Role::Global) => 0,
+                        _ => occ.scope,
+                    };
+                    scopes.push((file, scope));
+                }
+            }
+        });
     }
     if let Renamed::Targets(targets) = renamed {
         for target in targets {
@@ -49,16 +55,28 @@ pub(super) fn same_scope_conflicts(
     let mut seen: HashSet<(SourceFile, ScopeId)> = HashSet::new();
     scopes.retain(|s| seen.insert(*s));
     for (file, scope) in scopes {
-        let names = resolver.names(file);
-        let mut taken: Vec<OccurrenceId> = names.bindings(scope, new_name).to_vec();
-        // A class's members include the attributes its methods assign on instances.
-        if names.scopes[scope as usize].is_class {
-            let range = names.scopes[scope as usize].range;
-            taken.extend(names.occurrences_named(new_name).filter(|&o| {
-                let occ = names.occurrence(o);
-                occ.role == Role::MemberDefinition && range.contains_range(occ.range)
-            }));
-        }
+        // Every file importing the renamed name is one of these scopes.
+        let taken = resolver.in_passing(file, |_, names| {
+            let mut taken: Vec<TextRange> = Vec::new();
+            let mut take = |o: OccurrenceId| taken.push(names.occurrence(o).range);
+            names
+                .bindings(scope, new_name)
+                .iter()
+                .copied()
+                .for_each(&mut take);
+            // A class's members include the attributes its methods assign on instances.
+            if names.scopes[scope as usize].is_class {
+                let range = names.scopes[scope as usize].range;
+                names
+                    .occurrences_named(new_name)
+                    .filter(|&o| {
+                        let occ = names.occurrence(o);
+                        occ.role == Role::MemberDefinition && range.contains_range(occ.range)
+                    })
+                    .for_each(&mut take);
+            }
+            taken
+        });
         // A Go package's top-level names are one scope across its directory's files.
         if scope == 0 && file.lang(db).info().family == Family::Go {
             let dir = directory(file.path(db));
@@ -81,10 +99,10 @@ pub(super) fn same_scope_conflicts(
                 }
             }
         }
-        for site in taken {
+        for range in taken {
             conflicts.push(Conflict {
                 file: Some(file),
-                range: names.occurrence(site).range,
+                range,
                 message: format!("`{new_name}` is already defined here, in the same scope"),
             });
         }

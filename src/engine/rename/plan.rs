@@ -193,55 +193,81 @@ impl Plan {
         new_name: &str,
         options: RenameOptions,
     ) -> (HashSet<SourceFile>, HashSet<(SourceFile, OccurrenceId)>) {
-        let db = resolver.db();
         let mut module_level_renamed: HashSet<SourceFile> = HashSet::new();
         let mut aliased: HashSet<(SourceFile, OccurrenceId)> = HashSet::new();
-        for &(file, occurrence, certainty) in hits {
-            let names = resolver.names(file);
-            if names.name(occurrence) != self.old_name {
-                continue;
-            }
-            let occ = names.occurrence(occurrence);
-            let applied = certainty == Certainty::Exact || options.include_heuristic;
-            let alias = match certainty {
-                Certainty::Exact => import_alias(
-                    resolver,
-                    file,
-                    occurrence,
-                    self.renamed.targets(),
-                    &self.old_name,
-                    new_name,
-                ),
-                Certainty::Heuristic => None,
-            };
-            let origin = match alias {
-                Some(_) => EditOrigin::ImportAlias,
-                None => EditOrigin::Code,
-            };
-            if alias.is_some() {
-                aliased.insert((file, occurrence));
-            }
-            let edit = PlannedEdit {
-                file,
-                range: occ.range,
-                certainty,
-                origin,
-                applied,
-            };
-            if applied {
-                let new_text = alias.unwrap_or_else(|| new_name.to_string());
-                self.replace(db, file, occ.range, new_text);
-            }
-            if certainty == Certainty::Exact {
-                if occ.scope == 0 && matches!(occ.role, Role::Definition(_)) {
-                    module_level_renamed.insert(file);
+        // One pass per file (the hits are sorted by path), its names let go after it where
+        // memory comes first: a rename of a common name edits thousands of files.
+        for file_hits in hits.chunk_by(|a, b| a.0 == b.0) {
+            resolver.in_passing(file_hits[0].0, |resolver, names| {
+                for &hit in file_hits {
+                    let (file, occurrence, certainty) = hit;
+                    let Some(origin) = self.add_code_edit(resolver, names, hit, new_name, options)
+                    else {
+                        continue;
+                    };
+                    if origin == EditOrigin::ImportAlias {
+                        aliased.insert((file, occurrence));
+                    }
+                    let occ = names.occurrence(occurrence);
+                    if certainty == Certainty::Exact
+                        && occ.scope == 0
+                        && matches!(occ.role, Role::Definition(_))
+                    {
+                        module_level_renamed.insert(file);
+                    }
                 }
-                self.edits.push(edit);
-            } else {
-                self.heuristic.push(edit);
-            }
+            });
         }
         (module_level_renamed, aliased)
+    }
+
+    /// Adds the edit of one hit to the plan and returns its origin; `None` where the hit is
+    /// not the old name.
+    fn add_code_edit(
+        &mut self,
+        resolver: &mut Resolver,
+        names: &FileNames,
+        (file, occurrence, certainty): Hit,
+        new_name: &str,
+        options: RenameOptions,
+    ) -> Option<EditOrigin> {
+        let db = resolver.db();
+        if names.name(occurrence) != self.old_name {
+            return None;
+        }
+        let occ = names.occurrence(occurrence);
+        let applied = certainty == Certainty::Exact || options.include_heuristic;
+        let alias = match certainty {
+            Certainty::Exact => import_alias(
+                resolver,
+                file,
+                occurrence,
+                self.renamed.targets(),
+                &self.old_name,
+                new_name,
+            ),
+            Certainty::Heuristic => None,
+        };
+        let origin = match alias {
+            Some(_) => EditOrigin::ImportAlias,
+            None => EditOrigin::Code,
+        };
+        let edit = PlannedEdit {
+            file,
+            range: occ.range,
+            certainty,
+            origin,
+            applied,
+        };
+        if applied {
+            let new_text = alias.unwrap_or_else(|| new_name.to_string());
+            self.replace(db, file, occ.range, new_text);
+        }
+        match certainty {
+            Certainty::Exact => self.edits.push(edit),
+            Certainty::Heuristic => self.heuristic.push(edit),
+        }
+        Some(origin)
     }
 
     /// `__all__ = ["old", …]` exports the name by string: part of the rename.
@@ -253,7 +279,10 @@ impl Plan {
     ) {
         let db = resolver.db();
         for &file in module_level_renamed {
-            for range in all_entries(db, &resolver.names(file), file, &self.old_name) {
+            let entries = resolver.in_passing(file, |_, names| {
+                all_entries(db, names, file, &self.old_name)
+            });
+            for range in entries {
                 self.replace(db, file, range, new_name.to_string());
                 self.edits.push(PlannedEdit {
                     file,
@@ -277,7 +306,9 @@ impl Plan {
         let mut files: Vec<SourceFile> = hits.iter().map(|h| h.0).collect();
         files.dedup();
         for file in files {
-            for (range, origin) in text_words(db, &resolver.names(file), file, &self.old_name) {
+            let words =
+                resolver.in_passing(file, |_, names| text_words(db, names, file, &self.old_name));
+            for (range, origin) in words {
                 if code.contains(&(file, range)) {
                     continue;
                 }

@@ -162,19 +162,30 @@ fn uses_to_check(
 ) -> Vec<CheckedFile> {
     let db = resolver.db();
     let mut uses: HashMap<SourceFile, Vec<(u32, bool)>> = HashMap::new();
-    for &(file, occurrence) in expected {
-        let start = resolver.names(file).occurrence(occurrence).range.start();
-        uses.entry(file).or_default().push((start.into(), true));
+    // A file's names are read for one pass and let go where memory comes first
+    // (`Resolver::in_passing`): a rename of a common name checks thousands of files.
+    for file_uses in expected.chunk_by(|a, b| a.0 == b.0) {
+        let file = file_uses[0].0;
+        let starts = resolver.in_passing(file, |_, names| {
+            let start = |&(_, occurrence)| u32::from(names.occurrence(occurrence).range.start());
+            file_uses.iter().map(start).collect::<Vec<_>>()
+        });
+        let file_uses = uses.entry(file).or_default();
+        file_uses.extend(starts.into_iter().map(|start| (start, true)));
     }
     let index = identifier_index(db, resolver.workspace());
     let mut new_name_files: Vec<SourceFile> = index.files(new_name).to_vec();
     new_name_files.extend(renamed_files.iter().map(|f| f.file));
     for file in new_name_files {
-        let names = resolver.names(file);
-        for id in names.occurrences_named(new_name) {
-            let start = names.occurrence(id).range.start();
-            uses.entry(file).or_default().push((start.into(), false));
-        }
+        let starts = resolver.in_passing(file, |_, names| {
+            let start = |id| u32::from(names.occurrence(id).range.start());
+            names
+                .occurrences_named(new_name)
+                .map(start)
+                .collect::<Vec<_>>()
+        });
+        let file_uses = uses.entry(file).or_default();
+        file_uses.extend(starts.into_iter().map(|start| (start, false)));
     }
     let mut checked: Vec<CheckedFile> = uses
         .into_iter()
