@@ -44,13 +44,11 @@ impl PythonModules {
     }
 
     /// The dotted name `importer` writes an absolute import of `file` (at `path`) with: of
-    /// the names that lead `importer` to it ([`absolute_import`]'s rules: one per source root
-    /// holding it, and one per directory a script of `importer`'s runs from) and an import
-    /// statement can spell, one whose root is not inside a package (a `setup.py` deep in a
-    /// package tree makes a root there, which Python never runs from), then the shortest
-    /// (`pkg.mod` for `src/pkg/mod.py`, not `src.pkg.mod`; a manifest-less service's own
-    /// `app.models`, not `services.billing.app.models`, which the service running from its
-    /// directory could not import).
+    /// its [`import_names`](Self::import_names), one whose root is not inside a package (a
+    /// `setup.py` deep in a package tree makes a root there, which Python never runs from),
+    /// then the shortest (`pkg.mod` for `src/pkg/mod.py`, not `src.pkg.mod`; a manifest-less
+    /// service's own `app.models`, not `services.billing.app.models`, which the service
+    /// running from its directory could not import).
     pub fn import_name(&self, importer: &str, file: SourceFile, path: &str) -> Option<String> {
         let stem = path
             .strip_suffix(".py")
@@ -63,21 +61,32 @@ impl PythonModules {
             let init = format!("{root}__init__.py");
             !root.is_empty() && self.paths.contains_key(&init)
         };
+        self.import_names(importer, file, path).min_by_key(|name| {
+            let parts = name.matches('.').count();
+            (inside_a_package(name), parts, name.len(), name.clone())
+        })
+    }
+
+    /// Every dotted name that leads `importer` to `file` (at `path`) by [`absolute_import`]'s
+    /// rules and an import statement can spell: one per source root holding it, and one per
+    /// directory a script of `importer`'s runs from.
+    pub fn import_names<'m>(
+        &'m self,
+        importer: &'m str,
+        file: SourceFile,
+        path: &'m str,
+    ) -> impl Iterator<Item = String> + 'm {
         let under_roots = self
             .modules
             .iter()
-            .filter(|(_, f)| **f == file)
+            .filter(move |(_, f)| **f == file)
             .map(|(name, _)| name.clone());
         let under_script_directories = script_directories(self, importer)
             .filter_map(|dir| module_name(path.strip_prefix(dir)?.strip_prefix('/')?));
         under_roots
             .chain(under_script_directories)
             .filter(|name| name.split('.').all(is_identifier))
-            .filter(|name| self.absolute_module(importer, name) == Some(file))
-            .min_by_key(|name| {
-                let parts = name.matches('.').count();
-                (inside_a_package(name), parts, name.len(), name.clone())
-            })
+            .filter(move |name| self.absolute_module(importer, name) == Some(file))
     }
 
     /// The workspace file of the absolute module `name` as the file at `importer` imports
