@@ -954,6 +954,8 @@ impl<'db> Resolver<'db> {
         }
         if targets.is_empty()
             && occ.role.is_member()
+            && !occ.receiver_called
+            && self.family(file) == Family::Python
             && let Some(receiver) = occ.receiver.get()
         {
             let subpackages = self.subpackages(file, receiver, names.name(occurrence), depth);
