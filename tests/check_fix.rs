@@ -945,6 +945,46 @@ fn a_services_missing_import_is_written_as_the_service_imports() {
     );
 }
 
+/// Two manifest-less services define the same name in their own `app.models` (one a
+/// regular package, one a namespace package): each service's undefined name is imported
+/// from its own, the other's being, as the service would write it, its own.
+#[test]
+fn each_services_missing_import_comes_from_its_own_app() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "services/a/app/__init__.py", "");
+    for service in ["a", "b"] {
+        write(
+            dir.path(),
+            &format!("services/{service}/app/models.py"),
+            "class Invoice:\n    pass\n",
+        );
+        write(
+            dir.path(),
+            &format!("services/{service}/app/views.py"),
+            "from app.models import Invoice\n\nprint(Invoice)\n",
+        );
+        write(
+            dir.path(),
+            &format!("services/{service}/app/main.py"),
+            "import os\n\n\ndef bill():\n    return Invoice(os.getcwd())\n",
+        );
+    }
+    let out = sextant(
+        dir.path(),
+        &["check", "--fix", "--unsafe-fixes", "--select", "SX005"],
+    );
+    assert!(out.status.code().is_some(), "{}", stderr(&out));
+    assert_eq!(
+        read(dir.path(), "services/a/app/main.py"),
+        "import os\nfrom app.models import Invoice\n\n\ndef bill():\n    return Invoice(os.getcwd())\n"
+    );
+    // `services/b/app` is no package: the service's scripts also run from it.
+    assert_eq!(
+        read(dir.path(), "services/b/app/main.py"),
+        "import os\nfrom models import Invoice\n\n\ndef bill():\n    return Invoice(os.getcwd())\n"
+    );
+}
+
 #[test]
 fn the_import_fix_is_titled_and_unsafe() {
     let dir = tempfile::tempdir().unwrap();

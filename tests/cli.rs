@@ -939,6 +939,87 @@ fn typescript_imports_resolve_through_tsconfig_paths_and_packages() {
     assert_eq!(v[0].get("type_only"), None);
 }
 
+/// The output lines of a command, each split into its fields.
+fn fields(o: &Output) -> Vec<Vec<String>> {
+    stdout(o)
+        .lines()
+        .map(|l| l.split_whitespace().map(str::to_string).collect())
+        .collect()
+}
+
+#[test]
+fn dotted_module_attributes_resolve_through_namespace_packages() {
+    // `a` and `a/b` with and without `__init__.py` (PEP 420 namespace packages), and a
+    // namespace package found from a script's directory (`svc`), not the workspace root.
+    for regular in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        write(root, "a/b/__init__.py", "class X:\n    pass\n");
+        write(root, "a/b/c.py", "def helper():\n    return 1\n");
+        write(root, "svc/lib/util/tools.py", "def run():\n    pass\n");
+        write(
+            root,
+            "main.py",
+            "import a.b\nimport a.b.c as abc\n\nx = a.b.X()\ny = a.b.c.helper()\nz = abc.helper()\n",
+        );
+        write(
+            root,
+            "svc/main.py",
+            "import lib.util.tools\n\nlib.util.tools.run()\n",
+        );
+        if regular {
+            write(root, "a/__init__.py", "");
+            write(root, "svc/lib/__init__.py", "");
+            write(root, "svc/lib/util/__init__.py", "");
+        }
+
+        let def = sextant(root, &["def", "main.py:4:9"]);
+        assert_eq!(def.status.code(), Some(0), "{}", stderr(&def));
+        assert_eq!(fields(&def), [["a/b/__init__.py:1:7", "class", "X"]]);
+        let def = sextant(root, &["def", "main.py:5:11"]);
+        assert_eq!(fields(&def), [["a/b/c.py:1:5", "function", "helper"]]);
+
+        let refs = sextant(root, &["refs", "a/b/__init__.py:1:7", "--no-definitions"]);
+        assert_eq!(
+            fields(&refs),
+            [
+                vec!["main.py:4:9", "call", "x", "=", "a.b.X()"],
+                vec!["1", "references", "in", "2", "files", "searched"],
+            ],
+            "regular packages: {regular}"
+        );
+        let refs = sextant(root, &["refs", "a/b/c.py:1:5", "--no-definitions"]);
+        assert_eq!(
+            fields(&refs),
+            [
+                vec!["main.py:5:11", "call", "y", "=", "a.b.c.helper()"],
+                vec!["main.py:6:9", "call", "z", "=", "abc.helper()"],
+                vec!["2", "references", "in", "2", "files", "searched"],
+            ],
+            "regular packages: {regular}"
+        );
+        let refs = sextant(
+            root,
+            &["refs", "svc/lib/util/tools.py:1:5", "--no-definitions"],
+        );
+        assert_eq!(
+            fields(&refs),
+            [
+                vec!["svc/main.py:3:16", "call", "lib.util.tools.run()"],
+                vec!["1", "references", "in", "2", "files", "searched"],
+            ],
+            "regular packages: {regular}"
+        );
+
+        let rename = sextant(root, &["rename", "a/b/__init__.py:1:7", "Y", "--write"]);
+        assert_eq!(rename.status.code(), Some(0), "{}", stderr(&rename));
+        assert_eq!(
+            support::read_file(root, "main.py"),
+            "import a.b\nimport a.b.c as abc\n\nx = a.b.Y()\ny = a.b.c.helper()\nz = abc.helper()\n"
+        );
+    }
+}
+
 #[test]
 fn def_and_refs_follow_imports_by_position_and_by_name() {
     let dir = tempfile::tempdir().unwrap();

@@ -25,6 +25,7 @@ use crate::{
         CheckContext,
         fix::{Fix, range},
     },
+    db::SourceFile,
     lang::Family,
     semantic::{
         facts::ecmascript::module_facts,
@@ -84,9 +85,12 @@ pub(super) fn python(
 
 /// Every place `name` could come from, once each: a standard or workspace module of that
 /// name (`import name`), a workspace submodule (`from parent import name`), a workspace
-/// module defining it (`from module import name`); `None` for a home no import here can
-/// name (a module outside the workspace some file imports it from, an import's alias, a
-/// file no absolute import reaches): it still makes the name ambiguous.
+/// module defining it (`from module import name`), each as the importer would write it;
+/// `None` for a home no import here can name (a module outside the workspace some file
+/// imports it from, an import's alias): it still makes the name ambiguous. A workspace
+/// home the importer cannot reach by an absolute import is none of its choices, nor is one
+/// that another home stands in for: two manifest-less services each with `app/models.py`
+/// defining `Invoice`, where service b's `app.models`, written in service a, is a's.
 fn python_sources(ctx: &CheckContext, name: &str) -> Vec<Option<Source>> {
     let (db, workspace) = (ctx.db, ctx.workspace);
     let found = definers(db, workspace, ImportFamily::Python, name.to_string());
@@ -97,23 +101,39 @@ fn python_sources(ctx: &CheckContext, name: &str) -> Vec<Option<Source>> {
     if is_stdlib_module(name) || found.elsewhere {
         sources.push(is_stdlib_module(name).then_some(Source::Module));
     }
-    let submodules = modules
+    let submodules: Vec<SourceFile> = modules
         .modules_named(name)
         .map(|(_, file)| file)
-        .filter(|&file| file != ctx.file && (test || !is_test_path(file.path(db))));
-    for file in submodules {
+        .filter(|&file| file != ctx.file && (test || !is_test_path(file.path(db))))
+        .collect();
+    let defining: Vec<SourceFile> = found
+        .for_importer(test)
+        .into_iter()
+        .filter(|&file| file != ctx.file)
+        .collect();
+    // A name a home's own neighbours import it by, written here, leads to another home.
+    let stood_in_for = |file: SourceFile| {
+        let path = file.path(db);
+        modules.import_names(path, file, path).any(|own| {
+            modules
+                .absolute_module(importer, &own)
+                .is_some_and(|there| {
+                    there != file && (submodules.contains(&there) || defining.contains(&there))
+                })
+        })
+    };
+    for &file in &submodules {
         let source = modules
             .import_name(importer, file, file.path(db))
             .and_then(|path| match path.strip_suffix(name)? {
                 "" => Some(Source::Module),
                 parent => Some(Source::From(parent.strip_suffix('.')?.to_string())),
             });
-        sources.push(source);
-    }
-    for file in found.for_importer(test) {
-        if file == ctx.file {
-            continue;
+        if let Some(source) = source.filter(|_| !stood_in_for(file)) {
+            sources.push(Some(source));
         }
+    }
+    for &file in &defining {
         // A submodule `path.name` would be imported instead of the definition.
         let path = modules.import_name(importer, file, file.path(db));
         let reached = path.filter(|p| {
@@ -121,7 +141,9 @@ fn python_sources(ctx: &CheckContext, name: &str) -> Vec<Option<Source>> {
                 .absolute_module(importer, &format!("{p}.{name}"))
                 .is_none()
         });
-        sources.push(reached.map(Source::From));
+        if let Some(module) = reached.filter(|_| !stood_in_for(file)) {
+            sources.push(Some(Source::From(module)));
+        }
     }
     let mut distinct: Vec<Option<Source>> = Vec::new();
     for source in sources {
@@ -267,7 +289,7 @@ pub(super) fn ecmascript(
 fn type_only_import(
     ctx: &CheckContext,
     names: &FileNames,
-    target: crate::db::SourceFile,
+    target: SourceFile,
     name: &str,
 ) -> (bool, bool) {
     if !matches!(ctx.lang, Family::Ecma { typescript: true }) {
@@ -311,7 +333,7 @@ fn extend_named_import(
     ctx: &CheckContext,
     root: Node,
     text: &str,
-    target: crate::db::SourceFile,
+    target: SourceFile,
     name: &str,
     kind: ImportKind,
 ) -> Option<(TextRange, String)> {

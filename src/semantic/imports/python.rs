@@ -3,7 +3,8 @@
 //! `a/b/__init__.py` for `a.b`; a relative import counts its dots upwards from the
 //! importing file's directory; `from m import x` is the submodule `m.x` when one exists
 //! (`m` may then be a namespace package, a directory without `__init__.py`), else the name
-//! `x` in `m`. A module no source root holds is external when it is in the standard library
+//! `x` in `m`. A namespace package has no file; `import a.b` binds it as `a` when `a` is one,
+//! and code reaches its submodules by their dotted names (`a.b.X`). A module no source root holds is external when it is in the standard library
 //! (`grammars/python-stdlib-modules.txt`); else it is looked for under the importing file's
 //! ancestor directories that are not packages, nearest first, where Python would find it
 //! when it runs the file as a script (`services/billing/app/main.py` importing `app.models`
@@ -30,8 +31,11 @@ pub struct PythonModules {
     /// Every directory holding a Python file at any depth (not the workspace root), and
     /// every Python file's path without its suffix: what a module's first part must be
     /// under a directory that holds the module, so that the search of an importer's
-    /// directories passes over the others with one lookup each.
+    /// directories passes over the others with one lookup each; and where no module file
+    /// has a name, the directories that make it a namespace package.
     stems: HashSet<String>,
+    /// The source roots (`""` for the workspace root).
+    roots: Vec<String>,
 }
 
 impl PythonModules {
@@ -40,13 +44,11 @@ impl PythonModules {
     }
 
     /// The dotted name `importer` writes an absolute import of `file` (at `path`) with: of
-    /// the names that lead `importer` to it ([`absolute_import`]'s rules: one per source root
-    /// holding it, and one per directory a script of `importer`'s runs from) and an import
-    /// statement can spell, one whose root is not inside a package (a `setup.py` deep in a
-    /// package tree makes a root there, which Python never runs from), then the shortest
-    /// (`pkg.mod` for `src/pkg/mod.py`, not `src.pkg.mod`; a manifest-less service's own
-    /// `app.models`, not `services.billing.app.models`, which the service running from its
-    /// directory could not import).
+    /// its [`import_names`](Self::import_names), one whose root is not inside a package (a
+    /// `setup.py` deep in a package tree makes a root there, which Python never runs from),
+    /// then the shortest (`pkg.mod` for `src/pkg/mod.py`, not `src.pkg.mod`; a manifest-less
+    /// service's own `app.models`, not `services.billing.app.models`, which the service
+    /// running from its directory could not import).
     pub fn import_name(&self, importer: &str, file: SourceFile, path: &str) -> Option<String> {
         let stem = path
             .strip_suffix(".py")
@@ -59,21 +61,32 @@ impl PythonModules {
             let init = format!("{root}__init__.py");
             !root.is_empty() && self.paths.contains_key(&init)
         };
+        self.import_names(importer, file, path).min_by_key(|name| {
+            let parts = name.matches('.').count();
+            (inside_a_package(name), parts, name.len(), name.clone())
+        })
+    }
+
+    /// Every dotted name that leads `importer` to `file` (at `path`) by [`absolute_import`]'s
+    /// rules and an import statement can spell: one per source root holding it, and one per
+    /// directory a script of `importer`'s runs from.
+    pub fn import_names<'m>(
+        &'m self,
+        importer: &'m str,
+        file: SourceFile,
+        path: &'m str,
+    ) -> impl Iterator<Item = String> + 'm {
         let under_roots = self
             .modules
             .iter()
-            .filter(|(_, f)| **f == file)
+            .filter(move |(_, f)| **f == file)
             .map(|(name, _)| name.clone());
         let under_script_directories = script_directories(self, importer)
             .filter_map(|dir| module_name(path.strip_prefix(dir)?.strip_prefix('/')?));
         under_roots
             .chain(under_script_directories)
             .filter(|name| name.split('.').all(is_identifier))
-            .filter(|name| self.absolute_module(importer, name) == Some(file))
-            .min_by_key(|name| {
-                let parts = name.matches('.').count();
-                (inside_a_package(name), parts, name.len(), name.clone())
-            })
+            .filter(move |name| self.absolute_module(importer, name) == Some(file))
     }
 
     /// The workspace file of the absolute module `name` as the file at `importer` imports
@@ -81,8 +94,18 @@ impl PythonModules {
     pub fn absolute_module(&self, importer: &str, name: &str) -> Option<SourceFile> {
         match absolute_import(self, importer, name, None) {
             Found::Module(file) | Found::Submodule(file) => Some(file),
-            Found::Stdlib(_) | Found::Missing => None,
+            Found::Stdlib(_) | Found::NamespacePackage | Found::Missing => None,
         }
+    }
+
+    /// Whether the absolute module `name`, as the file at `importer` imports it
+    /// ([`absolute_import`]'s rules), is a namespace package: a directory without
+    /// `__init__.py`, which has no file but whose submodules `name.sub` are modules.
+    pub fn is_namespace_package(&self, importer: &str, name: &str) -> bool {
+        matches!(
+            absolute_import(self, importer, name, None),
+            Found::NamespacePackage
+        )
     }
 
     /// The modules whose last part is `name`, each with the module holding it (`None` for a
@@ -125,6 +148,7 @@ pub fn python_modules(db: &dyn Db, workspace: Workspace) -> Arc<PythonModules> {
         }
     }
     let mut modules = PythonModules::default();
+    modules.roots.clone_from(&roots);
     for &file in workspace.files(db).iter() {
         if !is_python_module(db, file) {
             continue;
@@ -227,7 +251,9 @@ pub(super) fn resolve(
             symbol: top_level_symbol(db, module, name),
         },
         (Found::Stdlib(package), _) => Target::External { package },
-        (Found::Missing, _) => Target::Unresolved,
+        // No file to lead to: what code reaches through it are its submodules, by their
+        // own dotted names.
+        (Found::NamespacePackage | Found::Missing, _) => Target::Unresolved,
     }
 }
 
@@ -242,6 +268,17 @@ pub fn absolute_module(
     python_modules(db, workspace).absolute_module(importer.path(db), name)
 }
 
+/// Whether the absolute module `name` is a namespace package as `importer` imports it (see
+/// [`PythonModules::is_namespace_package`]).
+pub fn is_namespace_package(
+    db: &dyn Db,
+    workspace: Workspace,
+    importer: SourceFile,
+    name: &str,
+) -> bool {
+    python_modules(db, workspace).is_namespace_package(importer.path(db), name)
+}
+
 /// What an import statement's module (and, for `from m import x`, the submodule `m.x`)
 /// turned out to be.
 enum Found {
@@ -250,6 +287,9 @@ enum Found {
     Module(SourceFile),
     /// A standard library module the workspace does not hold, by its top-level name.
     Stdlib(String),
+    /// No module file, but a directory of the module's path holding Python files (PEP
+    /// 420), which Python imports as a package when nothing else has the name.
+    NamespacePackage,
     Missing,
 }
 
@@ -258,7 +298,10 @@ enum Found {
 /// directories a script of `importer`'s could be run from ([`script_roots`]), nearest
 /// first: a manifest-less service (`services/billing/app/main.py` doing
 /// `from app.models import Invoice`) runs with its own directory on `sys.path`. In each
-/// place the submodule `module.name` comes before the module.
+/// place the submodule `module.name` comes before the module. Only when no place has a
+/// module file is a directory of that path in any of them a namespace package, as in
+/// Python's path search, where a regular package or module in a later entry wins over a
+/// namespace portion in an earlier one.
 fn absolute_import(
     modules: &PythonModules,
     importer: &str,
@@ -286,6 +329,16 @@ fn absolute_import(
         if let Some(module) = base(module).and_then(|base| module_at(modules, &base)) {
             return Found::Module(module);
         }
+    }
+    let path = module.replace('.', "/");
+    let is_directory = |root: &str| {
+        !path.is_empty()
+            && paths::join(root, &path).is_some_and(|directory| modules.stems.contains(&directory))
+    };
+    if modules.roots.iter().map(String::as_str).any(is_directory)
+        || script_roots(modules, importer, top).any(is_directory)
+    {
+        return Found::NamespacePackage;
     }
     Found::Missing
 }

@@ -84,6 +84,13 @@ pub(super) enum Namespace {
         module: Arc<str>,
         class: Arc<str>,
     },
+    /// A Python namespace package (a directory without `__init__.py`) by its dotted name,
+    /// as `importer` imports it: no file stands for it, so no target; its members are its
+    /// submodules.
+    Package {
+        importer: SourceFile,
+        module: Arc<str>,
+    },
 }
 
 impl Namespace {
@@ -945,8 +952,70 @@ impl<'db> Resolver<'db> {
                 return given;
             }
         }
+        if targets.is_empty()
+            && occ.role.is_member()
+            && !occ.receiver_called
+            && self.family(file) == Family::Python
+            && let Some(receiver) = occ.receiver.get()
+        {
+            let subpackages = self.subpackages(file, receiver, names.name(occurrence), depth);
+            if !subpackages.is_empty() {
+                return subpackages;
+            }
+        }
         let called = matches!(occ.role, Role::Call | Role::MemberCall);
         self.namespaces_of_targets(file, targets, called, depth)
+    }
+
+    /// `receiver.name` where the receiver is a namespace package and so is its submodule
+    /// `name` (`a.b` after `import a.b.c`, neither directory holding `__init__.py`).
+    fn subpackages(
+        &mut self,
+        file: SourceFile,
+        receiver: OccurrenceId,
+        name: &str,
+        depth: u32,
+    ) -> Vec<Namespace> {
+        let mut found = Vec::new();
+        for namespace in self.namespaces_of(file, receiver, depth + 1) {
+            if let Namespace::Package { importer, module } = namespace {
+                let submodule = format!("{module}.{name}");
+                if imports::python_namespace_package(self.db, self.workspace, importer, &submodule)
+                {
+                    let module = submodule.into();
+                    push_unique(&mut found, Namespace::Package { importer, module });
+                }
+            }
+        }
+        found
+    }
+
+    /// The namespace package a Python import binding holds (`a` bound by `import a.b`,
+    /// `c` by `import a.b as c` or `from a import c`): an import that leads to no file.
+    fn imported_namespace_package(
+        &mut self,
+        file: SourceFile,
+        binding: OccurrenceId,
+    ) -> Option<Namespace> {
+        if self.family(file) != Family::Python {
+            return None;
+        }
+        let names = self.names(file);
+        let local = names.name(binding);
+        let range = names.occurrence(binding).range;
+        let import =
+            self.import_statement(file, range, |import| self.bound_name(file, import) == local)?;
+        let module = match &import.name {
+            _ if import.wildcard || import.module.starts_with('.') => return None,
+            Some(name) => format!("{}.{name}", import.module),
+            None => python::bound_module(&import).module.to_string(),
+        };
+        imports::python_namespace_package(self.db, self.workspace, file, &module).then(|| {
+            Namespace::Package {
+                importer: file,
+                module: module.into(),
+            }
+        })
     }
 
     /// What `targets` (resolved in `file`) hold, as namespaces to look members up in;
@@ -1094,6 +1163,10 @@ impl<'db> Resolver<'db> {
                     },
                 }
             }
+            Role::Definition(BindingKind::Import) => self
+                .imported_namespace_package(file, binding)
+                .into_iter()
+                .collect(),
             _ => Vec::new(),
         }
     }
@@ -1272,6 +1345,13 @@ impl<'db> Resolver<'db> {
                 module: module.to_string(),
                 name: Some(format!("{class}.{name}")),
             }],
+            Namespace::Package { importer, module } => {
+                let submodule = format!("{module}.{name}");
+                imports::python_absolute_module(self.db, self.workspace, importer, &submodule)
+                    .map(Target::Module)
+                    .into_iter()
+                    .collect()
+            }
         };
         self.members.insert(key, Cached::Done(found.clone()));
         found
