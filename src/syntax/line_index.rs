@@ -521,6 +521,37 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        // Texts of ASCII runs and characters of every width, so that chunks are ASCII,
+        // mixed, or split inside a character.
+        #[test]
+        fn any_offset_converts_as_counting_does(
+            parts in proptest::collection::vec("[a-z\n]{0,90}|[é漢😀\u{7ff}\u{800}\u{ffff}\n]{1,8}", 0..40)
+        ) {
+            let text = parts.concat();
+            let index = LineIndex::new(&text);
+            for offset in 0..=text.len() + 1 {
+                let boundary = (0..=offset.min(text.len())).rev().find(|&o| text.is_char_boundary(o)).unwrap_or(0);
+                let line_start = text.as_bytes()[..boundary].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+                let line = text.as_bytes()[..line_start].iter().filter(|&&b| b == b'\n').count();
+                for unit in [ColumnUnit::Utf8, ColumnUnit::Utf16, ColumnUnit::Chars] {
+                    let column = naive_units(&text, line_start, boundary, unit);
+                    proptest::prop_assert_eq!(
+                        index.line_column(offset, unit),
+                        (line as u32, column as u32),
+                        "{:?} at {}", unit, offset
+                    );
+                    let line_end = text[line_start..].find('\n').map_or(text.len(), |i| line_start + i);
+                    proptest::prop_assert_eq!(
+                        index.offset(line as u32, column as u32, unit),
+                        naive_offset_after(&text, line_start, line_end, column, unit),
+                        "{:?} back from {}", unit, offset
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn ascii_texts_need_no_checkpoints() {
         let text = "abc\ndef";
