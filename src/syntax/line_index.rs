@@ -152,15 +152,6 @@ impl ColumnIndex {
         index
     }
 
-    /// The length of the text indexed, in bytes.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
     fn starts_of_chunk(&self, number: usize) -> Option<&ChunkStarts> {
         let i = self.wide_chunks.binary_search(&(number as u32)).ok()?;
         Some(&self.wide_starts[i])
@@ -297,15 +288,6 @@ impl LineIndex {
         }
     }
 
-    /// The length of the text indexed, in bytes.
-    pub fn len(&self) -> usize {
-        self.columns.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.columns.is_empty()
-    }
-
     pub fn line_count(&self) -> usize {
         self.line_starts.len()
     }
@@ -333,7 +315,7 @@ impl LineIndex {
     /// (before its newline), and to the text's end past the last line; a column inside a
     /// character moves to the character's end.
     pub fn offset(&self, line: u32, column: u32, unit: ColumnUnit) -> usize {
-        let len = self.columns.len();
+        let len = self.columns.len;
         let Some(&line_start) = self.line_starts.get(line as usize) else {
             return len;
         };
