@@ -57,25 +57,17 @@ pub(super) fn same_scope_conflicts(
     for (file, scope) in scopes {
         // Every file importing the renamed name is one of these scopes.
         let taken = resolver.in_passing(file, |_, names| {
-            let mut taken: Vec<TextRange> = Vec::new();
-            let mut take = |o: OccurrenceId| taken.push(names.occurrence(o).range);
-            names
-                .bindings(scope, new_name)
-                .iter()
-                .copied()
-                .for_each(&mut take);
+            let scope_entry = &names.scopes[scope as usize];
             // A class's members include the attributes its methods assign on instances.
-            if names.scopes[scope as usize].is_class {
-                let range = names.scopes[scope as usize].range;
-                names
-                    .occurrences_named(new_name)
-                    .filter(|&o| {
-                        let occ = names.occurrence(o);
-                        occ.role == Role::MemberDefinition && range.contains_range(occ.range)
-                    })
-                    .for_each(&mut take);
-            }
-            taken
+            let assigned = names.occurrences_named(new_name).filter(|&o| {
+                let occ = names.occurrence(o);
+                scope_entry.is_class
+                    && occ.role == Role::MemberDefinition
+                    && scope_entry.range.contains_range(occ.range)
+            });
+            let bound = names.bindings(scope, new_name).iter().copied();
+            let range = |o: OccurrenceId| names.occurrence(o).range;
+            bound.chain(assigned).map(range).collect::<Vec<TextRange>>()
         });
         // A Go package's top-level names are one scope across its directory's files.
         if scope == 0 && file.lang(db).info().family == Family::Go {
