@@ -569,8 +569,13 @@ impl LiveWorkspace {
             let answer_now = match when {
                 WhileIndexing::Wait => false,
                 WhileIndexing::Answer => self.disk_unchanged(),
-                // Every shard built: the whole answer, after the read-your-writes wait.
-                WhileIndexing::Partial if whole => return self.read(cancel, &query),
+                // Every shard built: the whole answer, after the read-your-writes wait. The
+                // index's snapshot goes first: the writer the wait waits for cannot change
+                // the host while a clone of it lives.
+                WhileIndexing::Partial if whole => {
+                    drop(indexing);
+                    return self.read(cancel, &query);
+                }
                 // The index may be done in a moment (a warm start's is): wait that long.
                 // The texts the load read must still be the disk's, as for `Answer`.
                 WhileIndexing::Partial => {
