@@ -2234,10 +2234,10 @@ fn max_memory_warns_when_a_commands_peak_went_over_and_refuses_a_malformed_size(
 }
 
 #[test]
-fn refs_over_compressed_texts_read_in_passing_answer_as_over_whole_ones() {
-    // Under a memory limit the texts are kept compressed, and a reference search keeps 64
-    // name tables and reads the others in passing (`Resolver::in_passing`): 150 users make
-    // it read 87 of them so, with the same answer as a search that keeps them all.
+fn refs_and_renames_over_compressed_texts_answer_as_over_whole_ones() {
+    // Under a memory limit the texts are kept compressed, and a reference search (or a
+    // rename) keeps 64 name tables and reads the others in passing (`Resolver::in_passing`):
+    // 150 users make it read 87 of them so, with the same answer as one that keeps them all.
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "lib.py", "def helper():\n    return 1\n");
     let filler = "# a line that makes the text long enough to be kept compressed\n".repeat(10);
@@ -2268,6 +2268,23 @@ fn refs_over_compressed_texts_read_in_passing_answer_as_over_whole_ones() {
         kept < 30_000,
         "the texts were kept compressed: {kept} bytes"
     );
+
+    // A rename reads its files' names in passing the same way, with the same edits.
+    let rename = |extra: &[&str]| {
+        let args = [
+            &["--no-cache", "rename", "lib.helper", "assist", "--diff"],
+            extra,
+        ]
+        .concat();
+        let out = sextant(dir.path(), &args);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        stdout(&out)
+    };
+    let whole = rename(&[]);
+    assert_eq!(rename(&["--max-memory", "4G"]), whole);
+    assert_eq!(whole.matches("\n+from lib import assist\n").count(), 150);
+    assert_eq!(whole.matches("\n+    return assist()\n").count(), 150);
+    assert!(whole.contains("\n+def assist():\n"), "{whole}");
 }
 
 /// Two manifest-less services with an `app` each: `services/a/app` a package, `services/b/app`
