@@ -420,6 +420,35 @@ fn reading_the_files_does_not_wake_the_server() {
     assert_eq!(evictions(), quiet, "reads woke the writer");
 }
 
+/// An eviction withdraws the snapshot and publishes it again at the same revision. That
+/// was taken for a new revision: subscribers were woken for nothing, and a checked
+/// revision counted as unchecked (`workspace_status` said `checking`) until the check had
+/// run over it again.
+#[test]
+fn an_idle_eviction_is_no_new_revision() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "a.py", "def alpha():\n    pass\n");
+    let options = LoadOptions {
+        check_in_background: true,
+        ..Default::default()
+    };
+    let live = LiveWorkspace::start(dir.path(), options).unwrap();
+    assert_eq!(names(&live, "alpha"), ["a.py:alpha"]);
+    eventually("checked", || live.status().checked, |&checked| checked);
+    let revisions = live.subscribe();
+    let evictions = || live.status().evictions;
+    // Two questions, each followed by an eviction: the first eviction's publishing is over
+    // once the second is counted.
+    let before = evictions();
+    for after in [before + 1, before + 2] {
+        assert_eq!(names(&live, "alpha"), ["a.py:alpha"]);
+        eventually("an eviction after the question", evictions, |&n| n >= after);
+    }
+    assert_eq!(revisions.try_recv(), Err(crossbeam_channel::TryRecvError::Empty));
+    let status = live.status();
+    assert_eq!((status.revision, status.checked), (0, true));
+}
+
 #[test]
 fn an_idle_server_evicts_memoized_answers_but_never_under_a_reader() {
     use std::sync::atomic::{AtomicUsize, Ordering};

@@ -1236,7 +1236,7 @@ fn writer_loop(
         background_check,
         eviction_at: Some(Instant::now() + EVICTION_DELAY),
     };
-    publish(&host, shared, writer.revision);
+    publish(&host, shared, writer.revision, true);
     writer.check_in_background();
     loop {
         let Ok(first) = writer.first_of_batch(&mut host, shared, rx) else {
@@ -1531,7 +1531,7 @@ impl Writer {
                 eprintln!("sextant: warning: {problem}");
             }
         }
-        publish(host, shared, self.revision);
+        publish(host, shared, self.revision, false);
         // The background check skips a revision whose snapshot is withdrawn, as it was here
         // for a moment: ask again (a revision it has checked is a memoized no-op).
         if unchecked && self.background_check.is_some() {
@@ -1568,7 +1568,7 @@ impl Writer {
                 status.batches += 1;
                 status.rescans += u64::from(applied.rescanned);
             }
-            publish(host, shared, self.revision);
+            publish(host, shared, self.revision, false);
             if changed {
                 self.check_in_background();
             }
@@ -1810,13 +1810,15 @@ fn spawn_background_check(shared: Arc<Shared>) -> Option<Sender<u64>> {
         .map(|_| tx)
 }
 
-fn publish(host: &Host, shared: &Shared, revision: u64) {
-    let first = shared
+/// Publishes a snapshot of `revision`; `first`: the first index's. A snapshot withdrawn and
+/// published again at the same revision (an eviction, a batch that changed nothing) is no
+/// change: what was checked of it stays checked, and no subscriber is woken.
+fn publish(host: &Host, shared: &Shared, revision: u64, first: bool) {
+    shared
         .snapshot
         .lock()
         .unwrap()
-        .replace(Snapshot::of(host, revision))
-        .is_none();
+        .replace(Snapshot::of(host, revision));
     let changed = {
         let mut status = shared.status.lock().unwrap();
         // The first index wakes subscribers too: a reader left waiting for it may answer.
