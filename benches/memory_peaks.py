@@ -7,7 +7,8 @@ check, until `checked`, where it prints the peak so far), then one `find_referen
         --root TREE [--text-mb MB] [--no-background-check] [--max-memory 400M]
 
 Prints the text size the server indexed, the wall time, and the server's VmRSS and VmHWM
-(peak) in MB read from /proc, and with `--text-mb` the peak as a multiple of the text. Run it for each
+(peak) in MB read from /proc, and with `--text-mb` the peak as a multiple of the text; and
+the most the server's name tables held at a poll of `workspace_status` (every half second). Run it for each
 binary being compared, alternating, in one session."""
 
 import argparse
@@ -22,9 +23,17 @@ from mcp.client.stdio import stdio_client
 from server_memory import memory as memory_mb, server_pid
 
 
+# The most the server's live name tables held at a poll, in bytes (servers that do not
+# report them: 0).
+most_table_bytes = 0
+
+
 async def status_until(session: ClientSession, done) -> dict:
+    global most_table_bytes
     while True:
         status = (await session.call_tool("workspace_status", {})).structured_content
+        tables = status.get("memory", {}).get("name_tables") or {}
+        most_table_bytes = max(most_table_bytes, tables.get("bytes", 0))
         if done(status):
             return status
         await asyncio.sleep(0.5)
@@ -51,7 +60,8 @@ async def run(args: argparse.Namespace) -> None:
             _, checked_peak = memory_mb(server_pid(root))
             print(
                 f"checked after {time.monotonic() - started:.1f} s, peak so far "
-                f"{checked_peak:.0f} MB",
+                f"{checked_peak:.0f} MB, name tables at most {most_table_bytes / 1e6:.0f} MB "
+                "at a poll",
                 flush=True,
             )
         result = await session.call_tool("find_references", {"query": args.references})

@@ -42,6 +42,10 @@ pub struct TestHooks {
     /// the writer to drop memoized answers) instead of every 2,048, so that a test sees it
     /// do so on a small workspace.
     pub check_batch: Option<u32>,
+    /// `SEXTANT_TEST_CHECK_TABLE_BYTES=N`: the background check steps aside once the name
+    /// tables it computed hold N bytes more than when it started, instead of 128 MiB (or a
+    /// sixteenth of `--max-memory`), so that a test sees it do so on a small workspace.
+    pub check_table_bytes: Option<usize>,
     /// `SEXTANT_TEST_CACHE_SAVE_PAUSE_MS=N`: every save of the persistent cache waits N ms
     /// before it writes, as on a slow disk, so that a test sees what does not wait for it.
     pub cache_save_pause: Option<Duration>,
@@ -86,6 +90,9 @@ impl TestHooks {
             check_batch: variable("SEXTANT_TEST_CHECK_BATCH")
                 .and_then(|n| n.parse().ok())
                 .filter(|&n| n > 0),
+            check_table_bytes: variable("SEXTANT_TEST_CHECK_TABLE_BYTES")
+                .and_then(|n| n.parse().ok())
+                .filter(|&n| n > 0),
             cache_save_pause: variable("SEXTANT_TEST_CACHE_SAVE_PAUSE_MS")
                 .and_then(|ms| ms.parse().ok())
                 .map(Duration::from_millis),
@@ -124,6 +131,7 @@ mod tests {
                 "SEXTANT_TEST_APPLY_STEP_PAUSE_MS" => "150",
                 "SEXTANT_TEST_INDEX_SHARD_PAUSE_MS" => "40",
                 "SEXTANT_TEST_CHECK_BATCH" => "2",
+                "SEXTANT_TEST_CHECK_TABLE_BYTES" => "65536",
                 "SEXTANT_TEST_CACHE_SAVE_PAUSE_MS" => "3000",
                 "SEXTANT_TEST_LOAD_PAUSE_MS" => "slow:60000",
                 "SEXTANT_TEST_PART_DELAY_MS" => "slow:60000",
@@ -145,6 +153,7 @@ mod tests {
                 cache_disk_full: false,
                 index_shard_pause: Some(Duration::from_millis(40)),
                 check_batch: Some(2),
+                check_table_bytes: Some(65536),
                 cache_save_pause: Some(Duration::from_millis(3000)),
                 load_pause: Some(("slow".to_string(), Duration::from_millis(60_000))),
                 part_delay: Some(("slow".to_string(), Duration::from_millis(60_000))),
@@ -157,6 +166,7 @@ mod tests {
                 "SEXTANT_TEST_LSP_POOL" => "x:8",
                 "SEXTANT_TEST_APPLY_STEP_PAUSE_MS" => "soon",
                 "SEXTANT_TEST_CHECK_BATCH" => "0",
+                "SEXTANT_TEST_CHECK_TABLE_BYTES" => "many",
                 "SEXTANT_TEST_PART_DELAY_MS" => "slow",
                 _ => return None,
             };

@@ -6,7 +6,7 @@ mod support;
 use std::sync::{Arc, Mutex};
 
 use sextant::{
-    db::RootDatabase,
+    db::{RootDatabase, Tally},
     ide::{
         AnalysisHost, Budget, Granularity, GraphQuery, HierarchyDirection, ImpactQuery, ImpactSeed,
         ImportStatus, ReferenceQuery, RepoMapRequest, SkeletonQuery, SymbolEditTarget, SymbolQuery,
@@ -948,16 +948,24 @@ fn chained_modules(count: usize) -> String {
 
 #[test]
 fn name_tables_beyond_their_bound_are_evicted_and_recomputed_only_when_asked() {
-    // `file_names`'s LRU bound (semantic/names/mod.rs).
-    name_tables_are_kept_up_to(None, 256);
+    // `file_names`'s LRU bound (semantic/names/mod.rs): small tables, at most 256 of them.
+    name_tables_are_kept_up_to(None, |_| 256);
 }
 
 #[test]
 fn under_a_memory_limit_fewer_name_tables_are_kept() {
-    name_tables_are_kept_up_to(Some(400 << 20), 64);
+    // A sixty-fourth of 8 MiB: as many tables of these modules' size as fit 128 KiB.
+    name_tables_are_kept_up_to(Some(8 << 20), |tables| {
+        let fit = tables.budget() / (tables.bytes() / tables.values());
+        assert_eq!(tables.budget(), 128 << 10);
+        assert!((4..256).contains(&fit), "{fit} tables fit");
+        fit
+    });
 }
 
-fn name_tables_are_kept_up_to(memory_limit: Option<u64>, bound: usize) {
+/// Computes every file's names, and asks `bound` how many the next eviction keeps, given
+/// the tally of them all.
+fn name_tables_are_kept_up_to(memory_limit: Option<u64>, bound: impl Fn(&Tally) -> usize) {
     const FILES: usize = 600;
     let (mut host, log) = logged_host_limited(&chained_modules(FILES), memory_limit);
     let names_of_every_file = |host: &Host| {
@@ -978,6 +986,7 @@ fn name_tables_are_kept_up_to(memory_limit: Option<u64>, bound: usize) {
     names_of_every_file(&host);
     let diagnostics = checked(&host);
     assert_eq!(executed_names(&log), FILES);
+    let bound = bound(&host.analysis().name_tables());
 
     // What a server does when idle: without a change, salsa would keep every table.
     host.evict_unused();
@@ -1753,6 +1762,93 @@ fn a_reference_search_over_many_compressed_texts_keeps_a_bounded_number_of_name_
     // the answer is the same.
     assert_eq!(search(&compressed), (total, files_searched, lines));
     assert_eq!(executed(&log), (0, 0));
+}
+
+#[test]
+fn a_reference_search_keeps_no_more_name_tables_than_their_budget_in_bytes() {
+    // As above, but the resolver stops keeping tables before `TABLES_KEPT_IN_PASSING` once
+    // they hold the budget for kept tables (a sixty-fourth of the limit: 32 KiB of 2 MiB).
+    const USERS: usize = 150;
+    let (mut host, log) = logged_host_limited(&users_of_one_helper(USERS), Some(2 << 20));
+    host.evict_unused();
+    let tables = host.analysis().name_tables();
+    assert_eq!((tables.budget(), tables.values()), (32 << 10, 0));
+    log.lock().unwrap().clear();
+    let query = ReferenceQuery {
+        limit: 1000,
+        ..Default::default()
+    };
+    let found = host
+        .analysis()
+        .references_by_name("helper", &query)
+        .unwrap();
+    assert_eq!(
+        (found.total, found.files_searched),
+        (1 + 2 * USERS, 1 + USERS)
+    );
+    let log = std::mem::take(&mut *log.lock().unwrap());
+    // The tables computed through the database are the ones the resolver kept, alive in
+    // its memo after the request; the others were read in passing and are gone.
+    let kept = log.iter().filter(|q| q.starts_with("file_names(")).count();
+    assert_eq!(tables.values(), kept);
+    assert!((2..64).contains(&kept), "{kept} tables kept");
+    // The last one kept took them to the budget.
+    let mean = tables.bytes() / kept;
+    assert!(tables.bytes() >= tables.budget() && tables.bytes() - mean < tables.budget());
+}
+
+#[test]
+fn the_name_tables_kept_between_questions_fit_their_budget_in_bytes() {
+    // `fit_name_tables` (semantic/names/mod.rs): salsa bounds the tables by a count, which
+    // the host sets from the bytes the live tables hold. Forty files of one shape, each
+    // table the same size; under a limit of 64 MiB the kept tables may hold 1 MiB.
+    const FILES: usize = 40;
+    let mut fixture = String::new();
+    for file in 0..FILES {
+        fixture += &format!("//- m{file:02}.py\n");
+        for function in 0..200 {
+            fixture += &format!("def f{function}(a, b):\n    c = a + b\n    return len(c)\n");
+        }
+    }
+    let (mut host, log) = logged_host_limited(&fixture, Some(64 << 20));
+    let tables = host.analysis().name_tables();
+    assert_eq!(tables.budget(), 1 << 20);
+    let checked = host.analysis().check(&Default::default()).unwrap();
+    assert_eq!(checked.diagnostics.len(), 0);
+    assert_eq!(
+        tables.values(),
+        FILES,
+        "the check computed every table, all kept so far"
+    );
+    let each = tables.bytes() / FILES;
+    assert_eq!(
+        tables.bytes(),
+        each * FILES,
+        "tables of one shape have one size"
+    );
+
+    host.evict_unused();
+    let kept = (1 << 20) / each;
+    assert!((4..FILES).contains(&kept), "{each} bytes a table");
+    assert_eq!((tables.values(), tables.bytes()), (kept, kept * each));
+
+    // Each file's names asked again (what `c` in `return len(c)` is): the kept tables are
+    // lookups, the others are computed again.
+    log.lock().unwrap().clear();
+    let analysis = host.analysis();
+    for file in 0..FILES {
+        let file = analysis.file(&format!("m{file:02}.py")).unwrap();
+        let offset = analysis.file_text(file).find("len(c)").unwrap() + 4;
+        let found = analysis.definition(file, offset).unwrap();
+        assert_eq!(found.len(), 1);
+        assert_eq!(
+            (found[0].kind.as_str(), found[0].span.unwrap().start.line),
+            ("variable", 2)
+        );
+    }
+    let log = std::mem::take(&mut *log.lock().unwrap());
+    let computed = log.iter().filter(|q| q.starts_with("file_names(")).count();
+    assert_eq!(computed, FILES - kept);
 }
 
 #[test]

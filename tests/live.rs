@@ -444,7 +444,10 @@ fn an_idle_eviction_is_no_new_revision() {
         assert_eq!(names(&live, "alpha"), ["a.py:alpha"]);
         eventually("an eviction after the question", evictions, |&n| n >= after);
     }
-    assert_eq!(revisions.try_recv(), Err(crossbeam_channel::TryRecvError::Empty));
+    assert_eq!(
+        revisions.try_recv(),
+        Err(crossbeam_channel::TryRecvError::Empty)
+    );
     let status = live.status();
     assert_eq!((status.revision, status.checked), (0, true));
 }

@@ -14,9 +14,11 @@ use crate::{lang::LangId, syntax::TreeCache};
 
 pub mod records;
 mod stored_text;
+pub mod tally;
 
 pub use records::{RecordKey, RecordKind, RecordStore};
 pub use stored_text::StoredText;
+pub use tally::{Counted, Tally};
 
 /// The query database trait every tracked function takes.
 #[salsa::db]
@@ -51,6 +53,11 @@ pub trait Db: salsa::Database {
 
     /// Records that the texts are now kept compressed (see above).
     fn note_texts_kept_compressed(&self);
+
+    /// The bytes this database's live name tables hold, and their budget (see
+    /// [`Tally`]). Shared by every clone of this database; a scratch database has its own,
+    /// with the budget of the database that made it.
+    fn name_tables(&self) -> &Arc<Tally>;
 }
 
 type EventCallback = Arc<dyn Fn(salsa::Event) + Send + Sync>;
@@ -73,6 +80,7 @@ pub struct RootDatabase {
     followed: Arc<[salsa::CancellationToken]>,
     records: Option<Arc<RecordStore>>,
     texts_kept_compressed: Arc<std::sync::atomic::AtomicBool>,
+    name_tables: Arc<Tally>,
 }
 
 impl Default for RootDatabase {
@@ -103,6 +111,7 @@ impl RootDatabase {
             followed: Arc::new([]),
             records: None,
             texts_kept_compressed: Arc::default(),
+            name_tables: Arc::default(),
         }
     }
 
@@ -142,7 +151,10 @@ impl Db for RootDatabase {
     }
 
     fn scratch(&self) -> RootDatabase {
-        RootDatabase::reporting_to(self.events.clone())
+        let scratch = RootDatabase::reporting_to(self.events.clone());
+        // Its name tables are kept within the budget of the database it works for.
+        scratch.name_tables.set_budget(self.name_tables.budget());
+        scratch
     }
 
     fn kept_scratch(&self) -> &KeptScratch {
@@ -167,6 +179,10 @@ impl Db for RootDatabase {
     fn note_texts_kept_compressed(&self) {
         self.texts_kept_compressed
             .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn name_tables(&self) -> &Arc<Tally> {
+        &self.name_tables
     }
 }
 

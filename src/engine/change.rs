@@ -143,6 +143,8 @@ impl Inputs {
     /// nothing that depends on it is invalidated.
     pub(crate) fn apply_change(&mut self, change: Change) -> ChangeSummary {
         use salsa::Setter;
+        // A change starts a revision, where salsa evicts beyond each LRU's bound.
+        crate::semantic::names::fit_name_tables(&mut self.db);
         let mut summary = ChangeSummary::default();
         let mut file_set_changed = false;
         for (path, content) in change.files {

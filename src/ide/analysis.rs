@@ -112,6 +112,7 @@ impl AnalysisHost {
 
     /// A host over a caller-made database (tests pass one that logs salsa events).
     pub fn with_database(db: RootDatabase, root: PathBuf) -> AnalysisHost {
+        crate::semantic::names::budget_name_tables(&db, None);
         AnalysisHost {
             inputs: Inputs::new(db, root),
             check_settings: Arc::default(),
@@ -124,6 +125,7 @@ impl AnalysisHost {
     /// what depends on them). salsa applies the bounds at every change; this applies them
     /// without one. A write: it waits for every snapshot to be dropped.
     pub fn evict_unused(&mut self) {
+        crate::semantic::names::fit_name_tables(&mut self.inputs.db);
         salsa::Database::trigger_lru_eviction(&mut self.inputs.db);
         self.inputs.compact_texts(self.compress_texts_over);
     }
@@ -169,7 +171,7 @@ impl AnalysisHost {
             Some(_) => 0,
             None => crate::db::COMPRESS_TEXTS_OVER,
         };
-        crate::semantic::names::bound_name_tables(&mut self.inputs.db, limit.is_some());
+        crate::semantic::names::budget_name_tables(&self.inputs.db, limit);
     }
 
     /// Sets which codes `check` and `diagnostics` report, and at what severity (not an
@@ -255,6 +257,11 @@ impl Analysis {
     /// drops first.
     pub fn tree_cache(&self) -> Arc<crate::syntax::TreeCache> {
         self.db.shared_tree_cache()
+    }
+
+    /// What the database's live name tables hold (see [`crate::db::Tally`]).
+    pub fn name_tables(&self) -> Arc<crate::db::Tally> {
+        Db::name_tables(&self.db).clone()
     }
 
     pub fn cancellation_token(&self) -> salsa::CancellationToken {

@@ -4,11 +4,38 @@
 
 use serde::Serialize;
 
+pub use crate::db::Tally;
+
 /// Resident memory now and at its peak, in bytes (the kernel's `VmRSS` and `VmHWM`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Resident {
     pub resident_bytes: u64,
     pub peak_bytes: u64,
+}
+
+/// The name tables a database holds (see [`Tally`]).
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct NameTables {
+    /// How many are alive: kept between questions, or held by a question or the check.
+    pub tables: usize,
+    /// What they hold, in bytes (each table's collections and, where texts are kept
+    /// compressed, its copy of the text).
+    pub bytes: usize,
+    /// The most they have held together since the database was made, in bytes.
+    pub peak_bytes: usize,
+    /// What the tables kept between questions may hold, in bytes.
+    pub kept_bytes: usize,
+}
+
+impl NameTables {
+    pub fn of(tally: &Tally) -> NameTables {
+        NameTables {
+            tables: tally.values(),
+            bytes: tally.bytes(),
+            peak_bytes: tally.peak_bytes(),
+            kept_bytes: tally.budget(),
+        }
+    }
 }
 
 /// This process's resident memory; `None` where the system does not say (not Linux).

@@ -162,6 +162,9 @@ pub struct MemoryStatus {
     /// leaving room for answers.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub check_stops_at_bytes: Option<u64>,
+    /// The name tables alive, and what those kept between questions may hold.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name_tables: Option<crate::ide::memory::NameTables>,
     /// The background check stopped because resident memory was over `check_stops_at_bytes`,
     /// even after dropping what can be recomputed; it starts again when the server is below
     /// it at its next change or idle moment. Answers are unaffected (each file's diagnostics
@@ -180,6 +183,11 @@ enum Message {
     Sync(Sender<()>),
     /// An editor's text for a workspace-relative path (`None`: closed), then answer.
     Overlay(String, Option<String>, Sender<()>),
+    /// The background check ended a run (it stepped aside, was done, or was stopped):
+    /// what it computed beyond the caches' bounds is dropped at once, not at the next idle
+    /// moment a second after the last question, so a check of many batches waits for no
+    /// timer, and one that is done holds its last batch's name tables no longer.
+    CheckRunEnded,
     Shutdown,
 }
 
@@ -189,6 +197,8 @@ struct Shared {
     partial: Mutex<Option<super::PartialIndex>>,
     /// The persistent cache, once the first index has opened it.
     cache: std::sync::OnceLock<Arc<super::cache::Cache>>,
+    /// The database's name tables, once the first index has made it.
+    name_tables: std::sync::OnceLock<Arc<crate::ide::memory::Tally>>,
     /// The token of the snapshot the background check is running on, to stop it at shutdown.
     background_check: Mutex<Option<crate::ide::CancellationToken>>,
     /// Told each new revision as it is published (see [`LiveWorkspace::subscribe`]).
@@ -362,6 +372,8 @@ impl LiveWorkspace {
         let mut status = self.shared.status.lock().unwrap().clone();
         status.cache = self.shared.cache.get().map(|cache| cache.status());
         status.memory.resident = crate::ide::memory::resident();
+        status.memory.name_tables =
+            (self.shared.name_tables.get()).map(|tally| crate::ide::memory::NameTables::of(tally));
         let indexing = self.shared.partial.lock().unwrap().clone();
         if !status.ready {
             status.indexed = indexing
@@ -1082,6 +1094,7 @@ impl Shared {
             snapshot: Mutex::new(None),
             partial: Mutex::new(None),
             cache: std::sync::OnceLock::new(),
+            name_tables: std::sync::OnceLock::new(),
             background_check: Mutex::new(None),
             subscribers: Mutex::new(Vec::new()),
             checks_in_background: std::sync::atomic::AtomicBool::new(false),
@@ -1131,6 +1144,7 @@ fn spawn(
     options.stop = Some(stop.clone());
     let writer_shared = shared.clone();
     let writer_system = system.clone();
+    let writer_tx = tx.clone();
     let writer = std::thread::Builder::new()
         .name("sextant-writer".into())
         .spawn(move || {
@@ -1138,7 +1152,13 @@ fn spawn(
                 cookies,
                 remove_left_over_writes,
             };
-            writer_loop(writer_system, options, &writer_shared, &rx, disk)
+            writer_loop(
+                writer_system,
+                options,
+                &writer_shared,
+                (writer_tx, &rx),
+                disk,
+            )
         })
         .map_err(LoadError::Thread)?;
     Ok(LiveWorkspace {
@@ -1200,13 +1220,15 @@ fn writer_loop(
     system: Arc<dyn WritableSystem>,
     options: LoadOptions,
     shared: &Arc<Shared>,
-    rx: &Receiver<Message>,
+    // A sender of the writer's own channel, for the background check alone: the writer
+    // keeps none, as its loop also ends once the workspace's are gone.
+    (tx, rx): (Sender<Message>, &Receiver<Message>),
     disk: Disk,
 ) {
     let started = Instant::now();
     let background_check = options
         .check_in_background
-        .then(|| spawn_background_check(shared.clone()))
+        .then(|| spawn_background_check(shared.clone(), tx))
         .flatten();
     shared.checks_in_background.store(
         background_check.is_some(),
@@ -1270,6 +1292,9 @@ fn first_index(
     })));
     match Host::load_with(system.clone(), &options) {
         Ok(host) => {
+            let _ = shared
+                .name_tables
+                .set(host.analysis.analysis().name_tables());
             if let Some(cache) = host.cache() {
                 let _ = shared.cache.set(cache.clone());
                 // Saved now, not only once the background check is done: a short session
@@ -1437,6 +1462,7 @@ impl Writer {
             .get_or_insert_with(|| Instant::now() + EVICTION_DELAY);
         match message {
             Message::Shutdown => return false,
+            Message::CheckRunEnded => self.eviction_at = Some(Instant::now()),
             Message::Sync(reply) => self.uncovered.push(reply),
             Message::Overlay(rel, text, reply) => {
                 self.overlays.push((rel, text));
@@ -1699,11 +1725,31 @@ const MEMORY_CHECK_EVERY: u32 = 32;
 /// file's name tables (three times the text of the Python standard library, measured), all
 /// held until then. The writer asks again once it has evicted (`evict_when_idle`).
 const CHECK_BATCH: u32 = 2048;
+/// What the name tables a background check computes may hold before it steps aside (as
+/// after [`CHECK_BATCH`] files), without a memory limit: a table is three times its text
+/// for hand-written Python and thirteen times for short generated functions (measured),
+/// so 2,048 files of a few kilobytes hold tens of megabytes of tables, and 2,048
+/// generated files of a megabyte would hold gigabytes.
+const CHECK_TABLE_BYTES: usize = 128 << 20;
+/// Under a memory limit, the check's tables hold at most this share of it (25 MiB of 400M).
+const CHECK_TABLES_SHARE_OF_LIMIT: u64 = 16;
+
+/// What the name tables one run of the background check computes may hold, under
+/// `memory_limit` or without one.
+fn check_tables_allowed(memory_limit: Option<u64>) -> usize {
+    match (crate::testing::hooks().check_table_bytes, memory_limit) {
+        (Some(bytes), _) => bytes,
+        (None, Some(limit)) => {
+            usize::try_from(limit / CHECK_TABLES_SHARE_OF_LIMIT).unwrap_or(usize::MAX)
+        }
+        (None, None) => CHECK_TABLE_BYTES,
+    }
+}
 
 /// Starts the thread that computes every file's diagnostics of each revision it is sent,
 /// on all cores, so that a whole-workspace check finds them memoized. A write cancels it
 /// like any reader (it then waits for the next revision); it ends with the writer.
-fn spawn_background_check(shared: Arc<Shared>) -> Option<Sender<u64>> {
+fn spawn_background_check(shared: Arc<Shared>, writer: Sender<Message>) -> Option<Sender<u64>> {
     let (tx, rx) = mpsc::channel::<u64>();
     std::thread::Builder::new()
         .name("sextant-check".into())
@@ -1748,6 +1794,11 @@ fn spawn_background_check(shared: Arc<Shared>) -> Option<Sender<u64>> {
                 }
                 let token = snapshot.analysis.cancellation_token();
                 *shared.background_check.lock().unwrap() = Some(token.clone());
+                // The run steps aside once its name tables grew by their allowance from
+                // what the tables held when it started (those kept between questions).
+                let tables = snapshot.analysis.name_tables();
+                let tables_step_aside_at =
+                    tables.bytes().saturating_add(check_tables_allowed(limit));
                 let stopped_for_memory = std::sync::atomic::AtomicBool::new(false);
                 let files_done = std::sync::atomic::AtomicU32::new(0);
                 if resume.0 != revision {
@@ -1774,7 +1825,9 @@ fn spawn_background_check(shared: Arc<Shared>) -> Option<Sender<u64>> {
                         token.cancel();
                     }
                     let at = step_aside_at.load(std::sync::atomic::Ordering::Relaxed);
-                    if done + 1 == at {
+                    if tables.bytes() > tables_step_aside_at {
+                        token.cancel();
+                    } else if done + 1 == at {
                         match computed_before {
                             Some(before) if computed() == Some(before) => {
                                 step_aside_at
@@ -1796,6 +1849,7 @@ fn spawn_background_check(shared: Arc<Shared>) -> Option<Sender<u64>> {
                     .is_ok();
                 *shared.background_check.lock().unwrap() = None;
                 drop(snapshot);
+                let _ = writer.send(Message::CheckRunEnded);
                 resume.1 = resume
                     .1
                     .max(files_done.into_inner().min(step_aside_at.into_inner()));

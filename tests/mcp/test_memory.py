@@ -155,3 +155,44 @@ async def test_texts_are_kept_compressed_once_indexed_and_read_back_whole(tmp_pa
     assert stats["text_bytes_kept"] == stats["bytes"] == len(edited) + sum(
         len(t) for p, t in texts.items() if p != "pkg/m1.py"
     )
+
+
+def modules_of_one_text(root, modules: int = 80):
+    """Modules of one text, so that their name tables are of one size."""
+    lines = []
+    for j in range(150):
+        lines += [f"def f{j}(a, b):", "    c = a + b", "    return len(c)", ""]
+    for i in range(modules):
+        write(root, f"m{i:02}.py", "\n".join(lines))
+    return root
+
+
+async def test_name_tables_are_kept_within_their_budget_in_bytes(tmp_path):
+    """The name tables kept between questions fit a budget in bytes (a sixty-fourth of the
+    limit: 3 MiB of 192M), and the background check steps aside (for the server to drop
+    what is over it) once the tables it computed hold a set number of bytes
+    (docs/memory.md)."""
+    root = modules_of_one_text(tmp_path / "ws")
+    budget = 3 << 20
+    async with stdio_session(root, "--no-cache", "--max-memory", "192M") as session:
+        checked = await wait_until_checked(session)
+        kept = (await wait_for_eviction(session, checked["evictions"]))["memory"]["name_tables"]
+    assert checked["memory"]["check_paused"] is False
+    assert kept["kept_bytes"] == budget
+    each = kept["bytes"] // kept["tables"]
+    # As many tables as fit the budget are kept, all of one size.
+    assert (kept["tables"], kept["bytes"]) == (budget // each, budget // each * each)
+    assert 4 < budget // each < 80
+    # The check held every module's table at once: its allowance (a sixteenth of the
+    # limit) is more than they take.
+    assert kept["peak_bytes"] >= 80 * each
+
+    allowance = 1 << 20
+    env = {"SEXTANT_TEST_CHECK_TABLE_BYTES": str(allowance)}
+    async with stdio_session(root, "--no-cache", "--max-memory", "192M", env=env) as session:
+        checked = await wait_until_checked(session)
+        stepping = (await wait_for_eviction(session, checked["evictions"]))["memory"]["name_tables"]
+    # What was kept, what a run may add, and the tables of the files in flight when it
+    # stepped aside (two workers).
+    assert stepping["peak_bytes"] <= budget + allowance + 3 * each < 80 * each
+    assert (stepping["tables"], stepping["bytes"]) == (kept["tables"], kept["bytes"])

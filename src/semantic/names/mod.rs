@@ -320,6 +320,9 @@ pub struct FileNames {
     this_types: HashMap<ScopeId, OccurrenceId>,
     /// Code that runs on some paths only (`@flow.branch`, `@flow.loop`), in document order.
     flow: Vec<FlowRegion>,
+    /// This table's share of the database's [`Db::name_tables`] while it lives.
+    #[serde(skip)]
+    counted: crate::db::Counted,
 }
 
 /// A stretch of code that runs on some paths only: one alternative of a conditional
@@ -390,6 +393,71 @@ impl FileNames {
 
     pub fn occurrence(&self, id: OccurrenceId) -> &Occurrence {
         &self.occurrences[id as usize]
+    }
+
+    /// What this table holds on the heap, as counted in its database's tally: each
+    /// collection's capacity at its element's size, what its elements hold, and the text
+    /// where the table has its own copy (`own_text`: a decompressed one).
+    pub fn heap_bytes(&self, own_text: bool) -> usize {
+        fn vec<T>(items: &Vec<T>) -> usize {
+            items.capacity() * size_of::<T>()
+        }
+        // A hash table's slots, each with a control byte.
+        fn map<K, V>(map: &HashMap<K, V>) -> usize {
+            map.capacity() * (size_of::<(K, V)>() + 1)
+        }
+        fn set<K>(set: &HashSet<K>) -> usize {
+            set.capacity() * (size_of::<K>() + 1)
+        }
+        let text = if own_text { self.text.len() } else { 0 };
+        let lists = vec(&self.scopes)
+            + vec(&self.occurrences)
+            + vec(&self.impls)
+            + vec(&self.flow)
+            + size_of_val(&*self.by_name.ids)
+            + size_of_val(&*self.by_name.groups);
+        let maps = map(&self.bases)
+            + map(&self.base_arguments)
+            + map(&self.written_generics)
+            + map(&self.element_types)
+            + map(&self.iterated)
+            + set(&self.element_receivers)
+            + map(&self.exports)
+            + map(&self.builtin_instances)
+            + set(&self.type_only)
+            + map(&self.bindings)
+            + map(&self.declarations)
+            + map(&self.signatures)
+            + map(&self.callbacks)
+            + map(&self.this_types);
+        let in_maps = self.bases.values().map(vec).sum::<usize>()
+            + self.base_arguments.values().map(vec).sum::<usize>()
+            + self
+                .written_generics
+                .values()
+                .map(|(_, v)| vec(v))
+                .sum::<usize>()
+            + self.exports.keys().map(|name| name.len()).sum::<usize>()
+            + self
+                .builtin_instances
+                .values()
+                .map(|name| name.len())
+                .sum::<usize>()
+            + (self.bindings.iter())
+                .map(|(name, scopes)| {
+                    name.len() + vec(scopes) + scopes.iter().map(|(_, ids)| vec(ids)).sum::<usize>()
+                })
+                .sum::<usize>()
+            + (self.declarations.iter())
+                .map(|(name, scopes)| name.len() + vec(scopes))
+                .sum::<usize>();
+        text + lists + maps + in_maps
+    }
+
+    /// The bytes this table is counted at in its database's tally (0 for one never
+    /// counted).
+    pub fn counted_bytes(&self) -> usize {
+        self.counted.bytes()
     }
 
     /// The definitions binding `name` in `scope`, in document order.
@@ -753,21 +821,41 @@ impl NameGroups {
     }
 }
 
-/// How many name tables are kept between questions: 512 of the Python standard library's
-/// held about 50 MB, a sixth of a 148.9 MB tree's session after its check, and a
-/// reference search over more files than are kept computes the others again anyway.
-const NAME_TABLES_KEPT: usize = 256;
-/// As [`NAME_TABLES_KEPT`] under a memory limit: a reference search over more files
-/// computes the rest again.
-const NAME_TABLES_KEPT_UNDER_LIMIT: usize = 64;
+/// What the name tables kept between questions may hold: 512 of the Python standard
+/// library's held about 50 MB, and a reference search over more files than are kept
+/// computes the others again anyway.
+const NAME_TABLE_BYTES_KEPT: usize = 32 << 20;
+/// Under a memory limit, the tables kept hold at most this share of it (6.25 MiB of 400M):
+/// a reference search over more files computes the rest again.
+const NAME_TABLE_SHARE_OF_LIMIT: u64 = 64;
+/// However small the tables, no more are kept: each is an entry of salsa's memo to keep
+/// track of, and a search over more files reads them again from the persistent cache.
+const NAME_TABLES_MOST: usize = 256;
+/// However large the tables, this many are kept: the files an agent is editing and asking
+/// about, whose names every question reads.
+const NAME_TABLES_FEWEST: usize = 4;
 
-/// Sets how many name tables are kept (applied at the next change or eviction).
-pub fn bound_name_tables(db: &mut dyn Db, memory_limited: bool) {
-    let kept = match memory_limited {
-        true => NAME_TABLES_KEPT_UNDER_LIMIT,
-        false => NAME_TABLES_KEPT,
+/// Sets what the name tables kept between questions may hold, with `memory_limit` or
+/// without (applied by [`fit_name_tables`]).
+pub fn budget_name_tables(db: &dyn Db, memory_limit: Option<u64>) {
+    let budget = match memory_limit {
+        Some(limit) => usize::try_from(limit / NAME_TABLE_SHARE_OF_LIMIT).unwrap_or(usize::MAX),
+        None => NAME_TABLE_BYTES_KEPT,
     };
-    file_names::set_lru_capacity(db, kept);
+    db.name_tables().set_budget(budget);
+}
+
+/// Bounds how many name tables salsa keeps by what the live ones hold: as many as fit the
+/// budget at their mean size (the tally's, see [`crate::db::Tally`]). Salsa's bound is a
+/// count, and a generated file's table can be a hundred times a hand-written module's.
+/// Called before each eviction, where salsa applies the bound.
+pub fn fit_name_tables(db: &mut dyn Db) {
+    if let Some(kept) = db
+        .name_tables()
+        .entries_within(NAME_TABLES_FEWEST, NAME_TABLES_MOST)
+    {
+        file_names::set_lru_capacity(db, kept);
+    }
 }
 
 /// The scopes, bindings and name uses of one file. Files of a language without a locals
@@ -778,8 +866,8 @@ pub fn bound_name_tables(db: &mut dyn Db, memory_limited: bool) {
 /// one references search or the background check computes it for hundreds or all files.
 /// What depends on a table (checks, rename plans) keeps its own small memo, so an evicted
 /// table is recomputed only when a question needs that file's names again. The bound is
-/// [`NAME_TABLES_KEPT`], or [`NAME_TABLES_KEPT_UNDER_LIMIT`] under `--max-memory`
-/// (`bound_name_tables` sets it; the attribute's number is only its start).
+/// in bytes, [`NAME_TABLE_BYTES_KEPT`] or a share of `--max-memory` ([`fit_name_tables`]
+/// turns it into salsa's count; the attribute's number is only its start).
 #[salsa::tracked(returns(clone), no_eq, lru = 256)]
 pub fn file_names(db: &dyn Db, file: SourceFile) -> Arc<FileNames> {
     Arc::new(file_names_unkept(db, file))
@@ -804,6 +892,9 @@ pub fn file_names_unkept(db: &dyn Db, file: SourceFile) -> FileNames {
     });
     names.text = text.clone();
     names.by_name = NameGroups::new(names.occurrences.len(), |id| names.name(id));
+    // Where texts are kept compressed, each read decompresses one: the table's is its own.
+    let bytes = names.heap_bytes(db.keeps_texts_compressed());
+    names.counted = db.name_tables().count(bytes);
     names
 }
 

@@ -31,9 +31,10 @@ use crate::{
 pub(super) const MAX_DEPTH: u32 = 12;
 
 /// How many files' name tables a resolver keeps before [`Resolver::in_passing`] reads the
-/// rest (of compressed texts) without keeping them: as many as the database keeps under a
-/// memory limit, so a search over a few files is as quick to ask again as before, and one
-/// over thousands holds no more than this many tables.
+/// rest (of compressed texts) without keeping them, unless their bytes reach the
+/// database's budget for kept tables first (`Tally::budget`): so a search over a few files
+/// is as quick to ask again as before, and one over thousands holds no more than this many
+/// tables, nor more bytes than the database keeps.
 const TABLES_KEPT_IN_PASSING: usize = 64;
 
 /// Something a name can refer to.
@@ -177,7 +178,8 @@ impl<'db> Resolver<'db> {
     /// keeps its texts compressed (`Db::keeps_texts_compressed`: a workspace over
     /// `COMPRESS_TEXTS_OVER`, or a memory limit, where memory comes first, as for the
     /// identifier index's word sets) and this resolver already holds
-    /// [`TABLES_KEPT_IN_PASSING`] tables; then read for this pass alone and let go after it.
+    /// [`TABLES_KEPT_IN_PASSING`] tables or their budget's bytes; then read for this pass
+    /// alone and let go after it.
     /// A reference search reads the table of every file that spells the name, once:
     /// hundreds of files for a common one (`posixpath.join`), held together, here and in
     /// the database's memo, until the request ended and the LRU bound was next applied.
@@ -189,10 +191,16 @@ impl<'db> Resolver<'db> {
         file: SourceFile,
         pass: impl FnOnce(&mut Self, &Arc<FileNames>) -> T,
     ) -> T {
-        if self.files.contains_key(&file)
-            || self.files.len() < TABLES_KEPT_IN_PASSING
-            || !self.db.keeps_texts_compressed()
-        {
+        let keeps_more = || {
+            self.files.len() < TABLES_KEPT_IN_PASSING
+                && self
+                    .files
+                    .values()
+                    .map(|names| names.counted_bytes())
+                    .sum::<usize>()
+                    < self.db.name_tables().budget()
+        };
+        if self.files.contains_key(&file) || !self.db.keeps_texts_compressed() || keeps_more() {
             let names = self.names(file);
             return pass(self, &names);
         }
