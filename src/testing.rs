@@ -63,6 +63,10 @@ pub struct TestHooks {
     /// workspace asked of the folder whose directory is named `<dir>` fails (an internal
     /// error), so that a test sees what a folder's failure does to the other parts.
     pub part_fail: Option<String>,
+    /// `SEXTANT_TEST_CHECKER_PANIC=<tool>`: the first run of that deep checker in the
+    /// process panics while it holds its project's turn, so that a test sees what a panic
+    /// caught there leaves to the next run.
+    pub checker_panic: Option<String>,
 }
 
 impl TestHooks {
@@ -101,6 +105,7 @@ impl TestHooks {
             part_delay: pair("SEXTANT_TEST_PART_DELAY_MS")
                 .map(|(dir, ms)| (dir, Duration::from_millis(ms))),
             part_fail: variable("SEXTANT_TEST_PART_FAIL"),
+            checker_panic: variable("SEXTANT_TEST_CHECKER_PANIC"),
         }
     }
 }
@@ -108,6 +113,14 @@ impl TestHooks {
 /// Whether `root` is the directory a hook names by its directory name (`<dir>`).
 pub fn named(root: &std::path::Path, dir: &str) -> bool {
     root.file_name() == Some(std::ffi::OsStr::new(dir))
+}
+
+/// Whether this run of the deep checker `tool` is to panic
+/// ([`TestHooks::checker_panic`]): its first run in the process only.
+pub fn checker_run_panics(tool: &str) -> bool {
+    static PANICKED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    hooks().checker_panic.as_deref() == Some(tool)
+        && !PANICKED.swap(true, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// This process's hooks, read from its environment the first time they are asked for.
@@ -136,6 +149,7 @@ mod tests {
                 "SEXTANT_TEST_LOAD_PAUSE_MS" => "slow:60000",
                 "SEXTANT_TEST_PART_DELAY_MS" => "slow:60000",
                 "SEXTANT_TEST_PART_FAIL" => "broken",
+                "SEXTANT_TEST_CHECKER_PANIC" => "tsc",
                 _ => return None,
             };
             Some(value.to_string())
@@ -158,6 +172,7 @@ mod tests {
                 load_pause: Some(("slow".to_string(), Duration::from_millis(60_000))),
                 part_delay: Some(("slow".to_string(), Duration::from_millis(60_000))),
                 part_fail: Some("broken".to_string()),
+                checker_panic: Some("tsc".to_string()),
             }
         );
         let malformed = |name: &str| {

@@ -189,3 +189,30 @@ async def test_explain_diagnostic_explains_checker_codes_with_the_tools_own_word
     assert not_rustcs["message"] == '"rustc:E9999": rustc says: error: E9999 is not a valid error code'
     assert unknown["code"] == "NOT_FOUND", unknown
     assert unknown["message"] == '"eslint:no-undef": no checker reports codes in "eslint" (known: tsc:, go:, rustc:, pyright:, ty:, mypy:)'
+
+
+async def test_a_panic_during_a_checker_run_leaves_the_next_run_its_turn(tmp_path):
+    """A run that panics holding its project's turn (one at a time per project) is an
+    internal error of that call alone: the next call takes the turn and runs the checker,
+    where it used to wait for a turn the panic had poisoned until its time limit."""
+    root = tmp_path / "ws"
+    ran = tmp_path / "ran"
+    write(root, "tsconfig.json", "{}")
+    write(root, "src/a.ts", "export const n = 1;\n")
+    write(root, "sextant.toml", '[typecheck.programs]\ntsc = "./fake-tsc"\n')
+    script = write(root, "fake-tsc", f"#!/bin/sh\ntouch {ran}\n")
+    script.chmod(0o755)
+    env = {**os.environ, "SEXTANT_TEST_CHECKER_PANIC": "tsc"}
+    async with stdio_session(root, "--request-timeout-ms", "5000", env=env) as session:
+        await wait_until_indexed(session)
+        panicked = tool_error(await session.call_tool("typecheck", {"depth": "deep"}))
+        assert not ran.exists()
+        again = await session.call_tool("typecheck", {"depth": "deep"}, read_timeout_seconds=10)
+    assert panicked == {
+        "code": "INTERNAL",
+        "message": "internal error: injected fault in a tsc run (SEXTANT_TEST_CHECKER_PANIC)",
+    }
+    assert not again.is_error, again.content
+    [run] = again.structured_content["checkers"]
+    assert (run["tool"], run["project"], run["status"], run["diagnostics"]) == ("tsc", ".", "ran", 0), run
+    assert ran.exists()

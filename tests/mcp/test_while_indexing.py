@@ -293,3 +293,35 @@ async def test_a_reference_search_waits_for_the_whole_index_and_says_why_when_ou
         ("app/main.py", [1, 5]),
         ("m001.py", [1]),
     ]
+
+
+async def test_a_lookup_once_every_shard_is_built_sees_a_write_made_before_the_index_ends(tmp_path):
+    """Every shard of the symbol index built, the index not yet published: a lookup there
+    answers from the whole index after the read-your-writes wait, so the writer must apply a
+    change made meanwhile first. The lookup used to hold the index's snapshot during that
+    wait, and the writer waits for every snapshot to drop before it applies: both sat until
+    the request's time limit (TIMEOUT). One file is one shard, so the load's pause after its
+    first shard (a test hook) holds the server in that window."""
+    root = tmp_path / "held"
+    write(root, "a.py", "def task_a():\n    pass\n")
+    env = {**os.environ, "SEXTANT_TEST_LOAD_PAUSE_MS": "held:2500"}
+    # A hang ends with the server's time limit, well before the client's.
+    args = ("--no-cache", "--request-timeout-ms", "8000")
+    async with stdio_session(root, *args, env=env) as session:
+        for _ in range(500):
+            status = (await session.call_tool("workspace_status", {})).structured_content
+            if status.get("indexed", {}).get("files_indexed") == 1:
+                break
+        assert status["ready"] is False and status["indexed"] == {"files_indexed": 1, "files_total": 1}
+        write(root, "b.py", "def task_b():\n    pass\n")
+        found = await session.call_tool("lookup_symbol", {"query": "task_"}, read_timeout_seconds=10)
+    assert not found.is_error, found.content
+    assert found.structured_content == {
+        "query": "task_",
+        "total": 2,
+        "truncated": False,
+        "symbols": [
+            {"name": "task_a", "kind": "function", "path": "a.py", "line": 1, "end_line": 2, "signature": "def task_a()"},
+            {"name": "task_b", "kind": "function", "path": "b.py", "line": 1, "end_line": 2, "signature": "def task_b()"},
+        ]
+    }

@@ -24,7 +24,7 @@ use std::{
     ffi::OsString,
     os::unix::fs::PermissionsExt,
     path::{Path, PathBuf},
-    sync::{Arc, LazyLock, Mutex},
+    sync::{Arc, LazyLock, Mutex, TryLockError},
     time::{Duration, Instant},
 };
 
@@ -692,8 +692,12 @@ impl DeepPlan {
             .or_default()
             .clone();
         let _held = loop {
-            if let Ok(held) = lock.try_lock() {
-                break held;
+            match lock.try_lock() {
+                Ok(held) => break held,
+                // A run that panicked holding the turn (its call answered an internal
+                // error) left nothing half-done: the memo is written whole or not at all.
+                Err(TryLockError::Poisoned(poisoned)) => break poisoned.into_inner(),
+                Err(TryLockError::WouldBlock) => {}
             }
             if stop() {
                 return (CheckerStatus::Cancelled, None);
@@ -709,6 +713,12 @@ impl DeepPlan {
         // The run just waited for may have answered this very question.
         if let Some(memo) = self.lookup(job) {
             return (CheckerStatus::Cached, Some(memo));
+        }
+        if crate::testing::checker_run_panics(&job.spec.tool) {
+            panic!(
+                "injected fault in a {} run (SEXTANT_TEST_CHECKER_PANIC)",
+                job.spec.tool
+            );
         }
         self.execute(job, &program, &private, stop)
     }
