@@ -43,7 +43,7 @@ pub struct TestHooks {
     /// do so on a small workspace.
     pub check_batch: Option<u32>,
     /// `SEXTANT_TEST_CHECK_TABLE_BYTES=N`: the background check steps aside once the name
-    /// tables it computed hold N bytes more than when it started, instead of 128 MiB (or a
+    /// tables it computed hold N bytes more than when it started, instead of 32 MiB (or a
     /// sixteenth of `--max-memory`), so that a test sees it do so on a small workspace.
     pub check_table_bytes: Option<usize>,
     /// `SEXTANT_TEST_CACHE_SAVE_PAUSE_MS=N`: every save of the persistent cache waits N ms

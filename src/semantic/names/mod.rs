@@ -825,8 +825,9 @@ impl NameGroups {
 /// library's held about 50 MB, and a reference search over more files than are kept
 /// computes the others again anyway.
 const NAME_TABLE_BYTES_KEPT: usize = 32 << 20;
-/// Under a memory limit, the tables kept hold at most this share of it (6.25 MiB of 400M):
-/// a reference search over more files computes the rest again.
+/// Under a memory limit, the tables kept hold at most this share of it (6.25 MiB of 400M),
+/// and no more than without one: a reference search over more files computes the rest
+/// again.
 const NAME_TABLE_SHARE_OF_LIMIT: u64 = 64;
 /// However small the tables, no more are kept: each is an entry of salsa's memo to keep
 /// track of, and a search over more files reads them again from the persistent cache.
@@ -839,7 +840,10 @@ const NAME_TABLES_FEWEST: usize = 4;
 /// without (applied by [`fit_name_tables`]).
 pub fn budget_name_tables(db: &dyn Db, memory_limit: Option<u64>) {
     let budget = match memory_limit {
-        Some(limit) => usize::try_from(limit / NAME_TABLE_SHARE_OF_LIMIT).unwrap_or(usize::MAX),
+        Some(limit) => usize::try_from(limit / NAME_TABLE_SHARE_OF_LIMIT)
+            .map_or(NAME_TABLE_BYTES_KEPT, |share| {
+                share.min(NAME_TABLE_BYTES_KEPT)
+            }),
         None => NAME_TABLE_BYTES_KEPT,
     };
     db.name_tables().set_budget(budget);
