@@ -48,10 +48,19 @@ impl PythonModules {
     /// The dotted name `importer` writes an absolute import of `file` (at `path`) with: of
     /// its [`import_names`](Self::import_names), one whose root is not inside a package (a
     /// `setup.py` deep in a package tree makes a root there, which Python never runs from),
-    /// then the shortest (`pkg.mod` for `src/pkg/mod.py`, not `src.pkg.mod`; a manifest-less
-    /// service's own `app.models`, not `services.billing.app.models`, which the service
-    /// running from its directory could not import).
-    pub fn import_name(&self, importer: &str, file: SourceFile, path: &str) -> Option<String> {
+    /// then one of those the workspace's own imports of `file` write (`written`, asked only
+    /// when there is a choice: a service whose `app` is no package, and so is a directory
+    /// its scripts may run from too, writes `app.models`, not `models`), then the shortest
+    /// (`pkg.mod` for `src/pkg/mod.py`, not `src.pkg.mod`; a manifest-less service's own
+    /// `app.models`, not `services.billing.app.models`, which the service running from its
+    /// directory could not import).
+    pub fn import_name(
+        &self,
+        importer: &str,
+        file: SourceFile,
+        path: &str,
+        written: impl FnOnce() -> Arc<[Box<str>]>,
+    ) -> Option<String> {
         let stem = path
             .strip_suffix(".py")
             .or_else(|| path.strip_suffix(".pyi"))?;
@@ -63,9 +72,21 @@ impl PythonModules {
             let init = format!("{root}__init__.py");
             !root.is_empty() && self.paths.contains_key(&init)
         };
-        self.import_names(importer, file, path).min_by_key(|name| {
+        let names: Vec<String> = self.import_names(importer, file, path).collect();
+        if names.len() < 2 {
+            return names.into_iter().next();
+        }
+        let written = written();
+        names.into_iter().min_by_key(|name| {
             let parts = name.matches('.').count();
-            (inside_a_package(name), parts, name.len(), name.clone())
+            let unwritten = !written.iter().any(|w| **w == **name);
+            (
+                inside_a_package(name),
+                unwritten,
+                parts,
+                name.len(),
+                name.clone(),
+            )
         })
     }
 
