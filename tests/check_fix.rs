@@ -978,10 +978,58 @@ fn each_services_missing_import_comes_from_its_own_app() {
         read(dir.path(), "services/a/app/main.py"),
         "import os\nfrom app.models import Invoice\n\n\ndef bill():\n    return Invoice(os.getcwd())\n"
     );
-    // `services/b/app` is no package: the service's scripts also run from it.
+    // `services/b/app` is no package, so `models` would lead there too from the directory
+    // of `main.py`; the service's own code writes `app.models`, and so does the fix.
     assert_eq!(
         read(dir.path(), "services/b/app/main.py"),
-        "import os\nfrom models import Invoice\n\n\ndef bill():\n    return Invoice(os.getcwd())\n"
+        "import os\nfrom app.models import Invoice\n\n\ndef bill():\n    return Invoice(os.getcwd())\n"
+    );
+}
+
+/// Of the names that lead a file to a module, the fix writes one by which some file imports
+/// that very module, and else the shortest: in `billing`, whose `app` is no package and
+/// whose code writes `import app.models`, `app.models`; in `shipping`, where nothing imports
+/// its models, `models`, the name from the file's own directory.
+#[test]
+fn a_missing_import_is_written_as_the_workspace_imports_its_module() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "services/billing/app/models.py",
+        "class Invoice:\n    pass\n",
+    );
+    write(
+        dir.path(),
+        "services/billing/app/cli.py",
+        "import app.models\n\nprint(app.models.Invoice)\n",
+    );
+    write(
+        dir.path(),
+        "services/billing/app/main.py",
+        "import os\n\n\ndef run():\n    return Invoice(os.sep)\n",
+    );
+    write(
+        dir.path(),
+        "services/shipping/app/models.py",
+        "class Parcel:\n    pass\n",
+    );
+    write(
+        dir.path(),
+        "services/shipping/app/main.py",
+        "import os\n\n\ndef run():\n    return Parcel(os.sep)\n",
+    );
+    let out = sextant(
+        dir.path(),
+        &["check", "--fix", "--unsafe-fixes", "--select", "SX005"],
+    );
+    assert!(out.status.code().is_some(), "{}", stderr(&out));
+    assert_eq!(
+        read(dir.path(), "services/billing/app/main.py"),
+        "import os\nfrom app.models import Invoice\n\n\ndef run():\n    return Invoice(os.sep)\n"
+    );
+    assert_eq!(
+        read(dir.path(), "services/shipping/app/main.py"),
+        "import os\nfrom models import Parcel\n\n\ndef run():\n    return Parcel(os.sep)\n"
     );
 }
 

@@ -1020,6 +1020,132 @@ fn dotted_module_attributes_resolve_through_namespace_packages() {
     }
 }
 
+/// A namespace package (`a/b`, no `__init__.py`) inside a regular package (`a`): Python
+/// finds `a.b` on `a.__path__`, so `a.b.c.Y` after `import a.b.c` is `a/b/c.py`'s `Y`, as
+/// are the names `from a.b.c import Y` and `from a.b import c` bind; `import a.b` is no
+/// missing module, nor `from a import b` a missing name.
+#[test]
+fn namespace_packages_inside_regular_packages_resolve() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "a/__init__.py", "");
+    write(root, "a/b/c.py", "class Y:\n    pass\n");
+    write(root, "a/b/d/e.py", "def f():\n    pass\n");
+    write(
+        root,
+        "main.py",
+        "import a.b.c\nfrom a.b.c import Y\nfrom a.b import c\n\nu = a.b.c.Y()\nv = Y()\nw = c.Y()\n",
+    );
+    write(
+        root,
+        "other.py",
+        "import a.b\nimport a.b.d.e\nfrom a import b\n\nprint(a.b.c.Y, a.b.d.e.f(), b.c.Y)\n",
+    );
+
+    let def = sextant(root, &["def", "main.py:5:11"]);
+    assert_eq!(def.status.code(), Some(0), "{}", stderr(&def));
+    assert_eq!(fields(&def), [["a/b/c.py:1:7", "class", "Y"]]);
+    let def = sextant(root, &["def", "other.py:5:24"]);
+    assert_eq!(fields(&def), [["a/b/d/e.py:1:5", "function", "f"]]);
+
+    let refs = sextant(root, &["refs", "a/b/c.py:1:7", "--no-definitions"]);
+    assert_eq!(
+        fields(&refs),
+        [
+            vec!["main.py:2:19", "import", "from", "a.b.c", "import", "Y"],
+            vec!["main.py:5:11", "call", "u", "=", "a.b.c.Y()"],
+            vec!["main.py:6:5", "call", "v", "=", "Y()"],
+            vec!["main.py:7:7", "call", "w", "=", "c.Y()"],
+            vec![
+                "other.py:5:13",
+                "read",
+                "print(a.b.c.Y,",
+                "a.b.d.e.f(),",
+                "b.c.Y)"
+            ],
+            vec![
+                "other.py:5:33",
+                "read",
+                "print(a.b.c.Y,",
+                "a.b.d.e.f(),",
+                "b.c.Y)"
+            ],
+            vec!["6", "references", "in", "3", "files", "searched"],
+        ]
+    );
+
+    let check = sextant(root, &["check", "--select", "SX003,SX004,SX005"]);
+    assert_eq!(stdout(&check), "All checks passed (5 files checked).\n");
+
+    let rename = sextant(root, &["rename", "a/b/c.py:1:7", "Z", "--write"]);
+    assert_eq!(rename.status.code(), Some(0), "{}", stderr(&rename));
+    assert_eq!(support::read_file(root, "a/b/c.py"), "class Z:\n    pass\n");
+    assert_eq!(
+        support::read_file(root, "main.py"),
+        "import a.b.c\nfrom a.b.c import Z\nfrom a.b import c\n\nu = a.b.c.Z()\nv = Z()\nw = c.Z()\n"
+    );
+    assert_eq!(
+        support::read_file(root, "other.py"),
+        "import a.b\nimport a.b.d.e\nfrom a import b\n\nprint(a.b.c.Z, a.b.d.e.f(), b.c.Z)\n"
+    );
+}
+
+/// `from . import sub` where `sub` is a namespace package beside the importer, inside a
+/// package: as jedi has it, `sub` is the namespace and `sub.mod.X` the class of
+/// `pkg/sub/mod.py`, however `mod` was imported.
+#[test]
+fn relative_imports_of_namespace_packages_resolve() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "pkg/__init__.py", "");
+    write(root, "pkg/sub/mod.py", "class X:\n    pass\n");
+    write(root, "pkg/sub/inner/deep.py", "def g():\n    pass\n");
+    write(
+        root,
+        "pkg/a.py",
+        "import pkg.sub.mod\nfrom . import sub\n\nu = sub.mod.X()\n",
+    );
+    write(
+        root,
+        "pkg/b.py",
+        "from .sub import mod\nfrom . import sub\nfrom .sub import inner\n\nu = sub.mod.X()\nv = mod.X()\nw = inner.deep.g()\n",
+    );
+
+    let def = sextant(root, &["def", "pkg/a.py:4:13"]);
+    assert_eq!(def.status.code(), Some(0), "{}", stderr(&def));
+    assert_eq!(fields(&def), [["pkg/sub/mod.py:1:7", "class", "X"]]);
+    let def = sextant(root, &["def", "pkg/b.py:7:16"]);
+    assert_eq!(
+        fields(&def),
+        [["pkg/sub/inner/deep.py:1:5", "function", "g"]]
+    );
+
+    let refs = sextant(root, &["refs", "pkg/sub/mod.py:1:7", "--no-definitions"]);
+    assert_eq!(
+        fields(&refs),
+        [
+            vec!["pkg/a.py:4:13", "call", "u", "=", "sub.mod.X()"],
+            vec!["pkg/b.py:5:13", "call", "u", "=", "sub.mod.X()"],
+            vec!["pkg/b.py:6:9", "call", "v", "=", "mod.X()"],
+            vec!["3", "references", "in", "3", "files", "searched"],
+        ]
+    );
+
+    let check = sextant(root, &["check", "--select", "SX003,SX004,SX005"]);
+    assert_eq!(stdout(&check), "All checks passed (5 files checked).\n");
+
+    let rename = sextant(root, &["rename", "pkg/sub/mod.py:1:7", "W", "--write"]);
+    assert_eq!(rename.status.code(), Some(0), "{}", stderr(&rename));
+    assert_eq!(
+        support::read_file(root, "pkg/a.py"),
+        "import pkg.sub.mod\nfrom . import sub\n\nu = sub.mod.W()\n"
+    );
+    assert_eq!(
+        support::read_file(root, "pkg/b.py"),
+        "from .sub import mod\nfrom . import sub\nfrom .sub import inner\n\nu = sub.mod.W()\nv = mod.W()\nw = inner.deep.g()\n"
+    );
+}
+
 #[test]
 fn def_and_refs_follow_imports_by_position_and_by_name() {
     let dir = tempfile::tempdir().unwrap();
@@ -2321,6 +2447,84 @@ fn services_workspace() -> tempfile::TempDir {
         "from app.models import Order\nimport models\n\nprint(Order, models.Order)\n",
     );
     dir
+}
+
+/// Two services whose `app` (a package in `billing`, a plain directory in `shipping`) is
+/// found from the service's own directory: definitions, references and a rename of one
+/// service's `Invoice` stay in that service.
+#[test]
+fn a_services_imports_navigate_and_rename_within_the_service() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let main = "from app.models import Invoice\nimport app.models\n\nx = Invoice()\ny = app.models.Invoice()\n";
+    write(root, "services/billing/app/__init__.py", "");
+    for service in ["billing", "shipping"] {
+        write(
+            root,
+            &format!("services/{service}/app/models.py"),
+            "class Invoice:\n    pass\n",
+        );
+        write(root, &format!("services/{service}/app/main.py"), main);
+    }
+
+    for service in ["billing", "shipping"] {
+        let def = sextant(
+            root,
+            &["def", &format!("services/{service}/app/main.py:5:16")],
+        );
+        assert_eq!(def.status.code(), Some(0), "{}", stderr(&def));
+        assert_eq!(
+            fields(&def),
+            [[
+                format!("services/{service}/app/models.py:1:7").as_str(),
+                "class",
+                "Invoice"
+            ]]
+        );
+    }
+    let refs = sextant(
+        root,
+        &[
+            "refs",
+            "services/shipping/app/models.py:1:7",
+            "--no-definitions",
+        ],
+    );
+    assert_eq!(
+        fields(&refs)
+            .iter()
+            .map(|row| row[0].as_str())
+            .collect::<Vec<_>>(),
+        [
+            "services/shipping/app/main.py:1:24",
+            "services/shipping/app/main.py:4:5",
+            "services/shipping/app/main.py:5:16",
+            "3"
+        ]
+    );
+
+    let rename = sextant(
+        root,
+        &[
+            "rename",
+            "services/shipping/app/models.py:1:7",
+            "Bill",
+            "--write",
+        ],
+    );
+    assert_eq!(rename.status.code(), Some(0), "{}", stderr(&rename));
+    assert_eq!(
+        support::read_file(root, "services/shipping/app/main.py"),
+        "from app.models import Bill\nimport app.models\n\nx = Bill()\ny = app.models.Bill()\n"
+    );
+    assert_eq!(
+        support::read_file(root, "services/shipping/app/models.py"),
+        "class Bill:\n    pass\n"
+    );
+    assert_eq!(
+        support::read_file(root, "services/billing/app/main.py"),
+        main
+    );
 }
 
 #[test]

@@ -77,3 +77,19 @@ async def test_a_module_added_in_an_ancestor_directory_resolves_the_import(monor
         assert used.structured_content == {
             "definitions": [{"name": "DEBUG", "kind": "variable", "path": "services/a/settings.py", "line": 1}]
         }
+
+
+async def test_the_missing_import_fix_writes_the_module_as_the_service_imports_it(monorepo):
+    """`services/b/app` is no package, so `models` leads `b`'s files to its models as well as
+    `app.models`; the fix writes `app.models`, as `b`'s own code does."""
+    write(monorepo, "services/b/app/jobs.py", "import os\n\n\ndef nightly():\n    return Invoice(os.sep)\n")
+    async with stdio_session(monorepo) as session:
+        await wait_until_indexed(session)
+        result = await session.call_tool(
+            "typecheck", {"file_paths": ["services/b/app/jobs.py"], "codes": ["SX005"], "fix": True, "unsafe_fixes": True}
+        )
+    assert not result.is_error, result
+    assert result.structured_content["fixes"]["diff"] == (
+        "--- a/services/b/app/jobs.py\n+++ b/services/b/app/jobs.py\n@@ -1,4 +1,5 @@\n"
+        " import os\n+from app.models import Invoice\n \n \n def nightly():\n"
+    )

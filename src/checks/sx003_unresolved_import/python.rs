@@ -13,7 +13,9 @@ use crate::{
 /// (within the workspace), or an absolute one whose nearest existing ancestor module, found
 /// by the same rules as the import (`imports::python_absolute_module`: source roots, then
 /// the importer's script directories), is a workspace package (`app/__init__.py`), not a
-/// plain module (`os.py` may put `os.path` in `sys.modules` itself).
+/// plain module (`os.py` may put `os.path` in `sys.modules` itself). A namespace package (a
+/// directory without `__init__.py`, inside a regular package too) is a module with no file,
+/// and so is `from m import name` when `m.name` is one.
 pub(super) fn unresolved_imports(
     db: &dyn Db,
     workspace: Workspace,
@@ -33,6 +35,24 @@ pub(super) fn unresolved_imports(
             imports::resolve(db, workspace, file, &module_only),
             imports::Target::Unresolved
         ) {
+            continue;
+        }
+        let is_namespace =
+            |module: &str| imports::python_namespace_package(db, workspace, file, module);
+        if is_namespace(&summary.module)
+            && summary.name.as_deref().is_none_or(|name| {
+                let separator = if summary.module.ends_with('.') {
+                    ""
+                } else {
+                    "."
+                };
+                is_namespace(&format!("{}{separator}{name}", summary.module))
+                    || !matches!(
+                        imports::resolve(db, workspace, file, summary),
+                        imports::Target::Unresolved
+                    )
+            })
+        {
             continue;
         }
         let level = summary.module.chars().take_while(|&c| c == '.').count();

@@ -6,9 +6,10 @@
 //! comprehension (`:=`), and `type X = …`. A module is *open* — any name may come from
 //! it — when it has a star import, a module-level `__getattr__`, or touches its namespace
 //! by hand (`globals()`, `vars()`, `exec`, `__dict__`, `sys.modules`). The importer
-//! reports nothing for an open module, for a submodule of that name, for a private name of
-//! a package (`from pkg import _speedups` may be a compiled extension, which the workspace
-//! does not hold), or inside a `try` that catches `ImportError`.
+//! reports nothing for an open module, for a submodule of that name (a namespace package
+//! too), for a private name of a package (`from pkg import _speedups` may be a compiled
+//! extension, which the workspace does not hold), or inside a `try` that catches
+//! `ImportError`.
 //!
 //! Invariant (incremental): the importer reads, of the imported file, only
 //! [`module_names`], which holds no positions and backdates when an edit leaves the
@@ -52,6 +53,7 @@ pub(super) fn unknown_import_names(
         if (package && name.starts_with('_'))
             || relative_package
             || imports::submodule(db, workspace, module, name).is_some()
+            || (package && namespace_subpackage(db, workspace, file, module, name))
         {
             continue;
         }
@@ -101,6 +103,19 @@ pub(super) fn unknown_import_names(
         ));
     }
     found
+}
+
+/// Whether the package `module` (its `__init__.py`) has the namespace package `name`: a
+/// directory of Python files without `__init__.py`, which Python imports as its submodule.
+fn namespace_subpackage(
+    db: &dyn Db,
+    workspace: Workspace,
+    importer: SourceFile,
+    module: SourceFile,
+    name: &str,
+) -> bool {
+    let package = imports::PythonPackage::File(module);
+    imports::python_namespace_subpackage(db, workspace, importer, package, name).is_some()
 }
 
 /// Whether `node` is inside `with …(ImportError…):` (a test that the import fails).

@@ -29,7 +29,7 @@ use crate::{
     lang::Family,
     semantic::{
         facts::ecmascript::module_facts,
-        facts::import_candidates::{ImportFamily, definers, is_test_path},
+        facts::import_candidates::{ImportFamily, definers, is_test_path, python_module_spellings},
         imports::{self, ImportSummary, Target, is_stdlib_module, python_modules},
         names::{FileNames, Role},
         projects::keeps_unused_imports,
@@ -85,7 +85,8 @@ pub(super) fn python(
 
 /// Every place `name` could come from, once each: a standard or workspace module of that
 /// name (`import name`), a workspace submodule (`from parent import name`), a workspace
-/// module defining it (`from module import name`), each as the importer would write it;
+/// module defining it (`from module import name`), each as the importer would write it
+/// (of several names that lead it there, one the workspace's imports of the module write);
 /// `None` for a home no import here can name (a module outside the workspace some file
 /// imports it from, an import's alias): it still makes the name ambiguous. A workspace
 /// home the importer cannot reach by an absolute import is none of its choices, nor is one
@@ -122,20 +123,22 @@ fn python_sources(ctx: &CheckContext, name: &str) -> Vec<Option<Source>> {
                 })
         })
     };
+    let import_name = |file: SourceFile| {
+        let written = || python_module_spellings(db, workspace, file);
+        modules.import_name(importer, file, file.path(db), written)
+    };
     for &file in &submodules {
-        let source = modules
-            .import_name(importer, file, file.path(db))
-            .and_then(|path| match path.strip_suffix(name)? {
-                "" => Some(Source::Module),
-                parent => Some(Source::From(parent.strip_suffix('.')?.to_string())),
-            });
+        let source = import_name(file).and_then(|path| match path.strip_suffix(name)? {
+            "" => Some(Source::Module),
+            parent => Some(Source::From(parent.strip_suffix('.')?.to_string())),
+        });
         if let Some(source) = source.filter(|_| !stood_in_for(file)) {
             sources.push(Some(source));
         }
     }
     for &file in &defining {
         // A submodule `path.name` would be imported instead of the definition.
-        let path = modules.import_name(importer, file, file.path(db));
+        let path = import_name(file);
         let reached = path.filter(|p| {
             modules
                 .absolute_module(importer, &format!("{p}.{name}"))

@@ -7,11 +7,14 @@
 //! proxy`) or binds as an import's alias is marked as naming another object too, so no
 //! workspace definition is taken for it.
 //!
+//! How the workspace's own imports write each Python module ([`python_module_spellings`])
+//! decides between names that lead an importer to the same module.
+//!
 //! Invariant (incremental): [`python_definitions`] depends on its own file alone and holds
 //! no position; the workspace indexes read only those answers, [`module_facts`]'s exports,
 //! the position-free `file_imports` and the path-built module maps; [`definers`] answers for one name, so a check that asked about `area` is
 //! re-run only when the files defining `area` change, and an edit inside a body (or a
-//! blank line) re-runs none of them.
+//! blank line) re-runs none of them; [`python_module_spellings`] answers for one module.
 
 use std::{
     collections::{BTreeSet, HashMap},
@@ -23,7 +26,7 @@ use crate::{
     db::{Db, SourceFile, Workspace},
     lang::Family,
     semantic::{
-        imports::{ImportSummary, Target, file_imports, resolve},
+        imports::{ImportSummary, Target, file_imports, python_modules, resolve},
         names::{BindingKind, Role, file_names_unkept},
     },
 };
@@ -130,6 +133,59 @@ pub fn definers(db: &dyn Db, workspace: Workspace, family: ImportFamily, name: S
         .by_name
         .get(name.as_str())
         .cloned()
+        .unwrap_or_default()
+}
+
+/// Every workspace Python module some file imports by an absolute name, with the names it
+/// is written by (`app.models` for `from app.models import Invoice`, `import app.models`
+/// and `from app import models`), each as that file's import resolves it: the fix adding a
+/// missing import writes a module as the workspace does.
+#[salsa::tracked(returns(clone))]
+pub fn python_import_spellings(
+    db: &dyn Db,
+    workspace: Workspace,
+) -> Arc<HashMap<SourceFile, Vec<Box<str>>>> {
+    let modules = python_modules(db, workspace);
+    let mut found: HashMap<SourceFile, Vec<Box<str>>> = HashMap::new();
+    for &file in workspace.files(db).iter() {
+        if file.lang(db).info().family != Family::Python {
+            continue;
+        }
+        let path = file.path(db);
+        for import in file_imports(db, file).iter() {
+            if import.module.starts_with('.') {
+                continue;
+            }
+            let submodule = import
+                .name
+                .as_deref()
+                .filter(|_| !import.wildcard)
+                .map(|name| format!("{}.{name}", import.module));
+            for written in std::iter::once(import.module.to_string()).chain(submodule) {
+                if let Some(module) = modules.absolute_module(path, &written) {
+                    let names = found.entry(module).or_default();
+                    if !names.iter().any(|n| **n == *written) {
+                        names.push(written.into());
+                    }
+                }
+            }
+        }
+    }
+    Arc::new(found)
+}
+
+/// The names the workspace's imports of the Python module `file` write (see
+/// [`python_import_spellings`]): what a check reads, so that it depends on this module's
+/// answer only.
+#[salsa::tracked(returns(clone))]
+pub fn python_module_spellings(
+    db: &dyn Db,
+    workspace: Workspace,
+    file: SourceFile,
+) -> Arc<[Box<str>]> {
+    python_import_spellings(db, workspace)
+        .get(&file)
+        .map(|names| names.as_slice().into())
         .unwrap_or_default()
 }
 

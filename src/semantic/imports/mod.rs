@@ -19,8 +19,9 @@ use std::sync::Arc;
 pub use ecmascript::{EcmascriptModules, ecmascript_modules};
 pub use go::{GoPackages, go_packages, is_workspace_import};
 pub use python::{
-    PythonModules, absolute_module as python_absolute_module,
-    is_namespace_package as python_namespace_package, is_stdlib_module, python_modules,
+    Package as PythonPackage, PythonModules, absolute_module as python_absolute_module,
+    is_namespace_package as python_namespace_package, is_stdlib_module,
+    namespace_subpackage as python_namespace_subpackage, python_modules,
 };
 pub use rust::{
     ModDecl, RustModules, local_name as rust_local_name, resolve_unbound_name as rust_unbound_name,

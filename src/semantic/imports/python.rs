@@ -4,7 +4,9 @@
 //! importing file's directory; `from m import x` is the submodule `m.x` when one exists
 //! (`m` may then be a namespace package, a directory without `__init__.py`), else the name
 //! `x` in `m`. A namespace package has no file; `import a.b` binds it as `a` when `a` is one,
-//! and code reaches its submodules by their dotted names (`a.b.X`). A module no source root holds is external when it is in the standard library
+//! and code reaches its submodules by their dotted names (`a.b.X`), also where the
+//! namespace package lies inside a regular package (`a/b` without `__init__.py` in `a`) or
+//! a relative `from . import b` binds it. A module no source root holds is external when it is in the standard library
 //! (`grammars/python-stdlib-modules.txt`); else it is looked for under the importing file's
 //! ancestor directories that are not packages, nearest first, where Python would find it
 //! when it runs the file as a script (`services/billing/app/main.py` importing `app.models`
@@ -46,10 +48,19 @@ impl PythonModules {
     /// The dotted name `importer` writes an absolute import of `file` (at `path`) with: of
     /// its [`import_names`](Self::import_names), one whose root is not inside a package (a
     /// `setup.py` deep in a package tree makes a root there, which Python never runs from),
-    /// then the shortest (`pkg.mod` for `src/pkg/mod.py`, not `src.pkg.mod`; a manifest-less
-    /// service's own `app.models`, not `services.billing.app.models`, which the service
-    /// running from its directory could not import).
-    pub fn import_name(&self, importer: &str, file: SourceFile, path: &str) -> Option<String> {
+    /// then one of those the workspace's own imports of `file` write (`written`, asked only
+    /// when there is a choice: a service whose `app` is no package, and so is a directory
+    /// its scripts may run from too, writes `app.models`, not `models`), then the shortest
+    /// (`pkg.mod` for `src/pkg/mod.py`, not `src.pkg.mod`; a manifest-less service's own
+    /// `app.models`, not `services.billing.app.models`, which the service running from its
+    /// directory could not import).
+    pub fn import_name(
+        &self,
+        importer: &str,
+        file: SourceFile,
+        path: &str,
+        written: impl FnOnce() -> Arc<[Box<str>]>,
+    ) -> Option<String> {
         let stem = path
             .strip_suffix(".py")
             .or_else(|| path.strip_suffix(".pyi"))?;
@@ -61,9 +72,21 @@ impl PythonModules {
             let init = format!("{root}__init__.py");
             !root.is_empty() && self.paths.contains_key(&init)
         };
-        self.import_names(importer, file, path).min_by_key(|name| {
+        let names: Vec<String> = self.import_names(importer, file, path).collect();
+        if names.len() < 2 {
+            return names.into_iter().next();
+        }
+        let written = written();
+        names.into_iter().min_by_key(|name| {
             let parts = name.matches('.').count();
-            (inside_a_package(name), parts, name.len(), name.clone())
+            let unwritten = !written.iter().any(|w| **w == **name);
+            (
+                inside_a_package(name),
+                unwritten,
+                parts,
+                name.len(),
+                name.clone(),
+            )
         })
     }
 
@@ -98,14 +121,72 @@ impl PythonModules {
         }
     }
 
-    /// Whether the absolute module `name`, as the file at `importer` imports it
-    /// ([`absolute_import`]'s rules), is a namespace package: a directory without
-    /// `__init__.py`, which has no file but whose submodules `name.sub` are modules.
+    /// Whether the module `name` (absolute, or relative with its leading dots), as the file
+    /// at `importer` imports it ([`absolute_import`]'s and [`relative_import`]'s rules), is
+    /// a namespace package: a directory without `__init__.py`, which has no file but whose
+    /// submodules `name.sub` are modules.
     pub fn is_namespace_package(&self, importer: &str, name: &str) -> bool {
-        matches!(
-            absolute_import(self, importer, name, None),
-            Found::NamespacePackage
-        )
+        let level = name.chars().take_while(|&c| c == '.').count();
+        let found = match level {
+            0 => absolute_import(self, importer, name, None),
+            _ => relative_import(self, importer, level, &name[level..], None),
+        };
+        matches!(found, Found::NamespacePackage)
+    }
+
+    /// The namespace package `name` inside the package whose directory is `dir` (a regular
+    /// package's or a namespace package's), by the absolute dotted name `importer` reaches it
+    /// by: `a.b` for the directory `a/b` without `__init__.py` in the regular package `a`,
+    /// which Python finds on `a.__path__`. `None` when `dir/name` is a module, or no
+    /// directory of Python files, or `importer` reaches `dir` by no absolute name.
+    pub fn namespace_subpackage(&self, importer: &str, dir: &str, name: &str) -> Option<String> {
+        let directory = paths::join(dir, name)?;
+        if !self.stems.contains(&directory) || module_at(self, &directory).is_some() {
+            return None;
+        }
+        let dotted = format!("{}.{name}", self.package_name(importer, dir)?);
+        self.is_namespace_package(importer, &dotted)
+            .then_some(dotted)
+    }
+
+    /// The namespace package a relative `from module import name` binds as `name` (`from .
+    /// import sub` with `sub` a directory without `__init__.py` beside `importer`), by its
+    /// absolute dotted name (see [`namespace_subpackage`](Self::namespace_subpackage)).
+    pub fn relative_namespace_subpackage(
+        &self,
+        importer: &str,
+        module: &str,
+        name: &str,
+    ) -> Option<String> {
+        let level = module.chars().take_while(|&c| c == '.').count();
+        let dir = relative_directory(importer, level, &module[level..])?;
+        self.namespace_subpackage(importer, &dir, name)
+    }
+
+    /// The absolute dotted name by which `importer` imports the package (regular or
+    /// namespace) whose directory is `dir`: `dir`'s path below a source root or a directory a
+    /// script of `importer`'s runs from, the one from the root farthest up (a relative
+    /// import's package is named from the top of its package tree), if the name leads back
+    /// to `dir`.
+    fn package_name(&self, importer: &str, dir: &str) -> Option<String> {
+        let package = package_at(self, dir);
+        let roots = self.roots.iter().map(String::as_str);
+        roots
+            .chain(script_directories(self, importer))
+            .filter_map(|root| match root {
+                "" => Some(dir),
+                root => dir.strip_prefix(root)?.strip_prefix('/'),
+            })
+            .filter(|below| !below.is_empty() && below.split('/').all(is_identifier))
+            .map(|below| below.replace('/', "."))
+            .filter(
+                |dotted| match absolute_import(self, importer, dotted, None) {
+                    Found::Module(file) => package == Some(file),
+                    Found::NamespacePackage => package.is_none(),
+                    Found::Submodule(_) | Found::Stdlib(_) | Found::Missing => false,
+                },
+            )
+            .max_by_key(|dotted| (dotted.len(), dotted.clone()))
     }
 
     /// The modules whose last part is `name`, each with the module holding it (`None` for a
@@ -279,6 +360,39 @@ pub fn is_namespace_package(
     python_modules(db, workspace).is_namespace_package(importer.path(db), name)
 }
 
+/// The namespace package `name` inside the package `package` (its `__init__.py`) or, for
+/// a relative `from module import name`, inside the package the dots name, by the absolute
+/// dotted name `importer` reaches it by (see [`PythonModules::namespace_subpackage`]).
+pub fn namespace_subpackage(
+    db: &dyn Db,
+    workspace: Workspace,
+    importer: SourceFile,
+    package: Package<'_>,
+    name: &str,
+) -> Option<String> {
+    let modules = python_modules(db, workspace);
+    let importer = importer.path(db);
+    match package {
+        Package::File(file) => {
+            let path = file.path(db);
+            let dir = path
+                .strip_suffix("/__init__.py")
+                .or_else(|| path.strip_suffix("/__init__.pyi"))?;
+            modules.namespace_subpackage(importer, dir, name)
+        }
+        Package::Relative(module) => modules.relative_namespace_subpackage(importer, module, name),
+    }
+}
+
+/// A package as [`namespace_subpackage`] is given it.
+#[derive(Clone, Copy)]
+pub enum Package<'a> {
+    /// A regular package, by its `__init__.py`.
+    File(SourceFile),
+    /// The module of a relative import, dots and all (`.`, `..util`).
+    Relative(&'a str),
+}
+
 /// What an import statement's module (and, for `from m import x`, the submodule `m.x`)
 /// turned out to be.
 enum Found {
@@ -392,8 +506,21 @@ fn relative_import(
     match (submodule, relative_module(modules, importer, level, rest)) {
         (Some(submodule), _) => Found::Submodule(submodule),
         (None, Some(module)) => Found::Module(module),
+        (None, None)
+            if relative_directory(importer, level, rest)
+                .is_some_and(|dir| modules.stems.contains(&dir)) =>
+        {
+            Found::NamespacePackage
+        }
         (None, None) => Found::Missing,
     }
+}
+
+/// The directory of the module `rest` (dotted, possibly empty) seen from `importer` with
+/// `level` dots: its path without suffix, when it is a module.
+fn relative_directory(importer: &str, level: usize, rest: &str) -> Option<String> {
+    let up = "../".repeat(level.checked_sub(1)?);
+    paths::join(paths::parent(importer), &(up + &rest.replace('.', "/")))
 }
 
 /// The submodule `name` of the package whose `__init__.py` is `package`.
@@ -430,8 +557,7 @@ fn relative_module(
     level: usize,
     rest: &str,
 ) -> Option<SourceFile> {
-    let up = "../".repeat(level - 1);
-    let base = paths::join(paths::parent(importer), &(up + &rest.replace('.', "/")))?;
+    let base = relative_directory(importer, level, rest)?;
     if rest.is_empty() {
         package_at(modules, &base)
     } else {

@@ -975,8 +975,9 @@ impl<'db> Resolver<'db> {
         self.namespaces_of_targets(file, targets, called, depth)
     }
 
-    /// `receiver.name` where the receiver is a namespace package and so is its submodule
-    /// `name` (`a.b` after `import a.b.c`, neither directory holding `__init__.py`).
+    /// `receiver.name` where the receiver is a package and its submodule `name` a namespace
+    /// package (`a.b` after `import a.b.c`, `a/b` holding no `__init__.py`, whether `a` does
+    /// or not).
     fn subpackages(
         &mut self,
         file: SourceFile,
@@ -986,20 +987,40 @@ impl<'db> Resolver<'db> {
     ) -> Vec<Namespace> {
         let mut found = Vec::new();
         for namespace in self.namespaces_of(file, receiver, depth + 1) {
-            if let Namespace::Package { importer, module } = namespace {
-                let submodule = format!("{module}.{name}");
-                if imports::python_namespace_package(self.db, self.workspace, importer, &submodule)
-                {
-                    let module = submodule.into();
-                    push_unique(&mut found, Namespace::Package { importer, module });
+            let (importer, submodule) = match namespace {
+                Namespace::Package { importer, module } => {
+                    let submodule = format!("{module}.{name}");
+                    let namespace = imports::python_namespace_package(
+                        self.db,
+                        self.workspace,
+                        importer,
+                        &submodule,
+                    );
+                    (importer, namespace.then_some(submodule))
                 }
+                Namespace::Module(package) => (
+                    file,
+                    imports::python_namespace_subpackage(
+                        self.db,
+                        self.workspace,
+                        file,
+                        imports::PythonPackage::File(package),
+                        name,
+                    ),
+                ),
+                _ => continue,
+            };
+            if let Some(submodule) = submodule {
+                let module = submodule.into();
+                push_unique(&mut found, Namespace::Package { importer, module });
             }
         }
         found
     }
 
     /// The namespace package a Python import binding holds (`a` bound by `import a.b`,
-    /// `c` by `import a.b as c` or `from a import c`): an import that leads to no file.
+    /// `c` by `import a.b as c`, `from a import c` or `from . import c`): an import that
+    /// leads to no file.
     fn imported_namespace_package(
         &mut self,
         file: SourceFile,
@@ -1014,7 +1035,21 @@ impl<'db> Resolver<'db> {
         let import =
             self.import_statement(file, range, |import| self.bound_name(file, import) == local)?;
         let module = match &import.name {
-            _ if import.wildcard || import.module.starts_with('.') => return None,
+            _ if import.wildcard => return None,
+            Some(name) if import.module.starts_with('.') => {
+                let package = imports::PythonPackage::Relative(&import.module);
+                return imports::python_namespace_subpackage(
+                    self.db,
+                    self.workspace,
+                    file,
+                    package,
+                    name,
+                )
+                .map(|module| Namespace::Package {
+                    importer: file,
+                    module: module.into(),
+                });
+            }
             Some(name) => format!("{}.{name}", import.module),
             None => python::bound_module(&import).module.to_string(),
         };
