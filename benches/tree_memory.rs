@@ -1,7 +1,9 @@
-//! What a file's trees and line table take in memory, as multiples of its text: the
-//! tree-sitter tree, the lossless (rowan) tree built from it, and the line table. These
-//! ratios size the tree cache's bound in bytes (`syntax/incremental.rs`) and the line
-//! tables' LRU (`semantic::line_index`; docs/memory.md).
+//! What a file's trees, line table and name table take in memory, as multiples of its
+//! text: the tree-sitter tree, the lossless (rowan) tree built from it, the line table, and
+//! the name table, beside what the name tables' tally counts for them (the bytes their
+//! budget is kept in: `FileNames::heap_bytes`). These ratios size the tree cache's bound in
+//! bytes (`syntax/incremental.rs`), the line tables' LRU (`semantic::line_index`) and the
+//! name tables' budget (docs/memory.md).
 //!
 //! `cargo bench --bench tree_memory -- DIR...` measures the first 400 Python, Rust,
 //! JavaScript, TypeScript and Go files of each directory (in path order); without a
@@ -14,7 +16,12 @@ use std::{
     sync::Arc,
 };
 
-use sextant::{lang::registry, syntax};
+use sextant::{
+    lang::registry,
+    semantic::names::file_names_unkept,
+    syntax,
+    workspace::{Host, LoadedFile},
+};
 
 const FILES: usize = 400;
 
@@ -67,16 +74,47 @@ fn measure(dir: &Path) {
         .map(|(_, text)| syntax::LineIndex::new(text))
         .collect();
     let with_tables = resident();
+    drop((trees, lossless, tables));
+    let (names_grew, names_counted) = name_tables(&texts);
     println!(
-        "{}: {} files, {} bytes of text; tree-sitter trees {:.1}×, lossless trees {:.1}×, line tables {:.3}×",
+        "{}: {} files, {} bytes of text; tree-sitter trees {:.1}×, lossless trees {:.1}×, line tables {:.3}×, name tables {:.1}× (counted {:.1}×)",
         dir.display(),
         texts.len(),
         text_bytes,
         ratio(with_trees.saturating_sub(before)),
         ratio(with_lossless.saturating_sub(with_trees)),
         ratio(with_tables.saturating_sub(with_lossless)),
+        ratio(names_grew),
+        ratio(names_counted),
     );
-    drop((trees, lossless, tables));
+}
+
+/// Every file's name table, held: how much resident memory grew, and what the tables
+/// count themselves at.
+fn name_tables(texts: &[(&'static str, Arc<str>)]) -> (usize, usize) {
+    let files = texts
+        .iter()
+        .enumerate()
+        .map(|(i, (lang, text))| LoadedFile {
+            path: format!("f{i}.{}", registry().by_id(lang).unwrap().extensions[0]),
+            lang: registry().by_id(lang).unwrap().lang_id,
+            text: text.clone(),
+            lossy_utf8: false,
+            real_path: None,
+        })
+        .collect();
+    let host = Host::from_files(PathBuf::from("/bench"), files);
+    let analysis = host.analysis_host();
+    let (db, workspace) = (analysis.raw_database(), analysis.raw_workspace());
+    let before = resident();
+    let names: Vec<_> = workspace
+        .files(db)
+        .iter()
+        .map(|&file| file_names_unkept(db, file))
+        .collect();
+    let grew = resident().saturating_sub(before);
+    let counted = names.iter().map(|names| names.counted_bytes()).sum();
+    (grew, counted)
 }
 
 /// Resident bytes, after the allocator gave back what was freed.

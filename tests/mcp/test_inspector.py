@@ -142,10 +142,15 @@ def test_workspace_status(small):
     cache = status.pop("cache")
     assert sorted(cache) == ["computed", "dir", "faults", "saves", "used"]
     assert cache["faults"] == 0 and cache["used"] + cache["computed"] >= 1
-    # The process's memory varies from run to run; no limit is set.
+    # The process's memory varies from run to run; no limit is set. How many name tables
+    # are alive depends on how far the check got; without a limit they may keep 32 MiB.
     memory = status.pop("memory")
-    assert sorted(memory) == ["check_paused", "peak_bytes", "resident_bytes"]
+    assert sorted(memory) == ["check_paused", "name_tables", "peak_bytes", "resident_bytes"]
     assert memory["check_paused"] is False and 0 < memory["resident_bytes"] <= memory["peak_bytes"]
+    tables = memory["name_tables"]
+    assert sorted(tables) == ["bytes", "kept_bytes", "peak_bytes", "tables"]
+    assert tables["kept_bytes"] == 32 << 20 and tables["tables"] <= 1
+    assert tables["bytes"] <= tables["peak_bytes"] and (tables["bytes"] > 0) == (tables["tables"] > 0)
     assert status == {
         "batches": 0,
         "languages": ["rust", "python", "javascript", "typescript", "tsx", "go"],
