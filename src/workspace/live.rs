@@ -1727,7 +1727,7 @@ const MEMORY_CHECK_EVERY: u32 = 32;
 const CHECK_BATCH: u32 = 2048;
 /// What the name tables a background check computes may hold before it steps aside (as
 /// after [`CHECK_BATCH`] files): a table is three times its text for hand-written Python
-/// and thirteen times for short generated functions (measured), so 2,048 generated files
+/// and sixteen times for short generated functions (measured), so 2,048 generated files
 /// of a megabyte would hold gigabytes. Stepping aside costs little (the writer evicts as
 /// soon as the run ends): on a tree of 10,770 files the check's tables reached 73 MB at a
 /// poll with 128 MiB allowed, at most 48 MB with this, and the check took no longer.

@@ -325,6 +325,34 @@ pub struct FileNames {
     counted: crate::db::Counted,
 }
 
+/// What the allocator gives for a request of `bytes`: its size class, in steps of 16 bytes
+/// up to 128 and of a quarter of the power of two below above that (jemalloc's classes).
+/// A name table is mostly small allocations (a list of ids per name and scope), where the
+/// rounding is a third of what they hold.
+fn allocation(bytes: usize) -> usize {
+    match bytes {
+        0 => 0,
+        1..=128 => bytes.next_multiple_of(16),
+        _ => {
+            let power_below = 1usize << (usize::BITS - 1 - (bytes - 1).leading_zeros());
+            bytes.next_multiple_of(power_below / 4)
+        }
+    }
+}
+
+/// The allocation of a hash table that can hold `capacity` entries of `entry` bytes: its
+/// buckets, a power of two of which seven eighths are used (all but one below eight), and
+/// a control byte for each and for a group's width more.
+fn hash_table(capacity: usize, entry: usize) -> usize {
+    let buckets = match capacity {
+        0 => return 0,
+        1..=3 => 4,
+        4..=7 => 8,
+        _ => (capacity * 8 / 7).next_power_of_two(),
+    };
+    allocation(buckets * entry + buckets + 16)
+}
+
 /// A stretch of code that runs on some paths only: one alternative of a conditional
 /// statement (an `if`'s body, an `else`, an `except` clause), or a loop's body.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -396,26 +424,34 @@ impl FileNames {
     }
 
     /// What this table holds on the heap, as counted in its database's tally: each
-    /// collection's capacity at its element's size, what its elements hold, and the text
-    /// where the table has its own copy (`own_text`: a decompressed one).
+    /// collection's allocation (a hash table's buckets and control bytes) and what its
+    /// elements hold, each rounded up to the allocator's size class, the table itself, and
+    /// the text where the table has its own copy (`own_text`: a decompressed one). Checked
+    /// against the growth of resident memory by `benches/tree_memory.rs`.
     pub fn heap_bytes(&self, own_text: bool) -> usize {
         fn vec<T>(items: &Vec<T>) -> usize {
-            items.capacity() * size_of::<T>()
+            allocation(items.capacity() * size_of::<T>())
         }
-        // A hash table's slots, each with a control byte.
+        fn text(text: &str) -> usize {
+            allocation(text.len())
+        }
         fn map<K, V>(map: &HashMap<K, V>) -> usize {
-            map.capacity() * (size_of::<(K, V)>() + 1)
+            hash_table(map.capacity(), size_of::<(K, V)>())
         }
         fn set<K>(set: &HashSet<K>) -> usize {
-            set.capacity() * (size_of::<K>() + 1)
+            hash_table(set.capacity(), size_of::<K>())
         }
-        let text = if own_text { self.text.len() } else { 0 };
+        let own = if own_text {
+            allocation(self.text.len())
+        } else {
+            0
+        };
         let lists = vec(&self.scopes)
             + vec(&self.occurrences)
             + vec(&self.impls)
             + vec(&self.flow)
-            + size_of_val(&*self.by_name.ids)
-            + size_of_val(&*self.by_name.groups);
+            + allocation(size_of_val(&*self.by_name.ids))
+            + allocation(size_of_val(&*self.by_name.groups));
         let maps = map(&self.bases)
             + map(&self.base_arguments)
             + map(&self.written_generics)
@@ -432,26 +468,22 @@ impl FileNames {
             + map(&self.this_types);
         let in_maps = self.bases.values().map(vec).sum::<usize>()
             + self.base_arguments.values().map(vec).sum::<usize>()
-            + self
-                .written_generics
-                .values()
+            + (self.written_generics.values())
                 .map(|(_, v)| vec(v))
                 .sum::<usize>()
-            + self.exports.keys().map(|name| name.len()).sum::<usize>()
-            + self
-                .builtin_instances
-                .values()
-                .map(|name| name.len())
+            + self.exports.keys().map(|name| text(name)).sum::<usize>()
+            + (self.builtin_instances.values())
+                .map(|name| text(name))
                 .sum::<usize>()
             + (self.bindings.iter())
                 .map(|(name, scopes)| {
-                    name.len() + vec(scopes) + scopes.iter().map(|(_, ids)| vec(ids)).sum::<usize>()
+                    text(name) + vec(scopes) + scopes.iter().map(|(_, ids)| vec(ids)).sum::<usize>()
                 })
                 .sum::<usize>()
             + (self.declarations.iter())
-                .map(|(name, scopes)| name.len() + vec(scopes))
+                .map(|(name, scopes)| text(name) + vec(scopes))
                 .sum::<usize>();
-        text + lists + maps + in_maps
+        allocation(size_of::<Self>()) + own + lists + maps + in_maps
     }
 
     /// The bytes this table is counted at in its database's tally (0 for one never
@@ -905,6 +937,19 @@ pub fn file_names_unkept(db: &dyn Db, file: SourceFile) -> FileNames {
 #[cfg(test)]
 mod tests {
     use super::{Occurrence, OptionalId};
+
+    #[test]
+    fn allocations_are_counted_at_the_allocators_size_classes() {
+        use super::{allocation, hash_table};
+        let classes = [0, 1, 16, 17, 128, 129, 200, 256, 257, 1000, 1025].map(allocation);
+        assert_eq!(
+            classes,
+            [0, 16, 16, 32, 128, 160, 224, 256, 320, 1024, 1280]
+        );
+        // 3 entries: 4 buckets; 14: 16; 15: 32 (seven eighths of 16 is 14).
+        let tables = [0, 3, 14, 15].map(|capacity| hash_table(capacity, 8));
+        assert_eq!(tables, [0, 64, 160, 320]);
+    }
 
     #[test]
     fn an_optional_id_keeps_every_id_and_none_in_four_bytes() {
